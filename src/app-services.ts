@@ -1,0 +1,27 @@
+import type { GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import type { PrismaClient } from './generated/prisma/client.ts';
+import type { Metrics } from './http/metrics.ts';
+import type { RateLimits } from './http/rate-limit.ts';
+import type { ServerProvider } from './provider/types.ts';
+
+/** The long-lived parts of one running instance, shared by every request. */
+export interface App {
+  config: Config;
+  db: Database;
+  prisma: PrismaClient;
+  clock: Clock;
+  log: Logger;
+  schema: GraphQLSchema;
+  limits: RateLimits;
+  metrics: Metrics;
+  provider: ServerProvider;
+  adminToken: string;
+  /** True once migrations are applied and the catalogue is seeded. */
+  ready: boolean;
+  /** Runs whatever the simulated clock has made due (provider jobs); returns how many ran. */
+  runDueWork(): Promise<number>;
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { App } from './app-services.ts';
+import { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { createAdminHandler } from './http/admin.ts';
+import { createApiHandler } from './http/api.ts';
+import { createGraphQLServer } from './http/graphql.ts';
+import { Metrics } from './http/metrics.ts';
+import { buildOpenApi } from './http/openapi.ts';
+import { handleOps } from './http/ops.ts';
+import { RateLimits } from './http/rate-limit.ts';
+import { RestRoutes } from './http/rest-routes.ts';
+import { createHttpServer } from './http/server.ts';
+import { seedCatalogue } from './modules/catalogue/service.ts';
+import { ensureDemoAccount } from './modules/account/demo.ts';
+import * as servers from './modules/servers/service.ts';
+import { runDueJobs } from './provider/jobs.ts';
+import { SimulatedProvider } from './provider/simulated.ts';
+import { getSchema } from './schema/index.ts';
+
+export interface RunningApp {
+  app: App;
+  /** Base URL the server listens on, e.g. http://127.0.0.1:8080 */
+  url: string;
+  port: number;
+  /** Graceful stop: refuse new connections, finish in-flight requests, close the database. */
+  stop(): Promise<void>;
+}
+
+/** Starts one instance: database and migrations, catalogue, operator token, demo data, HTTP server. */
+export async function startApp(config: Config, opts: { logStream?: DestinationStream } = {}): Promise<RunningApp> {
+  const log: Logger = pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization', 'key', 'password'] }, opts.logStream);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (msg) => log.info(msg) });
+  const prisma = db.prisma;
+  const clock = new Clock(prisma);
+  await clock.load();
+  await seedCatalogue(prisma);
+
+  const provider = new SimulatedProvider(servers.providerCallbacks, { provisionSeconds: config.provisionSeconds });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  const schema = getSchema();
+
+  let working: Promise<number> | undefined;
+  const app: App = {
+    config,
+    db,
+    prisma,
+    clock,
+    log,
+    schema,
+    limits: new RateLimits(redis),
+    metrics: new Metrics(),
+    provider,
+    adminToken: resolveAdminToken(config, log),
+    ready: false,
+    // One run at a time per instance; SKIP LOCKED keeps instances apart.
+    runDueWork: async () => {
+      while (working) await working.catch(() => 0);
+      working = runDueJobs(prisma, provider.jobHandlers, clock.now());
+      try {
+        return await working;
+      } finally {
+        working = undefined;
+      }
+    },
+  };
+
+  if (!config.databaseUrl && config.seedDemo) await ensureDemoAccount(app);
+
+  const yoga = createGraphQLServer(schema, app.limits);
+  const openApi = buildOpenApi(schema);
+  const server = createHttpServer(app, {
+    api: createApiHandler(app, yoga, new RestRoutes(schema), () => openApi),
+    admin: createAdminHandler(app),
+    ops: (req, res, p) => handleOps(app, req, res, p),
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  app.ready = true;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  log.info({ url, database: db.kind }, 'listening');
+
+  const ticker = config.backgroundJobs
+    ? setInterval(() => app.runDueWork().catch((err) => log.error({ err }, 'background work failed')), 1000)
+    : undefined;
+  ticker?.unref();
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (ticker) clearInterval(ticker);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), 10_000);
+      await closed;
+      clearTimeout(force);
+      await working?.catch(() => 0);
+      redis?.disconnect();
+      await db.close();
+      log.info('stopped');
+    })());
+  return { app, url, port, stop };
+}
+
+/** ADMIN_TOKEN, or one generated once and kept in DATA_DIR/admin-token (the log names the file, never the value). */
+function resolveAdminToken(config: Config, log: Logger): string {
+  if (config.adminToken) return config.adminToken;
+  const file = path.join(config.dataDir, 'admin-token');
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+    log.info({ file }, 'ADMIN_TOKEN not set: generated an operator token');
+  } else {
+    log.info({ file }, 'ADMIN_TOKEN not set: using the operator token from the data directory');
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}

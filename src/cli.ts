@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { startApp } from './app.ts';
+import { loadConfig } from './config.ts';
+
+const USAGE = `Usage:
+  svc serve                         run the API server (PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, ...)
+  svc admin <METHOD> <path> [json]  call the operator API, e.g.
+                                    svc admin GET /catalogue
+                                    svc admin POST /accounts '{"email":"a@b.co","name":"A","country":"DE"}'
+                                    (ADMIN_TOKEN or DATA_DIR/admin-token; SERVICE_BASE_URL or http://HOST:PORT)`;
+
+async function serve(): Promise<void> {
+  const running = await startApp(loadConfig());
+  const shutdown = (signal: string) => {
+    running.app.log.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (err) => {
+        running.app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+async function admin(args: string[]): Promise<void> {
+  const [method, adminPath, body] = args;
+  if (!method || !adminPath) fail(USAGE);
+  const config = loadConfig();
+  const tokenFile = path.join(config.dataDir, 'admin-token');
+  const token = process.env.ADMIN_TOKEN || (fs.existsSync(tokenFile) ? fs.readFileSync(tokenFile, 'utf8').trim() : '');
+  if (!token) fail(`No operator token: set ADMIN_TOKEN or start the server once so ${tokenFile} exists.`);
+  const base = (process.env.SERVICE_BASE_URL || `http://${config.host}:${config.port}`).replace(/\/+$/, '');
+  const url = `${base}/admin${adminPath.startsWith('/admin') ? adminPath.slice(6) : adminPath.startsWith('/') ? adminPath : `/${adminPath}`}`;
+  const res = await fetch(url, {
+    method: method.toUpperCase(),
+    headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body,
+  });
+  const text = await res.text();
+  process.stdout.write(`${text}\n`);
+  if (!res.ok) process.exit(1);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'serve') await serve();
+else if (command === 'admin') await admin(rest);
+else fail(USAGE);

@@ -1,0 +1,52 @@
+import path from 'node:path';
+
+/** Everything the process reads from its environment, in one place (README: Configuration). */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  publicBaseUrl: string;
+  adminToken?: string;
+  logLevel: string;
+  webhookAllowPrivate: boolean;
+  /** Largest JSON request body accepted, in bytes. */
+  bodyLimitBytes: number;
+  /** Seconds the simulated datacenter takes to provision a server. */
+  provisionSeconds: number;
+  /** Run the background ticker that moves the simulated datacenter with real time. */
+  backgroundJobs: boolean;
+  /** Create the demo account on first embedded start. */
+  seedDemo: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const port = overrides.port ?? intFrom(env.PORT, 8080, 'PORT');
+  const host = overrides.host ?? env.HOST ?? '127.0.0.1';
+  const config: Config = {
+    port,
+    host,
+    dataDir: path.resolve(env.DATA_DIR ?? './.data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    adminToken: env.ADMIN_TOKEN || undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    bodyLimitBytes: intFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
+    provisionSeconds: intFrom(env.SIM_PROVISION_SECONDS, 120, 'SIM_PROVISION_SECONDS'),
+    backgroundJobs: env.BACKGROUND_JOBS !== '0',
+    seedDemo: true,
+    ...overrides,
+  };
+  if (overrides.dataDir) config.dataDir = path.resolve(overrides.dataDir);
+  return config;
+}
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}

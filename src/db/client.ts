@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import { applyPendingMigrations } from './migrate.ts';
+
+export type Prisma = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'pglite' | 'postgresql';
+  /** Cheap liveness probe for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database the configuration names and applies pending migrations:
+ * PostgreSQL through @prisma/adapter-pg when DATABASE_URL is set, otherwise PGlite
+ * (PostgreSQL compiled to WebAssembly) stored under DATA_DIR/pgdata.
+ */
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (msg: string) => void }): Promise<Database> {
+  if (opts.databaseUrl) {
+    const adapter = new PrismaPg({ connectionString: opts.databaseUrl });
+    await applyPendingMigrations(adapter, { log: opts.log });
+    const prisma = new PrismaClient({ adapter });
+    return {
+      prisma,
+      kind: 'postgresql',
+      ping: async () => void (await prisma.$queryRawUnsafe('SELECT 1')),
+      close: () => prisma.$disconnect(),
+    };
+  }
+  const dir = path.join(opts.dataDir, 'pgdata');
+  fs.mkdirSync(dir, { recursive: true });
+  const pglite = new PGlite(dir);
+  const adapter = new PrismaPGlite(pglite);
+  await applyPendingMigrations(adapter, { log: opts.log });
+  const prisma = new PrismaClient({ adapter });
+  return {
+    prisma,
+    kind: 'pglite',
+    ping: async () => void (await pglite.query('SELECT 1')),
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}

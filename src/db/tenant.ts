@@ -1,0 +1,59 @@
+import { getDatamodel } from '../generated/pothos-types.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+/**
+ * Models that belong to an account: every model with an `accountId` column, read from the
+ * generated datamodel so a new model is tenant-scoped the moment it has the column.
+ */
+const TENANT_MODELS = new Set(
+  Object.entries(getDatamodel().datamodel.models)
+    .filter(([, model]) => model.fields.some((f) => f.name === 'accountId' && f.kind === 'scalar'))
+    .map(([name]) => name),
+);
+
+const FILTERED = new Set([
+  'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany',
+  'count', 'aggregate', 'groupBy', 'update', 'updateMany', 'updateManyAndReturn',
+  'delete', 'deleteMany', 'upsert',
+]);
+const CREATES = new Set(['create', 'createMany', 'createManyAndReturn']);
+
+function scope(args: any, accountId: string, model: string) {
+  const key = model === 'Account' ? 'id' : 'accountId';
+  return { ...args, where: { ...(args?.where ?? {}), [key]: accountId } };
+}
+
+function withAccount(data: any, accountId: string) {
+  return Array.isArray(data) ? data.map((d) => ({ ...d, accountId })) : { ...data, accountId };
+}
+
+/**
+ * A client that can only see and touch one account's rows: every read, update and delete
+ * on a tenant model gets `accountId = <account>` added to its filter, and every create
+ * gets the column set. Another account's row therefore reads as missing (404), by
+ * construction rather than by each query remembering a `where`.
+ */
+export function tenantClient(prisma: PrismaClient, accountId: string) {
+  return prisma.$extends({
+    name: 'tenant',
+    query: {
+      $allModels: {
+        async $allOperations({ model, operation, args, query }) {
+          if (model !== 'Account' && !TENANT_MODELS.has(model)) return query(args);
+          if (FILTERED.has(operation)) {
+            const scoped = scope(args, accountId, model);
+            if (operation === 'upsert') scoped.create = withAccount((args as any).create, accountId);
+            return query(scoped);
+          }
+          if (CREATES.has(operation)) {
+            if (model === 'Account') throw new Error('Accounts are created by the operator API only.');
+            return query({ ...args, data: withAccount((args as any).data, accountId) });
+          }
+          return query(args);
+        },
+      },
+    },
+  }) as unknown as PrismaClient;
+}
+
+export type TenantDb = PrismaClient;

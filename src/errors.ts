@@ -1,0 +1,77 @@
+import { GraphQLError } from 'graphql';
+
+/** HTTP reason phrases used as the `error` field of the error object. */
+export const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+const CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_ENTITY',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+export interface ErrorBody {
+  statusCode: number;
+  message: string;
+  error: string;
+}
+
+/**
+ * The one error type services throw. It is a GraphQLError so GraphQL carries it unchanged
+ * (`extensions.code`, `extensions.status`), and `extensions.http` lets yoga and the REST
+ * layer answer with the right HTTP status.
+ */
+export class ApiError extends GraphQLError {
+  readonly status: number;
+  constructor(status: number, message: string, opts: { headers?: Record<string, string>; field?: string } = {}) {
+    super(message, {
+      extensions: {
+        code: CODES[status] ?? 'ERROR',
+        status,
+        ...(opts.field ? { field: opts.field } : {}),
+        http: { status, ...(opts.headers ? { headers: opts.headers } : {}) },
+      },
+    });
+    this.status = status;
+  }
+}
+
+export const badRequest = (message: string, field?: string) => new ApiError(400, message, { field });
+export const unauthorized = (message = 'A valid API key or access token is required (Authorization: Bearer ...).') =>
+  new ApiError(401, message, { headers: { 'WWW-Authenticate': 'Bearer realm="api"' } });
+export const forbidden = (message: string) => new ApiError(403, message);
+export const notFound = (what: string) => new ApiError(404, `${what} not found.`);
+export const conflict = (message: string) => new ApiError(409, message);
+export const unprocessable = (message: string) => new ApiError(422, message);
+
+export function errorBody(status: number, message: string): ErrorBody {
+  return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error' };
+}
+
+/** The ApiError behind a GraphQL error (graphql-js wraps resolver errors in a located copy). */
+export function apiErrorOf(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  const original = (error as { originalError?: unknown } | null)?.originalError;
+  return original instanceof ApiError ? original : undefined;
+}

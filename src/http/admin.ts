@@ -1,0 +1,125 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { App } from '../app-services.ts';
+import { ApiError, apiErrorOf, badRequest, notFound, unauthorized } from '../errors.ts';
+import { accountView, createAccount } from '../modules/account/service.ts';
+import { mintApiKey } from '../modules/auth/service.ts';
+import { getCatalogue } from '../modules/catalogue/service.ts';
+import { orderServer } from '../modules/servers/service.ts';
+import { parseJsonBody, readBody } from './body.ts';
+import { requestScope } from './request-scope.ts';
+import { sendError, sendJson } from './respond.ts';
+
+type Body = Record<string, unknown>;
+interface AdminRoute {
+  method: string;
+  path: string;
+  /** Returns [status, body]. */
+  handle(app: App, params: Record<string, string>, body: Body): Promise<[number, unknown]>;
+}
+
+/** The operator API (DESIGN.md: Contracts). Each module adds its routes here as it lands. */
+const ROUTES: AdminRoute[] = [
+  {
+    method: 'POST',
+    path: '/admin/accounts',
+    async handle(app, _p, body) {
+      return [201, accountView(await createAccount(app.prisma, body, app.clock.now()))];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/accounts/:accountId/api-keys',
+    async handle(app, p, body) {
+      await requireAccount(app, p.accountId);
+      let expiresAt: Date | null = null;
+      if (body.expiresAt !== undefined && body.expiresAt !== null) {
+        expiresAt = new Date(String(body.expiresAt));
+        if (typeof body.expiresAt !== 'string' || Number.isNaN(expiresAt.getTime())) throw badRequest('expiresAt must be an ISO 8601 timestamp.', 'expiresAt');
+      }
+      if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length < 1 || body.name.length > 100)) throw badRequest('name must be 1 to 100 characters.', 'name');
+      const key = await mintApiKey(app.prisma, p.accountId, { name: body.name as string | undefined, scopes: body.scopes, expiresAt });
+      return [201, key];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/accounts/:accountId/servers',
+    async handle(app, p, body) {
+      await requireAccount(app, p.accountId);
+      const server = await orderServer(app.prisma, app.provider, p.accountId, body, app.clock.now());
+      return [201, { id: server.id, status: server.status, label: server.label, productId: server.productId, os: server.os, osTemplate: server.osTemplate }];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/clock/advance',
+    async handle(app, _p, body) {
+      const seconds = body.seconds;
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 400 * 86400) {
+        throw badRequest('seconds must be a positive number of at most 400 days.', 'seconds');
+      }
+      const now = await app.clock.advance(seconds);
+      const jobsRun = await app.runDueWork();
+      return [200, { now: now.toISOString(), jobsRun }];
+    },
+  },
+  {
+    method: 'GET',
+    path: '/admin/catalogue',
+    async handle(app) {
+      return [200, await getCatalogue(app.prisma)];
+    },
+  },
+];
+
+const COMPILED = ROUTES.map((r) => ({ ...r, pattern: new RegExp(`^${r.path.replace(/:(\w+)/g, '(?<$1>[^/]+)')}/?$`) }));
+
+async function requireAccount(app: App, accountId: string): Promise<void> {
+  const found = /^[0-9a-f-]{36}$/i.test(accountId) && (await app.prisma.account.findUnique({ where: { id: accountId }, select: { id: true } }));
+  if (!found) throw notFound('Account');
+}
+
+function tokenMatches(given: string, expected: string): boolean {
+  // Compare digests so the comparison is constant-time whatever the lengths.
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+export function createAdminHandler(app: App) {
+  return async function handleAdmin(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    try {
+      const auth = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+      if (!auth || !tokenMatches(auth[1], app.adminToken)) throw unauthorized('The operator API needs Authorization: Bearer $ADMIN_TOKEN.');
+      const candidates = COMPILED.filter((r) => r.pattern.test(url.pathname));
+      if (!candidates.length) throw new ApiError(404, `No route for ${method} ${url.pathname}.`);
+      const route = candidates.find((r) => r.method === method);
+      if (!route) {
+        const allow = candidates.map((r) => r.method).join(', ');
+        return sendError(res, 'admin', new ApiError(405, `${method} is not allowed on ${url.pathname}; use ${allow}.`), { Allow: allow });
+      }
+      requestScope.getStore()!.operation = `admin ${route.method} ${route.path}`;
+      const raw = method === 'GET' ? Buffer.alloc(0) : await readBody(req, app.config.bodyLimitBytes);
+      const body = parseJsonBody(req, raw) ?? {};
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
+      const params = decodeParams(route.pattern.exec(url.pathname)!.groups ?? {});
+      const [status, result] = await route.handle(app, params, body as Body);
+      sendJson(res, status, result);
+    } catch (err) {
+      const api = apiErrorOf(err);
+      if (!api) throw err;
+      sendError(res, 'admin', api);
+    }
+  };
+}
+
+function decodeParams(groups: Record<string, string>): Record<string, string> {
+  try {
+    return Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, decodeURIComponent(v)]));
+  } catch {
+    throw badRequest('The path is not valid percent-encoding.');
+  }
+}

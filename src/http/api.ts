@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { YogaServerInstance } from 'graphql-yoga';
+import type { App } from '../app-services.ts';
+import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
+import { authenticate, type Principal } from '../modules/auth/service.ts';
+import type { RequestContext } from '../schema/context.ts';
+import { readBody, parseJsonBody } from './body.ts';
+import type { ServerContext } from './graphql.ts';
+import { rateLimitHeaders } from './rate-limit.ts';
+import { requestScope } from './request-scope.ts';
+import { sendError, sendFetchResponse, sendJson, type Surface } from './respond.ts';
+import type { RestRoutes } from './rest-routes.ts';
+
+/**
+ * The customer API's HTTP pipeline for /v1 (REST) and /graphql:
+ * authenticate → per-credential rate limit → route (REST) → body → yoga (execution plugins).
+ */
+export function createApiHandler(app: App, yoga: YogaServerInstance<ServerContext, RequestContext>, routes: RestRoutes, openApi: () => object) {
+  return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
+    const scope = requestScope.getStore()!;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+
+    // The OpenAPI document is public: it describes the API, not an account.
+    if (surface === 'rest' && url.pathname === '/v1/openapi.json') {
+      scope.operation = 'openapi';
+      if (method !== 'GET') return sendError(res, surface, new ApiError(405, 'Use GET.'), { Allow: 'GET' });
+      return sendJson(res, 200, openApi());
+    }
+
+    let principal: Principal | null = null;
+    let authError: ApiError | undefined;
+    try {
+      principal = await authenticate(app.prisma, header(req, 'authorization'), app.clock.now());
+    } catch (err) {
+      authError = apiErrorOf(err);
+      if (!authError) throw err;
+    }
+    const limit = await app.limits.consume('default', principal?.credentialId ?? `ip:${req.socket.remoteAddress}`);
+    const limitHeaders = rateLimitHeaders(limit);
+    const fail = (error: ApiError) => sendError(res, surface, error, limitHeaders);
+    if (authError) return fail(authError);
+    if (!limit.allowed) return fail(new ApiError(429, `Rate limit of ${limit.limit} requests per minute exceeded. Retry after ${limit.retryAfter} s.`));
+
+    try {
+      let restArgs: Set<string> | undefined;
+      if (surface === 'rest') {
+        const match = routes.match(method, url.pathname);
+        if (match.kind === 'not-found') return fail(new ApiError(404, `No route for ${method} ${url.pathname}.`));
+        if (match.kind === 'method-not-allowed') {
+          return sendError(res, surface, new ApiError(405, `${method} is not allowed on ${url.pathname}; use ${match.allow.join(', ')}.`), { ...limitHeaders, Allow: match.allow.join(', ') });
+        }
+        scope.operation = match.operation.name;
+        restArgs = new Set(match.operation.field.args.map((a) => a.name));
+        for (const name of url.searchParams.keys()) {
+          if (!restArgs.has(name)) throw badRequest(`Unknown query parameter "${name}".`, name);
+        }
+      }
+      const raw = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(req, app.config.bodyLimitBytes);
+      const parsed = parseJsonBody(req, raw);
+      if (restArgs && parsed !== undefined) {
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('The request body must be a JSON object.');
+        for (const name of Object.keys(parsed)) {
+          if (!restArgs.has(name)) throw badRequest(`Unknown body field "${name}".`, name);
+        }
+      }
+      const request = new Request(url.href, {
+        method,
+        headers: toHeaders(req),
+        body: raw.length ? new Uint8Array(raw) : undefined,
+      });
+      const responseHeaders = new Headers();
+      const response = await yoga.handleRequest(request, { app, principal, requestId: scope.requestId, log: scope.log, responseHeaders });
+      await sendFetchResponse(res, response, { ...limitHeaders, ...Object.fromEntries(responseHeaders) });
+    } catch (err) {
+      const api = apiErrorOf(err);
+      if (!api) throw err;
+      if (api.status === 413) res.setHeader('Connection', 'close');
+      fail(api);
+    }
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : (value ?? null);
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value === undefined || key === 'content-length' || key === 'transfer-encoding' || key === 'connection') continue;
+    headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}

@@ -1,0 +1,68 @@
+import { useSofa } from '@graphql-yoga/plugin-sofa';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { ApiError, apiErrorOf } from '../errors.ts';
+import type { RequestContext } from '../schema/context.ts';
+import { listOperations } from '../schema/operation.ts';
+import { tenantClient } from '../db/tenant.ts';
+import { useIdempotency } from './plugins/idempotency.ts';
+import { useOperationRateLimit } from './plugins/operation-rate-limit.ts';
+import type { RateLimits } from './rate-limit.ts';
+import { requestScope } from './request-scope.ts';
+import { restErrorResponse } from './rest-errors.ts';
+
+/** What the HTTP layer hands to yoga for each request (see api.ts). */
+export type ServerContext = Omit<RequestContext, 'db' | 'request'>;
+
+/**
+ * GraphQL at /graphql and REST at /v1 (sofa inside yoga), from one schema. The execution
+ * pipeline, in order: tenant-scoped context → operation rate-limit classes → idempotency
+ * → execute (scope-auth on each field) → error masking.
+ */
+export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): YogaServerInstance<ServerContext, RequestContext> {
+  const routes = Object.fromEntries(
+    listOperations(schema).map((op) => [`${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`, { method: op.method, path: op.path }]),
+  );
+  return createYoga<ServerContext, RequestContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: false,
+    landingPage: false,
+    logging: false,
+    context: ({ request, ...server }) => {
+      const ctx = server as unknown as ServerContext;
+      let db: RequestContext['db'] | undefined;
+      return {
+        request,
+        get db() {
+          if (!ctx.principal) throw new ApiError(401, 'Authentication required.');
+          db ??= tenantClient(ctx.app.prisma, ctx.principal.accountId);
+          return db;
+        },
+      } as Partial<RequestContext> as RequestContext;
+    },
+    maskedErrors: {
+      maskError(error, _message) {
+        if (apiErrorOf(error)) return error as Error;
+        const gqlError = error as GraphQLError;
+        // GraphQL's own validation errors carry no originalError: they are the client's fault.
+        if (gqlError instanceof GraphQLError && !gqlError.originalError) return gqlError;
+        const cause = gqlError?.originalError ?? error;
+        requestScope.getStore()?.log.error({ err: cause }, 'unexpected error');
+        return new ApiError(500, 'Internal server error.');
+      },
+    },
+    plugins: [
+      useOperationRateLimit(limits),
+      useIdempotency(),
+      useSofa({
+        basePath: '/v1',
+        routes,
+        // Every object type is returned whole: sofa would otherwise cut "models" to { id }.
+        models: [],
+        depthLimit: 2,
+        errorHandler: restErrorResponse,
+      } as Parameters<typeof useSofa>[0]),
+    ],
+  });
+}

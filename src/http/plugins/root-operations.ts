@@ -1,0 +1,31 @@
+import { Kind, getOperationAST, type ExecutionArgs, type SelectionSetNode } from 'graphql';
+import type { OperationMeta } from '../../schema/operation.ts';
+
+/** The operation metadata of every root field an execution will run (fragments followed). */
+export function rootOperations(args: ExecutionArgs): OperationMeta[] {
+  const op = getOperationAST(args.document, args.operationName);
+  if (!op) return [];
+  const root = op.operation === 'mutation' ? args.schema.getMutationType() : op.operation === 'query' ? args.schema.getQueryType() : args.schema.getSubscriptionType();
+  if (!root) return [];
+  const fields = root.getFields();
+  const fragments = new Map(
+    args.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])),
+  );
+  const metas: OperationMeta[] = [];
+  const walk = (set: SelectionSetNode, seen: Set<string>) => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        const meta = fields[sel.name.value]?.extensions?.operation as OperationMeta | undefined;
+        if (meta) metas.push(meta);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        walk(sel.selectionSet, seen);
+      } else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        const frag = fragments.get(sel.name.value);
+        if (frag) walk(frag, seen);
+      }
+    }
+  };
+  walk(op.selectionSet, new Set());
+  return metas;
+}

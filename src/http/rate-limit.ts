@@ -1,0 +1,72 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RATE_LIMIT_CLASSES, type RateLimitClass } from '../schema/operation.ts';
+
+/** The spec's per-credential limit. */
+export const REQUESTS_PER_MINUTE = 120;
+
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix time, in seconds, at which the current window resets. */
+  resetAt: number;
+  /** Seconds to wait before retrying (when refused). */
+  retryAfter: number;
+}
+
+type Bucket = 'default' | RateLimitClass;
+
+/**
+ * Fixed-window counters per credential: memory in the embedded default, Redis when
+ * REDIS_URL is set (exact across instances), with a memory insurance limiter so a Redis
+ * outage degrades to per-instance limits instead of failing requests.
+ */
+export class RateLimits {
+  private readonly limiters = new Map<Bucket, RateLimiterAbstract>();
+
+  constructor(private readonly redis?: Redis) {}
+
+  private limiter(bucket: Bucket): RateLimiterAbstract {
+    let limiter = this.limiters.get(bucket);
+    if (!limiter) {
+      const { points, durationSeconds } = bucket === 'default' ? { points: REQUESTS_PER_MINUTE, durationSeconds: 60 } : RATE_LIMIT_CLASSES[bucket];
+      const opts = { points, duration: durationSeconds, keyPrefix: `rl:${bucket}` };
+      limiter = this.redis
+        ? new RateLimiterRedis({ ...opts, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(opts) })
+        : new RateLimiterMemory(opts);
+      this.limiters.set(bucket, limiter);
+    }
+    return limiter;
+  }
+
+  async consume(bucket: Bucket, key: string): Promise<RateLimitResult> {
+    const limiter = this.limiter(bucket);
+    try {
+      return toResult(await limiter.consume(key), limiter.points, true);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return toResult(err, limiter.points, false);
+      throw err;
+    }
+  }
+}
+
+function toResult(res: RateLimiterRes, limit: number, allowed: boolean): RateLimitResult {
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, res.remainingPoints),
+    resetAt: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
+    retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  };
+}
+
+export function rateLimitHeaders(r: RateLimitResult): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(r.limit),
+    'X-RateLimit-Remaining': String(r.remaining),
+    'X-RateLimit-Reset': String(r.resetAt),
+  };
+  if (!r.allowed) headers['Retry-After'] = String(r.retryAfter);
+  return headers;
+}

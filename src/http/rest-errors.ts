@@ -1,0 +1,38 @@
+import { GraphQLError } from 'graphql';
+import { apiErrorOf, errorBody } from '../errors.ts';
+import { requestScope } from './request-scope.ts';
+
+/**
+ * Turns the errors of one REST operation into the spec's error object. The most severe
+ * status wins; GraphQL's own validation messages about variables are restated in terms
+ * of the REST request ("hostname is required.").
+ */
+export function restErrorResponse(errors: readonly unknown[]): Response {
+  let status = 0;
+  let message = '';
+  const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
+  for (const error of errors) {
+    const api = apiErrorOf(error);
+    const http = (error as GraphQLError)?.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+    const s = api?.status ?? http?.status ?? (error instanceof GraphQLError && !error.originalError ? 400 : 500);
+    // Masked resolver errors were logged by the masker; anything else unexpected is logged here.
+    if (s >= 500 && !api) requestScope.getStore()?.log.error({ err: error }, 'unexpected error');
+    if (s > status) {
+      status = s;
+      message = s >= 500 ? 'Internal server error.' : restate(error instanceof Error ? error.message : String(error));
+    }
+    Object.assign(headers, http?.headers ?? {});
+  }
+  if (!status) status = 500;
+  return new Response(JSON.stringify(errorBody(status, message)), { status, headers });
+}
+
+function restate(message: string): string {
+  let m = /^Variable "\$(\w+)" of required type "[^"]+" was not provided\.$/.exec(message);
+  if (m) return `${m[1]} is required.`;
+  m = /^Variable "\$(\w+)" of non-null type "[^"]+" must not be null\.$/.exec(message);
+  if (m) return `${m[1]} must not be null.`;
+  m = /^Variable "\$(\w+)" got invalid value (.*?); (.*)$/s.exec(message);
+  if (m) return `${m[1]} is invalid: ${m[3]}`;
+  return message;
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { App } from '../app-services.ts';
+import { ApiError } from '../errors.ts';
+import { API_REVISION } from '../version.ts';
+import { requestScope, type RequestScope } from './request-scope.ts';
+import { sendError, type Surface } from './respond.ts';
+
+export interface Handlers {
+  api(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void>;
+  admin(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  ops(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,100}$/;
+
+/**
+ * The HTTP front door: request id, access log, metrics and a last-resort 500 around every
+ * request, then dispatch by path to the surface that owns it.
+ */
+export function createHttpServer(app: App, handlers: Handlers): http.Server {
+  const server = http.createServer(async (req, res) => {
+    const started = process.hrtime.bigint();
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    const path = (req.url ?? '/').split('?')[0];
+    const surface = surfaceOf(path);
+    const scope: RequestScope = { requestId, log: app.log.child({ requestId }), operation: surface === 'graphql' ? 'graphql' : path.split('/')[1] || 'root' };
+    res.setHeader('X-Request-Id', requestId);
+    res.setHeader('API-Version', API_REVISION);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      app.metrics.observe(scope.operation, req.method ?? 'GET', res.statusCode, seconds);
+      scope.log.info({ method: req.method, path, status: res.statusCode, ms: Math.round(seconds * 1000), operation: scope.operation }, 'request');
+    });
+    await requestScope.run(scope, async () => {
+      try {
+        if (surface === 'rest' || surface === 'graphql') await handlers.api(req, res, surface);
+        else if (surface === 'admin') await handlers.admin(req, res);
+        else if (surface === 'ops') await handlers.ops(req, res, path);
+        else sendError(res, 'rest', new ApiError(404, `No route for ${req.method} ${path}.`));
+      } catch (err) {
+        scope.log.error({ err }, 'unhandled error');
+        if (!res.headersSent) sendError(res, surface === 'graphql' ? 'graphql' : 'rest', new ApiError(500, 'Internal server error.'));
+        else res.destroy();
+      }
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  return server;
+}
+
+function surfaceOf(path: string): Surface | 'none' {
+  if (path === '/v1' || path.startsWith('/v1/')) return 'rest';
+  if (path === '/graphql') return 'graphql';
+  if (path === '/admin' || path.startsWith('/admin/')) return 'admin';
+  if (path === '/healthz' || path === '/readyz' || path === '/metrics') return 'ops';
+  return 'none';
+}

@@ -1,0 +1,19 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { App } from '../../app-services.ts';
+import { mintApiKey } from '../auth/service.ts';
+import { ALL_SCOPES } from '../auth/scopes.ts';
+import { createAccount } from './service.ts';
+
+/**
+ * First embedded start only: a demo account with a full-scope key, written to
+ * DATA_DIR/demo-credentials.json (mode 0600). Never with DATABASE_URL.
+ */
+export async function ensureDemoAccount(app: App): Promise<void> {
+  const file = path.join(app.config.dataDir, 'demo-credentials.json');
+  if (fs.existsSync(file) || (await app.prisma.account.count()) > 0) return;
+  const account = await createAccount(app.prisma, { email: 'demo@example.com', name: 'Demo Customer', country: 'DE', walletBalanceUsdCents: 50_000 }, app.clock.now());
+  const key = await mintApiKey(app.prisma, account.id, { name: 'Demo key (all scopes)', scopes: ALL_SCOPES });
+  fs.writeFileSync(file, `${JSON.stringify({ accountId: account.id, email: account.email, apiKey: key.key, scopes: key.scopes }, null, 2)}\n`, { mode: 0o600 });
+  app.log.info({ file }, 'created the demo account; its API key is in the file');
+}

@@ -1,0 +1,94 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { ID_PREFIX, newId } from '../../db/ids.ts';
+import { badRequest, unauthorized } from '../../errors.ts';
+import { DEFAULT_SCOPES, isScope, type Scope } from './scopes.ts';
+
+/** Who is calling: resolved once per request from the Bearer credential. */
+export interface Principal {
+  accountId: string;
+  credentialId: string;
+  kind: 'api_key';
+  scopes: ReadonlySet<Scope>;
+}
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const KEY_BODY_LENGTH = 40; // 40 base62 chars ≈ 238 bits
+const API_KEY_PATTERN = /^svc_[A-Za-z0-9]{40}$/;
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+function randomBase62(length: number): string {
+  // Rejection sampling keeps every character equally likely.
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return out;
+}
+
+export interface MintedKey {
+  id: string;
+  key: string;
+  prefix: string;
+  name: string;
+  scopes: Scope[];
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+export function parseScopes(input: unknown, field = 'scopes'): Scope[] {
+  if (input === undefined || input === null) return [...DEFAULT_SCOPES];
+  if (!Array.isArray(input) || input.length === 0) throw badRequest(`${field} must be a non-empty array of scope names.`, field);
+  const unknown = input.filter((s) => typeof s !== 'string' || !isScope(s));
+  if (unknown.length) throw badRequest(`${field} has unknown scope(s): ${unknown.map(String).join(', ')}.`, field);
+  return [...new Set(input as Scope[])];
+}
+
+/** Mints an API key. The full key is returned here once; only its SHA-256 is stored. */
+export async function mintApiKey(
+  prisma: PrismaClient,
+  accountId: string,
+  opts: { name?: string; scopes?: unknown; expiresAt?: Date | null },
+): Promise<MintedKey> {
+  const scopes = parseScopes(opts.scopes);
+  const key = `svc_${randomBase62(KEY_BODY_LENGTH)}`;
+  const row = await prisma.apiKey.create({
+    data: {
+      id: newId(ID_PREFIX.apiKey),
+      accountId,
+      name: opts.name ?? 'API key',
+      prefix: key.slice(0, 12),
+      keyHash: hashSecret(key),
+      scopes,
+      expiresAt: opts.expiresAt ?? null,
+    },
+  });
+  return { id: row.id, key, prefix: row.prefix, name: row.name, scopes, expiresAt: row.expiresAt, createdAt: row.createdAt };
+}
+
+/**
+ * Resolves a Bearer credential. The lookup is by hash (an index seek, no comparison of
+ * secrets in application code), so timing tells nothing about stored keys.
+ * Missing credential → null; malformed, unknown, revoked or expired → 401.
+ */
+export async function authenticate(prisma: PrismaClient, authorization: string | null, now: Date): Promise<Principal | null> {
+  if (!authorization) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) throw unauthorized('The Authorization header must be "Bearer <API key>".');
+  const token = match[1];
+  if (!API_KEY_PATTERN.test(token)) throw unauthorized('The API key is malformed.');
+  const row = await prisma.apiKey.findUnique({ where: { keyHash: hashSecret(token) } });
+  if (!row || row.revokedAt) throw unauthorized('The API key is invalid or has been revoked.');
+  if (row.expiresAt && row.expiresAt <= now) throw unauthorized('The API key has expired.');
+  return {
+    accountId: row.accountId,
+    credentialId: row.id,
+    kind: 'api_key',
+    scopes: new Set(row.scopes.filter(isScope)),
+  };
+}

@@ -1,0 +1,74 @@
+import SchemaBuilder from '@pothos/core';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import type PrismaTypes from '../generated/pothos-types.ts';
+import { getDatamodel } from '../generated/pothos-types.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import { ALL_SCOPES, type Scope } from '../modules/auth/scopes.ts';
+import type { RequestContext } from './context.ts';
+
+/** The builder's type parameters, for helpers that build fields outside a field callback. */
+export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+/** The one schema builder: every plugin and scalar is named here. */
+export const builder = new SchemaBuilder<{
+  Context: RequestContext;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: Record<Scope, boolean>;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  DefaultFieldNullability: false;
+}>({
+  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authorizeOnSubscribe: true,
+    authScopes: (ctx) => Object.fromEntries(ALL_SCOPES.map((s) => [s, ctx.principal?.scopes.has(s) ?? false])) as Record<Scope, boolean>,
+    unauthorizedError: (_parent, ctx, _info, result) =>
+      ctx.principal ? forbidden(scopeMessage(result.failure)) : unauthorized(),
+  },
+  prisma: {
+    // Resolvers see only the caller's account: the plugin queries through the tenant client.
+    client: (ctx) => ctx.db,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+});
+
+function scopeMessage(failure: unknown): string {
+  const scope = firstScope(failure);
+  return scope ? `This credential lacks the scope "${scope}".` : 'This credential lacks the scope this operation requires.';
+}
+
+function firstScope(failure: any): string | undefined {
+  if (!failure) return undefined;
+  if (typeof failure.scope === 'string') return failure.scope;
+  for (const f of failure.failures ?? []) {
+    const found = firstScope(f);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+builder.scalarType('DateTime', {
+  description: 'ISO 8601 timestamp in UTC',
+  serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
+  parseValue: (value) => {
+    const date = new Date(String(value));
+    if (typeof value !== 'string' || Number.isNaN(date.getTime())) throw new TypeError('Expected an ISO 8601 timestamp.');
+    return date;
+  },
+});
+
+builder.scalarType('JSON', {
+  description: 'Arbitrary JSON',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+builder.queryType({});
+builder.mutationType({});

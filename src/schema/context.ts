@@ -1,0 +1,18 @@
+import type { Logger } from 'pino';
+import type { Principal } from '../modules/auth/service.ts';
+import type { TenantDb } from '../db/tenant.ts';
+import type { App } from '../app-services.ts';
+
+/** What every resolver receives. Built per request by src/http/graphql.ts. */
+export interface RequestContext {
+  app: App;
+  principal: Principal | null;
+  /** The caller's account-scoped database (src/db/tenant.ts). Only valid once a principal is known. */
+  db: TenantDb;
+  requestId: string;
+  log: Logger;
+  /** Headers an execution-level concern wants on the HTTP response (rate limits, idempotent replays). */
+  responseHeaders: Headers;
+  /** The raw Request, for headers such as Idempotency-Key. */
+  request: Request;
+}

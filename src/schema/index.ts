@@ -1,0 +1,18 @@
+import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+import { builder } from './builder.ts';
+// Each area registers its types and operations on the builder.
+import '../modules/account/schema.ts';
+import '../modules/servers/schema.ts';
+
+let built: GraphQLSchema | undefined;
+
+/** The one schema every transport serves. Built once per process. */
+export function getSchema(): GraphQLSchema {
+  built ??= builder.toSchema();
+  return built;
+}
+
+/** The schema with types sorted, as printed to schema/schema.graphql. */
+export function getPrintableSchema(): GraphQLSchema {
+  return lexicographicSortSchema(getSchema());
+}

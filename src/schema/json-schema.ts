@@ -1,0 +1,64 @@
+import {
+  isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType, isUnionType,
+  type GraphQLInputType, type GraphQLNamedType, type GraphQLOutputType, type GraphQLType,
+} from 'graphql';
+
+export type JsonSchema = Record<string, unknown>;
+
+const SCALARS: Record<string, JsonSchema> = {
+  ID: { type: 'string' },
+  String: { type: 'string' },
+  Int: { type: 'integer', format: 'int32' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+  DateTime: { type: 'string', format: 'date-time' },
+  JSON: {},
+};
+
+/**
+ * JSON Schema (2020-12, as OpenAPI 3.1 uses it) for a GraphQL type. Named object and input
+ * types become `$ref`s under `refBase` unless `inline` is set (MCP tool inputs are inlined).
+ */
+export function jsonSchemaOf(type: GraphQLType, opts: { refBase?: string; inline?: boolean } = {}): JsonSchema {
+  if (isNonNullType(type)) return jsonSchemaOf(type.ofType, opts);
+  const schema = nonNullSchemaOf(type, opts);
+  return { ...schema, ...nullable(schema) };
+}
+
+function nullable(schema: JsonSchema): JsonSchema {
+  if (typeof schema.type === 'string') return { type: [schema.type, 'null'] };
+  if (schema.$ref) return {};
+  return {};
+}
+
+function nonNullSchemaOf(type: GraphQLType, opts: { refBase?: string; inline?: boolean }): JsonSchema {
+  if (isListType(type)) return { type: 'array', items: jsonSchemaOf(type.ofType, opts) };
+  if (isScalarType(type)) return { ...(SCALARS[type.name] ?? {}), ...(type.description && !SCALARS[type.name] ? { description: type.description } : {}) };
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
+  if ((isObjectType(type) || isInputObjectType(type) || isInterfaceType(type)) && !opts.inline) return { $ref: `${opts.refBase ?? '#/components/schemas/'}${type.name}` };
+  if (isInputObjectType(type) || isObjectType(type) || isInterfaceType(type)) return objectSchemaOf(type, opts);
+  if (isUnionType(type)) return { oneOf: type.getTypes().map((t) => jsonSchemaOf(t, opts)) };
+  return {};
+}
+
+/** The schema of an object or input object type's fields. */
+export function objectSchemaOf(type: GraphQLNamedType, opts: { refBase?: string; inline?: boolean } = {}): JsonSchema {
+  if (!isObjectType(type) && !isInputObjectType(type) && !isInterfaceType(type)) return nonNullSchemaOf(type, opts);
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const field of Object.values(type.getFields())) {
+    properties[field.name] = withDescription(jsonSchemaOf(field.type as GraphQLInputType | GraphQLOutputType, opts), field.description);
+    if (isNonNullType(field.type) && !(isInputObjectType(type) && (field as { defaultValue?: unknown }).defaultValue !== undefined)) required.push(field.name);
+  }
+  return {
+    type: 'object',
+    ...(type.description ? { description: type.description } : {}),
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+export function withDescription(schema: JsonSchema, description?: string | null): JsonSchema {
+  return description ? { ...schema, description } : schema;
+}

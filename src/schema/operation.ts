@@ -1,0 +1,108 @@
+import { getNamedType, isInputObjectType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLSchema } from 'graphql';
+import type { Scope } from '../modules/auth/scopes.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Areas of the API; MCP toolsets and OpenAPI tags use them. */
+export type Area = 'account' | 'servers' | 'pools' | 'hosting' | 'mail' | 'domains' | 'billing' | 'tickets' | 'webhooks';
+
+/** Rate-limit classes an operation can belong to on top of the per-credential limit. */
+export const RATE_LIMIT_CLASSES = {
+  poolIpApply: { points: 6, durationSeconds: 60, description: 'pool IP apply: 6 calls per minute per credential' },
+} as const;
+export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
+
+/**
+ * Everything about an operation besides its GraphQL shape, declared once on its field.
+ * REST routes, OpenAPI, MCP tools, rate-limit classes, idempotency and the coverage test
+ * all read it from the built schema (listOperations below); nothing keeps a second list.
+ */
+export interface OperationMeta {
+  scope: Scope;
+  /** Method and path exactly as in the spec, relative to /v1: `GET /servers/:id`. */
+  rest: `${HttpMethod} /${string}`;
+  area: Area;
+  /** MCP tool name (snake_case, area first): `servers_list`. */
+  tool: string;
+  /** Honours the Idempotency-Key header. */
+  idempotent?: boolean;
+  rateLimit?: RateLimitClass;
+  /** Arguments read from the query string even on a body method (e.g. upload's `path`). */
+  queryArgs?: string[];
+  /** Override of the MCP hints derived from method and scope. */
+  hints?: Partial<ToolHints>;
+}
+
+export interface ToolHints {
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+}
+
+/** Spread into a Pothos field's options: the scope for scope-auth plus the metadata. */
+export function operation(meta: OperationMeta) {
+  return {
+    authScopes: { [meta.scope]: true } as Record<Scope, boolean>,
+    extensions: { operation: meta },
+  };
+}
+
+export interface Operation {
+  /** GraphQL field name; also the REST route's operationId. */
+  name: string;
+  kind: 'query' | 'mutation';
+  meta: OperationMeta;
+  method: HttpMethod;
+  /** Path relative to /v1 as in the spec (`/servers/:id`). */
+  path: string;
+  description: string;
+  field: GraphQLField<unknown, unknown>;
+  pathParams: string[];
+  hints: ToolHints;
+  /** Where each argument travels over REST. */
+  argLocation(arg: GraphQLArgument): 'path' | 'query' | 'body';
+}
+
+const BODY_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
+
+/** Reads every operation declared in the schema, in declaration order. */
+export function listOperations(schema: GraphQLSchema): Operation[] {
+  const out: Operation[] = [];
+  for (const [kind, type] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as const) {
+    if (!type) continue;
+    for (const field of Object.values(type.getFields())) {
+      const meta = field.extensions?.operation as OperationMeta | undefined;
+      if (!meta) continue;
+      const [method, path] = meta.rest.split(' ') as [HttpMethod, string];
+      const pathParams = [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);
+      out.push({
+        name: field.name,
+        kind,
+        meta,
+        method,
+        path,
+        description: field.description ?? '',
+        field: field as GraphQLField<unknown, unknown>,
+        pathParams,
+        hints: {
+          readOnly: kind === 'query' && method === 'GET' ? true : kind === 'query',
+          destructive: meta.scope === 'servers:destroy' || method === 'DELETE',
+          idempotent: method === 'GET' || method === 'PUT' || method === 'DELETE',
+          ...meta.hints,
+        },
+        argLocation(arg) {
+          if (pathParams.includes(arg.name)) return 'path';
+          if (!BODY_METHODS.has(method) || meta.queryArgs?.includes(arg.name)) return 'query';
+          return 'body';
+        },
+      });
+    }
+  }
+  return out;
+}
+
+/** True when an argument's type is a list or input object (sent as JSON, never in a path). */
+export function isStructuredArg(arg: GraphQLArgument): boolean {
+  const t = isNonNullType(arg.type) ? arg.type.ofType : arg.type;
+  return isListType(t) || isInputObjectType(getNamedType(t));
+}

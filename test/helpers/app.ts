@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { startApp, type RunningApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
+
+const ALL: string[] = [...ALL_SCOPES];
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestApp {
+  url: string;
+  running: RunningApp;
+  dataDir: string;
+  /** Every JSON log line the app wrote. */
+  logs: string[];
+  admin<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>>;
+  call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Reply<T>>;
+  /** A fresh account with a key of the given scopes (all scopes when omitted). */
+  customer(opts?: { scopes?: string[]; walletBalanceUsdCents?: number }): Promise<Customer>;
+  stop(): Promise<void>;
+}
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  /** Raw body text (sent as is). */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Reply<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface Customer {
+  accountId: string;
+  key: string;
+  keyId: string;
+}
+
+/** A fresh PostgreSQL database on TEST_DATABASE_URL's server, or undefined to use PGlite. */
+export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return undefined;
+  const name = `svc_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+let customers = 0;
+
+/** Starts the app in-process on an ephemeral port, on PGlite in a temp dir (or PostgreSQL when TEST_DATABASE_URL is set). */
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+  const database = await freshDatabase();
+  const logs: string[] = [];
+  const config = loadConfig({}, {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: database?.url,
+    adminToken: ADMIN_TOKEN,
+    backgroundJobs: false,
+    seedDemo: false,
+    logLevel: 'info',
+    ...overrides,
+  });
+  const running = await startApp(config, { logStream: { write: (line: string) => void logs.push(line) } });
+  const url = running.url;
+
+  async function request<T>(method: string, p: string, opts: CallOptions = {}): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const res = await fetch(url + p, { method, headers, body });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  const app: TestApp = {
+    url,
+    running,
+    dataDir,
+    logs,
+    admin: (method, p, body) => request(method, p, { body, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }),
+    call: request,
+    async customer(opts = {}) {
+      customers++;
+      const account = await app.admin('POST', '/admin/accounts', {
+        email: `customer${customers}-${randomBytes(3).toString('hex')}@example.com`,
+        name: `Customer ${customers}`,
+        country: 'DE',
+        walletBalanceUsdCents: opts.walletBalanceUsdCents ?? 10_000,
+      });
+      if (account.status !== 201) throw new Error(`account: ${account.text}`);
+      const key = await app.admin('POST', `/admin/accounts/${account.body.id}/api-keys`, opts.scopes ? { scopes: opts.scopes } : { scopes: ALL });
+      if (key.status !== 201) throw new Error(`key: ${key.text}`);
+      return { accountId: account.body.id, key: key.body.key, keyId: key.body.id };
+    },
+    async stop() {
+      await running.stop();
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return app;
+}
