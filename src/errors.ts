@@ -75,3 +75,14 @@ export function apiErrorOf(error: unknown): ApiError | undefined {
   const original = (error as { originalError?: unknown } | null)?.originalError;
   return original instanceof ApiError ? original : undefined;
 }
+
+/**
+ * GraphQL's own refusals (syntax, validation, variable coercion) are the client's fault: they
+ * carry no originalError, or only another GraphQLError from coercion. Resolver crashes carry
+ * a plain Error.
+ */
+export function isClientGraphQLError(error: unknown): error is GraphQLError {
+  if (!(error instanceof GraphQLError) || apiErrorOf(error)) return false;
+  const original = error.originalError;
+  return !original || (original instanceof GraphQLError && !original.originalError);
+}

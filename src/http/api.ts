@@ -10,6 +10,7 @@ import { rateLimitHeaders } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendFetchResponse, sendJson, type Surface } from './respond.ts';
 import type { RestRoutes } from './rest-routes.ts';
+import { restVariables } from './rest-variables.ts';
 
 /**
  * The customer API's HTTP pipeline for /v1 (REST) and /graphql:
@@ -44,6 +45,7 @@ export function createApiHandler(app: App, yoga: YogaServerInstance<ServerContex
 
     try {
       let restArgs: Set<string> | undefined;
+      let restMatch: Extract<ReturnType<RestRoutes['match']>, { kind: 'found' }> | undefined;
       if (surface === 'rest') {
         const match = routes.match(method, url.pathname);
         if (match.kind === 'not-found') return fail(new ApiError(404, `No route for ${method} ${url.pathname}.`));
@@ -51,6 +53,7 @@ export function createApiHandler(app: App, yoga: YogaServerInstance<ServerContex
           return sendError(res, surface, new ApiError(405, `${method} is not allowed on ${url.pathname}; use ${match.allow.join(', ')}.`), { ...limitHeaders, Allow: match.allow.join(', ') });
         }
         scope.operation = match.operation.name;
+        restMatch = match;
         restArgs = new Set(match.operation.field.args.map((a) => a.name));
         for (const name of url.searchParams.keys()) {
           if (!restArgs.has(name)) throw badRequest(`Unknown query parameter "${name}".`, name);
@@ -64,13 +67,14 @@ export function createApiHandler(app: App, yoga: YogaServerInstance<ServerContex
           if (!restArgs.has(name)) throw badRequest(`Unknown body field "${name}".`, name);
         }
       }
+      const restVars = restMatch && restVariables(restMatch.operation, restMatch.params, url.searchParams, parsed as Record<string, unknown> | undefined);
       const request = new Request(url.href, {
         method,
         headers: toHeaders(req),
         body: raw.length ? new Uint8Array(raw) : undefined,
       });
       const responseHeaders = new Headers();
-      const response = await yoga.handleRequest(request, { app, principal, requestId: scope.requestId, log: scope.log, responseHeaders });
+      const response = await yoga.handleRequest(request, { app, principal, requestId: scope.requestId, log: scope.log, responseHeaders, restVariables: restVars });
       await sendFetchResponse(res, response, { ...limitHeaders, ...Object.fromEntries(responseHeaders) });
     } catch (err) {
       const api = apiErrorOf(err);

@@ -1,22 +1,25 @@
 import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { ApiError, apiErrorOf } from '../errors.ts';
+import { ApiError, apiErrorOf, isClientGraphQLError } from '../errors.ts';
 import type { RequestContext } from '../schema/context.ts';
 import { listOperations } from '../schema/operation.ts';
 import { tenantClient } from '../db/tenant.ts';
 import { useIdempotency } from './plugins/idempotency.ts';
 import { useOperationRateLimit } from './plugins/operation-rate-limit.ts';
+import { useRestVariables } from './plugins/rest-variables.ts';
 import type { RateLimits } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
 import { restErrorResponse } from './rest-errors.ts';
+
+const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 /** What the HTTP layer hands to yoga for each request (see api.ts). */
 export type ServerContext = Omit<RequestContext, 'db' | 'request'>;
 
 /**
  * GraphQL at /graphql and REST at /v1 (sofa inside yoga), from one schema. The execution
- * pipeline, in order: tenant-scoped context → operation rate-limit classes → idempotency
+ * pipeline, in order: tenant-scoped context → strict REST variables → operation rate-limit classes → idempotency
  * → execute (scope-auth on each field) → error masking.
  */
 export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): YogaServerInstance<ServerContext, RequestContext> {
@@ -34,9 +37,10 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): 
       let db: RequestContext['db'] | undefined;
       return {
         request,
+        // Without a principal the client is scoped to an account that cannot exist, so it fails
+        // closed (scope-auth refuses such fields before they resolve anyway).
         get db() {
-          if (!ctx.principal) throw new ApiError(401, 'Authentication required.');
-          db ??= tenantClient(ctx.app.prisma, ctx.principal.accountId);
+          db ??= tenantClient(ctx.app.prisma, ctx.principal?.accountId ?? NO_ACCOUNT);
           return db;
         },
       } as Partial<RequestContext> as RequestContext;
@@ -44,15 +48,14 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): 
     maskedErrors: {
       maskError(error, _message) {
         if (apiErrorOf(error)) return error as Error;
-        const gqlError = error as GraphQLError;
-        // GraphQL's own validation errors carry no originalError: they are the client's fault.
-        if (gqlError instanceof GraphQLError && !gqlError.originalError) return gqlError;
-        const cause = gqlError?.originalError ?? error;
+        if (isClientGraphQLError(error)) return error;
+        const cause = (error as GraphQLError)?.originalError ?? error;
         requestScope.getStore()?.log.error({ err: cause }, 'unexpected error');
         return new ApiError(500, 'Internal server error.');
       },
     },
     plugins: [
+      useRestVariables(),
       useOperationRateLimit(limits),
       useIdempotency(),
       useSofa({

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { apiErrorOf, errorBody } from '../errors.ts';
+import { apiErrorOf, errorBody, isClientGraphQLError } from '../errors.ts';
 import { requestScope } from './request-scope.ts';
 
 /**
@@ -13,8 +13,8 @@ export function restErrorResponse(errors: readonly unknown[]): Response {
   const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
   for (const error of errors) {
     const api = apiErrorOf(error);
-    const http = (error as GraphQLError)?.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
-    const s = api?.status ?? http?.status ?? (error instanceof GraphQLError && !error.originalError ? 400 : 500);
+    const http = (api ?? (error as GraphQLError))?.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+    const s = api?.status ?? http?.status ?? (isClientGraphQLError(error) ? 400 : 500);
     // Masked resolver errors were logged by the masker; anything else unexpected is logged here.
     if (s >= 500 && !api) requestScope.getStore()?.log.error({ err: error }, 'unexpected error');
     if (s > status) {

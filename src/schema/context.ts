@@ -13,6 +13,8 @@ export interface RequestContext {
   log: Logger;
   /** Headers an execution-level concern wants on the HTTP response (rate limits, idempotent replays). */
   responseHeaders: Headers;
+  /** For REST calls: the operation's variables, built strictly from path, query and body. */
+  restVariables?: Record<string, unknown>;
   /** The raw Request, for headers such as Idempotency-Key. */
   request: Request;
 }

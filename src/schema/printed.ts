@@ -1,0 +1,11 @@
+import { printSchema } from 'graphql';
+import { buildOpenApi } from '../http/openapi.ts';
+import { getPrintableSchema, getSchema } from './index.ts';
+
+/** The artifacts printed under schema/, by file name. */
+export function printedArtifacts(): Record<string, string> {
+  return {
+    'schema/schema.graphql': `${printSchema(getPrintableSchema())}\n`,
+    'schema/openapi.json': `${JSON.stringify(buildOpenApi(getSchema()), null, 2)}\n`,
+  };
+}
