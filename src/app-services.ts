@@ -4,6 +4,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
+import type { EventStream } from './events/stream.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { ServerProvider } from './provider/types.ts';
@@ -20,6 +21,10 @@ export interface App {
   metrics: Metrics;
   provider: ServerProvider;
   adminToken: string;
+  /** Committed events, published by the relay (in-process, or Redis pub/sub with REDIS_URL). */
+  events: EventStream;
+  /** 32-byte AES-256-GCM key for webhook signing secrets at rest. */
+  webhookSecretKey: Buffer;
   /** True once migrations are applied and the catalogue is seeded. */
   ready: boolean;
   /** Runs whatever the simulated clock has made due (provider jobs); returns how many ran. */

@@ -8,9 +8,13 @@ import type { App } from './app-services.ts';
 import { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { onEventRecorded } from './events/outbox.ts';
+import { Relay } from './events/relay.ts';
+import { createEventStream } from './events/stream.ts';
 import { createAdminHandler } from './http/admin.ts';
 import { createApiHandler } from './http/api.ts';
 import { createGraphQLServer } from './http/graphql.ts';
+import { attachGraphQLWs } from './http/graphql-ws.ts';
 import { Metrics } from './http/metrics.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { handleOps } from './http/ops.ts';
@@ -20,6 +24,8 @@ import { createHttpServer } from './http/server.ts';
 import { seedCatalogue } from './modules/catalogue/service.ts';
 import { ensureDemoAccount } from './modules/account/demo.ts';
 import * as servers from './modules/servers/service.ts';
+import { sendDueDeliveries } from './modules/webhooks/delivery.ts';
+import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
 import { runDueJobs } from './provider/jobs.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
 import { getSchema } from './schema/index.ts';
@@ -48,8 +54,33 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const schema = getSchema();
+  const events = createEventStream({ redisUrl: config.redisUrl, onError: (err) => log.warn({ err: err.message }, 'event stream redis error') });
+  const webhookSecretKey = resolveWebhookSecretKey({ key: config.webhookSecretKey, dataDir: config.dataDir, log });
+  // Outbox → event stream + webhook delivery queue (src/events/relay.ts). It runs whatever
+  // backgroundJobs says: relaying committed events is not clock-driven work.
+  const relay = new Relay(
+    { prisma, stream: events, now: () => clock.now(), log },
+    { pollMs: 250, onRelayed: () => config.backgroundJobs && wakeWork() },
+  );
+  await relay.init();
+  const offRecorded = onEventRecorded(() => relay.kick());
+  const deliveryDeps = {
+    prisma,
+    now: () => clock.now(),
+    log,
+    secretKey: webhookSecretKey,
+    timeoutMs: config.webhookTimeoutMs,
+    allowPrivate: () => config.webhookAllowPrivate,
+  };
 
   let working: Promise<number> | undefined;
+  let wake: NodeJS.Timeout | undefined;
+  const wakeWork = () => {
+    wake ??= setTimeout(() => {
+      wake = undefined;
+      app.runDueWork().catch((err) => log.error({ err }, 'background work failed'));
+    }, 10).unref();
+  };
   const app: App = {
     config,
     db,
@@ -61,11 +92,18 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     metrics: new Metrics(),
     provider,
     adminToken: resolveAdminToken(config, log),
+    events,
+    webhookSecretKey,
     ready: false,
     // One run at a time per instance; SKIP LOCKED keeps instances apart.
     runDueWork: async () => {
       while (working) await working.catch(() => 0);
-      working = runDueJobs(prisma, provider.jobHandlers, clock.now());
+      // Provider jobs (which record events), then the relay (events → delivery rows), then due deliveries.
+      working = runDueJobs(prisma, provider.jobHandlers, clock.now()).then(async (jobs) => {
+        await relay.runOnce();
+        await sendDueDeliveries(deliveryDeps);
+        return jobs;
+      });
       try {
         return await working;
       } finally {
@@ -83,6 +121,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     admin: createAdminHandler(app),
     ops: (req, res, p) => handleOps(app, req, res, p),
   });
+  const graphqlWs = attachGraphQLWs(server, app, yoga);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -96,17 +135,23 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     ? setInterval(() => app.runDueWork().catch((err) => log.error({ err }, 'background work failed')), 1000)
     : undefined;
   ticker?.unref();
+  relay.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       if (ticker) clearInterval(ticker);
+      clearTimeout(wake);
+      offRecorded();
+      await graphqlWs.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await closed;
       clearTimeout(force);
       await working?.catch(() => 0);
+      await relay.stop();
+      await events.close();
       redis?.disconnect();
       await db.close();
       log.info('stopped');

@@ -11,6 +11,10 @@ export interface Config {
   adminToken?: string;
   logLevel: string;
   webhookAllowPrivate: boolean;
+  /** WEBHOOK_SECRET_KEY: 32-byte key (64 hex chars or base64) encrypting webhook secrets; else DATA_DIR/webhook-secret-key. */
+  webhookSecretKey?: string;
+  /** Milliseconds one webhook delivery may take (connect, send, response headers and body). */
+  webhookTimeoutMs: number;
   /** Largest JSON request body accepted, in bytes. */
   bodyLimitBytes: number;
   /** Seconds the simulated datacenter takes to provision a server. */
@@ -34,6 +38,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminToken: env.ADMIN_TOKEN || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookSecretKey: env.WEBHOOK_SECRET_KEY || undefined,
+    webhookTimeoutMs: intFrom(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
     bodyLimitBytes: intFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
     provisionSeconds: intFrom(env.SIM_PROVISION_SECONDS, 120, 'SIM_PROVISION_SECONDS'),
     backgroundJobs: env.BACKGROUND_JOBS !== '0',

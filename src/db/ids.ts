@@ -13,6 +13,9 @@ export const ID_PREFIX = {
   walletTransaction: 'txn',
   providerJob: 'job',
   upstream: 'up',
+  webhook: 'wh',
+  webhookDelivery: 'whd',
+  webhookAttempt: 'wha',
 } as const;
 
 /**

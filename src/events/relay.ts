@@ -1,0 +1,143 @@
+import type { Logger } from 'pino';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { createDeliveries } from './dispatcher.ts';
+import { toEnvelope, type RelayedEvent } from './envelope.ts';
+import type { EventStream } from './stream.ts';
+
+const CURSOR = 'outbox';
+export const RELAY_BATCH = 200;
+
+interface Row {
+  id: string;
+  accountId: string;
+  type: string;
+  data: unknown;
+  apiVersion: string;
+  createdAt: Date;
+  relaySeq: bigint;
+}
+
+/**
+ * The relay: moves committed outbox rows onto the event stream and into the webhook
+ * delivery queue.
+ *
+ * Why not "WHERE seq > cursor": `seq` comes from a sequence taken at INSERT time, so under
+ * concurrency a lower seq can commit after a higher one; a cursor on seq would step over the
+ * late one and lose it. Instead the relay takes every *committed* row it has not relayed yet
+ * (`relaySeq IS NULL`, in seq order) and numbers it with `relaySeq` = cursor + 1, 2, ... in
+ * the same transaction as the cursor update and the delivery rows. An uncommitted row is
+ * invisible, so it is simply picked up by a later run once it commits — nothing can be
+ * skipped, and no time window is involved. `relaySeq` is a total order consistent with what
+ * the relay published, which is what live subscriptions replay by.
+ *
+ * The cursor row is locked FOR UPDATE SKIP LOCKED: one relay at a time across all instances
+ * (the others skip and try on their next tick). After a crash nothing is lost: rows not yet
+ * numbered are relayed by the next run; rows numbered but not yet published to the live
+ * stream (a crash between commit and publish) are in the outbox for subscribers to replay,
+ * and their deliveries are already queued.
+ */
+export async function relayBatch(prisma: PrismaClient, now: Date, limit = RELAY_BATCH): Promise<RelayedEvent[] | 'busy'> {
+  return prisma.$transaction(async (tx) => {
+    const cursor = await tx.$queryRaw<{ position: bigint }[]>`
+      SELECT "position" FROM "RelayCursor" WHERE "name" = ${CURSOR} FOR UPDATE SKIP LOCKED`;
+    if (!cursor[0]) return 'busy' as const;
+    const base = BigInt(cursor[0].position);
+    const rows = await tx.$queryRaw<Row[]>`
+      WITH batch AS (
+        SELECT "seq", row_number() OVER (ORDER BY "seq") AS rn
+        FROM "Event" WHERE "relaySeq" IS NULL ORDER BY "seq" LIMIT ${limit}
+      )
+      UPDATE "Event" e SET "relaySeq" = ${base}::bigint + batch.rn
+      FROM batch WHERE e."seq" = batch."seq"
+      RETURNING e."id", e."accountId"::text AS "accountId", e."type", e."data", e."apiVersion", e."createdAt", e."relaySeq"`;
+    if (!rows.length) return [];
+    rows.sort((a, b) => (BigInt(a.relaySeq) < BigInt(b.relaySeq) ? -1 : 1));
+    const events = rows.map((r) => ({ position: BigInt(r.relaySeq), envelope: toEnvelope({ ...r, createdAt: new Date(r.createdAt) }) }));
+    await tx.$executeRaw`UPDATE "RelayCursor" SET "position" = ${base + BigInt(rows.length)}::bigint, "updatedAt" = now() WHERE "name" = ${CURSOR}`;
+    await createDeliveries(tx, events.map((e) => e.envelope), now);
+    return events;
+  });
+}
+
+/**
+ * Runs the relay in one instance: on a short poll, and at once when this process records an
+ * event (`kick`, from the outbox). Runs never overlap within an instance.
+ */
+export class Relay {
+  private running?: Promise<number>;
+  private timer?: NodeJS.Timeout;
+  private kickTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: { prisma: PrismaClient; stream: EventStream; now: () => Date; log: Logger },
+    private readonly opts: { pollMs: number; onRelayed?: (events: RelayedEvent[]) => void },
+  ) {}
+
+  /** Creates the cursor row if missing (first start). */
+  async init(): Promise<void> {
+    await this.deps.prisma.relayCursor.createMany({ data: [{ name: CURSOR, position: 0n }], skipDuplicates: true });
+    const max = await this.deps.prisma.event.aggregate({ _max: { relaySeq: true } });
+    // A restored or hand-edited database could leave the cursor behind the numbers in use.
+    if (max._max.relaySeq !== null) {
+      await this.deps.prisma.relayCursor.updateMany({ where: { name: CURSOR, position: { lt: max._max.relaySeq } }, data: { position: max._max.relaySeq } });
+    }
+  }
+
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.runOnce()
+        .catch((err) => this.deps.log.error({ err }, 'event relay failed'))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(tick, this.opts.pollMs).unref();
+        });
+    };
+    this.timer = setTimeout(tick, this.opts.pollMs).unref();
+  }
+
+  /** Asks for a run soon (an event was just recorded; its transaction is about to commit). */
+  kick(): void {
+    if (this.stopped || this.kickTimer) return;
+    this.kickTimer = setTimeout(() => {
+      this.kickTimer = undefined;
+      this.runOnce().catch((err) => this.deps.log.error({ err }, 'event relay failed'));
+    }, 5);
+    this.kickTimer.unref();
+  }
+
+  /** Relays everything committed so far; returns how many events it relayed. */
+  async runOnce(): Promise<number> {
+    while (this.running) await this.running.catch(() => 0);
+    this.running = this.drain();
+    try {
+      return await this.running;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const events = await relayBatch(this.deps.prisma, this.deps.now());
+      if (events === 'busy' || !events.length) return total;
+      total += events.length;
+      try {
+        await this.deps.stream.publish(events);
+      } catch (err) {
+        // Subscribers replay from the outbox; webhook deliveries are already queued.
+        this.deps.log.warn({ err }, 'event stream publish failed');
+      }
+      this.opts.onRelayed?.(events);
+      if (events.length < RELAY_BATCH) return total;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.kickTimer);
+    await this.running?.catch(() => 0);
+  }
+}

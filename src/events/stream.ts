@@ -1,0 +1,83 @@
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+import type { EventEnvelope, RelayedEvent } from './envelope.ts';
+
+/**
+ * The live event stream: the relay publishes committed events, every instance's GraphQL
+ * subscribers (and its delivery worker, as a wake-up) listen. In-process by default; Redis
+ * pub/sub when REDIS_URL is set, so a subscriber on any instance sees events relayed by any
+ * other. The stream is a fast path, not the record: whatever a subscriber misses (a
+ * reconnect, an instance restart) it replays from the outbox (src/events/live.ts).
+ */
+export interface EventStream {
+  readonly kind: 'memory' | 'redis';
+  publish(events: RelayedEvent[]): Promise<void>;
+  /** Calls `listener` for every event published from now on; returns the unsubscribe function. */
+  subscribe(listener: (event: RelayedEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'svc:events';
+
+export function createEventStream(opts: { redisUrl?: string; onError?: (err: Error) => void }): EventStream {
+  return opts.redisUrl ? new RedisEventStream(opts.redisUrl, opts.onError) : new MemoryEventStream();
+}
+
+class MemoryEventStream implements EventStream {
+  readonly kind = 'memory' as const;
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  async publish(events: RelayedEvent[]): Promise<void> {
+    for (const e of events) this.emitter.emit('event', e);
+  }
+
+  subscribe(listener: (event: RelayedEvent) => void): () => void {
+    this.emitter.on('event', listener);
+    return () => this.emitter.off('event', listener);
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}
+
+interface Wire {
+  p: string;
+  e: EventEnvelope;
+}
+
+class RedisEventStream implements EventStream {
+  readonly kind = 'redis' as const;
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private readonly local = new MemoryEventStream();
+  private subscribed?: Promise<unknown>;
+
+  constructor(url: string, onError?: (err: Error) => void) {
+    this.pub = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.sub = new Redis(url);
+    for (const c of [this.pub, this.sub]) c.on('error', (err) => onError?.(err));
+    this.sub.on('message', (_channel: string, message: string) => {
+      const wire = JSON.parse(message) as Wire;
+      void this.local.publish([{ position: BigInt(wire.p), envelope: wire.e }]);
+    });
+    this.subscribed = this.sub.subscribe(CHANNEL).catch((err) => onError?.(err));
+  }
+
+  async publish(events: RelayedEvent[]): Promise<void> {
+    await this.subscribed;
+    const pipeline = this.pub.pipeline();
+    for (const e of events) pipeline.publish(CHANNEL, JSON.stringify({ p: e.position.toString(), e: e.envelope } satisfies Wire));
+    await pipeline.exec();
+  }
+
+  subscribe(listener: (event: RelayedEvent) => void): () => void {
+    return this.local.subscribe(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.local.close();
+    this.sub.disconnect();
+    this.pub.disconnect();
+  }
+}

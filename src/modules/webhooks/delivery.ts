@@ -1,0 +1,142 @@
+import type { Logger } from 'pino';
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { ID_PREFIX, newId } from '../../db/ids.ts';
+import { toEnvelope } from '../../events/envelope.ts';
+import { API_REVISION } from '../../version.ts';
+import { retryDelaySeconds } from './backoff.ts';
+import { postWebhook, type PostResult } from './http-post.ts';
+import { decryptSecret, signatureHeader } from './secrets.ts';
+
+export interface DeliveryDeps {
+  prisma: PrismaClient;
+  now: () => Date;
+  log: Logger;
+  secretKey: Buffer;
+  timeoutMs: number;
+  allowPrivate: () => boolean;
+}
+
+/** Due deliveries claimed per round, and HTTP requests in flight at once per instance. */
+const CLAIM_BATCH = 32;
+const CONCURRENCY = 16;
+
+interface Claimed {
+  id: string;
+  accountId: string;
+  attemptCount: number;
+  maxAttempts: number;
+  manual: boolean;
+  url: string;
+  secretEnc: string;
+  webhookId: string;
+  event: { id: string; accountId: string; type: string; data: unknown; apiVersion: string; createdAt: Date };
+}
+
+/**
+ * The delivery worker: sends every due delivery, as a durable queue in the delivery table.
+ *
+ * 1. Claim (short transaction): due rows of active subscriptions, FOR UPDATE SKIP LOCKED, so
+ *    instances sharing the database never take the same row; the claim counts the attempt
+ *    and moves `nextAttemptAt` to a lease (timeout + 30 s). No lock is held over the HTTP call.
+ * 2. POST, outside any transaction.
+ * 3. Record (short transaction), only if the row is still the one claimed (same attempt
+ *    number): success → succeeded; failure → next attempt after the backoff, or failed after
+ *    the last attempt.
+ *
+ * A crash between 1 and 3 leaves the row pending with its lease as `nextAttemptAt`: the
+ * attempt is retried when the lease runs out, with the same delivery id. That is the only
+ * way a receiver sees a delivery twice (at-least-once delivery).
+ */
+export async function sendDueDeliveries(deps: DeliveryDeps): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    const claimed = await claim(deps);
+    if (!claimed.length) return sent;
+    const queue = [...claimed];
+    await Promise.all(
+      Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+        for (let d = queue.shift(); d; d = queue.shift()) {
+          await deliver(deps, d).catch((err) => deps.log.error({ err, deliveryId: d!.id }, 'webhook delivery failed to record'));
+          sent++;
+        }
+      }),
+    );
+  }
+}
+
+async function claim(deps: DeliveryDeps): Promise<Claimed[]> {
+  const now = deps.now();
+  return deps.prisma.$transaction(async (tx) => {
+    const due = await tx.$queryRaw<{ id: string; manualPending: boolean }[]>`
+      SELECT d."id", d."manualPending" FROM "WebhookDelivery" d JOIN "Webhook" w ON w."id" = d."webhookId"
+      WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${now} AND w."isActive"
+      ORDER BY d."nextAttemptAt", d."id" LIMIT ${CLAIM_BATCH} FOR UPDATE OF d SKIP LOCKED`;
+    if (!due.length) return [];
+    const ids = due.map((d) => d.id);
+    const lease = new Date(now.getTime() + deps.timeoutMs + 30_000);
+    await tx.webhookDelivery.updateMany({ where: { id: { in: ids } }, data: { attemptCount: { increment: 1 }, nextAttemptAt: lease, manualPending: false } });
+    const rows = await tx.webhookDelivery.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, accountId: true, attemptCount: true, maxAttempts: true, webhookId: true, webhook: { select: { url: true, secretEnc: true } }, event: true },
+    });
+    const manual = new Set(due.filter((d) => d.manualPending).map((d) => d.id));
+    return rows.map((r) => ({ ...r, manual: manual.has(r.id), url: r.webhook.url, secretEnc: r.webhook.secretEnc }));
+  });
+}
+
+async function deliver(deps: DeliveryDeps, d: Claimed): Promise<void> {
+  const startedAt = deps.now();
+  const body = JSON.stringify(toEnvelope(d.event));
+  let result: PostResult;
+  try {
+    const secret = decryptSecret(deps.secretKey, d.webhookId, d.secretEnc);
+    // The signature's timestamp is real (wall-clock) time: receivers compare it with their own
+    // clock to refuse replays, and the simulated clock may be ahead of theirs.
+    const t = Math.floor(Date.now() / 1000);
+    result = await postWebhook(d.url, body, {
+      'Content-Type': 'application/json',
+      'User-Agent': `cloud-account-api-webhooks/${API_REVISION}`,
+      'X-Service-Signature': signatureHeader(secret, body, t),
+      'X-Service-Event-Id': d.event.id,
+      'X-Service-Event-Type': d.event.type,
+      'X-Service-Delivery-Id': d.id,
+      'X-Service-Delivery-Attempt': String(d.attemptCount),
+    }, { timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate() });
+  } catch (err) {
+    deps.log.error({ err, deliveryId: d.id }, 'webhook delivery could not be prepared');
+    result = { statusCode: null, error: 'internal error preparing the delivery', durationMs: 0 };
+  }
+  const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`);
+  const finished = deps.now();
+  const last = d.attemptCount >= d.maxAttempts;
+  await deps.prisma.$transaction(async (tx) => {
+    const { count } = await tx.webhookDelivery.updateMany({
+      where: { id: d.id, attemptCount: d.attemptCount, status: 'pending' },
+      data: {
+        status: ok ? 'succeeded' : last ? 'failed' : 'pending',
+        nextAttemptAt: ok || last ? null : new Date(finished.getTime() + retryDelaySeconds(d.attemptCount) * 1000),
+        lastStatusCode: result.statusCode,
+        lastError: error,
+        lastAttemptAt: startedAt,
+      },
+    });
+    // Not ours any more (a redeliver re-queued it meanwhile, or the subscription was deleted).
+    if (count === 0) return;
+    await tx.webhookDeliveryAttempt.create({
+      data: {
+        id: newId(ID_PREFIX.webhookAttempt, startedAt.getTime()),
+        accountId: d.accountId,
+        deliveryId: d.id,
+        number: d.attemptCount,
+        startedAt,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        error,
+        succeeded: ok,
+        manual: d.manual,
+      },
+    });
+  });
+  deps.log.info({ deliveryId: d.id, eventId: d.event.id, attempt: d.attemptCount, status: result.statusCode, ok, ms: result.durationMs }, 'webhook delivery attempt');
+}

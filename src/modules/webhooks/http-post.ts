@@ -1,0 +1,97 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { resolveTarget, UrlRefused } from './url-guard.ts';
+
+export interface PostResult {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** At most this much of a response body is read (then discarded). */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * POSTs `body` to `rawUrl` with the SSRF check made now and the connection pinned to the
+ * checked address (custom `lookup`), TLS still verified against the host name. Redirects are
+ * not followed. The whole exchange (DNS, connect, TLS, request, response headers and body)
+ * must finish within `timeoutMs`. Never throws.
+ */
+export async function postWebhook(rawUrl: string, body: string, headers: Record<string, string>, opts: { timeoutMs: number; allowPrivate: boolean }): Promise<PostResult> {
+  const started = performance.now();
+  const done = (statusCode: number | null, error: string | null): PostResult => ({ statusCode, error, durationMs: Math.round(performance.now() - started) });
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+    if (url.protocol !== 'https:' && !(opts.allowPrivate && url.protocol === 'http:')) throw new UrlRefused('url must use https.');
+  } catch (err) {
+    return done(null, err instanceof UrlRefused ? err.message : 'invalid url');
+  }
+  const deadline = AbortSignal.timeout(opts.timeoutMs);
+  let target;
+  try {
+    target = await Promise.race([
+      resolveTarget(url, opts.allowPrivate),
+      new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error('timeout')), { once: true })),
+    ]);
+  } catch (err) {
+    return done(null, err instanceof UrlRefused ? err.message : `timed out after ${opts.timeoutMs} ms`);
+  }
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as any)(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise<PostResult>((resolve) => {
+    let settled = false;
+    const finish = (statusCode: number | null, error: string | null) => {
+      if (settled) return;
+      settled = true;
+      resolve(done(statusCode, error));
+    };
+    const mod = url.protocol === 'https:' ? https : http;
+    const req = mod.request(
+      {
+        protocol: url.protocol,
+        hostname: host,
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' },
+        lookup: pinned,
+        servername: isIP(host) ? undefined : host,
+        agent: false,
+        signal: deadline,
+      },
+      (res) => {
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_RESPONSE_BYTES) {
+            res.destroy();
+            finish(res.statusCode ?? null, null);
+          }
+        });
+        res.on('end', () => finish(res.statusCode ?? null, null));
+        // A body cut off by the deadline is a timeout, whatever the status said.
+        const cut = () => (deadline.aborted ? finish(null, `timed out after ${opts.timeoutMs} ms`) : finish(res.statusCode ?? null, null));
+        res.on('error', cut);
+        res.on('close', cut);
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      finish(null, deadline.aborted ? `timed out after ${opts.timeoutMs} ms` : describe(err));
+    });
+    req.end(body);
+  });
+}
+
+function describe(err: NodeJS.ErrnoException): string {
+  if (err.code === 'ECONNREFUSED') return 'connection refused';
+  if (err.code === 'ECONNRESET') return 'connection reset';
+  if (err.code === 'ENOTFOUND') return 'host not found';
+  if (err.code?.startsWith('ERR_TLS') || err.code?.includes('CERT')) return `TLS error (${err.code})`;
+  return err.code ? `network error (${err.code})` : 'network error';
+}

@@ -1,0 +1,183 @@
+import { builder } from '../../schema/builder.ts';
+import { operation } from '../../schema/operation.ts';
+import { listType, pageArgs } from '../../schema/pagination.ts';
+import { MAX_ATTEMPTS } from './backoff.ts';
+import {
+  createWebhook, deleteWebhook, DELIVERIES_DEFAULT, DELIVERIES_MAX, getWebhook, listDeliveries, listWebhooks, redeliver, rotateSecret, updateWebhook,
+  type WebhookView,
+} from './service.ts';
+
+export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
+  description: 'A webhook subscription: events of the chosen kinds are POSTed, signed, to its URL.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    url: t.exposeString('url', { description: 'HTTPS URL that receives deliveries.' }),
+    events: t.exposeStringList('events', { description: 'Event kinds, or the single value "*" for all.' }),
+    description: t.exposeString('description'),
+    isActive: t.exposeBoolean('isActive', { description: 'False pauses (deliveries wait), true resumes.' }),
+    secret: t.exposeString('secret', { description: 'Signing secret: in full only from create and rotate-secret, masked (whsec_****abcd) elsewhere.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const WebhookList = listType('WebhookList', Webhook);
+
+const WebhookDeleted = builder.objectRef<{ id: string; deleted: true }>('WebhookDeleted').implement({
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
+});
+
+interface AttemptView {
+  number: number;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  succeeded: boolean;
+  manual: boolean;
+}
+
+const WebhookDeliveryAttempt = builder.objectRef<AttemptView>('WebhookDeliveryAttempt').implement({
+  description: 'One HTTP attempt of a delivery.',
+  fields: (t) => ({
+    number: t.exposeInt('number'),
+    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    durationMs: t.exposeInt('durationMs'),
+    statusCode: t.exposeInt('statusCode', { nullable: true, description: 'HTTP status of the response; null when none came (timeout, refused, DNS).' }),
+    error: t.exposeString('error', { nullable: true }),
+    succeeded: t.exposeBoolean('succeeded', { description: 'True for a 2xx response within the timeout.' }),
+    manual: t.exposeBoolean('manual', { description: 'A redelivery asked for with redeliver.' }),
+  }),
+});
+
+interface DeliveryView {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attemptCount: number;
+  maxAttempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: Date | null;
+  createdAt: Date;
+  attempts: AttemptView[];
+}
+
+const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
+  description: 'One event sent to one subscription, with its attempts.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Sent as X-Service-Delivery-Id; the same on every attempt.' }),
+    webhookId: t.exposeString('webhookId'),
+    eventId: t.exposeString('eventId'),
+    eventType: t.exposeString('eventType'),
+    status: t.exposeString('status', { description: 'pending, succeeded or failed.' }),
+    attemptCount: t.exposeInt('attemptCount'),
+    maxAttempts: t.exposeInt('maxAttempts', { description: `Attempts allowed before failed (${MAX_ATTEMPTS}; one more per redeliver).` }),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When the next attempt is due; null once succeeded or failed.' }),
+    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    attempts: t.field({ type: [WebhookDeliveryAttempt], resolve: (d) => d.attempts }),
+  }),
+});
+
+const WebhookDeliveryList = builder.objectRef<{ data: DeliveryView[] }>('WebhookDeliveryList').implement({
+  fields: (t) => ({ data: t.field({ type: [WebhookDelivery], resolve: (p) => p.data }) }),
+});
+
+builder.queryField('webhooks', (t) =>
+  t.field({
+    ...operation({ scope: 'webhooks:read', rest: 'GET /webhooks', area: 'webhooks', tool: 'webhooks_list' }),
+    description: 'List the webhook subscriptions of the account, newest first (secrets masked).',
+    type: WebhookList,
+    args: pageArgs(t),
+    resolve: (_root, args, ctx) => listWebhooks(ctx.db, args),
+  }),
+);
+
+builder.queryField('webhook', (t) =>
+  t.field({
+    ...operation({ scope: 'webhooks:read', rest: 'GET /webhooks/:id', area: 'webhooks', tool: 'webhook_get' }),
+    description: 'Get one webhook subscription (secret masked).',
+    type: Webhook,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => getWebhook(ctx.db, String(args.id)),
+  }),
+);
+
+builder.mutationField('webhookCreate', (t) =>
+  t.field({
+    ...operation({ scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create' }),
+    description: 'Subscribe an HTTPS URL to event kinds; the signing secret is returned in full only here.',
+    type: Webhook,
+    args: {
+      url: t.arg.string({ required: true, description: 'HTTPS URL on a public address.' }),
+      events: t.arg.stringList({ required: true, description: 'Event kinds, or ["*"] for all.' }),
+      description: t.arg.string({ required: false, description: 'At most 500 characters.' }),
+    },
+    resolve: (_root, args, ctx) => createWebhook(ctx, args),
+  }),
+);
+
+builder.mutationField('webhookUpdate', (t) =>
+  t.field({
+    ...operation({ scope: 'webhooks:write', rest: 'PATCH /webhooks/:id', area: 'webhooks', tool: 'webhook_update' }),
+    description: 'Change the URL, events or description of a subscription, or pause (isActive false) and resume it.',
+    type: Webhook,
+    args: {
+      id: t.arg.id({ required: true }),
+      url: t.arg.string({ required: false }),
+      events: t.arg.stringList({ required: false }),
+      description: t.arg.string({ required: false }),
+      isActive: t.arg.boolean({ required: false, description: 'false pauses, true resumes.' }),
+    },
+    resolve: (_root, args, ctx) => updateWebhook(ctx, String(args.id), args),
+  }),
+);
+
+builder.mutationField('webhookDelete', (t) =>
+  t.field({
+    ...operation({ scope: 'webhooks:write', rest: 'DELETE /webhooks/:id', area: 'webhooks', tool: 'webhook_delete' }),
+    description: 'Delete a subscription, its queued deliveries and its delivery log.',
+    type: WebhookDeleted,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => deleteWebhook(ctx.db, String(args.id)),
+  }),
+);
+
+builder.mutationField('webhookRotateSecret', (t) =>
+  t.field({
+    ...operation({ scope: 'webhooks:write', rest: 'POST /webhooks/:id/rotate-secret', area: 'webhooks', tool: 'webhook_rotate_secret', hints: { destructive: true } }),
+    description: 'Replace the signing secret; the new one is returned once and the old one stops working at once.',
+    type: Webhook,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => rotateSecret(ctx, String(args.id)),
+  }),
+);
+
+builder.queryField('webhookDeliveries', (t) =>
+  t.field({
+    ...operation({ scope: 'webhooks:read', rest: 'GET /webhooks/:id/deliveries', area: 'webhooks', tool: 'webhook_deliveries_list' }),
+    description: 'Recent deliveries of a subscription, newest first, with attempts, status codes, durations and next attempt time.',
+    type: WebhookDeliveryList,
+    args: {
+      id: t.arg.id({ required: true }),
+      limit: t.arg.int({ required: false, description: `Deliveries to return, 1 to ${DELIVERIES_MAX} (default ${DELIVERIES_DEFAULT}).` }),
+    },
+    resolve: (_root, args, ctx) => listDeliveries(ctx.db, String(args.id), args.limit),
+  }),
+);
+
+builder.mutationField('webhookRedeliver', (t) =>
+  t.field({
+    ...operation({ scope: 'webhooks:write', rest: 'POST /webhooks/:id/deliveries/:deliveryId/redeliver', area: 'webhooks', tool: 'webhook_redeliver' }),
+    description: 'Queue another attempt of a past delivery now (same delivery id and body, current secret).',
+    type: WebhookDelivery,
+    args: { id: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => redeliver(ctx, String(args.id), String(args.deliveryId)),
+  }),
+);
