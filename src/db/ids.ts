@@ -16,6 +16,9 @@ export const ID_PREFIX = {
   webhook: 'wh',
   webhookDelivery: 'whd',
   webhookAttempt: 'wha',
+  serverAddon: 'sad',
+  ssoToken: 'sso',
+  pool: 'pool',
 } as const;
 
 /**
