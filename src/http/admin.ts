@@ -5,7 +5,7 @@ import { ApiError, apiErrorOf, badRequest, notFound, unauthorized } from '../err
 import { accountView, createAccount } from '../modules/account/service.ts';
 import { mintApiKey } from '../modules/auth/service.ts';
 import { getCatalogue } from '../modules/catalogue/service.ts';
-import { orderServer } from '../modules/servers/service.ts';
+import { orderServer, suspendServer } from '../modules/servers/service.ts';
 import { parseJsonBody, readBody } from './body.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
@@ -49,6 +49,14 @@ const ROUTES: AdminRoute[] = [
       await requireAccount(app, p.accountId);
       const server = await orderServer(app.prisma, app.provider, p.accountId, body, app.clock.now());
       return [201, { id: server.id, status: server.status, label: server.label, productId: server.productId, os: server.os, osTemplate: server.osTemplate }];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/servers/:serverId/suspend',
+    async handle(app, p, body) {
+      const server = await suspendServer(app.prisma, app.provider, p.serverId, body.reason, app.clock.now());
+      return [200, { id: server.id, status: server.status, suspendReason: server.suspendReason }];
     },
   },
   {

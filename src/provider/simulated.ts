@@ -1,19 +1,45 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { ID_PREFIX, newId } from '../db/ids.ts';
 import { scheduleJob, type JobHandler } from './jobs.ts';
-import type { ProviderCallbacks, ProvisionRequest, ServerProvider, Tx, UpstreamIp } from './types.ts';
+import {
+  ProviderRefusal,
+  type AddonSpec,
+  type CapacityUnits,
+  type ProviderCallbacks,
+  type ProvisionRequest,
+  type ServerProvider,
+  type ServerStats,
+  type Tx,
+  type UpstreamIp,
+} from './types.ts';
 
 const NODES = ['fra1-node07', 'fra1-node12', 'ams2-node03', 'lon1-node21'];
 /** Simulated seconds a reboot (and so a plan change) keeps a server down. */
 export const REBOOT_SECONDS = 60;
+/** Simulated seconds a snapshot revert keeps a server down. */
+export const RESTORE_SECONDS = 60;
+/** Simulated seconds a reinstall (wipe and rebuild) takes. */
+export const REINSTALL_SECONDS = 90;
+/** Lifetime of a web-console ticket. */
+export const CONSOLE_TICKET_SECONDS = 60;
+
+/**
+ * Simulated address plan, all inside 198.18.0.0/15 (RFC 2544's benchmarking range), so
+ * simulated servers can never collide with a real network:
+ * - 198.18.0.0/16: single addresses (primary and extra IPs), reverse zones hosted;
+ * - 198.19.0.0–198.19.127.255: whole /24s for /24-block add-ons, hosted;
+ * - 198.19.128.0–198.19.199.255: /28 blocks (16 addresses) for capacity pools, hosted;
+ * - 198.19.200.0–198.19.255.255: ranges leased from a partner network whose reverse zones
+ *   the service does not host (zoneHosted: false). SEO IP Packs take two of their seven
+ *   addresses from there, as real SEO packs spread over foreign ranges do.
+ */
+const LEASED_FIRST_OCTET3 = 200;
+const SEO_LEASED_ADDRESSES = 2;
 
 /**
  * The default driver: a simulated datacenter. Work completes later on the simulated clock
- * (jobs in ProviderJob), and it keeps upstream details (node, upstream id, provisioning log)
- * in its own table, which customer responses never show.
- *
- * Addresses come from 198.18.0.0/15 (RFC 2544's benchmarking range), so simulated
- * servers can never collide with a real network.
+ * (jobs in ProviderJob), finite stock lives in ProviderStock, and upstream details (node,
+ * upstream id, provisioning log) stay in ProviderServer, which customer responses never show.
  */
 export class SimulatedProvider implements ServerProvider {
   constructor(
@@ -22,32 +48,19 @@ export class SimulatedProvider implements ServerProvider {
   ) {}
 
   readonly jobHandlers: Record<string, JobHandler> = {
-    'server.provision': async (tx, payload: { serverId: string }, now) => {
-      const ips = await this.allocateIps(tx, 1);
-      await this.log(tx, payload.serverId, now, `image written; network up on ${ips[0].address}`);
+    'server.provision': async (tx, payload: { serverId: string; pool?: boolean }, now) => {
+      const ips = payload.pool ? [] : await this.allocateSingles(tx, 1);
+      await this.log(tx, payload.serverId, now, `image written; network up${ips[0] ? ` on ${ips[0].address}` : ''}`);
       await this.callbacks.serverProvisioned(tx, payload.serverId, { ips }, now);
     },
     'server.settle': async (tx, payload: { serverId: string; status: 'running' | 'stopped' }, now) => {
       await this.callbacks.serverSettled(tx, payload.serverId, payload.status, now);
     },
+    'server.reinstall': async (tx, payload: { serverId: string }, now) => {
+      await this.log(tx, payload.serverId, now, 'rebuild finished');
+      await this.callbacks.serverReinstalled(tx, payload.serverId, now);
+    },
   };
-
-  async power(tx: Tx, serverId: string, action: 'start' | 'stop' | 'reboot', now: Date): Promise<void> {
-    await this.log(tx, serverId, now, `power ${action}`);
-    if (action === 'reboot') await scheduleJob(tx, 'server.settle', new Date(now.getTime() + REBOOT_SECONDS * 1000), { serverId, status: 'running' });
-  }
-
-  async snapshot(tx: Tx, serverId: string, snapshotId: string, now: Date): Promise<{ sizeGb: number }> {
-    await this.log(tx, serverId, now, `snapshot ${snapshotId}`);
-    const server = await tx.server.findUniqueOrThrow({ where: { id: serverId }, select: { diskGb: true } });
-    // A snapshot stores the used part of the disk: the simulation calls that a third.
-    return { sizeGb: Math.max(1, Math.round(server.diskGb / 3)) };
-  }
-
-  private async log(tx: Tx, serverId: string, now: Date, line: string): Promise<void> {
-    const row = await tx.providerServer.findUniqueOrThrow({ where: { serverId } });
-    await tx.providerServer.update({ where: { serverId }, data: { provisioningLog: `${row.provisioningLog}${now.toISOString()} ${line}\n` } });
-  }
 
   async provisionServer(tx: Tx, req: ProvisionRequest, now: Date): Promise<void> {
     await tx.providerServer.create({
@@ -58,20 +71,212 @@ export class SimulatedProvider implements ServerProvider {
         provisioningLog: `${now.toISOString()} queued ${req.osTemplate} on ${req.productId}\n`,
       },
     });
-    await scheduleJob(tx, 'server.provision', new Date(now.getTime() + this.opts.provisionSeconds * 1000), { serverId: req.serverId });
+    await scheduleJob(tx, 'server.provision', this.after(now, this.opts.provisionSeconds), { serverId: req.serverId, pool: req.poolAddresses !== undefined });
   }
 
-  /** Picks free addresses; the unique index on ServerIp.address settles the rare race. */
-  private async allocateIps(tx: Tx, count: number): Promise<UpstreamIp[]> {
+  async power(tx: Tx, serverId: string, action: 'start' | 'stop' | 'reboot', now: Date): Promise<void> {
+    await this.log(tx, serverId, now, `power ${action}`);
+    if (action === 'reboot') await scheduleJob(tx, 'server.settle', this.after(now, REBOOT_SECONDS), { serverId, status: 'running' });
+  }
+
+  async snapshot(tx: Tx, serverId: string, snapshotId: string, now: Date): Promise<{ sizeGb: number }> {
+    await this.log(tx, serverId, now, `snapshot ${snapshotId}`);
+    const server = await tx.server.findUniqueOrThrow({ where: { id: serverId }, select: { diskGb: true } });
+    // A snapshot stores the used part of the disk: the simulation calls that a third.
+    return { sizeGb: Math.max(1, Math.round(server.diskGb / 3)) };
+  }
+
+  async deleteSnapshot(tx: Tx, serverId: string, snapshotId: string, now: Date): Promise<void> {
+    await this.log(tx, serverId, now, `snapshot ${snapshotId} deleted`);
+  }
+
+  async revertSnapshot(tx: Tx, serverId: string, snapshotId: string, resumeStatus: 'running' | 'stopped', now: Date): Promise<void> {
+    await this.log(tx, serverId, now, `disk rolled back to ${snapshotId}`);
+    await scheduleJob(tx, 'server.settle', this.after(now, RESTORE_SECONDS), { serverId, status: resumeStatus });
+  }
+
+  async reinstall(tx: Tx, serverId: string, template: { os: string; osTemplate: string }, now: Date): Promise<void> {
+    await this.log(tx, serverId, now, `disk wiped; rebuilding from ${template.osTemplate}`);
+    await scheduleJob(tx, 'server.reinstall', this.after(now, REINSTALL_SECONDS), { serverId });
+  }
+
+  async resize(tx: Tx, serverId: string, plan: { productId: string; vcpu: number; ramMb: number }, running: boolean, now: Date): Promise<void> {
+    await this.log(tx, serverId, now, `resize to ${plan.productId} (${plan.vcpu} vCPU, ${plan.ramMb} MB)`);
+    if (running) await scheduleJob(tx, 'server.settle', this.after(now, REBOOT_SECONDS), { serverId, status: 'running' });
+  }
+
+  async setPtr(_tx: Tx, address: string, _hostname: string | null, _now: Date): Promise<void> {
+    if (!zoneHosted(address)) throw new ProviderRefusal('zone_not_hosted', `The reverse zone of ${address} is not hosted by the service.`);
+  }
+
+  async stats(tx: Tx, serverId: string, now: Date): Promise<ServerStats> {
+    const s = await tx.server.findUniqueOrThrow({ where: { id: serverId }, select: { status: true, ramMb: true, diskGb: true, vcpu: true, os: true, provisionedAt: true } });
+    const on = s.status === 'running';
+    // Figures vary from minute to minute but are the same for every read within a minute.
+    const minute = Math.floor(now.getTime() / 60_000);
+    const r = (salt: string) => createHash('sha256').update(`${serverId}:${minute}:${salt}`).digest().readUInt32BE(0) / 2 ** 32;
+    const uptime = s.provisionedAt ? Math.max(0, (now.getTime() - s.provisionedAt.getTime()) / 1000) : 0;
+    const base = s.os === 'windows' ? 14 : 3;
+    const diskUsedGb = Math.min(s.diskGb, Math.round((base + Math.min(s.diskGb * 0.4, uptime / 86400)) * 10) / 10);
+    return {
+      sampledAt: new Date(minute * 60_000),
+      cpuPercent: on ? Math.round((2 + r('cpu') * 55) * 10) / 10 : 0,
+      memoryUsedMb: on ? Math.round(s.ramMb * (0.25 + r('mem') * 0.5)) : 0,
+      memoryTotalMb: s.ramMb,
+      networkRxBytesPerSecond: on ? Math.round(20_000 + r('rx') * 2_000_000) : 0,
+      networkTxBytesPerSecond: on ? Math.round(10_000 + r('tx') * 1_000_000) : 0,
+      networkRxBytesTotal: Math.round(uptime * 400_000),
+      networkTxBytesTotal: Math.round(uptime * 200_000),
+      diskUsedGb,
+      diskTotalGb: s.diskGb,
+      diskReadBytesPerSecond: on ? Math.round(r('dr') * 5_000_000) : 0,
+      diskWriteBytesPerSecond: on ? Math.round(r('dw') * 3_000_000) : 0,
+    };
+  }
+
+  async resetPassword(tx: Tx, serverId: string, _password: string, now: Date): Promise<void> {
+    // The password goes to the guest agent; it is never logged.
+    await this.log(tx, serverId, now, 'root password reset by the guest agent');
+  }
+
+  async consoleLogin(tx: Tx, serverId: string, now: Date): Promise<{ ticket: string; expiresAt: Date }> {
+    await this.log(tx, serverId, now, 'console ticket issued');
+    return { ticket: randomBytes(24).toString('base64url'), expiresAt: this.after(now, CONSOLE_TICKET_SECONDS) };
+  }
+
+  async terminate(tx: Tx, serverId: string, now: Date): Promise<void> {
+    await this.log(tx, serverId, now, 'destroyed; disk erased');
+  }
+
+  async suspend(tx: Tx, serverId: string, reason: string, now: Date): Promise<void> {
+    await this.log(tx, serverId, now, `suspended (powered off): ${reason}`);
+  }
+
+  async addonStock(tx: Tx, addon: AddonSpec): Promise<number | null> {
+    if (!addon.stockKey) return null;
+    await this.ensureStock(tx, addon.stockKey, addon.initialStock ?? 0);
+    const row = await tx.providerStock.findUniqueOrThrow({ where: { key: addon.stockKey } });
+    return row.available;
+  }
+
+  async attachAddon(tx: Tx, serverId: string, addon: AddonSpec, now: Date): Promise<{ ips: UpstreamIp[] }> {
+    if (addon.stockKey) {
+      await this.ensureStock(tx, addon.stockKey, addon.initialStock ?? 0);
+      if (!(await this.take(tx, addon.stockKey, 1))) throw new ProviderRefusal('out_of_stock', 'This add-on is out of stock.');
+    }
+    let ips: UpstreamIp[] = [];
+    if (addon.type === 'ip_block_24') ips = await this.allocateBlock24(tx);
+    else if (addon.distinctSubnets) ips = await this.allocateSpread(tx, addon.ips);
+    else if (addon.ips > 0) ips = await this.allocateSingles(tx, addon.ips);
+    await this.log(tx, serverId, now, `add-on ${addon.type} attached${ips.length ? `; routing ${ips.length} addresses` : ''}`);
+    return { ips };
+  }
+
+  async detachAddon(tx: Tx, serverId: string, addon: AddonSpec, addresses: string[], now: Date): Promise<void> {
+    if (addon.stockKey) await this.take(tx, addon.stockKey, -1);
+    await this.log(tx, serverId, now, `add-on ${addon.type} detached; ${addresses.length} addresses released`);
+  }
+
+  async adjustPoolCapacity(tx: Tx, productId: string, capacity: CapacityUnits, delta: CapacityUnits): Promise<void> {
+    // Fixed unit order, so concurrent adjustments lock the stock rows in the same order.
+    for (const unit of ['vcpu', 'ram2gb', 'disk100', 'ip16'] as const) {
+      if (!delta[unit]) continue;
+      const key = `pool:${productId}:${unit}`;
+      await this.ensureStock(tx, key, capacity[unit]);
+      if (!(await this.take(tx, key, delta[unit]))) {
+        throw new ProviderRefusal('no_capacity', `The datacenter of ${productId} has not enough ${unit} capacity left for this selection.`);
+      }
+    }
+  }
+
+  async allocatePoolBlocks(tx: Tx, count: number, _now: Date): Promise<UpstreamIp[]> {
     const out: UpstreamIp[] = [];
-    while (out.length < count) {
-      const n = randomInt(2 * 65536 - 512) + 256;
-      if ((n & 255) === 0 || (n & 255) === 255) continue;
-      const address = `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
-      if (out.some((ip) => ip.address === address)) continue;
-      const taken = await tx.serverIp.findUnique({ where: { address }, select: { id: true } });
-      if (!taken) out.push({ address, version: 4, zoneHosted: true });
+    const chosen = new Set<string>();
+    while (chosen.size < count) {
+      const octet3 = 128 + randomInt(LEASED_FIRST_OCTET3 - 128);
+      const first = randomInt(16) * 16;
+      const key = `198.19.${octet3}.${first}`;
+      if (chosen.has(key)) continue;
+      if (await tx.serverIp.findUnique({ where: { address: key }, select: { id: true } })) continue;
+      chosen.add(key);
+      for (let i = 0; i < 16; i++) out.push({ address: `198.19.${octet3}.${first + i}`, version: 4, zoneHosted: true });
     }
     return out;
   }
+
+  async routeIps(tx: Tx, routes: { address: string; serverId: string | null }[], now: Date): Promise<void> {
+    for (const r of routes) if (r.serverId) await this.log(tx, r.serverId, now, `routing ${r.address}`);
+  }
+
+  async releaseAddresses(_tx: Tx, _addresses: string[], _now: Date): Promise<void> {
+    // Addresses are free once their rows are gone; nothing else to do upstream.
+  }
+
+  // -- internals --
+
+  private after(now: Date, seconds: number): Date {
+    return new Date(now.getTime() + seconds * 1000);
+  }
+
+  private async log(tx: Tx, serverId: string, now: Date, line: string): Promise<void> {
+    const row = await tx.providerServer.findUnique({ where: { serverId } });
+    if (!row) return;
+    await tx.providerServer.update({ where: { serverId }, data: { provisioningLog: `${row.provisioningLog}${now.toISOString()} ${line}\n` } });
+  }
+
+  private async ensureStock(tx: Tx, key: string, initial: number): Promise<void> {
+    await tx.providerStock.createMany({ data: [{ key, available: initial }], skipDuplicates: true });
+  }
+
+  /** Takes `n` units (negative: returns them) only if that many are left: one conditional UPDATE. */
+  private async take(tx: Tx, key: string, n: number): Promise<boolean> {
+    const { count } = await tx.providerStock.updateMany({
+      where: { key, ...(n > 0 ? { available: { gte: n } } : {}) },
+      data: { available: { decrement: n } },
+    });
+    return count === 1;
+  }
+
+  /** Picks free single addresses; the unique index on ServerIp.address settles the rare race. */
+  private async allocateSingles(tx: Tx, count: number): Promise<UpstreamIp[]> {
+    const out: UpstreamIp[] = [];
+    while (out.length < count) {
+      const address = `198.18.${randomInt(256)}.${1 + randomInt(254)}`;
+      if (out.some((ip) => ip.address === address)) continue;
+      if (!(await tx.serverIp.findUnique({ where: { address }, select: { id: true } }))) out.push({ address, version: 4, zoneHosted: true });
+    }
+    return out;
+  }
+
+  /** A whole free /24 (all 256 addresses are routed to the server). */
+  private async allocateBlock24(tx: Tx): Promise<UpstreamIp[]> {
+    for (;;) {
+      const octet3 = randomInt(128);
+      const used = await tx.serverIp.findFirst({ where: { address: { startsWith: `198.19.${octet3}.` } }, select: { id: true } });
+      if (used) continue;
+      return Array.from({ length: 256 }, (_, i) => ({ address: `198.19.${octet3}.${i}`, version: 4 as const, zoneHosted: true }));
+    }
+  }
+
+  /** `count` addresses, each from a different /24; two come from leased ranges (zone not hosted). */
+  private async allocateSpread(tx: Tx, count: number): Promise<UpstreamIp[]> {
+    const out: UpstreamIp[] = [];
+    const subnets = new Set<string>();
+    while (out.length < count) {
+      const leased = out.length >= count - SEO_LEASED_ADDRESSES;
+      const subnet = leased ? `198.19.${LEASED_FIRST_OCTET3 + randomInt(256 - LEASED_FIRST_OCTET3)}` : `198.18.${randomInt(256)}`;
+      if (subnets.has(subnet)) continue;
+      const address = `${subnet}.${1 + randomInt(254)}`;
+      if (await tx.serverIp.findUnique({ where: { address }, select: { id: true } })) continue;
+      subnets.add(subnet);
+      out.push({ address, version: 4, zoneHosted: zoneHosted(address) });
+    }
+    return out;
+  }
+}
+
+/** Whether the service hosts the reverse zone of an address (see the address plan above). */
+function zoneHosted(address: string): boolean {
+  const [a, b, c] = address.split('.').map(Number);
+  return !(a === 198 && b === 19 && c >= LEASED_FIRST_OCTET3);
 }

@@ -18,9 +18,53 @@ export interface ProvisionRequest {
   diskGb: number;
   os: string;
   osTemplate: string;
+  /**
+   * For a server inside a capacity pool: the pool addresses it takes (possibly none: a
+   * private-only server). The upstream then allocates no fresh address.
+   */
+  poolAddresses?: string[];
 }
 
 export type PowerAction = 'start' | 'stop' | 'reboot';
+
+/** What an add-on asks of the upstream. `stockKey` names finite stock; absent: not limited. */
+export interface AddonSpec {
+  type: string;
+  ips: number;
+  /** Addresses from that many different /24s (SEO IP Pack). */
+  distinctSubnets?: boolean;
+  stockKey?: string;
+  /** Stock the datacenter starts with, used the first time `stockKey` is seen. */
+  initialStock?: number;
+}
+
+export interface ServerStats {
+  sampledAt: Date;
+  cpuPercent: number;
+  memoryUsedMb: number;
+  memoryTotalMb: number;
+  networkRxBytesPerSecond: number;
+  networkTxBytesPerSecond: number;
+  networkRxBytesTotal: number;
+  networkTxBytesTotal: number;
+  diskUsedGb: number;
+  diskTotalGb: number;
+  diskReadBytesPerSecond: number;
+  diskWriteBytesPerSecond: number;
+}
+
+/** Pool units whose datacenter capacity is finite. */
+export type CapacityUnits = Record<'vcpu' | 'ram2gb' | 'disk100' | 'ip16', number>;
+
+/** A refusal of the upstream that the customer can act on (the services answer 400). */
+export class ProviderRefusal extends Error {
+  constructor(
+    readonly reason: 'out_of_stock' | 'zone_not_hosted' | 'no_capacity',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** What the platform asks of the upstream datacenter. Real drivers implement the same interface. */
 export interface ServerProvider {
@@ -33,11 +77,47 @@ export interface ServerProvider {
   power(tx: Tx, serverId: string, action: PowerAction, now: Date): Promise<void>;
   /** Takes a disk snapshot; returns its size. */
   snapshot(tx: Tx, serverId: string, snapshotId: string, now: Date): Promise<{ sizeGb: number }>;
+  /** Deletes a stored snapshot; the live disk is untouched. */
+  deleteSnapshot(tx: Tx, serverId: string, snapshotId: string, now: Date): Promise<void>;
+  /** Rolls the live disk back; the server is down until serverSettled reports `resumeStatus`. */
+  revertSnapshot(tx: Tx, serverId: string, snapshotId: string, resumeStatus: 'running' | 'stopped', now: Date): Promise<void>;
+  /** Wipes the disk and rebuilds from a template; completion comes through serverReinstalled. */
+  reinstall(tx: Tx, serverId: string, template: { os: string; osTemplate: string }, now: Date): Promise<void>;
+  /** Changes vCPU/RAM (disk unchanged). A running server reboots: serverSettled reports it running again. */
+  resize(tx: Tx, serverId: string, plan: { productId: string; vcpu: number; ramMb: number }, running: boolean, now: Date): Promise<void>;
+  /** Writes (hostname) or removes (null) the PTR record of an address; refuses when its zone is not hosted. */
+  setPtr(tx: Tx, address: string, hostname: string | null, now: Date): Promise<void>;
+  /** Live usage figures. */
+  stats(tx: Tx, serverId: string, now: Date): Promise<ServerStats>;
+  /** Sets a new root password inside the guest. */
+  resetPassword(tx: Tx, serverId: string, password: string, now: Date): Promise<void>;
+  /** A short-lived ticket for the web console (the dashboard's server page uses it). */
+  consoleLogin(tx: Tx, serverId: string, now: Date): Promise<{ ticket: string; expiresAt: Date }>;
+  /** Destroys the server and its disk; its own addresses go back to the datacenter. */
+  terminate(tx: Tx, serverId: string, now: Date): Promise<void>;
+  /** Powers a server off for a suspension. */
+  suspend(tx: Tx, serverId: string, reason: string, now: Date): Promise<void>;
+  /** Units of an add-on left in stock; null when not limited. */
+  addonStock(tx: Tx, addon: AddonSpec): Promise<number | null>;
+  /** Takes stock and routes the add-on's addresses to the server; ProviderRefusal('out_of_stock') when short. */
+  attachAddon(tx: Tx, serverId: string, addon: AddonSpec, now: Date): Promise<{ ips: UpstreamIp[] }>;
+  /** Stops routing the add-on's addresses at once and returns its stock. */
+  detachAddon(tx: Tx, serverId: string, addon: AddonSpec, addresses: string[], now: Date): Promise<void>;
+  /** Reserves (positive) or returns (negative) datacenter capacity for pools; ProviderRefusal('no_capacity') when short. */
+  adjustPoolCapacity(tx: Tx, productId: string, capacity: CapacityUnits, delta: CapacityUnits): Promise<void>;
+  /** Allocates `count` blocks of 16 addresses for a pool. */
+  allocatePoolBlocks(tx: Tx, count: number, now: Date): Promise<UpstreamIp[]>;
+  /** Routes addresses to servers (serverId) or to nobody (null). Moving an address away stops its routing at once. */
+  routeIps(tx: Tx, routes: { address: string; serverId: string | null }[], now: Date): Promise<void>;
+  /** Returns addresses to the datacenter. */
+  releaseAddresses(tx: Tx, addresses: string[], now: Date): Promise<void>;
 }
 
 /** How the provider reports asynchronous completions back to the platform's services. */
 export interface ProviderCallbacks {
   serverProvisioned(tx: Tx, serverId: string, result: { ips: UpstreamIp[] }, now: Date): Promise<void>;
-  /** A transient state (rebooting) ended and the server is in `status` again. */
+  /** A transient state (rebooting, restoring) ended and the server is in `status` again. */
   serverSettled(tx: Tx, serverId: string, status: 'running' | 'stopped', now: Date): Promise<void>;
+  /** A reinstall finished: the server runs the new template. */
+  serverReinstalled(tx: Tx, serverId: string, now: Date): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { builder } from './builder.ts';
 // Each area registers its types and operations on the builder.
 import '../modules/account/schema.ts';
 import '../modules/servers/schema.ts';
+import '../modules/pools/schema.ts';
 import '../modules/webhooks/schema.ts';
 import '../events/schema.ts';
 

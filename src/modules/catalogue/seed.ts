@@ -28,6 +28,33 @@ const plan = (family: string, vcpu: number, ramGb: number, diskGb: number, month
   monthlyUsdCents,
 });
 
+/**
+ * Add-ons. `type`: only one add-on of a type may be active on a server (tiers of a type are
+ * switched by DELETE then POST). `ips`: addresses routed to the server. `stock`: how many the
+ * simulated datacenter has when it first starts (null: not limited); the provider keeps the
+ * live count (ProviderStock).
+ */
+const addon = (id: string, name: string, monthlyUsdCents: number, details: { type: string; ips: number; stock: number | null; distinctSubnets?: boolean }): ProductSeed => ({
+  id,
+  kind: 'addon',
+  family: details.type,
+  name,
+  monthlyUsdCents,
+  details,
+});
+
+/** Unit prices (cents per unit per month), slider bounds, and the datacenter's capacity for pools. */
+const POOL_UNIT_PRICES = { vcpu: 400, ram2gb: 500, disk100: 300, ip16: 3200 };
+const POOL_BOUNDS = { vcpu: { min: 2, max: 64 }, ram2gb: { min: 1, max: 128 }, disk100: { min: 1, max: 40 }, ip16: { min: 0, max: 8 } };
+const pool = (id: string, name: string, capacity: Record<keyof typeof POOL_UNIT_PRICES, number>): ProductSeed => ({
+  id,
+  kind: 'pool',
+  family: 'pool',
+  name,
+  monthlyUsdCents: 0,
+  details: { unitPricesCents: POOL_UNIT_PRICES, bounds: POOL_BOUNDS, capacity },
+});
+
 export const PRODUCTS: ProductSeed[] = [
   plan('std', 1, 2, 50, 600),
   plan('std', 2, 4, 50, 1200),
@@ -38,6 +65,14 @@ export const PRODUCTS: ProductSeed[] = [
   plan('cpu', 2, 4, 100, 3000),
   plan('cpu', 4, 8, 100, 5600),
   plan('cpu', 8, 16, 100, 10800),
+  addon('addon-ipv4-1', '1 extra IPv4 address', 300, { type: 'extra_ip', ips: 1, stock: null }),
+  addon('addon-ipv4-4', '4 extra IPv4 addresses', 1000, { type: 'extra_ip', ips: 4, stock: null }),
+  addon('addon-block-24', '/24 block (256 IPv4 addresses)', 9900, { type: 'ip_block_24', ips: 256, stock: 2 }),
+  addon('addon-seo-pack', 'SEO IP Pack (7 IPv4 addresses, each from a different /24)', 2900, { type: 'seo_ip_pack', ips: 7, stock: 3, distinctSubnets: true }),
+  addon('addon-backups-weekly', 'Backups, weekly (4 kept)', 200, { type: 'backups', ips: 0, stock: null }),
+  addon('addon-backups-daily', 'Backups, daily (7 kept)', 500, { type: 'backups', ips: 0, stock: null }),
+  pool('pool-fra1', 'Capacity pool, Frankfurt', { vcpu: 1024, ram2gb: 2048, disk100: 800, ip16: 256 }),
+  pool('pool-ams2', 'Capacity pool, Amsterdam (small site)', { vcpu: 48, ram2gb: 96, disk100: 30, ip16: 8 }),
 ];
 
 export const OS_TEMPLATES = [

@@ -2,7 +2,27 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
-import { createSnapshot, getServer, listServers, listSnapshots, powerServer } from './service.ts';
+import {
+  attachAddon,
+  changePlan,
+  createSnapshot,
+  createSsoLink,
+  deleteSnapshot,
+  detachAddon,
+  getServer,
+  listServerAddons,
+  listServerIps,
+  listServers,
+  listSnapshots,
+  planOptions,
+  powerServer,
+  reinstallServer,
+  resetRootPassword,
+  revertSnapshot,
+  serverStats,
+  setPtr,
+  terminateServer,
+} from './service.ts';
 
 export const ServerIp = builder.prismaObject('ServerIp', {
   description: 'An address routed to a server, with its reverse DNS record.',
@@ -21,7 +41,7 @@ export const Server = builder.prismaObject('Server', {
   fields: (t) => ({
     id: t.exposeID('id'),
     label: t.exposeString('label'),
-    status: t.exposeString('status', { description: 'provisioning, running, stopped, rebooting, suspended or terminated.' }),
+    status: t.exposeString('status', { description: 'provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.' }),
     productId: t.exposeString('productId'),
     vcpu: t.exposeInt('vcpu'),
     ramMb: t.exposeInt('ramMb'),
@@ -29,6 +49,8 @@ export const Server = builder.prismaObject('Server', {
     os: t.exposeString('os'),
     osTemplate: t.exposeString('osTemplate'),
     suspendReason: t.exposeString('suspendReason', { nullable: true }),
+    poolId: t.exposeString('poolId', { nullable: true, description: 'The capacity pool the server lives in; null for a standalone server.' }),
+    renewsAt: t.expose('paidUntil', { type: 'DateTime', nullable: true, description: 'End of the paid-up period (null inside a pool: it renews with the pool).' }),
     ips: t.relation('ips', { query: { orderBy: [{ isPrimary: 'desc' }, { address: 'asc' }] } }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     provisionedAt: t.expose('provisionedAt', { type: 'DateTime', nullable: true }),
@@ -103,5 +125,285 @@ builder.mutationField('serverSnapshotCreate', (t) =>
       description: t.arg.string({ required: false, description: 'At most 500 characters.' }),
     },
     resolve: (query, _root, args, ctx) => createSnapshot(ctx, String(args.id), { name: args.name, description: args.description }, query),
+  }),
+);
+
+const ServerTermination = builder.objectRef<{ id: string; status: string; terminatedAt: Date }>('ServerTermination').implement({
+  description: 'A terminated server.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    status: t.exposeString('status'),
+    terminatedAt: t.expose('terminatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.mutationField('serverTerminate', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:destroy', rest: 'DELETE /servers/:id', area: 'servers', tool: 'server_terminate' }),
+    description: 'Terminate a server permanently: disk, snapshots and addresses are destroyed.',
+    type: ServerTermination,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => terminateServer(ctx, String(args.id)),
+  }),
+);
+
+type Stats = Awaited<ReturnType<typeof serverStats>>;
+const ServerStats = builder.objectRef<Stats>('ServerStats').implement({
+  description: 'Live usage of a server, sampled once a minute. Zero CPU, memory and rates while it is not running.',
+  fields: (t) => ({
+    serverId: t.exposeString('serverId'),
+    status: t.exposeString('status'),
+    sampledAt: t.expose('sampledAt', { type: 'DateTime' }),
+    cpu: t.field({ type: StatsCpu, resolve: (s) => s }),
+    memory: t.field({ type: StatsMemory, resolve: (s) => s }),
+    network: t.field({ type: StatsNetwork, resolve: (s) => s }),
+    disk: t.field({ type: StatsDisk, resolve: (s) => s }),
+  }),
+});
+const StatsCpu = builder.objectRef<Stats>('ServerStatsCpu').implement({
+  fields: (t) => ({ percent: t.exposeFloat('cpuPercent', { description: 'Average over the minute, 0 to 100.' }) }),
+});
+const StatsMemory = builder.objectRef<Stats>('ServerStatsMemory').implement({
+  fields: (t) => ({ usedMb: t.exposeInt('memoryUsedMb'), totalMb: t.exposeInt('memoryTotalMb') }),
+});
+const StatsNetwork = builder.objectRef<Stats>('ServerStatsNetwork').implement({
+  fields: (t) => ({
+    rxBytesPerSecond: t.exposeInt('networkRxBytesPerSecond'),
+    txBytesPerSecond: t.exposeInt('networkTxBytesPerSecond'),
+    rxBytesTotal: t.float({ resolve: (s) => s.networkRxBytesTotal, description: 'Since provisioning.' }),
+    txBytesTotal: t.float({ resolve: (s) => s.networkTxBytesTotal, description: 'Since provisioning.' }),
+  }),
+});
+const StatsDisk = builder.objectRef<Stats>('ServerStatsDisk').implement({
+  fields: (t) => ({
+    usedGb: t.exposeFloat('diskUsedGb'),
+    totalGb: t.exposeInt('diskTotalGb'),
+    readBytesPerSecond: t.exposeInt('diskReadBytesPerSecond'),
+    writeBytesPerSecond: t.exposeInt('diskWriteBytesPerSecond'),
+  }),
+});
+
+builder.queryField('serverStats', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/stats', area: 'servers', tool: 'server_stats' }),
+    description: 'Live CPU, memory, network and disk usage of a server.',
+    type: ServerStats,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => serverStats(ctx, String(args.id)),
+  }),
+);
+
+const Deleted = builder.objectRef<{ id: string; deleted: boolean }>('Deleted').implement({
+  description: 'Confirmation that a resource was deleted.',
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
+});
+
+builder.mutationField('serverSnapshotDelete', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:write', rest: 'DELETE /servers/:id/snapshots/:snapshotId', area: 'servers', tool: 'server_snapshot_delete' }),
+    description: 'Delete a snapshot; the live disk is not touched.',
+    type: Deleted,
+    args: { id: t.arg.id({ required: true }), snapshotId: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => deleteSnapshot(ctx, String(args.id), String(args.snapshotId)),
+  }),
+);
+
+builder.mutationField('serverSnapshotRevert', (t) =>
+  t.prismaField({
+    ...operation({ scope: 'servers:destroy', rest: 'POST /servers/:id/snapshots/:snapshotId/revert', area: 'servers', tool: 'server_snapshot_revert' }),
+    description: 'Roll the live disk back to a snapshot (destructive); the server is restoring for about a minute.',
+    type: 'Server',
+    args: { id: t.arg.id({ required: true }), snapshotId: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => revertSnapshot(ctx, String(args.id), String(args.snapshotId), query),
+  }),
+);
+
+builder.mutationField('serverReinstall', (t) =>
+  t.prismaField({
+    ...operation({ scope: 'servers:destroy', rest: 'POST /servers/:id/reinstall', area: 'servers', tool: 'server_reinstall', idempotent: true }),
+    description: 'Wipe the disk and rebuild the server from an OS template (destructive).',
+    type: 'Server',
+    args: {
+      id: t.arg.id({ required: true }),
+      osTemplate: t.arg.string({ required: true, description: 'OS template id from the catalogue, e.g. ubuntu-24.04.' }),
+      os: t.arg.string({ required: false, description: 'OS family (linux or windows); must match the template when given.' }),
+    },
+    resolve: (query, _root, args, ctx) => reinstallServer(ctx, String(args.id), { osTemplate: args.osTemplate, os: args.os }, query),
+  }),
+);
+
+builder.queryField('serverIps', (t) =>
+  t.prismaField({
+    ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/ips', area: 'servers', tool: 'server_ips_list' }),
+    description: 'List every IP address of a server with its PTR record.',
+    type: ['ServerIp'],
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => listServerIps(ctx.db, String(args.id), query),
+  }),
+);
+
+builder.mutationField('serverPtrSet', (t) =>
+  t.prismaField({
+    ...operation({ scope: 'servers:write', rest: 'PUT /servers/:id/ips/:ip/ptr', area: 'servers', tool: 'server_ptr_set' }),
+    description: 'Set the PTR (reverse DNS) record of one of the server addresses (idempotent upsert).',
+    type: 'ServerIp',
+    args: {
+      id: t.arg.id({ required: true }),
+      ip: t.arg.string({ required: true }),
+      hostname: t.arg.string({ required: true, description: 'Fully qualified DNS name, e.g. mail.example.com.' }),
+    },
+    resolve: (query, _root, args, ctx) => setPtr(ctx, String(args.id), args.ip, args.hostname, query),
+  }),
+);
+
+builder.mutationField('serverPtrDelete', (t) =>
+  t.prismaField({
+    ...operation({ scope: 'servers:write', rest: 'DELETE /servers/:id/ips/:ip/ptr', area: 'servers', tool: 'server_ptr_delete' }),
+    description: 'Remove the PTR (reverse DNS) record of one of the server addresses.',
+    type: 'ServerIp',
+    args: { id: t.arg.id({ required: true }), ip: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) => setPtr(ctx, String(args.id), args.ip, null, query),
+  }),
+);
+
+const PlanOption = builder.objectRef<Awaited<ReturnType<typeof planOptions>>[number]>('PlanOption').implement({
+  description: 'A server plan the server can switch to in place.',
+  fields: (t) => ({
+    productId: t.exposeString('productId'),
+    name: t.exposeString('name'),
+    family: t.exposeString('family'),
+    vcpu: t.exposeInt('vcpu'),
+    ramMb: t.exposeInt('ramMb'),
+    diskGb: t.exposeInt('diskGb'),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents'),
+    current: t.exposeBoolean('current', { description: 'True for the plan the server is on.' }),
+  }),
+});
+
+builder.queryField('serverPlanOptions', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/plan-options', area: 'servers', tool: 'server_plan_options' }),
+    description: 'List the current plan and the plans of the same family and disk size, cheapest first.',
+    type: [PlanOption],
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => planOptions(ctx.db, String(args.id)),
+  }),
+);
+
+builder.mutationField('serverChangePlan', (t) =>
+  t.prismaField({
+    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/change-plan', area: 'servers', tool: 'server_change_plan' }),
+    description: 'Switch a server to another plan option in place (vCPU/RAM; the server reboots, the disk is unchanged).',
+    type: 'Server',
+    args: { id: t.arg.id({ required: true }), productId: t.arg.string({ required: true, description: 'One of the plan options.' }) },
+    resolve: (query, _root, args, ctx) => changePlan(ctx, String(args.id), args.productId, query),
+  }),
+);
+
+const SsoLink = builder.objectRef<{ url: string; expiresAt: Date }>('SsoLink').implement({
+  description: 'A single-use dashboard login URL.',
+  fields: (t) => ({ url: t.exposeString('url'), expiresAt: t.expose('expiresAt', { type: 'DateTime' }) }),
+});
+
+builder.mutationField('serverSso', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:read', rest: 'POST /servers/:id/sso', area: 'servers', tool: 'server_sso', hints: { readOnly: true, destructive: false, idempotent: false } }),
+    description: 'Get a short-lived, single-use URL that signs into the dashboard on this server.',
+    type: SsoLink,
+    args: {
+      id: t.arg.id({ required: true }),
+      next: t.arg.string({ required: false, description: 'Relative dashboard path to land on (default: the server page).' }),
+    },
+    resolve: (_root, args, ctx) => createSsoLink(ctx, String(args.id), args.next),
+  }),
+);
+
+const ServerAddon = builder.objectRef<Awaited<ReturnType<typeof listServerAddons>>[number]>('ServerAddon').implement({
+  description: 'An add-on the server plan offers.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The addonId.' }),
+    name: t.exposeString('name'),
+    type: t.exposeString('type', { description: 'extra_ip, ip_block_24, seo_ip_pack or backups: one active add-on per type.' }),
+    ipCount: t.exposeInt('ipCount', { description: 'IPv4 addresses it routes to the server.' }),
+    active: t.exposeBoolean('active', { description: 'True when this add-on is attached to the server.' }),
+    monthly_usd_cents: t.exposeInt('monthly_usd_cents'),
+    prorated_usd_cents: t.exposeInt('prorated_usd_cents', { description: 'What attaching it today costs: prorated to the end of the current cycle.' }),
+    owned_by_type: t.exposeBoolean('owned_by_type', { description: 'An add-on of this type is already active: detach it first.' }),
+    available: t.exposeBoolean('available'),
+    stock_note: t.exposeString('stock_note', { nullable: true }),
+  }),
+});
+
+builder.queryField('serverAddons', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/addons', area: 'servers', tool: 'server_addons_list' }),
+    description: 'List the add-ons the server plan offers, with prices in cents.',
+    type: [ServerAddon],
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => listServerAddons(ctx, String(args.id)),
+  }),
+);
+
+const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>>>('ServerAddonAttachment').implement({
+  description: 'An add-on attached to a server and what it cost now.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The addonId.' }),
+    serverId: t.exposeString('serverId'),
+    type: t.exposeString('type'),
+    name: t.exposeString('name'),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents'),
+    chargedUsdCents: t.exposeInt('chargedUsdCents', { description: 'Debited from the wallet now (prorated).' }),
+    transactionId: t.exposeString('transactionId', { nullable: true, description: 'The wallet transaction of the debit.' }),
+    ips: t.exposeStringList('ips', { description: 'Addresses now routed to the server; configure them inside the guest OS.' }),
+    attachedAt: t.expose('attachedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.mutationField('serverAddonAttach', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach' }),
+    description: 'Attach an add-on; the prepaid balance is debited at once, prorated to the end of the cycle.',
+    type: AddonAttachment,
+    args: { id: t.arg.id({ required: true }), addonId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => attachAddon(ctx, String(args.id), args.addonId),
+  }),
+);
+
+const AddonDetachment = builder.objectRef<Awaited<ReturnType<typeof detachAddon>>>('ServerAddonDetachment').implement({
+  description: 'An add-on detached from a server (no refund).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The addonId.' }),
+    serverId: t.exposeString('serverId'),
+    detached: t.exposeBoolean('detached'),
+    releasedIps: t.exposeStringList('releasedIps', { description: 'Addresses that stopped routing.' }),
+  }),
+});
+
+builder.mutationField('serverAddonDetach', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:write', rest: 'DELETE /servers/:id/addons/:addonId', area: 'servers', tool: 'server_addon_detach' }),
+    description: 'Detach an add-on: no refund, its addresses are released at once.',
+    type: AddonDetachment,
+    args: { id: t.arg.id({ required: true }), addonId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => detachAddon(ctx, String(args.id), args.addonId),
+  }),
+);
+
+const PasswordReset = builder.objectRef<Awaited<ReturnType<typeof resetRootPassword>>>('ServerPasswordReset').implement({
+  description: 'A new root password, shown once and stored nowhere.',
+  fields: (t) => ({
+    serverId: t.exposeString('serverId'),
+    username: t.exposeString('username'),
+    rootPassword: t.exposeString('rootPassword'),
+  }),
+});
+
+builder.mutationField('serverPasswordReset', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset' }),
+    description: 'Set a new random root password on a running server; it is returned once.',
+    type: PasswordReset,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => resetRootPassword(ctx, String(args.id)),
   }),
 );

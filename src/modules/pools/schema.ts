@@ -1,0 +1,293 @@
+import { builder } from '../../schema/builder.ts';
+import { operation } from '../../schema/operation.ts';
+import type { PoolUnits } from '../catalogue/service.ts';
+import {
+  applyPoolIps,
+  createPool,
+  createServerInPool,
+  deletePool,
+  getPool,
+  listPoolIps,
+  listPools,
+  poolCatalogue,
+  quotePool,
+  quotePoolResize,
+  resizePool,
+} from './service.ts';
+
+const PoolUnitsType = builder.objectRef<PoolUnits>('PoolUnits').implement({
+  description: 'A value per pool unit: vcpu (1 vCPU), ram2gb (2 GB RAM), disk100 (100 GB disk), ip16 (16 IPv4 addresses).',
+  fields: (t) => ({ vcpu: t.exposeInt('vcpu'), ram2gb: t.exposeInt('ram2gb'), disk100: t.exposeInt('disk100'), ip16: t.exposeInt('ip16') }),
+});
+
+const Range = builder.objectRef<{ min: number; max: number }>('PoolUnitRange').implement({
+  description: 'The range a slider may move between (step 1).',
+  fields: (t) => ({ min: t.exposeInt('min'), max: t.exposeInt('max') }),
+});
+
+type Bounds = Record<keyof PoolUnits, { min: number; max: number }>;
+const PoolBounds = builder.objectRef<Bounds>('PoolBounds').implement({
+  description: 'The range each unit may move between, from the live catalogue.',
+  fields: (t) => ({
+    vcpu: t.field({ type: Range, resolve: (b) => b.vcpu }),
+    ram2gb: t.field({ type: Range, resolve: (b) => b.ram2gb }),
+    disk100: t.field({ type: Range, resolve: (b) => b.disk100 }),
+    ip16: t.field({ type: Range, resolve: (b) => b.ip16 }),
+  }),
+});
+
+const PoolUnitSizes = builder.objectRef<Record<keyof PoolUnits, string>>('PoolUnitSizes').implement({
+  description: 'What one unit of each slider is.',
+  fields: (t) => ({ vcpu: t.exposeString('vcpu'), ram2gb: t.exposeString('ram2gb'), disk100: t.exposeString('disk100'), ip16: t.exposeString('ip16') }),
+});
+
+const PoolProduct = builder.objectRef<Awaited<ReturnType<typeof poolCatalogue>>[number]>('PoolProduct').implement({
+  description: 'A pool product: per-unit monthly prices in cents and slider bounds.',
+  fields: (t) => ({
+    productId: t.exposeString('productId'),
+    name: t.exposeString('name'),
+    rates_cents: t.field({ type: PoolUnitsType, resolve: (p) => p.rates_cents, description: 'Monthly price of one unit, in US cents.' }),
+    bounds: t.field({ type: PoolBounds, resolve: (p) => p.bounds }),
+    unitSizes: t.field({ type: PoolUnitSizes, resolve: (p) => p.unitSizes }),
+  }),
+});
+
+builder.queryField('poolCatalogue', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:read', rest: 'GET /pools/catalogue', area: 'pools', tool: 'pools_catalogue' }),
+    description: 'List the pool products with per-unit prices in cents and slider ranges.',
+    type: [PoolProduct],
+    resolve: (_root, _args, ctx) => poolCatalogue(ctx.db),
+  }),
+);
+
+type Quote = Awaited<ReturnType<typeof quotePool>>;
+const QuoteLine = builder.objectRef<Quote['breakdown'][number]>('PoolQuoteLine').implement({
+  fields: (t) => ({
+    unit: t.exposeString('unit'),
+    description: t.exposeString('description'),
+    quantity: t.exposeInt('quantity'),
+    unitPriceUsdCents: t.exposeInt('unitPriceUsdCents'),
+    amountUsdCents: t.exposeInt('amountUsdCents'),
+  }),
+});
+const QuoteResolved = builder.objectRef<Quote['resolved']>('PoolQuoteResolved').implement({
+  description: 'The selection in plain figures.',
+  fields: (t) => ({ vcpu: t.exposeInt('vcpu'), ramGb: t.exposeInt('ramGb'), diskGb: t.exposeInt('diskGb'), ipv4Addresses: t.exposeInt('ipv4Addresses') }),
+});
+const PoolQuote = builder.objectRef<Quote>('PoolQuote').implement({
+  description: 'The monthly price of a pool selection, priced by the server.',
+  fields: (t) => ({
+    productId: t.exposeString('productId'),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents'),
+    breakdown: t.field({ type: [QuoteLine], resolve: (q) => q.breakdown }),
+    resolved: t.field({ type: QuoteResolved, resolve: (q) => q.resolved }),
+  }),
+});
+
+const unitArgs = (t: any) => ({
+  vcpu: t.arg.int({ required: true, description: 'vCPUs.' }),
+  ram2gb: t.arg.int({ required: true, description: 'Blocks of 2 GB RAM.' }),
+  disk100: t.arg.int({ required: true, description: 'Blocks of 100 GB disk.' }),
+  ip16: t.arg.int({ required: true, description: 'Blocks of 16 IPv4 addresses.' }),
+});
+
+builder.queryField('poolQuote', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:read', rest: 'POST /pools/quote', area: 'pools', tool: 'pool_quote' }),
+    description: 'Price a pool selection: monthly price and per-unit breakdown; nothing is charged.',
+    type: PoolQuote,
+    args: { productId: t.arg.string({ required: true }), ...unitArgs(t) },
+    resolve: (_root, args, ctx) => quotePool(ctx.db, args),
+  }),
+);
+
+type Summary = Awaited<ReturnType<typeof listPools>>[number];
+type Detail = Awaited<ReturnType<typeof getPool>>;
+
+const PoolQuota = builder.objectRef<Summary['quota']>('PoolQuota').implement({
+  description: 'The pool units resolved: vCPUs, MB of RAM, GB of disk, IPv4 addresses.',
+  fields: (t) => ({ vcpu: t.exposeInt('vcpu'), ramMb: t.exposeInt('ramMb'), diskGb: t.exposeInt('diskGb'), ips: t.exposeInt('ips') }),
+});
+const PoolUsage = builder.objectRef<Detail['usage']>('PoolUsage').implement({
+  description: 'Resources provisioned inside the pool (a powered-off server still holds its allocation).',
+  fields: (t) => ({ vcpu: t.exposeInt('vcpu'), ramMb: t.exposeInt('ramMb'), diskGb: t.exposeInt('diskGb'), ips: t.exposeInt('ips'), servers: t.exposeInt('servers') }),
+});
+const PoolServer = builder.objectRef<Detail['servers'][number]>('PoolServer').implement({
+  description: 'A server inside the pool.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    label: t.exposeString('label'),
+    status: t.exposeString('status'),
+    productId: t.exposeString('productId'),
+    vcpu: t.exposeInt('vcpu'),
+    ramMb: t.exposeInt('ramMb'),
+    diskGb: t.exposeInt('diskGb'),
+    os: t.exposeString('os'),
+    osTemplate: t.exposeString('osTemplate'),
+    ips: t.exposeStringList('ips'),
+  }),
+});
+
+const summaryFields = (t: any) => ({
+  id: t.exposeID('id'),
+  productId: t.exposeString('productId'),
+  label: t.exposeString('label'),
+  status: t.exposeString('status', { description: 'active or deleted.' }),
+  vcpu: t.exposeInt('vcpu'),
+  ram2gb: t.exposeInt('ram2gb'),
+  disk100: t.exposeInt('disk100'),
+  ip16: t.exposeInt('ip16'),
+  quota: t.field({ type: PoolQuota, resolve: (p: Summary) => p.quota }),
+  rates_cents: t.field({ type: PoolUnitsType, resolve: (p: Summary) => p.rates_cents, description: 'Per-unit monthly prices the pool was sold at; resizes are charged at these.' }),
+  monthlyUsdCents: t.exposeInt('monthlyUsdCents'),
+  renewsAt: t.expose('renewsAt', { type: 'DateTime' }),
+  createdAt: t.expose('createdAt', { type: 'DateTime' }),
+});
+
+const Pool = builder.objectRef<Summary>('Pool').implement({
+  description: 'A capacity pool with its quotas, status, monthly price and renewal date.',
+  fields: (t) => summaryFields(t),
+});
+
+const PoolDetail = builder.objectRef<Detail>('PoolDetail').implement({
+  description: 'A capacity pool with usage, bounds, sold rates and its servers.',
+  fields: (t) => ({
+    ...summaryFields(t),
+    usage: t.field({ type: PoolUsage, resolve: (p) => p.usage }),
+    bounds: t.field({ type: PoolBounds, nullable: true, resolve: (p) => p.bounds }),
+    servers: t.field({ type: [PoolServer], resolve: (p) => p.servers }),
+  }),
+});
+
+builder.queryField('pools', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:read', rest: 'GET /pools', area: 'pools', tool: 'pools_list' }),
+    description: 'List the capacity pools with quotas, status, monthly price and renewal date.',
+    type: [Pool],
+    resolve: (_root, _args, ctx) => listPools(ctx.db),
+  }),
+);
+
+builder.queryField('pool', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:read', rest: 'GET /pools/:id', area: 'pools', tool: 'pool_get' }),
+    description: 'Get a capacity pool with usage, bounds, rates_cents and its servers.',
+    type: PoolDetail,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => getPool(ctx.db, String(args.id)),
+  }),
+);
+
+builder.mutationField('poolCreate', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:write', rest: 'POST /pools', area: 'pools', tool: 'pool_create' }),
+    description: 'Buy a capacity pool; the first month is debited from the wallet at once.',
+    type: PoolDetail,
+    args: { productId: t.arg.string({ required: true }), label: t.arg.string({ required: true }), ...unitArgs(t) },
+    resolve: (_root, args, ctx) => createPool(ctx, args),
+  }),
+);
+
+const ResizeQuote = builder.objectRef<Awaited<ReturnType<typeof quotePoolResize>>>('PoolResizeQuote').implement({
+  description: 'What a resize costs: new monthly price, difference, and the prorated charge now.',
+  fields: (t) => ({
+    poolId: t.exposeString('poolId'),
+    vcpu: t.exposeInt('vcpu'),
+    ram2gb: t.exposeInt('ram2gb'),
+    disk100: t.exposeInt('disk100'),
+    ip16: t.exposeInt('ip16'),
+    currentMonthlyUsdCents: t.exposeInt('currentMonthlyUsdCents'),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents', { description: 'Monthly price after the resize, from the next renewal.' }),
+    differenceUsdCents: t.exposeInt('differenceUsdCents', { description: 'New monthly minus current monthly (negative when shrinking).' }),
+    charge_now_usd_cents: t.exposeInt('charge_now_usd_cents', { description: 'Growth only, at the sold rates, prorated for the days left in the cycle.' }),
+    daysLeft: t.exposeInt('daysLeft'),
+    cycleDays: t.exposeInt('cycleDays'),
+    renewsAt: t.expose('renewsAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('poolResizeQuote', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:read', rest: 'POST /pools/:id/resize-quote', area: 'pools', tool: 'pool_resize_quote' }),
+    description: 'Price a pool resize at the rates it was sold at; nothing is charged.',
+    type: ResizeQuote,
+    args: { id: t.arg.id({ required: true }), ...unitArgs(t) },
+    resolve: (_root, args, ctx) => quotePoolResize(ctx, String(args.id), args),
+  }),
+);
+
+builder.mutationField('poolResize', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:write', rest: 'PATCH /pools/:id', area: 'pools', tool: 'pool_resize' }),
+    description: 'Resize a pool to a whole new shape (absolute units); growth is charged now, prorated.',
+    type: PoolDetail,
+    args: { id: t.arg.id({ required: true }), ...unitArgs(t) },
+    resolve: (_root, args, ctx) => resizePool(ctx, String(args.id), args),
+  }),
+);
+
+builder.mutationField('poolServerCreate', (t) =>
+  t.prismaField({
+    ...operation({ scope: 'servers:write', rest: 'POST /pools/:id/servers', area: 'pools', tool: 'pool_server_create' }),
+    description: 'Create a free Linux server inside a pool, checked against the pool quota.',
+    type: 'Server',
+    args: {
+      id: t.arg.id({ required: true }),
+      productId: t.arg.string({ required: true, description: 'Server plan giving vCPU, RAM and disk.' }),
+      label: t.arg.string({ required: true }),
+      os: t.arg.string({ required: false }),
+      osTemplate: t.arg.string({ required: true, description: 'A Linux OS template.' }),
+      ipCount: t.arg.int({ required: false, description: 'Public addresses from the pool block (default 1; 0 = private-only).' }),
+    },
+    resolve: (query, _root, args, ctx) => createServerInPool(ctx, String(args.id), { productId: args.productId, label: args.label, os: args.os ?? undefined, osTemplate: args.osTemplate, ipCount: args.ipCount ?? undefined }, query),
+  }),
+);
+
+const PoolIp = builder.objectRef<Awaited<ReturnType<typeof listPoolIps>>[number]>('PoolIp').implement({
+  description: 'An IPv4 address of a pool block.',
+  fields: (t) => ({
+    ip: t.exposeString('ip'),
+    version: t.exposeInt('version'),
+    ptr: t.exposeString('ptr', { nullable: true }),
+    zoneHosted: t.exposeBoolean('zoneHosted'),
+    assignedTo: t.exposeString('assignedTo', { nullable: true, description: 'The server holding it; null means free in the block.' }),
+  }),
+});
+
+builder.queryField('poolIps', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:read', rest: 'GET /pools/:id/ips', area: 'pools', tool: 'pool_ips_list' }),
+    description: 'List every IPv4 address of a pool with its PTR and holder.',
+    type: [PoolIp],
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => listPoolIps(ctx.db, String(args.id)),
+  }),
+);
+
+const PoolIpChange = builder.inputType('PoolIpChange', {
+  fields: (t) => ({
+    ip: t.string({ required: true }),
+    serverId: t.string({ required: false, description: 'A server of this pool, or null to return the address to the block.' }),
+  }),
+});
+
+builder.mutationField('poolIpsApply', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:write', rest: 'POST /pools/:id/ips/apply', area: 'pools', tool: 'pool_ips_apply', rateLimit: 'poolIpApply' }),
+    description: 'Assign, move or return pool addresses in one atomic batch (6 calls per minute).',
+    type: [PoolIp],
+    args: { id: t.arg.id({ required: true }), changes: t.arg({ type: [PoolIpChange], required: true }) },
+    resolve: (_root, args, ctx) => applyPoolIps(ctx, String(args.id), args.changes),
+  }),
+);
+
+builder.mutationField('poolDelete', (t) =>
+  t.field({
+    ...operation({ scope: 'servers:destroy', rest: 'DELETE /pools/:id', area: 'pools', tool: 'pool_delete' }),
+    description: 'Delete a pool: servers powered off and preserved, IP block returned, no refund.',
+    type: Pool,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => deletePool(ctx, String(args.id)),
+  }),
+);

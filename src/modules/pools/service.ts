@@ -1,0 +1,329 @@
+import type { TenantDb } from '../../db/tenant.ts';
+import { ID_PREFIX, newId } from '../../db/ids.ts';
+import { TX_OPTIONS } from '../../db/tx.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { ProviderRefusal, type CapacityUnits, type Tx } from '../../provider/types.ts';
+import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
+import { debit, formatUsd } from '../billing/wallet.ts';
+import { getPoolProduct, listPoolProducts, POOL_UNITS, resolveServerOrder, type PoolProduct, type PoolUnit, type PoolUnits } from '../catalogue/service.ts';
+import * as servers from '../servers/service.ts';
+import type { ServiceContext } from '../servers/service.ts';
+
+/** What one unit of each slider resolves to. */
+export const UNIT_SIZES = { vcpu: 1, ram2gb: 2048, disk100: 100, ip16: 16 } as const;
+const UNIT_LABELS: Record<PoolUnit, string> = { vcpu: '1 vCPU', ram2gb: '2 GB RAM', disk100: '100 GB disk', ip16: '16 IPv4 addresses' };
+
+/** Deleted pools are gone for the customer, like terminated servers. */
+const VISIBLE = { status: { not: 'deleted' } };
+
+type PoolRow = NonNullable<Awaited<ReturnType<TenantDb['pool']['findFirst']>>>;
+
+export async function isPoolActive(tx: Tx, poolId: string): Promise<boolean> {
+  const pool = await tx.pool.findUnique({ where: { id: poolId }, select: { status: true } });
+  return pool?.status === 'active';
+}
+
+// ---------------------------------------------------------------- pricing
+
+/** Monthly price of a shape at per-unit rates, in cents. */
+export function monthlyPrice(units: PoolUnits, rates: PoolUnits): number {
+  return POOL_UNITS.reduce((sum, u) => sum + units[u] * rates[u], 0);
+}
+
+/** Cost per month of the growth only (units that go up, at the sold rates); shrinking units are not netted against it. */
+export function growthPrice(from: PoolUnits, to: PoolUnits, rates: PoolUnits): number {
+  return POOL_UNITS.reduce((sum, u) => sum + Math.max(0, to[u] - from[u]) * rates[u], 0);
+}
+
+function resolved(units: PoolUnits) {
+  return { vcpu: units.vcpu * UNIT_SIZES.vcpu, ramMb: units.ram2gb * UNIT_SIZES.ram2gb, diskGb: units.disk100 * UNIT_SIZES.disk100, ips: units.ip16 * UNIT_SIZES.ip16 };
+}
+
+function unitsOf(p: { vcpu: number; ram2gb: number; disk100: number; ip16: number }): PoolUnits {
+  return { vcpu: p.vcpu, ram2gb: p.ram2gb, disk100: p.disk100, ip16: p.ip16 };
+}
+
+/** 400 naming the first unit that is missing, not an integer, or outside the product's bounds. */
+function checkUnits(input: Partial<Record<PoolUnit, unknown>>, product: PoolProduct): PoolUnits {
+  const out = {} as PoolUnits;
+  for (const u of POOL_UNITS) {
+    const v = input[u];
+    const { min, max } = product.bounds[u];
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${u} must be an integer from ${min} to ${max}.`, u);
+    if (v < min || v > max) throw badRequest(`${u} = ${v} is outside the bounds of ${product.id}: ${min} to ${max}.`, u);
+    out[u] = v;
+  }
+  return out;
+}
+
+async function requireProduct(db: TenantDb | Tx, productId: unknown, activeOnly = true): Promise<PoolProduct> {
+  if (typeof productId !== 'string' || !productId) throw badRequest('productId is required.', 'productId');
+  const product = await getPoolProduct(db, productId, activeOnly);
+  if (!product) throw badRequest(`productId "${productId}" is not a pool product in the catalogue; see GET /pools/catalogue.`, 'productId');
+  return product;
+}
+
+function refusal(err: unknown): never {
+  if (err instanceof ProviderRefusal) throw badRequest(err.message);
+  throw err;
+}
+
+// ---------------------------------------------------------------- catalogue and quotes
+
+export async function poolCatalogue(db: TenantDb) {
+  return (await listPoolProducts(db)).map((p) => ({
+    productId: p.id,
+    name: p.name,
+    rates_cents: p.unitPricesCents,
+    bounds: p.bounds,
+    unitSizes: UNIT_LABELS,
+  }));
+}
+
+function quoteOf(product: PoolProduct, units: PoolUnits, rates: PoolUnits) {
+  return {
+    productId: product.id,
+    monthlyUsdCents: monthlyPrice(units, rates),
+    breakdown: POOL_UNITS.map((u) => ({ unit: u, quantity: units[u], unitPriceUsdCents: rates[u], amountUsdCents: units[u] * rates[u], description: UNIT_LABELS[u] })),
+    resolved: { vcpu: units.vcpu, ramGb: units.ram2gb * 2, diskGb: units.disk100 * 100, ipv4Addresses: units.ip16 * 16 },
+  };
+}
+
+/** Prices a selection at the live catalogue rates. Nothing is charged or reserved. */
+export async function quotePool(db: TenantDb, input: { productId: unknown } & Partial<Record<PoolUnit, unknown>>) {
+  const product = await requireProduct(db, input.productId);
+  const units = checkUnits(input, product);
+  return quoteOf(product, units, product.unitPricesCents);
+}
+
+// ---------------------------------------------------------------- views
+
+function summary(pool: PoolRow) {
+  const units = unitsOf(pool);
+  return {
+    id: pool.id,
+    productId: pool.productId,
+    label: pool.label,
+    status: pool.status,
+    ...units,
+    quota: resolved(units),
+    rates_cents: pool.ratesCents as PoolUnits,
+    monthlyUsdCents: pool.monthlyUsdCents,
+    renewsAt: pool.paidUntil,
+    createdAt: pool.createdAt,
+  };
+}
+
+async function detail(tx: Tx, pool: PoolRow) {
+  const product = await getPoolProduct(tx, pool.productId, false);
+  const [usage, list] = await Promise.all([servers.poolUsage(tx, pool.id), servers.poolServers(tx, pool.id)]);
+  return {
+    ...summary(pool),
+    usage,
+    bounds: product?.bounds ?? null,
+    servers: list.map((s) => ({ id: s.id, label: s.label, status: s.status, productId: s.productId, vcpu: s.vcpu, ramMb: s.ramMb, diskGb: s.diskGb, os: s.os, osTemplate: s.osTemplate, ips: s.ips.map((ip) => ip.address) })),
+  };
+}
+
+async function findPool(db: TenantDb | Tx, id: string): Promise<PoolRow> {
+  const pool = await db.pool.findFirst({ where: { id, ...VISIBLE } });
+  if (!pool) throw notFound('Pool');
+  return pool;
+}
+
+/** Locks the pool row for the rest of the transaction: resizes, server creations and IP changes of one pool queue here. */
+async function lockPool(tx: Tx, id: string): Promise<PoolRow> {
+  await tx.$queryRaw`SELECT "id" FROM "Pool" WHERE "id" = ${id} FOR UPDATE`;
+  return findPool(tx, id);
+}
+
+export async function listPools(db: TenantDb) {
+  return (await db.pool.findMany({ where: VISIBLE, orderBy: { id: 'desc' } })).map(summary);
+}
+
+export async function getPool(db: TenantDb, id: string) {
+  return detail(db, await findPool(db, id));
+}
+
+// ---------------------------------------------------------------- buy, resize, delete
+
+/**
+ * Buys a pool: re-priced here from the catalogue (client totals are never trusted), the
+ * datacenter capacity is reserved, the first month is debited at once and the IP block is
+ * routed. 400 when the selection is outside the bounds, the datacenter lacks capacity or
+ * the balance is short; nothing is debited then.
+ */
+export async function createPool(ctx: ServiceContext, input: { productId: unknown; label: unknown } & Partial<Record<PoolUnit, unknown>>) {
+  const product = await requireProduct(ctx.db, input.productId);
+  const label = typeof input.label === 'string' ? input.label.trim() : '';
+  if (label.length < 1 || label.length > 64) throw badRequest('label must be 1 to 64 characters.', 'label');
+  const units = checkUnits(input, product);
+  const rates = product.unitPricesCents;
+  const monthly = monthlyPrice(units, rates);
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const accountId = (await tx.account.findFirstOrThrow({ select: { id: true } })).id;
+    const id = newId(ID_PREFIX.pool, now.getTime());
+    await ctx.app.provider.adjustPoolCapacity(tx, product.id, product.capacity, units).catch(refusal);
+    await debit(tx, { accountId, amountUsdCents: monthly, kind: 'pool_purchase', description: `Capacity pool "${label}" (${product.id}), first month`, reference: id, now });
+    const pool = await tx.pool.create({
+      data: { id, accountId, productId: product.id, label, status: 'active', ...units, ratesCents: rates, monthlyUsdCents: monthly, paidUntil: addMonths(now, 1), createdAt: now },
+    });
+    const ips = await ctx.app.provider.allocatePoolBlocks(tx, units.ip16, now);
+    await servers.addPoolIps(tx, accountId, id, ips, now);
+    return detail(tx, pool);
+  }, TX_OPTIONS);
+}
+
+function checkHolds(units: PoolUnits, usage: { vcpu: number; ramMb: number; diskGb: number; ips: number }) {
+  const q = resolved(units);
+  const short = (['vcpu', 'ramMb', 'diskGb', 'ips'] as const).filter((k) => q[k] < usage[k]);
+  if (short.length) {
+    throw conflict(
+      `The pool's servers hold more than this shape: ${short.map((k) => `${k} ${usage[k]} > ${q[k]}`).join(', ')}. Shrink or remove servers (or unassign addresses) first.`,
+    );
+  }
+}
+
+async function resizePlan(tx: Tx, pool: PoolRow, input: Partial<Record<PoolUnit, unknown>>, now: Date) {
+  const product = await requireProduct(tx, pool.productId, false);
+  const units = checkUnits(input, product);
+  checkHolds(units, await servers.poolUsage(tx, pool.id));
+  const rates = pool.ratesCents as PoolUnits;
+  const from = unitsOf(pool);
+  const cycle = cycleOf(pool.paidUntil, now);
+  const current = monthlyPrice(from, rates);
+  const next = monthlyPrice(units, rates);
+  return { product, units, from, rates, cycle, current, next, chargeNow: prorate(growthPrice(from, units, rates), cycle) };
+}
+
+/** What a resize would cost, at the rates the pool was sold at. Nothing is charged. */
+export async function quotePoolResize(ctx: ServiceContext, id: string, input: Partial<Record<PoolUnit, unknown>>) {
+  const now = ctx.app.clock.now();
+  const pool = await findPool(ctx.db, id);
+  const plan = await resizePlan(ctx.db, pool, input, now);
+  return {
+    poolId: id,
+    ...plan.units,
+    currentMonthlyUsdCents: plan.current,
+    monthlyUsdCents: plan.next,
+    differenceUsdCents: plan.next - plan.current,
+    charge_now_usd_cents: plan.chargeNow,
+    daysLeft: plan.cycle.daysLeft,
+    cycleDays: plan.cycle.cycleDays,
+    renewsAt: pool.paidUntil,
+  };
+}
+
+/**
+ * Resizes to a whole shape (absolute units). Growth is charged now, prorated for the days
+ * left, at the sold rates; shrinking is not refunded and lowers the price from the next
+ * renewal; a shape below what the pool's servers hold is refused (409).
+ */
+export async function resizePool(ctx: ServiceContext, id: string, input: Partial<Record<PoolUnit, unknown>>) {
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const pool = await lockPool(tx, id);
+    const plan = await resizePlan(tx, pool, input, now);
+    const delta = Object.fromEntries(POOL_UNITS.map((u) => [u, plan.units[u] - plan.from[u]])) as CapacityUnits;
+    await ctx.app.provider.adjustPoolCapacity(tx, pool.productId, plan.product.capacity, delta).catch(refusal);
+    if (plan.chargeNow > 0) {
+      await debit(tx, {
+        accountId: pool.accountId,
+        amountUsdCents: plan.chargeNow,
+        kind: 'pool_resize',
+        description: `Capacity pool "${pool.label}" growth, prorated for ${plan.cycle.daysLeft} of ${plan.cycle.cycleDays} days (${formatUsd(plan.next)}/month from now)`,
+        reference: id,
+        now,
+      });
+    }
+    if (delta.ip16 > 0) await servers.addPoolIps(tx, pool.accountId, id, await ctx.app.provider.allocatePoolBlocks(tx, delta.ip16, now), now);
+    if (delta.ip16 < 0) await servers.removeFreePoolIps(tx, ctx.app.provider, id, -delta.ip16 * UNIT_SIZES.ip16, now);
+    const updated = await tx.pool.update({ where: { id }, data: { ...plan.units, monthlyUsdCents: plan.next } });
+    return detail(tx, updated);
+  }, TX_OPTIONS);
+}
+
+/** Deletes a pool: servers powered off and preserved, IP block returned, private network deleted, no refund. */
+export async function deletePool(ctx: ServiceContext, id: string) {
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const pool = await lockPool(tx, id);
+    const product = await requireProduct(tx, pool.productId, false);
+    await servers.releasePool(tx, ctx.app.provider, id, now);
+    const units = unitsOf(pool);
+    await ctx.app.provider.adjustPoolCapacity(tx, pool.productId, product.capacity, Object.fromEntries(POOL_UNITS.map((u) => [u, -units[u]])) as CapacityUnits);
+    return summary(await tx.pool.update({ where: { id }, data: { status: 'deleted', deletedAt: now } }));
+  }, TX_OPTIONS);
+}
+
+// ---------------------------------------------------------------- servers and addresses inside a pool
+
+export const MAX_POOL_SERVER_IPS = 64;
+
+/**
+ * A free server inside the pool, checked against the pool quota (not the balance): 400 when
+ * the pool lacks vCPU, RAM, disk or free addresses. Linux only. ipCount public addresses
+ * from the block (default 1; 0 = private-only).
+ */
+export async function createServerInPool(ctx: ServiceContext, poolId: string, input: { productId: unknown; label: unknown; os: unknown; osTemplate: unknown; ipCount?: unknown }, query: object = {}) {
+  const label = typeof input.label === 'string' ? input.label.trim() : '';
+  if (label.length < 1 || label.length > 64) throw badRequest('label must be 1 to 64 characters.', 'label');
+  const ipCount = input.ipCount ?? 1;
+  if (typeof ipCount !== 'number' || !Number.isInteger(ipCount) || ipCount < 0 || ipCount > MAX_POOL_SERVER_IPS) throw badRequest(`ipCount must be an integer from 0 to ${MAX_POOL_SERVER_IPS}.`, 'ipCount');
+  const { product, template } = await resolveServerOrder(ctx.db, input);
+  if (template.os !== 'linux') throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const pool = await lockPool(tx, poolId);
+    const usage = await servers.poolUsage(tx, poolId);
+    const quota = resolved(unitsOf(pool));
+    const need = { vcpu: product.vcpu, ramMb: product.ramMb, diskGb: product.diskGb };
+    const short = (['vcpu', 'ramMb', 'diskGb'] as const).filter((k) => usage[k] + need[k] > quota[k]);
+    if (short.length) {
+      throw badRequest(`The pool quota does not fit ${product.id}: ${short.map((k) => `${k} needs ${need[k]}, ${quota[k] - usage[k]} free`).join('; ')}. Resize the pool first.`, 'productId');
+    }
+    const free = (await servers.listPoolIps(tx, poolId)).filter((ip) => ip.assignedTo === null);
+    if (free.length < ipCount) throw badRequest(`The pool has ${free.length} free addresses; ${ipCount} asked.`, 'ipCount');
+    const { server } = await servers.createPoolServer(
+      tx,
+      ctx.app.provider,
+      { accountId: pool.accountId, poolId, label, productId: product.id, os: template.os, osTemplate: template.id, addresses: free.slice(0, ipCount).map((ip) => ip.ip) },
+      now,
+    );
+    return servers.getServer(tx, server.id, query);
+  }, TX_OPTIONS);
+}
+
+export async function listPoolIps(db: TenantDb, poolId: string) {
+  await findPool(db, poolId);
+  return servers.listPoolIps(db, poolId);
+}
+
+export const MAX_IP_CHANGES = 1024;
+
+/**
+ * Assigns, moves or returns pool addresses in one batch, atomically. The whole batch is
+ * refused (400, naming the entry) when any entry names an address outside the pool's block,
+ * a server that is not in this pool, or an address twice. Free; the guest OS is not reconfigured.
+ */
+export async function applyPoolIps(ctx: ServiceContext, poolId: string, changes: { ip: string; serverId?: string | null }[]) {
+  if (!Array.isArray(changes) || changes.length < 1 || changes.length > MAX_IP_CHANGES) throw badRequest(`changes must list 1 to ${MAX_IP_CHANGES} entries.`, 'changes');
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await lockPool(tx, poolId);
+    const block = new Set((await servers.listPoolIps(tx, poolId)).map((ip) => ip.ip));
+    const members = new Set((await servers.poolServers(tx, poolId)).map((s) => s.id));
+    const seen = new Set<string>();
+    const clean = changes.map((c, i) => {
+      const serverId = c.serverId ?? null;
+      if (!block.has(c.ip)) throw badRequest(`changes[${i}].ip: ${c.ip} is not an address of this pool's block; nothing was applied.`, `changes[${i}].ip`);
+      if (seen.has(c.ip)) throw badRequest(`changes[${i}].ip: ${c.ip} appears twice in the batch; nothing was applied.`, `changes[${i}].ip`);
+      seen.add(c.ip);
+      if (serverId !== null && !members.has(serverId)) throw badRequest(`changes[${i}].serverId: ${serverId} is not a server of this pool; nothing was applied.`, `changes[${i}].serverId`);
+      return { ip: c.ip, serverId };
+    });
+    await servers.routePoolIps(tx, ctx.app.provider, poolId, clean, now);
+    return servers.listPoolIps(tx, poolId);
+  }, TX_OPTIONS);
+}
