@@ -18,7 +18,7 @@ for (const [net, prefix] of [
 // Azure's wire server / metadata address is public address space.
 BLOCKED.addAddress('168.63.129.16', 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64],
+  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64],
   ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
 

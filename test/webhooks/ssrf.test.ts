@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { isPublicAddress } from '../../src/modules/webhooks/url-guard.ts';
+
+// Production settings: WEBHOOK_ALLOW_PRIVATE unset.
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ webhookAllowPrivate: false });
+});
+afterAll(() => app?.stop());
+
+describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
+  for (const [url, why] of [
+    ['http://127.0.0.1/hook', /https/],
+    ['http://example.com/hook', /https/],
+    ['https://127.0.0.1/hook', /loopback, private, link-local or metadata/],
+    ['https://10.0.0.1/hook', /loopback, private, link-local or metadata/],
+    ['https://192.168.1.10/hook', /loopback, private, link-local or metadata/],
+    ['https://169.254.169.254/latest/meta-data', /loopback, private, link-local or metadata/],
+    ['https://[::1]/hook', /loopback, private, link-local or metadata/],
+    ['https://[::ffff:127.0.0.1]/hook', /loopback, private, link-local or metadata/],
+    ['https://[fd00:ec2::254]/hook', /loopback, private, link-local or metadata/],
+    ['https://localhost/hook', /localhost → (127\.0\.0\.1|::1)/],
+  ] as const) {
+    it(`refuses ${url} on create and on update`, async () => {
+      const c = await app.customer();
+      const res = await app.call('POST', '/v1/webhooks', { key: c.key, body: { url, events: ['*'] } });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(why);
+      expect(await app.running.app.prisma.webhook.count({ where: { accountId: c.accountId } })).toBe(0);
+    });
+  }
+
+  it('refuses a private URL on PATCH of an existing subscription', async () => {
+    const c = await app.customer();
+    // A literal public address needs no DNS, so this runs offline.
+    const created = await app.call('POST', '/v1/webhooks', { key: c.key, body: { url: 'https://93.184.215.14/hook', events: ['*'] } });
+    expect(created.status).toBe(200);
+    for (const url of ['https://10.0.0.1/x', 'https://169.254.169.254/', 'http://93.184.215.14/x', 'https://localhost/x']) {
+      const res = await app.call('PATCH', `/v1/webhooks/${created.body.id}`, { key: c.key, body: { url } });
+      expect(res.status, url).toBe(400);
+    }
+    expect((await app.call('GET', `/v1/webhooks/${created.body.id}`, { key: c.key })).body.url).toBe('https://93.184.215.14/hook');
+  });
+
+  it('classifies addresses', () => {
+    for (const a of ['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111']) expect(isPublicAddress(a), a).toBe(true);
+    for (const a of ['0.0.0.0', '127.0.0.53', '10.1.2.3', '100.64.0.1', '100.100.100.200', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '168.63.129.16', '224.0.0.1', '255.255.255.255', '::', '::1', '::ffff:10.0.0.1', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '2001:db8::1', '64:ff9b::a00:1']) {
+      expect(isPublicAddress(a), a).toBe(false);
+    }
+  });
+});
