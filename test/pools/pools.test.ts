@@ -289,3 +289,18 @@ describe('delete', () => {
     expect(await app.running.app.prisma.serverIp.count({ where: { poolId: pool.id } })).toBe(0);
   });
 });
+
+describe('GraphQL serves the same operations', () => {
+  it('poolQuote and poolCreate over /graphql, with scope checks', async () => {
+    const { gql } = await import('../helpers/graphql.ts');
+    const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
+    const q = await gql(app, 'query($p: String!) { poolQuote(productId: $p, vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1) { monthlyUsdCents resolved { ramGb } } }', { key: c.key, variables: { p: 'pool-fra1' } });
+    expect(q.body).toEqual({ data: { poolQuote: { monthlyUsdCents: SHAPE_PRICE, resolved: { ramGb: 16 } } } });
+    const m = await gql(app, 'mutation { poolCreate(productId: "pool-fra1", label: "g", vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0) { id status monthlyUsdCents usage { servers } bounds { vcpu { min max } } } }', { key: c.key });
+    expect(m.body.data.poolCreate).toMatchObject({ status: 'active', monthlyUsdCents: 2 * 400 + 500 + 300, usage: { servers: 0 }, bounds: { vcpu: { min: 2, max: 64 } } });
+    const reader = await app.customer({ scopes: ['servers:read'] });
+    const denied = await gql(app, 'mutation { poolCreate(productId: "pool-fra1", label: "g", vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0) { id } }', { key: reader.key });
+    expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(await balance(app, reader)).toBe(10_000);
+  });
+});

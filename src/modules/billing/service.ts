@@ -1,23 +1,14 @@
-import { ID_PREFIX, newId } from '../../db/ids.ts';
 import type { Tx } from '../../provider/types.ts';
+import { credit } from './wallet.ts';
 
 /**
- * Opens an account's wallet. Every balance change is a WalletTransaction row written in the
- * same transaction as the balance update; an opening balance is the first such row.
+ * Opens an account's wallet. Every balance change goes through the ledger (wallet.ts): a
+ * WalletTransaction row written in the same transaction as the balance update; an opening
+ * balance is the first such row.
  */
 export async function openWallet(tx: Tx, accountId: string, openingBalanceUsdCents: number, now: Date): Promise<void> {
-  await tx.wallet.create({ data: { accountId, balanceUsdCents: openingBalanceUsdCents } });
+  await tx.wallet.create({ data: { accountId, balanceUsdCents: 0 } });
   if (openingBalanceUsdCents > 0) {
-    await tx.walletTransaction.create({
-      data: {
-        id: newId(ID_PREFIX.walletTransaction, now.getTime()),
-        accountId,
-        amountUsdCents: openingBalanceUsdCents,
-        balanceAfterUsdCents: openingBalanceUsdCents,
-        kind: 'opening_balance',
-        description: 'Opening balance',
-        createdAt: now,
-      },
-    });
+    await credit(tx, { accountId, amountUsdCents: openingBalanceUsdCents, kind: 'opening_balance', description: 'Opening balance', now });
   }
 }
