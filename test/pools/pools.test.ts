@@ -304,3 +304,24 @@ describe('GraphQL serves the same operations', () => {
     expect(await balance(app, reader)).toBe(10_000);
   });
 });
+
+describe('pool servers follow pool rules', () => {
+  it('no plan change or add-ons of their own, Linux-only reinstall, and termination returns addresses to the block', async () => {
+    const c = await app.customer({ scopes: ALL, walletBalanceUsdCents: 50_000 });
+    const pool = await buy(c);
+    const s = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12', ipCount: 2 } })).body;
+    await advance(app, 180);
+    expectError(await app.call('GET', `/v1/servers/${s.id}/plan-options`, { key: c.key }), 409, /capacity pool/);
+    expectError(await app.call('POST', `/v1/servers/${s.id}/change-plan`, { key: c.key, body: { productId: 'std-2c-4g-50' } }), 409, /capacity pool/);
+    expect((await app.call('GET', `/v1/servers/${s.id}/addons`, { key: c.key })).body).toEqual([]);
+    expectError(await app.call('POST', `/v1/servers/${s.id}/addons`, { key: c.key, body: { addonId: 'addon-ipv4-1' } }), 400, /pool/);
+    expectError(await app.call('POST', `/v1/servers/${s.id}/reinstall`, { key: c.key, body: { osTemplate: 'windows-2022' } }), 400, /Linux only/);
+    const before = await balance(app, c);
+    expect((await app.call('DELETE', `/v1/servers/${s.id}`, { key: c.key })).status).toBe(200);
+    const ips = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body;
+    expect(ips).toHaveLength(16);
+    expect(ips.every((ip: any) => ip.assignedTo === null)).toBe(true);
+    expect((await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body.usage).toEqual({ vcpu: 0, ramMb: 0, diskGb: 0, ips: 0, servers: 0 });
+    expect(await balance(app, c)).toBe(before);
+  });
+});

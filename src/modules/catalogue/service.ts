@@ -29,6 +29,15 @@ export async function getCatalogue(prisma: PrismaClient) {
   };
 }
 
+/** Resolves an OS template (and checks `os` against it when given); 400 naming the field otherwise. */
+export async function resolveOsTemplate(db: Pick<Tx, 'osTemplate'>, input: { osTemplate: unknown; os?: unknown }) {
+  if (typeof input.osTemplate !== 'string' || !input.osTemplate) throw badRequest('osTemplate is required.', 'osTemplate');
+  const template = await db.osTemplate.findUnique({ where: { id: input.osTemplate } });
+  if (!template) throw badRequest(`osTemplate "${input.osTemplate}" is not in the catalogue.`, 'osTemplate');
+  if (input.os !== undefined && input.os !== null && input.os !== template.os) throw badRequest(`os must be "${template.os}" for osTemplate "${template.id}".`, 'os');
+  return template;
+}
+
 /** Resolves a server plan and OS template for an order; 400 naming the field otherwise. */
 export async function resolveServerOrder(prisma: Pick<Tx, 'product' | 'osTemplate'>, input: { productId: unknown; os: unknown; osTemplate: unknown }) {
   if (typeof input.productId !== 'string') throw badRequest('productId is required.', 'productId');

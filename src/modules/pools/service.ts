@@ -161,8 +161,8 @@ export async function createPool(ctx: ServiceContext, input: { productId: unknow
   const rates = product.unitPricesCents;
   const monthly = monthlyPrice(units, rates);
   const now = ctx.app.clock.now();
+  const accountId = ctx.principal!.accountId;
   return ctx.db.$transaction(async (tx) => {
-    const accountId = (await tx.account.findFirstOrThrow({ select: { id: true } })).id;
     const id = newId(ID_PREFIX.pool, now.getTime());
     await ctx.app.provider.adjustPoolCapacity(tx, product.id, product.capacity, units).catch(refusal);
     await debit(tx, { accountId, amountUsdCents: monthly, kind: 'pool_purchase', description: `Capacity pool "${label}" (${product.id}), first month`, reference: id, now });

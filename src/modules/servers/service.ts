@@ -9,12 +9,14 @@ import { ProviderRefusal, type AddonSpec, type PowerAction, type ServerProvider,
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit } from '../billing/wallet.ts';
-import { getAddonProduct, getServerPlan, listAddonProducts, resolveServerOrder, switchablePlans, type AddonProduct } from '../catalogue/service.ts';
+import { getAddonProduct, getServerPlan, listAddonProducts, resolveOsTemplate, resolveServerOrder, switchablePlans, type AddonProduct } from '../catalogue/service.ts';
 import { isPoolActive } from '../pools/service.ts';
 
 /** What a service call needs from the request: the tenant-scoped db plus the instance's parts. */
 export interface ServiceContext {
   db: TenantDb;
+  /** The caller; services read the account id from here, never from the account table. */
+  principal: { accountId: string } | null;
   app: { provider: ServerProvider; clock: { now(): Date }; config: { publicBaseUrl: string } };
 }
 
@@ -210,7 +212,7 @@ export async function revertSnapshot(ctx: ServiceContext, serverId: string, snap
  */
 export async function reinstallServer(ctx: ServiceContext, id: string, input: { osTemplate: string; os?: string | null }, query: object = {}) {
   const now = ctx.app.clock.now();
-  const { template } = await resolveTemplate(ctx.db, input);
+  const template = await resolveOsTemplate(ctx.db, input);
   return ctx.db.$transaction(async (tx) => {
     await lockServer(tx, id);
     const server = await getServer(tx, id);
@@ -220,14 +222,6 @@ export async function reinstallServer(ctx: ServiceContext, id: string, input: { 
     await tx.server.update({ where: { id }, data: { status: 'reinstalling', os: template.os, osTemplate: template.id } });
     return getServer(tx, id, query);
   }, TX_OPTIONS);
-}
-
-async function resolveTemplate(db: TenantDb, input: { osTemplate: unknown; os?: unknown }) {
-  if (typeof input.osTemplate !== 'string' || !input.osTemplate) throw badRequest('osTemplate is required.', 'osTemplate');
-  const template = await db.osTemplate.findUnique({ where: { id: input.osTemplate } });
-  if (!template) throw badRequest(`osTemplate "${input.osTemplate}" is not in the catalogue.`, 'osTemplate');
-  if (input.os !== undefined && input.os !== null && input.os !== template.os) throw badRequest(`os must be "${template.os}" for osTemplate "${template.id}".`, 'os');
-  return { template };
 }
 
 // ---------------------------------------------------------------- IPs and reverse DNS
