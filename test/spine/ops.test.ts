@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -13,13 +14,30 @@ describe('operations endpoints', () => {
     expect(await app.call('GET', '/readyz')).toMatchObject({ status: 200, body: { status: 'ready', checks: { database: 'ok', migrations: 'ok' } } });
   });
 
-  it('/readyz reports 503 when the database is gone', async () => {
+  it('/readyz reports 503 when the database is gone (and recovers on PostgreSQL)', async () => {
     const other = await startTestApp();
-    await other.running.app.db.close();
-    const res = await other.call('GET', '/readyz');
-    expect(res.status).toBe(503);
-    expect(res.body.checks.database).toBe('unreachable');
-    await other.running.stop().catch(() => undefined);
+    try {
+      if (other.running.app.db.kind === 'postgresql') {
+        const name = new URL(other.running.app.config.databaseUrl!).pathname.slice(1);
+        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await admin.connect();
+        await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        const down = await other.call('GET', '/readyz');
+        expect(down.status).toBe(503);
+        expect(down.body.checks.database).toBe('unreachable');
+        await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+        await admin.end();
+        expect((await other.call('GET', '/readyz')).status).toBe(200);
+      } else {
+        await other.running.app.db.close();
+        const res = await other.call('GET', '/readyz');
+        expect(res.status).toBe(503);
+        expect(res.body.checks.database).toBe('unreachable');
+      }
+    } finally {
+      await other.stop().catch(() => undefined);
+    }
   });
 
   it('/metrics counts requests by operation and status, with latency', async () => {
