@@ -3,7 +3,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+// Whole processes start here (tsx compiles, PGlite initialises): allow for a loaded machine.
+vi.setConfig({ testTimeout: 180_000 });
 import { ROOT, spawnServer, waitReady, type ServerProcess } from '../helpers/process.ts';
 
 const run = promisify(execFile);
