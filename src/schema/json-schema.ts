@@ -20,15 +20,15 @@ const SCALARS: Record<string, JsonSchema> = {
  * types become `$ref`s under `refBase` unless `inline` is set (MCP tool inputs are inlined).
  */
 export function jsonSchemaOf(type: GraphQLType, opts: { refBase?: string; inline?: boolean } = {}): JsonSchema {
-  if (isNonNullType(type)) return jsonSchemaOf(type.ofType, opts);
-  const schema = nonNullSchemaOf(type, opts);
-  return { ...schema, ...nullable(schema) };
+  if (isNonNullType(type)) return nonNullSchemaOf(type.ofType, opts);
+  return nullable(nonNullSchemaOf(type, opts));
 }
 
+/** A nullable value: `type: [t, 'null']`, or `anyOf` with null for a `$ref`. */
 function nullable(schema: JsonSchema): JsonSchema {
-  if (typeof schema.type === 'string') return { type: [schema.type, 'null'] };
-  if (schema.$ref) return {};
-  return {};
+  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
+  if (schema.$ref) return { anyOf: [schema, { type: 'null' }] };
+  return schema;
 }
 
 function nonNullSchemaOf(type: GraphQLType, opts: { refBase?: string; inline?: boolean }): JsonSchema {

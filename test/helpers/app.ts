@@ -79,6 +79,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     host: '127.0.0.1',
     dataDir,
     databaseUrl: database?.url,
+    redisUrl: process.env.TEST_REDIS_URL || undefined,
     adminToken: ADMIN_TOKEN,
     backgroundJobs: false,
     seedDemo: false,

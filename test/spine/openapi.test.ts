@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { getSchema } from '../../src/schema/index.ts';
+import { listOperations } from '../../src/schema/operation.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app?.stop());
+
+describe('GET /v1/openapi.json', () => {
+  it('is public and identical to the printed schema/openapi.json', async () => {
+    const res = await app.call('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(JSON.parse(readFileSync(new URL('../../schema/openapi.json', import.meta.url), 'utf8')));
+    expect(res.body.openapi).toBe('3.1.0');
+  });
+
+  it('describes every bound operation truthfully: path params, query params, bodies, scopes, errors', async () => {
+    const doc = (await app.call('GET', '/v1/openapi.json')).body;
+    const ops = listOperations(getSchema());
+    expect(Object.values(doc.paths).flatMap((p: any) => Object.keys(p)).length).toBe(ops.length);
+    for (const op of ops) {
+      const entry = doc.paths[op.path.replace(/:(\w+)/g, '{$1}')]?.[op.method.toLowerCase()];
+      expect(entry, `${op.method} ${op.path}`).toBeDefined();
+      expect(entry.operationId).toBe(op.name);
+      expect(entry.security).toEqual([{ bearer: [op.meta.scope] }]);
+      expect(entry['x-scope']).toBe(op.meta.scope);
+      for (const status of ['200', '400', '401', '403', '404', '429', '500']) expect(entry.responses[status], status).toBeDefined();
+      const pathParams = (entry.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
+      expect(pathParams.sort()).toEqual([...op.pathParams].sort());
+      if (op.meta.idempotent) expect(entry.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.in === 'header')).toBe(true);
+      else expect((entry.parameters ?? []).some((p: any) => p.name === 'Idempotency-Key')).toBe(false);
+      if (op.method === 'GET') expect(entry.requestBody).toBeUndefined();
+    }
+    // Spot checks: query parameters on a list, a JSON body on a create.
+    const list = doc.paths['/servers'].get;
+    expect(list.parameters.map((p: any) => [p.name, p.in])).toEqual([['cursor', 'query'], ['limit', 'query']]);
+    const snap = doc.paths['/servers/{id}/snapshots'].post;
+    expect(snap.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['name'], additionalProperties: false });
+    expect(snap.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Snapshot' });
+    expect(doc.components.schemas.Error.required).toEqual(['statusCode', 'message', 'error']);
+    expect(doc.components.schemas.Account.properties.email_verified).toEqual({ type: 'boolean' });
+  });
+
+  it('every $ref points at a component that exists', async () => {
+    const doc = (await app.call('GET', '/v1/openapi.json')).body;
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]);
+    for (const ref of new Set(refs)) expect(doc.components.schemas[ref], ref).toBeDefined();
+  });
+});
