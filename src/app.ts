@@ -14,6 +14,9 @@ import { createEventStream } from './events/stream.ts';
 import { createAdminHandler } from './http/admin.ts';
 import { createApiHandler } from './http/api.ts';
 import { createGraphQLServer } from './http/graphql.ts';
+import { createOperationExecutor } from './http/execute-operation.ts';
+import { buildToolCatalog } from './mcp/catalog.ts';
+import { createMcpHandler } from './mcp/http.ts';
 import { attachGraphQLWs } from './http/graphql-ws.ts';
 import { Metrics } from './http/metrics.ts';
 import { buildOpenApi } from './http/openapi.ts';
@@ -119,6 +122,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const server = createHttpServer(app, {
     api: createApiHandler(app, yoga, new RestRoutes(schema), () => openApi),
     admin: createAdminHandler(app),
+    mcp: createMcpHandler(app, buildToolCatalog(schema), createOperationExecutor(app, yoga)),
     ops: (req, res, p) => handleOps(app, req, res, p),
   });
   const graphqlWs = attachGraphQLWs(server, app, yoga);

@@ -5,6 +5,8 @@ import { loadConfig } from './config.ts';
 
 const USAGE = `Usage:
   svc serve                         run the API server (PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, ...)
+  svc mcp                           MCP over stdio for the API at SERVICE_BASE_URL with SERVICE_API_KEY
+                                    (optional SERVICE_MCP_TOOLSETS, SERVICE_MCP_READONLY)
   svc admin <METHOD> <path> [json]  call the operator API, e.g.
                                     svc admin GET /catalogue
                                     svc admin POST /accounts '{"email":"a@b.co","name":"A","country":"DE"}'
@@ -53,4 +55,5 @@ function fail(message: string): never {
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'serve') await serve();
 else if (command === 'admin') await admin(rest);
+else if (command === 'mcp') await (await import('./mcp/stdio.ts')).runStdioMcp();
 else fail(USAGE);

@@ -1,12 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { YogaServerInstance } from 'graphql-yoga';
 import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
-import { authenticate, type Principal } from '../modules/auth/service.ts';
-import type { RequestContext } from '../schema/context.ts';
 import { readBody, parseJsonBody } from './body.ts';
-import type { ServerContext } from './graphql.ts';
-import { rateLimitHeaders } from './rate-limit.ts';
+import type { YogaServer } from './graphql.ts';
+import { admit } from './admit.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendFetchResponse, sendJson, type Surface } from './respond.ts';
 import type { RestRoutes } from './rest-routes.ts';
@@ -14,9 +11,9 @@ import { restVariables } from './rest-variables.ts';
 
 /**
  * The customer API's HTTP pipeline for /v1 (REST) and /graphql:
- * authenticate → per-credential rate limit → route (REST) → body → yoga (execution plugins).
+ * admit (authenticate, per-credential rate limit) → route (REST) → body → yoga (execution plugins).
  */
-export function createApiHandler(app: App, yoga: YogaServerInstance<ServerContext, RequestContext>, routes: RestRoutes, openApi: () => object) {
+export function createApiHandler(app: App, yoga: YogaServer, routes: RestRoutes, openApi: () => object) {
   return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -29,19 +26,9 @@ export function createApiHandler(app: App, yoga: YogaServerInstance<ServerContex
       return sendJson(res, 200, openApi());
     }
 
-    let principal: Principal | null = null;
-    let authError: ApiError | undefined;
-    try {
-      principal = await authenticate(app.prisma, header(req, 'authorization'), app.clock.now());
-    } catch (err) {
-      authError = apiErrorOf(err);
-      if (!authError) throw err;
-    }
-    const limit = await app.limits.consume('default', principal?.credentialId ?? `ip:${req.socket.remoteAddress}`);
-    const limitHeaders = rateLimitHeaders(limit);
+    const { principal, limitHeaders, refusal } = await admit(app, req);
     const fail = (error: ApiError) => sendError(res, surface, error, limitHeaders);
-    if (authError) return fail(authError);
-    if (!limit.allowed) return fail(new ApiError(429, `Rate limit of ${limit.limit} requests per minute exceeded. Retry after ${limit.retryAfter} s.`));
+    if (refusal) return fail(refusal);
 
     try {
       let restArgs: Set<string> | undefined;
@@ -85,12 +72,7 @@ export function createApiHandler(app: App, yoga: YogaServerInstance<ServerContex
   };
 }
 
-function header(req: IncomingMessage, name: string): string | null {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : (value ?? null);
-}
-
-function toHeaders(req: IncomingMessage): Headers {
+export function toHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined || key === 'content-length' || key === 'transfer-encoding' || key === 'connection') continue;

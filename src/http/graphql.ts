@@ -16,13 +16,14 @@ const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 /** What the HTTP layer hands to yoga for each request (see api.ts). */
 export type ServerContext = Omit<RequestContext, 'db' | 'request'>;
+export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 
 /**
  * GraphQL at /graphql and REST at /v1 (sofa inside yoga), from one schema. The execution
  * pipeline, in order: tenant-scoped context → strict REST variables → operation rate-limit classes → idempotency
  * → execute (scope-auth on each field) → error masking.
  */
-export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): YogaServerInstance<ServerContext, RequestContext> {
+export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): YogaServer {
   const routes = Object.fromEntries(
     listOperations(schema).map((op) => [`${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`, { method: op.method, path: op.path }]),
   );

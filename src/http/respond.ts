@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError, errorBody } from '../errors.ts';
 
-export type Surface = 'rest' | 'graphql' | 'admin' | 'ops';
+export type Surface = 'rest' | 'graphql' | 'admin' | 'ops' | 'mcp';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);

@@ -1,16 +1,16 @@
 import { GraphQLError } from 'graphql';
-import { apiErrorOf, errorBody, isClientGraphQLError } from '../errors.ts';
+import { apiErrorOf, errorBody, isClientGraphQLError, type ErrorBody } from '../errors.ts';
 import { requestScope } from './request-scope.ts';
 
 /**
- * Turns the errors of one REST operation into the spec's error object. The most severe
- * status wins; GraphQL's own validation messages about variables are restated in terms
- * of the REST request ("hostname is required.").
+ * The spec's error object for the errors of one operation. The most severe status wins;
+ * GraphQL's own validation messages about variables are restated in terms of the request
+ * ("hostname is required."). Shared by REST and MCP, so both say the same thing.
  */
-export function restErrorResponse(errors: readonly unknown[]): Response {
+export function errorFromGraphQLErrors(errors: readonly unknown[]): { body: ErrorBody; headers: Record<string, string> } {
   let status = 0;
   let message = '';
-  const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
+  const headers: Record<string, string> = {};
   for (const error of errors) {
     const api = apiErrorOf(error);
     const http = (api ?? (error as GraphQLError))?.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
@@ -24,7 +24,13 @@ export function restErrorResponse(errors: readonly unknown[]): Response {
     Object.assign(headers, http?.headers ?? {});
   }
   if (!status) status = 500;
-  return new Response(JSON.stringify(errorBody(status, message)), { status, headers });
+  return { body: errorBody(status, message), headers };
+}
+
+/** sofa's error handler: the error object as a REST response. */
+export function restErrorResponse(errors: readonly unknown[]): Response {
+  const { body, headers } = errorFromGraphQLErrors(errors);
+  return new Response(JSON.stringify(body), { status: body.statusCode, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' } });
 }
 
 function restate(message: string): string {

@@ -9,6 +9,7 @@ import { sendError, type Surface } from './respond.ts';
 export interface Handlers {
   api(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void>;
   admin(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  mcp(req: IncomingMessage, res: ServerResponse): Promise<void>;
   ops(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
 }
 
@@ -38,6 +39,7 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
       try {
         if (surface === 'rest' || surface === 'graphql') await handlers.api(req, res, surface);
         else if (surface === 'admin') await handlers.admin(req, res);
+        else if (surface === 'mcp') await handlers.mcp(req, res);
         else if (surface === 'ops') await handlers.ops(req, res, path);
         else sendError(res, 'rest', new ApiError(404, `No route for ${req.method} ${path}.`));
       } catch (err) {
@@ -55,6 +57,7 @@ function surfaceOf(path: string): Surface | 'none' {
   if (path === '/v1' || path.startsWith('/v1/')) return 'rest';
   if (path === '/graphql') return 'graphql';
   if (path === '/admin' || path.startsWith('/admin/')) return 'admin';
+  if (path === '/mcp') return 'mcp';
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') return 'ops';
   return 'none';
 }

@@ -29,6 +29,11 @@ export interface OperationMeta {
   rateLimit?: RateLimitClass;
   /** Arguments read from the query string even on a body method (e.g. upload's `path`). */
   queryArgs?: string[];
+  /**
+   * Why this operation is not an MCP tool (it exists for a person at a browser, or hands out
+   * a credential). Recorded in schema/mcp-tools.json.
+   */
+  notTool?: string;
   /** Override of the MCP hints derived from method and scope. */
   hints?: Partial<ToolHints>;
 }
@@ -87,7 +92,7 @@ export function listOperations(schema: GraphQLSchema): Operation[] {
         hints: {
           readOnly: kind === 'query' && method === 'GET' ? true : kind === 'query',
           destructive: meta.scope === 'servers:destroy' || method === 'DELETE',
-          idempotent: method === 'GET' || method === 'PUT' || method === 'DELETE',
+          idempotent: kind === 'query' || method === 'GET' || method === 'PUT' || method === 'DELETE',
           ...meta.hints,
         },
         argLocation(arg) {

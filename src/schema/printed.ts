@@ -1,5 +1,6 @@
 import { printSchema } from 'graphql';
 import { buildOpenApi } from '../http/openapi.ts';
+import { mcpToolsArtifact } from '../mcp/catalog.ts';
 import { getPrintableSchema, getSchema } from './index.ts';
 
 /** The artifacts printed under schema/, by file name. */
@@ -7,5 +8,6 @@ export function printedArtifacts(): Record<string, string> {
   return {
     'schema/schema.graphql': `${printSchema(getPrintableSchema())}\n`,
     'schema/openapi.json': `${JSON.stringify(buildOpenApi(getSchema()), null, 2)}\n`,
+    'schema/mcp-tools.json': `${JSON.stringify(mcpToolsArtifact(getSchema()), null, 2)}\n`,
   };
 }

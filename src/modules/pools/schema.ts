@@ -181,7 +181,7 @@ builder.queryField('pool', (t) =>
 
 builder.mutationField('poolCreate', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'POST /pools', area: 'pools', tool: 'pool_create' }),
+    ...operation({ scope: 'servers:write', rest: 'POST /pools', area: 'pools', tool: 'pool_create', idempotent: true }),
     description: 'Buy a capacity pool; the first month is debited from the wallet at once.',
     type: PoolDetail,
     args: { productId: t.arg.string({ required: true }), label: t.arg.string({ required: true }), ...unitArgs(t) },
@@ -229,7 +229,7 @@ builder.mutationField('poolResize', (t) =>
 
 builder.mutationField('poolServerCreate', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:write', rest: 'POST /pools/:id/servers', area: 'pools', tool: 'pool_server_create' }),
+    ...operation({ scope: 'servers:write', rest: 'POST /pools/:id/servers', area: 'pools', tool: 'pool_server_create', idempotent: true }),
     description: 'Create a free Linux server inside a pool, checked against the pool quota.',
     type: 'Server',
     args: {

@@ -307,7 +307,7 @@ const SsoLink = builder.objectRef<{ url: string; expiresAt: Date }>('SsoLink').i
 
 builder.mutationField('serverSso', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'POST /servers/:id/sso', area: 'servers', tool: 'server_sso', hints: { readOnly: true, destructive: false, idempotent: false } }),
+    ...operation({ scope: 'servers:read', rest: 'POST /servers/:id/sso', area: 'servers', tool: 'server_sso', notTool: 'hands out a one-time dashboard login link for a person at a browser', hints: { readOnly: true, destructive: false, idempotent: false } }),
     description: 'Get a short-lived, single-use URL that signs into the dashboard on this server.',
     type: SsoLink,
     args: {
@@ -361,7 +361,7 @@ const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>
 
 builder.mutationField('serverAddonAttach', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach' }),
+    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach', idempotent: true }),
     description: 'Attach an add-on; the prepaid balance is debited at once, prorated to the end of the cycle.',
     type: AddonAttachment,
     args: { id: t.arg.id({ required: true }), addonId: t.arg.string({ required: true }) },
@@ -400,7 +400,7 @@ const PasswordReset = builder.objectRef<Awaited<ReturnType<typeof resetRootPassw
 
 builder.mutationField('serverPasswordReset', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset' }),
+    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset', notTool: 'returns a root password; handing it to a model is not a safe default' }),
     description: 'Set a new random root password on a running server; it is returned once.',
     type: PasswordReset,
     args: { id: t.arg.id({ required: true }) },

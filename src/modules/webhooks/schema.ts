@@ -111,7 +111,7 @@ builder.queryField('webhook', (t) =>
 
 builder.mutationField('webhookCreate', (t) =>
   t.field({
-    ...operation({ scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create' }),
+    ...operation({ scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create', idempotent: true }),
     description: 'Subscribe an HTTPS URL to event kinds; the signing secret is returned in full only here.',
     type: Webhook,
     args: {

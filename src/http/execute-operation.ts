@@ -1,0 +1,42 @@
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { Kind, OperationTypeNode, type DocumentNode, type ExecutionResult } from 'graphql';
+import type { App } from '../app-services.ts';
+import type { Principal } from '../modules/auth/service.ts';
+import type { Operation } from '../schema/operation.ts';
+import type { YogaServer } from './graphql.ts';
+import { requestScope } from './request-scope.ts';
+
+/**
+ * Runs one operation by name with given variables through the same envelop pipeline as
+ * REST and GraphQL (rate-limit classes, idempotency, scope-auth, masking). The selection is
+ * the one sofa uses for REST, so a tool's result is the REST body.
+ */
+export function createOperationExecutor(app: App, yoga: YogaServer) {
+  const documents = new Map<string, DocumentNode>();
+  const documentFor = (op: Operation): DocumentNode => {
+    let doc = documents.get(op.name);
+    if (!doc) {
+      const node = buildOperationNodeForField({ schema: app.schema, kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION, field: op.name, models: [], ignore: [], circularReferenceDepth: 2 });
+      doc = { kind: Kind.DOCUMENT, definitions: [node] };
+      documents.set(op.name, doc);
+    }
+    return doc;
+  };
+
+  return async function executeOperation(op: Operation, variables: Record<string, unknown>, opts: { principal: Principal; headers?: Headers }): Promise<ExecutionResult> {
+    const scope = requestScope.getStore()!;
+    const request = new Request('http://localhost/mcp', { method: 'POST', headers: opts.headers });
+    const { schema, execute, contextFactory } = yoga.getEnveloped({
+      app,
+      principal: opts.principal,
+      requestId: scope.requestId,
+      log: scope.log,
+      responseHeaders: new Headers(),
+      request,
+    } as any);
+    const contextValue = await contextFactory();
+    return (await execute({ schema, document: documentFor(op), variableValues: variables, contextValue })) as ExecutionResult;
+  };
+}
+
+export type OperationExecutor = ReturnType<typeof createOperationExecutor>;

@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { App } from '../app-services.ts';
+import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
+import { admit, headerOf } from '../http/admit.ts';
+import { parseJsonBody, readBody } from '../http/body.ts';
+import type { OperationExecutor } from '../http/execute-operation.ts';
+import { requestScope } from '../http/request-scope.ts';
+import { sendError } from '../http/respond.ts';
+import { errorFromGraphQLErrors } from '../http/rest-errors.ts';
+import type { Area } from '../schema/operation.ts';
+import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool } from './catalog.ts';
+import { createMcpServer, toolError, toolResult } from './server.ts';
+
+/**
+ * /mcp over Streamable HTTP, stateless: every POST carries the Bearer credential (API key or
+ * access token), is counted against the same per-credential limit as REST, and gets a fresh
+ * MCP server showing only the tools that credential may call.
+ */
+export function createMcpHandler(app: App, catalog: readonly Tool[], execute: OperationExecutor) {
+  return async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const scope = requestScope.getStore()!;
+    scope.operation = 'mcp';
+    const { principal, limitHeaders, refusal } = await admit(app, req);
+    const fail = (error: ApiError) => sendError(res, 'rest', error, { ...limitHeaders, ...(error.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="mcp"' } : {}) });
+    if (refusal) return fail(refusal);
+    try {
+      if (!principal) throw new ApiError(401, 'The MCP endpoint needs Authorization: Bearer <API key or access token>.');
+      if (req.method !== 'POST') {
+        return sendError(res, 'rest', new ApiError(405, 'This MCP endpoint is stateless: send JSON-RPC messages with POST.'), { ...limitHeaders, Allow: 'POST' });
+      }
+      const selection = {
+        scopes: principal.scopes,
+        toolsets: parseToolsets(headerOf(req, 'x-mcp-toolsets')),
+        readOnly: parseReadOnly(headerOf(req, 'x-mcp-readonly')),
+      };
+      const body = parseJsonBody(req, await readBody(req, app.config.bodyLimitBytes));
+      for (const [k, v] of Object.entries(limitHeaders)) res.setHeader(k, v);
+
+      const server = createMcpServer(catalog, selection, async (tool, args) => {
+        scope.operation = `mcp ${tool.name}`;
+        const { [IDEMPOTENCY_ARG]: idempotencyKey, ...variables } = args;
+        const known = new Set(tool.operation.field.args.map((a) => a.name));
+        const unknown = Object.keys(variables).filter((k) => !known.has(k));
+        if (unknown.length) return toolError(400, `Unknown argument "${unknown[0]}".`);
+        if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') return toolError(400, `${IDEMPOTENCY_ARG} must be a string.`);
+        const headers = new Headers();
+        const key = idempotencyKey ?? headerOf(req, 'idempotency-key');
+        if (key && tool.operation.meta.idempotent) headers.set('idempotency-key', key);
+        const result = await execute(tool.operation, variables, { principal, headers });
+        if (result.errors?.length) {
+          const { body: error } = errorFromGraphQLErrors(result.errors);
+          return toolError(error.statusCode, error.message);
+        }
+        return toolResult(result.data?.[tool.operation.name]);
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } catch (err) {
+      const api = apiErrorOf(err);
+      if (!api) throw err;
+      if (!res.headersSent) fail(api);
+    }
+  };
+}
+
+function parseToolsets(header: string | null): Area[] | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const names = header.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (names.includes('all')) return [...ALL_TOOLSETS];
+  const unknown = names.filter((n) => !ALL_TOOLSETS.includes(n as Area));
+  if (unknown.length) throw badRequest(`X-MCP-Toolsets names unknown toolset(s): ${unknown.join(', ')}. Known: ${ALL_TOOLSETS.join(', ')}, all.`, 'X-MCP-Toolsets');
+  return names as Area[];
+}
+
+function parseReadOnly(header: string | null): boolean {
+  if (header === null) return false;
+  const v = header.trim().toLowerCase();
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0' || v === '') return false;
+  throw badRequest('X-MCP-Readonly must be true or false.', 'X-MCP-Readonly');
+}

@@ -1,0 +1,38 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { API_REVISION } from '../version.ts';
+
+/**
+ * `svc mcp`: the same tool catalogue over stdio. It is a bridge to the HTTP API's /mcp with
+ * the key from SERVICE_API_KEY, so scopes, toolsets, limits and idempotency are the server's.
+ * stdout carries only JSON-RPC; everything else goes to stderr.
+ */
+export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const key = env.SERVICE_API_KEY;
+  if (!key) {
+    process.stderr.write('svc mcp: SERVICE_API_KEY is not set. Set it to an API key (svc_...) or OAuth access token; SERVICE_BASE_URL names the API (default http://127.0.0.1:8080).\n');
+    process.exit(2);
+  }
+  const base = (env.SERVICE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
+  if (env.SERVICE_MCP_TOOLSETS) headers['X-MCP-Toolsets'] = env.SERVICE_MCP_TOOLSETS;
+  if (env.SERVICE_MCP_READONLY) headers['X-MCP-Readonly'] = env.SERVICE_MCP_READONLY;
+
+  const upstream = new Client({ name: 'svc-mcp-stdio', version: API_REVISION });
+  try {
+    await upstream.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
+  } catch (err) {
+    process.stderr.write(`svc mcp: cannot reach ${base}/mcp with this key: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+
+  const server = new Server({ name: 'cloud-account-api', version: API_REVISION }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
+  server.setRequestHandler(CallToolRequestSchema, (request) => upstream.callTool(request.params) as any);
+  server.onclose = () => void upstream.close();
+  await server.connect(new StdioServerTransport());
+  process.stderr.write(`svc mcp: serving ${base}/mcp over stdio\n`);
+}

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildToolCatalog, DEFAULT_TOOLSETS } from '../../src/mcp/catalog.ts';
+import { getSchema } from '../../src/schema/index.ts';
+import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { mcpClient } from '../helpers/mcp.ts';
+
+const catalog = buildToolCatalog(getSchema());
+let app: TestApp;
+let c: Customer;
+let serverId: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  c = await app.customer({ walletBalanceUsdCents: 50_000 });
+  const order = await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, { productId: 'std-1c-2g-50', label: 'mcp', os: 'linux', osTemplate: 'debian-12' });
+  serverId = order.body.id;
+  await app.admin('POST', '/admin/clock/advance', { seconds: 300 });
+});
+afterAll(() => app?.stop());
+
+const names = (tools: { name: string }[]) => tools.map((t) => t.name).sort();
+
+describe('MCP over Streamable HTTP', () => {
+  it('refuses a missing or bad credential with 401 and WWW-Authenticate', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    for (const headers of [{}, { Authorization: `Bearer svc_${'Z'.repeat(40)}` }]) {
+      const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(init) });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(await res.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+    }
+  });
+
+  it('initializes and lists the default toolsets for a full-scope key, each tool fully described', async () => {
+    const client = await mcpClient(app.url, c.key);
+    expect(client.getServerVersion()).toMatchObject({ name: 'cloud-account-api', version: '1.15' });
+    const { tools } = await client.listTools();
+    expect(names(tools)).toEqual(names(catalog.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset))));
+    for (const tool of tools) {
+      expect(tool.description!.length).toBeGreaterThan(10);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.annotations).toEqual({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean), openWorldHint: false });
+    }
+    const terminate = tools.find((t) => t.name === 'server_terminate')!;
+    expect(terminate.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(tools.find((t) => t.name === 'servers_list')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    const ptr = tools.find((t) => t.name === 'server_ptr_set')!;
+    expect(ptr.inputSchema).toMatchObject({ required: expect.arrayContaining(['id', 'ip', 'hostname']), additionalProperties: false });
+    expect(tools.find((t) => t.name === 'server_snapshot_create')!.inputSchema.properties).toHaveProperty('idempotency_key');
+    await client.close();
+  });
+
+  it('lists only what the scopes allow; toolsets and read-only mode narrow the catalogue', async () => {
+    const readKey = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['servers:read'] });
+    const reader = await mcpClient(app.url, readKey.body.key);
+    const readTools = (await reader.listTools()).tools;
+    expect(names(readTools)).toEqual(names(catalog.filter((t) => t.scope === 'servers:read' && DEFAULT_TOOLSETS.includes(t.toolset))));
+    expect(readTools.length).toBeGreaterThan(5);
+    await reader.close();
+
+    const webhooksOnly = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'webhooks' });
+    expect(names((await webhooksOnly.listTools()).tools)).toEqual(names(catalog.filter((t) => t.toolset === 'webhooks')));
+    await webhooksOnly.close();
+
+    const optional = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'account' });
+    expect(names((await optional.listTools()).tools)).toEqual(['account_get']);
+    await optional.close();
+
+    const readOnly = await mcpClient(app.url, c.key, { 'X-MCP-Readonly': 'true' });
+    const roTools = (await readOnly.listTools()).tools;
+    expect(roTools.length).toBeGreaterThan(5);
+    expect(roTools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    // A write tool is refused in a read-only session even though the key could call it.
+    const refused = await readOnly.callTool({ name: 'server_power', arguments: { id: serverId, action: 'stop' } });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ statusCode: 403 });
+    await readOnly.close();
+
+    const bad = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}`, 'X-MCP-Toolsets': 'servers,nope', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).message).toMatch(/nope/);
+  });
+
+  it('calls a read tool and a write tool; results are structured JSON equal to the REST body', async () => {
+    const client = await mcpClient(app.url, c.key);
+    const list = await client.callTool({ name: 'servers_list', arguments: { limit: 10 } });
+    expect(list.isError).toBeFalsy();
+    const rest = await app.call('GET', '/v1/servers?limit=10', { key: c.key });
+    expect(list.structuredContent).toEqual(rest.body);
+    expect(JSON.parse((list.content as any)[0].text)).toEqual(rest.body);
+
+    const stopped = await client.callTool({ name: 'server_power', arguments: { id: serverId, action: 'stop' } });
+    expect(stopped.structuredContent).toMatchObject({ id: serverId, status: 'stopped' });
+    const started = await client.callTool({ name: 'server_power', arguments: { id: serverId, action: 'start' } });
+    expect(started.structuredContent).toMatchObject({ status: 'running' });
+    await client.close();
+  });
+
+  it('errors come back as tool errors with the same status and message as REST', async () => {
+    const client = await mcpClient(app.url, c.key);
+    const missing = await client.callTool({ name: 'server_get', arguments: { id: 'srv_doesnotexist' } });
+    const rest = await app.call('GET', '/v1/servers/srv_doesnotexist', { key: c.key });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent).toEqual(rest.body);
+    const invalid = await client.callTool({ name: 'server_power', arguments: { id: serverId, action: 'explode' } });
+    expect(invalid.structuredContent).toEqual((await app.call('POST', `/v1/servers/${serverId}/power/explode`, { key: c.key })).body);
+    const unknownArg = await client.callTool({ name: 'servers_list', arguments: { colour: 'red' } });
+    expect(unknownArg.structuredContent).toMatchObject({ statusCode: 400, message: expect.stringMatching(/colour/) });
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    await client.close();
+  });
+
+  it('a destructive tool is not listed and is refused without servers:destroy', async () => {
+    const writeKey = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['servers:read', 'servers:write'] });
+    const client = await mcpClient(app.url, writeKey.body.key);
+    expect(names((await client.listTools()).tools)).not.toContain('server_terminate');
+    const res = await client.callTool({ name: 'server_terminate', arguments: { id: serverId } });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toMatchObject({ statusCode: 403, error: 'Forbidden', message: expect.stringContaining('servers:destroy') });
+    expect((await app.call('GET', `/v1/servers/${serverId}`, { key: c.key })).body.status).toBe('running');
+    await client.close();
+  });
+
+  it('idempotent replay: the same idempotency_key returns the first result without running again', async () => {
+    const client = await mcpClient(app.url, c.key);
+    const before = await app.running.app.prisma.snapshot.count({ where: { serverId } });
+    const first = await client.callTool({ name: 'server_snapshot_create', arguments: { id: serverId, name: 'via mcp', idempotency_key: 'mcp-1' } });
+    const again = await client.callTool({ name: 'server_snapshot_create', arguments: { id: serverId, name: 'via mcp', idempotency_key: 'mcp-1' } });
+    expect(first.isError).toBeFalsy();
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    expect(await app.running.app.prisma.snapshot.count({ where: { serverId } })).toBe(before + 1);
+    // The key is shared with REST: the same key with other parameters is refused there too.
+    const rest = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { name: 'other' }, headers: { 'Idempotency-Key': 'mcp-1' } });
+    expect(rest.status).toBe(422);
+    await client.close();
+  });
+
+  it('rate limits apply to MCP requests exactly as to REST', async () => {
+    const key = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['servers:read'] });
+    const counter = { requests: 0 };
+    const client = await mcpClient(app.url, key.body.key, {}, counter); // every HTTP request the client makes is counted
+    let refused: unknown;
+    for (let i = 0; i < 130 && !refused; i++) {
+      try {
+        await client.callTool({ name: 'servers_list', arguments: {} });
+      } catch (err) {
+        refused = err;
+      }
+    }
+    // The 121st HTTP request of this credential was the first refused.
+    expect(counter.requests).toBe(121);
+    expect(String(refused)).toMatch(/429|Too Many/);
+    await client.close().catch(() => undefined);
+  });
+});

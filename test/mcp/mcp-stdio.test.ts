@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { mcpClient } from '../helpers/mcp.ts';
+import { ROOT } from '../helpers/process.ts';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+let app: TestApp;
+let c: Customer;
+beforeAll(async () => {
+  app = await startTestApp();
+  c = await app.customer();
+});
+afterAll(() => app?.stop());
+
+function stdioClient(env: Record<string, string>) {
+  return new StdioClientTransport({ command: process.execPath, args: ['bin/svc.js', 'mcp'], cwd: ROOT, env: { PATH: process.env.PATH!, ...env }, stderr: 'pipe' });
+}
+
+describe('svc mcp (stdio)', () => {
+  it('serves the same catalogue as HTTP and calls tools through the API', async () => {
+    const client = new Client({ name: 'stdio-test', version: '1' });
+    await client.connect(stdioClient({ SERVICE_API_KEY: c.key, SERVICE_BASE_URL: app.url }));
+    const viaStdio = (await client.listTools()).tools;
+    const http = await mcpClient(app.url, c.key);
+    const viaHttp = (await http.listTools()).tools;
+    expect(viaStdio).toEqual(viaHttp);
+    const account = await client.callTool({ name: 'servers_list', arguments: {} });
+    expect(account.structuredContent).toEqual({ data: [], hasMore: false, nextCursor: null });
+    const readOnly = new Client({ name: 'stdio-test', version: '1' });
+    await readOnly.connect(stdioClient({ SERVICE_API_KEY: c.key, SERVICE_BASE_URL: app.url, SERVICE_MCP_READONLY: 'true', SERVICE_MCP_TOOLSETS: 'servers' }));
+    const ro = (await readOnly.listTools()).tools;
+    expect(ro.every((t) => t.annotations?.readOnlyHint)).toBe(true);
+    expect(ro.some((t) => t.name === 'servers_list')).toBe(true);
+    await Promise.all([client.close(), readOnly.close(), http.close()]);
+  });
+
+  it('a missing key is a clear error on stderr and a non-zero exit; stdout stays clean', async () => {
+    const child = spawn(process.execPath, ['bin/svc.js', 'mcp'], { cwd: ROOT, env: { PATH: process.env.PATH }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(code).not.toBe(0);
+    expect(err).toMatch(/SERVICE_API_KEY is not set/);
+    expect(out).toBe('');
+  });
+
+  it('a bad key fails at start with a clear error', async () => {
+    const child = spawn(process.execPath, ['bin/svc.js', 'mcp'], { cwd: ROOT, env: { PATH: process.env.PATH, SERVICE_API_KEY: `svc_${'Q'.repeat(40)}`, SERVICE_BASE_URL: app.url }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(code).not.toBe(0);
+    expect(err).toMatch(/cannot reach .*\/mcp/);
+  });
+});
