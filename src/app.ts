@@ -31,6 +31,8 @@ import { sendDueDeliveries } from './modules/webhooks/delivery.ts';
 import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
 import { runDueJobs } from './provider/jobs.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
+import { SimulatedHostingDriver } from './provider/hosting/simulated.ts';
+import { hostingCallbacks } from './modules/hosting/service.ts';
 import { getSchema } from './schema/index.ts';
 
 export interface RunningApp {
@@ -54,6 +56,9 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   await seedCatalogue(prisma);
 
   const provider = new SimulatedProvider(servers.providerCallbacks, { provisionSeconds: config.provisionSeconds });
+  const hosting = new SimulatedHostingDriver(hostingCallbacks, { dataDir: config.dataDir, allowLocalGit: config.hostingAllowLocalGit });
+  // One job table for the simulated datacenter: hosting provisioning runs beside the server jobs.
+  Object.assign(provider.jobHandlers, hosting.jobHandlers);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const schema = getSchema();
@@ -94,6 +99,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     limits: new RateLimits(redis),
     metrics: new Metrics(),
     provider,
+    hosting,
     adminToken: resolveAdminToken(config, log),
     events,
     webhookSecretKey,

@@ -24,6 +24,12 @@ export const ID_PREFIX = {
   serverAddon: 'sad',
   ssoToken: 'sso',
   pool: 'pool',
+  hosting: 'hst',
+  hostingDatabase: 'hdb',
+  hostingCronJob: 'hcj',
+  hostingProtectedDir: 'hpd',
+  hostingBackup: 'hbk',
+  hostingSshSession: 'hss',
 } as const;
 
 /**

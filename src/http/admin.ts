@@ -6,6 +6,7 @@ import { accountView, createAccount } from '../modules/account/service.ts';
 import { mintApiKey } from '../modules/auth/service.ts';
 import { getCatalogue } from '../modules/catalogue/service.ts';
 import { orderServer, suspendServer } from '../modules/servers/service.ts';
+import { orderHosting, setSimulatedDns } from '../modules/hosting/service.ts';
 import { parseJsonBody, readBody } from './body.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
@@ -49,6 +50,29 @@ const ROUTES: AdminRoute[] = [
       await requireAccount(app, p.accountId);
       const server = await orderServer(app.prisma, app.provider, p.accountId, body, app.clock.now());
       return [201, { id: server.id, status: server.status, label: server.label, productId: server.productId, os: server.os, osTemplate: server.osTemplate }];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/accounts/:accountId/hosting',
+    async handle(app, p, body) {
+      await requireAccount(app, p.accountId);
+      const row = await orderHosting(app.prisma, app.hosting, p.accountId, body, app.clock.now());
+      return [201, { id: row.id, status: row.status, domain: row.domain, productId: row.productId }];
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/admin/dns/:hostname',
+    async handle(app, p, body) {
+      return [200, await setSimulatedDns(app.prisma, app.hosting, p.hostname, body.target)];
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/dns/:hostname',
+    async handle(app, p) {
+      return [200, await setSimulatedDns(app.prisma, app.hosting, p.hostname, null)];
     },
   },
   {

@@ -4,6 +4,7 @@ import { builder } from './builder.ts';
 import '../modules/account/schema.ts';
 import '../modules/servers/schema.ts';
 import '../modules/pools/schema.ts';
+import '../modules/hosting/schema.ts';
 import '../modules/webhooks/schema.ts';
 import '../events/schema.ts';
 
