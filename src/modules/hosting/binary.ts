@@ -41,7 +41,7 @@ async function upload(r: BinaryRequest): Promise<void> {
 
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: r.req.headers, limits: { files: 1, fileSize: limit, fields: 10, fieldSize: 1024, parts: 11 } });
+    parser = busboy({ headers: r.req.headers, preservePath: true, defParamCharset: 'utf8', limits: { files: 1, fileSize: limit + 1, fields: 10, fieldSize: 1024, parts: 11 } });
   } catch (err) {
     throw badRequest(`The multipart body is malformed: ${(err as Error).message}.`, 'file');
   }
