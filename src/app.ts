@@ -27,6 +27,7 @@ import { createHttpServer } from './http/server.ts';
 import { seedCatalogue } from './modules/catalogue/service.ts';
 import { ensureDemoAccount } from './modules/account/demo.ts';
 import * as servers from './modules/servers/service.ts';
+import { runRenewals } from './modules/billing/renewals.ts';
 import { sendDueDeliveries } from './modules/webhooks/delivery.ts';
 import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
 import { runDueJobs } from './provider/jobs.ts';
@@ -109,6 +110,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
       while (working) await working.catch(() => 0);
       // Provider jobs (which record events), then the relay (events → delivery rows), then due deliveries.
       working = runDueJobs(prisma, provider.jobHandlers, clock.now()).then(async (jobs) => {
+        await runRenewals(prisma, provider, clock.now());
         await relay.runOnce();
         await sendDueDeliveries(deliveryDeps);
         return jobs;

@@ -6,6 +6,10 @@ import '../modules/servers/schema.ts';
 import '../modules/pools/schema.ts';
 import '../modules/hosting/schema.ts';
 import '../modules/webhooks/schema.ts';
+import '../modules/mail/schema.ts';
+import '../modules/domains/schema.ts';
+import '../modules/billing/schema.ts';
+import '../modules/tickets/schema.ts';
 import '../events/schema.ts';
 
 let built: GraphQLSchema | undefined;
