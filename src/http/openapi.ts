@@ -4,6 +4,7 @@ import { jsonSchemaOf, objectSchemaOf, withDescription, type JsonSchema } from '
 import { listOperations, RATE_LIMIT_CLASSES } from '../schema/operation.ts';
 import { API_REVISION } from '../version.ts';
 import { REQUESTS_PER_MINUTE } from './rate-limit.ts';
+import { binaryRoutes } from './binary-routes.ts';
 
 const ERROR_RESPONSES: Record<string, string> = {
   400: 'Invalid parameters or a business rule refused the request.',
@@ -76,6 +77,62 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
         : {}),
       responses: {
         200: { description: 'Success.', headers: RATE_HEADERS, content: { 'application/json': { schema: jsonSchemaOf(op.field.type) } } },
+        ...Object.fromEntries(
+          Object.entries(errors).map(([status, description]) => [
+            status,
+            { description, headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          ]),
+        ),
+      },
+    };
+  }
+
+  // Binary streams (hand-written routes): multipart request bodies and binary responses.
+  for (const route of binaryRoutes()) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const query = route.query.map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' } }));
+    const errors: Record<string, string> = { ...ERROR_RESPONSES };
+    if (route.upload) {
+      errors[413] = 'The file is larger than the upload limit.';
+      errors[415] = 'The body is not multipart/form-data.';
+    }
+    const success = route.response.contentType === 'application/json'
+      ? { 'application/json': { schema: { $ref: '#/components/schemas/HostingFile' } } }
+      : { [route.response.contentType]: { schema: { type: 'string', format: 'binary' } } };
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = {
+      operationId: route.operationId,
+      summary: route.description,
+      description: `Scope: \`${route.scope}\`. Streamed; not available over GraphQL or MCP.`,
+      tags: [route.area],
+      security: [{ bearer: [route.scope] }],
+      'x-scope': route.scope,
+      parameters: [...pathParams, ...query],
+      ...(route.upload
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'multipart/form-data': {
+                  schema: { type: 'object', required: [route.upload.field], properties: { [route.upload.field]: { type: 'string', format: 'binary', description: route.upload.description } } },
+                },
+              },
+            },
+          }
+        : {}),
+      responses: {
+        200: {
+          description: route.response.description,
+          headers: {
+            ...RATE_HEADERS,
+            ...(route.response.contentType === 'application/json' ? {} : {
+              'Content-Disposition': { description: 'attachment; filename="..."; filename*=UTF-8\'\'... (RFC 6266)', schema: { type: 'string' } },
+              'Content-Length': { description: 'Size of the file in bytes.', schema: { type: 'integer' } },
+            }),
+          },
+          content: success,
+        },
         ...Object.fromEntries(
           Object.entries(errors).map(([status, description]) => [
             status,

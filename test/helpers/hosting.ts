@@ -27,7 +27,7 @@ export function siteDir(app: TestApp, hostingId: string, part: 'home' | 'mysql' 
 /** POSTs a multipart upload with one `file` field. */
 export async function upload(app: TestApp, key: string, hostingId: string, opts: { path?: string; name: string; data: Uint8Array; field?: string }) {
   const form = new FormData();
-  form.append(opts.field ?? 'file', new Blob([opts.data]), opts.name);
+  form.append(opts.field ?? 'file', new Blob([new Uint8Array(opts.data)]), opts.name);
   const qs = opts.path === undefined ? '' : `?path=${encodeURIComponent(opts.path)}`;
   const res = await fetch(`${app.url}/v1/hosting/${hostingId}/files/upload${qs}`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: form });
   const text = await res.text();

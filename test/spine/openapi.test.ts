@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations } from '../../src/schema/operation.ts';
+import { binaryRoutes } from '../../src/http/binary-routes.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ describe('GET /v1/openapi.json', () => {
   it('describes every bound operation truthfully: path params, query params, bodies, scopes, errors', async () => {
     const doc = (await app.call('GET', '/v1/openapi.json')).body;
     const ops = listOperations(getSchema());
-    expect(Object.values(doc.paths).flatMap((p: any) => Object.keys(p)).length).toBe(ops.length);
+    expect(Object.values(doc.paths).flatMap((p: any) => Object.keys(p)).length).toBe(ops.length + binaryRoutes().length);
     for (const op of ops) {
       const entry = doc.paths[op.path.replace(/:(\w+)/g, '{$1}')]?.[op.method.toLowerCase()];
       expect(entry, `${op.method} ${op.path}`).toBeDefined();
@@ -43,6 +44,23 @@ describe('GET /v1/openapi.json', () => {
     expect(snap.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Snapshot' });
     expect(doc.components.schemas.Error.required).toEqual(['statusCode', 'message', 'error']);
     expect(doc.components.schemas.Account.properties.email_verified).toEqual({ type: 'boolean' });
+  });
+
+  it('describes the binary stream routes: multipart upload body, binary responses, scope', async () => {
+    const doc = (await app.call('GET', '/v1/openapi.json')).body;
+    for (const route of binaryRoutes()) {
+      const entry = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      expect(entry, `${route.method} ${route.path}`).toMatchObject({ operationId: route.operationId, security: [{ bearer: [route.scope] }], 'x-scope': route.scope });
+      for (const status of ['200', '400', '401', '403', '404', '429', '500']) expect(entry.responses[status], status).toBeDefined();
+    }
+    const up = doc.paths['/hosting/{id}/files/upload'].post;
+    expect(up.requestBody.content['multipart/form-data'].schema).toMatchObject({ required: ['file'], properties: { file: { type: 'string', format: 'binary' } } });
+    expect(up.parameters.map((p: any) => [p.name, p.in])).toEqual([['id', 'path'], ['path', 'query']]);
+    expect(up.responses['413']).toBeDefined();
+    const down = doc.paths['/hosting/{id}/files/download'].get;
+    expect(down.responses['200'].content['application/octet-stream'].schema).toEqual({ type: 'string', format: 'binary' });
+    expect(down.responses['200'].headers['Content-Disposition']).toBeDefined();
+    expect(doc.paths['/hosting/{id}/backups/{bid}/download'].get.responses['200'].content['application/gzip']).toBeDefined();
   });
 
   it('every $ref points at a component that exists', async () => {
