@@ -12,6 +12,8 @@ import { onEventRecorded } from './events/outbox.ts';
 import { Relay } from './events/relay.ts';
 import { createEventStream } from './events/stream.ts';
 import { createAdminHandler } from './http/admin.ts';
+import { createDashboardHandler } from './http/dashboard.ts';
+import { createOAuthHandler } from './http/oauth.ts';
 import { createApiHandler } from './http/api.ts';
 import { createGraphQLServer } from './http/graphql.ts';
 import { createOperationExecutor } from './http/execute-operation.ts';
@@ -127,11 +129,14 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
 
   const yoga = createGraphQLServer(schema, app.limits);
   const openApi = buildOpenApi(schema);
+  const dashboard = createDashboardHandler(app);
   const server = createHttpServer(app, {
     api: createApiHandler(app, yoga, new RestRoutes(schema), () => openApi),
     admin: createAdminHandler(app),
     mcp: createMcpHandler(app, buildToolCatalog(schema), createOperationExecutor(app, yoga)),
     ops: (req, res, p) => handleOps(app, req, res, p),
+    oauth: createOAuthHandler(app, dashboard.devicePage),
+    dashboard: dashboard.handle,
   });
   const graphqlWs = attachGraphQLWs(server, app, yoga);
   await new Promise<void>((resolve, reject) => {

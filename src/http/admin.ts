@@ -5,6 +5,7 @@ import { ApiError, apiErrorOf, badRequest, notFound, unauthorized } from '../err
 import { accountView, createAccount } from '../modules/account/service.ts';
 import { mintApiKey } from '../modules/auth/service.ts';
 import { getCatalogue } from '../modules/catalogue/service.ts';
+import { registerClient } from '../modules/oauth/service.ts';
 import { chargeOrder, operatorDeposit, operatorInvoice, operatorPayInvoice } from '../modules/billing/service.ts';
 import { orderDomain } from '../modules/domains/service.ts';
 import { orderServer, suspendServer } from '../modules/servers/service.ts';
@@ -142,6 +143,14 @@ const ROUTES: AdminRoute[] = [
       const now = await app.clock.advance(seconds);
       const jobsRun = await app.runDueWork();
       return [200, { now: now.toISOString(), jobsRun }];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/oauth/clients',
+    async handle(app, _p, body) {
+      if (typeof body.name !== 'string' || body.name.trim().length < 1 || body.name.trim().length > 100) throw badRequest('name must be 1 to 100 characters.', 'name');
+      return [201, await registerClient(app.prisma, body.name, app.clock.now())];
     },
   },
   {

@@ -3,6 +3,7 @@ import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf } from '../errors.ts';
 import { authenticate, type Principal } from '../modules/auth/service.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
+import { sessionPrincipalForHttp } from './session-auth.ts';
 
 export interface Admission {
   principal: Principal | null;
@@ -22,6 +23,8 @@ export async function admit(app: App, req: IncomingMessage): Promise<Admission> 
   let refusal: ApiError | undefined;
   try {
     principal = await authenticate(app.prisma, headerOf(req, 'authorization'), app.clock.now());
+    // The dashboard on /graphql: its session cookie plus the CSRF header, when no Bearer is given.
+    if (!principal && (req.url ?? '').split('?')[0] === '/graphql') principal = await sessionPrincipalForHttp(app, req);
   } catch (err) {
     refusal = apiErrorOf(err);
     if (!refusal) throw err;

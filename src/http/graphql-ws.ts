@@ -10,6 +10,7 @@ import { apiErrorOf } from '../errors.ts';
 import { authenticate, type Principal } from '../modules/auth/service.ts';
 import type { RequestContext } from '../schema/context.ts';
 import type { ServerContext } from './graphql.ts';
+import { sessionPrincipalForUpgrade } from './session-auth.ts';
 
 type Extra = {
   principal?: Principal;
@@ -42,6 +43,8 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
         let principal: Principal | null = null;
         try {
           principal = await authenticate(app.prisma, typeof given === 'string' ? given : null, app.clock.now());
+          // The dashboard: its session cookie, on an upgrade from our own origin (no CSWSH).
+          if (!principal && given === undefined) principal = await sessionPrincipalForUpgrade(app, ctx.extra.request);
         } catch (err) {
           if (!apiErrorOf(err)) throw err;
         }

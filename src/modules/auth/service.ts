@@ -2,13 +2,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
+import { lookupAccessToken } from '../oauth/service.ts';
 import { DEFAULT_SCOPES, isScope, type Scope } from './scopes.ts';
 
-/** Who is calling: resolved once per request from the Bearer credential. */
+/**
+ * Who is calling: resolved once per request from the Bearer credential (an API key or an
+ * OAuth access token), or from the dashboard's session cookie on /graphql.
+ */
 export interface Principal {
   accountId: string;
+  /** The API key id, the OAuth grant id (all of a grant's access tokens share a rate limit), or the session id. */
   credentialId: string;
-  kind: 'api_key';
+  kind: 'api_key' | 'access_token' | 'session';
   scopes: ReadonlySet<Scope>;
 }
 
@@ -20,7 +25,7 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-function randomBase62(length: number): string {
+export function randomBase62(length: number): string {
   // Rejection sampling keeps every character equally likely.
   let out = '';
   while (out.length < length) {
@@ -81,6 +86,13 @@ export async function authenticate(prisma: PrismaClient, authorization: string |
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <API key>".');
   const token = match[1];
+  if (token.startsWith('svc_at_')) {
+    // OAuth access token: exactly the scopes granted; refresh tokens never authenticate calls.
+    const access = await lookupAccessToken(prisma, token, now);
+    if (!access) throw unauthorized('The access token is invalid, expired or revoked.');
+    return { accountId: access.accountId, credentialId: access.grantId, kind: 'access_token', scopes: new Set(access.scopes) };
+  }
+  if (token.startsWith('svc_rt_')) throw unauthorized('A refresh token cannot authenticate API calls; exchange it at the token endpoint.');
   if (!API_KEY_PATTERN.test(token)) throw unauthorized('The API key is malformed.');
   const row = await prisma.apiKey.findUnique({ where: { keyHash: hashSecret(token) } });
   if (!row || row.revokedAt) throw unauthorized('The API key is invalid or has been revoked.');
@@ -91,4 +103,24 @@ export async function authenticate(prisma: PrismaClient, authorization: string |
     kind: 'api_key',
     scopes: new Set(row.scopes.filter(isScope)),
   };
+}
+
+/** The dashboard's key list: prefixes only, never the key. */
+export async function listApiKeys(prisma: PrismaClient, accountId: string) {
+  const rows = await prisma.apiKey.findMany({ where: { accountId, revokedAt: null }, orderBy: { createdAt: 'desc' } });
+  return rows.map((k) => ({
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    scopes: k.scopes,
+    expiresAt: k.expiresAt?.toISOString() ?? null,
+    lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+    createdAt: k.createdAt.toISOString(),
+  }));
+}
+
+/** Revokes a key of the account at once (the next request with it answers 401). */
+export async function revokeApiKey(prisma: PrismaClient, accountId: string, keyId: string, now: Date): Promise<boolean> {
+  const { count } = await prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } });
+  return count === 1;
 }

@@ -1,0 +1,55 @@
+import type { IncomingMessage } from 'node:http';
+import type { App } from '../app-services.ts';
+import { ALL_SCOPES } from '../modules/auth/scopes.ts';
+import type { Principal } from '../modules/auth/service.ts';
+import { findSession, parseCookies, safeEqual, SESSION_COOKIE, type Session } from '../modules/dashboard/sessions.ts';
+
+/** The dashboard session of a request, from its cookie (no CSRF check: callers add theirs). */
+export async function sessionOf(app: App, req: IncomingMessage): Promise<{ secret: string; session: Session } | null> {
+  const secret = parseCookies(req.headers.cookie)[SESSION_COOKIE];
+  const session = await findSession(app.prisma, secret, app.clock.now());
+  return session ? { secret, session } : null;
+}
+
+/**
+ * True when the request's Origin (or, without one, its Referer) is this service: the
+ * PUBLIC_BASE_URL's origin, or the origin the request itself was addressed to. Browsers always
+ * send Origin on WebSocket upgrades and cross-site POSTs, so a foreign page fails here.
+ */
+export function sameOrigin(app: App, req: IncomingMessage): boolean {
+  let origin = req.headers.origin;
+  if (!origin && typeof req.headers.referer === 'string') {
+    try {
+      origin = new URL(req.headers.referer).origin;
+    } catch {
+      return false;
+    }
+  }
+  if (!origin) return false;
+  const own = new URL(app.config.publicBaseUrl).origin;
+  const scheme = own.startsWith('https:') ? 'https' : 'http';
+  return origin === own || (typeof req.headers.host === 'string' && origin === `${scheme}://${req.headers.host}`);
+}
+
+function principalOf(session: Session): Principal {
+  return { accountId: session.accountId, credentialId: session.id, kind: 'session', scopes: new Set(ALL_SCOPES) };
+}
+
+/**
+ * The dashboard's credential on /graphql over HTTP: the session cookie counts only with an
+ * `X-CSRF-Token` header equal to the session's CSRF token (a cross-site page can neither read
+ * the token nor set the header without a CORS preflight we never grant).
+ */
+export async function sessionPrincipalForHttp(app: App, req: IncomingMessage): Promise<Principal | null> {
+  const given = req.headers['x-csrf-token'];
+  if (typeof given !== 'string' || !req.headers.cookie) return null;
+  const found = await sessionOf(app, req);
+  return found && safeEqual(given, found.session.csrfToken) ? principalOf(found.session) : null;
+}
+
+/** The dashboard's credential on the graphql-ws upgrade: the session cookie from our own origin only (no cross-site WebSocket hijacking). */
+export async function sessionPrincipalForUpgrade(app: App, req: IncomingMessage): Promise<Principal | null> {
+  if (!req.headers.cookie || !sameOrigin(app, req)) return null;
+  const found = await sessionOf(app, req);
+  return found ? principalOf(found.session) : null;
+}
