@@ -1,0 +1,94 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { dash, loadSession, liveStatus, onLiveStatus, startLive, stopLive, type SessionState } from './api.ts';
+import { Link, navigate, useLocation } from './router.tsx';
+import { SignIn } from './pages/sign-in.tsx';
+import { Overview } from './pages/overview.tsx';
+import { ServerPage } from './pages/server.tsx';
+import { Keys } from './pages/keys.tsx';
+import { Apps } from './pages/apps.tsx';
+import { Device } from './pages/device.tsx';
+import { Webhooks } from './pages/webhooks.tsx';
+import { EventFeed } from './pages/events.tsx';
+import './style.css';
+
+const NAV = [
+  ['/', 'Overview'],
+  ['/keys', 'API keys'],
+  ['/apps', 'Connected apps'],
+  ['/webhooks', 'Webhooks'],
+  ['/events', 'Live events'],
+] as const;
+
+function LiveBadge() {
+  const [s, setS] = useState(liveStatus());
+  useEffect(() => onLiveStatus(setS), []);
+  return <span class={`live live-${s}`} data-testid="live-status">{s === 'live' ? '● live' : s === 'connecting' ? '○ connecting' : '○ offline'}</span>;
+}
+
+function App() {
+  const { path, query } = useLocation();
+  const [session, setSession] = useState<SessionState | null>(null);
+
+  useEffect(() => {
+    loadSession().then(setSession, () => setSession({ signedIn: false, csrfToken: '' }));
+  }, []);
+  useEffect(() => {
+    if (session?.signedIn) startLive();
+  }, [session?.signedIn]);
+
+  if (!session) return <div class="loading">Loading…</div>;
+
+  if (!session.signedIn) {
+    return (
+      <SignIn
+        onSignedIn={(s) => {
+          setSession(s);
+          if (path === '/sign-in') navigate(query.get('next') ?? '/', true);
+        }}
+      />
+    );
+  }
+  if (path === '/sign-in') navigate(query.get('next') ?? '/', true);
+
+  const signOut = async () => {
+    await dash('POST', '/sign-out', {});
+    stopLive();
+    setSession(await loadSession());
+    navigate('/sign-in', true);
+  };
+
+  let page;
+  const server = /^\/servers\/([\w-]+)$/.exec(path);
+  if (path === '/' || path === '/sign-in') page = <Overview />;
+  else if (server) page = <ServerPage id={server[1]} />;
+  else if (path === '/keys') page = <Keys />;
+  else if (path === '/apps') page = <Apps />;
+  else if (path === '/oauth/device') page = <Device initialCode={query.get('user_code') ?? ''} />;
+  else if (path === '/webhooks') page = <Webhooks />;
+  else if (path === '/events') page = <EventFeed />;
+  else page = <section><h1>Not found</h1><p>No page at {path}.</p></section>;
+
+  return (
+    <div class="shell">
+      <header class="top">
+        <span class="brand">☁ Cloud account</span>
+        <nav>
+          {NAV.map(([href, label]) => (
+            <Link key={href} href={href} class={path === href ? 'active' : ''}>
+              {label}
+            </Link>
+          ))}
+        </nav>
+        <LiveBadge />
+        <span class="who" data-testid="account-email">{session.account?.email}</span>
+        <button type="button" class="link" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main>{page}</main>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'preact/hooks';
+import { SCOPES, DEFAULT_SCOPES, type Scope } from '../../modules/auth/scopes.ts';
+import { dash } from '../api.ts';
+
+interface KeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+}
+
+export function ScopePicker(props: { scopes: readonly string[]; chosen: Set<string>; onChange(next: Set<string>): void }) {
+  return (
+    <div class="scopes">
+      {props.scopes.map((s) => (
+        <label key={s} class="check" title={SCOPES[s as Scope]}>
+          <input
+            type="checkbox"
+            name="scope"
+            value={s}
+            checked={props.chosen.has(s)}
+            onChange={(e) => {
+              const next = new Set(props.chosen);
+              if (e.currentTarget.checked) next.add(s);
+              else next.delete(s);
+              props.onChange(next);
+            }}
+          />
+          <span class="mono">{s}</span>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+export function Keys() {
+  const [keys, setKeys] = useState<KeyRow[] | null>(null);
+  const [name, setName] = useState('');
+  const [chosen, setChosen] = useState<Set<string>>(new Set(DEFAULT_SCOPES));
+  const [minted, setMinted] = useState<{ key: string; name: string } | null>(null);
+  const [error, setError] = useState('');
+
+  const load = () => dash<{ data: KeyRow[] }>('GET', '/keys').then((r) => setKeys(r.data), (e: Error) => setError(e.message));
+  useEffect(() => void load(), []);
+
+  const mint = async (e: Event) => {
+    e.preventDefault();
+    setError('');
+    try {
+      const k = await dash<{ key: string; name: string }>('POST', '/keys', { name: name || undefined, scopes: [...chosen] });
+      setMinted(k);
+      setName('');
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const revoke = async (id: string) => {
+    if (!confirm('Revoke this key? Programs using it stop working at once.')) return;
+    await dash('DELETE', `/keys/${id}`);
+    await load();
+  };
+
+  return (
+    <div>
+      <h1>API keys</h1>
+      <form class="card" onSubmit={mint} method="post" action="/dashboard/api/keys">
+        <h2>Mint a key</h2>
+        <label>
+          Name
+          <input name="name" maxLength={100} placeholder="Dashboard key" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <ScopePicker scopes={Object.keys(SCOPES)} chosen={chosen} onChange={setChosen} />
+        <button type="submit" disabled={chosen.size === 0}>Mint key</button>
+        {error && <p class="error">{error}</p>}
+      </form>
+      {minted && (
+        <section class="card notice" data-testid="minted-key">
+          <h2>Key “{minted.name}” — copy it now</h2>
+          <p>It is shown this once; only its hash is stored.</p>
+          <code class="secret" data-testid="minted-key-value">{minted.key}</code>
+          <button type="button" class="link" onClick={() => setMinted(null)}>Done</button>
+        </section>
+      )}
+      <section class="card">
+        <h2>Active keys</h2>
+        {!keys ? <p class="muted">Loading…</p> : keys.length === 0 ? <p class="muted">No keys.</p> : (
+          <table data-testid="keys">
+            <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Created</th><th>Last used</th><th></th></tr></thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id} data-testid={`key-${k.prefix}`}>
+                  <td>{k.name}</td>
+                  <td class="mono">{k.prefix}…</td>
+                  <td class="small">{k.scopes.join(' ')}</td>
+                  <td>{new Date(k.createdAt).toLocaleString()}</td>
+                  <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : '—'}</td>
+                  <td><button type="button" class="danger" onClick={() => revoke(k.id)}>Revoke</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

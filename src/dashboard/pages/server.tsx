@@ -1,0 +1,46 @@
+import { useState } from 'preact/hooks';
+import { gql } from '../api.ts';
+import { Link } from '../router.tsx';
+import { useLive } from './overview.tsx';
+
+/** A server's page (also where its SSO link lands). */
+export function ServerPage(props: { id: string }) {
+  const state = useLive<{ server: any }>(
+    'query($id: ID!) { server(id: $id) { id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt ips { ip version primary ptr } } }',
+    ['server.'],
+    { id: props.id },
+  );
+  const [message, setMessage] = useState('');
+  const power = async (action: string) => {
+    setMessage('');
+    try {
+      await gql('mutation($id: ID!, $action: PowerAction!) { serverPower(id: $id, action: $action) { id status } }', { id: props.id, action });
+    } catch (err) {
+      setMessage((err as Error).message);
+    }
+  };
+  if (state.error) return <section class="card"><h1>Server</h1><p class="error">{state.error}</p></section>;
+  const s = state.data?.server;
+  if (!s) return <p class="muted">Loading…</p>;
+  return (
+    <div>
+      <p><Link href="/">← Overview</Link></p>
+      <h1>{s.label} <span class={`status status-${s.status}`} data-testid="server-status">{s.status}</span></h1>
+      <section class="card">
+        <dl class="facts">
+          <dt>Id</dt><dd class="mono">{s.id}</dd>
+          <dt>Plan</dt><dd>{s.productId} — {s.vcpu} vCPU, {s.ramMb / 1024} GB RAM, {s.diskGb} GB disk</dd>
+          <dt>System</dt><dd>{s.os} / {s.osTemplate}</dd>
+          <dt>Renews</dt><dd>{s.renewsAt ? new Date(s.renewsAt).toUTCString() : '—'}</dd>
+          <dt>Addresses</dt><dd class="mono">{s.ips.map((i: any) => i.ip + (i.ptr ? ` (${i.ptr})` : '')).join(', ') || '—'}</dd>
+        </dl>
+        <div class="actions">
+          <button type="button" onClick={() => power('start')}>Start</button>
+          <button type="button" onClick={() => power('stop')}>Stop</button>
+          <button type="button" onClick={() => power('reboot')}>Reboot</button>
+        </div>
+        {message && <p class="error">{message}</p>}
+      </section>
+    </div>
+  );
+}
