@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT } from './process.ts';
+
+/** Debian's chromium; the browser tests skip (with the reason printed) when it is absent. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium; .ci/run installs it)`);
+
+export const ARTIFACTS = path.join(ROOT, 'test/artifacts');
+
+/** Builds the dashboard if dist/dashboard is missing (npm ci builds it; a bare checkout may not have). */
+export function ensureDashboardBuilt(): void {
+  if (!fs.existsSync(path.join(ROOT, 'dist/dashboard/index.html'))) {
+    execFileSync(process.execPath, ['scripts/build-dashboard.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  }
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium with a fresh profile; confirm() dialogs are accepted. */
+export async function launchBrowser(): Promise<Browser> {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 860 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('dialog', (d) => void d.accept());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Signs in through the dashboard's form. */
+export async function browserSignIn(page: Page, baseUrl: string, email: string, password: string, pathAfter = '/'): Promise<void> {
+  await page.goto(`${baseUrl}${pathAfter}`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('account-email').waitFor();
+}
