@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.ts';
+import { browserSignIn, ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from '../helpers/browser.ts';
+import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
+import { advance } from '../helpers/servers.ts';
+
+/** The dashboard in Chromium: sign in, mint a key and use it, see a live update, revoke the key. */
+describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
+  let app: TestApp;
+  let holder: Holder;
+  let browser: Browser;
+  let serverId: string;
+  let key: string;
+  const cspViolations: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    ensureDashboardBuilt();
+    app = await startOAuthApp({ webhookAllowPrivate: true });
+    holder = await accountHolder(app);
+    const order = await app.admin('POST', `/admin/accounts/${holder.accountId}/servers`, { productId: 'std-2c-4g-50', label: 'web-1', os: 'linux', osTemplate: 'ubuntu-24.04' });
+    expect(order.status, order.text).toBe(201);
+    serverId = order.body.id;
+    await advance(app, 180);
+    browser = await launchBrowser();
+    browser.page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
+    browser.page.on('pageerror', (e) => pageErrors.push(e.message));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('signs in and shows the overview, connected live', async () => {
+    const { page } = browser;
+    await browserSignIn(page, app.url, holder.email, holder.password);
+    await page.getByTestId(`server-${serverId}`).waitFor();
+    await page.getByTestId('live-status').getByText('live').waitFor();
+    await expect(page.getByTestId(`server-${serverId}`).getByTestId('server-status').textContent()).resolves.toBe('running');
+    await expect(page.getByTestId('wallet').textContent()).resolves.toContain('$500.00');
+    await screenshot(page, 'overview');
+  });
+
+  it('mints a key with chosen scopes (shown once) that works over REST', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name').fill('laptop');
+    // Start from the defaults, drop everything but server read and write.
+    for (const box of await page.getByRole('checkbox').all()) {
+      const name = await box.getAttribute('value');
+      if (name === 'servers:read' || name === 'servers:write') await box.check();
+      else await box.uncheck();
+    }
+    await page.getByRole('button', { name: 'Mint key' }).click();
+    key = (await page.getByTestId('minted-key-value').textContent())!;
+    expect(key).toMatch(/^svc_[A-Za-z0-9]{40}$/);
+    await page.getByTestId(`key-${key.slice(0, 12)}`).waitFor();
+    await screenshot(page, 'api-keys');
+    const list = await app.call('GET', '/v1/servers', { key });
+    expect(list.status).toBe(200);
+    expect((await app.call('GET', '/v1/account', { key })).status).toBe(403);
+  });
+
+  it('shows a power change made over REST without a reload', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const status = page.getByTestId(`server-${serverId}`).getByTestId('server-status');
+    await expect(status.textContent()).resolves.toBe('running');
+    const stop = await app.call('POST', `/v1/servers/${serverId}/power/stop`, { key });
+    expect(stop.status, stop.text).toBe(200);
+    await page.getByTestId(`server-${serverId}`).getByText('stopped').waitFor({ timeout: 10_000 });
+    await screenshot(page, 'overview-live-update');
+    await page.getByRole('link', { name: 'Live events' }).click();
+    await page.getByTestId('event-feed').getByText('server.power.changed').waitFor();
+    await screenshot(page, 'events');
+  });
+
+  it('shows the server page and webhooks with their delivery log', async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/servers/${serverId}`);
+    await page.getByRole('heading', { name: /web-1/ }).waitFor();
+    await screenshot(page, 'server');
+
+    const hook = await app.call('POST', '/v1/webhooks', { key: (await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['webhooks:write'] })).body.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    expect(hook.status, hook.text).toBe(200);
+    await app.call('POST', `/v1/servers/${serverId}/power/start`, { key });
+    await app.running.app.runDueWork();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByTestId('webhooks').getByText('http://127.0.0.1:9/hook').waitFor();
+    const deliveries = page.getByTestId('deliveries');
+    await deliveries.getByText('server.power.changed').waitFor({ timeout: 10_000 });
+    await deliveries.getByRole('button', { name: 'Redeliver' }).first().click();
+    await page.getByText('Redelivery queued.').waitFor();
+    await screenshot(page, 'webhooks');
+  });
+
+  it('revokes the key, which is refused at once', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'API keys' }).click();
+    const row = page.getByTestId(`key-${key.slice(0, 12)}`);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.waitFor({ state: 'detached' });
+    const refused = await app.call('GET', '/v1/servers', { key });
+    expect(refused.status).toBe(401);
+  });
+
+  it('lands a server SSO link on the server page in a fresh browser', async () => {
+    const other = await launchBrowser();
+    try {
+      const k = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['servers:read'] });
+      const link = await app.call('POST', `/v1/servers/${serverId}/sso`, { key: k.body.key });
+      await other.page.goto(link.body.url);
+      await other.page.getByRole('heading', { name: /web-1/ }).waitFor();
+      expect(new URL(other.page.url()).pathname).toBe(`/servers/${serverId}`);
+      await other.page.goto(link.body.url);
+      await other.page.getByText('This sign-in link cannot be used').waitFor();
+      await screenshot(other.page, 'sso-used');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('signs out, and broke no CSP rule along the way', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
