@@ -37,7 +37,9 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       app.metrics.observe(scope.operation, req.method ?? 'GET', res.statusCode, seconds);
-      scope.log.info({ method: req.method, path, status: res.statusCode, ms: Math.round(seconds * 1000), operation: scope.operation }, 'request');
+      // The SSO landing's path carries a one-time credential: never log it.
+      const logged = path.startsWith('/sso/') ? '/sso/:token' : path;
+      scope.log.info({ method: req.method, path: logged, status: res.statusCode, ms: Math.round(seconds * 1000), operation: scope.operation }, 'request');
     });
     await requestScope.run(scope, async () => {
       try {

@@ -195,6 +195,8 @@ describe('server SSO landing', () => {
     expect(again.status).toBe(410);
     expect(again.headers.getSetCookie()).toEqual([]);
     expect(await again.text()).toMatch(/expired or was already used/);
+    // The token travels in the path: the access log must not keep it.
+    expect(app.logs.join('\n')).not.toContain(url.pathname.split('/')[2]);
 
     const late = await app.call('POST', `/v1/servers/${serverId}/sso`, { key: minted.body.key });
     await advance(app, 301);

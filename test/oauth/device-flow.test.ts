@@ -267,6 +267,8 @@ describe('revocation (RFC 7009) and connected apps', () => {
     const stored = JSON.stringify(rows);
     expect(stored).not.toContain(t.access_token);
     expect(stored).not.toContain(t.refresh_token);
+    expect(app.logs.join('\n')).not.toContain(t.access_token);
+    expect(app.logs.join('\n')).not.toContain(t.refresh_token);
   });
 });
 

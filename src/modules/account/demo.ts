@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { App } from '../../app-services.ts';
@@ -6,14 +7,15 @@ import { ALL_SCOPES } from '../auth/scopes.ts';
 import { createAccount } from './service.ts';
 
 /**
- * First embedded start only: a demo account with a full-scope key, written to
+ * First embedded start only: a demo account with a full-scope key and a dashboard password, written to
  * DATA_DIR/demo-credentials.json (mode 0600). Never with DATABASE_URL.
  */
 export async function ensureDemoAccount(app: App): Promise<void> {
   const file = path.join(app.config.dataDir, 'demo-credentials.json');
   if (fs.existsSync(file) || (await app.prisma.account.count()) > 0) return;
-  const account = await createAccount(app.prisma, { email: 'demo@example.com', name: 'Demo Customer', country: 'DE', walletBalanceUsdCents: 50_000 }, app.clock.now());
+  const password = randomBytes(12).toString('base64url');
+  const account = await createAccount(app.prisma, { email: 'demo@example.com', name: 'Demo Customer', country: 'DE', password, walletBalanceUsdCents: 50_000 }, app.clock.now());
   const key = await mintApiKey(app.prisma, account.id, { name: 'Demo key (all scopes)', scopes: ALL_SCOPES });
-  fs.writeFileSync(file, `${JSON.stringify({ accountId: account.id, email: account.email, apiKey: key.key, scopes: key.scopes }, null, 2)}\n`, { mode: 0o600 });
+  fs.writeFileSync(file, `${JSON.stringify({ accountId: account.id, email: account.email, password, apiKey: key.key, scopes: key.scopes }, null, 2)}\n`, { mode: 0o600 });
   app.log.info({ file }, 'created the demo account; its API key is in the file');
 }
