@@ -9,7 +9,7 @@ export function EventFeed() {
     <div>
       <h1>Live events</h1>
       <section class="card">
-        <p class="muted">Events of your account since this page was opened, newest first.</p>
+        <p class="muted">Events of your account since you opened the dashboard in this tab, newest first.</p>
         {events.length === 0 ? <p class="muted">Waiting for events…</p> : (
           <ol class="feed" data-testid="event-feed">
             {events.map((e) => (
