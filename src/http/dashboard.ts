@@ -56,7 +56,8 @@ export function securityHeaders(app: App): Record<string, string> {
       "frame-ancestors 'none'",
     ].join('; '),
     'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
+    // same-origin, not no-referrer: with no-referrer some browsers send `Origin: null` on same-origin posts.
+    'Referrer-Policy': 'same-origin',
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
   };
