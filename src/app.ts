@@ -51,6 +51,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const prisma = db.prisma;
   const clock = new Clock(prisma);
   await clock.load();
+  if (config.databaseUrl) clock.watch({ redisUrl: config.redisUrl, onError: (err) => log.warn({ err: err.message }, 'clock refresh failed') });
   await seedCatalogue(prisma);
 
   const provider = new SimulatedProvider(servers.providerCallbacks, { provisionSeconds: config.provisionSeconds });
@@ -92,6 +93,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     log,
     schema,
     limits: new RateLimits(redis),
+    redis,
     metrics: new Metrics(),
     provider,
     adminToken: resolveAdminToken(config, log),
@@ -145,6 +147,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const stop = () =>
     (stopping ??= (async () => {
       if (ticker) clearInterval(ticker);
+      clock.stop();
       clearTimeout(wake);
       offRecorded();
       await graphqlWs.close();

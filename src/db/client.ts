@@ -23,8 +23,9 @@ export interface Database {
  */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (msg: string) => void }): Promise<Database> {
   if (opts.databaseUrl) {
-    const adapter = new PrismaPg({ connectionString: opts.databaseUrl });
-    await applyPendingMigrations(adapter, { log: opts.log });
+    await applyPendingMigrations(new PrismaPg({ connectionString: opts.databaseUrl }), { log: opts.log });
+    // Fail fast when PostgreSQL is unreachable: requests answer 503 instead of queueing.
+    const adapter = new PrismaPg({ connectionString: opts.databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
     const prisma = new PrismaClient({ adapter });
     return {
       prisma,

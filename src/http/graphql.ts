@@ -1,7 +1,7 @@
 import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { ApiError, apiErrorOf, isClientGraphQLError } from '../errors.ts';
+import { apiErrorOf, isClientGraphQLError, unexpectedError } from '../errors.ts';
 import type { RequestContext } from '../schema/context.ts';
 import { listOperations } from '../schema/operation.ts';
 import { tenantClient } from '../db/tenant.ts';
@@ -51,8 +51,9 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): 
         if (apiErrorOf(error)) return error as Error;
         if (isClientGraphQLError(error)) return error;
         const cause = (error as GraphQLError)?.originalError ?? error;
-        requestScope.getStore()?.log.error({ err: cause }, 'unexpected error');
-        return new ApiError(500, 'Internal server error.');
+        const masked = unexpectedError(cause);
+        requestScope.getStore()?.log[masked.status === 503 ? 'warn' : 'error']({ err: cause }, masked.status === 503 ? 'database unavailable' : 'unexpected error');
+        return masked;
       },
     },
     plugins: [
