@@ -9,6 +9,7 @@ import type { EventStream } from './events/stream.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { ServerProvider } from './provider/types.ts';
+import type { HostingDriver } from './provider/hosting/types.ts';
 
 /** The long-lived parts of one running instance, shared by every request. */
 export interface App {
@@ -23,6 +24,8 @@ export interface App {
   redis?: Redis;
   metrics: Metrics;
   provider: ServerProvider;
+  /** Web hosting: each account's site is a real directory under DATA_DIR/hosting (src/provider/hosting). */
+  hosting: HostingDriver;
   adminToken: string;
   /** Committed events, published by the relay (in-process, or Redis pub/sub with REDIS_URL). */
   events: EventStream;

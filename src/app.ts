@@ -27,10 +27,13 @@ import { createHttpServer } from './http/server.ts';
 import { seedCatalogue } from './modules/catalogue/service.ts';
 import { ensureDemoAccount } from './modules/account/demo.ts';
 import * as servers from './modules/servers/service.ts';
+import { runRenewals } from './modules/billing/renewals.ts';
 import { sendDueDeliveries } from './modules/webhooks/delivery.ts';
 import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
 import { runDueJobs } from './provider/jobs.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
+import { SimulatedHostingDriver } from './provider/hosting/simulated.ts';
+import { hostingCallbacks } from './modules/hosting/service.ts';
 import { getSchema } from './schema/index.ts';
 
 export interface RunningApp {
@@ -55,6 +58,9 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   await seedCatalogue(prisma);
 
   const provider = new SimulatedProvider(servers.providerCallbacks, { provisionSeconds: config.provisionSeconds });
+  const hosting = new SimulatedHostingDriver(hostingCallbacks, { dataDir: config.dataDir, allowLocalGit: config.hostingAllowLocalGit });
+  // One job table for the simulated datacenter: hosting provisioning runs beside the server jobs.
+  Object.assign(provider.jobHandlers, hosting.jobHandlers);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const schema = getSchema();
@@ -96,6 +102,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     redis,
     metrics: new Metrics(),
     provider,
+    hosting,
     adminToken: resolveAdminToken(config, log),
     events,
     webhookSecretKey,
@@ -105,6 +112,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
       while (working) await working.catch(() => 0);
       // Provider jobs (which record events), then the relay (events → delivery rows), then due deliveries.
       working = runDueJobs(prisma, provider.jobHandlers, clock.now()).then(async (jobs) => {
+        await runRenewals(prisma, provider, clock.now());
         await relay.runOnce();
         await sendDueDeliveries(deliveryDeps);
         return jobs;

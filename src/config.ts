@@ -19,6 +19,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** Seconds the simulated datacenter takes to provision a server. */
   provisionSeconds: number;
+  /** Largest hosting file upload (HOSTING_UPLOAD_LIMIT_BYTES), in bytes. */
+  hostingUploadLimitBytes: number;
+  /** HOSTING_ALLOW_LOCAL_GIT=1: git deploy also accepts local repository paths and file:// URLs (development and tests). */
+  hostingAllowLocalGit: boolean;
   /** Run the background ticker that moves the simulated datacenter with real time. */
   backgroundJobs: boolean;
   /** Create the demo account on first embedded start. */
@@ -42,6 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookTimeoutMs: intFrom(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
     bodyLimitBytes: intFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
     provisionSeconds: intFrom(env.SIM_PROVISION_SECONDS, 120, 'SIM_PROVISION_SECONDS'),
+    hostingUploadLimitBytes: intFrom(env.HOSTING_UPLOAD_LIMIT_BYTES, 50 * 1024 * 1024, 'HOSTING_UPLOAD_LIMIT_BYTES'),
+    hostingAllowLocalGit: env.HOSTING_ALLOW_LOCAL_GIT === '1',
     backgroundJobs: env.BACKGROUND_JOBS !== '0',
     seedDemo: true,
     ...overrides,

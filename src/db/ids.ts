@@ -24,6 +24,12 @@ export const ID_PREFIX = {
   serverAddon: 'sad',
   ssoToken: 'sso',
   pool: 'pool',
+  hosting: 'hst',
+  hostingDatabase: 'hdb',
+  hostingCronJob: 'hcj',
+  hostingProtectedDir: 'hpd',
+  hostingBackup: 'hbk',
+  hostingSshSession: 'hss',
 } as const;
 
 /**
@@ -41,4 +47,12 @@ export function newId(prefix: string, now = Date.now()): string {
   let rand = '';
   for (const b of bytes) rand += ALPHABET[b % 32];
   return `${prefix}_${time}${rand}`;
+}
+
+/** The creation time (ms) encoded in an id made by newId. */
+export function idTimeMs(id: string): number {
+  const time = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11);
+  let t = 0;
+  for (const ch of time) t = t * 32 + ALPHABET.indexOf(ch);
+  return t;
 }

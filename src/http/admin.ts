@@ -5,7 +5,11 @@ import { ApiError, apiErrorOf, badRequest, notFound, unauthorized } from '../err
 import { accountView, createAccount } from '../modules/account/service.ts';
 import { mintApiKey } from '../modules/auth/service.ts';
 import { getCatalogue } from '../modules/catalogue/service.ts';
+import { chargeOrder, operatorDeposit, operatorInvoice, operatorPayInvoice } from '../modules/billing/service.ts';
+import { orderDomain } from '../modules/domains/service.ts';
 import { orderServer, suspendServer } from '../modules/servers/service.ts';
+import { staffReply } from '../modules/tickets/service.ts';
+import { orderHosting, setSimulatedDns } from '../modules/hosting/service.ts';
 import { parseJsonBody, readBody } from './body.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
@@ -47,8 +51,76 @@ const ROUTES: AdminRoute[] = [
     path: '/admin/accounts/:accountId/servers',
     async handle(app, p, body) {
       await requireAccount(app, p.accountId);
-      const server = await orderServer(app.prisma, app.provider, p.accountId, body, app.clock.now());
-      return [201, { id: server.id, status: server.status, label: server.label, productId: server.productId, os: server.os, osTemplate: server.osTemplate }];
+      if (body.charge !== undefined && typeof body.charge !== 'boolean') throw badRequest('charge must be true or false.', 'charge');
+      const now = app.clock.now();
+      let invoiceId: string | null = null;
+      const server = await orderServer(app.prisma, app.provider, p.accountId, body, now, body.charge === true
+        ? async (tx, s, monthlyUsdCents) => {
+            invoiceId = (await chargeOrder(tx, { accountId: p.accountId, reference: s.id, items: [{ description: `Server "${s.label}" (${s.productId}), first month`, amountUsdCents: monthlyUsdCents }], now })).id;
+          }
+        : undefined);
+      return [201, { id: server.id, status: server.status, label: server.label, productId: server.productId, os: server.os, osTemplate: server.osTemplate, invoiceId }];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/accounts/:accountId/hosting',
+    async handle(app, p, body) {
+      await requireAccount(app, p.accountId);
+      const row = await orderHosting(app.prisma, app.hosting, p.accountId, body, app.clock.now());
+      return [201, { id: row.id, status: row.status, domain: row.domain, productId: row.productId }];
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/admin/dns/:hostname',
+    async handle(app, p, body) {
+      return [200, await setSimulatedDns(app.prisma, app.hosting, p.hostname, body.target)];
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/dns/:hostname',
+    async handle(app, p) {
+      return [200, await setSimulatedDns(app.prisma, app.hosting, p.hostname, null)];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/accounts/:accountId/domains',
+    async handle(app, p, body) {
+      await requireAccount(app, p.accountId);
+      return [201, await orderDomain(app.prisma, p.accountId, body, app.clock.now())];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/accounts/:accountId/wallet/deposits',
+    async handle(app, p, body) {
+      await requireAccount(app, p.accountId);
+      return [201, await operatorDeposit(app.prisma, p.accountId, body, app.clock.now())];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/accounts/:accountId/invoices',
+    async handle(app, p, body) {
+      await requireAccount(app, p.accountId);
+      return [201, await operatorInvoice(app.prisma, p.accountId, body, app.clock.now())];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/invoices/:invoiceId/pay',
+    async handle(app, p, body) {
+      return [200, await operatorPayInvoice(app.prisma, p.invoiceId, body, app.clock.now())];
+    },
+  },
+  {
+    method: 'POST',
+    path: '/admin/tickets/:ticketId/replies',
+    async handle(app, p, body) {
+      return [201, await staffReply(app.prisma, p.ticketId, body, app.clock.now())];
     },
   },
   {

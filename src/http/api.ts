@@ -7,6 +7,7 @@ import { admit } from './admit.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendFetchResponse, sendJson, type Surface } from './respond.ts';
 import type { RestRoutes } from './rest-routes.ts';
+import { BinaryRoutes } from './binary-routes.ts';
 import { restVariables } from './rest-variables.ts';
 
 /**
@@ -14,6 +15,8 @@ import { restVariables } from './rest-variables.ts';
  * admit (authenticate, per-credential rate limit) → route (REST) → body → yoga (execution plugins).
  */
 export function createApiHandler(app: App, yoga: YogaServer, routes: RestRoutes, openApi: () => object) {
+  // Binary streams (upload, downloads): hand-written routes with the same auth, scope and errors.
+  const binary = new BinaryRoutes();
   return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -34,10 +37,16 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: RestRoutes,
       let restArgs: Set<string> | undefined;
       let restMatch: Extract<ReturnType<RestRoutes['match']>, { kind: 'found' }> | undefined;
       if (surface === 'rest') {
+        const bin = binary.match(method, url.pathname);
+        if (bin.kind === 'found') {
+          scope.operation = bin.route.operationId;
+          return await binary.dispatch(app, principal, bin, req, res, url, limitHeaders);
+        }
         const match = routes.match(method, url.pathname);
-        if (match.kind === 'not-found') return fail(new ApiError(404, `No route for ${method} ${url.pathname}.`));
-        if (match.kind === 'method-not-allowed') {
-          return sendError(res, surface, new ApiError(405, `${method} is not allowed on ${url.pathname}; use ${match.allow.join(', ')}.`), { ...limitHeaders, Allow: match.allow.join(', ') });
+        if (match.kind === 'not-found' && !bin.allow.length) return fail(new ApiError(404, `No route for ${method} ${url.pathname}.`));
+        if (match.kind !== 'found') {
+          const allow = [...new Set([...(match.kind === 'method-not-allowed' ? match.allow : []), ...bin.allow])];
+          return sendError(res, surface, new ApiError(405, `${method} is not allowed on ${url.pathname}; use ${allow.join(', ')}.`), { ...limitHeaders, Allow: allow.join(', ') });
         }
         scope.operation = match.operation.name;
         restMatch = match;
@@ -66,6 +75,8 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: RestRoutes,
     } catch (err) {
       const api = apiErrorOf(err);
       if (!api) throw err;
+      // A streamed answer that failed half-way cannot be turned into an error body.
+      if (res.headersSent) return void res.destroy();
       if (api.status === 413) res.setHeader('Connection', 'close');
       fail(api);
     }

@@ -4,7 +4,12 @@ import { builder } from './builder.ts';
 import '../modules/account/schema.ts';
 import '../modules/servers/schema.ts';
 import '../modules/pools/schema.ts';
+import '../modules/hosting/schema.ts';
 import '../modules/webhooks/schema.ts';
+import '../modules/mail/schema.ts';
+import '../modules/domains/schema.ts';
+import '../modules/billing/schema.ts';
+import '../modules/tickets/schema.ts';
 import '../events/schema.ts';
 
 let built: GraphQLSchema | undefined;

@@ -1,5 +1,12 @@
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { TenantDb } from '../../db/tenant.ts';
+import { TX_OPTIONS } from '../../db/tx.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { GATEWAYS, isGateway } from '../../provider/payments.ts';
 import type { Tx } from '../../provider/types.ts';
-import { credit } from './wallet.ts';
+import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { invoiceView, issueInvoice, MAX_INVOICE_ITEMS, MAX_ITEM_USD_CENTS, payInvoice, type LineItem, type PaymentMethod } from './invoices.ts';
+import { credit, deposit } from './wallet.ts';
 
 /**
  * Opens an account's wallet. Every balance change goes through the ledger (wallet.ts): a
@@ -11,4 +18,140 @@ export async function openWallet(tx: Tx, accountId: string, openingBalanceUsdCen
   if (openingBalanceUsdCents > 0) {
     await credit(tx, { accountId, amountUsdCents: openingBalanceUsdCents, kind: 'opening_balance', description: 'Opening balance', now });
   }
+}
+
+/** Auto-recharge limits (README: Billing). */
+export const AUTO_RECHARGE_THRESHOLD_MAX = 1_000_000; // $10,000
+export const AUTO_RECHARGE_AMOUNT_MIN = 500; // $5: card gateways refuse tiny charges
+export const AUTO_RECHARGE_AMOUNT_MAX = 1_000_000; // $10,000
+/** A single operator deposit: $1,000,000 at most (larger is a typo). */
+export const MAX_DEPOSIT_USD_CENTS = 100_000_000;
+
+type WalletRow = { balanceUsdCents: number; autoRechargeEnabled: boolean; autoRechargeThresholdUsdCents: number | null; autoRechargeAmountUsdCents: number | null; updatedAt: Date };
+
+function walletView(w: WalletRow) {
+  return {
+    balance_usd_cents: w.balanceUsdCents,
+    currency: 'USD',
+    // The wallet is always usable; `low` tells a balance under the auto-recharge threshold.
+    state: w.autoRechargeThresholdUsdCents !== null && w.autoRechargeEnabled && w.balanceUsdCents < w.autoRechargeThresholdUsdCents ? 'low' : 'active',
+    auto_recharge: {
+      enabled: w.autoRechargeEnabled,
+      threshold_usd_cents: w.autoRechargeThresholdUsdCents,
+      amount_usd_cents: w.autoRechargeAmountUsdCents,
+      gateway: 'card',
+    },
+    updated_at: w.updatedAt,
+  };
+}
+export type WalletView = ReturnType<typeof walletView>;
+
+async function findWallet(db: TenantDb): Promise<WalletRow> {
+  const wallet = await db.wallet.findFirst();
+  if (!wallet) throw notFound('Wallet');
+  return wallet;
+}
+
+export async function getWallet(db: TenantDb) {
+  return walletView(await findWallet(db));
+}
+
+/** Ledger rows, newest first (README pagination: limit and cursor). */
+export async function listWalletTransactions(db: TenantDb, args: PageArgs) {
+  const page = await paginate(args, (q) => db.walletTransaction.findMany({ ...q }));
+  return {
+    ...page,
+    data: page.data.map((t) => ({
+      id: t.id,
+      amount_usd_cents: t.amountUsdCents,
+      balance_after_usd_cents: t.balanceAfterUsdCents,
+      kind: t.kind,
+      description: t.description,
+      gateway: t.gateway,
+      reference: t.reference,
+      created_at: t.createdAt,
+    })),
+  };
+}
+
+function positiveCents(value: number | null | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw badRequest(`${name} must be an integer number of cents from ${min} to ${max}.`, name);
+  return value;
+}
+
+/**
+ * Sets auto-recharge. Any of the three fields may be sent; the result must be coherent:
+ * enabling needs a threshold and an amount (sent now or set before). Returns the wallet.
+ */
+export async function setAutoRecharge(db: TenantDb, input: { enabled?: boolean | null; threshold_usd_cents?: number | null; amount_usd_cents?: number | null }) {
+  if (input.enabled == null && input.threshold_usd_cents == null && input.amount_usd_cents == null) {
+    throw badRequest('Send at least one of enabled, threshold_usd_cents and amount_usd_cents.');
+  }
+  const threshold = positiveCents(input.threshold_usd_cents, 'threshold_usd_cents', 1, AUTO_RECHARGE_THRESHOLD_MAX);
+  const amount = positiveCents(input.amount_usd_cents, 'amount_usd_cents', AUTO_RECHARGE_AMOUNT_MIN, AUTO_RECHARGE_AMOUNT_MAX);
+  const current = await findWallet(db);
+  const next = {
+    autoRechargeEnabled: input.enabled ?? current.autoRechargeEnabled,
+    autoRechargeThresholdUsdCents: threshold ?? current.autoRechargeThresholdUsdCents,
+    autoRechargeAmountUsdCents: amount ?? current.autoRechargeAmountUsdCents,
+  };
+  if (next.autoRechargeEnabled && next.autoRechargeThresholdUsdCents === null) throw badRequest('threshold_usd_cents is required to enable auto-recharge.', 'threshold_usd_cents');
+  if (next.autoRechargeEnabled && next.autoRechargeAmountUsdCents === null) throw badRequest('amount_usd_cents is required to enable auto-recharge.', 'amount_usd_cents');
+  await db.wallet.updateMany({ data: next });
+  return walletView(await findWallet(db));
+}
+
+// ---------------------------------------------------------------- operator API
+
+function gatewayOf(value: unknown, allowWallet: boolean): PaymentMethod {
+  if (isGateway(value) || (allowWallet && value === 'wallet')) return value as PaymentMethod;
+  throw badRequest(`gateway must be one of ${[...GATEWAYS, ...(allowWallet ? ['wallet'] : [])].join(', ')}.`, 'gateway');
+}
+
+/** Operator deposit through a gateway: wallet credited, `wallet.deposit.received`. */
+export async function operatorDeposit(prisma: PrismaClient, accountId: string, body: { amountUsdCents?: unknown; gateway?: unknown }, now: Date) {
+  const amount = body.amountUsdCents;
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1 || amount > MAX_DEPOSIT_USD_CENTS) {
+    throw badRequest(`amountUsdCents must be an integer from 1 to ${MAX_DEPOSIT_USD_CENTS}.`, 'amountUsdCents');
+  }
+  const gateway = gatewayOf(body.gateway, false) as Exclude<PaymentMethod, 'wallet'>;
+  return prisma.$transaction(async (tx) => {
+    const txn = await deposit(tx, { accountId, amountUsdCents: amount, gateway, kind: 'deposit', description: `Deposit by ${gateway}`, now });
+    return { transactionId: txn.id, amountUsdCents: amount, gateway, balanceUsdCents: txn.balanceAfterUsdCents };
+  }, TX_OPTIONS);
+}
+
+/** Operator invoice: items of {description, amountUsdCents}; due in 14 days; `invoice.created`. */
+export async function operatorInvoice(prisma: PrismaClient, accountId: string, body: { items?: unknown }, now: Date) {
+  const items = body.items;
+  if (!Array.isArray(items) || items.length < 1 || items.length > MAX_INVOICE_ITEMS) throw badRequest(`items must list 1 to ${MAX_INVOICE_ITEMS} line items.`, 'items');
+  const lines: LineItem[] = items.map((raw, i) => {
+    const item = (raw ?? {}) as { description?: unknown; amountUsdCents?: unknown };
+    const description = typeof item.description === 'string' ? item.description.trim() : '';
+    if (description.length < 1 || description.length > 200) throw badRequest(`items[${i}].description must be 1 to 200 characters.`, `items[${i}].description`);
+    const a = item.amountUsdCents;
+    if (typeof a !== 'number' || !Number.isSafeInteger(a) || a < 1 || a > MAX_ITEM_USD_CENTS) {
+      throw badRequest(`items[${i}].amountUsdCents must be an integer from 1 to ${MAX_ITEM_USD_CENTS}.`, `items[${i}].amountUsdCents`);
+    }
+    return { description, amountUsdCents: a };
+  });
+  return prisma.$transaction(async (tx) => invoiceView(await issueInvoice(tx, { accountId, source: 'operator', items: lines, dueAt: new Date(now.getTime() + OPERATOR_INVOICE_DUE_DAYS * 86_400_000), now })), TX_OPTIONS);
+}
+export const OPERATOR_INVOICE_DUE_DAYS = 14;
+
+/** Operator marks an invoice paid through a gateway or the wallet (`invoice.paid`). */
+export async function operatorPayInvoice(prisma: PrismaClient, invoiceId: string, body: { gateway?: unknown }, now: Date) {
+  const method = gatewayOf(body.gateway, true);
+  if (!/^inv_[0-9a-z]{26}$/.test(invoiceId)) throw notFound('Invoice');
+  return prisma.$transaction(async (tx) => invoiceView(await payInvoice(tx, invoiceId, method, now)), TX_OPTIONS);
+}
+
+/**
+ * An order the operator placed with `"charge": true`: an invoice for it, paid from the
+ * wallet in the order's transaction (400 and nothing ordered when the balance is short).
+ */
+export async function chargeOrder(tx: Tx, order: { accountId: string; reference: string; items: LineItem[]; now: Date }) {
+  const invoice = await issueInvoice(tx, { accountId: order.accountId, source: 'order', reference: order.reference, items: order.items, dueAt: order.now, now: order.now });
+  return invoiceView(await payInvoice(tx, invoice.id, 'wallet', order.now));
 }

@@ -55,6 +55,14 @@ const pool = (id: string, name: string, capacity: Record<keyof typeof POOL_UNIT_
   details: { unitPricesCents: POOL_UNIT_PRICES, bounds: POOL_BOUNDS, capacity },
 });
 
+/**
+ * Web-hosting plans. Quotas are per hosting account; `phpVersions` are the PHP-FPM versions
+ * a site may switch to (PUT /hosting/:id/php-version), `defaultPhpVersion` the one it starts on.
+ */
+const hostingPlan = (id: string, name: string, monthlyUsdCents: number, details: {
+  diskQuotaMb: number; inodeQuota: number; bandwidthQuotaGb: number; databases: number; mailboxes: number; backupsKept: number; phpVersions: string[]; defaultPhpVersion: string;
+}): ProductSeed => ({ id, kind: 'hosting_plan', family: 'hosting', name, monthlyUsdCents, diskGb: Math.round(details.diskQuotaMb / 1024), details });
+
 export const PRODUCTS: ProductSeed[] = [
   plan('std', 1, 2, 50, 600),
   plan('std', 2, 4, 50, 1200),
@@ -72,6 +80,14 @@ export const PRODUCTS: ProductSeed[] = [
   addon('addon-backups-weekly', 'Backups, weekly (4 kept)', 200, { type: 'backups', ips: 0, stock: null }),
   addon('addon-backups-daily', 'Backups, daily (7 kept)', 500, { type: 'backups', ips: 0, stock: null }),
   pool('pool-fra1', 'Capacity pool, Frankfurt', { vcpu: 1024, ram2gb: 2048, disk100: 800, ip16: 256 }),
+  hostingPlan('hosting-starter', 'Web hosting Starter', 299, {
+    diskQuotaMb: 10_240, inodeQuota: 200_000, bandwidthQuotaGb: 100, databases: 2, mailboxes: 10, backupsKept: 5,
+    phpVersions: ['8.1', '8.2', '8.3'], defaultPhpVersion: '8.3',
+  }),
+  hostingPlan('hosting-business', 'Web hosting Business', 799, {
+    diskQuotaMb: 51_200, inodeQuota: 600_000, bandwidthQuotaGb: 1000, databases: 10, mailboxes: 100, backupsKept: 10,
+    phpVersions: ['7.4', '8.0', '8.1', '8.2', '8.3', '8.4'], defaultPhpVersion: '8.3',
+  }),
   pool('pool-ams2', 'Capacity pool, Amsterdam (small site)', { vcpu: 48, ram2gb: 96, disk100: 30, ip16: 8 }),
 ];
 

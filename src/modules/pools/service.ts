@@ -2,7 +2,8 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
-import { ProviderRefusal, type CapacityUnits, type Tx } from '../../provider/types.ts';
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { ProviderRefusal, type CapacityUnits, type ServerProvider, type Tx } from '../../provider/types.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit, formatUsd } from '../billing/wallet.ts';
 import { getPoolProduct, listPoolProducts, POOL_UNITS, resolveServerOrder, type PoolProduct, type PoolUnit, type PoolUnits } from '../catalogue/service.ts';
@@ -326,4 +327,38 @@ export async function applyPoolIps(ctx: ServiceContext, poolId: string, changes:
     await servers.routePoolIps(tx, ctx.app.provider, poolId, clean, now);
     return servers.listPoolIps(tx, poolId);
   }, TX_OPTIONS);
+}
+
+// ---------------------------------------------------------------- renewals (called by the billing renewal job)
+
+/** Pools whose paid-up period has ended: they renew monthly at their current monthly price (resizes included). */
+export async function poolRenewalsDue(db: Tx | PrismaClient, now: Date, take = 200): Promise<servers.DueRenewal[]> {
+  const due = await db.pool.findMany({ where: { paidUntil: { lte: now }, status: { in: ['active', 'suspended'] } }, orderBy: [{ paidUntil: 'asc' }, { id: 'asc' }], take });
+  return due.map((pool) => ({
+    accountId: pool.accountId,
+    resourceId: pool.id,
+    periodStart: pool.paidUntil,
+    periodEnd: addMonths(pool.paidUntil, 1),
+    items: [{ description: `Capacity pool "${pool.label}" (${pool.productId}: ${pool.vcpu} vCPU, ${pool.ram2gb * 2} GB RAM, ${pool.disk100 * 100} GB disk, ${pool.ip16 * 16} IPv4)`, amountUsdCents: pool.monthlyUsdCents }],
+  }));
+}
+
+export async function extendPoolPaidUntil(tx: Tx, poolId: string, from: Date, to: Date): Promise<boolean> {
+  const { count } = await tx.pool.updateMany({ where: { id: poolId, paidUntil: from }, data: { paidUntil: to } });
+  return count === 1;
+}
+
+/** Unpaid renewal: the pool is `suspended` and every server inside it is suspended with the reason (`server.suspended`). False when the pool is gone. */
+export async function suspendPool(tx: Tx, provider: ServerProvider, poolId: string, reason: string, now: Date): Promise<boolean> {
+  const { count } = await tx.pool.updateMany({ where: { id: poolId, status: 'active' }, data: { status: 'suspended' } });
+  if (!count) return (await tx.pool.count({ where: { id: poolId, status: 'suspended' } })) > 0;
+  for (const server of await servers.poolServers(tx, poolId)) await servers.suspendServerTx(tx, provider, server.id, reason, now);
+  return true;
+}
+
+/** The overdue renewal was paid: the pool is active again and its servers stopped (the customer starts them). */
+export async function reactivatePool(tx: Tx, poolId: string): Promise<void> {
+  const { count } = await tx.pool.updateMany({ where: { id: poolId, status: 'suspended' }, data: { status: 'active' } });
+  if (!count) return;
+  for (const server of await servers.poolServers(tx, poolId)) await servers.reactivateServer(tx, server.id);
 }

@@ -104,7 +104,15 @@ export interface ServerOrder {
 }
 
 /** An order from the operator API: the server row now, the upstream build later (server.created). */
-export async function orderServer(prisma: PrismaClient, provider: ServerProvider, accountId: string, order: ServerOrder, now: Date) {
+export async function orderServer(
+  prisma: PrismaClient,
+  provider: ServerProvider,
+  accountId: string,
+  order: ServerOrder,
+  now: Date,
+  /** Runs in the order's transaction (the operator's `"charge": true` bills the first month here). */
+  onOrdered?: (tx: Tx, server: { id: string; label: string; productId: string }, monthlyUsdCents: number) => Promise<unknown>,
+) {
   const label = typeof order.label === 'string' ? order.label.trim() : '';
   if (label.length < 1 || label.length > 64) throw badRequest('label must be 1 to 64 characters.', 'label');
   const { product, template } = await resolveServerOrder(prisma, { productId: order.productId, os: order.os, osTemplate: order.osTemplate });
@@ -125,8 +133,9 @@ export async function orderServer(prisma: PrismaClient, provider: ServerProvider
       },
     });
     await provider.provisionServer(tx, { serverId: server.id, productId: product.id, vcpu: product.vcpu, ramMb: product.ramMb, diskGb: product.diskGb, os: template.os, osTemplate: template.id }, now);
+    await onOrdered?.(tx, server, product.monthlyUsdCents);
     return server;
-  });
+  }, TX_OPTIONS);
 }
 
 
@@ -514,15 +523,75 @@ export async function resetRootPassword(ctx: ServiceContext, serverId: string) {
 export async function suspendServer(prisma: PrismaClient, provider: ServerProvider, serverId: string, reason: unknown, now: Date) {
   if (typeof reason !== 'string' || reason.trim().length < 1 || reason.length > 500) throw badRequest('reason must be 1 to 500 characters.', 'reason');
   return prisma.$transaction(async (tx) => {
-    await lockServer(tx, serverId);
-    const server = await tx.server.findFirst({ where: { id: serverId, ...VISIBLE } });
+    const server = await suspendServerTx(tx, provider, serverId, reason.trim(), now);
     if (!server) throw notFound('Server');
-    if (server.status === 'suspended') return server;
-    await provider.suspend(tx, serverId, reason.trim(), now);
-    const updated = await tx.server.update({ where: { id: serverId }, data: { status: 'suspended', suspendReason: reason.trim() } });
-    await recordEvent(tx, server.accountId, 'server.suspended', { serverId, reason: reason.trim() }, now);
-    return updated;
+    return server;
   }, TX_OPTIONS);
+}
+
+/** Suspension in the caller's transaction (operator, billing); null when the server does not exist. */
+export async function suspendServerTx(tx: Tx, provider: ServerProvider, serverId: string, reason: string, now: Date) {
+  await lockServer(tx, serverId);
+  const server = await tx.server.findFirst({ where: { id: serverId, ...VISIBLE } });
+  if (!server) return null;
+  if (server.status === 'suspended') return server;
+  await provider.suspend(tx, serverId, reason, now);
+  const updated = await tx.server.update({ where: { id: serverId }, data: { status: 'suspended', suspendReason: reason } });
+  await recordEvent(tx, server.accountId, 'server.suspended', { serverId, reason }, now);
+  return updated;
+}
+
+/** Lifts a suspension (its cause was settled, e.g. the overdue invoice was paid): the server is stopped; the customer starts it. */
+export async function reactivateServer(tx: Tx, serverId: string): Promise<void> {
+  await tx.server.updateMany({ where: { id: serverId, status: 'suspended' }, data: { status: 'stopped', suspendReason: null } });
+}
+
+// ---------------------------------------------------------------- renewals (called by the billing renewal job)
+
+export interface DueRenewal {
+  accountId: string;
+  resourceId: string;
+  periodStart: Date;
+  periodEnd: Date;
+  items: { description: string; amountUsdCents: number }[];
+}
+
+/**
+ * Standalone servers whose paid-up period has ended: what renews and for how much. A server
+ * renews monthly from its renewal date at its current plan's price (a plan change bills the
+ * new plan here) plus each active add-on at the price it was attached at. Pool servers renew
+ * with their pool; terminated ones never.
+ */
+export async function serverRenewalsDue(db: PrismaClient | Tx, now: Date, take = 200): Promise<DueRenewal[]> {
+  const due = await db.server.findMany({
+    where: { poolId: null, paidUntil: { lte: now }, ...VISIBLE },
+    orderBy: [{ paidUntil: 'asc' }, { id: 'asc' }],
+    take,
+    include: { addons: { where: { activeType: { not: null } }, orderBy: { id: 'asc' } } },
+  });
+  const out: DueRenewal[] = [];
+  for (const server of due) {
+    const plan = await getServerPlan(db, server.productId);
+    const periodStart = server.paidUntil!;
+    const addons = await Promise.all(server.addons.map(async (a) => ({ row: a, product: await getAddonProduct(db, a.productId) })));
+    out.push({
+      accountId: server.accountId,
+      resourceId: server.id,
+      periodStart,
+      periodEnd: addMonths(periodStart, 1),
+      items: [
+        { description: `Server "${server.label}" (${server.productId})`, amountUsdCents: plan?.monthlyUsdCents ?? 0 },
+        ...addons.map(({ row, product }) => ({ description: `${product?.name ?? row.productId} on "${server.label}"`, amountUsdCents: row.monthlyUsdCents })),
+      ],
+    });
+  }
+  return out;
+}
+
+/** Moves the paid-up period on by one renewal; false when it is not at `from` (already moved). */
+export async function extendServerPaidUntil(tx: Tx, serverId: string, from: Date, to: Date): Promise<boolean> {
+  const { count } = await tx.server.updateMany({ where: { id: serverId, paidUntil: from }, data: { paidUntil: to } });
+  return count === 1;
 }
 
 // ---------------------------------------------------------------- capacity pools (called by the pools service)

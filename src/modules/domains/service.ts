@@ -1,0 +1,141 @@
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { TenantDb } from '../../db/tenant.ts';
+import { ID_PREFIX, newId } from '../../db/ids.ts';
+import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { DEFAULT_NAMESERVERS, registrar } from '../../provider/registrar.ts';
+import type { Tx } from '../../provider/types.ts';
+import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { invoiceView, issueInvoice, onInvoicePaid, payInvoice } from '../billing/invoices.ts';
+import { parseDnsName } from './names.ts';
+
+/**
+ * Domains (README: Domains). The operator registers a domain for an account: the domain is
+ * `pending_payment` with an order invoice; when that invoice is paid (wallet, card, online,
+ * crypto) the registrar registers it, it turns `active` and `domain.registered` fires.
+ */
+export const DOMAIN_STATES = ['pending_payment', 'active'] as const;
+export const NAMESERVERS_MIN = 2;
+export const NAMESERVERS_MAX = 13;
+export const PERIOD_YEARS_MAX = 10;
+export const DOMAIN_PURPOSE = 'domain_registration';
+
+type DomainRow = NonNullable<Awaited<ReturnType<Tx['domain']['findFirst']>>>;
+
+export function domainView(d: DomainRow) {
+  return {
+    id: d.id,
+    domain: d.name,
+    status: d.status,
+    period_years: d.periodYears,
+    auto_renew: d.autoRenew,
+    transfer_lock: d.transferLock,
+    whois_privacy: d.whoisPrivacy,
+    nameservers: d.nameservers,
+    registered_at: d.registeredAt,
+    expires_at: d.expiresAt,
+    created_at: d.createdAt,
+  };
+}
+export type DomainView = ReturnType<typeof domainView>;
+
+async function findDomain(db: TenantDb | Tx, id: string): Promise<DomainRow> {
+  const domain = await db.domain.findFirst({ where: { id } });
+  if (!domain) throw notFound('Domain');
+  return domain;
+}
+
+export async function listDomains(db: TenantDb, args: PageArgs) {
+  const page = await paginate(args, (q) => db.domain.findMany({ ...q }));
+  return { ...page, data: page.data.map(domainView) };
+}
+
+export async function getDomain(db: TenantDb, id: string) {
+  return domainView(await findDomain(db, id));
+}
+
+/** 2 to 13 distinct host names (README: Domains). */
+export function parseNameservers(input: unknown): string[] {
+  if (!Array.isArray(input) || input.length < NAMESERVERS_MIN || input.length > NAMESERVERS_MAX) {
+    throw badRequest(`nameservers must list ${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} host names.`, 'nameservers');
+  }
+  const names = input.map((n, i) => parseDnsName(n, `nameservers[${i}]`, 'a host name such as "ns1.example.net"'));
+  if (new Set(names).size !== names.length) throw badRequest('nameservers must not repeat a host name.', 'nameservers');
+  return names;
+}
+
+export interface DomainUpdate {
+  auto_renew?: boolean | null;
+  transfer_lock?: boolean | null;
+  nameservers?: string[] | null;
+  whois_privacy?: boolean | null;
+}
+
+/** Updates auto-renew, transfer lock, nameservers and WHOIS privacy; 409 before the domain is registered. */
+export async function updateDomain(ctx: { db: TenantDb; app: { clock: { now(): Date } } }, id: string, input: DomainUpdate) {
+  if (input.auto_renew == null && input.transfer_lock == null && input.nameservers == null && input.whois_privacy == null) {
+    throw badRequest('Send at least one of auto_renew, transfer_lock, nameservers and whois_privacy.');
+  }
+  const nameservers = input.nameservers == null ? undefined : parseNameservers(input.nameservers);
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const domain = await findDomain(tx, id);
+    if (domain.status !== 'active') throw conflict(`${domain.name} is not registered yet (status ${domain.status}); it can be changed once its invoice is paid.`);
+    const changes = {
+      ...(nameservers ? { nameservers } : {}),
+      ...(input.transfer_lock != null ? { transferLock: input.transfer_lock } : {}),
+      ...(input.whois_privacy != null ? { whoisPrivacy: input.whois_privacy } : {}),
+    };
+    if (Object.keys(changes).length) await registrar.update(domain.name, changes, now);
+    const updated = await tx.domain.update({ where: { id }, data: { ...changes, ...(input.auto_renew != null ? { autoRenew: input.auto_renew } : {}) } });
+    return domainView(updated);
+  }, TX_OPTIONS);
+}
+
+// ---------------------------------------------------------------- operator registration
+
+/**
+ * Operator API: a registration order. Without `charge` the invoice stays open until paid
+ * (POST /admin/invoices/:id/pay); with `"charge": true` the wallet pays it at once (400 and
+ * nothing ordered when the balance is short). The domain registers when the invoice is paid.
+ */
+export async function orderDomain(prisma: PrismaClient, accountId: string, body: { domain?: unknown; periodYears?: unknown; charge?: unknown; nameservers?: unknown }, now: Date) {
+  const name = parseDnsName(body.domain, 'domain');
+  const years = body.periodYears ?? 1;
+  if (typeof years !== 'number' || !Number.isInteger(years) || years < 1 || years > PERIOD_YEARS_MAX) throw badRequest(`periodYears must be an integer from 1 to ${PERIOD_YEARS_MAX}.`, 'periodYears');
+  if (body.charge !== undefined && typeof body.charge !== 'boolean') throw badRequest('charge must be true or false.', 'charge');
+  const nameservers = body.nameservers === undefined ? DEFAULT_NAMESERVERS : parseNameservers(body.nameservers);
+  const price = registrar.priceUsdCents(name);
+  if (price === null) throw badRequest(`The registrar does not sell .${name.slice(name.lastIndexOf('.') + 1)} domains.`, 'domain');
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const id = newId(ID_PREFIX.domain, now.getTime());
+      await tx.domain.create({ data: { id, accountId, name, status: 'pending_payment', periodYears: years, nameservers, createdAt: now } });
+      let invoice = await issueInvoice(tx, {
+        accountId,
+        source: 'order',
+        purpose: DOMAIN_PURPOSE,
+        reference: id,
+        items: [{ description: `Domain registration ${name}, ${years} year${years > 1 ? 's' : ''}`, amountUsdCents: price * years }],
+        dueAt: now,
+        now,
+      });
+      await tx.domain.update({ where: { id }, data: { invoiceId: invoice.id } });
+      if (body.charge === true) invoice = await payInvoice(tx, invoice.id, 'wallet', now);
+      return { domain: domainView(await findDomain(tx, id)), invoice: invoiceView(invoice) };
+    }, TX_OPTIONS);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest(`${name} is already registered.`, 'domain');
+    throw err;
+  }
+}
+
+/** Paying the registration invoice registers the domain: `active`, `domain.registered`. */
+onInvoicePaid(DOMAIN_PURPOSE, async (tx, invoice, now) => {
+  const domain = await tx.domain.findUnique({ where: { id: invoice.reference ?? '' } });
+  if (!domain || domain.status !== 'pending_payment') return;
+  const { expiresAt } = await registrar.register({ domain: domain.name, years: domain.periodYears, nameservers: domain.nameservers, whoisPrivacy: domain.whoisPrivacy, transferLock: domain.transferLock }, now);
+  await tx.domain.update({ where: { id: domain.id }, data: { status: 'active', registeredAt: now, expiresAt } });
+  await recordEvent(tx, domain.accountId, 'domain.registered', { domainId: domain.id, domain: domain.name, periodYears: domain.periodYears, expiresAt: expiresAt.toISOString() }, now);
+});

@@ -1,0 +1,126 @@
+import path from 'node:path';
+import busboy from 'busboy';
+import { ApiError, badRequest } from '../../errors.ts';
+import { sendAttachment, sendJsonResult, type BinaryRequest, type BinaryRoute } from '../../http/binary-routes.ts';
+import { openBackup } from './backups.ts';
+import { downloadFile, prepareUpload, uploadFile } from './files.ts';
+import type { HostingContext } from './service.ts';
+
+/** The hosting binary streams: file upload (multipart, streamed to disk), file download, backup download. */
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json', '.txt': 'text/plain; charset=utf-8', '.md': 'text/markdown; charset=utf-8', '.php': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml', '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif',
+  '.webp': 'image/webp', '.ico': 'image/x-icon', '.pdf': 'application/pdf', '.zip': 'application/zip', '.gz': 'application/gzip', '.tgz': 'application/gzip',
+  '.sql': 'application/sql', '.woff2': 'font/woff2', '.mp4': 'video/mp4',
+};
+
+function contentTypeOf(name: string): string {
+  return MIME[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
+}
+
+function hostingCtx(r: BinaryRequest): HostingContext {
+  return { db: r.db, principal: r.principal, app: r.app };
+}
+
+/**
+ * Upload: the multipart body is parsed as a stream (busboy); the part named `file` goes to a
+ * temp file inside the account's directory and is renamed into place once complete. Over
+ * HOSTING_UPLOAD_LIMIT_BYTES → 413 and the partial file is removed. The rest of the body is
+ * read and discarded before answering, so the client always gets the response.
+ */
+async function upload(r: BinaryRequest): Promise<void> {
+  const id = r.params.id;
+  const target = r.query.get('path');
+  const type = r.req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(type)) throw new ApiError(415, `Content-Type must be multipart/form-data with a "file" field (got "${type || 'none'}").`);
+  const ctx = hostingCtx(r);
+  const limit = r.app.config.hostingUploadLimitBytes;
+  // The account and the target path are checked before the body is read (again with the file's name once it is known).
+  await prepareUpload(ctx, id, target, null);
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: r.req.headers, preservePath: true, defParamCharset: 'utf8', limits: { files: 1, fileSize: limit + 1, fields: 10, fieldSize: 1024, parts: 11 } });
+  } catch (err) {
+    throw badRequest(`The multipart body is malformed: ${(err as Error).message}.`, 'file');
+  }
+  let work: Promise<unknown> | undefined;
+  parser.on('file', (name, file, info) => {
+    if (name !== 'file' || work) {
+      file.resume();
+      return;
+    }
+    work = uploadFile(ctx, id, target, info.filename ?? '', file as typeof file & { truncated?: boolean });
+    // Whatever happens to the file, keep reading the body so the parser reaches its end.
+    work.catch(() => file.resume());
+  });
+  // Far more than the limit (plus multipart overhead): stop reading instead of draining forever.
+  const hardCap = limit * 2 + 1024 * 1024;
+  let received = 0;
+  await new Promise<void>((resolve, reject) => {
+    parser.once('close', resolve);
+    parser.once('error', (err: Error) => reject(badRequest(`The multipart body is malformed: ${err.message}.`, 'file')));
+    r.req.once('aborted', () => reject(badRequest('The upload was interrupted.', 'file')));
+    r.req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > hardCap) {
+        r.res.setHeader('Connection', 'close');
+        reject(new ApiError(413, `The file is larger than the upload limit of ${limit} bytes.`));
+        r.req.unpipe(parser);
+        r.req.pause();
+      }
+    });
+    r.req.pipe(parser);
+  });
+  if (!work) throw badRequest('The multipart body has no "file" field.', 'file');
+  const entry = await work;
+  sendJsonResult(r, 200, entry);
+}
+
+async function download(r: BinaryRequest): Promise<void> {
+  const file = await downloadFile(hostingCtx(r), r.params.id, r.query.get('path'));
+  await sendAttachment(r, file, contentTypeOf(file.name));
+}
+
+async function backupDownload(r: BinaryRequest): Promise<void> {
+  const file = await openBackup(hostingCtx(r), r.params.id, r.params.bid);
+  await sendAttachment(r, file, 'application/gzip');
+}
+
+export const hostingBinaryRoutes: BinaryRoute[] = [
+  {
+    method: 'POST',
+    path: '/hosting/:id/files/upload',
+    scope: 'hosting:manage',
+    area: 'hosting',
+    operationId: 'hostingFileUpload',
+    description: 'Upload a file (multipart/form-data, field "file") into a directory of the site, or to a file path; an existing file is replaced.',
+    query: [{ name: 'path', required: false, description: 'Target directory (the file keeps its name) or target file path; default /public_html.' }],
+    upload: { field: 'file', description: 'The file; its multipart filename names it when path is a directory. At most HOSTING_UPLOAD_LIMIT_BYTES (default 50 MiB).' },
+    response: { contentType: 'application/json', description: 'The uploaded file (HostingFile).' },
+    handle: upload,
+  },
+  {
+    method: 'GET',
+    path: '/hosting/:id/files/download',
+    scope: 'hosting:manage',
+    area: 'hosting',
+    operationId: 'hostingFileDownload',
+    description: 'Download a file of the site, streamed as an attachment.',
+    query: [{ name: 'path', required: true, description: 'File, absolute inside the account.' }],
+    response: { contentType: 'application/octet-stream', description: 'The file bytes, with Content-Disposition: attachment (RFC 6266).' },
+    handle: download,
+  },
+  {
+    method: 'GET',
+    path: '/hosting/:id/backups/:bid/download',
+    scope: 'hosting:manage',
+    area: 'hosting',
+    operationId: 'hostingBackupDownload',
+    description: 'Download a backup as a gzip tarball (home/ and mysql/), streamed as an attachment.',
+    query: [],
+    response: { contentType: 'application/gzip', description: 'The .tar.gz archive.' },
+    handle: backupDownload,
+  },
+];

@@ -1,0 +1,65 @@
+import type { Readable } from 'node:stream';
+import { badRequest } from '../../errors.ts';
+import { activeHosting, driver, type HostingContext } from './service.ts';
+
+/** The file manager (README: Hosting). Paths are absolute inside the account: "/" is its home. */
+export const DEFAULT_LIST_PATH = '/public_html';
+/** Entries one listing returns; `truncated` says when a directory holds more. */
+export const LIST_MAX_ENTRIES = 1000;
+/** Largest file files/read returns as text (download anything larger). */
+export const READ_MAX_BYTES = 1024 * 1024;
+/** Largest text files/write accepts (the JSON body limit applies too). */
+export const WRITE_MAX_BYTES = 1024 * 1024;
+
+function text(value: unknown, field: string): string {
+  if (typeof value !== 'string') throw badRequest(`${field} is required.`, field);
+  return value;
+}
+
+export async function listFiles(ctx: HostingContext, id: string, path?: string | null) {
+  await activeHosting(ctx.db, id);
+  return driver(ctx.app.hosting.listDir(id, path ?? DEFAULT_LIST_PATH, LIST_MAX_ENTRIES));
+}
+
+export async function readFile(ctx: HostingContext, id: string, path: unknown) {
+  await activeHosting(ctx.db, id);
+  return driver(ctx.app.hosting.readText(id, text(path, 'path'), READ_MAX_BYTES));
+}
+
+export async function writeFile(ctx: HostingContext, id: string, path: unknown, content: unknown) {
+  const body = text(content, 'content');
+  if (Buffer.byteLength(body) > WRITE_MAX_BYTES) throw badRequest(`content must be at most ${WRITE_MAX_BYTES} bytes; upload larger files.`, 'content');
+  await activeHosting(ctx.db, id);
+  return driver(ctx.app.hosting.writeText(id, text(path, 'path'), body));
+}
+
+export async function deleteFile(ctx: HostingContext, id: string, path: unknown, recursive?: boolean | null) {
+  await activeHosting(ctx.db, id);
+  const removed = await driver(ctx.app.hosting.remove(id, text(path, 'path'), recursive === true));
+  return { ...removed, deleted: true };
+}
+
+export async function makeDirectory(ctx: HostingContext, id: string, path: unknown) {
+  await activeHosting(ctx.db, id);
+  return driver(ctx.app.hosting.mkdir(id, text(path, 'path')));
+}
+
+export async function renameFile(ctx: HostingContext, id: string, from: unknown, to: unknown) {
+  await activeHosting(ctx.db, id);
+  return driver(ctx.app.hosting.rename(id, text(from, 'from'), text(to, 'to')));
+}
+
+/** Checked before the upload body is read: the account, the target path and the file name. */
+export async function prepareUpload(ctx: HostingContext, id: string, path: string | null, fileName: string | null) {
+  await activeHosting(ctx.db, id);
+  return driver(ctx.app.hosting.uploadTarget(id, path ?? DEFAULT_LIST_PATH, fileName));
+}
+
+export async function uploadFile(ctx: HostingContext, id: string, path: string | null, fileName: string, source: Readable & { truncated?: boolean }) {
+  return driver(ctx.app.hosting.upload(id, path ?? DEFAULT_LIST_PATH, fileName, source, ctx.app.config.hostingUploadLimitBytes));
+}
+
+export async function downloadFile(ctx: HostingContext, id: string, path: unknown) {
+  await activeHosting(ctx.db, id);
+  return driver(ctx.app.hosting.download(id, text(path, 'path')));
+}

@@ -1,0 +1,317 @@
+import { isIP } from 'node:net';
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { TenantDb } from '../../db/tenant.ts';
+import { ID_PREFIX, newId } from '../../db/ids.ts';
+import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { ApiError, badRequest, conflict, notFound } from '../../errors.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { PathRefused } from '../../provider/hosting/sandbox.ts';
+import { HostingRefusal, type HostingCallbacks, type HostingDriver } from '../../provider/hosting/types.ts';
+import type { Tx } from '../../provider/types.ts';
+import { paginate, type PageArgs } from '../../schema/pagination.ts';
+
+/** What a hosting service call needs: the tenant-scoped db plus the instance's parts. */
+export interface HostingContext {
+  db: TenantDb;
+  principal: { accountId: string } | null;
+  app: {
+    prisma: PrismaClient;
+    hosting: HostingDriver;
+    clock: { now(): Date };
+    config: { publicBaseUrl: string; hostingUploadLimitBytes: number; hostingAllowLocalGit: boolean };
+    webhookSecretKey: Buffer;
+  };
+}
+
+export type HostingRow = NonNullable<Awaited<ReturnType<TenantDb['hostingAccount']['findFirst']>>>;
+
+/** Certificates the simulated CA issues are valid this long. */
+export const CERT_VALIDITY_DAYS = 90;
+
+export interface HostingPlan {
+  id: string;
+  name: string;
+  monthlyUsdCents: number;
+  diskQuotaMb: number;
+  inodeQuota: number;
+  bandwidthQuotaGb: number;
+  databases: number;
+  mailboxes: number;
+  backupsKept: number;
+  phpVersions: string[];
+  defaultPhpVersion: string;
+}
+
+export const DEFAULT_HOSTING_PLAN = 'hosting-starter';
+
+export async function getHostingPlan(db: Pick<Tx, 'product'>, productId: string): Promise<HostingPlan | null> {
+  const p = await db.product.findFirst({ where: { id: productId, kind: 'hosting_plan' } });
+  return p ? { id: p.id, name: p.name, monthlyUsdCents: p.monthlyUsdCents, ...(p.details as object) } as HostingPlan : null;
+}
+
+async function planOf(db: Pick<Tx, 'product'>, row: { productId: string }): Promise<HostingPlan> {
+  const plan = await getHostingPlan(db, row.productId);
+  if (!plan) throw conflict('The plan of this hosting account is no longer in the catalogue.');
+  return plan;
+}
+export { planOf };
+
+// ------------------------------------------------------------------ errors from the driver
+
+/** Turns the driver's refusals into the API's errors: 400 naming the field, 413 for a too large upload. */
+export async function driver<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw asApiError(err);
+  }
+}
+
+export function asApiError(err: unknown): unknown {
+  if (err instanceof PathRefused) return badRequest(err.message, err.field);
+  if (err instanceof HostingRefusal) return err.reason === 'too_large' ? new ApiError(413, err.message) : badRequest(err.message, err.field);
+  return err;
+}
+
+// ------------------------------------------------------------------ lookups
+
+export async function getHosting(db: TenantDb | Tx, id: string): Promise<HostingRow> {
+  const row = await db.hostingAccount.findFirst({ where: { id } });
+  if (!row) throw notFound('Hosting account');
+  return row;
+}
+
+/** The account must have finished provisioning before its site can be changed. */
+export async function activeHosting(db: TenantDb | Tx, id: string): Promise<HostingRow> {
+  const row = await getHosting(db, id);
+  if (row.status === 'provisioning') throw conflict('The hosting account is still provisioning; retry once its status is active.');
+  return row;
+}
+
+// ------------------------------------------------------------------ views
+
+/** The hostname customers CNAME their custom domain to: `<username>.hosting.<public host>`. */
+export function serviceHostname(publicBaseUrl: string, username: string): string {
+  const host = new URL(publicBaseUrl).hostname.replace(/^\[|\]$/g, '');
+  return `${username}.hosting.${isIP(host) || host === 'localhost' ? 'localhost' : host}`;
+}
+
+export interface HostingView {
+  id: string;
+  domain: string;
+  status: string;
+  productId: string;
+  php_version: string;
+  ip: string;
+  customDomain: { domain: string; status: string; attachedAt: Date | null; target: { a: string; cname: string } } | null;
+  certificate: { status: string; domains: string[]; issuedAt: Date | null; expiresAt: Date | null; error: string | null };
+  connection: { host: string; ip: string; sftpPort: number; username: string; homeDirectory: string; webRoot: string; mysqlHost: string; mysqlPort: number; databasePrefix: string };
+  createdAt: Date;
+  provisionedAt: Date | null;
+}
+
+/** Customer view of a hosting account: no node, no upstream log, no on-disk location. */
+export function hostingView(row: HostingRow, publicBaseUrl: string): HostingView {
+  const host = serviceHostname(publicBaseUrl, row.username);
+  return {
+    id: row.id,
+    domain: row.domain,
+    status: row.status,
+    productId: row.productId,
+    php_version: row.phpVersion,
+    ip: row.ip,
+    customDomain: row.customDomain
+      ? { domain: row.customDomain, status: row.customDomainStatus ?? 'pending', attachedAt: row.customDomainAttachedAt, target: { a: row.ip, cname: host } }
+      : null,
+    certificate: certificateView(row),
+    connection: {
+      host,
+      ip: row.ip,
+      sftpPort: 22,
+      username: row.username,
+      homeDirectory: '/',
+      webRoot: '/public_html',
+      mysqlHost: 'localhost',
+      mysqlPort: 3306,
+      databasePrefix: `${row.username}_`,
+    },
+    createdAt: row.createdAt,
+    provisionedAt: row.provisionedAt,
+  };
+}
+
+export function certificateView(row: HostingRow) {
+  return { status: row.certStatus, domains: row.certDomains, issuedAt: row.certIssuedAt, expiresAt: row.certExpiresAt, error: row.certError };
+}
+
+export async function listHosting(ctx: HostingContext, args: PageArgs) {
+  const page = await paginate(args, (q) => ctx.db.hostingAccount.findMany(q));
+  return { ...page, data: page.data.map((r) => hostingView(r, ctx.app.config.publicBaseUrl)) };
+}
+
+export async function hostingDetail(ctx: HostingContext, id: string): Promise<HostingView> {
+  return hostingView(await getHosting(ctx.db, id), ctx.app.config.publicBaseUrl);
+}
+
+// ------------------------------------------------------------------ domains
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** A domain name: labels of letters, digits and hyphens, a non-numeric TLD, lowercased. */
+export function normalizeDomain(input: unknown, field = 'domain'): string {
+  const name = typeof input === 'string' ? input.trim().toLowerCase().replace(/\.$/, '') : '';
+  const labels = name.split('.');
+  const ok = name.length >= 3 && name.length <= 253 && labels.length >= 2 && labels.every((l) => LABEL.test(l)) && !/^\d+$/.test(labels[labels.length - 1]);
+  if (!ok) throw badRequest(`${field} must be a domain name such as "example.com" (labels of letters, digits and hyphens, at most 253 characters).`, field);
+  return name;
+}
+
+/** Whether a domain is already used by any hosting account (primary or custom), other than `except`. */
+async function domainTaken(prisma: PrismaClient, domain: string, except: string): Promise<boolean> {
+  const row = await prisma.hostingAccount.findFirst({ where: { OR: [{ domain }, { customDomain: domain }], NOT: { id: except } }, select: { id: true } });
+  return row !== null;
+}
+
+/** Sets the custom domain; it stays `pending` until verify finds its DNS pointing here. */
+export async function setCustomDomain(ctx: HostingContext, id: string, input: unknown): Promise<HostingView> {
+  const domain = normalizeDomain(input);
+  const row = await activeHosting(ctx.db, id);
+  if (domain === row.domain) throw badRequest(`domain ${domain} is this account's primary domain already.`, 'domain');
+  if (row.customDomain === domain) return hostingView(row, ctx.app.config.publicBaseUrl);
+  if (await domainTaken(ctx.app.prisma, domain, id)) throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
+  try {
+    const updated = await ctx.db.hostingAccount.update({
+      where: { id },
+      data: { customDomain: domain, customDomainStatus: 'pending', customDomainAttachedAt: null, certDomains: [row.domain], certError: null },
+    });
+    return hostingView(updated, ctx.app.config.publicBaseUrl);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
+    throw err;
+  }
+}
+
+/** Follows the simulated DNS (A or CNAME chain, at most 8 hops) and says whether it reaches this account. */
+async function dnsPointsHere(ctx: HostingContext, row: HostingRow, domain: string): Promise<{ ok: boolean; found: string | null }> {
+  const host = serviceHostname(ctx.app.config.publicBaseUrl, row.username);
+  let name = domain;
+  let found: string | null = null;
+  for (let hop = 0; hop < 8; hop++) {
+    const target = await ctx.app.hosting.resolveDns(ctx.app.prisma, name);
+    if (target === null) break;
+    found = target;
+    if (target === row.ip || target === host) return { ok: true, found };
+    if (isIP(target)) break;
+    name = target;
+  }
+  return { ok: false, found };
+}
+
+/** Re-checks DNS; attaches the custom domain (and covers it by the certificate) once it points here. */
+export async function verifyCustomDomain(ctx: HostingContext, id: string): Promise<HostingView> {
+  const row = await activeHosting(ctx.db, id);
+  if (!row.customDomain) throw notFound('Custom domain');
+  const domain = row.customDomain;
+  const { ok, found } = await dnsPointsHere(ctx, row, domain);
+  const host = serviceHostname(ctx.app.config.publicBaseUrl, row.username);
+  if (!ok) {
+    const where = found === null ? 'has no DNS record yet' : `points to ${found}, not to this hosting account`;
+    throw badRequest(`${domain} ${where}. Point it to ${row.ip} (A record) or to ${host} (CNAME), then verify again; DNS changes can take a while to be visible.`, 'domain');
+  }
+  if (row.customDomainStatus === 'attached') return hostingView(row, ctx.app.config.publicBaseUrl);
+  const now = ctx.app.clock.now();
+  const updated = await ctx.db.hostingAccount.update({
+    where: { id },
+    data: {
+      customDomainStatus: 'attached',
+      customDomainAttachedAt: now,
+      certStatus: 'issued',
+      certDomains: [row.domain, domain],
+      certIssuedAt: now,
+      certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000),
+      certError: null,
+    },
+  });
+  return hostingView(updated, ctx.app.config.publicBaseUrl);
+}
+
+export async function detachCustomDomain(ctx: HostingContext, id: string): Promise<HostingView> {
+  const row = await activeHosting(ctx.db, id);
+  if (!row.customDomain) throw notFound('Custom domain');
+  const updated = await ctx.db.hostingAccount.update({
+    where: { id },
+    data: { customDomain: null, customDomainStatus: null, customDomainAttachedAt: null, certDomains: [row.domain] },
+  });
+  return hostingView(updated, ctx.app.config.publicBaseUrl);
+}
+
+/** Certificate retry: the simulated CA checks each name's DNS again and issues for the primary domain plus an attached custom domain. */
+export async function retryCertificate(ctx: HostingContext, id: string) {
+  const row = await activeHosting(ctx.db, id);
+  const now = ctx.app.clock.now();
+  const domains = [row.domain];
+  let error: string | null = null;
+  if (row.customDomain && row.customDomainStatus === 'attached') {
+    const { ok, found } = await dnsPointsHere(ctx, row, row.customDomain);
+    if (ok) domains.push(row.customDomain);
+    else error = `${row.customDomain} ${found === null ? 'has no DNS record' : `points to ${found}`}: the CA's HTTP challenge cannot reach this account, so it is left out of the certificate.`;
+  }
+  const updated = await ctx.db.hostingAccount.update({
+    where: { id },
+    data: { certStatus: error ? 'failed' : 'issued', certDomains: domains, certIssuedAt: now, certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000), certError: error },
+  });
+  return certificateView(updated);
+}
+
+// ------------------------------------------------------------------ operator: order, DNS
+
+/** An order from the operator API: the row now, the site later (`hosting.created` when provisioning completes). */
+export async function orderHosting(prisma: PrismaClient, hosting: HostingDriver, accountId: string, body: { domain?: unknown; productId?: unknown }, now: Date) {
+  const domain = normalizeDomain(body.domain);
+  if (body.productId !== undefined && typeof body.productId !== 'string') throw badRequest('productId must be a string.', 'productId');
+  const plan = await getHostingPlan(prisma, (body.productId as string | undefined) ?? DEFAULT_HOSTING_PLAN);
+  if (!plan) throw badRequest(`productId "${String(body.productId)}" is not a hosting plan in the catalogue.`, 'productId');
+  if (await domainTaken(prisma, domain, '')) throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
+  const id = newId(ID_PREFIX.hosting, now.getTime());
+  // System user: "u" + the id's random tail, so it is unique and a valid Unix/MySQL name.
+  const username = `u${id.slice(-10)}`;
+  try {
+    return await prisma.$transaction(async (tx) => {
+      await tx.hostingAccount.create({
+        data: { id, accountId, productId: plan.id, domain, status: 'provisioning', username, ip: '', phpVersion: plan.defaultPhpVersion, certDomains: [domain], createdAt: now },
+      });
+      // The upstream picks the web node, and so the address the site answers on.
+      const { ip } = await hosting.provision(tx, { hostingId: id, domain, username, productId: plan.id }, now);
+      return tx.hostingAccount.update({ where: { id }, data: { ip } });
+    }, TX_OPTIONS);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
+    throw err;
+  }
+}
+
+/** Operator: what a hostname points to in the simulated DNS (an IPv4 address or a hostname); null removes it. */
+export async function setSimulatedDns(prisma: PrismaClient, hosting: HostingDriver, hostnameInput: string, target: unknown) {
+  const hostname = normalizeDomain(hostnameInput, 'hostname');
+  if (target === undefined) throw badRequest('target is required: an IPv4 address or a hostname (null removes the record).', 'target');
+  let value: string | null = null;
+  if (target !== null) {
+    if (typeof target !== 'string' || !target.trim()) throw badRequest('target must be an IPv4 address or a hostname (null removes the record).', 'target');
+    value = isIP(target.trim()) === 4 ? target.trim() : normalizeDomain(target, 'target');
+  }
+  await hosting.setDns(prisma, hostname, value);
+  return { hostname, target: value };
+}
+
+/** Provider callbacks: the site exists on disk; the account is active and `hosting.created` fires. */
+export const hostingCallbacks: HostingCallbacks = {
+  async hostingProvisioned(tx, hostingId, now) {
+    const row = await tx.hostingAccount.findUnique({ where: { id: hostingId } });
+    if (!row || row.status !== 'provisioning') return;
+    const updated = await tx.hostingAccount.update({
+      where: { id: hostingId },
+      data: { status: 'active', provisionedAt: now, certStatus: 'issued', certDomains: [row.domain], certIssuedAt: now, certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000) },
+    });
+    await recordEvent(tx, row.accountId, 'hosting.created', { hostingId, domain: updated.domain, status: updated.status }, now);
+  },
+};

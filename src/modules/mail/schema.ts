@@ -1,0 +1,228 @@
+import { builder } from '../../schema/builder.ts';
+import { operation } from '../../schema/operation.ts';
+import {
+  aliasView, createAlias, createMailbox, deleteAlias, deleteMailbox, disableMailDomain, enableMailDomain, listAliases, listMailboxes, listMailDomains, mailboxView, mailDomainView,
+  PASSWORD_MAX, PASSWORD_MIN, QUOTA_DEFAULT_MB, QUOTA_MAX_MB, QUOTA_MIN_MB, setMailboxPassword,
+} from './service.ts';
+import { mailSetup, type DnsRecord } from './setup.ts';
+
+// snake_case like the spec's request fields (domain_id, local_part, quota_mb, source_local); integer ids.
+
+const MailDomain = builder.objectRef<ReturnType<typeof mailDomainView>>('MailDomain').implement({
+  description: 'A domain with email hosting enabled.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    domain: t.exposeString('domain'),
+    status: t.exposeString('status', { description: 'active (a disabled domain is removed).' }),
+    mailbox_count: t.exposeInt('mailbox_count'),
+    alias_count: t.exposeInt('alias_count'),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+  }),
+});
+
+const Mailbox = builder.objectRef<ReturnType<typeof mailboxView>>('Mailbox').implement({
+  description: 'A mailbox. Its password is stored only as a hash and never returned.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    domain_id: t.exposeInt('domain_id'),
+    local_part: t.exposeString('local_part'),
+    address: t.exposeString('address'),
+    quota_mb: t.exposeInt('quota_mb'),
+    used_mb: t.exposeInt('used_mb'),
+    password_changed_at: t.expose('password_changed_at', { type: 'DateTime' }),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+  }),
+});
+
+const MailAlias = builder.objectRef<ReturnType<typeof aliasView>>('MailAlias').implement({
+  description: 'A forwarding alias: mail to source is forwarded to destination.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    domain_id: t.exposeInt('domain_id'),
+    source_local: t.exposeString('source_local'),
+    source: t.exposeString('source'),
+    destination: t.exposeString('destination'),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+  }),
+});
+
+const MailDomainDeleted = builder.objectRef<Awaited<ReturnType<typeof disableMailDomain>>>('MailDomainDisabled').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    domain: t.exposeString('domain'),
+    deleted: t.exposeBoolean('deleted'),
+    mailboxes_removed: t.exposeInt('mailboxes_removed'),
+    aliases_removed: t.exposeInt('aliases_removed'),
+  }),
+});
+
+const MailDeleted = builder.objectRef<{ id: number; deleted: boolean }>('MailDeleted').implement({
+  description: 'A mailbox or alias that was deleted.',
+  fields: (t) => ({ id: t.exposeInt('id'), deleted: t.exposeBoolean('deleted') }),
+});
+
+const DnsRecordType = builder.objectRef<DnsRecord>('MailDnsRecord').implement({
+  description: 'A DNS record to publish in the domain zone.',
+  fields: (t) => ({
+    type: t.exposeString('type', { description: 'MX, A, TXT, CNAME or SRV.' }),
+    name: t.exposeString('name'),
+    value: t.exposeString('value', { description: 'SRV values are "priority weight port target".' }),
+    priority: t.exposeInt('priority', { nullable: true, description: 'MX preference.' }),
+    ttl: t.exposeInt('ttl'),
+  }),
+});
+
+type Setup = Awaited<ReturnType<typeof mailSetup>>;
+const Ports = builder.objectRef<Setup['client']['ports']>('MailClientPorts').implement({
+  fields: (t) => ({ imap: t.exposeInt('imap'), pop3: t.exposeInt('pop3'), smtp: t.exposeInt('smtp'), submission: t.exposeInt('submission') }),
+});
+const Security = builder.objectRef<Setup['client']['security']>('MailClientSecurity').implement({
+  fields: (t) => ({ imap: t.exposeString('imap'), pop3: t.exposeString('pop3'), smtp: t.exposeString('smtp'), submission: t.exposeString('submission') }),
+});
+const Client = builder.objectRef<Setup['client']>('MailClientSettings').implement({
+  description: 'Settings for mail programs. Use host: it is the only name on the TLS certificate.',
+  fields: (t) => ({
+    host: t.exposeString('host'),
+    username: t.exposeString('username'),
+    ports: t.field({ type: Ports, resolve: (c) => c.ports }),
+    security: t.field({ type: Security, resolve: (c) => c.security }),
+  }),
+});
+const MailSetup = builder.objectRef<Setup>('MailSetup').implement({
+  description: 'DNS records and client settings for email hosting.',
+  fields: (t) => ({
+    domain: t.exposeString('domain', { nullable: true }),
+    records: t.field({ type: [DnsRecordType], resolve: (s) => s.records }),
+    mx_host: t.exposeString('mx_host', { nullable: true, description: 'mail.<domain>; null without a domain.' }),
+    webmail_url: t.exposeString('webmail_url'),
+    mail_ip: t.exposeString('mail_ip', { description: 'The address mail.<domain> points to.' }),
+    client: t.field({ type: Client, resolve: (s) => s.client }),
+  }),
+});
+
+builder.queryField('mailSetup', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:read', rest: 'GET /mail/setup', area: 'mail', tool: 'mail_setup' }),
+    description: 'Get the DNS records for a mail domain, the webmail URL and mail program settings.',
+    type: MailSetup,
+    args: { domain: t.arg.string({ required: false, description: 'One of your mail domains; without it no records and no mx_host.' }) },
+    resolve: (_root, args, ctx) => mailSetup(ctx.db, args.domain),
+  }),
+);
+
+builder.queryField('mailDomains', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:read', rest: 'GET /mail/domains', area: 'mail', tool: 'mail_domains_list' }),
+    description: 'List every domain with email hosting enabled.',
+    type: [MailDomain],
+    resolve: (_root, _args, ctx) => listMailDomains(ctx.db),
+  }),
+);
+
+builder.mutationField('mailDomainEnable', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:write', rest: 'POST /mail/domains', area: 'mail', tool: 'mail_domain_enable' }),
+    description: 'Enable email hosting for a domain.',
+    type: MailDomain,
+    args: { domain: t.arg.string({ required: true, description: 'A domain name such as example.com.' }) },
+    resolve: (_root, args, ctx) => enableMailDomain(ctx, args),
+  }),
+);
+
+builder.mutationField('mailDomainDisable', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:write', rest: 'DELETE /mail/domains/:id', area: 'mail', tool: 'mail_domain_disable' }),
+    description: 'Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed.',
+    type: MailDomainDeleted,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => disableMailDomain(ctx, args.id),
+  }),
+);
+
+builder.queryField('mailDomainMailboxes', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:read', rest: 'GET /mail/domains/:id/mailboxes', area: 'mail', tool: 'mail_domain_mailboxes_list' }),
+    description: 'List the mailboxes of one mail domain.',
+    type: [Mailbox],
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => listMailboxes(ctx.db, args.id),
+  }),
+);
+
+builder.queryField('mailDomainAliases', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:read', rest: 'GET /mail/domains/:id/aliases', area: 'mail', tool: 'mail_domain_aliases_list' }),
+    description: 'List the forwarding aliases of one mail domain.',
+    type: [MailAlias],
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => listAliases(ctx.db, args.id),
+  }),
+);
+
+builder.queryField('mailboxes', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:read', rest: 'GET /mail/mailboxes', area: 'mail', tool: 'mailboxes_list' }),
+    description: 'List every mailbox of every mail domain.',
+    type: [Mailbox],
+    resolve: (_root, _args, ctx) => listMailboxes(ctx.db),
+  }),
+);
+
+builder.mutationField('mailboxCreate', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:write', rest: 'POST /mail/mailboxes', area: 'mail', tool: 'mailbox_create' }),
+    description: 'Create a mailbox on a mail domain.',
+    type: Mailbox,
+    args: {
+      domain_id: t.arg.int({ required: true }),
+      local_part: t.arg.string({ required: true, description: 'The part before @: 1 to 64 of letters, digits, . _ - +.' }),
+      password: t.arg.string({ required: true, description: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters; stored hashed, never returned.` }),
+      quota_mb: t.arg.int({ required: false, description: `${QUOTA_MIN_MB} to ${QUOTA_MAX_MB} (default ${QUOTA_DEFAULT_MB}).` }),
+    },
+    resolve: (_root, args, ctx) => createMailbox(ctx, args),
+  }),
+);
+
+builder.mutationField('mailboxPasswordSet', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:write', rest: 'PATCH /mail/mailboxes/:id/password', area: 'mail', tool: 'mailbox_password_set' }),
+    description: 'Set a new password on a mailbox.',
+    type: Mailbox,
+    args: { id: t.arg.int({ required: true }), password: t.arg.string({ required: true, description: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters.` }) },
+    resolve: (_root, args, ctx) => setMailboxPassword(ctx, args.id, args),
+  }),
+);
+
+builder.mutationField('mailboxDelete', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:write', rest: 'DELETE /mail/mailboxes/:id', area: 'mail', tool: 'mailbox_delete' }),
+    description: 'Delete a mailbox and all of its mail, permanently.',
+    type: MailDeleted,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => deleteMailbox(ctx, args.id),
+  }),
+);
+
+builder.mutationField('mailAliasCreate', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:write', rest: 'POST /mail/aliases', area: 'mail', tool: 'mail_alias_create' }),
+    description: 'Create a forwarding alias on a mail domain.',
+    type: MailAlias,
+    args: {
+      domain_id: t.arg.int({ required: true }),
+      source_local: t.arg.string({ required: true, description: 'The part before @ of the alias address.' }),
+      destination: t.arg.string({ required: true, description: 'The e-mail address mail is forwarded to.' }),
+    },
+    resolve: (_root, args, ctx) => createAlias(ctx, args),
+  }),
+);
+
+builder.mutationField('mailAliasDelete', (t) =>
+  t.field({
+    ...operation({ scope: 'mail:write', rest: 'DELETE /mail/aliases/:id', area: 'mail', tool: 'mail_alias_delete' }),
+    description: 'Remove a forwarding alias.',
+    type: MailDeleted,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => deleteAlias(ctx, args.id),
+  }),
+);

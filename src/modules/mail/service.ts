@@ -1,0 +1,201 @@
+import type { TenantDb } from '../../db/tenant.ts';
+import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { mailBackend } from '../../provider/mail.ts';
+import { hashPassword } from '../auth/password.ts';
+import { parseDnsName } from '../domains/names.ts';
+
+/** Limits of email hosting (README: Email hosting). */
+export const MAX_MAIL_DOMAINS = 50;
+export const MAX_MAILBOXES_PER_DOMAIN = 200;
+export const MAX_ALIASES_PER_DOMAIN = 200;
+export const QUOTA_MIN_MB = 100;
+export const QUOTA_MAX_MB = 51_200;
+export const QUOTA_DEFAULT_MB = 1024;
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 128;
+
+export interface MailContext {
+  db: TenantDb;
+  principal: { accountId: string } | null;
+  app: { clock: { now(): Date } };
+}
+
+// A local part: letters, digits and . _ - + ; no dot at either end or twice in a row; 1–64 characters; lowercased.
+const LOCAL = /^(?!\.)(?!.*\.\.)[a-z0-9._+-]{1,64}(?<!\.)$/;
+
+export function parseLocalPart(input: unknown, field: string): string {
+  const local = typeof input === 'string' ? input.trim().toLowerCase() : '';
+  if (!LOCAL.test(local)) throw badRequest(`${field} must be 1 to 64 characters of letters, digits, ".", "_", "-" or "+", with no dot at either end or two in a row.`, field);
+  return local;
+}
+
+export function parseAddress(input: unknown, field: string): string {
+  const text = typeof input === 'string' ? input.trim() : '';
+  const at = text.lastIndexOf('@');
+  if (at < 1 || text.length > 254) throw badRequest(`${field} must be an e-mail address such as "ada@example.com".`, field);
+  const local = parseLocalPart(text.slice(0, at), field);
+  const domain = parseDnsName(text.slice(at + 1), field, 'an e-mail address such as "ada@example.com"');
+  return `${local}@${domain}`;
+}
+
+function parsePassword(input: unknown): string {
+  if (typeof input !== 'string' || input.length < PASSWORD_MIN || input.length > PASSWORD_MAX) throw badRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, 'password');
+  return input;
+}
+
+function parseQuota(input: number | null | undefined): number {
+  if (input === undefined || input === null) return QUOTA_DEFAULT_MB;
+  if (!Number.isInteger(input) || input < QUOTA_MIN_MB || input > QUOTA_MAX_MB) throw badRequest(`quota_mb must be an integer from ${QUOTA_MIN_MB} to ${QUOTA_MAX_MB}.`, 'quota_mb');
+  return input;
+}
+
+// ---------------------------------------------------------------- views (snake_case like the spec's request fields)
+
+type DomainRow = { id: number; domain: string; createdAt: Date; _count?: { mailboxes: number; aliases: number } };
+export function mailDomainView(d: DomainRow) {
+  return { id: d.id, domain: d.domain, status: 'active', mailbox_count: d._count?.mailboxes ?? 0, alias_count: d._count?.aliases ?? 0, created_at: d.createdAt };
+}
+type MailboxRow = { id: number; domainId: number; localPart: string; address: string; quotaMb: number; passwordChangedAt: Date; createdAt: Date };
+export function mailboxView(m: MailboxRow) {
+  return { id: m.id, domain_id: m.domainId, local_part: m.localPart, address: m.address, quota_mb: m.quotaMb, used_mb: 0, password_changed_at: m.passwordChangedAt, created_at: m.createdAt };
+}
+type AliasRow = { id: number; domainId: number; sourceLocal: string; source: string; destination: string; createdAt: Date };
+export function aliasView(a: AliasRow) {
+  return { id: a.id, domain_id: a.domainId, source_local: a.sourceLocal, source: a.source, destination: a.destination, created_at: a.createdAt };
+}
+
+const COUNTS = { _count: { select: { mailboxes: true, aliases: true } } };
+
+// ---------------------------------------------------------------- domains
+
+export async function listMailDomains(db: TenantDb) {
+  return (await db.mailDomain.findMany({ include: COUNTS, orderBy: { id: 'asc' } })).map(mailDomainView);
+}
+
+async function findMailDomain(db: TenantDb, id: number) {
+  const domain = await db.mailDomain.findFirst({ where: { id }, include: COUNTS });
+  if (!domain) throw notFound('Mail domain');
+  return domain;
+}
+
+/** Enables email hosting for a domain: the backend creates it and its DKIM key. 400 when it is hosted already (here or by another account). */
+export async function enableMailDomain(ctx: MailContext, input: { domain: string }) {
+  const domain = parseDnsName(input.domain, 'domain');
+  const now = ctx.app.clock.now();
+  if ((await ctx.db.mailDomain.count()) >= MAX_MAIL_DOMAINS) throw badRequest(`An account hosts mail for at most ${MAX_MAIL_DOMAINS} domains.`, 'domain');
+  if (await ctx.db.mailDomain.findFirst({ where: { domain } })) throw badRequest(`Email hosting is already enabled for ${domain}.`, 'domain');
+  const { dkimSelector, dkimPublicKey } = await mailBackend.enableDomain(domain);
+  try {
+    const row = await ctx.db.mailDomain.create({ data: { accountId: ctx.principal!.accountId, domain, dkimSelector, dkimPublicKey, createdAt: now }, include: COUNTS });
+    return mailDomainView(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest(`${domain} is already hosted for email by another account; the domain holder must remove it there first.`, 'domain');
+    throw err;
+  }
+}
+
+/** Disables email hosting: the domain, every mailbox (with its mail) and every alias are removed. */
+export async function disableMailDomain(ctx: MailContext, id: number) {
+  return ctx.db.$transaction(async (tx) => {
+    const domain = await tx.mailDomain.findFirst({ where: { id } });
+    if (!domain) throw notFound('Mail domain');
+    const { count: mailboxes } = await tx.mailbox.deleteMany({ where: { domainId: id } });
+    const { count: aliases } = await tx.mailAlias.deleteMany({ where: { domainId: id } });
+    await tx.mailDomain.delete({ where: { id } });
+    await mailBackend.disableDomain(domain.domain);
+    return { id, domain: domain.domain, deleted: true, mailboxes_removed: mailboxes, aliases_removed: aliases };
+  }, TX_OPTIONS);
+}
+
+// ---------------------------------------------------------------- mailboxes
+
+export async function listMailboxes(db: TenantDb, domainId?: number) {
+  if (domainId !== undefined) await findMailDomain(db, domainId);
+  return (await db.mailbox.findMany({ where: domainId === undefined ? {} : { domainId }, orderBy: { id: 'asc' } })).map(mailboxView);
+}
+
+export async function createMailbox(ctx: MailContext, input: { domain_id: number; local_part: string; password: string; quota_mb?: number | null }) {
+  const localPart = parseLocalPart(input.local_part, 'local_part');
+  const password = parsePassword(input.password);
+  const quotaMb = parseQuota(input.quota_mb);
+  const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domain_id } });
+  if (!domain) throw badRequest(`domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`, 'domain_id');
+  const address = `${localPart}@${domain.domain}`;
+  const passwordHash = await hashPassword(password);
+  const now = ctx.app.clock.now();
+  try {
+    return await ctx.db.$transaction(async (tx) => {
+      if ((await tx.mailbox.count({ where: { domainId: domain.id } })) >= MAX_MAILBOXES_PER_DOMAIN) throw badRequest(`A mail domain holds at most ${MAX_MAILBOXES_PER_DOMAIN} mailboxes.`, 'domain_id');
+      if (await tx.mailbox.findFirst({ where: { address } })) throw badRequest(`The mailbox ${address} already exists.`, 'local_part');
+      if (await tx.mailAlias.findFirst({ where: { source: address } })) throw badRequest(`${address} is already an alias; delete the alias first.`, 'local_part');
+      const row = await tx.mailbox.create({ data: { accountId: domain.accountId, domainId: domain.id, localPart, address, passwordHash, quotaMb, passwordChangedAt: now, createdAt: now } });
+      await mailBackend.createMailbox(address, passwordHash, quotaMb);
+      return mailboxView(row);
+    }, TX_OPTIONS);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest(`The mailbox ${address} already exists.`, 'local_part');
+    throw err;
+  }
+}
+
+export async function setMailboxPassword(ctx: MailContext, id: number, input: { password: string }) {
+  const password = parsePassword(input.password);
+  const mailbox = await ctx.db.mailbox.findFirst({ where: { id } });
+  if (!mailbox) throw notFound('Mailbox');
+  const passwordHash = await hashPassword(password);
+  const now = ctx.app.clock.now();
+  await mailBackend.setMailboxPassword(mailbox.address, passwordHash);
+  const { count } = await ctx.db.mailbox.updateMany({ where: { id }, data: { passwordHash, passwordChangedAt: now } });
+  if (!count) throw notFound('Mailbox');
+  return mailboxView({ ...mailbox, passwordChangedAt: now });
+}
+
+export async function deleteMailbox(ctx: MailContext, id: number) {
+  const mailbox = await ctx.db.mailbox.findFirst({ where: { id } });
+  if (!mailbox) throw notFound('Mailbox');
+  const { count } = await ctx.db.mailbox.deleteMany({ where: { id } });
+  if (!count) throw notFound('Mailbox');
+  await mailBackend.deleteMailbox(mailbox.address);
+  return { id, address: mailbox.address, deleted: true };
+}
+
+// ---------------------------------------------------------------- aliases
+
+export async function listAliases(db: TenantDb, domainId: number) {
+  await findMailDomain(db, domainId);
+  return (await db.mailAlias.findMany({ where: { domainId }, orderBy: { id: 'asc' } })).map(aliasView);
+}
+
+/** A forwarding alias source_local@domain → destination (any valid address, not itself). */
+export async function createAlias(ctx: MailContext, input: { domain_id: number; source_local: string; destination: string }) {
+  const sourceLocal = parseLocalPart(input.source_local, 'source_local');
+  const destination = parseAddress(input.destination, 'destination');
+  const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domain_id } });
+  if (!domain) throw badRequest(`domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`, 'domain_id');
+  const source = `${sourceLocal}@${domain.domain}`;
+  if (destination === source) throw badRequest('destination must differ from the alias address itself (it would loop).', 'destination');
+  const now = ctx.app.clock.now();
+  try {
+    return await ctx.db.$transaction(async (tx) => {
+      if ((await tx.mailAlias.count({ where: { domainId: domain.id } })) >= MAX_ALIASES_PER_DOMAIN) throw badRequest(`A mail domain holds at most ${MAX_ALIASES_PER_DOMAIN} aliases.`, 'domain_id');
+      if (await tx.mailAlias.findFirst({ where: { source } })) throw badRequest(`The alias ${source} already exists.`, 'source_local');
+      if (await tx.mailbox.findFirst({ where: { address: source } })) throw badRequest(`${source} is a mailbox; an alias cannot take its address.`, 'source_local');
+      const row = await tx.mailAlias.create({ data: { accountId: domain.accountId, domainId: domain.id, sourceLocal, source, destination, createdAt: now } });
+      await mailBackend.createAlias(source, destination);
+      return aliasView(row);
+    }, TX_OPTIONS);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest(`The alias ${source} already exists.`, 'source_local');
+    throw err;
+  }
+}
+
+export async function deleteAlias(ctx: MailContext, id: number) {
+  const alias = await ctx.db.mailAlias.findFirst({ where: { id } });
+  if (!alias) throw notFound('Alias');
+  const { count } = await ctx.db.mailAlias.deleteMany({ where: { id } });
+  if (!count) throw notFound('Alias');
+  await mailBackend.deleteAlias(alias.source);
+  return { id, source: alias.source, deleted: true };
+}

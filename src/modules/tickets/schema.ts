@@ -1,0 +1,93 @@
+import { builder } from '../../schema/builder.ts';
+import { operation } from '../../schema/operation.ts';
+import { listType, pageArgs } from '../../schema/pagination.ts';
+import { closeTicket, createTicket, DEPARTMENTS, getTicket, listTickets, MESSAGE_MAX, PRIORITIES, replyTicket, SUBJECT_MAX, type TicketDetail, type TicketView } from './service.ts';
+
+const ticketFields = (t: any) => ({
+  id: t.exposeID('id'),
+  number: t.exposeString('number', { description: 'TKT-<number>, as in ticket events (ticketNumber).' }),
+  subject: t.exposeString('subject'),
+  department: t.exposeString('department', { description: DEPARTMENTS.join(', ') + '.' }),
+  priority: t.exposeString('priority', { description: PRIORITIES.join(', ') + '.' }),
+  status: t.exposeString('status', { description: 'open (waiting on support), answered (waiting on you) or closed.' }),
+  lastReplyAt: t.expose('lastReplyAt', { type: 'DateTime' }),
+  closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true }),
+  createdAt: t.expose('createdAt', { type: 'DateTime' }),
+});
+
+export const Ticket = builder.objectRef<TicketView>('Ticket').implement({
+  description: 'A support ticket.',
+  fields: (t) => ticketFields(t),
+});
+
+const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('TicketMessage').implement({
+  description: 'One message of a ticket thread.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    author: t.exposeString('author', { description: 'customer or staff.' }),
+    body: t.exposeString('body'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const TicketWithThread = builder.objectRef<TicketDetail>('TicketDetail').implement({
+  description: 'A support ticket with its message thread, oldest first.',
+  fields: (t) => ({ ...ticketFields(t), messages: t.field({ type: [TicketMessage], resolve: (d) => d.messages }) }),
+});
+
+const TicketList = listType('TicketList', Ticket);
+
+builder.queryField('tickets', (t) =>
+  t.field({
+    ...operation({ scope: 'tickets:read', rest: 'GET /tickets', area: 'tickets', tool: 'tickets_list' }),
+    description: 'List the support tickets of the account, newest first.',
+    type: TicketList,
+    args: pageArgs(t),
+    resolve: (_root, args, ctx) => listTickets(ctx.db, args),
+  }),
+);
+
+builder.queryField('ticket', (t) =>
+  t.field({
+    ...operation({ scope: 'tickets:read', rest: 'GET /tickets/:id', area: 'tickets', tool: 'ticket_get' }),
+    description: 'Get one support ticket with its message thread.',
+    type: TicketWithThread,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => getTicket(ctx.db, String(args.id)),
+  }),
+);
+
+builder.mutationField('ticketCreate', (t) =>
+  t.field({
+    ...operation({ scope: 'tickets:write', rest: 'POST /tickets', area: 'tickets', tool: 'ticket_create', idempotent: true }),
+    description: 'Open a support ticket with a first message (honours Idempotency-Key).',
+    type: TicketWithThread,
+    args: {
+      subject: t.arg.string({ required: true, description: `1 to ${SUBJECT_MAX} characters.` }),
+      message: t.arg.string({ required: true, description: `The first message, 1 to ${MESSAGE_MAX} characters.` }),
+      department: t.arg.string({ required: false, description: `${DEPARTMENTS.join(', ')} (default general).` }),
+      priority: t.arg.string({ required: false, description: `${PRIORITIES.join(', ')} (default normal).` }),
+    },
+    resolve: (_root, args, ctx) => createTicket(ctx, args),
+  }),
+);
+
+builder.mutationField('ticketReply', (t) =>
+  t.field({
+    ...operation({ scope: 'tickets:write', rest: 'POST /tickets/:id/reply', area: 'tickets', tool: 'ticket_reply' }),
+    description: 'Add a customer reply to a ticket (not to a closed one).',
+    type: TicketWithThread,
+    args: { id: t.arg.id({ required: true }), body: t.arg.string({ required: true, description: `1 to ${MESSAGE_MAX} characters.` }) },
+    resolve: (_root, args, ctx) => replyTicket(ctx, String(args.id), args),
+  }),
+);
+
+builder.mutationField('ticketClose', (t) =>
+  t.field({
+    ...operation({ scope: 'tickets:write', rest: 'POST /tickets/:id/close', area: 'tickets', tool: 'ticket_close' }),
+    description: 'Close a support ticket; it takes no more replies.',
+    type: TicketWithThread,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => closeTicket(ctx, String(args.id)),
+  }),
+);

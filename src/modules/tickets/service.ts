@@ -1,0 +1,151 @@
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { TenantDb } from '../../db/tenant.ts';
+import { ID_PREFIX, newId } from '../../db/ids.ts';
+import { TX_OPTIONS } from '../../db/tx.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import type { Tx } from '../../provider/types.ts';
+import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { nextCounter } from '../billing/invoices.ts';
+
+/**
+ * Support tickets (README: Support tickets). States: `open` (waiting on support) →
+ * `answered` (staff replied, waiting on the customer) → `open` again on a customer reply;
+ * `closed` by the customer, after which nobody can reply (400).
+ */
+export const DEPARTMENTS = ['general', 'technical', 'billing', 'sales', 'abuse'] as const;
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export const TICKET_STATES = ['open', 'answered', 'closed'] as const;
+export const SUBJECT_MAX = 200;
+export const MESSAGE_MAX = 20_000;
+/** Ticket numbers start here: TKT-100001. */
+const NUMBER_BASE = 100_000;
+
+export interface TicketContext {
+  db: TenantDb;
+  principal: { accountId: string } | null;
+  app: { clock: { now(): Date } };
+}
+
+type TicketRow = NonNullable<Awaited<ReturnType<Tx['ticket']['findFirst']>>>;
+type MessageRow = { id: string; author: string; body: string; createdAt: Date };
+
+export function ticketView(t: TicketRow) {
+  return {
+    id: t.id,
+    number: t.number,
+    subject: t.subject,
+    department: t.department,
+    priority: t.priority,
+    status: t.status,
+    lastReplyAt: t.lastReplyAt,
+    closedAt: t.closedAt,
+    createdAt: t.createdAt,
+  };
+}
+export type TicketView = ReturnType<typeof ticketView>;
+export type TicketDetail = TicketView & { messages: { id: string; author: string; body: string; createdAt: Date }[] };
+
+function detail(t: TicketRow & { messages: MessageRow[] }): TicketDetail {
+  return { ...ticketView(t), messages: t.messages.map((m) => ({ id: m.id, author: m.author, body: m.body, createdAt: m.createdAt })) };
+}
+
+const MESSAGES = { messages: { orderBy: { id: 'asc' as const } } };
+
+function text(input: unknown, field: string, max: number): string {
+  const value = typeof input === 'string' ? input.trim() : '';
+  if (value.length < 1 || value.length > max) throw badRequest(`${field} must be 1 to ${max} characters.`, field);
+  return value;
+}
+
+function oneOf<T extends string>(input: unknown, field: string, values: readonly T[], fallback: T): T {
+  if (input === undefined || input === null) return fallback;
+  if (typeof input !== 'string' || !(values as readonly string[]).includes(input)) throw badRequest(`${field} must be one of ${values.join(', ')}.`, field);
+  return input as T;
+}
+
+export async function listTickets(db: TenantDb, args: PageArgs) {
+  const page = await paginate(args, (q) => db.ticket.findMany({ ...q }));
+  return { ...page, data: page.data.map(ticketView) };
+}
+
+async function find(db: TenantDb | Tx, id: string) {
+  const ticket = await db.ticket.findFirst({ where: { id }, include: MESSAGES });
+  if (!ticket) throw notFound('Ticket');
+  return ticket;
+}
+
+export async function getTicket(db: TenantDb, id: string) {
+  return detail(await find(db, id));
+}
+
+/** Opens a ticket with its first message; `ticket.created`. */
+export async function createTicket(ctx: TicketContext, input: { subject: string; message: string; department?: string | null; priority?: string | null }) {
+  const subject = text(input.subject, 'subject', SUBJECT_MAX);
+  const message = text(input.message, 'message', MESSAGE_MAX);
+  const department = oneOf(input.department, 'department', DEPARTMENTS, 'general');
+  const priority = oneOf(input.priority, 'priority', PRIORITIES, 'normal');
+  const now = ctx.app.clock.now();
+  const accountId = ctx.principal!.accountId;
+  return ctx.db.$transaction(async (tx) => {
+    const id = newId(ID_PREFIX.ticket, now.getTime());
+    const number = `TKT-${NUMBER_BASE + (await nextCounter(tx, 'ticket'))}`;
+    await tx.ticket.create({
+      data: { id, accountId, number, subject, department, priority, status: 'open', lastReplyAt: now, createdAt: now, messages: { create: { id: newId(ID_PREFIX.ticketMessage, now.getTime()), author: 'customer', body: message, createdAt: now } } },
+    });
+    await recordEvent(tx, accountId, 'ticket.created', { ticketId: id, ticketNumber: number, subject, status: 'open', priority }, now);
+    return detail(await find(tx, id));
+  }, TX_OPTIONS);
+}
+
+/** Locks the ticket so concurrent replies and a close queue behind each other. */
+async function lockTicket(tx: Tx, id: string) {
+  await tx.$queryRaw`SELECT "id" FROM "Ticket" WHERE "id" = ${id} FOR UPDATE`;
+}
+
+function refuseClosed(t: TicketRow) {
+  if (t.status === 'closed') throw badRequest(`Ticket ${t.number} is closed, so it takes no more replies; open a new ticket and mention ${t.number}.`, 'body');
+}
+
+async function addMessage(tx: Tx, ticket: TicketRow, author: 'customer' | 'staff', body: string, now: Date) {
+  await tx.ticketMessage.create({ data: { id: newId(ID_PREFIX.ticketMessage, now.getTime()), ticketId: ticket.id, author, body, createdAt: now } });
+  return tx.ticket.update({ where: { id: ticket.id }, data: { status: author === 'staff' ? 'answered' : 'open', lastReplyAt: now } });
+}
+
+/** A customer reply: the ticket is `open` (waiting on support) again. 400 on a closed ticket. */
+export async function replyTicket(ctx: TicketContext, id: string, input: { body: string }) {
+  const body = text(input.body, 'body', MESSAGE_MAX);
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await lockTicket(tx, id);
+    const ticket = await find(tx, id);
+    refuseClosed(ticket);
+    await addMessage(tx, ticket, 'customer', body, now);
+    return detail(await find(tx, id));
+  }, TX_OPTIONS);
+}
+
+/** Closes a ticket; closing a closed ticket answers 200 unchanged. */
+export async function closeTicket(ctx: TicketContext, id: string) {
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await lockTicket(tx, id);
+    const ticket = await find(tx, id);
+    if (ticket.status !== 'closed') await tx.ticket.update({ where: { id }, data: { status: 'closed', closedAt: now } });
+    return detail(await find(tx, id));
+  }, TX_OPTIONS);
+}
+
+/** Operator API: a staff reply; the ticket is `answered`, `ticket.replied`. 400 on a closed ticket. */
+export async function staffReply(prisma: PrismaClient, id: string, input: { body?: unknown }, now: Date) {
+  const body = text(input.body, 'body', MESSAGE_MAX);
+  if (!/^tkt_[0-9a-z]{26}$/.test(id)) throw notFound('Ticket');
+  return prisma.$transaction(async (tx) => {
+    await lockTicket(tx, id);
+    const ticket = await find(tx, id);
+    refuseClosed(ticket);
+    const updated = await addMessage(tx, ticket, 'staff', body, now);
+    await recordEvent(tx, ticket.accountId, 'ticket.replied', { ticketId: id, ticketNumber: ticket.number, subject: ticket.subject, status: updated.status }, now);
+    return detail(await find(tx, id));
+  }, TX_OPTIONS);
+}

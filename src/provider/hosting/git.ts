@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { HostingRefusal, type GitCommit } from './types.ts';
+
+/** Longest a clone, fetch or log may run. */
+export const GIT_TIMEOUT_MS = 60_000;
+
+/**
+ * Runs the real `git` binary: execFile with an argument array (no shell, so nothing in a
+ * URL or branch is interpreted), a timeout, no terminal prompts, no system or global
+ * config, and only the ssh transport allowed (plus file when local repositories are
+ * allowed for development and tests). Symlinks in a repository check out as plain files.
+ */
+export function runGit(args: string[], opts: { cwd?: string; sshKey?: string; knownHosts?: string; allowLocal: boolean; timeoutMs?: number }): Promise<string> {
+  const config = [
+    '-c', 'protocol.allow=never',
+    '-c', 'protocol.ssh.allow=always',
+    '-c', `protocol.file.allow=${opts.allowLocal ? 'always' : 'never'}`,
+    '-c', 'core.symlinks=false',
+    '-c', 'core.hooksPath=/dev/null',
+    '-c', 'advice.detachedHead=false',
+  ];
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: opts.cwd ?? process.cwd(),
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    LC_ALL: 'C',
+  };
+  if (opts.sshKey) {
+    // git runs GIT_SSH_COMMAND through sh: the (operator-chosen) paths are single-quoted.
+    env.GIT_SSH_COMMAND = [
+      'ssh', '-i', shellQuote(opts.sshKey), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=accept-new',
+      '-o', shellQuote(`UserKnownHostsFile=${opts.knownHosts ?? '/dev/null'}`), '-o', 'ConnectTimeout=15',
+    ].join(' ');
+  }
+  return new Promise((resolve, reject) => {
+    execFile('git', [...config, ...args], { cwd: opts.cwd, env, timeout: opts.timeoutMs ?? GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+      if (err) {
+        const timedOut = (err as { killed?: boolean }).killed;
+        const detail = timedOut ? `timed out after ${Math.round((opts.timeoutMs ?? GIT_TIMEOUT_MS) / 1000)} s` : lastLines(stderr) || err.message;
+        reject(new HostingRefusal('git_failed', `git ${args[0]} failed: ${detail}`));
+      } else resolve(stdout);
+    });
+  });
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function lastLines(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('hint:'))
+    .slice(-3)
+    .join(' ')
+    .slice(0, 500);
+}
+
+export async function headCommit(repoDir: string, allowLocal: boolean): Promise<GitCommit> {
+  const out = await runGit(['log', '-1', '--format=%H%x00%an <%ae>%x00%cI%x00%s'], { cwd: repoDir, allowLocal });
+  const [sha, author, date, message] = out.trim().split('\0');
+  return { sha, author, committedAt: new Date(date), message: message ?? '' };
+}
+
+/** Absolute local repository paths and file:// URLs, allowed only with HOSTING_ALLOW_LOCAL_GIT=1. */
+export function isLocalRepo(url: string): boolean {
+  return url.startsWith('file://') || path.isAbsolute(url);
+}

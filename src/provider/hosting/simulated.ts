@@ -1,0 +1,576 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createReadStream, createWriteStream, type Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as tar from 'tar';
+import { scheduleJob, type JobHandler } from '../jobs.ts';
+import type { Tx } from '../types.ts';
+import { headCommit, isLocalRepo, runGit } from './git.ts';
+import { pathSegments, PathRefused, requireParentDir, resolveInRoot, type ResolvedPath } from './sandbox.ts';
+import { fingerprintOfLine, generateDeployKey } from './ssh-key.ts';
+import {
+  HostingRefusal,
+  type BackupResult,
+  type DeployKey,
+  type DirListing,
+  type Download,
+  type FileEntry,
+  type GitCommit,
+  type HostingCallbacks,
+  type HostingDriver,
+  type ProvisionHostingRequest,
+  type SiteUsage,
+  type TextFile,
+} from './types.ts';
+
+/** Shared web nodes of the simulated datacenter and their addresses (inside 198.18.0.0/15). */
+const NODES = [
+  { node: 'web-fra1-01', ip: '198.18.0.21' },
+  { node: 'web-fra1-02', ip: '198.18.0.22' },
+  { node: 'web-ams2-01', ip: '198.18.0.23' },
+];
+/** Simulated seconds hosting provisioning takes. */
+export const HOSTING_PROVISION_SECONDS = 60;
+/** Top-level directories of every account's home. */
+export const HOME_DIRS = ['public_html', 'logs'] as const;
+
+/**
+ * The default hosting driver. Each account is a real directory tree:
+ *
+ *   DATA_DIR/hosting/<hostingId>/
+ *     home/       what the file manager shows as "/": public_html/, logs/
+ *     mysql/      one SQL dump per database (the simulated MySQL keeps its data here)
+ *     backups/    <backupId>.tar.gz: home/ and mysql/ as a gzip tarball
+ *     private/    deploy key (0600), known_hosts, crontab, htpasswd files, the git clone
+ *     tmp/        uploads and restores in progress (same file system, so renames are atomic)
+ *
+ * Nothing outside home/ is reachable through a customer path (sandbox.ts).
+ */
+export class SimulatedHostingDriver implements HostingDriver {
+  constructor(
+    private readonly callbacks: HostingCallbacks,
+    private readonly opts: { dataDir: string; allowLocalGit: boolean },
+  ) {}
+
+  readonly jobHandlers: Record<string, JobHandler> = {
+    'hosting.provision': async (tx, payload: { hostingId: string; domain: string; username: string }, now) => {
+      await this.createSite(payload.hostingId, payload.domain, payload.username, now);
+      const row = await tx.providerHosting.findUnique({ where: { hostingId: payload.hostingId } });
+      if (row) await tx.providerHosting.update({ where: { hostingId: payload.hostingId }, data: { provisioningLog: `${row.provisioningLog}${now.toISOString()} site created\n` } });
+      await this.callbacks.hostingProvisioned(tx, payload.hostingId, now);
+    },
+  };
+
+  // ------------------------------------------------------------ layout
+
+  accountDir(hostingId: string): string {
+    if (!/^hst_[0-9a-z]{26}$/.test(hostingId)) throw new Error(`Not a hosting id: ${hostingId}`);
+    return path.join(this.opts.dataDir, 'hosting', hostingId);
+  }
+  private home(id: string) {
+    return path.join(this.accountDir(id), 'home');
+  }
+  private dir(id: string, name: 'mysql' | 'backups' | 'private' | 'tmp') {
+    return path.join(this.accountDir(id), name);
+  }
+
+  private async createSite(id: string, domain: string, username: string, now: Date): Promise<void> {
+    const base = this.accountDir(id);
+    for (const d of ['home/public_html', 'home/logs', 'mysql', 'backups', 'private/htpasswd', 'tmp']) await fs.mkdir(path.join(base, d), { recursive: true });
+    await fs.chmod(path.join(base, 'private'), 0o700);
+    const index = path.join(base, 'home/public_html/index.html');
+    await fs.writeFile(index, `<!doctype html>\n<title>${domain}</title>\n<h1>${domain} is hosted here</h1>\n<p>Upload your site to public_html.</p>\n`, { flag: 'wx' }).catch(ignoreExists);
+    await fs.writeFile(path.join(base, 'home/logs/access.log'), '', { flag: 'a' });
+    await fs.writeFile(path.join(base, 'home/logs/error.log'), `${apacheTime(now)} [core:notice] [pid 1] virtual host ${domain} ready (user ${username})\n`, { flag: 'a' });
+    await fs.writeFile(path.join(base, 'private/log-cursor'), String(now.getTime()));
+    await this.ensureDeployKey(id);
+  }
+
+  // ------------------------------------------------------------ provisioning and DNS
+
+  async provision(tx: Tx, req: ProvisionHostingRequest, now: Date): Promise<{ ip: string }> {
+    const { node, ip } = NODES[randomInt(NODES.length)];
+    await tx.providerHosting.create({ data: { hostingId: req.hostingId, node, provisioningLog: `${now.toISOString()} queued ${req.productId} for ${req.domain} as ${req.username}\n` } });
+    await scheduleJob(tx, 'hosting.provision', new Date(now.getTime() + HOSTING_PROVISION_SECONDS * 1000), { hostingId: req.hostingId, domain: req.domain, username: req.username });
+    return { ip };
+  }
+
+  async resolveDns(tx: Tx, hostname: string): Promise<string | null> {
+    const row = await tx.simDnsRecord.findUnique({ where: { hostname } });
+    return row?.target ?? null;
+  }
+
+  async setDns(tx: Tx, hostname: string, target: string | null): Promise<void> {
+    if (target === null) await tx.simDnsRecord.deleteMany({ where: { hostname } });
+    else await tx.simDnsRecord.upsert({ where: { hostname }, create: { hostname, target }, update: { target } });
+  }
+
+  // ------------------------------------------------------------ files
+
+  private async resolve(id: string, p: unknown, field = 'path'): Promise<ResolvedPath> {
+    return resolveInRoot(this.home(id), p, field);
+  }
+
+  private async existing(id: string, p: unknown, field = 'path'): Promise<ResolvedPath & { stat: Stats; real: string }> {
+    const r = await this.resolve(id, p, field);
+    if (!r.stat || !r.real) throw new HostingRefusal('not_found', `${field} ${JSON.stringify(r.rel)} does not exist.`, field);
+    return r as ResolvedPath & { stat: Stats; real: string };
+  }
+
+  /** The entry itself on disk (its parent's real path + its name): what delete and rename act on. */
+  private async physical(id: string, r: ResolvedPath, field: string): Promise<string> {
+    const parent = await fs.realpath(path.dirname(r.abs));
+    const rootReal = await fs.realpath(this.home(id));
+    if (parent !== rootReal && !parent.startsWith(rootReal + path.sep)) throw new PathRefused(field, `${field} ${JSON.stringify(r.rel)} is refused: it leads outside the account.`);
+    return path.join(parent, path.basename(r.abs));
+  }
+
+  private async entry(rel: string, abs: string): Promise<FileEntry> {
+    const st = await fs.lstat(abs);
+    return {
+      name: rel === '/' ? '/' : path.posix.basename(rel),
+      path: rel,
+      type: st.isDirectory() ? 'directory' : st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : 'other',
+      sizeBytes: st.isFile() ? st.size : 0,
+      modifiedAt: st.mtime,
+      permissions: `0${(st.mode & 0o777).toString(8)}`,
+    };
+  }
+
+  async listDir(id: string, p: string, limit: number): Promise<DirListing> {
+    const r = await this.existing(id, p);
+    if (!(await fs.stat(r.real)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a file, not a directory.`, 'path');
+    const names = (await fs.readdir(r.real)).sort();
+    const entries: FileEntry[] = [];
+    for (const name of names.slice(0, limit)) {
+      entries.push(await this.entry(path.posix.join(r.rel, name), path.join(r.real, name)));
+    }
+    entries.sort((a, b) => Number(b.type === 'directory') - Number(a.type === 'directory') || a.name.localeCompare(b.name));
+    return { path: r.rel, entries, truncated: names.length > limit };
+  }
+
+  async readText(id: string, p: string, maxBytes: number): Promise<TextFile> {
+    const r = await this.existing(id, p);
+    const st = await fs.stat(r.real);
+    if (!st.isFile()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory, not a file.`, 'path');
+    if (st.size > maxBytes) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is ${st.size} bytes, more than the ${maxBytes} bytes files/read returns; download it instead.`, 'path');
+    const data = await fs.readFile(r.real);
+    if (!isText(data)) {
+      throw new HostingRefusal('binary', `path ${JSON.stringify(r.rel)} is a binary file, not UTF-8 text; download it with GET /hosting/:id/files/download instead.`, 'path');
+    }
+    return { path: r.rel, content: data.toString('utf8'), sizeBytes: st.size, modifiedAt: st.mtime };
+  }
+
+  async writeText(id: string, p: string, content: string): Promise<FileEntry> {
+    const r = await this.resolve(id, p);
+    if (r.stat && (await fs.stat(r.real!)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory.`, 'path');
+    const target = await requireParentDir(this.home(id), r);
+    await this.atomicWrite(id, target, async (tmp) => fs.writeFile(tmp, content, { flag: 'wx' }));
+    return this.entry(r.rel, target);
+  }
+
+  private async atomicWrite(id: string, target: string, write: (tmp: string) => Promise<unknown>): Promise<void> {
+    const tmp = path.join(this.dir(id, 'tmp'), `write-${randomBytes(8).toString('hex')}`);
+    try {
+      await write(tmp);
+      await fs.rename(tmp, target);
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  async remove(id: string, p: string, recursive: boolean) {
+    const r = await this.existing(id, p);
+    if (r.rel === '/') throw new HostingRefusal('invalid', 'path "/" is the account root and cannot be deleted.', 'path');
+    const target = await this.physical(id, r, 'path');
+    const type = (await this.entry(r.rel, target)).type;
+    if (r.stat.isDirectory()) {
+      if (!recursive && (await fs.readdir(target)).length > 0) {
+        throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory that is not empty; pass recursive=true to delete it with its contents.`, 'recursive');
+      }
+      // fs.rm never follows symlinks inside the tree: a link is removed, not its target.
+      await fs.rm(target, { recursive: true });
+    } else {
+      await fs.unlink(target);
+    }
+    return { path: r.rel, type };
+  }
+
+  async mkdir(id: string, p: string): Promise<FileEntry> {
+    const r = await this.resolve(id, p);
+    if (r.stat) throw new HostingRefusal('exists', `path ${JSON.stringify(r.rel)} already exists.`, 'path');
+    const target = await requireParentDir(this.home(id), r);
+    await fs.mkdir(target);
+    return this.entry(r.rel, target);
+  }
+
+  async rename(id: string, from: string, to: string): Promise<FileEntry> {
+    const src = await this.existing(id, from, 'from');
+    if (src.rel === '/') throw new HostingRefusal('invalid', 'from "/" is the account root and cannot be moved.', 'from');
+    const dst = await this.resolve(id, to, 'to');
+    if (dst.stat) throw new HostingRefusal('exists', `to ${JSON.stringify(dst.rel)} already exists.`, 'to');
+    if (dst.rel.startsWith(`${src.rel}/`)) throw new HostingRefusal('invalid', `to ${JSON.stringify(dst.rel)} is inside from ${JSON.stringify(src.rel)}: a directory cannot move into itself.`, 'to');
+    const source = await this.physical(id, src, 'from');
+    const target = await requireParentDir(this.home(id), dst, 'to');
+    await fs.rename(source, target);
+    return this.entry(dst.rel, target);
+  }
+
+  /** A directory target keeps the file's name; any other path is the file's own (its directory must exist). Without a name: only the path is checked. */
+  async uploadTarget(id: string, p: string, fileName: string | null): Promise<string> {
+    const r = await this.resolve(id, p);
+    const isDir = r.stat !== null && (await fs.stat(r.real!)).isDirectory();
+    if (fileName === null) {
+      if (!isDir) await requireParentDir(this.home(id), r);
+      return r.rel;
+    }
+    const rel = isDir ? path.posix.join(r.rel, uploadName(fileName)) : r.rel;
+    const t = await this.resolve(id, rel);
+    if (t.stat && (await fs.stat(t.real!)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(t.rel)} is a directory.`, 'path');
+    await requireParentDir(this.home(id), t);
+    return t.rel;
+  }
+
+  async upload(id: string, p: string, fileName: string, source: NodeJS.ReadableStream & { truncated?: boolean }, limitBytes: number): Promise<FileEntry> {
+    const rel = await this.uploadTarget(id, p, fileName);
+    let seen = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        seen += chunk.length;
+        if (seen > limitBytes) done(new HostingRefusal('too_large', `The file is larger than the upload limit of ${limitBytes} bytes.`, 'file'));
+        else done(null, chunk);
+      },
+    });
+    const tmp = path.join(this.dir(id, 'tmp'), `upload-${randomBytes(8).toString('hex')}`);
+    try {
+      await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx' }));
+      if (source.truncated) throw new HostingRefusal('too_large', `The file is larger than the upload limit of ${limitBytes} bytes.`, 'file');
+      // Re-resolve after the body arrived: the target is checked again right before the rename.
+      const target = await requireParentDir(this.home(id), await this.resolve(id, rel));
+      await fs.rename(tmp, target);
+      return this.entry(rel, target);
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  async download(id: string, p: string): Promise<Download> {
+    const r = await this.existing(id, p);
+    const st = await fs.stat(r.real);
+    if (!st.isFile()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory, not a file.`, 'path');
+    const real = r.real;
+    return { path: r.rel, name: path.posix.basename(r.rel), sizeBytes: st.size, open: () => createReadStream(real) };
+  }
+
+  async requireDirectory(id: string, p: string): Promise<string> {
+    const r = await this.existing(id, p);
+    if (!(await fs.stat(r.real)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a file, not a directory.`, 'path');
+    return r.rel;
+  }
+
+  async usage(id: string): Promise<SiteUsage> {
+    let diskBytes = 0;
+    let inodes = 0;
+    const stack = [this.home(id), this.dir(id, 'mysql')];
+    while (stack.length) {
+      const dir = stack.pop()!;
+      let entries;
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      inodes++;
+      for (const e of entries) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) stack.push(full);
+        else {
+          inodes++;
+          if (e.isFile()) diskBytes += (await fs.lstat(full)).size;
+        }
+      }
+    }
+    return { diskBytes, inodes };
+  }
+
+  // ------------------------------------------------------------ logs
+
+  async tailLog(id: string, kind: 'access' | 'error', lines: number, now: Date): Promise<string[]> {
+    await this.appendTraffic(id, now);
+    const file = path.join(this.home(id), 'logs', `${kind}.log`);
+    // Read the log the site wrote (a customer may have replaced logs/ with a link: resolve inside the root).
+    const r = await resolveInRoot(this.home(id), `/logs/${kind}.log`).catch(() => null);
+    if (!r?.real || r.real !== file) return [];
+    const handle = await fs.open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      const length = Math.min(size, 512 * 1024);
+      const buf = Buffer.alloc(length);
+      await handle.read(buf, 0, length, size - length);
+      const all = buf.toString('utf8').split('\n').filter(Boolean);
+      return all.slice(-lines);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The simulated web traffic since the last read: two requests per simulated minute (at most 200 per read). */
+  private async appendTraffic(id: string, now: Date): Promise<void> {
+    const cursorFile = path.join(this.dir(id, 'private'), 'log-cursor');
+    const last = Number(await fs.readFile(cursorFile, 'utf8').catch(() => String(now.getTime())));
+    const count = Math.min(200, Math.floor((now.getTime() - last) / 30_000));
+    if (count <= 0) return;
+    const pages = ['/', '/index.html', '/about', '/contact', '/wp-login.php', '/assets/site.css', '/favicon.ico'];
+    const access: string[] = [];
+    const errors: string[] = [];
+    for (let i = 1; i <= count; i++) {
+      const at = new Date(last + i * 30_000);
+      const h = createHash('sha256').update(`${id}:${at.getTime()}`).digest();
+      const page = pages[h[0] % pages.length];
+      const status = page === '/wp-login.php' ? 404 : page === '/contact' && h[1] % 5 === 0 ? 500 : 200;
+      access.push(`203.0.113.${1 + (h[2] % 254)} - - [${clfTime(at)}] "GET ${page} HTTP/1.1" ${status} ${status === 200 ? 500 + h.readUInt16BE(3) : 196} "-" "Mozilla/5.0 (simulated visitor)"`);
+      if (status === 404) errors.push(`${apacheTime(at)} [core:info] [client 203.0.113.${1 + (h[2] % 254)}] AH00128: File does not exist: ${page}`);
+      if (status === 500) errors.push(`${apacheTime(at)} [proxy_fcgi:error] [client 203.0.113.${1 + (h[2] % 254)}] AH01071: PHP Fatal error: Uncaught Error in ${page}.php`);
+    }
+    const logs = path.join(this.home(id), 'logs');
+    const safe = await resolveInRoot(this.home(id), '/logs').catch(() => null);
+    if (safe?.real === logs) {
+      await fs.appendFile(path.join(logs, 'access.log'), `${access.join('\n')}\n`).catch(() => undefined);
+      if (errors.length) await fs.appendFile(path.join(logs, 'error.log'), `${errors.join('\n')}\n`).catch(() => undefined);
+    }
+    await fs.writeFile(cursorFile, String(last + count * 30_000));
+  }
+
+  // ------------------------------------------------------------ databases, cron, htpasswd
+
+  async createDatabase(id: string, name: string, now: Date): Promise<void> {
+    const dump = `-- MySQL dump (simulated MySQL 8.0)\n-- Database: ${name}\n-- Created: ${now.toISOString()}\n\nCREATE DATABASE IF NOT EXISTS \`${name}\` DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci;\nUSE \`${name}\`;\n`;
+    await fs.writeFile(path.join(this.dir(id, 'mysql'), `${name}.sql`), dump, { flag: 'wx' }).catch(ignoreExists);
+  }
+
+  async dropDatabase(id: string, name: string): Promise<void> {
+    await fs.rm(path.join(this.dir(id, 'mysql'), `${name}.sql`), { force: true });
+  }
+
+  async writeCrontab(id: string, text: string): Promise<void> {
+    await this.atomicWrite(id, path.join(this.dir(id, 'private'), 'crontab'), (tmp) => fs.writeFile(tmp, text, { flag: 'wx', mode: 0o600 }));
+  }
+
+  async writeHtpasswd(id: string, dirPath: string, entry: { user: string; hash: string } | null): Promise<void> {
+    const file = path.join(this.dir(id, 'private'), 'htpasswd', `${createHash('sha256').update(dirPath).digest('hex').slice(0, 24)}.htpasswd`);
+    if (!entry) return void (await fs.rm(file, { force: true }));
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await this.atomicWrite(id, file, (tmp) => fs.writeFile(tmp, `${entry.user}:${entry.hash}\n`, { flag: 'wx', mode: 0o640 }));
+  }
+
+  // ------------------------------------------------------------ backups
+
+  private backupFile(id: string, backupId: string) {
+    if (!/^hbk_[0-9a-z]{26}$/.test(backupId)) throw new Error(`Not a backup id: ${backupId}`);
+    return path.join(this.dir(id, 'backups'), `${backupId}.tar.gz`);
+  }
+
+  async createBackup(id: string, backupId: string): Promise<BackupResult> {
+    const base = this.accountDir(id);
+    await fs.mkdir(path.join(base, 'mysql'), { recursive: true });
+    const file = this.backupFile(id, backupId);
+    const part = `${file}.part`;
+    try {
+      // Links are stored as links (never followed), so nothing outside the account is archived.
+      await tar.c({ gzip: true, file: part, cwd: base, portable: true, follow: false }, ['home', 'mysql']);
+      await fs.rename(part, file);
+    } catch (err) {
+      await fs.rm(part, { force: true });
+      throw err;
+    }
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(file), hash);
+    const databases = (await fs.readdir(path.join(base, 'mysql'))).filter((n) => n.endsWith('.sql')).map((n) => n.slice(0, -4)).sort();
+    return { sizeBytes: (await fs.stat(file)).size, sha256: hash.digest('hex'), databases };
+  }
+
+  async restoreBackup(id: string, backupId: string): Promise<{ databases: string[] }> {
+    const base = this.accountDir(id);
+    const work = path.join(this.dir(id, 'tmp'), `restore-${randomBytes(8).toString('hex')}`);
+    await fs.mkdir(work);
+    try {
+      // Only plain files and directories come back; tar refuses absolute paths and "..".
+      await tar.x({
+        file: this.backupFile(id, backupId),
+        cwd: work,
+        strict: true,
+        preservePaths: false,
+        filter: (p, entry) => ['File', 'OldFile', 'ContiguousFile', 'Directory'].includes((entry as { type?: string }).type ?? '') && /^(home|mysql)(\/|$)/.test(p),
+      });
+      await fs.mkdir(path.join(work, 'home', 'public_html'), { recursive: true });
+      await fs.mkdir(path.join(work, 'mysql'), { recursive: true });
+      for (const part of ['home', 'mysql']) {
+        const old = path.join(work, `old-${part}`);
+        await fs.rename(path.join(base, part), old).catch(ignoreMissing);
+        await fs.rename(path.join(work, part), path.join(base, part));
+      }
+      return { databases: (await fs.readdir(path.join(base, 'mysql'))).filter((n) => n.endsWith('.sql')).map((n) => n.slice(0, -4)).sort() };
+    } finally {
+      await fs.rm(work, { recursive: true, force: true });
+    }
+  }
+
+  async deleteBackup(id: string, backupId: string): Promise<void> {
+    await fs.rm(this.backupFile(id, backupId), { force: true });
+  }
+
+  async openBackup(id: string, backupId: string): Promise<Download> {
+    const file = this.backupFile(id, backupId);
+    const st = await fs.stat(file).catch(() => null);
+    if (!st) throw new HostingRefusal('not_found', 'The backup archive is missing.');
+    return { path: file, name: `${backupId}.tar.gz`, sizeBytes: st.size, open: () => createReadStream(file) };
+  }
+
+  // ------------------------------------------------------------ git deploy
+
+  private async ensureDeployKey(id: string): Promise<void> {
+    const priv = path.join(this.dir(id, 'private'), 'deploy_key');
+    if (await fs.stat(`${priv}.pub`).catch(() => null)) return;
+    await fs.mkdir(path.dirname(priv), { recursive: true, mode: 0o700 });
+    const key = generateDeployKey(`deploy@${id}`);
+    await fs.writeFile(priv, key.privateKey, { mode: 0o600 });
+    await fs.chmod(priv, 0o600);
+    await fs.writeFile(`${priv}.pub`, `${key.publicKey}\n`, { mode: 0o644 });
+  }
+
+  async deployKey(id: string): Promise<DeployKey> {
+    await this.ensureDeployKey(id);
+    const publicKey = (await fs.readFile(path.join(this.dir(id, 'private'), 'deploy_key.pub'), 'utf8')).trim();
+    return { type: 'ssh-ed25519', publicKey, fingerprint: fingerprintOfLine(publicKey) };
+  }
+
+  private gitOpts(id: string, cwd: string) {
+    const priv = this.dir(id, 'private');
+    return { cwd, sshKey: path.join(priv, 'deploy_key'), knownHosts: path.join(priv, 'known_hosts'), allowLocal: this.opts.allowLocalGit };
+  }
+
+  async gitDeploy(id: string, req: { repoUrl: string; branch: string; subdir: string }): Promise<GitCommit> {
+    if (isLocalRepo(req.repoUrl) && !this.opts.allowLocalGit) throw new HostingRefusal('invalid', 'repo_url must be an SSH repository address.', 'repo_url');
+    await this.ensureDeployKey(id);
+    const priv = this.dir(id, 'private');
+    const fresh = path.join(priv, `repo-${randomBytes(6).toString('hex')}`);
+    try {
+      await runGit(['clone', '--branch', req.branch, '--single-branch', '--no-tags', '--', req.repoUrl, fresh], this.gitOpts(id, priv));
+      await fs.rm(path.join(priv, 'repo'), { recursive: true, force: true });
+      await fs.rename(fresh, path.join(priv, 'repo'));
+    } catch (err) {
+      await fs.rm(fresh, { recursive: true, force: true });
+      throw err;
+    }
+    await this.sync(id, req.subdir);
+    return headCommit(path.join(priv, 'repo'), this.opts.allowLocalGit);
+  }
+
+  async gitPull(id: string, req: { branch: string; subdir: string }): Promise<GitCommit> {
+    const repo = path.join(this.dir(id, 'private'), 'repo');
+    if (!(await fs.stat(repo).catch(() => null))) throw new HostingRefusal('git_failed', 'The repository clone is missing; deploy it again.');
+    await runGit(['fetch', '--no-tags', 'origin', req.branch], this.gitOpts(id, repo));
+    await runGit(['reset', '--hard', 'FETCH_HEAD'], this.gitOpts(id, repo));
+    await this.sync(id, req.subdir);
+    return headCommit(repo, this.opts.allowLocalGit);
+  }
+
+  async gitDisconnect(id: string): Promise<void> {
+    const priv = this.dir(id, 'private');
+    await fs.rm(path.join(priv, 'repo'), { recursive: true, force: true });
+    await fs.rm(path.join(priv, 'deploy-manifest.json'), { force: true });
+  }
+
+  /**
+   * Publishes the clone's files (not .git) into /public_html/<subdir>: each file is written
+   * through the sandbox, and files the previous deploy published but the repository no
+   * longer has are removed. Other files in the directory are left alone.
+   */
+  private async sync(id: string, subdir: string): Promise<void> {
+    const priv = this.dir(id, 'private');
+    const repo = path.join(priv, 'repo');
+    const targetRel = path.posix.join('/public_html', ...pathSegments(subdir || '/', 'subdir'));
+    const published: string[] = [];
+    const stack = [''];
+    while (stack.length) {
+      const relDir = stack.pop()!;
+      for (const e of await fs.readdir(path.join(repo, relDir), { withFileTypes: true })) {
+        if (relDir === '' && e.name === '.git') continue;
+        const rel = path.posix.join(relDir, e.name);
+        if (e.isDirectory()) stack.push(rel);
+        else if (e.isFile()) published.push(rel);
+      }
+    }
+    for (const rel of published) {
+      const dest = await this.resolve(id, path.posix.join(targetRel, rel), 'subdir');
+      if (dest.stat?.isDirectory()) await fs.rm(await this.physical(id, dest, 'subdir'), { recursive: true });
+      await this.mkdirs(id, path.posix.dirname(dest.rel));
+      const target = await requireParentDir(this.home(id), await this.resolve(id, dest.rel, 'subdir'), 'subdir');
+      await this.atomicWrite(id, target, (tmp) => fs.copyFile(path.join(repo, rel), tmp, fs.constants.COPYFILE_EXCL));
+    }
+    const manifestFile = path.join(priv, 'deploy-manifest.json');
+    const previous: string[] = JSON.parse(await fs.readFile(manifestFile, 'utf8').catch(() => '[]'));
+    const now = new Set(published.map((rel) => path.posix.join(targetRel, rel)));
+    for (const old of previous) {
+      if (now.has(old)) continue;
+      const r = await this.resolve(id, old).catch(() => null);
+      if (r?.stat?.isFile()) await fs.unlink(await this.physical(id, r, 'subdir'));
+    }
+    await fs.writeFile(manifestFile, JSON.stringify([...now]));
+  }
+
+  /** mkdir -p inside the sandbox, each level checked. */
+  private async mkdirs(id: string, rel: string): Promise<void> {
+    let current = '';
+    for (const seg of pathSegments(rel, 'subdir')) {
+      current = `${current}/${seg}`;
+      const r = await this.resolve(id, current, 'subdir');
+      if (r.stat) {
+        if (!(await fs.stat(r.real!)).isDirectory()) throw new HostingRefusal('invalid', `subdir: ${JSON.stringify(current)} is a file, not a directory.`, 'subdir');
+        continue;
+      }
+      await fs.mkdir(await requireParentDir(this.home(id), r, 'subdir'));
+    }
+  }
+}
+
+/** A multipart file name: one plain name, no separators, no traversal. */
+function uploadName(fileName: string): string {
+  const segments = pathSegments(fileName, 'file');
+  if (segments.length !== 1 || segments[0] !== fileName) throw new PathRefused('file', `file name ${JSON.stringify(fileName)} must be a plain name without "/".`);
+  return fileName;
+}
+
+/** UTF-8 text without NUL bytes. */
+function isText(data: Buffer): boolean {
+  if (data.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function ignoreExists(err: NodeJS.ErrnoException): void {
+  if (err.code !== 'EEXIST') throw err;
+}
+function ignoreMissing(err: NodeJS.ErrnoException): void {
+  if (err.code !== 'ENOENT') throw err;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const pad = (n: number) => String(n).padStart(2, '0');
+/** Common Log Format time: 21/Nov/2026:06:30:13 +0000 */
+function clfTime(d: Date): string {
+  return `${pad(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
+}
+/** Apache error-log time: [Sat Nov 21 06:30:13.000000 2026] */
+function apacheTime(d: Date): string {
+  return `[${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.000000 ${d.getUTCFullYear()}]`;
+}

@@ -1,0 +1,130 @@
+import type { Readable } from 'node:stream';
+import type { Tx } from '../types.ts';
+
+/** One entry of a directory listing. */
+export interface FileEntry {
+  name: string;
+  /** Customer path ("/public_html/index.html"). */
+  path: string;
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  sizeBytes: number;
+  modifiedAt: Date;
+  /** Octal mode, e.g. "0644". */
+  permissions: string;
+}
+
+export interface DirListing {
+  path: string;
+  entries: FileEntry[];
+  /** True when the directory holds more entries than a listing returns. */
+  truncated: boolean;
+}
+
+export interface TextFile {
+  path: string;
+  content: string;
+  sizeBytes: number;
+  modifiedAt: Date;
+}
+
+/** A file to stream to the client. */
+export interface Download {
+  path: string;
+  name: string;
+  sizeBytes: number;
+  open(): Readable;
+}
+
+export interface SiteUsage {
+  diskBytes: number;
+  inodes: number;
+}
+
+export interface BackupResult {
+  sizeBytes: number;
+  sha256: string;
+  databases: string[];
+}
+
+export interface GitCommit {
+  sha: string;
+  message: string;
+  author: string;
+  committedAt: Date;
+}
+
+export interface DeployKey {
+  type: 'ssh-ed25519';
+  publicKey: string;
+  fingerprint: string;
+}
+
+export interface ProvisionHostingRequest {
+  hostingId: string;
+  domain: string;
+  username: string;
+  productId: string;
+}
+
+/**
+ * What the platform asks of the web-hosting upstream. The simulated driver keeps each
+ * account's site as a real directory under DATA_DIR/hosting/<hostingId>/; a real driver
+ * would talk to the hosting node's agent with the same calls.
+ *
+ * File methods take customer paths and refuse (PathRefused) anything that leaves the account.
+ * Other refusals a customer can act on are HostingRefusal.
+ */
+export interface HostingDriver {
+  /** Starts provisioning; completion comes later through HostingCallbacks.hostingProvisioned. */
+  provision(tx: Tx, req: ProvisionHostingRequest, now: Date): Promise<{ ip: string }>;
+  /** What a hostname points to in DNS (an address or another name), or null. */
+  resolveDns(tx: Tx, hostname: string): Promise<string | null>;
+  setDns(tx: Tx, hostname: string, target: string | null): Promise<void>;
+
+  listDir(hostingId: string, path: string, limit: number): Promise<DirListing>;
+  readText(hostingId: string, path: string, maxBytes: number): Promise<TextFile>;
+  writeText(hostingId: string, path: string, content: string): Promise<FileEntry>;
+  remove(hostingId: string, path: string, recursive: boolean): Promise<{ path: string; type: FileEntry['type'] }>;
+  mkdir(hostingId: string, path: string): Promise<FileEntry>;
+  rename(hostingId: string, from: string, to: string): Promise<FileEntry>;
+  /** Checks an upload target before the body is read; returns where the file will land. */
+  uploadTarget(hostingId: string, path: string, fileName: string | null): Promise<string>;
+  /** Streams `source` to a temp file, then renames it into place. Over `limitBytes`: HostingRefusal('too_large'), nothing left behind. */
+  upload(hostingId: string, path: string, fileName: string, source: Readable & { truncated?: boolean }, limitBytes: number): Promise<FileEntry>;
+  download(hostingId: string, path: string): Promise<Download>;
+  usage(hostingId: string): Promise<SiteUsage>;
+  tailLog(hostingId: string, kind: 'access' | 'error', lines: number, now: Date): Promise<string[]>;
+
+  createDatabase(hostingId: string, name: string, now: Date): Promise<void>;
+  dropDatabase(hostingId: string, name: string): Promise<void>;
+  writeCrontab(hostingId: string, text: string): Promise<void>;
+  /** Writes (hash) or removes (null) the htpasswd file protecting a directory. */
+  writeHtpasswd(hostingId: string, dirPath: string, entry: { user: string; hash: string } | null): Promise<void>;
+  /** Checks that a customer path names an existing directory; returns its normalised form. */
+  requireDirectory(hostingId: string, path: string): Promise<string>;
+
+  createBackup(hostingId: string, backupId: string): Promise<BackupResult>;
+  restoreBackup(hostingId: string, backupId: string): Promise<{ databases: string[] }>;
+  deleteBackup(hostingId: string, backupId: string): Promise<void>;
+  openBackup(hostingId: string, backupId: string): Promise<Download>;
+
+  deployKey(hostingId: string): Promise<DeployKey>;
+  gitDeploy(hostingId: string, req: { repoUrl: string; branch: string; subdir: string }): Promise<GitCommit>;
+  gitPull(hostingId: string, req: { branch: string; subdir: string }): Promise<GitCommit>;
+  gitDisconnect(hostingId: string): Promise<void>;
+}
+
+export interface HostingCallbacks {
+  hostingProvisioned(tx: Tx, hostingId: string, now: Date): Promise<void>;
+}
+
+/** A refusal of the hosting upstream the customer can act on (400 unless said otherwise). */
+export class HostingRefusal extends Error {
+  constructor(
+    readonly reason: 'too_large' | 'not_found' | 'invalid' | 'git_failed' | 'binary' | 'exists',
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
