@@ -46,11 +46,11 @@ export interface RunningApp {
 }
 
 /** Starts one instance: database and migrations, catalogue, operator token, demo data, HTTP server. */
-export async function startApp(config: Config, opts: { logStream?: DestinationStream } = {}): Promise<RunningApp> {
+export async function startApp(config: Config, opts: { logStream?: DestinationStream; onQuery?: (sql: string) => void } = {}): Promise<RunningApp> {
   const log: Logger = pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization', 'key', 'password'] }, opts.logStream);
   fs.mkdirSync(config.dataDir, { recursive: true });
 
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (msg) => log.info(msg) });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (msg) => log.info(msg), onQuery: opts.onQuery });
   const prisma = db.prisma;
   const clock = new Clock(prisma);
   await clock.load();
@@ -98,7 +98,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     clock,
     log,
     schema,
-    limits: new RateLimits(redis),
+    limits: new RateLimits(redis, config.requestsPerMinute),
     redis,
     metrics: new Metrics(),
     provider,
@@ -127,7 +127,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
 
   if (!config.databaseUrl && config.seedDemo) await ensureDemoAccount(app);
 
-  const yoga = createGraphQLServer(schema, app.limits);
+  const yoga = createGraphQLServer(schema, app.limits, config.middleware);
   const openApi = buildOpenApi(schema);
   const server = createHttpServer(app, {
     api: createApiHandler(app, yoga, new RestRoutes(schema), () => openApi),

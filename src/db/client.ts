@@ -4,7 +4,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { applyPendingMigrations } from './migrate.ts';
+import { countQueries } from './query-counter.ts';
 
 export type Prisma = PrismaClient;
 
@@ -21,12 +23,13 @@ export interface Database {
  * PostgreSQL through @prisma/adapter-pg when DATABASE_URL is set, otherwise PGlite
  * (PostgreSQL compiled to WebAssembly) stored under DATA_DIR/pgdata.
  */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (msg: string) => void }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (msg: string) => void; onQuery?: (sql: string) => void }): Promise<Database> {
+  const counted = <F extends SqlDriverAdapterFactory>(f: F): F => (opts.onQuery ? countQueries(f, opts.onQuery) : f);
   if (opts.databaseUrl) {
     await applyPendingMigrations(new PrismaPg({ connectionString: opts.databaseUrl }), { log: opts.log });
     // Fail fast when PostgreSQL is unreachable: requests answer 503 instead of queueing.
     const adapter = new PrismaPg({ connectionString: opts.databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-    const prisma = new PrismaClient({ adapter });
+    const prisma = new PrismaClient({ adapter: counted(adapter) });
     return {
       prisma,
       kind: 'postgresql',
@@ -39,7 +42,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const pglite = new PGlite(dir);
   const adapter = new PrismaPGlite(pglite);
   await applyPendingMigrations(adapter, { log: opts.log });
-  const prisma = new PrismaClient({ adapter });
+  const prisma = new PrismaClient({ adapter: counted(adapter) });
   return {
     prisma,
     kind: 'pglite',

@@ -23,7 +23,7 @@ export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
  * pipeline, in order: tenant-scoped context → strict REST variables → operation rate-limit classes → idempotency
  * → execute (scope-auth on each field) → error masking.
  */
-export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): YogaServer {
+export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits, middleware = { rateLimit: true, idempotency: true }): YogaServer {
   const routes = Object.fromEntries(
     listOperations(schema).map((op) => [`${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`, { method: op.method, path: op.path }]),
   );
@@ -58,8 +58,8 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): 
     },
     plugins: [
       useRestVariables(),
-      useOperationRateLimit(limits),
-      useIdempotency(),
+      ...(middleware.rateLimit ? [useOperationRateLimit(limits)] : []),
+      ...(middleware.idempotency ? [useIdempotency()] : []),
       useSofa({
         basePath: '/v1',
         routes,
