@@ -7,6 +7,7 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { applyPendingMigrations } from './migrate.ts';
 import { countQueries } from './query-counter.ts';
+import { PGLITE_START_PARAMS, readTemplate, saveTemplate } from './pglite-template.ts';
 
 export type Prisma = PrismaClient;
 
@@ -39,9 +40,13 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   }
   const dir = path.join(opts.dataDir, 'pgdata');
   fs.mkdirSync(dir, { recursive: true });
-  const pglite = new PGlite(dir);
+  const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
+  const template = fresh ? readTemplate() : undefined;
+  if (template) opts.log?.('new embedded database from the migrated template');
+  const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS, loadDataDir: template });
   const adapter = new PrismaPGlite(pglite);
   await applyPendingMigrations(adapter, { log: opts.log });
+  if (fresh && !template) await saveTemplate(pglite).catch((err) => opts.log?.(`could not save the database template: ${err.message}`));
   const prisma = new PrismaClient({ adapter: counted(adapter) });
   return {
     prisma,
