@@ -1,4 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -19,6 +20,8 @@ export interface App {
   log: Logger;
   schema: GraphQLSchema;
   limits: RateLimits;
+  /** The Redis connection for shared counters, when REDIS_URL is set (readiness pings it). */
+  redis?: Redis;
   metrics: Metrics;
   provider: ServerProvider;
   /** Web hosting: each account's site is a real directory under DATA_DIR/hosting (src/provider/hosting). */

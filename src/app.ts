@@ -48,14 +48,15 @@ export interface RunningApp {
 }
 
 /** Starts one instance: database and migrations, catalogue, operator token, demo data, HTTP server. */
-export async function startApp(config: Config, opts: { logStream?: DestinationStream } = {}): Promise<RunningApp> {
+export async function startApp(config: Config, opts: { logStream?: DestinationStream; onQuery?: (sql: string) => void } = {}): Promise<RunningApp> {
   const log: Logger = pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization', 'key', 'password'] }, opts.logStream);
   fs.mkdirSync(config.dataDir, { recursive: true });
 
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (msg) => log.info(msg) });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (msg) => log.info(msg), onQuery: opts.onQuery });
   const prisma = db.prisma;
   const clock = new Clock(prisma);
   await clock.load();
+  if (config.databaseUrl) clock.watch({ redisUrl: config.redisUrl, onError: (err) => log.warn({ err: err.message }, 'clock refresh failed') });
   await seedCatalogue(prisma);
 
   const provider = new SimulatedProvider(servers.providerCallbacks, { provisionSeconds: config.provisionSeconds });
@@ -99,7 +100,8 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     clock,
     log,
     schema,
-    limits: new RateLimits(redis),
+    limits: new RateLimits(redis, config.requestsPerMinute),
+    redis,
     metrics: new Metrics(),
     provider,
     hosting,
@@ -127,7 +129,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
 
   if (!config.databaseUrl && config.seedDemo) await ensureDemoAccount(app);
 
-  const yoga = createGraphQLServer(schema, app.limits);
+  const yoga = createGraphQLServer(schema, app.limits, config.middleware);
   const openApi = buildOpenApi(schema);
   const dashboard = createDashboardHandler(app);
   const server = createHttpServer(app, {
@@ -158,6 +160,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const stop = () =>
     (stopping ??= (async () => {
       if (ticker) clearInterval(ticker);
+      clock.stop();
       clearTimeout(wake);
       offRecorded();
       await graphqlWs.close();

@@ -1,12 +1,24 @@
+import { Redis } from 'ioredis';
 import type { PrismaClient } from './generated/prisma/client.ts';
+
+const CHANNEL = 'svc:clock';
 
 /**
  * The simulated clock: real time plus an offset stored in the database, so every
  * instance agrees. Provisioning, renewals, retries and expiries all read `now()`;
  * tests and operators move it forward with POST /admin/clock/advance.
+ *
+ * `now()` is synchronous, so each instance keeps the offset in memory. With a shared
+ * database (several instances) it re-reads the offset every second and at once when another
+ * instance announces an advance over Redis; an advance is therefore seen everywhere within
+ * milliseconds with Redis, within a second without.
  */
 export class Clock {
   private offsetMs = 0;
+  private timer?: NodeJS.Timeout;
+  private pub?: Redis;
+  private sub?: Redis;
+
   constructor(private readonly prisma: PrismaClient) {}
 
   async load(): Promise<void> {
@@ -25,6 +37,37 @@ export class Clock {
       data: { offsetMs: { increment: BigInt(Math.round(seconds * 1000)) } },
     });
     this.offsetMs = Number(row.offsetMs);
+    await this.pub?.publish(CHANNEL, String(this.offsetMs)).catch(() => undefined);
     return this.now();
+  }
+
+  /** Keeps this instance's offset in step with the others (shared-database mode). */
+  watch(opts: { redisUrl?: string; intervalMs?: number; onError?: (err: Error) => void }): void {
+    const refresh = () =>
+      this.prisma.simClock
+        .findUnique({ where: { id: 1 } })
+        .then((row) => {
+          if (row && Number(row.offsetMs) > this.offsetMs) this.offsetMs = Number(row.offsetMs);
+        })
+        .catch((err) => opts.onError?.(err));
+    this.timer = setInterval(refresh, opts.intervalMs ?? 1000);
+    this.timer.unref();
+    if (opts.redisUrl) {
+      this.pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+      this.sub = new Redis(opts.redisUrl);
+      for (const c of [this.pub, this.sub]) c.on('error', (err) => opts.onError?.(err));
+      // The message carries the new offset; the database stays the source of truth (offsets only grow).
+      this.sub.on('message', (_channel: string, offset: string) => {
+        const n = Number(offset);
+        if (Number.isFinite(n) && n > this.offsetMs) this.offsetMs = n;
+      });
+      void this.sub.subscribe(CHANNEL).catch((err) => opts.onError?.(err));
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.pub?.disconnect();
+    this.sub?.disconnect();
   }
 }

@@ -27,6 +27,12 @@ export interface Config {
   backgroundJobs: boolean;
   /** Create the demo account on first embedded start. */
   seedDemo: boolean;
+  /**
+   * Not from the environment: the spec fixes 120 per credential. Benchmarks raise it and
+   * switch the middleware off to measure the API without (and the middleware's) cost.
+   */
+  requestsPerMinute: number;
+  middleware: { rateLimit: boolean; idempotency: boolean };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -50,6 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     hostingAllowLocalGit: env.HOSTING_ALLOW_LOCAL_GIT === '1',
     backgroundJobs: env.BACKGROUND_JOBS !== '0',
     seedDemo: true,
+    requestsPerMinute: 120,
+    middleware: { rateLimit: true, idempotency: true },
     ...overrides,
   };
   if (overrides.dataDir) config.dataDir = path.resolve(overrides.dataDir);

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { isDatabaseUnavailable } from './db/errors.ts';
 
 /** HTTP reason phrases used as the `error` field of the error object. */
 export const STATUS_NAMES: Record<number, string> = {
@@ -85,4 +86,11 @@ export function isClientGraphQLError(error: unknown): error is GraphQLError {
   if (!(error instanceof GraphQLError) || apiErrorOf(error)) return false;
   const original = error.originalError;
   return !original || (original instanceof GraphQLError && !original.originalError);
+}
+
+/** What an unexpected failure answers: 503 (retry shortly) when the database is unreachable, else 500. */
+export function unexpectedError(cause: unknown): ApiError {
+  return isDatabaseUnavailable(cause)
+    ? new ApiError(503, 'The service is temporarily unavailable (database unreachable); retry shortly.', { headers: { 'Retry-After': '5' } })
+    : new ApiError(500, 'Internal server error.');
 }

@@ -4,7 +4,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { applyPendingMigrations } from './migrate.ts';
+import { countQueries } from './query-counter.ts';
+import { PGLITE_START_PARAMS, readTemplate, saveTemplate } from './pglite-template.ts';
 
 export type Prisma = PrismaClient;
 
@@ -21,11 +24,13 @@ export interface Database {
  * PostgreSQL through @prisma/adapter-pg when DATABASE_URL is set, otherwise PGlite
  * (PostgreSQL compiled to WebAssembly) stored under DATA_DIR/pgdata.
  */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (msg: string) => void }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (msg: string) => void; onQuery?: (sql: string) => void }): Promise<Database> {
+  const counted = <F extends SqlDriverAdapterFactory>(f: F): F => (opts.onQuery ? countQueries(f, opts.onQuery) : f);
   if (opts.databaseUrl) {
-    const adapter = new PrismaPg({ connectionString: opts.databaseUrl });
-    await applyPendingMigrations(adapter, { log: opts.log });
-    const prisma = new PrismaClient({ adapter });
+    await applyPendingMigrations(new PrismaPg({ connectionString: opts.databaseUrl }), { log: opts.log });
+    // Fail fast when PostgreSQL is unreachable: requests answer 503 instead of queueing.
+    const adapter = new PrismaPg({ connectionString: opts.databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const prisma = new PrismaClient({ adapter: counted(adapter) });
     return {
       prisma,
       kind: 'postgresql',
@@ -35,10 +40,14 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   }
   const dir = path.join(opts.dataDir, 'pgdata');
   fs.mkdirSync(dir, { recursive: true });
-  const pglite = new PGlite(dir);
+  const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
+  const template = fresh ? readTemplate() : undefined;
+  if (template) opts.log?.('new embedded database from the migrated template');
+  const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS, loadDataDir: template });
   const adapter = new PrismaPGlite(pglite);
   await applyPendingMigrations(adapter, { log: opts.log });
-  const prisma = new PrismaClient({ adapter });
+  if (fresh && !template) await saveTemplate(pglite).catch((err) => opts.log?.(`could not save the database template: ${err.message}`));
+  const prisma = new PrismaClient({ adapter: counted(adapter) });
   return {
     prisma,
     kind: 'pglite',

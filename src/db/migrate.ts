@@ -43,6 +43,12 @@ export async function applyPendingMigrations(
 ): Promise<{ applied: string[] }> {
   const log = opts.log ?? (() => {});
   const migrationsList = await loadMigrationsList();
+  // Fast path for the usual start: every migration is recorded as applied, so the engine
+  // (a large WebAssembly module, seconds to load on a busy machine) is not needed at all.
+  if (await allRecorded(adapterFactory, migrationsList.migrationDirectories.map((d) => d.path))) {
+    log('no pending migrations');
+    return { applied: [] };
+  }
   return withMigrationLock(adapterFactory, log, async () => {
     const { appliedMigrationNames } = await withSchemaEngine(adapterFactory, (engine) =>
       engine.applyMigrations({ migrationsList, filters: NO_FILTERS }),
@@ -52,6 +58,24 @@ export async function applyPendingMigrations(
       : 'no pending migrations');
     return { applied: appliedMigrationNames };
   });
+}
+
+/** True when `_prisma_migrations` records every folder as finished (false if the table is missing). */
+async function allRecorded(factory: SqlMigrationAwareDriverAdapterFactory, names: string[]): Promise<boolean> {
+  const conn = await factory.connect();
+  try {
+    const result = await conn.queryRaw({
+      sql: 'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      args: [],
+      argTypes: [],
+    });
+    const applied = new Set(result.rows.map((r) => String(r[0])));
+    return names.every((n) => applied.has(n));
+  } catch {
+    return false;
+  } finally {
+    await conn.dispose();
+  }
 }
 
 /**

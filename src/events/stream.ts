@@ -54,7 +54,9 @@ class RedisEventStream implements EventStream {
   private subscribed?: Promise<unknown>;
 
   constructor(url: string, onError?: (err: Error) => void) {
-    this.pub = new Redis(url, { maxRetriesPerRequest: 2 });
+    // No offline queue: while Redis is away a publish fails at once (subscribers replay from
+    // the outbox) instead of holding the relay until Redis returns.
+    this.pub = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
     this.sub = new Redis(url);
     for (const c of [this.pub, this.sub]) c.on('error', (err) => onError?.(err));
     this.sub.on('message', (_channel: string, message: string) => {

@@ -1,7 +1,7 @@
 import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { ApiError, apiErrorOf, isClientGraphQLError } from '../errors.ts';
+import { apiErrorOf, isClientGraphQLError, unexpectedError } from '../errors.ts';
 import type { RequestContext } from '../schema/context.ts';
 import { listOperations } from '../schema/operation.ts';
 import { tenantClient } from '../db/tenant.ts';
@@ -23,7 +23,7 @@ export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
  * pipeline, in order: tenant-scoped context → strict REST variables → operation rate-limit classes → idempotency
  * → execute (scope-auth on each field) → error masking.
  */
-export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): YogaServer {
+export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits, middleware = { rateLimit: true, idempotency: true }): YogaServer {
   const routes = Object.fromEntries(
     listOperations(schema).map((op) => [`${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`, { method: op.method, path: op.path }]),
   );
@@ -51,14 +51,15 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits): 
         if (apiErrorOf(error)) return error as Error;
         if (isClientGraphQLError(error)) return error;
         const cause = (error as GraphQLError)?.originalError ?? error;
-        requestScope.getStore()?.log.error({ err: cause }, 'unexpected error');
-        return new ApiError(500, 'Internal server error.');
+        const masked = unexpectedError(cause);
+        requestScope.getStore()?.log[masked.status === 503 ? 'warn' : 'error']({ err: cause }, masked.status === 503 ? 'database unavailable' : 'unexpected error');
+        return masked;
       },
     },
     plugins: [
       useRestVariables(),
-      useOperationRateLimit(limits),
-      useIdempotency(),
+      ...(middleware.rateLimit ? [useOperationRateLimit(limits)] : []),
+      ...(middleware.idempotency ? [useIdempotency()] : []),
       useSofa({
         basePath: '/v1',
         routes,

@@ -3,7 +3,10 @@ import type { App } from '../app-services.ts';
 import { ApiError } from '../errors.ts';
 import { sendError, sendJson } from './respond.ts';
 
-/** /healthz (the process answers), /readyz (database reachable, migrations applied), /metrics. */
+/**
+ * /healthz (the process answers), /readyz (200 when the database answers and migrations are
+ * applied; reports Redis when configured, `degraded` but still 200 without it), /metrics.
+ */
 export async function handleOps(app: App, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 'ops', new ApiError(405, 'Use GET.'), { Allow: 'GET' });
   if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
@@ -15,8 +18,16 @@ export async function handleOps(app: App, req: IncomingMessage, res: ServerRespo
     } catch {
       checks.database = 'unreachable';
     }
-    const ok = Object.values(checks).every((v) => v === 'ok');
-    return sendJson(res, ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', checks });
+    if (app.redis) {
+      // Redis down degrades (per-instance rate limits, live events via replay) but does not stop serving.
+      checks.redis = await Promise.race([
+        app.redis.ping().then(() => 'ok', () => 'unreachable'),
+        new Promise<string>((r) => setTimeout(() => r('unreachable'), 1000).unref()),
+      ]);
+    }
+    const ok = checks.database === 'ok' && checks.migrations === 'ok';
+    const status = !ok ? 'not ready' : checks.redis === 'unreachable' ? 'degraded' : 'ready';
+    return sendJson(res, ok ? 200 : 503, { status, checks });
   }
   const text = await app.metrics.registry.metrics();
   res.writeHead(200, { 'Content-Type': app.metrics.registry.contentType });

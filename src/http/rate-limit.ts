@@ -25,12 +25,15 @@ type Bucket = 'default' | RateLimitClass;
 export class RateLimits {
   private readonly limiters = new Map<Bucket, RateLimiterAbstract>();
 
-  constructor(private readonly redis?: Redis) {}
+  constructor(
+    private readonly redis?: Redis,
+    private readonly requestsPerMinute = REQUESTS_PER_MINUTE,
+  ) {}
 
   private limiter(bucket: Bucket): RateLimiterAbstract {
     let limiter = this.limiters.get(bucket);
     if (!limiter) {
-      const { points, durationSeconds } = bucket === 'default' ? { points: REQUESTS_PER_MINUTE, durationSeconds: 60 } : RATE_LIMIT_CLASSES[bucket];
+      const { points, durationSeconds } = bucket === 'default' ? { points: this.requestsPerMinute, durationSeconds: 60 } : RATE_LIMIT_CLASSES[bucket];
       const opts = { points, duration: durationSeconds, keyPrefix: `rl:${bucket}` };
       limiter = this.redis
         ? new RateLimiterRedis({ ...opts, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(opts) })

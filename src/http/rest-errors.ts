@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { apiErrorOf, errorBody, isClientGraphQLError, type ErrorBody } from '../errors.ts';
+import { apiErrorOf, errorBody, isClientGraphQLError, unexpectedError, type ApiError, type ErrorBody } from '../errors.ts';
 import { requestScope } from './request-scope.ts';
 
 /**
@@ -12,14 +12,14 @@ export function errorFromGraphQLErrors(errors: readonly unknown[]): { body: Erro
   let message = '';
   const headers: Record<string, string> = {};
   for (const error of errors) {
-    const api = apiErrorOf(error);
+    const api = apiErrorOf(error) ?? (isClientGraphQLError(error) ? undefined : unexpectedOrUndefined(error));
     const http = (api ?? (error as GraphQLError))?.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
     const s = api?.status ?? http?.status ?? (isClientGraphQLError(error) ? 400 : 500);
     // Masked resolver errors were logged by the masker; anything else unexpected is logged here.
-    if (s >= 500 && !api) requestScope.getStore()?.log.error({ err: error }, 'unexpected error');
+    if (s >= 500 && !apiErrorOf(error)) requestScope.getStore()?.log.error({ err: error }, 'unexpected error');
     if (s > status) {
       status = s;
-      message = s >= 500 ? 'Internal server error.' : restate(error instanceof Error ? error.message : String(error));
+      message = s >= 500 ? (api?.message ?? 'Internal server error.') : restate(error instanceof Error ? error.message : String(error));
     }
     Object.assign(headers, http?.headers ?? {});
   }
@@ -41,4 +41,10 @@ function restate(message: string): string {
   m = /^Variable "\$(\w+)" got invalid value (.*?); (.*)$/s.exec(message);
   if (m) return `${m[1]} is invalid: ${m[3]}`;
   return message;
+}
+
+/** Errors outside the API's own (thrown before or outside the masker) classified like masked ones. */
+function unexpectedOrUndefined(error: unknown): ApiError | undefined {
+  const classified = unexpectedError(error);
+  return classified.status === 503 ? classified : undefined;
 }

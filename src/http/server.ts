@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, unexpectedError } from '../errors.ts';
 import { API_REVISION } from '../version.ts';
 import { requestScope, type RequestScope } from './request-scope.ts';
 import { sendError, type Surface } from './respond.ts';
@@ -51,8 +51,10 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
         else if (handlers.dashboard) await handlers.dashboard(req, res);
         else sendError(res, 'rest', new ApiError(404, `No route for ${req.method} ${path}.`));
       } catch (err) {
-        scope.log.error({ err }, 'unhandled error');
-        if (!res.headersSent) sendError(res, surface === 'graphql' ? 'graphql' : 'rest', new ApiError(500, 'Internal server error.'));
+        const answer = unexpectedError(err);
+        if (answer.status === 503) scope.log.warn({ err }, 'database unavailable');
+        else scope.log.error({ err }, 'unhandled error');
+        if (!res.headersSent) sendError(res, surface === 'graphql' ? 'graphql' : 'rest', answer);
         else res.destroy();
       }
     });

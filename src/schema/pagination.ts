@@ -4,7 +4,7 @@ import { builder, type Types } from './builder.ts';
 
 /** List limits (README: Pagination): newest first, keyset cursors on time-ordered ids. */
 export const PAGE_DEFAULT = 50;
-export const PAGE_MAX = 100;
+export const PAGE_MAX = 1000;
 
 export interface PageArgs {
   limit?: number | null;

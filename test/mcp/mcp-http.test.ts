@@ -23,7 +23,7 @@ const names = (tools: { name: string }[]) => tools.map((t) => t.name).sort();
 describe('MCP over Streamable HTTP', () => {
   it('refuses a missing or bad credential with 401 and WWW-Authenticate', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
-    for (const headers of [{}, { Authorization: `Bearer svc_${'Z'.repeat(40)}` }]) {
+    for (const headers of [{}, { Authorization: `Bearer svc_${'Z'.repeat(40)}` }] as Record<string, string>[]) {
       const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(init) });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);

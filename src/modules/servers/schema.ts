@@ -52,8 +52,23 @@ export const Server = builder.prismaObject('Server', {
     poolId: t.exposeString('poolId', { nullable: true, description: 'The capacity pool the server lives in; null for a standalone server.' }),
     renewsAt: t.expose('paidUntil', { type: 'DateTime', nullable: true, description: 'End of the paid-up period (null inside a pool: it renews with the pool).' }),
     ips: t.relation('ips', { query: { orderBy: [{ isPrimary: 'desc' }, { address: 'asc' }] } }),
+    snapshots: t.relation('snapshots', { query: { orderBy: { id: 'desc' } }, description: 'Restore points, newest first.' }),
+    addons: t.relation('addons', { query: { where: { endedAt: null }, orderBy: { id: 'asc' } }, description: 'Add-ons attached now.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     provisionedAt: t.expose('provisionedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+// An add-on attached to a server (the catalogue view of add-ons is ServerAddon below).
+builder.prismaObject('ServerAddon', {
+  name: 'AttachedAddon',
+  description: 'An add-on attached to a server.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    addonId: t.exposeString('productId', { description: 'The catalogue add-on (the :addonId of the API).' }),
+    type: t.exposeString('type'),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents'),
+    attachedAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 

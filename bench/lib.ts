@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startApp, type RunningApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { ID_PREFIX, newId } from '../src/db/ids.ts';
+import { mintApiKey } from '../src/modules/auth/service.ts';
+import { ALL_SCOPES } from '../src/modules/auth/scopes.ts';
+import { createAccount } from '../src/modules/account/service.ts';
+import { requestScope } from '../src/http/request-scope.ts';
+
+const requestScopeId = () => requestScope.getStore()?.requestId ?? '-';
+
+export interface BenchApp {
+  running: RunningApp;
+  url: string;
+  sql: { count: number; reset(): void };
+  stop(): Promise<void>;
+}
+
+/** The app in this process on an ephemeral port, on PGlite in a temp dir or on BENCH_DATABASE_URL. */
+export async function startBenchApp(overrides: Partial<Config> = {}): Promise<BenchApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+  const sql = { count: 0, reset() { this.count = 0; } };
+  const config = loadConfig({}, {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: process.env.BENCH_DATABASE_URL || undefined,
+    adminToken: 'bench-admin',
+    seedDemo: false,
+    logLevel: 'warn',
+    webhookAllowPrivate: true,
+    // The spec's 120 per minute would refuse almost every benchmark request.
+    requestsPerMinute: 1e9,
+    ...overrides,
+  });
+  const running = await startApp(config, { onQuery: (q) => { sql.count++; if (process.env.BENCH_SQL_LOG) console.error(`[sql ${requestScopeId()}] ${q.slice(0, 160)}`); } });
+  return {
+    running,
+    url: running.url,
+    sql,
+    async stop() {
+      await running.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh account with a full-scope key. */
+export async function benchCustomer(app: BenchApp) {
+  const prisma = app.running.app.prisma;
+  const account = await createAccount(prisma, { email: `bench-${newId('x')}@example.com`, name: 'Bench', country: 'DE', walletBalanceUsdCents: 1_000_000 }, new Date());
+  const key = await mintApiKey(prisma, account.id, { name: 'bench', scopes: ALL_SCOPES });
+  return { accountId: account.id, key: key.key };
+}
+
+let addressCounter = 0;
+/** Addresses from 100.64.0.0/10 (carrier-grade NAT space): never the simulated provider's. */
+function nextAddress(): string {
+  const n = addressCounter++;
+  return `100.${64 + ((n >> 16) & 63)}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/** Loads `count` running servers with 2 IPs, 1 snapshot and 1 add-on each, straight into the database. */
+export async function loadServers(app: BenchApp, accountId: string, count: number, opts: { nested?: boolean } = {}): Promise<void> {
+  const prisma = app.running.app.prisma;
+  const now = Date.now();
+  for (let start = 0; start < count; start += 1000) {
+    const n = Math.min(1000, count - start);
+    const servers = Array.from({ length: n }, (_, i) => ({
+      id: newId(ID_PREFIX.server, now - (start + i)),
+      accountId,
+      label: `bench-${start + i}`,
+      status: 'running',
+      productId: 'std-1c-2g-50',
+      vcpu: 1,
+      ramMb: 2048,
+      diskGb: 50,
+      os: 'linux',
+      osTemplate: 'debian-12',
+      provisionedAt: new Date(now),
+      paidUntil: new Date(now + 30 * 86400_000),
+    }));
+    await prisma.server.createMany({ data: servers });
+    await prisma.serverIp.createMany({
+      data: servers.flatMap((s, i) => [0, 1].map((k) => ({
+        id: newId(ID_PREFIX.serverIp),
+        accountId,
+        serverId: s.id,
+        address: nextAddress(),
+        zoneHosted: true,
+        isPrimary: k === 0,
+      }))),
+    });
+    if (opts.nested) {
+      await prisma.snapshot.createMany({ data: servers.map((s) => ({ id: newId(ID_PREFIX.snapshot), accountId, serverId: s.id, name: 'nightly', status: 'available', sizeGb: 10 })) });
+      await prisma.serverAddon.createMany({ data: servers.map((s) => ({ id: newId('sad'), accountId, serverId: s.id, productId: 'addon-ipv4-1', type: 'extra_ip', activeType: 'extra_ip', monthlyUsdCents: 300, chargedUsdCents: 300 })) });
+    }
+  }
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Drives a URL with autocannon: closed loop (`connections`) or open loop at `rate` requests/s. */
+export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections?: number; rate?: number }): Promise<LoadResult> {
+  const result = await autocannon({
+    url: opts.url,
+    method: opts.method ?? 'GET',
+    headers: opts.headers,
+    body: opts.body,
+    duration: opts.seconds,
+    connections: opts.connections ?? 10,
+    ...(opts.rate ? { overallRate: opts.rate } : {}),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

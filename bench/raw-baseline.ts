@@ -1,0 +1,49 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App } from '../src/app-services.ts';
+import { tenantClient } from '../src/db/tenant.ts';
+import { authenticate } from '../src/modules/auth/service.ts';
+import { listServers } from '../src/modules/servers/service.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * The baseline of scenarios 1, 2 and 7: a bare node:http handler that authenticates the same
+ * way, calls the same service function with the same includes and writes the same JSON as
+ * GET /v1/servers — everything but the platform (routing, GraphQL execution, middleware).
+ */
+export async function startRawBaseline(app: App): Promise<{ url: string; close(): Promise<void> }> {
+  const include = {
+    ips: { orderBy: [{ isPrimary: 'desc' as const }, { address: 'asc' as const }] },
+    snapshots: { orderBy: { id: 'desc' as const } },
+    addons: { where: { endedAt: null }, orderBy: { id: 'asc' as const } },
+  };
+  const server = http.createServer(async (req, res) => {
+    try {
+      const principal = await authenticate(app.prisma, req.headers.authorization ?? null, app.clock.now());
+      if (!principal) throw new Error('no credential');
+      const limit = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('limit') ?? 50);
+      const page = await listServers(tenantClient(app.prisma, principal.accountId), { limit }, { include });
+      const body = JSON.stringify({
+        data: page.data.map((s: any) => ({
+          id: s.id, label: s.label, status: s.status, productId: s.productId, vcpu: s.vcpu, ramMb: s.ramMb, diskGb: s.diskGb, os: s.os, osTemplate: s.osTemplate,
+          suspendReason: s.suspendReason, poolId: s.poolId, renewsAt: iso(s.paidUntil),
+          ips: s.ips.map((ip: any) => ({ ip: ip.address, version: ip.version, ptr: ip.ptr, zoneHosted: ip.zoneHosted, primary: ip.isPrimary })),
+          snapshots: s.snapshots.map((n: any) => ({ id: n.id, serverId: n.serverId, name: n.name, description: n.description, status: n.status, sizeGb: n.sizeGb, createdAt: iso(n.createdAt) })),
+          addons: s.addons.map((a: any) => ({ id: a.id, addonId: a.productId, type: a.type, monthlyUsdCents: a.monthlyUsdCents, attachedAt: iso(a.createdAt) })),
+          createdAt: iso(s.createdAt), provisionedAt: iso(s.provisionedAt),
+        })),
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+      });
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
+    } catch (err) {
+      res.writeHead(500).end(String(err));
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

@@ -1,0 +1,275 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { Kind, OperationTypeNode, print } from 'graphql';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { recordEvent } from '../src/events/outbox.ts';
+import { benchCustomer, load, loadServers, percentile, sleep, startBenchApp, type BenchApp } from './lib.ts';
+import { startRawBaseline } from './raw-baseline.ts';
+import { startReceiver } from '../test/helpers/webhooks.ts';
+
+export interface Sizes {
+  /** Seconds per load run. */
+  seconds: number;
+  /** Scenario 3 account sizes. */
+  nested: number[];
+  /** Scenario 4: events and subscriptions; events/s for the latency run and its length in s. */
+  webhookEvents: number;
+  webhookSubscriptions: number;
+  latencyRate: number;
+  latencySeconds: number;
+  /** Scenario 5. */
+  subscribers: number;
+  subscriberEvents: number;
+  /** Scenario 6. */
+  rssServers: number;
+}
+
+export const FULL: Sizes = { seconds: 10, nested: [10, 100, 1000], webhookEvents: 2000, webhookSubscriptions: 5, latencyRate: 200, latencySeconds: 5, subscribers: 500, subscriberEvents: 50, rssServers: 10_000 };
+export const TINY: Sizes = { seconds: 1, nested: [2, 4], webhookEvents: 20, webhookSubscriptions: 2, latencyRate: 20, latencySeconds: 1, subscribers: 5, subscriberEvents: 3, rssServers: 200 };
+
+export interface Figure {
+  scenario: string;
+  metric: string;
+  value: number;
+  unit: string;
+  budget?: string;
+  pass?: boolean;
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const serversQuery = (() => {
+  // The same selection sofa uses for GET /v1/servers, so REST and GraphQL do the same work.
+  return null as string | null;
+})();
+
+/** Scenarios 1, 2 and 7: GET /v1/servers (50 servers) through SOFA and POST /graphql against a raw node:http baseline. */
+export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[]; sameJson: boolean }> {
+  const app = await startBenchApp();
+  const bare = await startBenchApp({ middleware: { rateLimit: false, idempotency: false } });
+  try {
+    const figures: Figure[] = [];
+    const c = await benchCustomer(app);
+    await loadServers(app, c.accountId, 50, { nested: true });
+    const b = await benchCustomer(bare);
+    await loadServers(bare, b.accountId, 50, { nested: true });
+    const raw = await startRawBaseline(app.running.app);
+    const auth = { Authorization: `Bearer ${c.key}` };
+    const node = buildOperationNodeForField({ schema: app.running.app.schema, kind: OperationTypeNode.QUERY, field: 'servers', models: [], ignore: [], circularReferenceDepth: 2 });
+    const query = print({ kind: Kind.DOCUMENT, definitions: [node] });
+    const gqlBody = JSON.stringify({ query, variables: { limit: 50 } });
+
+    const viaRest = await (await fetch(`${app.url}/v1/servers?limit=50`, { headers: auth })).json();
+    const viaRaw = await (await fetch(`${raw.url}/?limit=50`, { headers: auth })).json();
+    const viaGql = await (await fetch(`${app.url}/graphql`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: gqlBody })).json();
+    const sameJson = JSON.stringify(sortKeys(viaRest)) === JSON.stringify(sortKeys(viaRaw)) && JSON.stringify(sortKeys(viaGql.data.servers)) === JSON.stringify(sortKeys(viaRaw));
+
+    // Interleave the runs (raw, sofa, graphql, twice) so drift on a shared machine hits all alike.
+    const runs: Record<string, number[]> = { raw: [], sofa: [], graphql: [], bare: [] };
+    for (let round = 0; round < 2; round++) {
+      runs.raw.push((await load({ url: `${raw.url}/?limit=50`, headers: auth, seconds: sizes.seconds })).rps);
+      runs.sofa.push((await load({ url: `${app.url}/v1/servers?limit=50`, headers: auth, seconds: sizes.seconds })).rps);
+      runs.graphql.push((await load({ url: `${app.url}/graphql`, method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: gqlBody, seconds: sizes.seconds })).rps);
+      runs.bare.push((await load({ url: `${bare.url}/v1/servers?limit=50`, headers: { Authorization: `Bearer ${b.key}` }, seconds: sizes.seconds })).rps);
+    }
+    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+    const [rawRps, sofaRps, gqlRps, bareRps] = [mean(runs.raw), mean(runs.sofa), mean(runs.graphql), mean(runs.bare)];
+    figures.push({ scenario: '1 REST vs raw', metric: 'raw node:http throughput', value: rawRps, unit: 'req/s' });
+    figures.push({ scenario: '1 REST vs raw', metric: 'SOFA throughput', value: sofaRps, unit: 'req/s' });
+    figures.push({ scenario: '1 REST vs raw', metric: 'SOFA / raw', value: sofaRps / rawRps, unit: 'ratio', budget: '≥ 0.8', pass: sofaRps / rawRps >= 0.8 });
+    const fixed = await load({ url: `${app.url}/v1/servers?limit=50`, headers: auth, seconds: sizes.seconds, rate: 1000, connections: 50 });
+    figures.push({ scenario: '1 REST vs raw', metric: 'throughput offered 1,000 req/s', value: fixed.rps, unit: 'req/s' });
+    figures.push({ scenario: '1 REST vs raw', metric: 'p99 at 1,000 req/s offered', value: fixed.p99, unit: 'ms', budget: '≤ 20', pass: fixed.p99 <= 20 });
+    figures.push({ scenario: '2 GraphQL vs raw', metric: 'POST /graphql throughput', value: gqlRps, unit: 'req/s' });
+    figures.push({ scenario: '2 GraphQL vs raw', metric: 'GraphQL / raw', value: gqlRps / rawRps, unit: 'ratio', budget: '≥ 0.8', pass: gqlRps / rawRps >= 0.8 });
+    const overhead = 1 - sofaRps / bareRps;
+    figures.push({ scenario: '7 middleware overhead', metric: 'SOFA without rate limit and idempotency', value: bareRps, unit: 'req/s' });
+    figures.push({ scenario: '7 middleware overhead', metric: 'rate limit + idempotency cost', value: overhead * 100, unit: '%', budget: '≤ 5', pass: overhead <= 0.05 });
+    await raw.close();
+    return { figures, sameJson };
+  } finally {
+    await app.stop();
+    await bare.stop();
+  }
+}
+
+/** Scenario 3: servers → ips, snapshots, add-ons in one GraphQL query; SQL statements counted at the driver. */
+export async function nestedQuery(sizes: Sizes): Promise<Figure[]> {
+  const app = await startBenchApp();
+  try {
+    const figures: Figure[] = [];
+    const query = `query($limit: Int) { servers(limit: $limit) { data { id label ips { ip ptr } snapshots { id name } addons { id addonId } } } }`;
+    const counts: number[] = [];
+    const perRow: number[] = [];
+    for (const n of sizes.nested) {
+      const c = await benchCustomer(app);
+      await loadServers(app, c.accountId, n, { nested: true });
+      const body = JSON.stringify({ query, variables: { limit: n } });
+      const ask = () => fetch(`${app.url}/graphql`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}`, 'Content-Type': 'application/json' }, body }).then((r) => r.json());
+      await ask(); // warm
+      app.running.app.prisma; // (the counter sees every statement of the request, auth included)
+      app.sql.reset();
+      const result: any = await ask();
+      if (result.data.servers.data.length !== n) throw new Error(`expected ${n} servers, got ${result.data.servers.data.length}`);
+      counts.push(app.sql.count);
+      const started = performance.now();
+      const reps = 3;
+      for (let i = 0; i < reps; i++) await ask();
+      const ms = (performance.now() - started) / reps;
+      const rows = n * 5; // the server, 2 IPs, a snapshot, an add-on
+      perRow.push(ms / rows);
+      figures.push({ scenario: '3 nested N+1', metric: `${n} servers: SQL statements`, value: app.sql.count, unit: 'statements' });
+      figures.push({ scenario: '3 nested N+1', metric: `${n} servers: latency`, value: ms, unit: 'ms' });
+    }
+    const constant = counts.every((x) => x === counts[0]);
+    figures.push({ scenario: '3 nested N+1', metric: 'statements the same for every size', value: constant ? 1 : 0, unit: 'bool', budget: '= 1', pass: constant });
+    // At most linear: the time per row returned may not grow with the size.
+    const growth = perRow[perRow.length - 1] / perRow[0];
+    figures.push({ scenario: '3 nested N+1', metric: 'time per row, largest / smallest', value: growth, unit: 'ratio', budget: '≤ 1 (at most linear)', pass: growth <= 1.2 });
+    return figures;
+  } finally {
+    await app.stop();
+  }
+}
+
+/** Scenario 4: events fanned out to webhook subscriptions on a local receiver. */
+export async function webhookPipeline(sizes: Sizes): Promise<Figure[]> {
+  const app = await startBenchApp();
+  const receiver = await startReceiver();
+  try {
+    const prisma = app.running.app.prisma;
+    const c = await benchCustomer(app);
+    for (let i = 0; i < sizes.webhookSubscriptions; i++) {
+      const res = await fetch(`${app.url}/v1/webhooks`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: `${receiver.url}/h${i}`, events: ['*'] }) });
+      if (res.status !== 200) throw new Error(`webhook create: ${res.status} ${await res.text()}`);
+    }
+    const emit = (n: number) =>
+      prisma.$transaction(async (tx) => {
+        for (let i = 0; i < n; i++) await recordEvent(tx, c.accountId, 'server.power.changed', { serverId: `srv_bench${i}`, action: 'reboot' }, app.running.app.clock.now());
+      });
+    const receipts = () => receiver.received.length;
+    const expected = sizes.webhookEvents * sizes.webhookSubscriptions;
+
+    // Throughput: commit all events, then time until every delivery arrived.
+    const started = performance.now();
+    for (let i = 0; i < sizes.webhookEvents; i += 100) await emit(Math.min(100, sizes.webhookEvents - i));
+    while (receipts() < expected) {
+      if (performance.now() - started > 300_000) throw new Error(`only ${receipts()} of ${expected} deliveries`);
+      await sleep(20);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const figures: Figure[] = [
+      { scenario: '4 webhooks', metric: `${sizes.webhookEvents} events × ${sizes.webhookSubscriptions} subscriptions`, value: expected, unit: 'deliveries' },
+      { scenario: '4 webhooks', metric: 'delivery throughput', value: expected / seconds, unit: 'deliveries/s', budget: '≥ 1,000', pass: expected / seconds >= 1000 },
+    ];
+
+    // Latency at a steady rate: commit time (recorded `created`) to receipt.
+    receiver.received.length = 0;
+    const latencies: number[] = [];
+    receiver.respond = (r) => {
+      latencies.push(Date.now() - Date.parse(r.json.created));
+      return 200;
+    };
+    const total = sizes.latencyRate * sizes.latencySeconds;
+    const t0 = performance.now();
+    for (let i = 0; i < total; i++) {
+      const due = t0 + (i * 1000) / sizes.latencyRate;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      await emit(1);
+    }
+    while (receiver.received.length < total * sizes.webhookSubscriptions) await sleep(20);
+    figures.push({ scenario: '4 webhooks', metric: `commit→receipt p50 at ${sizes.latencyRate} events/s`, value: percentile(latencies, 50), unit: 'ms' });
+    figures.push({ scenario: '4 webhooks', metric: `commit→receipt p99 at ${sizes.latencyRate} events/s`, value: percentile(latencies, 99), unit: 'ms', budget: '≤ 250', pass: percentile(latencies, 99) <= 250 });
+    return figures;
+  } finally {
+    await receiver.close();
+    await app.stop();
+  }
+}
+
+/** Scenario 5: graphql-ws subscribers; commit to receipt. */
+export async function subscribers(sizes: Sizes): Promise<Figure[]> {
+  const app = await startBenchApp();
+  const clients: ReturnType<typeof createClient>[] = [];
+  try {
+    const prisma = app.running.app.prisma;
+    const c = await benchCustomer(app);
+    const latencies: number[] = [];
+    let ready = 0;
+    for (let i = 0; i < sizes.subscribers; i++) {
+      const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${c.key}` }, retryAttempts: 0 });
+      clients.push(client);
+      client.subscribe({ query: 'subscription { events { id created } }' }, {
+        next: (msg: any) => latencies.push(Date.now() - Date.parse(msg.data.events.created)),
+        error: () => undefined,
+        complete: () => undefined,
+      });
+      client.on('connected', () => void ready++);
+    }
+    while (ready < sizes.subscribers) await sleep(20);
+    await sleep(500);
+    for (let i = 0; i < sizes.subscriberEvents; i++) {
+      await prisma.$transaction((tx) => recordEvent(tx, c.accountId, 'server.power.changed', { serverId: `srv_sub${i}`, action: 'stop' }, app.running.app.clock.now()));
+      await sleep(100);
+    }
+    const expected = sizes.subscribers * sizes.subscriberEvents;
+    const until = Date.now() + 30_000;
+    while (latencies.length < expected && Date.now() < until) await sleep(20);
+    return [
+      { scenario: '5 subscriptions', metric: `${sizes.subscribers} subscribers × ${sizes.subscriberEvents} events received`, value: latencies.length, unit: 'messages' },
+      { scenario: '5 subscriptions', metric: 'commit→receipt p50', value: percentile(latencies, 50), unit: 'ms' },
+      { scenario: '5 subscriptions', metric: 'commit→receipt p99', value: percentile(latencies, 99), unit: 'ms', budget: '≤ 200', pass: latencies.length === expected && percentile(latencies, 99) <= 200 },
+    ];
+  } finally {
+    await Promise.all(clients.map((c) => c.dispose()));
+    await app.stop();
+  }
+}
+
+/** Scenario 6: cold start of `npm start` on a fresh data directory, and RSS over a paginated walk of many servers. */
+export async function coldStartAndMemory(sizes: Sizes): Promise<Figure[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cold-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const started = performance.now();
+  const child = spawn(process.execPath, ['bin/svc.js', 'serve'], { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: 'ignore' });
+  let coldMs = NaN;
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) {
+        coldMs = performance.now() - started;
+        break;
+      }
+    } catch {
+      /* not up yet */
+    }
+    if (performance.now() - started > 120_000) break;
+    await sleep(25);
+  }
+  child.kill('SIGTERM');
+  await new Promise((r) => child.on('exit', r));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+
+  // RSS of a server process that holds many servers and serves a walk over all of them.
+  const rss = await new Promise<{ rss: number; pages: number }>((resolve, reject) => {
+    const walker = spawn(process.execPath, ['--import', 'tsx', 'bench/rss-walk.ts', String(sizes.rssServers)], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    walker.stdout.on('data', (d) => (out += d));
+    walker.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`rss walk exited ${code}`))));
+  });
+  return [
+    { scenario: '6 start and memory', metric: 'cold start to /readyz (fresh data directory)', value: coldMs, unit: 'ms', budget: '≤ 3,000', pass: coldMs <= 3000 },
+    { scenario: '6 start and memory', metric: `peak RSS, ${sizes.rssServers} servers walked in ${rss.pages} pages`, value: rss.rss / 1024 / 1024, unit: 'MB', budget: '≤ 300', pass: rss.rss / 1024 / 1024 <= 300 },
+  ];
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as any)[k])]));
+  return value;
+}
+void serversQuery;
