@@ -31,6 +31,13 @@ describe('MCP over Streamable HTTP', () => {
     }
   });
 
+  it('the default toolsets hold the 85 tools of the spec; mail and account tools are opt-in', () => {
+    expect(catalog.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset)).length).toBe(85);
+    expect(catalog.filter((t) => t.toolset === 'mail').length).toBe(12);
+    // Binary streams are routes, not schema operations, so they never become tools.
+    expect(catalog.some((t) => /upload|download/.test(t.name))).toBe(false);
+  });
+
   it('initializes and lists the default toolsets for a full-scope key, each tool fully described', async () => {
     const client = await mcpClient(app.url, c.key);
     expect(client.getServerVersion()).toMatchObject({ name: 'cloud-account-api', version: '1.15' });

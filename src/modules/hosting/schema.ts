@@ -357,7 +357,7 @@ builder.queryField('hostingWaf', (t) =>
 
 builder.queryField('hostingWafAccess', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get'),
+    ...panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', { notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }),
     description: 'Whether temporary WAF-log access is active, and until when.',
     type: HostingWafAccess,
     args: { id: t.arg.id({ required: true }) },
@@ -367,7 +367,7 @@ builder.queryField('hostingWafAccess', (t) =>
 
 builder.mutationField('hostingWafAccessRequest', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request'),
+    ...panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', { notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }),
     description: 'Request temporary WAF-log access (60 minutes from now).',
     type: HostingWafAccess,
     args: { id: t.arg.id({ required: true }) },
@@ -403,7 +403,7 @@ const HostingSshStop = builder.objectRef<Out<typeof stopSsh>>('HostingSshStop').
 
 builder.queryField('hostingSshAccess', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get'),
+    ...panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }),
     description: 'Whether browser-SSH access is enabled for the account.',
     type: HostingSshAccess,
     args: { id: t.arg.id({ required: true }) },
@@ -413,7 +413,7 @@ builder.queryField('hostingSshAccess', (t) =>
 
 builder.mutationField('hostingSshAccessEnable', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { hints: { idempotent: true } }),
+    ...panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }),
     description: 'Enable browser-SSH access for the account.',
     type: HostingSshAccess,
     args: { id: t.arg.id({ required: true }) },
@@ -423,7 +423,7 @@ builder.mutationField('hostingSshAccessEnable', (t) =>
 
 builder.mutationField('hostingSshLaunch', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch'),
+    ...panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }),
     description: 'Start a browser-SSH session; returns a short-lived URL and token.',
     type: HostingSshLaunch,
     args: { id: t.arg.id({ required: true }) },
@@ -433,7 +433,7 @@ builder.mutationField('hostingSshLaunch', (t) =>
 
 builder.mutationField('hostingSshStop', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { hints: { idempotent: true } }),
+    ...panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }),
     description: 'Stop the live browser-SSH session.',
     type: HostingSshStop,
     args: { id: t.arg.id({ required: true }) },
@@ -491,7 +491,7 @@ builder.queryField('hostingGitDeployKey', (t) =>
 
 builder.queryField('hostingGitWebhook', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get'),
+    ...panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', { notTool: 'hands out the push-to-deploy signing secret' }),
     description: 'Get the push-to-deploy webhook URL and secret.',
     type: HostingGitWebhook,
     args: { id: t.arg.id({ required: true }) },
@@ -501,7 +501,7 @@ builder.queryField('hostingGitWebhook', (t) =>
 
 builder.mutationField('hostingGitWebhookEnable', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', { hints: { idempotent: true } }),
+    ...panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', { notTool: 'hands out the push-to-deploy signing secret', hints: { idempotent: true } }),
     description: 'Enable push-to-deploy; returns the webhook URL and secret.',
     type: HostingGitWebhook,
     args: { id: t.arg.id({ required: true }) },
