@@ -46,7 +46,7 @@ describe('wallet and transactions over HTTP', () => {
     const page2 = await app.call('GET', `/v1/billing/wallet/transactions?limit=2&cursor=${page1.body.nextCursor}`, { key: c.key });
     expect(page2.body.data.map((t: any) => t.amount_usd_cents)).toEqual([100, 5000]);
     expect(page2.body.hasMore).toBe(false);
-    expectError(await app.call('GET', '/v1/billing/wallet/transactions?limit=101', { key: c.key }), 400, /limit/);
+    expectError(await app.call('GET', '/v1/billing/wallet/transactions?limit=1001', { key: c.key }), 400, /limit/);
     const deposits = (await events(app, c, 'wallet.deposit.received')).map((e) => e.data);
     expect(deposits[0]).toEqual({ amountUsdCents: 100, gateway: 'online', transactionId: expect.stringMatching(/^txn_/) });
   });
