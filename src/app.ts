@@ -12,6 +12,7 @@ import { onEventRecorded } from './events/outbox.ts';
 import { Relay } from './events/relay.ts';
 import { createEventStream } from './events/stream.ts';
 import { createAdminHandler } from './http/admin.ts';
+import { createHooksHandler } from './http/hooks.ts';
 import { createDashboardHandler } from './http/dashboard.ts';
 import { createOAuthHandler } from './http/oauth.ts';
 import { createApiHandler } from './http/api.ts';
@@ -135,6 +136,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const server = createHttpServer(app, {
     api: createApiHandler(app, yoga, new RestRoutes(schema), () => openApi),
     admin: createAdminHandler(app),
+    hooks: createHooksHandler(app),
     mcp: createMcpHandler(app, buildToolCatalog(schema), createOperationExecutor(app, yoga)),
     ops: (req, res, p) => handleOps(app, req, res, p),
     oauth: createOAuthHandler(app, dashboard.devicePage),

@@ -11,6 +11,8 @@ export interface Handlers {
   admin(req: IncomingMessage, res: ServerResponse): Promise<void>;
   mcp(req: IncomingMessage, res: ServerResponse): Promise<void>;
   ops(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+  /** /hooks/git/:hostingId: inbound push-to-deploy calls, signed with their own secret (src/http/hooks.ts). */
+  hooks(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   /** /oauth/* and /.well-known/oauth-authorization-server (src/http/oauth.ts). */
   oauth?(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Everything else: the dashboard app, its assets, /dashboard/api, /sso/:token (src/http/dashboard.ts). */
@@ -48,6 +50,7 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
         else if (surface === 'mcp') await handlers.mcp(req, res);
         else if (surface === 'ops') await handlers.ops(req, res, path);
         else if (surface === 'oauth' && handlers.oauth) await handlers.oauth(req, res);
+        else if (surface === 'hooks') await handlers.hooks(req, res, path);
         else if (handlers.dashboard) await handlers.dashboard(req, res);
         else sendError(res, 'rest', new ApiError(404, `No route for ${req.method} ${path}.`));
       } catch (err) {
@@ -63,12 +66,13 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
   return server;
 }
 
-function surfaceOf(path: string): Surface | 'oauth' | 'none' {
+function surfaceOf(path: string): Surface | 'oauth' | 'hooks' | 'none' {
   if (path === '/v1' || path.startsWith('/v1/')) return 'rest';
   if (path === '/graphql') return 'graphql';
   if (path === '/admin' || path.startsWith('/admin/')) return 'admin';
   if (path === '/mcp') return 'mcp';
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') return 'ops';
   if (path.startsWith('/oauth/') || path === '/.well-known/oauth-authorization-server') return 'oauth';
+  if (path.startsWith('/hooks/')) return 'hooks';
   return 'none';
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -253,7 +254,31 @@ describe('git deploy', () => {
     const stored = await app.running.app.prisma.hostingGitDeploy.findUniqueOrThrow({ where: { hostingId: id } });
     expect(JSON.stringify(stored)).not.toContain(hook.body.secret);
     expect((await app.call('GET', `/v1/hosting/${id}/git`, { key: c.key })).body.webhookEnabled).toBe(true);
+
+    // Push-to-deploy: the git host calls the hook URL after a push; the site pulls the new commit.
+    fs.writeFileSync(path.join(clone, 'index.html'), '<h1>from git v3</h1>');
+    git(clone, 'commit', '-am', 'third');
+    git(clone, 'push', 'origin', 'HEAD:main');
+    const hookPath = new URL(hook.body.url).pathname;
+    expect(hookPath).toBe(`/hooks/git/${id}`);
+    const payload = JSON.stringify({ ref: 'refs/heads/main', after: git(clone, 'rev-parse', 'HEAD') });
+    const signature = `sha256=${createHmac('sha256', hook.body.secret).update(payload).digest('hex')}`;
+    const forged = await app.call('POST', hookPath, { raw: payload, headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}` } });
+    expectError(forged, 401, /signature does not match/);
+    expectError(await app.call('POST', hookPath, { raw: payload, headers: { 'Content-Type': 'application/json' } }), 401);
+    expect(fs.readFileSync(path.join(home, 'public_html/app/index.html'), 'utf8')).toBe('<h1>from git v2</h1>');
+    const pushed = await app.call('POST', hookPath, { raw: payload, headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': signature } });
+    expect(pushed.status, pushed.text).toBe(200);
+    expect(pushed.body.commit).toEqual({ sha: git(clone, 'rev-parse', 'HEAD'), message: 'third' });
+    expect(fs.readFileSync(path.join(home, 'public_html/app/index.html'), 'utf8')).toBe('<h1>from git v3</h1>');
+    // GitLab's form: the secret itself in X-Gitlab-Token.
+    expect((await app.call('POST', hookPath, { raw: '{}', headers: { 'Content-Type': 'application/json', 'X-Gitlab-Token': hook.body.secret } })).status).toBe(200);
+    expectError(await app.call('POST', '/hooks/git/hst_doesnotexist', { raw: payload, headers: { 'X-Hub-Signature-256': signature } }), 404);
+    expectError(await app.call('GET', hookPath), 405);
+
     expect((await app.call('DELETE', `/v1/hosting/${id}/git/webhook`, { key: c.key })).body).toEqual({ enabled: false, url: null, secret: null });
+    // Disabled: the old secret no longer deploys anything.
+    expectError(await app.call('POST', hookPath, { raw: payload, headers: { 'X-Hub-Signature-256': signature } }), 404);
 
     // A failing pull is recorded.
     fs.renameSync(bare, `${bare}.moved`);
