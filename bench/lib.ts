@@ -15,14 +15,15 @@ const requestScopeId = () => requestScope.getStore()?.requestId ?? '-';
 export interface BenchApp {
   running: RunningApp;
   url: string;
-  sql: { count: number; reset(): void };
+  /** SQL statements sent by the request with this X-Request-Id (background work is not counted). */
+  sqlFor(requestId: string): number;
   stop(): Promise<void>;
 }
 
 /** The app in this process on an ephemeral port, on PGlite in a temp dir or on BENCH_DATABASE_URL. */
-export async function startBenchApp(overrides: Partial<Config> = {}): Promise<BenchApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
-  const sql = { count: 0, reset() { this.count = 0; } };
+export async function startBenchApp(overrides: Partial<Config> = {}, opts: { dataDir?: string } = {}): Promise<BenchApp> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+  const statements = new Map<string, number>();
   const config = loadConfig({}, {
     port: 0,
     host: '127.0.0.1',
@@ -36,14 +37,20 @@ export async function startBenchApp(overrides: Partial<Config> = {}): Promise<Be
     requestsPerMinute: 1e9,
     ...overrides,
   });
-  const running = await startApp(config, { onQuery: (q) => { sql.count++; if (process.env.BENCH_SQL_LOG) console.error(`[sql ${requestScopeId()}] ${q.slice(0, 160)}`); } });
+  const running = await startApp(config, {
+    onQuery: (q) => {
+      const id = requestScopeId();
+      statements.set(id, (statements.get(id) ?? 0) + 1);
+      if (process.env.BENCH_SQL_LOG) console.error(`[sql ${id}] ${q.slice(0, 160)}`);
+    },
+  });
   return {
     running,
     url: running.url,
-    sql,
+    sqlFor: (requestId) => statements.get(requestId) ?? 0,
     async stop() {
       await running.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

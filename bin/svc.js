@@ -1,6 +1,34 @@
 #!/usr/bin/env node
-// Entry point of `npx svc` and `npm start`: runs the TypeScript sources through tsx.
-import { register } from 'tsx/esm/api';
+// Entry point of `npx svc` and `npm start`. Runs the bundle from postinstall
+// (dist/server/cli.mjs) when it is newer than every source file, otherwise the TypeScript
+// sources through tsx — so an edit to src/ is never shadowed by an old bundle.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-register();
-await import('../src/cli.ts');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bundle = path.join(root, 'dist/server/cli.mjs');
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else if (/\.(ts|tsx|mjs|js|json)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+let useBundle = false;
+try {
+  useBundle = fs.statSync(bundle).mtimeMs > newestSource(path.join(root, 'src'));
+} catch {
+  useBundle = false;
+}
+if (useBundle && process.env.SVC_FROM_SOURCE !== '1') {
+  await import(bundle);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli.ts');
+}

@@ -7,7 +7,7 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { applyPendingMigrations } from './migrate.ts';
 import { countQueries } from './query-counter.ts';
-import { PGLITE_START_PARAMS, readTemplate, saveTemplate } from './pglite-template.ts';
+import { copyTemplate, ensureTemplate, PGLITE_START_PARAMS } from './pglite-template.ts';
 
 export type Prisma = PrismaClient;
 
@@ -40,13 +40,14 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   }
   const dir = path.join(opts.dataDir, 'pgdata');
   fs.mkdirSync(dir, { recursive: true });
-  const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
-  const template = fresh ? readTemplate() : undefined;
-  if (template) opts.log?.('new embedded database from the migrated template');
-  const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS, loadDataDir: template });
+  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
+    // A new database: copy the migrated template (building it first if this is the first ever).
+    await ensureTemplate(opts.log).catch((err) => opts.log?.(`no database template (${err.message}); running initdb`));
+    if (copyTemplate(dir)) opts.log?.('new embedded database from the migrated template');
+  }
+  const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
   const adapter = new PrismaPGlite(pglite);
   await applyPendingMigrations(adapter, { log: opts.log });
-  if (fresh && !template) await saveTemplate(pglite).catch((err) => opts.log?.(`could not save the database template: ${err.message}`));
   const prisma = new PrismaClient({ adapter: counted(adapter) });
   return {
     prisma,
