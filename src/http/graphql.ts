@@ -1,3 +1,8 @@
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
@@ -13,6 +18,23 @@ import { requestScope } from './request-scope.ts';
 import { restErrorResponse } from './rest-errors.ts';
 
 const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * What one GraphQL document may ask for (README: Security). Checked while parsing and
+ * validating, so a hostile document is refused with a 400 before any resolver runs. The
+ * documents REST and MCP build for an operation need at most depth 4 and cost 133
+ * (test/security/graphql-limits.test.ts checks every one fits).
+ */
+export const GRAPHQL_LIMITS = {
+  /** Nesting of selections (introspection is not counted). */
+  maxDepth: 8,
+  /** graphql-armor's cost: 2 per object, 1 per scalar, ×1.5 per level of depth. */
+  maxCost: 1000,
+  maxAliases: 15,
+  maxDirectives: 10,
+  /** Lexical tokens of the document. */
+  maxTokens: 2000,
+} as const;
 
 /** What the HTTP layer hands to yoga for each request (see api.ts). */
 export type ServerContext = Omit<RequestContext, 'db' | 'request'>;
@@ -49,14 +71,28 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits, m
     maskedErrors: {
       maskError(error, _message) {
         if (apiErrorOf(error)) return error as Error;
-        if (isClientGraphQLError(error)) return error;
+        // Syntax, validation (the limits above included) and variable errors: the client's, 400.
+        if (isClientGraphQLError(error)) return asBadRequest(error);
         const cause = (error as GraphQLError)?.originalError ?? error;
         const masked = unexpectedError(cause);
         requestScope.getStore()?.log[masked.status === 503 ? 'warn' : 'error']({ err: cause }, masked.status === 503 ? 'database unavailable' : 'unexpected error');
         return masked;
       },
     },
+    // An array body (query batching) is refused: batching stays off (yoga's default).
+    batching: false,
     plugins: [
+      // Validation errors are returned, not thrown, so the masker never sees them: 400 here.
+      {
+        onValidate: () => ({ result, setResult }: { result: readonly GraphQLError[]; setResult(errors: GraphQLError[]): void }) => {
+          if (result.length) setResult(result.map((e) => asBadRequest(e, 'GRAPHQL_VALIDATION_FAILED')));
+        },
+      },
+      maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens }),
+      maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, flattenFragments: true }),
+      costLimitPlugin({ maxCost: GRAPHQL_LIMITS.maxCost }),
+      maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
+      maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives }),
       useRestVariables(),
       ...(middleware.rateLimit ? [useOperationRateLimit(limits)] : []),
       ...(middleware.idempotency ? [useIdempotency()] : []),
@@ -69,5 +105,24 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits, m
         errorHandler: restErrorResponse,
       } as Parameters<typeof useSofa>[0]),
     ],
+  });
+}
+
+/**
+ * GraphQL's own refusals (parse, validation, limits, variables) as the API's 400: yoga would
+ * otherwise answer them with a 200 and no `status`, unlike every other error here.
+ */
+function asBadRequest(error: GraphQLError, code = 'BAD_REQUEST'): GraphQLError {
+  // Yoga marks its own parse and validation errors `spec: true`: 400 only for clients asking
+  // for application/graphql-response+json. Here every client gets the 400.
+  const http = error.extensions?.http as { status?: number; spec?: boolean } | undefined;
+  if (http?.status && !http.spec && error.extensions.code && error.extensions.status) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code: error.extensions?.code ?? code, status: 400, http: { status: 400, spec: false } },
   });
 }

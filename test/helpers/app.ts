@@ -69,8 +69,11 @@ export async function freshDatabase(): Promise<{ url: string; drop(): Promise<vo
 
 let customers = 0;
 
-/** Starts the app in-process on an ephemeral port, on PGlite in a temp dir (or PostgreSQL when TEST_DATABASE_URL is set). */
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * Starts the app in-process on an ephemeral port, on PGlite in a temp dir (or PostgreSQL when
+ * TEST_DATABASE_URL is set). `onQuery` sees every SQL statement the app sends (src/db/query-counter.ts).
+ */
+export async function startTestApp(overrides: Partial<Config> = {}, opts: { onQuery?: (sql: string) => void } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
   const database = await freshDatabase();
   const logs: string[] = [];
@@ -86,7 +89,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     logLevel: 'info',
     ...overrides,
   });
-  const running = await startApp(config, { logStream: { write: (line: string) => void logs.push(line) } });
+  const running = await startApp(config, { logStream: { write: (line: string) => void logs.push(line) }, onQuery: opts.onQuery });
   const url = running.url;
 
   async function request<T>(method: string, p: string, opts: CallOptions = {}): Promise<Reply<T>> {
