@@ -1,0 +1,44 @@
+import { describe, expect, it, vi } from 'vitest';
+import { coldStartAndMemory, nestedQuery, restAndGraphql, subscribers, TINY, webhookPipeline } from '../../bench/scenarios.ts';
+
+/**
+ * Every benchmark scenario once at a tiny size, so `npm run bench` cannot rot. Figures are
+ * only checked for being produced and for the invariants each scenario relies on; budgets
+ * are `npm run bench`'s business, never a timed test's.
+ */
+vi.setConfig({ testTimeout: 240_000 });
+
+describe('benchmark scenarios at tiny size', () => {
+  it('1, 2, 7: REST, GraphQL and the raw baseline return the same JSON; every figure is produced', async () => {
+    const { figures, sameJson } = await restAndGraphql(TINY);
+    expect(sameJson).toBe(true);
+    expect(figures.map((f) => f.metric)).toEqual(expect.arrayContaining(['SOFA / raw', 'GraphQL / raw', 'rate limit + idempotency cost', 'p99 at 1,000 req/s offered']));
+    for (const f of figures) expect(Number.isFinite(f.value)).toBe(true);
+  });
+
+  it('3: the nested query sends the same number of SQL statements whatever the size', async () => {
+    const figures = await nestedQuery(TINY);
+    const statements = figures.filter((f) => f.metric.endsWith('SQL statements')).map((f) => f.value);
+    expect(statements.length).toBe(TINY.nested.length);
+    expect(new Set(statements).size).toBe(1);
+    // One statement each: credential, servers, IPs, snapshots, add-ons.
+    expect(statements[0]).toBe(5);
+  });
+
+  it('4: every event reaches every webhook subscription', async () => {
+    const figures = await webhookPipeline(TINY);
+    expect(figures.find((f) => f.metric.includes('events ×'))!.value).toBe(TINY.webhookEvents * TINY.webhookSubscriptions);
+    expect(Number.isFinite(figures.find((f) => f.metric.startsWith('commit→receipt p99'))!.value)).toBe(true);
+  });
+
+  it('5: every subscriber receives every event', async () => {
+    const figures = await subscribers(TINY);
+    expect(figures[0].value).toBe(TINY.subscribers * TINY.subscriberEvents);
+  });
+
+  it('6: a fresh start becomes ready and the walk sees every server', async () => {
+    const figures = await coldStartAndMemory(TINY);
+    expect(Number.isFinite(figures[0].value)).toBe(true);
+    expect(figures[1].value).toBeGreaterThan(0);
+  });
+});
