@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { Customer, TestApp } from '../helpers/app.ts';
+import { activeHosting, domainName } from '../helpers/hosting.ts';
+import { advance, runningServer } from '../helpers/servers.ts';
+import type { Receiver } from '../helpers/webhooks.ts';
+
+/**
+ * One account owning at least one resource of every kind an operation's path names, made
+ * through the API itself (and the operator API where customers cannot create the kind).
+ * Used by the scope matrix (real ids for every path parameter), the fuzzer and the secrets scan.
+ */
+export interface Estate {
+  customer: Customer;
+  serverId: string;
+  serverIp: string;
+  snapshotId: string;
+  addonId: string;
+  poolId: string;
+  hostingId: string;
+  backupId: string;
+  databaseName: string;
+  mailDomainId: number;
+  mailboxId: number;
+  aliasId: number;
+  domainId: string;
+  mailDomain: string;
+  invoiceId: string;
+  ticketId: string;
+  webhookId: string;
+  deliveryId: string;
+  /** Secrets handed to or by the API while building (for the secrets scan). */
+  secrets: Record<string, string>;
+}
+
+async function ok(res: Promise<{ status: number; body: any; text: string }>, what: string, status = 200): Promise<any> {
+  const r = await res;
+  expect(r.status, `${what}: ${r.text}`).toBe(status);
+  return r.body;
+}
+
+export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver): Promise<Estate> {
+  const key = c.key;
+  const call = (method: string, p: string, body?: unknown) => app.call(method, p, { key, body });
+  const secrets: Record<string, string> = {};
+
+  const serverId = await runningServer(app, c);
+  const ips = await ok(call('GET', `/v1/servers/${serverId}/ips`), 'ips');
+  const serverIp: string = ips[0].ip;
+  const snapshot = await ok(call('POST', `/v1/servers/${serverId}/snapshots`, { name: 'before-upgrade', description: 'fixture' }), 'snapshot');
+  await advance(app, 120);
+  const addon = await ok(call('POST', `/v1/servers/${serverId}/addons`, { addonId: 'addon-ipv4-1' }), 'addon');
+  await ok(call('PUT', `/v1/servers/${serverId}/ips/${serverIp}/ptr`, { hostname: 'mail.example.com' }), 'ptr');
+
+  const pool = await ok(call('POST', '/v1/pools', { productId: 'pool-fra1', label: 'cluster', vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1 }), 'pool');
+  await advance(app, 180);
+
+  const hostingId = await activeHosting(app, c);
+  await ok(call('PUT', `/v1/hosting/${hostingId}/files`, { path: '/public_html/index.html', content: '<h1>hello</h1>' }), 'file');
+  await ok(call('PUT', `/v1/hosting/${hostingId}/cron`, { jobs: [{ schedule: '*/5 * * * *', command: 'php /home/site/cron.php' }] }), 'cron');
+  secrets.protectedDirPassword = 'Pr0tected-Dir-Secret-9d1f';
+  await ok(call('POST', `/v1/hosting/${hostingId}/protected-dirs`, { path: '/public_html', basic_user: 'admin', password: secrets.protectedDirPassword }), 'protected dir');
+  const database = await ok(call('POST', `/v1/hosting/${hostingId}/databases`, { suffix: 'shop' }), 'database');
+  const backup = await ok(call('POST', `/v1/hosting/${hostingId}/backups`), 'backup');
+
+  const mailDomain = await ok(call('POST', '/v1/mail/domains', { domain: domainName('mail') }), 'mail domain');
+  secrets.mailboxPassword = 'Mailbox-Secret-Passw0rd-7c2e';
+  const mailbox = await ok(call('POST', '/v1/mail/mailboxes', { domain_id: mailDomain.id, local_part: 'ada', password: secrets.mailboxPassword, quota_mb: 1024 }), 'mailbox');
+  const alias = await ok(call('POST', '/v1/mail/aliases', { domain_id: mailDomain.id, source_local: 'info', destination: 'ada@example.org' }), 'alias');
+
+  const domain = (await ok(app.admin('POST', `/admin/accounts/${c.accountId}/domains`, { domain: domainName('reg'), periodYears: 1, charge: true }), 'domain', 201)).domain;
+  const invoice = await ok(app.admin('POST', `/admin/accounts/${c.accountId}/invoices`, { items: [{ description: 'Consulting', amountUsdCents: 1200 }] }), 'invoice', 201);
+
+  const hook = await ok(call('POST', '/v1/webhooks', { url: `${receiver.url}/estate`, events: ['*'], description: 'fixture' }), 'webhook');
+  secrets.webhookSecret = hook.secret;
+  const ticket = await ok(call('POST', '/v1/tickets', { subject: 'Fixture', message: 'Hello support' }), 'ticket');
+  await app.running.app.runDueWork();
+  const deliveries = await ok(call('GET', `/v1/webhooks/${hook.id}/deliveries`), 'deliveries');
+  expect(deliveries.data.length).toBeGreaterThan(0);
+
+  return {
+    customer: c,
+    serverId,
+    serverIp,
+    snapshotId: snapshot.id,
+    addonId: addon.id,
+    poolId: pool.id,
+    hostingId,
+    backupId: backup.id,
+    databaseName: database.name,
+    mailDomainId: mailDomain.id,
+    mailDomain: mailDomain.domain,
+    mailboxId: mailbox.id,
+    aliasId: alias.id,
+    domainId: domain.id,
+    invoiceId: invoice.id,
+    ticketId: ticket.id,
+    webhookId: hook.id,
+    deliveryId: deliveries.data[0].id,
+    secrets,
+  };
+}
+
+/**
+ * What an account owns, as a digest per table: every row of every table with an `accountId`
+ * column (API keys aside: using a key is not a change of state), the account row, and the
+ * files of its hosting accounts on disk. Equal states before and after mean nothing changed
+ * (and a difference names the table).
+ */
+export async function accountState(app: TestApp, accountId: string): Promise<Record<string, string>> {
+  const prisma = app.running.app.prisma;
+  const tables = await prisma.$queryRawUnsafe<{ table_name: string }[]>(
+    `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'accountId' AND table_name <> 'ApiKey' ORDER BY table_name`,
+  );
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+  const out: Record<string, string> = {};
+  for (const { table_name } of tables) {
+    const [row] = await prisma.$queryRawUnsafe<{ d: string | null }[]>(
+      `SELECT string_agg(t::text, '|' ORDER BY t::text) AS d FROM "${table_name}" t WHERE "accountId"::text = $1`,
+      accountId,
+    );
+    out[table_name] = md5(row.d ?? '');
+  }
+  const [account] = await prisma.$queryRawUnsafe<{ d: string }[]>(`SELECT t::text AS d FROM "Account" t WHERE id::text = $1`, accountId);
+  out.Account = md5(account.d);
+  const ids = await prisma.hostingAccount.findMany({ where: { accountId }, select: { id: true } });
+  for (const { id } of ids) out[`files:${id}`] = md5(treeOf(path.join(app.dataDir, 'hosting', id)));
+  return out;
+}
+
+/** The simulated site's own traffic (its access and error logs, and their cursor) moves with time: not the account's state. */
+const SIMULATED_TRAFFIC = /\/home\/logs\/|\/private\/log-cursor$/;
+
+function treeOf(dir: string): string {
+  if (!fs.existsSync(dir)) return '';
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(d, e.name);
+      if (SIMULATED_TRAFFIC.test(p)) continue;
+      if (e.isDirectory()) {
+        out.push(`${p}/`);
+        walk(p);
+      } else {
+        const st = fs.statSync(p);
+        out.push(`${p} ${st.size} ${st.mtimeMs}`);
+      }
+    }
+  };
+  walk(dir);
+  return out.join('\n');
+}
