@@ -10,7 +10,6 @@ import WebSocket from 'ws';
 import { recordEvent } from '../src/events/outbox.ts';
 import { benchCustomer, load, loadServers, percentile, sleep, startBenchApp, type BenchApp } from './lib.ts';
 import { startRawBaseline } from './raw-baseline.ts';
-import { startReceiver } from '../test/helpers/webhooks.ts';
 
 export interface Sizes {
   /** Seconds per load run. */
@@ -132,10 +131,26 @@ export async function nestedQuery(sizes: Sizes): Promise<Figure[]> {
   }
 }
 
-/** Scenario 4: events fanned out to webhook subscriptions on a local receiver. */
+/** A webhook receiver in its own process (bench/receiver.ts). */
+async function startReceiverProcess() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/receiver.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
+    child.once('exit', (code) => reject(new Error(`receiver exited ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    stats: async (): Promise<{ received: number; latencies: number[] }> => (await fetch(`${url}/stats`)).json() as any,
+    reset: async () => void (await fetch(`${url}/reset`, { method: 'POST' })),
+    close: () => child.kill(),
+  };
+}
+
+/** Scenario 4: events fanned out to webhook subscriptions on a local receiver (another process). */
 export async function webhookPipeline(sizes: Sizes): Promise<Figure[]> {
   const app = await startBenchApp();
-  const receiver = await startReceiver();
+  const receiver = await startReceiverProcess();
   try {
     const prisma = app.running.app.prisma;
     const c = await benchCustomer(app);
@@ -147,43 +162,43 @@ export async function webhookPipeline(sizes: Sizes): Promise<Figure[]> {
       prisma.$transaction(async (tx) => {
         for (let i = 0; i < n; i++) await recordEvent(tx, c.accountId, 'server.power.changed', { serverId: `srv_bench${i}`, action: 'reboot' }, app.running.app.clock.now());
       });
-    const receipts = () => receiver.received.length;
+    const waitFor = async (n: number) => {
+      const started = performance.now();
+      for (;;) {
+        const { received } = await receiver.stats();
+        if (received >= n) return;
+        if (performance.now() - started > 300_000) throw new Error(`only ${received} of ${n} deliveries`);
+        await sleep(25);
+      }
+    };
     const expected = sizes.webhookEvents * sizes.webhookSubscriptions;
 
     // Throughput: commit all events, then time until every delivery arrived.
     const started = performance.now();
     for (let i = 0; i < sizes.webhookEvents; i += 100) await emit(Math.min(100, sizes.webhookEvents - i));
-    while (receipts() < expected) {
-      if (performance.now() - started > 300_000) throw new Error(`only ${receipts()} of ${expected} deliveries`);
-      await sleep(20);
-    }
+    await waitFor(expected);
     const seconds = (performance.now() - started) / 1000;
     const figures: Figure[] = [
       { scenario: '4 webhooks', metric: `${sizes.webhookEvents} events × ${sizes.webhookSubscriptions} subscriptions`, value: expected, unit: 'deliveries' },
       { scenario: '4 webhooks', metric: 'delivery throughput', value: expected / seconds, unit: 'deliveries/s', budget: '≥ 1,000', pass: expected / seconds >= 1000 },
     ];
 
-    // Latency at a steady rate: commit time (recorded `created`) to receipt.
-    receiver.received.length = 0;
-    const latencies: number[] = [];
-    receiver.respond = (r) => {
-      latencies.push(Date.now() - Date.parse(r.json.created));
-      return 200;
-    };
+    // Latency at a steady rate: commit time (the event's `created`) to receipt.
+    await receiver.reset();
     const total = sizes.latencyRate * sizes.latencySeconds;
     const t0 = performance.now();
     for (let i = 0; i < total; i++) {
-      const due = t0 + (i * 1000) / sizes.latencyRate;
-      const wait = due - performance.now();
+      const wait = t0 + (i * 1000) / sizes.latencyRate - performance.now();
       if (wait > 0) await sleep(wait);
       await emit(1);
     }
-    while (receiver.received.length < total * sizes.webhookSubscriptions) await sleep(20);
+    await waitFor(total * sizes.webhookSubscriptions);
+    const { latencies } = await receiver.stats();
     figures.push({ scenario: '4 webhooks', metric: `commit→receipt p50 at ${sizes.latencyRate} events/s`, value: percentile(latencies, 50), unit: 'ms' });
     figures.push({ scenario: '4 webhooks', metric: `commit→receipt p99 at ${sizes.latencyRate} events/s`, value: percentile(latencies, 99), unit: 'ms', budget: '≤ 250', pass: percentile(latencies, 99) <= 250 });
     return figures;
   } finally {
-    await receiver.close();
+    receiver.close();
     await app.stop();
   }
 }

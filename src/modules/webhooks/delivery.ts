@@ -17,8 +17,8 @@ export interface DeliveryDeps {
 }
 
 /** Due deliveries claimed per round, and HTTP requests in flight at once per instance. */
-const CLAIM_BATCH = 32;
-const CONCURRENCY = 16;
+const CLAIM_BATCH = 200;
+const CONCURRENCY = 48;
 
 interface Claimed {
   id: string;
@@ -52,15 +52,17 @@ export async function sendDueDeliveries(deps: DeliveryDeps): Promise<number> {
   for (;;) {
     const claimed = await claim(deps);
     if (!claimed.length) return sent;
+    const recorder = new Recorder(deps);
     const queue = [...claimed];
     await Promise.all(
       Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
         for (let d = queue.shift(); d; d = queue.shift()) {
-          await deliver(deps, d).catch((err) => deps.log.error({ err, deliveryId: d!.id }, 'webhook delivery failed to record'));
+          recorder.add(await attempt(deps, d));
           sent++;
         }
       }),
     );
+    await recorder.drain();
   }
 }
 
@@ -84,7 +86,17 @@ async function claim(deps: DeliveryDeps): Promise<Claimed[]> {
   });
 }
 
-async function deliver(deps: DeliveryDeps, d: Claimed): Promise<void> {
+interface Outcome {
+  d: Claimed;
+  ok: boolean;
+  result: PostResult;
+  error: string | null;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+/** One HTTP attempt of a claimed delivery (no database work). */
+async function attempt(deps: DeliveryDeps, d: Claimed): Promise<Outcome> {
   const startedAt = deps.now();
   const body = JSON.stringify(toEnvelope(d.event));
   let result: PostResult;
@@ -107,36 +119,80 @@ async function deliver(deps: DeliveryDeps, d: Claimed): Promise<void> {
     result = { statusCode: null, error: 'internal error preparing the delivery', durationMs: 0 };
   }
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`);
-  const finished = deps.now();
-  const last = d.attemptCount >= d.maxAttempts;
-  await deps.prisma.$transaction(async (tx) => {
-    const { count } = await tx.webhookDelivery.updateMany({
-      where: { id: d.id, attemptCount: d.attemptCount, status: 'pending' },
-      data: {
-        status: ok ? 'succeeded' : last ? 'failed' : 'pending',
-        nextAttemptAt: ok || last ? null : new Date(finished.getTime() + retryDelaySeconds(d.attemptCount) * 1000),
-        lastStatusCode: result.statusCode,
-        lastError: error,
-        lastAttemptAt: startedAt,
-      },
-    });
-    // Not ours any more (a redeliver re-queued it meanwhile, or the subscription was deleted).
-    if (count === 0) return;
-    await tx.webhookDeliveryAttempt.create({
-      data: {
-        id: newId(ID_PREFIX.webhookAttempt, startedAt.getTime()),
-        accountId: d.accountId,
-        deliveryId: d.id,
-        number: d.attemptCount,
-        startedAt,
-        durationMs: result.durationMs,
-        statusCode: result.statusCode,
-        error,
-        succeeded: ok,
-        manual: d.manual,
-      },
-    });
-  });
   deps.log.info({ deliveryId: d.id, eventId: d.event.id, attempt: d.attemptCount, status: result.statusCode, ok, ms: result.durationMs }, 'webhook delivery attempt');
+  return { d, ok, result, error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`), startedAt, finishedAt: deps.now() };
+}
+
+/**
+ * Records attempt outcomes as they come in, many per transaction: while one write is running
+ * the next outcomes gather, so a busy worker writes in batches and an idle one at once.
+ */
+class Recorder {
+  private pending: Outcome[] = [];
+  private writing?: Promise<void>;
+
+  constructor(private readonly deps: DeliveryDeps) {}
+
+  add(outcome: Outcome): void {
+    this.pending.push(outcome);
+    this.writing ??= this.loop();
+  }
+
+  async drain(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      while (this.pending.length) {
+        const batch = this.pending.splice(0);
+        await record(this.deps, batch).catch((err) => this.deps.log.error({ err, deliveries: batch.map((o) => o.d.id) }, 'webhook delivery outcomes failed to record'));
+      }
+    } finally {
+      this.writing = undefined;
+    }
+  }
+}
+
+/**
+ * Writes a batch of outcomes in one SQL statement: each delivery row is updated only if it is
+ * still the one claimed (same attempt number, still pending) — success → succeeded; failure
+ * → next attempt after the backoff, or failed after the last attempt — and an attempt row is
+ * added for exactly the rows updated. A row re-queued meanwhile (redeliver) or deleted is left
+ * alone. One statement per batch instead of two per delivery is what lets a worker keep up
+ * with bursts.
+ */
+async function record(deps: DeliveryDeps, outcomes: Outcome[]): Promise<void> {
+  const rows = outcomes.map((o) => {
+    const last = o.d.attemptCount >= o.d.maxAttempts;
+    return {
+      id: o.d.id,
+      attempt: o.d.attemptCount,
+      status: o.ok ? 'succeeded' : last ? 'failed' : 'pending',
+      next: o.ok || last ? null : new Date(o.finishedAt.getTime() + retryDelaySeconds(o.d.attemptCount) * 1000).toISOString(),
+      code: o.result.statusCode,
+      err: o.error,
+      started: o.startedAt.toISOString(),
+      duration: o.result.durationMs,
+      ok: o.ok,
+      manual: o.d.manual,
+      attempt_id: newId(ID_PREFIX.webhookAttempt, o.startedAt.getTime()),
+      account: o.d.accountId,
+    };
+  });
+  await deps.prisma.$executeRaw`
+    WITH v AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(
+        id text, attempt int, status text, next timestamptz, code int, err text, started timestamptz,
+        duration int, ok boolean, manual boolean, attempt_id text, account uuid)
+    ), updated AS (
+      UPDATE "WebhookDelivery" AS d
+      SET "status" = v.status, "nextAttemptAt" = v.next, "lastStatusCode" = v.code, "lastError" = v.err,
+          "lastAttemptAt" = v.started, "updatedAt" = now()
+      FROM v WHERE d."id" = v.id AND d."attemptCount" = v.attempt AND d."status" = 'pending'
+      RETURNING d."id"
+    )
+    INSERT INTO "WebhookDeliveryAttempt" ("id", "accountId", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "error", "succeeded", "manual")
+    SELECT v.attempt_id, v.account, v.id, v.attempt, v.started, v.duration, v.code, v.err, v.ok, v.manual
+    FROM v JOIN updated u ON u."id" = v.id`;
 }

@@ -39,10 +39,6 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
   } catch (err) {
     return done(null, err instanceof UrlRefused ? err.message : `timed out after ${opts.timeoutMs} ms`);
   }
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as any)(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise<PostResult>((resolve) => {
     let settled = false;
@@ -59,10 +55,9 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' },
-        lookup: pinned,
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         servername: isIP(host) ? undefined : host,
-        agent: false,
+        agent: pinnedAgent(url, host, target),
         signal: deadline,
       },
       (res) => {
@@ -86,6 +81,35 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
     });
     req.end(body);
   });
+}
+
+/**
+ * Keep-alive connections, one pool per (scheme, host, port, checked address): every delivery
+ * re-checks DNS, and only reuses a connection when the name still resolves to the address the
+ * pool is pinned to — a rebinding gets a new pool on the new, checked address. Reusing
+ * connections saves a TCP (and TLS) handshake per delivery.
+ */
+const agents = new Map<string, http.Agent>();
+const MAX_POOLS = 256;
+
+function pinnedAgent(url: URL, host: string, target: { address: string; family: number }): http.Agent {
+  const key = `${url.protocol}//${host}:${url.port}@${target.address}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const lookup: LookupFunction = (_hostname, options, callback) => {
+      if ((options as { all?: boolean }).all) (callback as any)(null, [{ address: target.address, family: target.family }]);
+      else callback(null, target.address, target.family);
+    };
+    const opts = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 32, maxFreeSockets: 8, timeout: 60_000, lookup };
+    agent = url.protocol === 'https:' ? new https.Agent(opts) : new http.Agent(opts);
+    if (agents.size >= MAX_POOLS) {
+      const [oldest, old] = agents.entries().next().value as [string, http.Agent];
+      old.destroy();
+      agents.delete(oldest);
+    }
+    agents.set(key, agent);
+  }
+  return agent;
 }
 
 function describe(err: NodeJS.ErrnoException): string {
