@@ -84,6 +84,10 @@ export class BinaryRoutes {
     const { route } = match;
     if (!principal) throw unauthorized();
     if (!principal.scopes.has(route.scope)) throw forbidden(`This credential lacks the scope "${route.scope}".`);
+    // PostgreSQL cannot store U+0000 and the file system cannot name it: refused like the schema's operations do.
+    for (const [name, value] of [...Object.entries(match.params), ...url.searchParams]) {
+      if (value.includes('\u0000')) throw badRequest(`${name} must not contain the NUL character (U+0000).`, name);
+    }
     const known = new Set(route.query.map((q) => q.name));
     for (const name of url.searchParams.keys()) {
       if (!known.has(name)) throw badRequest(`Unknown query parameter "${name}".`, name);

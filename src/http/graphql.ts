@@ -13,6 +13,7 @@ import { tenantClient } from '../db/tenant.ts';
 import { useIdempotency } from './plugins/idempotency.ts';
 import { useOperationRateLimit } from './plugins/operation-rate-limit.ts';
 import { useRestVariables } from './plugins/rest-variables.ts';
+import { useTextInput } from './plugins/text-input.ts';
 import type { RateLimits } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
 import { restErrorResponse } from './rest-errors.ts';
@@ -94,6 +95,7 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits, m
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives }),
       useRestVariables(),
+      useTextInput(),
       ...(middleware.rateLimit ? [useOperationRateLimit(limits)] : []),
       ...(middleware.idempotency ? [useIdempotency()] : []),
       useSofa({
