@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
-import { ApiError, unexpectedError } from '../errors.ts';
+import { ApiError, errorBody, STATUS_NAMES, unexpectedError } from '../errors.ts';
 import { API_REVISION } from '../version.ts';
 import { requestScope, type RequestScope } from './request-scope.ts';
 import { sendError, type Surface } from './respond.ts';
@@ -63,6 +63,14 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
     });
   });
   server.keepAliveTimeout = 5000;
+  // Requests node's parser refuses before any handler runs (headers or URL over 16 KB, malformed
+  // HTTP) still get the error object, then the connection closes.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify(errorBody(status, status === 431 ? 'The request line and headers are larger than 16 KB.' : status === 408 ? 'The request took too long to arrive.' : 'Malformed HTTP request.'));
+    socket.end(`HTTP/1.1 ${status} ${STATUS_NAMES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   return server;
 }
 
