@@ -46,11 +46,13 @@ async function upload(r: BinaryRequest): Promise<void> {
     throw badRequest(`The multipart body is malformed: ${(err as Error).message}.`, 'file');
   }
   let work: Promise<unknown> | undefined;
+  let fileStream: NodeJS.ReadableStream & { destroy(err?: Error): void } | undefined;
   parser.on('file', (name, file, info) => {
     if (name !== 'file' || work) {
       file.resume();
       return;
     }
+    fileStream = file;
     work = uploadFile(ctx, id, target, info.filename ?? '', file as typeof file & { truncated?: boolean });
     // Whatever happens to the file, keep reading the body so the parser reaches its end.
     work.catch(() => file.resume());
@@ -69,6 +71,8 @@ async function upload(r: BinaryRequest): Promise<void> {
         reject(new ApiError(413, `The file is larger than the upload limit of ${limit} bytes.`));
         r.req.unpipe(parser);
         r.req.pause();
+        // The parser will never see the end now: end the file too, so the upload's temporary file is removed.
+        fileStream?.destroy(new Error('upload cut off'));
       }
     });
     r.req.pipe(parser);

@@ -237,17 +237,19 @@ export class SimulatedHostingDriver implements HostingDriver {
   async upload(id: string, p: string, fileName: string, source: NodeJS.ReadableStream & { truncated?: boolean }, limitBytes: number): Promise<FileEntry> {
     const rel = await this.uploadTarget(id, p, fileName);
     let seen = 0;
+    // Past the limit the rest is read and dropped, not refused mid-stream: destroying the
+    // multipart parser's file stream stalls the parser (and the request) for good.
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
         seen += chunk.length;
-        if (seen > limitBytes) done(new HostingRefusal('too_large', `The file is larger than the upload limit of ${limitBytes} bytes.`, 'file'));
+        if (seen > limitBytes) done();
         else done(null, chunk);
       },
     });
     const tmp = path.join(this.dir(id, 'tmp'), `upload-${randomBytes(8).toString('hex')}`);
     try {
       await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx' }));
-      if (source.truncated) throw new HostingRefusal('too_large', `The file is larger than the upload limit of ${limitBytes} bytes.`, 'file');
+      if (source.truncated || seen > limitBytes) throw new HostingRefusal('too_large', `The file is larger than the upload limit of ${limitBytes} bytes.`, 'file');
       // Re-resolve after the body arrived: the target is checked again right before the rename.
       const target = await requireParentDir(this.home(id), await this.resolve(id, rel));
       await fs.rename(tmp, target);
