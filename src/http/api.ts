@@ -21,6 +21,8 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: RestRoutes,
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
+    // `/v1/servers/` is `/v1/servers`: the route table allows the slash and sofa must see the same path.
+    if (surface === 'rest' && url.pathname.length > 4 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '');
 
     // The OpenAPI document is public: it describes the API, not an account.
     if (surface === 'rest' && url.pathname === '/v1/openapi.json') {
