@@ -52,11 +52,15 @@ async function find(db: TenantDb, id: string): Promise<Row & { secretEnc: string
   return row;
 }
 
+/** Longest `events` list accepted (the catalogue has 14 kinds; repeats are folded). */
+export const MAX_EVENTS = 50;
+
 /** Event kinds: a non-empty list of catalogue kinds, or the single value `*`. */
 export function parseEvents(input: unknown): string[] {
   if (!Array.isArray(input) || input.length === 0 || input.some((e) => typeof e !== 'string')) {
     throw badRequest('events must be a non-empty array of event kinds, or ["*"].', 'events');
   }
+  if (input.length > MAX_EVENTS) throw badRequest(`events must list at most ${MAX_EVENTS} kinds.`, 'events');
   const events = [...new Set(input as string[])];
   if (events.includes('*')) {
     if (events.length > 1) throw badRequest('events: "*" subscribes to all kinds and must be the only value.', 'events');
