@@ -1,0 +1,11 @@
+import { benchCustomer, loadServers, startBenchApp } from './lib.ts';
+const app = await startBenchApp({ backgroundJobs: false });
+const c = await benchCustomer(app);
+await loadServers(app, c.accountId, 50, { nested: true });
+const ask = () => fetch(`${app.url}/v1/servers?limit=50`, { headers: { Authorization: `Bearer ${c.key}` } }).then((r) => r.text());
+for (let i = 0; i < 5; i++) await ask();
+const t = performance.now();
+for (let i = 0; i < 40; i++) await ask();
+console.log(process.argv[2], 'ms per request', ((performance.now() - t) / 40).toFixed(1));
+await app.stop();
+process.exit(0);
