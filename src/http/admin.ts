@@ -169,7 +169,7 @@ async function requireAccount(app: App, accountId: string): Promise<void> {
   if (!found) throw notFound('Account');
 }
 
-function tokenMatches(given: string, expected: string): boolean {
+export function tokenMatches(given: string, expected: string): boolean {
   // Compare digests so the comparison is constant-time whatever the lengths.
   const a = createHash('sha256').update(given).digest();
   const b = createHash('sha256').update(expected).digest();
