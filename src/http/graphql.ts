@@ -82,6 +82,9 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits, m
     },
     // An array body (query batching) is refused: batching stays off (yoga's default).
     batching: false,
+    // No CORS (README: Security): the API is called server-to-server with Bearer credentials and the
+    // dashboard is same-origin. Yoga's default reflected any Origin with credentials allowed.
+    cors: false,
     plugins: [
       // Validation errors are returned, not thrown, so the masker never sees them: 400 here.
       {
