@@ -1,0 +1,1 @@
+export function newFindings(report: unknown, allowlist: { advisories?: { url: string }[] }): string[];
