@@ -216,13 +216,14 @@ async function run(c: Case, label: string, binary: boolean): Promise<void> {
   const before = await accountState(app, E.customer.accountId);
   let res: Response;
   try {
-    res = await fetch(app.url + c.url, { method: c.method, headers: c.headers, body: c.body });
+    res = await fetch(app.url + c.url, { method: c.method, headers: c.headers, body: c.body, signal: AbortSignal.timeout(20_000) });
   } catch (err) {
-    findings.push(`${label} ${c.method} ${c.url.slice(0, 200)}: request failed: ${(err as Error).message}`);
+    findings.push(`${label} ${c.method} ${c.url.slice(0, 200)} body=${(c.body ?? '').slice(0, 160)}: no answer: ${(err as Error).message}`);
     return;
   }
   total++;
   const text = await res.text();
+  if (process.env.FUZZ_TRACE) console.log(`${label} ${c.method} ${c.url.slice(0, 100)} → ${res.status}`);
   const where = `${label} ${c.method} ${c.url.slice(0, 160)} body=${(c.body ?? '').slice(0, 160)} → ${res.status} ${text.slice(0, 200)}`;
   if (res.status >= 500) {
     findings.push(`5xx: ${where}`);
