@@ -1,12 +1,14 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_NAMES } from '../../src/errors.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { mcpClient } from '../helpers/mcp.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { accountState, buildEstate, type Estate } from './estate.ts';
-import { argsFor, pathValue } from './requests.ts';
+import { argsFor, documentFor, pathValue } from './requests.ts';
 
 /**
  * OWASP API4/API8: a property-based fuzzer (fast-check, fixed seed) that builds requests for
@@ -52,7 +54,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  console.log(`fuzz: ${total} cases over ${Object.values(openapi?.paths ?? {}).reduce((n: number, p: any) => n + Object.keys(p).length, 0)} operations (${CASES} per operation, seed ${SEED})`);
+  console.log(`fuzz: ${total} cases (REST, GraphQL, MCP) over ${Object.values(openapi?.paths ?? {}).reduce((n: number, p: any) => n + Object.keys(p).length, 0)} operations (${CASES} per operation, seed ${SEED})`);
   await receiver?.close();
   await app?.stop();
 });
@@ -282,6 +284,72 @@ describe('fuzzing every operation of the OpenAPI document', () => {
         );
       }
       for (const c of cases) await run(c, doc.operationId, binary);
+    }
+    expect(findings).toEqual([]);
+  }, 600_000);
+});
+
+describe('fuzzing GraphQL variables and MCP tool arguments', () => {
+  const PER_OP = Math.max(4, Math.round(CASES / 3));
+  let F: Estate;
+  let mcp: Client;
+  beforeAll(async () => {
+    // An estate of its own: the REST fuzzing above ends with the destructive operations.
+    F = await buildEstate(app, await app.customer({ walletBalanceUsdCents: 10_000_000 }), receiver);
+    mcp = await mcpClient(app.url, F.customer.key, { 'X-MCP-Toolsets': 'all' });
+  }, 120_000);
+  afterAll(() => mcp?.close());
+
+  /** Arguments: each the valid one or, now and then, a hostile value (any JSON type). */
+  const argsArb = (op: Operation) => {
+    const valid = argsFor(op, F);
+    return fc.record(Object.fromEntries(op.field.args.map((a) => [a.name, fc.oneof({ weight: 3, arbitrary: fc.constant(valid[a.name]) }, { weight: 1, arbitrary: anyJson }, { weight: 1, arbitrary: fc.constant(undefined) })])));
+  };
+  const ordered = [...operations.values()].sort((a, b) => Number(a.meta.scope === 'servers:destroy') - Number(b.meta.scope === 'servers:destroy') || Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+
+  it(`GraphQL: never a 5xx; every error has extensions.code and the HTTP status; no change on a 4xx (${PER_OP} per field)`, async () => {
+    for (const op of ordered) {
+      for (const raw of fc.sample(argsArb(op), { seed: SEED, numRuns: PER_OP })) {
+        const variables = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+        const before = await accountState(app, F.customer.accountId);
+        const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${F.customer.key}` }, body: JSON.stringify({ query: documentFor(schema, op), variables }), signal: AbortSignal.timeout(20_000) });
+        total++;
+        const body: any = await res.json();
+        const where = `graphql ${op.name} ${JSON.stringify(variables).slice(0, 200)} → ${res.status} ${JSON.stringify(body).slice(0, 200)}`;
+        if (res.status >= 500) findings.push(`5xx: ${where}`);
+        else if (body.errors?.length) {
+          if (!body.errors.every((e: any) => typeof e.extensions?.code === 'string' && typeof e.extensions?.status === 'number')) findings.push(`error without code/status: ${where}`);
+          if (res.status !== Math.max(...body.errors.map((e: any) => e.extensions?.status ?? 0))) findings.push(`HTTP status is not the error's: ${where}`);
+          if (res.status >= 400 && JSON.stringify(await accountState(app, F.customer.accountId)) !== JSON.stringify(before)) findings.push(`state changed on ${res.status}: ${where}`);
+        } else await app.running.app.runDueWork();
+      }
+    }
+    expect(findings).toEqual([]);
+  }, 600_000);
+
+  it(`MCP: never a 5xx; tool errors are the error object; no change on a refusal (${PER_OP} per tool)`, async () => {
+    for (const op of ordered.filter((o) => !o.meta.notTool)) {
+      for (const raw of fc.sample(argsArb(op), { seed: SEED + 1, numRuns: PER_OP })) {
+        const args = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+        const before = await accountState(app, F.customer.accountId);
+        let res: any;
+        try {
+          res = await mcp.callTool({ name: op.meta.tool, arguments: args });
+        } catch (err) {
+          // The SDK refuses arguments that break the tool's input schema (JSON-RPC InvalidParams): a refusal too.
+          res = { rpcError: (err as Error).message };
+        }
+        total++;
+        const where = `mcp ${op.meta.tool} ${JSON.stringify(args).slice(0, 200)} → ${JSON.stringify(res).slice(0, 200)}`;
+        const e = res.structuredContent;
+        if (res.isError) {
+          if (!e || JSON.stringify(Object.keys(e).sort()) !== JSON.stringify(KEYS) || e.error !== STATUS_NAMES[e.statusCode]) findings.push(`malformed tool error: ${where}`);
+          else if (e.statusCode >= 500) findings.push(`5xx: ${where}`);
+        }
+        if (res.isError || res.rpcError) {
+          if (JSON.stringify(await accountState(app, F.customer.accountId)) !== JSON.stringify(before)) findings.push(`state changed on a refusal: ${where}`);
+        } else await app.running.app.runDueWork();
+      }
     }
     expect(findings).toEqual([]);
   }, 600_000);
