@@ -48,6 +48,9 @@ async function upload(r: BinaryRequest): Promise<void> {
   let work: Promise<unknown> | undefined;
   let fileStream: NodeJS.ReadableStream & { destroy(err?: Error): void } | undefined;
   parser.on('file', (name, file, info) => {
+    // busboy also destroys the file stream with the parser's error (e.g. a body cut short): that
+    // error is reported through the parser's, so one without a listener must not crash the process.
+    file.on('error', () => {});
     if (name !== 'file' || work) {
       file.resume();
       return;
@@ -62,7 +65,8 @@ async function upload(r: BinaryRequest): Promise<void> {
   let received = 0;
   await new Promise<void>((resolve, reject) => {
     parser.once('close', resolve);
-    parser.once('error', (err: Error) => reject(badRequest(`The multipart body is malformed: ${err.message}.`, 'file')));
+    // `on`, not `once`: busboy can emit more than one error, and an unheard one is an uncaught exception.
+    parser.on('error', (err: Error) => reject(badRequest(`The multipart body is malformed: ${err.message}.`, 'file')));
     r.req.once('aborted', () => reject(badRequest('The upload was interrupted.', 'file')));
     r.req.on('data', (chunk: Buffer) => {
       received += chunk.length;
