@@ -46,7 +46,11 @@ let openapi: Json;
 let total = 0;
 const findings: string[] = [];
 
+/** An exception escaping a request would end the server process: a finding like a 5xx. */
+const onUncaught = (err: unknown) => findings.push(`uncaught exception: ${String(err)}`);
+
 beforeAll(async () => {
+  process.on('uncaughtException', onUncaught);
   app = await startTestApp({ requestsPerMinute: 1e9, webhookAllowPrivate: true });
   receiver = await startReceiver();
   E = await buildEstate(app, await app.customer({ walletBalanceUsdCents: 10_000_000 }), receiver);
@@ -55,6 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`fuzz: ${total} cases (REST, GraphQL, MCP) over ${Object.values(openapi?.paths ?? {}).reduce((n: number, p: any) => n + Object.keys(p).length, 0)} operations (${CASES} per operation, seed ${SEED})`);
+  process.off('uncaughtException', onUncaught);
   await receiver?.close();
   await app?.stop();
 });

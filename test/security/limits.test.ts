@@ -182,6 +182,25 @@ describe('text the database cannot store (found by the fuzzer: 500 before)', () 
   });
 });
 
+describe('a multipart body cut short (found by the fuzzer: an uncaught exception, which ends the process)', () => {
+  it('answers 400 and throws nothing out of the request', async () => {
+    const uncaught: unknown[] = [];
+    const listener = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', listener);
+    try {
+      for (const body of ['--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc', '--x\r\nContent-Disposition: form-data; name="other"; filename="b.txt"\r\n\r\nabc', 'junk']) {
+        const res = await fetch(`${app.url}/v1/hosting/${E.hostingId}/files/upload`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'multipart/form-data; boundary=x' }, body });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({ statusCode: 400, message: expect.stringMatching(/multipart body is malformed|no "file" field/) });
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', listener);
+    }
+  });
+});
+
 describe('paths with a trailing slash (found by the fuzzer: an empty 404 before)', () => {
   it('are the same route as without it, with JSON answers', async () => {
     const list = await call('GET', '/v1/servers/');
