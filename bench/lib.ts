@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,7 +64,8 @@ export async function benchCustomer(app: BenchApp) {
   return { accountId: account.id, key: key.key };
 }
 
-let addressCounter = 0;
+// A random start, so processes loading into one shared database do not collide.
+let addressCounter = randomInt(1 << 21);
 /** Addresses from 100.64.0.0/10 (carrier-grade NAT space): never the simulated provider's. */
 function nextAddress(): string {
   const n = addressCounter++;

@@ -3,6 +3,7 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
@@ -101,6 +102,10 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits, m
       useTextInput(),
       ...(middleware.rateLimit ? [useOperationRateLimit(limits)] : []),
       ...(middleware.idempotency ? [useIdempotency()] : []),
+      // Executes through graphql-jit: each document is compiled once (the plugin keeps an LRU
+      // of compiled documents) into plain functions, which matters for REST and MCP, whose
+      // documents are fixed per operation and select every field of often long lists.
+      useGraphQlJit(),
       useSofa({
         basePath: '/v1',
         routes,
