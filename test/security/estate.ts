@@ -47,7 +47,10 @@ export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver)
   const secrets: Record<string, string> = {};
 
   const serverId = await runningServer(app, c);
+  // Under load (parallel files, PostgreSQL) provisioning can need another tick of the simulated clock.
+  for (let i = 0; i < 5 && (await call('GET', `/v1/servers/${serverId}`)).body.status !== 'running'; i++) await advance(app, 120);
   const ips = await ok(call('GET', `/v1/servers/${serverId}/ips`), 'ips');
+  if (!ips.length) throw new Error(`server ${serverId} has no addresses: ${JSON.stringify((await call('GET', `/v1/servers/${serverId}`)).body)}`);
   const serverIp: string = ips[0].ip;
   const snapshot = await ok(call('POST', `/v1/servers/${serverId}/snapshots`, { name: 'before-upgrade', description: 'fixture' }), 'snapshot');
   await advance(app, 120);
