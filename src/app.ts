@@ -8,6 +8,7 @@ import type { App } from './app-services.ts';
 import { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { databaseNamespace } from './db/namespace.ts';
 import { onEventRecorded } from './events/outbox.ts';
 import { Relay } from './events/relay.ts';
 import { createEventStream } from './events/stream.ts';
@@ -57,7 +58,8 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const prisma = db.prisma;
   const clock = new Clock(prisma);
   await clock.load();
-  if (config.databaseUrl) clock.watch({ redisUrl: config.redisUrl, onError: (err) => log.warn({ err: err.message }, 'clock refresh failed') });
+  const namespace = await databaseNamespace(prisma, config.databaseUrl);
+  if (config.databaseUrl) clock.watch({ redisUrl: config.redisUrl, namespace, onError: (err) => log.warn({ err: err.message }, 'clock refresh failed') });
   await seedCatalogue(prisma);
 
   const provider = new SimulatedProvider(servers.providerCallbacks, { provisionSeconds: config.provisionSeconds });
@@ -67,7 +69,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const schema = getSchema();
-  const events = createEventStream({ redisUrl: config.redisUrl, onError: (err) => log.warn({ err: err.message }, 'event stream redis error') });
+  const events = createEventStream({ redisUrl: config.redisUrl, namespace, onError: (err) => log.warn({ err: err.message }, 'event stream redis error') });
   const webhookSecretKey = resolveWebhookSecretKey({ key: config.webhookSecretKey, dataDir: config.dataDir, log });
   // Outbox → event stream + webhook delivery queue (src/events/relay.ts). It runs whatever
   // backgroundJobs says: relaying committed events is not clock-driven work.
@@ -101,7 +103,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     clock,
     log,
     schema,
-    limits: new RateLimits(redis, config.requestsPerMinute),
+    limits: new RateLimits(redis, config.requestsPerMinute, namespace),
     redis,
     metrics: new Metrics(),
     provider,

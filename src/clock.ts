@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis';
 import type { PrismaClient } from './generated/prisma/client.ts';
 
-const CHANNEL = 'svc:clock';
 
 /**
  * The simulated clock: real time plus an offset stored in the database, so every
@@ -18,6 +17,7 @@ export class Clock {
   private timer?: NodeJS.Timeout;
   private pub?: Redis;
   private sub?: Redis;
+  private channel = 'svc:clock';
 
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -37,12 +37,13 @@ export class Clock {
       data: { offsetMs: { increment: BigInt(Math.round(seconds * 1000)) } },
     });
     this.offsetMs = Number(row.offsetMs);
-    await this.pub?.publish(CHANNEL, String(this.offsetMs)).catch(() => undefined);
+    await this.pub?.publish(this.channel, String(this.offsetMs)).catch(() => undefined);
     return this.now();
   }
 
   /** Keeps this instance's offset in step with the others (shared-database mode). */
-  watch(opts: { redisUrl?: string; intervalMs?: number; onError?: (err: Error) => void }): void {
+  watch(opts: { redisUrl?: string; namespace: string; intervalMs?: number; onError?: (err: Error) => void }): void {
+    this.channel = `svc:${opts.namespace}:clock`;
     const refresh = () =>
       this.prisma.simClock
         .findUnique({ where: { id: 1 } })
@@ -61,7 +62,7 @@ export class Clock {
         const n = Number(offset);
         if (Number.isFinite(n) && n > this.offsetMs) this.offsetMs = n;
       });
-      void this.sub.subscribe(CHANNEL).catch((err) => opts.onError?.(err));
+      void this.sub.subscribe(this.channel).catch((err) => opts.onError?.(err));
     }
   }
 

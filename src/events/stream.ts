@@ -17,10 +17,9 @@ export interface EventStream {
   close(): Promise<void>;
 }
 
-const CHANNEL = 'svc:events';
-
-export function createEventStream(opts: { redisUrl?: string; onError?: (err: Error) => void }): EventStream {
-  return opts.redisUrl ? new RedisEventStream(opts.redisUrl, opts.onError) : new MemoryEventStream();
+/** `namespace` keeps deployments that share a Redis apart (src/db/namespace.ts). */
+export function createEventStream(opts: { redisUrl?: string; namespace?: string; onError?: (err: Error) => void }): EventStream {
+  return opts.redisUrl ? new RedisEventStream(opts.redisUrl, `svc:${opts.namespace ?? 'default'}:events`, opts.onError) : new MemoryEventStream();
 }
 
 class MemoryEventStream implements EventStream {
@@ -53,7 +52,11 @@ class RedisEventStream implements EventStream {
   private readonly local = new MemoryEventStream();
   private subscribed?: Promise<unknown>;
 
-  constructor(url: string, onError?: (err: Error) => void) {
+  constructor(
+    url: string,
+    private readonly channel: string,
+    onError?: (err: Error) => void,
+  ) {
     // No offline queue: while Redis is away a publish fails at once (subscribers replay from
     // the outbox) instead of holding the relay until Redis returns.
     this.pub = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
@@ -63,13 +66,13 @@ class RedisEventStream implements EventStream {
       const wire = JSON.parse(message) as Wire;
       void this.local.publish([{ position: BigInt(wire.p), envelope: wire.e }]);
     });
-    this.subscribed = this.sub.subscribe(CHANNEL).catch((err) => onError?.(err));
+    this.subscribed = this.sub.subscribe(this.channel).catch((err) => onError?.(err));
   }
 
   async publish(events: RelayedEvent[]): Promise<void> {
     await this.subscribed;
     const pipeline = this.pub.pipeline();
-    for (const e of events) pipeline.publish(CHANNEL, JSON.stringify({ p: e.position.toString(), e: e.envelope } satisfies Wire));
+    for (const e of events) pipeline.publish(this.channel, JSON.stringify({ p: e.position.toString(), e: e.envelope } satisfies Wire));
     await pipeline.exec();
   }
 

@@ -28,13 +28,14 @@ export class RateLimits {
   constructor(
     private readonly redis?: Redis,
     private readonly requestsPerMinute = REQUESTS_PER_MINUTE,
+    private readonly namespace = 'default',
   ) {}
 
   private limiter(bucket: Bucket): RateLimiterAbstract {
     let limiter = this.limiters.get(bucket);
     if (!limiter) {
       const { points, durationSeconds } = bucket === 'default' ? { points: this.requestsPerMinute, durationSeconds: 60 } : RATE_LIMIT_CLASSES[bucket];
-      const opts = { points, duration: durationSeconds, keyPrefix: `rl:${bucket}` };
+      const opts = { points, duration: durationSeconds, keyPrefix: `svc:${this.namespace}:rl:${bucket}` };
       limiter = this.redis
         ? new RateLimiterRedis({ ...opts, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(opts) })
         : new RateLimiterMemory(opts);
