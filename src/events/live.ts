@@ -1,11 +1,13 @@
 import { Repeater } from 'graphql-yoga';
 import type { App } from '../app-services.ts';
-import { badRequest, forbidden, notFound } from '../errors.ts';
-import type { Principal } from '../modules/auth/service.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
+import { credentialStillValid, type Principal } from '../modules/auth/service.ts';
 import { EVENT_TYPES, type EventType } from './catalog.ts';
 import { toEnvelope, type EventEnvelope } from './envelope.ts';
 
 const REPLAY_PAGE = 500;
+/** How often an open subscription re-checks its credential (revocation ends it within this). */
+export const CREDENTIAL_RECHECK_MS = 5000;
 
 /** The event kinds a credential may see: those whose read scope it holds. */
 export function visibleTypes(principal: Principal): EventType[] {
@@ -48,6 +50,14 @@ export async function subscribeEvents(app: App, principal: Principal, args: { af
 
   return new Repeater<EventEnvelope>(async (push, stop) => {
     const seen = new Set<string>();
+    const recheck = setInterval(() => {
+      credentialStillValid(app.prisma, principal, app.clock.now())
+        .then((valid) => {
+          if (!valid) stop(unauthorized('The credential of this subscription was revoked or has expired.'));
+        })
+        .catch(() => undefined); // the database is away: keep the stream, check again later
+    }, CREDENTIAL_RECHECK_MS);
+    recheck.unref();
     try {
       let position = from;
       while (position !== undefined) {
@@ -80,6 +90,7 @@ export async function subscribeEvents(app: App, principal: Principal, args: { af
     } catch (err) {
       stop(err);
     } finally {
+      clearInterval(recheck);
       unsubscribe();
     }
   });

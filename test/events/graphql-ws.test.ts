@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { subscribeEvents } from '../helpers/graphql-ws.ts';
+import { CREDENTIAL_RECHECK_MS } from '../../src/events/live.ts';
+import { revokeApiKey } from '../../src/modules/auth/service.ts';
 import { provisionedServers } from '../helpers/webhooks.ts';
 
 let app: TestApp;
@@ -102,5 +104,18 @@ describe('GraphQL subscriptions over graphql-ws on /graphql', () => {
     const none = await subscribeEvents(app.url, null);
     expect(none.closeCode).toBe(4401);
     await none.dispose();
+  });
+
+  it('revoking the key ends an open subscription', { timeout: 30_000 }, async () => {
+    const c = await app.customer();
+    const sub = await subscribeEvents(app.url, c.key);
+    try {
+      expect(await revokeApiKey(app.running.app.prisma, c.accountId, c.keyId, new Date())).toBe(true);
+      const until = Date.now() + CREDENTIAL_RECHECK_MS + 5000;
+      while (!sub.errors.length && Date.now() < until) await sleep(100);
+      expect(JSON.stringify(sub.errors)).toMatch(/revoked or has expired/);
+    } finally {
+      await sub.dispose();
+    }
   });
 });

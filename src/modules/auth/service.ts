@@ -124,3 +124,25 @@ export async function revokeApiKey(prisma: PrismaClient, accountId: string, keyI
   const { count } = await prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } });
   return count === 1;
 }
+
+/**
+ * Whether a credential resolved earlier still stands: not revoked, not expired, grant or
+ * session still alive. Long-lived connections (graphql-ws subscriptions) re-check with it, so
+ * revoking a key, a connected app or a session ends them too.
+ */
+export async function credentialStillValid(prisma: PrismaClient, principal: Principal, now: Date): Promise<boolean> {
+  switch (principal.kind) {
+    case 'api_key': {
+      const key = await prisma.apiKey.findUnique({ where: { id: principal.credentialId }, select: { revokedAt: true, expiresAt: true } });
+      return Boolean(key && !key.revokedAt && (!key.expiresAt || key.expiresAt > now));
+    }
+    case 'access_token': {
+      const grant = await prisma.oAuthGrant.findUnique({ where: { id: principal.credentialId }, select: { revokedAt: true } });
+      return Boolean(grant && !grant.revokedAt);
+    }
+    case 'session': {
+      const session = await prisma.dashboardSession.findUnique({ where: { id: principal.credentialId }, select: { expiresAt: true } });
+      return Boolean(session && session.expiresAt > now);
+    }
+  }
+}
