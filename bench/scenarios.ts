@@ -229,7 +229,7 @@ export async function subscribers(sizes: Sizes): Promise<Figure[]> {
       await sleep(100);
     }
     const expected = sizes.subscribers * sizes.subscriberEvents;
-    const until = Date.now() + 30_000;
+    const until = Date.now() + 90_000;
     while (latencies.length < expected && Date.now() < until) await sleep(20);
     return [
       { scenario: '5 subscriptions', metric: `${sizes.subscribers} subscribers × ${sizes.subscriberEvents} events received`, value: latencies.length, unit: 'messages' },
