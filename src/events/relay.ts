@@ -1,21 +1,13 @@
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { createDeliveries } from './dispatcher.ts';
-import { toEnvelope, type RelayedEvent } from './envelope.ts';
+import { toEnvelope, type EventRow, type RelayedEvent } from './envelope.ts';
 import type { EventStream } from './stream.ts';
 
 const CURSOR = 'outbox';
 export const RELAY_BATCH = 200;
 
-interface Row {
-  id: string;
-  accountId: string;
-  type: string;
-  data: unknown;
-  apiVersion: string;
-  createdAt: Date;
-  relaySeq: bigint;
-}
+type Row = EventRow & { relaySeq: bigint };
 
 /**
  * The relay: moves committed outbox rows onto the event stream and into the webhook

@@ -103,6 +103,31 @@ export interface ServerOrder {
   osTemplate?: unknown;
 }
 
+type Plan = { id: string; vcpu: number; ramMb: number; diskGb: number };
+type Template = { id: string; os: string };
+
+/** The row of a server being ordered (standalone or in a pool): provisioning, sized by its plan. */
+function newServerRow(o: { accountId: string; label: string; product: Plan; template: Template; now: Date }) {
+  return {
+    id: newId(ID_PREFIX.server, o.now.getTime()),
+    accountId: o.accountId,
+    label: o.label,
+    status: 'provisioning',
+    productId: o.product.id,
+    vcpu: o.product.vcpu,
+    ramMb: o.product.ramMb,
+    diskGb: o.product.diskGb,
+    os: o.template.os,
+    osTemplate: o.template.id,
+    createdAt: o.now,
+  };
+}
+
+/** What the upstream is asked to build for that row. */
+function provisionRequest(serverId: string, product: Plan, template: Template) {
+  return { serverId, productId: product.id, vcpu: product.vcpu, ramMb: product.ramMb, diskGb: product.diskGb, os: template.os, osTemplate: template.id };
+}
+
 /** An order from the operator API: the server row now, the upstream build later (server.created). */
 export async function orderServer(
   prisma: PrismaClient,
@@ -117,22 +142,8 @@ export async function orderServer(
   if (label.length < 1 || label.length > 64) throw badRequest('label must be 1 to 64 characters.', 'label');
   const { product, template } = await resolveServerOrder(prisma, { productId: order.productId, os: order.os, osTemplate: order.osTemplate });
   return prisma.$transaction(async (tx) => {
-    const server = await tx.server.create({
-      data: {
-        id: newId(ID_PREFIX.server, now.getTime()),
-        accountId,
-        label,
-        status: 'provisioning',
-        productId: product.id,
-        vcpu: product.vcpu,
-        ramMb: product.ramMb,
-        diskGb: product.diskGb,
-        os: template.os,
-        osTemplate: template.id,
-        createdAt: now,
-      },
-    });
-    await provider.provisionServer(tx, { serverId: server.id, productId: product.id, vcpu: product.vcpu, ramMb: product.ramMb, diskGb: product.diskGb, os: template.os, osTemplate: template.id }, now);
+    const server = await tx.server.create({ data: newServerRow({ accountId, label, product, template, now }) });
+    await provider.provisionServer(tx, provisionRequest(server.id, product, template), now);
     await onOrdered?.(tx, server, product.monthlyUsdCents);
     return server;
   }, TX_OPTIONS);
@@ -641,26 +652,11 @@ export async function createPoolServer(
 ) {
   const { product, template } = await resolveServerOrder(tx, { productId: input.productId, os: input.os, osTemplate: input.osTemplate });
   if (template.os !== 'linux') throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
-  const server = await tx.server.create({
-    data: {
-      id: newId(ID_PREFIX.server, now.getTime()),
-      accountId: input.accountId,
-      poolId: input.poolId,
-      label: input.label,
-      status: 'provisioning',
-      productId: product.id,
-      vcpu: product.vcpu,
-      ramMb: product.ramMb,
-      diskGb: product.diskGb,
-      os: template.os,
-      osTemplate: template.id,
-      createdAt: now,
-    },
-  });
+  const server = await tx.server.create({ data: { ...newServerRow({ accountId: input.accountId, label: input.label, product, template, now }), poolId: input.poolId } });
   for (const [i, address] of input.addresses.entries()) {
     await tx.serverIp.updateMany({ where: { poolId: input.poolId, address, serverId: null }, data: { serverId: server.id, isPrimary: i === 0 } });
   }
-  await provider.provisionServer(tx, { serverId: server.id, productId: product.id, vcpu: product.vcpu, ramMb: product.ramMb, diskGb: product.diskGb, os: template.os, osTemplate: template.id, poolAddresses: input.addresses }, now);
+  await provider.provisionServer(tx, { ...provisionRequest(server.id, product, template), poolAddresses: input.addresses }, now);
   return { server, product };
 }
 
