@@ -12,6 +12,7 @@ import { databaseNamespace } from './db/namespace.ts';
 import { onEventRecorded } from './events/outbox.ts';
 import { Relay } from './events/relay.ts';
 import { createEventStream } from './events/stream.ts';
+import { GaplessEventStream } from './events/gapless.ts';
 import { createAdminHandler } from './http/admin.ts';
 import { createHooksHandler } from './http/hooks.ts';
 import { createDashboardHandler } from './http/dashboard.ts';
@@ -39,6 +40,7 @@ import { SimulatedProvider } from './provider/simulated.ts';
 import { SimulatedHostingDriver } from './provider/hosting/simulated.ts';
 import { hostingCallbacks } from './modules/hosting/service.ts';
 import { getSchema } from './schema/index.ts';
+import { oneAtATime } from './one-at-a-time.ts';
 
 export interface RunningApp {
   app: App;
@@ -54,7 +56,15 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const log: Logger = pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization', 'key', 'password'] }, opts.logStream);
   fs.mkdirSync(config.dataDir, { recursive: true });
 
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (msg) => log.info(msg), onQuery: opts.onQuery });
+  // Opening a new embedded database copies its template in a worker thread: build what depends
+  // only on the schema meanwhile. (No await before `await opening`, so its failure is handled.)
+  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (msg) => log.info(msg), onQuery: opts.onQuery });
+  const schema = getSchema();
+  const yoga = createGraphQLServer(schema, () => app.limits, config.middleware);
+  const openApi = buildOpenApi(schema);
+  const restRoutes = new RestRoutes(schema);
+  const toolCatalog = buildToolCatalog(schema);
+  const db = await opening;
   const prisma = db.prisma;
   const clock = new Clock(prisma);
   await clock.load();
@@ -68,16 +78,20 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   Object.assign(provider.jobHandlers, hosting.jobHandlers);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
-  const schema = getSchema();
-  const events = createEventStream({ redisUrl: config.redisUrl, namespace, onError: (err) => log.warn({ err: err.message }, 'event stream redis error') });
+  const events = new GaplessEventStream(
+    createEventStream({ redisUrl: config.redisUrl, namespace, onError: (err) => log.warn({ err: err.message }, 'event stream redis error') }),
+    { prisma, log },
+    { checkMs: 1000 },
+  );
   const webhookSecretKey = resolveWebhookSecretKey({ key: config.webhookSecretKey, dataDir: config.dataDir, log });
   // Outbox → event stream + webhook delivery queue (src/events/relay.ts). It runs whatever
   // backgroundJobs says: relaying committed events is not clock-driven work.
   const relay = new Relay(
     { prisma, stream: events, now: () => clock.now(), log },
-    { pollMs: 250, onRelayed: () => config.backgroundJobs && wakeWork() },
+    { pollMs: 250, onRelayed: () => config.backgroundJobs && wakeDeliveries() },
   );
   await relay.init();
+  await events.start();
   const offRecorded = onEventRecorded(() => relay.kick());
   const deliveryDeps = {
     prisma,
@@ -88,12 +102,27 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     allowPrivate: () => config.webhookAllowPrivate,
   };
 
-  let working: Promise<number> | undefined;
   let wake: NodeJS.Timeout | undefined;
-  const wakeWork = () => {
+  let stopping: Promise<void> | undefined;
+  // Due deliveries, one run at a time per instance (a run loops until none is due).
+  const sending = oneAtATime(() => sendDueDeliveries(deliveryDeps));
+  // Provider jobs (which record events), then the relay (events → delivery rows), then due
+  // deliveries; one run at a time per instance, SKIP LOCKED keeps instances apart.
+  const working = oneAtATime(async () => {
+    const jobs = await runDueJobs(prisma, provider.jobHandlers, clock.now());
+    await runRenewals(prisma, provider, clock.now());
+    await relay.runOnce();
+    await sending.run();
+    return jobs;
+  });
+  // Relayed events have deliveries waiting: send them now, not at the next tick. Only the
+  // deliveries: provider jobs and renewals keep to the ticker, or each event would cost their
+  // queries too (what held the embedded database's webhook latency back).
+  const wakeDeliveries = () => {
+    if (stopping) return;
     wake ??= setTimeout(() => {
       wake = undefined;
-      app.runDueWork().catch((err) => log.error({ err }, 'background work failed'));
+      sending.run().catch((err) => log.error({ err }, 'webhook deliveries failed'));
     }, 10).unref();
   };
   const app: App = {
@@ -112,34 +141,18 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     events,
     webhookSecretKey,
     ready: false,
-    // One run at a time per instance; SKIP LOCKED keeps instances apart.
-    runDueWork: async () => {
-      while (working) await working.catch(() => 0);
-      // Provider jobs (which record events), then the relay (events → delivery rows), then due deliveries.
-      working = runDueJobs(prisma, provider.jobHandlers, clock.now()).then(async (jobs) => {
-        await runRenewals(prisma, provider, clock.now());
-        await relay.runOnce();
-        await sendDueDeliveries(deliveryDeps);
-        return jobs;
-      });
-      try {
-        return await working;
-      } finally {
-        working = undefined;
-      }
-    },
+    // A stopped instance must not relay: its listeners are gone (the events would be lost to them).
+    runDueWork: async () => (stopping ? 0 : working.run()),
   };
 
   if (!config.databaseUrl && config.seedDemo) await ensureDemoAccount(app);
 
-  const yoga = createGraphQLServer(schema, app.limits, config.middleware);
-  const openApi = buildOpenApi(schema);
   const dashboard = createDashboardHandler(app);
   const server = createHttpServer(app, {
-    api: createApiHandler(app, yoga, new RestRoutes(schema), () => openApi),
+    api: createApiHandler(app, yoga, restRoutes, () => openApi),
     admin: createAdminHandler(app),
     hooks: createHooksHandler(app),
-    mcp: createMcpHandler(app, buildToolCatalog(schema), createOperationExecutor(app, yoga)),
+    mcp: createMcpHandler(app, toolCatalog, createOperationExecutor(app, yoga)),
     ops: (req, res, p) => handleOps(app, req, res, p),
     oauth: createOAuthHandler(app, dashboard.devicePage),
     dashboard: dashboard.handle,
@@ -160,7 +173,6 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   ticker?.unref();
   relay.start();
 
-  let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       if (ticker) clearInterval(ticker);
@@ -173,7 +185,8 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await closed;
       clearTimeout(force);
-      await working?.catch(() => 0);
+      await working.settled();
+      await sending.settled();
       await relay.stop();
       await events.close();
       redis?.disconnect();

@@ -4,6 +4,7 @@ import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
 import { credentialStillValid, type Principal } from '../modules/auth/service.ts';
 import { EVENT_TYPES, type EventType } from './catalog.ts';
 import { toEnvelope, type EventEnvelope } from './envelope.ts';
+import { relayCursorPosition } from './relay.ts';
 
 const REPLAY_PAGE = 500;
 /** How often an open subscription re-checks its credential (revocation ends it within this). */
@@ -37,7 +38,7 @@ export async function subscribeEvents(app: App, principal: Principal, args: { af
     const row = await app.prisma.event.findFirst({ where: { id: args.after, accountId }, select: { relaySeq: true, seq: true } });
     if (!row) throw notFound('Event');
     // Not relayed yet (the client cannot have seen it live): nothing relayed after it is older.
-    from = row.relaySeq ?? (await app.prisma.relayCursor.findUnique({ where: { name: 'outbox' } }))?.position ?? 0n;
+    from = row.relaySeq ?? (await relayCursorPosition(app.prisma));
   }
 
   const buffered: EventEnvelope[] = [];

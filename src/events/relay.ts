@@ -3,11 +3,18 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { createDeliveries } from './dispatcher.ts';
 import { toEnvelope, type EventRow, type RelayedEvent } from './envelope.ts';
 import type { EventStream } from './stream.ts';
+import { oneAtATime } from '../one-at-a-time.ts';
 
 const CURSOR = 'outbox';
 export const RELAY_BATCH = 200;
 
 type Row = EventRow & { relaySeq: bigint };
+
+/** How far the relay has numbered: every event up to this position is published or being published. */
+export async function relayCursorPosition(prisma: Pick<PrismaClient, 'relayCursor'>): Promise<bigint> {
+  const row = await prisma.relayCursor.findUnique({ where: { name: CURSOR }, select: { position: true } });
+  return row?.position ?? 0n;
+}
 
 /**
  * The relay: moves committed outbox rows onto the event stream and into the webhook
@@ -56,7 +63,7 @@ export async function relayBatch(prisma: PrismaClient, now: Date, limit = RELAY_
  * event (`kick`, from the outbox). Runs never overlap within an instance.
  */
 export class Relay {
-  private running?: Promise<number>;
+  private readonly runs = oneAtATime(() => this.drain());
   private timer?: NodeJS.Timeout;
   private kickTimer?: NodeJS.Timeout;
   private stopped = false;
@@ -100,18 +107,13 @@ export class Relay {
 
   /** Relays everything committed so far; returns how many events it relayed. */
   async runOnce(): Promise<number> {
-    while (this.running) await this.running.catch(() => 0);
-    this.running = this.drain();
-    try {
-      return await this.running;
-    } finally {
-      this.running = undefined;
-    }
+    if (this.stopped) return 0;
+    return this.runs.run();
   }
 
   private async drain(): Promise<number> {
     let total = 0;
-    for (;;) {
+    while (!this.stopped) {
       const events = await relayBatch(this.deps.prisma, this.deps.now());
       if (events === 'busy' || !events.length) return total;
       total += events.length;
@@ -124,12 +126,13 @@ export class Relay {
       this.opts.onRelayed?.(events);
       if (events.length < RELAY_BATCH) return total;
     }
+    return total;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     clearTimeout(this.kickTimer);
-    await this.running?.catch(() => 0);
+    await this.runs.settled();
   }
 }

@@ -47,7 +47,7 @@ export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
  * pipeline, in order: tenant-scoped context → strict REST variables → operation rate-limit classes → idempotency
  * → execute (scope-auth on each field) → error masking.
  */
-export function createGraphQLServer(schema: GraphQLSchema, limits: RateLimits, middleware = { rateLimit: true, idempotency: true }): YogaServer {
+export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLimits, middleware = { rateLimit: true, idempotency: true }): YogaServer {
   const routes = Object.fromEntries(
     listOperations(schema).map((op) => [`${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`, { method: op.method, path: op.path }]),
   );

@@ -8,14 +8,15 @@ import { rootOperations } from './root-operations.ts';
  * Per-operation rate-limit classes declared on a field (`rateLimit: 'poolIpApply'`), on top
  * of the per-credential limit. Runs at execution, so REST, GraphQL and MCP share it.
  */
-export function useOperationRateLimit(limits: RateLimits): Plugin<RequestContext> {
+/** `limits` is read per request: the server is built before the database (and so the limiter) is open. */
+export function useOperationRateLimit(limits: () => RateLimits): Plugin<RequestContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as RequestContext;
       if (!ctx.principal) return;
       for (const meta of rootOperations(args)) {
         if (!meta.rateLimit) continue;
-        const result = await limits.consume(meta.rateLimit, ctx.principal.credentialId);
+        const result = await limits().consume(meta.rateLimit, ctx.principal.credentialId);
         const headers = rateLimitHeaders(result);
         for (const [k, v] of Object.entries(headers)) ctx.responseHeaders.set(k, v);
         if (!result.allowed) {

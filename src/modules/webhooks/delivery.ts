@@ -35,11 +35,11 @@ interface Claimed {
 /**
  * The delivery worker: sends every due delivery, as a durable queue in the delivery table.
  *
- * 1. Claim (short transaction): due rows of active subscriptions, FOR UPDATE SKIP LOCKED, so
+ * 1. Claim (one statement): due rows of active subscriptions, FOR UPDATE SKIP LOCKED, so
  *    instances sharing the database never take the same row; the claim counts the attempt
  *    and moves `nextAttemptAt` to a lease (timeout + 30 s). No lock is held over the HTTP call.
  * 2. POST, outside any transaction.
- * 3. Record (short transaction), only if the row is still the one claimed (same attempt
+ * 3. Record (one statement per batch of outcomes), only if the row is still the one claimed (same attempt
  *    number): success → succeeded; failure → next attempt after the backoff, or failed after
  *    the last attempt.
  *
@@ -49,10 +49,15 @@ interface Claimed {
  */
 export async function sendDueDeliveries(deps: DeliveryDeps): Promise<number> {
   let sent = 0;
+  // One recorder for the whole run: the next claim does not wait for the last outcomes to be
+  // written (claimed rows are leased, so they cannot be claimed twice meanwhile).
+  const recorder = new Recorder(deps);
   for (;;) {
     const claimed = await claim(deps);
-    if (!claimed.length) return sent;
-    const recorder = new Recorder(deps);
+    if (!claimed.length) {
+      await recorder.drain();
+      return sent;
+    }
     const queue = [...claimed];
     await Promise.all(
       Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
@@ -62,28 +67,35 @@ export async function sendDueDeliveries(deps: DeliveryDeps): Promise<number> {
         }
       }),
     );
-    await recorder.drain();
   }
 }
 
+/**
+ * Claims due deliveries in one statement (no interactive transaction: on the embedded database
+ * each one costs a round of the API's own thread): lock due rows of active subscriptions
+ * (SKIP LOCKED), count the attempt and lease them, and return them with their event and URL.
+ */
 async function claim(deps: DeliveryDeps): Promise<Claimed[]> {
   const now = deps.now();
-  return deps.prisma.$transaction(async (tx) => {
-    const due = await tx.$queryRaw<{ id: string; manualPending: boolean }[]>`
+  const lease = new Date(now.getTime() + deps.timeoutMs + 30_000);
+  const rows = await deps.prisma.$queryRaw<(Omit<Claimed, 'event'> & { eventId: string; eventAccountId: string; type: string; data: unknown; apiVersion: string; createdAt: Date })[]>`
+    WITH due AS (
       SELECT d."id", d."manualPending" FROM "WebhookDelivery" d JOIN "Webhook" w ON w."id" = d."webhookId"
       WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${now} AND w."isActive"
-      ORDER BY d."nextAttemptAt", d."id" LIMIT ${CLAIM_BATCH} FOR UPDATE OF d SKIP LOCKED`;
-    if (!due.length) return [];
-    const ids = due.map((d) => d.id);
-    const lease = new Date(now.getTime() + deps.timeoutMs + 30_000);
-    await tx.webhookDelivery.updateMany({ where: { id: { in: ids } }, data: { attemptCount: { increment: 1 }, nextAttemptAt: lease, manualPending: false } });
-    const rows = await tx.webhookDelivery.findMany({
-      where: { id: { in: ids } },
-      select: { id: true, accountId: true, attemptCount: true, maxAttempts: true, webhookId: true, webhook: { select: { url: true, secretEnc: true } }, event: true },
-    });
-    const manual = new Set(due.filter((d) => d.manualPending).map((d) => d.id));
-    return rows.map((r) => ({ ...r, manual: manual.has(r.id), url: r.webhook.url, secretEnc: r.webhook.secretEnc }));
-  });
+      ORDER BY d."nextAttemptAt", d."id" LIMIT ${CLAIM_BATCH} FOR UPDATE OF d SKIP LOCKED
+    ), claimed AS (
+      UPDATE "WebhookDelivery" d
+      SET "attemptCount" = d."attemptCount" + 1, "nextAttemptAt" = ${lease}, "manualPending" = false, "updatedAt" = now()
+      FROM due WHERE d."id" = due."id"
+      RETURNING d."id", d."accountId", d."attemptCount", d."maxAttempts", d."webhookId", d."eventId", due."manualPending"
+    )
+    SELECT c."id", c."accountId"::text AS "accountId", c."attemptCount", c."maxAttempts", c."webhookId", c."manualPending" AS "manual",
+           w."url", w."secretEnc", e."id" AS "eventId", e."accountId"::text AS "eventAccountId", e."type", e."data", e."apiVersion", e."createdAt"
+    FROM claimed c JOIN "Webhook" w ON w."id" = c."webhookId" JOIN "Event" e ON e."id" = c."eventId"`;
+  return rows.map(({ eventId, eventAccountId, type, data, apiVersion, createdAt, ...d }) => ({
+    ...d,
+    event: { id: eventId, accountId: eventAccountId, type, data, apiVersion, createdAt: new Date(createdAt) },
+  }));
 }
 
 interface Outcome {
@@ -123,33 +135,48 @@ async function attempt(deps: DeliveryDeps, d: Claimed): Promise<Outcome> {
   return { d, ok, result, error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`), startedAt, finishedAt: deps.now() };
 }
 
+/** Outcomes written per statement at most, and how long the first of a batch waits for company. */
+const RECORD_BATCH = 100;
+const RECORD_WAIT_MS = 10;
+
 /**
- * Records attempt outcomes as they come in, many per transaction: while one write is running
- * the next outcomes gather, so a busy worker writes in batches and an idle one at once.
+ * Records attempt outcomes many per statement: an outcome waits up to RECORD_WAIT_MS for
+ * others (or until RECORD_BATCH have gathered), and while one write runs the next outcomes
+ * gather. Waiting matters on the embedded database, whose writes run in this thread and so
+ * finish before the next response is even read: without it every outcome was its own statement.
  */
 class Recorder {
   private pending: Outcome[] = [];
   private writing?: Promise<void>;
+  private timer?: NodeJS.Timeout;
 
   constructor(private readonly deps: DeliveryDeps) {}
 
   add(outcome: Outcome): void {
     this.pending.push(outcome);
-    this.writing ??= this.loop();
+    if (this.pending.length >= RECORD_BATCH) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), RECORD_WAIT_MS);
   }
 
   async drain(): Promise<void> {
-    while (this.writing) await this.writing;
+    for (this.flush(); this.writing; this.flush()) await this.writing;
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.writing || !this.pending.length) return;
+    this.writing = this.loop().finally(() => {
+      this.writing = undefined;
+      // Outcomes that came in as the last write finished.
+      if (this.pending.length) this.flush();
+    });
   }
 
   private async loop(): Promise<void> {
-    try {
-      while (this.pending.length) {
-        const batch = this.pending.splice(0);
-        await record(this.deps, batch).catch((err) => this.deps.log.error({ err, deliveries: batch.map((o) => o.d.id) }, 'webhook delivery outcomes failed to record'));
-      }
-    } finally {
-      this.writing = undefined;
+    while (this.pending.length) {
+      const batch = this.pending.splice(0, RECORD_BATCH);
+      await record(this.deps, batch).catch((err) => this.deps.log.error({ err, deliveries: batch.map((o) => o.d.id) }, 'webhook delivery outcomes failed to record'));
     }
   }
 }

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordEvent } from '../../src/events/outbox.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { runDueWork, startReceiver, type Receiver } from '../helpers/webhooks.ts';
+
+// Attempt outcomes are written many per statement (src/modules/webhooks/delivery.ts, Recorder).
+// On the embedded database a write finishes before the next response is read, so without the
+// short wait every outcome was a statement of its own: 190 deliveries/s instead of 1,000.
+
+const statements: string[] = [];
+let app: TestApp;
+let receiver: Receiver;
+beforeAll(async () => {
+  app = await startTestApp({ webhookAllowPrivate: true }, { onQuery: (sql) => statements.push(sql) });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await app?.stop();
+});
+
+describe('webhook delivery outcomes', () => {
+  it('120 deliveries are recorded in a handful of statements, every one of them', async () => {
+    const c = await app.customer();
+    for (const path of ['/a', '/b']) {
+      expect((await app.call('POST', '/v1/webhooks', { key: c.key, body: { url: receiver.url + path, events: ['*'] } })).status).toBe(200);
+    }
+    const prisma = app.running.app.prisma;
+    await prisma.$transaction(async (tx) => {
+      for (let i = 0; i < 60; i++) await recordEvent(tx, c.accountId, 'server.power.changed', { serverId: `srv_batch${i}`, action: 'stop' }, app.running.app.clock.now());
+    });
+    statements.length = 0;
+    await runDueWork(app);
+
+    expect(receiver.received).toHaveLength(120);
+    const writes = statements.filter((sql) => sql.includes('jsonb_to_recordset')).length;
+    expect(writes).toBeGreaterThanOrEqual(2); // at most 100 outcomes per statement
+    expect(writes).toBeLessThanOrEqual(30);
+    const rows = await prisma.webhookDelivery.groupBy({ by: ['status'], where: { accountId: c.accountId }, _count: true });
+    expect(rows).toEqual([{ status: 'succeeded', _count: 120 }]);
+    expect(await prisma.webhookDeliveryAttempt.count({ where: { accountId: c.accountId } })).toBe(120);
+  });
+});
