@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -10,6 +11,26 @@ import { countQueries } from './query-counter.ts';
 import { copyTemplate, ensureTemplate, PGLITE_START_PARAMS } from './pglite-template.ts';
 
 export type Prisma = PrismaClient;
+
+/** Most distinct statements kept prepared on each PostgreSQL connection. */
+const PREPARED_STATEMENTS = 1000;
+const statementNames = new Map<string, string>();
+
+/**
+ * Names the statements Prisma sends, so each connection parses and plans a statement once and
+ * then only binds and executes it: the text of a nested list query is kilobytes, sent and
+ * parsed on every request otherwise. The first PREPARED_STATEMENTS distinct texts get a name
+ * (a hash of the text); any beyond them (long IN lists, say) go unnamed, as before, so the
+ * statements held by a connection stay bounded.
+ */
+function preparedStatementName(query: { sql: string }): string {
+  let name = statementNames.get(query.sql);
+  if (name === undefined && statementNames.size < PREPARED_STATEMENTS) {
+    name = `svc_${createHash('sha1').update(query.sql).digest('base64url')}`;
+    statementNames.set(query.sql, name);
+  }
+  return name ?? ''; // '' leaves the statement unnamed
+}
 
 export interface Database {
   prisma: PrismaClient;
@@ -29,7 +50,10 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   if (opts.databaseUrl) {
     await applyPendingMigrations(new PrismaPg({ connectionString: opts.databaseUrl }), { log: opts.log });
     // Fail fast when PostgreSQL is unreachable: requests answer 503 instead of queueing.
-    const adapter = new PrismaPg({ connectionString: opts.databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const adapter = new PrismaPg(
+      { connectionString: opts.databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
+      { statementNameGenerator: preparedStatementName },
+    );
     const prisma = new PrismaClient({ adapter: counted(adapter) });
     return {
       prisma,
@@ -43,7 +67,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
     // A new database: copy the migrated template (building it first if this is the first ever).
     await ensureTemplate(opts.log).catch((err) => opts.log?.(`no database template (${err.message}); running initdb`));
-    if (copyTemplate(dir)) opts.log?.('new embedded database from the migrated template');
+    if (await copyTemplate(dir)) opts.log?.('new embedded database from the migrated template');
   }
   const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
   const adapter = new PrismaPGlite(pglite);

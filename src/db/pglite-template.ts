@@ -2,8 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import { seedCatalogue } from '../modules/catalogue/service.ts';
+import { OS_TEMPLATES, PRODUCTS } from '../modules/catalogue/seed.ts';
 import { applyPendingMigrations, MIGRATIONS_DIR } from './migrate.ts';
 
 /**
@@ -18,11 +22,12 @@ const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'cloud-account-api')
 
 /**
  * A fresh embedded database starts from a template: a data directory that has been through
- * initdb and every migration, copied into place. initdb is most of a cold start (seconds of
+ * initdb and every migration and holds the catalogue, copied into place. initdb is most of a cold start (seconds of
  * WebAssembly) and its result is the same every time, so it is made once (by `npm ci`'s
  * postinstall, or by the first start) and kept under node_modules/.cache, keyed by the
- * PGlite version, its start parameters and the migrations. A plain directory copy is faster
- * than PGlite's tarball loader. A stale or missing template only costs time.
+ * PGlite version, its start parameters, the migrations and the catalogue seed. A plain
+ * directory copy is faster than PGlite's tarball loader. A stale or missing template only
+ * costs time.
  */
 export function templateKey(): string {
   const hash = createHash('sha256');
@@ -32,20 +37,37 @@ export function templateKey(): string {
     const file = path.join(MIGRATIONS_DIR, folder, 'migration.sql');
     if (fs.existsSync(file)) hash.update(folder).update(fs.readFileSync(file));
   }
+  hash.update(JSON.stringify([PRODUCTS, OS_TEMPLATES]));
   return hash.digest('hex').slice(0, 16);
 }
 
 const templateDir = () => path.join(CACHE_DIR, `pglite-${templateKey()}`);
 
-/** Copies the template into an empty data directory; false when there is no template. */
-export function copyTemplate(dataDir: string): boolean {
+/**
+ * Copies the template into the (empty) data directory; false when there is no template. The
+ * copy (40 MB, ~1,200 files) runs in a worker thread, so the caller's start-up work goes on
+ * meanwhile, and lands beside `dataDir` before it is renamed into place, so a crash mid-copy
+ * never leaves half a database.
+ */
+export async function copyTemplate(dataDir: string): Promise<boolean> {
   const template = templateDir();
   if (!fs.existsSync(path.join(template, 'PG_VERSION'))) return false;
-  fs.cpSync(template, dataDir, { recursive: true });
+  const partial = `${dataDir}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  const worker = new Worker(
+    "const { cpSync, constants } = require('node:fs'); const { from, to } = require('node:worker_threads').workerData; cpSync(from, to, { recursive: true, mode: constants.COPYFILE_FICLONE });",
+    { eval: true, workerData: { from: template, to: partial } },
+  );
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`template copy exited with ${code}`))));
+  });
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.renameSync(partial, dataDir);
   return true;
 }
 
-/** Builds the template if missing: initdb plus migrations in a scratch directory, then moved into place. */
+/** Builds the template if missing: initdb, migrations and the catalogue in a scratch directory, then moved into place. */
 export async function ensureTemplate(log: (msg: string) => void = () => undefined): Promise<void> {
   const template = templateDir();
   if (fs.existsSync(path.join(template, 'PG_VERSION'))) return;
@@ -54,6 +76,9 @@ export async function ensureTemplate(log: (msg: string) => void = () => undefine
   try {
     const pglite = new PGlite(scratch, { startParams: PGLITE_START_PARAMS });
     await applyPendingMigrations(new PrismaPGlite(pglite), { log });
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+    await seedCatalogue(prisma);
+    await prisma.$disconnect();
     await pglite.close();
     fs.renameSync(scratch, template);
     log(`wrote ${path.relative(ROOT, template)}`);
