@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { recordEvent } from '../src/events/outbox.ts';
 import { benchCustomer, load, loadServers, percentile, sleep, startBenchApp, type BenchApp } from './lib.ts';
 import { startRawBaseline } from './raw-baseline.ts';
+import { spawnServer, waitReady } from '../test/helpers/process.ts';
 
 export interface Sizes {
   /** Seconds per load run. */
@@ -63,13 +64,21 @@ export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[];
     const viaGql = await (await fetch(`${app.url}/graphql`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: gqlBody })).json();
     const sameJson = JSON.stringify(sortKeys(viaRest)) === JSON.stringify(sortKeys(viaRaw)) && JSON.stringify(sortKeys(viaGql.data.servers)) === JSON.stringify(sortKeys(viaRaw));
 
-    // Interleave the runs (raw, sofa, graphql, twice) so drift on a shared machine hits all alike.
-    const runs: Record<string, number[]> = { raw: [], sofa: [], graphql: [], bare: [] };
-    for (let round = 0; round < 2; round++) {
-      runs.raw.push((await load({ url: `${raw.url}/?limit=50`, headers: auth, seconds: sizes.seconds })).rps);
-      runs.sofa.push((await load({ url: `${app.url}/v1/servers?limit=50`, headers: auth, seconds: sizes.seconds })).rps);
-      runs.graphql.push((await load({ url: `${app.url}/graphql`, method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: gqlBody, seconds: sizes.seconds })).rps);
-      runs.bare.push((await load({ url: `${bare.url}/v1/servers?limit=50`, headers: { Authorization: `Bearer ${b.key}` }, seconds: sizes.seconds })).rps);
+    const targets = {
+      raw: { url: `${raw.url}/?limit=50`, headers: auth },
+      sofa: { url: `${app.url}/v1/servers?limit=50`, headers: auth },
+      graphql: { url: `${app.url}/graphql`, method: 'POST' as const, headers: { ...auth, 'Content-Type': 'application/json' }, body: gqlBody },
+      bare: { url: `${bare.url}/v1/servers?limit=50`, headers: { Authorization: `Bearer ${b.key}` } },
+    };
+    // Warm every path up (JIT, caches, pool connections) before anything is measured, then
+    // interleave short runs (raw, sofa, graphql, bare; three rounds) so drift on a shared
+    // machine hits all alike.
+    for (const target of Object.values(targets)) await load({ ...target, seconds: Math.max(1, sizes.seconds / 5) });
+    const runs: Record<keyof typeof targets, number[]> = { raw: [], sofa: [], graphql: [], bare: [] };
+    for (let round = 0; round < 3; round++) {
+      for (const [name, target] of Object.entries(targets) as [keyof typeof targets, (typeof targets)[keyof typeof targets]][]) {
+        runs[name].push((await load({ ...target, seconds: Math.max(1, Math.round((sizes.seconds * 2) / 3)) })).rps);
+      }
     }
     const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
     const [rawRps, sofaRps, gqlRps, bareRps] = [mean(runs.raw), mean(runs.sofa), mean(runs.graphql), mean(runs.bare)];
@@ -242,45 +251,74 @@ export async function subscribers(sizes: Sizes): Promise<Figure[]> {
   }
 }
 
-/** Scenario 6: cold start of `npm start` on a fresh data directory, and RSS over a paginated walk of many servers. */
+/** `npm start` as a child process (the postinstall bundle, rebuilt first if src/ changed since). */
+async function startServerProcess(env: Record<string, string>, dataDir: string) {
+  const server = await spawnServer({ LOG_LEVEL: 'warn', ...env }, dataDir);
+  return {
+    url: server.url,
+    /** Spawn to the first 200 from /readyz (polled every 25 ms); an early exit fails with the output. */
+    ready(): Promise<number> {
+      const died = server.exited.then((code) => Promise.reject(new Error(`server exited with ${code}: ${server.output().slice(-4000)}`)));
+      died.catch(() => undefined);
+      return Promise.race([waitReady(server.url, 120_000, 25), died]);
+    },
+    /** Peak resident set of the server process so far (Linux: VmHWM). */
+    peakRss(): number {
+      const status = fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+    },
+    async stop() {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    },
+  };
+}
+
+/**
+ * Scenario 6: cold start of `npm start` on a fresh data directory, and the peak RSS of that
+ * server process while it holds many servers and serves a paginated walk over all of them.
+ */
 export async function coldStartAndMemory(sizes: Sizes): Promise<Figure[]> {
+  // What `npm ci` leaves: the server bundle, current with src/.
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'ignore' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cold-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const started = performance.now();
-  const child = spawn(process.execPath, ['bin/svc.js', 'serve'], { cwd: ROOT, env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: 'ignore' });
-  let coldMs = NaN;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) {
-        coldMs = performance.now() - started;
-        break;
-      }
-    } catch {
-      /* not up yet */
-    }
-    if (performance.now() - started > 120_000) break;
-    await sleep(25);
-  }
-  child.kill('SIGTERM');
-  await new Promise((r) => child.on('exit', r));
+  const cold = await startServerProcess({}, dataDir);
+  const coldMs = await cold.ready();
+  await cold.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 
-  // RSS of a server process that holds many servers and serves a walk over all of them.
+  // Fill a data directory (or BENCH_DATABASE_URL) in another process, so the figure is the
+  // serving process's steady state, not the one-off cost of the load.
   const walkDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-rss-'));
-  const runWalker = (args: string[]) =>
-    new Promise<any>((resolve, reject) => {
-      const p = spawn(process.execPath, ['--import', 'tsx', 'bench/rss-walk.ts', ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
-      let out = '';
-      p.stdout.on('data', (d) => (out += d));
-      p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`rss-walk ${args[0]} exited ${code}`))));
-    });
-  const { key } = await runWalker(['load', walkDir, String(sizes.rssServers)]);
-  const rss = await runWalker(['walk', walkDir, '0', key]);
-  fs.rmSync(walkDir, { recursive: true, force: true });
-  if (rss.seen !== sizes.rssServers) throw new Error(`walked ${rss.seen} of ${sizes.rssServers} servers`);
+  const { key } = await new Promise<{ key: string }>((resolve, reject) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'bench/rss-walk.ts', walkDir, String(sizes.rssServers)], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`rss-walk exited ${code}`))));
+  });
+  const server = await startServerProcess(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}, walkDir);
+  let pages = 0;
+  let seen = 0;
+  let rss = 0;
+  try {
+    await server.ready();
+    let cursor: string | null = null;
+    do {
+      const res = await fetch(`${server.url}/v1/servers?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { Authorization: `Bearer ${key}` } });
+      const page: any = await res.json();
+      seen += page.data.length;
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+  } finally {
+    rss = server.peakRss();
+    await server.stop();
+    fs.rmSync(walkDir, { recursive: true, force: true });
+  }
+  if (seen !== sizes.rssServers) throw new Error(`walked ${seen} of ${sizes.rssServers} servers`);
   return [
     { scenario: '6 start and memory', metric: 'cold start to /readyz (fresh data directory)', value: coldMs, unit: 'ms', budget: '≤ 3,000', pass: coldMs <= 3000 },
-    { scenario: '6 start and memory', metric: `peak RSS, ${sizes.rssServers} servers walked in ${rss.pages} pages`, value: rss.rss / 1024 / 1024, unit: 'MB', budget: '≤ 300', pass: rss.rss / 1024 / 1024 <= 300 },
+    { scenario: '6 start and memory', metric: `peak RSS of the server, ${sizes.rssServers} servers walked in ${pages} pages`, value: rss / 1024 / 1024, unit: 'MB', budget: '≤ 300', pass: rss / 1024 / 1024 <= 300 },
   ];
 }
 

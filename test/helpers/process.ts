@@ -39,17 +39,17 @@ export async function spawnServer(env: Record<string, string> = {}, dataDir = fs
   return { child, url: `http://127.0.0.1:${port}`, port, dataDir, output: () => out, exited };
 }
 
-/** Polls /readyz until it answers 200; returns the milliseconds it took. */
-export async function waitReady(url: string, timeoutMs = 60_000): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
+/** Polls /readyz every `pollMs` until it answers 200; returns the milliseconds it took. */
+export async function waitReady(url: string, timeoutMs = 60_000, pollMs = 50): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
     try {
       const res = await fetch(`${url}/readyz`);
-      if (res.status === 200) return Date.now() - started;
+      if (res.status === 200) return performance.now() - started;
     } catch {
       /* not listening yet */
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
   throw new Error(`${url} not ready after ${timeoutMs} ms`);
 }
