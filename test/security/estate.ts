@@ -135,6 +135,30 @@ export async function accountState(app: TestApp, accountId: string): Promise<Rec
   return out;
 }
 
+/**
+ * Checks that a refusal changed nothing, reading the state once per case rather than twice: the
+ * state read after a refusal is the next case's "before", since nothing ran in between (tests
+ * run without background jobs). After anything else the next case reads it afresh.
+ */
+export function refusalChecker(app: TestApp, accountId: string) {
+  let known: Record<string, string> | undefined;
+  const read = () => accountState(app, accountId);
+  return {
+    /** The state before a case. */
+    before: async () => {
+      const state = known ?? (await read());
+      known = undefined;
+      return state;
+    },
+    /** After a refusal: the tables whose digest differs from `before` (none when nothing changed). */
+    changedSince: async (before: Record<string, string>): Promise<string[]> => {
+      known = await read();
+      const after = known;
+      return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => after[k] !== before[k]);
+    },
+  };
+}
+
 /** The simulated site's own traffic (its access and error logs, and their cursor) moves with time: not the account's state. */
 const SIMULATED_TRAFFIC = /\/home\/logs\/|\/private\/log-cursor$/;
 
