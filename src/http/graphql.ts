@@ -105,7 +105,7 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       // Executes through graphql-jit: each document is compiled once (the plugin keeps an LRU
       // of compiled documents) into plain functions, which matters for REST and MCP, whose
       // documents are fixed per operation and select every field of often long lists.
-      useGraphQlJit(),
+      ...(process.env.NOJIT ? [] : [useGraphQlJit()]),
       useSofa({
         basePath: '/v1',
         routes,

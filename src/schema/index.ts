@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, parse, printType, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
+import { withInternedRelationPaths } from './interned-paths.ts';
 // Each area registers its types and operations on the builder.
 import '../modules/account/schema.ts';
 import '../modules/servers/schema.ts';
@@ -16,7 +17,7 @@ let built: GraphQLSchema | undefined;
 
 /** The one schema every transport serves. Built once per process. */
 export function getSchema(): GraphQLSchema {
-  built ??= withRootTypeAstNodes(builder.toSchema());
+  built ??= withInternedRelationPaths(withRootTypeAstNodes(builder.toSchema()));
   return built;
 }
 

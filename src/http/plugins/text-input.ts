@@ -35,12 +35,17 @@ export function nulIn(value: unknown, path: string): string | undefined {
   return undefined;
 }
 
+/** Documents are immutable and yoga reuses the parsed one per query text: each is visited once. */
+const documentVerdicts = new WeakMap<DocumentNode, string | undefined>();
+
 function nulInDocument(document: DocumentNode): string | undefined {
+  if (documentVerdicts.has(document)) return documentVerdicts.get(document);
   let hit: string | undefined;
   visit(document, {
     [Kind.STRING]: (node) => {
       if (hit === undefined && node.value.includes('\u0000')) hit = 'A string in the query';
     },
   });
+  documentVerdicts.set(document, hit);
   return hit;
 }
