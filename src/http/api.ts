@@ -66,13 +66,10 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: RestRoutes,
         }
       }
       const restVars = restMatch && restVariables(restMatch.operation, restMatch.params, url.searchParams, parsed as Record<string, unknown> | undefined);
-      const request = new Request(url.href, {
-        method,
-        headers: toHeaders(req),
-        body: raw.length ? new Uint8Array(raw) : undefined,
-      });
+      // The body is handed over parsed (plugins/parsed-body.ts), never read and parsed again.
+      const request = new Request(url.href, { method, headers: toHeaders(req) });
       const responseHeaders = new Headers();
-      const response = await yoga.handleRequest(request, { app, principal, requestId: scope.requestId, log: scope.log, responseHeaders, restVariables: restVars });
+      const response = await yoga.handleRequest(request, { app, principal, requestId: scope.requestId, log: scope.log, responseHeaders, restVariables: restVars, jsonBody: parsed });
       await sendFetchResponse(res, response, { ...limitHeaders, ...Object.fromEntries(responseHeaders) });
     } catch (err) {
       const api = apiErrorOf(err);

@@ -14,6 +14,7 @@ import { tenantClient } from '../db/tenant.ts';
 import { useIdempotency } from './plugins/idempotency.ts';
 import { useOperationRateLimit } from './plugins/operation-rate-limit.ts';
 import { useRestVariables } from './plugins/rest-variables.ts';
+import { useParsedBody } from './plugins/parsed-body.ts';
 import { useTextInput } from './plugins/text-input.ts';
 import type { RateLimits } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
@@ -47,7 +48,7 @@ export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
  * pipeline, in order: tenant-scoped context → strict REST variables → operation rate-limit classes → idempotency
  * → execute (scope-auth on each field) → error masking.
  */
-export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLimits, middleware = { rateLimit: true, idempotency: true }): YogaServer {
+export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLimits): YogaServer {
   const routes = Object.fromEntries(
     listOperations(schema).map((op) => [`${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`, { method: op.method, path: op.path }]),
   );
@@ -98,10 +99,11 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       costLimitPlugin({ maxCost: GRAPHQL_LIMITS.maxCost }),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives }),
+      useParsedBody(),
       useRestVariables(),
       useTextInput(),
-      ...(middleware.rateLimit ? [useOperationRateLimit(limits)] : []),
-      ...(middleware.idempotency ? [useIdempotency()] : []),
+      useOperationRateLimit(limits),
+      useIdempotency(),
       // Executes through graphql-jit: each document is compiled once (the plugin keeps an LRU
       // of compiled documents) into plain functions, which matters for REST and MCP, whose
       // documents are fixed per operation and select every field of often long lists.

@@ -30,7 +30,9 @@ export async function sendFetchResponse(res: ServerResponse, response: Response,
     headers[key] = value;
   });
   // API answers are small JSON documents: buffer them (yoga's ponyfilled streams are not node's).
-  const body = Buffer.from(await response.arrayBuffer());
+  const bytes = await response.arrayBuffer();
+  // The fetch ponyfill already hands back a Buffer: no second copy of it.
+  const body = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
   headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);

@@ -15,6 +15,8 @@ export interface RequestContext {
   responseHeaders: Headers;
   /** For REST calls: the operation's variables, built strictly from path, query and body. */
   restVariables?: Record<string, unknown>;
+  /** The request body as the HTTP layer read and parsed it (size limit, JSON, 415 and 400 done); undefined when empty. */
+  jsonBody?: unknown;
   /** The raw Request, for headers such as Idempotency-Key. */
   request: Request;
 }
