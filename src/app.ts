@@ -60,7 +60,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   // only on the schema meanwhile. (No await before `await opening`, so its failure is handled.)
   const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (msg) => log.info(msg), onQuery: opts.onQuery });
   const schema = getSchema();
-  const yoga = createGraphQLServer(schema, () => app.limits, config.middleware);
+  const yoga = createGraphQLServer(schema, () => app.limits);
   const openApi = buildOpenApi(schema);
   const restRoutes = new RestRoutes(schema);
   const toolCatalog = buildToolCatalog(schema);

@@ -10,8 +10,9 @@ vi.setConfig({ testTimeout: 240_000 });
 
 describe('benchmark scenarios at tiny size', () => {
   it('1, 2, 7: REST, GraphQL and the raw baseline return the same JSON; every figure is produced', async () => {
-    const { figures, sameJson } = await restAndGraphql(TINY);
+    const { figures, sameJson, middlewareOff } = await restAndGraphql(TINY);
     expect(sameJson).toBe(true);
+    expect(middlewareOff).toBe(true);
     expect(figures.map((f) => f.metric)).toEqual(expect.arrayContaining(['SOFA / raw', 'GraphQL / raw', 'rate limit + idempotency cost', 'p99 at 1,000 req/s offered']));
     for (const f of figures) expect(Number.isFinite(f.value)).toBe(true);
   });

@@ -22,7 +22,7 @@ export function useIdempotency(): Plugin<RequestContext> {
     async onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as RequestContext;
       const key = ctx.request.headers.get('idempotency-key');
-      if (key === null || !ctx.principal) return;
+      if (key === null || !ctx.principal || !ctx.app.config.middleware.idempotency) return;
       if (!rootOperations(args).some((m) => m.idempotent)) return;
       if (!KEY_PATTERN.test(key)) {
         setResultAndStopExecution({ errors: [badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters.', 'Idempotency-Key')] });
