@@ -41,23 +41,21 @@ export function templateKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-const templateDir = () => path.join(CACHE_DIR, `pglite-${templateKey()}`);
+export const templateDir = () => path.join(CACHE_DIR, `pglite-${templateKey()}`);
 
 /**
  * Copies the template into the (empty) data directory; false when there is no template. The
  * copy (40 MB, ~1,200 files) runs in a worker thread, so the caller's start-up work goes on
- * meanwhile, and lands beside `dataDir` before it is renamed into place, so a crash mid-copy
- * never leaves half a database.
+ * meanwhile, several files at a time: file by file it took 0.2 to 1.3 s on the 2-core machines
+ * here, almost all of it kernel time per file, and 8 at a time 0.13 s. It lands beside
+ * `dataDir` before it is renamed into place, so a crash mid-copy never leaves half a database.
  */
 export async function copyTemplate(dataDir: string): Promise<boolean> {
   const template = templateDir();
   if (!fs.existsSync(path.join(template, 'PG_VERSION'))) return false;
   const partial = `${dataDir}.partial`;
   fs.rmSync(partial, { recursive: true, force: true });
-  const worker = new Worker(
-    "const { cpSync, constants } = require('node:fs'); const { from, to } = require('node:worker_threads').workerData; cpSync(from, to, { recursive: true, mode: constants.COPYFILE_FICLONE });",
-    { eval: true, workerData: { from: template, to: partial } },
-  );
+  const worker = new Worker(COPY_TREE_WORKER, { eval: true, workerData: { from: template, to: partial, concurrency: 8 } });
   await new Promise<void>((resolve, reject) => {
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`template copy exited with ${code}`))));
@@ -66,6 +64,32 @@ export async function copyTemplate(dataDir: string): Promise<boolean> {
   fs.renameSync(partial, dataDir);
   return true;
 }
+
+// Plain JavaScript (evaluated as the worker's script): the directories first, then the files
+// with `concurrency` copies in flight on libuv's thread pool.
+const COPY_TREE_WORKER = `
+const fs = require('node:fs');
+const path = require('node:path');
+const { from, to, concurrency } = require('node:worker_threads').workerData;
+const files = [];
+const walk = (src, dst) => {
+  fs.mkdirSync(dst, { recursive: true });
+  for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
+    if (entry.isDirectory()) walk(path.join(src, entry.name), path.join(dst, entry.name));
+    else files.push([path.join(src, entry.name), path.join(dst, entry.name)]);
+  }
+};
+walk(from, to);
+let next = 0;
+const copier = async () => {
+  while (next < files.length) {
+    const [src, dst] = files[next++];
+    await fs.promises.copyFile(src, dst, fs.constants.COPYFILE_FICLONE);
+  }
+};
+// A failed copy rejects unhandled: the worker dies of it, and copyTemplate rejects with the error.
+Promise.all(Array.from({ length: concurrency }, copier));
+`;
 
 /** Builds the template if missing: initdb, migrations and the catalogue in a scratch directory, then moved into place. */
 export async function ensureTemplate(log: (msg: string) => void = () => undefined): Promise<void> {
