@@ -30,9 +30,9 @@ export async function sendFetchResponse(res: ServerResponse, response: Response,
     headers[key] = value;
   });
   // API answers are small JSON documents: buffer them (yoga's ponyfilled streams are not node's).
-  const bytes = await response.arrayBuffer();
-  // The fetch ponyfill already hands back a Buffer: no second copy of it.
-  const body = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
+  // A copy, not the ponyfill's own buffer: handing that to the socket measured ~20 MB more peak
+  // RSS in benchmark scenario 6 (the copy costs nothing measurable).
+  const body = Buffer.from(await response.arrayBuffer());
   headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);
