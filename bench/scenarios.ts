@@ -82,21 +82,21 @@ export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[];
     const names = Object.keys(targets) as (keyof typeof targets)[];
     const runSeconds = Math.max(1, Math.round(sizes.seconds * 0.4));
     if (sizes.warmUp) for (const target of Object.values(targets)) await load({ ...target, seconds: Math.max(1, Math.round(sizes.seconds * 0.3)) });
-    const on = { ...config.middleware };
+    const middleware = (on: boolean) => (config.middleware = { rateLimit: on, idempotency: on });
     // The premise of scenario 7: with the switch off, no rate limit applies (no X-RateLimit-* headers).
-    config.middleware = { rateLimit: false, idempotency: false };
+    middleware(false);
     const middlewareOff = !(await fetch(targets.bare.url, { headers: auth })).headers.has('x-ratelimit-limit');
-    config.middleware = on;
+    middleware(true);
     const middlewareOn = (await fetch(targets.sofa.url, { headers: auth })).headers.has('x-ratelimit-limit');
     const runs: Record<keyof typeof targets, number[]> = { raw: [], sofa: [], graphql: [], bare: [] };
     for (let round = 0; round < sizes.rounds; round++) {
       for (let i = 0; i < names.length; i++) {
         const name = names[(round + i) % names.length];
-        config.middleware = { rateLimit: name !== 'bare', idempotency: name !== 'bare' };
+        middleware(name !== 'bare');
         runs[name].push((await load({ ...targets[name], seconds: runSeconds })).rps);
       }
     }
-    config.middleware = on;
+    middleware(true);
     const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
     const ratio = (a: number[], b: number[]) => percentile(a.map((x, i) => x / b[i]), 50);
     const [rawRps, sofaRps, gqlRps, bareRps] = [mean(runs.raw), mean(runs.sofa), mean(runs.graphql), mean(runs.bare)];
@@ -270,7 +270,7 @@ export async function subscribers(sizes: Sizes): Promise<Figure[]> {
   }
 }
 
-/** `npm start` as a child process (the postinstall bundle, rebuilt first if src/ changed since). */
+/** `npm start` as a child process (on the server bundle, which scenario 6 rebuilds first). */
 async function startServerProcess(env: Record<string, string>, dataDir: string) {
   const server = await spawnServer({ LOG_LEVEL: 'warn', ...env }, dataDir);
   return {

@@ -76,15 +76,12 @@ export class GaplessEventStream implements EventStream {
     if (this.draining || this.arrivals.length) return;
     const position = await this.cursorPosition();
     if (position <= this.last || this.draining || this.arrivals.length) return;
-    this.draining = this.fill(position + 1n).finally(() => {
-      this.draining = undefined;
-      if (this.arrivals.length) this.drain();
-    });
-    await this.draining;
+    await this.exclusively(() => this.fill(position + 1n));
   }
 
   private drain(): void {
-    this.draining ??= (async () => {
+    if (this.draining) return;
+    void this.exclusively(async () => {
       for (let event = this.arrivals.shift(); event; event = this.arrivals.shift()) {
         if (event.position <= this.last) continue;
         if (event.position > this.last + 1n) {
@@ -98,10 +95,16 @@ export class GaplessEventStream implements EventStream {
         }
         this.emit(event);
       }
-    })().finally(() => {
+    });
+  }
+
+  /** Runs `work` as the one drain in progress; what arrived meanwhile is drained after it. */
+  private exclusively(work: () => Promise<void>): Promise<void> {
+    this.draining = work().finally(() => {
       this.draining = undefined;
       if (this.arrivals.length) this.drain();
     });
+    return this.draining;
   }
 
   /** Emits the outbox's events after `last` and before `upto`, in order. */

@@ -45,7 +45,7 @@ export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 
 /**
  * GraphQL at /graphql and REST at /v1 (sofa inside yoga), from one schema. The execution
- * pipeline, in order: tenant-scoped context → strict REST variables → operation rate-limit classes → idempotency
+ * pipeline, in order: the body as the HTTP layer parsed it → tenant-scoped context → strict REST variables → operation rate-limit classes → idempotency
  * → execute (scope-auth on each field) → error masking.
  */
 export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLimits): YogaServer {
@@ -107,7 +107,7 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       // Executes through graphql-jit: each document is compiled once (the plugin keeps an LRU
       // of compiled documents) into plain functions, which matters for REST and MCP, whose
       // documents are fixed per operation and select every field of often long lists.
-      ...(process.env.NOJIT ? [] : [useGraphQlJit()]),
+      useGraphQlJit(),
       useSofa({
         basePath: '/v1',
         routes,

@@ -6,7 +6,7 @@ import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema, type Respo
  * the path objects (WeakMaps), so on a list it rebuilt every relation's path string from the root,
  * row after row: the largest single cost of a 50-server page (0.7 ms of CPU per request).
  * Relation fields (the only fields the plugin wraps) get one interned link per (parent link, key)
- * per request instead, the sharing graphql-js itself gives.
+ * per execution instead, the sharing graphql-js itself gives.
  */
 export function withInternedRelationPaths(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {

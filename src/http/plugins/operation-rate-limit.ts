@@ -6,9 +6,9 @@ import { rootOperations } from './root-operations.ts';
 
 /**
  * Per-operation rate-limit classes declared on a field (`rateLimit: 'poolIpApply'`), on top
- * of the per-credential limit. Runs at execution, so REST, GraphQL and MCP share it.
+ * of the per-credential limit. Runs at execution, so REST, GraphQL and MCP share it. `limits`
+ * is read per request: the server is built before the database (and so the limiter) is open.
  */
-/** `limits` is read per request: the server is built before the database (and so the limiter) is open. */
 export function useOperationRateLimit(limits: () => RateLimits): Plugin<RequestContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
