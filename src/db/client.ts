@@ -54,7 +54,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
       { connectionString: opts.databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
       { statementNameGenerator: preparedStatementName },
     );
-    const prisma = new PrismaClient({ adapter: counted(adapter) });
+    const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
     return {
       prisma,
       kind: 'postgresql',
@@ -72,7 +72,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
   const adapter = new PrismaPGlite(pglite);
   await applyPendingMigrations(adapter, { log: opts.log });
-  const prisma = new PrismaClient({ adapter: counted(adapter) });
+  const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
   return {
     prisma,
     kind: 'pglite',
