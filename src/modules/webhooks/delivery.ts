@@ -78,6 +78,9 @@ export async function sendDueDeliveries(deps: DeliveryDeps): Promise<number> {
 async function claim(deps: DeliveryDeps): Promise<Claimed[]> {
   const now = deps.now();
   const lease = new Date(now.getTime() + deps.timeoutMs + 30_000);
+  // `id = ANY(ARRAY(…))` here and in `record` hands the planner the keys themselves: joined only
+  // on `id`, it read the whole table (or every pending row) to hash-join 200 rows against it,
+  // a cost that grew with the queue (PGlite, 10,000 pending: 17 → 10 ms per outcome batch).
   const rows = await deps.prisma.$queryRaw<(Omit<Claimed, 'event'> & { eventId: string; eventAccountId: string; type: string; data: unknown; apiVersion: string; createdAt: Date })[]>`
     WITH due AS (
       SELECT d."id", d."manualPending" FROM "WebhookDelivery" d JOIN "Webhook" w ON w."id" = d."webhookId"
@@ -86,7 +89,7 @@ async function claim(deps: DeliveryDeps): Promise<Claimed[]> {
     ), claimed AS (
       UPDATE "WebhookDelivery" d
       SET "attemptCount" = d."attemptCount" + 1, "nextAttemptAt" = ${lease}, "manualPending" = false, "updatedAt" = now()
-      FROM due WHERE d."id" = due."id"
+      FROM due WHERE d."id" = due."id" AND d."id" = ANY(ARRAY(SELECT "id" FROM due))
       RETURNING d."id", d."accountId", d."attemptCount", d."maxAttempts", d."webhookId", d."eventId", due."manualPending"
     )
     SELECT c."id", c."accountId"::text AS "accountId", c."attemptCount", c."maxAttempts", c."webhookId", c."manualPending" AS "manual",
@@ -216,7 +219,7 @@ async function record(deps: DeliveryDeps, outcomes: Outcome[]): Promise<void> {
       UPDATE "WebhookDelivery" AS d
       SET "status" = v.status, "nextAttemptAt" = v.next, "lastStatusCode" = v.code, "lastError" = v.err,
           "lastAttemptAt" = v.started, "updatedAt" = now()
-      FROM v WHERE d."id" = v.id AND d."attemptCount" = v.attempt AND d."status" = 'pending'
+      FROM v WHERE d."id" = v.id AND d."id" = ANY(ARRAY(SELECT id FROM v)) AND d."attemptCount" = v.attempt AND d."status" = 'pending'
       RETURNING d."id"
     )
     INSERT INTO "WebhookDeliveryAttempt" ("id", "accountId", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "error", "succeeded", "manual")
