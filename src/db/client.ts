@@ -8,6 +8,8 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { applyPendingMigrations } from './migrate.ts';
 import { countQueries } from './query-counter.ts';
+import { startEmbeddedAutovacuum } from './embedded-autovacuum.ts';
+import { fastQueryClient } from './pglite-fast-client.ts';
 import { copyTemplate, ensureTemplate, PGLITE_START_PARAMS } from './pglite-template.ts';
 
 export type Prisma = PrismaClient;
@@ -70,14 +72,17 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     if (await copyTemplate(dir)) opts.log?.('new embedded database from the migrated template');
   }
   const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
-  const adapter = new PrismaPGlite(pglite);
+  // PGlite's interface with a leaner `query` (one call into WebAssembly per execution).
+  const adapter = new PrismaPGlite(fastQueryClient(pglite) as unknown as PGlite);
   await applyPendingMigrations(adapter, { log: opts.log });
   const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
+  const autovacuum = startEmbeddedAutovacuum(pglite, { onError: (err) => opts.log?.(`embedded autovacuum failed: ${err.message}`) });
   return {
     prisma,
     kind: 'pglite',
     ping: async () => void (await pglite.query('SELECT 1')),
     close: async () => {
+      await autovacuum.stop();
       await prisma.$disconnect();
       await pglite.close();
     },
