@@ -94,6 +94,7 @@ export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[];
         const name = names[(round + i) % names.length];
         middleware(name !== 'bare');
         runs[name].push((await load({ ...targets[name], seconds: runSeconds })).rps);
+        if (process.env.BENCH_VERBOSE) process.stderr.write(`round ${round} ${name}: ${runs[name].at(-1)!.toFixed(1)} req/s\n`);
       }
     }
     middleware(true);

@@ -5,6 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+
+// One background thread compiles WebAssembly (Prisma's query compiler, PGlite) instead of one
+// per core: the optimising compiler's memory stays with the process after start-up. Peak RSS of
+// the 10,000-server walk on PostgreSQL: 294-315 MB → 269 MB; it must be set before any module
+// is compiled, so here.
+v8.setFlagsFromString('--wasm-num-compilation-tasks=1');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = path.join(root, 'dist/server/cli.mjs');
