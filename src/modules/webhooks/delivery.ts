@@ -67,6 +67,12 @@ export async function sendDueDeliveries(deps: DeliveryDeps): Promise<number> {
         }
       }),
     );
+    // A short claim took everything due: no second claim to find nothing. What is relayed
+    // meanwhile wakes another run, and retries falling due are the ticker's.
+    if (claimed.length < CLAIM_BATCH) {
+      await recorder.drain();
+      return sent;
+    }
   }
 }
 
