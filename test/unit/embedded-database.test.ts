@@ -43,7 +43,7 @@ describe('fast PGlite query client', () => {
 
   it('prepares each distinct statement once and reuses it', async () => {
     const count = async () => (await pglite.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = 'SELECT $1::int * 2 AS doubled'`)).rows[0].n;
-    for (let i = 0; i < 5; i++) expect((await fast.query<{ doubled: number }>('SELECT $1::int * 2 AS doubled', [i])).rows).toEqual([{ doubled: i * 2 }]);
+    for (let i = 0; i < 5; i++) expect((await fast.query('SELECT $1::int * 2 AS doubled', [i])).rows).toEqual([{ doubled: i * 2 }]);
     expect(await count()).toBe(1);
   });
 
@@ -71,6 +71,15 @@ describe('fast PGlite query client', () => {
       await tx.query(INSERT, row('rolled-back')); // duplicate: the transaction fails
     })).rejects.toMatchObject({ code: '23505' });
     expect((await fast.query('SELECT count(*)::int AS n FROM t WHERE id = $1', ['rolled-back'])).rows).toEqual([{ n: 0 }]);
+
+    // Rolled back by call, as Prisma's adapter does it (without waiting for the rollback).
+    await fast.transaction(async (tx) => {
+      await tx.query(INSERT, row('called-back'));
+      void tx.rollback();
+      await expect(tx.query('SELECT 1')).rejects.toThrow('Transaction is closed');
+    });
+    expect((await fast.query('SELECT count(*)::int AS n FROM t WHERE id = $1', ['called-back'])).rows).toEqual([{ n: 0 }]);
+    expect(pglite.isInTransaction()).toBe(false);
   });
 
   it('serves Prisma through pglite-prisma-adapter: a unique violation is Prisma error P2002', async () => {
