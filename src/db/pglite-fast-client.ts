@@ -26,12 +26,13 @@ export interface AdapterClient {
 const { serialize } = protocol;
 
 /**
- * The embedded database's client for Prisma's adapter, with PGlite's `query` replaced by a
- * lean one. PGlite's own `query` makes six calls into WebAssembly per statement (parse,
- * describe, bind, describe, execute, sync, each a round of its protocol machinery) and
- * parses and plans the text every time; measured ~530 µs for a one-row insert. Here each
- * distinct statement is prepared once under a name (its parameter types learnt then), and
- * every execution is one call carrying bind, describe, execute and sync: ~100 µs.
+ * The embedded database's client for Prisma's adapter, with PGlite's `query` and
+ * `transaction` replaced by lean ones. PGlite's own `query` makes six calls into WebAssembly
+ * per statement (parse, describe, bind, describe, execute, sync, each a round of its protocol
+ * machinery) and parses and plans the text every time; measured ~530 µs for a one-row insert.
+ * Here each distinct statement (up to PREPARED_STATEMENTS) is prepared once under a name, its
+ * parameter types learnt then, and every execution is one call carrying bind, describe,
+ * execute and sync: ~100 µs.
  *
  * Semantics are PGlite's: a statement outside a transaction waits for any open one and
  * syncs the files after; inside one it runs as part of it. Errors are PGlite's
