@@ -122,12 +122,13 @@ export interface LoadResult {
 }
 
 /** Drives a URL with autocannon: closed loop (`connections`) or open loop at `rate` requests/s. */
-export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections?: number; rate?: number }): Promise<LoadResult> {
+export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections?: number; rate?: number; onResponse?: (headers: Record<string, string>) => void }): Promise<LoadResult> {
   const result = await autocannon({
     url: opts.url,
     method: opts.method ?? 'GET',
     headers: opts.headers,
     body: opts.body,
+    ...(opts.onResponse ? { requests: [{ onResponse: (_status: number, _body: string, _context: unknown, headers: Record<string, string>) => opts.onResponse!(headers) }] } : {}),
     duration: opts.seconds,
     connections: opts.connections ?? 10,
     ...(opts.rate ? { overallRate: opts.rate } : {}),
