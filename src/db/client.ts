@@ -14,7 +14,7 @@ import { copyTemplate, ensureTemplate, PGLITE_START_PARAMS } from './pglite-temp
 
 export type Prisma = PrismaClient;
 
-/** Most distinct statements kept prepared on each PostgreSQL connection. */
+/** Most distinct statements kept prepared on each connection (PostgreSQL's, and the embedded database's one). */
 const PREPARED_STATEMENTS = 1000;
 const statementNames = new Map<string, string>();
 
@@ -73,7 +73,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   }
   const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
   // PGlite's interface with a leaner `query` (one call into WebAssembly per execution).
-  const adapter = new PrismaPGlite(fastQueryClient(pglite) as unknown as PGlite);
+  const adapter = new PrismaPGlite(fastQueryClient(pglite, { preparedStatements: PREPARED_STATEMENTS }) as unknown as PGlite);
   await applyPendingMigrations(adapter, { log: opts.log });
   const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
   const autovacuum = startEmbeddedAutovacuum(pglite, { onError: (err) => opts.log?.(`embedded autovacuum failed: ${err.message}`) });

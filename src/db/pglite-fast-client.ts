@@ -1,8 +1,5 @@
 import { type PGlite, protocol, type Transaction } from '@electric-sql/pglite';
 
-/** Most distinct statements kept prepared in the embedded database (as for PostgreSQL, src/db/client.ts). */
-const PREPARED_STATEMENTS = 1000;
-
 type Parser = (value: string, typeId: number) => unknown;
 interface QueryOptions {
   rowMode?: 'array' | 'object';
@@ -23,6 +20,13 @@ export interface AdapterClient {
   exec: PGlite['exec'];
 }
 
+/** PGlite members its typings leave out: the type maps its `query` uses, and its transaction lock. */
+interface PGliteInternals {
+  parsers: Record<number, Parser>;
+  serializers: Record<number, (v: unknown) => string>;
+  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
 const { serialize } = protocol;
 
 /**
@@ -30,7 +34,7 @@ const { serialize } = protocol;
  * `transaction` replaced by lean ones. PGlite's own `query` makes six calls into WebAssembly
  * per statement (parse, describe, bind, describe, execute, sync, each a round of its protocol
  * machinery) and parses and plans the text every time; measured ~530 µs for a one-row insert.
- * Here each distinct statement (up to PREPARED_STATEMENTS) is prepared once under a name, its
+ * Here each distinct statement (up to `preparedStatements`) is prepared once under a name, its
  * parameter types learnt then, and every execution is one call carrying bind, describe,
  * execute and sync: ~100 µs.
  *
@@ -38,11 +42,12 @@ const { serialize } = protocol;
  * syncs the files after; inside one it runs as part of it. Errors are PGlite's
  * DatabaseError, which the adapter maps to Prisma's error codes.
  */
-export function fastQueryClient(pglite: PGlite): AdapterClient & { transaction: <T>(fn: (tx: Transaction & AdapterClient) => Promise<T>) => Promise<T> } {
+export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: number }): AdapterClient & { transaction: <T>(fn: (tx: Transaction & AdapterClient) => Promise<T>) => Promise<T> } {
+  const internals = pglite as unknown as PGliteInternals;
   const statements = new Map<string, Statement>();
   const merged = new WeakMap<object, Record<number, Parser>>();
   const parsersFor = (options?: QueryOptions): Record<number, Parser> => {
-    const base = (pglite as unknown as { parsers: Record<number, Parser> }).parsers;
+    const base = internals.parsers;
     if (!options?.parsers) return base;
     let parsers = merged.get(options.parsers);
     if (!parsers) merged.set(options.parsers, (parsers = { ...base, ...options.parsers }));
@@ -53,7 +58,7 @@ export function fastQueryClient(pglite: PGlite): AdapterClient & { transaction: 
     const known = statements.get(sql);
     if (known) return known;
     // Beyond the bound, statements go unnamed: parsed again each time, as PGlite would.
-    const name = statements.size < PREPARED_STATEMENTS ? `svc_${statements.size}` : '';
+    const name = statements.size < opts.preparedStatements ? `svc_${statements.size}` : '';
     const { messages } = await pglite.execProtocol(concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
     const description = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined;
     const statement = { name, paramTypes: description?.dataTypeIDs ?? [] };
@@ -63,7 +68,7 @@ export function fastQueryClient(pglite: PGlite): AdapterClient & { transaction: 
 
   async function run(sql: string, values: unknown[] = [], options?: QueryOptions): Promise<Results> {
     const statement = await prepare(sql);
-    const serializers = (pglite as unknown as { serializers: Record<number, (v: unknown) => string> }).serializers;
+    const { serializers } = internals;
     const params = values.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = serializers[statement.paramTypes[i]];
@@ -80,11 +85,11 @@ export function fastQueryClient(pglite: PGlite): AdapterClient & { transaction: 
     return toResults(messages as unknown as Message[], parsersFor(options), options?.rowMode ?? 'object');
   }
 
-  const exclusive = <T>(fn: () => Promise<T>) => (pglite as unknown as { _runExclusiveTransaction<U>(f: () => Promise<U>): Promise<U> })._runExclusiveTransaction(fn);
-  // BEGIN, COMMIT, ROLLBACK: one simple-protocol message each, results unread (PGlite's own
-  // `exec` converts them through its generic result parser, ~10 % of the embedded database's
-  // CPU at 200 webhook events/s).
-  const control = (sql: 'BEGIN' | 'COMMIT' | 'ROLLBACK') => pglite.runExclusive(() => pglite.execProtocol(serialize.query(sql), { syncToFs: false }));
+  const exclusive = <T>(fn: () => Promise<T>) => internals._runExclusiveTransaction(fn);
+  // BEGIN, COMMIT, ROLLBACK (and any other statement a transaction `exec`s): one simple-protocol
+  // message each, results unread (PGlite's own `exec` converts them through its generic result
+  // parser, ~10 % of the embedded database's CPU at 200 webhook events/s).
+  const control = (sql: string) => pglite.runExclusive(() => pglite.execProtocol(serialize.query(sql), { syncToFs: false }));
 
   return {
     async query(sql, values, options) {
@@ -110,7 +115,8 @@ export function fastQueryClient(pglite: PGlite): AdapterClient & { transaction: 
           },
           exec: async (sql: string) => {
             open();
-            return pglite.runExclusive(() => pglite.execProtocol(serialize.query(sql), { syncToFs: false })).then(() => []);
+            await control(sql);
+            return [];
           },
           rollback: async () => {
             open();

@@ -13,7 +13,7 @@ let pglite: PGlite;
 let fast: ReturnType<typeof fastQueryClient>;
 beforeAll(async () => {
   pglite = new PGlite();
-  fast = fastQueryClient(pglite);
+  fast = fastQueryClient(pglite, { preparedStatements: 1000 });
   await pglite.exec(`CREATE TABLE t (id text PRIMARY KEY, n int, big bigint, price numeric(10,2), ok boolean, at timestamptz, doc jsonb, tags text[], raw bytea)`);
 });
 afterAll(async () => {
