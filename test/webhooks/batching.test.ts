@@ -6,7 +6,7 @@ import { runDueWork, startReceiver, type Receiver } from '../helpers/webhooks.ts
 // Attempt outcomes are written many per statement (src/modules/webhooks/delivery.ts, Recorder).
 // On the embedded database a write finishes before the next response is read, so without the
 // short wait every outcome was a statement of its own: 190 deliveries/s instead of 1,000.
-// The fan-out too is one statement per relayed batch (src/events/dispatcher.ts).
+// The fan-out is in the relay's one statement per relayed batch (src/events/relay.ts, dispatcher.ts).
 
 const statements: string[] = [];
 let app: TestApp;
@@ -34,8 +34,13 @@ describe('webhook delivery outcomes', () => {
     await runDueWork(app);
 
     expect(receiver.received).toHaveLength(120);
-    // The 60 events commit together, so one relay run takes them all: one INSERT of 120 rows.
-    expect(statements.filter((sql) => sql.includes('INSERT INTO "WebhookDelivery" ('))).toHaveLength(1);
+    // The fan-out is part of the relay's one statement (numbering, cursor, delivery rows), and
+    // the 60 events commit together, so one relay run queued all 120 rows (one `now` per run;
+    // the clock moves with real time).
+    const fanOuts = statements.filter((sql) => sql.includes('INSERT INTO "WebhookDelivery" ('));
+    expect(fanOuts.every((sql) => sql.includes('UPDATE "RelayCursor"') && sql.includes('UPDATE "Event"'))).toBe(true);
+    const queuedAt = await prisma.webhookDelivery.groupBy({ by: ['createdAt'], where: { accountId: c.accountId }, _count: true });
+    expect(queuedAt.map((g) => g._count)).toEqual([120]);
     const writes = statements.filter((sql) => sql.includes('INSERT INTO "WebhookDeliveryAttempt"')).length;
     expect(writes).toBeGreaterThanOrEqual(2); // at most 100 outcomes per statement
     expect(writes).toBeLessThanOrEqual(30);
