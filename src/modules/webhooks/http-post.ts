@@ -100,7 +100,7 @@ function pinnedAgent(url: URL, host: string, target: { address: string; family: 
       if ((options as { all?: boolean }).all) (callback as any)(null, [{ address: target.address, family: target.family }]);
       else callback(null, target.address, target.family);
     };
-    const opts = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 32, maxFreeSockets: 8, timeout: 60_000, lookup };
+    const opts = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 32, maxFreeSockets: 32, timeout: 60_000, lookup };
     agent = url.protocol === 'https:' ? new https.Agent(opts) : new http.Agent(opts);
     if (agents.size >= MAX_POOLS) {
       const [oldest, old] = agents.entries().next().value as [string, http.Agent];
