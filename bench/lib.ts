@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -122,13 +123,12 @@ export interface LoadResult {
 }
 
 /** Drives a URL with autocannon: closed loop (`connections`) or open loop at `rate` requests/s. */
-export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections?: number; rate?: number; onResponse?: (headers: Record<string, string>) => void }): Promise<LoadResult> {
+export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections?: number; rate?: number}): Promise<LoadResult> {
   const result = await autocannon({
     url: opts.url,
     method: opts.method ?? 'GET',
     headers: opts.headers,
     body: opts.body,
-    ...(opts.onResponse ? { requests: [{ onResponse: (_status: number, _body: string, _context: unknown, headers: Record<string, string>) => opts.onResponse!(headers) }] } : {}),
     duration: opts.seconds,
     connections: opts.connections ?? 10,
     ...(opts.rate ? { overallRate: opts.rate } : {}),
@@ -141,6 +141,93 @@ export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+/**
+ * Serves `listener` for paths under `prefix` on the app's own HTTP server, in front of the app:
+ * both sides then share one server, its sockets and settings, and one load run can alternate
+ * between them (`slicedLoad`). Returns the function that takes it away again.
+ */
+export function mountBeside(server: http.Server, prefix: string, listener: http.RequestListener): () => void {
+  const app = server.listeners('request') as http.RequestListener[];
+  const door: http.RequestListener = (req, res) => {
+    if (req.url?.startsWith(prefix)) listener(req, res);
+    else for (const l of app) l(req, res);
+  };
+  server.removeAllListeners('request');
+  server.on('request', door);
+  return () => {
+    server.off('request', door);
+    for (const l of app) server.on('request', l);
+  };
+}
+
+export interface SlicedRequest {
+  method?: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Throughput of several states measured in one run: closed-loop load (`connections` requests
+ * in flight) that moves to the next state, round-robin, every `sliceMs`. A state is the
+ * client's (`request` says what to send in it) or the server's (`enter` flips a switch). At
+ * each switch the run waits until the last request of the old state has been answered, and a
+ * slice lasts from its first request to its last answer, so no request is counted in another
+ * state's time. Drift on a shared machine (a neighbour's load, CPU frequency) so falls on
+ * every state alike, where runs seconds apart moved ratios by ±20 %. The first round of
+ * slices is not counted (warm-up). Any answer other than 2xx fails the run.
+ */
+export async function slicedLoad<S extends string>(opts: {
+  url: string;
+  states: readonly S[];
+  seconds: number;
+  sliceMs: number;
+  connections?: number;
+  enter?: (state: S) => void;
+  request: (state: S) => SlicedRequest;
+}): Promise<Record<S, number>> {
+  const connections = opts.connections ?? 10;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const base = new URL(opts.url);
+  const send = (r: SlicedRequest) =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request({ host: base.hostname, port: base.port, path: r.path, method: r.method ?? 'GET', headers: r.headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode! >= 200 && res.statusCode! < 300 ? resolve() : reject(new Error(`${r.method ?? 'GET'} ${r.path}: HTTP ${res.statusCode}`))));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(r.body);
+    });
+  const answered = Object.fromEntries(opts.states.map((s) => [s, { requests: 0, ms: 0 }])) as Record<S, { requests: number; ms: number }>;
+  // At least eight counted slices per state, so one the timer served late does not decide it.
+  const slices = Math.max(Math.ceil((opts.seconds * 1000) / opts.sliceMs), opts.states.length * 9);
+  try {
+    for (let i = 0; i < slices; i++) {
+      const state = opts.states[i % opts.states.length];
+      const request = opts.request(state);
+      opts.enter?.(state);
+      let requests = 0;
+      const started = performance.now();
+      const until = started + opts.sliceMs;
+      await Promise.all(
+        Array.from({ length: connections }, async () => {
+          while (performance.now() < until) {
+            await send(request);
+            requests++;
+          }
+        }),
+      );
+      if (i < opts.states.length) continue;
+      answered[state].requests += requests;
+      answered[state].ms += performance.now() - started;
+    }
+  } finally {
+    agent.destroy();
+  }
+  return Object.fromEntries(opts.states.map((s) => [s, answered[s].requests / (answered[s].ms / 1000)])) as Record<S, number>;
 }
 
 export function percentile(values: number[], p: number): number {

@@ -1,5 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import type { App } from '../src/app-services.ts';
 import { tenantClient } from '../src/db/tenant.ts';
 import { authenticate } from '../src/modules/auth/service.ts';
@@ -8,17 +7,18 @@ import { listServers } from '../src/modules/servers/service.ts';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
- * The baseline of scenarios 1, 2 and 7: a bare node:http handler that authenticates the same
+ * The baseline of scenarios 1 and 2: a bare node:http handler that authenticates the same
  * way, calls the same service function with the same includes and writes the same JSON as
  * GET /v1/servers — everything but the platform (routing, GraphQL execution, middleware).
+ * The benchmark serves it on the app's own HTTP server (`mountBeside` in lib.ts).
  */
-export async function startRawBaseline(app: App): Promise<{ url: string; close(): Promise<void> }> {
+export function rawBaselineHandler(app: App): http.RequestListener {
   const include = {
     ips: { orderBy: [{ isPrimary: 'desc' as const }, { address: 'asc' as const }] },
     snapshots: { orderBy: { id: 'desc' as const } },
     addons: { where: { endedAt: null }, orderBy: { id: 'asc' as const } },
   };
-  const server = http.createServer(async (req, res) => {
+  return async (req, res) => {
     try {
       const principal = await authenticate(app.prisma, req.headers.authorization ?? null, app.clock.now());
       if (!principal) throw new Error('no credential');
@@ -40,10 +40,5 @@ export async function startRawBaseline(app: App): Promise<{ url: string; close()
     } catch (err) {
       res.writeHead(500).end(String(err));
     }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

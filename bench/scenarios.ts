@@ -8,8 +8,8 @@ import { Kind, OperationTypeNode, print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { recordEvent } from '../src/events/outbox.ts';
-import { benchCustomer, load, loadServers, percentile, sleep, startBenchApp, type BenchApp } from './lib.ts';
-import { startRawBaseline } from './raw-baseline.ts';
+import { benchCustomer, load, loadServers, mountBeside, percentile, sleep, slicedLoad, startBenchApp, type BenchApp } from './lib.ts';
+import { rawBaselineHandler } from './raw-baseline.ts';
 import { spawnServer, waitReady } from '../test/helpers/process.ts';
 
 export interface Sizes {
@@ -17,8 +17,7 @@ export interface Sizes {
   seconds: number;
   /** Scenario 3 account sizes. */
   nested: number[];
-  /** Scenarios 1, 2 and 7: interleaved rounds of each target, after a warm-up when `warmUp`. */
-  rounds: number;
+  /** Scenarios 1, 2 and 7: a warm-up of each target first when `warmUp`. */
   warmUp: boolean;
   /** Scenario 4: events and subscriptions; events/s for the latency run and its length in s. */
   webhookEvents: number;
@@ -32,8 +31,8 @@ export interface Sizes {
   rssServers: number;
 }
 
-export const FULL: Sizes = { seconds: 10, rounds: 5, warmUp: true, nested: [10, 100, 1000], webhookEvents: 2000, webhookSubscriptions: 5, latencyRate: 200, latencySeconds: 5, subscribers: 500, subscriberEvents: 50, rssServers: 10_000 };
-export const TINY: Sizes = { seconds: 1, rounds: 1, warmUp: false, nested: [2, 4], webhookEvents: 20, webhookSubscriptions: 2, latencyRate: 20, latencySeconds: 1, subscribers: 5, subscriberEvents: 3, rssServers: 200 };
+export const FULL: Sizes = { seconds: 10, warmUp: true, nested: [10, 100, 1000], webhookEvents: 2000, webhookSubscriptions: 5, latencyRate: 200, latencySeconds: 5, subscribers: 500, subscriberEvents: 50, rssServers: 10_000 };
+export const TINY: Sizes = { seconds: 1, warmUp: false, nested: [2, 4], webhookEvents: 20, webhookSubscriptions: 2, latencyRate: 20, latencySeconds: 1, subscribers: 5, subscriberEvents: 3, rssServers: 200 };
 
 export interface Figure {
   scenario: string;
@@ -54,64 +53,63 @@ export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[];
     const figures: Figure[] = [];
     const c = await benchCustomer(app);
     await loadServers(app, c.accountId, 50, { nested: true });
-    const raw = await startRawBaseline(app.running.app);
+    const unmount = mountBeside(app.running.server, '/bench-raw', rawBaselineHandler(app.running.app));
     const auth = { Authorization: `Bearer ${c.key}` };
     const node = buildOperationNodeForField({ schema: app.running.app.schema, kind: OperationTypeNode.QUERY, field: 'servers', models: [], ignore: [], circularReferenceDepth: 2 });
     const query = print({ kind: Kind.DOCUMENT, definitions: [node] });
     const gqlBody = JSON.stringify({ query, variables: { limit: 50 } });
+    const targets = {
+      raw: { path: '/bench-raw/?limit=50', headers: auth },
+      sofa: { path: '/v1/servers?limit=50', headers: auth },
+      graphql: { path: '/graphql', method: 'POST' as const, headers: { ...auth, 'Content-Type': 'application/json' }, body: gqlBody },
+    };
 
-    const viaRest = await (await fetch(`${app.url}/v1/servers?limit=50`, { headers: auth })).json();
-    const viaRaw = await (await fetch(`${raw.url}/?limit=50`, { headers: auth })).json();
-    const viaGql = await (await fetch(`${app.url}/graphql`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: gqlBody })).json();
+    const ask = (t: (typeof targets)[keyof typeof targets]) => fetch(app.url + t.path, { method: 'method' in t ? t.method : 'GET', headers: t.headers, body: 'body' in t ? t.body : undefined }).then((r) => r.json());
+    const viaRest = await ask(targets.sofa);
+    const viaRaw = await ask(targets.raw);
+    const viaGql = await ask(targets.graphql);
     const sameJson = JSON.stringify(sortKeys(viaRest)) === JSON.stringify(sortKeys(viaRaw)) && JSON.stringify(sortKeys(viaGql.data.servers)) === JSON.stringify(sortKeys(viaRaw));
 
-    const targets = {
-      raw: { url: `${raw.url}/?limit=50`, headers: auth },
-      sofa: { url: `${app.url}/v1/servers?limit=50`, headers: auth },
-      graphql: { url: `${app.url}/graphql`, method: 'POST' as const, headers: { ...auth, 'Content-Type': 'application/json' }, body: gqlBody },
-    };
-    // Warm every path up (JIT, caches, pool connections) before anything is measured, then
-    // interleave short runs, one of each target per round, the order rotating from round to
-    // round. Each ratio is the median of the rounds' own ratios: a round's runs are seconds
-    // apart, so drift on a shared machine (GC debt, a neighbour's load) cancels within a round
-    // and an unlucky round does not move the figure. (The tiny size only checks that the
-    // figures are produced.)
+    // Warm every path up (JIT, caches, pool connections) before anything is measured, then one
+    // run that switches between the three every half second (`slicedLoad`): the raw handler is served
+    // on the app's own HTTP server, so all three share the server, the connections and the
+    // machine's moment. Runs seconds apart (the method before) moved these ratios by ±0.05.
     const names = Object.keys(targets) as (keyof typeof targets)[];
-    const runSeconds = Math.max(1, Math.round(sizes.seconds * 0.4));
-    if (sizes.warmUp) for (const target of Object.values(targets)) await load({ ...target, seconds: Math.max(1, Math.round(sizes.seconds * 0.3)) });
+    if (sizes.warmUp) for (const name of names) await load({ url: app.url + targets[name].path, ...targets[name], seconds: Math.max(1, Math.round(sizes.seconds * 0.3)) });
     const middleware = (on: boolean) => (config.middleware = { rateLimit: on, idempotency: on });
     // The premise of scenario 7: with the switch off, no rate limit applies (no X-RateLimit-* headers).
     middleware(false);
-    const middlewareOff = !(await fetch(targets.sofa.url, { headers: auth })).headers.has('x-ratelimit-limit');
+    const middlewareOff = !(await fetch(app.url + targets.sofa.path, { headers: auth })).headers.has('x-ratelimit-limit');
     middleware(true);
-    const middlewareOn = (await fetch(targets.sofa.url, { headers: auth })).headers.has('x-ratelimit-limit');
-    const runs: Record<keyof typeof targets, number[]> = { raw: [], sofa: [], graphql: [] };
-    for (let round = 0; round < sizes.rounds; round++) {
-      for (let i = 0; i < names.length; i++) {
-        const name = names[(round + i) % names.length];
-        runs[name].push((await load({ ...targets[name], seconds: runSeconds })).rps);
-        if (process.env.BENCH_VERBOSE) process.stderr.write(`round ${round} ${name}: ${runs[name].at(-1)!.toFixed(1)} req/s\n`);
-      }
-    }
-    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
-    const ratio = (a: number[], b: number[]) => percentile(a.map((x, i) => x / b[i]), 50);
-    const [rawRps, sofaRps, gqlRps] = [mean(runs.raw), mean(runs.sofa), mean(runs.graphql)];
-    const sofaRatio = ratio(runs.sofa, runs.raw);
-    const gqlRatio = ratio(runs.graphql, runs.raw);
-    figures.push({ scenario: '1 REST vs raw', metric: 'raw node:http throughput', value: rawRps, unit: 'req/s' });
-    figures.push({ scenario: '1 REST vs raw', metric: 'SOFA throughput', value: sofaRps, unit: 'req/s' });
+    const middlewareOn = (await fetch(app.url + targets.sofa.path, { headers: auth })).headers.has('x-ratelimit-limit');
+    const sliceMs = (seconds: number) => Math.min(500, (seconds * 1000) / 16);
+    const rps = await slicedLoad({ url: app.url, states: names, seconds: sizes.seconds * 3, sliceMs: sliceMs(sizes.seconds * 3), request: (name) => targets[name] });
+    if (process.env.BENCH_VERBOSE) process.stderr.write(`sliced: ${names.map((n) => `${n} ${rps[n].toFixed(1)} req/s`).join(', ')}\n`);
+    const sofaRatio = rps.sofa / rps.raw;
+    const gqlRatio = rps.graphql / rps.raw;
+    figures.push({ scenario: '1 REST vs raw', metric: 'raw node:http throughput', value: rps.raw, unit: 'req/s' });
+    figures.push({ scenario: '1 REST vs raw', metric: 'SOFA throughput', value: rps.sofa, unit: 'req/s' });
     figures.push({ scenario: '1 REST vs raw', metric: 'SOFA / raw', value: sofaRatio, unit: 'ratio', budget: '≥ 0.8', pass: sofaRatio >= 0.8 });
     const fixed = await load({ url: `${app.url}/v1/servers?limit=50`, headers: auth, seconds: sizes.seconds, rate: 1000, connections: 50 });
     figures.push({ scenario: '1 REST vs raw', metric: 'throughput offered 1,000 req/s', value: fixed.rps, unit: 'req/s' });
     figures.push({ scenario: '1 REST vs raw', metric: 'p99 at 1,000 req/s offered', value: fixed.p99, unit: 'ms', budget: '≤ 20', pass: fixed.p99 <= 20 });
-    figures.push({ scenario: '2 GraphQL vs raw', metric: 'POST /graphql throughput', value: gqlRps, unit: 'req/s' });
+    figures.push({ scenario: '2 GraphQL vs raw', metric: 'POST /graphql throughput', value: rps.graphql, unit: 'req/s' });
     figures.push({ scenario: '2 GraphQL vs raw', metric: 'GraphQL / raw', value: gqlRatio, unit: 'ratio', budget: '≥ 0.8', pass: gqlRatio >= 0.8 });
-    const sliced = await middlewareSlices({ url: targets.sofa.url, headers: auth, seconds: sizes.seconds, switchTo: middleware });
-    const overhead = 1 - sliced.onRps / sliced.offRps;
-    figures.push({ scenario: '7 middleware overhead', metric: 'SOFA with rate limit and idempotency', value: sliced.onRps, unit: 'req/s' });
-    figures.push({ scenario: '7 middleware overhead', metric: 'SOFA without them', value: sliced.offRps, unit: 'req/s' });
+    // Scenario 7: the same path with the middleware switched on and off every half second.
+    const seconds7 = Math.max(2, sizes.seconds);
+    const sliced = await slicedLoad({
+      url: app.url,
+      states: ['on', 'off'] as const,
+      seconds: seconds7,
+      sliceMs: sliceMs(seconds7),
+      enter: (state) => middleware(state === 'on'),
+      request: () => targets.sofa,
+    }).finally(() => middleware(true));
+    const overhead = 1 - sliced.on / sliced.off;
+    figures.push({ scenario: '7 middleware overhead', metric: 'SOFA with rate limit and idempotency', value: sliced.on, unit: 'req/s' });
+    figures.push({ scenario: '7 middleware overhead', metric: 'SOFA without them', value: sliced.off, unit: 'req/s' });
     figures.push({ scenario: '7 middleware overhead', metric: 'rate limit + idempotency cost', value: overhead * 100, unit: '%', budget: '≤ 5', pass: overhead <= 0.05 });
-    await raw.close();
+    unmount();
     return { figures, sameJson, middlewareOff: middlewareOff && middlewareOn };
   } finally {
     await app.stop();
@@ -339,49 +337,6 @@ export async function coldStartAndMemory(sizes: Sizes): Promise<Figure[]> {
   ];
 }
 
-/**
- * Scenario 7: one closed-loop run of SOFA with the rate limiter and idempotency switched on
- * and off every 250 ms (less in a run shorter than 4 s; the switch is read per request). Each response says which it had
- * (`X-RateLimit-*` headers present or not) and counts for the slice it was admitted in (the
- * current one, or the one before when the state differs). Only whole slices count, after the
- * first two (connections opening): throughput per state is its responses over its time, so
- * drift on a shared machine cancels within a quarter of a second, where runs seconds apart
- * (scenario 1's method) left ±20 % on the embedded database.
- */
-async function middlewareSlices(opts: { url: string; headers: Record<string, string>; seconds: number; switchTo: (on: boolean) => void }) {
-  // At least 2 s in slices of at most 1/16 of the run: even with the timer late on a loaded
-  // machine (the tiny run inside the test suite), each state gets whole slices.
-  const seconds = Math.max(2, opts.seconds);
-  const sliceMs = Math.min(250, (seconds * 1000) / 16);
-  const slices: { on: boolean; ms: number; responses: number }[] = [];
-  let started = performance.now();
-  let current = { on: true, ms: 0, responses: 0 };
-  opts.switchTo(true);
-  const flip = setInterval(() => {
-    const now = performance.now();
-    current.ms = now - started;
-    slices.push(current);
-    started = now;
-    current = { on: !current.on, ms: 0, responses: 0 };
-    opts.switchTo(current.on);
-  }, sliceMs);
-  const onResponse = (headers: Record<string, string>) => {
-    const on = Object.keys(headers).some((h) => h.toLowerCase() === 'x-ratelimit-limit');
-    (on === current.on ? current : (slices.at(-1) ?? current)).responses++;
-  };
-  try {
-    await load({ url: opts.url, headers: opts.headers, seconds, onResponse });
-  } finally {
-    clearInterval(flip);
-    opts.switchTo(true);
-  }
-  const whole = slices.slice(2, -1); // the last recorded slice may have lost the run's end
-  const rps = (on: boolean) => {
-    const mine = whole.filter((x) => x.on === on);
-    return mine.reduce((n, x) => n + x.responses, 0) / (mine.reduce((t, x) => t + x.ms, 0) / 1000);
-  };
-  return { onRps: rps(true), offRps: rps(false) };
-}
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as any)[k])]));

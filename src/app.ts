@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -47,6 +48,8 @@ export interface RunningApp {
   /** Base URL the server listens on, e.g. http://127.0.0.1:8080 */
   url: string;
   port: number;
+  /** The HTTP server (the benchmark serves its raw baseline beside the API on it). */
+  server: http.Server;
   /** Graceful stop: refuse new connections, finish in-flight requests, close the database. */
   stop(): Promise<void>;
 }
@@ -193,7 +196,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
       await db.close();
       log.info('stopped');
     })());
-  return { app, url, port, stop };
+  return { app, url, port, server, stop };
 }
 
 /** ADMIN_TOKEN, or one generated once and kept in DATA_DIR/admin-token (the log names the file, never the value). */
