@@ -96,7 +96,7 @@ export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[];
     figures.push({ scenario: '2 GraphQL vs raw', metric: 'POST /graphql throughput', value: rps.graphql, unit: 'req/s' });
     figures.push({ scenario: '2 GraphQL vs raw', metric: 'GraphQL / raw', value: gqlRatio, unit: 'ratio', budget: '≥ 0.8', pass: gqlRatio >= 0.8 });
     // Scenario 7: the same path with the middleware switched on and off every half second.
-    const seconds7 = Math.max(2, sizes.seconds);
+    const seconds7 = Math.max(2, sizes.seconds * 2);
     const sliced = await slicedLoad({
       url: app.url,
       states: ['on', 'off'] as const,
