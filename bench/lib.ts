@@ -123,7 +123,7 @@ export interface LoadResult {
 }
 
 /** Drives a URL with autocannon: closed loop (`connections`) or open loop at `rate` requests/s. */
-export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections?: number; rate?: number}): Promise<LoadResult> {
+export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections?: number; rate?: number }): Promise<LoadResult> {
   const result = await autocannon({
     url: opts.url,
     method: opts.method ?? 'GET',
@@ -171,8 +171,9 @@ export interface SlicedRequest {
 
 /**
  * Throughput of several states measured in one run: closed-loop load (`connections` requests
- * in flight) that moves to another state every `sliceMs` (each round of states in a random order). A state is the
- * client's (`request` says what to send in it) or the server's (`enter` flips a switch). At
+ * in flight) that moves to another state every `sliceMs` (each round of states in a random
+ * order). A state is the client's (`request` says what to send in it) or the server's
+ * (`enter` flips a switch). At
  * each switch the run waits until the last request of the old state has been answered, and a
  * slice lasts from its first request to its last answer, so no request is counted in another
  * state's time. Drift on a shared machine (a neighbour's load, CPU frequency) so falls on
