@@ -8,7 +8,7 @@ import { startApp, type RunningApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { ID_PREFIX, newId } from '../src/db/ids.ts';
 import { mintApiKey } from '../src/modules/auth/service.ts';
-import { ALL_SCOPES } from '../src/modules/auth/scopes.ts';
+import { ALL_SCOPES } from '../src/scopes.ts';
 import { createAccount } from '../src/modules/account/service.ts';
 import { requestScope } from '../src/http/request-scope.ts';
 

@@ -20,7 +20,7 @@ export function rawBaselineHandler(app: App): http.RequestListener {
   };
   return async (req, res) => {
     try {
-      const principal = await authenticate(app.prisma, req.headers.authorization ?? null, app.clock.now());
+      const principal = await authenticate(app.prisma, req.headers.authorization ?? null, app.clock.now(), `${app.config.publicBaseUrl}/v1`);
       if (!principal) throw new Error('no credential');
       const limit = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('limit') ?? 50);
       const page = await listServers(tenantClient(app.prisma, principal.accountId), { limit }, { include });

@@ -6,6 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
+import { unsupportedNodeReason } from './runtime.js';
+
+const unsupported = unsupportedNodeReason();
+if (unsupported) {
+  console.error(unsupported);
+  process.exit(1);
+}
 
 // One background thread compiles WebAssembly (Prisma's query compiler, PGlite) instead of one
 // per core: the optimising compiler's memory stays with the process after start-up. Peak RSS of

@@ -10,6 +10,7 @@ import type { Metrics } from './http/metrics.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { ServerProvider } from './provider/types.ts';
 import type { HostingDriver } from './provider/hosting/types.ts';
+import type { KeyUseRecorder } from './modules/auth/key-usage.ts';
 
 /** The long-lived parts of one running instance, shared by every request. */
 export interface App {
@@ -20,6 +21,8 @@ export interface App {
   log: Logger;
   schema: GraphQLSchema;
   limits: RateLimits;
+  /** Writes `ApiKey.lastUsedAt` off the request's path, at most once a minute per key. */
+  keyUse: KeyUseRecorder;
   /** The Redis connection for shared counters, when REDIS_URL is set (readiness pings it). */
   redis?: Redis;
   metrics: Metrics;

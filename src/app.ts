@@ -6,12 +6,12 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { App } from './app-services.ts';
+import { createBackground, type Background } from './background.ts';
 import { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { withClockTimestamps } from './db/timestamps.ts';
 import { databaseNamespace } from './db/namespace.ts';
-import { onEventRecorded } from './events/outbox.ts';
-import { Relay } from './events/relay.ts';
 import { createEventStream } from './events/stream.ts';
 import { GaplessEventStream } from './events/gapless.ts';
 import { createAdminHandler } from './http/admin.ts';
@@ -20,28 +20,26 @@ import { createDashboardHandler } from './http/dashboard.ts';
 import { createOAuthHandler } from './http/oauth.ts';
 import { createApiHandler } from './http/api.ts';
 import { createGraphQLServer } from './http/graphql.ts';
-import { createOperationExecutor } from './http/execute-operation.ts';
+import { createDocumentExecutor, createOperationExecutor } from './http/execute-operation.ts';
 import { buildToolCatalog } from './mcp/catalog.ts';
+import { createCodeModeRunner } from './mcp/code-mode.ts';
 import { createMcpHandler } from './mcp/http.ts';
 import { attachGraphQLWs } from './http/graphql-ws.ts';
 import { Metrics } from './http/metrics.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { handleOps } from './http/ops.ts';
 import { RateLimits } from './http/rate-limit.ts';
-import { RestRoutes } from './http/rest-routes.ts';
+import { v1Router } from './http/rest-routes.ts';
 import { createHttpServer } from './http/server.ts';
-import { seedCatalogue } from './modules/catalogue/service.ts';
+import { seedCatalogue } from './db/catalogue-seed.ts';
 import { ensureDemoAccount } from './modules/account/demo.ts';
+import { KeyUseRecorder } from './modules/auth/key-usage.ts';
 import * as servers from './modules/servers/service.ts';
-import { runRenewals } from './modules/billing/renewals.ts';
-import { sendDueDeliveries } from './modules/webhooks/delivery.ts';
 import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
-import { runDueJobs } from './provider/jobs.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
 import { SimulatedHostingDriver } from './provider/hosting/simulated.ts';
 import { hostingCallbacks } from './modules/hosting/service.ts';
 import { getSchema } from './schema/index.ts';
-import { oneAtATime } from './one-at-a-time.ts';
 
 export interface RunningApp {
   app: App;
@@ -50,6 +48,8 @@ export interface RunningApp {
   port: number;
   /** The HTTP server (the benchmark serves its raw baseline beside the API on it). */
   server: http.Server;
+  /** The relay, the delivery worker, provider jobs and the ticker (src/background.ts). */
+  background: Background;
   /** Graceful stop: refuse new connections, finish in-flight requests, close the database. */
   stop(): Promise<void>;
 }
@@ -65,12 +65,13 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const schema = getSchema();
   const yoga = createGraphQLServer(schema, () => app.limits);
   const openApi = buildOpenApi(schema);
-  const restRoutes = new RestRoutes(schema);
+  const restRoutes = v1Router(schema);
   const toolCatalog = buildToolCatalog(schema);
   const db = await opening;
-  const prisma = db.prisma;
-  const clock = new Clock(prisma);
+  const clock = new Clock(db.prisma);
   await clock.load();
+  // Every write through the app takes its createdAt/updatedAt from the simulated clock.
+  const prisma = withClockTimestamps(db.prisma, () => clock.now());
   const namespace = await databaseNamespace(prisma, config.databaseUrl);
   if (config.databaseUrl) clock.watch({ redisUrl: config.redisUrl, namespace, onError: (err) => log.warn({ err: err.message }, 'clock refresh failed') });
   await seedCatalogue(prisma);
@@ -87,47 +88,9 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     { checkMs: 1000 },
   );
   const webhookSecretKey = resolveWebhookSecretKey({ key: config.webhookSecretKey, dataDir: config.dataDir, log });
-  // Outbox → event stream + webhook delivery queue (src/events/relay.ts). It runs whatever
-  // backgroundJobs says: relaying committed events is not clock-driven work.
-  const relay = new Relay(
-    { prisma, stream: events, now: () => clock.now(), log },
-    { pollMs: 250, onRelayed: () => config.backgroundJobs && wakeDeliveries() },
-  );
-  await relay.init();
+  const background = await createBackground({ config, db, prisma, clock, log, provider, events, webhookSecretKey });
   await events.start();
-  const offRecorded = onEventRecorded(() => relay.kick());
-  const deliveryDeps = {
-    prisma,
-    now: () => clock.now(),
-    log,
-    secretKey: webhookSecretKey,
-    timeoutMs: config.webhookTimeoutMs,
-    allowPrivate: () => config.webhookAllowPrivate,
-  };
-
-  let wake: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
-  // Due deliveries, one run at a time per instance (a run loops until none is due).
-  const sending = oneAtATime(() => sendDueDeliveries(deliveryDeps));
-  // Provider jobs (which record events), then the relay (events → delivery rows), then due
-  // deliveries; one run at a time per instance, SKIP LOCKED keeps instances apart.
-  const working = oneAtATime(async () => {
-    const jobs = await runDueJobs(prisma, provider.jobHandlers, clock.now());
-    await runRenewals(prisma, provider, clock.now());
-    await relay.runOnce();
-    await sending.run();
-    return jobs;
-  });
-  // Relayed events have deliveries waiting: send them now, not at the next tick. Only the
-  // deliveries: provider jobs and renewals keep to the ticker, or each event would cost their
-  // queries too (what held the embedded database's webhook latency back).
-  const wakeDeliveries = () => {
-    if (stopping) return;
-    wake ??= setTimeout(() => {
-      wake = undefined;
-      sending.run().catch((err) => log.error({ err }, 'webhook deliveries failed'));
-    }, 10).unref();
-  };
   const app: App = {
     config,
     db,
@@ -136,6 +99,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     log,
     schema,
     limits: new RateLimits(redis, config.requestsPerMinute, namespace),
+    keyUse: new KeyUseRecorder({ prisma, now: () => clock.now(), log }),
     redis,
     metrics: new Metrics(),
     provider,
@@ -144,8 +108,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     events,
     webhookSecretKey,
     ready: false,
-    // A stopped instance must not relay: its listeners are gone (the events would be lost to them).
-    runDueWork: async () => (stopping ? 0 : working.run()),
+    runDueWork: () => background.runDueWork(),
   };
 
   if (!config.databaseUrl && config.seedDemo) await ensureDemoAccount(app);
@@ -155,7 +118,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     api: createApiHandler(app, yoga, restRoutes, () => openApi),
     admin: createAdminHandler(app),
     hooks: createHooksHandler(app),
-    mcp: createMcpHandler(app, toolCatalog, createOperationExecutor(app, yoga)),
+    mcp: createMcpHandler(app, toolCatalog, createOperationExecutor(app, yoga), createCodeModeRunner(schema, createDocumentExecutor(app, yoga))),
     ops: (req, res, p) => handleOps(app, req, res, p),
     oauth: createOAuthHandler(app, dashboard.devicePage),
     dashboard: dashboard.handle,
@@ -170,33 +133,25 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   log.info({ url, database: db.kind }, 'listening');
 
-  const ticker = config.backgroundJobs
-    ? setInterval(() => app.runDueWork().catch((err) => log.error({ err }, 'background work failed')), 1000)
-    : undefined;
-  ticker?.unref();
-  relay.start();
+  await background.start();
 
   const stop = () =>
     (stopping ??= (async () => {
-      if (ticker) clearInterval(ticker);
       clock.stop();
-      clearTimeout(wake);
-      offRecorded();
       await graphqlWs.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);
       await closed;
       clearTimeout(force);
-      await working.settled();
-      await sending.settled();
-      await relay.stop();
+      await background.stop();
+      await app.keyUse.settled();
       await events.close();
       redis?.disconnect();
       await db.close();
       log.info('stopped');
     })());
-  return { app, url, port, server, stop };
+  return { app, url, port, server, background, stop };
 }
 
 /** ADMIN_TOKEN, or one generated once and kept in DATA_DIR/admin-token (the log names the file, never the value). */

@@ -32,6 +32,12 @@ export interface Config {
    * switch the middleware off and on between runs (it is read per request) to measure its cost.
    */
   requestsPerMinute: number;
+  /**
+   * Not from the environment: how often the event relay polls the outbox, the safety net
+   * behind the commit-time notification that normally wakes it (tests slow it down to show
+   * the notification alone relays promptly).
+   */
+  relayPollMs: number;
   middleware: { rateLimit: boolean; idempotency: boolean };
 }
 
@@ -57,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     backgroundJobs: env.BACKGROUND_JOBS !== '0',
     seedDemo: true,
     requestsPerMinute: 120,
+    relayPollMs: 1000,
     middleware: { rateLimit: true, idempotency: true },
     ...overrides,
   };

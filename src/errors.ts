@@ -34,10 +34,17 @@ const CODES: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/**
+ * The error object (DESIGN.md): `statusCode`, `message` and `error` as the spec has them, plus
+ * `code` (machine-readable, the same as GraphQL's `extensions.code`) and `param` (the request
+ * value at fault, by its path, when one is: `name`, `jobs[1].command`, `Idempotency-Key`).
+ */
 export interface ErrorBody {
   statusCode: number;
   message: string;
   error: string;
+  code: string;
+  param?: string;
 }
 
 /**
@@ -68,9 +75,12 @@ export const notFound = (what: string) => new ApiError(404, `${what} not found.`
 export const conflict = (message: string) => new ApiError(409, message);
 export const unprocessable = (message: string) => new ApiError(422, message);
 
-export function errorBody(status: number, message: string): ErrorBody {
-  return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error' };
+export function errorBody(status: number, message: string, param?: string): ErrorBody {
+  return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error', code: CODES[status] ?? 'ERROR', ...(param ? { param } : {}) };
 }
+
+/** The request value an ApiError names (`badRequest(message, field)`), if any. */
+export const paramOf = (error: ApiError): string | undefined => error.extensions.field as string | undefined;
 
 /** The ApiError behind a GraphQL error (graphql-js wraps resolver errors in a located copy). */
 export function apiErrorOf(error: unknown): ApiError | undefined {

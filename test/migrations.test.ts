@@ -59,16 +59,17 @@ describe('migrations folder', () => {
     expect([...folders].sort()).toEqual(folders);
   });
 
+  // Replays every migration into a shadow database in WebAssembly: slow on a loaded 2-core machine.
   it('is in sync with schema.prisma (run `npm run migrate:new -- <name>` if not)', async () => {
     expect(await diffMigrationsToSchema()).toBe('');
-  });
+  }, 120_000);
 
   it('reports a schema change as SQL (so the empty diff above means something)', async () => {
     const schema = `${await readFile(SCHEMA_PATH, 'utf8')}\nmodel MigrationProbe {\n  id Int @id\n}\n`;
     const sql = await diffMigrationsToSchema({ schema });
     expect(sql).toContain('CREATE TABLE "MigrationProbe"');
     expect(sql).not.toContain('CREATE TABLE "Account"'); // only the change, not the whole schema
-  });
+  }, 120_000);
 });
 
 describe('applyPendingMigrations on PGlite', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { printedArtifacts } from '../src/schema/printed.ts';
+import { printedArtifacts } from '../src/printed-artifacts.ts';
 
 describe('printed schema artifacts', () => {
   for (const [file, text] of Object.entries(printedArtifacts())) {

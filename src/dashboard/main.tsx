@@ -5,6 +5,7 @@ import { Link, navigate, useLocation } from './router.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { Overview } from './pages/overview.tsx';
 import { ServerPage } from './pages/server.tsx';
+import { Servers } from './pages/servers.tsx';
 import { Keys } from './pages/keys.tsx';
 import { Apps } from './pages/apps.tsx';
 import { Device } from './pages/device.tsx';
@@ -14,6 +15,7 @@ import './style.css';
 
 const NAV = [
   ['/', 'Overview'],
+  ['/servers', 'Servers'],
   ['/keys', 'API keys'],
   ['/apps', 'Connected apps'],
   ['/webhooks', 'Webhooks'],
@@ -61,6 +63,7 @@ function App() {
   let page;
   const server = /^\/servers\/([\w-]+)$/.exec(path);
   if (path === '/' || path === '/sign-in') page = <Overview />;
+  else if (path === '/servers') page = <Servers />;
   else if (server) page = <ServerPage id={server[1]} />;
   else if (path === '/keys') page = <Keys />;
   else if (path === '/apps') page = <Apps />;
@@ -75,16 +78,18 @@ function App() {
         <span class="brand">☁ Cloud account</span>
         <nav>
           {NAV.map(([href, label]) => (
-            <Link key={href} href={href} class={path === href ? 'active' : ''}>
+            <Link key={href} href={href} class={path === href || (href !== '/' && path.startsWith(`${href}/`)) ? 'active' : ''}>
               {label}
             </Link>
           ))}
         </nav>
         <LiveBadge />
-        <span class="who" data-testid="account-email">{session.account?.email}</span>
-        <button type="button" class="link" onClick={signOut}>
-          Sign out
-        </button>
+        <div class="who">
+          <span data-testid="account-email">{session.account?.email}</span>
+          <button type="button" class="link" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
       </header>
       <main>{page}</main>
     </div>

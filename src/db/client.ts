@@ -7,6 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { applyPendingMigrations } from './migrate.ts';
+import { listenPostgres, type ListenOptions, type Listening } from './listen.ts';
 import { countQueries } from './query-counter.ts';
 import { startEmbeddedAutovacuum } from './embedded-autovacuum.ts';
 import { fastQueryClient } from './pglite-fast-client.ts';
@@ -39,6 +40,8 @@ export interface Database {
   kind: 'pglite' | 'postgresql';
   /** Cheap liveness probe for /readyz. */
   ping(): Promise<void>;
+  /** LISTENs on `channel` (its own connection on PostgreSQL, reconnecting; PGlite's in-process listen on the embedded database). */
+  listen(channel: string, opts: ListenOptions): Promise<Listening>;
   close(): Promise<void>;
 }
 
@@ -49,11 +52,12 @@ export interface Database {
  */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (msg: string) => void; onQuery?: (sql: string) => void }): Promise<Database> {
   const counted = <F extends SqlDriverAdapterFactory>(f: F): F => (opts.onQuery ? countQueries(f, opts.onQuery) : f);
-  if (opts.databaseUrl) {
-    await applyPendingMigrations(new PrismaPg({ connectionString: opts.databaseUrl }), { log: opts.log });
+  const databaseUrl = opts.databaseUrl;
+  if (databaseUrl) {
+    await applyPendingMigrations(new PrismaPg({ connectionString: databaseUrl }), { log: opts.log });
     // Fail fast when PostgreSQL is unreachable: requests answer 503 instead of queueing.
     const adapter = new PrismaPg(
-      { connectionString: opts.databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
+      { connectionString: databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
       { statementNameGenerator: preparedStatementName },
     );
     const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
@@ -61,6 +65,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
       prisma,
       kind: 'postgresql',
       ping: async () => void (await prisma.$queryRawUnsafe('SELECT 1')),
+      listen: async (channel, listenOpts) => listenPostgres(databaseUrl, channel, listenOpts),
       close: () => prisma.$disconnect(),
     };
   }
@@ -81,6 +86,10 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     prisma,
     kind: 'pglite',
     ping: async () => void (await pglite.query('SELECT 1')),
+    listen: async (channel, { onNotify }) => {
+      const unlisten = await pglite.listen(channel, () => onNotify());
+      return { close: () => (pglite.closed ? Promise.resolve() : unlisten()) };
+    },
     close: async () => {
       await autovacuum.stop();
       await prisma.$disconnect();

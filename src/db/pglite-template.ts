@@ -6,8 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
-import { seedCatalogue } from '../modules/catalogue/service.ts';
-import { OS_TEMPLATES, PRODUCTS } from '../modules/catalogue/seed.ts';
+import { OS_TEMPLATES, PRODUCTS, seedCatalogue } from './catalogue-seed.ts';
 import { applyPendingMigrations, MIGRATIONS_DIR } from './migrate.ts';
 
 /**

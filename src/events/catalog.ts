@@ -1,4 +1,4 @@
-import type { Scope } from '../modules/auth/scopes.ts';
+import type { Scope } from '../scopes.ts';
 
 /**
  * The event kinds of the spec: payload fields and the scope a reader needs to see one.

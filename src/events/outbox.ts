@@ -3,18 +3,23 @@ import { ID_PREFIX, newId } from '../db/ids.ts';
 import { API_REVISION } from '../version.ts';
 import type { EventPayload, EventType } from './catalog.ts';
 
-type Tx = Pick<Prisma.TransactionClient, 'event'>;
+type Tx = Pick<Prisma.TransactionClient, '$executeRaw'>;
 
-/** Relays of the instances in this process, nudged when an event is recorded (see relay.ts). */
-const recordedListeners = new Set<() => void>();
-export function onEventRecorded(listener: () => void): () => void {
-  recordedListeners.add(listener);
-  return () => recordedListeners.delete(listener);
-}
+/**
+ * The channel recordEvent notifies and every instance's relay listens on (src/background.ts).
+ * PostgreSQL delivers a notification only to sessions of the database it was sent in, so the
+ * name needs no per-database part.
+ */
+export const EVENTS_CHANNEL = 'svc_events';
 
 /**
  * Writes an event row inside the caller's transaction (transactional outbox): the state
  * change and its event commit together or not at all. The relay publishes it afterwards.
+ *
+ * The same statement notifies EVENTS_CHANNEL. PostgreSQL delivers the notification when the
+ * transaction commits (never if it rolls back, and once for a transaction's identical
+ * notifications), to every instance listening on the database: their relays run as soon as
+ * the event is visible to them.
  */
 export async function recordEvent<T extends EventType>(
   tx: Tx,
@@ -24,8 +29,12 @@ export async function recordEvent<T extends EventType>(
   now: Date,
 ): Promise<string> {
   const id = newId(ID_PREFIX.event, now.getTime());
-  await tx.event.create({ data: { id, accountId, type, data, apiVersion: API_REVISION, createdAt: now } });
-  // The relay polls anyway; this only makes a live subscriber see the event sooner.
-  for (const listener of recordedListeners) listener();
+  await tx.$executeRaw`
+    WITH recorded AS (
+      INSERT INTO "Event" ("id", "accountId", "type", "data", "apiVersion", "createdAt")
+      VALUES (${id}, ${accountId}::uuid, ${type}, ${JSON.stringify(data)}::jsonb, ${API_REVISION}, ${now})
+      RETURNING 1
+    )
+    SELECT pg_notify(${EVENTS_CHANNEL}, '') FROM recorded`;
   return id;
 }

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { PrismaClient } from '../generated/prisma/client.ts';
-import { queueDeliveriesSql } from './dispatcher.ts';
+import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { toEnvelope, type EventRow, type RelayedEvent } from './envelope.ts';
 import type { EventStream } from './stream.ts';
 import { oneAtATime } from '../one-at-a-time.ts';
@@ -17,6 +16,13 @@ export async function relayCursorPosition(prisma: Pick<PrismaClient, 'relayCurso
   const row = await prisma.relayCursor.findUnique({ where: { name: CURSOR }, select: { position: true } });
   return row?.position ?? 0n;
 }
+
+/**
+ * What the relay's statement also does with the events it numbers, in the same statement: a
+ * data-modifying CTE over the CTE named `relayed` (columns id, accountId, type). The webhooks
+ * module's fan-out (src/modules/webhooks/fan-out.ts) queues their deliveries.
+ */
+export type RelayFanOut = (relayed: string, now: Date) => Prisma.Sql;
 
 /**
  * The relay: moves committed outbox rows onto the event stream and into the webhook
@@ -45,7 +51,7 @@ export async function relayCursorPosition(prisma: Pick<PrismaClient, 'relayCurso
  * and goes on only if both reads agree (every run that numbers events moves the cursor
  * forward); if not, it changes nothing and runs again with a new snapshot.
  */
-export async function relayBatch(prisma: PrismaClient, now: Date, limit = RELAY_BATCH): Promise<RelayedEvent[] | 'busy'> {
+export async function relayBatch(prisma: PrismaClient, now: Date, fanOut: RelayFanOut, limit = RELAY_BATCH): Promise<RelayedEvent[] | 'busy'> {
   for (;;) {
     const rows = await prisma.$queryRaw<RelayRow[]>`
       WITH seen AS (
@@ -63,9 +69,9 @@ export async function relayBatch(prisma: PrismaClient, now: Date, limit = RELAY_
         RETURNING e."id", e."accountId", e."type", e."data", e."apiVersion", e."createdAt", e."relaySeq"
       ), moved AS (
         -- Past every number handed out: an event deleted meanwhile (its account closed) leaves a hole, not a number used twice.
-        UPDATE "RelayCursor" SET "position" = (SELECT max("relaySeq") FROM batch), "updatedAt" = now()
+        UPDATE "RelayCursor" SET "position" = (SELECT max("relaySeq") FROM batch), "updatedAt" = ${now}
         WHERE "name" = ${CURSOR} AND EXISTS (SELECT 1 FROM batch)
-      ), queued AS (${queueDeliveriesSql('relayed', now)})
+      ), queued AS (${fanOut('relayed', now)})
       SELECT f."locked", f."current", r."id", r."accountId"::text AS "accountId", r."type", r."data", r."apiVersion", r."createdAt", r."relaySeq"
       FROM (SELECT EXISTS (SELECT 1 FROM locked) AS "locked", EXISTS (SELECT 1 FROM base) AS "current") f
       LEFT JOIN relayed r ON true`;
@@ -79,17 +85,18 @@ export async function relayBatch(prisma: PrismaClient, now: Date, limit = RELAY_
 }
 
 /**
- * Runs the relay in one instance: on a short poll, and at once when this process records an
- * event (`kick`, from the outbox). Runs never overlap within an instance.
+ * Runs the relay in one instance: when woken (`wake`: every instance LISTENs for the
+ * notification recordEvent sends at commit, see src/background.ts) and on a slow poll, the
+ * safety net for a notification lost while the listening connection was down. Runs never
+ * overlap within an instance, and wake-ups arriving during a run add exactly one more run.
  */
 export class Relay {
   private readonly runs = oneAtATime(() => this.drain());
   private timer?: NodeJS.Timeout;
-  private kickTimer?: NodeJS.Timeout;
   private stopped = false;
 
   constructor(
-    private readonly deps: { prisma: PrismaClient; stream: EventStream; now: () => Date; log: Logger },
+    private readonly deps: { prisma: PrismaClient; stream: EventStream; now: () => Date; log: Logger; fanOut: RelayFanOut },
     private readonly opts: { pollMs: number; onRelayed?: (events: RelayedEvent[]) => void },
   ) {}
 
@@ -115,14 +122,10 @@ export class Relay {
     this.timer = setTimeout(tick, this.opts.pollMs).unref();
   }
 
-  /** Asks for a run soon (an event was just recorded; its transaction is about to commit). */
-  kick(): void {
-    if (this.stopped || this.kickTimer) return;
-    this.kickTimer = setTimeout(() => {
-      this.kickTimer = undefined;
-      this.runOnce().catch((err) => this.deps.log.error({ err }, 'event relay failed'));
-    }, 5);
-    this.kickTimer.unref();
+  /** Asks for a run that starts from now on (events were committed); a run already waiting covers it. */
+  wake(): void {
+    if (this.stopped) return;
+    this.runs.request().catch((err) => this.deps.log.error({ err }, 'event relay failed'));
   }
 
   /** Relays everything committed so far; returns how many events it relayed. */
@@ -134,7 +137,7 @@ export class Relay {
   private async drain(): Promise<number> {
     let total = 0;
     while (!this.stopped) {
-      const events = await relayBatch(this.deps.prisma, this.deps.now());
+      const events = await relayBatch(this.deps.prisma, this.deps.now(), this.deps.fanOut);
       if (events === 'busy' || !events.length) return total;
       total += events.length;
       try {
@@ -152,7 +155,6 @@ export class Relay {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    clearTimeout(this.kickTimer);
     await this.runs.settled();
   }
 }

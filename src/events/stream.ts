@@ -7,7 +7,7 @@ import type { EventEnvelope, RelayedEvent } from './envelope.ts';
  * subscribers (and its delivery worker, as a wake-up) listen. In-process by default; Redis
  * pub/sub when REDIS_URL is set, so a subscriber on any instance sees events relayed by any
  * other. The stream is a fast path, not the record: whatever a subscriber misses (a
- * reconnect, an instance restart) it replays from the outbox (src/events/live.ts).
+ * reconnect, an instance restart) it replays from the outbox (src/modules/events/live.ts).
  */
 export interface EventStream {
   readonly kind: 'memory' | 'redis';

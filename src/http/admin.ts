@@ -1,19 +1,21 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
-import { ApiError, apiErrorOf, badRequest, notFound, unauthorized } from '../errors.ts';
+import { apiErrorOf, badRequest, notFound, unauthorized } from '../errors.ts';
 import { accountView, createAccount } from '../modules/account/service.ts';
 import { mintApiKey } from '../modules/auth/service.ts';
 import { getCatalogue } from '../modules/catalogue/service.ts';
-import { registerClient } from '../modules/oauth/service.ts';
+import { registerClient } from '../modules/oauth/clients.ts';
 import { chargeOrder, operatorDeposit, operatorInvoice, operatorPayInvoice } from '../modules/billing/service.ts';
 import { orderDomain } from '../modules/domains/service.ts';
-import { orderServer, suspendServer } from '../modules/servers/service.ts';
+import { orderServer } from '../modules/servers/service.ts';
+import { suspendServer } from '../modules/servers/suspension.ts';
 import { staffReply } from '../modules/tickets/service.ts';
 import { orderHosting, setSimulatedDns } from '../modules/hosting/service.ts';
 import { parseJsonBody, readBody } from './body.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
+import { noRoute, Router } from './router.ts';
 
 type Body = Record<string, unknown>;
 interface AdminRoute {
@@ -162,7 +164,7 @@ const ROUTES: AdminRoute[] = [
   },
 ];
 
-const COMPILED = ROUTES.map((r) => ({ ...r, pattern: new RegExp(`^${r.path.replace(/:(\w+)/g, '(?<$1>[^/]+)')}/?$`) }));
+const ROUTER = new Router(ROUTES);
 
 async function requireAccount(app: App, accountId: string): Promise<void> {
   const found = /^[0-9a-f-]{36}$/i.test(accountId) && (await app.prisma.account.findUnique({ where: { id: accountId }, select: { id: true } }));
@@ -183,18 +185,13 @@ export function createAdminHandler(app: App) {
     try {
       const auth = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
       if (!auth || !tokenMatches(auth[1], app.adminToken)) throw unauthorized('The operator API needs Authorization: Bearer $ADMIN_TOKEN.');
-      const candidates = COMPILED.filter((r) => r.pattern.test(url.pathname));
-      if (!candidates.length) throw new ApiError(404, `No route for ${method} ${url.pathname}.`);
-      const route = candidates.find((r) => r.method === method);
-      if (!route) {
-        const allow = candidates.map((r) => r.method).join(', ');
-        return sendError(res, 'admin', new ApiError(405, `${method} is not allowed on ${url.pathname}; use ${allow}.`), { Allow: allow });
-      }
+      const match = ROUTER.match(method, url.pathname);
+      if (match.kind !== 'found') throw noRoute(match, method, url.pathname);
+      const { route, params } = match;
       requestScope.getStore()!.operation = `admin ${route.method} ${route.path}`;
       const raw = method === 'GET' ? Buffer.alloc(0) : await readBody(req, app.config.bodyLimitBytes);
       const body = parseJsonBody(req, raw) ?? {};
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
-      const params = decodeParams(route.pattern.exec(url.pathname)!.groups ?? {});
       const [status, result] = await route.handle(app, params, body as Body);
       sendJson(res, status, result);
     } catch (err) {
@@ -203,12 +200,4 @@ export function createAdminHandler(app: App) {
       sendError(res, 'admin', api);
     }
   };
-}
-
-function decodeParams(groups: Record<string, string>): Record<string, string> {
-  try {
-    return Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, decodeURIComponent(v)]));
-  } catch {
-    throw badRequest('The path is not valid percent-encoding.');
-  }
 }

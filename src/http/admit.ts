@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf } from '../errors.ts';
 import { authenticate, type Principal } from '../modules/auth/service.ts';
+import { resourceUrl } from '../modules/oauth/resources.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import { sessionPrincipalForHttp } from './session-auth.ts';
 
@@ -22,9 +23,12 @@ export async function admit(app: App, req: IncomingMessage): Promise<Admission> 
   let principal: Principal | null = null;
   let refusal: ApiError | undefined;
   try {
-    principal = await authenticate(app.prisma, headerOf(req, 'authorization'), app.clock.now());
+    const path = (req.url ?? '').split('?')[0];
+    const surface = path === '/mcp' ? 'mcp' : path === '/graphql' ? 'graphql' : 'rest';
+    principal = await authenticate(app.prisma, headerOf(req, 'authorization'), app.clock.now(), resourceUrl(app.config.publicBaseUrl, surface));
     // The dashboard on /graphql: its session cookie plus the CSRF header, when no Bearer is given.
-    if (!principal && (req.url ?? '').split('?')[0] === '/graphql') principal = await sessionPrincipalForHttp(app, req);
+    if (!principal && path === '/graphql') principal = await sessionPrincipalForHttp(app, req);
+    app.keyUse.record(principal);
   } catch (err) {
     refusal = apiErrorOf(err);
     if (!refusal) throw err;

@@ -5,18 +5,18 @@ import { readBody, parseJsonBody } from './body.ts';
 import type { YogaServer } from './graphql.ts';
 import { admit } from './admit.ts';
 import { requestScope } from './request-scope.ts';
-import { sendError, sendFetchResponse, sendJson, type Surface } from './respond.ts';
-import type { RestRoutes } from './rest-routes.ts';
-import { BinaryRoutes } from './binary-routes.ts';
+import { sendError, sendFetchResponse, sendJson } from './respond.ts';
+import { dispatchBinary } from './binary-routes.ts';
+import type { V1Route } from './rest-routes.ts';
+import { noRoute, type Router } from './router.ts';
 import { restVariables } from './rest-variables.ts';
 
 /**
  * The customer API's HTTP pipeline for /v1 (REST) and /graphql:
- * admit (authenticate, per-credential rate limit) → route (REST) → body → yoga (execution plugins).
+ * admit (authenticate, per-credential rate limit) → route (REST: one match against the /v1
+ * table, a binary stream leaves here) → body → yoga (execution plugins, src/http/graphql.ts).
  */
-export function createApiHandler(app: App, yoga: YogaServer, routes: RestRoutes, openApi: () => object) {
-  // Binary streams (upload, downloads): hand-written routes with the same auth, scope and errors.
-  const binary = new BinaryRoutes();
+export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, openApi: () => object) {
   return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -37,22 +37,18 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: RestRoutes,
 
     try {
       let restArgs: Set<string> | undefined;
-      let restMatch: Extract<ReturnType<RestRoutes['match']>, { kind: 'found' }> | undefined;
+      let restMatch: { operation: NonNullable<V1Route['operation']>; params: Record<string, string> } | undefined;
       if (surface === 'rest') {
-        const bin = binary.match(method, url.pathname);
-        if (bin.kind === 'found') {
-          scope.operation = bin.route.operationId;
-          return await binary.dispatch(app, principal, bin, req, res, url, limitHeaders);
-        }
         const match = routes.match(method, url.pathname);
-        if (match.kind === 'not-found' && !bin.allow.length) return fail(new ApiError(404, `No route for ${method} ${url.pathname}.`));
-        if (match.kind !== 'found') {
-          const allow = [...new Set([...(match.kind === 'method-not-allowed' ? match.allow : []), ...bin.allow])];
-          return sendError(res, surface, new ApiError(405, `${method} is not allowed on ${url.pathname}; use ${allow.join(', ')}.`), { ...limitHeaders, Allow: allow.join(', ') });
+        if (match.kind !== 'found') return fail(noRoute(match, method, url.pathname));
+        const { route, params } = match;
+        if (route.binary) {
+          scope.operation = route.binary.operationId;
+          return await dispatchBinary(app, principal, route.binary, params, req, res, url, limitHeaders);
         }
-        scope.operation = match.operation.name;
-        restMatch = match;
-        restArgs = new Set(match.operation.field.args.map((a) => a.name));
+        scope.operation = route.operation.name;
+        restMatch = { operation: route.operation, params };
+        restArgs = new Set(route.operation.field.args.map((a) => a.name));
         for (const name of url.searchParams.keys()) {
           if (!restArgs.has(name)) throw badRequest(`Unknown query parameter "${name}".`, name);
         }

@@ -1,12 +1,10 @@
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest, forbidden, notFound } from '../errors.ts';
 import { listApiKeys, mintApiKey, revokeApiKey } from '../modules/auth/service.ts';
 import {
-  checkPassword,
   createSession,
   endSession,
   LOGIN_CSRF_COOKIE,
@@ -16,15 +14,16 @@ import {
   SESSION_TTL_SECONDS,
 } from '../modules/dashboard/sessions.ts';
 import { decideDevice, findPendingDevice, listGrants, revokeGrant } from '../modules/oauth/service.ts';
-import { consumeSsoToken } from '../modules/servers/service.ts';
+import { consumeSsoToken } from '../modules/servers/sso.ts';
 import { parseJsonBody, readBody } from './body.ts';
-import { rateLimitHeaders } from './rate-limit.ts';
+import { deviceCodeForm, UNKNOWN_CODE } from './device-page.ts';
+import { clientAddress, consumeLimit, cookie, loginCsrfToken, safeNext } from './forms.ts';
+import { DASHBOARD_DIST, dashboardIndex, messagePage, securityHeaders, sendHtml } from './html.ts';
+import { handleSignInForm, signInForm, signInWithPassword } from './sign-in.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
+import { noRoute, Router } from './router.ts';
 import { sameOrigin, sessionOf } from './session-auth.ts';
-
-/** Where `vite build` writes the dashboard (git-ignored; built by npm ci's postinstall). */
-export const DASHBOARD_DIST = path.resolve(import.meta.dirname, '../../dist/dashboard');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,42 +36,10 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** Security headers of every dashboard response (pages, assets, JSON). */
-export function securityHeaders(app: App): Record<string, string> {
-  const base = new URL(app.config.publicBaseUrl);
-  const https = base.protocol === 'https:';
-  const ws = `${https ? 'wss' : 'ws'}://${base.host}`;
-  const headers: Record<string, string> = {
-    'Content-Security-Policy': [
-      "default-src 'self'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "img-src 'self' data:",
-      `connect-src 'self' ${ws}`,
-      "font-src 'self'",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join('; '),
-    'X-Frame-Options': 'DENY',
-    // same-origin, not no-referrer: with no-referrer some browsers send `Origin: null` on same-origin posts.
-    'Referrer-Policy': 'same-origin',
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
-  };
-  if (https) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
-  return headers;
-}
-
-function cookie(app: App, name: string, value: string, maxAgeSeconds: number, sameSite: 'Lax' | 'Strict' = 'Lax'): string {
-  const secure = app.config.publicBaseUrl.startsWith('https:') ? '; Secure' : '';
-  return `${name}=${value}; Path=/; HttpOnly; SameSite=${sameSite}; Max-Age=${maxAgeSeconds}${secure}`;
-}
-
 interface Route {
   method: string;
-  pattern: RegExp;
+  /** Under /dashboard/api, with `:params` (src/http/router.ts). */
+  path: string;
   /** Needs a signed-in session with its CSRF token (all but session and sign-in). */
   session: boolean;
   handle(ctx: RouteContext): Promise<[number, unknown]>;
@@ -82,45 +49,29 @@ interface RouteContext {
   app: App;
   req: IncomingMessage;
   res: ServerResponse;
-  params: string[];
+  params: Record<string, string>;
   body: Record<string, unknown>;
   accountId: string;
   secret: string;
 }
-
-const SIGN_IN_FAILED = 'Wrong e-mail or password.';
 
 async function accountSummary(app: App, accountId: string) {
   const a = await app.prisma.account.findUniqueOrThrow({ where: { id: accountId } });
   return { id: a.id, email: a.email, name: a.name };
 }
 
-function clientAddress(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? 'unknown';
-}
-
-async function limit(app: App, res: ServerResponse, bucket: 'signInEmail' | 'signInAddress' | 'userCodeAccount' | 'userCodeAddress', key: string): Promise<void> {
-  const r = await app.limits.consume(bucket, key);
-  if (!r.allowed) {
-    for (const [k, v] of Object.entries(rateLimitHeaders(r))) res.setHeader(k, v);
-    throw new ApiError(429, `Too many attempts. Retry after ${r.retryAfter} s.`);
-  }
-}
-
 async function userCodeAttempt(ctx: RouteContext): Promise<string> {
-  await limit(ctx.app, ctx.res, 'userCodeAddress', clientAddress(ctx.req));
-  await limit(ctx.app, ctx.res, 'userCodeAccount', ctx.accountId);
+  await consumeLimit(ctx.app, ctx.res, 'userCodeAddress', clientAddress(ctx.req));
+  await consumeLimit(ctx.app, ctx.res, 'userCodeAccount', ctx.accountId);
   const code = ctx.body.userCode;
   if (typeof code !== 'string' || code.length > 32) throw badRequest('userCode is required.', 'userCode');
   return code;
 }
 
-const UNKNOWN_CODE = 'This code is not valid: it may be mistyped, expired or already used.';
-
 const ROUTES: Route[] = [
   {
     method: 'GET',
-    pattern: /^\/dashboard\/api\/session$/,
+    path: '/session',
     session: false,
     async handle() {
       throw new Error('handled inline');
@@ -128,24 +79,16 @@ const ROUTES: Route[] = [
   },
   {
     method: 'POST',
-    pattern: /^\/dashboard\/api\/sign-in$/,
+    path: '/sign-in',
     session: false,
     async handle({ app, req, res, body }) {
-      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-      const password = typeof body.password === 'string' ? body.password : '';
-      if (!email || !password || password.length > 200 || email.length > 254) throw badRequest('email and password are required.');
-      await limit(app, res, 'signInAddress', clientAddress(req));
-      await limit(app, res, 'signInEmail', email);
-      const account = await checkPassword(app.prisma, email, password);
-      if (!account) throw new ApiError(401, SIGN_IN_FAILED);
-      const { secret, session } = await createSession(app.prisma, account.id, app.clock.now());
-      res.setHeader('Set-Cookie', [cookie(app, SESSION_COOKIE, secret, SESSION_TTL_SECONDS), cookie(app, LOGIN_CSRF_COOKIE, '', 0, 'Strict')]);
-      return [200, { signedIn: true, account: await accountSummary(app, account.id), csrfToken: session.csrfToken, expiresAt: session.expiresAt.toISOString() }];
+      const { accountId, session } = await signInWithPassword(app, req, res, body.email, body.password);
+      return [200, { signedIn: true, account: await accountSummary(app, accountId), csrfToken: session.csrfToken, expiresAt: session.expiresAt.toISOString() }];
     },
   },
   {
     method: 'POST',
-    pattern: /^\/dashboard\/api\/sign-out$/,
+    path: '/sign-out',
     session: true,
     async handle({ app, res, secret }) {
       await endSession(app.prisma, secret);
@@ -155,7 +98,7 @@ const ROUTES: Route[] = [
   },
   {
     method: 'GET',
-    pattern: /^\/dashboard\/api\/keys$/,
+    path: '/keys',
     session: true,
     async handle({ app, accountId }) {
       return [200, { data: await listApiKeys(app.prisma, accountId) }];
@@ -163,7 +106,7 @@ const ROUTES: Route[] = [
   },
   {
     method: 'POST',
-    pattern: /^\/dashboard\/api\/keys$/,
+    path: '/keys',
     session: true,
     async handle({ app, accountId, body }) {
       const name = body.name === undefined || body.name === '' ? 'Dashboard key' : body.name;
@@ -173,16 +116,16 @@ const ROUTES: Route[] = [
   },
   {
     method: 'DELETE',
-    pattern: /^\/dashboard\/api\/keys\/([\w-]{1,64})$/,
+    path: '/keys/:id',
     session: true,
     async handle({ app, accountId, params }) {
-      if (!(await revokeApiKey(app.prisma, accountId, params[0], app.clock.now()))) throw notFound('API key');
-      return [200, { id: params[0], revoked: true }];
+      if (!(await revokeApiKey(app.prisma, accountId, params.id, app.clock.now()))) throw notFound('API key');
+      return [200, { id: params.id, revoked: true }];
     },
   },
   {
     method: 'GET',
-    pattern: /^\/dashboard\/api\/apps$/,
+    path: '/apps',
     session: true,
     async handle({ app, accountId }) {
       return [200, { data: await listGrants(app.prisma, accountId) }];
@@ -190,16 +133,16 @@ const ROUTES: Route[] = [
   },
   {
     method: 'DELETE',
-    pattern: /^\/dashboard\/api\/apps\/([\w-]{1,64})$/,
+    path: '/apps/:id',
     session: true,
     async handle({ app, accountId, params }) {
-      if (!(await revokeGrant(app.prisma, accountId, params[0], app.clock.now()))) throw notFound('Connected app');
-      return [200, { id: params[0], revoked: true }];
+      if (!(await revokeGrant(app.prisma, accountId, params.id, app.clock.now()))) throw notFound('Connected app');
+      return [200, { id: params.id, revoked: true }];
     },
   },
   {
     method: 'POST',
-    pattern: /^\/dashboard\/api\/device\/lookup$/,
+    path: '/device/lookup',
     session: true,
     async handle(ctx) {
       const found = await findPendingDevice(ctx.app.prisma, await userCodeAttempt(ctx), ctx.app.clock.now());
@@ -209,11 +152,12 @@ const ROUTES: Route[] = [
   },
   {
     method: 'POST',
-    pattern: /^\/dashboard\/api\/device\/(approve|deny)$/,
+    path: '/device/:decision',
     session: true,
     async handle(ctx) {
+      if (ctx.params.decision !== 'approve' && ctx.params.decision !== 'deny') throw new ApiError(404, `No route for POST /dashboard/api/device/${ctx.params.decision}.`);
       const code = await userCodeAttempt(ctx);
-      const approve = ctx.params[0] === 'approve';
+      const approve = ctx.params.decision === 'approve';
       const result = await decideDevice(ctx.app.prisma, ctx.accountId, code, approve ? { approve: true, scopes: ctx.body.scopes } : { approve: false }, ctx.app.clock.now());
       if (!result.ok && result.reason === 'invalid_scope') throw badRequest('scopes must be a non-empty subset of the requested scopes.', 'scopes');
       if (!result.ok) throw notFoundMessage(UNKNOWN_CODE);
@@ -221,6 +165,7 @@ const ROUTES: Route[] = [
     },
   },
 ];
+const API_ROUTER = new Router(ROUTES, '/dashboard/api');
 
 function notFoundMessage(message: string): ApiError {
   return new ApiError(404, message);
@@ -232,28 +177,28 @@ function notFoundMessage(message: string): ApiError {
  * landing /sso/:token. Spec data travels over /graphql with the session (src/http/session-auth.ts).
  */
 export function createDashboardHandler(app: App) {
-  const index = () => {
-    const file = path.join(DASHBOARD_DIST, 'index.html');
-    return fs.existsSync(file) ? fs.readFileSync(file) : null;
-  };
-
-  async function servePage(_req: IncomingMessage, res: ServerResponse, status = 200): Promise<void> {
-    const html = index();
-    if (!html) return sendHtml(res, 503, 'Dashboard not built', 'The dashboard has not been built. Run <code>npm run build:dashboard</code> (npm ci runs it).');
-    res.writeHead(status, { 'Content-Type': TYPES['.html'], 'Content-Length': html.length, 'Cache-Control': 'no-cache' });
+  /** The dashboard app, with what a browser without script shows instead in its <noscript>. */
+  async function servePage(req: IncomingMessage, res: ServerResponse, status = 200): Promise<void> {
+    const index = dashboardIndex();
+    if (!index) return sendHtml(res, 503, messagePage('Dashboard not built', 'The dashboard has not been built. Run npm run build:dashboard (npm ci runs it).'));
+    const html = index.toString('utf8').replace('<div id="app"></div>', `<div id="app"></div><noscript>${await noScriptContent(req, res)}</noscript>`);
+    res.writeHead(status, { 'Content-Type': TYPES['.html'], 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-cache' });
     res.end(html);
   }
 
-  function sendHtml(res: ServerResponse, status: number, title: string, message: string, link = '<a href="/sign-in">Sign in to the dashboard</a>') {
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><meta name="viewport" content="width=device-width"></head><body><main><h1>${title}</h1><p>${message}</p><p>${link}</p></main></body></html>`;
-    res.writeHead(status, { 'Content-Type': TYPES['.html'], 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-store' });
-    res.end(html);
+  async function noScriptContent(req: IncomingMessage, res: ServerResponse): Promise<string> {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const found = await sessionOf(app, req);
+    if (!found) return signInForm({ csrf: loginCsrfToken(app, req, res), next: url.pathname === '/sign-in' ? safeNext(url.searchParams.get('next')) : `${url.pathname}${url.search}` });
+    if (url.pathname === '/oauth/device') return deviceCodeForm({ csrf: found.session.csrfToken, code: (url.searchParams.get('user_code') ?? '').slice(0, 32) });
+    return '<main class="narrow"><section class="card"><h1>This dashboard needs JavaScript</h1><p>Without it you can sign in, <a href="/oauth/device">connect a device</a> and approve applications that ask for access.</p></section></main>';
   }
 
   async function serveAsset(res: ServerResponse, urlPath: string): Promise<boolean> {
     let rel: string;
     try {
-      rel = decodeURIComponent(urlPath);
+      // Browsers ask for /favicon.ico whatever the page links; they all take the SVG icon.
+      rel = urlPath === '/favicon.ico' ? '/favicon.svg' : decodeURIComponent(urlPath);
     } catch {
       return false;
     }
@@ -275,7 +220,8 @@ export function createDashboardHandler(app: App) {
     const now = app.clock.now();
     const redeemed = /^sso_[A-Za-z0-9_-]{43}$/.test(token) ? await consumeSsoToken(app.prisma, token, now) : null;
     if (!redeemed) {
-      return sendHtml(res, 410, 'This sign-in link cannot be used', 'Dashboard sign-in links work once and for 5 minutes. This one has expired or was already used. Ask for a new link, or sign in with your e-mail and password.');
+      const message = 'Dashboard sign-in links work once and for 5 minutes. This one has expired or was already used. Ask for a new link, or sign in with your e-mail and password.';
+      return sendHtml(res, 410, messagePage('This sign-in link cannot be used', message, '<a href="/sign-in">Sign in to the dashboard</a>'));
     }
     const { secret } = await createSession(app.prisma, redeemed.accountId, now);
     res.writeHead(303, { Location: redeemed.next, 'Set-Cookie': cookie(app, SESSION_COOKIE, secret, SESSION_TTL_SECONDS), 'Cache-Control': 'no-store', 'Content-Length': 0 });
@@ -283,14 +229,10 @@ export function createDashboardHandler(app: App) {
   }
 
   async function api(req: IncomingMessage, res: ServerResponse, urlPath: string, method: string): Promise<void> {
-    const candidates = ROUTES.filter((r) => r.pattern.test(urlPath));
-    if (!candidates.length) throw new ApiError(404, `No route for ${method} ${urlPath}.`);
-    const route = candidates.find((r) => r.method === method);
-    if (!route) {
-      const allow = candidates.map((r) => r.method).join(', ');
-      return sendError(res, 'rest', new ApiError(405, `${method} is not allowed on ${urlPath}; use ${allow}.`), { Allow: allow });
-    }
-    requestScope.getStore()!.operation = `dashboard ${route.method} ${route.pattern.source}`;
+    const match = API_ROUTER.match(method, urlPath);
+    if (match.kind !== 'found') throw noRoute(match, method, urlPath);
+    const { route, params } = match;
+    requestScope.getStore()!.operation = `dashboard ${route.method} ${route.path}`;
     const given = req.headers['x-csrf-token'];
     const cookies = parseCookies(req.headers.cookie);
     const found = await sessionOf(app, req);
@@ -299,11 +241,7 @@ export function createDashboardHandler(app: App) {
       res.setHeader('Cache-Control', 'no-store');
       if (found) return sendJson(res, 200, { signedIn: true, account: await accountSummary(app, found.session.accountId), csrfToken: found.session.csrfToken, expiresAt: found.session.expiresAt.toISOString() });
       // Not signed in: the sign-in form's CSRF token, double-submitted through a Strict cookie.
-      let loginToken = cookies[LOGIN_CSRF_COOKIE];
-      if (!loginToken || !/^[A-Za-z0-9_-]{43}$/.test(loginToken)) {
-        loginToken = randomBytes(32).toString('base64url');
-        res.setHeader('Set-Cookie', cookie(app, LOGIN_CSRF_COOKIE, loginToken, 3600, 'Strict'));
-      }
+      const loginToken = loginCsrfToken(app, req, res);
       return sendJson(res, 200, { signedIn: false, csrfToken: loginToken });
     }
 
@@ -315,14 +253,13 @@ export function createDashboardHandler(app: App) {
     const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, 64 * 1024);
     const body = parseJsonBody(req, raw) ?? {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
-    const params = route.pattern.exec(urlPath)!.slice(1);
     const [status, result] = await route.handle({ app, req, res, params, body: body as Record<string, unknown>, accountId: found?.session.accountId ?? '', secret: found?.secret ?? '' });
     res.setHeader('Cache-Control', 'no-store');
     sendJson(res, status, result);
   }
 
   return {
-    /** GET /oauth/device: the approval page of the SPA. */
+    /** GET /oauth/device: the approval page of the app (its code form without script). */
     async devicePage(req: IncomingMessage, res: ServerResponse): Promise<void> {
       for (const [k, v] of Object.entries(securityHeaders(app))) res.setHeader(k, v);
       await servePage(req, res);
@@ -338,6 +275,15 @@ export function createDashboardHandler(app: App) {
         if (sso && method === 'GET') {
           requestScope.getStore()!.operation = 'dashboard sso';
           return await ssoLanding(res, sso[1]);
+        }
+        if (urlPath === '/sign-in' && method === 'POST') {
+          requestScope.getStore()!.operation = 'dashboard sign-in form';
+          return await handleSignInForm(app, req, res);
+        }
+        if (urlPath === '/sign-in' && method === 'GET' && (await sessionOf(app, req))) {
+          // Already signed in: straight on to where the sign-in was for.
+          res.writeHead(303, { Location: safeNext(new URL(req.url ?? '/', 'http://x').searchParams.get('next')), 'Cache-Control': 'no-store', 'Content-Length': 0 });
+          return void res.end();
         }
         if (method === 'GET' || method === 'HEAD') {
           requestScope.getStore()!.operation = 'dashboard';

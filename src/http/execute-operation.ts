@@ -40,3 +40,38 @@ export function createOperationExecutor(app: App, yoga: YogaServer) {
 }
 
 export type OperationExecutor = ReturnType<typeof createOperationExecutor>;
+
+/** A GraphQL request body as POST /graphql takes it. */
+export interface GraphQLRequestBody {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+/**
+ * Runs a client's GraphQL document exactly as POST /graphql does: the request goes through
+ * yoga itself (parse with the token limit, validation with the depth, cost and alias limits,
+ * scope-auth, rate-limit classes, idempotency, error masking), only without a socket. The
+ * per-credential limit was counted when the carrying request (MCP's) was admitted.
+ */
+export function createDocumentExecutor(app: App, yoga: YogaServer) {
+  return async function executeDocument(body: GraphQLRequestBody, opts: { principal: Principal; headers?: Headers }): Promise<ExecutionResult> {
+    const scope = requestScope.getStore()!;
+    const headers = new Headers(opts.headers);
+    headers.set('content-type', 'application/json');
+    headers.set('accept', 'application/json');
+    const request = new Request('http://localhost/graphql', { method: 'POST', headers });
+    const response = await yoga.handleRequest(request, {
+      app,
+      principal: opts.principal,
+      requestId: scope.requestId,
+      log: scope.log,
+      responseHeaders: new Headers(),
+      // Handed over parsed, as the HTTP layer does for /graphql (plugins/parsed-body.ts).
+      jsonBody: body,
+    });
+    return (await response.json()) as ExecutionResult;
+  };
+}
+
+export type DocumentExecutor = ReturnType<typeof createDocumentExecutor>;

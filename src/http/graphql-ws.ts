@@ -8,6 +8,7 @@ import { WebSocketServer } from 'ws';
 import type { App } from '../app-services.ts';
 import { apiErrorOf } from '../errors.ts';
 import { authenticate, type Principal } from '../modules/auth/service.ts';
+import { resourceUrl } from '../modules/oauth/resources.ts';
 import type { RequestContext } from '../schema/context.ts';
 import type { ServerContext } from './graphql.ts';
 import { sessionPrincipalForUpgrade } from './session-auth.ts';
@@ -42,7 +43,8 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
         const given = params.authorization ?? params.Authorization ?? ctx.extra.request.headers.authorization;
         let principal: Principal | null = null;
         try {
-          principal = await authenticate(app.prisma, typeof given === 'string' ? given : null, app.clock.now());
+          principal = await authenticate(app.prisma, typeof given === 'string' ? given : null, app.clock.now(), resourceUrl(app.config.publicBaseUrl, 'graphql'));
+          app.keyUse.record(principal);
           // The dashboard: its session cookie, on an upgrade from our own origin (no CSWSH).
           if (!principal && given === undefined) principal = await sessionPrincipalForUpgrade(app, ctx.extra.request);
         } catch (err) {

@@ -12,6 +12,8 @@ import type { RequestContext } from '../schema/context.ts';
 import { listOperations } from '../schema/operation.ts';
 import { tenantClient } from '../db/tenant.ts';
 import { useIdempotency } from './plugins/idempotency.ts';
+import { useInputErrorMessages } from './plugins/input-errors.ts';
+import { useInputRules } from './plugins/input-rules.ts';
 import { useOperationRateLimit } from './plugins/operation-rate-limit.ts';
 import { useRestVariables } from './plugins/rest-variables.ts';
 import { useParsedBody } from './plugins/parsed-body.ts';
@@ -25,7 +27,7 @@ const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 /**
  * What one GraphQL document may ask for (README: Security). Checked while parsing and
  * validating, so a hostile document is refused with a 400 before any resolver runs. The
- * documents REST and MCP build for an operation need at most depth 4 and cost 133
+ * documents REST and MCP build for an operation need at most depth 5 and cost 131
  * (test/security/graphql-limits.test.ts checks every one fits).
  */
 export const GRAPHQL_LIMITS = {
@@ -45,8 +47,8 @@ export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 
 /**
  * GraphQL at /graphql and REST at /v1 (sofa inside yoga), from one schema. The execution
- * pipeline, in order: the body as the HTTP layer parsed it → tenant-scoped context → strict REST variables → operation rate-limit classes → idempotency
- * → execute (scope-auth on each field) → error masking.
+ * pipeline, in order: the body as the HTTP layer parsed it → tenant-scoped context → strict REST variables → refused variables in
+ * the API's words → declared input rules → operation rate-limit classes → idempotency → execute (scope-auth on each field) → error masking.
  */
 export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLimits): YogaServer {
   const routes = Object.fromEntries(
@@ -102,6 +104,8 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       useParsedBody(),
       useRestVariables(),
       useTextInput(),
+      useInputErrorMessages(),
+      useInputRules(),
       useOperationRateLimit(limits),
       useIdempotency(),
       // Executes through graphql-jit: each document is compiled once (the plugin keeps an LRU

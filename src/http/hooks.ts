@@ -7,6 +7,9 @@ import { readBody } from './body.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
+import { noRoute, Router } from './router.ts';
+
+const HOOKS = new Router([{ method: 'POST', path: '/hooks/git/:hostingId' }]);
 
 /** Inbound hooks from other services, authenticated by their own signatures: `/hooks/git/:hostingId`. */
 export function createHooksHandler(app: App) {
@@ -15,12 +18,13 @@ export function createHooksHandler(app: App) {
     const limit = await app.limits.consume('default', `hook:${req.socket.remoteAddress}`);
     const headers = rateLimitHeaders(limit);
     try {
-      const match = /^\/hooks\/git\/([A-Za-z0-9_]{1,64})$/.exec(path);
-      if (!match) throw new ApiError(404, `No route for ${req.method} ${path}.`);
-      if (req.method !== 'POST') return sendError(res, 'rest', new ApiError(405, 'Use POST.'), { ...headers, Allow: 'POST' });
+      const match = HOOKS.match(req.method ?? 'GET', path);
+      if (match.kind !== 'found') throw noRoute(match, req.method ?? 'GET', path);
+      const { hostingId } = match.params;
+      if (!/^[A-Za-z0-9_]{1,64}$/.test(hostingId)) throw new ApiError(404, `No route for ${req.method} ${path}.`);
       if (!limit.allowed) throw new ApiError(429, `Rate limit of ${limit.limit} requests per minute exceeded.`);
       const body = await readBody(req, app.config.bodyLimitBytes);
-      const status = await receivePushHook(app as any, match[1], body, { hubSignature: headerOf(req, 'x-hub-signature-256'), gitlabToken: headerOf(req, 'x-gitlab-token') });
+      const status = await receivePushHook(app as any, hostingId, body, { hubSignature: headerOf(req, 'x-hub-signature-256'), gitlabToken: headerOf(req, 'x-gitlab-token') });
       sendJson(res, 200, status, headers);
     } catch (err) {
       const api = apiErrorOf(err);

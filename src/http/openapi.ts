@@ -1,6 +1,6 @@
 import { isInputObjectType, isIntrospectionType, isInterfaceType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
-import { SCOPES } from '../modules/auth/scopes.ts';
-import { jsonSchemaOf, objectSchemaOf, withDescription, type JsonSchema } from '../schema/json-schema.ts';
+import { SCOPES } from '../scopes.ts';
+import { inputSchemaOf, jsonSchemaOf, objectSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
 import { listOperations, RATE_LIMIT_CLASSES } from '../schema/operation.ts';
 import { API_REVISION } from '../version.ts';
 import { REQUESTS_PER_MINUTE } from './rate-limit.ts';
@@ -29,8 +29,14 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
   const schemas: Record<string, JsonSchema> = {
     Error: {
       type: 'object',
-      required: ['statusCode', 'message', 'error'],
-      properties: { statusCode: { type: 'integer' }, message: { type: 'string' }, error: { type: 'string' } },
+      required: ['statusCode', 'message', 'error', 'code'],
+      properties: {
+        statusCode: { type: 'integer', description: 'The HTTP status.' },
+        message: { type: 'string', description: 'What went wrong and what to do, for a person.' },
+        error: { type: 'string', description: 'The HTTP reason phrase.' },
+        code: { type: 'string', description: "Machine-readable: BAD_REQUEST, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, … (GraphQL's extensions.code)." },
+        param: { type: 'string', description: 'The request value at fault, by its path (`name`, `jobs[1].command`), when there is one.' },
+      },
     },
   };
   for (const type of Object.values(schema.getTypeMap())) {
@@ -45,7 +51,7 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     const parameters: unknown[] = [];
     const body: JsonSchema = { type: 'object', properties: {}, required: [] as string[], additionalProperties: false };
     for (const arg of op.field.args) {
-      const argSchema = withDescription(jsonSchemaOf(arg.type), arg.description);
+      const argSchema = inputSchemaOf(arg);
       const where = op.argLocation(arg);
       if (where === 'body') {
         (body.properties as Record<string, unknown>)[arg.name] = argSchema;
@@ -54,11 +60,11 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
         parameters.push({ name: arg.name, in: where, required: where === 'path' || isNonNullType(arg.type), schema: argSchema, ...(arg.description ? { description: arg.description } : {}) });
       }
     }
-    if (op.meta.idempotent) {
+    if (op.idempotencyKey) {
       parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retries with the same key within 24 hours return the first result.' });
     }
     const errors: Record<string, string> = { ...ERROR_RESPONSES };
-    if (op.meta.idempotent) {
+    if (op.idempotencyKey) {
       errors[409] = 'A request with this Idempotency-Key is still running.';
       errors[422] = 'This Idempotency-Key was used with other parameters.';
     }

@@ -1,15 +1,16 @@
 import { GraphQLError } from 'graphql';
-import { apiErrorOf, errorBody, isClientGraphQLError, unexpectedError, type ApiError, type ErrorBody } from '../errors.ts';
+import { apiErrorOf, errorBody, isClientGraphQLError, paramOf, unexpectedError, type ApiError, type ErrorBody } from '../errors.ts';
 import { requestScope } from './request-scope.ts';
 
 /**
- * The spec's error object for the errors of one operation. The most severe status wins;
- * GraphQL's own validation messages about variables are restated in terms of the request
- * ("hostname is required."). Shared by REST and MCP, so both say the same thing.
+ * The spec's error object for the errors of one operation. The most severe status wins.
+ * Shared by REST and MCP, so both say the same thing (refused variables are already in the
+ * API's words: plugins/input-errors.ts).
  */
 export function errorFromGraphQLErrors(errors: readonly unknown[]): { body: ErrorBody; headers: Record<string, string> } {
   let status = 0;
   let message = '';
+  let param: string | undefined;
   const headers: Record<string, string> = {};
   for (const error of errors) {
     const api = apiErrorOf(error) ?? (isClientGraphQLError(error) ? undefined : unexpectedOrUndefined(error));
@@ -19,28 +20,19 @@ export function errorFromGraphQLErrors(errors: readonly unknown[]): { body: Erro
     if (s >= 500 && !apiErrorOf(error)) requestScope.getStore()?.log.error({ err: error }, 'unexpected error');
     if (s > status) {
       status = s;
-      message = s >= 500 ? (api?.message ?? 'Internal server error.') : restate(error instanceof Error ? error.message : String(error));
+      message = s >= 500 ? (api?.message ?? 'Internal server error.') : error instanceof Error ? error.message : String(error);
+      param = s >= 500 || !api ? undefined : paramOf(api);
     }
     Object.assign(headers, http?.headers ?? {});
   }
   if (!status) status = 500;
-  return { body: errorBody(status, message), headers };
+  return { body: errorBody(status, message, param), headers };
 }
 
 /** sofa's error handler: the error object as a REST response. */
 export function restErrorResponse(errors: readonly unknown[]): Response {
   const { body, headers } = errorFromGraphQLErrors(errors);
   return new Response(JSON.stringify(body), { status: body.statusCode, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' } });
-}
-
-function restate(message: string): string {
-  let m = /^Variable "\$(\w+)" of required type "[^"]+" was not provided\.$/.exec(message);
-  if (m) return `${m[1]} is required.`;
-  m = /^Variable "\$(\w+)" of non-null type "[^"]+" must not be null\.$/.exec(message);
-  if (m) return `${m[1]} must not be null.`;
-  m = /^Variable "\$(\w+)" got invalid value (.*?); (.*)$/s.exec(message);
-  if (m) return `${m[1]} is invalid: ${m[3]}`;
-  return message;
 }
 
 /** Errors outside the API's own (thrown before or outside the masker) classified like masked ones. */

@@ -1,46 +1,23 @@
 import type { GraphQLSchema } from 'graphql';
+import type { BinaryRoute } from '../schema/binary-operation.ts';
 import { listOperations, type Operation } from '../schema/operation.ts';
+import { binaryRoutes } from './binary-routes.ts';
+import { Router } from './router.ts';
 
-export type RouteMatch =
-  | { kind: 'found'; operation: Operation; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allow: string[] }
-  | { kind: 'not-found' };
+/** A /v1 route: a schema operation (served by sofa inside yoga) or a binary stream. */
+export type V1Route = { method: string; path: string } & ({ operation: Operation; binary?: undefined } | { binary: BinaryRoute; operation?: undefined });
 
 /**
- * Matches REST requests to operations, from the same metadata sofa serves: unknown paths
- * get 404 and known paths with the wrong method 405 before anything else runs.
+ * The /v1 route table, from the same metadata sofa serves and the modules' binary routes: one
+ * match per request decides 404, 405 (with Allow), a binary stream, or the operation whose
+ * arguments the request must carry.
  */
-export class RestRoutes {
-  private readonly routes: { operation: Operation; pattern: RegExp }[];
-
-  constructor(schema: GraphQLSchema, private readonly basePath = '/v1') {
-    this.routes = listOperations(schema).map((operation) => ({
-      operation,
-      pattern: new RegExp(`^${operation.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([A-Za-z_]\w*)/g, '(?<$1>[^/]+)')}/?$`),
-    }));
-  }
-
-  match(method: string, pathname: string): RouteMatch {
-    if (!pathname.startsWith(`${this.basePath}/`)) return { kind: 'not-found' };
-    const path = pathname.slice(this.basePath.length);
-    const allow: string[] = [];
-    for (const { operation, pattern } of this.routes) {
-      const m = pattern.exec(path);
-      if (!m) continue;
-      if (operation.method === method) {
-        const params = Object.fromEntries(Object.entries(m.groups ?? {}).map(([k, v]) => [k, safeDecode(v)]));
-        return { kind: 'found', operation, params };
-      }
-      allow.push(operation.method);
-    }
-    return allow.length ? { kind: 'method-not-allowed', allow: [...new Set(allow)] } : { kind: 'not-found' };
-  }
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
+export function v1Router(schema: GraphQLSchema): Router<V1Route> {
+  return new Router<V1Route>(
+    [
+      ...listOperations(schema).map((operation) => ({ method: operation.method, path: operation.path, operation })),
+      ...binaryRoutes().map((binary) => ({ method: binary.method, path: binary.path, binary })),
+    ],
+    '/v1',
+  );
 }

@@ -13,7 +13,7 @@ export interface Handlers {
   ops(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   /** /hooks/git/:hostingId: inbound push-to-deploy calls, signed with their own secret (src/http/hooks.ts). */
   hooks(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
-  /** /oauth/* and /.well-known/oauth-authorization-server (src/http/oauth.ts). */
+  /** /oauth/*, /.well-known/oauth-authorization-server and /.well-known/oauth-protected-resource[/mcp] (src/http/oauth.ts). */
   oauth?(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Everything else: the dashboard app, its assets, /dashboard/api, /sso/:token (src/http/dashboard.ts). */
   dashboard?(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -81,6 +81,7 @@ function surfaceOf(path: string): Surface | 'oauth' | 'hooks' | 'none' {
   if (path === '/mcp') return 'mcp';
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') return 'ops';
   if (path.startsWith('/oauth/') || path === '/.well-known/oauth-authorization-server') return 'oauth';
+  if (path === '/.well-known/oauth-protected-resource' || path.startsWith('/.well-known/oauth-protected-resource/')) return 'oauth';
   if (path.startsWith('/hooks/')) return 'hooks';
   return 'none';
 }

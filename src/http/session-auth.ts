@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { App } from '../app-services.ts';
-import { ALL_SCOPES } from '../modules/auth/scopes.ts';
+import { ALL_SCOPES } from '../scopes.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import { findSession, parseCookies, safeEqual, SESSION_COOKIE, type Session } from '../modules/dashboard/sessions.ts';
 

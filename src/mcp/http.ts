@@ -5,11 +5,13 @@ import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
 import { admit, headerOf } from '../http/admit.ts';
 import { parseJsonBody, readBody } from '../http/body.ts';
 import type { OperationExecutor } from '../http/execute-operation.ts';
+import { protectedResourceMetadataUrl } from '../http/oauth.ts';
 import { requestScope } from '../http/request-scope.ts';
 import { sendError } from '../http/respond.ts';
 import { errorFromGraphQLErrors } from '../http/rest-errors.ts';
-import type { Area } from '../schema/operation.ts';
-import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool } from './catalog.ts';
+import { DEFAULT_SCOPES } from '../scopes.ts';
+import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type Toolset } from './catalog.ts';
+import type { CodeModeRunner } from './code-mode.ts';
 import { createMcpServer, toolError, toolResult } from './server.ts';
 
 /**
@@ -17,12 +19,14 @@ import { createMcpServer, toolError, toolResult } from './server.ts';
  * access token), is counted against the same per-credential limit as REST, and gets a fresh
  * MCP server showing only the tools that credential may call.
  */
-export function createMcpHandler(app: App, catalog: readonly Tool[], execute: OperationExecutor) {
+export function createMcpHandler(app: App, catalog: readonly Tool[], execute: OperationExecutor, codeMode: CodeModeRunner) {
   return async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const scope = requestScope.getStore()!;
     scope.operation = 'mcp';
     const { principal, limitHeaders, refusal } = await admit(app, req);
-    const fail = (error: ApiError) => sendError(res, 'rest', error, { ...limitHeaders, ...(error.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="mcp"' } : {}) });
+    const challenge = mcpChallenge(app.config.publicBaseUrl, headerOf(req, 'authorization') !== null);
+    // A 401 carries the MCP challenge instead of the API's own.
+    const fail = (error: ApiError) => sendError(res, 'rest', error.status === 401 ? new ApiError(401, error.message, { headers: { 'WWW-Authenticate': challenge } }) : error, limitHeaders);
     if (refusal) return fail(refusal);
     try {
       if (!principal) throw new ApiError(401, 'The MCP endpoint needs Authorization: Bearer <API key or access token>.');
@@ -46,14 +50,14 @@ export function createMcpHandler(app: App, catalog: readonly Tool[], execute: Op
         if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') return toolError(400, `${IDEMPOTENCY_ARG} must be a string.`);
         const headers = new Headers();
         const key = idempotencyKey ?? headerOf(req, 'idempotency-key');
-        if (key && tool.operation.meta.idempotent) headers.set('idempotency-key', key);
+        if (key && tool.operation.idempotencyKey) headers.set('idempotency-key', key);
         const result = await execute(tool.operation, variables, { principal, headers });
         if (result.errors?.length) {
           const { body: error } = errorFromGraphQLErrors(result.errors);
-          return toolError(error.statusCode, error.message);
+          return toolError(error.statusCode, error.message, error.param);
         }
         return toolResult(result.data?.[tool.operation.name]);
-      });
+      }, (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
@@ -69,13 +73,24 @@ export function createMcpHandler(app: App, catalog: readonly Tool[], execute: Op
   };
 }
 
-function parseToolsets(header: string | null): Area[] | undefined {
+/**
+ * The 401 challenge (RFC 6750 §3, RFC 9728 §5.1): where the protected resource metadata is,
+ * and the scopes to ask for (the default set: the opt-in scopes are asked for by name). A
+ * credential that was sent and refused adds error="invalid_token".
+ */
+export function mcpChallenge(baseUrl: string, credentialSent: boolean): string {
+  const params = [`realm="mcp"`, `resource_metadata="${protectedResourceMetadataUrl(baseUrl)}"`, `scope="${DEFAULT_SCOPES.join(' ')}"`];
+  if (credentialSent) params.push('error="invalid_token"');
+  return `Bearer ${params.join(', ')}`;
+}
+
+function parseToolsets(header: string | null): Toolset[] | undefined {
   if (header === null || header.trim() === '') return undefined;
   const names = header.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   if (names.includes('all')) return [...ALL_TOOLSETS];
-  const unknown = names.filter((n) => !ALL_TOOLSETS.includes(n as Area));
+  const unknown = names.filter((n) => !ALL_TOOLSETS.includes(n as Toolset));
   if (unknown.length) throw badRequest(`X-MCP-Toolsets names unknown toolset(s): ${unknown.join(', ')}. Known: ${ALL_TOOLSETS.join(', ')}, all.`, 'X-MCP-Toolsets');
-  return names as Area[];
+  return names as Toolset[];
 }
 
 function parseReadOnly(header: string | null): boolean {

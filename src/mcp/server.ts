@@ -1,42 +1,42 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { errorBody } from '../errors.ts';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { API_REVISION } from '../version.ts';
-import { selectTools, type Tool, type ToolSelection } from './catalog.ts';
+import { CODE_MODE_TOOLSET, selectTools, type Tool, type ToolSelection } from './catalog.ts';
+import { codeModeTools } from './code-mode.ts';
+import { toolError } from './tool-results.ts';
+
+export { toolError, toolResult } from './tool-results.ts';
 
 export type ToolRunner = (tool: Tool, args: Record<string, unknown>) => Promise<CallToolResult>;
+export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
+
+/** What tools/list answers for a selection: the operation tools it allows, then code mode's when asked for. */
+export function listedTools(catalog: readonly Tool[], selection: ToolSelection): ListedTool[] {
+  const operations = selectTools(catalog, selection).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations }));
+  return [...operations, ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : [])];
+}
 
 /**
  * An MCP server for one request's credential: tools/list shows what the credential may use;
  * tools/call runs a listed tool. A tool outside the chosen toolsets is unknown; one the
  * credential's scopes or read-only mode forbid is refused with the REST error object.
  */
-export function createMcpServer(catalog: readonly Tool[], selection: ToolSelection, run: ToolRunner): Server {
+export function createMcpServer(catalog: readonly Tool[], selection: ToolSelection, run: ToolRunner, runCodeMode: CodeModeToolRunner): Server {
   const server = new Server({ name: 'cloud-account-api', version: API_REVISION }, { capabilities: { tools: {} } });
-  const visible = selectTools(catalog, selection);
+  const visible = listedTools(catalog, selection);
   const inToolsets = selectTools(catalog, { ...selection, scopes: new Set(catalog.map((t) => t.scope)), readOnly: false });
+  const codeMode = new Set(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(false).map((t) => t.name) : []);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: visible.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const args = request.params.arguments ?? {};
+    if (codeMode.has(request.params.name)) return runCodeMode(request.params.name, args);
     const tool = inToolsets.find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     if (!selection.scopes.has(tool.scope)) return toolError(403, `This credential lacks the scope "${tool.scope}".`);
     if (selection.readOnly && !tool.annotations.readOnlyHint) return toolError(403, `${tool.name} changes state; this session is read-only (X-MCP-Readonly).`);
-    return run(tool, request.params.arguments ?? {});
+    return run(tool, args);
   });
   return server;
-}
-
-export function toolError(status: number, message: string): CallToolResult {
-  const body = errorBody(status, message);
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
-}
-
-/** A tool's JSON result: structured content (objects as they are, anything else under `result`) and the same as text. */
-export function toolResult(value: unknown): CallToolResult {
-  const structured = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: structured };
 }

@@ -4,7 +4,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import { forbidden, unauthorized } from '../errors.ts';
-import { ALL_SCOPES, type Scope } from '../modules/auth/scopes.ts';
+import { ALL_SCOPES, type Scope } from '../scopes.ts';
 import type { RequestContext } from './context.ts';
 
 /** The builder's type parameters, for helpers that build fields outside a field callback. */
@@ -16,6 +16,8 @@ export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   AuthScopes: Record<Scope, boolean>;
   Scalars: {
+    // GraphQL's ID input coercion always yields a string (an integer literal included).
+    ID: { Input: string; Output: string | number };
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
   };

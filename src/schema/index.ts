@@ -11,7 +11,7 @@ import '../modules/mail/schema.ts';
 import '../modules/domains/schema.ts';
 import '../modules/billing/schema.ts';
 import '../modules/tickets/schema.ts';
-import '../events/schema.ts';
+import '../modules/events/schema.ts';
 
 let built: GraphQLSchema | undefined;
 

@@ -1,7 +1,9 @@
 import {
   isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType, isUnionType,
   type GraphQLInputType, type GraphQLNamedType, type GraphQLOutputType, type GraphQLType,
+  type GraphQLArgument, type GraphQLInputField,
 } from 'graphql';
+import { rulesOf, type InputRules } from './input-rules.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -47,7 +49,9 @@ export function objectSchemaOf(type: GraphQLNamedType, opts: { refBase?: string;
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const field of Object.values(type.getFields())) {
-    properties[field.name] = withDescription(jsonSchemaOf(field.type as GraphQLInputType | GraphQLOutputType, opts), field.description);
+    properties[field.name] = isInputObjectType(type)
+      ? inputSchemaOf(field as GraphQLInputField, opts)
+      : withDescription(jsonSchemaOf(field.type as GraphQLOutputType, opts), field.description);
     if (isNonNullType(field.type) && !(isInputObjectType(type) && (field as { defaultValue?: unknown }).defaultValue !== undefined)) required.push(field.name);
   }
   return {
@@ -61,4 +65,33 @@ export function objectSchemaOf(type: GraphQLNamedType, opts: { refBase?: string;
 
 export function withDescription(schema: JsonSchema, description?: string | null): JsonSchema {
   return description ? { ...schema, description } : schema;
+}
+
+/** The schema of an argument or input field: its type, its declared rules as keywords, its description. */
+export function inputSchemaOf(arg: GraphQLArgument | GraphQLInputField, opts: { refBase?: string; inline?: boolean } = {}): JsonSchema {
+  const declared = rulesOf(arg);
+  const schema = jsonSchemaOf(arg.type, opts);
+  return withDescription(declared ? ruleKeywords(declared, arg.type, schema) : schema, arg.description);
+}
+
+/** The JSON Schema keywords of declared rules, for the schema of a value of `type`. */
+function ruleKeywords(r: InputRules, type: GraphQLInputType, schema: JsonSchema): JsonSchema {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner) && schema.type !== undefined && schema.items) {
+    const { minItems, maxItems, itemsNoun: _noun, ...each } = r;
+    return {
+      ...schema,
+      ...(minItems !== undefined ? { minItems } : {}),
+      ...(maxItems !== undefined ? { maxItems } : {}),
+      items: ruleKeywords(each, inner.ofType, schema.items as JsonSchema),
+    };
+  }
+  const out: JsonSchema = { ...schema };
+  if (r.minLength !== undefined) out.minLength = r.minLength;
+  if (r.maxLength !== undefined) out.maxLength = r.maxLength;
+  if (r.pattern) out.pattern = r.pattern.regex.source;
+  if (r.minimum !== undefined) out.minimum = r.minimum;
+  if (r.maximum !== undefined) out.maximum = r.maximum;
+  if (r.format) out.format = r.format === 'email' ? 'email' : 'hostname';
+  return out;
 }

@@ -1,5 +1,5 @@
 import { getNamedType, isInputObjectType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLSchema } from 'graphql';
-import type { Scope } from '../modules/auth/scopes.ts';
+import type { Scope } from '../scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -14,6 +14,7 @@ export const RATE_LIMIT_CLASSES = {
   signInAddress: { points: 100, durationSeconds: 900, description: 'dashboard sign-in: 100 attempts per 15 minutes per client address' },
   userCodeAccount: { points: 20, durationSeconds: 900, description: 'device user-code entry: 20 per 15 minutes per account' },
   userCodeAddress: { points: 100, durationSeconds: 900, description: 'device user-code entry: 100 per 15 minutes per client address' },
+  clientRegistration: { points: 20, durationSeconds: 3600, description: 'OAuth dynamic client registrations: 20 per hour per client address' },
 } as const;
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
 
@@ -29,8 +30,6 @@ export interface OperationMeta {
   area: Area;
   /** MCP tool name (snake_case, area first): `servers_list`. */
   tool: string;
-  /** Honours the Idempotency-Key header. */
-  idempotent?: boolean;
   rateLimit?: RateLimitClass;
   /** Arguments read from the query string even on a body method (e.g. upload's `path`). */
   queryArgs?: string[];
@@ -47,6 +46,14 @@ export interface ToolHints {
   readOnly: boolean;
   destructive: boolean;
   idempotent: boolean;
+}
+
+/**
+ * Stripe's rule: every POST that creates or acts (every POST mutation) honours Idempotency-Key.
+ * PUT and DELETE are idempotent by their nature, and reads change nothing.
+ */
+export function honoursIdempotencyKey(meta: OperationMeta, kind: 'query' | 'mutation'): boolean {
+  return kind === 'mutation' && meta.rest.startsWith('POST ');
 }
 
 /** Spread into a Pothos field's options: the scope for scope-auth plus the metadata. */
@@ -69,6 +76,8 @@ export interface Operation {
   field: GraphQLField<unknown, unknown>;
   pathParams: string[];
   hints: ToolHints;
+  /** Honours the Idempotency-Key header (honoursIdempotencyKey). */
+  idempotencyKey: boolean;
   /** Where each argument travels over REST. */
   argLocation(arg: GraphQLArgument): 'path' | 'query' | 'body';
 }
@@ -94,6 +103,7 @@ export function listOperations(schema: GraphQLSchema): Operation[] {
         description: field.description ?? '',
         field: field as GraphQLField<unknown, unknown>,
         pathParams,
+        idempotencyKey: honoursIdempotencyKey(meta, kind),
         hints: {
           readOnly: kind === 'query' && method === 'GET' ? true : kind === 'query',
           destructive: meta.scope === 'servers:destroy' || method === 'DELETE',

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { browserSignIn, ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from '../helpers/browser.ts';
-import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
-import { advance } from '../helpers/servers.ts';
+import { browserSignIn, dashboardWithServer, hasChromium, launchBrowser, screenshot, type Browser } from '../helpers/browser.ts';
+import type { Holder } from '../helpers/oauth.ts';
 
 /** The dashboard in Chromium: sign in, mint a key and use it, see a live update, revoke the key. */
 describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
@@ -15,13 +14,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureDashboardBuilt();
-    app = await startOAuthApp({ webhookAllowPrivate: true });
-    holder = await accountHolder(app);
-    const order = await app.admin('POST', `/admin/accounts/${holder.accountId}/servers`, { productId: 'std-2c-4g-50', label: 'web-1', os: 'linux', osTemplate: 'ubuntu-24.04' });
-    expect(order.status, order.text).toBe(201);
-    serverId = order.body.id;
-    await advance(app, 180);
+    ({ app, holder, serverId } = await dashboardWithServer());
     browser = await launchBrowser();
     browser.page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
@@ -100,7 +93,8 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'API keys' }).click();
     const row = page.getByTestId(`key-${key.slice(0, 12)}`);
-    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await row.waitFor({ state: 'detached' });
     const refused = await app.call('GET', '/v1/servers', { key });
     expect(refused.status).toBe(401);

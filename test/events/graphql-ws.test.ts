@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { subscribeEvents } from '../helpers/graphql-ws.ts';
-import { CREDENTIAL_RECHECK_MS } from '../../src/events/live.ts';
+import { CREDENTIAL_RECHECK_MS } from '../../src/modules/events/live.ts';
 import { revokeApiKey } from '../../src/modules/auth/service.ts';
 import { provisionedServers } from '../helpers/webhooks.ts';
 

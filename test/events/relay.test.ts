@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idTimeMs } from '../../src/db/ids.ts';
 import { recordEvent } from '../../src/events/outbox.ts';
 import { relayBatch, relayCursorPosition } from '../../src/events/relay.ts';
+import { queueDeliveriesSql } from '../../src/modules/webhooks/fan-out.ts';
 import type { RelayedEvent } from '../../src/events/envelope.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -22,7 +23,7 @@ afterAll(async () => {
 /** Relays until nothing is left (waiting out the app's own relay when it holds the cursor). */
 async function relayAll(): Promise<void> {
   for (;;) {
-    const events = await relayBatch(app.running.app.prisma, app.running.app.clock.now());
+    const events = await relayBatch(app.running.app.prisma, app.running.app.clock.now(), queueDeliveriesSql);
     if (events === 'busy') await new Promise((r) => setTimeout(r, 5));
     else if (!events.length) return;
   }
@@ -61,7 +62,7 @@ describe('event relay', () => {
     let writing = true;
     const relays = Array.from({ length: 6 }, async () => {
       for (let quiet = 0; writing || quiet < 3; ) {
-        const events = await relayBatch(prisma, app.running.app.clock.now(), 7);
+        const events = await relayBatch(prisma, app.running.app.clock.now(), queueDeliveriesSql, 7);
         if (events === 'busy') continue;
         published.push(...events);
         quiet = events.length ? 0 : quiet + 1;
@@ -82,7 +83,7 @@ describe('event relay', () => {
     );
     writing = false;
     await Promise.all(relays);
-    await relayAll(); // what the app's own relay (kicked by recordEvent) took is in the table, not in `published`
+    await relayAll(); // what the app's own relay (woken by recordEvent's notification) took is in the table, not in `published`
 
     const events = await prisma.event.findMany({ where: { relaySeq: { gt: before } }, select: { id: true, relaySeq: true }, orderBy: { relaySeq: 'asc' } });
     const after = await relayCursorPosition(prisma);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startApp, type RunningApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { ALL_SCOPES } from '../../src/modules/auth/scopes.ts';
+import { ALL_SCOPES } from '../../src/scopes.ts';
 
 const ALL: string[] = [...ALL_SCOPES];
 
@@ -107,6 +107,12 @@ export async function startTestApp(overrides: Partial<Config> = {}, opts: { onQu
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       /* not JSON */
+    }
+    if (res.status >= 500) {
+      // The cause of a 5xx is only in the app's log: show it with the failing test's output.
+      const id = res.headers.get('x-request-id');
+      const causes = logs.filter((line) => id && line.includes(id) && /"level":(50|60)/.test(line));
+      if (causes.length) console.error(`${method} ${p} → ${res.status}; logged:\n${causes.join('\n')}`);
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
   }

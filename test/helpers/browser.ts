@@ -3,7 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { TestApp } from './app.ts';
+import { accountHolder, startOAuthApp, type Holder } from './oauth.ts';
 import { ROOT } from './process.ts';
+import { runningServer } from './servers.ts';
 
 /** Debian's chromium; the browser tests skip (with the reason printed) when it is absent. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -26,13 +29,14 @@ export interface Browser {
 }
 
 /** Headless Chromium with a fresh profile; confirm() dialogs are accepted. */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(opts: { javaScriptEnabled?: boolean } = {}): Promise<Browser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1280, height: 860 },
+    javaScriptEnabled: opts.javaScriptEnabled ?? true,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('dialog', (d) => void d.accept());
@@ -58,4 +62,13 @@ export async function browserSignIn(page: Page, baseUrl: string, email: string, 
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByTestId('account-email').waitFor();
+}
+
+/** The dashboard's test bed: the app (private webhook targets allowed), an account holder with a password, and their running server "web-1". */
+export async function dashboardWithServer(): Promise<{ app: TestApp; holder: Holder; serverId: string }> {
+  ensureDashboardBuilt();
+  const app = await startOAuthApp({ webhookAllowPrivate: true });
+  const holder = await accountHolder(app);
+  const serverId = await runningServer(app, { accountId: holder.accountId, key: '', keyId: '' }, { label: 'web-1' });
+  return { app, holder, serverId };
 }

@@ -14,9 +14,11 @@ export async function runningServer(app: TestApp, c: Customer, opts: { productId
   return order.body.id;
 }
 
-export async function advance(app: TestApp, seconds: number): Promise<void> {
+/** Moves the simulated clock; returns its new time. */
+export async function advance(app: TestApp, seconds: number): Promise<Date> {
   const tick = await app.admin('POST', '/admin/clock/advance', { seconds });
   expect(tick.status, tick.text).toBe(200);
+  return new Date(tick.body.now);
 }
 
 /** The wallet balance straight from the database. */

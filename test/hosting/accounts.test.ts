@@ -156,7 +156,7 @@ describe('scopes', () => {
         ? await upload(app, key, id, { name: 'x.txt', data: Buffer.from('x') })
         : await app.call(op.method, req.path, { key, body: req.body });
       expect(res.status, `${op.method} ${op.path}: ${res.text}`).toBe(403);
-      expect(res.body, `${op.method} ${op.path}`).toEqual({ statusCode: 403, message: 'This credential lacks the scope "hosting:manage".', error: 'Forbidden' });
+      expect(res.body, `${op.method} ${op.path}`).toEqual({ statusCode: 403, message: 'This credential lacks the scope "hosting:manage".', error: 'Forbidden', code: 'FORBIDDEN' });
     }
     // The same requests with the manage scope run (proof the loop hit real routes).
     expect((await app.call('GET', `/v1/hosting/${id}/files`, { key: owner.key })).status).toBe(200);
@@ -173,7 +173,7 @@ describe('scopes', () => {
     const id = await activeHosting(app, c);
     const anon = await fetch(`${app.url}/v1/hosting/${id}/files/download?path=/public_html/index.html`);
     expect(anon.status).toBe(401);
-    expect(await anon.json()).toEqual({ statusCode: 401, message: expect.any(String), error: 'Unauthorized' });
+    expect(await anon.json()).toEqual({ statusCode: 401, message: expect.any(String), error: 'Unauthorized', code: 'UNAUTHENTICATED' });
     expect(anon.headers.get('www-authenticate')).toMatch(/^Bearer/);
     const noAuthUpload = await fetch(`${app.url}/v1/hosting/${id}/files/upload`, { method: 'POST', body: new FormData() });
     expect(noAuthUpload.status).toBe(401);

@@ -50,7 +50,7 @@ describe('file manager', () => {
 
     const read = await app.call('GET', `/v1/hosting/${id}/files/read?path=${encodeURIComponent('/public_html/blog/post.md')}`, { key: k });
     expect(read.body).toMatchObject({ path: '/public_html/blog/post.md', content: '# Hëllo\n', sizeBytes: 9 });
-    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/missing.txt`, { key: k }), 400, /does not exist/);
+    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/missing.txt`, { key: k }), 404, /does not exist/);
     expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html`, { key: k }), 400, /is a directory/);
 
     const moved = await app.call('POST', `/v1/hosting/${id}/files/rename`, { key: k, body: { from: '/public_html/blog/post.md', to: '/public_html/first.md' } });
@@ -71,6 +71,28 @@ describe('file manager', () => {
     expect((await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/first.md`, { key: k })).body).toEqual({ path: '/public_html/first.md', type: 'file', deleted: true });
     expectError(await app.call('DELETE', `/v1/hosting/${id}/files?path=/`, { key: k }), 400, /root/);
     expectError(await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/index.html&recursive=maybe`, { key: k }), 400, /recursive/);
+  });
+
+  it('a file or directory that does not exist → 404 on read, download, delete, rename (source) and list; a path leaving the site stays 400', async () => {
+    const q = (p: string) => encodeURIComponent(p);
+    const missing = '/public_html/gone/nothing.txt';
+    const answers = {
+      read: await app.call('GET', `/v1/hosting/${id}/files/read?path=${q(missing)}`, { key: c.key }),
+      delete: await app.call('DELETE', `/v1/hosting/${id}/files?path=${q(missing)}`, { key: c.key }),
+      rename: await app.call('POST', `/v1/hosting/${id}/files/rename`, { key: c.key, body: { from: missing, to: '/public_html/x.txt' } }),
+      list: await app.call('GET', `/v1/hosting/${id}/files?path=${q('/public_html/gone')}`, { key: c.key }),
+    };
+    for (const [what, res] of Object.entries(answers)) {
+      expect(res.status, `${what}: ${res.text}`).toBe(404);
+      expect(res.body, what).toEqual({ statusCode: 404, message: expect.stringMatching(/"\/public_html\/gone(\/nothing\.txt)?" does not exist\.$/), error: 'Not Found', code: 'NOT_FOUND', param: expect.stringMatching(/^(path|from)$/) });
+    }
+    expect(answers.rename.body.message).toMatch(/^from /);
+    const down = await fetchBytes(app, c.key, `/v1/hosting/${id}/files/download?path=${q(missing)}`);
+    expect(down.status).toBe(404);
+    expect(down.json()).toEqual({ statusCode: 404, message: `path "${missing}" does not exist.`, error: 'Not Found', code: 'NOT_FOUND', param: 'path' });
+    // Escaping the site is a refused path, not a missing file.
+    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=${q('/public_html/../../etc/passwd')}`, { key: c.key }), 400, /"\.\." segments/);
+    expect((await fetchBytes(app, c.key, `/v1/hosting/${id}/files/download?path=${q('../etc/passwd')}`)).status).toBe(400);
   });
 
   it('reading a binary file as text → 400 with a clear message', async () => {
@@ -129,7 +151,7 @@ describe('upload and download', () => {
 });
 
 describe('sandbox: hostile paths', () => {
-  it('refuses 25 hostile paths with 400 on every file operation; nothing outside the root is read, written or deleted', async () => {
+  it('refuses 25 hostile paths with 400 on every file operation (a host path is a missing name inside the site: 404 where it must exist); nothing outside the root is read, written or deleted', async () => {
     const canaryDir = path.join(app.dataDir, 'outside');
     fs.mkdirSync(canaryDir, { recursive: true });
     fs.writeFileSync(path.join(canaryDir, 'canary.txt'), SECRET);
@@ -168,6 +190,8 @@ describe('sandbox: hostile paths', () => {
       '',
     ];
     expect(hostile.length).toBeGreaterThanOrEqual(20);
+    const hostPaths = [path.join(app.dataDir, 'canary.txt'), path.join(canaryDir, 'canary.txt')];
+    const MUST_EXIST = ['list', 'read', 'delete', 'rename from', 'download'];
 
     const outsideBefore = snapshot(app.dataDir);
     let key = await freshKey();
@@ -192,7 +216,9 @@ describe('sandbox: hostile paths', () => {
       const up = await upload(app, key, id, { path: p, name: 'x.txt', data: Buffer.from('pwned') });
       attempts.push(['upload', { ...up, headers: up.headers } as any]);
       for (const [what, res] of attempts) {
-        expect(res.status, `${what} ${JSON.stringify(p)}: ${res.text}`).toBe(400);
+        // A host path is only a name inside the site: where it must exist it is missing (404), never the host's file.
+        const status = hostPaths.includes(p) && MUST_EXIST.includes(what) ? 404 : 400;
+        expect(res.status, `${what} ${JSON.stringify(p)}: ${res.text}`).toBe(status);
         expect(res.body.message, `${what} ${JSON.stringify(p)}`).toMatch(/path|from|to/);
         expect(res.text).not.toContain(SECRET);
         expect(res.text).not.toContain('OPENSSH');

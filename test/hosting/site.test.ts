@@ -27,7 +27,7 @@ describe('databases', () => {
     const c = await app.customer({ scopes: MANAGE });
     const id = await activeHosting(app, c);
     const prefix = (await app.call('GET', `/v1/hosting/${id}`, { key: c.key })).body.connection.databasePrefix;
-    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body).toEqual([]);
+    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data).toEqual([]);
     for (const bad of ['Shop', 'shop-1', '', 'a'.repeat(17), 'x;drop']) {
       expectError(await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: bad } }), 400, /suffix/);
     }
@@ -38,7 +38,7 @@ describe('databases', () => {
     expectError(await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'shop' } }), 400, /already exists/);
     expect((await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'blog' } })).status).toBe(200);
     expectError(await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'third' } }), 400, /allows 2 extra databases/);
-    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.map((d: any) => d.suffix)).toEqual(['blog', 'shop']);
+    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data.map((d: any) => d.suffix)).toEqual(['blog', 'shop']);
     expect((await app.call('DELETE', `/v1/hosting/${id}/databases/${prefix}shop`, { key: c.key })).body).toEqual({ name: `${prefix}shop`, deleted: true });
     expect(fs.existsSync(path.join(siteDir(app, id, 'mysql'), `${prefix}shop.sql`))).toBe(false);
     expectError(await app.call('DELETE', `/v1/hosting/${id}/databases/${prefix}shop`, { key: c.key }), 404);
@@ -72,8 +72,8 @@ describe('backups', () => {
     expect(restore.body).toMatchObject({ id: backup.body.id, hostingId: id, databases: [`${prefix}wp`] });
     expect((await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/index.html`, { key: c.key })).body.content).toBe('version 1');
     expect((await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/assets/app.css`, { key: c.key })).body.content).toBe('body{}');
-    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/new.html`, { key: c.key }), 400, /does not exist/);
-    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.map((d: any) => d.name)).toEqual([`${prefix}wp`]);
+    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/new.html`, { key: c.key }), 404, /does not exist/);
+    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data.map((d: any) => d.name)).toEqual([`${prefix}wp`]);
     expect(fs.existsSync(path.join(siteDir(app, id, 'mysql'), `${prefix}later.sql`))).toBe(false);
 
     const down = await fetchBytes(app, c.key, `/v1/hosting/${id}/backups/${backup.body.id}/download`);
@@ -89,7 +89,7 @@ describe('backups', () => {
     expect(entries).toEqual(expect.arrayContaining(['home/public_html/index.html', 'home/public_html/assets/app.css', `mysql/${prefix}wp.sql`]));
 
     const list = await app.call('GET', `/v1/hosting/${id}/backups`, { key: c.key });
-    expect(list.body).toEqual([backup.body]);
+    expect(list.body.data).toEqual([backup.body]);
     expect((await app.call('DELETE', `/v1/hosting/${id}/backups/${backup.body.id}`, { key: c.key })).body).toEqual({ id: backup.body.id, deleted: true });
     expect(fs.readdirSync(siteDir(app, id, 'backups'))).toEqual([]);
     expectError(await app.call('POST', `/v1/hosting/${id}/backups/${backup.body.id}/restore`, { key: c.key }), 404);
@@ -140,7 +140,7 @@ describe('protected directories', () => {
     const c = await app.customer({ scopes: MANAGE });
     const id = await activeHosting(app, c);
     await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: c.key, body: { path: '/public_html/admin' } });
-    expectError(await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/nope', basic_user: 'ada', password: 'correct horse' } }), 400, /does not exist/);
+    expectError(await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/nope', basic_user: 'ada', password: 'correct horse' } }), 404, /does not exist/);
     expectError(await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/index.html', basic_user: 'ada', password: 'correct horse' } }), 400, /not a directory/);
     expectError(await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/admin', basic_user: 'ada:x', password: 'correct horse' } }), 400, /basic_user/);
     expectError(await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/admin', basic_user: 'ada', password: 'short' } }), 400, /password/);
@@ -160,7 +160,7 @@ describe('protected directories', () => {
     const updated = await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/admin', basic_user: 'grace', password: 'another secret' } });
     expect(updated.body.basic_user).toBe('grace');
     const listed = await app.call('GET', `/v1/hosting/${id}/protected-dirs`, { key: c.key });
-    expect(listed.body).toEqual([updated.body]);
+    expect(listed.body.data).toEqual([updated.body]);
     expect(listed.text).not.toMatch(/secret|\$2y\$/);
     const [user2, hash2] = fs.readFileSync(path.join(htpasswdDir, file), 'utf8').trim().split(':');
     expect(user2).toBe('grace');
@@ -170,7 +170,7 @@ describe('protected directories', () => {
     expectError(await app.call('DELETE', `/v1/hosting/${id}/protected-dirs`, { key: c.key }), 400);
     expect((await app.call('DELETE', `/v1/hosting/${id}/protected-dirs?path=/public_html/admin`, { key: c.key })).body).toEqual({ path: '/public_html/admin', deleted: true });
     expect(fs.readdirSync(htpasswdDir)).toEqual([]);
-    expect((await app.call('GET', `/v1/hosting/${id}/protected-dirs`, { key: c.key })).body).toEqual([]);
+    expect((await app.call('GET', `/v1/hosting/${id}/protected-dirs`, { key: c.key })).body.data).toEqual([]);
   });
 });
 

@@ -28,9 +28,9 @@ describe('mail domains', () => {
     expectError(await app.call('POST', '/v1/mail/domains', { key: c.key, body: { domain: 'not a domain' } }), 400, /domain/);
     expectError(await app.call('POST', '/v1/mail/domains', { key: c.key, body: { domain: 'localhost' } }), 400, /domain/);
     const list = await app.call('GET', '/v1/mail/domains', { key: c.key });
-    expect(list.body).toEqual([d]);
+    expect(list.body.data).toEqual([d]);
     const other = await app.customer({ scopes: MAIL });
-    expect((await app.call('GET', '/v1/mail/domains', { key: other.key })).body).toEqual([]);
+    expect((await app.call('GET', '/v1/mail/domains', { key: other.key })).body.data).toEqual([]);
     expectError(await app.call('POST', '/v1/mail/domains', { key: other.key, body: { domain: 'shop-one.example.com' } }), 400, /another account/);
     expectError(await app.call('DELETE', `/v1/mail/domains/${d.id}`, { key: other.key }), 404);
     expectError(await app.call('GET', `/v1/mail/domains/${d.id}/mailboxes`, { key: other.key }), 404);
@@ -57,9 +57,9 @@ describe('mailboxes', () => {
     const d2 = await enable(c);
     await app.call('POST', '/v1/mail/mailboxes', { key: c.key, body: { domain_id: d2.id, local_part: 'info', password: 'another long password' } });
     const perDomain = await app.call('GET', `/v1/mail/domains/${d.id}/mailboxes`, { key: c.key });
-    expect(perDomain.body.map((m: any) => m.local_part)).toEqual(['ada.lovelace', 'info']);
+    expect(perDomain.body.data.map((m: any) => m.local_part)).toEqual(['info', 'ada.lovelace']); // newest first
     const all = await app.call('GET', '/v1/mail/mailboxes', { key: c.key });
-    expect(all.body.map((m: any) => m.address)).toEqual([`ada.lovelace@${d.domain}`, `info@${d.domain}`, `info@${d2.domain}`]);
+    expect(all.body.data.map((m: any) => m.address)).toEqual([`info@${d2.domain}`, `info@${d.domain}`, `ada.lovelace@${d.domain}`]);
     expect(all.text).not.toMatch(/password"|scrypt/);
 
     const before = row.passwordHash;
@@ -108,12 +108,12 @@ describe('aliases', () => {
     expectError(await mk({ source_local: 'boss', destination: 'x@example.org' }), 400, /mailbox/);
     expectError(await app.call('POST', '/v1/mail/mailboxes', { key: c.key, body: { domain_id: d.id, local_part: 'sales', password: 'long enough password' } }), 400, /alias/);
     const list = await app.call('GET', `/v1/mail/domains/${d.id}/aliases`, { key: c.key });
-    expect(list.body).toEqual([a.body]);
+    expect(list.body.data).toEqual([a.body]);
     const other = await app.customer({ scopes: MAIL });
     expectError(await app.call('DELETE', `/v1/mail/aliases/${a.body.id}`, { key: other.key }), 404);
     expectError(await app.call('POST', '/v1/mail/aliases', { key: other.key, body: { domain_id: d.id, source_local: 'x', destination: 'x@example.org' } }), 400, /domain_id/);
     expect((await app.call('DELETE', `/v1/mail/aliases/${a.body.id}`, { key: c.key })).body).toEqual({ id: a.body.id, deleted: true });
-    expect((await app.call('GET', `/v1/mail/domains/${d.id}/aliases`, { key: c.key })).body).toEqual([]);
+    expect((await app.call('GET', `/v1/mail/domains/${d.id}/aliases`, { key: c.key })).body.data).toEqual([]);
   });
 
   it('disabling a domain removes its mailboxes and aliases', async () => {
@@ -123,12 +123,12 @@ describe('aliases', () => {
     for (const local of ['a', 'b']) await app.call('POST', '/v1/mail/mailboxes', { key: c.key, body: { domain_id: d.id, local_part: local, password: 'long enough password' } });
     await app.call('POST', '/v1/mail/mailboxes', { key: c.key, body: { domain_id: keep.id, local_part: 'a', password: 'long enough password' } });
     await app.call('POST', '/v1/mail/aliases', { key: c.key, body: { domain_id: d.id, source_local: 'fwd', destination: 'x@example.org' } });
-    expect((await app.call('GET', '/v1/mail/domains', { key: c.key })).body.find((x: any) => x.id === d.id)).toMatchObject({ mailbox_count: 2, alias_count: 1 });
+    expect((await app.call('GET', '/v1/mail/domains', { key: c.key })).body.data.find((x: any) => x.id === d.id)).toMatchObject({ mailbox_count: 2, alias_count: 1 });
     const del = await app.call('DELETE', `/v1/mail/domains/${d.id}`, { key: c.key });
     expect(del.status, del.text).toBe(200);
     expect(del.body).toEqual({ id: d.id, domain: d.domain, deleted: true, mailboxes_removed: 2, aliases_removed: 1 });
-    expect((await app.call('GET', '/v1/mail/domains', { key: c.key })).body.map((x: any) => x.id)).toEqual([keep.id]);
-    expect((await app.call('GET', '/v1/mail/mailboxes', { key: c.key })).body.map((m: any) => m.address)).toEqual([`a@${keep.domain}`]);
+    expect((await app.call('GET', '/v1/mail/domains', { key: c.key })).body.data.map((x: any) => x.id)).toEqual([keep.id]);
+    expect((await app.call('GET', '/v1/mail/mailboxes', { key: c.key })).body.data.map((m: any) => m.address)).toEqual([`a@${keep.domain}`]);
     expect(await app.running.app.prisma.mailAlias.count({ where: { domainId: d.id } })).toBe(0);
     expectError(await app.call('GET', `/v1/mail/domains/${d.id}/aliases`, { key: c.key }), 404);
     // The name is free again.

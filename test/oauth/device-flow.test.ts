@@ -29,7 +29,7 @@ describe('authorization-server metadata (RFC 8414)', () => {
       device_authorization_endpoint: `${app.url}/oauth/device_authorization`,
       token_endpoint: `${app.url}/oauth/token`,
       revocation_endpoint: `${app.url}/oauth/revoke`,
-      grant_types_supported: [DEVICE_GRANT, 'refresh_token'],
+      grant_types_supported: ['authorization_code', DEVICE_GRANT, 'refresh_token'],
       token_endpoint_auth_methods_supported: ['none'],
     });
     expect(m.scopes_supported).toContain('servers:read');

@@ -89,6 +89,7 @@ describe.skipIf(!hasChromium)('device flow: openid-client + Chromium', () => {
     await row.waitFor();
     await screenshot(page, 'connected-apps');
     await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Disconnect app' }).click();
     await page.getByText('No connected apps.').waitFor();
     expect((await app.call('GET', '/v1/account', { key: t.access_token })).status).toBe(401);
     const refresh = await client.refreshTokenGrant(config, t.refresh_token!).then(

@@ -26,7 +26,7 @@ describe('catalogue and quote', () => {
     const c = await app.customer({ scopes: ['servers:read'] });
     const res = await app.call('GET', '/v1/pools/catalogue', { key: c.key });
     expect(res.status).toBe(200);
-    expect(res.body[0]).toEqual({
+    expect(res.body.data[0]).toEqual({
       productId: 'pool-fra1',
       name: expect.any(String),
       rates_cents: { vcpu: 400, ram2gb: 500, disk100: 300, ip16: 3200 },
@@ -77,11 +77,11 @@ describe('buy', () => {
     expect(await balance(app, c)).toBe(50_000 - SHAPE_PRICE);
     expect(await debits(app, c)).toMatchObject([{ amountUsdCents: -SHAPE_PRICE, kind: 'pool_purchase', reference: pool.id }]);
     const list = await app.call('GET', '/v1/pools', { key: c.key });
-    expect(list.body).toHaveLength(1);
-    expect(list.body[0]).toMatchObject({ id: pool.id, status: 'active', monthlyUsdCents: SHAPE_PRICE, renewsAt: pool.renewsAt, vcpu: 8 });
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.data[0]).toMatchObject({ id: pool.id, status: 'active', monthlyUsdCents: SHAPE_PRICE, renewsAt: pool.renewsAt, vcpu: 8 });
     const ips = await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key });
-    expect(ips.body).toHaveLength(16);
-    expect(ips.body[0]).toEqual({ ip: expect.stringMatching(/^198\.19\./), version: 4, ptr: null, zoneHosted: true, assignedTo: null });
+    expect(ips.body.data).toHaveLength(16);
+    expect(ips.body.data[0]).toEqual({ ip: expect.stringMatching(/^198\.19\./), version: 4, ptr: null, zoneHosted: true, assignedTo: null });
   });
 
   it('400 on insufficient balance or a selection outside the bounds, with nothing debited', async () => {
@@ -94,7 +94,7 @@ describe('buy', () => {
     expectError(await app.call('POST', '/v1/pools', { key: c.key, body: { productId: 'pool-fra1', label: 'x', ...SHAPE, vcpu: 2.5 } }), 400);
     expect(await balance(app, c)).toBe(SHAPE_PRICE - 1);
     expect(await debits(app, c)).toEqual([]);
-    expect((await app.call('GET', '/v1/pools', { key: c.key })).body).toEqual([]);
+    expect((await app.call('GET', '/v1/pools', { key: c.key })).body.data).toEqual([]);
     const reader = await app.customer({ scopes: ['servers:read'] });
     expectError(await app.call('POST', '/v1/pools', { key: reader.key, body: { productId: 'pool-fra1', label: 'x', ...SHAPE } }), 403);
   });
@@ -182,14 +182,14 @@ describe('resize', () => {
       expect(grown.body).toMatchObject({ vcpu: 12, ip16: 2, monthlyUsdCents: SHAPE_PRICE + 4 * 400 + 3200, rates_cents: { vcpu: 400 }, renewsAt: pool.renewsAt });
       expect(await balance(app, c)).toBe(before - quote.charge_now_usd_cents);
       expect((await debits(app, c)).at(-1)).toMatchObject({ kind: 'pool_resize', amountUsdCents: -quote.charge_now_usd_cents, reference: pool.id });
-      expect((await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body).toHaveLength(32);
+      expect((await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data).toHaveLength(32);
 
       const mid = await balance(app, c);
       const shrunk = await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, vcpu: 4, ip16: 0 } });
       expect(shrunk.status).toBe(200);
       expect(shrunk.body).toMatchObject({ vcpu: 4, ip16: 0, monthlyUsdCents: SHAPE_PRICE - 4 * 400 - 3200 });
       expect(await balance(app, c)).toBe(mid);
-      expect((await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body).toEqual([]);
+      expect((await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data).toEqual([]);
     } finally {
       await prisma.product.update({ where: { id: 'pool-fra1' }, data: { details: product.details as object } });
     }
@@ -218,7 +218,7 @@ describe('pool IPs', () => {
     const pool = await buy(c);
     const a = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12' } })).body;
     const b = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'b', osTemplate: 'debian-12', ipCount: 0 } })).body;
-    const ips = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body as any[];
+    const ips = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data as any[];
     const aIp = ips.find((ip) => ip.assignedTo === a.id).ip;
     const free = ips.filter((ip) => ip.assignedTo === null).map((ip) => ip.ip);
 
@@ -229,12 +229,12 @@ describe('pool IPs', () => {
     expect(res.status, res.text).toBe(200);
     const holder = (ip: string) => res.body.find((x: any) => x.ip === ip).assignedTo;
     expect([holder(aIp), holder(free[0]), holder(free[1])]).toEqual([b.id, a.id, b.id]);
-    expect((await app.call('GET', `/v1/servers/${b.id}/ips`, { key: c.key })).body.map((x: any) => x.ip).sort()).toEqual([aIp, free[1]].sort());
+    expect((await app.call('GET', `/v1/servers/${b.id}/ips`, { key: c.key })).body.data.map((x: any) => x.ip).sort()).toEqual([aIp, free[1]].sort());
 
     // Another pool's server, a standalone address, an address outside the block: the whole batch is refused.
     const otherPool = await buy(c);
     const foreign = (await app.call('POST', `/v1/pools/${otherPool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'f', osTemplate: 'debian-12' } })).body;
-    const snapshot = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body;
+    const snapshot = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data;
     expectError(
       await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip: free[2], serverId: a.id }, { ip: free[3], serverId: foreign.id }] } }),
       400,
@@ -246,7 +246,7 @@ describe('pool IPs', () => {
       /changes\[1\]\.ip.*not an address of this pool/,
     );
     expectError(await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip: free[2], serverId: a.id }, { ip: free[2], serverId: null }] } }), 400, /twice/);
-    expect((await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body).toEqual(snapshot);
+    expect((await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data).toEqual(snapshot);
 
     // null returns an address to the block
     const back = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip: free[1], serverId: null }] } });
@@ -256,7 +256,7 @@ describe('pool IPs', () => {
   it('is limited to 6 calls per minute per key', async () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
     const pool = await buy(c);
-    const ip = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body[0].ip;
+    const ip = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data[0].ip;
     const statuses: number[] = [];
     let last: any;
     for (let i = 0; i < 7; i++) {
@@ -282,7 +282,7 @@ describe('delete', () => {
     expect(res.body).toMatchObject({ id: pool.id, status: 'deleted' });
     expect(await balance(app, c)).toBe(before);
     expectError(await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key }), 404);
-    expect((await app.call('GET', '/v1/pools', { key: c.key })).body).toEqual([]);
+    expect((await app.call('GET', '/v1/pools', { key: c.key })).body.data).toEqual([]);
     const server = await app.call('GET', `/v1/servers/${a.id}`, { key: c.key });
     expect(server.body).toMatchObject({ status: 'stopped', ips: [] });
     expectError(await app.call('POST', `/v1/servers/${a.id}/power/start`, { key: c.key }), 409, /pool was deleted/);
@@ -313,12 +313,12 @@ describe('pool servers follow pool rules', () => {
     await advance(app, 180);
     expectError(await app.call('GET', `/v1/servers/${s.id}/plan-options`, { key: c.key }), 409, /capacity pool/);
     expectError(await app.call('POST', `/v1/servers/${s.id}/change-plan`, { key: c.key, body: { productId: 'std-2c-4g-50' } }), 409, /capacity pool/);
-    expect((await app.call('GET', `/v1/servers/${s.id}/addons`, { key: c.key })).body).toEqual([]);
+    expect((await app.call('GET', `/v1/servers/${s.id}/addons`, { key: c.key })).body.data).toEqual([]);
     expectError(await app.call('POST', `/v1/servers/${s.id}/addons`, { key: c.key, body: { addonId: 'addon-ipv4-1' } }), 400, /pool/);
     expectError(await app.call('POST', `/v1/servers/${s.id}/reinstall`, { key: c.key, body: { osTemplate: 'windows-2022' } }), 400, /Linux only/);
     const before = await balance(app, c);
     expect((await app.call('DELETE', `/v1/servers/${s.id}`, { key: c.key })).status).toBe(200);
-    const ips = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body;
+    const ips = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data;
     expect(ips).toHaveLength(16);
     expect(ips.every((ip: any) => ip.assignedTo === null)).toBe(true);
     expect((await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body.usage).toEqual({ vcpu: 0, ramMb: 0, diskGb: 0, ips: 0, servers: 0 });

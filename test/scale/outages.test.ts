@@ -79,7 +79,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('losing PostgreSQL', () => {
         const res = await app.call('GET', path, { key: c.key });
         expect(Date.now() - started).toBeLessThan(4000);
         expect(res.status).toBe(503);
-        expect(res.body).toEqual({ statusCode: 503, message: expect.stringMatching(/database unreachable/), error: 'Service Unavailable' });
+        expect(res.body).toEqual({ statusCode: 503, message: expect.stringMatching(/database unreachable/), error: 'Service Unavailable', code: 'SERVICE_UNAVAILABLE' });
         expect(res.headers.get('retry-after')).toBe('5');
       }
       expect((await app.call('GET', '/readyz')).status).toBe(503);

@@ -217,7 +217,9 @@ function caseArb(path: string, method: string, doc: Json, op: Operation | undefi
 
 // ---------------------------------------------------------------------------------------------
 
-const KEYS = ['error', 'message', 'statusCode'];
+const KEYS = ['code', 'error', 'message', 'statusCode'];
+/** The error object's keys, `param` (present only when a value is at fault) set aside. */
+const errorKeys = (e: object) => JSON.stringify(Object.keys(e).filter((k) => k !== 'param').sort());
 let restState: ReturnType<typeof refusalChecker> | undefined;
 
 async function run(c: Case, label: string, binary: boolean): Promise<void> {
@@ -246,7 +248,7 @@ async function run(c: Case, label: string, binary: boolean): Promise<void> {
       findings.push(`error not JSON: ${where}`);
       return;
     }
-    const ok = json && typeof json === 'object' && JSON.stringify(Object.keys(json).sort()) === JSON.stringify(KEYS) &&
+    const ok = json && typeof json === 'object' && errorKeys(json) === JSON.stringify(KEYS) &&
       json.statusCode === res.status && json.error === STATUS_NAMES[res.status] && typeof json.message === 'string' && json.message.length > 0;
     if (!ok) findings.push(`malformed error: ${where}`);
     const changed = await restState.changedSince(before);
@@ -354,7 +356,7 @@ describe('fuzzing GraphQL variables and MCP tool arguments', () => {
         const where = `mcp ${op.meta.tool} ${JSON.stringify(args).slice(0, 200)} → ${JSON.stringify(res).slice(0, 200)}`;
         const e = res.structuredContent;
         if (res.isError) {
-          if (!e || JSON.stringify(Object.keys(e).sort()) !== JSON.stringify(KEYS) || e.error !== STATUS_NAMES[e.statusCode]) findings.push(`malformed tool error: ${where}`);
+          if (!e || errorKeys(e) !== JSON.stringify(KEYS) || e.error !== STATUS_NAMES[e.statusCode]) findings.push(`malformed tool error: ${where}`);
           else if (e.statusCode >= 500) findings.push(`5xx: ${where}`);
         }
         if (res.isError || res.rpcError) {

@@ -12,7 +12,7 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import type { BinaryRoute } from '../../src/http/binary-routes.ts';
+import type { BinaryRoute } from '../../src/schema/binary-operation.ts';
 import type { Operation } from '../../src/schema/operation.ts';
 import type { Estate } from './estate.ts';
 

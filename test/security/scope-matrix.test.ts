@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryRoutes } from '../../src/http/binary-routes.ts';
 import { buildToolCatalog } from '../../src/mcp/catalog.ts';
-import { ALL_SCOPES, type Scope } from '../../src/modules/auth/scopes.ts';
+import { ALL_SCOPES, type Scope } from '../../src/scopes.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -157,7 +157,7 @@ describe('REST', () => {
     await inPool(cases, 6, async (c) => {
       const res = await rest(c.req, c.key);
       counts.rest++;
-      const expected = { statusCode: 403, message: `This credential lacks the scope "${c.scope}".`, error: 'Forbidden' };
+      const expected = { statusCode: 403, message: `This credential lacks the scope "${c.scope}".`, error: 'Forbidden', code: 'FORBIDDEN' };
       check(failures, res.status === 403 && JSON.stringify(res.body) === JSON.stringify(expected), `${c.name}: ${res.status} ${res.text}`);
     });
     expect(failures).toEqual([]);
@@ -285,7 +285,7 @@ describe('MCP', () => {
         check(failures, !listed.has(tool.name), `${tool.name} listed for [${set.label}]`);
         const res: any = await client.callTool({ name: tool.name, arguments: argsFor(tool.operation, A) });
         counts.mcp++;
-        const expected = { statusCode: 403, message: `This credential lacks the scope "${tool.scope}".`, error: 'Forbidden' };
+        const expected = { statusCode: 403, message: `This credential lacks the scope "${tool.scope}".`, error: 'Forbidden', code: 'FORBIDDEN' };
         check(failures, res.isError === true && JSON.stringify(res.structuredContent) === JSON.stringify(expected), `${tool.name} [${set.label}]: ${JSON.stringify(res)}`);
       }
       for (const tool of tools.filter((t) => set.scopes.includes(t.scope))) check(failures, listed.has(tool.name), `${tool.name} not listed for [${set.label}]`);

@@ -84,7 +84,7 @@ describe('snapshots', () => {
     expect(b.body.id).toBe(a.body.id);
     expect(b.headers.get('idempotent-replayed')).toBe('true');
     const second = await app.call('POST', `/v1/servers/${id}/snapshots`, { key: c.key, body: { name: 'second' } });
-    expect((await app.call('GET', `/v1/servers/${id}/snapshots`, { key: c.key })).body.map((s: any) => s.id)).toEqual([second.body.id, a.body.id]);
+    expect((await app.call('GET', `/v1/servers/${id}/snapshots`, { key: c.key })).body.data.map((s: any) => s.id)).toEqual([second.body.id, a.body.id]);
 
     expectError(await app.call('POST', `/v1/servers/${id}/snapshots/${a.body.id}/revert`, { key: c.key }), 403);
 
@@ -94,7 +94,7 @@ describe('snapshots', () => {
     const server = await app.call('GET', `/v1/servers/${id}`, { key: c.key });
     expect(server.body).toMatchObject({ status: 'running', diskGb: 50, osTemplate: 'ubuntu-24.04' });
     expectError(await app.call('DELETE', `/v1/servers/${id}/snapshots/${second.body.id}`, { key: c.key }), 404);
-    expect((await app.call('GET', `/v1/servers/${id}/snapshots`, { key: c.key })).body).toHaveLength(1);
+    expect((await app.call('GET', `/v1/servers/${id}/snapshots`, { key: c.key })).body.data).toHaveLength(1);
   });
 
   it('revert rolls the disk back: restoring for about a minute, then the state it had', async () => {

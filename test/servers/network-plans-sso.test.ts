@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { advance, balance, debits, events, expectError, runningServer } from '../helpers/servers.ts';
-import { consumeSsoToken } from '../../src/modules/servers/service.ts';
+import { consumeSsoToken } from '../../src/modules/servers/sso.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -17,8 +17,8 @@ describe('IPs and reverse DNS', () => {
     const id = await runningServer(app, c);
     const ips = await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key });
     expect(ips.status).toBe(200);
-    expect(ips.body).toEqual([{ ip: expect.stringMatching(/^198\.18\./), version: 4, ptr: null, zoneHosted: true, primary: true }]);
-    const ip = ips.body[0].ip;
+    expect(ips.body.data).toEqual([{ ip: expect.stringMatching(/^198\.18\./), version: 4, ptr: null, zoneHosted: true, primary: true }]);
+    const ip = ips.body.data[0].ip;
 
     let res = await app.call('PUT', `/v1/servers/${id}/ips/${ip}/ptr`, { key: c.key, body: { hostname: 'Mail.Example.com.' } });
     expect(res.status).toBe(200);
@@ -28,7 +28,7 @@ describe('IPs and reverse DNS', () => {
     expect(res.body.ptr).toBe('mail.example.com');
     res = await app.call('PUT', `/v1/servers/${id}/ips/${ip}/ptr`, { key: c.key, body: { hostname: 'smtp.example.com' } });
     expect(res.body.ptr).toBe('smtp.example.com');
-    expect((await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body[0].ptr).toBe('smtp.example.com');
+    expect((await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body.data[0].ptr).toBe('smtp.example.com');
 
     res = await app.call('DELETE', `/v1/servers/${id}/ips/${ip}/ptr`, { key: c.key });
     expect(res.status).toBe(200);
@@ -45,7 +45,7 @@ describe('IPs and reverse DNS', () => {
   it('refuses hostnames that are not DNS names, addresses not on the server, and other accounts', async () => {
     const c = await app.customer({ scopes: WRITE });
     const id = await runningServer(app, c);
-    const ip = (await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body[0].ip;
+    const ip = (await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body.data[0].ip;
     for (const hostname of ['', 'localhost', 'has space.example.com', '-bad.example.com', 'a..example.com', `${'a'.repeat(64)}.example.com`, 'http://x.example.com', '10.0.0.1']) {
       expectError(await app.call('PUT', `/v1/servers/${id}/ips/${ip}/ptr`, { key: c.key, body: { hostname } }), 400, /hostname/);
     }
@@ -63,7 +63,7 @@ describe('IPs and reverse DNS', () => {
     const id = await runningServer(app, c);
     const attach = await app.call('POST', `/v1/servers/${id}/addons`, { key: c.key, body: { addonId: 'addon-seo-pack' } });
     expect(attach.status, attach.text).toBe(200);
-    const ips = (await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body as any[];
+    const ips = (await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body.data as any[];
     const foreign = ips.filter((ip) => !ip.zoneHosted);
     expect(foreign.length).toBeGreaterThan(0);
     const res = await app.call('PUT', `/v1/servers/${id}/ips/${foreign[0].ip}/ptr`, { key: c.key, body: { hostname: 'seo.example.com' } });
@@ -80,12 +80,12 @@ describe('plan options and change-plan', () => {
     const id = await runningServer(app, c, { productId: 'std-2c-4g-50' });
     const res = await app.call('GET', `/v1/servers/${id}/plan-options`, { key: c.key });
     expect(res.status).toBe(200);
-    expect(res.body.map((p: any) => [p.productId, p.monthlyUsdCents, p.current])).toEqual([
+    expect(res.body.data.map((p: any) => [p.productId, p.monthlyUsdCents, p.current])).toEqual([
       ['std-1c-2g-50', 600, false],
       ['std-2c-4g-50', 1200, true],
       ['std-4c-8g-50', 2400, false],
     ]);
-    expect(res.body.every((p: any) => p.diskGb === 50 && p.family === 'std')).toBe(true);
+    expect(res.body.data.every((p: any) => p.diskGb === 50 && p.family === 'std')).toBe(true);
   });
 
   it('changes vCPU/RAM in place: reboot of about a minute, disk unchanged, no money moves, server.resized', async () => {

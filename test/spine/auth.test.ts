@@ -18,7 +18,9 @@ afterAll(() => app?.stop());
 
 const expectError = (res: { status: number; body: any }, status: number, error: string) => {
   expect(res.status).toBe(status);
-  expect(res.body).toEqual({ statusCode: status, message: expect.any(String), error });
+  const { param, ...rest } = res.body;
+  expect(rest).toEqual({ statusCode: status, message: expect.any(String), error, code: expect.stringMatching(/^[A-Z_]+$/) });
+  if (param !== undefined) expect(param).toMatch(/^[\w.[\]-]+$/);
 };
 
 describe('API keys on REST', () => {

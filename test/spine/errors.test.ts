@@ -16,7 +16,9 @@ afterAll(() => app?.stop());
 
 function expectShape(res: { status: number; body: any }, status: number, error: string, message?: RegExp) {
   expect(res.status).toBe(status);
-  expect(res.body).toEqual({ statusCode: status, message: expect.any(String), error });
+  const { param, ...rest } = res.body;
+  expect(rest).toEqual({ statusCode: status, message: expect.any(String), error, code: expect.stringMatching(/^[A-Z_]+$/) });
+  if (param !== undefined) expect(param).toMatch(/^[\w.[\]-]+$/);
   if (message) expect(res.body.message).toMatch(message);
 }
 
@@ -51,9 +53,9 @@ describe('every REST error is {statusCode, message, error}', () => {
 
   it('validation failures → 400 naming the field, and nothing changes', async () => {
     const missing = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { description: 'no name' } });
-    expectShape(missing, 400, 'Bad Request', /^name is required/);
+    expectShape(missing, 400, 'Bad Request', /^name is required\.$/);
     const wrongType = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { name: 42 } });
-    expectShape(wrongType, 400, 'Bad Request', /^name is invalid/);
+    expectShape(wrongType, 400, 'Bad Request', /^name must be a string\.$/);
     const tooLong = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { name: 'n'.repeat(65) } });
     expectShape(tooLong, 400, 'Bad Request', /^name must be/);
     const unknownField = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { name: 'ok', size: 5 } });
@@ -61,13 +63,13 @@ describe('every REST error is {statusCode, message, error}', () => {
     const notObject = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: ['name'] });
     expectShape(notObject, 400, 'Bad Request');
     const badEnum = await app.call('POST', `/v1/servers/${serverId}/power/explode`, { key: c.key });
-    expectShape(badEnum, 400, 'Bad Request', /^action is invalid/);
+    expectShape(badEnum, 400, 'Bad Request', /^action must be one of reboot, start, stop\.$/);
     const badLimit = await app.call('GET', '/v1/servers?limit=0', { key: c.key });
     expectShape(badLimit, 400, 'Bad Request', /limit/);
     const unknownQuery = await app.call('GET', '/v1/servers?colour=red', { key: c.key });
     expectShape(unknownQuery, 400, 'Bad Request', /colour/);
     const snapshots = await app.call('GET', `/v1/servers/${serverId}/snapshots`, { key: c.key });
-    expect(snapshots.body).toEqual([]);
+    expect(snapshots.body.data).toEqual([]);
   });
 
   it('unexpected failures → 500 without internals, logged with the request id', async () => {

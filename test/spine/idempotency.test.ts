@@ -43,7 +43,7 @@ describe('Idempotency-Key', () => {
     await create('k-2', { name: 'one' });
     const other = await create('k-2', { name: 'two' });
     expect(other.status).toBe(422);
-    expect(other.body).toEqual({ statusCode: 422, message: expect.stringMatching(/different request parameters/), error: 'Unprocessable Entity' });
+    expect(other.body).toEqual({ statusCode: 422, message: expect.stringMatching(/different request parameters/), error: 'Unprocessable Entity', code: 'UNPROCESSABLE_ENTITY' });
     expect(await snapshotCount()).toBe(before + 1);
   });
 
@@ -56,7 +56,7 @@ describe('Idempotency-Key', () => {
     const before = await snapshotCount();
     const second = await create('k-3', { name: 'slow' });
     expect(second.status).toBe(409);
-    expect(second.body).toEqual({ statusCode: 409, message: expect.stringMatching(/still being processed/), error: 'Conflict' });
+    expect(second.body).toEqual({ statusCode: 409, message: expect.stringMatching(/still being processed/), error: 'Conflict', code: 'CONFLICT' });
     expect(await snapshotCount()).toBe(before);
   });
 
@@ -92,13 +92,22 @@ describe('Idempotency-Key', () => {
     expect(res.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  it('a stored refusal replays too (4xx results are kept), and a key expires after 24 h', async () => {
-    const refused = await create('k-5', { name: 'x'.repeat(80) });
-    expect(refused.status).toBe(400);
-    const replay = await create('k-5', { name: 'x'.repeat(80) });
-    expect(replay.status).toBe(400);
+  it('a stored refusal replays too (4xx results of a run are kept), and a key expires after 24 h', async () => {
+    const onMissing = () => app.call('POST', '/v1/servers/srv_00000000000000000000000000/snapshots', { key: c.key, body: { name: 'x' }, headers: { 'Idempotency-Key': 'k-5' } });
+    const refused = await onMissing();
+    expect(refused.status).toBe(404);
+    const replay = await onMissing();
+    expect(replay.status).toBe(404);
     expect(replay.body).toEqual(refused.body);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
+
+    // Stripe's rule: values refused before the operation runs (input rules) keep no result, so the
+    // corrected retry with the same key runs.
+    const invalid = await create('k-7', { name: 'x'.repeat(80) });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('idempotent-replayed')).toBeNull();
+    const corrected = await create('k-7', { name: 'x'.repeat(60) });
+    expect(corrected.status).toBe(200);
 
     const before = await snapshotCount();
     await create('k-6', { name: 'daily' });
@@ -118,13 +127,18 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
-  it('an invalid key → 400; operations without the flag ignore the header', async () => {
+  it('an invalid key → 400; every POST honours the header, reads and PUTs ignore it', async () => {
     const bad = await create('k'.repeat(300), { name: 'x' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/Idempotency-Key/);
     const power1 = await app.call('POST', `/v1/servers/${serverId}/power/stop`, { key: c.key, headers: { 'Idempotency-Key': 'p-1' } });
     const power2 = await app.call('POST', `/v1/servers/${serverId}/power/start`, { key: c.key, headers: { 'Idempotency-Key': 'p-1' } });
     expect(power1.body.status).toBe('stopped');
-    expect(power2.body.status).toBe('running');
+    expect(power2.status).toBe(422);
+    const power3 = await app.call('POST', `/v1/servers/${serverId}/power/start`, { key: c.key, headers: { 'Idempotency-Key': 'p-2' } });
+    expect(power3.body.status).toBe('running');
+    const read = await app.call('GET', `/v1/servers/${serverId}`, { key: c.key, headers: { 'Idempotency-Key': 'p-2' } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('idempotent-replayed')).toBeNull();
   });
 });

@@ -32,7 +32,7 @@ describe('GET /v1/openapi.json', () => {
       for (const status of ['200', '400', '401', '403', '404', '429', '500']) expect(entry.responses[status], status).toBeDefined();
       const pathParams = (entry.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
       expect(pathParams.sort()).toEqual([...op.pathParams].sort());
-      if (op.meta.idempotent) expect(entry.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.in === 'header')).toBe(true);
+      if (op.idempotencyKey) expect(entry.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.in === 'header')).toBe(true);
       else expect((entry.parameters ?? []).some((p: any) => p.name === 'Idempotency-Key')).toBe(false);
       if (op.method === 'GET') expect(entry.requestBody).toBeUndefined();
     }
@@ -42,7 +42,7 @@ describe('GET /v1/openapi.json', () => {
     const snap = doc.paths['/servers/{id}/snapshots'].post;
     expect(snap.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['name'], additionalProperties: false });
     expect(snap.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Snapshot' });
-    expect(doc.components.schemas.Error.required).toEqual(['statusCode', 'message', 'error']);
+    expect(doc.components.schemas.Error.required).toEqual(['statusCode', 'message', 'error', 'code']);
     expect(doc.components.schemas.Account.properties.email_verified).toEqual({ type: 'boolean' });
   });
 

@@ -26,7 +26,7 @@ describe('rate limits: 120 requests per minute per credential', () => {
     expect(statuses.filter((s) => s === 429)).toEqual([]);
     const refused = await app.call('GET', '/v1/account', { key: c.key });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ statusCode: 429, message: expect.stringMatching(/120 requests per minute/), error: 'Too Many Requests' });
+    expect(refused.body).toEqual({ statusCode: 429, message: expect.stringMatching(/120 requests per minute/), error: 'Too Many Requests', code: 'RATE_LIMITED' });
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);

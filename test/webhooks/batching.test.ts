@@ -6,7 +6,7 @@ import { runDueWork, startReceiver, type Receiver } from '../helpers/webhooks.ts
 // Attempt outcomes are written many per statement (src/modules/webhooks/delivery.ts, Recorder).
 // On the embedded database a write finishes before the next response is read, so without the
 // short wait every outcome was a statement of its own: 190 deliveries/s instead of 1,000.
-// The fan-out is in the relay's one statement per relayed batch (src/events/relay.ts, dispatcher.ts).
+// The fan-out is in the relay's one statement per relayed batch (src/events/relay.ts, src/modules/webhooks/fan-out.ts).
 
 const statements: string[] = [];
 let app: TestApp;

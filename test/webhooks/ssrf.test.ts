@@ -11,8 +11,9 @@ afterAll(() => app?.stop());
 
 describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
   for (const [url, why] of [
-    ['http://127.0.0.1/hook', /https/],
-    ['http://example.com/hook', /https/],
+    ['http://127.0.0.1/hook', /^url must use https\.$/],
+    ['http://example.com/hook', /^url must use https\.$/],
+    ['ftp://example.com/hook', /^url must use https\.$/],
     ['https://127.0.0.1/hook', /loopback, private, link-local or metadata/],
     ['https://10.0.0.1/hook', /loopback, private, link-local or metadata/],
     ['https://192.168.1.10/hook', /loopback, private, link-local or metadata/],
@@ -41,6 +42,21 @@ describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
       expect(res.status, url).toBe(400);
     }
     expect((await app.call('GET', `/v1/webhooks/${created.body.id}`, { key: c.key })).body.url).toBe('https://93.184.215.14/hook');
+  });
+
+  it('with WEBHOOK_ALLOW_PRIVATE=1, another scheme is refused naming both http and https', async () => {
+    const dev = await startTestApp({ webhookAllowPrivate: true });
+    try {
+      const c = await dev.customer();
+      for (const url of ['ftp://x', 'ws://127.0.0.1/hook', 'file:///etc/passwd']) {
+        const res = await dev.call('POST', '/v1/webhooks', { key: c.key, body: { url, events: ['*'] } });
+        expect(res.status, url).toBe(400);
+        expect(res.body).toEqual({ statusCode: 400, message: 'url must use http or https.', error: 'Bad Request', code: 'BAD_REQUEST', param: 'url' });
+      }
+      expect((await dev.call('POST', '/v1/webhooks', { key: c.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } })).status).toBe(200);
+    } finally {
+      await dev.stop();
+    }
   });
 
   it('classifies addresses', () => {

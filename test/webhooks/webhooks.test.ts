@@ -59,7 +59,7 @@ describe('webhook subscriptions', () => {
     for (const [method, path] of [['GET', `/v1/webhooks/${id}`], ['PATCH', `/v1/webhooks/${id}`], ['DELETE', `/v1/webhooks/${id}`], ['POST', `/v1/webhooks/${id}/rotate-secret`], ['GET', `/v1/webhooks/${id}/deliveries`]]) {
       const res = await app.call(method, path, { key: other.key, body: method === 'PATCH' ? { isActive: true } : undefined });
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect(res.body).toEqual({ statusCode: 404, message: 'Webhook not found.', error: 'Not Found' });
+      expect(res.body).toEqual({ statusCode: 404, message: 'Webhook not found.', error: 'Not Found', code: 'NOT_FOUND' });
     }
     expect((await app.call('GET', '/v1/webhooks', { key: other.key })).body.data).toEqual([]);
 

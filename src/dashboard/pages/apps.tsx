@@ -1,9 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { dash } from '../api.ts';
+import { ConfirmButton } from '../confirm.tsx';
+import { When } from '../format.tsx';
 
 interface Grant {
   id: string;
   client: { id: string; name: string };
+  redirectHost: string | null;
+  resource: string | null;
   scopes: string[];
   createdAt: string;
   lastUsedAt: string | null;
@@ -15,7 +19,6 @@ export function Apps() {
   const load = () => dash<{ data: Grant[] }>('GET', '/apps').then((r) => setGrants(r.data));
   useEffect(() => void load(), []);
   const revoke = async (id: string) => {
-    if (!confirm('Disconnect this app? Its access and refresh tokens stop working at once.')) return;
     await dash('DELETE', `/apps/${id}`);
     await load();
   };
@@ -23,22 +26,31 @@ export function Apps() {
     <div>
       <h1>Connected apps</h1>
       <section class="card">
-        <p class="muted">Programs you approved with a device code (for example the <span class="mono">svc</span> command line).</p>
+        <p class="muted">Programs you approved: with a device code (for example the <span class="mono">svc</span> command line), or on a consent page (MCP hosts such as Claude, VS Code or Cursor).</p>
         {!grants ? <p class="muted">Loading…</p> : grants.length === 0 ? <p class="muted">No connected apps.</p> : (
-          <table data-testid="apps">
-            <thead><tr><th>App</th><th>Scopes</th><th>Connected</th><th>Last refreshed</th><th></th></tr></thead>
+          <div class="table-wrap"><table data-testid="apps">
+            <thead><tr><th>App</th><th>Redirects to</th><th>Scopes</th><th>Connected</th><th>Last used</th><th></th></tr></thead>
             <tbody>
               {grants.map((g) => (
                 <tr key={g.id} data-testid={`app-${g.client.id}`}>
                   <td>{g.client.name} <span class="muted mono">{g.client.id}</span></td>
-                  <td class="small">{g.scopes.join(' ')}</td>
-                  <td>{new Date(g.createdAt).toLocaleString()}</td>
-                  <td>{g.lastUsedAt ? new Date(g.lastUsedAt).toLocaleString() : '—'}</td>
-                  <td><button type="button" class="danger" onClick={() => revoke(g.id)}>Revoke</button></td>
+                  <td class="mono small">{g.redirectHost ?? '—'}</td>
+                  <td class="small">{g.scopes.join(' ')}{g.resource && <div class="muted">for <span class="mono">{g.resource}</span></div>}</td>
+                  <td><When at={g.createdAt} /></td>
+                  <td><When at={g.lastUsedAt} /></td>
+                  <td>
+                    <ConfirmButton
+                      label="Revoke"
+                      question={`Disconnect ${g.client.name}?`}
+                      detail="Its access and refresh tokens stop working at once."
+                      confirmLabel="Disconnect app"
+                      onConfirm={() => revoke(g.id)}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
-          </table>
+          </table></div>
         )}
       </section>
     </div>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { SCOPES, type Scope } from '../../modules/auth/scopes.ts';
+import { SCOPES, type Scope } from '../../scopes.ts';
 import { dash } from '../api.ts';
 import { ScopePicker } from './keys.tsx';
 

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { onEvent, recentEvents, type LiveEvent } from '../api.ts';
+import { When } from '../format.tsx';
 
 /** The live event feed: every event of the account as it happens (graphql-ws). */
 export function EventFeed() {
@@ -15,7 +16,7 @@ export function EventFeed() {
             {events.map((e) => (
               <li key={e.id}>
                 <span class="mono type">{e.type}</span>
-                <span class="muted small">{new Date(e.created).toLocaleTimeString()}</span>
+                <span class="muted small"><When at={e.created} /></span>
                 <code class="small">{JSON.stringify(e.data)}</code>
               </li>
             ))}

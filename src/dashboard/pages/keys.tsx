@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { SCOPES, DEFAULT_SCOPES, type Scope } from '../../modules/auth/scopes.ts';
+import { SCOPES, DEFAULT_SCOPES, type Scope } from '../../scopes.ts';
 import { dash } from '../api.ts';
+import { ConfirmButton } from '../confirm.tsx';
+import { When } from '../format.tsx';
 
 interface KeyRow {
   id: string;
@@ -59,7 +61,6 @@ export function Keys() {
     }
   };
   const revoke = async (id: string) => {
-    if (!confirm('Revoke this key? Programs using it stop working at once.')) return;
     await dash('DELETE', `/keys/${id}`);
     await load();
   };
@@ -88,6 +89,7 @@ export function Keys() {
       <section class="card">
         <h2>Active keys</h2>
         {!keys ? <p class="muted">Loading…</p> : keys.length === 0 ? <p class="muted">No keys.</p> : (
+          <div class="table-wrap">
           <table data-testid="keys">
             <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Created</th><th>Last used</th><th></th></tr></thead>
             <tbody>
@@ -95,14 +97,15 @@ export function Keys() {
                 <tr key={k.id} data-testid={`key-${k.prefix}`}>
                   <td>{k.name}</td>
                   <td class="mono">{k.prefix}…</td>
-                  <td class="small">{k.scopes.join(' ')}</td>
-                  <td>{new Date(k.createdAt).toLocaleString()}</td>
-                  <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : '—'}</td>
-                  <td><button type="button" class="danger" onClick={() => revoke(k.id)}>Revoke</button></td>
+                  <td class="small wrap">{k.scopes.join(' ')}</td>
+                  <td><When at={k.createdAt} /></td>
+                  <td data-testid="key-last-used"><When at={k.lastUsedAt} none="never" /></td>
+                  <td><ConfirmButton label="Revoke" question={`Revoke “${k.name}”?`} detail="Programs using this key stop working at once. This cannot be undone." confirmLabel="Revoke key" onConfirm={() => revoke(k.id)} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
+          </div>
         )}
       </section>
     </div>

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../api.ts';
+import { ConfirmButton } from '../confirm.tsx';
+import { StatusBadge, When } from '../format.tsx';
 import { Link } from '../router.tsx';
-import { useLive } from './overview.tsx';
+import { useLive } from '../live-query.tsx';
 
 /** A server's page (also where its SSO link lands). */
 export function ServerPage(props: { id: string }) {
@@ -24,20 +26,21 @@ export function ServerPage(props: { id: string }) {
   if (!s) return <p class="muted">Loading…</p>;
   return (
     <div>
-      <p><Link href="/">← Overview</Link></p>
-      <h1>{s.label} <span class={`status status-${s.status}`} data-testid="server-status">{s.status}</span></h1>
+      <p><Link href="/servers">← Servers</Link></p>
+      <h1>{s.label} <span data-testid="server-status"><StatusBadge status={s.status} /></span></h1>
       <section class="card">
         <dl class="facts">
           <dt>Id</dt><dd class="mono">{s.id}</dd>
           <dt>Plan</dt><dd>{s.productId} — {s.vcpu} vCPU, {s.ramMb / 1024} GB RAM, {s.diskGb} GB disk</dd>
           <dt>System</dt><dd>{s.os} / {s.osTemplate}</dd>
-          <dt>Renews</dt><dd>{s.renewsAt ? new Date(s.renewsAt).toUTCString() : '—'}</dd>
+          <dt>Created</dt><dd><When at={s.createdAt} /></dd>
+          <dt>Renews</dt><dd><When at={s.renewsAt} none="with its pool" /></dd>
           <dt>Addresses</dt><dd class="mono">{s.ips.map((i: any) => i.ip + (i.ptr ? ` (${i.ptr})` : '')).join(', ') || '—'}</dd>
         </dl>
         <div class="actions">
           <button type="button" onClick={() => power('start')}>Start</button>
-          <button type="button" onClick={() => power('stop')}>Stop</button>
-          <button type="button" onClick={() => power('reboot')}>Reboot</button>
+          <ConfirmButton label="Stop" question={`Stop ${s.label}?`} detail="The server is powered off: its programs stop and it stops answering until you start it again." confirmLabel="Stop server" onConfirm={() => power('stop')} />
+          <ConfirmButton label="Reboot" question={`Reboot ${s.label}?`} detail="The server restarts: its programs are interrupted and it is unreachable for a short while." confirmLabel="Reboot server" onConfirm={() => power('reboot')} />
         </div>
         {message && <p class="error">{message}</p>}
       </section>

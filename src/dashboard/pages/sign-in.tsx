@@ -12,7 +12,11 @@ export function SignIn(props: { onSignedIn(s: SessionState): void }) {
     setBusy(true);
     setError('');
     try {
-      props.onSignedIn(await dash<SessionState>('POST', '/sign-in', { email, password }));
+      const signedIn = await dash<SessionState>('POST', '/sign-in', { email, password });
+      // The OAuth consent page is the server's, not a route of this app: load it.
+      const next = new URLSearchParams(location.search).get('next');
+      if (next?.startsWith('/oauth/authorize?')) return location.assign(next);
+      props.onSignedIn(signedIn);
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -22,7 +26,7 @@ export function SignIn(props: { onSignedIn(s: SessionState): void }) {
 
   return (
     <div class="signin">
-      <form class="card" onSubmit={submit} method="post" action="/dashboard/api/sign-in">
+      <form class="card" onSubmit={submit} method="post" action="/sign-in">
         <h1>Sign in</h1>
         <p class="muted">Your cloud account dashboard.</p>
         <label>

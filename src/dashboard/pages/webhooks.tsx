@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { EVENT_TYPES } from '../../events/catalog.ts';
 import { gql } from '../api.ts';
-import { useLive } from './overview.tsx';
+import { StatusBadge, When } from '../format.tsx';
+import { useLive } from '../live-query.tsx';
 
 const DELIVERY_FIELDS = 'id eventId eventType status attemptCount maxAttempts nextAttemptAt lastStatusCode lastError lastAttemptAt createdAt attempts { number startedAt durationMs statusCode error succeeded manual }';
 
@@ -30,21 +31,24 @@ function Deliveries(props: { webhookId: string }) {
     <div data-testid="deliveries">
       {message && <p class="muted">{message}</p>}
       {rows.length === 0 ? <p class="muted">No deliveries yet.</p> : (
+        <div class="table-wrap">
         <table>
-          <thead><tr><th>Event</th><th>Status</th><th>Attempts</th><th>Last response</th><th>Next attempt</th><th></th></tr></thead>
+          <thead><tr><th>Event</th><th>Status</th><th>Attempts</th><th>Last response</th><th>Last attempt</th><th>Next attempt</th><th></th></tr></thead>
           <tbody>
             {rows.map((d) => (
               <tr key={d.id}>
                 <td><span class="mono">{d.eventType}</span><div class="small muted mono">{d.eventId}</div></td>
-                <td><span class={`status status-${d.status}`}>{d.status}</span></td>
+                <td><StatusBadge status={d.status} /></td>
                 <td>{d.attemptCount} / {d.maxAttempts}</td>
-                <td>{d.lastStatusCode ?? (d.lastError ? <span class="small">{d.lastError}</span> : '—')}</td>
-                <td>{d.nextAttemptAt ? new Date(d.nextAttemptAt).toLocaleString() : '—'}</td>
+                <td class="wrap">{d.lastStatusCode ?? (d.lastError ? <span class="small">{d.lastError}</span> : '—')}</td>
+                <td><When at={d.lastAttemptAt} /></td>
+                <td><When at={d.nextAttemptAt} /></td>
                 <td><button type="button" onClick={() => redeliver(d.id)}>Redeliver</button></td>
               </tr>
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </div>
   );
@@ -83,20 +87,23 @@ export function Webhooks() {
       <section class="card">
         <h2>Subscriptions</h2>
         {list.error ? <p class="error">{list.error}</p> : !list.data ? <p class="muted">Loading…</p> : list.data.webhooks.data.length === 0 ? <p class="muted">No subscriptions.</p> : (
+          <div class="table-wrap">
           <table data-testid="webhooks">
-            <thead><tr><th>URL</th><th>Events</th><th>Active</th><th>Secret</th><th></th></tr></thead>
+            <thead><tr><th>URL</th><th>Events</th><th>Active</th><th>Secret</th><th>Created</th><th></th></tr></thead>
             <tbody>
               {list.data.webhooks.data.map((w) => (
                 <tr key={w.id} class={w.id === selected ? 'selected' : ''}>
                   <td class="mono small">{w.url}</td>
-                  <td class="small">{w.events.join(', ')}</td>
+                  <td class="small wrap">{w.events.join(', ')}</td>
                   <td>{w.isActive ? 'yes' : 'paused'}</td>
                   <td class="mono small">{w.secret}</td>
+                  <td><When at={w.createdAt} /></td>
                   <td><button type="button" onClick={() => setSelected(w.id)}>Deliveries</button></td>
                 </tr>
               ))}
             </tbody>
           </table>
+          </div>
         )}
         <form onSubmit={create} class="inline" method="post" action="/graphql">
           <input name="url" type="url" required placeholder="https://example.com/hooks" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />

@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
-import { GraphQLError, print, type ExecutionResult } from 'graphql';
+import { getOperationAST, GraphQLError, print, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError, apiErrorOf, badRequest, conflict, unprocessable } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
+import { honoursIdempotencyKey } from '../../schema/operation.ts';
 import { rootOperations } from './root-operations.ts';
 
 /** How long a key is remembered (spec: 24 hours), on the simulated clock. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * Idempotency-Key on the operations flagged `idempotent` (Stripe's rule): the first request
+ * Idempotency-Key on every POST mutation (Stripe's rule, honoursIdempotencyKey): the first request
  * with a key runs and its result is stored; a repeat within 24 h gets the stored result
  * (same status, same body, `Idempotent-Replayed: true`) without running again; the same key
  * with other arguments → 422; while the first is still running → 409. Keys are per account.
@@ -23,8 +24,9 @@ export function useIdempotency(): Plugin<RequestContext> {
       const ctx = args.contextValue as RequestContext;
       const key = ctx.request.headers.get('idempotency-key');
       if (key === null || !ctx.principal || !ctx.app.config.middleware.idempotency) return;
-      if (!rootOperations(args).some((m) => m.idempotent)) return;
-      if (!KEY_PATTERN.test(key)) {
+      if (getOperationAST(args.document, args.operationName)?.operation !== 'mutation') return;
+      if (!rootOperations(args).some((m) => honoursIdempotencyKey(m, 'mutation'))) return;
+      if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
         setResultAndStopExecution({ errors: [badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters.', 'Idempotency-Key')] });
         return;
       }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { App } from '../../app-services.ts';
 import { mintApiKey } from '../auth/service.ts';
-import { ALL_SCOPES } from '../auth/scopes.ts';
+import { ALL_SCOPES } from '../../scopes.ts';
 import { createAccount } from './service.ts';
 
 /**

@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
 import { lookupAccessToken } from '../oauth/service.ts';
-import { DEFAULT_SCOPES, isScope, type Scope } from './scopes.ts';
+import { hashSecret, randomBase62 } from './secrets.ts';
+import { DEFAULT_SCOPES, isScope, type Scope } from '../../scopes.ts';
 
 /**
  * Who is calling: resolved once per request from the Bearer credential (an API key or an
@@ -17,24 +17,8 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
 }
 
-const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_BODY_LENGTH = 40; // 40 base62 chars ≈ 238 bits
 const API_KEY_PATTERN = /^svc_[A-Za-z0-9]{40}$/;
-
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
-
-export function randomBase62(length: number): string {
-  // Rejection sampling keeps every character equally likely.
-  let out = '';
-  while (out.length < length) {
-    for (const b of randomBytes(length * 2)) {
-      if (b < 248 && out.length < length) out += BASE62[b % 62];
-    }
-  }
-  return out;
-}
 
 export interface MintedKey {
   id: string;
@@ -79,9 +63,10 @@ export async function mintApiKey(
 /**
  * Resolves a Bearer credential. The lookup is by hash (an index seek, no comparison of
  * secrets in application code), so timing tells nothing about stored keys.
- * Missing credential → null; malformed, unknown, revoked or expired → 401.
+ * Missing credential → null; malformed, unknown, revoked or expired → 401, and so is an access
+ * token bound (RFC 8707) to another resource than `audience`, the surface being called.
  */
-export async function authenticate(prisma: PrismaClient, authorization: string | null, now: Date): Promise<Principal | null> {
+export async function authenticate(prisma: PrismaClient, authorization: string | null, now: Date, audience: string): Promise<Principal | null> {
   if (!authorization) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <API key>".');
@@ -90,6 +75,7 @@ export async function authenticate(prisma: PrismaClient, authorization: string |
     // OAuth access token: exactly the scopes granted; refresh tokens never authenticate calls.
     const access = await lookupAccessToken(prisma, token, now);
     if (!access) throw unauthorized('The access token is invalid, expired or revoked.');
+    if (access.resource && access.resource !== audience) throw unauthorized(`This access token was issued for ${access.resource}; it is not accepted here.`);
     return { accountId: access.accountId, credentialId: access.grantId, kind: 'access_token', scopes: new Set(access.scopes) };
   }
   if (token.startsWith('svc_rt_')) throw unauthorized('A refresh token cannot authenticate API calls; exchange it at the token endpoint.');

@@ -2,7 +2,8 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
 import type { ServerProvider, Tx } from '../../provider/types.ts';
 import * as pools from '../pools/service.ts';
-import * as servers from '../servers/service.ts';
+import * as servers from '../servers/renewals.ts';
+import { reactivateServer, suspendServerTx } from '../servers/suspension.ts';
 import { issueInvoice, onInvoicePaid, retryFromWallet } from './invoices.ts';
 import { formatUsd } from './wallet.ts';
 
@@ -38,8 +39,8 @@ const SOURCES: RenewalSource[] = [
     purpose: 'server_renewal',
     due: (prisma, now) => servers.serverRenewalsDue(prisma, now),
     extend: servers.extendServerPaidUntil,
-    suspend: servers.suspendServerTx,
-    reactivate: servers.reactivateServer,
+    suspend: suspendServerTx,
+    reactivate: reactivateServer,
   },
   {
     purpose: 'pool_renewal',

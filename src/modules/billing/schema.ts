@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.ts';
 import { operation } from '../../schema/operation.ts';
-import { pageArgs, PAGE_DEFAULT, PAGE_MAX } from '../../schema/pagination.ts';
+import { listType, pageArgs, PAGE_DEFAULT, PAGE_MAX } from '../../schema/pagination.ts';
 import { getInvoice, INVOICES_PAGE_DEFAULT, INVOICES_PAGE_MAX, listInvoices, type InvoiceView } from './invoices.ts';
 import { AUTO_RECHARGE_AMOUNT_MAX, AUTO_RECHARGE_AMOUNT_MIN, AUTO_RECHARGE_THRESHOLD_MAX, getWallet, listWalletTransactions, setAutoRecharge, type WalletView } from './service.ts';
 
@@ -65,7 +65,7 @@ builder.queryField('invoice', (t) =>
     description: 'Get one invoice with its line items.',
     type: Invoice,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => getInvoice(ctx.db, String(args.id)),
+    resolve: (_root, args, ctx) => getInvoice(ctx.db, args.id),
   }),
 );
 
@@ -114,13 +114,7 @@ const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('WalletTran
   }),
 });
 
-const WalletTransactionList = builder.objectRef<TxnPage>('WalletTransactionList').implement({
-  fields: (t) => ({
-    data: t.field({ type: [WalletTransaction], resolve: (p) => p.data }),
-    hasMore: t.exposeBoolean('hasMore'),
-    nextCursor: t.exposeString('nextCursor', { nullable: true }),
-  }),
-});
+const WalletTransactionList = listType('WalletTransactionList', WalletTransaction);
 
 builder.queryField('walletTransactions', (t) =>
   t.field({

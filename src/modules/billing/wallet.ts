@@ -69,7 +69,7 @@ async function record(tx: Tx, m: Movement, signed: number, balanceAfter: number)
 export async function tryDebit(tx: Tx, m: Movement): Promise<WalletTransactionRow | null> {
   checkAmount(m.amountUsdCents);
   const rows = await tx.$queryRaw<{ balanceUsdCents: number; autoRechargeEnabled: boolean; autoRechargeThresholdUsdCents: number | null; autoRechargeAmountUsdCents: number | null }[]>`
-    UPDATE "Wallet" SET "balanceUsdCents" = "balanceUsdCents" - ${m.amountUsdCents}, "updatedAt" = now()
+    UPDATE "Wallet" SET "balanceUsdCents" = "balanceUsdCents" - ${m.amountUsdCents}, "updatedAt" = ${m.now}
     WHERE "accountId" = ${m.accountId}::uuid AND "balanceUsdCents" >= ${m.amountUsdCents}
     RETURNING "balanceUsdCents", "autoRechargeEnabled", "autoRechargeThresholdUsdCents", "autoRechargeAmountUsdCents"`;
   if (!rows.length) return null;
@@ -122,7 +122,7 @@ export async function deposit(
 export async function credit(tx: Tx, m: Movement): Promise<WalletTransactionRow> {
   checkAmount(m.amountUsdCents);
   const rows = await tx.$queryRaw<{ balanceUsdCents: number }[]>`
-    UPDATE "Wallet" SET "balanceUsdCents" = "balanceUsdCents" + ${m.amountUsdCents}, "updatedAt" = now()
+    UPDATE "Wallet" SET "balanceUsdCents" = "balanceUsdCents" + ${m.amountUsdCents}, "updatedAt" = ${m.now}
     WHERE "accountId" = ${m.accountId}::uuid
     RETURNING "balanceUsdCents"`;
   if (!rows.length) throw new Error(`account ${m.accountId} has no wallet`);

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { newId } from '../../db/ids.ts';
-import { hashSecret } from '../auth/service.ts';
+import { hashSecret } from '../auth/secrets.ts';
 import { verifyPassword } from '../auth/password.ts';
 
 /**

@@ -1,16 +1,12 @@
 import { badRequest } from '../../errors.ts';
-
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+import { dnsNameMessage, DNS_NAME_EXAMPLES, isDnsName, normalDnsName } from '../../schema/input-rules.ts';
 
 /**
- * A DNS name: 2+ labels of letters, digits and hyphens (not at either end), a TLD of letters
- * (or an xn-- IDN label), at most 253 characters; lowercased, trailing dot dropped.
+ * A DNS name checked by THE rule (isDnsName, also the `format: 'dns-name'` input rule) for the
+ * callers that read it outside GraphQL's checks; lowercased, trailing dot dropped.
  */
-export function parseDnsName(input: unknown, field: string, what = 'a domain name such as "example.com"'): string {
-  const name = typeof input === 'string' ? input.trim().toLowerCase().replace(/\.$/, '') : '';
-  const labels = name.split('.');
-  const tld = labels[labels.length - 1];
-  const ok = name.length >= 3 && name.length <= 253 && labels.length >= 2 && labels.every((l) => LABEL.test(l)) && (/^[a-z]{2,63}$/.test(tld) || /^xn--[a-z0-9-]{1,59}$/.test(tld));
-  if (!ok) throw badRequest(`${field} must be ${what} (labels of letters, digits and hyphens, at most 253 characters).`, field);
+export function parseDnsName(input: unknown, field: string, what: string = DNS_NAME_EXAMPLES['dns-name']): string {
+  const name = typeof input === 'string' ? normalDnsName(input) : '';
+  if (!isDnsName(name)) throw badRequest(dnsNameMessage(field, what), field);
   return name;
 }

@@ -1,7 +1,8 @@
 import { builder } from '../../schema/builder.ts';
+import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
-import { getDomain, listDomains, NAMESERVERS_MAX, NAMESERVERS_MIN, updateDomain, type DomainView } from './service.ts';
+import { getDomain, listDomains, NAMESERVERS_MAX, NAMESERVERS_MIN, NAMESERVERS_RULES, updateDomain, type DomainView } from './service.ts';
 
 // snake_case like the spec's request fields (auto_renew, transfer_lock).
 export const Domain = builder.objectRef<DomainView>('Domain').implement({
@@ -39,7 +40,7 @@ builder.queryField('domain', (t) =>
     description: 'Get one domain with its registrar settings.',
     type: Domain,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => getDomain(ctx.db, String(args.id)),
+    resolve: (_root, args, ctx) => getDomain(ctx.db, args.id),
   }),
 );
 
@@ -52,9 +53,9 @@ builder.mutationField('domainUpdate', (t) =>
       id: t.arg.id({ required: true }),
       auto_renew: t.arg.boolean({ required: false }),
       transfer_lock: t.arg.boolean({ required: false }),
-      nameservers: t.arg.stringList({ required: false, description: `${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} distinct host names.` }),
+      nameservers: t.arg.stringList({ required: false, description: `${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} distinct host names.`, ...rules(NAMESERVERS_RULES) }),
       whois_privacy: t.arg.boolean({ required: false, description: 'WHOIS privacy on or off.' }),
     },
-    resolve: (_root, args, ctx) => updateDomain(ctx, String(args.id), args),
+    resolve: (_root, args, ctx) => updateDomain(ctx, args.id, args),
   }),
 );

@@ -9,6 +9,7 @@ import type { Tx } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { invoiceView, issueInvoice, onInvoicePaid, payInvoice } from '../billing/invoices.ts';
 import { parseDnsName } from './names.ts';
+import { enforceRules, normalDnsName, type InputRules } from '../../schema/input-rules.ts';
 
 /**
  * Domains (README: Domains). The operator registers a domain for an account: the domain is
@@ -55,12 +56,14 @@ export async function getDomain(db: TenantDb, id: string) {
   return domainView(await findDomain(db, id));
 }
 
-/** 2 to 13 distinct host names (README: Domains). */
-export function parseNameservers(input: unknown): string[] {
-  if (!Array.isArray(input) || input.length < NAMESERVERS_MIN || input.length > NAMESERVERS_MAX) {
-    throw badRequest(`nameservers must list ${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} host names.`, 'nameservers');
-  }
-  const names = input.map((n, i) => parseDnsName(n, `nameservers[${i}]`, 'a host name such as "ns1.example.net"'));
+/** 2 to 13 host names (README: Domains), declared on the argument; distinct, checked here. */
+export const NAMESERVERS_RULES: InputRules = { minItems: NAMESERVERS_MIN, maxItems: NAMESERVERS_MAX, itemsNoun: 'host names', format: 'host-name' };
+
+function parseNameservers(input: unknown): string[] {
+  // The operator API orders here without GraphQL's check of the declared rules.
+  const list = Array.isArray(input) && input.every((n) => typeof n === 'string') ? input : [];
+  enforceRules(NAMESERVERS_RULES, list, 'nameservers');
+  const names = list.map(normalDnsName);
   if (new Set(names).size !== names.length) throw badRequest('nameservers must not repeat a host name.', 'nameservers');
   return names;
 }

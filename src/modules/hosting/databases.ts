@@ -4,7 +4,6 @@ import { badRequest, notFound } from '../../errors.ts';
 import { activeHosting, getHosting, planOf, type HostingContext } from './service.ts';
 
 /** Extra MySQL databases: named `<username>_<suffix>`; the suffix is 1–16 lowercase letters, digits or underscores. */
-const SUFFIX = /^[a-z0-9_]{1,16}$/;
 
 const view = (row: { name: string; createdAt: Date }, username: string) => ({
   name: row.name,
@@ -20,10 +19,7 @@ export async function listDatabases(ctx: HostingContext, hostingId: string) {
   return rows.map((r) => view(r, hosting.username));
 }
 
-export async function createDatabase(ctx: HostingContext, hostingId: string, suffix: unknown) {
-  if (typeof suffix !== 'string' || !SUFFIX.test(suffix)) {
-    throw badRequest('suffix must be 1 to 16 characters of lowercase letters, digits and underscores (the database is named <prefix>_<suffix>).', 'suffix');
-  }
+export async function createDatabase(ctx: HostingContext, hostingId: string, suffix: string) {
   const hosting = await activeHosting(ctx.db, hostingId);
   const plan = await planOf(ctx.db, hosting);
   const name = `${hosting.username}_${suffix}`;

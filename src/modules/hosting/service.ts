@@ -9,6 +9,7 @@ import { PathRefused } from '../../provider/hosting/sandbox.ts';
 import { HostingRefusal, type HostingCallbacks, type HostingDriver } from '../../provider/hosting/types.ts';
 import type { Tx } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { parseDnsName } from '../domains/names.ts';
 
 /** What a hosting service call needs: the tenant-scoped db plus the instance's parts. */
 export interface HostingContext {
@@ -58,7 +59,7 @@ export { planOf };
 
 // ------------------------------------------------------------------ errors from the driver
 
-/** Turns the driver's refusals into the API's errors: 400 naming the field, 413 for a too large upload. */
+/** Turns the driver's refusals into the API's errors: 404 for what does not exist, 413 for a too large upload, else 400 naming the field. */
 export async function driver<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
@@ -69,7 +70,10 @@ export async function driver<T>(work: Promise<T>): Promise<T> {
 
 export function asApiError(err: unknown): unknown {
   if (err instanceof PathRefused) return badRequest(err.message, err.field);
-  if (err instanceof HostingRefusal) return err.reason === 'too_large' ? new ApiError(413, err.message) : badRequest(err.message, err.field);
+  if (err instanceof HostingRefusal) {
+    if (err.reason === 'not_found') return new ApiError(404, err.message, { field: err.field });
+    return err.reason === 'too_large' ? new ApiError(413, err.message) : badRequest(err.message, err.field);
+  }
   return err;
 }
 
@@ -155,17 +159,6 @@ export async function hostingDetail(ctx: HostingContext, id: string): Promise<Ho
 
 // ------------------------------------------------------------------ domains
 
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-
-/** A domain name: labels of letters, digits and hyphens, a non-numeric TLD, lowercased. */
-export function normalizeDomain(input: unknown, field = 'domain'): string {
-  const name = typeof input === 'string' ? input.trim().toLowerCase().replace(/\.$/, '') : '';
-  const labels = name.split('.');
-  const ok = name.length >= 3 && name.length <= 253 && labels.length >= 2 && labels.every((l) => LABEL.test(l)) && !/^\d+$/.test(labels[labels.length - 1]);
-  if (!ok) throw badRequest(`${field} must be a domain name such as "example.com" (labels of letters, digits and hyphens, at most 253 characters).`, field);
-  return name;
-}
-
 /** Whether a domain is already used by any hosting account (primary or custom), other than `except`. */
 async function domainTaken(prisma: PrismaClient, domain: string, except: string): Promise<boolean> {
   const row = await prisma.hostingAccount.findFirst({ where: { OR: [{ domain }, { customDomain: domain }], NOT: { id: except } }, select: { id: true } });
@@ -174,7 +167,7 @@ async function domainTaken(prisma: PrismaClient, domain: string, except: string)
 
 /** Sets the custom domain; it stays `pending` until verify finds its DNS pointing here. */
 export async function setCustomDomain(ctx: HostingContext, id: string, input: unknown): Promise<HostingView> {
-  const domain = normalizeDomain(input);
+  const domain = parseDnsName(input, 'domain');
   const row = await activeHosting(ctx.db, id);
   if (domain === row.domain) throw badRequest(`domain ${domain} is this account's primary domain already.`, 'domain');
   if (row.customDomain === domain) return hostingView(row, ctx.app.config.publicBaseUrl);
@@ -267,7 +260,7 @@ export async function retryCertificate(ctx: HostingContext, id: string) {
 
 /** An order from the operator API: the row now, the site later (`hosting.created` when provisioning completes). */
 export async function orderHosting(prisma: PrismaClient, hosting: HostingDriver, accountId: string, body: { domain?: unknown; productId?: unknown }, now: Date) {
-  const domain = normalizeDomain(body.domain);
+  const domain = parseDnsName(body.domain, 'domain');
   if (body.productId !== undefined && typeof body.productId !== 'string') throw badRequest('productId must be a string.', 'productId');
   const plan = await getHostingPlan(prisma, (body.productId as string | undefined) ?? DEFAULT_HOSTING_PLAN);
   if (!plan) throw badRequest(`productId "${String(body.productId)}" is not a hosting plan in the catalogue.`, 'productId');
@@ -292,12 +285,12 @@ export async function orderHosting(prisma: PrismaClient, hosting: HostingDriver,
 
 /** Operator: what a hostname points to in the simulated DNS (an IPv4 address or a hostname); null removes it. */
 export async function setSimulatedDns(prisma: PrismaClient, hosting: HostingDriver, hostnameInput: string, target: unknown) {
-  const hostname = normalizeDomain(hostnameInput, 'hostname');
+  const hostname = parseDnsName(hostnameInput, 'hostname');
   if (target === undefined) throw badRequest('target is required: an IPv4 address or a hostname (null removes the record).', 'target');
   let value: string | null = null;
   if (target !== null) {
     if (typeof target !== 'string' || !target.trim()) throw badRequest('target must be an IPv4 address or a hostname (null removes the record).', 'target');
-    value = isIP(target.trim()) === 4 ? target.trim() : normalizeDomain(target, 'target');
+    value = isIP(target.trim()) === 4 ? target.trim() : parseDnsName(target, 'target');
   }
   await hosting.setDns(prisma, hostname, value);
   return { hostname, target: value };

@@ -1,10 +1,12 @@
 import { builder } from '../../schema/builder.ts';
 import { operation } from '../../schema/operation.ts';
+import { listType, pageArgs } from '../../schema/pagination.ts';
 import {
   aliasView, createAlias, createMailbox, deleteAlias, deleteMailbox, disableMailDomain, enableMailDomain, listAliases, listMailboxes, listMailDomains, mailboxView, mailDomainView,
   PASSWORD_MAX, PASSWORD_MIN, QUOTA_DEFAULT_MB, QUOTA_MAX_MB, QUOTA_MIN_MB, setMailboxPassword,
 } from './service.ts';
 import { mailSetup, type DnsRecord } from './setup.ts';
+import { rules } from '../../schema/input-rules.ts';
 
 // snake_case like the spec's request fields (domain_id, local_part, quota_mb, source_local); integer ids.
 
@@ -45,6 +47,10 @@ const MailAlias = builder.objectRef<ReturnType<typeof aliasView>>('MailAlias').i
     created_at: t.expose('created_at', { type: 'DateTime' }),
   }),
 });
+
+const MailDomainList = listType('MailDomainList', MailDomain);
+const MailboxList = listType('MailboxList', Mailbox);
+const MailAliasList = listType('MailAliasList', MailAlias);
 
 const MailDomainDeleted = builder.objectRef<Awaited<ReturnType<typeof disableMailDomain>>>('MailDomainDisabled').implement({
   fields: (t) => ({
@@ -113,9 +119,10 @@ builder.queryField('mailSetup', (t) =>
 builder.queryField('mailDomains', (t) =>
   t.field({
     ...operation({ scope: 'mail:read', rest: 'GET /mail/domains', area: 'mail', tool: 'mail_domains_list' }),
-    description: 'List every domain with email hosting enabled.',
-    type: [MailDomain],
-    resolve: (_root, _args, ctx) => listMailDomains(ctx.db),
+    description: 'List the domains with email hosting enabled, newest first.',
+    type: MailDomainList,
+    args: pageArgs(t),
+    resolve: (_root, args, ctx) => listMailDomains(ctx.db, args),
   }),
 );
 
@@ -142,29 +149,30 @@ builder.mutationField('mailDomainDisable', (t) =>
 builder.queryField('mailDomainMailboxes', (t) =>
   t.field({
     ...operation({ scope: 'mail:read', rest: 'GET /mail/domains/:id/mailboxes', area: 'mail', tool: 'mail_domain_mailboxes_list' }),
-    description: 'List the mailboxes of one mail domain.',
-    type: [Mailbox],
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => listMailboxes(ctx.db, args.id),
+    description: 'List the mailboxes of one mail domain, newest first.',
+    type: MailboxList,
+    args: { id: t.arg.int({ required: true }), ...pageArgs(t) },
+    resolve: (_root, args, ctx) => listMailboxes(ctx.db, args, args.id),
   }),
 );
 
 builder.queryField('mailDomainAliases', (t) =>
   t.field({
     ...operation({ scope: 'mail:read', rest: 'GET /mail/domains/:id/aliases', area: 'mail', tool: 'mail_domain_aliases_list' }),
-    description: 'List the forwarding aliases of one mail domain.',
-    type: [MailAlias],
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => listAliases(ctx.db, args.id),
+    description: 'List the forwarding aliases of one mail domain, newest first.',
+    type: MailAliasList,
+    args: { id: t.arg.int({ required: true }), ...pageArgs(t) },
+    resolve: (_root, args, ctx) => listAliases(ctx.db, args.id, args),
   }),
 );
 
 builder.queryField('mailboxes', (t) =>
   t.field({
     ...operation({ scope: 'mail:read', rest: 'GET /mail/mailboxes', area: 'mail', tool: 'mailboxes_list' }),
-    description: 'List every mailbox of every mail domain.',
-    type: [Mailbox],
-    resolve: (_root, _args, ctx) => listMailboxes(ctx.db),
+    description: 'List the mailboxes of every mail domain, newest first.',
+    type: MailboxList,
+    args: pageArgs(t),
+    resolve: (_root, args, ctx) => listMailboxes(ctx.db, args),
   }),
 );
 
@@ -176,8 +184,8 @@ builder.mutationField('mailboxCreate', (t) =>
     args: {
       domain_id: t.arg.int({ required: true }),
       local_part: t.arg.string({ required: true, description: 'The part before @: 1 to 64 of letters, digits, . _ - +.' }),
-      password: t.arg.string({ required: true, description: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters; stored hashed, never returned.` }),
-      quota_mb: t.arg.int({ required: false, description: `${QUOTA_MIN_MB} to ${QUOTA_MAX_MB} (default ${QUOTA_DEFAULT_MB}).` }),
+      password: t.arg.string({ required: true, description: 'Stored hashed, never returned.', ...rules({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }) }),
+      quota_mb: t.arg.int({ required: false, description: `Default ${QUOTA_DEFAULT_MB}.`, ...rules({ minimum: QUOTA_MIN_MB, maximum: QUOTA_MAX_MB }) }),
     },
     resolve: (_root, args, ctx) => createMailbox(ctx, args),
   }),
@@ -188,7 +196,7 @@ builder.mutationField('mailboxPasswordSet', (t) =>
     ...operation({ scope: 'mail:write', rest: 'PATCH /mail/mailboxes/:id/password', area: 'mail', tool: 'mailbox_password_set' }),
     description: 'Set a new password on a mailbox.',
     type: Mailbox,
-    args: { id: t.arg.int({ required: true }), password: t.arg.string({ required: true, description: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters.` }) },
+    args: { id: t.arg.int({ required: true }), password: t.arg.string({ required: true, ...rules({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }) }) },
     resolve: (_root, args, ctx) => setMailboxPassword(ctx, args.id, args),
   }),
 );

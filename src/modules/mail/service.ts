@@ -2,6 +2,7 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { mailBackend } from '../../provider/mail.ts';
+import { paginateIntIds, type PageArgs } from '../../schema/pagination.ts';
 import { hashPassword } from '../auth/password.ts';
 import { parseDnsName } from '../domains/names.ts';
 
@@ -39,16 +40,6 @@ export function parseAddress(input: unknown, field: string): string {
   return `${local}@${domain}`;
 }
 
-function parsePassword(input: unknown): string {
-  if (typeof input !== 'string' || input.length < PASSWORD_MIN || input.length > PASSWORD_MAX) throw badRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, 'password');
-  return input;
-}
-
-function parseQuota(input: number | null | undefined): number {
-  if (input === undefined || input === null) return QUOTA_DEFAULT_MB;
-  if (!Number.isInteger(input) || input < QUOTA_MIN_MB || input > QUOTA_MAX_MB) throw badRequest(`quota_mb must be an integer from ${QUOTA_MIN_MB} to ${QUOTA_MAX_MB}.`, 'quota_mb');
-  return input;
-}
 
 // ---------------------------------------------------------------- views (snake_case like the spec's request fields)
 
@@ -69,8 +60,9 @@ const COUNTS = { _count: { select: { mailboxes: true, aliases: true } } };
 
 // ---------------------------------------------------------------- domains
 
-export async function listMailDomains(db: TenantDb) {
-  return (await db.mailDomain.findMany({ include: COUNTS, orderBy: { id: 'asc' } })).map(mailDomainView);
+export async function listMailDomains(db: TenantDb, args: PageArgs) {
+  const page = await paginateIntIds(args, (q) => db.mailDomain.findMany({ ...q, include: COUNTS }));
+  return { ...page, data: page.data.map(mailDomainView) };
 }
 
 async function findMailDomain(db: TenantDb, id: number) {
@@ -110,19 +102,20 @@ export async function disableMailDomain(ctx: MailContext, id: number) {
 
 // ---------------------------------------------------------------- mailboxes
 
-export async function listMailboxes(db: TenantDb, domainId?: number) {
+/** Every mailbox of the account, or of one of its domains. */
+export async function listMailboxes(db: TenantDb, args: PageArgs, domainId?: number) {
   if (domainId !== undefined) await findMailDomain(db, domainId);
-  return (await db.mailbox.findMany({ where: domainId === undefined ? {} : { domainId }, orderBy: { id: 'asc' } })).map(mailboxView);
+  const page = await paginateIntIds(args, (q) => db.mailbox.findMany({ ...q, where: { ...q.where, ...(domainId === undefined ? {} : { domainId }) } }));
+  return { ...page, data: page.data.map(mailboxView) };
 }
 
 export async function createMailbox(ctx: MailContext, input: { domain_id: number; local_part: string; password: string; quota_mb?: number | null }) {
   const localPart = parseLocalPart(input.local_part, 'local_part');
-  const password = parsePassword(input.password);
-  const quotaMb = parseQuota(input.quota_mb);
+  const quotaMb = input.quota_mb ?? QUOTA_DEFAULT_MB;
   const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domain_id } });
   if (!domain) throw badRequest(`domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`, 'domain_id');
   const address = `${localPart}@${domain.domain}`;
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(input.password);
   const now = ctx.app.clock.now();
   try {
     return await ctx.db.$transaction(async (tx) => {
@@ -140,10 +133,9 @@ export async function createMailbox(ctx: MailContext, input: { domain_id: number
 }
 
 export async function setMailboxPassword(ctx: MailContext, id: number, input: { password: string }) {
-  const password = parsePassword(input.password);
   const mailbox = await ctx.db.mailbox.findFirst({ where: { id } });
   if (!mailbox) throw notFound('Mailbox');
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(input.password);
   const now = ctx.app.clock.now();
   await mailBackend.setMailboxPassword(mailbox.address, passwordHash);
   const { count } = await ctx.db.mailbox.updateMany({ where: { id }, data: { passwordHash, passwordChangedAt: now } });
@@ -162,9 +154,10 @@ export async function deleteMailbox(ctx: MailContext, id: number) {
 
 // ---------------------------------------------------------------- aliases
 
-export async function listAliases(db: TenantDb, domainId: number) {
+export async function listAliases(db: TenantDb, domainId: number, args: PageArgs) {
   await findMailDomain(db, domainId);
-  return (await db.mailAlias.findMany({ where: { domainId }, orderBy: { id: 'asc' } })).map(aliasView);
+  const page = await paginateIntIds(args, (q) => db.mailAlias.findMany({ ...q, where: { ...q.where, domainId } }));
+  return { ...page, data: page.data.map(aliasView) };
 }
 
 /** A forwarding alias source_local@domain → destination (any valid address, not itself). */

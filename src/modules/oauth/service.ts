@@ -1,8 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { newId } from '../../db/ids.ts';
-import { hashSecret, randomBase62 } from '../auth/service.ts';
-import { ALL_SCOPES, DEFAULT_SCOPES, isScope, type Scope } from '../auth/scopes.ts';
+import { hashSecret, randomBase62 } from '../auth/secrets.ts';
+import { ALL_SCOPES, DEFAULT_SCOPES, isScope, type Scope } from '../../scopes.ts';
+import { DEVICE_CODE_GRANT_TYPE, requireClient, type DocumentPolicy } from './clients.ts';
+import { OAuthError } from './errors.ts';
+
+export { OAuthError, DEVICE_CODE_GRANT_TYPE };
 
 /**
  * OAuth 2.0 device authorization grant (RFC 8628) on our own store: device codes, grants
@@ -21,8 +25,6 @@ export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 /** Refresh token (`svc_rt_`) lifetime, counted from its issue (each rotation issues a new one). */
 export const REFRESH_TOKEN_TTL_SECONDS = 90 * 86400;
 
-export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
-export const BUILT_IN_CLIENTS = [{ id: 'svc-cli', name: 'svc command-line interface' }] as const;
 
 /** No vowels (no words), no 0/O, 1/I/L, 2/Z, 5/S, 8/B: 20 letters a person cannot confuse (RFC 8628 §6.1). */
 export const USER_CODE_ALPHABET = 'CDFGHJKMNPQRTVWXY' + '347';
@@ -31,48 +33,7 @@ const USER_CODE_LENGTH = 8;
 const ACCESS_TOKEN = /^svc_at_[A-Za-z0-9]{40}$/;
 const REFRESH_TOKEN = /^svc_rt_[A-Za-z0-9]{40}$/;
 
-const PREFIX = { client: 'oac', device: 'odc', grant: 'ogr', token: 'otk' } as const;
-
-/** An RFC 6749 §5.2 / RFC 8628 §3.5 error: `{ error, error_description }` with its HTTP status. */
-export class OAuthError extends Error {
-  constructor(
-    readonly error: string,
-    readonly description: string,
-    readonly status = 400,
-  ) {
-    super(description);
-  }
-}
-
-// ---------------------------------------------------------------- clients
-
-export async function ensureBuiltInClients(prisma: PrismaClient): Promise<void> {
-  for (const c of BUILT_IN_CLIENTS) {
-    await prisma.oAuthClient.upsert({ where: { id: c.id }, create: { id: c.id, name: c.name }, update: {} });
-  }
-}
-
-/** Operator API: registers a public client (no secret; token_endpoint_auth_method none). */
-export async function registerClient(prisma: PrismaClient, name: unknown, now: Date) {
-  if (typeof name !== 'string' || name.trim().length < 1 || name.trim().length > 100) {
-    throw new OAuthError('invalid_request', 'name must be 1 to 100 characters.');
-  }
-  const row = await prisma.oAuthClient.create({ data: { id: newId(PREFIX.client, now.getTime()), name: name.trim(), createdAt: now } });
-  return clientView(row);
-}
-
-export function clientView(c: { id: string; name: string; createdAt: Date }) {
-  return { client_id: c.id, name: c.name, token_endpoint_auth_method: 'none', grant_types: [DEVICE_CODE_GRANT_TYPE, 'refresh_token'], created_at: c.createdAt.toISOString() };
-}
-
-async function requireClient(prisma: PrismaClient, clientId: string | undefined) {
-  if (!clientId) throw new OAuthError('invalid_request', 'client_id is required.');
-  const builtIn = BUILT_IN_CLIENTS.find((c) => c.id === clientId);
-  if (builtIn) await ensureBuiltInClients(prisma);
-  const client = clientId.length <= 64 ? await prisma.oAuthClient.findUnique({ where: { id: clientId } }) : null;
-  if (!client) throw new OAuthError('invalid_client', 'Unknown client_id.', 401);
-  return client;
-}
+export const PREFIX = { device: 'odc', grant: 'ogr', token: 'otk', code: 'oco' } as const;
 
 // ---------------------------------------------------------------- scopes
 
@@ -104,8 +65,14 @@ function newUserCode(): string {
   return code;
 }
 
-export async function startDeviceAuthorization(prisma: PrismaClient, input: { clientId?: string; scope?: string }, baseUrl: string, now: Date) {
-  const client = await requireClient(prisma, input.clientId);
+/** What the token, revocation and device endpoints know of the client: its id, and how to fetch a metadata document. */
+export interface ClientInput {
+  clientId?: string;
+  documents?: DocumentPolicy;
+}
+
+export async function startDeviceAuthorization(prisma: PrismaClient, input: ClientInput & { scope?: string }, baseUrl: string, now: Date) {
+  const client = await requireClient(prisma, input.clientId, now, input.documents);
   const scopes = parseScopeParam(input.scope);
   // Expired codes are of no use to anyone; clearing them keeps user codes unique for longer.
   await prisma.oAuthDeviceCode.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 86400_000) } } });
@@ -189,7 +156,7 @@ export interface TokenResponse {
   scope: string;
 }
 
-async function issueTokens(tx: Tx, grantId: string, scopes: readonly string[], now: Date): Promise<TokenResponse> {
+export async function issueTokens(tx: Tx, grantId: string, scopes: readonly string[], now: Date): Promise<TokenResponse> {
   const access = `svc_at_${randomBase62(40)}`;
   const refresh = `svc_rt_${randomBase62(40)}`;
   await tx.oAuthToken.createMany({
@@ -201,11 +168,11 @@ async function issueTokens(tx: Tx, grantId: string, scopes: readonly string[], n
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh, scope: scopes.join(' ') };
 }
 
-type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 /** grant_type=urn:ietf:params:oauth:grant-type:device_code (RFC 8628 §3.4, §3.5). */
-export async function exchangeDeviceCode(prisma: PrismaClient, input: { clientId?: string; deviceCode?: string }, now: Date): Promise<TokenResponse> {
-  const client = await requireClient(prisma, input.clientId);
+export async function exchangeDeviceCode(prisma: PrismaClient, input: ClientInput & { deviceCode?: string }, now: Date): Promise<TokenResponse> {
+  const client = await requireClient(prisma, input.clientId, now, input.documents);
   if (!input.deviceCode) throw new OAuthError('invalid_request', 'device_code is required.');
   const row = await prisma.oAuthDeviceCode.findUnique({ where: { deviceCodeHash: hashSecret(input.deviceCode) } });
   if (!row || row.clientId !== client.id) throw new OAuthError('invalid_grant', 'Unknown device_code.');
@@ -238,14 +205,18 @@ export async function exchangeDeviceCode(prisma: PrismaClient, input: { clientId
  * and issues a new pair; presenting a spent one is reuse (a stolen copy, or the victim after
  * the thief) and revokes the whole grant with all its tokens (OAuth 2.0 Security BCP §4.14).
  */
-export async function refreshTokens(prisma: PrismaClient, input: { clientId?: string; refreshToken?: string; scope?: string }, now: Date): Promise<TokenResponse> {
-  const client = await requireClient(prisma, input.clientId);
+export async function refreshTokens(prisma: PrismaClient, input: ClientInput & { refreshToken?: string; scope?: string; resource?: string }, now: Date): Promise<TokenResponse> {
+  const client = await requireClient(prisma, input.clientId, now, input.documents);
   if (!input.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required.');
   if (!REFRESH_TOKEN.test(input.refreshToken)) throw new OAuthError('invalid_grant', 'The refresh token is invalid.');
   const row = await prisma.oAuthToken.findUnique({ where: { tokenHash: hashSecret(input.refreshToken) }, include: { grant: true } });
   if (!row || row.kind !== 'refresh' || row.grant.clientId !== client.id) throw new OAuthError('invalid_grant', 'The refresh token is invalid.');
   if (row.grant.revokedAt || row.revokedAt) throw new OAuthError('invalid_grant', 'The refresh token has been revoked.');
   if (row.expiresAt <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired.');
+  // RFC 8707 §2.2: a refresh may name the grant's resource again, never another one.
+  if (input.resource !== undefined && input.resource !== row.grant.resource) {
+    throw new OAuthError('invalid_target', row.grant.resource ? `This grant is bound to ${row.grant.resource}.` : 'This grant is not bound to a resource; refresh it without one.');
+  }
   let scopes = row.grant.scopes as Scope[];
   if (input.scope !== undefined && input.scope.trim() !== '') {
     const asked = [...new Set(input.scope.trim().split(/\s+/))];
@@ -265,7 +236,7 @@ export async function refreshTokens(prisma: PrismaClient, input: { clientId?: st
 
 // ---------------------------------------------------------------- revocation
 
-async function revokeGrantById(prisma: PrismaClient, grantId: string, reason: string, now: Date): Promise<boolean> {
+export async function revokeGrantById(prisma: PrismaClient, grantId: string, reason: string, now: Date): Promise<boolean> {
   const { count } = await prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } });
   await prisma.oAuthToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } });
   return count === 1;
@@ -276,8 +247,8 @@ async function revokeGrantById(prisma: PrismaClient, grantId: string, reason: st
  * revokes itself. Unknown tokens, and tokens of another client, answer success all the same
  * (§2.2), so the endpoint tells nothing about tokens it did not issue to the caller.
  */
-export async function revokeToken(prisma: PrismaClient, input: { clientId?: string; token?: string }, now: Date): Promise<void> {
-  const client = await requireClient(prisma, input.clientId);
+export async function revokeToken(prisma: PrismaClient, input: ClientInput & { token?: string }, now: Date): Promise<void> {
+  const client = await requireClient(prisma, input.clientId, now, input.documents);
   if (!input.token) throw new OAuthError('invalid_request', 'token is required.');
   if (!ACCESS_TOKEN.test(input.token) && !REFRESH_TOKEN.test(input.token)) return;
   const row = await prisma.oAuthToken.findUnique({ where: { tokenHash: hashSecret(input.token) }, include: { grant: true } });
@@ -293,6 +264,8 @@ export async function listGrants(prisma: PrismaClient, accountId: string) {
   return rows.map((g) => ({
     id: g.id,
     client: { id: g.client.id, name: g.client.name },
+    redirectHost: g.redirectUri ? new URL(g.redirectUri).host : null,
+    resource: g.resource,
     scopes: g.scopes,
     createdAt: g.createdAt.toISOString(),
     lastUsedAt: g.lastUsedAt?.toISOString() ?? null,
@@ -307,17 +280,24 @@ export async function revokeGrant(prisma: PrismaClient, accountId: string, grant
 
 // ---------------------------------------------------------------- access token lookup
 
+/** A grant's "last used" moves at most this often (seconds): a write per call would cost every request. */
+export const LAST_USED_RESOLUTION_SECONDS = 60;
+
 /**
  * Resolves an `svc_at_` access token: by SHA-256, not expired, not revoked, and its grant not
  * revoked (checked on every lookup, so revoking a grant takes effect at once). Null when it
- * does not resolve.
+ * does not resolve. `resource` is what the token is bound to (RFC 8707), null when unbound.
  */
 export async function lookupAccessToken(prisma: PrismaClient, token: string, now: Date) {
   if (!ACCESS_TOKEN.test(token)) return null;
   const row = await prisma.oAuthToken.findUnique({ where: { tokenHash: hashSecret(token) }, include: { grant: true } });
   if (!row || row.kind !== 'access' || row.revokedAt || row.grant.revokedAt || row.expiresAt <= now) return null;
+  const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_SECONDS * 1000);
+  if (!row.grant.lastUsedAt || row.grant.lastUsedAt < stale) {
+    await prisma.oAuthGrant.updateMany({ where: { id: row.grantId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: stale } }] }, data: { lastUsedAt: now } });
+  }
   const scopes = row.scopes.filter((s) => row.grant.scopes.includes(s) && isScope(s)) as Scope[];
-  return { accountId: row.grant.accountId, grantId: row.grantId, scopes };
+  return { accountId: row.grant.accountId, grantId: row.grantId, scopes, resource: row.grant.resource };
 }
 
 export const isAccessTokenShape = (token: string) => ACCESS_TOKEN.test(token);

@@ -1,5 +1,8 @@
 import { builder } from '../../schema/builder.ts';
+import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
+import { LABEL_RULES } from '../servers/server-row.ts';
+import { listType, pageArgs, wholeList } from '../../schema/pagination.ts';
 import type { PoolUnits } from '../catalogue/service.ts';
 import {
   applyPoolIps,
@@ -9,6 +12,8 @@ import {
   getPool,
   listPoolIps,
   listPools,
+  MAX_IP_CHANGES,
+  MAX_POOL_SERVER_IPS,
   poolCatalogue,
   quotePool,
   quotePoolResize,
@@ -52,12 +57,14 @@ const PoolProduct = builder.objectRef<Awaited<ReturnType<typeof poolCatalogue>>[
   }),
 });
 
+const PoolProductList = listType('PoolProductList', PoolProduct);
+
 builder.queryField('poolCatalogue', (t) =>
   t.field({
     ...operation({ scope: 'servers:read', rest: 'GET /pools/catalogue', area: 'pools', tool: 'pools_catalogue' }),
     description: 'List the pool products with per-unit prices in cents and slider ranges.',
-    type: [PoolProduct],
-    resolve: (_root, _args, ctx) => poolCatalogue(ctx.db),
+    type: PoolProductList,
+    resolve: async (_root, _args, ctx) => wholeList(await poolCatalogue(ctx.db)),
   }),
 );
 
@@ -102,7 +109,7 @@ builder.queryField('poolQuote', (t) =>
   }),
 );
 
-type Summary = Awaited<ReturnType<typeof listPools>>[number];
+type Summary = Awaited<ReturnType<typeof listPools>>['data'][number];
 type Detail = Awaited<ReturnType<typeof getPool>>;
 
 const PoolQuota = builder.objectRef<Summary['quota']>('PoolQuota').implement({
@@ -160,12 +167,15 @@ const PoolDetail = builder.objectRef<Detail>('PoolDetail').implement({
   }),
 });
 
+const PoolList = listType('PoolList', Pool);
+
 builder.queryField('pools', (t) =>
   t.field({
     ...operation({ scope: 'servers:read', rest: 'GET /pools', area: 'pools', tool: 'pools_list' }),
-    description: 'List the capacity pools with quotas, status, monthly price and renewal date.',
-    type: [Pool],
-    resolve: (_root, _args, ctx) => listPools(ctx.db),
+    description: 'List the capacity pools with quotas, status, monthly price and renewal date, newest first.',
+    type: PoolList,
+    args: pageArgs(t),
+    resolve: (_root, args, ctx) => listPools(ctx.db, args),
   }),
 );
 
@@ -175,16 +185,16 @@ builder.queryField('pool', (t) =>
     description: 'Get a capacity pool with usage, bounds, rates_cents and its servers.',
     type: PoolDetail,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => getPool(ctx.db, String(args.id)),
+    resolve: (_root, args, ctx) => getPool(ctx.db, args.id),
   }),
 );
 
 builder.mutationField('poolCreate', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'POST /pools', area: 'pools', tool: 'pool_create', idempotent: true }),
+    ...operation({ scope: 'servers:write', rest: 'POST /pools', area: 'pools', tool: 'pool_create' }),
     description: 'Buy a capacity pool; the first month is debited from the wallet at once.',
     type: PoolDetail,
-    args: { productId: t.arg.string({ required: true }), label: t.arg.string({ required: true }), ...unitArgs(t) },
+    args: { productId: t.arg.string({ required: true }), label: t.arg.string({ required: true, ...rules(LABEL_RULES) }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => createPool(ctx, args),
   }),
 );
@@ -213,7 +223,7 @@ builder.queryField('poolResizeQuote', (t) =>
     description: 'Price a pool resize at the rates it was sold at; nothing is charged.',
     type: ResizeQuote,
     args: { id: t.arg.id({ required: true }), ...unitArgs(t) },
-    resolve: (_root, args, ctx) => quotePoolResize(ctx, String(args.id), args),
+    resolve: (_root, args, ctx) => quotePoolResize(ctx, args.id, args),
   }),
 );
 
@@ -223,24 +233,24 @@ builder.mutationField('poolResize', (t) =>
     description: 'Resize a pool to a whole new shape (absolute units); growth is charged now, prorated.',
     type: PoolDetail,
     args: { id: t.arg.id({ required: true }), ...unitArgs(t) },
-    resolve: (_root, args, ctx) => resizePool(ctx, String(args.id), args),
+    resolve: (_root, args, ctx) => resizePool(ctx, args.id, args),
   }),
 );
 
 builder.mutationField('poolServerCreate', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:write', rest: 'POST /pools/:id/servers', area: 'pools', tool: 'pool_server_create', idempotent: true }),
+    ...operation({ scope: 'servers:write', rest: 'POST /pools/:id/servers', area: 'pools', tool: 'pool_server_create' }),
     description: 'Create a free Linux server inside a pool, checked against the pool quota.',
     type: 'Server',
     args: {
       id: t.arg.id({ required: true }),
       productId: t.arg.string({ required: true, description: 'Server plan giving vCPU, RAM and disk.' }),
-      label: t.arg.string({ required: true }),
+      label: t.arg.string({ required: true, ...rules(LABEL_RULES) }),
       os: t.arg.string({ required: false }),
       osTemplate: t.arg.string({ required: true, description: 'A Linux OS template.' }),
-      ipCount: t.arg.int({ required: false, description: 'Public addresses from the pool block (default 1; 0 = private-only).' }),
+      ipCount: t.arg.int({ required: false, description: 'Public addresses from the pool block (default 1; 0 = private-only).', ...rules({ minimum: 0, maximum: MAX_POOL_SERVER_IPS }) }),
     },
-    resolve: (query, _root, args, ctx) => createServerInPool(ctx, String(args.id), { productId: args.productId, label: args.label, os: args.os ?? undefined, osTemplate: args.osTemplate, ipCount: args.ipCount ?? undefined }, query),
+    resolve: (query, _root, args, ctx) => createServerInPool(ctx, args.id, { productId: args.productId, label: args.label, os: args.os ?? undefined, osTemplate: args.osTemplate, ipCount: args.ipCount ?? undefined }, query),
   }),
 );
 
@@ -255,13 +265,15 @@ const PoolIp = builder.objectRef<Awaited<ReturnType<typeof listPoolIps>>[number]
   }),
 });
 
+const PoolIpList = listType('PoolIpList', PoolIp);
+
 builder.queryField('poolIps', (t) =>
   t.field({
     ...operation({ scope: 'servers:read', rest: 'GET /pools/:id/ips', area: 'pools', tool: 'pool_ips_list' }),
     description: 'List every IPv4 address of a pool with its PTR and holder.',
-    type: [PoolIp],
+    type: PoolIpList,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => listPoolIps(ctx.db, String(args.id)),
+    resolve: async (_root, args, ctx) => wholeList(await listPoolIps(ctx.db, args.id)),
   }),
 );
 
@@ -277,8 +289,8 @@ builder.mutationField('poolIpsApply', (t) =>
     ...operation({ scope: 'servers:write', rest: 'POST /pools/:id/ips/apply', area: 'pools', tool: 'pool_ips_apply', rateLimit: 'poolIpApply' }),
     description: 'Assign, move or return pool addresses in one atomic batch (6 calls per minute).',
     type: [PoolIp],
-    args: { id: t.arg.id({ required: true }), changes: t.arg({ type: [PoolIpChange], required: true }) },
-    resolve: (_root, args, ctx) => applyPoolIps(ctx, String(args.id), args.changes),
+    args: { id: t.arg.id({ required: true }), changes: t.arg({ type: [PoolIpChange], required: true, ...rules({ minItems: 1, maxItems: MAX_IP_CHANGES }) }) },
+    resolve: (_root, args, ctx) => applyPoolIps(ctx, args.id, args.changes),
   }),
 );
 
@@ -288,6 +300,6 @@ builder.mutationField('poolDelete', (t) =>
     description: 'Delete a pool: servers powered off and preserved, IP block returned, no refund.',
     type: Pool,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => deletePool(ctx, String(args.id)),
+    resolve: (_root, args, ctx) => deletePool(ctx, args.id),
   }),
 );

@@ -4,11 +4,14 @@ import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ProviderRefusal, type CapacityUnits, type ServerProvider, type Tx } from '../../provider/types.ts';
+import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit, formatUsd } from '../billing/wallet.ts';
 import { getPoolProduct, listPoolProducts, POOL_UNITS, resolveServerOrder, type PoolProduct, type PoolUnit, type PoolUnits } from '../catalogue/service.ts';
-import * as servers from '../servers/service.ts';
-import type { ServiceContext } from '../servers/service.ts';
+import * as servers from '../servers/pool-members.ts';
+import type { DueRenewal } from '../servers/renewals.ts';
+import { getServer, type ServiceContext } from '../servers/server-row.ts';
+import { reactivateServer, suspendServerTx } from '../servers/suspension.ts';
 
 /** What one unit of each slider resolves to. */
 export const UNIT_SIZES = { vcpu: 1, ram2gb: 2048, disk100: 100, ip16: 16 } as const;
@@ -19,10 +22,6 @@ const VISIBLE = { status: { not: 'deleted' } };
 
 type PoolRow = NonNullable<Awaited<ReturnType<TenantDb['pool']['findFirst']>>>;
 
-export async function isPoolActive(tx: Tx, poolId: string): Promise<boolean> {
-  const pool = await tx.pool.findUnique({ where: { id: poolId }, select: { status: true } });
-  return pool?.status === 'active';
-}
 
 // ---------------------------------------------------------------- pricing
 
@@ -138,8 +137,9 @@ async function lockPool(tx: Tx, id: string): Promise<PoolRow> {
   return findPool(tx, id);
 }
 
-export async function listPools(db: TenantDb) {
-  return (await db.pool.findMany({ where: VISIBLE, orderBy: { id: 'desc' } })).map(summary);
+export async function listPools(db: TenantDb, args: PageArgs) {
+  const page = await paginate(args, (q) => db.pool.findMany({ ...q, where: { ...q.where, ...VISIBLE } }));
+  return { ...page, data: page.data.map(summary) };
 }
 
 export async function getPool(db: TenantDb, id: string) {
@@ -154,10 +154,9 @@ export async function getPool(db: TenantDb, id: string) {
  * routed. 400 when the selection is outside the bounds, the datacenter lacks capacity or
  * the balance is short; nothing is debited then.
  */
-export async function createPool(ctx: ServiceContext, input: { productId: unknown; label: unknown } & Partial<Record<PoolUnit, unknown>>) {
+export async function createPool(ctx: ServiceContext, input: { productId: unknown; label: string } & Partial<Record<PoolUnit, unknown>>) {
   const product = await requireProduct(ctx.db, input.productId);
-  const label = typeof input.label === 'string' ? input.label.trim() : '';
-  if (label.length < 1 || label.length > 64) throw badRequest('label must be 1 to 64 characters.', 'label');
+  const label = String(input.label).trim();
   const units = checkUnits(input, product);
   const rates = product.unitPricesCents;
   const monthly = monthlyPrice(units, rates);
@@ -267,11 +266,9 @@ export const MAX_POOL_SERVER_IPS = 64;
  * the pool lacks vCPU, RAM, disk or free addresses. Linux only. ipCount public addresses
  * from the block (default 1; 0 = private-only).
  */
-export async function createServerInPool(ctx: ServiceContext, poolId: string, input: { productId: unknown; label: unknown; os: unknown; osTemplate: unknown; ipCount?: unknown }, query: object = {}) {
-  const label = typeof input.label === 'string' ? input.label.trim() : '';
-  if (label.length < 1 || label.length > 64) throw badRequest('label must be 1 to 64 characters.', 'label');
+export async function createServerInPool(ctx: ServiceContext, poolId: string, input: { productId: unknown; label: string; os: unknown; osTemplate: unknown; ipCount?: number }, query: object = {}) {
+  const label = String(input.label).trim();
   const ipCount = input.ipCount ?? 1;
-  if (typeof ipCount !== 'number' || !Number.isInteger(ipCount) || ipCount < 0 || ipCount > MAX_POOL_SERVER_IPS) throw badRequest(`ipCount must be an integer from 0 to ${MAX_POOL_SERVER_IPS}.`, 'ipCount');
   const { product, template } = await resolveServerOrder(ctx.db, input);
   if (template.os !== 'linux') throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
   const now = ctx.app.clock.now();
@@ -292,7 +289,7 @@ export async function createServerInPool(ctx: ServiceContext, poolId: string, in
       { accountId: pool.accountId, poolId, label, productId: product.id, os: template.os, osTemplate: template.id, addresses: free.slice(0, ipCount).map((ip) => ip.ip) },
       now,
     );
-    return servers.getServer(tx, server.id, query);
+    return getServer(tx, server.id, query);
   }, TX_OPTIONS);
 }
 
@@ -309,7 +306,6 @@ export const MAX_IP_CHANGES = 1024;
  * a server that is not in this pool, or an address twice. Free; the guest OS is not reconfigured.
  */
 export async function applyPoolIps(ctx: ServiceContext, poolId: string, changes: { ip: string; serverId?: string | null }[]) {
-  if (!Array.isArray(changes) || changes.length < 1 || changes.length > MAX_IP_CHANGES) throw badRequest(`changes must list 1 to ${MAX_IP_CHANGES} entries.`, 'changes');
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
     await lockPool(tx, poolId);
@@ -332,7 +328,7 @@ export async function applyPoolIps(ctx: ServiceContext, poolId: string, changes:
 // ---------------------------------------------------------------- renewals (called by the billing renewal job)
 
 /** Pools whose paid-up period has ended: they renew monthly at their current monthly price (resizes included). */
-export async function poolRenewalsDue(db: Tx | PrismaClient, now: Date, take = 200): Promise<servers.DueRenewal[]> {
+export async function poolRenewalsDue(db: Tx | PrismaClient, now: Date, take = 200): Promise<DueRenewal[]> {
   const due = await db.pool.findMany({ where: { paidUntil: { lte: now }, status: { in: ['active', 'suspended'] } }, orderBy: [{ paidUntil: 'asc' }, { id: 'asc' }], take });
   return due.map((pool) => ({
     accountId: pool.accountId,
@@ -352,7 +348,7 @@ export async function extendPoolPaidUntil(tx: Tx, poolId: string, from: Date, to
 export async function suspendPool(tx: Tx, provider: ServerProvider, poolId: string, reason: string, now: Date): Promise<boolean> {
   const { count } = await tx.pool.updateMany({ where: { id: poolId, status: 'active' }, data: { status: 'suspended' } });
   if (!count) return (await tx.pool.count({ where: { id: poolId, status: 'suspended' } })) > 0;
-  for (const server of await servers.poolServers(tx, poolId)) await servers.suspendServerTx(tx, provider, server.id, reason, now);
+  for (const server of await servers.poolServers(tx, poolId)) await suspendServerTx(tx, provider, server.id, reason, now);
   return true;
 }
 
@@ -360,5 +356,5 @@ export async function suspendPool(tx: Tx, provider: ServerProvider, poolId: stri
 export async function reactivatePool(tx: Tx, poolId: string): Promise<void> {
   const { count } = await tx.pool.updateMany({ where: { id: poolId, status: 'suspended' }, data: { status: 'active' } });
   if (!count) return;
-  for (const server of await servers.poolServers(tx, poolId)) await servers.reactivateServer(tx, server.id);
+  for (const server of await servers.poolServers(tx, poolId)) await reactivateServer(tx, server.id);
 }

@@ -1,28 +1,15 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
+import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType, pageArgs } from '../../schema/pagination.ts';
-import {
-  attachAddon,
-  changePlan,
-  createSnapshot,
-  createSsoLink,
-  deleteSnapshot,
-  detachAddon,
-  getServer,
-  listServerAddons,
-  listServerIps,
-  listServers,
-  listSnapshots,
-  planOptions,
-  powerServer,
-  reinstallServer,
-  resetRootPassword,
-  revertSnapshot,
-  serverStats,
-  setPtr,
-  terminateServer,
-} from './service.ts';
+import { listType, pageArgs, wholeList } from '../../schema/pagination.ts';
+import { attachAddon, detachAddon, listServerAddons } from './addons.ts';
+import { listServerIps, setPtr } from './network.ts';
+import { changePlan, planOptions } from './plans.ts';
+import { getServer, LABEL_RULES } from './server-row.ts';
+import { listServers, powerServer, reinstallServer, resetRootPassword, serverStats, terminateServer } from './service.ts';
+import { createSnapshot, deleteSnapshot, listSnapshots, revertSnapshot } from './snapshots.ts';
+import { createSsoLink } from './sso.ts';
 
 export const ServerIp = builder.prismaObject('ServerIp', {
   description: 'An address routed to a server, with its reverse DNS record.',
@@ -90,7 +77,7 @@ builder.queryField('server', (t) =>
     description: 'Get one server with its IPs.',
     type: 'Server',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getServer(ctx.db, String(args.id), query),
+    resolve: (query, _root, args, ctx) => getServer(ctx.db, args.id, query),
   }),
 );
 
@@ -102,7 +89,7 @@ builder.mutationField('serverPower', (t) =>
     description: 'Start, stop or reboot a server.',
     type: 'Server',
     args: { id: t.arg.id({ required: true }), action: t.arg({ type: PowerAction, required: true }) },
-    resolve: (query, _root, args, ctx) => powerServer(ctx, String(args.id), args.action, query),
+    resolve: (query, _root, args, ctx) => powerServer(ctx, args.id, args.action, query),
   }),
 );
 
@@ -119,27 +106,29 @@ export const Snapshot = builder.prismaObject('Snapshot', {
   }),
 });
 
+const SnapshotList = listType('SnapshotList', Snapshot);
+
 builder.queryField('serverSnapshots', (t) =>
-  t.prismaField({
+  t.field({
     ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/snapshots', area: 'servers', tool: 'server_snapshots_list' }),
     description: 'List the snapshots (restore points) of a server, newest first.',
-    type: ['Snapshot'],
+    type: SnapshotList,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => listSnapshots(ctx.db, String(args.id), query),
+    resolve: async (_root, args, ctx, info) => wholeList(await listSnapshots(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['data'] }))),
   }),
 );
 
 builder.mutationField('serverSnapshotCreate', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/snapshots', area: 'servers', tool: 'server_snapshot_create', idempotent: true }),
+    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/snapshots', area: 'servers', tool: 'server_snapshot_create' }),
     description: 'Take a snapshot of a server disk.',
     type: 'Snapshot',
     args: {
       id: t.arg.id({ required: true }),
-      name: t.arg.string({ required: true, description: '1 to 64 characters.' }),
-      description: t.arg.string({ required: false, description: 'At most 500 characters.' }),
+      name: t.arg.string({ required: true, description: '1 to 64 characters.', ...rules(LABEL_RULES) }),
+      description: t.arg.string({ required: false, description: 'At most 500 characters.', ...rules({ maxLength: 500 }) }),
     },
-    resolve: (query, _root, args, ctx) => createSnapshot(ctx, String(args.id), { name: args.name, description: args.description }, query),
+    resolve: (query, _root, args, ctx) => createSnapshot(ctx, args.id, { name: args.name, description: args.description }, query),
   }),
 );
 
@@ -158,7 +147,7 @@ builder.mutationField('serverTerminate', (t) =>
     description: 'Terminate a server permanently: disk, snapshots and addresses are destroyed.',
     type: ServerTermination,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => terminateServer(ctx, String(args.id)),
+    resolve: (_root, args, ctx) => terminateServer(ctx, args.id),
   }),
 );
 
@@ -204,7 +193,7 @@ builder.queryField('serverStats', (t) =>
     description: 'Live CPU, memory, network and disk usage of a server.',
     type: ServerStats,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => serverStats(ctx, String(args.id)),
+    resolve: (_root, args, ctx) => serverStats(ctx, args.id),
   }),
 );
 
@@ -219,7 +208,7 @@ builder.mutationField('serverSnapshotDelete', (t) =>
     description: 'Delete a snapshot; the live disk is not touched.',
     type: Deleted,
     args: { id: t.arg.id({ required: true }), snapshotId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => deleteSnapshot(ctx, String(args.id), String(args.snapshotId)),
+    resolve: (_root, args, ctx) => deleteSnapshot(ctx, args.id, args.snapshotId),
   }),
 );
 
@@ -229,13 +218,13 @@ builder.mutationField('serverSnapshotRevert', (t) =>
     description: 'Roll the live disk back to a snapshot (destructive); the server is restoring for about a minute.',
     type: 'Server',
     args: { id: t.arg.id({ required: true }), snapshotId: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => revertSnapshot(ctx, String(args.id), String(args.snapshotId), query),
+    resolve: (query, _root, args, ctx) => revertSnapshot(ctx, args.id, args.snapshotId, query),
   }),
 );
 
 builder.mutationField('serverReinstall', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:destroy', rest: 'POST /servers/:id/reinstall', area: 'servers', tool: 'server_reinstall', idempotent: true }),
+    ...operation({ scope: 'servers:destroy', rest: 'POST /servers/:id/reinstall', area: 'servers', tool: 'server_reinstall' }),
     description: 'Wipe the disk and rebuild the server from an OS template (destructive).',
     type: 'Server',
     args: {
@@ -243,17 +232,19 @@ builder.mutationField('serverReinstall', (t) =>
       osTemplate: t.arg.string({ required: true, description: 'OS template id from the catalogue, e.g. ubuntu-24.04.' }),
       os: t.arg.string({ required: false, description: 'OS family (linux or windows); must match the template when given.' }),
     },
-    resolve: (query, _root, args, ctx) => reinstallServer(ctx, String(args.id), { osTemplate: args.osTemplate, os: args.os }, query),
+    resolve: (query, _root, args, ctx) => reinstallServer(ctx, args.id, { osTemplate: args.osTemplate, os: args.os }, query),
   }),
 );
 
+const ServerIpList = listType('ServerIpList', ServerIp);
+
 builder.queryField('serverIps', (t) =>
-  t.prismaField({
+  t.field({
     ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/ips', area: 'servers', tool: 'server_ips_list' }),
     description: 'List every IP address of a server with its PTR record.',
-    type: ['ServerIp'],
+    type: ServerIpList,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => listServerIps(ctx.db, String(args.id), query),
+    resolve: async (_root, args, ctx, info) => wholeList(await listServerIps(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['data'] }))),
   }),
 );
 
@@ -267,7 +258,7 @@ builder.mutationField('serverPtrSet', (t) =>
       ip: t.arg.string({ required: true }),
       hostname: t.arg.string({ required: true, description: 'Fully qualified DNS name, e.g. mail.example.com.' }),
     },
-    resolve: (query, _root, args, ctx) => setPtr(ctx, String(args.id), args.ip, args.hostname, query),
+    resolve: (query, _root, args, ctx) => setPtr(ctx, args.id, args.ip, args.hostname, query),
   }),
 );
 
@@ -277,7 +268,7 @@ builder.mutationField('serverPtrDelete', (t) =>
     description: 'Remove the PTR (reverse DNS) record of one of the server addresses.',
     type: 'ServerIp',
     args: { id: t.arg.id({ required: true }), ip: t.arg.string({ required: true }) },
-    resolve: (query, _root, args, ctx) => setPtr(ctx, String(args.id), args.ip, null, query),
+    resolve: (query, _root, args, ctx) => setPtr(ctx, args.id, args.ip, null, query),
   }),
 );
 
@@ -295,13 +286,15 @@ const PlanOption = builder.objectRef<Awaited<ReturnType<typeof planOptions>>[num
   }),
 });
 
+const PlanOptionList = listType('PlanOptionList', PlanOption);
+
 builder.queryField('serverPlanOptions', (t) =>
   t.field({
     ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/plan-options', area: 'servers', tool: 'server_plan_options' }),
     description: 'List the current plan and the plans of the same family and disk size, cheapest first.',
-    type: [PlanOption],
+    type: PlanOptionList,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => planOptions(ctx.db, String(args.id)),
+    resolve: async (_root, args, ctx) => wholeList(await planOptions(ctx.db, args.id)),
   }),
 );
 
@@ -311,7 +304,7 @@ builder.mutationField('serverChangePlan', (t) =>
     description: 'Switch a server to another plan option in place (vCPU/RAM; the server reboots, the disk is unchanged).',
     type: 'Server',
     args: { id: t.arg.id({ required: true }), productId: t.arg.string({ required: true, description: 'One of the plan options.' }) },
-    resolve: (query, _root, args, ctx) => changePlan(ctx, String(args.id), args.productId, query),
+    resolve: (query, _root, args, ctx) => changePlan(ctx, args.id, args.productId, query),
   }),
 );
 
@@ -329,7 +322,7 @@ builder.mutationField('serverSso', (t) =>
       id: t.arg.id({ required: true }),
       next: t.arg.string({ required: false, description: 'Relative dashboard path to land on (default: the server page).' }),
     },
-    resolve: (_root, args, ctx) => createSsoLink(ctx, String(args.id), args.next),
+    resolve: (_root, args, ctx) => createSsoLink(ctx, args.id, args.next),
   }),
 );
 
@@ -349,13 +342,15 @@ const ServerAddon = builder.objectRef<Awaited<ReturnType<typeof listServerAddons
   }),
 });
 
+const ServerAddonList = listType('ServerAddonList', ServerAddon);
+
 builder.queryField('serverAddons', (t) =>
   t.field({
     ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/addons', area: 'servers', tool: 'server_addons_list' }),
     description: 'List the add-ons the server plan offers, with prices in cents.',
-    type: [ServerAddon],
+    type: ServerAddonList,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => listServerAddons(ctx, String(args.id)),
+    resolve: async (_root, args, ctx) => wholeList(await listServerAddons(ctx, args.id)),
   }),
 );
 
@@ -376,11 +371,11 @@ const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>
 
 builder.mutationField('serverAddonAttach', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach', idempotent: true }),
+    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach' }),
     description: 'Attach an add-on; the prepaid balance is debited at once, prorated to the end of the cycle.',
     type: AddonAttachment,
     args: { id: t.arg.id({ required: true }), addonId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => attachAddon(ctx, String(args.id), args.addonId),
+    resolve: (_root, args, ctx) => attachAddon(ctx, args.id, args.addonId),
   }),
 );
 
@@ -400,7 +395,7 @@ builder.mutationField('serverAddonDetach', (t) =>
     description: 'Detach an add-on: no refund, its addresses are released at once.',
     type: AddonDetachment,
     args: { id: t.arg.id({ required: true }), addonId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => detachAddon(ctx, String(args.id), args.addonId),
+    resolve: (_root, args, ctx) => detachAddon(ctx, args.id, args.addonId),
   }),
 );
 
@@ -419,6 +414,6 @@ builder.mutationField('serverPasswordReset', (t) =>
     description: 'Set a new random root password on a running server; it is returned once.',
     type: PasswordReset,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => resetRootPassword(ctx, String(args.id)),
+    resolve: (_root, args, ctx) => resetRootPassword(ctx, args.id),
   }),
 );

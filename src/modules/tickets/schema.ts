@@ -1,7 +1,8 @@
 import { builder } from '../../schema/builder.ts';
+import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
-import { closeTicket, createTicket, DEPARTMENTS, getTicket, listTickets, MESSAGE_MAX, PRIORITIES, replyTicket, SUBJECT_MAX, type TicketDetail, type TicketView } from './service.ts';
+import { closeTicket, createTicket, DEPARTMENTS, getTicket, listTickets, MESSAGE_MAX, MESSAGE_RULES, PRIORITIES, replyTicket, SUBJECT_MAX, SUBJECT_RULES, type TicketDetail, type TicketView } from './service.ts';
 
 const ticketFields = (t: any) => ({
   id: t.exposeID('id'),
@@ -53,18 +54,18 @@ builder.queryField('ticket', (t) =>
     description: 'Get one support ticket with its message thread.',
     type: TicketWithThread,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => getTicket(ctx.db, String(args.id)),
+    resolve: (_root, args, ctx) => getTicket(ctx.db, args.id),
   }),
 );
 
 builder.mutationField('ticketCreate', (t) =>
   t.field({
-    ...operation({ scope: 'tickets:write', rest: 'POST /tickets', area: 'tickets', tool: 'ticket_create', idempotent: true }),
+    ...operation({ scope: 'tickets:write', rest: 'POST /tickets', area: 'tickets', tool: 'ticket_create' }),
     description: 'Open a support ticket with a first message (honours Idempotency-Key).',
     type: TicketWithThread,
     args: {
-      subject: t.arg.string({ required: true, description: `1 to ${SUBJECT_MAX} characters.` }),
-      message: t.arg.string({ required: true, description: `The first message, 1 to ${MESSAGE_MAX} characters.` }),
+      subject: t.arg.string({ required: true, description: `1 to ${SUBJECT_MAX} characters.`, ...rules(SUBJECT_RULES) }),
+      message: t.arg.string({ required: true, description: `The first message, 1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }),
       department: t.arg.string({ required: false, description: `${DEPARTMENTS.join(', ')} (default general).` }),
       priority: t.arg.string({ required: false, description: `${PRIORITIES.join(', ')} (default normal).` }),
     },
@@ -77,8 +78,8 @@ builder.mutationField('ticketReply', (t) =>
     ...operation({ scope: 'tickets:write', rest: 'POST /tickets/:id/reply', area: 'tickets', tool: 'ticket_reply' }),
     description: 'Add a customer reply to a ticket (not to a closed one).',
     type: TicketWithThread,
-    args: { id: t.arg.id({ required: true }), body: t.arg.string({ required: true, description: `1 to ${MESSAGE_MAX} characters.` }) },
-    resolve: (_root, args, ctx) => replyTicket(ctx, String(args.id), args),
+    args: { id: t.arg.id({ required: true }), body: t.arg.string({ required: true, description: `1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }) },
+    resolve: (_root, args, ctx) => replyTicket(ctx, args.id, args),
   }),
 );
 
@@ -88,6 +89,6 @@ builder.mutationField('ticketClose', (t) =>
     description: 'Close a support ticket; it takes no more replies.',
     type: TicketWithThread,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => closeTicket(ctx, String(args.id)),
+    resolve: (_root, args, ctx) => closeTicket(ctx, args.id),
   }),
 );

@@ -95,7 +95,7 @@ async function claim(deps: DeliveryDeps): Promise<Claimed[]> {
       ORDER BY d."nextAttemptAt", d."id" LIMIT ${CLAIM_BATCH} FOR UPDATE OF d SKIP LOCKED
     ), claimed AS (
       UPDATE "WebhookDelivery" d
-      SET "attemptCount" = d."attemptCount" + 1, "nextAttemptAt" = ${lease}, "manualPending" = false, "updatedAt" = now()
+      SET "attemptCount" = d."attemptCount" + 1, "nextAttemptAt" = ${lease}, "manualPending" = false, "updatedAt" = ${now}
       FROM due WHERE d."id" = due."id" AND d."id" = ANY(ARRAY(SELECT "id" FROM due))
       RETURNING d."id", d."accountId", d."attemptCount", d."maxAttempts", d."webhookId", d."eventId", due."manualPending"
     )
@@ -240,7 +240,7 @@ async function record(deps: DeliveryDeps, outcomes: Outcome[]): Promise<void> {
     ), updated AS (
       UPDATE "WebhookDelivery" AS d
       SET "status" = v.status, "nextAttemptAt" = v.next, "lastStatusCode" = v.code, "lastError" = v.err,
-          "lastAttemptAt" = v.started, "updatedAt" = now()
+          "lastAttemptAt" = v.started, "updatedAt" = ${deps.now()}
       FROM v WHERE d."id" = v.id AND d."id" = ANY(ARRAY(SELECT id FROM v)) AND d."attemptCount" = v.attempt AND d."status" = 'pending'
       RETURNING d."id"
     )

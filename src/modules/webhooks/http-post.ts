@@ -1,8 +1,8 @@
-import http from 'node:http';
+import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { resolveTarget, UrlRefused } from './url-guard.ts';
+import { requireAllowedScheme, resolveTarget, UrlRefused } from './url-guard.ts';
 
 export interface PostResult {
   statusCode: number | null;
@@ -10,8 +10,23 @@ export interface PostResult {
   durationMs: number;
 }
 
-/** At most this much of a response body is read (then discarded). */
+export interface DocumentResult extends PostResult {
+  headers: IncomingHttpHeaders;
+  /** The body, when the answer came whole within the size limit. */
+  body: Buffer | null;
+}
+
+/** At most this much of a webhook response body is read (then discarded). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+
+interface GuardedOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** Bytes of the response read at most; past it the exchange stops. */
+  maxBytes: number;
+  /** Keep the body (a document fetch); past maxBytes that is an error, not a status. */
+  keepBody: boolean;
+}
 
 /**
  * POSTs `body` to `rawUrl` with the SSRF check made now and the connection pinned to the
@@ -20,12 +35,24 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
  * must finish within `timeoutMs`. Never throws.
  */
 export async function postWebhook(rawUrl: string, body: string, headers: Record<string, string>, opts: { timeoutMs: number; allowPrivate: boolean }): Promise<PostResult> {
+  const { statusCode, error, durationMs } = await guardedRequest(rawUrl, 'POST', { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, body, { ...opts, maxBytes: MAX_RESPONSE_BYTES, keepBody: false });
+  return { statusCode, error, durationMs };
+}
+
+/** GETs a small document (an OAuth client ID metadata document) under the same guard and deadline as a webhook. */
+export function getDocument(rawUrl: string, headers: Record<string, string>, opts: { timeoutMs: number; allowPrivate: boolean; maxBytes: number }): Promise<DocumentResult> {
+  return guardedRequest(rawUrl, 'GET', headers, undefined, { ...opts, keepBody: true });
+}
+
+async function guardedRequest(rawUrl: string, method: 'GET' | 'POST', headers: Record<string, string>, body: string | undefined, opts: GuardedOptions): Promise<DocumentResult> {
   const started = performance.now();
-  const done = (statusCode: number | null, error: string | null): PostResult => ({ statusCode, error, durationMs: Math.round(performance.now() - started) });
+  let responseHeaders: IncomingHttpHeaders = {};
+  let kept: Buffer | null = null;
+  const done = (statusCode: number | null, error: string | null): DocumentResult => ({ statusCode, error, durationMs: Math.round(performance.now() - started), headers: responseHeaders, body: error ? null : kept });
   let url: URL;
   try {
     url = new URL(rawUrl);
-    if (url.protocol !== 'https:' && !(opts.allowPrivate && url.protocol === 'http:')) throw new UrlRefused('url must use https.');
+    requireAllowedScheme(url, opts.allowPrivate);
   } catch (err) {
     return done(null, err instanceof UrlRefused ? err.message : 'invalid url');
   }
@@ -40,7 +67,7 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
     return done(null, err instanceof UrlRefused ? err.message : `timed out after ${opts.timeoutMs} ms`);
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  return new Promise<PostResult>((resolve) => {
+  return new Promise<DocumentResult>((resolve) => {
     let settled = false;
     const finish = (statusCode: number | null, error: string | null) => {
       if (settled) return;
@@ -54,24 +81,30 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
         hostname: host,
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        method,
+        headers,
         servername: isIP(host) ? undefined : host,
         agent: pinnedAgent(url, host, target),
         signal: deadline,
       },
       (res) => {
+        responseHeaders = res.headers;
+        const chunks: Buffer[] = [];
         let read = 0;
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;
-          if (read > MAX_RESPONSE_BYTES) {
+          if (opts.keepBody) chunks.push(chunk);
+          if (read > opts.maxBytes) {
             res.destroy();
-            finish(res.statusCode ?? null, null);
+            finish(opts.keepBody ? null : (res.statusCode ?? null), opts.keepBody ? `response larger than ${opts.maxBytes} bytes` : null);
           }
         });
-        res.on('end', () => finish(res.statusCode ?? null, null));
+        res.on('end', () => {
+          if (opts.keepBody) kept = Buffer.concat(chunks);
+          finish(res.statusCode ?? null, null);
+        });
         // A body cut off by the deadline is a timeout, whatever the status said.
-        const cut = () => (deadline.aborted ? finish(null, `timed out after ${opts.timeoutMs} ms`) : finish(res.statusCode ?? null, null));
+        const cut = () => (deadline.aborted ? finish(null, `timed out after ${opts.timeoutMs} ms`) : finish(opts.keepBody ? null : (res.statusCode ?? null), opts.keepBody ? 'response cut off' : null));
         res.on('error', cut);
         res.on('close', cut);
       },

@@ -3,7 +3,7 @@ import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
 import {
-  createWebhook, deleteWebhook, DELIVERIES_DEFAULT, DELIVERIES_MAX, getWebhook, listDeliveries, listWebhooks, redeliver, rotateSecret, updateWebhook,
+  createWebhook, deleteWebhook, DELIVERY_PAGE_LIMITS, getWebhook, listDeliveries, listWebhooks, redeliver, rotateSecret, updateWebhook,
   type WebhookView,
 } from './service.ts';
 
@@ -85,9 +85,7 @@ const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery').imple
   }),
 });
 
-const WebhookDeliveryList = builder.objectRef<{ data: DeliveryView[] }>('WebhookDeliveryList').implement({
-  fields: (t) => ({ data: t.field({ type: [WebhookDelivery], resolve: (p) => p.data }) }),
-});
+const WebhookDeliveryList = listType('WebhookDeliveryList', WebhookDelivery);
 
 builder.queryField('webhooks', (t) =>
   t.field({
@@ -105,13 +103,13 @@ builder.queryField('webhook', (t) =>
     description: 'Get one webhook subscription (secret masked).',
     type: Webhook,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => getWebhook(ctx.db, String(args.id)),
+    resolve: (_root, args, ctx) => getWebhook(ctx.db, args.id),
   }),
 );
 
 builder.mutationField('webhookCreate', (t) =>
   t.field({
-    ...operation({ scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create', idempotent: true }),
+    ...operation({ scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create' }),
     description: 'Subscribe an HTTPS URL to event kinds; the signing secret is returned in full only here.',
     type: Webhook,
     args: {
@@ -135,7 +133,7 @@ builder.mutationField('webhookUpdate', (t) =>
       description: t.arg.string({ required: false }),
       isActive: t.arg.boolean({ required: false, description: 'false pauses, true resumes.' }),
     },
-    resolve: (_root, args, ctx) => updateWebhook(ctx, String(args.id), args),
+    resolve: (_root, args, ctx) => updateWebhook(ctx, args.id, args),
   }),
 );
 
@@ -145,7 +143,7 @@ builder.mutationField('webhookDelete', (t) =>
     description: 'Delete a subscription, its queued deliveries and its delivery log.',
     type: WebhookDeleted,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => deleteWebhook(ctx.db, String(args.id)),
+    resolve: (_root, args, ctx) => deleteWebhook(ctx.db, args.id),
   }),
 );
 
@@ -155,7 +153,7 @@ builder.mutationField('webhookRotateSecret', (t) =>
     description: 'Replace the signing secret; the new one is returned once and the old one stops working at once.',
     type: Webhook,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => rotateSecret(ctx, String(args.id)),
+    resolve: (_root, args, ctx) => rotateSecret(ctx, args.id),
   }),
 );
 
@@ -166,9 +164,9 @@ builder.queryField('webhookDeliveries', (t) =>
     type: WebhookDeliveryList,
     args: {
       id: t.arg.id({ required: true }),
-      limit: t.arg.int({ required: false, description: `Deliveries to return, 1 to ${DELIVERIES_MAX} (default ${DELIVERIES_DEFAULT}).` }),
+      ...pageArgs(t, DELIVERY_PAGE_LIMITS),
     },
-    resolve: (_root, args, ctx) => listDeliveries(ctx.db, String(args.id), args.limit),
+    resolve: (_root, args, ctx) => listDeliveries(ctx.db, args.id, args),
   }),
 );
 
@@ -178,6 +176,6 @@ builder.mutationField('webhookRedeliver', (t) =>
     description: 'Queue another attempt of a past delivery now (same delivery id and body, current secret).',
     type: WebhookDelivery,
     args: { id: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => redeliver(ctx, String(args.id), String(args.deliveryId)),
+    resolve: (_root, args, ctx) => redeliver(ctx, args.id, args.deliveryId),
   }),
 );

@@ -2,7 +2,7 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { EVENT_TYPES } from '../../events/catalog.ts';
-import { checkLimit, paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
 import { checkWebhookUrl, UrlRefused } from './url-guard.ts';
 import { encryptSecret, generateSecret, maskSecret, secretHint } from './secrets.ts';
@@ -16,8 +16,7 @@ export interface WebhookContext {
 /** Subscriptions per account. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** Delivery log page size (README: Webhooks). */
-export const DELIVERIES_DEFAULT = 20;
-export const DELIVERIES_MAX = 100;
+export const DELIVERY_PAGE_LIMITS = { max: 100, fallback: 20 };
 const DESCRIPTION_MAX = 500;
 
 export interface WebhookView {
@@ -164,11 +163,10 @@ const DELIVERY_SELECT = {
 };
 
 /** The delivery log of a subscription, newest first. */
-export async function listDeliveries(db: TenantDb, webhookId: string, limit?: number | null) {
-  const take = checkLimit(limit, DELIVERIES_MAX, DELIVERIES_DEFAULT);
+/** The delivery log, newest first (delivery ids carry their creation time). */
+export async function listDeliveries(db: TenantDb, webhookId: string, args: PageArgs) {
   await find(db, webhookId);
-  const data = await db.webhookDelivery.findMany({ where: { webhookId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take, select: DELIVERY_SELECT });
-  return { data };
+  return paginate(args, (q) => db.webhookDelivery.findMany({ ...q, where: { ...q.where, webhookId }, select: DELIVERY_SELECT }), DELIVERY_PAGE_LIMITS);
 }
 
 /**

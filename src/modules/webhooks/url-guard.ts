@@ -41,6 +41,12 @@ export interface Target {
   family: 4 | 6;
 }
 
+/** https, or http too with private targets allowed; the refusal says what this server accepts. Throws UrlRefused. */
+export function requireAllowedScheme(url: URL, allowPrivate: boolean): void {
+  if (url.protocol === 'https:' || (allowPrivate && url.protocol === 'http:')) return;
+  throw new UrlRefused(allowPrivate ? 'url must use http or https.' : 'url must use https.');
+}
+
 /** Parses and checks the URL's form (scheme, host, no fragment). Throws UrlRefused. */
 export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
   if (raw.length > 2048) throw new UrlRefused('url must be at most 2048 characters.');
@@ -50,7 +56,7 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
   } catch {
     throw new UrlRefused('url must be an absolute URL.');
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw new UrlRefused('url must use https.');
+  requireAllowedScheme(url, allowPrivate);
   if (!url.hostname) throw new UrlRefused('url must name a host.');
   if (url.hash) throw new UrlRefused('url must not have a fragment.');
   return url;

@@ -1,29 +1,26 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { createReadStream, createWriteStream, type Stats } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import { scheduleJob, type JobHandler } from '../jobs.ts';
 import type { Tx } from '../types.ts';
 import { headCommit, isLocalRepo, runGit } from './git.ts';
-import { pathSegments, PathRefused, requireParentDir, resolveInRoot, type ResolvedPath } from './sandbox.ts';
+import { pathSegments, requireParentDir, resolveInRoot } from './sandbox.ts';
 import { fingerprintOfLine, generateDeployKey } from './ssh-key.ts';
 import {
   HostingRefusal,
   type BackupResult,
   type DeployKey,
-  type DirListing,
   type Download,
-  type FileEntry,
   type GitCommit,
   type HostingCallbacks,
   type HostingDriver,
   type ProvisionHostingRequest,
-  type SiteUsage,
-  type TextFile,
 } from './types.ts';
+
+import { ignoreExists, ignoreMissing, SimulatedSiteFiles } from './simulated-files.ts';
 
 /** Shared web nodes of the simulated datacenter and their addresses (inside 198.18.0.0/15). */
 const NODES = [
@@ -48,12 +45,13 @@ export const HOME_DIRS = ['public_html', 'logs'] as const;
  *
  * Nothing outside home/ is reachable through a customer path (sandbox.ts).
  */
-export class SimulatedHostingDriver implements HostingDriver {
+export class SimulatedHostingDriver extends SimulatedSiteFiles implements HostingDriver {
   constructor(
     private readonly callbacks: HostingCallbacks,
-    private readonly opts: { dataDir: string; allowLocalGit: boolean },
-  ) {}
-
+    opts: { dataDir: string; allowLocalGit: boolean },
+  ) {
+    super(opts);
+  }
   readonly jobHandlers: Record<string, JobHandler> = {
     'hosting.provision': async (tx, payload: { hostingId: string; domain: string; username: string }, now) => {
       await this.createSite(payload.hostingId, payload.domain, payload.username, now);
@@ -62,19 +60,6 @@ export class SimulatedHostingDriver implements HostingDriver {
       await this.callbacks.hostingProvisioned(tx, payload.hostingId, now);
     },
   };
-
-  // ------------------------------------------------------------ layout
-
-  accountDir(hostingId: string): string {
-    if (!/^hst_[0-9a-z]{26}$/.test(hostingId)) throw new Error(`Not a hosting id: ${hostingId}`);
-    return path.join(this.opts.dataDir, 'hosting', hostingId);
-  }
-  private home(id: string) {
-    return path.join(this.accountDir(id), 'home');
-  }
-  private dir(id: string, name: 'mysql' | 'backups' | 'private' | 'tmp') {
-    return path.join(this.accountDir(id), name);
-  }
 
   private async createSite(id: string, domain: string, username: string, now: Date): Promise<void> {
     const base = this.accountDir(id);
@@ -105,198 +90,6 @@ export class SimulatedHostingDriver implements HostingDriver {
   async setDns(tx: Tx, hostname: string, target: string | null): Promise<void> {
     if (target === null) await tx.simDnsRecord.deleteMany({ where: { hostname } });
     else await tx.simDnsRecord.upsert({ where: { hostname }, create: { hostname, target }, update: { target } });
-  }
-
-  // ------------------------------------------------------------ files
-
-  private async resolve(id: string, p: unknown, field = 'path'): Promise<ResolvedPath> {
-    return resolveInRoot(this.home(id), p, field);
-  }
-
-  private async existing(id: string, p: unknown, field = 'path'): Promise<ResolvedPath & { stat: Stats; real: string }> {
-    const r = await this.resolve(id, p, field);
-    if (!r.stat || !r.real) throw new HostingRefusal('not_found', `${field} ${JSON.stringify(r.rel)} does not exist.`, field);
-    return r as ResolvedPath & { stat: Stats; real: string };
-  }
-
-  /** The entry itself on disk (its parent's real path + its name): what delete and rename act on. */
-  private async physical(id: string, r: ResolvedPath, field: string): Promise<string> {
-    const parent = await fs.realpath(path.dirname(r.abs));
-    const rootReal = await fs.realpath(this.home(id));
-    if (parent !== rootReal && !parent.startsWith(rootReal + path.sep)) throw new PathRefused(field, `${field} ${JSON.stringify(r.rel)} is refused: it leads outside the account.`);
-    return path.join(parent, path.basename(r.abs));
-  }
-
-  private async entry(rel: string, abs: string): Promise<FileEntry> {
-    const st = await fs.lstat(abs);
-    return {
-      name: rel === '/' ? '/' : path.posix.basename(rel),
-      path: rel,
-      type: st.isDirectory() ? 'directory' : st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : 'other',
-      sizeBytes: st.isFile() ? st.size : 0,
-      modifiedAt: st.mtime,
-      permissions: `0${(st.mode & 0o777).toString(8)}`,
-    };
-  }
-
-  async listDir(id: string, p: string, limit: number): Promise<DirListing> {
-    const r = await this.existing(id, p);
-    if (!(await fs.stat(r.real)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a file, not a directory.`, 'path');
-    const names = (await fs.readdir(r.real)).sort();
-    const entries: FileEntry[] = [];
-    for (const name of names.slice(0, limit)) {
-      entries.push(await this.entry(path.posix.join(r.rel, name), path.join(r.real, name)));
-    }
-    entries.sort((a, b) => Number(b.type === 'directory') - Number(a.type === 'directory') || a.name.localeCompare(b.name));
-    return { path: r.rel, entries, truncated: names.length > limit };
-  }
-
-  async readText(id: string, p: string, maxBytes: number): Promise<TextFile> {
-    const r = await this.existing(id, p);
-    const st = await fs.stat(r.real);
-    if (!st.isFile()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory, not a file.`, 'path');
-    if (st.size > maxBytes) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is ${st.size} bytes, more than the ${maxBytes} bytes files/read returns; download it instead.`, 'path');
-    const data = await fs.readFile(r.real);
-    if (!isText(data)) {
-      throw new HostingRefusal('binary', `path ${JSON.stringify(r.rel)} is a binary file, not UTF-8 text; download it with GET /hosting/:id/files/download instead.`, 'path');
-    }
-    return { path: r.rel, content: data.toString('utf8'), sizeBytes: st.size, modifiedAt: st.mtime };
-  }
-
-  async writeText(id: string, p: string, content: string): Promise<FileEntry> {
-    const r = await this.resolve(id, p);
-    if (r.stat && (await fs.stat(r.real!)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory.`, 'path');
-    const target = await requireParentDir(this.home(id), r);
-    await this.atomicWrite(id, target, async (tmp) => fs.writeFile(tmp, content, { flag: 'wx' }));
-    return this.entry(r.rel, target);
-  }
-
-  private async atomicWrite(id: string, target: string, write: (tmp: string) => Promise<unknown>): Promise<void> {
-    const tmp = path.join(this.dir(id, 'tmp'), `write-${randomBytes(8).toString('hex')}`);
-    try {
-      await write(tmp);
-      await fs.rename(tmp, target);
-    } catch (err) {
-      await fs.rm(tmp, { force: true });
-      throw err;
-    }
-  }
-
-  async remove(id: string, p: string, recursive: boolean) {
-    const r = await this.existing(id, p);
-    if (r.rel === '/') throw new HostingRefusal('invalid', 'path "/" is the account root and cannot be deleted.', 'path');
-    const target = await this.physical(id, r, 'path');
-    const type = (await this.entry(r.rel, target)).type;
-    if (r.stat.isDirectory()) {
-      if (!recursive && (await fs.readdir(target)).length > 0) {
-        throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory that is not empty; pass recursive=true to delete it with its contents.`, 'recursive');
-      }
-      // fs.rm never follows symlinks inside the tree: a link is removed, not its target.
-      await fs.rm(target, { recursive: true });
-    } else {
-      await fs.unlink(target);
-    }
-    return { path: r.rel, type };
-  }
-
-  async mkdir(id: string, p: string): Promise<FileEntry> {
-    const r = await this.resolve(id, p);
-    if (r.stat) throw new HostingRefusal('exists', `path ${JSON.stringify(r.rel)} already exists.`, 'path');
-    const target = await requireParentDir(this.home(id), r);
-    await fs.mkdir(target);
-    return this.entry(r.rel, target);
-  }
-
-  async rename(id: string, from: string, to: string): Promise<FileEntry> {
-    const src = await this.existing(id, from, 'from');
-    if (src.rel === '/') throw new HostingRefusal('invalid', 'from "/" is the account root and cannot be moved.', 'from');
-    const dst = await this.resolve(id, to, 'to');
-    if (dst.stat) throw new HostingRefusal('exists', `to ${JSON.stringify(dst.rel)} already exists.`, 'to');
-    if (dst.rel.startsWith(`${src.rel}/`)) throw new HostingRefusal('invalid', `to ${JSON.stringify(dst.rel)} is inside from ${JSON.stringify(src.rel)}: a directory cannot move into itself.`, 'to');
-    const source = await this.physical(id, src, 'from');
-    const target = await requireParentDir(this.home(id), dst, 'to');
-    await fs.rename(source, target);
-    return this.entry(dst.rel, target);
-  }
-
-  /** A directory target keeps the file's name; any other path is the file's own (its directory must exist). Without a name: only the path is checked. */
-  async uploadTarget(id: string, p: string, fileName: string | null): Promise<string> {
-    const r = await this.resolve(id, p);
-    const isDir = r.stat !== null && (await fs.stat(r.real!)).isDirectory();
-    if (fileName === null) {
-      if (!isDir) await requireParentDir(this.home(id), r);
-      return r.rel;
-    }
-    const rel = isDir ? path.posix.join(r.rel, uploadName(fileName)) : r.rel;
-    const t = await this.resolve(id, rel);
-    if (t.stat && (await fs.stat(t.real!)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(t.rel)} is a directory.`, 'path');
-    await requireParentDir(this.home(id), t);
-    return t.rel;
-  }
-
-  async upload(id: string, p: string, fileName: string, source: NodeJS.ReadableStream & { truncated?: boolean }, limitBytes: number): Promise<FileEntry> {
-    const rel = await this.uploadTarget(id, p, fileName);
-    let seen = 0;
-    // Past the limit the rest is read and dropped, not refused mid-stream: destroying the
-    // multipart parser's file stream stalls the parser (and the request) for good.
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        seen += chunk.length;
-        if (seen > limitBytes) done();
-        else done(null, chunk);
-      },
-    });
-    const tmp = path.join(this.dir(id, 'tmp'), `upload-${randomBytes(8).toString('hex')}`);
-    try {
-      await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx' }));
-      if (source.truncated || seen > limitBytes) throw new HostingRefusal('too_large', `The file is larger than the upload limit of ${limitBytes} bytes.`, 'file');
-      // Re-resolve after the body arrived: the target is checked again right before the rename.
-      const target = await requireParentDir(this.home(id), await this.resolve(id, rel));
-      await fs.rename(tmp, target);
-      return this.entry(rel, target);
-    } catch (err) {
-      await fs.rm(tmp, { force: true });
-      throw err;
-    }
-  }
-
-  async download(id: string, p: string): Promise<Download> {
-    const r = await this.existing(id, p);
-    const st = await fs.stat(r.real);
-    if (!st.isFile()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory, not a file.`, 'path');
-    const real = r.real;
-    return { path: r.rel, name: path.posix.basename(r.rel), sizeBytes: st.size, open: () => createReadStream(real) };
-  }
-
-  async requireDirectory(id: string, p: string): Promise<string> {
-    const r = await this.existing(id, p);
-    if (!(await fs.stat(r.real)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a file, not a directory.`, 'path');
-    return r.rel;
-  }
-
-  async usage(id: string): Promise<SiteUsage> {
-    let diskBytes = 0;
-    let inodes = 0;
-    const stack = [this.home(id), this.dir(id, 'mysql')];
-    while (stack.length) {
-      const dir = stack.pop()!;
-      let entries;
-      try {
-        entries = await fs.readdir(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      inodes++;
-      for (const e of entries) {
-        const full = path.join(dir, e.name);
-        if (e.isDirectory()) stack.push(full);
-        else {
-          inodes++;
-          if (e.isFile()) diskBytes += (await fs.lstat(full)).size;
-        }
-      }
-    }
-    return { diskBytes, inodes };
   }
 
   // ------------------------------------------------------------ logs
@@ -524,45 +317,6 @@ export class SimulatedHostingDriver implements HostingDriver {
     }
     await fs.writeFile(manifestFile, JSON.stringify([...now]));
   }
-
-  /** mkdir -p inside the sandbox, each level checked. */
-  private async mkdirs(id: string, rel: string): Promise<void> {
-    let current = '';
-    for (const seg of pathSegments(rel, 'subdir')) {
-      current = `${current}/${seg}`;
-      const r = await this.resolve(id, current, 'subdir');
-      if (r.stat) {
-        if (!(await fs.stat(r.real!)).isDirectory()) throw new HostingRefusal('invalid', `subdir: ${JSON.stringify(current)} is a file, not a directory.`, 'subdir');
-        continue;
-      }
-      await fs.mkdir(await requireParentDir(this.home(id), r, 'subdir'));
-    }
-  }
-}
-
-/** A multipart file name: one plain name, no separators, no traversal. */
-function uploadName(fileName: string): string {
-  const segments = pathSegments(fileName, 'file');
-  if (segments.length !== 1 || segments[0] !== fileName) throw new PathRefused('file', `file name ${JSON.stringify(fileName)} must be a plain name without "/".`);
-  return fileName;
-}
-
-/** UTF-8 text without NUL bytes. */
-function isText(data: Buffer): boolean {
-  if (data.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(data);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function ignoreExists(err: NodeJS.ErrnoException): void {
-  if (err.code !== 'EEXIST') throw err;
-}
-function ignoreMissing(err: NodeJS.ErrnoException): void {
-  if (err.code !== 'ENOENT') throw err;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

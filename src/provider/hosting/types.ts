@@ -118,7 +118,7 @@ export interface HostingCallbacks {
   hostingProvisioned(tx: Tx, hostingId: string, now: Date): Promise<void>;
 }
 
-/** A refusal of the hosting upstream the customer can act on (400 unless said otherwise). */
+/** A refusal of the hosting upstream the customer can act on (400 unless said otherwise; `not_found` is a 404). */
 export class HostingRefusal extends Error {
   constructor(
     readonly reason: 'too_large' | 'not_found' | 'invalid' | 'git_failed' | 'binary' | 'exists',

@@ -1,10 +1,10 @@
 import { Repeater } from 'graphql-yoga';
-import type { App } from '../app-services.ts';
-import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
-import { credentialStillValid, type Principal } from '../modules/auth/service.ts';
-import { EVENT_TYPES, type EventType } from './catalog.ts';
-import { toEnvelope, type EventEnvelope } from './envelope.ts';
-import { relayCursorPosition } from './relay.ts';
+import type { App } from '../../app-services.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
+import { credentialStillValid, type Principal } from '../auth/service.ts';
+import { EVENT_TYPES, type EventType } from '../../events/catalog.ts';
+import { toEnvelope, type EventEnvelope } from '../../events/envelope.ts';
+import { relayCursorPosition } from '../../events/relay.ts';
 
 const REPLAY_PAGE = 500;
 /** How often an open subscription re-checks its credential (revocation ends it within this). */

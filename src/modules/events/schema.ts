@@ -1,8 +1,8 @@
-import { builder } from '../schema/builder.ts';
-import type { Scope } from '../modules/auth/scopes.ts';
-import { unauthorized } from '../errors.ts';
-import { EVENT_TYPES } from './catalog.ts';
-import type { EventEnvelope } from './envelope.ts';
+import { builder } from '../../schema/builder.ts';
+import type { Scope } from '../../scopes.ts';
+import { unauthorized } from '../../errors.ts';
+import { EVENT_TYPES } from '../../events/catalog.ts';
+import type { EventEnvelope } from '../../events/envelope.ts';
 import { subscribeEvents } from './live.ts';
 
 export const Event = builder.objectRef<EventEnvelope>('Event').implement({

@@ -1,7 +1,7 @@
 import { printSchema } from 'graphql';
-import { buildOpenApi } from '../http/openapi.ts';
-import { mcpToolsArtifact } from '../mcp/catalog.ts';
-import { getPrintableSchema, getSchema } from './index.ts';
+import { buildOpenApi } from './http/openapi.ts';
+import { mcpToolsArtifact } from './mcp/artifact.ts';
+import { getPrintableSchema, getSchema } from './schema/index.ts';
 
 /** The artifacts printed under schema/, by file name. */
 export function printedArtifacts(): Record<string, string> {

@@ -1,4 +1,4 @@
-import type { ProductKind } from '../../generated/prisma/client.ts';
+import type { PrismaClient, ProductKind } from '../generated/prisma/client.ts';
 
 /**
  * The catalogue the simulated datacenter sells. Upserted at every start, so editing this
@@ -97,3 +97,24 @@ export const OS_TEMPLATES = [
   { id: 'rocky-9', os: 'linux', name: 'Rocky Linux 9' },
   { id: 'windows-2022', os: 'windows', name: 'Windows Server 2022' },
 ];
+
+/**
+ * Brings the catalogue rows in line with the seed above: reads both tables and writes only the rows
+ * that are missing or differ, so a normal start costs two reads and no writes.
+ */
+export async function seedCatalogue(prisma: PrismaClient): Promise<void> {
+  const [products, templates] = await Promise.all([prisma.product.findMany(), prisma.osTemplate.findMany()]);
+  const same = (row: object | undefined, want: Record<string, unknown>) =>
+    row !== undefined && Object.entries(want).every(([k, v]) => JSON.stringify((row as Record<string, unknown>)[k]) === JSON.stringify(v));
+  const productRows = new Map(products.map((p) => [p.id, p]));
+  const templateRows = new Map(templates.map((t) => [t.id, t]));
+  const writes = [
+    ...PRODUCTS.map((p, i) => ({ ...p, vcpu: p.vcpu ?? 0, ramMb: p.ramMb ?? 0, diskGb: p.diskGb ?? 0, details: (p.details ?? {}) as object, sortOrder: i }))
+      .filter((data) => !same(productRows.get(data.id), data))
+      .map((data) => prisma.product.upsert({ where: { id: data.id }, create: data, update: data })),
+    ...OS_TEMPLATES.map((t, i) => ({ ...t, sortOrder: i }))
+      .filter((data) => !same(templateRows.get(data.id), data))
+      .map((data) => prisma.osTemplate.upsert({ where: { id: data.id }, create: data, update: data })),
+  ];
+  if (writes.length) await prisma.$transaction(writes);
+}

@@ -1,0 +1,38 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { gql, onEvent } from './api.ts';
+
+/**
+ * A GraphQL read that re-runs whenever a live event whose type starts with one of `refreshOn`
+ * arrives. A section whose API is not available yet shows so instead of failing the page.
+ */
+export function useLive<T>(query: string, refreshOn: string[], variables?: Record<string, unknown>, reloadKey = 0) {
+  const [state, setState] = useState<{ data?: T; error?: string }>({});
+  useEffect(() => {
+    let alive = true;
+    const load = () =>
+      gql<T>(query, variables).then(
+        (data) => alive && setState({ data }),
+        (err: Error) => alive && setState({ error: err.message }),
+      );
+    void load();
+    const off = onEvent((e) => {
+      if (refreshOn.some((p) => e.type.startsWith(p))) void load();
+    });
+    return () => {
+      alive = false;
+      off();
+    };
+  }, [query, JSON.stringify(variables), reloadKey]);
+  return state;
+}
+
+export function Section<T>(props: { title: string; testid: string; state: { data?: T; error?: string }; children: (data: T) => ComponentChildren }) {
+  const { data, error } = props.state;
+  return (
+    <section class="card" data-testid={props.testid}>
+      <h2>{props.title}</h2>
+      {error ? <p class="muted">Not available: {error}</p> : data === undefined ? <p class="muted">Loading…</p> : props.children(data)}
+    </section>
+  );
+}

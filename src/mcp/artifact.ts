@@ -1,0 +1,50 @@
+import type { GraphQLSchema } from 'graphql';
+import { ALL_SCOPES } from '../scopes.ts';
+import { listOperations, type Area } from '../schema/operation.ts';
+import { buildToolCatalog, CODE_MODE_TOOLSET, DEFAULT_TOOLSETS, IDEMPOTENCY_ARG, OPERATION_TOOLSETS, OPTIONAL_TOOLSETS, type Tool, type ToolSelection } from './catalog.ts';
+import { codeModeTools } from './code-mode.ts';
+import { listedTools } from './server.ts';
+
+/**
+ * The size of tools/list as a client receives it (the JSON-RPC result, for a key with every
+ * scope): what an agent's context pays before its first call. Tokens are approximated as
+ * characters / 4.
+ */
+export function catalogSize(catalog: readonly Tool[], selection: Omit<ToolSelection, 'scopes'>) {
+  const result = { tools: listedTools(catalog, { ...selection, scopes: new Set(ALL_SCOPES) }) };
+  const characters = JSON.stringify(result).length;
+  return { tools: result.tools.length, characters, approxTokens: Math.round(characters / 4) };
+}
+
+/** schema/mcp-tools.json: the mapping from operations to tools, why the others are not tools, and the catalogue sizes. */
+export function mcpToolsArtifact(schema: GraphQLSchema): object {
+  const tools = buildToolCatalog(schema);
+  const count = (sets: readonly Area[]) => tools.filter((t) => sets.includes(t.toolset)).length;
+  return {
+    defaultToolsets: DEFAULT_TOOLSETS,
+    optionalToolsets: [...OPTIONAL_TOOLSETS, CODE_MODE_TOOLSET],
+    counts: {
+      defaultToolsets: count(DEFAULT_TOOLSETS),
+      all: tools.length,
+      byToolset: Object.fromEntries(OPERATION_TOOLSETS.map((s) => [s, count([s])])),
+    },
+    catalogSize: {
+      default: catalogSize(tools, {}),
+      [CODE_MODE_TOOLSET]: catalogSize(tools, { toolsets: [CODE_MODE_TOOLSET] }),
+      [`${CODE_MODE_TOOLSET} (X-MCP-Readonly)`]: catalogSize(tools, { toolsets: [CODE_MODE_TOOLSET], readOnly: true }),
+    },
+    tools: tools.map((t) => ({
+      name: t.name,
+      toolset: t.toolset,
+      operation: t.operation.meta.rest,
+      scope: t.scope,
+      description: t.description,
+      annotations: t.annotations,
+      ...(t.operation.idempotencyKey ? { idempotencyKeyArgument: IDEMPOTENCY_ARG } : {}),
+    })),
+    codeModeTools: codeModeTools(false).map((t) => ({ name: t.name, toolset: CODE_MODE_TOOLSET, title: t.title, annotations: t.annotations })),
+    notTools: listOperations(schema)
+      .filter((op) => op.meta.notTool)
+      .map((op) => ({ operation: op.meta.rest, reason: op.meta.notTool })),
+  };
+}

@@ -1,0 +1,110 @@
+import { builder } from '../../schema/builder.ts';
+import { operation } from '../../schema/operation.ts';
+import { listType, pageArgs } from '../../schema/pagination.ts';
+import { detachCustomDomain, hostingDetail, listHosting, setCustomDomain, verifyCustomDomain, type HostingView } from './service.ts';
+
+// Hosting accounts and their custom domains.
+
+const HostingCustomDomain = builder.objectRef<NonNullable<HostingView['customDomain']>>('HostingCustomDomain').implement({
+  description: 'A custom domain: pending until verify finds its DNS pointing to the account, then attached.',
+  fields: (t) => ({
+    domain: t.exposeString('domain'),
+    status: t.exposeString('status', { description: 'pending or attached.' }),
+    attachedAt: t.expose('attachedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+export const HostingCertificate = builder.objectRef<HostingView['certificate']>('HostingCertificate').implement({
+  description: 'The TLS certificate of the site.',
+  fields: (t) => ({
+    status: t.exposeString('status', { description: 'issued, pending or failed.' }),
+    domains: t.exposeStringList('domains', { description: 'Names the certificate covers.' }),
+    issuedAt: t.expose('issuedAt', { type: 'DateTime', nullable: true }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    error: t.exposeString('error', { nullable: true, description: 'Why a name was left out at the last issuance.' }),
+  }),
+});
+
+const HostingConnection = builder.objectRef<HostingView['connection']>('HostingConnection').implement({
+  description: 'How to reach the account over SFTP and MySQL.',
+  fields: (t) => ({
+    host: t.exposeString('host', { description: 'SFTP host; also the CNAME target for a custom domain.' }),
+    ip: t.exposeString('ip', { description: 'A-record target for a custom domain.' }),
+    sftpPort: t.exposeInt('sftpPort'),
+    username: t.exposeString('username'),
+    homeDirectory: t.exposeString('homeDirectory', { description: 'The root of file-manager paths.' }),
+    webRoot: t.exposeString('webRoot'),
+    mysqlHost: t.exposeString('mysqlHost'),
+    mysqlPort: t.exposeInt('mysqlPort'),
+    databasePrefix: t.exposeString('databasePrefix', { description: 'Extra databases are named <databasePrefix><suffix>.' }),
+  }),
+});
+
+const HostingAccount = builder.objectRef<HostingView>('HostingAccount').implement({
+  description: 'A web-hosting account (scrubbed of upstream details).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    domain: t.exposeString('domain', { description: 'Primary domain.' }),
+    status: t.exposeString('status', { description: 'provisioning or active.' }),
+    productId: t.exposeString('productId', { description: 'Hosting plan.' }),
+    php_version: t.exposeString('php_version'),
+    ip: t.exposeString('ip'),
+    customDomain: t.field({ type: HostingCustomDomain, nullable: true, resolve: (h) => h.customDomain }),
+    certificate: t.field({ type: HostingCertificate, resolve: (h) => h.certificate }),
+    connection: t.field({ type: HostingConnection, resolve: (h) => h.connection }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    provisionedAt: t.expose('provisionedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const HostingAccountList = listType('HostingAccountList', HostingAccount);
+
+builder.queryField('hostingAccounts', (t) =>
+  t.field({
+    ...operation({ scope: 'hosting:read', rest: 'GET /hosting', area: 'hosting', tool: 'hosting_list' }),
+    description: 'List the web-hosting accounts, newest first.',
+    type: HostingAccountList,
+    args: pageArgs(t),
+    resolve: (_root, args, ctx) => listHosting(ctx, args),
+  }),
+);
+
+builder.queryField('hostingAccount', (t) =>
+  t.field({
+    ...operation({ scope: 'hosting:read', rest: 'GET /hosting/:id', area: 'hosting', tool: 'hosting_get' }),
+    description: 'Get one web-hosting account with its connection info.',
+    type: HostingAccount,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => hostingDetail(ctx, args.id),
+  }),
+);
+
+builder.mutationField('hostingCustomDomainSet', (t) =>
+  t.field({
+    ...operation({ scope: 'hosting:write', rest: 'PUT /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_set' }),
+    description: 'Set the custom domain (pending until verify finds its DNS pointing here).',
+    type: HostingAccount,
+    args: { id: t.arg.id({ required: true }), domain: t.arg.string({ required: true, description: 'A domain name such as shop.example.com.' }) },
+    resolve: (_root, args, ctx) => setCustomDomain(ctx, args.id, args.domain),
+  }),
+);
+
+builder.mutationField('hostingCustomDomainVerify', (t) =>
+  t.field({
+    ...operation({ scope: 'hosting:write', rest: 'POST /hosting/:id/custom-domain/verify', area: 'hosting', tool: 'hosting_custom_domain_verify', hints: { idempotent: true } }),
+    description: 'Re-check the custom domain DNS and attach it once it points to the account.',
+    type: HostingAccount,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => verifyCustomDomain(ctx, args.id),
+  }),
+);
+
+builder.mutationField('hostingCustomDomainDelete', (t) =>
+  t.field({
+    ...operation({ scope: 'hosting:write', rest: 'DELETE /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_delete' }),
+    description: 'Detach the custom domain from the account.',
+    type: HostingAccount,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => detachCustomDomain(ctx, args.id),
+  }),
+);

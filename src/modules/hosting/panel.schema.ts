@@ -1,0 +1,330 @@
+import { builder } from '../../schema/builder.ts';
+import { listType, wholeList } from '../../schema/pagination.ts';
+import {
+  enableSshAccess, getCron, hostingStats, launchSsh, listProtectedDirs, LOG_LINES_DEFAULT, LOG_LINES_MAX, removeProtectedDir, requestWafAccess,
+  setCron, setPhpVersion, setProtectedDir, sshAccess, stopSsh, tailLog, visitorStats, wafAccess, wafStatus,
+} from './panel.ts';
+import { retryCertificate } from './service.ts';
+import { HostingCertificate } from './accounts.schema.ts';
+import { panel, type Out } from './panel-operation.ts';
+import { rules } from '../../schema/input-rules.ts';
+
+// The control panel: stats, logs, certificate, PHP, cron, protected directories, WAF, browser SSH.
+
+const Usage = builder.objectRef<{ used: number; quota: number }>('HostingUsage').implement({
+  fields: (t) => ({ used: t.exposeInt('used'), quota: t.exposeInt('quota') }),
+});
+const ByteUsage = builder.objectRef<{ usedBytes: number; quotaBytes: number; periodStart?: Date }>('HostingByteUsage').implement({
+  fields: (t) => ({
+    usedBytes: t.exposeFloat('usedBytes'),
+    quotaBytes: t.exposeFloat('quotaBytes'),
+    periodStart: t.expose('periodStart', { type: 'DateTime', nullable: true, description: 'Start of the counting period (bandwidth: the calendar month, UTC).' }),
+  }),
+});
+
+const HostingStats = builder.objectRef<Out<typeof hostingStats>>('HostingStats').implement({
+  description: 'Disk usage, inode count, bandwidth and mailbox count of a hosting account, with the plan quotas.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    sampledAt: t.expose('sampledAt', { type: 'DateTime' }),
+    disk: t.field({ type: ByteUsage, resolve: (s) => s.disk }),
+    inodes: t.field({ type: Usage, resolve: (s) => s.inodes }),
+    bandwidth: t.field({ type: ByteUsage, resolve: (s) => s.bandwidth }),
+    mailboxes: t.field({ type: Usage, resolve: (s) => s.mailboxes }),
+    databases: t.field({ type: Usage, resolve: (s) => s.databases }),
+  }),
+});
+
+builder.queryField('hostingStats', (t) =>
+  t.field({
+    ...panel('GET /hosting/:id/stats', 'hosting_stats'),
+    description: 'Disk usage, inode count, bandwidth and mailbox count of a hosting account.',
+    type: HostingStats,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => hostingStats(ctx, args.id),
+  }),
+);
+
+const HostingLog = builder.objectRef<Out<typeof tailLog>>('HostingLog').implement({
+  description: 'The tail of a web-server log, oldest line first.',
+  fields: (t) => ({ kind: t.exposeString('kind'), lines: t.exposeStringList('lines') }),
+});
+
+builder.queryField('hostingLogs', (t) =>
+  t.field({
+    ...panel('GET /hosting/:id/logs', 'hosting_logs'),
+    description: 'Tail of the access or error log of the site.',
+    type: HostingLog,
+    args: {
+      id: t.arg.id({ required: true }),
+      kind: t.arg.string({ required: true, description: 'access or error.' }),
+      lines: t.arg.int({ required: false, description: `Lines from the end (default ${LOG_LINES_DEFAULT}).`, ...rules({ minimum: 1, maximum: LOG_LINES_MAX }) }),
+    },
+    resolve: (_root, args, ctx) => tailLog(ctx, args.id, args.kind, args.lines),
+  }),
+);
+
+builder.mutationField('hostingCertRetry', (t) =>
+  t.field({
+    ...panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', { hints: { idempotent: true } }),
+    description: 'Retry certificate issuance now (the DNS of each name is checked again).',
+    type: HostingCertificate,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => retryCertificate(ctx, args.id),
+  }),
+);
+
+const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingPhpVersion').implement({
+  description: 'The PHP-FPM version of the site and the versions its plan offers.',
+  fields: (t) => ({ id: t.exposeID('id'), php_version: t.exposeString('php_version'), availableVersions: t.exposeStringList('availableVersions') }),
+});
+
+builder.mutationField('hostingPhpVersionSet', (t) =>
+  t.field({
+    ...panel('PUT /hosting/:id/php-version', 'hosting_php_version_set'),
+    description: 'Switch the PHP-FPM version of the site to one its plan offers.',
+    type: HostingPhpVersion,
+    args: { id: t.arg.id({ required: true }), php_version: t.arg.string({ required: true, description: 'One of the plan phpVersions, e.g. 8.3.' }) },
+    resolve: (_root, args, ctx) => setPhpVersion(ctx, args.id, args.php_version),
+  }),
+);
+
+const VisitorPoint = builder.objectRef<Out<typeof visitorStats>['series'][number]>('HostingVisitorPoint').implement({
+  fields: (t) => ({
+    start: t.expose('start', { type: 'DateTime' }),
+    visits: t.exposeInt('visits'),
+    uniqueVisitors: t.exposeInt('uniqueVisitors'),
+    pageViews: t.exposeInt('pageViews'),
+  }),
+});
+const TopPage = builder.objectRef<{ path: string; views: number }>('HostingTopPage').implement({
+  fields: (t) => ({ path: t.exposeString('path'), views: t.exposeInt('views') }),
+});
+const HostingVisitorStats = builder.objectRef<Out<typeof visitorStats>>('HostingVisitorStats').implement({
+  description: 'Visitor statistics over a period: totals, top pages and a series (hourly for 24h, daily otherwise).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    period: t.exposeString('period'),
+    from: t.expose('from', { type: 'DateTime' }),
+    to: t.expose('to', { type: 'DateTime' }),
+    visits: t.exposeInt('visits'),
+    uniqueVisitors: t.exposeInt('uniqueVisitors'),
+    pageViews: t.exposeInt('pageViews'),
+    bandwidthBytes: t.exposeFloat('bandwidthBytes'),
+    topPages: t.field({ type: [TopPage], resolve: (s) => s.topPages }),
+    series: t.field({ type: [VisitorPoint], resolve: (s) => s.series }),
+  }),
+});
+
+builder.queryField('hostingVisitorStats', (t) =>
+  t.field({
+    ...panel('GET /hosting/:id/visitor-stats', 'hosting_visitor_stats'),
+    description: 'Visitor statistics of the site over 24h, 7d or 30d.',
+    type: HostingVisitorStats,
+    args: { id: t.arg.id({ required: true }), period: t.arg.string({ required: true, description: '24h, 7d or 30d.' }) },
+    resolve: (_root, args, ctx) => visitorStats(ctx, args.id, args.period),
+  }),
+);
+
+// ------------------------------------------------------------------ cron
+
+const HostingCronJob = builder.objectRef<{ schedule: string; command: string }>('HostingCronJob').implement({
+  fields: (t) => ({ schedule: t.exposeString('schedule'), command: t.exposeString('command') }),
+});
+const HostingCrontab = builder.objectRef<Out<typeof getCron>>('HostingCrontab').implement({
+  description: 'The crontab: its fixed header and the jobs, in order.',
+  fields: (t) => ({ header: t.exposeString('header'), jobs: t.field({ type: [HostingCronJob], resolve: (c) => c.jobs }) }),
+});
+const HostingCronJobInput = builder.inputType('HostingCronJobInput', {
+  description: 'One crontab line.',
+  fields: (t) => ({
+    schedule: t.string({ required: true, description: 'Five cron fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly.' }),
+    command: t.string({ required: true, description: 'A single line, at most 1000 characters.' }),
+  }),
+});
+
+builder.queryField('hostingCron', (t) =>
+  t.field({
+    ...panel('GET /hosting/:id/cron', 'hosting_cron_get'),
+    description: 'Get the crontab header and jobs of the account.',
+    type: HostingCrontab,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => getCron(ctx, args.id),
+  }),
+);
+
+builder.mutationField('hostingCronSet', (t) =>
+  t.field({
+    ...panel('PUT /hosting/:id/cron', 'hosting_cron_set'),
+    description: 'Replace every cron job of the account (an empty list clears the crontab).',
+    type: HostingCrontab,
+    args: { id: t.arg.id({ required: true }), jobs: t.arg({ type: [HostingCronJobInput], required: true, description: 'At most 50 jobs.' }) },
+    resolve: (_root, args, ctx) => setCron(ctx, args.id, args.jobs),
+  }),
+);
+
+// ------------------------------------------------------------------ protected directories
+
+const HostingProtectedDir = builder.objectRef<Out<typeof setProtectedDir>>('HostingProtectedDir').implement({
+  description: 'A password-protected directory (the password is never returned).',
+  fields: (t) => ({
+    path: t.exposeString('path'),
+    basic_user: t.exposeString('basic_user'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+const PathDeleted = builder.objectRef<{ path: string; deleted: boolean }>('HostingPathDeleted').implement({
+  fields: (t) => ({ path: t.exposeString('path'), deleted: t.exposeBoolean('deleted') }),
+});
+
+const HostingProtectedDirList = listType('HostingProtectedDirList', HostingProtectedDir);
+
+builder.queryField('hostingProtectedDirs', (t) =>
+  t.field({
+    ...panel('GET /hosting/:id/protected-dirs', 'hosting_protected_dirs_list'),
+    description: 'List the password-protected directories of the site.',
+    type: HostingProtectedDirList,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => wholeList(await listProtectedDirs(ctx, args.id)),
+  }),
+);
+
+builder.mutationField('hostingProtectedDirSet', (t) =>
+  t.field({
+    ...panel('POST /hosting/:id/protected-dirs', 'hosting_protected_dir_set', { hints: { idempotent: true } }),
+    description: 'Protect a directory with HTTP basic auth, or change its user and password.',
+    type: HostingProtectedDir,
+    args: {
+      id: t.arg.id({ required: true }),
+      path: t.arg.string({ required: true, description: 'An existing directory, e.g. /public_html/admin.' }),
+      basic_user: t.arg.string({ required: true, description: '1 to 64 letters, digits, ".", "-" or "_".' }),
+      password: t.arg.string({ required: true, description: '8 to 72 bytes; stored only as a bcrypt hash.' }),
+    },
+    resolve: (_root, args, ctx) => setProtectedDir(ctx, args.id, args),
+  }),
+);
+
+builder.mutationField('hostingProtectedDirDelete', (t) =>
+  t.field({
+    ...panel('DELETE /hosting/:id/protected-dirs', 'hosting_protected_dir_delete'),
+    description: 'Remove the password protection of a directory.',
+    type: PathDeleted,
+    args: { id: t.arg.id({ required: true }), path: t.arg.string({ required: true, description: 'The protected directory.' }) },
+    resolve: (_root, args, ctx) => removeProtectedDir(ctx, args.id, args.path),
+  }),
+);
+
+// ------------------------------------------------------------------ WAF
+
+const HostingWafAccess = builder.objectRef<Out<typeof wafAccess>>('HostingWafAccess').implement({
+  description: 'Temporary access to the web application firewall log.',
+  fields: (t) => ({ active: t.exposeBoolean('active'), expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }) }),
+});
+const HostingWaf = builder.objectRef<Out<typeof wafStatus>>('HostingWaf').implement({
+  description: 'Web application firewall status.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    enabled: t.exposeBoolean('enabled'),
+    mode: t.exposeString('mode'),
+    ruleset: t.exposeString('ruleset'),
+    blockedRequests24h: t.exposeInt('blockedRequests24h'),
+    logAccess: t.field({ type: HostingWafAccess, resolve: (w) => w.logAccess }),
+  }),
+});
+
+builder.queryField('hostingWaf', (t) =>
+  t.field({
+    ...panel('GET /hosting/:id/waf', 'hosting_waf_status'),
+    description: 'Get the web application firewall status of the site.',
+    type: HostingWaf,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => wafStatus(ctx, args.id),
+  }),
+);
+
+builder.queryField('hostingWafAccess', (t) =>
+  t.field({
+    ...panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', { notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }),
+    description: 'Whether temporary WAF-log access is active, and until when.',
+    type: HostingWafAccess,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => wafAccess(ctx, args.id),
+  }),
+);
+
+builder.mutationField('hostingWafAccessRequest', (t) =>
+  t.field({
+    ...panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', { notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }),
+    description: 'Request temporary WAF-log access (60 minutes from now).',
+    type: HostingWafAccess,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => requestWafAccess(ctx, args.id),
+  }),
+);
+
+// ------------------------------------------------------------------ browser SSH
+
+const HostingSshSession = builder.objectRef<{ id: string; expiresAt: Date }>('HostingSshSession').implement({
+  fields: (t) => ({ id: t.exposeID('id'), expiresAt: t.expose('expiresAt', { type: 'DateTime' }) }),
+});
+const HostingSshAccess = builder.objectRef<Out<typeof sshAccess>>('HostingSshAccess').implement({
+  description: 'Whether browser-SSH access is enabled, and the live session if any.',
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled'),
+    enabledAt: t.expose('enabledAt', { type: 'DateTime', nullable: true }),
+    session: t.field({ type: HostingSshSession, nullable: true, resolve: (a) => a.session }),
+  }),
+});
+const HostingSshLaunch = builder.objectRef<Out<typeof launchSsh>>('HostingSshLaunch').implement({
+  description: 'A browser-SSH session: open the URL (or pass the token) before it expires.',
+  fields: (t) => ({
+    sessionId: t.exposeString('sessionId'),
+    url: t.exposeString('url'),
+    token: t.exposeString('token', { description: 'Shown once; stored only as a hash.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+  }),
+});
+const HostingSshStop = builder.objectRef<Out<typeof stopSsh>>('HostingSshStop').implement({
+  fields: (t) => ({ stopped: t.exposeBoolean('stopped', { description: 'False when no session was live.' }), sessionId: t.exposeString('sessionId', { nullable: true }) }),
+});
+
+builder.queryField('hostingSshAccess', (t) =>
+  t.field({
+    ...panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }),
+    description: 'Whether browser-SSH access is enabled for the account.',
+    type: HostingSshAccess,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => sshAccess(ctx, args.id),
+  }),
+);
+
+builder.mutationField('hostingSshAccessEnable', (t) =>
+  t.field({
+    ...panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }),
+    description: 'Enable browser-SSH access for the account.',
+    type: HostingSshAccess,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => enableSshAccess(ctx, args.id),
+  }),
+);
+
+builder.mutationField('hostingSshLaunch', (t) =>
+  t.field({
+    ...panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }),
+    description: 'Start a browser-SSH session; returns a short-lived URL and token.',
+    type: HostingSshLaunch,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => launchSsh(ctx, args.id),
+  }),
+);
+
+builder.mutationField('hostingSshStop', (t) =>
+  t.field({
+    ...panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }),
+    description: 'Stop the live browser-SSH session.',
+    type: HostingSshStop,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => stopSsh(ctx, args.id),
+  }),
+);

@@ -1,0 +1,135 @@
+import { ID_PREFIX, newId } from '../../db/ids.ts';
+import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { type AddonSpec, type ServerProvider, type Tx } from '../../provider/types.ts';
+import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
+import { debit } from '../billing/wallet.ts';
+import { getAddonProduct, listAddonProducts, type AddonProduct } from '../catalogue/service.ts';
+import { getServer, lockServer, refusal, requireOperable, type ServiceContext } from './server-row.ts';
+
+// Server add-ons: extra addresses and services, attached and detached with proration.
+
+const STOCK_NOTE = 'Temporarily out of stock: the datacenter is waiting for new address space. Check back in a few days.';
+
+function addonSpec(p: AddonProduct): AddonSpec {
+  return { type: p.type, ips: p.ips, distinctSubnets: p.distinctSubnets, ...(p.stock !== null ? { stockKey: `addon:${p.type}`, initialStock: p.stock } : {}) };
+}
+
+/** The server's billing cycle: from its renewal date (a server not yet provisioned would start a cycle now). */
+function serverCycle(server: { paidUntil: Date | null }, now: Date) {
+  return cycleOf(server.paidUntil ?? addMonths(now, 1), now);
+}
+
+/**
+ * The add-ons the server's plan offers, with prices in cents. Servers inside a capacity pool
+ * take addresses from the pool and are offered none.
+ */
+export async function listServerAddons(ctx: ServiceContext, serverId: string) {
+  const server = await getServer(ctx.db, serverId);
+  if (server.poolId) return [];
+  const now = ctx.app.clock.now();
+  const [products, active] = await Promise.all([
+    listAddonProducts(ctx.db),
+    ctx.db.serverAddon.findMany({ where: { serverId, activeType: { not: null } } }),
+  ]);
+  const cycle = serverCycle(server, now);
+  const out = [];
+  for (const p of products) {
+    const stock = await ctx.app.provider.addonStock(ctx.db, addonSpec(p));
+    const available = stock === null || stock > 0;
+    out.push({
+      id: p.id,
+      name: p.name,
+      type: p.type,
+      ipCount: p.ips,
+      active: active.some((a) => a.productId === p.id),
+      monthly_usd_cents: p.monthlyUsdCents,
+      prorated_usd_cents: prorate(p.monthlyUsdCents, cycle),
+      owned_by_type: active.some((a) => a.type === p.type),
+      available,
+      stock_note: available ? null : STOCK_NOTE,
+    });
+  }
+  return out;
+}
+
+/**
+ * Attaches an add-on: debits the wallet at once, prorated to the end of the server's cycle,
+ * and routes its addresses (to be configured inside the guest). 400 when an add-on of the
+ * same type is active, stock is short, or the balance does not cover it; nothing is
+ * debited then (one transaction). The server row lock plus the unique (serverId,
+ * activeType) index make concurrent attaches of one type yield exactly one.
+ */
+export async function attachAddon(ctx: ServiceContext, serverId: string, addonId: string) {
+  const now = ctx.app.clock.now();
+  const product = (await listAddonProducts(ctx.db)).find((p) => p.id === addonId);
+  if (!product) throw badRequest(`addonId "${addonId}" is not an add-on in the catalogue; see GET /servers/${serverId}/addons.`, 'addonId');
+  try {
+    return await ctx.db.$transaction(async (tx) => {
+      await lockServer(tx, serverId);
+      const server = await getServer(tx, serverId);
+      if (server.poolId) throw badRequest('Servers inside a capacity pool take addresses from the pool; add-ons are not offered.', 'addonId');
+      requireOperable(server, 'an add-on attach');
+      const owned = await tx.serverAddon.findFirst({ where: { serverId, activeType: product.type } });
+      if (owned) throw badRequest(`An add-on of type ${product.type} (${owned.productId}) is already active on this server; detach it first to change tier.`, 'addonId');
+      const charge = prorate(product.monthlyUsdCents, serverCycle(server, now));
+      const id = newId(ID_PREFIX.serverAddon, now.getTime());
+      // The row first: the unique index refuses a second active add-on of this type.
+      await tx.serverAddon.create({
+        data: { id, accountId: server.accountId, serverId, productId: product.id, type: product.type, activeType: product.type, monthlyUsdCents: product.monthlyUsdCents, chargedUsdCents: charge, createdAt: now },
+      });
+      const stock = await ctx.app.provider.addonStock(tx, addonSpec(product));
+      if (stock !== null && stock < 1) throw badRequest(`${product.name} is out of stock. ${STOCK_NOTE}`, 'addonId');
+      const txn = charge > 0
+        ? await debit(tx, { accountId: server.accountId, amountUsdCents: charge, kind: 'addon_purchase', description: `${product.name} on ${server.label}, prorated to the end of the cycle`, reference: serverId, now })
+        : null;
+      const { ips } = await ctx.app.provider.attachAddon(tx, serverId, addonSpec(product), now).catch(refusal);
+      if (ips.length) {
+        await tx.serverIp.createMany({
+          data: ips.map((ip) => ({ id: newId(ID_PREFIX.serverIp, now.getTime()), accountId: server.accountId, serverId, addonId: id, address: ip.address, version: ip.version, zoneHosted: ip.zoneHosted, createdAt: now })),
+        });
+      }
+      return {
+        id: product.id,
+        serverId,
+        type: product.type,
+        name: product.name,
+        monthlyUsdCents: product.monthlyUsdCents,
+        chargedUsdCents: charge,
+        transactionId: txn?.id ?? null,
+        ips: ips.map((ip) => ip.address),
+        attachedAt: now,
+      };
+    }, TX_OPTIONS);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest(`An add-on of type ${product.type} is already active on this server; detach it first to change tier.`, 'addonId');
+    throw err;
+  }
+}
+
+/** Detaches an add-on: no refund, the price drops from the next renewal, its addresses stop routing at once. */
+export async function detachAddon(ctx: ServiceContext, serverId: string, addonId: string) {
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await lockServer(tx, serverId);
+    await getServer(tx, serverId);
+    const row = await tx.serverAddon.findFirst({ where: { serverId, productId: addonId, activeType: { not: null } } });
+    if (!row) throw notFound('Active add-on');
+    const released = await endAddon(tx, ctx.app.provider, row, now);
+    return { id: addonId, serverId, detached: true, releasedIps: released };
+  }, TX_OPTIONS);
+}
+
+async function endAddon(tx: Tx, provider: ServerProvider, row: { id: string; serverId: string; productId: string; type: string }, now: Date): Promise<string[]> {
+  const product = await getAddonProduct(tx, row.productId);
+  const ips = await tx.serverIp.findMany({ where: { addonId: row.id }, select: { address: true }, orderBy: { address: 'asc' } });
+  const addresses = ips.map((ip) => ip.address);
+  await tx.serverIp.deleteMany({ where: { addonId: row.id } });
+  await provider.detachAddon(tx, row.serverId, product ? addonSpec(product) : { type: row.type, ips: addresses.length }, addresses, now);
+  await tx.serverAddon.update({ where: { id: row.id }, data: { activeType: null, endedAt: now } });
+  return addresses;
+}
+
+export async function endAddons(tx: Tx, provider: ServerProvider, serverId: string, now: Date): Promise<void> {
+  for (const row of await tx.serverAddon.findMany({ where: { serverId, activeType: { not: null } } })) await endAddon(tx, provider, row, now);
+}

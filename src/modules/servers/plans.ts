@@ -1,0 +1,47 @@
+import type { TenantDb } from '../../db/tenant.ts';
+import { TX_OPTIONS } from '../../db/tx.ts';
+import { badRequest, conflict } from '../../errors.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { type Tx } from '../../provider/types.ts';
+import { getServerPlan, switchablePlans } from '../catalogue/service.ts';
+import { getServer, lockServer, requireOperable, type ServiceContext } from './server-row.ts';
+
+// Plan changes: the plans a server can switch to, and the prorated switch.
+
+async function currentPlan(db: Pick<Tx, 'product' | 'osTemplate'>, server: { productId: string; poolId: string | null }) {
+  if (server.poolId) throw conflict('A server inside a capacity pool has no plan of its own; its resources come from the pool.');
+  const plan = await getServerPlan(db, server.productId);
+  if (!plan) throw conflict('The plan of this server is no longer in the catalogue.');
+  return plan;
+}
+
+/** The current plan and the plans a server can switch to in place (same family, same disk), cheapest first. */
+export async function planOptions(db: TenantDb, serverId: string) {
+  const server = await getServer(db, serverId);
+  const plan = await currentPlan(db, server);
+  const plans = await switchablePlans(db, plan);
+  return plans.map((p) => ({ productId: p.id, name: p.name, family: p.family, vcpu: p.vcpu, ramMb: p.ramMb, diskGb: p.diskGb, monthlyUsdCents: p.monthlyUsdCents, current: p.id === server.productId }));
+}
+
+/**
+ * In-place vCPU/RAM change to one of the plan options. The disk is unchanged; a running
+ * server reboots (about a minute); no money moves now (no proration on an up-switch, no
+ * credit on a down-switch): the next renewal bills the new plan. Fires `server.resized`.
+ */
+export async function changePlan(ctx: ServiceContext, serverId: string, productId: string, query: object = {}) {
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await lockServer(tx, serverId);
+    const server = await getServer(tx, serverId);
+    const plan = await currentPlan(tx, server);
+    requireOperable(server, 'a plan change');
+    if (productId === server.productId) throw badRequest(`The server is already on ${productId}.`, 'productId');
+    const target = (await switchablePlans(tx, plan)).find((p) => p.id === productId && p.active);
+    if (!target) throw badRequest(`productId "${productId}" is not one of this server's plan options (same family, same disk size); see GET /servers/${serverId}/plan-options.`, 'productId');
+    const running = server.status === 'running';
+    await ctx.app.provider.resize(tx, serverId, { productId: target.id, vcpu: target.vcpu, ramMb: target.ramMb }, running, now);
+    await tx.server.update({ where: { id: serverId }, data: { productId: target.id, vcpu: target.vcpu, ramMb: target.ramMb, ...(running ? { status: 'rebooting' } : {}) } });
+    await recordEvent(tx, server.accountId, 'server.resized', { serverId, productId: target.id, vcpu: target.vcpu, ramMb: target.ramMb }, now);
+    return getServer(tx, serverId, query);
+  }, TX_OPTIONS);
+}

@@ -1,0 +1,51 @@
+import type { TenantDb } from '../../db/tenant.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { ProviderRefusal, type ServerProvider, type Tx } from '../../provider/types.ts';
+import type { InputRules } from '../../schema/input-rules.ts';
+
+/** A server's or a pool's label (stored trimmed). */
+export const LABEL_RULES: InputRules = { minLength: 1, maxLength: 64, trim: true };
+
+// Loading, locking and checking one server row: the first steps of every server operation.
+
+/** What a service call needs from the request: the tenant-scoped db plus the instance's parts. */
+export interface ServiceContext {
+  db: TenantDb;
+  /** The caller; services read the account id from here, never from the account table. */
+  principal: { accountId: string } | null;
+  app: { provider: ServerProvider; clock: { now(): Date }; config: { publicBaseUrl: string } };
+}
+
+/** Terminated servers are gone for the customer: lists and lookups never show them. */
+export const VISIBLE = { status: { not: 'terminated' } };
+
+export async function getServer(db: TenantDb | Tx, id: string, query: object = {}) {
+  const server = await db.server.findFirst({ ...query, where: { id, ...VISIBLE } });
+  if (!server) throw notFound('Server');
+  return server;
+}
+
+/** States in which the customer can act on a server. */
+export function requireOperable(server: { status: string }, what: string) {
+  if (server.status === 'provisioning') throw conflict(`The server is still provisioning; ${what} is possible once it is running.`);
+  if (server.status === 'suspended') throw conflict(`The server is suspended; ${what} is not possible until it is reactivated.`);
+  if (server.status === 'rebooting') throw conflict(`The server is rebooting; retry ${what} in a minute.`);
+  if (server.status === 'restoring') throw conflict(`The server is being restored from a snapshot; retry ${what} in a minute.`);
+  if (server.status === 'reinstalling') throw conflict(`The server is being reinstalled; retry ${what} once it is running.`);
+}
+
+/** Locks the server row for the rest of the transaction: concurrent writes on one server queue here. */
+export async function lockServer(tx: Tx, id: string): Promise<void> {
+  await tx.$queryRaw`SELECT "id" FROM "Server" WHERE "id" = ${id} FOR UPDATE`;
+}
+
+/** Status a server returns to after a transient state (the one it had before). */
+export type Resting = 'running' | 'stopped';
+export function resting(status: string): Resting {
+  return status === 'stopped' ? 'stopped' : 'running';
+}
+
+export function refusal(err: unknown): never {
+  if (err instanceof ProviderRefusal) throw badRequest(err.message);
+  throw err;
+}

@@ -1,0 +1,58 @@
+import type { TenantDb } from '../../db/tenant.ts';
+import { ID_PREFIX, newId } from '../../db/ids.ts';
+import { TX_OPTIONS } from '../../db/tx.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { getServer, lockServer, requireOperable, resting, type ServiceContext } from './server-row.ts';
+
+// Server snapshots: list, take (at most SNAPSHOTS_PER_SERVER), delete, revert.
+
+export async function listSnapshots(db: TenantDb, serverId: string, query: object = {}) {
+  await getServer(db, serverId);
+  return db.snapshot.findMany({ ...query, where: { serverId }, orderBy: { id: 'desc' } });
+}
+
+export const SNAPSHOTS_PER_SERVER = 10;
+
+export async function createSnapshot(ctx: ServiceContext, serverId: string, input: { name: string; description?: string | null }, query: object = {}) {
+  const name = input.name.trim();
+  const description = input.description ?? '';
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const server = await getServer(tx, serverId);
+    requireOperable(server, 'a snapshot');
+    if ((await tx.snapshot.count({ where: { serverId } })) >= SNAPSHOTS_PER_SERVER) {
+      throw badRequest(`A server keeps at most ${SNAPSHOTS_PER_SERVER} snapshots; delete one first.`);
+    }
+    const id = newId(ID_PREFIX.snapshot, now.getTime());
+    const { sizeGb } = await ctx.app.provider.snapshot(tx, serverId, id, now);
+    return tx.snapshot.create({ ...query, data: { id, accountId: server.accountId, serverId, name, description, status: 'available', sizeGb, createdAt: now } });
+  }, TX_OPTIONS);
+}
+
+export async function deleteSnapshot(ctx: ServiceContext, serverId: string, snapshotId: string) {
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await getServer(tx, serverId);
+    const snap = await tx.snapshot.findFirst({ where: { id: snapshotId, serverId } });
+    if (!snap) throw notFound('Snapshot');
+    await ctx.app.provider.deleteSnapshot(tx, serverId, snapshotId, now);
+    await tx.snapshot.delete({ where: { id: snapshotId } });
+    return { id: snapshotId, deleted: true };
+  }, TX_OPTIONS);
+}
+
+/** Rolls the live disk back: the server is `restoring` for about a minute, then back in the state it had. */
+export async function revertSnapshot(ctx: ServiceContext, serverId: string, snapshotId: string, query: object = {}) {
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await lockServer(tx, serverId);
+    const server = await getServer(tx, serverId);
+    const snap = await tx.snapshot.findFirst({ where: { id: snapshotId, serverId } });
+    if (!snap) throw notFound('Snapshot');
+    requireOperable(server, 'a revert');
+    if (snap.status !== 'available') throw conflict('The snapshot is not available yet.');
+    await ctx.app.provider.revertSnapshot(tx, serverId, snapshotId, resting(server.status), now);
+    await tx.server.update({ where: { id: serverId }, data: { status: 'restoring' } });
+    return getServer(tx, serverId, query);
+  }, TX_OPTIONS);
+}

@@ -1,0 +1,62 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { ID_PREFIX, newId } from '../../db/ids.ts';
+import { badRequest } from '../../errors.ts';
+import { getServer, type ServiceContext } from './server-row.ts';
+
+// One-time login links into the server's control panel (dashboard SSO).
+
+/** Lifetime of a dashboard login link, on the simulated clock. */
+export const SSO_TTL_SECONDS = 300;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A relative dashboard path: one leading slash, no scheme, no host, no backslash, no control characters. */
+export function checkNextPath(next: string): string {
+  const ok =
+    next.length <= 512 &&
+    next.startsWith('/') &&
+    !next.startsWith('//') &&
+    !/[\\\s\x00-\x1f\x7f]/.test(next) &&
+    !/^\/[^/?#]*:/.test(next) &&
+    !next.split(/[?#]/)[0].split('/').some((seg) => seg === '..' || decodeSafe(seg).includes('/') || decodeSafe(seg).includes('\\'));
+  if (!ok) throw badRequest('next must be a relative dashboard path starting with a single "/" (no scheme, host or "..").', 'next');
+  return next;
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return '\\';
+  }
+}
+
+/**
+ * A short-lived, single-use URL that signs into the dashboard on this server's page (or on
+ * `next`). Only the token's SHA-256 is stored; the URL is shown once.
+ */
+export async function createSsoLink(ctx: ServiceContext, serverId: string, next: string | null | undefined) {
+  const server = await getServer(ctx.db, serverId);
+  const target = next === undefined || next === null ? `/servers/${serverId}` : checkNextPath(next);
+  const now = ctx.app.clock.now();
+  const token = `sso_${randomBytes(32).toString('base64url')}`;
+  const expiresAt = new Date(now.getTime() + SSO_TTL_SECONDS * 1000);
+  await ctx.db.ssoToken.create({
+    data: { id: newId(ID_PREFIX.ssoToken, now.getTime()), accountId: server.accountId, serverId, tokenHash: hashToken(token), next: target, expiresAt, createdAt: now },
+  });
+  return { url: `${ctx.app.config.publicBaseUrl}/sso/${token}?next=${encodeURIComponent(target)}`, expiresAt };
+}
+
+/**
+ * Redeems a dashboard login token (for the dashboard's /sso/:token landing): valid once,
+ * before its expiry. The conditional UPDATE makes two concurrent redemptions yield one success.
+ * Returns null for an unknown, used or expired token.
+ */
+export async function consumeSsoToken(prisma: PrismaClient, token: string, now: Date): Promise<{ accountId: string; serverId: string; next: string } | null> {
+  const tokenHash = hashToken(token);
+  const { count } = await prisma.ssoToken.updateMany({ where: { tokenHash, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+  if (count !== 1) return null;
+  const row = await prisma.ssoToken.findUniqueOrThrow({ where: { tokenHash } });
+  return { accountId: row.accountId, serverId: row.serverId, next: row.next };
+}

@@ -1,0 +1,35 @@
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { TX_OPTIONS } from '../../db/tx.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import type { ServerProvider, Tx } from '../../provider/types.ts';
+import { lockServer, VISIBLE } from './server-row.ts';
+
+// Suspension and reactivation, by an operator or by billing (an unpaid renewal).
+
+/** Operator suspension (for example expiry): powered off, `suspended` with the reason, `server.suspended`. Repeating it changes nothing. */
+export async function suspendServer(prisma: PrismaClient, provider: ServerProvider, serverId: string, reason: unknown, now: Date) {
+  if (typeof reason !== 'string' || reason.trim().length < 1 || reason.length > 500) throw badRequest('reason must be 1 to 500 characters.', 'reason');
+  return prisma.$transaction(async (tx) => {
+    const server = await suspendServerTx(tx, provider, serverId, reason.trim(), now);
+    if (!server) throw notFound('Server');
+    return server;
+  }, TX_OPTIONS);
+}
+
+/** Suspension in the caller's transaction (operator, billing); null when the server does not exist. */
+export async function suspendServerTx(tx: Tx, provider: ServerProvider, serverId: string, reason: string, now: Date) {
+  await lockServer(tx, serverId);
+  const server = await tx.server.findFirst({ where: { id: serverId, ...VISIBLE } });
+  if (!server) return null;
+  if (server.status === 'suspended') return server;
+  await provider.suspend(tx, serverId, reason, now);
+  const updated = await tx.server.update({ where: { id: serverId }, data: { status: 'suspended', suspendReason: reason } });
+  await recordEvent(tx, server.accountId, 'server.suspended', { serverId, reason }, now);
+  return updated;
+}
+
+/** Lifts a suspension (its cause was settled, e.g. the overdue invoice was paid): the server is stopped; the customer starts it. */
+export async function reactivateServer(tx: Tx, serverId: string): Promise<void> {
+  await tx.server.updateMany({ where: { id: serverId, status: 'suspended' }, data: { status: 'stopped', suspendReason: null } });
+}

@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { App } from '../app-services.ts';
+import type { TenantDb } from '../db/tenant.ts';
+import type { Scope } from '../scopes.ts';
+import type { Principal } from '../modules/auth/service.ts';
+import type { Area, HttpMethod } from './operation.ts';
+
+/**
+ * A binary stream operation (file upload, file and backup download): the only /v1 routes that
+ * are not GraphQL fields (DESIGN.md). A module declares its own in its `binary.ts` and answers
+ * with a result; src/http/binary-routes.ts authenticates, checks the scope and the query string
+ * exactly like the schema's operations, and writes the result. The OpenAPI document and the
+ * coverage test read the same declarations.
+ */
+export interface BinaryRoute {
+  method: HttpMethod;
+  /** Path relative to /v1, exactly as in the spec. */
+  path: `/${string}`;
+  scope: Scope;
+  area: Area;
+  /** Names the route in logs, metrics and the OpenAPI document. */
+  operationId: string;
+  description: string;
+  query: { name: string; required: boolean; description: string }[];
+  /** A multipart/form-data body with one file field. */
+  upload?: { field: string; description: string };
+  response: { contentType: string; description: string };
+  handle(request: BinaryRequest): Promise<BinaryResult>;
+}
+
+export interface BinaryRequest {
+  app: App;
+  principal: Principal;
+  /** The caller's account-scoped database. */
+  db: TenantDb;
+  /** The raw request: an upload reads its body as a stream. */
+  req: IncomingMessage;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The response will close the connection (a body left unread cannot be drained). */
+  closeConnection(): void;
+}
+
+/** What a binary operation answers: a file streamed as an attachment, or a JSON body. */
+export type BinaryResult =
+  | { kind: 'attachment'; file: { name: string; sizeBytes: number; open(): Readable }; contentType: string }
+  | { kind: 'json'; status: number; body: unknown };
