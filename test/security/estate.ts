@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -49,7 +48,7 @@ export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver)
   const serverId = await runningServer(app, c);
   // Under load (parallel files, PostgreSQL) provisioning can need another tick of the simulated clock.
   for (let i = 0; i < 5 && (await call('GET', `/v1/servers/${serverId}`)).body.status !== 'running'; i++) await advance(app, 120);
-  const ips = await ok(call('GET', `/v1/servers/${serverId}/ips`), 'ips');
+  const ips = (await ok(call('GET', `/v1/servers/${serverId}/ips`), 'ips')).data;
   if (!ips.length) throw new Error(`server ${serverId} has no addresses: ${JSON.stringify((await call('GET', `/v1/servers/${serverId}`)).body)}`);
   const serverIp: string = ips[0].ip;
   const snapshot = await ok(call('POST', `/v1/servers/${serverId}/snapshots`, { name: 'before-upgrade', description: 'fixture' }), 'snapshot');
@@ -131,7 +130,7 @@ export async function accountState(app: TestApp, accountId: string): Promise<Rec
   const rows = await prisma.$queryRawUnsafe<{ t: string; d: string }[]>(sql, accountId);
   const out: Record<string, string> = Object.fromEntries(rows.map((r) => [r.t, r.d]));
   const ids = await prisma.hostingAccount.findMany({ where: { accountId }, select: { id: true } });
-  for (const { id } of ids) out[`files:${id}`] = createHash('md5').update(treeOf(path.join(app.dataDir, 'hosting', id))).digest('hex');
+  for (const { id } of ids) out[`files:${id}`] = treeOf(path.join(app.dataDir, 'hosting', id)); // the listing itself, so a failure names the file
   return out;
 }
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import busboy from 'busboy';
 import { ApiError, badRequest } from '../../errors.ts';
-import { sendAttachment, sendJsonResult, type BinaryRequest, type BinaryRoute } from '../../http/binary-routes.ts';
+import type { BinaryRequest, BinaryResult, BinaryRoute } from '../../schema/binary-operation.ts';
 import { openBackup } from './backups.ts';
 import { downloadFile, prepareUpload, uploadFile } from './files.ts';
 import type { HostingContext } from './service.ts';
@@ -29,7 +29,7 @@ function hostingCtx(r: BinaryRequest): HostingContext {
  * HOSTING_UPLOAD_LIMIT_BYTES → 413 and the partial file is removed. The rest of the body is
  * read and discarded before answering, so the client always gets the response.
  */
-async function upload(r: BinaryRequest): Promise<void> {
+async function upload(r: BinaryRequest): Promise<BinaryResult> {
   const id = r.params.id;
   const target = r.query.get('path');
   const type = r.req.headers['content-type'] ?? '';
@@ -63,7 +63,7 @@ async function upload(r: BinaryRequest): Promise<void> {
   // Far more than the limit (plus multipart overhead): stop reading instead of draining forever.
   const hardCap = limit * 2 + 1024 * 1024;
   let received = 0;
-  await new Promise<void>((resolve, reject) => {
+  const body = new Promise<void>((resolve, reject) => {
     parser.once('close', resolve);
     // `on`, not `once`: busboy can emit more than one error, and an unheard one is an uncaught exception.
     parser.on('error', (err: Error) => reject(badRequest(`The multipart body is malformed: ${err.message}.`, 'file')));
@@ -71,7 +71,7 @@ async function upload(r: BinaryRequest): Promise<void> {
     r.req.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > hardCap) {
-        r.res.setHeader('Connection', 'close');
+        r.closeConnection();
         reject(new ApiError(413, `The file is larger than the upload limit of ${limit} bytes.`));
         r.req.unpipe(parser);
         r.req.pause();
@@ -81,19 +81,26 @@ async function upload(r: BinaryRequest): Promise<void> {
     });
     r.req.pipe(parser);
   });
+  try {
+    await body;
+  } catch (err) {
+    // Answer only once the upload has given up and removed its temporary file: it may still be
+    // opening that file when the body is refused, and the client must not see it afterwards.
+    fileStream?.destroy(new Error('upload refused'));
+    await work?.catch(() => {});
+    throw err;
+  }
   if (!work) throw badRequest('The multipart body has no "file" field.', 'file');
-  const entry = await work;
-  sendJsonResult(r, 200, entry);
+  return { kind: 'json', status: 200, body: await work };
 }
 
-async function download(r: BinaryRequest): Promise<void> {
+async function download(r: BinaryRequest): Promise<BinaryResult> {
   const file = await downloadFile(hostingCtx(r), r.params.id, r.query.get('path'));
-  await sendAttachment(r, file, contentTypeOf(file.name));
+  return { kind: 'attachment', file, contentType: contentTypeOf(file.name) };
 }
 
-async function backupDownload(r: BinaryRequest): Promise<void> {
-  const file = await openBackup(hostingCtx(r), r.params.id, r.params.bid);
-  await sendAttachment(r, file, 'application/gzip');
+async function backupDownload(r: BinaryRequest): Promise<BinaryResult> {
+  return { kind: 'attachment', file: await openBackup(hostingCtx(r), r.params.id, r.params.bid), contentType: 'application/gzip' };
 }
 
 export const hostingBinaryRoutes: BinaryRoute[] = [
