@@ -21,6 +21,8 @@ export interface InputRules {
   maxItems?: number;
   /** What a list holds, for its message: "items must list 1 to 50 line items." (default "entries"). */
   itemsNoun?: string;
+  /** The value is one of these (JSON Schema `enum`); for a string argument whose values are open to growth, where a GraphQL enum would not be. */
+  oneOf?: readonly string[];
   /** dns-name and host-name are the one DNS-name rule (isDnsName), worded for a domain or a server. */
   format?: 'dns-name' | 'host-name' | 'email';
   /** The rules apply to the value with surrounding white space removed (services store it trimmed). */
@@ -28,6 +30,10 @@ export interface InputRules {
   /** Numbers are money: "an integer number of cents from 1 to 100". */
   cents?: boolean;
 }
+
+/** A domain name argument, and a host name argument (a nameserver, a PTR target): the one DNS-name rule. */
+export const DNS_NAME_RULES: InputRules = { format: 'dns-name', trim: true };
+export const HOST_NAME_RULES: InputRules = { format: 'host-name', trim: true };
 
 /** Spread into a Pothos argument's or input field's options. */
 export function rules(declared: InputRules) {
@@ -73,6 +79,11 @@ function isEmail(text: string): boolean {
   return at >= 1 && text.length <= 254 && /^[^\s@]{1,64}$/.test(text.slice(0, at)) && isDnsName(normalDnsName(text.slice(at + 1)));
 }
 
+/** "a, b or c" */
+function orList(values: readonly string[]): string {
+  return values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}` : values.join('');
+}
+
 function range(min: number | undefined, max: number | undefined, unit: string): string {
   if (min !== undefined && max !== undefined) return min === max ? `exactly ${min}${unit}` : `${min} to ${max}${unit}`;
   return min !== undefined ? `at least ${min}${unit}` : `at most ${max}${unit}`;
@@ -86,6 +97,7 @@ function valueProblem(r: InputRules, value: unknown, path: string): string | und
       return `${path} must be ${range(r.minLength, r.maxLength, ' characters')}.`;
     }
     if (r.pattern && !r.pattern.regex.test(text)) return `${path} must be ${r.pattern.means}.`;
+    if (r.oneOf && !r.oneOf.includes(text)) return `${path} must be ${orList(r.oneOf)}.`;
     if (r.format === 'email' && !isEmail(text)) return `${path} must be ${EMAIL_MESSAGE_EXAMPLE}.`;
     if ((r.format === 'dns-name' || r.format === 'host-name') && !isDnsName(normalDnsName(text))) return dnsNameMessage(path, DNS_NAME_EXAMPLES[r.format]);
   } else if (typeof value === 'number') {

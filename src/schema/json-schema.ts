@@ -90,6 +90,7 @@ function ruleKeywords(r: InputRules, type: GraphQLInputType, schema: JsonSchema)
   if (r.minLength !== undefined) out.minLength = r.minLength;
   if (r.maxLength !== undefined) out.maxLength = r.maxLength;
   if (r.pattern) out.pattern = r.pattern.regex.source;
+  if (r.oneOf) out.enum = [...r.oneOf];
   if (r.minimum !== undefined) out.minimum = r.minimum;
   if (r.maximum !== undefined) out.maximum = r.maximum;
   if (r.format) out.format = r.format === 'email' ? 'email' : 'hostname';

@@ -61,6 +61,7 @@ describe('the rule checker', () => {
     expect(inputSchemaOf(arg(GraphQLInt, { minimum: 1, maximum: 100 }))).toEqual({ type: ['integer', 'null'], format: 'int32', minimum: 1, maximum: 100 });
     expect(inputSchemaOf(arg(new GraphQLList(new GraphQLNonNull(GraphQLString)), { minItems: 2, maxItems: 13, format: 'host-name' }))).toEqual({ type: ['array', 'null'], minItems: 2, maxItems: 13, items: { type: 'string', format: 'hostname' } });
     expect(inputSchemaOf(arg(GraphQLString, { format: 'email' }))).toMatchObject({ format: 'email' });
+    expect(inputSchemaOf(arg(new GraphQLList(new GraphQLNonNull(GraphQLString)), { maxItems: 2, oneOf: ['a', 'b'] }))).toEqual({ type: ['array', 'null'], maxItems: 2, items: { type: 'string', enum: ['a', 'b'] } });
   });
 });
 
@@ -105,7 +106,7 @@ describe('declared rules over the wire', () => {
     const doc = (await app.call('GET', '/v1/openapi.json')).body;
     const param = (path: string, method: string, name: string) => doc.paths[path][method].parameters.find((p: { name: string }) => p.name === name).schema;
     expect(param('/servers', 'get', 'limit')).toMatchObject({ minimum: 1, maximum: 1000 });
-    const client = await mcpClient(app.url, c.key);
+    const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'servers,pools,hosting,mail,domains,billing,tickets,webhooks,account' });
     const { tools } = await client.listTools();
     const input = (tool: string) => tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(input('servers_list').limit).toMatchObject({ minimum: 1, maximum: 1000 });
@@ -115,6 +116,10 @@ describe('declared rules over the wire', () => {
     expect(input('pool_server_create').label).toMatchObject({ type: 'string', minLength: 1, maxLength: 64 });
     expect(input('domain_update').nameservers).toMatchObject({ type: ['array', 'null'], minItems: 2, maxItems: 13, items: { type: 'string', format: 'hostname' } });
     expect(input('pool_ips_apply').changes).toMatchObject({ type: 'array', minItems: 1, maxItems: 1024 });
+    expect(input('webhook_create').events).toMatchObject({ type: 'array', maxItems: 50, items: { type: 'string', enum: expect.arrayContaining(['server.created', '*']) } });
+    expect(body('/webhooks', 'post')).toMatchObject({ url: { maxLength: 2048 }, description: { maxLength: 500 } });
+    expect(param('/hosting/{id}/logs', 'get', 'kind')).toMatchObject({ enum: ['access', 'error'] });
+    expect(input('mail_alias_create')).toMatchObject({ destination: { format: 'email' }, source_local: { pattern: expect.any(String) } });
     await client.close();
   });
 
@@ -188,6 +193,15 @@ describe('declared rules over the wire', () => {
       rest: ['POST', '/v1/hosting/hst_missing/databases', { suffix: 'Shop-DB' }], field: 'hostingDatabaseCreate', varDefs: '$id: ID!, $suffix: String!',
       args: { id: 'hst_missing', suffix: 'Shop-DB' }, selection: '{ name }', tool: 'hosting_database_create',
       message: 'suffix must be 1 to 16 characters of lowercase letters, digits and underscores (the database is named <prefix>_<suffix>).', param: 'suffix',
+    });
+  });
+
+  it('one of a set, on each element of a list: webhook event kinds', async () => {
+    const events = ['server.created', 'server.exploded'];
+    await expectRefusedEverywhere({
+      rest: ['POST', '/v1/webhooks', { url: 'https://example.com/hook', events }], field: 'webhookCreate', varDefs: '$url: String!, $events: [String!]!',
+      args: { url: 'https://example.com/hook', events }, selection: '{ id }', tool: 'webhook_create',
+      message: expect.stringMatching(/^events\[1\] must be (\S+, )+\S+ or \*\.$/) as unknown as string, param: 'events[1]',
     });
   });
 

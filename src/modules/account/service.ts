@@ -1,6 +1,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
+import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
 import { hashPassword } from '../auth/password.ts';
 import { openWallet } from '../billing/service.ts';
 
@@ -19,29 +20,37 @@ export interface NewAccount {
   walletBalanceUsdCents?: unknown;
 }
 
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,63}$/;
 export const MAX_WALLET_USD_CENTS = 100_000_000; // $1,000,000: larger amounts are a typo, not a deposit
+
+/** The operator API's account fields: declared once, enforced here (the operator API is not GraphQL). */
+export const ACCOUNT_RULES = {
+  email: { format: 'email', trim: true },
+  name: { minLength: 1, maxLength: 100, trim: true },
+  country: { pattern: { regex: /^[A-Za-z]{2}$/, means: 'an ISO 3166-1 alpha-2 code' } },
+  password: { minLength: 10, maxLength: 200 },
+  walletBalanceUsdCents: { minimum: 0, maximum: MAX_WALLET_USD_CENTS },
+} satisfies Record<string, InputRules>;
+
+function field<T>(input: NewAccount, name: keyof typeof ACCOUNT_RULES, type: 'string' | 'integer', fallback?: T): T {
+  const value = input[name] ?? fallback;
+  if (value === undefined) throw badRequest(`${name} is required.`, name);
+  if (type === 'string' ? typeof value !== 'string' : !Number.isInteger(value)) throw badRequest(`${name} must be ${type === 'string' ? 'a string' : 'an integer'}.`, name);
+  enforceRules(ACCOUNT_RULES[name], value, name);
+  return value as T;
+}
 
 /** Operator API: a new account with its wallet. */
 export async function createAccount(prisma: PrismaClient, input: NewAccount, now: Date) {
-  const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
-  if (!EMAIL.test(email) || email.length > 254) throw badRequest('email must be a valid e-mail address.', 'email');
-  const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (name.length < 1 || name.length > 100) throw badRequest('name must be 1 to 100 characters.', 'name');
-  if (typeof input.country !== 'string' || !/^[A-Za-z]{2}$/.test(input.country)) throw badRequest('country must be an ISO 3166-1 alpha-2 code.', 'country');
-  const country = input.country.toUpperCase();
-  if (input.password !== undefined && (typeof input.password !== 'string' || input.password.length < 10 || input.password.length > 200)) {
-    throw badRequest('password must be 10 to 200 characters.', 'password');
-  }
-  const balance = input.walletBalanceUsdCents ?? 0;
-  if (!Number.isInteger(balance) || (balance as number) < 0 || (balance as number) > MAX_WALLET_USD_CENTS) {
-    throw badRequest(`walletBalanceUsdCents must be an integer from 0 to ${MAX_WALLET_USD_CENTS}.`, 'walletBalanceUsdCents');
-  }
-  const passwordHash = typeof input.password === 'string' ? await hashPassword(input.password) : null;
+  const email = field<string>(input, 'email', 'string').trim().toLowerCase();
+  const name = field<string>(input, 'name', 'string').trim();
+  const country = field<string>(input, 'country', 'string').toUpperCase();
+  const password = input.password === undefined ? undefined : field<string>(input, 'password', 'string');
+  const balance = field<number>(input, 'walletBalanceUsdCents', 'integer', 0);
+  const passwordHash = password === undefined ? null : await hashPassword(password);
   if (await prisma.account.findUnique({ where: { email }, select: { id: true } })) throw conflict(`An account with email ${email} already exists.`);
   return prisma.$transaction(async (tx) => {
     const account = await tx.account.create({ data: { email, name, country, passwordHash, createdAt: now } });
-    await openWallet(tx, account.id, balance as number, now);
+    await openWallet(tx, account.id, balance, now);
     return account;
   });
 }

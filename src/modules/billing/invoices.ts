@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { paymentGateways, type GatewayName } from '../../provider/payments.ts';
 import type { Tx } from '../../provider/types.ts';
+import type { InputRules } from '../../schema/input-rules.ts';
 import { formatUsd, tryDebit } from './wallet.ts';
 
 /**
@@ -189,16 +190,16 @@ export function invoiceView(inv: InvoiceWithItems) {
 }
 export type InvoiceView = ReturnType<typeof invoiceView>;
 
-function checkPage(value: number | null | undefined, name: string, max: number, fallback: number): number {
-  if (value === null || value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1 || value > max) throw badRequest(`${name} must be an integer from 1 to ${max}.`, name);
-  return value;
-}
+/** The spec's page and limit, declared on the arguments (schema.ts). */
+export const INVOICE_PAGE_RULES = {
+  page: { minimum: 1, maximum: 1_000_000 },
+  limit: { minimum: 1, maximum: INVOICES_PAGE_MAX },
+} satisfies Record<string, InputRules>;
 
 /** Page-numbered list (the spec's page and limit), newest first. */
 export async function listInvoices(db: TenantDb, args: { page?: number | null; limit?: number | null }) {
-  const limit = checkPage(args.limit, 'limit', INVOICES_PAGE_MAX, INVOICES_PAGE_DEFAULT);
-  const page = checkPage(args.page, 'page', 1_000_000, 1);
+  const limit = args.limit ?? INVOICES_PAGE_DEFAULT;
+  const page = args.page ?? 1;
   const [rows, total] = await Promise.all([
     db.invoice.findMany({ include: ITEMS, orderBy: [{ createdAt: 'desc' }, { number: 'desc' }], skip: (page - 1) * limit, take: limit }),
     db.invoice.count(),

@@ -1,8 +1,9 @@
 import { builder } from '../../schema/builder.ts';
+import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs, PAGE_DEFAULT, PAGE_MAX } from '../../schema/pagination.ts';
-import { getInvoice, INVOICES_PAGE_DEFAULT, INVOICES_PAGE_MAX, listInvoices, type InvoiceView } from './invoices.ts';
-import { AUTO_RECHARGE_AMOUNT_MAX, AUTO_RECHARGE_AMOUNT_MIN, AUTO_RECHARGE_THRESHOLD_MAX, getWallet, listWalletTransactions, setAutoRecharge, type WalletView } from './service.ts';
+import { getInvoice, INVOICE_PAGE_RULES, INVOICES_PAGE_DEFAULT, INVOICES_PAGE_MAX, listInvoices, type InvoiceView } from './invoices.ts';
+import { AUTO_RECHARGE_AMOUNT_MAX, AUTO_RECHARGE_RULES, AUTO_RECHARGE_AMOUNT_MIN, AUTO_RECHARGE_THRESHOLD_MAX, getWallet, listWalletTransactions, setAutoRecharge, type WalletView } from './service.ts';
 
 // Field casing (README: Billing): invoices are camelCase like their events (invoiceNumber,
 // totalUsdCents); the wallet is snake_case like its request fields (threshold_usd_cents).
@@ -52,8 +53,8 @@ builder.queryField('invoices', (t) =>
     description: 'List the invoices of the account, newest first, by page.',
     type: InvoicePage,
     args: {
-      page: t.arg.int({ required: false, description: 'Page number, from 1 (default 1).' }),
-      limit: t.arg.int({ required: false, description: `Invoices per page, 1 to ${INVOICES_PAGE_MAX} (default ${INVOICES_PAGE_DEFAULT}).` }),
+      page: t.arg.int({ required: false, description: 'Page number, from 1 (default 1).', ...rules(INVOICE_PAGE_RULES.page) }),
+      limit: t.arg.int({ required: false, description: `Invoices per page, 1 to ${INVOICES_PAGE_MAX} (default ${INVOICES_PAGE_DEFAULT}).`, ...rules(INVOICE_PAGE_RULES.limit) }),
     },
     resolve: (_root, args, ctx) => listInvoices(ctx.db, args),
   }),
@@ -133,8 +134,8 @@ builder.mutationField('walletAutoRechargeSet', (t) =>
     type: Wallet,
     args: {
       enabled: t.arg.boolean({ required: false }),
-      threshold_usd_cents: t.arg.int({ required: false, description: `Top up when a debit takes the balance below this: 1 to ${AUTO_RECHARGE_THRESHOLD_MAX}.` }),
-      amount_usd_cents: t.arg.int({ required: false, description: `Charged to the card and credited per top-up: ${AUTO_RECHARGE_AMOUNT_MIN} to ${AUTO_RECHARGE_AMOUNT_MAX}.` }),
+      threshold_usd_cents: t.arg.int({ required: false, description: `Top up when a debit takes the balance below this: 1 to ${AUTO_RECHARGE_THRESHOLD_MAX}.`, ...rules(AUTO_RECHARGE_RULES.threshold_usd_cents) }),
+      amount_usd_cents: t.arg.int({ required: false, description: `Charged to the card and credited per top-up: ${AUTO_RECHARGE_AMOUNT_MIN} to ${AUTO_RECHARGE_AMOUNT_MAX}.`, ...rules(AUTO_RECHARGE_RULES.amount_usd_cents) }),
     },
     resolve: (_root, args, ctx) => setAutoRecharge(ctx.db, args),
   }),

@@ -4,6 +4,7 @@ import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { GATEWAYS, isGateway } from '../../provider/payments.ts';
 import type { Tx } from '../../provider/types.ts';
+import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { invoiceView, issueInvoice, MAX_INVOICE_ITEMS, MAX_ITEM_USD_CENTS, payInvoice, type LineItem, type PaymentMethod } from './invoices.ts';
 import { credit, deposit } from './wallet.ts';
@@ -74,11 +75,11 @@ export async function listWalletTransactions(db: TenantDb, args: PageArgs) {
   };
 }
 
-function positiveCents(value: number | null | undefined, name: string, min: number, max: number): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw badRequest(`${name} must be an integer number of cents from ${min} to ${max}.`, name);
-  return value;
-}
+/** Auto-recharge amounts, declared on the arguments (schema.ts). */
+export const AUTO_RECHARGE_RULES = {
+  threshold_usd_cents: { minimum: 1, maximum: AUTO_RECHARGE_THRESHOLD_MAX, cents: true },
+  amount_usd_cents: { minimum: AUTO_RECHARGE_AMOUNT_MIN, maximum: AUTO_RECHARGE_AMOUNT_MAX, cents: true },
+} satisfies Record<string, InputRules>;
 
 /**
  * Sets auto-recharge. Any of the three fields may be sent; the result must be coherent:
@@ -88,8 +89,8 @@ export async function setAutoRecharge(db: TenantDb, input: { enabled?: boolean |
   if (input.enabled == null && input.threshold_usd_cents == null && input.amount_usd_cents == null) {
     throw badRequest('Send at least one of enabled, threshold_usd_cents and amount_usd_cents.');
   }
-  const threshold = positiveCents(input.threshold_usd_cents, 'threshold_usd_cents', 1, AUTO_RECHARGE_THRESHOLD_MAX);
-  const amount = positiveCents(input.amount_usd_cents, 'amount_usd_cents', AUTO_RECHARGE_AMOUNT_MIN, AUTO_RECHARGE_AMOUNT_MAX);
+  const threshold = input.threshold_usd_cents ?? undefined;
+  const amount = input.amount_usd_cents ?? undefined;
   const current = await findWallet(db);
   const next = {
     autoRechargeEnabled: input.enabled ?? current.autoRechargeEnabled,
@@ -109,12 +110,23 @@ function gatewayOf(value: unknown, allowWallet: boolean): PaymentMethod {
   throw badRequest(`gateway must be one of ${[...GATEWAYS, ...(allowWallet ? ['wallet'] : [])].join(', ')}.`, 'gateway');
 }
 
+/** The operator API's deposit and invoice fields: declared once, enforced here (the operator API is not GraphQL). */
+export const OPERATOR_BILLING_RULES = {
+  amountUsdCents: { minimum: 1, maximum: MAX_DEPOSIT_USD_CENTS },
+  items: { minItems: 1, maxItems: MAX_INVOICE_ITEMS, itemsNoun: 'line items' },
+  itemDescription: { minLength: 1, maxLength: 200, trim: true },
+  itemAmountUsdCents: { minimum: 1, maximum: MAX_ITEM_USD_CENTS },
+} satisfies Record<string, InputRules>;
+
+function integer(value: unknown, r: InputRules, path: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw badRequest(`${path} must be an integer.`, path);
+  enforceRules(r, value, path);
+  return value;
+}
+
 /** Operator deposit through a gateway: wallet credited, `wallet.deposit.received`. */
 export async function operatorDeposit(prisma: PrismaClient, accountId: string, body: { amountUsdCents?: unknown; gateway?: unknown }, now: Date) {
-  const amount = body.amountUsdCents;
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1 || amount > MAX_DEPOSIT_USD_CENTS) {
-    throw badRequest(`amountUsdCents must be an integer from 1 to ${MAX_DEPOSIT_USD_CENTS}.`, 'amountUsdCents');
-  }
+  const amount = integer(body.amountUsdCents, OPERATOR_BILLING_RULES.amountUsdCents, 'amountUsdCents');
   const gateway = gatewayOf(body.gateway, false) as Exclude<PaymentMethod, 'wallet'>;
   return prisma.$transaction(async (tx) => {
     const txn = await deposit(tx, { accountId, amountUsdCents: amount, gateway, kind: 'deposit', description: `Deposit by ${gateway}`, now });
@@ -125,16 +137,14 @@ export async function operatorDeposit(prisma: PrismaClient, accountId: string, b
 /** Operator invoice: items of {description, amountUsdCents}; due in 14 days; `invoice.created`. */
 export async function operatorInvoice(prisma: PrismaClient, accountId: string, body: { items?: unknown }, now: Date) {
   const items = body.items;
-  if (!Array.isArray(items) || items.length < 1 || items.length > MAX_INVOICE_ITEMS) throw badRequest(`items must list 1 to ${MAX_INVOICE_ITEMS} line items.`, 'items');
+  if (!Array.isArray(items)) throw badRequest('items must be an array of line items.', 'items');
+  enforceRules(OPERATOR_BILLING_RULES.items, items, 'items');
   const lines: LineItem[] = items.map((raw, i) => {
     const item = (raw ?? {}) as { description?: unknown; amountUsdCents?: unknown };
-    const description = typeof item.description === 'string' ? item.description.trim() : '';
-    if (description.length < 1 || description.length > 200) throw badRequest(`items[${i}].description must be 1 to 200 characters.`, `items[${i}].description`);
-    const a = item.amountUsdCents;
-    if (typeof a !== 'number' || !Number.isSafeInteger(a) || a < 1 || a > MAX_ITEM_USD_CENTS) {
-      throw badRequest(`items[${i}].amountUsdCents must be an integer from 1 to ${MAX_ITEM_USD_CENTS}.`, `items[${i}].amountUsdCents`);
-    }
-    return { description, amountUsdCents: a };
+    const path = `items[${i}].description`;
+    if (typeof item.description !== 'string') throw badRequest(`${path} must be a string.`, path);
+    enforceRules(OPERATOR_BILLING_RULES.itemDescription, item.description, path);
+    return { description: item.description.trim(), amountUsdCents: integer(item.amountUsdCents, OPERATOR_BILLING_RULES.itemAmountUsdCents, `items[${i}].amountUsdCents`) };
   });
   return prisma.$transaction(async (tx) => invoiceView(await issueInvoice(tx, { accountId, source: 'operator', items: lines, dueAt: new Date(now.getTime() + OPERATOR_INVOICE_DUE_DAYS * 86_400_000), now })), TX_OPTIONS);
 }

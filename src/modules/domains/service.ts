@@ -106,7 +106,8 @@ export async function updateDomain(ctx: { db: TenantDb; app: { clock: { now(): D
 export async function orderDomain(prisma: PrismaClient, accountId: string, body: { domain?: unknown; periodYears?: unknown; charge?: unknown; nameservers?: unknown }, now: Date) {
   const name = parseDnsName(body.domain, 'domain');
   const years = body.periodYears ?? 1;
-  if (typeof years !== 'number' || !Number.isInteger(years) || years < 1 || years > PERIOD_YEARS_MAX) throw badRequest(`periodYears must be an integer from 1 to ${PERIOD_YEARS_MAX}.`, 'periodYears');
+  if (typeof years !== 'number' || !Number.isInteger(years)) throw badRequest('periodYears must be an integer.', 'periodYears');
+  enforceRules({ minimum: 1, maximum: PERIOD_YEARS_MAX }, years, 'periodYears');
   if (body.charge !== undefined && typeof body.charge !== 'boolean') throw badRequest('charge must be true or false.', 'charge');
   const nameservers = body.nameservers === undefined ? DEFAULT_NAMESERVERS : parseNameservers(body.nameservers);
   const price = registrar.priceUsdCents(name);

@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { DNS_NAME_RULES, rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
 import { detachCustomDomain, hostingDetail, listHosting, setCustomDomain, verifyCustomDomain, type HostingView } from './service.ts';
@@ -84,7 +85,7 @@ builder.mutationField('hostingCustomDomainSet', (t) =>
     ...operation({ scope: 'hosting:write', rest: 'PUT /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_set' }),
     description: 'Set the custom domain (pending until verify finds its DNS pointing here).',
     type: HostingAccount,
-    args: { id: t.arg.id({ required: true }), domain: t.arg.string({ required: true, description: 'A domain name such as shop.example.com.' }) },
+    args: { id: t.arg.id({ required: true }), domain: t.arg.string({ required: true, description: 'A domain name such as shop.example.com.', ...rules(DNS_NAME_RULES) }) },
     resolve: (_root, args, ctx) => setCustomDomain(ctx, args.id, args.domain),
   }),
 );

@@ -1,5 +1,6 @@
 import { builder } from '../../schema/builder.ts';
-import { disableGitWebhook, enableGitWebhook, gitDeploy, gitDeployKey, gitDisconnect, gitPull, gitStatus, gitWebhook } from './git.ts';
+import { rules } from '../../schema/input-rules.ts';
+import { BRANCH_RULES, disableGitWebhook, enableGitWebhook, gitDeploy, gitDeployKey, gitDisconnect, gitPull, gitStatus, gitWebhook } from './git.ts';
 import { panel, type Out } from './panel-operation.ts';
 
 // Git deploy: status, deploy key, push webhook, deploy, pull, disconnect.
@@ -88,7 +89,7 @@ builder.mutationField('hostingGitDeploy', (t) =>
     args: {
       id: t.arg.id({ required: true }),
       repo_url: t.arg.string({ required: true, description: 'SSH address: git@host:owner/repo.git or ssh://[user@]host[:port]/path.' }),
-      branch: t.arg.string({ required: false, description: 'Branch to deploy (default main).' }),
+      branch: t.arg.string({ required: false, description: 'Branch to deploy (default main).', ...rules(BRANCH_RULES) }),
       subdir: t.arg.string({ required: false, description: 'Directory under /public_html to publish into (default: public_html itself).' }),
     },
     resolve: (_root, args, ctx) => gitDeploy(ctx, args.id, args),

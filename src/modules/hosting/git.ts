@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, conflict } from '../../errors.ts';
 import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
+import type { InputRules } from '../../schema/input-rules.ts';
 import { decryptSecret, encryptSecret } from '../webhooks/secrets.ts';
 import { activeHosting, asApiError, driver, getHosting, type HostingContext } from './service.ts';
 
@@ -9,7 +10,10 @@ import { activeHosting, asApiError, driver, getHosting, type HostingContext } fr
  * the account's deploy key and published into /public_html/<subdir>.
  */
 const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9][A-Za-z0-9.-]*:[A-Za-z0-9._~/-]+$/;
-const BRANCH = /^(?!-)(?!\/)(?!.*\/\/)(?!.*\.\.)(?!.*@\{)(?!.*\.lock$)(?!.*\/$)[A-Za-z0-9._\/-]{1,200}$/;
+/** The branch argument's declared rule (git.schema.ts spreads it). */
+export const BRANCH_RULES = {
+  pattern: { regex: /^(?!-)(?!\/)(?!.*\/\/)(?!.*\.\.)(?!.*@\{)(?!.*\.lock$)(?!.*\/$)[A-Za-z0-9._\/-]{1,200}$/, means: 'a git branch name (letters, digits, ".", "_", "-", "/"; not starting with "-")' },
+} satisfies InputRules;
 
 type Row = NonNullable<Awaited<ReturnType<HostingContext['db']['hostingGitDeploy']['findFirst']>>>;
 
@@ -34,11 +38,6 @@ export function checkRepoUrl(input: unknown, allowLocal: boolean): string {
   throw bad();
 }
 
-function checkBranch(input: unknown): string {
-  if (input === undefined || input === null) return 'main';
-  if (typeof input !== 'string' || !BRANCH.test(input)) throw badRequest('branch must be a git branch name (letters, digits, ".", "_", "-", "/"; not starting with "-").', 'branch');
-  return input;
-}
 
 function checkSubdir(input: unknown): string {
   if (input === undefined || input === null || input === '') return '';
@@ -82,9 +81,9 @@ export async function gitDeployKey(ctx: HostingContext, id: string) {
 }
 
 /** Clones repo_url's branch and publishes it; a failure changes nothing (the previous deploy stays). */
-export async function gitDeploy(ctx: HostingContext, id: string, input: { repo_url: unknown; branch?: unknown; subdir?: unknown }) {
+export async function gitDeploy(ctx: HostingContext, id: string, input: { repo_url: unknown; branch?: string | null; subdir?: unknown }) {
   const repoUrl = checkRepoUrl(input.repo_url, ctx.app.config.hostingAllowLocalGit);
-  const branch = checkBranch(input.branch);
+  const branch = input.branch ?? 'main';
   const subdir = checkSubdir(input.subdir);
   const row = await activeHosting(ctx.db, id);
   const commit = await driver(ctx.app.hosting.gitDeploy(id, { repoUrl, branch, subdir }));

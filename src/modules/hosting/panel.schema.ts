@@ -1,13 +1,13 @@
 import { builder } from '../../schema/builder.ts';
+import { rules } from '../../schema/input-rules.ts';
 import { listType, wholeList } from '../../schema/pagination.ts';
 import {
-  enableSshAccess, getCron, hostingStats, launchSsh, listProtectedDirs, LOG_LINES_DEFAULT, LOG_LINES_MAX, removeProtectedDir, requestWafAccess,
+  enableSshAccess, getCron, hostingStats, launchSsh, listProtectedDirs, LOG_LINES_DEFAULT, PANEL_RULES, removeProtectedDir, requestWafAccess,
   setCron, setPhpVersion, setProtectedDir, sshAccess, stopSsh, tailLog, visitorStats, wafAccess, wafStatus,
 } from './panel.ts';
 import { retryCertificate } from './service.ts';
 import { HostingCertificate } from './accounts.schema.ts';
 import { panel, type Out } from './panel-operation.ts';
-import { rules } from '../../schema/input-rules.ts';
 
 // The control panel: stats, logs, certificate, PHP, cron, protected directories, WAF, browser SSH.
 
@@ -57,10 +57,10 @@ builder.queryField('hostingLogs', (t) =>
     type: HostingLog,
     args: {
       id: t.arg.id({ required: true }),
-      kind: t.arg.string({ required: true, description: 'access or error.' }),
-      lines: t.arg.int({ required: false, description: `Lines from the end (default ${LOG_LINES_DEFAULT}).`, ...rules({ minimum: 1, maximum: LOG_LINES_MAX }) }),
+      kind: t.arg.string({ required: true, description: 'access or error.', ...rules(PANEL_RULES.logKind) }),
+      lines: t.arg.int({ required: false, description: `Lines from the end (default ${LOG_LINES_DEFAULT}).`, ...rules(PANEL_RULES.logLines) }),
     },
-    resolve: (_root, args, ctx) => tailLog(ctx, args.id, args.kind, args.lines),
+    resolve: (_root, args, ctx) => tailLog(ctx, args.id, args.kind as 'access' | 'error', args.lines),
   }),
 );
 
@@ -121,7 +121,7 @@ builder.queryField('hostingVisitorStats', (t) =>
     ...panel('GET /hosting/:id/visitor-stats', 'hosting_visitor_stats'),
     description: 'Visitor statistics of the site over 24h, 7d or 30d.',
     type: HostingVisitorStats,
-    args: { id: t.arg.id({ required: true }), period: t.arg.string({ required: true, description: '24h, 7d or 30d.' }) },
+    args: { id: t.arg.id({ required: true }), period: t.arg.string({ required: true, description: '24h, 7d or 30d.', ...rules(PANEL_RULES.period) }) },
     resolve: (_root, args, ctx) => visitorStats(ctx, args.id, args.period),
   }),
 );
@@ -139,7 +139,7 @@ const HostingCronJobInput = builder.inputType('HostingCronJobInput', {
   description: 'One crontab line.',
   fields: (t) => ({
     schedule: t.string({ required: true, description: 'Five cron fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly.' }),
-    command: t.string({ required: true, description: 'A single line, at most 1000 characters.' }),
+    command: t.string({ required: true, description: 'A single line, at most 1000 characters.', ...rules(PANEL_RULES.cronCommand) }),
   }),
 });
 
@@ -158,7 +158,7 @@ builder.mutationField('hostingCronSet', (t) =>
     ...panel('PUT /hosting/:id/cron', 'hosting_cron_set'),
     description: 'Replace every cron job of the account (an empty list clears the crontab).',
     type: HostingCrontab,
-    args: { id: t.arg.id({ required: true }), jobs: t.arg({ type: [HostingCronJobInput], required: true, description: 'At most 50 jobs.' }) },
+    args: { id: t.arg.id({ required: true }), jobs: t.arg({ type: [HostingCronJobInput], required: true, description: 'At most 50 jobs.', ...rules(PANEL_RULES.cronJobs) }) },
     resolve: (_root, args, ctx) => setCron(ctx, args.id, args.jobs),
   }),
 );
@@ -198,7 +198,7 @@ builder.mutationField('hostingProtectedDirSet', (t) =>
     args: {
       id: t.arg.id({ required: true }),
       path: t.arg.string({ required: true, description: 'An existing directory, e.g. /public_html/admin.' }),
-      basic_user: t.arg.string({ required: true, description: '1 to 64 letters, digits, ".", "-" or "_".' }),
+      basic_user: t.arg.string({ required: true, description: '1 to 64 letters, digits, ".", "-" or "_".', ...rules(PANEL_RULES.basicUser) }),
       password: t.arg.string({ required: true, description: '8 to 72 bytes; stored only as a bcrypt hash.' }),
     },
     resolve: (_root, args, ctx) => setProtectedDir(ctx, args.id, args),

@@ -5,6 +5,7 @@ import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
+import type { InputRules } from '../../schema/input-rules.ts';
 import { activeHosting, driver, getHosting, planOf, type HostingContext, type HostingRow } from './service.ts';
 
 // ------------------------------------------------------------------ PHP
@@ -24,8 +25,7 @@ export async function setPhpVersion(ctx: HostingContext, id: string, version: un
 export const LOG_LINES_DEFAULT = 100;
 export const LOG_LINES_MAX = 1000;
 
-export async function tailLog(ctx: HostingContext, id: string, kind: unknown, lines?: number | null) {
-  if (kind !== 'access' && kind !== 'error') throw badRequest('kind must be access or error.', 'kind');
+export async function tailLog(ctx: HostingContext, id: string, kind: 'access' | 'error', lines?: number | null) {
   const n = lines ?? LOG_LINES_DEFAULT;
   await activeHosting(ctx.db, id);
   const out = await driver(ctx.app.hosting.tailLog(id, kind, n, ctx.app.clock.now()));
@@ -71,8 +71,7 @@ export async function hostingStats(ctx: HostingContext, id: string) {
 
 const PERIODS = { '24h': { hours: 24, bucketHours: 1 }, '7d': { hours: 168, bucketHours: 24 }, '30d': { hours: 720, bucketHours: 24 } } as const;
 
-export async function visitorStats(ctx: HostingContext, id: string, period: unknown) {
-  if (typeof period !== 'string' || !Object.hasOwn(PERIODS, period)) throw badRequest('period must be 24h, 7d or 30d.', 'period');
+export async function visitorStats(ctx: HostingContext, id: string, period: string) {
   const row = await activeHosting(ctx.db, id);
   const { hours, bucketHours } = PERIODS[period as keyof typeof PERIODS];
   const now = ctx.app.clock.now().getTime();
@@ -115,6 +114,16 @@ export async function visitorStats(ctx: HostingContext, id: string, period: unkn
 
 export const CRON_MAX_JOBS = 50;
 export const CRON_COMMAND_MAX = 1000;
+
+/** The declared rules of the panel's arguments (the schema files spread them; checked before a resolver runs). */
+export const PANEL_RULES = {
+  logKind: { oneOf: ['access', 'error'] },
+  logLines: { minimum: 1, maximum: LOG_LINES_MAX },
+  period: { oneOf: Object.keys(PERIODS) },
+  cronJobs: { maxItems: CRON_MAX_JOBS, itemsNoun: 'jobs' },
+  cronCommand: { minLength: 1, maxLength: CRON_COMMAND_MAX, trim: true },
+  basicUser: { pattern: { regex: /^[A-Za-z0-9._-]{1,64}$/, means: '1 to 64 letters, digits, dots, hyphens or underscores' } },
+} satisfies Record<string, InputRules>;
 const CRON_MACROS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
 
 function crontabHeader(row: HostingRow): string {
@@ -151,18 +160,14 @@ function checkSchedule(schedule: string, field: string): string {
   return s;
 }
 
-export async function setCron(ctx: HostingContext, id: string, input: unknown) {
-  if (!Array.isArray(input)) throw badRequest('jobs must be an array of { schedule, command }.', 'jobs');
-  if (input.length > CRON_MAX_JOBS) throw badRequest(`jobs: at most ${CRON_MAX_JOBS} jobs.`, 'jobs');
-  const jobs = input.map((job: { schedule?: unknown; command?: unknown }, i) => {
-    if (typeof job?.schedule !== 'string') throw badRequest(`jobs[${i}].schedule is required.`, `jobs[${i}].schedule`);
-    if (typeof job.command !== 'string') throw badRequest(`jobs[${i}].command is required.`, `jobs[${i}].command`);
+/** Each job's shape (the list length and the command's length) is declared in PANEL_RULES; the schedule and the command's characters are checked here. */
+export async function setCron(ctx: HostingContext, id: string, input: { schedule: string; command: string }[]) {
+  const jobs = input.map((job, i) => {
     const schedule = checkSchedule(job.schedule, `jobs[${i}].schedule`);
     const command = job.command.trim();
     if (/[\r\n]/.test(job.command)) throw badRequest(`jobs[${i}].command must be a single line (no newlines).`, `jobs[${i}].command`);
     // eslint-disable-next-line no-control-regex
     if (/[\x00-\x08\x0b-\x1f\x7f]/.test(command)) throw badRequest(`jobs[${i}].command must not contain control characters.`, `jobs[${i}].command`);
-    if (command.length < 1 || command.length > CRON_COMMAND_MAX) throw badRequest(`jobs[${i}].command must be 1 to ${CRON_COMMAND_MAX} characters.`, `jobs[${i}].command`);
     return { schedule, command };
   });
   const row = await activeHosting(ctx.db, id);
@@ -182,7 +187,6 @@ export async function setCron(ctx: HostingContext, id: string, input: unknown) {
 
 // ------------------------------------------------------------------ protected directories
 
-const BASIC_USER = /^[A-Za-z0-9._-]{1,64}$/;
 export const PASSWORD_MIN = 8;
 /** bcrypt reads at most 72 bytes of a password. */
 export const PASSWORD_MAX_BYTES = 72;
@@ -201,18 +205,16 @@ export async function listProtectedDirs(ctx: HostingContext, id: string) {
 }
 
 /** Adds or updates (same path) a protected directory; the password is stored only as a bcrypt ($2y$) hash in its htpasswd file. */
-export async function setProtectedDir(ctx: HostingContext, id: string, input: { path: unknown; basic_user: unknown; password: unknown }) {
-  if (typeof input.basic_user !== 'string' || !BASIC_USER.test(input.basic_user)) {
-    throw badRequest('basic_user must be 1 to 64 letters, digits, dots, hyphens or underscores.', 'basic_user');
-  }
+export async function setProtectedDir(ctx: HostingContext, id: string, input: { path: string; basic_user: string; password: string }) {
   const password = input.password;
-  if (typeof password !== 'string' || password.length < PASSWORD_MIN || Buffer.byteLength(password) > PASSWORD_MAX_BYTES) {
+  // Bytes, not characters (bcrypt reads 72 bytes), so this stays here rather than a declared length.
+  if (password.length < PASSWORD_MIN || Buffer.byteLength(password) > PASSWORD_MAX_BYTES) {
     throw badRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX_BYTES} bytes.`, 'password');
   }
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f]/.test(password)) throw badRequest('password must not contain control characters.', 'password');
   const row = await activeHosting(ctx.db, id);
-  const dir = await driver(ctx.app.hosting.requireDirectory(id, input.path as string));
+  const dir = await driver(ctx.app.hosting.requireDirectory(id, input.path));
   const hash = (await bcrypt.hash(password, 10)).replace(/^\$2[abx]\$/, '$2y$');
   const now = ctx.app.clock.now();
   await ctx.app.hosting.writeHtpasswd(id, dir, { user: input.basic_user, hash });

@@ -10,6 +10,7 @@ import { HostingRefusal, type HostingCallbacks, type HostingDriver } from '../..
 import type { Tx } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { parseDnsName } from '../domains/names.ts';
+import { normalDnsName } from '../../schema/input-rules.ts';
 
 /** What a hosting service call needs: the tenant-scoped db plus the instance's parts. */
 export interface HostingContext {
@@ -166,8 +167,8 @@ async function domainTaken(prisma: PrismaClient, domain: string, except: string)
 }
 
 /** Sets the custom domain; it stays `pending` until verify finds its DNS pointing here. */
-export async function setCustomDomain(ctx: HostingContext, id: string, input: unknown): Promise<HostingView> {
-  const domain = parseDnsName(input, 'domain');
+export async function setCustomDomain(ctx: HostingContext, id: string, input: string): Promise<HostingView> {
+  const domain = normalDnsName(input);
   const row = await activeHosting(ctx.db, id);
   if (domain === row.domain) throw badRequest(`domain ${domain} is this account's primary domain already.`, 'domain');
   if (row.customDomain === domain) return hostingView(row, ctx.app.config.publicBaseUrl);

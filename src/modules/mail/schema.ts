@@ -1,12 +1,12 @@
 import { builder } from '../../schema/builder.ts';
+import { DNS_NAME_RULES, rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
 import {
   aliasView, createAlias, createMailbox, deleteAlias, deleteMailbox, disableMailDomain, enableMailDomain, listAliases, listMailboxes, listMailDomains, mailboxView, mailDomainView,
-  PASSWORD_MAX, PASSWORD_MIN, QUOTA_DEFAULT_MB, QUOTA_MAX_MB, QUOTA_MIN_MB, setMailboxPassword,
+  MAIL_RULES, QUOTA_DEFAULT_MB, QUOTA_MAX_MB, QUOTA_MIN_MB, setMailboxPassword,
 } from './service.ts';
 import { mailSetup, type DnsRecord } from './setup.ts';
-import { rules } from '../../schema/input-rules.ts';
 
 // snake_case like the spec's request fields (domain_id, local_part, quota_mb, source_local); integer ids.
 
@@ -111,7 +111,7 @@ builder.queryField('mailSetup', (t) =>
     ...operation({ scope: 'mail:read', rest: 'GET /mail/setup', area: 'mail', tool: 'mail_setup' }),
     description: 'Get the DNS records for a mail domain, the webmail URL and mail program settings.',
     type: MailSetup,
-    args: { domain: t.arg.string({ required: false, description: 'One of your mail domains; without it no records and no mx_host.' }) },
+    args: { domain: t.arg.string({ required: false, description: 'One of your mail domains; without it no records and no mx_host.', ...rules(DNS_NAME_RULES) }) },
     resolve: (_root, args, ctx) => mailSetup(ctx.db, args.domain),
   }),
 );
@@ -131,7 +131,7 @@ builder.mutationField('mailDomainEnable', (t) =>
     ...operation({ scope: 'mail:write', rest: 'POST /mail/domains', area: 'mail', tool: 'mail_domain_enable' }),
     description: 'Enable email hosting for a domain.',
     type: MailDomain,
-    args: { domain: t.arg.string({ required: true, description: 'A domain name such as example.com.' }) },
+    args: { domain: t.arg.string({ required: true, description: 'A domain name such as example.com.', ...rules(DNS_NAME_RULES) }) },
     resolve: (_root, args, ctx) => enableMailDomain(ctx, args),
   }),
 );
@@ -183,8 +183,8 @@ builder.mutationField('mailboxCreate', (t) =>
     type: Mailbox,
     args: {
       domain_id: t.arg.int({ required: true }),
-      local_part: t.arg.string({ required: true, description: 'The part before @: 1 to 64 of letters, digits, . _ - +.' }),
-      password: t.arg.string({ required: true, description: 'Stored hashed, never returned.', ...rules({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }) }),
+      local_part: t.arg.string({ required: true, description: 'The part before @: 1 to 64 of letters, digits, . _ - +.', ...rules(MAIL_RULES.localPart) }),
+      password: t.arg.string({ required: true, description: 'Stored hashed, never returned.', ...rules(MAIL_RULES.password) }),
       quota_mb: t.arg.int({ required: false, description: `Default ${QUOTA_DEFAULT_MB}.`, ...rules({ minimum: QUOTA_MIN_MB, maximum: QUOTA_MAX_MB }) }),
     },
     resolve: (_root, args, ctx) => createMailbox(ctx, args),
@@ -196,7 +196,7 @@ builder.mutationField('mailboxPasswordSet', (t) =>
     ...operation({ scope: 'mail:write', rest: 'PATCH /mail/mailboxes/:id/password', area: 'mail', tool: 'mailbox_password_set' }),
     description: 'Set a new password on a mailbox.',
     type: Mailbox,
-    args: { id: t.arg.int({ required: true }), password: t.arg.string({ required: true, ...rules({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }) }) },
+    args: { id: t.arg.int({ required: true }), password: t.arg.string({ required: true, ...rules(MAIL_RULES.password) }) },
     resolve: (_root, args, ctx) => setMailboxPassword(ctx, args.id, args),
   }),
 );
@@ -218,8 +218,8 @@ builder.mutationField('mailAliasCreate', (t) =>
     type: MailAlias,
     args: {
       domain_id: t.arg.int({ required: true }),
-      source_local: t.arg.string({ required: true, description: 'The part before @ of the alias address.' }),
-      destination: t.arg.string({ required: true, description: 'The e-mail address mail is forwarded to.' }),
+      source_local: t.arg.string({ required: true, description: 'The part before @ of the alias address.', ...rules(MAIL_RULES.localPart) }),
+      destination: t.arg.string({ required: true, description: 'The e-mail address mail is forwarded to.', ...rules(MAIL_RULES.address) }),
     },
     resolve: (_root, args, ctx) => createAlias(ctx, args),
   }),

@@ -2,9 +2,9 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { mailBackend } from '../../provider/mail.ts';
+import { normalDnsName, type InputRules } from '../../schema/input-rules.ts';
 import { paginateIntIds, type PageArgs } from '../../schema/pagination.ts';
 import { hashPassword } from '../auth/password.ts';
-import { parseDnsName } from '../domains/names.ts';
 
 /** Limits of email hosting (README: Email hosting). */
 export const MAX_MAIL_DOMAINS = 50;
@@ -22,24 +22,20 @@ export interface MailContext {
   app: { clock: { now(): Date } };
 }
 
-// A local part: letters, digits and . _ - + ; no dot at either end or twice in a row; 1–64 characters; lowercased.
-const LOCAL = /^(?!\.)(?!.*\.\.)[a-z0-9._+-]{1,64}(?<!\.)$/;
+/** The declared rules of the mail arguments (schema.ts spreads them; checked before a resolver runs). */
+export const MAIL_RULES = {
+  // Letters, digits and . _ - + ; no dot at either end or twice in a row; 1–64 characters; stored lowercased.
+  localPart: { trim: true, pattern: { regex: /^(?!\.)(?!.*\.\.)[A-Za-z0-9._+-]{1,64}(?<!\.)$/, means: '1 to 64 characters of letters, digits, ".", "_", "-" or "+", with no dot at either end or two in a row' } },
+  address: { trim: true, format: 'email' },
+  password: { minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX },
+} satisfies Record<string, InputRules>;
 
-export function parseLocalPart(input: unknown, field: string): string {
-  const local = typeof input === 'string' ? input.trim().toLowerCase() : '';
-  if (!LOCAL.test(local)) throw badRequest(`${field} must be 1 to 64 characters of letters, digits, ".", "_", "-" or "+", with no dot at either end or two in a row.`, field);
-  return local;
-}
-
-export function parseAddress(input: unknown, field: string): string {
-  const text = typeof input === 'string' ? input.trim() : '';
+/** An address as stored: trimmed, lowercased, the domain's trailing dot dropped (its form is MAIL_RULES.address). */
+function normalAddress(input: string): string {
+  const text = input.trim();
   const at = text.lastIndexOf('@');
-  if (at < 1 || text.length > 254) throw badRequest(`${field} must be an e-mail address such as "ada@example.com".`, field);
-  const local = parseLocalPart(text.slice(0, at), field);
-  const domain = parseDnsName(text.slice(at + 1), field, 'an e-mail address such as "ada@example.com"');
-  return `${local}@${domain}`;
+  return `${text.slice(0, at).toLowerCase()}@${normalDnsName(text.slice(at + 1))}`;
 }
-
 
 // ---------------------------------------------------------------- views (snake_case like the spec's request fields)
 
@@ -73,7 +69,7 @@ async function findMailDomain(db: TenantDb, id: number) {
 
 /** Enables email hosting for a domain: the backend creates it and its DKIM key. 400 when it is hosted already (here or by another account). */
 export async function enableMailDomain(ctx: MailContext, input: { domain: string }) {
-  const domain = parseDnsName(input.domain, 'domain');
+  const domain = normalDnsName(input.domain);
   const now = ctx.app.clock.now();
   if ((await ctx.db.mailDomain.count()) >= MAX_MAIL_DOMAINS) throw badRequest(`An account hosts mail for at most ${MAX_MAIL_DOMAINS} domains.`, 'domain');
   if (await ctx.db.mailDomain.findFirst({ where: { domain } })) throw badRequest(`Email hosting is already enabled for ${domain}.`, 'domain');
@@ -110,7 +106,7 @@ export async function listMailboxes(db: TenantDb, args: PageArgs, domainId?: num
 }
 
 export async function createMailbox(ctx: MailContext, input: { domain_id: number; local_part: string; password: string; quota_mb?: number | null }) {
-  const localPart = parseLocalPart(input.local_part, 'local_part');
+  const localPart = input.local_part.trim().toLowerCase();
   const quotaMb = input.quota_mb ?? QUOTA_DEFAULT_MB;
   const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domain_id } });
   if (!domain) throw badRequest(`domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`, 'domain_id');
@@ -162,8 +158,8 @@ export async function listAliases(db: TenantDb, domainId: number, args: PageArgs
 
 /** A forwarding alias source_local@domain → destination (any valid address, not itself). */
 export async function createAlias(ctx: MailContext, input: { domain_id: number; source_local: string; destination: string }) {
-  const sourceLocal = parseLocalPart(input.source_local, 'source_local');
-  const destination = parseAddress(input.destination, 'destination');
+  const sourceLocal = input.source_local.trim().toLowerCase();
+  const destination = normalAddress(input.destination);
   const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domain_id } });
   if (!domain) throw badRequest(`domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`, 'domain_id');
   const source = `${sourceLocal}@${domain.domain}`;

@@ -1,7 +1,7 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { notFound } from '../../errors.ts';
 import { mailBackend } from '../../provider/mail.ts';
-import { parseDnsName } from '../domains/names.ts';
+import { normalDnsName } from '../../schema/input-rules.ts';
 
 export const RECORD_TTL = 3600;
 
@@ -52,7 +52,7 @@ export async function mailSetup(db: TenantDb, domainInput: string | null | undef
   const p = mailBackend.platform;
   const base = { webmail_url: p.webmailUrl, mail_ip: p.mailIp, client: clientBlock() };
   if (domainInput === undefined || domainInput === null) return { domain: null, records: [], mx_host: null, ...base };
-  const domain = parseDnsName(domainInput, 'domain');
+  const domain = normalDnsName(domainInput);
   const row = await db.mailDomain.findFirst({ where: { domain } });
   if (!row) throw notFound('Mail domain');
   return { domain, records: composeRecords(domain, { selector: row.dkimSelector, publicKey: row.dkimPublicKey }), mx_host: `mail.${domain}`, ...base };

@@ -3,7 +3,7 @@ import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { getServer, refusal, type ServiceContext } from './server-row.ts';
-import { parseDnsName } from '../domains/names.ts';
+import { normalDnsName } from '../../schema/input-rules.ts';
 
 // A server's addresses and their reverse DNS (PTR) records.
 
@@ -18,7 +18,7 @@ export async function listServerIps(db: TenantDb, serverId: string, query: objec
  * `server.ptr.changed` (ptr null when cleared).
  */
 export async function setPtr(ctx: ServiceContext, serverId: string, address: string, hostname: string | null, query: object = {}) {
-  const ptr = hostname === null ? null : parseDnsName(hostname, 'hostname', 'a fully qualified DNS name such as "mail.example.com"');
+  const ptr = hostname === null ? null : normalDnsName(hostname);
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
     const server = await getServer(tx, serverId);

@@ -1,6 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { HOST_NAME_RULES, rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs, wholeList } from '../../schema/pagination.ts';
 import { attachAddon, detachAddon, listServerAddons } from './addons.ts';
@@ -256,7 +256,7 @@ builder.mutationField('serverPtrSet', (t) =>
     args: {
       id: t.arg.id({ required: true }),
       ip: t.arg.string({ required: true }),
-      hostname: t.arg.string({ required: true, description: 'Fully qualified DNS name, e.g. mail.example.com.' }),
+      hostname: t.arg.string({ required: true, description: 'Fully qualified DNS name, e.g. mail.example.com.', ...rules(HOST_NAME_RULES) }),
     },
     resolve: (query, _root, args, ctx) => setPtr(ctx, args.id, args.ip, args.hostname, query),
   }),

@@ -4,12 +4,17 @@ import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { ServerProvider, Tx } from '../../provider/types.ts';
 import { lockServer, VISIBLE } from './server-row.ts';
+import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
 
 // Suspension and reactivation, by an operator or by billing (an unpaid renewal).
 
+/** The operator's suspension reason (the operator API is not GraphQL, so the rule is enforced here). */
+export const SUSPEND_REASON_RULES: InputRules = { minLength: 1, maxLength: 500, trim: true };
+
 /** Operator suspension (for example expiry): powered off, `suspended` with the reason, `server.suspended`. Repeating it changes nothing. */
 export async function suspendServer(prisma: PrismaClient, provider: ServerProvider, serverId: string, reason: unknown, now: Date) {
-  if (typeof reason !== 'string' || reason.trim().length < 1 || reason.length > 500) throw badRequest('reason must be 1 to 500 characters.', 'reason');
+  if (typeof reason !== 'string') throw badRequest('reason must be a string of 1 to 500 characters.', 'reason');
+  enforceRules(SUSPEND_REASON_RULES, reason, 'reason');
   return prisma.$transaction(async (tx) => {
     const server = await suspendServerTx(tx, provider, serverId, reason.trim(), now);
     if (!server) throw notFound('Server');

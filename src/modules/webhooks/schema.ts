@@ -1,10 +1,11 @@
 import { builder } from '../../schema/builder.ts';
+import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
 import {
   createWebhook, deleteWebhook, DELIVERY_PAGE_LIMITS, getWebhook, listDeliveries, listWebhooks, redeliver, rotateSecret, updateWebhook,
-  type WebhookView,
+  type WebhookView, WEBHOOK_RULES,
 } from './service.ts';
 
 export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
@@ -113,9 +114,9 @@ builder.mutationField('webhookCreate', (t) =>
     description: 'Subscribe an HTTPS URL to event kinds; the signing secret is returned in full only here.',
     type: Webhook,
     args: {
-      url: t.arg.string({ required: true, description: 'HTTPS URL on a public address.' }),
-      events: t.arg.stringList({ required: true, description: 'Event kinds, or ["*"] for all.' }),
-      description: t.arg.string({ required: false, description: 'At most 500 characters.' }),
+      url: t.arg.string({ required: true, description: 'HTTPS URL on a public address.', ...rules(WEBHOOK_RULES.url) }),
+      events: t.arg.stringList({ required: true, description: 'Event kinds, or ["*"] for all.', ...rules(WEBHOOK_RULES.events) }),
+      description: t.arg.string({ required: false, description: 'At most 500 characters.', ...rules(WEBHOOK_RULES.description) }),
     },
     resolve: (_root, args, ctx) => createWebhook(ctx, args),
   }),
@@ -128,9 +129,9 @@ builder.mutationField('webhookUpdate', (t) =>
     type: Webhook,
     args: {
       id: t.arg.id({ required: true }),
-      url: t.arg.string({ required: false }),
-      events: t.arg.stringList({ required: false }),
-      description: t.arg.string({ required: false }),
+      url: t.arg.string({ required: false, ...rules(WEBHOOK_RULES.url) }),
+      events: t.arg.stringList({ required: false, ...rules(WEBHOOK_RULES.events) }),
+      description: t.arg.string({ required: false, ...rules(WEBHOOK_RULES.description) }),
       isActive: t.arg.boolean({ required: false, description: 'false pauses, true resumes.' }),
     },
     resolve: (_root, args, ctx) => updateWebhook(ctx, args.id, args),

@@ -2,6 +2,7 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { EVENT_TYPES } from '../../events/catalog.ts';
+import type { InputRules } from '../../schema/input-rules.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
 import { checkWebhookUrl, UrlRefused } from './url-guard.ts';
@@ -17,8 +18,6 @@ export interface WebhookContext {
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** Delivery log page size (README: Webhooks). */
 export const DELIVERY_PAGE_LIMITS = { max: 100, fallback: 20 };
-const DESCRIPTION_MAX = 500;
-
 export interface WebhookView {
   id: string;
   url: string;
@@ -53,37 +52,32 @@ async function find(db: TenantDb, id: string): Promise<Row & { secretEnc: string
 
 /** Longest `events` list accepted (the catalogue has 14 kinds; repeats are folded). */
 export const MAX_EVENTS = 50;
+const DESCRIPTION_MAX = 500;
+const URL_MAX = 2048;
 
-/** Event kinds: a non-empty list of catalogue kinds, or the single value `*`. */
-export function parseEvents(input: unknown): string[] {
-  if (!Array.isArray(input) || input.length === 0 || input.some((e) => typeof e !== 'string')) {
-    throw badRequest('events must be a non-empty array of event kinds, or ["*"].', 'events');
-  }
-  if (input.length > MAX_EVENTS) throw badRequest(`events must list at most ${MAX_EVENTS} kinds.`, 'events');
-  const events = [...new Set(input as string[])];
-  if (events.includes('*')) {
-    if (events.length > 1) throw badRequest('events: "*" subscribes to all kinds and must be the only value.', 'events');
-    return events;
-  }
-  const unknown = events.filter((e) => !Object.hasOwn(EVENT_TYPES, e));
-  if (unknown.length) throw badRequest(`events has unknown kind(s): ${unknown.join(', ')}. Known: ${Object.keys(EVENT_TYPES).join(', ')}, or "*".`, 'events');
+/** The declared rules of the arguments (schema.ts spreads them; checked before a resolver runs). */
+export const WEBHOOK_RULES = {
+  url: { maxLength: URL_MAX },
+  events: { maxItems: MAX_EVENTS, itemsNoun: 'kinds', oneOf: [...Object.keys(EVENT_TYPES), '*'] },
+  description: { maxLength: DESCRIPTION_MAX },
+} satisfies Record<string, InputRules>;
+
+/** Event kinds (each a catalogue kind, by the declared rule): a non-empty list, or the single value `*`. */
+function parseEvents(input: string[]): string[] {
+  if (input.length === 0) throw badRequest('events must be a non-empty array of event kinds, or ["*"].', 'events');
+  const events = [...new Set(input)];
+  if (events.includes('*') && events.length > 1) throw badRequest('events: "*" subscribes to all kinds and must be the only value.', 'events');
   return events;
 }
 
-async function parseUrl(input: unknown, allowPrivate: boolean): Promise<string> {
-  if (typeof input !== 'string' || !input.trim()) throw badRequest('url is required.', 'url');
+async function parseUrl(input: string, allowPrivate: boolean): Promise<string> {
+  if (!input.trim()) throw badRequest('url is required.', 'url');
   try {
     return (await checkWebhookUrl(input.trim(), allowPrivate)).href;
   } catch (err) {
     if (err instanceof UrlRefused) throw badRequest(err.message, 'url');
     throw err;
   }
-}
-
-function parseDescription(input: unknown): string {
-  if (input === undefined || input === null) return '';
-  if (typeof input !== 'string' || input.length > DESCRIPTION_MAX) throw badRequest(`description must be a string of at most ${DESCRIPTION_MAX} characters.`, 'description');
-  return input;
 }
 
 export async function listWebhooks(db: TenantDb, args: PageArgs) {
@@ -95,10 +89,10 @@ export async function getWebhook(db: TenantDb, id: string): Promise<WebhookView>
   return view(await find(db, id));
 }
 
-export async function createWebhook(ctx: WebhookContext, input: { url: unknown; events: unknown; description?: unknown }): Promise<WebhookView> {
+export async function createWebhook(ctx: WebhookContext, input: { url: string; events: string[]; description?: string | null }): Promise<WebhookView> {
   const url = await parseUrl(input.url, ctx.app.config.webhookAllowPrivate);
   const events = parseEvents(input.events);
-  const description = parseDescription(input.description);
+  const description = input.description ?? '';
   const now = ctx.app.clock.now();
   const id = newId(ID_PREFIX.webhook, now.getTime());
   const secret = generateSecret();
@@ -116,16 +110,13 @@ export async function createWebhook(ctx: WebhookContext, input: { url: unknown; 
 export async function updateWebhook(
   ctx: WebhookContext,
   id: string,
-  patch: { url?: unknown; events?: unknown; description?: unknown; isActive?: unknown },
+  patch: { url?: string | null; events?: string[] | null; description?: string | null; isActive?: boolean | null },
 ): Promise<WebhookView> {
   const data: { url?: string; events?: string[]; description?: string; isActive?: boolean } = {};
-  if (patch.url !== undefined && patch.url !== null) data.url = await parseUrl(patch.url, ctx.app.config.webhookAllowPrivate);
-  if (patch.events !== undefined && patch.events !== null) data.events = parseEvents(patch.events);
-  if (patch.description !== undefined && patch.description !== null) data.description = parseDescription(patch.description);
-  if (patch.isActive !== undefined && patch.isActive !== null) {
-    if (typeof patch.isActive !== 'boolean') throw badRequest('isActive must be a boolean.', 'isActive');
-    data.isActive = patch.isActive;
-  }
+  if (patch.url != null) data.url = await parseUrl(patch.url, ctx.app.config.webhookAllowPrivate);
+  if (patch.events != null) data.events = parseEvents(patch.events);
+  if (patch.description != null) data.description = patch.description;
+  if (patch.isActive != null) data.isActive = patch.isActive;
   await find(ctx.db, id);
   const row = await ctx.db.webhook.update({ where: { id }, data });
   return view(row);

@@ -49,7 +49,6 @@ export function requireAllowedScheme(url: URL, allowPrivate: boolean): void {
 
 /** Parses and checks the URL's form (scheme, host, no fragment). Throws UrlRefused. */
 export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
-  if (raw.length > 2048) throw new UrlRefused('url must be at most 2048 characters.');
   let url: URL;
   try {
     url = new URL(raw);
