@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { Deleted } from '../../schema/deleted.ts';
 import { listType, wholeList } from '../../schema/pagination.ts';
 import { createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
 import { panel, type Out } from './panel-operation.ts';
@@ -16,9 +17,6 @@ const HostingBackup = builder.objectRef<Out<typeof createBackup>>('HostingBackup
     databases: t.exposeStringList('databases', { description: 'Databases whose dumps it holds.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
-});
-const HostingBackupDeleted = builder.objectRef<{ id: string; deleted: boolean }>('HostingBackupDeleted').implement({
-  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
 });
 const HostingBackupRestore = builder.objectRef<Out<typeof restoreBackup>>('HostingBackupRestore').implement({
   description: 'A finished restore: the site and its databases are as in the backup.',
@@ -56,7 +54,7 @@ builder.mutationField('hostingBackupDelete', (t) =>
   t.field({
     ...panel('DELETE /hosting/:id/backups/:bid', 'hosting_backup_delete'),
     description: 'Delete a backup and its archive.',
-    type: HostingBackupDeleted,
+    type: Deleted,
     args: { id: t.arg.id({ required: true }), bid: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => deleteBackup(ctx, args.id, args.bid),
   }),

@@ -1,5 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
+import { Deleted } from '../../schema/deleted.ts';
 import { HOST_NAME_RULES, rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs, wholeList } from '../../schema/pagination.ts';
@@ -196,11 +197,6 @@ builder.queryField('serverStats', (t) =>
     resolve: (_root, args, ctx) => serverStats(ctx, args.id),
   }),
 );
-
-const Deleted = builder.objectRef<{ id: string; deleted: boolean }>('Deleted').implement({
-  description: 'Confirmation that a resource was deleted.',
-  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
-});
 
 builder.mutationField('serverSnapshotDelete', (t) =>
   t.field({

@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { Deleted } from '../../schema/deleted.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
@@ -24,9 +25,6 @@ export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
 
 const WebhookList = listType('WebhookList', Webhook);
 
-const WebhookDeleted = builder.objectRef<{ id: string; deleted: true }>('WebhookDeleted').implement({
-  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
-});
 
 interface AttemptView {
   number: number;
@@ -142,7 +140,7 @@ builder.mutationField('webhookDelete', (t) =>
   t.field({
     ...operation({ scope: 'webhooks:write', rest: 'DELETE /webhooks/:id', area: 'webhooks', tool: 'webhook_delete' }),
     description: 'Delete a subscription, its queued deliveries and its delivery log.',
-    type: WebhookDeleted,
+    type: Deleted,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => deleteWebhook(ctx.db, args.id),
   }),
