@@ -28,8 +28,7 @@ export interface Config {
   /** Create the demo account on first embedded start. */
   seedDemo: boolean;
   /**
-   * Not from the environment: the spec fixes 120 per credential. Benchmarks raise it, and
-   * switch the middleware off and on between runs (it is read per request) to measure its cost.
+   * Not from the environment: the spec fixes 120 per credential. Benchmarks and load tests raise it.
    */
   requestsPerMinute: number;
   /**
@@ -38,7 +37,6 @@ export interface Config {
    * the notification alone relays promptly).
    */
   relayPollMs: number;
-  middleware: { rateLimit: boolean; idempotency: boolean };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -64,7 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: true,
     requestsPerMinute: 120,
     relayPollMs: 1000,
-    middleware: { rateLimit: true, idempotency: true },
     ...overrides,
   };
   if (overrides.dataDir) config.dataDir = path.resolve(overrides.dataDir);

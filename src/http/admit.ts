@@ -33,7 +33,6 @@ export async function admit(app: App, req: IncomingMessage): Promise<Admission> 
     refusal = apiErrorOf(err);
     if (!refusal) throw err;
   }
-  if (!app.config.middleware.rateLimit) return { principal, limitHeaders: {}, refusal };
   const limit = await app.limits.consume('default', principal?.credentialId ?? `ip:${req.socket.remoteAddress}`);
   const limitHeaders = rateLimitHeaders(limit);
   if (!refusal && !limit.allowed) refusal = new ApiError(429, `Rate limit of ${limit.limit} requests per minute exceeded. Retry after ${limit.retryAfter} s.`);

@@ -23,7 +23,7 @@ export function useIdempotency(): Plugin<RequestContext> {
     async onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as RequestContext;
       const key = ctx.request.headers.get('idempotency-key');
-      if (key === null || !ctx.principal || !ctx.app.config.middleware.idempotency) return;
+      if (key === null || !ctx.principal) return;
       if (getOperationAST(args.document, args.operationName)?.operation !== 'mutation') return;
       if (!rootOperations(args).some((m) => honoursIdempotencyKey(m, 'mutation'))) return;
       if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {

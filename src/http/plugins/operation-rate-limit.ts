@@ -13,7 +13,7 @@ export function useOperationRateLimit(limits: () => RateLimits): Plugin<RequestC
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as RequestContext;
-      if (!ctx.principal || !ctx.app.config.middleware.rateLimit) return;
+      if (!ctx.principal) return;
       for (const meta of rootOperations(args)) {
         if (!meta.rateLimit) continue;
         const result = await limits().consume(meta.rateLimit, ctx.principal.credentialId);
