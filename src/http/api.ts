@@ -10,13 +10,20 @@ import { dispatchBinary } from './binary-routes.ts';
 import type { V1Route } from './rest-routes.ts';
 import { noRoute, type Router } from './router.ts';
 import { restVariables } from './rest-variables.ts';
+import type { SofaHandler } from './sofa-handlers.ts';
 
 /**
- * The customer API's HTTP pipeline for /v1 (REST) and /graphql:
- * admit (authenticate, per-credential rate limit) → route (REST: one match against the /v1
- * table, a binary stream leaves here) → body → yoga (execution plugins, src/http/graphql.ts).
+ * The customer API's HTTP pipeline for /v1 (REST) and /graphql, top to bottom:
+ * 1. admit: authenticate, count the per-credential rate limit (admit.ts);
+ * 2. route (REST): one match against the /v1 table (rest-routes.ts) — 404, 405, a binary stream
+ *    (leaves here), or the operation, whose query parameters and body fields must be its arguments;
+ * 3. body: read within the size limit and parsed once (body.ts);
+ * 4. REST: the variables built once (rest-variables.ts), then sofa's generated handler for the
+ *    operation (sofa-handlers.ts); GraphQL: yoga, handed the parsed body;
+ * 5. both execute through the same yoga/envelop plugins (graphql.ts: limits, input errors and
+ *    rules, rate-limit classes, idempotency, scope-auth, error masking).
  */
-export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, openApi: () => object) {
+export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, sofa: Map<string, SofaHandler>, openApi: () => object) {
   return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -61,11 +68,18 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
           if (!restArgs.has(name)) throw badRequest(`Unknown body field "${name}".`, name);
         }
       }
-      const restVars = restMatch && restVariables(restMatch.operation, restMatch.params, url.searchParams, parsed as Record<string, unknown> | undefined);
-      // The body is handed over parsed (plugins/parsed-body.ts), never read and parsed again.
-      const request = new Request(url.href, { method, headers: toHeaders(req) });
       const responseHeaders = new Headers();
-      const response = await yoga.handleRequest(request, { app, principal, requestId: scope.requestId, log: scope.log, responseHeaders, restVariables: restVars, jsonBody: parsed });
+      const server = { app, principal, requestId: scope.requestId, log: scope.log, responseHeaders };
+      let response: Response;
+      if (restMatch) {
+        const restVars = restVariables(restMatch.operation, restMatch.params, url.searchParams, parsed as Record<string, unknown> | undefined);
+        // Headers only: the variables are the ones just built (sofa-handlers.ts).
+        const request = new Request(`${url.origin}${url.pathname}`, { method, headers: toHeaders(req) });
+        response = await sofa.get(restMatch.operation.name)!(request, { ...server, restVariables: restVars });
+      } else {
+        // The body is handed over parsed (plugins/parsed-body.ts), never read and parsed again.
+        response = await yoga.handleRequest(new Request(url.href, { method, headers: toHeaders(req) }), { ...server, jsonBody: parsed });
+      }
       await sendFetchResponse(res, response, { ...limitHeaders, ...Object.fromEntries(responseHeaders) });
     } catch (err) {
       const api = apiErrorOf(err);

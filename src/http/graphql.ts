@@ -4,23 +4,19 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { useSofa } from '@graphql-yoga/plugin-sofa';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { apiErrorOf, isClientGraphQLError, unexpectedError } from '../errors.ts';
 import type { RequestContext } from '../schema/context.ts';
-import { listOperations } from '../schema/operation.ts';
 import { tenantClient } from '../db/tenant.ts';
 import { useIdempotency } from './plugins/idempotency.ts';
 import { useInputErrorMessages } from './plugins/input-errors.ts';
 import { useInputRules } from './plugins/input-rules.ts';
 import { useOperationRateLimit } from './plugins/operation-rate-limit.ts';
-import { useRestVariables } from './plugins/rest-variables.ts';
 import { useParsedBody } from './plugins/parsed-body.ts';
 import { useTextInput } from './plugins/text-input.ts';
 import type { RateLimits } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
-import { restErrorResponse } from './rest-errors.ts';
 
 const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
@@ -46,14 +42,13 @@ export type ServerContext = Omit<RequestContext, 'db' | 'request'>;
 export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 
 /**
- * GraphQL at /graphql and REST at /v1 (sofa inside yoga), from one schema. The execution
- * pipeline, in order: the body as the HTTP layer parsed it → tenant-scoped context → strict REST variables → refused variables in
- * the API's words → declared input rules → operation rate-limit classes → idempotency → execute (scope-auth on each field) → error masking.
+ * The execution pipeline of GraphQL at /graphql, REST at /v1 (sofa's handlers run through it:
+ * sofa-handlers.ts) and MCP, from one schema, in order: the body as the HTTP layer parsed it →
+ * tenant-scoped context → the GraphQL limits → refused variables in the API's words → declared
+ * input rules → operation rate-limit classes → idempotency → execute (scope-auth on each field)
+ * → error masking.
  */
 export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLimits): YogaServer {
-  const routes = Object.fromEntries(
-    listOperations(schema).map((op) => [`${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`, { method: op.method, path: op.path }]),
-  );
   return createYoga<ServerContext, RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -102,7 +97,6 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives }),
       useParsedBody(),
-      useRestVariables(),
       useTextInput(),
       useInputErrorMessages(),
       useInputRules(),
@@ -112,14 +106,6 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       // of compiled documents) into plain functions, which matters for REST and MCP, whose
       // documents are fixed per operation and select every field of often long lists.
       useGraphQlJit(),
-      useSofa({
-        basePath: '/v1',
-        routes,
-        // Every object type is returned whole: sofa would otherwise cut "models" to { id }.
-        models: [],
-        depthLimit: 2,
-        errorHandler: restErrorResponse,
-      } as Parameters<typeof useSofa>[0]),
     ],
   });
 }

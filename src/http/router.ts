@@ -16,7 +16,8 @@ export class Router<R extends { method: string; path: string }> {
 
   /** `basePath` is stripped before matching (`/v1`), and a path outside it is not found. */
   constructor(routes: readonly R[], private readonly basePath = '') {
-    this.compiled = routes.map((route) => ({ route, pattern: pathPattern(route.path) }));
+    // A fixed segment wins over a parameter in the same place: `/pools/catalogue` before `/pools/:id`.
+    this.compiled = [...routes].sort((x, y) => specificity(x.path, y.path)).map((route) => ({ route, pattern: pathPattern(route.path) }));
   }
 
   match(method: string, pathname: string): RouteMatch<R> {
@@ -41,6 +42,18 @@ export function noRoute(match: Exclude<RouteMatch<unknown>, { kind: 'found' }>, 
   if (match.kind === 'not-found') return new ApiError(404, `No route for ${method} ${pathname}.`);
   const allow = match.allow.join(', ');
   return new ApiError(405, `${method} is not allowed on ${pathname}; use ${allow}.`, { headers: { Allow: allow } });
+}
+
+/** Negative when `a` is the more specific path: at the first segment where one has a parameter and the other not. */
+function specificity(a: string, b: string): number {
+  const sa = a.split('/');
+  const sb = b.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const pa = sa[i].startsWith(':');
+    const pb = sb[i].startsWith(':');
+    if (pa !== pb) return pa ? 1 : -1;
+  }
+  return 0;
 }
 
 /** `/servers/:id/power/:action` → a pattern with named groups; a trailing slash is allowed. */

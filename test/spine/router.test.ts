@@ -26,11 +26,19 @@ describe('the one path matcher (src/http/router.ts)', () => {
     expect(router.match('GET', '/v2/servers/x')).toEqual({ kind: 'not-found' });
   });
 
+  it('a fixed segment wins over a parameter in the same place, whatever the order declared', () => {
+    const pools = new Router([{ method: 'GET', path: '/pools/:id' }, { method: 'GET', path: '/pools/catalogue' }], '/v1');
+    expect(pools.match('GET', '/v1/pools/catalogue')).toMatchObject({ kind: 'found', route: { path: '/pools/catalogue' } });
+    expect(pools.match('GET', '/v1/pools/pool_1')).toMatchObject({ kind: 'found', route: { path: '/pools/:id' }, params: { id: 'pool_1' } });
+  });
+
   it('keeps a parameter that is not valid percent-encoding as sent (the operation refuses the value)', () => {
     expect(router.match('GET', '/v1/servers/%E0%A4%A')).toMatchObject({ kind: 'found', params: { id: '%E0%A4%A' } });
   });
 });
 
+// sofa's generated handler is called for the matched operation (src/http/sofa-handlers.ts):
+// sofa's own router is never asked, so the app's match is the only one.
 describe('one match per request', () => {
   let app: TestApp;
   let c: Customer;
@@ -53,6 +61,7 @@ describe('one match per request', () => {
   it('REST operations, binary streams, 404s and 405s, the operator API and OAuth each match their path once', async () => {
     expect(await matchesFor(() => app.call('GET', '/v1/servers', { key: c.key }), 200)).toBe(1);
     expect(await matchesFor(() => app.call('GET', '/v1/servers/srv_missing', { key: c.key }), 404)).toBe(1);
+    expect(await matchesFor(() => app.call('GET', '/v1/pools/catalogue', { key: c.key }), 200)).toBe(1);
     expect(await matchesFor(() => app.call('GET', '/v1/hosting/hst_missing/files/download?path=/x', { key: c.key }), 404)).toBe(1);
     expect(await matchesFor(() => app.call('GET', '/v1/nothing/here', { key: c.key }), 404)).toBe(1);
     expect(await matchesFor(() => app.call('PUT', '/v1/servers', { key: c.key }), 405)).toBe(1);
