@@ -75,8 +75,8 @@ function nextAddress(): string {
   return `100.${64 + ((n >> 16) & 63)}.${(n >> 8) & 255}.${n & 255}`;
 }
 
-/** Loads `count` running servers with 2 IPs, 1 snapshot and 1 add-on each, straight into the database. */
-export async function loadServers(app: BenchApp, accountId: string, count: number, opts: { nested?: boolean } = {}): Promise<void> {
+/** Loads `count` running servers with 2 IPs, and when `nested` `snapshots` snapshots (1 unless told) and 1 add-on each, straight into the database. */
+export async function loadServers(app: BenchApp, accountId: string, count: number, opts: { nested?: boolean; snapshots?: number } = {}): Promise<void> {
   const prisma = app.running.app.prisma;
   const now = Date.now();
   for (let start = 0; start < count; start += 1000) {
@@ -107,7 +107,8 @@ export async function loadServers(app: BenchApp, accountId: string, count: numbe
       }))),
     });
     if (opts.nested) {
-      await prisma.snapshot.createMany({ data: servers.map((s) => ({ id: newId(ID_PREFIX.snapshot), accountId, serverId: s.id, name: 'nightly', status: 'available', sizeGb: 10 })) });
+      const snapshots = Array.from({ length: opts.snapshots ?? 1 }, (_, k) => k);
+      await prisma.snapshot.createMany({ data: servers.flatMap((s) => snapshots.map((k) => ({ id: newId(ID_PREFIX.snapshot), accountId, serverId: s.id, name: k ? `weekly-${k}` : 'nightly', status: 'available', sizeGb: 10 }))) });
       await prisma.serverAddon.createMany({ data: servers.map((s) => ({ id: newId('sad'), accountId, serverId: s.id, productId: 'addon-ipv4-1', type: 'extra_ip', activeType: 'extra_ip', monthlyUsdCents: 300, chargedUsdCents: 300 })) });
     }
   }

@@ -2,6 +2,7 @@
 // run in the same process, printed as one table and written to bench/results.json.
 // `npm run bench -- --tiny` runs every scenario once at a tiny size (the test suite does).
 import fs from 'node:fs';
+import { readPath } from './read-path.ts';
 import { coldStartAndMemory, FULL, nestedQuery, restAndGraphql, subscribers, TINY, webhookPipeline, type Figure } from './scenarios.ts';
 
 const sizes = process.argv.includes('--tiny') ? TINY : FULL;
@@ -14,6 +15,7 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['4', () => webhookPipeline(sizes)],
   ['5', () => subscribers(sizes)],
   ['6', () => coldStartAndMemory(sizes)],
+  ['8', async () => (await readPath(sizes)).figures],
 ];
 for (const [id, run] of scenarios) {
   if (only && only !== id && !(only === '2' && id === '1') && !(only === '7' && id === '1')) continue;

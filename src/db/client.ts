@@ -10,7 +10,7 @@ import { applyPendingMigrations } from './migrate.ts';
 import { listenPostgres, type ListenOptions, type Listening } from './listen.ts';
 import { countQueries } from './query-counter.ts';
 import { startEmbeddedAutovacuum } from './embedded-autovacuum.ts';
-import { fastQueryClient } from './pglite-fast-client.ts';
+import { fastQueryClient, type AdapterClient } from './pglite-fast-client.ts';
 import { copyTemplate, ensureTemplate, PGLITE_START_PARAMS } from './pglite-template.ts';
 
 export type Prisma = PrismaClient;
@@ -38,6 +38,8 @@ function preparedStatementName(query: { sql: string }): string {
 export interface Database {
   prisma: PrismaClient;
   kind: 'pglite' | 'postgresql';
+  /** The embedded database's lean client (PGlite only), which Prisma's adapter uses: the benchmark's hand-written anchor queries through it. */
+  embedded?: AdapterClient;
   /** Cheap liveness probe for /readyz. */
   ping(): Promise<void>;
   /** LISTENs on `channel` (its own connection on PostgreSQL, reconnecting; PGlite's in-process listen on the embedded database). */
@@ -78,13 +80,15 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   }
   const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
   // PGlite's interface with a leaner `query` (one call into WebAssembly per execution).
-  const adapter = new PrismaPGlite(fastQueryClient(pglite, { preparedStatements: PREPARED_STATEMENTS }) as unknown as PGlite);
+  const client = fastQueryClient(pglite, { preparedStatements: PREPARED_STATEMENTS });
+  const adapter = new PrismaPGlite(client as unknown as PGlite);
   await applyPendingMigrations(adapter, { log: opts.log });
   const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
   const autovacuum = startEmbeddedAutovacuum(pglite, { onError: (err) => opts.log?.(`embedded autovacuum failed: ${err.message}`) });
   return {
     prisma,
     kind: 'pglite',
+    embedded: client,
     ping: async () => void (await pglite.query('SELECT 1')),
     listen: async (channel, { onNotify }) => {
       const unlisten = await pglite.listen(channel, () => onNotify());

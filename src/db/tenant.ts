@@ -34,7 +34,7 @@ function withAccount(data: any, accountId: string) {
  * construction rather than by each query remembering a `where`.
  */
 export function tenantClient(prisma: PrismaClient, accountId: string) {
-  return prisma.$extends({
+  const client = prisma.$extends({
     name: 'tenant',
     query: {
       $allModels: {
@@ -54,6 +54,33 @@ export function tenantClient(prisma: PrismaClient, accountId: string) {
       },
     },
   }) as unknown as PrismaClient;
+  ACCOUNT_OF.set(client, accountId);
+  return client;
 }
 
 export type TenantDb = PrismaClient;
+
+/** The account each tenant client was made for: hand-written statements take it from here, never from a caller. */
+const ACCOUNT_OF = new WeakMap<object, string>();
+
+/** A hand-written read whose `$1` is the account: every table it reads is filtered on it in the text. */
+export interface TenantStatement {
+  readonly sql: string;
+}
+
+/** Declares a tenant statement; refuses one whose text does not filter on `"accountId" = $1`. */
+export function tenantStatement(sql: string): TenantStatement {
+  if (!/"accountId" = \$1(::uuid)?\b/.test(sql)) throw new Error('A tenant statement filters on "accountId" = $1.');
+  return { sql };
+}
+
+/**
+ * Runs a tenant statement on a tenant client's account (`$1`), `params` from `$2` on: the same
+ * tenancy by construction as the client's model queries. Any other client (the unscoped one, a
+ * transaction's) is refused, so such a read cannot run without an account or for another.
+ */
+export function tenantRows<T>(db: TenantDb, statement: TenantStatement, ...params: unknown[]): Promise<T[]> {
+  const accountId = ACCOUNT_OF.get(db);
+  if (!accountId) throw new Error('A tenant statement runs on a tenant client only.');
+  return db.$queryRawUnsafe<T[]>(statement.sql, accountId, ...params);
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { readPath } from '../../bench/read-path.ts';
 import { coldStartAndMemory, nestedQuery, restAndGraphql, subscribers, TINY, webhookPipeline } from '../../bench/scenarios.ts';
 
 /**
@@ -39,6 +40,13 @@ describe('benchmark scenarios at tiny size', () => {
   it('5: every subscriber receives every event', async () => {
     const figures = await subscribers(TINY);
     expect(figures[0].value).toBe(TINY.subscribers * TINY.subscriberEvents);
+  });
+
+  it('8: the anchor answers the same bodies as REST and GraphQL (the run fails otherwise); every figure is produced', async () => {
+    const { figures, compared } = await readPath(TINY);
+    expect(compared).toEqual(['/v1/servers?limit=50', expect.stringMatching(/^\/v1\/servers\/srv_/)]);
+    for (const f of figures) expect(f.value, f.metric).toBeGreaterThan(0);
+    expect(figures.filter((f) => f.metric.startsWith('REST / anchor')).length).toBe(2);
   });
 
   it('6: a fresh start becomes ready and the walk sees every server', async () => {

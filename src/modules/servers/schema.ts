@@ -7,7 +7,8 @@ import { listType, pageArgs, wholeList } from '../../schema/pagination.ts';
 import { attachAddon, detachAddon, listServerAddons } from './addons.ts';
 import { listServerIps, setPtr } from './network.ts';
 import { changePlan, planOptions } from './plans.ts';
-import { getServer, LABEL_RULES } from './server-row.ts';
+import { LABEL_RULES } from './server-row.ts';
+import { readServer, SERVER_RELATIONS } from './server-reads.ts';
 import { listServers, powerServer, reinstallServer, resetRootPassword, serverStats, terminateServer } from './service.ts';
 import { createSnapshot, deleteSnapshot, listSnapshots, revertSnapshot } from './snapshots.ts';
 import { createSsoLink } from './sso.ts';
@@ -39,9 +40,10 @@ export const Server = builder.prismaObject('Server', {
     suspendReason: t.exposeString('suspendReason', { nullable: true }),
     poolId: t.exposeString('poolId', { nullable: true, description: 'The capacity pool the server lives in; null for a standalone server.' }),
     renewsAt: t.expose('paidUntil', { type: 'DateTime', nullable: true, description: 'End of the paid-up period (null inside a pool: it renews with the pool).' }),
-    ips: t.relation('ips', { query: { orderBy: [{ isPrimary: 'desc' }, { address: 'asc' }] } }),
-    snapshots: t.relation('snapshots', { query: { orderBy: { id: 'desc' } }, description: 'Restore points, newest first.' }),
-    addons: t.relation('addons', { query: { where: { endedAt: null }, orderBy: { id: 'asc' } }, description: 'Add-ons attached now.' }),
+    // The relations as server-reads.ts loads them in one statement for the hot reads.
+    ips: t.relation('ips', { query: SERVER_RELATIONS.ips }),
+    snapshots: t.relation('snapshots', { query: SERVER_RELATIONS.snapshots, description: 'Restore points, newest first.' }),
+    addons: t.relation('addons', { query: SERVER_RELATIONS.addons, description: 'Add-ons attached now.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     provisionedAt: t.expose('provisionedAt', { type: 'DateTime', nullable: true }),
   }),
@@ -78,7 +80,7 @@ builder.queryField('server', (t) =>
     description: 'Get one server with its IPs.',
     type: 'Server',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getServer(ctx.db, args.id, query),
+    resolve: (query, _root, args, ctx) => readServer(ctx.db, args.id, query),
   }),
 );
 

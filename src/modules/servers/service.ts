@@ -13,8 +13,11 @@ import { isPoolActive } from '../pools/status.ts';
 import { getServer, LABEL_RULES, lockServer, requireOperable, VISIBLE, type ServiceContext } from './server-row.ts';
 import { enforceRules } from '../../schema/input-rules.ts';
 import { endAddons } from './addons.ts';
+import { answeredByServerReads, listServersWithRelations } from './server-reads.ts';
 
 export function listServers(db: TenantDb, args: PageArgs, query: object = {}) {
+  // One statement, with no Prisma result mapping, when it answers the selection (server-reads.ts).
+  if (answeredByServerReads(query)) return listServersWithRelations(db, args);
   return paginate(args, (page) => db.server.findMany({ ...query, ...page, where: { ...page.where, ...VISIBLE } }));
 }
 

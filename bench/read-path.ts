@@ -1,0 +1,110 @@
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { Kind, OperationTypeNode, print } from 'graphql';
+import { anchorDatabase, anchorHandler } from './anchor.ts';
+import { benchCustomer, load, loadServers, mountBeside, slicedLoad, startBenchApp, type SlicedRequest } from './lib.ts';
+import type { Figure, Sizes } from './scenarios.ts';
+
+const PREFIX = '/bench-anchor';
+
+/** The budgets of issue #21: the API's share of the anchor's throughput, per database. */
+export const ANCHOR_BUDGET = { postgresql: 0.6, pglite: 0.8 } as const;
+
+interface Read {
+  /** The API's REST path and the anchor's path for the same body. */
+  rest: string;
+  anchor: string;
+  /** The GraphQL root field and its variables: the document is the one REST runs (every field). */
+  field: string;
+  variables: Record<string, unknown>;
+}
+
+/**
+ * Scenario 8: the read path against its anchor (bench/anchor.ts), for GET /v1/servers (an
+ * account with 50 servers, each with 2 IPs, 2 snapshots and an add-on) and GET /v1/servers/:id.
+ * Before anything is timed, every body of the API (REST and GraphQL) must equal the anchor's
+ * as parsed JSON, or the run fails. Then one time-sliced run (`slicedLoad`) over anchor, REST
+ * and GraphQL for both reads, so all six share the server, the database and the moment.
+ */
+export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compared: string[] }> {
+  const app = await startBenchApp();
+  const database = app.running.app.db.kind;
+  const anchorDb = anchorDatabase(app.running.app);
+  const unmount = mountBeside(app.running.server, PREFIX, anchorHandler(anchorDb.run, PREFIX, () => app.running.app.clock.now()));
+  try {
+    const c = await benchCustomer(app);
+    await loadServers(app, c.accountId, 50, { nested: true, snapshots: 2 });
+    const auth = { Authorization: `Bearer ${c.key}` };
+    const first = (await (await fetch(`${app.url}/v1/servers?limit=1`, { headers: auth })).json()) as { data: { id: string }[] };
+    const id = first.data[0].id;
+    const reads: Record<string, Read> = {
+      list: { rest: '/v1/servers?limit=50', anchor: `${PREFIX}/servers?limit=50`, field: 'servers', variables: { limit: 50 } },
+      detail: { rest: `/v1/servers/${id}`, anchor: `${PREFIX}/servers/${id}`, field: 'server', variables: { id } },
+    };
+    const schema = app.running.app.schema;
+    const targets: Record<string, SlicedRequest> = {};
+    const compared: string[] = [];
+    for (const [name, read] of Object.entries(reads)) {
+      const node = buildOperationNodeForField({ schema, kind: OperationTypeNode.QUERY, field: read.field, models: [], ignore: [], circularReferenceDepth: 2 });
+      const graphql: SlicedRequest = {
+        path: '/graphql',
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: print({ kind: Kind.DOCUMENT, definitions: [node] }), variables: read.variables }),
+      };
+      targets[`${name} anchor`] = { path: read.anchor, headers: auth };
+      targets[`${name} REST`] = { path: read.rest, headers: auth };
+      targets[`${name} GraphQL`] = graphql;
+      const anchorBody = await bodyOf(app.url, targets[`${name} anchor`]);
+      const restBody = await bodyOf(app.url, targets[`${name} REST`]);
+      const graphqlBody = ((await bodyOf(app.url, graphql)) as { data: Record<string, unknown> }).data?.[read.field];
+      sameJson(`${read.rest} (REST) and the anchor`, restBody, anchorBody);
+      sameJson(`${read.field} (GraphQL) and the anchor`, graphqlBody, anchorBody);
+      compared.push(read.rest);
+    }
+
+    const names = Object.keys(targets);
+    if (sizes.warmUp) for (const name of names) await load({ url: app.url + targets[name].path, ...targets[name], seconds: Math.max(1, Math.round(sizes.seconds * 0.2)) });
+    const seconds = sizes.seconds * 3;
+    const rps = await slicedLoad({ url: app.url, states: names, seconds, sliceMs: Math.min(500, (seconds * 1000) / 16), request: (name) => targets[name] });
+    if (process.env.BENCH_VERBOSE) process.stderr.write(`sliced: ${names.map((n) => `${n} ${rps[n].toFixed(1)} req/s`).join(', ')}\n`);
+
+    const figures: Figure[] = [];
+    const budget = ANCHOR_BUDGET[database];
+    for (const [name, read] of Object.entries(reads)) {
+      const scenario = `8 read path ${name}`;
+      const [anchor, rest, graphql] = [rps[`${name} anchor`], rps[`${name} REST`], rps[`${name} GraphQL`]];
+      figures.push({ scenario, metric: `anchor (one statement) ${read.anchor.replace(PREFIX, '').split('?')[0].replace(id, ':id')}`, value: anchor, unit: 'req/s' });
+      figures.push({ scenario, metric: `REST ${read.rest.split('?')[0].replace(id, ':id')}`, value: rest, unit: 'req/s' });
+      figures.push({ scenario, metric: `GraphQL ${read.field}`, value: graphql, unit: 'req/s' });
+      figures.push({ scenario, metric: `REST / anchor (${database})`, value: rest / anchor, unit: 'ratio', budget: `≥ ${budget}`, pass: rest / anchor >= budget });
+      figures.push({ scenario, metric: 'GraphQL / REST', value: graphql / rest, unit: 'ratio', budget: '≥ 1 (no slower)', pass: graphql / rest >= 1 });
+    }
+    return { figures, compared };
+  } finally {
+    unmount();
+    await anchorDb.close();
+    await app.stop();
+  }
+}
+
+async function bodyOf(base: string, r: SlicedRequest): Promise<unknown> {
+  const res = await fetch(base + r.path, { method: r.method ?? 'GET', headers: r.headers, body: r.body });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${r.method ?? 'GET'} ${r.path}: HTTP ${res.status} ${text.slice(0, 500)}`);
+  return JSON.parse(text);
+}
+
+/** Fails the run when two bodies differ as parsed JSON, naming the first difference. */
+function sameJson(what: string, actual: unknown, expected: unknown, at = '$'): void {
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    if (actual.length !== expected.length) throw new Error(`${what} differ at ${at}: ${actual.length} items, not ${expected.length}`);
+    expected.forEach((e, i) => sameJson(what, actual[i], e, `${at}[${i}]`));
+    return;
+  }
+  if (expected && actual && typeof expected === 'object' && typeof actual === 'object') {
+    const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])];
+    for (const k of keys) sameJson(what, (actual as any)[k], (expected as any)[k], `${at}.${k}`);
+    return;
+  }
+  if (actual !== expected) throw new Error(`${what} differ at ${at}: ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`);
+}
