@@ -4,6 +4,7 @@ import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
 import { readBody, parseJsonBody } from './body.ts';
 import type { YogaServer } from './graphql.ts';
 import { admit } from './admit.ts';
+import { wantsGraphiQL } from './docs.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendFetchResponse, sendJson } from './respond.ts';
 import { dispatchBinary } from './binary-routes.ts';
@@ -16,7 +17,7 @@ import { restVariables } from './rest-variables.ts';
  * admit (authenticate, per-credential rate limit) → route (REST: one match against the /v1
  * table, a binary stream leaves here) → body → yoga (execution plugins, src/http/graphql.ts).
  */
-export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, openApi: () => object) {
+export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, openApi: () => object, graphiql: (req: IncomingMessage, res: ServerResponse) => void) {
   return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -30,6 +31,9 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
       if (method !== 'GET') return sendError(res, surface, new ApiError(405, 'Use GET.'), { Allow: 'GET' });
       return sendJson(res, 200, openApi());
     }
+
+    // A browser opening /graphql gets GraphiQL, a public page like the OpenAPI document.
+    if (surface === 'graphql' && wantsGraphiQL(req)) return graphiql(req, res);
 
     const { principal, limitHeaders, refusal } = await admit(app, req);
     const fail = (error: ApiError) => sendError(res, surface, error, limitHeaders);
