@@ -43,12 +43,9 @@
     return name ? headers[name] : undefined;
   }
 
-  /**
-   * query, mutation or subscription: the type of the operation that runs, read from the text sent
-   * (GraphiQL's parsed document can lag behind the editor by a keystroke or two).
-   */
-  function operationTypeOf(params) {
-    var text = String(params.query || '')
+  /** The operations of a document, `{type, name}` each, read from its text by a small scanner. */
+  function operationsOf(query) {
+    var text = String(query || '')
       .replace(/"""[\s\S]*?"""/g, '""')
       .replace(/"(?:[^"\\\n]|\\.)*"/g, '""')
       .replace(/#[^\n\r]*/g, '');
@@ -73,17 +70,14 @@
       else if (braces === 0 && !pending && /^(query|mutation|subscription|fragment)$/.test(token)) pending = token;
       else if (braces === 0 && pending && named === false) named = token;
     });
-    var chosen = found.find(function (op) {
-      return !params.operationName || op.name === params.operationName;
-    });
-    return (chosen || found[0] || { type: 'query' }).type;
+    return found;
   }
 
   async function overHttp(params, headers) {
     var response = await fetch(config.endpoint, {
       method: 'POST',
       headers: Object.assign({}, headers, { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json, application/json' }),
-      body: JSON.stringify({ query: params.query, variables: params.variables, operationName: params.operationName }),
+      body: JSON.stringify(params),
     });
     return response.json();
   }
@@ -97,7 +91,7 @@
       retryAttempts: 0,
     });
     try {
-      for await (var result of client.iterate({ query: params.query, variables: params.variables, operationName: params.operationName })) yield result;
+      for await (var result of client.iterate(params)) yield result;
     } catch (err) {
       // The server closes an unauthenticated connection with 4401 and a reason.
       var message = err && err.reason ? 'The connection closed (' + err.code + '): ' + err.reason : String((err && err.message) || err);
@@ -109,7 +103,19 @@
 
   function fetcher(params, opts) {
     var headers = headersOf(opts);
-    return operationTypeOf(params) === 'subscription' ? overWebSocket(params, headers) : overHttp(params, headers);
+    // GraphiQL's facts about the document (operation name, parsed document) can lag behind the
+    // editor by a keystroke: the text sent decides which operation runs and over what.
+    var operations = operationsOf(params.query);
+    var name = operations.some(function (op) {
+      return op.name === params.operationName;
+    })
+      ? params.operationName
+      : undefined;
+    var chosen = operations.find(function (op) {
+      return !name || op.name === name;
+    });
+    var request = { query: params.query, variables: params.variables, operationName: name };
+    return chosen && chosen.type === 'subscription' ? overWebSocket(request, headers) : overHttp(request, headers);
   }
 
   YogaGraphiQL.renderYogaGraphiQL(document.getElementById('root'), Object.assign({}, config.graphiql, { fetcher: fetcher }));
