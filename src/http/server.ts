@@ -86,6 +86,6 @@ function surfaceOf(path: string): Surface | 'oauth' | 'hooks' | 'docs' | 'none' 
   if (path.startsWith('/oauth/') || path === '/.well-known/oauth-authorization-server') return 'oauth';
   if (path === '/.well-known/oauth-protected-resource' || path.startsWith('/.well-known/oauth-protected-resource/')) return 'oauth';
   if (path.startsWith('/hooks/')) return 'hooks';
-  if (path === '/docs' || path.startsWith('/docs/') || path === '/redoc' || path === '/swagger') return 'docs';
+  if (path === '/docs' || path.startsWith('/docs/') || /^\/(redoc|swagger)\/?$/.test(path)) return 'docs';
   return 'none';
 }
