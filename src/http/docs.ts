@@ -16,10 +16,11 @@ import { noRoute, Router } from './router.ts';
  * The human front door of the API: the reference at /docs (Redoc's standalone bundle rendering
  * /v1/openapi.json) and GraphiQL at /graphql for a browser (yoga's GraphiQL build). Every asset
  * comes from node_modules through /docs/assets/<name>, nothing from a CDN, so both pages work
- * with the network closed. Both keep the dashboard's CSP (no inline script, no eval); the one
- * addition is a nonce per response in `style-src` for the styles the libraries inject at run time
- * (styled-components in Redoc, Monaco in GraphiQL read it from `<meta property="csp-nonce">`),
- * plus `data:` fonts for Redoc's icon font.
+ * with the network closed. Both keep the dashboard's CSP (no inline script, no eval), adding for
+ * their own response only: a style nonce for the styles the libraries inject at run time
+ * (styled-components in Redoc reads it from `<meta property="csp-nonce">`; graphiql-start.js
+ * hands it to Monaco's <style>), `data:` fonts, and on GraphiQL's page style attributes (Monaco
+ * renders its lines with them). README: Documentation.
  */
 
 const resolvePackage = createRequire(import.meta.url).resolve;

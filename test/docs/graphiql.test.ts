@@ -129,7 +129,7 @@ describe.skipIf(!hasChromium)('GraphiQL in Chromium', () => {
           expect(ticket.status, ticket.text).toBe(200);
           return response().getByText('ticket.created').count();
         },
-        { timeout: 20_000, intervals: [500] },
+        { timeout: 20_000, interval: 500 },
       )
       .toBeGreaterThan(0);
     expect(requests).toContain(`${app.url.replace(/^http/, 'ws')}/graphql`);
