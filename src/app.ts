@@ -17,6 +17,7 @@ import { GaplessEventStream } from './events/gapless.ts';
 import { createAdminHandler } from './http/admin.ts';
 import { createHooksHandler } from './http/hooks.ts';
 import { createDashboardHandler } from './http/dashboard.ts';
+import { createDocsHandler } from './http/docs.ts';
 import { createOAuthHandler } from './http/oauth.ts';
 import { createApiHandler } from './http/api.ts';
 import { createGraphQLServer } from './http/graphql.ts';
@@ -116,13 +117,15 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   if (!config.databaseUrl && config.seedDemo) await ensureDemoAccount(app);
 
   const dashboard = createDashboardHandler(app);
+  const docs = createDocsHandler(app);
   const server = createHttpServer(app, {
-    api: createApiHandler(app, yoga, restRoutes, restHandlers, () => openApi),
+    api: createApiHandler(app, yoga, restRoutes, restHandlers, () => openApi, docs.graphiql),
     admin: createAdminHandler(app),
     hooks: createHooksHandler(app),
     mcp: createMcpHandler(app, toolCatalog, createOperationExecutor(app, yoga), createCodeModeRunner(schema, createDocumentExecutor(app, yoga))),
     ops: (req, res, p) => handleOps(app, req, res, p),
     oauth: createOAuthHandler(app, dashboard.devicePage),
+    docs: docs.handle,
     dashboard: dashboard.handle,
   });
   const graphqlWs = attachGraphQLWs(server, app, yoga);

@@ -4,6 +4,7 @@ import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
 import { readBody, parseJsonBody } from './body.ts';
 import type { YogaServer } from './graphql.ts';
 import { admit } from './admit.ts';
+import { wantsGraphiQL } from './docs.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendFetchResponse, sendJson } from './respond.ts';
 import { dispatchBinary } from './binary-routes.ts';
@@ -23,7 +24,7 @@ import type { SofaHandler } from './sofa-handlers.ts';
  * 5. both execute through the same yoga/envelop plugins (graphql.ts: limits, input errors and
  *    rules, rate-limit classes, idempotency, scope-auth, error masking).
  */
-export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, sofa: Map<string, SofaHandler>, openApi: () => object) {
+export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, sofa: Map<string, SofaHandler>, openApi: () => object, graphiql: (req: IncomingMessage, res: ServerResponse) => void) {
   return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -37,6 +38,9 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
       if (method !== 'GET') return sendError(res, surface, new ApiError(405, 'Use GET.'), { Allow: 'GET' });
       return sendJson(res, 200, openApi());
     }
+
+    // A browser opening /graphql gets GraphiQL, a public page like the OpenAPI document.
+    if (surface === 'graphql' && wantsGraphiQL(req)) return graphiql(req, res);
 
     const { principal, limitHeaders, refusal } = await admit(app, req);
     const fail = (error: ApiError) => sendError(res, surface, error, limitHeaders);

@@ -17,8 +17,12 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Security headers of every dashboard response; `formTargets` adds origins a form may lead to (the consent page's redirect). */
-export function securityHeaders(app: App, formTargets: string[] = []): Record<string, string> {
+/**
+ * Security headers of every dashboard response; `formTargets` adds origins a form may lead to (the
+ * consent page's redirect), `extra` adds sources to other directives, for one response only (the
+ * API reference and GraphiQL, see src/http/docs.ts).
+ */
+export function securityHeaders(app: App, formTargets: string[] = [], extra: Partial<Record<'style-src' | 'style-src-attr' | 'font-src', string[]>> = {}): Record<string, string> {
   const base = new URL(app.config.publicBaseUrl);
   const https = base.protocol === 'https:';
   const ws = `${https ? 'wss' : 'ws'}://${base.host}`;
@@ -26,10 +30,11 @@ export function securityHeaders(app: App, formTargets: string[] = []): Record<st
     'Content-Security-Policy': [
       "default-src 'self'",
       "script-src 'self'",
-      "style-src 'self'",
+      ["style-src 'self'", ...(extra['style-src'] ?? [])].join(' '),
+      ...(extra['style-src-attr'] ? [['style-src-attr', ...extra['style-src-attr']].join(' ')] : []),
       "img-src 'self' data:",
       `connect-src 'self' ${ws}`,
-      "font-src 'self'",
+      ["font-src 'self'", ...(extra['font-src'] ?? [])].join(' '),
       "object-src 'none'",
       "base-uri 'none'",
       // Browsers check form-action on the redirect after a post too.

@@ -5,6 +5,7 @@ import { listOperations, RATE_LIMIT_CLASSES } from '../schema/operation.ts';
 import { API_REVISION } from '../version.ts';
 import { REQUESTS_PER_MINUTE } from './rate-limit.ts';
 import { binaryRoutes } from './binary-routes.ts';
+import { apiGuide, AREA_TAGS, LICENSE } from './openapi-guide.ts';
 
 const ERROR_RESPONSES: Record<string, string> = {
   400: 'Invalid parameters or a business rule refused the request.',
@@ -154,10 +155,12 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     info: {
       title: 'Cloud Account API',
       version: API_REVISION,
-      description: 'Servers, capacity pools, hosting, mail, domains, billing, tickets and webhooks of one customer account. Generated from the GraphQL schema served at /graphql.',
+      description: apiGuide(schema),
+      license: LICENSE,
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
+    tags: AREA_TAGS,
     paths,
     components: {
       securitySchemes: {

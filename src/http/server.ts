@@ -15,6 +15,8 @@ export interface Handlers {
   hooks(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   /** /oauth/*, /.well-known/oauth-authorization-server and /.well-known/oauth-protected-resource[/mcp] (src/http/oauth.ts). */
   oauth?(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** /docs, its assets, and /redoc and /swagger that lead there (src/http/docs.ts). */
+  docs?(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
   /** Everything else: the dashboard app, its assets, /dashboard/api, /sso/:token (src/http/dashboard.ts). */
   dashboard?(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
@@ -51,6 +53,7 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
         else if (surface === 'ops') await handlers.ops(req, res, path);
         else if (surface === 'oauth' && handlers.oauth) await handlers.oauth(req, res);
         else if (surface === 'hooks') await handlers.hooks(req, res, path);
+        else if (surface === 'docs' && handlers.docs) await handlers.docs(req, res, path);
         else if (handlers.dashboard) await handlers.dashboard(req, res);
         else sendError(res, 'rest', new ApiError(404, `No route for ${req.method} ${path}.`));
       } catch (err) {
@@ -74,7 +77,7 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
   return server;
 }
 
-function surfaceOf(path: string): Surface | 'oauth' | 'hooks' | 'none' {
+function surfaceOf(path: string): Surface | 'oauth' | 'hooks' | 'docs' | 'none' {
   if (path === '/v1' || path.startsWith('/v1/')) return 'rest';
   if (path === '/graphql') return 'graphql';
   if (path === '/admin' || path.startsWith('/admin/')) return 'admin';
@@ -83,5 +86,6 @@ function surfaceOf(path: string): Surface | 'oauth' | 'hooks' | 'none' {
   if (path.startsWith('/oauth/') || path === '/.well-known/oauth-authorization-server') return 'oauth';
   if (path === '/.well-known/oauth-protected-resource' || path.startsWith('/.well-known/oauth-protected-resource/')) return 'oauth';
   if (path.startsWith('/hooks/')) return 'hooks';
+  if (path === '/docs' || path.startsWith('/docs/') || /^\/(redoc|swagger)\/?$/.test(path)) return 'docs';
   return 'none';
 }
