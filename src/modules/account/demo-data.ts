@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import type { App } from '../../app-services.ts';
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { tenantClient } from '../../db/tenant.ts';
+import { withClockTimestamps } from '../../db/timestamps.ts';
+import { runDueJobs, type JobHandler } from '../../provider/jobs.ts';
+import { HOSTING_PROVISION_SECONDS } from '../../provider/hosting/simulated.ts';
+import { chargeOrder, operatorDeposit, operatorInvoice } from '../billing/service.ts';
+import { orderDomain } from '../domains/service.ts';
+import { writeFile } from '../hosting/files.ts';
+import { orderHosting } from '../hosting/service.ts';
+import { createMailbox, enableMailDomain } from '../mail/service.ts';
+import { createPool, createServerInPool } from '../pools/service.ts';
+import { attachAddon } from '../servers/addons.ts';
+import { orderServer } from '../servers/service.ts';
+import { createSnapshot } from '../servers/snapshots.ts';
+import { createTicket, staffReply } from '../tickets/service.ts';
+
+/** The demo's domain: registered, hosted, and its mail hosted (README: The demo account). */
+export const DEMO_DOMAIN = 'acme-demo.com';
+
+/** How far back the demo's history starts, before the provisioning waits are added. */
+const HISTORY_SECONDS = 2 * 86_400;
+
+/**
+ * The demo account's time: its story happened in the past, so the simulated clock everyone
+ * else reads never moves. It starts HISTORY_SECONDS (plus every provisioning wait) before the
+ * live clock and only goes forward, ending before now.
+ */
+class DemoTimeline {
+  private at: Date;
+  constructor(start: Date) {
+    this.at = start;
+  }
+  now(): Date {
+    return new Date(this.at);
+  }
+  wait(seconds: number): Date {
+    this.at = new Date(this.at.getTime() + seconds * 1000);
+    return this.now();
+  }
+}
+
+export interface DemoWorld {
+  /** The simulated datacenter's job handlers (servers and hosting), run at the demo's time. */
+  jobHandlers: Record<string, JobHandler>;
+}
+
+export interface DemoStory {
+  timeline: DemoTimeline;
+  /** The database client the demo writes with: row timestamps from the timeline, not the live clock. */
+  prisma: PrismaClient;
+}
+
+export function startDemoStory(app: App): DemoStory {
+  const waits = 2 * app.config.provisionSeconds + HOSTING_PROVISION_SECONDS;
+  const timeline = new DemoTimeline(new Date(app.clock.now().getTime() - (HISTORY_SECONDS + waits) * 1000));
+  return { timeline, prisma: withClockTimestamps(app.db.prisma, () => timeline.now()) };
+}
+
+/**
+ * Fills the demo account through the same services the API and the operator API call, so its
+ * events, invoices and wallet transactions agree with each other: three running servers (one
+ * in a capacity pool) with snapshots and add-ons, a hosting account with its site, a registered
+ * domain with hosted mail and a mailbox, paid and open invoices, a deposit, and a ticket
+ * support has answered. Every step happens at the demo timeline's time; the provider's jobs
+ * (server builds, the site) run when that time reaches them, as the ticker would have run them.
+ */
+export async function fillDemoAccount(app: App, accountId: string, world: DemoWorld, { timeline, prisma }: DemoStory): Promise<void> {
+  const provider = app.provider;
+  const ctx = { db: tenantClient(prisma, accountId), principal: { accountId }, app: { ...app, prisma, clock: timeline } };
+  const runJobs = () => runDueJobs(prisma, world.jobHandlers, timeline.now());
+
+  await operatorDeposit(prisma, accountId, { amountUsdCents: 10_000, gateway: 'card' }, timeline.wait(120));
+
+  // Servers ordered and paid from the wallet, as the operator API's `"charge": true` does.
+  const order = (label: string, productId: string, osTemplate: string) => {
+    const now = timeline.wait(60);
+    return orderServer(prisma, provider, accountId, { label, productId, os: 'linux', osTemplate }, now, (tx, s, monthlyUsdCents) =>
+      chargeOrder(tx, { accountId, reference: s.id, items: [{ description: `Server "${s.label}" (${s.productId}), first month`, amountUsdCents: monthlyUsdCents }], now }),
+    );
+  };
+  const web = await order('web-1', 'std-2c-4g-50', 'ubuntu-24.04');
+  const db = await order('db-1', 'std-4c-8g-100', 'debian-12');
+  timeline.wait(180);
+  const pool = await createPool(ctx, { productId: 'pool-fra1', label: 'batch-workers', vcpu: 4, ram2gb: 4, disk100: 2, ip16: 1 });
+  timeline.wait(60);
+  await createServerInPool(ctx, pool.id, { productId: 'std-2c-4g-50', label: 'worker-1', os: 'linux', osTemplate: 'ubuntu-24.04' });
+  timeline.wait(app.config.provisionSeconds + 60);
+  await runJobs();
+
+  timeline.wait(600);
+  await attachAddon(ctx, web.id, 'addon-ipv4-1');
+  timeline.wait(120);
+  await attachAddon(ctx, db.id, 'addon-backups-daily');
+  timeline.wait(1200);
+  await createSnapshot(ctx, web.id, { name: 'clean-install', description: 'Ubuntu 24.04 with nginx, before the first deploy' });
+  timeline.wait(300);
+  await createSnapshot(ctx, db.id, { name: 'before-postgres-17', description: 'Before upgrading PostgreSQL 16 to 17' });
+
+  // The shop's domain, its site and its mail.
+  await orderDomain(prisma, accountId, { domain: DEMO_DOMAIN, periodYears: 1, charge: true }, timeline.wait(3600));
+  const site = await orderHosting(prisma, app.hosting, accountId, { domain: DEMO_DOMAIN, productId: 'hosting-starter' }, timeline.wait(300));
+  timeline.wait(HOSTING_PROVISION_SECONDS + 30);
+  await runJobs();
+  await writeFile(ctx, site.id, '/public_html/index.html', SITE_INDEX);
+  timeline.wait(600);
+  const mail = await enableMailDomain(ctx, { domain: DEMO_DOMAIN });
+  timeline.wait(120);
+  await createMailbox(ctx, { domain_id: mail.id, local_part: 'hello', password: randomBytes(12).toString('base64url') });
+
+  // A day later: a question to support, answered; then an invoice for work still to be paid.
+  timeline.wait(86_400);
+  const ticket = await createTicket(ctx, {
+    subject: 'Reverse DNS for the extra address of web-1',
+    message: 'Hello, we added an extra IPv4 address to web-1 for the shop\'s mail. Can it have a PTR record of mail.acme-demo.com?',
+    department: 'technical',
+    priority: 'normal',
+  });
+  await staffReply(prisma, ticket.id, {
+    body: 'Hello! You can set it yourself: PUT /v1/servers/{id}/ips/{ip}/ptr with {"hostname":"mail.acme-demo.com"}, or in the dashboard under the server\'s addresses. It is live within a minute.',
+  }, timeline.wait(2700));
+  await operatorInvoice(prisma, accountId, { items: [{ description: 'Migration assistance for acme-demo.com, 2 hours', amountUsdCents: 9_000 }] }, timeline.wait(3600));
+}
+
+const SITE_INDEX = `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>ACME Demo Shop</title>
+<h1>ACME Demo Shop</h1>
+<p>Hand-made anvils since 1949. This site lives on the demo account's web hosting.</p>
+</html>
+`;
