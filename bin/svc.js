@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Entry point of `npx svc` and `npm start`. `svc login`, `logout` and `api` run user-commands.js;
-// every other command runs the bundle from postinstall
-// (dist/server/cli.mjs) when it is newer than every source file, otherwise the TypeScript
-// sources through tsx — so an edit to src/ is never shadowed by an old bundle.
+// Entry point of `npx svc` and `npm start`. `svc login`, `logout` and `api` run
+// user-commands.js; every other command runs the bundle from postinstall (dist/server/cli.mjs)
+// when it is newer than every source file, otherwise the TypeScript sources through tsx — so an
+// edit to src/ is never shadowed by an old bundle.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
