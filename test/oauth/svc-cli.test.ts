@@ -148,8 +148,8 @@ describe.skipIf(!hasChromium)('svc login / api / logout against a running server
   });
 });
 
-describe('svc login polling: the server\'s interval, slow_down, the default config directory', () => {
-  it('waits the interval, adds 5 s after slow_down, and stores the tokens in ~/.config/svc (0700, file 0600)', async () => {
+describe('svc login and logout against a scripted authorization server: interval, slow_down, the default config directory, RFC 7009', () => {
+  it('waits the interval, adds 5 s after slow_down, stores the tokens in ~/.config/svc (0700, file 0600); logout revokes both', async () => {
     const seen: { path: string; at: number; form: URLSearchParams }[] = [];
     let base = '';
     const fake = http.createServer((req, res) => {
@@ -162,6 +162,7 @@ describe('svc login polling: the server\'s interval, slow_down, the default conf
           return json(200, { issuer: base, device_authorization_endpoint: `${base}/device`, token_endpoint: `${base}/token`, revocation_endpoint: `${base}/revoke` });
         }
         if (req.url === '/device') return json(200, { device_code: 'dc-1', user_code: 'WXYZ-3479', verification_uri: `${base}/activate`, expires_in: 120, interval: 1 });
+        if (req.url === '/revoke') return json(200, {});
         const polls = seen.filter((s) => s.path === '/token').length;
         if (polls === 1) return json(400, { error: 'slow_down' });
         return json(200, { access_token: 'at-1', token_type: 'Bearer', expires_in: 3600, refresh_token: 'rt-1', scope: 'account:read' });
@@ -190,6 +191,13 @@ describe('svc login polling: the server\'s interval, slow_down, the default conf
       expect(mode(dir)).toBe('700');
       expect(mode(path.join(dir, 'credentials.json'))).toBe('600');
       expect(JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8'))).toMatchObject({ url: base, accessToken: 'at-1', refreshToken: 'rt-1', tokenEndpoint: `${base}/token`, revocationEndpoint: `${base}/revoke` });
+
+      // Logout sends RFC 7009 requests for both tokens, the refresh token (and so its grant) first.
+      const out = await svc(['logout'], { HOME: home });
+      expect(out.code, out.stderr).toBe(0);
+      const revocations = seen.filter((s) => s.path === '/revoke').map((s) => Object.fromEntries(s.form));
+      expect(revocations).toEqual([{ token: 'rt-1', client_id: 'svc-cli' }, { token: 'at-1', client_id: 'svc-cli' }]);
+      expect(fs.existsSync(path.join(dir, 'credentials.json'))).toBe(false);
     } finally {
       fake.close();
       fs.rmSync(home, { recursive: true, force: true });
