@@ -16,8 +16,8 @@ import { orderServer } from '../servers/service.ts';
 import { createSnapshot } from '../servers/snapshots.ts';
 import { createTicket, staffReply } from '../tickets/service.ts';
 
-/** The demo's domain: registered, hosted, and its mail hosted (README: The demo account). */
-export const DEMO_DOMAIN = 'acme-demo.com';
+/** The demo's domain: registered, hosted, and its mail hosted (README: Demo account). */
+const DEMO_DOMAIN = 'acme-demo.com';
 
 /** The demo's history starts this long (plus the provisioning wait) before the first start. */
 const HISTORY_SECONDS = 2 * 86_400;
