@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Entry point of `npx svc` and `npm start`. Runs the bundle from postinstall
-// (dist/server/cli.mjs) when it is newer than every source file, otherwise the TypeScript
-// sources through tsx — so an edit to src/ is never shadowed by an old bundle.
+// Entry point of `npx svc` and `npm start`. `svc login`, `logout` and `api` run
+// user-commands.js; every other command runs the bundle from postinstall (dist/server/cli.mjs)
+// when it is newer than every source file, otherwise the TypeScript sources through tsx — so an
+// edit to src/ is never shadowed by an old bundle.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,29 +21,41 @@ if (unsupported) {
 // is compiled, so here.
 v8.setFlagsFromString('--wasm-num-compilation-tasks=1');
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bundle = path.join(root, 'dist/server/cli.mjs');
-
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (/\.(ts|tsx|mjs|js|json)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-let useBundle = false;
-try {
-  useBundle = fs.statSync(bundle).mtimeMs > newestSource(path.join(root, 'src'));
-} catch {
-  useBundle = false;
-}
-if (useBundle && process.env.SVC_FROM_SOURCE !== '1') {
-  await import(bundle);
+// A person's commands (user-commands.js) import nothing of the server: they start without it.
+const command = process.argv[2];
+if (command === 'login' || command === 'logout' || command === 'api') {
+  const { runUserCommand } = await import('./user-commands.js');
+  await runUserCommand(command, process.argv.slice(3));
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../src/cli.ts');
+  await runServerCli();
+}
+
+/** The server's commands (src/cli.ts): serve, mcp, admin. */
+async function runServerCli() {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const bundle = path.join(root, 'dist/server/cli.mjs');
+
+  function newestSource(dir) {
+    let newest = 0;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+      else if (/\.(ts|tsx|mjs|js|json)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+    }
+    return newest;
+  }
+
+  let useBundle = false;
+  try {
+    useBundle = fs.statSync(bundle).mtimeMs > newestSource(path.join(root, 'src'));
+  } catch {
+    useBundle = false;
+  }
+  if (useBundle && process.env.SVC_FROM_SOURCE !== '1') {
+    await import(bundle);
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import('../src/cli.ts');
+  }
 }

@@ -114,7 +114,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     runDueWork: () => background.runDueWork(),
   };
 
-  if (!config.databaseUrl && config.seedDemo) await ensureDemoAccount(app);
+  if (!config.databaseUrl && config.seedDemo) await ensureDemoAccount(app, { jobHandlers: provider.jobHandlers });
 
   const dashboard = createDashboardHandler(app);
   const docs = createDocsHandler(app);

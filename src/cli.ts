@@ -10,7 +10,10 @@ const USAGE = `Usage:
   svc admin <METHOD> <path> [json]  call the operator API, e.g.
                                     svc admin GET /catalogue
                                     svc admin POST /accounts '{"email":"a@b.co","name":"A","country":"DE"}'
-                                    (ADMIN_TOKEN or DATA_DIR/admin-token; SERVICE_BASE_URL or http://HOST:PORT)`;
+                                    (ADMIN_TOKEN or DATA_DIR/admin-token; SERVICE_BASE_URL or http://HOST:PORT)
+  svc login [--url URL]             sign in as a person with the OAuth device flow (SVC_URL or http://127.0.0.1:8080)
+  svc api METHOD PATH [json]        call /v1 with the stored tokens, e.g. svc api GET /servers
+  svc logout                        revoke the stored tokens and delete them`;
 
 async function serve(): Promise<void> {
   const running = await startApp(loadConfig());

@@ -91,7 +91,7 @@ describe('npm start on a fresh data directory', () => {
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('with DATABASE_URL', () => {
-  it('never creates the demo account', async () => {
+  it('never creates the demo account nor its data', async () => {
     const { freshDatabase } = await import('../helpers/app.ts');
     const db = (await freshDatabase())!;
     const server = await spawnServer({ DATABASE_URL: db.url, ADMIN_TOKEN: 'pg-admin-token' });
@@ -99,6 +99,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('with DATABASE_URL', () => {
     try {
       await waitReady(server.url);
       expect(fs.existsSync(path.join(server.dataDir, 'demo-credentials.json'))).toBe(false);
+      // Nor any of its data: the database holds no account, server or invoice.
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        const counts = await client.query('SELECT (SELECT count(*) FROM "Account")::int AS accounts, (SELECT count(*) FROM "Server")::int AS servers, (SELECT count(*) FROM "Invoice")::int AS invoices');
+        expect(counts.rows[0]).toEqual({ accounts: 0, servers: 0, invoices: 0 });
+      } finally {
+        await client.end();
+      }
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
     } finally {
