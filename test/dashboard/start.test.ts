@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 describe('npm start: dashboard and OAuth on the real process', () => {
-  it('serves the dashboard, the OAuth metadata at PUBLIC_BASE_URL, and the demo account signs in with its password', async () => {
+  it('serves the dashboard, the OAuth metadata at PUBLIC_BASE_URL, and the demo account signs in with its password', { timeout: 90_000 }, async () => {
     ensureDashboardBuilt();
     server = await spawnServer();
     await waitReady(server.url);
