@@ -11,6 +11,7 @@ import { apiErrorOf, isClientGraphQLError, unexpectedError } from '../errors.ts'
 import type { RequestContext } from '../schema/context.ts';
 import { listOperations } from '../schema/operation.ts';
 import { tenantClient } from '../db/tenant.ts';
+import { restView } from '../schema/rest-view.ts';
 import { useIdempotency } from './plugins/idempotency.ts';
 import { useInputErrorMessages } from './plugins/input-errors.ts';
 import { useInputRules } from './plugins/input-rules.ts';
@@ -112,7 +113,7 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       // of compiled documents) into plain functions, which matters for REST and MCP, whose
       // documents are fixed per operation and select every field of often long lists.
       useGraphQlJit(),
-      useSofa({
+      restSofa({
         basePath: '/v1',
         routes,
         // Every object type is returned whole: sofa would otherwise cut "models" to { id }.
@@ -122,6 +123,15 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       } as Parameters<typeof useSofa>[0]),
     ],
   });
+}
+
+/**
+ * sofa over the REST view of the schema (schema/rest-view.ts): it selects every field of a
+ * return type, and the graph's edges are GraphQL-only, so /v1 bodies stay what they were.
+ */
+function restSofa(config: Parameters<typeof useSofa>[0]): ReturnType<typeof useSofa> {
+  const plugin = useSofa(config);
+  return { ...plugin, onSchemaChange: (payload) => plugin.onSchemaChange!({ ...payload, schema: restView(payload.schema) }) };
 }
 
 /**

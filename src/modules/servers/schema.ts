@@ -1,5 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
+import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs, wholeList } from '../../schema/pagination.ts';
@@ -25,6 +26,7 @@ export const ServerIp = builder.prismaObject('ServerIp', {
 // Upstream details (node, upstream id, provisioning log) live in ProviderServer and are never exposed.
 export const Server = builder.prismaObject('Server', {
   description: 'A cloud server.',
+  interfaces: [Node],
   fields: (t) => ({
     id: t.exposeID('id'),
     label: t.exposeString('label'),
@@ -95,6 +97,7 @@ builder.mutationField('serverPower', (t) =>
 
 export const Snapshot = builder.prismaObject('Snapshot', {
   description: 'A restore point of a server disk.',
+  interfaces: [Node],
   fields: (t) => ({
     id: t.exposeID('id'),
     serverId: t.exposeString('serverId'),
