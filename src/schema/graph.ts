@@ -208,3 +208,33 @@ builder.queryField('nodes', (t) =>
     },
   }),
 );
+
+/**
+ * A connection under each parent of a list, batched: the children of every parent asked for in
+ * one tick come from one `fetch` (newest first), grouped by parent and cut to the page.
+ */
+export async function batchedConnection<K, T extends { id: string | number }>(
+  ctx: object,
+  name: string,
+  parent: K,
+  args: ConnectionArgs,
+  fetch: (parents: readonly K[], after: string | null | undefined) => Promise<T[]>,
+  parentOf: (row: T) => K,
+): Promise<Connection<T>> {
+  const first = pageSize(args);
+  const loader = loaderOf<K, T[]>(ctx, `${name}:${first}:${args.after ?? ''}`, async (keys) => groupBy(keys, await fetch(keys, args.after), parentOf));
+  return connectionOf((await loader.load(parent)).slice(0, first + 1), first);
+}
+
+/** A list under each parent of a list, batched the same way (bounded lists: a ticket's messages). */
+export function batchedList<K, T>(ctx: object, name: string, parent: K, fetch: (parents: readonly K[]) => Promise<T[]>, parentOf: (row: T) => K): Promise<T[]> {
+  return loaderOf<K, T[]>(ctx, name, async (keys) => groupBy(keys, await fetch(keys), parentOf)).load(parent);
+}
+
+/** One row per id under each parent (server → pool, mailbox → domain), batched; null when it is not visible. */
+export function batchedOne<T extends { id: string | number }>(ctx: object, name: string, id: string | number, fetch: (ids: readonly (string | number)[]) => Promise<T[]>): Promise<T | null> {
+  return loaderOf<string | number, T | null>(ctx, name, async (ids) => {
+    const byId = new Map((await fetch(ids)).map((r) => [r.id, r]));
+    return ids.map((i) => byId.get(i) ?? null);
+  }).load(id);
+}

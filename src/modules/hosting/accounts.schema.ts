@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { Node } from '../../schema/graph.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
 import { detachCustomDomain, hostingDetail, listHosting, setCustomDomain, verifyCustomDomain, type HostingView } from './service.ts';
@@ -40,7 +41,8 @@ const HostingConnection = builder.objectRef<HostingView['connection']>('HostingC
   }),
 });
 
-const HostingAccount = builder.objectRef<HostingView>('HostingAccount').implement({
+export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').implement({
+  interfaces: [Node],
   description: 'A web-hosting account (scrubbed of upstream details).',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { Node } from '../../schema/graph.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
@@ -8,6 +9,7 @@ import {
 } from './service.ts';
 
 export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
+  interfaces: [Node],
   description: 'A webhook subscription: events of the chosen kinds are POSTed, signed, to its URL.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -66,7 +68,8 @@ interface DeliveryView {
   attempts: AttemptView[];
 }
 
-const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
+export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
+  interfaces: [Node],
   description: 'One event sent to one subscription, with its attempts.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Sent as X-Service-Delivery-Id; the same on every attempt.' }),
