@@ -11,6 +11,7 @@ import { recordEvent } from '../src/events/outbox.ts';
 import { RateLimits, type RateLimitResult } from '../src/http/rate-limit.ts';
 import { benchCustomer, load, loadServers, mountBeside, percentile, sleep, slicedLoad, startBenchApp, type BenchApp } from './lib.ts';
 import { rawBaselineHandler } from './raw-baseline.ts';
+import { restView } from '../src/schema/rest-view.ts';
 import { spawnServer, waitReady } from '../test/helpers/process.ts';
 
 export interface Sizes {
@@ -55,7 +56,7 @@ export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[];
     await loadServers(app, c.accountId, 50, { nested: true });
     const unmount = mountBeside(app.running.server, '/bench-raw', rawBaselineHandler(app.running.app));
     const auth = { Authorization: `Bearer ${c.key}` };
-    const node = buildOperationNodeForField({ schema: app.running.app.schema, kind: OperationTypeNode.QUERY, field: 'servers', models: [], ignore: [], circularReferenceDepth: 2 });
+    const node = buildOperationNodeForField({ schema: restView(app.running.app.schema), kind: OperationTypeNode.QUERY, field: 'servers', models: [], ignore: [], circularReferenceDepth: 2 });
     const query = print({ kind: Kind.DOCUMENT, definitions: [node] });
     const gqlBody = JSON.stringify({ query, variables: { limit: 50 } });
     const targets = {

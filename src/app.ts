@@ -42,6 +42,7 @@ import { SimulatedProvider } from './provider/simulated.ts';
 import { SimulatedHostingDriver } from './provider/hosting/simulated.ts';
 import { hostingCallbacks } from './modules/hosting/service.ts';
 import { getSchema } from './schema/index.ts';
+import { restView } from './schema/rest-view.ts';
 
 export interface RunningApp {
   app: App;
@@ -66,7 +67,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (msg) => log.info(msg), onQuery: opts.onQuery });
   const schema = getSchema();
   const yoga = createGraphQLServer(schema, () => app.limits);
-  const openApi = buildOpenApi(schema);
+  const openApi = buildOpenApi(restView(schema));
   const restRoutes = v1Router(schema);
   const restHandlers = sofaHandlers(schema, yoga);
   const toolCatalog = buildToolCatalog(schema);

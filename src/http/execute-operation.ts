@@ -3,20 +3,21 @@ import { Kind, OperationTypeNode, type DocumentNode, type ExecutionResult } from
 import type { App } from '../app-services.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import type { Operation } from '../schema/operation.ts';
+import { restView } from '../schema/rest-view.ts';
 import type { YogaServer } from './graphql.ts';
 import { requestScope } from './request-scope.ts';
 
 /**
  * Runs one operation by name with given variables through the same envelop pipeline as
  * REST and GraphQL (rate-limit classes, idempotency, scope-auth, masking). The selection is
- * the one sofa uses for REST, so a tool's result is the REST body.
+ * the one sofa uses for REST (over the REST view: no graph edges), so a tool's result is the REST body.
  */
 export function createOperationExecutor(app: App, yoga: YogaServer) {
   const documents = new Map<string, DocumentNode>();
   const documentFor = (op: Operation): DocumentNode => {
     let doc = documents.get(op.name);
     if (!doc) {
-      const node = buildOperationNodeForField({ schema: app.schema, kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION, field: op.name, models: [], ignore: [], circularReferenceDepth: 2 });
+      const node = buildOperationNodeForField({ schema: restView(app.schema), kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION, field: op.name, models: [], ignore: [], circularReferenceDepth: 2 });
       doc = { kind: Kind.DOCUMENT, definitions: [node] };
       documents.set(op.name, doc);
     }

@@ -1,4 +1,3 @@
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
@@ -14,6 +13,7 @@ import { useInputErrorMessages } from './plugins/input-errors.ts';
 import { useInputRules } from './plugins/input-rules.ts';
 import { useOperationRateLimit } from './plugins/operation-rate-limit.ts';
 import { useParsedBody } from './plugins/parsed-body.ts';
+import { useQueryCost } from './plugins/query-cost.ts';
 import { useTextInput } from './plugins/text-input.ts';
 import type { RateLimits } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
@@ -27,10 +27,12 @@ const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
  * (test/security/graphql-limits.test.ts checks every one fits).
  */
 export const GRAPHQL_LIMITS = {
-  /** Nesting of selections (introspection is not counted). */
-  maxDepth: 8,
-  /** graphql-armor's cost: 2 per object, 1 per scalar, ×1.5 per level of depth. */
+  /** Nesting of selections (introspection is not counted); a connection adds two levels (nodes or edges.node). */
+  maxDepth: 12,
+  /** graphql-armor's cost: 2 per object, 1 per scalar, ×1.5 per level of depth (plugins/query-cost.ts). */
   maxCost: 1000,
+  /** The same cost with each connection counted `first` times (default 50): what a query can make the server read. */
+  maxPagedCost: 250_000,
   maxAliases: 15,
   maxDirectives: 10,
   /** Lexical tokens of the document. */
@@ -93,7 +95,7 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       },
       maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens }),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, flattenFragments: true }),
-      costLimitPlugin({ maxCost: GRAPHQL_LIMITS.maxCost }),
+      useQueryCost(GRAPHQL_LIMITS),
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives }),
       useParsedBody(),
@@ -109,6 +111,7 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
     ],
   });
 }
+
 
 /**
  * GraphQL's own refusals (parse, validation, limits, variables) as the API's 400: yoga would

@@ -2,6 +2,7 @@ import type { ExecutionArgs, GraphQLSchema } from 'graphql';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { RequestContext } from '../schema/context.ts';
 import { listOperations } from '../schema/operation.ts';
+import { restView } from '../schema/rest-view.ts';
 import type { ServerContext, YogaServer } from './graphql.ts';
 import { restErrorResponse } from './rest-errors.ts';
 
@@ -27,7 +28,8 @@ export function sofaHandlers(schema: GraphQLSchema, yoga: YogaServer): Map<strin
   const operations = listOperations(schema);
   const enveloped = new WeakMap<object, Enveloped>();
   const sofa = createSofa({
-    schema,
+    // The REST view: sofa selects every field of a return type, and the graph's edges are GraphQL-only.
+    schema: restView(schema),
     basePath: '/v1',
     routes: Object.fromEntries(operations.map((op) => [`${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`, { method: op.method, path: op.path }])),
     // Every object type is returned whole: sofa would otherwise cut "models" to { id }.
@@ -43,7 +45,8 @@ export function sofaHandlers(schema: GraphQLSchema, yoga: YogaServer): Map<strin
     execute(args: ExecutionArgs) {
       const envelope = enveloped.get(args.contextValue as object);
       if (!envelope) throw new TypeError('sofa executed outside a request context.');
-      return envelope.execute({ ...args, variableValues: (args.contextValue as RequestContext).restVariables ?? {} });
+      // The document, built from the REST view, runs on the full schema (the same resolvers).
+      return envelope.execute({ ...args, schema: envelope.schema, variableValues: (args.contextValue as RequestContext).restVariables ?? {} });
     },
   } as unknown as Parameters<typeof createSofa>[0]);
   // `__routes` is the list of routes sofa registered on its (fets) router: the generated handlers.

@@ -12,6 +12,16 @@ import '../modules/domains/schema.ts';
 import '../modules/billing/schema.ts';
 import '../modules/tickets/schema.ts';
 import '../modules/events/schema.ts';
+// The graph's edges between the areas (README: The graph), after every type they join.
+import '../modules/servers/graph.ts';
+import '../modules/pools/graph.ts';
+import '../modules/hosting/graph.ts';
+import '../modules/domains/graph.ts';
+import '../modules/mail/graph.ts';
+import '../modules/billing/graph.ts';
+import '../modules/tickets/graph.ts';
+import '../modules/webhooks/graph.ts';
+import '../modules/account/graph.ts';
 
 let built: GraphQLSchema | undefined;
 

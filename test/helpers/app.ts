@@ -100,6 +100,12 @@ export async function startTestApp(overrides: Partial<Config> = {}, opts: { onQu
       body = JSON.stringify(opts.body);
       headers['Content-Type'] ??= 'application/json';
     }
+    // The app runs in this process, and the embedded database blocks its event loop while it
+    // works: a kept-alive socket whose idle time ran out during such a block is closed by the
+    // server's timer only once timers run again. Let them run (and the client see the close)
+    // before sending, or the request can go out on that socket and meet ECONNRESET.
+    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setImmediate(r));
     const res = await fetch(url + p, { method, headers, body });
     const text = await res.text();
     let parsed: any = text;

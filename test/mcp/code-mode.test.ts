@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { GRAPHQL_LIMITS } from '../../src/http/graphql.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
@@ -171,7 +172,7 @@ describe('MCP code mode: the graphql toolset', () => {
   it('the /graphql limits apply with the same errors, and each call counts against the rate limit', async () => {
     const client = await mcpClient(app.url, c.key, CODE_MODE);
     const documents = [
-      `{ servers { data { ips { ${'a { '.repeat(8)}b${' }'.repeat(8)} } } } }`,
+      `{ servers { data { ips { ${'a { '.repeat(GRAPHQL_LIMITS.maxDepth)}b${' }'.repeat(GRAPHQL_LIMITS.maxDepth)} } } } }`,
       `{ ${Array.from({ length: 16 }, (_, i) => `s${i}: servers { data { id } }`).join(' ')} }`,
       `{ ${'account { id } '.repeat(700)} }`,
       '{ servers { data { nope } } }',
@@ -184,7 +185,7 @@ describe('MCP code mode: the graphql toolset', () => {
       expect(res.isError).toBe(true);
       expect(res.structuredContent).toEqual(viaGraphql.body);
     }
-    expect((await execute(client, documents[0])).structuredContent.errors[0].message).toMatch(/depth limit of 8/i);
+    expect((await execute(client, documents[0])).structuredContent.errors[0].message).toMatch(new RegExp(`depth limit of ${GRAPHQL_LIMITS.maxDepth}`, 'i'));
     await client.close();
 
     const key = await keyWith(['servers:read']);

@@ -14,6 +14,7 @@ import {
 } from 'graphql';
 import type { BinaryRoute } from '../../src/schema/binary-operation.ts';
 import type { Operation } from '../../src/schema/operation.ts';
+import { restView } from '../../src/schema/rest-view.ts';
 import type { Estate } from './estate.ts';
 
 /**
@@ -189,7 +190,7 @@ const documents = new Map<string, string>();
 export function documentFor(schema: GraphQLSchema, op: Operation): string {
   let text = documents.get(op.name);
   if (!text) {
-    const node = buildOperationNodeForField({ schema, kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION, field: op.name, models: [], ignore: [], circularReferenceDepth: 2 });
+    const node = buildOperationNodeForField({ schema: restView(schema), kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION, field: op.name, models: [], ignore: [], circularReferenceDepth: 2 });
     text = print({ kind: Kind.DOCUMENT, definitions: [node] } as DocumentNode);
     documents.set(op.name, text);
   }

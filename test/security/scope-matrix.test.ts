@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getNamedType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryRoutes } from '../../src/http/binary-routes.ts';
 import { buildToolCatalog } from '../../src/mcp/catalog.ts';
@@ -242,6 +243,53 @@ describe('GraphQL', () => {
       check(failures, foreign.status === 404 && f?.extensions?.code === 'NOT_FOUND' && f?.message === m?.message, `${op.name}: ${JSON.stringify(foreign.body)} vs ${JSON.stringify(missing.body)}`);
     });
     expect(failures).toEqual([]);
+  });
+});
+
+describe('GraphQL edges of the graph (every field declared with edge(), from the schema)', () => {
+  const edges = Object.values(schema.getTypeMap())
+    .filter((t): t is GraphQLObjectType => isObjectType(t) && !t.name.startsWith('__'))
+    .flatMap((type) => Object.values(type.getFields()).filter((f) => f.extensions?.graphEdge).map((field) => ({ type, field, scope: (field.extensions!.graphEdge as { scope: Scope }).scope })));
+  const fromAccount = edges.filter((e) => e.type.name === 'Account');
+  const areaScope = (typeName: string) => edges.find((e) => getNamedType(e.field.type).name === typeName || getNamedType(e.field.type).name === `${typeName}Connection`)?.scope;
+
+  it('every edge is found, and an edge below the account needs the scope that reaches its parent', () => {
+    expect(fromAccount.length).toBeGreaterThanOrEqual(11);
+    for (const e of edges.filter((x) => x.type.name !== 'Account')) expect(areaScope(e.type.name), `${e.type.name}.${e.field.name}`).toBe(e.scope);
+  });
+
+  it("account's own full-scope key reads every edge of the account", async () => {
+    const res = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${A.customer.key}` },
+      body: JSON.stringify({ query: `{ account { id ${fromAccount.map((e) => `${e.field.name} { __typename }`).join(' ')} } }` }),
+    });
+    const body = (await res.json()) as any;
+    expect(body.errors).toBeUndefined();
+    for (const e of fromAccount) expect(body.data.account[e.field.name], e.field.name).not.toBeNull();
+  });
+
+  it('every scope set lacking an edge\'s scope → FORBIDDEN naming it at that edge, and the rest of the data', async () => {
+    const failures: string[] = [];
+    const cases = fromAccount.flatMap((e) => lacking(e.scope).map((set) => ({ e, set })));
+    await inPool(cases, 6, async ({ e, set }) => {
+      const res = await fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${set.key}` },
+        body: JSON.stringify({ query: `{ account { id ${e.field.name} { __typename } } }` }),
+      });
+      const body = (await res.json()) as any;
+      counts.graphql++;
+      const err = body.errors?.[0];
+      check(
+        failures,
+        body.errors?.length === 1 && err.extensions?.code === 'FORBIDDEN' && err.message === `This credential lacks the scope "${e.scope}".` && err.path?.join('.') === `account.${e.field.name}` &&
+          body.data?.account?.id === A.customer.accountId && body.data.account[e.field.name] === null,
+        `Account.${e.field.name} [${set.label}]: ${JSON.stringify(body)}`,
+      );
+    });
+    expect(failures).toEqual([]);
+    expect(cases.length).toBe(fromAccount.length * ALL_SCOPES.length);
   });
 });
 

@@ -1,34 +1,55 @@
 import { StatusBadge } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
-import { SERVERS_QUERY, ServerTable, type ServerRow } from './servers.tsx';
+import { SERVER_ROW_FIELDS, ServerTable, type ServerRow } from './servers.tsx';
+
+const OVERVIEW_QUERY = `{ account {
+  servers(first: 100) { nodes { ${SERVER_ROW_FIELDS} } }
+  pools(first: 100) { nodes { id label status vcpu ram2gb disk100 ip16 monthlyUsdCents } }
+  hostingAccounts(first: 100) { nodes { id domain status productId } }
+  domains(first: 100) { nodes { id domain status expires_at } }
+  wallet { balance_usd_cents currency }
+  tickets(first: 100) { nodes { id number subject status priority } }
+} }`;
+
+interface Overview {
+  servers: { nodes: ServerRow[] };
+  pools: { nodes: any[] };
+  hostingAccounts: { nodes: any[] };
+  domains: { nodes: any[] };
+  wallet: { balance_usd_cents: number; currency: string };
+  tickets: { nodes: any[] };
+}
 
 export const money = (cents: number, currency = 'USD') => `${(cents / 100).toLocaleString('en-US', { style: 'currency', currency })}`;
 
 const status = (s: string) => <StatusBadge status={s} />;
 
 export function Overview() {
-  const servers = useLive<{ servers: { data: ServerRow[] } }>(SERVERS_QUERY, ['server.']);
-  const pools = useLive<{ pools: { data: any[] } }>('{ pools(limit: 100) { data { id label status vcpu ram2gb disk100 ip16 monthlyUsdCents } } }', ['pool.', 'server.']);
-  const hosting = useLive<{ hostingAccounts: { data: any[] } }>('{ hostingAccounts(limit: 100) { data { id domain status productId } } }', ['hosting.']);
-  const domains = useLive<{ domains: { data: any[] } }>('{ domains(limit: 100) { data { id domain status expires_at } } }', ['domain.', 'invoice.']);
-  const wallet = useLive<{ wallet: { balance_usd_cents: number; currency: string } }>('{ wallet { balance_usd_cents currency } }', ['wallet.', 'invoice.']);
-  const tickets = useLive<{ tickets: { data: any[] } }>('{ tickets(limit: 100) { data { id number subject status priority } } }', ['ticket.']);
+  // One request for the whole page: the account and everything it reaches (README: The graph).
+  const page = useLive<{ account: Overview }>(OVERVIEW_QUERY, ['server.', 'pool.', 'hosting.', 'domain.', 'invoice.', 'wallet.', 'ticket.']);
+  const part = <K extends keyof Overview>(k: K) => ({ error: page.error, data: page.data && { [k]: page.data.account[k] } as Pick<Overview, K> });
+  const servers = part('servers');
+  const pools = part('pools');
+  const hosting = part('hostingAccounts');
+  const domains = part('domains');
+  const wallet = part('wallet');
+  const tickets = part('tickets');
 
   return (
     <div>
       <h1>Overview</h1>
       <div class="grid">
         <Section title="Servers" testid="servers" state={servers}>
-          {(d) => <ServerTable servers={d.servers.data} />}
+          {(d) => <ServerTable servers={d.servers.nodes} />}
         </Section>
         <Section title="Wallet" testid="wallet" state={wallet}>
           {(d) => <p class="big">{money(d.wallet.balance_usd_cents, d.wallet.currency)}</p>}
         </Section>
         <Section title="Capacity pools" testid="pools" state={pools}>
           {(d) =>
-            d.pools.data.length === 0 ? <p class="muted">No pools.</p> : (
+            d.pools.nodes.length === 0 ? <p class="muted">No pools.</p> : (
               <ul class="plain">
-                {d.pools.data.map((p) => (
+                {d.pools.nodes.map((p) => (
                   <li key={p.id}>{p.label} {status(p.status)} <span class="muted">{p.vcpu} vCPU · {p.ram2gb * 2} GB · {money(p.monthlyUsdCents)}/mo</span></li>
                 ))}
               </ul>
@@ -37,21 +58,21 @@ export function Overview() {
         </Section>
         <Section title="Web hosting" testid="hosting" state={hosting}>
           {(d) =>
-            d.hostingAccounts.data.length === 0 ? <p class="muted">No hosting accounts.</p> : (
-              <ul class="plain">{d.hostingAccounts.data.map((h) => <li key={h.id}>{h.domain} {status(h.status)}</li>)}</ul>
+            d.hostingAccounts.nodes.length === 0 ? <p class="muted">No hosting accounts.</p> : (
+              <ul class="plain">{d.hostingAccounts.nodes.map((h) => <li key={h.id}>{h.domain} {status(h.status)}</li>)}</ul>
             )
           }
         </Section>
         <Section title="Domains" testid="domains" state={domains}>
           {(d) =>
-            d.domains.data.length === 0 ? <p class="muted">No domains.</p> : (
-              <ul class="plain">{d.domains.data.map((x) => <li key={x.id}>{x.domain} {status(x.status)}</li>)}</ul>
+            d.domains.nodes.length === 0 ? <p class="muted">No domains.</p> : (
+              <ul class="plain">{d.domains.nodes.map((x) => <li key={x.id}>{x.domain} {status(x.status)}</li>)}</ul>
             )
           }
         </Section>
         <Section title="Open tickets" testid="tickets" state={tickets}>
           {(d) => {
-            const open = d.tickets.data.filter((t) => t.status !== 'closed');
+            const open = d.tickets.nodes.filter((t) => t.status !== 'closed');
             return open.length === 0 ? <p class="muted">No open tickets.</p> : (
               <ul class="plain">{open.map((t) => <li key={t.id}><span class="mono">{t.number}</span> {t.subject} {status(t.status)}</li>)}</ul>
             );

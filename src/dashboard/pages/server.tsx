@@ -8,8 +8,9 @@ import { useLive } from '../live-query.tsx';
 /** A server's page (also where its SSO link lands). */
 export function ServerPage(props: { id: string }) {
   const state = useLive<{ server: any }>(
-    'query($id: ID!) { server(id: $id) { id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt ips { ip version primary ptr } } }',
-    ['server.'],
+    // One nested read: the server with its addresses, snapshots, add-ons and pool.
+    'query($id: ID!) { server(id: $id) { id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt ips { ip version primary ptr } snapshots { id name status } addons { id type } pool { id label } } }',
+    ['server.', 'pool.'],
     { id: props.id },
   );
   const [message, setMessage] = useState('');
@@ -35,6 +36,9 @@ export function ServerPage(props: { id: string }) {
           <dt>System</dt><dd>{s.os} / {s.osTemplate}</dd>
           <dt>Created</dt><dd><When at={s.createdAt} /></dd>
           <dt>Renews</dt><dd><When at={s.renewsAt} none="with its pool" /></dd>
+          <dt>Pool</dt><dd>{s.pool ? s.pool.label : '—'}</dd>
+          <dt>Snapshots</dt><dd>{s.snapshots.map((x: any) => x.name).join(', ') || '—'}</dd>
+          <dt>Add-ons</dt><dd>{s.addons.map((x: any) => x.type).join(', ') || '—'}</dd>
           <dt>Addresses</dt><dd class="mono">{s.ips.map((i: any) => i.ip + (i.ptr ? ` (${i.ptr})` : '')).join(', ') || '—'}</dd>
         </dl>
         <div class="actions">

@@ -2,7 +2,8 @@ import { Link } from '../router.tsx';
 import { StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
 
-export const SERVERS_QUERY = '{ servers(limit: 100) { data { id label status productId vcpu ramMb diskGb createdAt ips { ip primary } } } }';
+export const SERVER_ROW_FIELDS = 'id label status productId vcpu ramMb diskGb createdAt ips { ip primary }';
+export const SERVERS_QUERY = `{ servers(limit: 100) { data { ${SERVER_ROW_FIELDS} } } }`;
 
 export interface ServerRow {
   id: string;

@@ -1,22 +1,30 @@
 import { builder } from '../../schema/builder.ts';
 import { operation } from '../../schema/operation.ts';
+import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import { getAccount } from './service.ts';
+
+// The account is the root of the graph (README: The graph): any credential reaches it, and each
+// field needs the scope of what it shows — the profile account:read, each edge its area's scope.
+// GET /account selects the profile, so it still answers 403 without account:read.
+const PROFILE = { authScopes: { 'account:read': true } as Record<Scope, boolean> };
+const ANY_SCOPE = Object.fromEntries(ALL_SCOPES.map((s) => [s, true])) as Record<Scope, boolean>;
 
 builder.prismaObject('Account', {
   description: 'The account the credential belongs to.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    email: t.exposeString('email'),
-    name: t.exposeString('name'),
-    country: t.exposeString('country'),
-    email_verified: t.exposeBoolean('emailVerified'),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    email: t.exposeString('email', PROFILE),
+    name: t.exposeString('name', PROFILE),
+    country: t.exposeString('country', PROFILE),
+    email_verified: t.exposeBoolean('emailVerified', PROFILE),
+    created_at: t.expose('createdAt', { type: 'DateTime', ...PROFILE }),
   }),
 });
 
 builder.queryField('account', (t) =>
   t.prismaField({
     ...operation({ scope: 'account:read', rest: 'GET /account', area: 'account', tool: 'account_get' }),
+    authScopes: ANY_SCOPE,
     description: 'Get the authenticated account profile.',
     type: 'Account',
     resolve: (query, _root, _args, ctx) => getAccount(ctx.db, query),

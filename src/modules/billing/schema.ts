@@ -1,5 +1,6 @@
 import { builder } from '../../schema/builder.ts';
 import { rules } from '../../schema/input-rules.ts';
+import { Node } from '../../schema/graph.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs, PAGE_DEFAULT, PAGE_MAX } from '../../schema/pagination.ts';
 import { getInvoice, INVOICE_PAGE_RULES, INVOICES_PAGE_DEFAULT, INVOICES_PAGE_MAX, listInvoices, type InvoiceView } from './invoices.ts';
@@ -18,7 +19,8 @@ const InvoiceItem = builder.objectRef<InvoiceView['items'][number]>('InvoiceItem
   }),
 });
 
-const Invoice = builder.objectRef<InvoiceView>('Invoice').implement({
+export const Invoice = builder.objectRef<InvoiceView>('Invoice').implement({
+  interfaces: [Node],
   description: 'An invoice with its line items; amounts in integer US cents.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -80,7 +82,7 @@ const AutoRecharge = builder.objectRef<WalletView['auto_recharge']>('WalletAutoR
   }),
 });
 
-const Wallet = builder.objectRef<WalletView>('Wallet').implement({
+export const Wallet = builder.objectRef<WalletView>('Wallet').implement({
   description: 'The prepaid wallet: balance in integer US cents and auto-recharge settings.',
   fields: (t) => ({
     balance_usd_cents: t.exposeInt('balance_usd_cents', { description: 'Never negative.' }),
@@ -101,7 +103,7 @@ builder.queryField('wallet', (t) =>
 );
 
 type TxnPage = Awaited<ReturnType<typeof listWalletTransactions>>;
-const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('WalletTransaction').implement({
+export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('WalletTransaction').implement({
   description: 'One movement of the wallet ledger.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
@@ -6,6 +7,7 @@ import { getDomain, listDomains, NAMESERVERS_MAX, NAMESERVERS_MIN, NAMESERVERS_R
 
 // snake_case like the spec's request fields (auto_renew, transfer_lock).
 export const Domain = builder.objectRef<DomainView>('Domain').implement({
+  interfaces: [Node],
   description: 'A domain registered through the service.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -143,3 +143,7 @@ onInvoicePaid(DOMAIN_PURPOSE, async (tx, invoice, now) => {
   await tx.domain.update({ where: { id: domain.id }, data: { status: 'active', registeredAt: now, expiresAt } });
   await recordEvent(tx, domain.accountId, 'domain.registered', { domainId: domain.id, domain: domain.name, periodYears: domain.periodYears, expiresAt: expiresAt.toISOString() }, now);
 });
+
+export async function domainsByIds(db: TenantDb, ids: readonly string[]) {
+  return (await db.domain.findMany({ where: { id: { in: [...ids] } } })).map(domainView);
+}

@@ -1,5 +1,6 @@
 import { builder } from '../../schema/builder.ts';
 import { DNS_NAME_RULES, rules } from '../../schema/input-rules.ts';
+import { Node } from '../../schema/graph.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
 import { detachCustomDomain, hostingDetail, listHosting, setCustomDomain, verifyCustomDomain, type HostingView } from './service.ts';
@@ -41,7 +42,8 @@ const HostingConnection = builder.objectRef<HostingView['connection']>('HostingC
   }),
 });
 
-const HostingAccount = builder.objectRef<HostingView>('HostingAccount').implement({
+export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').implement({
+  interfaces: [Node],
   description: 'A web-hosting account (scrubbed of upstream details).',
   fields: (t) => ({
     id: t.exposeID('id'),

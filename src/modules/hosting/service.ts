@@ -154,6 +154,10 @@ export async function listHosting(ctx: HostingContext, args: PageArgs) {
   return { ...page, data: page.data.map((r) => hostingView(r, ctx.app.config.publicBaseUrl)) };
 }
 
+export async function hostingByIds(ctx: HostingContext, ids: readonly string[]) {
+  return (await ctx.db.hostingAccount.findMany({ where: { id: { in: [...ids] } } })).map((r) => hostingView(r, ctx.app.config.publicBaseUrl));
+}
+
 export async function hostingDetail(ctx: HostingContext, id: string): Promise<HostingView> {
   return hostingView(await getHosting(ctx.db, id), ctx.app.config.publicBaseUrl);
 }

@@ -10,7 +10,7 @@ import { mailSetup, type DnsRecord } from './setup.ts';
 
 // snake_case like the spec's request fields (domain_id, local_part, quota_mb, source_local); integer ids.
 
-const MailDomain = builder.objectRef<ReturnType<typeof mailDomainView>>('MailDomain').implement({
+export const MailDomain = builder.objectRef<ReturnType<typeof mailDomainView>>('MailDomain').implement({
   description: 'A domain with email hosting enabled.',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -22,7 +22,7 @@ const MailDomain = builder.objectRef<ReturnType<typeof mailDomainView>>('MailDom
   }),
 });
 
-const Mailbox = builder.objectRef<ReturnType<typeof mailboxView>>('Mailbox').implement({
+export const Mailbox = builder.objectRef<ReturnType<typeof mailboxView>>('Mailbox').implement({
   description: 'A mailbox. Its password is stored only as a hash and never returned.',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -36,7 +36,7 @@ const Mailbox = builder.objectRef<ReturnType<typeof mailboxView>>('Mailbox').imp
   }),
 });
 
-const MailAlias = builder.objectRef<ReturnType<typeof aliasView>>('MailAlias').implement({
+export const MailAlias = builder.objectRef<ReturnType<typeof aliasView>>('MailAlias').implement({
   description: 'A forwarding alias: mail to source is forwarded to destination.',
   fields: (t) => ({
     id: t.exposeInt('id'),

@@ -188,3 +188,19 @@ export async function deleteAlias(ctx: MailContext, id: number) {
   await mailBackend.deleteAlias(alias.source);
   return { id, source: alias.source, deleted: true };
 }
+
+// ---------------------------------------------------------------- the graph's batched reads
+
+const before = (after: string | null | undefined) => (after && /^[1-9][0-9]{0,9}$/.test(after) ? { id: { lt: Number(after) } } : {});
+
+export async function mailDomainsByIds(db: TenantDb, ids: readonly number[]) {
+  return (await db.mailDomain.findMany({ where: { id: { in: [...ids] } }, include: COUNTS })).map(mailDomainView);
+}
+
+export async function mailboxesOfDomains(db: TenantDb, domainIds: readonly number[], after?: string | null) {
+  return (await db.mailbox.findMany({ where: { domainId: { in: [...domainIds] }, ...before(after) }, orderBy: { id: 'desc' } })).map(mailboxView);
+}
+
+export async function aliasesOfDomains(db: TenantDb, domainIds: readonly number[], after?: string | null) {
+  return (await db.mailAlias.findMany({ where: { domainId: { in: [...domainIds] }, ...before(after) }, orderBy: { id: 'desc' } })).map(aliasView);
+}

@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { LABEL_RULES } from '../servers/server-row.ts';
@@ -152,8 +153,9 @@ const summaryFields = (t: any) => ({
   createdAt: t.expose('createdAt', { type: 'DateTime' }),
 });
 
-const Pool = builder.objectRef<Summary>('Pool').implement({
+export const Pool = builder.objectRef<Summary>('Pool').implement({
   description: 'A capacity pool with its quotas, status, monthly price and renewal date.',
+  interfaces: [Node],
   fields: (t) => summaryFields(t),
 });
 
@@ -254,7 +256,7 @@ builder.mutationField('poolServerCreate', (t) =>
   }),
 );
 
-const PoolIp = builder.objectRef<Awaited<ReturnType<typeof listPoolIps>>[number]>('PoolIp').implement({
+export const PoolIp = builder.objectRef<Awaited<ReturnType<typeof listPoolIps>>[number]>('PoolIp').implement({
   description: 'An IPv4 address of a pool block.',
   fields: (t) => ({
     ip: t.exposeString('ip'),

@@ -142,6 +142,11 @@ export async function listPools(db: TenantDb, args: PageArgs) {
   return { ...page, data: page.data.map(summary) };
 }
 
+/** Pools by id in one statement (the graph's loaders): deleted pools read as missing. */
+export async function poolsByIds(db: TenantDb, ids: readonly string[]) {
+  return (await db.pool.findMany({ where: { id: { in: [...ids] }, ...VISIBLE } })).map(summary);
+}
+
 export async function getPool(db: TenantDb, id: string) {
   return detail(db, await findPool(db, id));
 }

@@ -1,6 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
 import { Deleted } from '../../schema/deleted.ts';
+import { Node } from '../../schema/graph.ts';
 import { HOST_NAME_RULES, rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs, wholeList } from '../../schema/pagination.ts';
@@ -27,6 +28,7 @@ export const ServerIp = builder.prismaObject('ServerIp', {
 // Upstream details (node, upstream id, provisioning log) live in ProviderServer and are never exposed.
 export const Server = builder.prismaObject('Server', {
   description: 'A cloud server.',
+  interfaces: [Node],
   fields: (t) => ({
     id: t.exposeID('id'),
     label: t.exposeString('label'),
@@ -98,6 +100,7 @@ builder.mutationField('serverPower', (t) =>
 
 export const Snapshot = builder.prismaObject('Snapshot', {
   description: 'A restore point of a server disk.',
+  interfaces: [Node],
   fields: (t) => ({
     id: t.exposeID('id'),
     serverId: t.exposeString('serverId'),

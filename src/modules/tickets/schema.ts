@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
@@ -17,11 +18,12 @@ const ticketFields = (t: any) => ({
 });
 
 export const Ticket = builder.objectRef<TicketView>('Ticket').implement({
+  interfaces: [Node],
   description: 'A support ticket.',
   fields: (t) => ticketFields(t),
 });
 
-const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('TicketMessage').implement({
+export const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('TicketMessage').implement({
   description: 'One message of a ticket thread.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -150,3 +150,14 @@ export async function staffReply(prisma: PrismaClient, id: string, input: { body
     return detail(await find(tx, id));
   }, TX_OPTIONS);
 }
+
+// The graph's batched reads.
+
+export async function ticketsByIds(db: TenantDb, ids: readonly string[]) {
+  return (await db.ticket.findMany({ where: { id: { in: [...ids] } } })).map(ticketView);
+}
+
+/** The messages of several tickets (already read through the tenant client), oldest first. */
+export async function messagesOfTickets(db: TenantDb, ticketIds: readonly string[]) {
+  return db.ticketMessage.findMany({ where: { ticketId: { in: [...ticketIds] } }, orderBy: { id: 'asc' }, select: { id: true, ticketId: true, author: true, body: true, createdAt: true } });
+}

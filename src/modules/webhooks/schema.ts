@@ -1,6 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { rules } from '../../schema/input-rules.ts';
+import { Node } from '../../schema/graph.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
@@ -10,6 +11,7 @@ import {
 } from './service.ts';
 
 export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
+  interfaces: [Node],
   description: 'A webhook subscription: events of the chosen kinds are POSTed, signed, to its URL.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -65,7 +67,8 @@ interface DeliveryView {
   attempts: AttemptView[];
 }
 
-const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
+export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
+  interfaces: [Node],
   description: 'One event sent to one subscription, with its attempts.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Sent as X-Service-Delivery-Id; the same on every attempt.' }),

@@ -179,3 +179,18 @@ export async function redeliver(ctx: WebhookContext, webhookId: string, delivery
 }
 
 export { MAX_ATTEMPTS };
+
+// The graph's batched reads.
+
+export async function webhooksByIds(db: TenantDb, ids: readonly (string | number)[]) {
+  return (await db.webhook.findMany({ where: { id: { in: ids.map(String) } } })).map((r) => view(r));
+}
+
+export function deliveriesByIds(db: TenantDb, ids: readonly string[]) {
+  return db.webhookDelivery.findMany({ where: { id: { in: [...ids] } }, select: DELIVERY_SELECT });
+}
+
+/** The delivery logs of several subscriptions in one statement, newest first. */
+export function deliveriesOfWebhooks(db: TenantDb, webhookIds: readonly string[], after?: string | null) {
+  return db.webhookDelivery.findMany({ where: { webhookId: { in: [...webhookIds] }, ...(after ? { id: { lt: after } } : {}) }, orderBy: { id: 'desc' }, select: DELIVERY_SELECT });
+}

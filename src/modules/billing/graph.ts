@@ -1,0 +1,39 @@
+import { builder } from '../../schema/builder.ts';
+import { connectionArgs, connectionOf, connectionOfPage, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
+import { countInvoices, invoicePage, invoicesByIds } from './graph-reads.ts';
+import { Invoice, Wallet, WalletTransaction } from './schema.ts';
+import { getWallet, listWalletTransactions } from './service.ts';
+
+// Billing in the graph: Account.wallet → transactions, Account.invoices (with their line items).
+
+const InvoiceConnection = connectionType('Invoice', Invoice);
+const WalletTransactionConnection = connectionType('WalletTransaction', WalletTransaction);
+
+builder.prismaObjectField('Account', 'wallet', (t) =>
+  t.field({ ...edge('billing:read'), type: Wallet, description: 'The prepaid wallet.', resolve: (_a, _args, ctx) => getWallet(ctx.db) }),
+);
+
+builder.objectField(Wallet, 'transactions', (t) =>
+  t.field({
+    ...edge('billing:read'),
+    type: WalletTransactionConnection,
+    description: 'Ledger rows, newest first.',
+    args: connectionArgs(t),
+    resolve: async (_w, args, ctx) => connectionOfPage(await listWalletTransactions(ctx.db, { limit: pageSize(args), cursor: args.after })),
+  }),
+);
+
+builder.prismaObjectField('Account', 'invoices', (t) =>
+  t.field({
+    ...edge('billing:read'),
+    type: InvoiceConnection,
+    description: 'Invoices with their line items (`items`), newest first.',
+    args: connectionArgs(t),
+    resolve: async (_a, args, ctx) => {
+      const first = pageSize(args);
+      return connectionOf(await invoicePage(ctx.db, first, args.after), first, () => countInvoices(ctx.db));
+    },
+  }),
+);
+
+nodeKind({ prefix: 'inv', typename: 'Invoice', scope: 'billing:read', load: (ctx, ids) => invoicesByIds(ctx.db, ids) });

@@ -1,0 +1,53 @@
+import { builder } from '../../schema/builder.ts';
+import { batchedConnection, batchedOne, connectionArgs, connectionOfPage, connectionType, edge, pageSize } from '../../schema/graph.ts';
+import { MailAlias, MailDomain, Mailbox } from './schema.ts';
+import { aliasesOfDomains, listMailDomains, mailboxesOfDomains, mailDomainsByIds } from './service.ts';
+
+// Mail in the graph: Account.mailDomains → mailboxes and aliases, and back to the domain.
+// Mail ids are integers per kind (as REST has them), so mail resources are not Nodes: an id alone
+// cannot say which kind it names.
+
+const MailDomainConnection = connectionType('MailDomain', MailDomain);
+const MailboxConnection = connectionType('Mailbox', Mailbox);
+const MailAliasConnection = connectionType('MailAlias', MailAlias);
+
+builder.prismaObjectField('Account', 'mailDomains', (t) =>
+  t.field({
+    ...edge('mail:read'),
+    type: MailDomainConnection,
+    description: 'Domains with email hosting, newest first.',
+    args: connectionArgs(t),
+    resolve: async (_a, args, ctx) => connectionOfPage(await listMailDomains(ctx.db, { limit: pageSize(args), cursor: args.after })),
+  }),
+);
+
+builder.objectField(MailDomain, 'mailboxes', (t) =>
+  t.field({
+    ...edge('mail:read'),
+    type: MailboxConnection,
+    description: 'The mailboxes of the domain, newest first.',
+    args: connectionArgs(t),
+    resolve: (d, args, ctx) => batchedConnection(ctx, 'MailDomain.mailboxes', d.id, args, (ids, after) => mailboxesOfDomains(ctx.db, ids, after), (m) => m.domain_id),
+  }),
+);
+
+builder.objectField(MailDomain, 'aliases', (t) =>
+  t.field({
+    ...edge('mail:read'),
+    type: MailAliasConnection,
+    description: 'The forwarding aliases of the domain, newest first.',
+    args: connectionArgs(t),
+    resolve: (d, args, ctx) => batchedConnection(ctx, 'MailDomain.aliases', d.id, args, (ids, after) => aliasesOfDomains(ctx.db, ids, after), (a) => a.domain_id),
+  }),
+);
+
+for (const ref of [Mailbox, MailAlias] as const) {
+  builder.objectField(ref as typeof Mailbox, 'domain', (t) =>
+    t.field({
+      ...edge('mail:read'),
+      type: MailDomain,
+      description: 'The mail domain it belongs to.',
+      resolve: (m, _args, ctx) => batchedOne(ctx, 'MailDomain', m.domain_id, (ids) => mailDomainsByIds(ctx.db, ids as number[])),
+    }),
+  );
+}

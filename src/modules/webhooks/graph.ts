@@ -1,0 +1,41 @@
+import { builder } from '../../schema/builder.ts';
+import { batchedConnection, batchedOne, connectionArgs, connectionOfPage, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
+import { Webhook, WebhookDelivery } from './schema.ts';
+import { deliveriesByIds, deliveriesOfWebhooks, listWebhooks, webhooksByIds } from './service.ts';
+
+// Webhooks in the graph: Account.webhooks → deliveries → back to the subscription.
+
+const WebhookConnection = connectionType('Webhook', Webhook);
+const WebhookDeliveryConnection = connectionType('WebhookDelivery', WebhookDelivery);
+
+builder.prismaObjectField('Account', 'webhooks', (t) =>
+  t.field({
+    ...edge('webhooks:read'),
+    type: WebhookConnection,
+    description: 'Webhook subscriptions (secrets masked), newest first.',
+    args: connectionArgs(t),
+    resolve: async (_a, args, ctx) => connectionOfPage(await listWebhooks(ctx.db, { limit: pageSize(args), cursor: args.after })),
+  }),
+);
+
+builder.objectField(Webhook, 'deliveries', (t) =>
+  t.field({
+    ...edge('webhooks:read'),
+    type: WebhookDeliveryConnection,
+    description: 'Recent deliveries, newest first.',
+    args: connectionArgs(t),
+    resolve: (w, args, ctx) => batchedConnection(ctx, 'Webhook.deliveries', w.id, args, (ids, after) => deliveriesOfWebhooks(ctx.db, ids, after), (d) => d.webhookId),
+  }),
+);
+
+builder.objectField(WebhookDelivery, 'webhook', (t) =>
+  t.field({
+    ...edge('webhooks:read'),
+    type: Webhook,
+    description: 'The subscription it was made for.',
+    resolve: (d, _args, ctx) => batchedOne(ctx, 'Webhook', d.webhookId, (ids) => webhooksByIds(ctx.db, ids)),
+  }),
+);
+
+nodeKind({ prefix: 'wh', typename: 'Webhook', scope: 'webhooks:read', load: (ctx, ids) => webhooksByIds(ctx.db, ids) });
+nodeKind({ prefix: 'whd', typename: 'WebhookDelivery', scope: 'webhooks:read', load: (ctx, ids) => deliveriesByIds(ctx.db, ids) });

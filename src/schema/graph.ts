@@ -1,0 +1,240 @@
+import type { ArgBuilder } from '@pothos/core';
+import DataLoader from 'dataloader';
+import { badRequest, forbidden, unauthorized } from '../errors.ts';
+import type { Scope } from '../scopes.ts';
+import { builder, type Types } from './builder.ts';
+import type { RequestContext } from './context.ts';
+import { PAGE_MAX } from './pagination.ts';
+
+/**
+ * The connected graph (README: The graph): global object identification (Node, node, nodes),
+ * cursor connections and edges. Edges are GraphQL-only: every field or type declared here
+ * carries `graphOnly` (or `graphEdge`) in its extensions, and the REST view of the schema
+ * (rest-view.ts), from which sofa, OpenAPI and MCP build their documents, leaves them out.
+ */
+
+/** Extensions of a graph-only type. */
+export const GRAPH_ONLY = { graphOnly: true } as const;
+
+/** Page size of a nested connection when `first` is not given. */
+export const CONNECTION_DEFAULT = 50;
+
+// ------------------------------------------------------------------ per-request loaders
+
+const loaders = new WeakMap<object, Map<string, DataLoader<unknown, unknown>>>();
+
+/**
+ * A DataLoader that lives as long as the request's context: every call with the same name in
+ * one execution is batched into one call of `batch` per tick (one SQL statement per level of
+ * a nested query instead of one per parent). The name must include anything besides the key
+ * that changes the answer (a connection's arguments).
+ */
+export function loaderOf<K, V>(ctx: object, name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
+  let byName = loaders.get(ctx);
+  if (!byName) loaders.set(ctx, (byName = new Map()));
+  let loader = byName.get(name) as DataLoader<K, V> | undefined;
+  if (!loader) byName.set(name, (loader = new DataLoader<K, V>(batch, { maxBatchSize: 1000 })) as DataLoader<unknown, unknown>);
+  return loader;
+}
+
+/** Groups rows by a key, each group in the rows' order; keys with no row get an empty list. */
+export function groupBy<T, K>(keys: readonly K[], rows: T[], keyOf: (row: T) => K): T[][] {
+  const groups = new Map<K, T[]>(keys.map((k) => [k, []]));
+  for (const row of rows) groups.get(keyOf(row))?.push(row);
+  return keys.map((k) => groups.get(k)!);
+}
+
+// ------------------------------------------------------------------ scopes on edges
+
+/** The scope-auth refusal's message for a missing scope (builder.ts uses the same words). */
+export const scopeMessage = (scope: string) => `This credential lacks the scope "${scope}".`;
+
+/**
+ * Spread into an edge field: it needs the scope of what it reaches, and is nullable, so a
+ * credential without that scope gets a FORBIDDEN error at that path and the rest of the data.
+ * `graphEdge` keeps it out of REST and lets the scope matrix find every edge.
+ */
+export function edge(scope: Scope) {
+  return {
+    authScopes: { [scope]: true } as Record<Scope, boolean>,
+    nullable: true as const,
+    extensions: { graphEdge: { scope } },
+  };
+}
+
+export interface EdgeMeta {
+  scope: Scope;
+}
+
+// ------------------------------------------------------------------ connections
+
+export interface Connection<T> {
+  nodes: T[];
+  hasNextPage: boolean;
+  endCursor: string | null;
+  cursorOf(node: T): string;
+  /** Counted only when the client asks for totalCount. */
+  count?: () => Promise<number>;
+}
+
+export interface ConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+/** `first` checked against the list limits (README: Pagination): 1 to PAGE_MAX, default CONNECTION_DEFAULT. */
+export function pageSize(args: ConnectionArgs): number {
+  const first = args.first ?? CONNECTION_DEFAULT;
+  if (!Number.isInteger(first) || first < 1 || first > PAGE_MAX) throw badRequest(`first must be an integer from 1 to ${PAGE_MAX}.`, 'first');
+  return first;
+}
+
+/** A connection from rows fetched one beyond the page (newest first, cursor = the row's id). */
+export function connectionOf<T extends { id: string | number }>(rows: T[], first: number, count?: () => Promise<number>): Connection<T> {
+  const nodes = rows.length > first ? rows.slice(0, first) : rows;
+  const cursorOf = (n: T) => String(n.id);
+  return { nodes, hasNextPage: rows.length > first, endCursor: nodes.length ? cursorOf(nodes[nodes.length - 1]) : null, cursorOf, count };
+}
+
+/** A connection from a service's list page (`{ data, hasMore, nextCursor }`). */
+export function connectionOfPage<T extends { id: string | number }>(page: { data: T[]; hasMore: boolean }, count?: () => Promise<number>): Connection<T> {
+  const cursorOf = (n: T) => String(n.id);
+  const last = page.data[page.data.length - 1];
+  return { nodes: page.data, hasNextPage: page.hasMore, endCursor: last ? cursorOf(last) : null, cursorOf, count };
+}
+
+const PageInfo = builder.objectRef<Connection<unknown>>('PageInfo').implement({
+  description: 'Where a page of a connection ends and whether another follows.',
+  extensions: GRAPH_ONLY,
+  fields: (t) => ({
+    hasNextPage: t.exposeBoolean('hasNextPage'),
+    endCursor: t.exposeString('endCursor', { nullable: true, description: 'Pass as `after` to get the next page.' }),
+  }),
+});
+
+/** `first`/`after` arguments of a connection field. */
+export const connectionArgs = (t: { arg: ArgBuilder<Types> }) => ({
+  first: t.arg.int({ required: false, description: `Items per page, 1 to ${PAGE_MAX} (default ${CONNECTION_DEFAULT}).` }),
+  after: t.arg.string({ required: false, description: 'endCursor of the previous page.' }),
+});
+
+/** The `<Name>Connection` and `<Name>Edge` types of a node type. */
+export function connectionType<T>(name: string, node: any) {
+  const Edge = builder.objectRef<{ node: T; cursor: string }>(`${name}Edge`).implement({
+    extensions: GRAPH_ONLY,
+    fields: (t) => ({ cursor: t.exposeString('cursor'), node: t.field({ type: node, resolve: (e) => e.node as any }) }),
+  });
+  return builder.objectRef<Connection<T>>(`${name}Connection`).implement({
+    description: `A page of ${name} items, newest first.`,
+    extensions: GRAPH_ONLY,
+    fields: (t) => ({
+      edges: t.field({ type: [Edge], resolve: (c) => c.nodes.map((n) => ({ node: n, cursor: c.cursorOf(n) })) }),
+      nodes: t.field({ type: [node], resolve: (c) => c.nodes as any }),
+      pageInfo: t.field({ type: PageInfo, resolve: (c) => c as Connection<unknown> }),
+      totalCount: t.int({ nullable: true, description: 'Items in the whole list (null where counting is not offered).', resolve: (c) => c.count?.() ?? null }),
+    }),
+  });
+}
+
+// ------------------------------------------------------------------ global object identification
+
+export interface NodeKind {
+  /** The id prefix of the kind (src/db/ids.ts): `srv` of `srv_...`. */
+  prefix: string;
+  typename: string;
+  /** The scope its root field needs. */
+  scope: Scope;
+  /** Rows of these ids visible to the caller, in any order (the tenant client filters the account). */
+  load(ctx: RequestContext, ids: readonly string[]): Promise<{ id: string | number }[]>;
+}
+
+const kinds = new Map<string, NodeKind>();
+
+/** Registers a resource kind `node(id:)` can fetch. */
+export function nodeKind(kind: NodeKind): void {
+  kinds.set(kind.prefix, kind);
+}
+
+const kindOf = (id: string) => kinds.get(id.slice(0, id.indexOf('_')));
+
+export const Node = builder.interfaceRef<{ id: string | number }>('Node').implement({
+  description: 'A resource with a global id: the id REST uses for it (its prefix names the kind: srv_, pool_, inv_ …).',
+  extensions: GRAPH_ONLY,
+  fields: (t) => ({ id: t.exposeID('id') }),
+  resolveType: (obj) => kindOf(String(obj.id))?.typename ?? null,
+});
+
+/**
+ * One id: null when it names nothing the account owns (another account's resource reads as
+ * missing); the root field's FORBIDDEN when the credential lacks the scope to read that kind.
+ */
+async function loadNode(ctx: RequestContext, id: string): Promise<object | null> {
+  if (!ctx.principal) throw unauthorized();
+  const kind = kindOf(id);
+  if (!kind) return null;
+  if (!ctx.principal.scopes.has(kind.scope)) throw forbidden(scopeMessage(kind.scope));
+  const loader = loaderOf<string, object | null>(ctx, `node:${kind.prefix}`, async (ids) => {
+    const rows = await kind.load(ctx, ids);
+    const byId = new Map(rows.map((r) => [String(r.id), r]));
+    return ids.map((i) => byId.get(i) ?? null);
+  });
+  return loader.load(id);
+}
+
+export const MAX_NODE_IDS = 100;
+
+builder.queryField('node', (t) =>
+  t.field({
+    description: 'Any resource by its id; null when no resource of the account has it.',
+    type: Node,
+    nullable: true,
+    extensions: GRAPH_ONLY,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => loadNode(ctx, String(args.id)) as any,
+  }),
+);
+
+builder.queryField('nodes', (t) =>
+  t.field({
+    description: `Resources by their ids (at most ${MAX_NODE_IDS}), in the order asked; null for an id that names nothing of the account.`,
+    type: [Node],
+    nullable: { list: false, items: true },
+    extensions: GRAPH_ONLY,
+    args: { ids: t.arg.idList({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      if (args.ids.length > MAX_NODE_IDS) throw badRequest(`ids may name at most ${MAX_NODE_IDS} resources.`, 'ids');
+      // An error of one id (a kind the scopes cannot read) stays at its index; the others resolve.
+      return args.ids.map((id) => loadNode(ctx, String(id))) as any;
+    },
+  }),
+);
+
+/**
+ * A connection under each parent of a list, batched: the children of every parent asked for in
+ * one tick come from one `fetch` (newest first), grouped by parent and cut to the page.
+ */
+export async function batchedConnection<K, T extends { id: string | number }>(
+  ctx: object,
+  name: string,
+  parent: K,
+  args: ConnectionArgs,
+  fetch: (parents: readonly K[], after: string | null | undefined) => Promise<T[]>,
+  parentOf: (row: T) => K,
+): Promise<Connection<T>> {
+  const first = pageSize(args);
+  const loader = loaderOf<K, T[]>(ctx, `${name}:${first}:${args.after ?? ''}`, async (keys) => groupBy(keys, await fetch(keys, args.after), parentOf));
+  return connectionOf((await loader.load(parent)).slice(0, first + 1), first);
+}
+
+/** A list under each parent of a list, batched the same way (bounded lists: a ticket's messages). */
+export function batchedList<K, T>(ctx: object, name: string, parent: K, fetch: (parents: readonly K[]) => Promise<T[]>, parentOf: (row: T) => K): Promise<T[]> {
+  return loaderOf<K, T[]>(ctx, name, async (keys) => groupBy(keys, await fetch(keys), parentOf)).load(parent);
+}
+
+/** One row per id under each parent (server → pool, mailbox → domain), batched; null when it is not visible. */
+export function batchedOne<T extends { id: string | number }>(ctx: object, name: string, id: string | number, fetch: (ids: readonly (string | number)[]) => Promise<T[]>): Promise<T | null> {
+  return loaderOf<string | number, T | null>(ctx, name, async (ids) => {
+    const byId = new Map((await fetch(ids)).map((r) => [r.id, r]));
+    return ids.map((i) => byId.get(i) ?? null);
+  }).load(id);
+}

@@ -1,0 +1,197 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRAPHQL_LIMITS } from '../../src/http/graphql.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { gql } from '../helpers/graphql.ts';
+import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
+import { buildEstate, type Estate } from '../security/estate.ts';
+
+/**
+ * The connected graph (README: The graph), as a client sees it: everything reachable from
+ * `account`, global ids that are REST's ids, cursor connections, per-field scopes, and /v1
+ * bodies that are exactly what they were (the committed OpenAPI document's response schemas).
+ */
+let app: TestApp;
+let receiver: Receiver;
+let A: Estate;
+let B: Estate;
+
+beforeAll(async () => {
+  app = await startTestApp({ webhookAllowPrivate: true });
+  receiver = await startReceiver();
+  A = await buildEstate(app, await app.customer({ walletBalanceUsdCents: 1_000_000 }), receiver);
+  B = await buildEstate(app, await app.customer({ walletBalanceUsdCents: 1_000_000 }), receiver);
+  const inPool = await app.call('POST', `/v1/pools/${A.poolId}/servers`, { key: A.customer.key, body: { productId: 'std-2c-4g-50', label: 'Pool-Worker', osTemplate: 'ubuntu-24.04' } });
+  if (inPool.status !== 200) throw new Error(inPool.text);
+}, 180_000);
+afterAll(async () => {
+  await receiver?.close();
+  await app?.stop();
+});
+
+const q = (query: string, key = A.customer.key, variables?: Record<string, unknown>) => gql(app, query, { key, variables });
+
+const WHOLE = `{
+  account {
+    id email
+    servers(first: 10) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id label pool { id } ips { ip } snapshots { id } addons { id } } } }
+    pools(first: 10) { nodes { id label servers(first: 10) { nodes { id pool { id } } } ips { ip assignedTo } } }
+    hostingAccounts { nodes { id domain } }
+    domains { nodes { id domain } }
+    mailDomains(first: 10) { nodes { id domain mailboxes(first: 10) { nodes { id address domain { id } } } aliases(first: 10) { nodes { id source domain { domain } } } } }
+    wallet { balance_usd_cents transactions(first: 3) { nodes { id amount_usd_cents } pageInfo { hasNextPage } } }
+    invoices { totalCount nodes { id number items { description amountUsdCents } } }
+    tickets { nodes { id subject messages { author body } } }
+    webhooks(first: 10) { nodes { id url deliveries(first: 10) { nodes { id eventType webhook { id } } } } }
+    apiKeys { id prefix scopes }
+    connectedApps { id name }
+  }
+}`;
+
+describe('everything is reachable from the account', () => {
+  it('one query reaches every area and the back edges', async () => {
+    const res = await q(WHOLE);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    const a = res.body.data.account;
+    expect(a.id).toBe(A.customer.accountId);
+    expect(a.servers.edges.map((e: any) => e.node.id)).toContain(A.serverId);
+    expect(a.servers.totalCount).toBe(a.servers.edges.length);
+    const server = a.servers.edges.find((e: any) => e.node.id === A.serverId).node;
+    expect(server.snapshots.map((s: any) => s.id)).toContain(A.snapshotId);
+    expect(server.ips.map((i: any) => i.ip)).toContain(A.serverIp);
+    expect(a.pools.nodes.map((p: any) => p.id)).toContain(A.poolId);
+    const pool = a.pools.nodes.find((p: any) => p.id === A.poolId);
+    expect(pool.ips.length).toBeGreaterThan(0);
+    for (const s of pool.servers.nodes) expect(s.pool.id).toBe(A.poolId);
+    expect(a.hostingAccounts.nodes.map((h: any) => h.id)).toContain(A.hostingId);
+    expect(a.domains.nodes.map((d: any) => d.id)).toContain(A.domainId);
+    const mail = a.mailDomains.nodes.find((d: any) => d.id === A.mailDomainId);
+    expect(mail.mailboxes.nodes.map((m: any) => m.id)).toContain(A.mailboxId);
+    for (const m of mail.mailboxes.nodes) expect(m.domain.id).toBe(A.mailDomainId);
+    expect(mail.aliases.nodes.map((x: any) => x.id)).toContain(A.aliasId);
+    expect(a.wallet.transactions.nodes.length).toBeGreaterThan(0);
+    expect(a.invoices.nodes.map((i: any) => i.id)).toContain(A.invoiceId);
+    expect(a.tickets.nodes.find((t: any) => t.id === A.ticketId).messages.length).toBeGreaterThan(0);
+    const hook = a.webhooks.nodes.find((w: any) => w.id === A.webhookId);
+    expect(hook.deliveries.nodes.map((d: any) => d.id)).toContain(A.deliveryId);
+    for (const d of hook.deliveries.nodes) expect(d.webhook.id).toBe(A.webhookId);
+    expect(a.apiKeys.length).toBeGreaterThan(0);
+    expect(JSON.stringify(a)).not.toContain(B.serverId);
+  });
+
+  it('connections page with cursors in a stable order, and servers filter by status, pool and label', async () => {
+    const all = (await q('{ account { servers(first: 100) { nodes { id label status } } } }')).body.data.account.servers.nodes;
+    expect(all.length).toBeGreaterThan(1);
+    const ids: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: any = (await q('query($after: String) { account { servers(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } } }', A.customer.key, { after })).body.data.account.servers;
+      ids.push(...page.nodes.map((n: any) => n.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(ids).toEqual(all.map((s: any) => s.id));
+    expect(ids).toEqual([...ids].sort().reverse());
+    const inPool = (await q(`{ account { servers(poolId: "${A.poolId}") { nodes { id pool { id } } } } }`)).body.data.account.servers.nodes;
+    expect(inPool.length).toBeGreaterThan(0);
+    for (const s of inPool) expect(s.pool.id).toBe(A.poolId);
+    const label = all[0].label as string;
+    const byLabel = (await q(`{ account { servers(search: "${label.slice(1).toUpperCase()}") { nodes { label } } } }`)).body.data.account.servers.nodes;
+    expect(byLabel.every((s: any) => s.label.toLowerCase().includes(label.slice(1).toLowerCase()))).toBe(true);
+    expect(byLabel.length).toBeGreaterThan(0);
+    const running = (await q('{ account { servers(status: "running") { nodes { status } } } }')).body.data.account.servers.nodes;
+    expect(running.length).toBeGreaterThan(0);
+    expect(running.every((s: any) => s.status === 'running')).toBe(true);
+    const bad = await q('{ account { servers(first: 0) { nodes { id } } } }');
+    expect(bad.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('global object identification', () => {
+  const ids = () => ({ Server: A.serverId, Snapshot: A.snapshotId, Pool: A.poolId, HostingAccount: A.hostingId, Domain: A.domainId, Invoice: A.invoiceId, Ticket: A.ticketId, Webhook: A.webhookId, WebhookDelivery: A.deliveryId });
+
+  it('node(id) fetches every kind by the id REST uses', async () => {
+    for (const [typename, id] of Object.entries(ids())) {
+      const res = await q(`{ node(id: "${id}") { __typename id } }`);
+      expect(res.body, typename).toEqual({ data: { node: { __typename: typename, id } } });
+    }
+    const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, A.customer.key, { ids: [A.serverId, 'srv_00000000000000000000000000', A.poolId] });
+    expect(many.body.data.nodes).toEqual([{ id: A.serverId }, null, { id: A.poolId }]);
+  });
+
+  it("another account's id reads exactly like a missing one: null", async () => {
+    for (const id of Object.values(ids())) {
+      const foreign = await q(`{ node(id: "${id}") { id } }`, B.customer.key);
+      const missing = await q(`{ node(id: "${id.replace(/_.*/, '_00000000000000000000000000')}") { id } }`, B.customer.key);
+      expect(foreign.body).toEqual({ data: { node: null } });
+      expect(foreign.text).toBe(missing.text);
+    }
+  });
+
+  it("a kind the credential's scopes cannot read: the root field's FORBIDDEN", async () => {
+    const key = (await app.customer({ scopes: ['servers:read'] })).key;
+    const own = await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] });
+    const invoice = await q(`{ node(id: "${A.invoiceId}") { id } }`, own.body.key);
+    const root = await q(`{ invoice(id: "${A.invoiceId}") { id } }`, own.body.key);
+    expect(invoice.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(invoice.body.errors[0].message).toBe(root.body.errors[0].message);
+    expect((await q(`{ node(id: "${A.serverId}") { id } }`, own.body.key)).body.data.node).toEqual({ id: A.serverId });
+    expect((await q(`{ node(id: "${A.serverId}") { id } }`, key)).body.data.node).toBeNull();
+  });
+});
+
+describe('scopes per field', () => {
+  it('a servers:read-only key gets account { servers } and a FORBIDDEN error on account { invoices }, with the rest of the data', async () => {
+    const key = (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] })).body.key;
+    const res = await q('{ account { id servers { nodes { id } } invoices { nodes { id } } } }', key);
+    expect(res.body.data.account.servers.nodes.map((s: any) => s.id)).toContain(A.serverId);
+    expect(res.body.data.account.invoices).toBeNull();
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0]).toMatchObject({ path: ['account', 'invoices'], message: 'This credential lacks the scope "billing:read".', extensions: { code: 'FORBIDDEN' } });
+  });
+});
+
+describe('REST stays as it is', () => {
+  const openapi = JSON.parse(fs.readFileSync(new URL('../../schema/openapi.json', import.meta.url), 'utf8'));
+  const component = (ref: string) => openapi.components.schemas[ref.replace('#/components/schemas/', '')];
+  const responseKeys = (path: string) => {
+    let schema = openapi.paths[path].get.responses['200'].content['application/json'].schema;
+    if (schema.$ref) schema = component(schema.$ref);
+    return Object.keys(schema.properties).sort();
+  };
+  const itemKeys = (path: string) => {
+    const list = component(openapi.paths[path].get.responses['200'].content['application/json'].schema.$ref);
+    return Object.keys(component(list.properties.data.items.$ref).properties).sort();
+  };
+
+  it('GET /v1/account, /v1/servers, /v1/servers/:id, /v1/pools/:id and /v1/mail/domains answer exactly the documented keys (no edges)', async () => {
+    const get = async (p: string) => (await app.call('GET', `/v1${p}`, { key: A.customer.key })).body;
+    expect(Object.keys(await get('/account')).sort()).toEqual(responseKeys('/account'));
+    const servers = await get('/servers');
+    expect(Object.keys(servers.data[0]).sort()).toEqual(itemKeys('/servers'));
+    expect(Object.keys(await get(`/servers/${A.serverId}`)).sort()).toEqual(responseKeys('/servers/{id}'));
+    expect(Object.keys(await get(`/pools/${A.poolId}`)).sort()).toEqual(responseKeys('/pools/{id}'));
+    expect(Object.keys((await get('/mail/domains')).data[0]).sort()).toEqual(itemKeys('/mail/domains'));
+    expect(responseKeys('/servers/{id}')).not.toContain('pool');
+    expect(itemKeys('/mail/domains')).not.toContain('mailboxes');
+  });
+});
+
+describe('cost of connections', () => {
+  it('refuses first: 1000 at three levels with a clear 400 before anything runs', async () => {
+    const res = await q('{ account { webhooks(first: 1000) { nodes { deliveries(first: 1000) { nodes { webhook { deliveries(first: 1000) { nodes { id } } } } } } } } }');
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0].message).toMatch(new RegExp(`cost limit of ${GRAPHQL_LIMITS.maxPagedCost} for pages exceeded.*first`));
+    // Through a variable as well.
+    const viaVariable = await q('query($n: Int) { account { pools(first: $n) { nodes { servers(first: $n) { nodes { pool { servers(first: $n) { nodes { id } } } } } } } } }', A.customer.key, { n: 1000 });
+    expect(viaVariable.status).toBe(400);
+  });
+
+  it('a reasonable nested query passes', async () => {
+    const res = await q('{ account { servers(first: 100) { nodes { id label status pool { id label } ips { ip ptr } snapshots { id name } addons { id type } } } pools(first: 20) { nodes { id servers(first: 50) { nodes { id } } } } } }');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+  });
+});
