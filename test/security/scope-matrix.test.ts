@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getNamedType, isObjectType, type GraphQLObjectType } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { binaryRoutes } from '../../src/http/binary-routes.ts';
 import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { ALL_SCOPES, type Scope } from '../../src/scopes.ts';
@@ -114,6 +114,9 @@ afterAll(async () => {
   await receiver?.close();
   await app?.stop();
 });
+
+// Each case below sends thousands of requests: on a busy machine that can pass the default 30 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 describe('the matrix is generated from the metadata', () => {
   it('covers every operation of the spec coverage table', () => {

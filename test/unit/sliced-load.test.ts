@@ -11,13 +11,13 @@ let url: string;
 let serverState = 'a';
 const mixed: string[] = [];
 beforeAll(async () => {
-  // Answers after 20 ms in state `a` and at once in state `b` (waiting, not CPU, so a busy
+  // Answers after 100 ms in state `a` and at once in state `b` (waiting, not CPU, so a busy
   // machine stretches both alike); notes any request that arrives in a state other than the one
   // it was sent for.
   server = http.createServer((req, res) => {
     const sentFor = req.headers['x-state'] as string;
     if (sentFor !== serverState) mixed.push(`${sentFor} in ${serverState}`);
-    if (serverState === 'a') setTimeout(() => res.end('ok'), 20);
+    if (serverState === 'a') setTimeout(() => res.end('ok'), 100);
     else res.end('ok');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
