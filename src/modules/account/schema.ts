@@ -16,8 +16,11 @@ builder.prismaObject('Account', {
 
 builder.queryField('account', (t) =>
   t.prismaField({
-    ...operation({ scope: 'account:read', rest: 'GET /account', area: 'account', tool: 'account_get' }),
-    description: 'Get the authenticated account profile.',
+    ...operation({
+      summary: 'Get the account',
+      description: 'The profile of the account the credential belongs to: name, e-mail, country and when it was created.',
+      scope: 'account:read', rest: 'GET /account', area: 'account', tool: 'account_get',
+    }),
     type: 'Account',
     resolve: (query, _root, _args, ctx) => getAccount(ctx.db, query),
   }),
