@@ -49,11 +49,8 @@ const InvoicePage = builder.objectRef<Awaited<ReturnType<typeof listInvoices>>>(
 
 builder.queryField('invoices', (t) =>
   t.field({
-    ...operation({
-      summary: 'List invoices',
-      description: 'The invoices of the account, newest first, by page number (page, limit; total counts them all).',
-      scope: 'billing:read', rest: 'GET /billing/invoices', area: 'billing', tool: 'invoices_list',
-    }),
+    ...operation({ summary: 'List invoices', scope: 'billing:read', rest: 'GET /billing/invoices', area: 'billing', tool: 'invoices_list',
+      description: 'The invoices of the account, newest first, by page number (page, limit; total counts them all).' }),
     type: InvoicePage,
     args: {
       page: t.arg.int({ required: false, description: 'Page number, from 1 (default 1).', ...rules(INVOICE_PAGE_RULES.page) }),
@@ -65,11 +62,8 @@ builder.queryField('invoices', (t) =>
 
 builder.queryField('invoice', (t) =>
   t.field({
-    ...operation({
-      summary: 'Get an invoice',
-      description: 'One invoice with its line items, total and payment state.',
-      scope: 'billing:read', rest: 'GET /billing/invoices/:id', area: 'billing', tool: 'invoice_get',
-    }),
+    ...operation({ summary: 'Get an invoice', scope: 'billing:read', rest: 'GET /billing/invoices/:id', area: 'billing', tool: 'invoice_get',
+      description: 'One invoice with its line items, total and payment state.' }),
     type: Invoice,
     args: { id: t.arg.id({ required: true, description: 'The invoice id.' }) },
     resolve: (_root, args, ctx) => getInvoice(ctx.db, args.id),
@@ -99,11 +93,8 @@ const Wallet = builder.objectRef<WalletView>('Wallet').implement({
 
 builder.queryField('wallet', (t) =>
   t.field({
-    ...operation({
-      summary: 'Get the wallet',
-      description: 'The prepaid wallet balance in cents and its auto-recharge settings.',
-      scope: 'billing:read', rest: 'GET /billing/wallet', area: 'billing', tool: 'wallet_get',
-    }),
+    ...operation({ summary: 'Get the wallet', scope: 'billing:read', rest: 'GET /billing/wallet', area: 'billing', tool: 'wallet_get',
+      description: 'The prepaid wallet balance in cents and its auto-recharge settings.' }),
     type: Wallet,
     resolve: (_root, _args, ctx) => getWallet(ctx.db),
   }),
@@ -128,11 +119,8 @@ const WalletTransactionList = listType('WalletTransactionList', WalletTransactio
 
 builder.queryField('walletTransactions', (t) =>
   t.field({
-    ...operation({
-      summary: 'List wallet transactions',
-      description: 'Credits and debits of the wallet, newest first, each with the balance after it. A page of the list envelope; follow nextCursor while hasMore.',
-      scope: 'billing:read', rest: 'GET /billing/wallet/transactions', area: 'billing', tool: 'wallet_transactions_list',
-    }),
+    ...operation({ summary: 'List wallet transactions', scope: 'billing:read', rest: 'GET /billing/wallet/transactions', area: 'billing', tool: 'wallet_transactions_list',
+      description: 'Credits and debits of the wallet, newest first, each with the balance after it. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: WalletTransactionList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listWalletTransactions(ctx.db, args),
@@ -141,11 +129,8 @@ builder.queryField('walletTransactions', (t) =>
 
 builder.mutationField('walletAutoRechargeSet', (t) =>
   t.field({
-    ...operation({
-      summary: 'Set auto-recharge',
-      description: 'Turn wallet auto-recharge on or off and set its threshold and top-up amount: when a debit takes the balance below the threshold, the card on file is charged the amount and the wallet credited. Answers the wallet.',
-      scope: 'billing:write', rest: 'PATCH /billing/wallet/auto-recharge', area: 'billing', tool: 'wallet_auto_recharge_set',
-    }),
+    ...operation({ summary: 'Set auto-recharge', scope: 'billing:write', rest: 'PATCH /billing/wallet/auto-recharge', area: 'billing', tool: 'wallet_auto_recharge_set',
+      description: 'Turn wallet auto-recharge on or off and set its threshold and top-up amount: when a debit takes the balance below the threshold, the card on file is charged the amount and the wallet credited. Answers the wallet.' }),
     type: Wallet,
     args: {
       enabled: t.arg.boolean({ required: false, description: 'Auto-recharge on or off.' }),

@@ -26,11 +26,8 @@ const DomainList = listType('DomainList', Domain);
 
 builder.queryField('domains', (t) =>
   t.field({
-    ...operation({
-      summary: 'List domains',
-      description: 'The registered domains of the account, newest first. A page of the list envelope; follow nextCursor while hasMore.',
-      scope: 'domains:read', rest: 'GET /domains', area: 'domains', tool: 'domains_list',
-    }),
+    ...operation({ summary: 'List domains', scope: 'domains:read', rest: 'GET /domains', area: 'domains', tool: 'domains_list',
+      description: 'The registered domains of the account, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: DomainList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listDomains(ctx.db, args),
@@ -39,11 +36,8 @@ builder.queryField('domains', (t) =>
 
 builder.queryField('domain', (t) =>
   t.field({
-    ...operation({
-      summary: 'Get a domain',
-      description: 'One domain with its registrar settings: expiry, auto-renew, transfer lock, nameservers and WHOIS privacy.',
-      scope: 'domains:read', rest: 'GET /domains/:id', area: 'domains', tool: 'domain_get',
-    }),
+    ...operation({ summary: 'Get a domain', scope: 'domains:read', rest: 'GET /domains/:id', area: 'domains', tool: 'domain_get',
+      description: 'One domain with its registrar settings: expiry, auto-renew, transfer lock, nameservers and WHOIS privacy.' }),
     type: Domain,
     args: { id: t.arg.id({ required: true, description: 'The domain id.' }) },
     resolve: (_root, args, ctx) => getDomain(ctx.db, args.id),
@@ -52,11 +46,8 @@ builder.queryField('domain', (t) =>
 
 builder.mutationField('domainUpdate', (t) =>
   t.field({
-    ...operation({
-      summary: 'Update a domain',
-      description: 'Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid).',
-      scope: 'domains:write', rest: 'PATCH /domains/:id', area: 'domains', tool: 'domain_update',
-    }),
+    ...operation({ summary: 'Update a domain', scope: 'domains:write', rest: 'PATCH /domains/:id', area: 'domains', tool: 'domain_update',
+      description: 'Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid).' }),
     type: Domain,
     args: {
       id: t.arg.id({ required: true, description: 'The domain id.' }),

@@ -62,11 +62,8 @@ const HostingAccountList = listType('HostingAccountList', HostingAccount);
 
 builder.queryField('hostingAccounts', (t) =>
   t.field({
-    ...operation({
-      summary: 'List hosting accounts',
-      description: 'The web-hosting accounts, newest first, with connection details. A page of the list envelope; follow nextCursor while hasMore.',
-      scope: 'hosting:read', rest: 'GET /hosting', area: 'hosting', tool: 'hosting_list',
-    }),
+    ...operation({ summary: 'List hosting accounts', scope: 'hosting:read', rest: 'GET /hosting', area: 'hosting', tool: 'hosting_list',
+      description: 'The web-hosting accounts, newest first, with connection details. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: HostingAccountList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listHosting(ctx, args),
@@ -75,11 +72,8 @@ builder.queryField('hostingAccounts', (t) =>
 
 builder.queryField('hostingAccount', (t) =>
   t.field({
-    ...operation({
-      summary: 'Get a hosting account',
-      description: 'One web-hosting account with its plan, status, connection details (SFTP, MySQL, web root), custom domain and certificate.',
-      scope: 'hosting:read', rest: 'GET /hosting/:id', area: 'hosting', tool: 'hosting_get',
-    }),
+    ...operation({ summary: 'Get a hosting account', scope: 'hosting:read', rest: 'GET /hosting/:id', area: 'hosting', tool: 'hosting_get',
+      description: 'One web-hosting account with its plan, status, connection details (SFTP, MySQL, web root), custom domain and certificate.' }),
     type: HostingAccount,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => hostingDetail(ctx, args.id),
@@ -88,11 +82,8 @@ builder.queryField('hostingAccount', (t) =>
 
 builder.mutationField('hostingCustomDomainSet', (t) =>
   t.field({
-    ...operation({
-      summary: 'Set the custom domain',
-      description: 'Set the account\'s custom domain; it stays pending until verify finds its DNS pointing here (A record to the account\'s IP, or a CNAME). 400 when the domain is the primary one or used by another hosting account.',
-      scope: 'hosting:write', rest: 'PUT /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_set',
-    }),
+    ...operation({ summary: 'Set the custom domain', scope: 'hosting:write', rest: 'PUT /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_set',
+      description: 'Set the account\'s custom domain; it stays pending until verify finds its DNS pointing here (A record to the account\'s IP, or a CNAME). 400 when the domain is the primary one or used by another hosting account.' }),
     type: HostingAccount,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), domain: t.arg.string({ required: true, description: 'A domain name such as shop.example.com.', ...rules(DNS_NAME_RULES) }) },
     resolve: (_root, args, ctx) => setCustomDomain(ctx, args.id, args.domain),
@@ -101,11 +92,8 @@ builder.mutationField('hostingCustomDomainSet', (t) =>
 
 builder.mutationField('hostingCustomDomainVerify', (t) =>
   t.field({
-    ...operation({
-      summary: 'Verify the custom domain',
-      description: 'Check the custom domain\'s DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.',
-      scope: 'hosting:write', rest: 'POST /hosting/:id/custom-domain/verify', area: 'hosting', tool: 'hosting_custom_domain_verify', hints: { idempotent: true },
-    }),
+    ...operation({ summary: 'Verify the custom domain', scope: 'hosting:write', rest: 'POST /hosting/:id/custom-domain/verify', area: 'hosting', tool: 'hosting_custom_domain_verify', hints: { idempotent: true },
+      description: 'Check the custom domain\'s DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.' }),
     type: HostingAccount,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => verifyCustomDomain(ctx, args.id),
@@ -114,11 +102,8 @@ builder.mutationField('hostingCustomDomainVerify', (t) =>
 
 builder.mutationField('hostingCustomDomainDelete', (t) =>
   t.field({
-    ...operation({
-      summary: 'Remove the custom domain',
-      description: 'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.',
-      scope: 'hosting:write', rest: 'DELETE /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_delete',
-    }),
+    ...operation({ summary: 'Remove the custom domain', scope: 'hosting:write', rest: 'DELETE /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_delete',
+      description: 'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.' }),
     type: HostingAccount,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => detachCustomDomain(ctx, args.id),

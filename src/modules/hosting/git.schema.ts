@@ -33,10 +33,8 @@ const HostingGitWebhook = builder.objectRef<Out<typeof gitWebhook>>('HostingGitW
 
 builder.queryField('hostingGit', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/git', 'hosting_git_status', {
-      summary: 'Get git-deploy status',
-      description: 'The git deploy of the site: repository, branch, last commit and deploy time, or not connected.',
-    }),
+    ...panel('GET /hosting/:id/git', 'hosting_git_status', { summary: 'Get git-deploy status',
+      description: 'The git deploy of the site: repository, branch, last commit and deploy time, or not connected.' }),
     type: HostingGitStatus,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => gitStatus(ctx, args.id),
@@ -45,10 +43,8 @@ builder.queryField('hostingGit', (t) =>
 
 builder.queryField('hostingGitDeployKey', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key', {
-      summary: 'Get the deploy key',
-      description: 'The SSH deploy key (public key and fingerprint) to add, read-only, to the repository before deploying.',
-    }),
+    ...panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key', { summary: 'Get the deploy key',
+      description: 'The SSH deploy key (public key and fingerprint) to add, read-only, to the repository before deploying.' }),
     type: HostingDeployKey,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => gitDeployKey(ctx, args.id),
@@ -57,11 +53,8 @@ builder.queryField('hostingGitDeployKey', (t) =>
 
 builder.queryField('hostingGitWebhook', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', {
-      summary: 'Get the push-to-deploy hook',
-      description: 'The push-to-deploy webhook URL and its secret, and whether it is enabled.',
-      notTool: 'hands out the push-to-deploy signing secret',
-    }),
+    ...panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', { summary: 'Get the push-to-deploy hook',
+      description: 'The push-to-deploy webhook URL and its secret, and whether it is enabled.', notTool: 'hands out the push-to-deploy signing secret' }),
     type: HostingGitWebhook,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => gitWebhook(ctx, args.id),
@@ -70,11 +63,8 @@ builder.queryField('hostingGitWebhook', (t) =>
 
 builder.mutationField('hostingGitWebhookEnable', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', {
-      summary: 'Enable push-to-deploy',
-      description: 'Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository\'s webhook settings (enabling again keeps the secret). 409 when git deploy is not connected.',
-      notTool: 'hands out the push-to-deploy signing secret', hints: { idempotent: true },
-    }),
+    ...panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', { summary: 'Enable push-to-deploy',
+      description: 'Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository\'s webhook settings (enabling again keeps the secret). 409 when git deploy is not connected.', notTool: 'hands out the push-to-deploy signing secret', hints: { idempotent: true } }),
     type: HostingGitWebhook,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => enableGitWebhook(ctx, args.id),
@@ -83,10 +73,8 @@ builder.mutationField('hostingGitWebhookEnable', (t) =>
 
 builder.mutationField('hostingGitWebhookDisable', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', {
-      summary: 'Disable push-to-deploy',
-      description: 'Disable push-to-deploy; the secret is discarded and pushes are refused.',
-    }),
+    ...panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', { summary: 'Disable push-to-deploy',
+      description: 'Disable push-to-deploy; the secret is discarded and pushes are refused.' }),
     type: HostingGitWebhook,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => disableGitWebhook(ctx, args.id),
@@ -95,11 +83,8 @@ builder.mutationField('hostingGitWebhookDisable', (t) =>
 
 builder.mutationField('hostingGitDeploy', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/git/deploy', 'hosting_git_deploy', {
-      summary: 'Deploy a repository',
-      description: 'Clone a branch of a repository over SSH with the deploy key and publish it into /public_html (or a directory under it). A failed clone is recorded (status failed, lastError) and answered 400.',
-      hints: { destructive: true },
-    }),
+    ...panel('POST /hosting/:id/git/deploy', 'hosting_git_deploy', { summary: 'Deploy a repository',
+      description: 'Clone a branch of a repository over SSH with the deploy key and publish it into /public_html (or a directory under it). A failed clone is recorded (status failed, lastError) and answered 400.', hints: { destructive: true } }),
     type: HostingGitStatus,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
@@ -113,11 +98,8 @@ builder.mutationField('hostingGitDeploy', (t) =>
 
 builder.mutationField('hostingGitPull', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/git/pull', 'hosting_git_pull', {
-      summary: 'Pull and publish',
-      description: 'Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.',
-      hints: { destructive: true },
-    }),
+    ...panel('POST /hosting/:id/git/pull', 'hosting_git_pull', { summary: 'Pull and publish',
+      description: 'Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.', hints: { destructive: true } }),
     type: HostingGitStatus,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => gitPull(ctx, args.id),
@@ -126,10 +108,8 @@ builder.mutationField('hostingGitPull', (t) =>
 
 builder.mutationField('hostingGitDisconnect', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', {
-      summary: 'Disconnect git deploy',
-      description: 'Disconnect git deploy; the published files stay.',
-    }),
+    ...panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', { summary: 'Disconnect git deploy',
+      description: 'Disconnect git deploy; the published files stay.' }),
     type: HostingGitStatus,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => gitDisconnect(ctx, args.id),

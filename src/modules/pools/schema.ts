@@ -62,11 +62,8 @@ const PoolProductList = listType('PoolProductList', PoolProduct);
 
 builder.queryField('poolCatalogue', (t) =>
   t.field({
-    ...operation({
-      summary: 'List pool products',
-      description: 'The pool products with per-unit prices in cents and the bounds of each unit (slider ranges).',
-      scope: 'servers:read', rest: 'GET /pools/catalogue', area: 'pools', tool: 'pools_catalogue',
-    }),
+    ...operation({ summary: 'List pool products', scope: 'servers:read', rest: 'GET /pools/catalogue', area: 'pools', tool: 'pools_catalogue',
+      description: 'The pool products with per-unit prices in cents and the bounds of each unit (slider ranges).' }),
     type: PoolProductList,
     resolve: async (_root, _args, ctx) => wholeList(await poolCatalogue(ctx.db)),
   }),
@@ -105,11 +102,8 @@ const unitArgs = (t: any) => ({
 
 builder.queryField('poolQuote', (t) =>
   t.field({
-    ...operation({
-      summary: 'Quote a pool',
-      description: 'Price a pool selection: the monthly price and its per-unit breakdown. Nothing is charged or stored. 400 when a unit is outside the product\'s bounds.',
-      scope: 'servers:read', rest: 'POST /pools/quote', area: 'pools', tool: 'pool_quote',
-    }),
+    ...operation({ summary: 'Quote a pool', scope: 'servers:read', rest: 'POST /pools/quote', area: 'pools', tool: 'pool_quote',
+      description: 'Price a pool selection: the monthly price and its per-unit breakdown. Nothing is charged or stored. 400 when a unit is outside the product\'s bounds.' }),
     type: PoolQuote,
     args: { productId: t.arg.string({ required: true, description: 'The pool product, from GET /pools/catalogue.', ...example('pool-fra1') }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => quotePool(ctx.db, args),
@@ -178,11 +172,8 @@ const PoolList = listType('PoolList', Pool);
 
 builder.queryField('pools', (t) =>
   t.field({
-    ...operation({
-      summary: 'List pools',
-      description: 'The capacity pools with quotas, status, monthly price and renewal date, newest first. A page of the list envelope; follow nextCursor while hasMore.',
-      scope: 'servers:read', rest: 'GET /pools', area: 'pools', tool: 'pools_list',
-    }),
+    ...operation({ summary: 'List pools', scope: 'servers:read', rest: 'GET /pools', area: 'pools', tool: 'pools_list',
+      description: 'The capacity pools with quotas, status, monthly price and renewal date, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: PoolList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listPools(ctx.db, args),
@@ -191,11 +182,8 @@ builder.queryField('pools', (t) =>
 
 builder.queryField('pool', (t) =>
   t.field({
-    ...operation({
-      summary: 'Get a pool',
-      description: 'A capacity pool with its usage, bounds, unit rates in cents and its servers.',
-      scope: 'servers:read', rest: 'GET /pools/:id', area: 'pools', tool: 'pool_get',
-    }),
+    ...operation({ summary: 'Get a pool', scope: 'servers:read', rest: 'GET /pools/:id', area: 'pools', tool: 'pool_get',
+      description: 'A capacity pool with its usage, bounds, unit rates in cents and its servers.' }),
     type: PoolDetail,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }) },
     resolve: (_root, args, ctx) => getPool(ctx.db, args.id),
@@ -204,11 +192,8 @@ builder.queryField('pool', (t) =>
 
 builder.mutationField('poolCreate', (t) =>
   t.field({
-    ...operation({
-      summary: 'Buy a pool',
-      description: 'Buy a capacity pool of the given shape: the first month is debited from the wallet at once (400 when the balance does not cover it; nothing is charged), then it renews monthly. Servers created inside it cost nothing more.',
-      scope: 'servers:write', rest: 'POST /pools', area: 'pools', tool: 'pool_create',
-    }),
+    ...operation({ summary: 'Buy a pool', scope: 'servers:write', rest: 'POST /pools', area: 'pools', tool: 'pool_create',
+      description: 'Buy a capacity pool of the given shape: the first month is debited from the wallet at once (400 when the balance does not cover it; nothing is charged), then it renews monthly. Servers created inside it cost nothing more.' }),
     type: PoolDetail,
     args: { productId: t.arg.string({ required: true, description: 'The pool product, from GET /pools/catalogue.', ...example('pool-fra1') }), label: t.arg.string({ required: true, description: 'A name for the pool.', ...rules(LABEL_RULES) }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => createPool(ctx, args),
@@ -235,11 +220,8 @@ const ResizeQuote = builder.objectRef<Awaited<ReturnType<typeof quotePoolResize>
 
 builder.queryField('poolResizeQuote', (t) =>
   t.field({
-    ...operation({
-      summary: 'Quote a pool resize',
-      description: 'Price a pool resize at the rates the pool was sold at: the new monthly price and what growing costs now, prorated. Nothing is charged.',
-      scope: 'servers:read', rest: 'POST /pools/:id/resize-quote', area: 'pools', tool: 'pool_resize_quote',
-    }),
+    ...operation({ summary: 'Quote a pool resize', scope: 'servers:read', rest: 'POST /pools/:id/resize-quote', area: 'pools', tool: 'pool_resize_quote',
+      description: 'Price a pool resize at the rates the pool was sold at: the new monthly price and what growing costs now, prorated. Nothing is charged.' }),
     type: ResizeQuote,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => quotePoolResize(ctx, args.id, args),
@@ -248,11 +230,8 @@ builder.queryField('poolResizeQuote', (t) =>
 
 builder.mutationField('poolResize', (t) =>
   t.field({
-    ...operation({
-      summary: 'Resize a pool',
-      description: 'Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool\'s servers or assigned addresses hold more than the new shape.',
-      scope: 'servers:write', rest: 'PATCH /pools/:id', area: 'pools', tool: 'pool_resize',
-    }),
+    ...operation({ summary: 'Resize a pool', scope: 'servers:write', rest: 'PATCH /pools/:id', area: 'pools', tool: 'pool_resize',
+      description: 'Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool\'s servers or assigned addresses hold more than the new shape.' }),
     type: PoolDetail,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => resizePool(ctx, args.id, args),
@@ -261,12 +240,8 @@ builder.mutationField('poolResize', (t) =>
 
 builder.mutationField('poolServerCreate', (t) =>
   t.prismaField({
-    ...operation({
-      summary: 'Create a pool server',
-      description: 'Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool\'s free quota or addresses do not fit the plan (resize the pool first).',
-      fires: ['server.created'],
-      scope: 'servers:write', rest: 'POST /pools/:id/servers', area: 'pools', tool: 'pool_server_create',
-    }),
+    ...operation({ summary: 'Create a pool server', scope: 'servers:write', rest: 'POST /pools/:id/servers', area: 'pools', tool: 'pool_server_create',
+      description: 'Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool\'s free quota or addresses do not fit the plan (resize the pool first).', fires: ['server.created'] }),
     type: 'Server',
     args: {
       id: t.arg.id({ required: true, description: 'The pool id.' }),
@@ -295,11 +270,8 @@ const PoolIpList = listType('PoolIpList', PoolIp);
 
 builder.queryField('poolIps', (t) =>
   t.field({
-    ...operation({
-      summary: 'List pool addresses',
-      description: 'Every IPv4 address of a pool\'s block with its PTR and the server holding it (null when free), whole.',
-      scope: 'servers:read', rest: 'GET /pools/:id/ips', area: 'pools', tool: 'pool_ips_list',
-    }),
+    ...operation({ summary: 'List pool addresses', scope: 'servers:read', rest: 'GET /pools/:id/ips', area: 'pools', tool: 'pool_ips_list',
+      description: 'Every IPv4 address of a pool\'s block with its PTR and the server holding it (null when free), whole.' }),
     type: PoolIpList,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listPoolIps(ctx.db, args.id)),
@@ -315,11 +287,8 @@ const PoolIpChange = builder.inputType('PoolIpChange', {
 
 builder.mutationField('poolIpsApply', (t) =>
   t.field({
-    ...operation({
-      summary: 'Apply address changes',
-      description: 'Assign, move or return pool addresses in one atomic batch: every change applies or none does (400 names the first bad change). At most 6 calls per minute per credential. Answers the pool\'s addresses.',
-      scope: 'servers:write', rest: 'POST /pools/:id/ips/apply', area: 'pools', tool: 'pool_ips_apply', rateLimit: 'poolIpApply',
-    }),
+    ...operation({ summary: 'Apply address changes', scope: 'servers:write', rest: 'POST /pools/:id/ips/apply', area: 'pools', tool: 'pool_ips_apply', rateLimit: 'poolIpApply',
+      description: 'Assign, move or return pool addresses in one atomic batch: every change applies or none does (400 names the first bad change). At most 6 calls per minute per credential. Answers the pool\'s addresses.' }),
     type: [PoolIp],
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }), changes: t.arg({ type: [PoolIpChange], required: true, description: 'The changes, applied all or none.', ...rules({ minItems: 1, maxItems: MAX_IP_CHANGES }) }) },
     resolve: (_root, args, ctx) => applyPoolIps(ctx, args.id, args.changes),
@@ -328,11 +297,8 @@ builder.mutationField('poolIpsApply', (t) =>
 
 builder.mutationField('poolDelete', (t) =>
   t.field({
-    ...operation({
-      summary: 'Delete a pool',
-      description: 'Delete a capacity pool: its servers are powered off and preserved (they can be snapshotted or terminated, not started), its IP block is returned and nothing is refunded.',
-      scope: 'servers:destroy', rest: 'DELETE /pools/:id', area: 'pools', tool: 'pool_delete',
-    }),
+    ...operation({ summary: 'Delete a pool', scope: 'servers:destroy', rest: 'DELETE /pools/:id', area: 'pools', tool: 'pool_delete',
+      description: 'Delete a capacity pool: its servers are powered off and preserved (they can be snapshotted or terminated, not started), its IP block is returned and nothing is refunded.' }),
     type: Pool,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }) },
     resolve: (_root, args, ctx) => deletePool(ctx, args.id),

@@ -66,11 +66,8 @@ const ServerList = listType('ServerList', Server);
 
 builder.queryField('servers', (t) =>
   t.field({
-    ...operation({
-      summary: 'List servers',
-      description: 'The servers of the account, newest first, each with its IPs, snapshots and add-ons. A page of the list envelope; follow nextCursor while hasMore.',
-      scope: 'servers:read', rest: 'GET /servers', area: 'servers', tool: 'servers_list',
-    }),
+    ...operation({ summary: 'List servers', scope: 'servers:read', rest: 'GET /servers', area: 'servers', tool: 'servers_list',
+      description: 'The servers of the account, newest first, each with its IPs, snapshots and add-ons. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: ServerList,
     args: pageArgs(t),
     resolve: (_root, args, ctx, info) => listServers(ctx.db, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
@@ -79,11 +76,8 @@ builder.queryField('servers', (t) =>
 
 builder.queryField('server', (t) =>
   t.prismaField({
-    ...operation({
-      summary: 'Get a server',
-      description: 'One server with its IPs, snapshots and attached add-ons. 404 when it is not on the account.',
-      scope: 'servers:read', rest: 'GET /servers/:id', area: 'servers', tool: 'server_get',
-    }),
+    ...operation({ summary: 'Get a server', scope: 'servers:read', rest: 'GET /servers/:id', area: 'servers', tool: 'server_get',
+      description: 'One server with its IPs, snapshots and attached add-ons. 404 when it is not on the account.' }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: (query, _root, args, ctx) => readServer(ctx.db, args.id, query),
@@ -94,12 +88,8 @@ const PowerAction = builder.enumType('PowerAction', { values: ['start', 'stop', 
 
 builder.mutationField('serverPower', (t) =>
   t.prismaField({
-    ...operation({
-      summary: 'Power a server',
-      description: 'Start, stop or reboot a server. A reboot holds the server in `rebooting` for a moment. Only a running server can be rebooted, and a server preserved from a deleted pool cannot be started. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.',
-      fires: ['server.power.changed'],
-      scope: 'servers:write', rest: 'POST /servers/:id/power/:action', area: 'servers', tool: 'server_power',
-    }),
+    ...operation({ summary: 'Power a server', scope: 'servers:write', rest: 'POST /servers/:id/power/:action', area: 'servers', tool: 'server_power',
+      description: 'Start, stop or reboot a server. A reboot holds the server in `rebooting` for a moment. Only a running server can be rebooted, and a server preserved from a deleted pool cannot be started. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.', fires: ['server.power.changed'] }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), action: t.arg({ type: PowerAction, required: true, description: 'start, stop or reboot.' }) },
     resolve: (query, _root, args, ctx) => powerServer(ctx, args.id, args.action, query),
@@ -123,11 +113,8 @@ const SnapshotList = listType('SnapshotList', Snapshot);
 
 builder.queryField('serverSnapshots', (t) =>
   t.field({
-    ...operation({
-      summary: 'List snapshots',
-      description: 'The snapshots (restore points) of a server, newest first, whole.',
-      scope: 'servers:read', rest: 'GET /servers/:id/snapshots', area: 'servers', tool: 'server_snapshots_list',
-    }),
+    ...operation({ summary: 'List snapshots', scope: 'servers:read', rest: 'GET /servers/:id/snapshots', area: 'servers', tool: 'server_snapshots_list',
+      description: 'The snapshots (restore points) of a server, newest first, whole.' }),
     type: SnapshotList,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx, info) => wholeList(await listSnapshots(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['data'] }))),
@@ -136,11 +123,8 @@ builder.queryField('serverSnapshots', (t) =>
 
 builder.mutationField('serverSnapshotCreate', (t) =>
   t.prismaField({
-    ...operation({
-      summary: 'Take a snapshot',
-      description: 'Take a snapshot of the server disk; it is `creating`, then `available`. A server keeps at most 10 snapshots (400 beyond: delete one first). 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.',
-      scope: 'servers:write', rest: 'POST /servers/:id/snapshots', area: 'servers', tool: 'server_snapshot_create',
-    }),
+    ...operation({ summary: 'Take a snapshot', scope: 'servers:write', rest: 'POST /servers/:id/snapshots', area: 'servers', tool: 'server_snapshot_create',
+      description: 'Take a snapshot of the server disk; it is `creating`, then `available`. A server keeps at most 10 snapshots (400 beyond: delete one first). 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.' }),
     type: 'Snapshot',
     args: {
       id: t.arg.id({ required: true, description: 'The server id.' }),
@@ -162,12 +146,8 @@ const ServerTermination = builder.objectRef<{ id: string; status: string; termin
 
 builder.mutationField('serverTerminate', (t) =>
   t.field({
-    ...operation({
-      summary: 'Terminate a server',
-      description: 'Terminate a server permanently: disk, snapshots and addresses are destroyed and the server leaves the account. Cannot be undone.',
-      fires: ['server.terminated'],
-      scope: 'servers:destroy', rest: 'DELETE /servers/:id', area: 'servers', tool: 'server_terminate',
-    }),
+    ...operation({ summary: 'Terminate a server', scope: 'servers:destroy', rest: 'DELETE /servers/:id', area: 'servers', tool: 'server_terminate',
+      description: 'Terminate a server permanently: disk, snapshots and addresses are destroyed and the server leaves the account. Cannot be undone.', fires: ['server.terminated'] }),
     type: ServerTermination,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: (_root, args, ctx) => terminateServer(ctx, args.id),
@@ -212,11 +192,8 @@ const StatsDisk = builder.objectRef<Stats>('ServerStatsDisk').implement({
 
 builder.queryField('serverStats', (t) =>
   t.field({
-    ...operation({
-      summary: 'Get server usage',
-      description: 'Live CPU, memory, network and disk usage of a server, sampled now.',
-      scope: 'servers:read', rest: 'GET /servers/:id/stats', area: 'servers', tool: 'server_stats',
-    }),
+    ...operation({ summary: 'Get server usage', scope: 'servers:read', rest: 'GET /servers/:id/stats', area: 'servers', tool: 'server_stats',
+      description: 'Live CPU, memory, network and disk usage of a server, sampled now.' }),
     type: ServerStats,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: (_root, args, ctx) => serverStats(ctx, args.id),
@@ -225,11 +202,8 @@ builder.queryField('serverStats', (t) =>
 
 builder.mutationField('serverSnapshotDelete', (t) =>
   t.field({
-    ...operation({
-      summary: 'Delete a snapshot',
-      description: 'Delete a snapshot; the live disk is not touched.',
-      scope: 'servers:write', rest: 'DELETE /servers/:id/snapshots/:snapshotId', area: 'servers', tool: 'server_snapshot_delete',
-    }),
+    ...operation({ summary: 'Delete a snapshot', scope: 'servers:write', rest: 'DELETE /servers/:id/snapshots/:snapshotId', area: 'servers', tool: 'server_snapshot_delete',
+      description: 'Delete a snapshot; the live disk is not touched.' }),
     type: Deleted,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), snapshotId: t.arg.id({ required: true, description: 'The snapshot id.' }) },
     resolve: (_root, args, ctx) => deleteSnapshot(ctx, args.id, args.snapshotId),
@@ -238,11 +212,8 @@ builder.mutationField('serverSnapshotDelete', (t) =>
 
 builder.mutationField('serverSnapshotRevert', (t) =>
   t.prismaField({
-    ...operation({
-      summary: 'Revert to a snapshot',
-      description: 'Roll the live disk back to a snapshot: everything written since is lost. The server is `restoring` for about a minute, then back to its former state. 409 when the snapshot is not `available` yet. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.',
-      scope: 'servers:destroy', rest: 'POST /servers/:id/snapshots/:snapshotId/revert', area: 'servers', tool: 'server_snapshot_revert',
-    }),
+    ...operation({ summary: 'Revert to a snapshot', scope: 'servers:destroy', rest: 'POST /servers/:id/snapshots/:snapshotId/revert', area: 'servers', tool: 'server_snapshot_revert',
+      description: 'Roll the live disk back to a snapshot: everything written since is lost. The server is `restoring` for about a minute, then back to its former state. 409 when the snapshot is not `available` yet. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.' }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), snapshotId: t.arg.id({ required: true, description: 'The snapshot id.' }) },
     resolve: (query, _root, args, ctx) => revertSnapshot(ctx, args.id, args.snapshotId, query),
@@ -251,12 +222,8 @@ builder.mutationField('serverSnapshotRevert', (t) =>
 
 builder.mutationField('serverReinstall', (t) =>
   t.prismaField({
-    ...operation({
-      summary: 'Reinstall a server',
-      description: 'Wipe the disk and rebuild the server from an OS template; all data and the root password are replaced. The server is `reinstalling` until done. Servers inside a pool run Linux only. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.',
-      fires: ['server.reinstalled'],
-      scope: 'servers:destroy', rest: 'POST /servers/:id/reinstall', area: 'servers', tool: 'server_reinstall',
-    }),
+    ...operation({ summary: 'Reinstall a server', scope: 'servers:destroy', rest: 'POST /servers/:id/reinstall', area: 'servers', tool: 'server_reinstall',
+      description: 'Wipe the disk and rebuild the server from an OS template; all data and the root password are replaced. The server is `reinstalling` until done. Servers inside a pool run Linux only. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.', fires: ['server.reinstalled'] }),
     type: 'Server',
     args: {
       id: t.arg.id({ required: true, description: 'The server id.' }),
@@ -271,11 +238,8 @@ const ServerIpList = listType('ServerIpList', ServerIp);
 
 builder.queryField('serverIps', (t) =>
   t.field({
-    ...operation({
-      summary: 'List server IPs',
-      description: 'Every IP address of a server with its PTR (reverse DNS) record, whole.',
-      scope: 'servers:read', rest: 'GET /servers/:id/ips', area: 'servers', tool: 'server_ips_list',
-    }),
+    ...operation({ summary: 'List server IPs', scope: 'servers:read', rest: 'GET /servers/:id/ips', area: 'servers', tool: 'server_ips_list',
+      description: 'Every IP address of a server with its PTR (reverse DNS) record, whole.' }),
     type: ServerIpList,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx, info) => wholeList(await listServerIps(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['data'] }))),
@@ -284,12 +248,8 @@ builder.queryField('serverIps', (t) =>
 
 builder.mutationField('serverPtrSet', (t) =>
   t.prismaField({
-    ...operation({
-      summary: 'Set a PTR record',
-      description: 'Set the PTR (reverse DNS) record of one of the server\'s addresses; setting the same name again changes nothing. 400 when the address\'s reverse zone is not hosted here (zoneHosted false).',
-      fires: ['server.ptr.changed'],
-      scope: 'servers:write', rest: 'PUT /servers/:id/ips/:ip/ptr', area: 'servers', tool: 'server_ptr_set',
-    }),
+    ...operation({ summary: 'Set a PTR record', scope: 'servers:write', rest: 'PUT /servers/:id/ips/:ip/ptr', area: 'servers', tool: 'server_ptr_set',
+      description: 'Set the PTR (reverse DNS) record of one of the server\'s addresses; setting the same name again changes nothing. 400 when the address\'s reverse zone is not hosted here (zoneHosted false).', fires: ['server.ptr.changed'] }),
     type: 'ServerIp',
     args: {
       id: t.arg.id({ required: true, description: 'The server id.' }),
@@ -302,12 +262,8 @@ builder.mutationField('serverPtrSet', (t) =>
 
 builder.mutationField('serverPtrDelete', (t) =>
   t.prismaField({
-    ...operation({
-      summary: 'Remove a PTR record',
-      description: 'Remove the PTR (reverse DNS) record of one of the server\'s addresses. 400 when its reverse zone is not hosted here.',
-      fires: ['server.ptr.changed'],
-      scope: 'servers:write', rest: 'DELETE /servers/:id/ips/:ip/ptr', area: 'servers', tool: 'server_ptr_delete',
-    }),
+    ...operation({ summary: 'Remove a PTR record', scope: 'servers:write', rest: 'DELETE /servers/:id/ips/:ip/ptr', area: 'servers', tool: 'server_ptr_delete',
+      description: 'Remove the PTR (reverse DNS) record of one of the server\'s addresses. 400 when its reverse zone is not hosted here.', fires: ['server.ptr.changed'] }),
     type: 'ServerIp',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), ip: t.arg.string({ required: true, description: 'One of the server\'s addresses.' }) },
     resolve: (query, _root, args, ctx) => setPtr(ctx, args.id, args.ip, null, query),
@@ -332,11 +288,8 @@ const PlanOptionList = listType('PlanOptionList', PlanOption);
 
 builder.queryField('serverPlanOptions', (t) =>
   t.field({
-    ...operation({
-      summary: 'List plan options',
-      description: 'The current plan and the plans a server can switch to in place (same family and disk size), cheapest first. 409 for a server inside a pool: it has no plan of its own.',
-      scope: 'servers:read', rest: 'GET /servers/:id/plan-options', area: 'servers', tool: 'server_plan_options',
-    }),
+    ...operation({ summary: 'List plan options', scope: 'servers:read', rest: 'GET /servers/:id/plan-options', area: 'servers', tool: 'server_plan_options',
+      description: 'The current plan and the plans a server can switch to in place (same family and disk size), cheapest first. 409 for a server inside a pool: it has no plan of its own.' }),
     type: PlanOptionList,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await planOptions(ctx.db, args.id)),
@@ -345,12 +298,8 @@ builder.queryField('serverPlanOptions', (t) =>
 
 builder.mutationField('serverChangePlan', (t) =>
   t.prismaField({
-    ...operation({
-      summary: 'Change a server plan',
-      description: 'Switch a server to another of its plan options (vCPU and RAM); the server reboots, the disk is unchanged. 400 when productId is the current plan or not an option. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.',
-      fires: ['server.resized'],
-      scope: 'servers:write', rest: 'POST /servers/:id/change-plan', area: 'servers', tool: 'server_change_plan',
-    }),
+    ...operation({ summary: 'Change a server plan', scope: 'servers:write', rest: 'POST /servers/:id/change-plan', area: 'servers', tool: 'server_change_plan',
+      description: 'Switch a server to another of its plan options (vCPU and RAM); the server reboots, the disk is unchanged. 400 when productId is the current plan or not an option. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.', fires: ['server.resized'] }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), productId: t.arg.string({ required: true, description: 'One of the plan options.' }) },
     resolve: (query, _root, args, ctx) => changePlan(ctx, args.id, args.productId, query),
@@ -364,11 +313,8 @@ const SsoLink = builder.objectRef<{ url: string; expiresAt: Date }>('SsoLink').i
 
 builder.mutationField('serverSso', (t) =>
   t.field({
-    ...operation({
-      summary: 'Sign in to the dashboard',
-      description: 'A short-lived, single-use URL that signs the account holder into the dashboard on this server\'s page (or `next`). Changes nothing on the server.',
-      scope: 'servers:read', rest: 'POST /servers/:id/sso', area: 'servers', tool: 'server_sso', notTool: 'hands out a one-time dashboard login link for a person at a browser', hints: { readOnly: true, destructive: false, idempotent: false },
-    }),
+    ...operation({ summary: 'Sign in to the dashboard', scope: 'servers:read', rest: 'POST /servers/:id/sso', area: 'servers', tool: 'server_sso', notTool: 'hands out a one-time dashboard login link for a person at a browser', hints: { readOnly: true, destructive: false, idempotent: false },
+      description: 'A short-lived, single-use URL that signs the account holder into the dashboard on this server\'s page (or `next`). Changes nothing on the server.' }),
     type: SsoLink,
     args: {
       id: t.arg.id({ required: true, description: 'The server id.' }),
@@ -398,11 +344,8 @@ const ServerAddonList = listType('ServerAddonList', ServerAddon);
 
 builder.queryField('serverAddons', (t) =>
   t.field({
-    ...operation({
-      summary: 'List available add-ons',
-      description: 'The add-ons the server\'s plan offers, with monthly prices in cents and stock, in catalogue order.',
-      scope: 'servers:read', rest: 'GET /servers/:id/addons', area: 'servers', tool: 'server_addons_list',
-    }),
+    ...operation({ summary: 'List available add-ons', scope: 'servers:read', rest: 'GET /servers/:id/addons', area: 'servers', tool: 'server_addons_list',
+      description: 'The add-ons the server\'s plan offers, with monthly prices in cents and stock, in catalogue order.' }),
     type: ServerAddonList,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listServerAddons(ctx, args.id)),
@@ -426,11 +369,8 @@ const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>
 
 builder.mutationField('serverAddonAttach', (t) =>
   t.field({
-    ...operation({
-      summary: 'Attach an add-on',
-      description: 'Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.',
-      scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach',
-    }),
+    ...operation({ summary: 'Attach an add-on', scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach',
+      description: 'Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.' }),
     type: AddonAttachment,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), addonId: t.arg.string({ required: true, description: 'The catalogue add-on, from GET /servers/{id}/addons.' }) },
     resolve: (_root, args, ctx) => attachAddon(ctx, args.id, args.addonId),
@@ -449,11 +389,8 @@ const AddonDetachment = builder.objectRef<Awaited<ReturnType<typeof detachAddon>
 
 builder.mutationField('serverAddonDetach', (t) =>
   t.field({
-    ...operation({
-      summary: 'Detach an add-on',
-      description: 'Detach an add-on from a server: nothing is refunded and its addresses are released at once.',
-      scope: 'servers:write', rest: 'DELETE /servers/:id/addons/:addonId', area: 'servers', tool: 'server_addon_detach',
-    }),
+    ...operation({ summary: 'Detach an add-on', scope: 'servers:write', rest: 'DELETE /servers/:id/addons/:addonId', area: 'servers', tool: 'server_addon_detach',
+      description: 'Detach an add-on from a server: nothing is refunded and its addresses are released at once.' }),
     type: AddonDetachment,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), addonId: t.arg.string({ required: true, description: 'The catalogue add-on, from GET /servers/{id}/addons.' }) },
     resolve: (_root, args, ctx) => detachAddon(ctx, args.id, args.addonId),
@@ -471,11 +408,8 @@ const PasswordReset = builder.objectRef<Awaited<ReturnType<typeof resetRootPassw
 
 builder.mutationField('serverPasswordReset', (t) =>
   t.field({
-    ...operation({
-      summary: 'Reset the root password',
-      description: 'Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).',
-      scope: 'servers:write', rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset', notTool: 'returns a root password; handing it to a model is not a safe default',
-    }),
+    ...operation({ summary: 'Reset the root password', scope: 'servers:write', rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset', notTool: 'returns a root password; handing it to a model is not a safe default',
+      description: 'Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).' }),
     type: PasswordReset,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: (_root, args, ctx) => resetRootPassword(ctx, args.id),

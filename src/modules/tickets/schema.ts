@@ -40,11 +40,8 @@ const TicketList = listType('TicketList', Ticket);
 
 builder.queryField('tickets', (t) =>
   t.field({
-    ...operation({
-      summary: 'List tickets',
-      description: 'The support tickets of the account, newest first. A page of the list envelope; follow nextCursor while hasMore.',
-      scope: 'tickets:read', rest: 'GET /tickets', area: 'tickets', tool: 'tickets_list',
-    }),
+    ...operation({ summary: 'List tickets', scope: 'tickets:read', rest: 'GET /tickets', area: 'tickets', tool: 'tickets_list',
+      description: 'The support tickets of the account, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: TicketList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listTickets(ctx.db, args),
@@ -53,11 +50,8 @@ builder.queryField('tickets', (t) =>
 
 builder.queryField('ticket', (t) =>
   t.field({
-    ...operation({
-      summary: 'Get a ticket',
-      description: 'One support ticket with its whole message thread, oldest first.',
-      scope: 'tickets:read', rest: 'GET /tickets/:id', area: 'tickets', tool: 'ticket_get',
-    }),
+    ...operation({ summary: 'Get a ticket', scope: 'tickets:read', rest: 'GET /tickets/:id', area: 'tickets', tool: 'ticket_get',
+      description: 'One support ticket with its whole message thread, oldest first.' }),
     type: TicketWithThread,
     args: { id: t.arg.id({ required: true, description: 'The ticket id.' }) },
     resolve: (_root, args, ctx) => getTicket(ctx.db, args.id),
@@ -66,12 +60,8 @@ builder.queryField('ticket', (t) =>
 
 builder.mutationField('ticketCreate', (t) =>
   t.field({
-    ...operation({
-      summary: 'Open a ticket',
-      description: 'Open a support ticket with a first message; it starts `open`.',
-      fires: ['ticket.created'],
-      scope: 'tickets:write', rest: 'POST /tickets', area: 'tickets', tool: 'ticket_create',
-    }),
+    ...operation({ summary: 'Open a ticket', scope: 'tickets:write', rest: 'POST /tickets', area: 'tickets', tool: 'ticket_create',
+      description: 'Open a support ticket with a first message; it starts `open`.', fires: ['ticket.created'] }),
     type: TicketWithThread,
     args: {
       subject: t.arg.string({ required: true, description: `1 to ${SUBJECT_MAX} characters.`, ...rules(SUBJECT_RULES) }),
@@ -85,11 +75,8 @@ builder.mutationField('ticketCreate', (t) =>
 
 builder.mutationField('ticketReply', (t) =>
   t.field({
-    ...operation({
-      summary: 'Reply to a ticket',
-      description: 'Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one.',
-      scope: 'tickets:write', rest: 'POST /tickets/:id/reply', area: 'tickets', tool: 'ticket_reply',
-    }),
+    ...operation({ summary: 'Reply to a ticket', scope: 'tickets:write', rest: 'POST /tickets/:id/reply', area: 'tickets', tool: 'ticket_reply',
+      description: 'Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one.' }),
     type: TicketWithThread,
     args: { id: t.arg.id({ required: true, description: 'The ticket id.' }), body: t.arg.string({ required: true, description: `1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }) },
     resolve: (_root, args, ctx) => replyTicket(ctx, args.id, args),
@@ -98,11 +85,8 @@ builder.mutationField('ticketReply', (t) =>
 
 builder.mutationField('ticketClose', (t) =>
   t.field({
-    ...operation({
-      summary: 'Close a ticket',
-      description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.',
-      scope: 'tickets:write', rest: 'POST /tickets/:id/close', area: 'tickets', tool: 'ticket_close',
-    }),
+    ...operation({ summary: 'Close a ticket', scope: 'tickets:write', rest: 'POST /tickets/:id/close', area: 'tickets', tool: 'ticket_close',
+      description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.' }),
     type: TicketWithThread,
     args: { id: t.arg.id({ required: true, description: 'The ticket id.' }) },
     resolve: (_root, args, ctx) => closeTicket(ctx, args.id),

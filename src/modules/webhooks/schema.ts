@@ -88,11 +88,8 @@ const WebhookDeliveryList = listType('WebhookDeliveryList', WebhookDelivery);
 
 builder.queryField('webhooks', (t) =>
   t.field({
-    ...operation({
-      summary: 'List webhooks',
-      description: 'The webhook subscriptions of the account, newest first, secrets masked. A page of the list envelope; follow nextCursor while hasMore.',
-      scope: 'webhooks:read', rest: 'GET /webhooks', area: 'webhooks', tool: 'webhooks_list',
-    }),
+    ...operation({ summary: 'List webhooks', scope: 'webhooks:read', rest: 'GET /webhooks', area: 'webhooks', tool: 'webhooks_list',
+      description: 'The webhook subscriptions of the account, newest first, secrets masked. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: WebhookList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listWebhooks(ctx.db, args),
@@ -101,11 +98,8 @@ builder.queryField('webhooks', (t) =>
 
 builder.queryField('webhook', (t) =>
   t.field({
-    ...operation({
-      summary: 'Get a webhook',
-      description: 'One webhook subscription, its secret masked.',
-      scope: 'webhooks:read', rest: 'GET /webhooks/:id', area: 'webhooks', tool: 'webhook_get',
-    }),
+    ...operation({ summary: 'Get a webhook', scope: 'webhooks:read', rest: 'GET /webhooks/:id', area: 'webhooks', tool: 'webhook_get',
+      description: 'One webhook subscription, its secret masked.' }),
     type: Webhook,
     args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }) },
     resolve: (_root, args, ctx) => getWebhook(ctx.db, args.id),
@@ -114,11 +108,8 @@ builder.queryField('webhook', (t) =>
 
 builder.mutationField('webhookCreate', (t) =>
   t.field({
-    ...operation({
-      summary: 'Create a webhook',
-      description: 'Subscribe an https URL on a public address to event kinds (or "*" for all). The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.',
-      scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create',
-    }),
+    ...operation({ summary: 'Create a webhook', scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create',
+      description: 'Subscribe an https URL on a public address to event kinds (or "*" for all). The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.' }),
     type: Webhook,
     args: {
       url: t.arg.string({ required: true, description: 'HTTPS URL on a public address.', ...rules(WEBHOOK_RULES.url) }),
@@ -131,11 +122,8 @@ builder.mutationField('webhookCreate', (t) =>
 
 builder.mutationField('webhookUpdate', (t) =>
   t.field({
-    ...operation({
-      summary: 'Update a webhook',
-      description: 'Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait.',
-      scope: 'webhooks:write', rest: 'PATCH /webhooks/:id', area: 'webhooks', tool: 'webhook_update',
-    }),
+    ...operation({ summary: 'Update a webhook', scope: 'webhooks:write', rest: 'PATCH /webhooks/:id', area: 'webhooks', tool: 'webhook_update',
+      description: 'Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait.' }),
     type: Webhook,
     args: {
       id: t.arg.id({ required: true, description: 'The webhook subscription id.' }),
@@ -150,11 +138,8 @@ builder.mutationField('webhookUpdate', (t) =>
 
 builder.mutationField('webhookDelete', (t) =>
   t.field({
-    ...operation({
-      summary: 'Delete a webhook',
-      description: 'Delete a subscription, its queued deliveries and its delivery log.',
-      scope: 'webhooks:write', rest: 'DELETE /webhooks/:id', area: 'webhooks', tool: 'webhook_delete',
-    }),
+    ...operation({ summary: 'Delete a webhook', scope: 'webhooks:write', rest: 'DELETE /webhooks/:id', area: 'webhooks', tool: 'webhook_delete',
+      description: 'Delete a subscription, its queued deliveries and its delivery log.' }),
     type: Deleted,
     args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }) },
     resolve: (_root, args, ctx) => deleteWebhook(ctx.db, args.id),
@@ -163,11 +148,8 @@ builder.mutationField('webhookDelete', (t) =>
 
 builder.mutationField('webhookRotateSecret', (t) =>
   t.field({
-    ...operation({
-      summary: 'Rotate the signing secret',
-      description: 'Replace the signing secret; the new one is returned once and the old one stops signing at once.',
-      scope: 'webhooks:write', rest: 'POST /webhooks/:id/rotate-secret', area: 'webhooks', tool: 'webhook_rotate_secret', hints: { destructive: true },
-    }),
+    ...operation({ summary: 'Rotate the signing secret', scope: 'webhooks:write', rest: 'POST /webhooks/:id/rotate-secret', area: 'webhooks', tool: 'webhook_rotate_secret', hints: { destructive: true },
+      description: 'Replace the signing secret; the new one is returned once and the old one stops signing at once.' }),
     type: Webhook,
     args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }) },
     resolve: (_root, args, ctx) => rotateSecret(ctx, args.id),
@@ -176,11 +158,8 @@ builder.mutationField('webhookRotateSecret', (t) =>
 
 builder.queryField('webhookDeliveries', (t) =>
   t.field({
-    ...operation({
-      summary: 'List deliveries',
-      description: 'Recent deliveries of a subscription, newest first, with attempts, status codes, durations and the next attempt time.',
-      scope: 'webhooks:read', rest: 'GET /webhooks/:id/deliveries', area: 'webhooks', tool: 'webhook_deliveries_list',
-    }),
+    ...operation({ summary: 'List deliveries', scope: 'webhooks:read', rest: 'GET /webhooks/:id/deliveries', area: 'webhooks', tool: 'webhook_deliveries_list',
+      description: 'Recent deliveries of a subscription, newest first, with attempts, status codes, durations and the next attempt time.' }),
     type: WebhookDeliveryList,
     args: {
       id: t.arg.id({ required: true, description: 'The webhook subscription id.' }),
@@ -192,11 +171,8 @@ builder.queryField('webhookDeliveries', (t) =>
 
 builder.mutationField('webhookRedeliver', (t) =>
   t.field({
-    ...operation({
-      summary: 'Redeliver an event',
-      description: 'Queue another attempt of a past delivery now: same delivery id and body, signed with the current secret.',
-      scope: 'webhooks:write', rest: 'POST /webhooks/:id/deliveries/:deliveryId/redeliver', area: 'webhooks', tool: 'webhook_redeliver',
-    }),
+    ...operation({ summary: 'Redeliver an event', scope: 'webhooks:write', rest: 'POST /webhooks/:id/deliveries/:deliveryId/redeliver', area: 'webhooks', tool: 'webhook_redeliver',
+      description: 'Queue another attempt of a past delivery now: same delivery id and body, signed with the current secret.' }),
     type: WebhookDelivery,
     args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }), deliveryId: t.arg.id({ required: true, description: 'The delivery id, from the delivery log.' }) },
     resolve: (_root, args, ctx) => redeliver(ctx, args.id, args.deliveryId),
