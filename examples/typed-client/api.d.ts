@@ -12,8 +12,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get the authenticated account profile.
-         * @description Scope: `account:read`.
+         * Get the account
+         * @description The profile of the account the credential belongs to: name, e-mail, country and when it was created.
+         *
+         *     Scope: `account:read`.
          */
         get: operations["account"];
         put?: never;
@@ -32,8 +34,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one domain with its registrar settings.
-         * @description Scope: `domains:read`.
+         * Get a domain
+         * @description One domain with its registrar settings: expiry, auto-renew, transfer lock, nameservers and WHOIS privacy.
+         *
+         *     Scope: `domains:read`.
          */
         get: operations["domain"];
         put?: never;
@@ -42,8 +46,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain.
-         * @description Scope: `domains:write`.
+         * Update a domain
+         * @description Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid).
+         *
+         *     Scope: `domains:write`.
          */
         patch: operations["domainUpdate"];
         trace?: never;
@@ -56,8 +62,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the registered domains of the account, newest first.
-         * @description Scope: `domains:read`.
+         * List domains
+         * @description The registered domains of the account, newest first. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `domains:read`.
          */
         get: operations["domains"];
         put?: never;
@@ -76,8 +84,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one web-hosting account with its connection info.
-         * @description Scope: `hosting:read`.
+         * Get a hosting account
+         * @description One web-hosting account with its plan, status, connection details (SFTP, MySQL, web root), custom domain and certificate.
+         *
+         *     Scope: `hosting:read`.
          */
         get: operations["hostingAccount"];
         put?: never;
@@ -96,8 +106,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the web-hosting accounts, newest first.
-         * @description Scope: `hosting:read`.
+         * List hosting accounts
+         * @description The web-hosting accounts, newest first, with connection details. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `hosting:read`.
          */
         get: operations["hostingAccounts"];
         put?: never;
@@ -116,14 +128,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the backups (restore points) of the site, newest first.
-         * @description Scope: `hosting:manage`.
+         * List backups
+         * @description The backups (restore points) of the site, newest first, whole.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingBackups"];
         put?: never;
         /**
-         * Create a backup of the site files and databases now.
-         * @description Scope: `hosting:manage`.
+         * Create a backup
+         * @description Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingBackupCreate"];
         delete?: never;
@@ -140,13 +156,17 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get the crontab header and jobs of the account.
-         * @description Scope: `hosting:manage`.
+         * Get the crontab
+         * @description The crontab header and the cron jobs of the account.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingCron"];
         /**
-         * Replace every cron job of the account (an empty list clears the crontab).
-         * @description Scope: `hosting:manage`.
+         * Replace the crontab
+         * @description Replace every cron job of the account with the list given; an empty list clears the crontab. 400 names the first invalid schedule or command; nothing changes then.
+         *
+         *     Scope: `hosting:manage`.
          */
         put: operations["hostingCronSet"];
         post?: never;
@@ -164,14 +184,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the extra MySQL databases of the account.
-         * @description Scope: `hosting:manage`.
+         * List databases
+         * @description The extra MySQL databases of the account with their sizes, whole.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingDatabases"];
         put?: never;
         /**
-         * Create an extra MySQL database named <prefix>_<suffix>.
-         * @description Scope: `hosting:manage`.
+         * Create a database
+         * @description Create an extra MySQL database named <prefix>_<suffix>, reachable with the account's MySQL user. 400 when it exists or the plan's number of databases is reached. 409 while the account is still provisioning.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingDatabaseCreate"];
         delete?: never;
@@ -188,8 +212,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a UTF-8 text file of at most 1 MiB (binary files: download them).
-         * @description Scope: `hosting:manage`.
+         * Read a text file
+         * @description Read a UTF-8 text file of at most 1 MiB; download binary or larger files instead. 400 when the path is a directory.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingFileRead"];
         put?: never;
@@ -208,19 +234,25 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List a directory of the site (default /public_html).
-         * @description Scope: `hosting:manage`.
+         * List a directory
+         * @description The entries of a directory of the site (default /public_html): name, type, size and modification time. 400 when the path is a file.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingFilesList"];
         /**
-         * Create or overwrite a text file (its directory must exist).
-         * @description Scope: `hosting:manage`.
+         * Write a text file
+         * @description Create or overwrite a UTF-8 text file of at most 1 MiB; its directory must exist. Upload binary or larger files instead.
+         *
+         *     Scope: `hosting:manage`.
          */
         put: operations["hostingFileWrite"];
         post?: never;
         /**
-         * Delete a file, or a directory (recursive=true when it is not empty).
-         * @description Scope: `hosting:manage`.
+         * Delete a file
+         * @description Delete a file, or a directory (pass recursive=true when it is not empty). 404 when nothing is at the path.
+         *
+         *     Scope: `hosting:manage`.
          */
         delete: operations["hostingFileDelete"];
         options?: never;
@@ -236,15 +268,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get the git-deploy status of the site.
-         * @description Scope: `hosting:manage`.
+         * Get git-deploy status
+         * @description The git deploy of the site: repository, branch, last commit and deploy time, or not connected.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingGit"];
         put?: never;
         post?: never;
         /**
-         * Disconnect git deploy (the published files stay).
-         * @description Scope: `hosting:manage`.
+         * Disconnect git deploy
+         * @description Disconnect git deploy; the published files stay.
+         *
+         *     Scope: `hosting:manage`.
          */
         delete: operations["hostingGitDisconnect"];
         options?: never;
@@ -260,8 +296,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get the SSH deploy key to add to the repository.
-         * @description Scope: `hosting:manage`.
+         * Get the deploy key
+         * @description The SSH deploy key (public key and fingerprint) to add, read-only, to the repository before deploying.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingGitDeployKey"];
         put?: never;
@@ -280,19 +318,25 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get the push-to-deploy webhook URL and secret.
-         * @description Scope: `hosting:manage`.
+         * Get the push-to-deploy hook
+         * @description The push-to-deploy webhook URL and its secret, and whether it is enabled.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingGitWebhook"];
         put?: never;
         /**
-         * Enable push-to-deploy; returns the webhook URL and secret.
-         * @description Scope: `hosting:manage`.
+         * Enable push-to-deploy
+         * @description Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository's webhook settings (enabling again keeps the secret). 409 when git deploy is not connected.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingGitWebhookEnable"];
         /**
-         * Disable push-to-deploy (the secret is discarded).
-         * @description Scope: `hosting:manage`.
+         * Disable push-to-deploy
+         * @description Disable push-to-deploy; the secret is discarded and pushes are refused.
+         *
+         *     Scope: `hosting:manage`.
          */
         delete: operations["hostingGitWebhookDisable"];
         options?: never;
@@ -308,8 +352,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Tail of the access or error log of the site.
-         * @description Scope: `hosting:manage`.
+         * Tail a site log
+         * @description The last lines of the access or error log of the site, oldest first.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingLogs"];
         put?: never;
@@ -328,19 +374,25 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the password-protected directories of the site.
-         * @description Scope: `hosting:manage`.
+         * List protected directories
+         * @description The directories protected by HTTP basic auth, with their user, whole.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingProtectedDirs"];
         put?: never;
         /**
-         * Protect a directory with HTTP basic auth, or change its user and password.
-         * @description Scope: `hosting:manage`.
+         * Protect a directory
+         * @description Protect an existing directory with HTTP basic auth, or change its user and password. The password is stored only as a bcrypt hash.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingProtectedDirSet"];
         /**
-         * Remove the password protection of a directory.
-         * @description Scope: `hosting:manage`.
+         * Unprotect a directory
+         * @description Remove the password protection of a directory; its files stay. 404 when it is not protected.
+         *
+         *     Scope: `hosting:manage`.
          */
         delete: operations["hostingProtectedDirDelete"];
         options?: never;
@@ -356,14 +408,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Whether browser-SSH access is enabled for the account.
-         * @description Scope: `hosting:manage`.
+         * Get browser-SSH access
+         * @description Whether browser-SSH access is enabled for the account, and the live session if any.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingSshAccess"];
         put?: never;
         /**
-         * Enable browser-SSH access for the account.
-         * @description Scope: `hosting:manage`.
+         * Enable browser SSH
+         * @description Enable browser-SSH access for the account; sessions can then be launched.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingSshAccessEnable"];
         delete?: never;
@@ -380,8 +436,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Disk usage, inode count, bandwidth and mailbox count of a hosting account.
-         * @description Scope: `hosting:manage`.
+         * Get hosting usage
+         * @description Disk, inode, bandwidth (this calendar month, UTC), mailbox and database usage of a hosting account, with the plan quotas.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingStats"];
         put?: never;
@@ -400,8 +458,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Visitor statistics of the site over 24h, 7d or 30d.
-         * @description Scope: `hosting:manage`.
+         * Get visitor statistics
+         * @description Visits, unique visitors and page views of the site over 24h, 7d or 30d, with a series and the top pages.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingVisitorStats"];
         put?: never;
@@ -420,8 +480,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get the web application firewall status of the site.
-         * @description Scope: `hosting:manage`.
+         * Get the WAF status
+         * @description The web application firewall of the site: mode, ruleset and requests blocked in the last 24 hours.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingWaf"];
         put?: never;
@@ -440,14 +502,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Whether temporary WAF-log access is active, and until when.
-         * @description Scope: `hosting:manage`.
+         * Get WAF-log access
+         * @description Whether temporary access to the WAF log is active, and until when.
+         *
+         *     Scope: `hosting:manage`.
          */
         get: operations["hostingWafAccess"];
         put?: never;
         /**
-         * Request temporary WAF-log access (60 minutes from now).
-         * @description Scope: `hosting:manage`.
+         * Request WAF-log access
+         * @description Open access to the WAF log for 60 minutes from now.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingWafAccessRequest"];
         delete?: never;
@@ -464,8 +530,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one invoice with its line items.
-         * @description Scope: `billing:read`.
+         * Get an invoice
+         * @description One invoice with its line items, total and payment state.
+         *
+         *     Scope: `billing:read`.
          */
         get: operations["invoice"];
         put?: never;
@@ -484,8 +552,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the invoices of the account, newest first, by page.
-         * @description Scope: `billing:read`.
+         * List invoices
+         * @description The invoices of the account, newest first, by page number (page, limit; total counts them all).
+         *
+         *     Scope: `billing:read`.
          */
         get: operations["invoices"];
         put?: never;
@@ -504,8 +574,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the forwarding aliases of one mail domain, newest first.
-         * @description Scope: `mail:read`.
+         * List aliases
+         * @description The forwarding aliases of one mail domain, newest first. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `mail:read`.
          */
         get: operations["mailDomainAliases"];
         put?: never;
@@ -524,8 +596,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the mailboxes of one mail domain, newest first.
-         * @description Scope: `mail:read`.
+         * List domain mailboxes
+         * @description The mailboxes of one mail domain, newest first. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `mail:read`.
          */
         get: operations["mailDomainMailboxes"];
         put?: never;
@@ -544,14 +618,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the domains with email hosting enabled, newest first.
-         * @description Scope: `mail:read`.
+         * List mail domains
+         * @description The domains with email hosting enabled, with mailbox and alias counts, newest first. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `mail:read`.
          */
         get: operations["mailDomains"];
         put?: never;
         /**
-         * Enable email hosting for a domain.
-         * @description Scope: `mail:write`.
+         * Enable email hosting
+         * @description Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. At most 50 mail domains per account; 400 when the domain is hosted already.
+         *
+         *     Scope: `mail:write`.
          */
         post: operations["mailDomainEnable"];
         delete?: never;
@@ -568,8 +646,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get the DNS records for a mail domain, the webmail URL and mail program settings.
-         * @description Scope: `mail:read`.
+         * Get mail setup
+         * @description The DNS records a mail domain needs (MX, SPF, DKIM, DMARC), the webmail URL and the IMAP, POP3 and SMTP settings for mail programs. Without domain, only the settings.
+         *
+         *     Scope: `mail:read`.
          */
         get: operations["mailSetup"];
         put?: never;
@@ -588,14 +668,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the mailboxes of every mail domain, newest first.
-         * @description Scope: `mail:read`.
+         * List all mailboxes
+         * @description The mailboxes of every mail domain, newest first. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `mail:read`.
          */
         get: operations["mailboxes"];
         put?: never;
         /**
-         * Create a mailbox on a mail domain.
-         * @description Scope: `mail:write`.
+         * Create a mailbox
+         * @description Create a mailbox on one of the account's mail domains. At most 200 per domain; 400 when the address is already a mailbox or an alias.
+         *
+         *     Scope: `mail:write`.
          */
         post: operations["mailboxCreate"];
         delete?: never;
@@ -612,22 +696,28 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a capacity pool with usage, bounds, rates_cents and its servers.
-         * @description Scope: `servers:read`.
+         * Get a pool
+         * @description A capacity pool with its usage, bounds, unit rates in cents and its servers.
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["pool"];
         put?: never;
         post?: never;
         /**
-         * Delete a pool: servers powered off and preserved, IP block returned, no refund.
-         * @description Scope: `servers:destroy`.
+         * Delete a pool
+         * @description Delete a capacity pool: its servers are powered off and preserved (they can be snapshotted or terminated, not started), its IP block is returned and nothing is refunded.
+         *
+         *     Scope: `servers:destroy`.
          */
         delete: operations["poolDelete"];
         options?: never;
         head?: never;
         /**
-         * Resize a pool to a whole new shape (absolute units); growth is charged now, prorated.
-         * @description Scope: `servers:write`.
+         * Resize a pool
+         * @description Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool's servers or assigned addresses hold more than the new shape.
+         *
+         *     Scope: `servers:write`.
          */
         patch: operations["poolResize"];
         trace?: never;
@@ -640,8 +730,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the pool products with per-unit prices in cents and slider ranges.
-         * @description Scope: `servers:read`.
+         * List pool products
+         * @description The pool products with per-unit prices in cents and the bounds of each unit (slider ranges).
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["poolCatalogue"];
         put?: never;
@@ -660,8 +752,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List every IPv4 address of a pool with its PTR and holder.
-         * @description Scope: `servers:read`.
+         * List pool addresses
+         * @description Every IPv4 address of a pool's block with its PTR and the server holding it (null when free), whole.
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["poolIps"];
         put?: never;
@@ -682,8 +776,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Price a pool selection: monthly price and per-unit breakdown; nothing is charged.
-         * @description Scope: `servers:read`.
+         * Quote a pool
+         * @description Price a pool selection: the monthly price and its per-unit breakdown. Nothing is charged or stored. 400 when a unit is outside the product's bounds.
+         *
+         *     Scope: `servers:read`.
          */
         post: operations["poolQuote"];
         delete?: never;
@@ -702,8 +798,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Price a pool resize at the rates it was sold at; nothing is charged.
-         * @description Scope: `servers:read`.
+         * Quote a pool resize
+         * @description Price a pool resize at the rates the pool was sold at: the new monthly price and what growing costs now, prorated. Nothing is charged.
+         *
+         *     Scope: `servers:read`.
          */
         post: operations["poolResizeQuote"];
         delete?: never;
@@ -720,14 +818,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the capacity pools with quotas, status, monthly price and renewal date, newest first.
-         * @description Scope: `servers:read`.
+         * List pools
+         * @description The capacity pools with quotas, status, monthly price and renewal date, newest first. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["pools"];
         put?: never;
         /**
-         * Buy a capacity pool; the first month is debited from the wallet at once.
-         * @description Scope: `servers:write`.
+         * Buy a pool
+         * @description Buy a capacity pool of the given shape: the first month is debited from the wallet at once (400 when the balance does not cover it; nothing is charged), then it renews monthly. Servers created inside it cost nothing more.
+         *
+         *     Scope: `servers:write`.
          */
         post: operations["poolCreate"];
         delete?: never;
@@ -744,15 +846,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one server with its IPs.
-         * @description Scope: `servers:read`.
+         * Get a server
+         * @description One server with its IPs, snapshots and attached add-ons. 404 when it is not on the account.
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["server"];
         put?: never;
         post?: never;
         /**
-         * Terminate a server permanently: disk, snapshots and addresses are destroyed.
-         * @description Scope: `servers:destroy`.
+         * Terminate a server
+         * @description Terminate a server permanently: disk, snapshots and addresses are destroyed and the server leaves the account. Cannot be undone. Fires `server.terminated`.
+         *
+         *     Scope: `servers:destroy`.
          */
         delete: operations["serverTerminate"];
         options?: never;
@@ -768,14 +874,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the add-ons the server plan offers, with prices in cents.
-         * @description Scope: `servers:read`.
+         * List available add-ons
+         * @description The add-ons the server's plan offers, with monthly prices in cents and stock, in catalogue order.
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["serverAddons"];
         put?: never;
         /**
-         * Attach an add-on; the prepaid balance is debited at once, prorated to the end of the cycle.
-         * @description Scope: `servers:write`.
+         * Attach an add-on
+         * @description Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.
+         *
+         *     Scope: `servers:write`.
          */
         post: operations["serverAddonAttach"];
         delete?: never;
@@ -792,8 +902,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List every IP address of a server with its PTR record.
-         * @description Scope: `servers:read`.
+         * List server IPs
+         * @description Every IP address of a server with its PTR (reverse DNS) record, whole.
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["serverIps"];
         put?: never;
@@ -812,8 +924,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the current plan and the plans of the same family and disk size, cheapest first.
-         * @description Scope: `servers:read`.
+         * List plan options
+         * @description The current plan and the plans a server can switch to in place (same family and disk size), cheapest first. 409 for a server inside a pool: it has no plan of its own.
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["serverPlanOptions"];
         put?: never;
@@ -832,14 +946,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the snapshots (restore points) of a server, newest first.
-         * @description Scope: `servers:read`.
+         * List snapshots
+         * @description The snapshots (restore points) of a server, newest first, whole.
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["serverSnapshots"];
         put?: never;
         /**
-         * Take a snapshot of a server disk.
-         * @description Scope: `servers:write`.
+         * Take a snapshot
+         * @description Take a snapshot of the server disk; it is `creating`, then `available`. A server keeps at most 10 snapshots (400 beyond: delete one first). 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.
+         *
+         *     Scope: `servers:write`.
          */
         post: operations["serverSnapshotCreate"];
         delete?: never;
@@ -856,8 +974,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live CPU, memory, network and disk usage of a server.
-         * @description Scope: `servers:read`.
+         * Get server usage
+         * @description Live CPU, memory, network and disk usage of a server, sampled now.
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["serverStats"];
         put?: never;
@@ -876,8 +996,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the servers on the account, newest first.
-         * @description Scope: `servers:read`.
+         * List servers
+         * @description The servers of the account, newest first, each with its IPs, snapshots and add-ons. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `servers:read`.
          */
         get: operations["servers"];
         put?: never;
@@ -896,8 +1018,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one support ticket with its message thread.
-         * @description Scope: `tickets:read`.
+         * Get a ticket
+         * @description One support ticket with its whole message thread, oldest first.
+         *
+         *     Scope: `tickets:read`.
          */
         get: operations["ticket"];
         put?: never;
@@ -916,14 +1040,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the support tickets of the account, newest first.
-         * @description Scope: `tickets:read`.
+         * List tickets
+         * @description The support tickets of the account, newest first. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `tickets:read`.
          */
         get: operations["tickets"];
         put?: never;
         /**
-         * Open a support ticket with a first message (honours Idempotency-Key).
-         * @description Scope: `tickets:write`.
+         * Open a ticket
+         * @description Open a support ticket with a first message; it starts `open`. Fires `ticket.created`.
+         *
+         *     Scope: `tickets:write`.
          */
         post: operations["ticketCreate"];
         delete?: never;
@@ -940,8 +1068,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get the prepaid wallet balance and its auto-recharge state.
-         * @description Scope: `billing:read`.
+         * Get the wallet
+         * @description The prepaid wallet balance in cents and its auto-recharge settings.
+         *
+         *     Scope: `billing:read`.
          */
         get: operations["wallet"];
         put?: never;
@@ -960,8 +1090,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List recent wallet transactions, newest first (limit 1 to 1000, default 50).
-         * @description Scope: `billing:read`.
+         * List wallet transactions
+         * @description Credits and debits of the wallet, newest first, each with the balance after it. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `billing:read`.
          */
         get: operations["walletTransactions"];
         put?: never;
@@ -980,22 +1112,28 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one webhook subscription (secret masked).
-         * @description Scope: `webhooks:read`.
+         * Get a webhook
+         * @description One webhook subscription, its secret masked.
+         *
+         *     Scope: `webhooks:read`.
          */
         get: operations["webhook"];
         put?: never;
         post?: never;
         /**
-         * Delete a subscription, its queued deliveries and its delivery log.
-         * @description Scope: `webhooks:write`.
+         * Delete a webhook
+         * @description Delete a subscription, its queued deliveries and its delivery log.
+         *
+         *     Scope: `webhooks:write`.
          */
         delete: operations["webhookDelete"];
         options?: never;
         head?: never;
         /**
-         * Change the URL, events or description of a subscription, or pause (isActive false) and resume it.
-         * @description Scope: `webhooks:write`.
+         * Update a webhook
+         * @description Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait.
+         *
+         *     Scope: `webhooks:write`.
          */
         patch: operations["webhookUpdate"];
         trace?: never;
@@ -1008,8 +1146,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Recent deliveries of a subscription, newest first, with attempts, status codes, durations and next attempt time.
-         * @description Scope: `webhooks:read`.
+         * List deliveries
+         * @description Recent deliveries of a subscription, newest first, with attempts, status codes, durations and the next attempt time.
+         *
+         *     Scope: `webhooks:read`.
          */
         get: operations["webhookDeliveries"];
         put?: never;
@@ -1028,14 +1168,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the webhook subscriptions of the account, newest first (secrets masked).
-         * @description Scope: `webhooks:read`.
+         * List webhooks
+         * @description The webhook subscriptions of the account, newest first, secrets masked. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `webhooks:read`.
          */
         get: operations["webhooks"];
         put?: never;
         /**
-         * Subscribe an HTTPS URL to event kinds; the signing secret is returned in full only here.
-         * @description Scope: `webhooks:write`.
+         * Create a webhook
+         * @description Subscribe an https URL on a public address to event kinds (or "*" for all). The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.
+         *
+         *     Scope: `webhooks:write`.
          */
         post: operations["webhookCreate"];
         delete?: never;
@@ -1055,8 +1199,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a backup and its archive.
-         * @description Scope: `hosting:manage`.
+         * Delete a backup
+         * @description Delete a backup and its archive.
+         *
+         *     Scope: `hosting:manage`.
          */
         delete: operations["hostingBackupDelete"];
         options?: never;
@@ -1074,8 +1220,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Restore the site files and databases from a backup (replaces the current ones).
-         * @description Scope: `hosting:manage`.
+         * Restore a backup
+         * @description Put the site files and databases back as they were in a backup; the current ones are replaced. 409 while the account is still provisioning.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingBackupRestore"];
         delete?: never;
@@ -1094,8 +1242,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Retry certificate issuance now (the DNS of each name is checked again).
-         * @description Scope: `hosting:manage`.
+         * Retry the certificate
+         * @description Retry certificate issuance now: the DNS of each name is checked again. Answers the certificate state.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingCertRetry"];
         delete?: never;
@@ -1113,14 +1263,18 @@ export interface paths {
         };
         get?: never;
         /**
-         * Set the custom domain (pending until verify finds its DNS pointing here).
-         * @description Scope: `hosting:write`.
+         * Set the custom domain
+         * @description Set the account's custom domain; it stays pending until verify finds its DNS pointing here (A record to the account's IP, or a CNAME). 400 when the domain is the primary one or used by another hosting account.
+         *
+         *     Scope: `hosting:write`.
          */
         put: operations["hostingCustomDomainSet"];
         post?: never;
         /**
-         * Detach the custom domain from the account.
-         * @description Scope: `hosting:write`.
+         * Remove the custom domain
+         * @description Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.
+         *
+         *     Scope: `hosting:write`.
          */
         delete: operations["hostingCustomDomainDelete"];
         options?: never;
@@ -1138,8 +1292,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-check the custom domain DNS and attach it once it points to the account.
-         * @description Scope: `hosting:write`.
+         * Verify the custom domain
+         * @description Check the custom domain's DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.
+         *
+         *     Scope: `hosting:write`.
          */
         post: operations["hostingCustomDomainVerify"];
         delete?: never;
@@ -1159,8 +1315,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete an extra MySQL database and its data.
-         * @description Scope: `hosting:manage`.
+         * Delete a database
+         * @description Delete an extra MySQL database and all its data.
+         *
+         *     Scope: `hosting:manage`.
          */
         delete: operations["hostingDatabaseDelete"];
         options?: never;
@@ -1178,8 +1336,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a directory (its parent must exist).
-         * @description Scope: `hosting:manage`.
+         * Create a directory
+         * @description Create a directory; its parent must exist and the path must be free.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingFileMkdir"];
         delete?: never;
@@ -1198,8 +1358,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rename or move a file or directory (the target must not exist).
-         * @description Scope: `hosting:manage`.
+         * Rename or move a file
+         * @description Rename or move a file or directory inside the account; the target must not exist and its directory must.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingFileRename"];
         delete?: never;
@@ -1218,8 +1380,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Clone a repository branch and publish it into the site.
-         * @description Scope: `hosting:manage`.
+         * Deploy a repository
+         * @description Clone a branch of a repository over SSH with the deploy key and publish it into /public_html (or a directory under it). A failed clone is recorded (status failed, lastError) and answered 400.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingGitDeploy"];
         delete?: never;
@@ -1238,8 +1402,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pull the latest commit of the deployed branch and publish it.
-         * @description Scope: `hosting:manage`.
+         * Pull and publish
+         * @description Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingGitPull"];
         delete?: never;
@@ -1257,8 +1423,10 @@ export interface paths {
         };
         get?: never;
         /**
-         * Switch the PHP-FPM version of the site to one its plan offers.
-         * @description Scope: `hosting:manage`.
+         * Set the PHP version
+         * @description Switch the PHP-FPM version of the site to one its plan offers (400 names the versions offered).
+         *
+         *     Scope: `hosting:manage`.
          */
         put: operations["hostingPhpVersionSet"];
         post?: never;
@@ -1278,8 +1446,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start a browser-SSH session; returns a short-lived URL and token.
-         * @description Scope: `hosting:manage`.
+         * Launch a browser-SSH session
+         * @description Start a browser-SSH session and return a short-lived URL and token to open it. 409 until access is enabled (POST …/ssh-terminal/access).
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingSshLaunch"];
         delete?: never;
@@ -1298,8 +1468,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Stop the live browser-SSH session.
-         * @description Scope: `hosting:manage`.
+         * Stop the browser-SSH session
+         * @description Stop the live browser-SSH session, if any.
+         *
+         *     Scope: `hosting:manage`.
          */
         post: operations["hostingSshStop"];
         delete?: never;
@@ -1318,8 +1490,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a forwarding alias on a mail domain.
-         * @description Scope: `mail:write`.
+         * Create an alias
+         * @description Create a forwarding alias: mail to <source_local>@<domain> is forwarded to destination. 400 when the address is already a mailbox or an alias.
+         *
+         *     Scope: `mail:write`.
          */
         post: operations["mailAliasCreate"];
         delete?: never;
@@ -1339,8 +1513,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove a forwarding alias.
-         * @description Scope: `mail:write`.
+         * Delete an alias
+         * @description Remove a forwarding alias.
+         *
+         *     Scope: `mail:write`.
          */
         delete: operations["mailAliasDelete"];
         options?: never;
@@ -1359,8 +1535,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed.
-         * @description Scope: `mail:write`.
+         * Disable email hosting
+         * @description Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed permanently.
+         *
+         *     Scope: `mail:write`.
          */
         delete: operations["mailDomainDisable"];
         options?: never;
@@ -1379,8 +1557,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a mailbox and all of its mail, permanently.
-         * @description Scope: `mail:write`.
+         * Delete a mailbox
+         * @description Delete a mailbox and all of its mail, permanently.
+         *
+         *     Scope: `mail:write`.
          */
         delete: operations["mailboxDelete"];
         options?: never;
@@ -1402,8 +1582,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Set a new password on a mailbox.
-         * @description Scope: `mail:write`.
+         * Set a mailbox password
+         * @description Set a new password on a mailbox; it is stored hashed and never returned.
+         *
+         *     Scope: `mail:write`.
          */
         patch: operations["mailboxPasswordSet"];
         trace?: never;
@@ -1418,8 +1600,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Assign, move or return pool addresses in one atomic batch (6 calls per minute).
-         * @description Scope: `servers:write`. Rate limit class: pool IP apply: 6 calls per minute per credential.
+         * Apply address changes
+         * @description Assign, move or return pool addresses in one atomic batch: every change applies or none does (400 names the first bad change). At most 6 calls per minute per credential. Answers the pool's addresses.
+         *
+         *     Scope: `servers:write`. Rate limit class: pool IP apply: 6 calls per minute per credential.
          */
         post: operations["poolIpsApply"];
         delete?: never;
@@ -1438,8 +1622,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a free Linux server inside a pool, checked against the pool quota.
-         * @description Scope: `servers:write`.
+         * Create a pool server
+         * @description Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan (resize the pool first). Fires `server.created`.
+         *
+         *     Scope: `servers:write`.
          */
         post: operations["poolServerCreate"];
         delete?: never;
@@ -1459,8 +1645,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Detach an add-on: no refund, its addresses are released at once.
-         * @description Scope: `servers:write`.
+         * Detach an add-on
+         * @description Detach an add-on from a server: nothing is refunded and its addresses are released at once.
+         *
+         *     Scope: `servers:write`.
          */
         delete: operations["serverAddonDetach"];
         options?: never;
@@ -1478,8 +1666,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Switch a server to another plan option in place (vCPU/RAM; the server reboots, the disk is unchanged).
-         * @description Scope: `servers:write`.
+         * Change a server plan
+         * @description Switch a server to another of its plan options (vCPU and RAM); the server reboots, the disk is unchanged. 400 when productId is the current plan or not an option. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.resized`.
+         *
+         *     Scope: `servers:write`.
          */
         post: operations["serverChangePlan"];
         delete?: never;
@@ -1498,8 +1688,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Set a new random root password on a running server; it is returned once.
-         * @description Scope: `servers:write`.
+         * Reset the root password
+         * @description Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).
+         *
+         *     Scope: `servers:write`.
          */
         post: operations["serverPasswordReset"];
         delete?: never;
@@ -1518,8 +1710,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start, stop or reboot a server.
-         * @description Scope: `servers:write`.
+         * Power a server
+         * @description Start, stop or reboot a server. A reboot holds the server in `rebooting` for a moment. Only a running server can be rebooted, and a server preserved from a deleted pool cannot be started. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.power.changed`.
+         *
+         *     Scope: `servers:write`.
          */
         post: operations["serverPower"];
         delete?: never;
@@ -1537,14 +1731,18 @@ export interface paths {
         };
         get?: never;
         /**
-         * Set the PTR (reverse DNS) record of one of the server addresses (idempotent upsert).
-         * @description Scope: `servers:write`.
+         * Set a PTR record
+         * @description Set the PTR (reverse DNS) record of one of the server's addresses; setting the same name again changes nothing. 400 when the address's reverse zone is not hosted here (zoneHosted false). Fires `server.ptr.changed`.
+         *
+         *     Scope: `servers:write`.
          */
         put: operations["serverPtrSet"];
         post?: never;
         /**
-         * Remove the PTR (reverse DNS) record of one of the server addresses.
-         * @description Scope: `servers:write`.
+         * Remove a PTR record
+         * @description Remove the PTR (reverse DNS) record of one of the server's addresses. 400 when its reverse zone is not hosted here. Fires `server.ptr.changed`.
+         *
+         *     Scope: `servers:write`.
          */
         delete: operations["serverPtrDelete"];
         options?: never;
@@ -1562,8 +1760,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Wipe the disk and rebuild the server from an OS template (destructive).
-         * @description Scope: `servers:destroy`.
+         * Reinstall a server
+         * @description Wipe the disk and rebuild the server from an OS template; all data and the root password are replaced. The server is `reinstalling` until done. Servers inside a pool run Linux only. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.reinstalled`.
+         *
+         *     Scope: `servers:destroy`.
          */
         post: operations["serverReinstall"];
         delete?: never;
@@ -1583,8 +1783,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a snapshot; the live disk is not touched.
-         * @description Scope: `servers:write`.
+         * Delete a snapshot
+         * @description Delete a snapshot; the live disk is not touched.
+         *
+         *     Scope: `servers:write`.
          */
         delete: operations["serverSnapshotDelete"];
         options?: never;
@@ -1602,8 +1804,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Roll the live disk back to a snapshot (destructive); the server is restoring for about a minute.
-         * @description Scope: `servers:destroy`.
+         * Revert to a snapshot
+         * @description Roll the live disk back to a snapshot: everything written since is lost. The server is `restoring` for about a minute, then back to its former state. 409 when the snapshot is not `available` yet. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.
+         *
+         *     Scope: `servers:destroy`.
          */
         post: operations["serverSnapshotRevert"];
         delete?: never;
@@ -1622,8 +1826,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Get a short-lived, single-use URL that signs into the dashboard on this server.
-         * @description Scope: `servers:read`.
+         * Sign in to the dashboard
+         * @description A short-lived, single-use URL that signs the account holder into the dashboard on this server's page (or `next`). Changes nothing on the server.
+         *
+         *     Scope: `servers:read`.
          */
         post: operations["serverSso"];
         delete?: never;
@@ -1642,8 +1848,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Close a support ticket; it takes no more replies.
-         * @description Scope: `tickets:write`.
+         * Close a ticket
+         * @description Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.
+         *
+         *     Scope: `tickets:write`.
          */
         post: operations["ticketClose"];
         delete?: never;
@@ -1662,8 +1870,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add a customer reply to a ticket (not to a closed one).
-         * @description Scope: `tickets:write`.
+         * Reply to a ticket
+         * @description Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one.
+         *
+         *     Scope: `tickets:write`.
          */
         post: operations["ticketReply"];
         delete?: never;
@@ -1686,8 +1896,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Turn wallet auto-recharge on or off and set its threshold and top-up amount; returns the wallet.
-         * @description Scope: `billing:write`.
+         * Set auto-recharge
+         * @description Turn wallet auto-recharge on or off and set its threshold and top-up amount: when a debit takes the balance below the threshold, the card on file is charged the amount and the wallet credited. Answers the wallet.
+         *
+         *     Scope: `billing:write`.
          */
         patch: operations["walletAutoRechargeSet"];
         trace?: never;
@@ -1702,8 +1914,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Queue another attempt of a past delivery now (same delivery id and body, current secret).
-         * @description Scope: `webhooks:write`.
+         * Redeliver an event
+         * @description Queue another attempt of a past delivery now: same delivery id and body, signed with the current secret.
+         *
+         *     Scope: `webhooks:write`.
          */
         post: operations["webhookRedeliver"];
         delete?: never;
@@ -1722,8 +1936,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Replace the signing secret; the new one is returned once and the old one stops working at once.
-         * @description Scope: `webhooks:write`.
+         * Rotate the signing secret
+         * @description Replace the signing secret; the new one is returned once and the old one stops signing at once.
+         *
+         *     Scope: `webhooks:write`.
          */
         post: operations["webhookRotateSecret"];
         delete?: never;
@@ -1742,8 +1958,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a file (multipart/form-data, field "file") into a directory of the site, or to a file path; an existing file is replaced.
-         * @description Scope: `hosting:manage`. Streamed; not available over GraphQL or MCP.
+         * Upload a file
+         * @description Upload a file (multipart/form-data, field "file") into a directory of the site, or to a file path; an existing file is replaced. The directory must exist. 413 when the file is larger than the upload limit, 415 when the body is not multipart.
+         *
+         *     Scope: `hosting:manage`. Streamed; not available over GraphQL or MCP.
          */
         post: operations["hostingFileUpload"];
         delete?: never;
@@ -1760,8 +1978,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download a file of the site, streamed as an attachment.
-         * @description Scope: `hosting:manage`. Streamed; not available over GraphQL or MCP.
+         * Download a file
+         * @description Download a file of the site, streamed as an attachment. 404 when nothing is at the path, 400 when it is a directory.
+         *
+         *     Scope: `hosting:manage`. Streamed; not available over GraphQL or MCP.
          */
         get: operations["hostingFileDownload"];
         put?: never;
@@ -1780,8 +2000,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download a backup as a gzip tarball (home/ and mysql/), streamed as an attachment.
-         * @description Scope: `hosting:manage`. Streamed; not available over GraphQL or MCP.
+         * Download a backup
+         * @description Download a backup as a gzip tarball (home/ and mysql/), streamed as an attachment.
+         *
+         *     Scope: `hosting:manage`. Streamed; not available over GraphQL or MCP.
          */
         get: operations["hostingBackupDownload"];
         put?: never;
@@ -1793,333 +2015,689 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event delivery
+         * @description Each event of a subscribed kind is POSTed as JSON to the subscription's URL, signed (see "Webhooks and their signature"). Answer any 2xx within the timeout; anything else is retried.
+         */
+        post: operations["eventDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error: {
-            /** @description The HTTP status. */
+            /**
+             * @description The HTTP status.
+             * @example 400
+             */
             statusCode: number;
-            /** @description What went wrong and what to do, for a person. */
+            /**
+             * @description What went wrong and what to do, for a person.
+             * @example name must be 1 to 64 characters.
+             */
             message: string;
-            /** @description The HTTP reason phrase. */
+            /**
+             * @description The HTTP reason phrase.
+             * @example Bad Request
+             */
             error: string;
-            /** @description Machine-readable: BAD_REQUEST, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, … (GraphQL's extensions.code). */
+            /**
+             * @description Machine-readable: BAD_REQUEST, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, … (GraphQL's extensions.code).
+             * @example BAD_REQUEST
+             */
             code: string;
-            /** @description The request value at fault, by its path (`name`, `jobs[1].command`), when there is one. */
+            /**
+             * @description The request value at fault, by its path (`name`, `jobs[1].command`), when there is one.
+             * @example name
+             */
             param?: string;
         };
         /** @description The account the credential belongs to. */
         Account: {
+            /** @example DE */
             country: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             created_at: string;
+            /** @example ada@example.com */
             email: string;
+            /** @example true */
             email_verified: boolean;
+            /** @example id_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
+            /** @example before-upgrade */
             name: string;
         };
         /** @description An add-on attached to a server. */
         AttachedAddon: {
-            /** @description The catalogue add-on (the :addonId of the API). */
+            /**
+             * @description The catalogue add-on (the :addonId of the API).
+             * @example addon-ipv4-1
+             */
             addonId: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             attachedAt: string;
+            /** @example sad_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             monthlyUsdCents: number;
+            /** @example ipv4 */
             type: string;
         };
         /** @description Confirmation that a resource was deleted. */
         Deleted: {
-            /** @description Always true. */
+            /**
+             * @description Always true.
+             * @example true
+             */
             deleted: boolean;
+            /** @example id_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
         };
         /** @description A domain registered through the service. */
         Domain: {
+            /** @example true */
             auto_renew: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             created_at: string;
+            /** @example example.com */
             domain: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             expires_at?: string | null;
+            /** @example dom_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
+            /**
+             * @example [
+             *       "ns1.example.net",
+             *       "ns2.example.net"
+             *     ]
+             */
             nameservers: string[];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             period_years: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             registered_at?: string | null;
-            /** @description pending_payment (its invoice is open) or active. */
+            /**
+             * @description pending_payment (its invoice is open) or active.
+             * @example active
+             */
             status: string;
-            /** @description Registrar lock: true refuses transfers away. */
+            /**
+             * @description Registrar lock: true refuses transfers away.
+             * @example true
+             */
             transfer_lock: boolean;
-            /** @description WHOIS privacy: true publishes a privacy service instead of the holder contact. */
+            /**
+             * @description WHOIS privacy: true publishes a privacy service instead of the holder contact.
+             * @example true
+             */
             whois_privacy: boolean;
         };
         DomainList: {
+            /** @description The items of this page. */
             data: components["schemas"]["Domain"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description The event envelope, the same as a webhook delivery body. */
         Event: {
-            /** @description The account id. */
+            /**
+             * @description The account id.
+             * @example acc_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             account: string;
-            /** @description Interface revision of the payload. */
+            /**
+             * @description Interface revision of the payload.
+             * @example 1.15
+             */
             apiVersion: string;
-            /** @description When it happened, ISO 8601 UTC. */
+            /**
+             * @description When it happened, ISO 8601 UTC.
+             * @example 2026-03-14T09:30:00.000Z
+             */
             created: string;
-            /** @description The spec's payload fields for the kind. */
+            /**
+             * @description The spec's payload fields for the kind.
+             * @example {
+             *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+             *       "action": "reboot"
+             *     }
+             */
             data: unknown;
-            /** @description evt_...; pass it as `after` to resume. */
+            /**
+             * @description evt_...; pass it as `after` to resume.
+             * @example evt_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
-            /** @description The event kind, e.g. server.power.changed. */
+            /**
+             * @description The event kind, e.g. server.power.changed.
+             * @example ipv4
+             */
             type: string;
         };
         /** @description A web-hosting account (scrubbed of upstream details). */
         HostingAccount: {
             certificate: components["schemas"]["HostingCertificate"];
             connection: components["schemas"]["HostingConnection"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
             customDomain?: components["schemas"]["HostingCustomDomain"] | null;
-            /** @description Primary domain. */
+            /**
+             * @description Primary domain.
+             * @example example.com
+             */
             domain: string;
+            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
+            /** @example 203.0.113.10 */
             ip: string;
+            /** @example 8.3 */
             php_version: string;
-            /** @description Hosting plan. */
+            /**
+             * @description Hosting plan.
+             * @example std-1c-2g-50
+             */
             productId: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             provisionedAt?: string | null;
-            /** @description provisioning or active. */
+            /**
+             * @description provisioning or active.
+             * @example active
+             */
             status: string;
         };
         HostingAccountList: {
+            /** @description The items of this page. */
             data: components["schemas"]["HostingAccount"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description A site backup (restore point): the files and the databases dumps, as a gzip tarball. */
         HostingBackup: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
-            /** @description Databases whose dumps it holds. */
+            /**
+             * @description Databases whose dumps it holds.
+             * @example [
+             *       "text"
+             *     ]
+             */
             databases: string[];
+            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
             hostingId: string;
+            /** @example hbk_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
-            /** @description SHA-256 of the archive, hex. */
+            /**
+             * @description SHA-256 of the archive, hex.
+             * @example text
+             */
             sha256: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1048576
+             */
             sizeBytes: number;
-            /** @description available. */
+            /**
+             * @description available.
+             * @example active
+             */
             status: string;
         };
         HostingBackupList: {
+            /** @description The items of this page. */
             data: components["schemas"]["HostingBackup"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description A finished restore: the site and its databases are as in the backup. */
         HostingBackupRestore: {
+            /**
+             * @example [
+             *       "text"
+             *     ]
+             */
             databases: string[];
+            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
             hostingId: string;
-            /** @description The backup. */
+            /**
+             * @description The backup.
+             * @example hbk_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             restoredAt: string;
         };
         HostingByteUsage: {
             /**
              * Format: date-time
              * @description Start of the counting period (bandwidth: the calendar month, UTC).
+             * @example 2026-03-14T09:30:00.000Z
              */
             periodStart?: string | null;
+            /** @example 1048576 */
             quotaBytes: number;
+            /** @example 1048576 */
             usedBytes: number;
         };
         /** @description The TLS certificate of the site. */
         HostingCertificate: {
-            /** @description Names the certificate covers. */
+            /**
+             * @description Names the certificate covers.
+             * @example [
+             *       "text"
+             *     ]
+             */
             domains: string[];
-            /** @description Why a name was left out at the last issuance. */
+            /**
+             * @description Why a name was left out at the last issuance.
+             * @example connect ECONNREFUSED
+             */
             error?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             expiresAt?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             issuedAt?: string | null;
-            /** @description issued, pending or failed. */
+            /**
+             * @description issued, pending or failed.
+             * @example active
+             */
             status: string;
         };
         /** @description How to reach the account over SFTP and MySQL. */
         HostingConnection: {
-            /** @description Extra databases are named <databasePrefix><suffix>. */
+            /**
+             * @description Extra databases are named <databasePrefix><suffix>.
+             * @example text
+             */
             databasePrefix: string;
-            /** @description The root of file-manager paths. */
+            /**
+             * @description The root of file-manager paths.
+             * @example text
+             */
             homeDirectory: string;
-            /** @description SFTP host; also the CNAME target for a custom domain. */
+            /**
+             * @description SFTP host; also the CNAME target for a custom domain.
+             * @example mail.example.net
+             */
             host: string;
-            /** @description A-record target for a custom domain. */
+            /**
+             * @description A-record target for a custom domain.
+             * @example 203.0.113.10
+             */
             ip: string;
+            /** @example mysql.example.net */
             mysqlHost: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 22
+             */
             mysqlPort: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 22
+             */
             sftpPort: number;
+            /** @example site */
             username: string;
+            /** @example /home/site/public_html */
             webRoot: string;
         };
         HostingCronJob: {
+            /** @example php /home/site/cron.php */
             command: string;
+            /** @example *\/15 * * * * */
             schedule: string;
         };
         /** @description One crontab line. */
         HostingCronJobInput: {
-            /** @description A single line, at most 1000 characters. */
+            /**
+             * @description A single line, at most 1000 characters.
+             * @example php /home/site/cron.php
+             */
             command: string;
-            /** @description Five cron fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly. */
+            /**
+             * @description Five cron fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly.
+             * @example *\/15 * * * *
+             */
             schedule: string;
         };
         /** @description The crontab: its fixed header and the jobs, in order. */
         HostingCrontab: {
+            /** @example MAILTO=ada@example.com */
             header: string;
             jobs: components["schemas"]["HostingCronJob"][];
         };
         /** @description A custom domain: pending until verify finds its DNS pointing to the account, then attached. */
         HostingCustomDomain: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             attachedAt?: string | null;
+            /** @example example.com */
             domain: string;
-            /** @description pending or attached. */
+            /**
+             * @description pending or attached.
+             * @example active
+             */
             status: string;
         };
         /** @description An extra MySQL database (its user has the same name). */
         HostingDatabase: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
+            /** @example mail.example.net */
             host: string;
+            /** @example before-upgrade */
             name: string;
+            /** @example shop */
             suffix: string;
+            /** @example site */
             user: string;
         };
         HostingDatabaseDeleted: {
+            /** @example true */
             deleted: boolean;
+            /** @example before-upgrade */
             name: string;
         };
         HostingDatabaseList: {
+            /** @description The items of this page. */
             data: components["schemas"]["HostingDatabase"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description The SSH deploy key of the account: add the public key to the repository as a read-only deploy key. */
         HostingDeployKey: {
+            /** @example SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8 */
             fingerprint: string;
+            /** @example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEXAMPLEKEYFORDOCS deploy@example.com */
             publicKey: string;
+            /** @example ipv4 */
             type: string;
         };
         /** @description A directory listing: directories first, then files, by name. */
         HostingDirectory: {
             entries: components["schemas"]["HostingFile"][];
+            /** @example /public_html/index.html */
             path: string;
-            /** @description True when the directory holds more than 1000 entries. */
+            /**
+             * @description True when the directory holds more than 1000 entries.
+             * @example true
+             */
             truncated: boolean;
         };
         /** @description A file or directory of the site. */
         HostingFile: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             modifiedAt: string;
+            /** @example before-upgrade */
             name: string;
-            /** @description Absolute inside the account ("/" is its home). */
+            /**
+             * @description Absolute inside the account ("/" is its home).
+             * @example /public_html/index.html
+             */
             path: string;
-            /** @description Octal, e.g. 0644. */
+            /**
+             * @description Octal, e.g. 0644.
+             * @example text
+             */
             permissions: string;
+            /** @example 1048576 */
             sizeBytes: number;
-            /** @description file, directory, symlink or other. */
+            /**
+             * @description file, directory, symlink or other.
+             * @example ipv4
+             */
             type: string;
         };
         HostingFileDeleted: {
+            /** @example true */
             deleted: boolean;
+            /** @example /public_html/index.html */
             path: string;
+            /** @example ipv4 */
             type: string;
         };
         HostingGitCommit: {
+            /** @example My server does not answer on port 443 since 09:00 UTC. */
             message: string;
+            /** @example 9fceb02d0ae598e95dc970b74767f19372d61af8 */
             sha: string;
         };
         /** @description Git-deploy status: the repository, the deployed commit and the last error. */
         HostingGitStatus: {
+            /** @example main */
             branch?: string | null;
             commit?: components["schemas"]["HostingGitCommit"] | null;
+            /** @example true */
             connected: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             lastDeployedAt?: string | null;
+            /** @example HTTP 503 */
             lastError?: string | null;
+            /** @example git@github.com:example/site.git */
             repo_url?: string | null;
-            /** @description not_connected, deployed or failed. */
+            /**
+             * @description not_connected, deployed or failed.
+             * @example active
+             */
             status: string;
-            /** @description Directory under /public_html the repository is published to ("" for public_html itself). */
+            /**
+             * @description Directory under /public_html the repository is published to ("" for public_html itself).
+             * @example public
+             */
             subdir?: string | null;
+            /** @example true */
             webhookEnabled: boolean;
         };
         /** @description Push-to-deploy: the URL to give the repository host and the secret it signs with. */
         HostingGitWebhook: {
+            /** @example true */
             enabled: boolean;
+            /** @example whsec_b7d0c4e5… */
             secret?: string | null;
+            /** @example https://hooks.example.com/cloud */
             url?: string | null;
         };
         /** @description The tail of a web-server log, oldest line first. */
         HostingLog: {
+            /** @example access */
             kind: string;
+            /**
+             * @example [
+             *       "203.0.113.7 - - [14/Mar/2026:09:30:00 +0000] \"GET / HTTP/1.1\" 200 512"
+             *     ]
+             */
             lines: string[];
         };
         HostingPathDeleted: {
+            /** @example true */
             deleted: boolean;
+            /** @example /public_html/index.html */
             path: string;
         };
         /** @description The PHP-FPM version of the site and the versions its plan offers. */
         HostingPhpVersion: {
+            /**
+             * @example [
+             *       "text"
+             *     ]
+             */
             availableVersions: string[];
+            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
+            /** @example 8.3 */
             php_version: string;
         };
         /** @description A password-protected directory (the password is never returned). */
         HostingProtectedDir: {
+            /** @example admin */
             basic_user: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
+            /** @example /public_html/index.html */
             path: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             updatedAt: string;
         };
         HostingProtectedDirList: {
+            /** @description The items of this page. */
             data: components["schemas"]["HostingProtectedDir"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description Whether browser-SSH access is enabled, and the live session if any. */
         HostingSshAccess: {
+            /** @example true */
             enabled: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             enabledAt?: string | null;
             session?: components["schemas"]["HostingSshSession"] | null;
         };
         /** @description A browser-SSH session: open the URL (or pass the token) before it expires. */
         HostingSshLaunch: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             expiresAt: string;
+            /** @example id_01jq8k2m4p6rab3c5d7e9f1g2h */
             sessionId: string;
-            /** @description Shown once; stored only as a hash. */
+            /**
+             * @description Shown once; stored only as a hash.
+             * @example hss_tok_…
+             */
             token: string;
+            /** @example https://hooks.example.com/cloud */
             url: string;
         };
         HostingSshSession: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             expiresAt: string;
+            /** @example hss_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
         };
         HostingSshStop: {
+            /** @example id_01jq8k2m4p6rab3c5d7e9f1g2h */
             sessionId?: string | null;
-            /** @description False when no session was live. */
+            /**
+             * @description False when no session was live.
+             * @example true
+             */
             stopped: boolean;
         };
         /** @description Disk usage, inode count, bandwidth and mailbox count of a hosting account, with the plan quotas. */
@@ -2127,297 +2705,584 @@ export interface components {
             bandwidth: components["schemas"]["HostingByteUsage"];
             databases: components["schemas"]["HostingUsage"];
             disk: components["schemas"]["HostingByteUsage"];
+            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
             inodes: components["schemas"]["HostingUsage"];
             mailboxes: components["schemas"]["HostingUsage"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             sampledAt: string;
         };
         /** @description The contents of a UTF-8 text file. */
         HostingTextFile: {
+            /** @example <h1>Hello</h1> */
             content: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             modifiedAt: string;
+            /** @example /public_html/index.html */
             path: string;
+            /** @example 1048576 */
             sizeBytes: number;
         };
         HostingTopPage: {
+            /** @example /public_html/index.html */
             path: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             views: number;
         };
         HostingUsage: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             quota: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             used: number;
         };
         HostingVisitorPoint: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             pageViews: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             start: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             uniqueVisitors: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             visits: number;
         };
         /** @description Visitor statistics over a period: totals, top pages and a series (hourly for 24h, daily otherwise). */
         HostingVisitorStats: {
+            /** @example 1048576 */
             bandwidthBytes: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             from: string;
+            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             pageViews: number;
+            /** @example 7d */
             period: string;
             series: components["schemas"]["HostingVisitorPoint"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             to: string;
             topPages: components["schemas"]["HostingTopPage"][];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             uniqueVisitors: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             visits: number;
         };
         /** @description Web application firewall status. */
         HostingWaf: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             blockedRequests24h: number;
+            /** @example true */
             enabled: boolean;
+            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
             logAccess: components["schemas"]["HostingWafAccess"];
+            /** @example block */
             mode: string;
+            /** @example owasp-crs */
             ruleset: string;
         };
         /** @description Temporary access to the web application firewall log. */
         HostingWafAccess: {
+            /** @example true */
             active: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             expiresAt?: string | null;
         };
         /** @description An invoice with its line items; amounts in integer US cents. */
         Invoice: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
-            /** @description Always USD. */
+            /**
+             * @description Always USD.
+             * @example USD
+             */
             currency: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             dueAt: string;
+            /** @example inv_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
             items: components["schemas"]["InvoiceItem"][];
-            /** @description INV-<year>-<6 digits>, gap-free per year. */
+            /**
+             * @description INV-<year>-<6 digits>, gap-free per year.
+             * @example INV-2026-0042
+             */
             number: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             paidAt?: string | null;
-            /** @description wallet, card, online or crypto. */
+            /**
+             * @description wallet, card, online or crypto.
+             * @example text
+             */
             paidWith?: string | null;
-            /** @description The resource it bills (srv_..., pool_..., dom_...). */
+            /**
+             * @description The resource it bills (srv_..., pool_..., dom_...).
+             * @example text
+             */
             reference?: string | null;
-            /** @description order, renewal or operator. */
+            /**
+             * @description order, renewal or operator.
+             * @example text
+             */
             source: string;
-            /** @description open, paid or void. */
+            /**
+             * @description open, paid or void.
+             * @example active
+             */
             status: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             totalUsdCents: number;
         };
         /** @description A line of an invoice. */
         InvoiceItem: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             amountUsdCents: number;
+            /** @example Nightly build server */
             description: string;
             /**
              * Format: date-time
              * @description End of the period billed (renewals), exclusive.
+             * @example 2026-03-14T09:30:00.000Z
              */
             periodEnd?: string | null;
             /**
              * Format: date-time
              * @description Start of the period billed (renewals).
+             * @example 2026-03-14T09:30:00.000Z
              */
             periodStart?: string | null;
         };
         /** @description One page of invoices, newest first. */
         InvoicePage: {
             data: components["schemas"]["Invoice"][];
+            /** @example true */
             hasMore: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             limit: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             page: number;
             /**
              * Format: int32
              * @description Invoices in all.
+             * @example 1
              */
             total: number;
         };
         /** @description A forwarding alias: mail to source is forwarded to destination. */
         MailAlias: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             created_at: string;
+            /** @example ada@example.com */
             destination: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 42
+             */
             domain_id: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 42
+             */
             id: number;
+            /** @example text */
             source: string;
+            /** @example sales */
             source_local: string;
         };
         MailAliasList: {
+            /** @description The items of this page. */
             data: components["schemas"]["MailAlias"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         MailClientPorts: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             imap: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             pop3: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             smtp: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             submission: number;
         };
         MailClientSecurity: {
+            /** @example text */
             imap: string;
+            /** @example text */
             pop3: string;
+            /** @example text */
             smtp: string;
+            /** @example text */
             submission: string;
         };
         /** @description Settings for mail programs. Use host: it is the only name on the TLS certificate. */
         MailClientSettings: {
+            /** @example mail.example.net */
             host: string;
             ports: components["schemas"]["MailClientPorts"];
             security: components["schemas"]["MailClientSecurity"];
+            /** @example site */
             username: string;
         };
         /** @description A mailbox or alias that was deleted. */
         MailDeleted: {
+            /** @example true */
             deleted: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 42
+             */
             id: number;
         };
         /** @description A DNS record to publish in the domain zone. */
         MailDnsRecord: {
+            /** @example before-upgrade */
             name: string;
             /**
              * Format: int32
              * @description MX preference.
+             * @example 1
              */
             priority?: number | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ttl: number;
-            /** @description MX, A, TXT, CNAME or SRV. */
+            /**
+             * @description MX, A, TXT, CNAME or SRV.
+             * @example ipv4
+             */
             type: string;
-            /** @description SRV values are "priority weight port target". */
+            /**
+             * @description SRV values are "priority weight port target".
+             * @example text
+             */
             value: string;
         };
         /** @description A domain with email hosting enabled. */
         MailDomain: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             alias_count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             created_at: string;
+            /** @example example.com */
             domain: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 42
+             */
             id: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             mailbox_count: number;
-            /** @description active (a disabled domain is removed). */
+            /**
+             * @description active (a disabled domain is removed).
+             * @example active
+             */
             status: string;
         };
         MailDomainDisabled: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             aliases_removed: number;
+            /** @example true */
             deleted: boolean;
+            /** @example example.com */
             domain: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 42
+             */
             id: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             mailboxes_removed: number;
         };
         MailDomainList: {
+            /** @description The items of this page. */
             data: components["schemas"]["MailDomain"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description DNS records and client settings for email hosting. */
         MailSetup: {
             client: components["schemas"]["MailClientSettings"];
+            /** @example example.com */
             domain?: string | null;
-            /** @description The address mail.<domain> points to. */
+            /**
+             * @description The address mail.<domain> points to.
+             * @example text
+             */
             mail_ip: string;
-            /** @description mail.<domain>; null without a domain. */
+            /**
+             * @description mail.<domain>; null without a domain.
+             * @example text
+             */
             mx_host?: string | null;
             records: components["schemas"]["MailDnsRecord"][];
+            /** @example https://webmail.example.net */
             webmail_url: string;
         };
         /** @description A mailbox. Its password is stored only as a hash and never returned. */
         Mailbox: {
+            /** @example 203.0.113.10 */
             address: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             created_at: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 42
+             */
             domain_id: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 42
+             */
             id: number;
+            /** @example ada */
             local_part: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             password_changed_at: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1024
+             */
             quota_mb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1024
+             */
             used_mb: number;
         };
         MailboxList: {
+            /** @description The items of this page. */
             data: components["schemas"]["Mailbox"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description A server plan the server can switch to in place. */
         PlanOption: {
-            /** @description True for the plan the server is on. */
+            /**
+             * @description True for the plan the server is on.
+             * @example true
+             */
             current: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             diskGb: number;
+            /** @example std */
             family: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             monthlyUsdCents: number;
+            /** @example before-upgrade */
             name: string;
+            /** @example std-1c-2g-50 */
             productId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1024
+             */
             ramMb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             vcpu: number;
         };
         PlanOptionList: {
+            /** @description The items of this page. */
             data: components["schemas"]["PlanOption"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description A capacity pool with its quotas, status, monthly price and renewal date. */
         Pool: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             disk100: number;
+            /** @example pool_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ip16: number;
+            /** @example web-1 */
             label: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             monthlyUsdCents: number;
+            /** @example std-1c-2g-50 */
             productId: string;
             quota: components["schemas"]["PoolQuota"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ram2gb: number;
             /** @description Per-unit monthly prices the pool was sold at; resizes are charged at these. */
             rates_cents: components["schemas"]["PoolUnits"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             renewsAt: string;
-            /** @description active or deleted. */
+            /**
+             * @description active or deleted.
+             * @example active
+             */
             status: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             vcpu: number;
         };
         /** @description The range each unit may move between, from the live catalogue. */
@@ -2430,108 +3295,216 @@ export interface components {
         /** @description A capacity pool with usage, bounds, sold rates and its servers. */
         PoolDetail: {
             bounds?: components["schemas"]["PoolBounds"] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             disk100: number;
+            /** @example pool_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ip16: number;
+            /** @example web-1 */
             label: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             monthlyUsdCents: number;
+            /** @example std-1c-2g-50 */
             productId: string;
             quota: components["schemas"]["PoolQuota"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ram2gb: number;
             /** @description Per-unit monthly prices the pool was sold at; resizes are charged at these. */
             rates_cents: components["schemas"]["PoolUnits"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             renewsAt: string;
             servers: components["schemas"]["PoolServer"][];
-            /** @description active or deleted. */
+            /**
+             * @description active or deleted.
+             * @example active
+             */
             status: string;
             usage: components["schemas"]["PoolUsage"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             vcpu: number;
         };
         /** @description An IPv4 address of a pool block. */
         PoolIp: {
-            /** @description The server holding it; null means free in the block. */
+            /**
+             * @description The server holding it; null means free in the block.
+             * @example text
+             */
             assignedTo?: string | null;
+            /** @example 203.0.113.10 */
             ip: string;
+            /** @example mail.example.com */
             ptr?: string | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             version: number;
+            /** @example true */
             zoneHosted: boolean;
         };
         PoolIpChange: {
+            /** @example 203.0.113.10 */
             ip: string;
-            /** @description A server of this pool, or null to return the address to the block. */
+            /**
+             * @description A server of this pool, or null to return the address to the block.
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             serverId?: string | null;
         };
         PoolIpList: {
+            /** @description The items of this page. */
             data: components["schemas"]["PoolIp"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         PoolList: {
+            /** @description The items of this page. */
             data: components["schemas"]["Pool"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description A pool product: per-unit monthly prices in cents and slider bounds. */
         PoolProduct: {
             bounds: components["schemas"]["PoolBounds"];
+            /** @example before-upgrade */
             name: string;
+            /** @example std-1c-2g-50 */
             productId: string;
             /** @description Monthly price of one unit, in US cents. */
             rates_cents: components["schemas"]["PoolUnits"];
             unitSizes: components["schemas"]["PoolUnitSizes"];
         };
         PoolProductList: {
+            /** @description The items of this page. */
             data: components["schemas"]["PoolProduct"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description The pool units resolved: vCPUs, MB of RAM, GB of disk, IPv4 addresses. */
         PoolQuota: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             diskGb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ips: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1024
+             */
             ramMb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             vcpu: number;
         };
         /** @description The monthly price of a pool selection, priced by the server. */
         PoolQuote: {
             breakdown: components["schemas"]["PoolQuoteLine"][];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             monthlyUsdCents: number;
+            /** @example std-1c-2g-50 */
             productId: string;
             resolved: components["schemas"]["PoolQuoteResolved"];
         };
         PoolQuoteLine: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             amountUsdCents: number;
+            /** @example Nightly build server */
             description: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             quantity: number;
+            /** @example vcpu */
             unit: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             unitPriceUsdCents: number;
         };
         /** @description The selection in plain figures. */
         PoolQuoteResolved: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             diskGb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ipv4Addresses: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ramGb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             vcpu: number;
         };
         /** @description What a resize costs: new monthly price, difference, and the prorated charge now. */
@@ -2539,208 +3512,411 @@ export interface components {
             /**
              * Format: int32
              * @description Growth only, at the sold rates, prorated for the days left in the cycle.
+             * @example 1500
              */
             charge_now_usd_cents: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             currentMonthlyUsdCents: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             cycleDays: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             daysLeft: number;
             /**
              * Format: int32
              * @description New monthly minus current monthly (negative when shrinking).
+             * @example 1500
              */
             differenceUsdCents: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             disk100: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ip16: number;
             /**
              * Format: int32
              * @description Monthly price after the resize, from the next renewal.
+             * @example 1500
              */
             monthlyUsdCents: number;
+            /** @example pool_01jq8k2m4p6rab3c5d7e9f1g2h */
             poolId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ram2gb: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             renewsAt: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             vcpu: number;
         };
         /** @description A server inside the pool. */
         PoolServer: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             diskGb: number;
+            /** @example pool_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
+            /**
+             * @example [
+             *       "text"
+             *     ]
+             */
             ips: string[];
+            /** @example web-1 */
             label: string;
+            /** @example linux */
             os: string;
+            /** @example ubuntu-24.04 */
             osTemplate: string;
+            /** @example std-1c-2g-50 */
             productId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1024
+             */
             ramMb: number;
+            /** @example active */
             status: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             vcpu: number;
         };
         /** @description The range a slider may move between (step 1). */
         PoolUnitRange: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             max: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             min: number;
         };
         /** @description What one unit of each slider is. */
         PoolUnitSizes: {
+            /** @example text */
             disk100: string;
+            /** @example text */
             ip16: string;
+            /** @example text */
             ram2gb: string;
+            /** @example text */
             vcpu: string;
         };
         /** @description A value per pool unit: vcpu (1 vCPU), ram2gb (2 GB RAM), disk100 (100 GB disk), ip16 (16 IPv4 addresses). */
         PoolUnits: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             disk100: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ip16: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ram2gb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             vcpu: number;
         };
         /** @description Resources provisioned inside the pool (a powered-off server still holds its allocation). */
         PoolUsage: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             diskGb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             ips: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1024
+             */
             ramMb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             servers: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             vcpu: number;
         };
         /** @description A cloud server. */
         Server: {
             /** @description Add-ons attached now. */
             addons: components["schemas"]["AttachedAddon"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             diskGb: number;
+            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
             ips: components["schemas"]["ServerIp"][];
+            /** @example web-1 */
             label: string;
+            /** @example linux */
             os: string;
+            /** @example ubuntu-24.04 */
             osTemplate: string;
-            /** @description The capacity pool the server lives in; null for a standalone server. */
+            /**
+             * @description The capacity pool the server lives in; null for a standalone server.
+             * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             poolId?: string | null;
+            /** @example std-1c-2g-50 */
             productId: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             provisionedAt?: string | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1024
+             */
             ramMb: number;
             /**
              * Format: date-time
              * @description End of the paid-up period (null inside a pool: it renews with the pool).
+             * @example 2026-03-14T09:30:00.000Z
              */
             renewsAt?: string | null;
             /** @description Restore points, newest first. */
             snapshots: components["schemas"]["Snapshot"][];
-            /** @description provisioning, running, stopped, rebooting, restoring, reinstalling or suspended. */
+            /**
+             * @description provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.
+             * @example active
+             */
             status: string;
+            /** @example text */
             suspendReason?: string | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             vcpu: number;
         };
         /** @description An add-on the server plan offers. */
         ServerAddon: {
-            /** @description True when this add-on is attached to the server. */
+            /**
+             * @description True when this add-on is attached to the server.
+             * @example true
+             */
             active: boolean;
+            /** @example true */
             available: boolean;
-            /** @description The addonId. */
+            /**
+             * @description The addonId.
+             * @example sad_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
              * Format: int32
              * @description IPv4 addresses it routes to the server.
+             * @example 1
              */
             ipCount: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             monthly_usd_cents: number;
+            /** @example before-upgrade */
             name: string;
-            /** @description An add-on of this type is already active: detach it first. */
+            /**
+             * @description An add-on of this type is already active: detach it first.
+             * @example true
+             */
             owned_by_type: boolean;
             /**
              * Format: int32
              * @description What attaching it today costs: prorated to the end of the current cycle.
+             * @example 1500
              */
             prorated_usd_cents: number;
+            /** @example text */
             stock_note?: string | null;
-            /** @description extra_ip, ip_block_24, seo_ip_pack or backups: one active add-on per type. */
+            /**
+             * @description extra_ip, ip_block_24, seo_ip_pack or backups: one active add-on per type.
+             * @example ipv4
+             */
             type: string;
         };
         /** @description An add-on attached to a server and what it cost now. */
         ServerAddonAttachment: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             attachedAt: string;
             /**
              * Format: int32
              * @description Debited from the wallet now (prorated).
+             * @example 1500
              */
             chargedUsdCents: number;
-            /** @description The addonId. */
+            /**
+             * @description The addonId.
+             * @example sad_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
-            /** @description Addresses now routed to the server; configure them inside the guest OS. */
+            /**
+             * @description Addresses now routed to the server; configure them inside the guest OS.
+             * @example [
+             *       "text"
+             *     ]
+             */
             ips: string[];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             monthlyUsdCents: number;
+            /** @example before-upgrade */
             name: string;
+            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
             serverId: string;
-            /** @description The wallet transaction of the debit. */
+            /**
+             * @description The wallet transaction of the debit.
+             * @example txn_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             transactionId?: string | null;
+            /** @example ipv4 */
             type: string;
         };
         /** @description An add-on detached from a server (no refund). */
         ServerAddonDetachment: {
+            /** @example true */
             detached: boolean;
-            /** @description The addonId. */
+            /**
+             * @description The addonId.
+             * @example sad_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
-            /** @description Addresses that stopped routing. */
+            /**
+             * @description Addresses that stopped routing.
+             * @example [
+             *       "text"
+             *     ]
+             */
             releasedIps: string[];
+            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
             serverId: string;
         };
         ServerAddonList: {
+            /** @description The items of this page. */
             data: components["schemas"]["ServerAddon"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description An address routed to a server, with its reverse DNS record. */
         ServerIp: {
+            /** @example 203.0.113.10 */
             ip: string;
+            /** @example true */
             primary: boolean;
+            /** @example mail.example.com */
             ptr?: string | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             version: number;
-            /** @description False when the reverse zone is not hosted here: the PTR cannot be managed. */
+            /**
+             * @description False when the reverse zone is not hosted here: the PTR cannot be managed.
+             * @example true
+             */
             zoneHosted: boolean;
         };
         ServerIpList: {
+            /** @description The items of this page. */
             data: components["schemas"]["ServerIp"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         ServerList: {
+            /** @description The items of this page. */
             data: components["schemas"]["Server"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description A new root password, shown once and stored nowhere. */
         ServerPasswordReset: {
+            /** @example tR4-vq9L-x2Mp */
             rootPassword: string;
+            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
             serverId: string;
+            /** @example site */
             username: string;
         };
         /** @description Live usage of a server, sampled once a minute. Zero CPU, memory and rates while it is not running. */
@@ -2749,122 +3925,252 @@ export interface components {
             disk: components["schemas"]["ServerStatsDisk"];
             memory: components["schemas"]["ServerStatsMemory"];
             network: components["schemas"]["ServerStatsNetwork"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             sampledAt: string;
+            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
             serverId: string;
+            /** @example active */
             status: string;
         };
         ServerStatsCpu: {
-            /** @description Average over the minute, 0 to 100. */
+            /**
+             * @description Average over the minute, 0 to 100.
+             * @example 0.5
+             */
             percent: number;
         };
         ServerStatsDisk: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             readBytesPerSecond: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             totalGb: number;
+            /** @example 0.5 */
             usedGb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             writeBytesPerSecond: number;
         };
         ServerStatsMemory: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1024
+             */
             totalMb: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1024
+             */
             usedMb: number;
         };
         ServerStatsNetwork: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             rxBytesPerSecond: number;
-            /** @description Since provisioning. */
+            /**
+             * @description Since provisioning.
+             * @example 0.5
+             */
             rxBytesTotal: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             txBytesPerSecond: number;
-            /** @description Since provisioning. */
+            /**
+             * @description Since provisioning.
+             * @example 0.5
+             */
             txBytesTotal: number;
         };
         /** @description A terminated server. */
         ServerTermination: {
+            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
+            /** @example active */
             status: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             terminatedAt: string;
         };
         /** @description A restore point of a server disk. */
         Snapshot: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
+            /** @example Nightly build server */
             description: string;
+            /** @example snap_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
+            /** @example before-upgrade */
             name: string;
+            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
             serverId: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             sizeGb: number;
-            /** @description creating or available. */
+            /**
+             * @description creating or available.
+             * @example active
+             */
             status: string;
         };
         SnapshotList: {
+            /** @description The items of this page. */
             data: components["schemas"]["Snapshot"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description A single-use dashboard login URL. */
         SsoLink: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             expiresAt: string;
+            /** @example https://hooks.example.com/cloud */
             url: string;
         };
         /** @description A support ticket. */
         Ticket: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             closedAt?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
-            /** @description general, technical, billing, sales, abuse. */
+            /**
+             * @description general, technical, billing, sales, abuse.
+             * @example technical
+             */
             department: string;
+            /** @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             lastReplyAt: string;
-            /** @description TKT-<number>, as in ticket events (ticketNumber). */
+            /**
+             * @description TKT-<number>, as in ticket events (ticketNumber).
+             * @example INV-2026-0042
+             */
             number: string;
-            /** @description low, normal, high, urgent. */
+            /**
+             * @description low, normal, high, urgent.
+             * @example normal
+             */
             priority: string;
-            /** @description open (waiting on support), answered (waiting on you) or closed. */
+            /**
+             * @description open (waiting on support), answered (waiting on you) or closed.
+             * @example active
+             */
             status: string;
+            /** @example Cannot reach my server */
             subject: string;
         };
         /** @description A support ticket with its message thread, oldest first. */
         TicketDetail: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             closedAt?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
-            /** @description general, technical, billing, sales, abuse. */
+            /**
+             * @description general, technical, billing, sales, abuse.
+             * @example technical
+             */
             department: string;
+            /** @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             lastReplyAt: string;
             messages: components["schemas"]["TicketMessage"][];
-            /** @description TKT-<number>, as in ticket events (ticketNumber). */
+            /**
+             * @description TKT-<number>, as in ticket events (ticketNumber).
+             * @example INV-2026-0042
+             */
             number: string;
-            /** @description low, normal, high, urgent. */
+            /**
+             * @description low, normal, high, urgent.
+             * @example normal
+             */
             priority: string;
-            /** @description open (waiting on support), answered (waiting on you) or closed. */
+            /**
+             * @description open (waiting on support), answered (waiting on you) or closed.
+             * @example active
+             */
             status: string;
+            /** @example Cannot reach my server */
             subject: string;
         };
         TicketList: {
+            /** @description The items of this page. */
             data: components["schemas"]["Ticket"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description One message of a ticket thread. */
         TicketMessage: {
-            /** @description customer or staff. */
+            /**
+             * @description customer or staff.
+             * @example text
+             */
             author: string;
+            /** @example Thanks, it works again. */
             body: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
+            /** @example tmsg_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
         };
         /** @description The prepaid wallet: balance in integer US cents and auto-recharge settings. */
@@ -2873,22 +4179,40 @@ export interface components {
             /**
              * Format: int32
              * @description Never negative.
+             * @example 1500
              */
             balance_usd_cents: number;
+            /** @example USD */
             currency: string;
-            /** @description active, or low when auto-recharge is on and the balance is under its threshold. */
+            /**
+             * @description active, or low when auto-recharge is on and the balance is under its threshold.
+             * @example text
+             */
             state: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             updated_at: string;
         };
         /** @description Automatic top-up through the card gateway when a debit takes the balance below the threshold (once per drop). */
         WalletAutoRecharge: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             amount_usd_cents?: number | null;
+            /** @example true */
             enabled: boolean;
-            /** @description The gateway top-ups go through: card. */
+            /**
+             * @description The gateway top-ups go through: card.
+             * @example card
+             */
             gateway: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             threshold_usd_cents?: number | null;
         };
         /** @description One movement of the wallet ledger. */
@@ -2896,100 +4220,208 @@ export interface components {
             /**
              * Format: int32
              * @description Signed: credits positive, debits negative.
+             * @example 1500
              */
             amount_usd_cents: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1500
+             */
             balance_after_usd_cents: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             created_at: string;
+            /** @example Nightly build server */
             description: string;
-            /** @description card, online or crypto for deposits. */
+            /**
+             * @description card, online or crypto for deposits.
+             * @example card
+             */
             gateway?: string | null;
+            /** @example txn_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
-            /** @description opening_balance, deposit, auto_recharge, invoice_payment, addon_purchase, pool_purchase or pool_resize. */
+            /**
+             * @description opening_balance, deposit, auto_recharge, invoice_payment, addon_purchase, pool_purchase or pool_resize.
+             * @example access
+             */
             kind: string;
-            /** @description What it was for (inv_..., srv_..., pool_...) or the gateway charge id of a deposit. */
+            /**
+             * @description What it was for (inv_..., srv_..., pool_...) or the gateway charge id of a deposit.
+             * @example text
+             */
             reference?: string | null;
         };
         WalletTransactionList: {
+            /** @description The items of this page. */
             data: components["schemas"]["WalletTransaction"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         /** @description A webhook subscription: events of the chosen kinds are POSTed, signed, to its URL. */
         Webhook: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
+            /** @example Nightly build server */
             description: string;
-            /** @description Event kinds, or the single value "*" for all. */
+            /**
+             * @description Event kinds, or the single value "*" for all.
+             * @example [
+             *       "server.power.changed"
+             *     ]
+             */
             events: string[];
+            /** @example wh_01jq8k2m4p6rab3c5d7e9f1g2h */
             id: string;
-            /** @description False pauses (deliveries wait), true resumes. */
+            /**
+             * @description False pauses (deliveries wait), true resumes.
+             * @example true
+             */
             isActive: boolean;
-            /** @description Signing secret: in full only from create and rotate-secret, masked (whsec_****abcd) elsewhere. */
+            /**
+             * @description Signing secret: in full only from create and rotate-secret, masked (whsec_****abcd) elsewhere.
+             * @example whsec_b7d0c4e5…
+             */
             secret: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             updatedAt: string;
-            /** @description HTTPS URL that receives deliveries. */
+            /**
+             * @description HTTPS URL that receives deliveries.
+             * @example https://hooks.example.com/cloud
+             */
             url: string;
         };
         /** @description One event sent to one subscription, with its attempts. */
         WebhookDelivery: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             attemptCount: number;
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             createdAt: string;
+            /** @example evt_01jq8k2m4p6rab3c5d7e9f1g2h */
             eventId: string;
+            /** @example server.power.changed */
             eventType: string;
-            /** @description Sent as X-Service-Delivery-Id; the same on every attempt. */
+            /**
+             * @description Sent as X-Service-Delivery-Id; the same on every attempt.
+             * @example whd_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             lastAttemptAt?: string | null;
+            /** @example HTTP 503 */
             lastError?: string | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             lastStatusCode?: number | null;
             /**
              * Format: int32
              * @description Attempts allowed before failed (16; one more per redeliver).
+             * @example 1
              */
             maxAttempts: number;
             /**
              * Format: date-time
              * @description When the next attempt is due; null once succeeded or failed.
+             * @example 2026-03-14T09:30:00.000Z
              */
             nextAttemptAt?: string | null;
-            /** @description pending, succeeded or failed. */
+            /**
+             * @description pending, succeeded or failed.
+             * @example active
+             */
             status: string;
+            /** @example wh_01jq8k2m4p6rab3c5d7e9f1g2h */
             webhookId: string;
         };
         /** @description One HTTP attempt of a delivery. */
         WebhookDeliveryAttempt: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             durationMs: number;
+            /** @example connect ECONNREFUSED */
             error?: string | null;
-            /** @description A redelivery asked for with redeliver. */
+            /**
+             * @description A redelivery asked for with redeliver.
+             * @example true
+             */
             manual: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             number: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-03-14T09:30:00.000Z
+             */
             startedAt: string;
             /**
              * Format: int32
              * @description HTTP status of the response; null when none came (timeout, refused, DNS).
+             * @example 1
              */
             statusCode?: number | null;
-            /** @description True for a 2xx response within the timeout. */
+            /**
+             * @description True for a 2xx response within the timeout.
+             * @example true
+             */
             succeeded: boolean;
         };
         WebhookDeliveryList: {
+            /** @description The items of this page. */
             data: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
         WebhookList: {
+            /** @description The items of this page. */
             data: components["schemas"]["Webhook"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example text
+             */
             nextCursor?: string | null;
         };
     };
@@ -3022,6 +4454,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "country": "DE",
+                     *       "created_at": "2026-03-14T09:30:00.000Z",
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true,
+                     *       "id": "id_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "name": "before-upgrade"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -3122,6 +4564,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The domain id.
+                 * @example dom_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3140,6 +4586,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "auto_renew": true,
+                     *       "created_at": "2026-03-14T09:30:00.000Z",
+                     *       "domain": "example.com",
+                     *       "expires_at": "2026-03-14T09:30:00.000Z",
+                     *       "id": "dom_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "nameservers": [
+                     *         "ns1.example.net",
+                     *         "ns2.example.net"
+                     *       ],
+                     *       "period_years": 1,
+                     *       "registered_at": "2026-03-14T09:30:00.000Z",
+                     *       "status": "active",
+                     *       "transfer_lock": true,
+                     *       "whois_privacy": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["Domain"];
                 };
             };
@@ -3240,18 +4704,50 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The domain id.
+                 * @example dom_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "auto_renew": true,
+                 *       "nameservers": [
+                 *         "ns1.example.net",
+                 *         "ns2.example.net"
+                 *       ],
+                 *       "transfer_lock": true,
+                 *       "whois_privacy": true
+                 *     }
+                 */
                 "application/json": {
+                    /**
+                     * @description Renew the domain automatically before it expires.
+                     * @example true
+                     */
                     auto_renew?: boolean | null;
-                    /** @description 2 to 13 distinct host names. */
+                    /**
+                     * @description 2 to 13 distinct host names.
+                     * @example [
+                     *       "ns1.example.net",
+                     *       "ns2.example.net"
+                     *     ]
+                     */
                     nameservers?: string[] | null;
+                    /**
+                     * @description Refuse transfers of the domain to another registrar.
+                     * @example true
+                     */
                     transfer_lock?: boolean | null;
-                    /** @description WHOIS privacy on or off. */
+                    /**
+                     * @description WHOIS privacy on or off.
+                     * @example true
+                     */
                     whois_privacy?: boolean | null;
                 };
             };
@@ -3269,6 +4765,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "auto_renew": true,
+                     *       "created_at": "2026-03-14T09:30:00.000Z",
+                     *       "domain": "example.com",
+                     *       "expires_at": "2026-03-14T09:30:00.000Z",
+                     *       "id": "dom_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "nameservers": [
+                     *         "ns1.example.net",
+                     *         "ns2.example.net"
+                     *       ],
+                     *       "period_years": 1,
+                     *       "registered_at": "2026-03-14T09:30:00.000Z",
+                     *       "status": "active",
+                     *       "transfer_lock": true,
+                     *       "whois_privacy": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["Domain"];
                 };
             };
@@ -3367,9 +4881,15 @@ export interface operations {
     domains: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
@@ -3390,6 +4910,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "auto_renew": true,
+                     *           "created_at": "2026-03-14T09:30:00.000Z",
+                     *           "domain": "example.com",
+                     *           "expires_at": "2026-03-14T09:30:00.000Z",
+                     *           "id": "dom_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "nameservers": [
+                     *             "ns1.example.net",
+                     *             "ns2.example.net"
+                     *           ],
+                     *           "period_years": 1,
+                     *           "registered_at": "2026-03-14T09:30:00.000Z",
+                     *           "status": "active",
+                     *           "transfer_lock": true,
+                     *           "whois_privacy": true
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DomainList"];
                 };
             };
@@ -3490,6 +5034,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3508,6 +5056,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "certificate": {
+                     *         "domains": [
+                     *           "text"
+                     *         ],
+                     *         "error": "connect ECONNREFUSED",
+                     *         "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *         "issuedAt": "2026-03-14T09:30:00.000Z",
+                     *         "status": "active"
+                     *       },
+                     *       "connection": {
+                     *         "databasePrefix": "text",
+                     *         "homeDirectory": "text",
+                     *         "host": "mail.example.net",
+                     *         "ip": "203.0.113.10",
+                     *         "mysqlHost": "mysql.example.net",
+                     *         "mysqlPort": 22,
+                     *         "sftpPort": 22,
+                     *         "username": "site",
+                     *         "webRoot": "/home/site/public_html"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "customDomain": {
+                     *         "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *         "domain": "example.com",
+                     *         "status": "active"
+                     *       },
+                     *       "domain": "example.com",
+                     *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ip": "203.0.113.10",
+                     *       "php_version": "8.3",
+                     *       "productId": "std-1c-2g-50",
+                     *       "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingAccount"];
                 };
             };
@@ -3606,9 +5191,15 @@ export interface operations {
     hostingAccounts: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
@@ -3629,6 +5220,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "certificate": {
+                     *             "domains": [
+                     *               "text"
+                     *             ],
+                     *             "error": "connect ECONNREFUSED",
+                     *             "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *             "issuedAt": "2026-03-14T09:30:00.000Z",
+                     *             "status": "active"
+                     *           },
+                     *           "connection": {
+                     *             "databasePrefix": "text",
+                     *             "homeDirectory": "text",
+                     *             "host": "mail.example.net",
+                     *             "ip": "203.0.113.10",
+                     *             "mysqlHost": "mysql.example.net",
+                     *             "mysqlPort": 22,
+                     *             "sftpPort": 22,
+                     *             "username": "site",
+                     *             "webRoot": "/home/site/public_html"
+                     *           },
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "customDomain": {
+                     *             "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *             "domain": "example.com",
+                     *             "status": "active"
+                     *           },
+                     *           "domain": "example.com",
+                     *           "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "ip": "203.0.113.10",
+                     *           "php_version": "8.3",
+                     *           "productId": "std-1c-2g-50",
+                     *           "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingAccountList"];
                 };
             };
@@ -3729,6 +5363,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3747,6 +5385,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "databases": [
+                     *             "text"
+                     *           ],
+                     *           "hostingId": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "id": "hbk_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "sha256": "text",
+                     *           "sizeBytes": 1048576,
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingBackupList"];
                 };
             };
@@ -3846,10 +5503,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3868,6 +5532,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "databases": [
+                     *         "text"
+                     *       ],
+                     *       "hostingId": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "id": "hbk_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "sha256": "text",
+                     *       "sizeBytes": 1048576,
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingBackup"];
                 };
             };
@@ -3998,6 +5675,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4016,6 +5697,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "header": "MAILTO=ada@example.com",
+                     *       "jobs": [
+                     *         {
+                     *           "command": "php /home/site/cron.php",
+                     *           "schedule": "*\/15 * * * *"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingCrontab"];
                 };
             };
@@ -4116,12 +5808,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "jobs": [
+                 *         {
+                 *           "command": "php /home/site/cron.php",
+                 *           "schedule": "*\/15 * * * *"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description At most 50 jobs. */
                     jobs: components["schemas"]["HostingCronJobInput"][];
@@ -4141,6 +5847,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "header": "MAILTO=ada@example.com",
+                     *       "jobs": [
+                     *         {
+                     *           "command": "php /home/site/cron.php",
+                     *           "schedule": "*\/15 * * * *"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingCrontab"];
                 };
             };
@@ -4241,6 +5958,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4259,6 +5980,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "host": "mail.example.net",
+                     *           "name": "before-upgrade",
+                     *           "suffix": "shop",
+                     *           "user": "site"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingDatabaseList"];
                 };
             };
@@ -4358,17 +6094,33 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "suffix": "shop"
+                 *     }
+                 */
                 "application/json": {
+                    /**
+                     * @description The database name after the account prefix: 1 to 16 lowercase letters, digits or underscores.
+                     * @example shop
+                     */
                     suffix: string;
                 };
             };
@@ -4386,6 +6138,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "host": "mail.example.net",
+                     *       "name": "before-upgrade",
+                     *       "suffix": "shop",
+                     *       "user": "site"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingDatabase"];
                 };
             };
@@ -4514,11 +6275,18 @@ export interface operations {
     hostingFileRead: {
         parameters: {
             query: {
-                /** @description File, absolute inside the account. */
+                /**
+                 * @description File, absolute inside the account.
+                 * @example /public_html/index.html
+                 */
                 path: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4537,6 +6305,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content": "<h1>Hello</h1>\n",
+                     *       "modifiedAt": "2026-03-14T09:30:00.000Z",
+                     *       "path": "/public_html/index.html",
+                     *       "sizeBytes": 1048576
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingTextFile"];
                 };
             };
@@ -4635,11 +6411,18 @@ export interface operations {
     hostingFilesList: {
         parameters: {
             query?: {
-                /** @description Directory, absolute inside the account (default /public_html). */
+                /**
+                 * @description Directory, absolute inside the account (default /public_html).
+                 * @example /public_html/index.html
+                 */
                 path?: string | null;
             };
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4658,6 +6441,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "modifiedAt": "2026-03-14T09:30:00.000Z",
+                     *           "name": "before-upgrade",
+                     *           "path": "/public_html/index.html",
+                     *           "permissions": "text",
+                     *           "sizeBytes": 1048576,
+                     *           "type": "ipv4"
+                     *         }
+                     *       ],
+                     *       "path": "/public_html/index.html",
+                     *       "truncated": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingDirectory"];
                 };
             };
@@ -4758,16 +6557,32 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "<h1>Hello</h1>\n",
+                 *       "path": "/public_html/index.html"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description UTF-8 text, at most 1 MiB. */
+                    /**
+                     * @description UTF-8 text, at most 1 MiB.
+                     * @example <h1>Hello</h1>
+                     */
                     content: string;
-                    /** @description File, absolute inside the account. */
+                    /**
+                     * @description File, absolute inside the account.
+                     * @example /public_html/index.html
+                     */
                     path: string;
                 };
             };
@@ -4785,6 +6600,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "modifiedAt": "2026-03-14T09:30:00.000Z",
+                     *       "name": "before-upgrade",
+                     *       "path": "/public_html/index.html",
+                     *       "permissions": "text",
+                     *       "sizeBytes": 1048576,
+                     *       "type": "ipv4"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingFile"];
                 };
             };
@@ -4883,13 +6708,23 @@ export interface operations {
     hostingFileDelete: {
         parameters: {
             query: {
-                /** @description File or directory, absolute inside the account. */
+                /**
+                 * @description File or directory, absolute inside the account.
+                 * @example /public_html/index.html
+                 */
                 path: string;
-                /** @description Delete a non-empty directory with its contents. */
+                /**
+                 * @description Delete a non-empty directory with its contents.
+                 * @example true
+                 */
                 recursive?: boolean | null;
             };
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4908,6 +6743,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "path": "/public_html/index.html",
+                     *       "type": "ipv4"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingFileDeleted"];
                 };
             };
@@ -5008,6 +6850,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5026,6 +6872,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "branch": "main",
+                     *       "commit": {
+                     *         "message": "My server does not answer on port 443 since 09:00 UTC.",
+                     *         "sha": "9fceb02d0ae598e95dc970b74767f19372d61af8"
+                     *       },
+                     *       "connected": true,
+                     *       "lastDeployedAt": "2026-03-14T09:30:00.000Z",
+                     *       "lastError": "HTTP 503",
+                     *       "repo_url": "git@github.com:example/site.git",
+                     *       "status": "active",
+                     *       "subdir": "public",
+                     *       "webhookEnabled": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingGitStatus"];
                 };
             };
@@ -5126,6 +6988,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5144,6 +7010,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "branch": "main",
+                     *       "commit": {
+                     *         "message": "My server does not answer on port 443 since 09:00 UTC.",
+                     *         "sha": "9fceb02d0ae598e95dc970b74767f19372d61af8"
+                     *       },
+                     *       "connected": true,
+                     *       "lastDeployedAt": "2026-03-14T09:30:00.000Z",
+                     *       "lastError": "HTTP 503",
+                     *       "repo_url": "git@github.com:example/site.git",
+                     *       "status": "active",
+                     *       "subdir": "public",
+                     *       "webhookEnabled": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingGitStatus"];
                 };
             };
@@ -5244,6 +7126,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5262,6 +7148,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "fingerprint": "SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8",
+                     *       "publicKey": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEXAMPLEKEYFORDOCS deploy@example.com",
+                     *       "type": "ipv4"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingDeployKey"];
                 };
             };
@@ -5362,6 +7255,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5380,6 +7277,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "secret": "whsec_b7d0c4e5…",
+                     *       "url": "https://hooks.example.com/cloud"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingGitWebhook"];
                 };
             };
@@ -5479,10 +7383,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5501,6 +7412,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "secret": "whsec_b7d0c4e5…",
+                     *       "url": "https://hooks.example.com/cloud"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingGitWebhook"];
                 };
             };
@@ -5631,6 +7549,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5649,6 +7571,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "secret": "whsec_b7d0c4e5…",
+                     *       "url": "https://hooks.example.com/cloud"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingGitWebhook"];
                 };
             };
@@ -5747,13 +7676,23 @@ export interface operations {
     hostingLogs: {
         parameters: {
             query: {
-                /** @description access or error. */
+                /**
+                 * @description access or error.
+                 * @example access
+                 */
                 kind: "access" | "error";
-                /** @description Lines from the end (default 100). */
+                /**
+                 * @description Lines from the end (default 100).
+                 * @example 1
+                 */
                 lines?: number | null;
             };
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5772,6 +7711,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "kind": "access",
+                     *       "lines": [
+                     *         "203.0.113.7 - - [14/Mar/2026:09:30:00 +0000] \"GET / HTTP/1.1\" 200 512"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingLog"];
                 };
             };
@@ -5872,6 +7819,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5890,6 +7841,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "basic_user": "admin",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "path": "/public_html/index.html",
+                     *           "updatedAt": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingProtectedDirList"];
                 };
             };
@@ -5989,22 +7954,45 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "basic_user": "admin",
+                 *       "password": "correct-horse-battery",
+                 *       "path": "/public_html/index.html"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description 1 to 64 letters, digits, ".", "-" or "_". */
+                    /**
+                     * @description 1 to 64 letters, digits, ".", "-" or "_".
+                     * @example admin
+                     */
                     basic_user: string;
-                    /** @description 8 to 72 bytes; stored only as a bcrypt hash. */
+                    /**
+                     * @description 8 to 72 bytes; stored only as a bcrypt hash.
+                     * @example correct-horse-battery
+                     */
                     password: string;
-                    /** @description An existing directory, e.g. /public_html/admin. */
+                    /**
+                     * @description An existing directory, e.g. /public_html/admin.
+                     * @example /public_html/index.html
+                     */
                     path: string;
                 };
             };
@@ -6022,6 +8010,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "basic_user": "admin",
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "path": "/public_html/index.html",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingProtectedDir"];
                 };
             };
@@ -6150,11 +8146,18 @@ export interface operations {
     hostingProtectedDirDelete: {
         parameters: {
             query: {
-                /** @description The protected directory. */
+                /**
+                 * @description The protected directory.
+                 * @example /public_html/index.html
+                 */
                 path: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6173,6 +8176,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "path": "/public_html/index.html"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingPathDeleted"];
                 };
             };
@@ -6273,6 +8282,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6291,6 +8304,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "enabledAt": "2026-03-14T09:30:00.000Z",
+                     *       "session": {
+                     *         "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *         "id": "hss_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingSshAccess"];
                 };
             };
@@ -6390,10 +8413,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6412,6 +8442,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "enabledAt": "2026-03-14T09:30:00.000Z",
+                     *       "session": {
+                     *         "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *         "id": "hss_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingSshAccess"];
                 };
             };
@@ -6542,6 +8582,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6560,6 +8604,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bandwidth": {
+                     *         "periodStart": "2026-03-14T09:30:00.000Z",
+                     *         "quotaBytes": 1048576,
+                     *         "usedBytes": 1048576
+                     *       },
+                     *       "databases": {
+                     *         "quota": 1,
+                     *         "used": 1
+                     *       },
+                     *       "disk": {
+                     *         "periodStart": "2026-03-14T09:30:00.000Z",
+                     *         "quotaBytes": 1048576,
+                     *         "usedBytes": 1048576
+                     *       },
+                     *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "inodes": {
+                     *         "quota": 1,
+                     *         "used": 1
+                     *       },
+                     *       "mailboxes": {
+                     *         "quota": 1,
+                     *         "used": 1
+                     *       },
+                     *       "sampledAt": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingStats"];
                 };
             };
@@ -6658,11 +8730,18 @@ export interface operations {
     hostingVisitorStats: {
         parameters: {
             query: {
-                /** @description 24h, 7d or 30d. */
+                /**
+                 * @description 24h, 7d or 30d.
+                 * @example 7d
+                 */
                 period: "24h" | "7d" | "30d";
             };
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6681,6 +8760,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bandwidthBytes": 1048576,
+                     *       "from": "2026-03-14T09:30:00.000Z",
+                     *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "pageViews": 1,
+                     *       "period": "7d",
+                     *       "series": [
+                     *         {
+                     *           "pageViews": 1,
+                     *           "start": "2026-03-14T09:30:00.000Z",
+                     *           "uniqueVisitors": 1,
+                     *           "visits": 1
+                     *         }
+                     *       ],
+                     *       "to": "2026-03-14T09:30:00.000Z",
+                     *       "topPages": [
+                     *         {
+                     *           "path": "/public_html/index.html",
+                     *           "views": 1
+                     *         }
+                     *       ],
+                     *       "uniqueVisitors": 1,
+                     *       "visits": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingVisitorStats"];
                 };
             };
@@ -6781,6 +8886,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6799,6 +8908,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "blockedRequests24h": 1,
+                     *       "enabled": true,
+                     *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "logAccess": {
+                     *         "active": true,
+                     *         "expiresAt": "2026-03-14T09:30:00.000Z"
+                     *       },
+                     *       "mode": "block",
+                     *       "ruleset": "owasp-crs"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingWaf"];
                 };
             };
@@ -6899,6 +9021,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6917,6 +9043,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "active": true,
+                     *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingWafAccess"];
                 };
             };
@@ -7016,10 +9148,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7038,6 +9177,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "active": true,
+                     *       "expiresAt": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingWafAccess"];
                 };
             };
@@ -7168,6 +9313,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The invoice id.
+                 * @example inv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -7186,6 +9335,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "currency": "USD",
+                     *       "dueAt": "2026-03-14T09:30:00.000Z",
+                     *       "id": "inv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "items": [
+                     *         {
+                     *           "amountUsdCents": 1500,
+                     *           "description": "Nightly build server",
+                     *           "periodEnd": "2026-03-14T09:30:00.000Z",
+                     *           "periodStart": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "number": "INV-2026-0042",
+                     *       "paidAt": "2026-03-14T09:30:00.000Z",
+                     *       "paidWith": "text",
+                     *       "reference": "text",
+                     *       "source": "text",
+                     *       "status": "active",
+                     *       "totalUsdCents": 1500
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
@@ -7284,9 +9456,15 @@ export interface operations {
     invoices: {
         parameters: {
             query?: {
-                /** @description Invoices per page, 1 to 100 (default 20). */
+                /**
+                 * @description Invoices per page, 1 to 100 (default 20).
+                 * @example 1
+                 */
                 limit?: number | null;
-                /** @description Page number, from 1 (default 1). */
+                /**
+                 * @description Page number, from 1 (default 1).
+                 * @example 1
+                 */
                 page?: number | null;
             };
             header?: never;
@@ -7307,6 +9485,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "currency": "USD",
+                     *           "dueAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "inv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "items": [
+                     *             {
+                     *               "amountUsdCents": 1500,
+                     *               "description": "Nightly build server",
+                     *               "periodEnd": "2026-03-14T09:30:00.000Z",
+                     *               "periodStart": "2026-03-14T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "number": "INV-2026-0042",
+                     *           "paidAt": "2026-03-14T09:30:00.000Z",
+                     *           "paidWith": "text",
+                     *           "reference": "text",
+                     *           "source": "text",
+                     *           "status": "active",
+                     *           "totalUsdCents": 1500
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "limit": 1,
+                     *       "page": 1,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["InvoicePage"];
                 };
             };
@@ -7405,13 +9614,23 @@ export interface operations {
     mailDomainAliases: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
             path: {
+                /**
+                 * @description The mail domain id.
+                 * @example 42
+                 */
                 id: number;
             };
             cookie?: never;
@@ -7430,6 +9649,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "created_at": "2026-03-14T09:30:00.000Z",
+                     *           "destination": "ada@example.com",
+                     *           "domain_id": 42,
+                     *           "id": 42,
+                     *           "source": "text",
+                     *           "source_local": "sales"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MailAliasList"];
                 };
             };
@@ -7528,13 +9763,23 @@ export interface operations {
     mailDomainMailboxes: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
             path: {
+                /**
+                 * @description The mail domain id.
+                 * @example 42
+                 */
                 id: number;
             };
             cookie?: never;
@@ -7553,6 +9798,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "address": "203.0.113.10",
+                     *           "created_at": "2026-03-14T09:30:00.000Z",
+                     *           "domain_id": 42,
+                     *           "id": 42,
+                     *           "local_part": "ada",
+                     *           "password_changed_at": "2026-03-14T09:30:00.000Z",
+                     *           "quota_mb": 1024,
+                     *           "used_mb": 1024
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MailboxList"];
                 };
             };
@@ -7651,9 +9914,15 @@ export interface operations {
     mailDomains: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
@@ -7674,6 +9943,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "alias_count": 1,
+                     *           "created_at": "2026-03-14T09:30:00.000Z",
+                     *           "domain": "example.com",
+                     *           "id": 42,
+                     *           "mailbox_count": 1,
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MailDomainList"];
                 };
             };
@@ -7773,7 +10058,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7781,10 +10069,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: hostname
                      * @description A domain name such as example.com.
+                     * @example example.com
                      */
                     domain: string;
                 };
@@ -7803,6 +10097,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "alias_count": 1,
+                     *       "created_at": "2026-03-14T09:30:00.000Z",
+                     *       "domain": "example.com",
+                     *       "id": 42,
+                     *       "mailbox_count": 1,
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MailDomain"];
                 };
             };
@@ -7931,7 +10235,10 @@ export interface operations {
     mailSetup: {
         parameters: {
             query?: {
-                /** @description One of your mail domains; without it no records and no mx_host. */
+                /**
+                 * @description One of your mail domains; without it no records and no mx_host.
+                 * @example example.com
+                 */
                 domain?: string | null;
             };
             header?: never;
@@ -7952,6 +10259,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "client": {
+                     *         "host": "mail.example.net",
+                     *         "ports": {
+                     *           "imap": 1,
+                     *           "pop3": 1,
+                     *           "smtp": 1,
+                     *           "submission": 1
+                     *         },
+                     *         "security": {
+                     *           "imap": "text",
+                     *           "pop3": "text",
+                     *           "smtp": "text",
+                     *           "submission": "text"
+                     *         },
+                     *         "username": "site"
+                     *       },
+                     *       "domain": "example.com",
+                     *       "mail_ip": "text",
+                     *       "mx_host": "text",
+                     *       "records": [
+                     *         {
+                     *           "name": "before-upgrade",
+                     *           "priority": 1,
+                     *           "ttl": 1,
+                     *           "type": "ipv4",
+                     *           "value": "text"
+                     *         }
+                     *       ],
+                     *       "webmail_url": "https://webmail.example.net"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MailSetup"];
                 };
             };
@@ -8050,9 +10390,15 @@ export interface operations {
     mailboxes: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
@@ -8073,6 +10419,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "address": "203.0.113.10",
+                     *           "created_at": "2026-03-14T09:30:00.000Z",
+                     *           "domain_id": 42,
+                     *           "id": 42,
+                     *           "local_part": "ada",
+                     *           "password_changed_at": "2026-03-14T09:30:00.000Z",
+                     *           "quota_mb": 1024,
+                     *           "used_mb": 1024
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MailboxList"];
                 };
             };
@@ -8172,7 +10536,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8180,16 +10547,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain_id": 42,
+                 *       "local_part": "ada",
+                 *       "password": "correct-horse-battery",
+                 *       "quota_mb": 1024
+                 *     }
+                 */
                 "application/json": {
-                    /** Format: int32 */
+                    /**
+                     * Format: int32
+                     * @description The mail domain id, from GET /mail/domains.
+                     * @example 42
+                     */
                     domain_id: number;
-                    /** @description The part before @: 1 to 64 of letters, digits, . _ - +. */
+                    /**
+                     * @description The part before @: 1 to 64 of letters, digits, . _ - +.
+                     * @example ada
+                     */
                     local_part: string;
-                    /** @description Stored hashed, never returned. */
+                    /**
+                     * @description Stored hashed, never returned.
+                     * @example correct-horse-battery
+                     */
                     password: string;
                     /**
                      * Format: int32
                      * @description Default 1024.
+                     * @example 1024
                      */
                     quota_mb?: number | null;
                 };
@@ -8208,6 +10594,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "203.0.113.10",
+                     *       "created_at": "2026-03-14T09:30:00.000Z",
+                     *       "domain_id": 42,
+                     *       "id": 42,
+                     *       "local_part": "ada",
+                     *       "password_changed_at": "2026-03-14T09:30:00.000Z",
+                     *       "quota_mb": 1024,
+                     *       "used_mb": 1024
+                     *     }
+                     */
                     "application/json": components["schemas"]["Mailbox"];
                 };
             };
@@ -8338,6 +10736,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The pool id.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8356,6 +10758,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bounds": {
+                     *         "disk100": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         },
+                     *         "ip16": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         },
+                     *         "ram2gb": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         },
+                     *         "vcpu": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "disk100": 1,
+                     *       "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ip16": 1,
+                     *       "label": "web-1",
+                     *       "monthlyUsdCents": 1500,
+                     *       "productId": "std-1c-2g-50",
+                     *       "quota": {
+                     *         "diskGb": 1,
+                     *         "ips": 1,
+                     *         "ramMb": 1024,
+                     *         "vcpu": 1
+                     *       },
+                     *       "ram2gb": 1,
+                     *       "rates_cents": {
+                     *         "disk100": 1,
+                     *         "ip16": 1,
+                     *         "ram2gb": 1,
+                     *         "vcpu": 1
+                     *       },
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "servers": [
+                     *         {
+                     *           "diskGb": 1,
+                     *           "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "ips": [
+                     *             "text"
+                     *           ],
+                     *           "label": "web-1",
+                     *           "os": "linux",
+                     *           "osTemplate": "ubuntu-24.04",
+                     *           "productId": "std-1c-2g-50",
+                     *           "ramMb": 1024,
+                     *           "status": "active",
+                     *           "vcpu": 1
+                     *         }
+                     *       ],
+                     *       "status": "active",
+                     *       "usage": {
+                     *         "diskGb": 1,
+                     *         "ips": 1,
+                     *         "ramMb": 1024,
+                     *         "servers": 1,
+                     *         "vcpu": 1
+                     *       },
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["PoolDetail"];
                 };
             };
@@ -8456,6 +10926,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The pool id.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8474,6 +10948,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "disk100": 1,
+                     *       "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ip16": 1,
+                     *       "label": "web-1",
+                     *       "monthlyUsdCents": 1500,
+                     *       "productId": "std-1c-2g-50",
+                     *       "quota": {
+                     *         "diskGb": 1,
+                     *         "ips": 1,
+                     *         "ramMb": 1024,
+                     *         "vcpu": 1
+                     *       },
+                     *       "ram2gb": 1,
+                     *       "rates_cents": {
+                     *         "disk100": 1,
+                     *         "ip16": 1,
+                     *         "ram2gb": 1,
+                     *         "vcpu": 1
+                     *       },
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "active",
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Pool"];
                 };
             };
@@ -8574,31 +11075,47 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The pool id.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "disk100": 2,
+                 *       "ip16": 1,
+                 *       "ram2gb": 8,
+                 *       "vcpu": 8
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: int32
-                     * @description Blocks of 100 GB disk.
+                     * @description Blocks of 100 GB disk, within the product's bounds.
+                     * @example 2
                      */
                     disk100: number;
                     /**
                      * Format: int32
-                     * @description Blocks of 16 IPv4 addresses.
+                     * @description Blocks of 16 IPv4 addresses, within the product's bounds.
+                     * @example 1
                      */
                     ip16: number;
                     /**
                      * Format: int32
-                     * @description Blocks of 2 GB RAM.
+                     * @description Blocks of 2 GB RAM, within the product's bounds.
+                     * @example 8
                      */
                     ram2gb: number;
                     /**
                      * Format: int32
-                     * @description vCPUs.
+                     * @description vCPUs, within the product's bounds.
+                     * @example 8
                      */
                     vcpu: number;
                 };
@@ -8617,6 +11134,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bounds": {
+                     *         "disk100": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         },
+                     *         "ip16": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         },
+                     *         "ram2gb": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         },
+                     *         "vcpu": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "disk100": 1,
+                     *       "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ip16": 1,
+                     *       "label": "web-1",
+                     *       "monthlyUsdCents": 1500,
+                     *       "productId": "std-1c-2g-50",
+                     *       "quota": {
+                     *         "diskGb": 1,
+                     *         "ips": 1,
+                     *         "ramMb": 1024,
+                     *         "vcpu": 1
+                     *       },
+                     *       "ram2gb": 1,
+                     *       "rates_cents": {
+                     *         "disk100": 1,
+                     *         "ip16": 1,
+                     *         "ram2gb": 1,
+                     *         "vcpu": 1
+                     *       },
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "servers": [
+                     *         {
+                     *           "diskGb": 1,
+                     *           "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "ips": [
+                     *             "text"
+                     *           ],
+                     *           "label": "web-1",
+                     *           "os": "linux",
+                     *           "osTemplate": "ubuntu-24.04",
+                     *           "productId": "std-1c-2g-50",
+                     *           "ramMb": 1024,
+                     *           "status": "active",
+                     *           "vcpu": 1
+                     *         }
+                     *       ],
+                     *       "status": "active",
+                     *       "usage": {
+                     *         "diskGb": 1,
+                     *         "ips": 1,
+                     *         "ramMb": 1024,
+                     *         "servers": 1,
+                     *         "vcpu": 1
+                     *       },
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["PoolDetail"];
                 };
             };
@@ -8733,6 +11318,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "bounds": {
+                     *             "disk100": {
+                     *               "max": 1,
+                     *               "min": 1
+                     *             },
+                     *             "ip16": {
+                     *               "max": 1,
+                     *               "min": 1
+                     *             },
+                     *             "ram2gb": {
+                     *               "max": 1,
+                     *               "min": 1
+                     *             },
+                     *             "vcpu": {
+                     *               "max": 1,
+                     *               "min": 1
+                     *             }
+                     *           },
+                     *           "name": "before-upgrade",
+                     *           "productId": "std-1c-2g-50",
+                     *           "rates_cents": {
+                     *             "disk100": 1,
+                     *             "ip16": 1,
+                     *             "ram2gb": 1,
+                     *             "vcpu": 1
+                     *           },
+                     *           "unitSizes": {
+                     *             "disk100": "text",
+                     *             "ip16": "text",
+                     *             "ram2gb": "text",
+                     *             "vcpu": "text"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PoolProductList"];
                 };
             };
@@ -8833,6 +11460,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The pool id.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -8851,6 +11482,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "assignedTo": "text",
+                     *           "ip": "203.0.113.10",
+                     *           "ptr": "mail.example.com",
+                     *           "version": 1,
+                     *           "zoneHosted": true
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PoolIpList"];
                 };
             };
@@ -8955,26 +11601,43 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "disk100": 2,
+                 *       "ip16": 1,
+                 *       "productId": "pool-fra1",
+                 *       "ram2gb": 8,
+                 *       "vcpu": 8
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: int32
-                     * @description Blocks of 100 GB disk.
+                     * @description Blocks of 100 GB disk, within the product's bounds.
+                     * @example 2
                      */
                     disk100: number;
                     /**
                      * Format: int32
-                     * @description Blocks of 16 IPv4 addresses.
+                     * @description Blocks of 16 IPv4 addresses, within the product's bounds.
+                     * @example 1
                      */
                     ip16: number;
+                    /**
+                     * @description The pool product, from GET /pools/catalogue.
+                     * @example pool-fra1
+                     */
                     productId: string;
                     /**
                      * Format: int32
-                     * @description Blocks of 2 GB RAM.
+                     * @description Blocks of 2 GB RAM, within the product's bounds.
+                     * @example 8
                      */
                     ram2gb: number;
                     /**
                      * Format: int32
-                     * @description vCPUs.
+                     * @description vCPUs, within the product's bounds.
+                     * @example 8
                      */
                     vcpu: number;
                 };
@@ -8993,6 +11656,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "breakdown": [
+                     *         {
+                     *           "amountUsdCents": 1500,
+                     *           "description": "Nightly build server",
+                     *           "quantity": 1,
+                     *           "unit": "vcpu",
+                     *           "unitPriceUsdCents": 1500
+                     *         }
+                     *       ],
+                     *       "monthlyUsdCents": 1500,
+                     *       "productId": "std-1c-2g-50",
+                     *       "resolved": {
+                     *         "diskGb": 1,
+                     *         "ipv4Addresses": 1,
+                     *         "ramGb": 1,
+                     *         "vcpu": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PoolQuote"];
                 };
             };
@@ -9093,31 +11777,47 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The pool id.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "disk100": 2,
+                 *       "ip16": 1,
+                 *       "ram2gb": 8,
+                 *       "vcpu": 8
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: int32
-                     * @description Blocks of 100 GB disk.
+                     * @description Blocks of 100 GB disk, within the product's bounds.
+                     * @example 2
                      */
                     disk100: number;
                     /**
                      * Format: int32
-                     * @description Blocks of 16 IPv4 addresses.
+                     * @description Blocks of 16 IPv4 addresses, within the product's bounds.
+                     * @example 1
                      */
                     ip16: number;
                     /**
                      * Format: int32
-                     * @description Blocks of 2 GB RAM.
+                     * @description Blocks of 2 GB RAM, within the product's bounds.
+                     * @example 8
                      */
                     ram2gb: number;
                     /**
                      * Format: int32
-                     * @description vCPUs.
+                     * @description vCPUs, within the product's bounds.
+                     * @example 8
                      */
                     vcpu: number;
                 };
@@ -9136,6 +11836,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "charge_now_usd_cents": 1500,
+                     *       "currentMonthlyUsdCents": 1500,
+                     *       "cycleDays": 1,
+                     *       "daysLeft": 1,
+                     *       "differenceUsdCents": 1500,
+                     *       "disk100": 1,
+                     *       "ip16": 1,
+                     *       "monthlyUsdCents": 1500,
+                     *       "poolId": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ram2gb": 1,
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["PoolResizeQuote"];
                 };
             };
@@ -9234,9 +11950,15 @@ export interface operations {
     pools: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
@@ -9257,6 +11979,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "disk100": 1,
+                     *           "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "ip16": 1,
+                     *           "label": "web-1",
+                     *           "monthlyUsdCents": 1500,
+                     *           "productId": "std-1c-2g-50",
+                     *           "quota": {
+                     *             "diskGb": 1,
+                     *             "ips": 1,
+                     *             "ramMb": 1024,
+                     *             "vcpu": 1
+                     *           },
+                     *           "ram2gb": 1,
+                     *           "rates_cents": {
+                     *             "disk100": 1,
+                     *             "ip16": 1,
+                     *             "ram2gb": 1,
+                     *             "vcpu": 1
+                     *           },
+                     *           "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *           "status": "active",
+                     *           "vcpu": 1
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PoolList"];
                 };
             };
@@ -9356,7 +12111,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -9364,27 +12122,49 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "disk100": 2,
+                 *       "ip16": 1,
+                 *       "label": "web-1",
+                 *       "productId": "pool-fra1",
+                 *       "ram2gb": 8,
+                 *       "vcpu": 8
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: int32
-                     * @description Blocks of 100 GB disk.
+                     * @description Blocks of 100 GB disk, within the product's bounds.
+                     * @example 2
                      */
                     disk100: number;
                     /**
                      * Format: int32
-                     * @description Blocks of 16 IPv4 addresses.
+                     * @description Blocks of 16 IPv4 addresses, within the product's bounds.
+                     * @example 1
                      */
                     ip16: number;
+                    /**
+                     * @description A name for the pool.
+                     * @example web-1
+                     */
                     label: string;
+                    /**
+                     * @description The pool product, from GET /pools/catalogue.
+                     * @example pool-fra1
+                     */
                     productId: string;
                     /**
                      * Format: int32
-                     * @description Blocks of 2 GB RAM.
+                     * @description Blocks of 2 GB RAM, within the product's bounds.
+                     * @example 8
                      */
                     ram2gb: number;
                     /**
                      * Format: int32
-                     * @description vCPUs.
+                     * @description vCPUs, within the product's bounds.
+                     * @example 8
                      */
                     vcpu: number;
                 };
@@ -9403,6 +12183,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bounds": {
+                     *         "disk100": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         },
+                     *         "ip16": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         },
+                     *         "ram2gb": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         },
+                     *         "vcpu": {
+                     *           "max": 1,
+                     *           "min": 1
+                     *         }
+                     *       },
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "disk100": 1,
+                     *       "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ip16": 1,
+                     *       "label": "web-1",
+                     *       "monthlyUsdCents": 1500,
+                     *       "productId": "std-1c-2g-50",
+                     *       "quota": {
+                     *         "diskGb": 1,
+                     *         "ips": 1,
+                     *         "ramMb": 1024,
+                     *         "vcpu": 1
+                     *       },
+                     *       "ram2gb": 1,
+                     *       "rates_cents": {
+                     *         "disk100": 1,
+                     *         "ip16": 1,
+                     *         "ram2gb": 1,
+                     *         "vcpu": 1
+                     *       },
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "servers": [
+                     *         {
+                     *           "diskGb": 1,
+                     *           "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "ips": [
+                     *             "text"
+                     *           ],
+                     *           "label": "web-1",
+                     *           "os": "linux",
+                     *           "osTemplate": "ubuntu-24.04",
+                     *           "productId": "std-1c-2g-50",
+                     *           "ramMb": 1024,
+                     *           "status": "active",
+                     *           "vcpu": 1
+                     *         }
+                     *       ],
+                     *       "status": "active",
+                     *       "usage": {
+                     *         "diskGb": 1,
+                     *         "ips": 1,
+                     *         "ramMb": 1024,
+                     *         "servers": 1,
+                     *         "vcpu": 1
+                     *       },
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["PoolDetail"];
                 };
             };
@@ -9533,6 +12381,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9551,6 +12403,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "addons": [
+                     *         {
+                     *           "addonId": "addon-ipv4-1",
+                     *           "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "monthlyUsdCents": 1500,
+                     *           "type": "ipv4"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "diskGb": 1,
+                     *       "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ips": [
+                     *         {
+                     *           "ip": "203.0.113.10",
+                     *           "primary": true,
+                     *           "ptr": "mail.example.com",
+                     *           "version": 1,
+                     *           "zoneHosted": true
+                     *         }
+                     *       ],
+                     *       "label": "web-1",
+                     *       "os": "linux",
+                     *       "osTemplate": "ubuntu-24.04",
+                     *       "poolId": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "productId": "std-1c-2g-50",
+                     *       "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *       "ramMb": 1024,
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "snapshots": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "description": "Nightly build server",
+                     *           "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "before-upgrade",
+                     *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "sizeGb": 1,
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "status": "active",
+                     *       "suspendReason": "text",
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Server"];
                 };
             };
@@ -9651,6 +12550,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9669,6 +12572,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "status": "active",
+                     *       "terminatedAt": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServerTermination"];
                 };
             };
@@ -9769,6 +12679,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -9787,6 +12701,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "active": true,
+                     *           "available": true,
+                     *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "ipCount": 1,
+                     *           "monthly_usd_cents": 1500,
+                     *           "name": "before-upgrade",
+                     *           "owned_by_type": true,
+                     *           "prorated_usd_cents": 1500,
+                     *           "stock_note": "text",
+                     *           "type": "ipv4"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServerAddonList"];
                 };
             };
@@ -9886,17 +12820,33 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "addonId": "addon-ipv4-1"
+                 *     }
+                 */
                 "application/json": {
+                    /**
+                     * @description The catalogue add-on, from GET /servers/{id}/addons.
+                     * @example addon-ipv4-1
+                     */
                     addonId: string;
                 };
             };
@@ -9914,6 +12864,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *       "chargedUsdCents": 1500,
+                     *       "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ips": [
+                     *         "text"
+                     *       ],
+                     *       "monthlyUsdCents": 1500,
+                     *       "name": "before-upgrade",
+                     *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "transactionId": "txn_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "type": "ipv4"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServerAddonAttachment"];
                 };
             };
@@ -10044,6 +13009,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10062,6 +13031,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "ip": "203.0.113.10",
+                     *           "primary": true,
+                     *           "ptr": "mail.example.com",
+                     *           "version": 1,
+                     *           "zoneHosted": true
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServerIpList"];
                 };
             };
@@ -10162,6 +13146,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10180,6 +13168,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "current": true,
+                     *           "diskGb": 1,
+                     *           "family": "std",
+                     *           "monthlyUsdCents": 1500,
+                     *           "name": "before-upgrade",
+                     *           "productId": "std-1c-2g-50",
+                     *           "ramMb": 1024,
+                     *           "vcpu": 1
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlanOptionList"];
                 };
             };
@@ -10280,6 +13286,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10298,6 +13308,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "description": "Nightly build server",
+                     *           "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "before-upgrade",
+                     *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "sizeGb": 1,
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotList"];
                 };
             };
@@ -10397,20 +13424,39 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Nightly build server",
+                 *       "name": "before-upgrade"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description At most 500 characters. */
+                    /**
+                     * @description At most 500 characters.
+                     * @example Nightly build server
+                     */
                     description?: string | null;
-                    /** @description 1 to 64 characters. */
+                    /**
+                     * @description 1 to 64 characters.
+                     * @example before-upgrade
+                     */
                     name: string;
                 };
             };
@@ -10428,6 +13474,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "description": "Nightly build server",
+                     *       "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "name": "before-upgrade",
+                     *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "sizeGb": 1,
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Snapshot"];
                 };
             };
@@ -10558,6 +13615,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10576,6 +13637,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "cpu": {
+                     *         "percent": 0.5
+                     *       },
+                     *       "disk": {
+                     *         "readBytesPerSecond": 1,
+                     *         "totalGb": 1,
+                     *         "usedGb": 0.5,
+                     *         "writeBytesPerSecond": 1
+                     *       },
+                     *       "memory": {
+                     *         "totalMb": 1024,
+                     *         "usedMb": 1024
+                     *       },
+                     *       "network": {
+                     *         "rxBytesPerSecond": 1,
+                     *         "rxBytesTotal": 0.5,
+                     *         "txBytesPerSecond": 1,
+                     *         "txBytesTotal": 0.5
+                     *       },
+                     *       "sampledAt": "2026-03-14T09:30:00.000Z",
+                     *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServerStats"];
                 };
             };
@@ -10674,9 +13761,15 @@ export interface operations {
     servers: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
@@ -10697,6 +13790,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "addons": [
+                     *             {
+                     *               "addonId": "addon-ipv4-1",
+                     *               "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *               "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *               "monthlyUsdCents": 1500,
+                     *               "type": "ipv4"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "diskGb": 1,
+                     *           "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "ips": [
+                     *             {
+                     *               "ip": "203.0.113.10",
+                     *               "primary": true,
+                     *               "ptr": "mail.example.com",
+                     *               "version": 1,
+                     *               "zoneHosted": true
+                     *             }
+                     *           ],
+                     *           "label": "web-1",
+                     *           "os": "linux",
+                     *           "osTemplate": "ubuntu-24.04",
+                     *           "poolId": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "productId": "std-1c-2g-50",
+                     *           "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *           "ramMb": 1024,
+                     *           "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *           "snapshots": [
+                     *             {
+                     *               "createdAt": "2026-03-14T09:30:00.000Z",
+                     *               "description": "Nightly build server",
+                     *               "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *               "name": "before-upgrade",
+                     *               "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *               "sizeGb": 1,
+                     *               "status": "active"
+                     *             }
+                     *           ],
+                     *           "status": "active",
+                     *           "suspendReason": "text",
+                     *           "vcpu": 1
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServerList"];
                 };
             };
@@ -10797,6 +13943,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The ticket id.
+                 * @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -10815,6 +13965,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "closedAt": "2026-03-14T09:30:00.000Z",
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "department": "technical",
+                     *       "id": "tkt_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "lastReplyAt": "2026-03-14T09:30:00.000Z",
+                     *       "messages": [
+                     *         {
+                     *           "author": "text",
+                     *           "body": "Thanks, it works again.",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "tmsg_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *         }
+                     *       ],
+                     *       "number": "INV-2026-0042",
+                     *       "priority": "normal",
+                     *       "status": "active",
+                     *       "subject": "Cannot reach my server"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TicketDetail"];
                 };
             };
@@ -10913,9 +14084,15 @@ export interface operations {
     tickets: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
@@ -10936,6 +14113,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "closedAt": "2026-03-14T09:30:00.000Z",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "department": "technical",
+                     *           "id": "tkt_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "lastReplyAt": "2026-03-14T09:30:00.000Z",
+                     *           "number": "INV-2026-0042",
+                     *           "priority": "normal",
+                     *           "status": "active",
+                     *           "subject": "Cannot reach my server"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TicketList"];
                 };
             };
@@ -11035,7 +14231,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -11043,14 +14242,34 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "department": "technical",
+                 *       "message": "My server does not answer on port 443 since 09:00 UTC.",
+                 *       "priority": "normal",
+                 *       "subject": "Cannot reach my server"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description general, technical, billing, sales, abuse (default general). */
+                    /**
+                     * @description general, technical, billing, sales, abuse (default general).
+                     * @example technical
+                     */
                     department?: string | null;
-                    /** @description The first message, 1 to 20000 characters. */
+                    /**
+                     * @description The first message, 1 to 20000 characters.
+                     * @example My server does not answer on port 443 since 09:00 UTC.
+                     */
                     message: string;
-                    /** @description low, normal, high, urgent (default normal). */
+                    /**
+                     * @description low, normal, high, urgent (default normal).
+                     * @example normal
+                     */
                     priority?: string | null;
-                    /** @description 1 to 200 characters. */
+                    /**
+                     * @description 1 to 200 characters.
+                     * @example Cannot reach my server
+                     */
                     subject: string;
                 };
             };
@@ -11068,6 +14287,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "closedAt": "2026-03-14T09:30:00.000Z",
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "department": "technical",
+                     *       "id": "tkt_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "lastReplyAt": "2026-03-14T09:30:00.000Z",
+                     *       "messages": [
+                     *         {
+                     *           "author": "text",
+                     *           "body": "Thanks, it works again.",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "tmsg_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *         }
+                     *       ],
+                     *       "number": "INV-2026-0042",
+                     *       "priority": "normal",
+                     *       "status": "active",
+                     *       "subject": "Cannot reach my server"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TicketDetail"];
                 };
             };
@@ -11214,6 +14454,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "auto_recharge": {
+                     *         "amount_usd_cents": 1500,
+                     *         "enabled": true,
+                     *         "gateway": "card",
+                     *         "threshold_usd_cents": 1500
+                     *       },
+                     *       "balance_usd_cents": 1500,
+                     *       "currency": "USD",
+                     *       "state": "text",
+                     *       "updated_at": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
@@ -11312,9 +14566,15 @@ export interface operations {
     walletTransactions: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
@@ -11335,6 +14595,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "amount_usd_cents": 1500,
+                     *           "balance_after_usd_cents": 1500,
+                     *           "created_at": "2026-03-14T09:30:00.000Z",
+                     *           "description": "Nightly build server",
+                     *           "gateway": "card",
+                     *           "id": "txn_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "kind": "access",
+                     *           "reference": "text"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WalletTransactionList"];
                 };
             };
@@ -11435,6 +14713,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The webhook subscription id.
+                 * @example wh_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11453,6 +14735,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "description": "Nightly build server",
+                     *       "events": [
+                     *         "server.power.changed"
+                     *       ],
+                     *       "id": "wh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "isActive": true,
+                     *       "secret": "whsec_b7d0c4e5…",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "url": "https://hooks.example.com/cloud"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
@@ -11553,6 +14849,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The webhook subscription id.
+                 * @example wh_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11571,6 +14871,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "id_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
@@ -11671,17 +14977,48 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The webhook subscription id.
+                 * @example wh_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Nightly build server",
+                 *       "events": [
+                 *         "server.power.changed"
+                 *       ],
+                 *       "isActive": true,
+                 *       "url": "https://hooks.example.com/cloud"
+                 *     }
+                 */
                 "application/json": {
+                    /**
+                     * @description A note for you; at most 500 characters.
+                     * @example Nightly build server
+                     */
                     description?: string | null;
+                    /**
+                     * @description Event kinds, or ["*"] for all; replaces the list.
+                     * @example [
+                     *       "server.power.changed"
+                     *     ]
+                     */
                     events?: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "*")[] | null;
-                    /** @description false pauses, true resumes. */
+                    /**
+                     * @description false pauses, true resumes.
+                     * @example true
+                     */
                     isActive?: boolean | null;
+                    /**
+                     * @description HTTPS URL on a public address.
+                     * @example https://hooks.example.com/cloud
+                     */
                     url?: string | null;
                 };
             };
@@ -11699,6 +15036,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "description": "Nightly build server",
+                     *       "events": [
+                     *         "server.power.changed"
+                     *       ],
+                     *       "id": "wh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "isActive": true,
+                     *       "secret": "whsec_b7d0c4e5…",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "url": "https://hooks.example.com/cloud"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
@@ -11797,13 +15148,23 @@ export interface operations {
     webhookDeliveries: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 100 (default 20). */
+                /**
+                 * @description Items per page, 1 to 100 (default 20).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
             path: {
+                /**
+                 * @description The webhook subscription id.
+                 * @example wh_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -11822,6 +15183,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "attemptCount": 1,
+                     *           "attempts": [
+                     *             {
+                     *               "durationMs": 1,
+                     *               "error": "connect ECONNREFUSED",
+                     *               "manual": true,
+                     *               "number": 1,
+                     *               "startedAt": "2026-03-14T09:30:00.000Z",
+                     *               "statusCode": 1,
+                     *               "succeeded": true
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "eventId": "evt_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "eventType": "server.power.changed",
+                     *           "id": "whd_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "lastAttemptAt": "2026-03-14T09:30:00.000Z",
+                     *           "lastError": "HTTP 503",
+                     *           "lastStatusCode": 1,
+                     *           "maxAttempts": 1,
+                     *           "nextAttemptAt": "2026-03-14T09:30:00.000Z",
+                     *           "status": "active",
+                     *           "webhookId": "wh_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
@@ -11920,9 +15314,15 @@ export interface operations {
     webhooks: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page. */
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 cursor?: string | null;
-                /** @description Items per page, 1 to 1000 (default 50). */
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
                 limit?: number | null;
             };
             header?: never;
@@ -11943,6 +15343,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "description": "Nightly build server",
+                     *           "events": [
+                     *             "server.power.changed"
+                     *           ],
+                     *           "id": "wh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "isActive": true,
+                     *           "secret": "whsec_b7d0c4e5…",
+                     *           "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *           "url": "https://hooks.example.com/cloud"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "text"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
@@ -12042,7 +15462,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -12050,12 +15473,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Nightly build server",
+                 *       "events": [
+                 *         "server.power.changed"
+                 *       ],
+                 *       "url": "https://hooks.example.com/cloud"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description At most 500 characters. */
+                    /**
+                     * @description At most 500 characters.
+                     * @example Nightly build server
+                     */
                     description?: string | null;
-                    /** @description Event kinds, or ["*"] for all. */
+                    /**
+                     * @description Event kinds, or ["*"] for all.
+                     * @example [
+                     *       "server.power.changed"
+                     *     ]
+                     */
                     events: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "*")[];
-                    /** @description HTTPS URL on a public address. */
+                    /**
+                     * @description HTTPS URL on a public address.
+                     * @example https://hooks.example.com/cloud
+                     */
                     url: string;
                 };
             };
@@ -12073,6 +15516,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "description": "Nightly build server",
+                     *       "events": [
+                     *         "server.power.changed"
+                     *       ],
+                     *       "id": "wh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "isActive": true,
+                     *       "secret": "whsec_b7d0c4e5…",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "url": "https://hooks.example.com/cloud"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
@@ -12203,7 +15660,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The backup id.
+                 * @example id_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 bid: string;
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -12222,6 +15687,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "id_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
@@ -12321,11 +15792,22 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The backup id.
+                 * @example id_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 bid: string;
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -12344,6 +15826,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "databases": [
+                     *         "text"
+                     *       ],
+                     *       "hostingId": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "id": "hbk_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "restoredAt": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingBackupRestore"];
                 };
             };
@@ -12473,10 +15965,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -12495,6 +15994,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "domains": [
+                     *         "text"
+                     *       ],
+                     *       "error": "connect ECONNREFUSED",
+                     *       "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *       "issuedAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingCertificate"];
                 };
             };
@@ -12625,16 +16135,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "example.com"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: hostname
                      * @description A domain name such as shop.example.com.
+                     * @example example.com
                      */
                     domain: string;
                 };
@@ -12653,6 +16173,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "certificate": {
+                     *         "domains": [
+                     *           "text"
+                     *         ],
+                     *         "error": "connect ECONNREFUSED",
+                     *         "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *         "issuedAt": "2026-03-14T09:30:00.000Z",
+                     *         "status": "active"
+                     *       },
+                     *       "connection": {
+                     *         "databasePrefix": "text",
+                     *         "homeDirectory": "text",
+                     *         "host": "mail.example.net",
+                     *         "ip": "203.0.113.10",
+                     *         "mysqlHost": "mysql.example.net",
+                     *         "mysqlPort": 22,
+                     *         "sftpPort": 22,
+                     *         "username": "site",
+                     *         "webRoot": "/home/site/public_html"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "customDomain": {
+                     *         "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *         "domain": "example.com",
+                     *         "status": "active"
+                     *       },
+                     *       "domain": "example.com",
+                     *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ip": "203.0.113.10",
+                     *       "php_version": "8.3",
+                     *       "productId": "std-1c-2g-50",
+                     *       "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingAccount"];
                 };
             };
@@ -12753,6 +16310,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -12771,6 +16332,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "certificate": {
+                     *         "domains": [
+                     *           "text"
+                     *         ],
+                     *         "error": "connect ECONNREFUSED",
+                     *         "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *         "issuedAt": "2026-03-14T09:30:00.000Z",
+                     *         "status": "active"
+                     *       },
+                     *       "connection": {
+                     *         "databasePrefix": "text",
+                     *         "homeDirectory": "text",
+                     *         "host": "mail.example.net",
+                     *         "ip": "203.0.113.10",
+                     *         "mysqlHost": "mysql.example.net",
+                     *         "mysqlPort": 22,
+                     *         "sftpPort": 22,
+                     *         "username": "site",
+                     *         "webRoot": "/home/site/public_html"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "customDomain": {
+                     *         "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *         "domain": "example.com",
+                     *         "status": "active"
+                     *       },
+                     *       "domain": "example.com",
+                     *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ip": "203.0.113.10",
+                     *       "php_version": "8.3",
+                     *       "productId": "std-1c-2g-50",
+                     *       "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingAccount"];
                 };
             };
@@ -12870,10 +16468,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -12892,6 +16497,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "certificate": {
+                     *         "domains": [
+                     *           "text"
+                     *         ],
+                     *         "error": "connect ECONNREFUSED",
+                     *         "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *         "issuedAt": "2026-03-14T09:30:00.000Z",
+                     *         "status": "active"
+                     *       },
+                     *       "connection": {
+                     *         "databasePrefix": "text",
+                     *         "homeDirectory": "text",
+                     *         "host": "mail.example.net",
+                     *         "ip": "203.0.113.10",
+                     *         "mysqlHost": "mysql.example.net",
+                     *         "mysqlPort": 22,
+                     *         "sftpPort": 22,
+                     *         "username": "site",
+                     *         "webRoot": "/home/site/public_html"
+                     *       },
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "customDomain": {
+                     *         "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *         "domain": "example.com",
+                     *         "status": "active"
+                     *       },
+                     *       "domain": "example.com",
+                     *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ip": "203.0.113.10",
+                     *       "php_version": "8.3",
+                     *       "productId": "std-1c-2g-50",
+                     *       "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingAccount"];
                 };
             };
@@ -13022,8 +16664,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
-                /** @description Full database name. */
+                /**
+                 * @description Full database name.
+                 * @example before-upgrade
+                 */
                 name: string;
             };
             cookie?: never;
@@ -13042,6 +16691,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "name": "before-upgrade"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingDatabaseDeleted"];
                 };
             };
@@ -13141,18 +16796,33 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "path": "/public_html/index.html"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description New directory, absolute inside the account. */
+                    /**
+                     * @description New directory, absolute inside the account.
+                     * @example /public_html/index.html
+                     */
                     path: string;
                 };
             };
@@ -13170,6 +16840,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "modifiedAt": "2026-03-14T09:30:00.000Z",
+                     *       "name": "before-upgrade",
+                     *       "path": "/public_html/index.html",
+                     *       "permissions": "text",
+                     *       "sizeBytes": 1048576,
+                     *       "type": "ipv4"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingFile"];
                 };
             };
@@ -13299,20 +16979,39 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "from": "/public_html/old.html",
+                 *       "to": "/public_html/new.html"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Existing path. */
+                    /**
+                     * @description Existing path.
+                     * @example /public_html/old.html
+                     */
                     from: string;
-                    /** @description New path; its directory must exist. */
+                    /**
+                     * @description New path; its directory must exist.
+                     * @example /public_html/new.html
+                     */
                     to: string;
                 };
             };
@@ -13330,6 +17029,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "modifiedAt": "2026-03-14T09:30:00.000Z",
+                     *       "name": "before-upgrade",
+                     *       "path": "/public_html/index.html",
+                     *       "permissions": "text",
+                     *       "sizeBytes": 1048576,
+                     *       "type": "ipv4"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingFile"];
                 };
             };
@@ -13459,22 +17168,45 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "branch": "main",
+                 *       "repo_url": "git@github.com:example/site.git",
+                 *       "subdir": "public"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Branch to deploy (default main). */
+                    /**
+                     * @description Branch to deploy (default main).
+                     * @example main
+                     */
                     branch?: string | null;
-                    /** @description SSH address: git@host:owner/repo.git or ssh://[user@]host[:port]/path. */
+                    /**
+                     * @description SSH address: git@host:owner/repo.git or ssh://[user@]host[:port]/path.
+                     * @example git@github.com:example/site.git
+                     */
                     repo_url: string;
-                    /** @description Directory under /public_html to publish into (default: public_html itself). */
+                    /**
+                     * @description Directory under /public_html to publish into (default: public_html itself).
+                     * @example public
+                     */
                     subdir?: string | null;
                 };
             };
@@ -13492,6 +17224,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "branch": "main",
+                     *       "commit": {
+                     *         "message": "My server does not answer on port 443 since 09:00 UTC.",
+                     *         "sha": "9fceb02d0ae598e95dc970b74767f19372d61af8"
+                     *       },
+                     *       "connected": true,
+                     *       "lastDeployedAt": "2026-03-14T09:30:00.000Z",
+                     *       "lastError": "HTTP 503",
+                     *       "repo_url": "git@github.com:example/site.git",
+                     *       "status": "active",
+                     *       "subdir": "public",
+                     *       "webhookEnabled": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingGitStatus"];
                 };
             };
@@ -13621,10 +17369,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -13643,6 +17398,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "branch": "main",
+                     *       "commit": {
+                     *         "message": "My server does not answer on port 443 since 09:00 UTC.",
+                     *         "sha": "9fceb02d0ae598e95dc970b74767f19372d61af8"
+                     *       },
+                     *       "connected": true,
+                     *       "lastDeployedAt": "2026-03-14T09:30:00.000Z",
+                     *       "lastError": "HTTP 503",
+                     *       "repo_url": "git@github.com:example/site.git",
+                     *       "status": "active",
+                     *       "subdir": "public",
+                     *       "webhookEnabled": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingGitStatus"];
                 };
             };
@@ -13773,14 +17544,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "php_version": "8.3"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description One of the plan phpVersions, e.g. 8.3. */
+                    /**
+                     * @description One of the plan phpVersions, e.g. 8.3.
+                     * @example 8.3
+                     */
                     php_version: string;
                 };
             };
@@ -13798,6 +17581,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "availableVersions": [
+                     *         "text"
+                     *       ],
+                     *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "php_version": "8.3"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingPhpVersion"];
                 };
             };
@@ -13897,10 +17689,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -13919,6 +17718,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *       "sessionId": "id_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "token": "hss_tok_…",
+                     *       "url": "https://hooks.example.com/cloud"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingSshLaunch"];
                 };
             };
@@ -14048,10 +17855,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -14070,6 +17884,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "id_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "stopped": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingSshStop"];
                 };
             };
@@ -14199,7 +18019,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -14207,15 +18030,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "destination": "ada@example.com",
+                 *       "domain_id": 42,
+                 *       "source_local": "sales"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: email
                      * @description The e-mail address mail is forwarded to.
+                     * @example ada@example.com
                      */
                     destination: string;
-                    /** Format: int32 */
+                    /**
+                     * Format: int32
+                     * @description The mail domain id, from GET /mail/domains.
+                     * @example 42
+                     */
                     domain_id: number;
-                    /** @description The part before @ of the alias address. */
+                    /**
+                     * @description The part before @ of the alias address.
+                     * @example sales
+                     */
                     source_local: string;
                 };
             };
@@ -14233,6 +18071,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "created_at": "2026-03-14T09:30:00.000Z",
+                     *       "destination": "ada@example.com",
+                     *       "domain_id": 42,
+                     *       "id": 42,
+                     *       "source": "text",
+                     *       "source_local": "sales"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MailAlias"];
                 };
             };
@@ -14363,6 +18211,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The alias id.
+                 * @example 42
+                 */
                 id: number;
             };
             cookie?: never;
@@ -14381,6 +18233,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": 42
+                     *     }
+                     */
                     "application/json": components["schemas"]["MailDeleted"];
                 };
             };
@@ -14481,6 +18339,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The mail domain id.
+                 * @example 42
+                 */
                 id: number;
             };
             cookie?: never;
@@ -14499,6 +18361,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "aliases_removed": 1,
+                     *       "deleted": true,
+                     *       "domain": "example.com",
+                     *       "id": 42,
+                     *       "mailboxes_removed": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["MailDomainDisabled"];
                 };
             };
@@ -14599,6 +18470,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The mailbox id.
+                 * @example 42
+                 */
                 id: number;
             };
             cookie?: never;
@@ -14617,6 +18492,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": 42
+                     *     }
+                     */
                     "application/json": components["schemas"]["MailDeleted"];
                 };
             };
@@ -14717,13 +18598,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The mailbox id.
+                 * @example 42
+                 */
                 id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "correct-horse-battery"
+                 *     }
+                 */
                 "application/json": {
+                    /**
+                     * @description The new password; stored hashed, never returned.
+                     * @example correct-horse-battery
+                     */
                     password: string;
                 };
             };
@@ -14741,6 +18635,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "address": "203.0.113.10",
+                     *       "created_at": "2026-03-14T09:30:00.000Z",
+                     *       "domain_id": 42,
+                     *       "id": 42,
+                     *       "local_part": "ada",
+                     *       "password_changed_at": "2026-03-14T09:30:00.000Z",
+                     *       "quota_mb": 1024,
+                     *       "used_mb": 1024
+                     *     }
+                     */
                     "application/json": components["schemas"]["Mailbox"];
                 };
             };
@@ -14840,17 +18746,35 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The pool id.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "changes": [
+                 *         {
+                 *           "ip": "203.0.113.10",
+                 *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The changes, applied all or none. */
                     changes: components["schemas"]["PoolIpChange"][];
                 };
             };
@@ -14868,6 +18792,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "assignedTo": "text",
+                     *         "ip": "203.0.113.10",
+                     *         "ptr": "mail.example.com",
+                     *         "version": 1,
+                     *         "zoneHosted": true
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PoolIp"][];
                 };
             };
@@ -14997,27 +18932,58 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The pool id.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ipCount": 1,
+                 *       "label": "web-1",
+                 *       "os": "linux",
+                 *       "osTemplate": "ubuntu-24.04",
+                 *       "productId": "std-1c-2g-50"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: int32
                      * @description Public addresses from the pool block (default 1; 0 = private-only).
+                     * @example 1
                      */
                     ipCount?: number | null;
+                    /**
+                     * @description A name for the server.
+                     * @example web-1
+                     */
                     label: string;
+                    /**
+                     * @description OS family (linux); must match the template when given.
+                     * @example linux
+                     */
                     os?: string | null;
-                    /** @description A Linux OS template. */
+                    /**
+                     * @description A Linux OS template.
+                     * @example ubuntu-24.04
+                     */
                     osTemplate: string;
-                    /** @description Server plan giving vCPU, RAM and disk. */
+                    /**
+                     * @description Server plan giving vCPU, RAM and disk.
+                     * @example std-1c-2g-50
+                     */
                     productId: string;
                 };
             };
@@ -15035,6 +19001,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "addons": [
+                     *         {
+                     *           "addonId": "addon-ipv4-1",
+                     *           "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "monthlyUsdCents": 1500,
+                     *           "type": "ipv4"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "diskGb": 1,
+                     *       "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ips": [
+                     *         {
+                     *           "ip": "203.0.113.10",
+                     *           "primary": true,
+                     *           "ptr": "mail.example.com",
+                     *           "version": 1,
+                     *           "zoneHosted": true
+                     *         }
+                     *       ],
+                     *       "label": "web-1",
+                     *       "os": "linux",
+                     *       "osTemplate": "ubuntu-24.04",
+                     *       "poolId": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "productId": "std-1c-2g-50",
+                     *       "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *       "ramMb": 1024,
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "snapshots": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "description": "Nightly build server",
+                     *           "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "before-upgrade",
+                     *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "sizeGb": 1,
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "status": "active",
+                     *       "suspendReason": "text",
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Server"];
                 };
             };
@@ -15165,7 +19178,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The catalogue add-on, from GET /servers/{id}/addons.
+                 * @example addon-ipv4-1
+                 */
                 addonId: string;
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -15184,6 +19205,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detached": true,
+                     *       "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "releasedIps": [
+                     *         "text"
+                     *       ],
+                     *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServerAddonDetachment"];
                 };
             };
@@ -15283,18 +19314,33 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "productId": "std-1c-2g-50"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description One of the plan options. */
+                    /**
+                     * @description One of the plan options.
+                     * @example std-1c-2g-50
+                     */
                     productId: string;
                 };
             };
@@ -15312,6 +19358,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "addons": [
+                     *         {
+                     *           "addonId": "addon-ipv4-1",
+                     *           "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "monthlyUsdCents": 1500,
+                     *           "type": "ipv4"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "diskGb": 1,
+                     *       "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ips": [
+                     *         {
+                     *           "ip": "203.0.113.10",
+                     *           "primary": true,
+                     *           "ptr": "mail.example.com",
+                     *           "version": 1,
+                     *           "zoneHosted": true
+                     *         }
+                     *       ],
+                     *       "label": "web-1",
+                     *       "os": "linux",
+                     *       "osTemplate": "ubuntu-24.04",
+                     *       "poolId": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "productId": "std-1c-2g-50",
+                     *       "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *       "ramMb": 1024,
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "snapshots": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "description": "Nightly build server",
+                     *           "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "before-upgrade",
+                     *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "sizeGb": 1,
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "status": "active",
+                     *       "suspendReason": "text",
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Server"];
                 };
             };
@@ -15441,10 +19534,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -15463,6 +19563,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "rootPassword": "tR4-vq9L-x2Mp",
+                     *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "username": "site"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServerPasswordReset"];
                 };
             };
@@ -15592,11 +19699,22 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description start, stop or reboot.
+                 * @example reboot
+                 */
                 action: "reboot" | "start" | "stop";
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -15615,6 +19733,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "addons": [
+                     *         {
+                     *           "addonId": "addon-ipv4-1",
+                     *           "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "monthlyUsdCents": 1500,
+                     *           "type": "ipv4"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "diskGb": 1,
+                     *       "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ips": [
+                     *         {
+                     *           "ip": "203.0.113.10",
+                     *           "primary": true,
+                     *           "ptr": "mail.example.com",
+                     *           "version": 1,
+                     *           "zoneHosted": true
+                     *         }
+                     *       ],
+                     *       "label": "web-1",
+                     *       "os": "linux",
+                     *       "osTemplate": "ubuntu-24.04",
+                     *       "poolId": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "productId": "std-1c-2g-50",
+                     *       "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *       "ramMb": 1024,
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "snapshots": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "description": "Nightly build server",
+                     *           "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "before-upgrade",
+                     *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "sizeGb": 1,
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "status": "active",
+                     *       "suspendReason": "text",
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Server"];
                 };
             };
@@ -15745,17 +19910,31 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
+                /**
+                 * @description One of the server's addresses.
+                 * @example 203.0.113.10
+                 */
                 ip: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "hostname": "ns1.example.net"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: hostname
                      * @description Fully qualified DNS name, e.g. mail.example.com.
+                     * @example ns1.example.net
                      */
                     hostname: string;
                 };
@@ -15774,6 +19953,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ip": "203.0.113.10",
+                     *       "primary": true,
+                     *       "ptr": "mail.example.com",
+                     *       "version": 1,
+                     *       "zoneHosted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServerIp"];
                 };
             };
@@ -15874,7 +20062,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
+                /**
+                 * @description One of the server's addresses.
+                 * @example 203.0.113.10
+                 */
                 ip: string;
             };
             cookie?: never;
@@ -15893,6 +20089,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ip": "203.0.113.10",
+                     *       "primary": true,
+                     *       "ptr": "mail.example.com",
+                     *       "version": 1,
+                     *       "zoneHosted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["ServerIp"];
                 };
             };
@@ -15992,20 +20197,39 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "os": "linux",
+                 *       "osTemplate": "ubuntu-24.04"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description OS family (linux or windows); must match the template when given. */
+                    /**
+                     * @description OS family (linux or windows); must match the template when given.
+                     * @example linux
+                     */
                     os?: string | null;
-                    /** @description OS template id from the catalogue, e.g. ubuntu-24.04. */
+                    /**
+                     * @description OS template id from the catalogue, e.g. ubuntu-24.04.
+                     * @example ubuntu-24.04
+                     */
                     osTemplate: string;
                 };
             };
@@ -16023,6 +20247,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "addons": [
+                     *         {
+                     *           "addonId": "addon-ipv4-1",
+                     *           "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "monthlyUsdCents": 1500,
+                     *           "type": "ipv4"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "diskGb": 1,
+                     *       "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ips": [
+                     *         {
+                     *           "ip": "203.0.113.10",
+                     *           "primary": true,
+                     *           "ptr": "mail.example.com",
+                     *           "version": 1,
+                     *           "zoneHosted": true
+                     *         }
+                     *       ],
+                     *       "label": "web-1",
+                     *       "os": "linux",
+                     *       "osTemplate": "ubuntu-24.04",
+                     *       "poolId": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "productId": "std-1c-2g-50",
+                     *       "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *       "ramMb": 1024,
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "snapshots": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "description": "Nightly build server",
+                     *           "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "before-upgrade",
+                     *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "sizeGb": 1,
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "status": "active",
+                     *       "suspendReason": "text",
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Server"];
                 };
             };
@@ -16153,7 +20424,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
+                /**
+                 * @description The snapshot id.
+                 * @example snap_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 snapshotId: string;
             };
             cookie?: never;
@@ -16172,6 +20451,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "id_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
@@ -16271,11 +20556,22 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
+                /**
+                 * @description The snapshot id.
+                 * @example snap_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 snapshotId: string;
             };
             cookie?: never;
@@ -16294,6 +20590,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "addons": [
+                     *         {
+                     *           "addonId": "addon-ipv4-1",
+                     *           "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "monthlyUsdCents": 1500,
+                     *           "type": "ipv4"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "diskGb": 1,
+                     *       "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "ips": [
+                     *         {
+                     *           "ip": "203.0.113.10",
+                     *           "primary": true,
+                     *           "ptr": "mail.example.com",
+                     *           "version": 1,
+                     *           "zoneHosted": true
+                     *         }
+                     *       ],
+                     *       "label": "web-1",
+                     *       "os": "linux",
+                     *       "osTemplate": "ubuntu-24.04",
+                     *       "poolId": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "productId": "std-1c-2g-50",
+                     *       "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *       "ramMb": 1024,
+                     *       "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *       "snapshots": [
+                     *         {
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "description": "Nightly build server",
+                     *           "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "before-upgrade",
+                     *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "sizeGb": 1,
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "status": "active",
+                     *       "suspendReason": "text",
+                     *       "vcpu": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Server"];
                 };
             };
@@ -16423,18 +20766,33 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "next": "/servers"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Relative dashboard path to land on (default: the server page). */
+                    /**
+                     * @description Relative dashboard path to land on (default: the server page).
+                     * @example /servers
+                     */
                     next?: string | null;
                 };
             };
@@ -16452,6 +20810,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *       "url": "https://hooks.example.com/cloud"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SsoLink"];
                 };
             };
@@ -16581,10 +20945,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The ticket id.
+                 * @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -16603,6 +20974,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "closedAt": "2026-03-14T09:30:00.000Z",
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "department": "technical",
+                     *       "id": "tkt_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "lastReplyAt": "2026-03-14T09:30:00.000Z",
+                     *       "messages": [
+                     *         {
+                     *           "author": "text",
+                     *           "body": "Thanks, it works again.",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "tmsg_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *         }
+                     *       ],
+                     *       "number": "INV-2026-0042",
+                     *       "priority": "normal",
+                     *       "status": "active",
+                     *       "subject": "Cannot reach my server"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TicketDetail"];
                 };
             };
@@ -16732,18 +21124,33 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The ticket id.
+                 * @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Thanks, it works again."
+                 *     }
+                 */
                 "application/json": {
-                    /** @description 1 to 20000 characters. */
+                    /**
+                     * @description 1 to 20000 characters.
+                     * @example Thanks, it works again.
+                     */
                     body: string;
                 };
             };
@@ -16761,6 +21168,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "closedAt": "2026-03-14T09:30:00.000Z",
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "department": "technical",
+                     *       "id": "tkt_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "lastReplyAt": "2026-03-14T09:30:00.000Z",
+                     *       "messages": [
+                     *         {
+                     *           "author": "text",
+                     *           "body": "Thanks, it works again.",
+                     *           "createdAt": "2026-03-14T09:30:00.000Z",
+                     *           "id": "tmsg_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *         }
+                     *       ],
+                     *       "number": "INV-2026-0042",
+                     *       "priority": "normal",
+                     *       "status": "active",
+                     *       "subject": "Cannot reach my server"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TicketDetail"];
                 };
             };
@@ -16895,16 +21323,29 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "amount_usd_cents": 1500,
+                 *       "enabled": true,
+                 *       "threshold_usd_cents": 1500
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: int32
                      * @description Charged to the card and credited per top-up: 500 to 1000000.
+                     * @example 1500
                      */
                     amount_usd_cents?: number | null;
+                    /**
+                     * @description Auto-recharge on or off.
+                     * @example true
+                     */
                     enabled?: boolean | null;
                     /**
                      * Format: int32
                      * @description Top up when a debit takes the balance below this: 1 to 1000000.
+                     * @example 1500
                      */
                     threshold_usd_cents?: number | null;
                 };
@@ -16923,6 +21364,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "auto_recharge": {
+                     *         "amount_usd_cents": 1500,
+                     *         "enabled": true,
+                     *         "gateway": "card",
+                     *         "threshold_usd_cents": 1500
+                     *       },
+                     *       "balance_usd_cents": 1500,
+                     *       "currency": "USD",
+                     *       "state": "text",
+                     *       "updated_at": "2026-03-14T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
@@ -17022,11 +21477,22 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The delivery id, from the delivery log.
+                 * @example whd_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 deliveryId: string;
+                /**
+                 * @description The webhook subscription id.
+                 * @example wh_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -17045,6 +21511,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "attemptCount": 1,
+                     *       "attempts": [
+                     *         {
+                     *           "durationMs": 1,
+                     *           "error": "connect ECONNREFUSED",
+                     *           "manual": true,
+                     *           "number": 1,
+                     *           "startedAt": "2026-03-14T09:30:00.000Z",
+                     *           "statusCode": 1,
+                     *           "succeeded": true
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "eventId": "evt_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "eventType": "server.power.changed",
+                     *       "id": "whd_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "lastAttemptAt": "2026-03-14T09:30:00.000Z",
+                     *       "lastError": "HTTP 503",
+                     *       "lastStatusCode": 1,
+                     *       "maxAttempts": 1,
+                     *       "nextAttemptAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "active",
+                     *       "webhookId": "wh_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -17174,10 +21667,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Retries with the same key within 24 hours return the first result. */
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description The webhook subscription id.
+                 * @example wh_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -17196,6 +21696,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "description": "Nightly build server",
+                     *       "events": [
+                     *         "server.power.changed"
+                     *       ],
+                     *       "id": "wh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "isActive": true,
+                     *       "secret": "whsec_b7d0c4e5…",
+                     *       "updatedAt": "2026-03-14T09:30:00.000Z",
+                     *       "url": "https://hooks.example.com/cloud"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
@@ -17324,11 +21838,18 @@ export interface operations {
     hostingFileUpload: {
         parameters: {
             query?: {
-                /** @description Target directory (the file keeps its name) or target file path; default /public_html. */
+                /**
+                 * @description Target directory (the file keeps its name) or target file path; default /public_html.
+                 * @example /public_html/images
+                 */
                 path?: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -17357,6 +21878,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "modifiedAt": "2026-03-14T09:30:00.000Z",
+                     *       "name": "before-upgrade",
+                     *       "path": "/public_html/index.html",
+                     *       "permissions": "text",
+                     *       "sizeBytes": 1048576,
+                     *       "type": "ipv4"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HostingFile"];
                 };
             };
@@ -17485,11 +22016,18 @@ export interface operations {
     hostingFileDownload: {
         parameters: {
             query: {
-                /** @description File, absolute inside the account. */
+                /**
+                 * @description File, absolute inside the account.
+                 * @example /public_html/index.html
+                 */
                 path: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
             };
             cookie?: never;
@@ -17612,7 +22150,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 id: string;
+                /**
+                 * @description The backup id.
+                 * @example id_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
                 bid: string;
             };
             cookie?: never;
@@ -17727,6 +22273,61 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    eventDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description t=<Unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">, keyed with the subscription's secret.
+                 * @example t=1773480600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event's id.
+                 * @example evt_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event's kind.
+                 * @example server.power.changed
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description The same on every attempt and redelivery: drop a repeat by it.
+                 * @example whd_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                "X-Service-Delivery-Id": string;
+                /**
+                 * @description 1, 2, … for each attempt.
+                 * @example 1
+                 */
+                "X-Service-Delivery-Attempt": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status (or none within the timeout) is retried with growing waits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,5 +1,6 @@
-import { isInputObjectType, isIntrospectionType, isInterfaceType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
+import { GraphQLID, isInputObjectType, isIntrospectionType, isInterfaceType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
 import { SCOPES } from '../scopes.ts';
+import { argumentsExample, exampleOf } from '../schema/examples.ts';
 import { inputSchemaOf, jsonSchemaOf, objectSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
 import { listOperations, RATE_LIMIT_CLASSES } from '../schema/operation.ts';
 import { API_REVISION } from '../version.ts';
@@ -22,6 +23,33 @@ const RATE_HEADERS = {
   'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets.', schema: { type: 'integer' } },
 };
 
+const WEBHOOK_HEADERS: Record<string, [string, string]> = {
+  'X-Service-Signature': ['t=<Unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">, keyed with the subscription\'s secret.', 't=1773480600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd'],
+  'X-Service-Event-Id': ["The event's id.", 'evt_01jq8k2m4p6rab3c5d7e9f1g2h'],
+  'X-Service-Event-Type': ["The event's kind.", 'server.power.changed'],
+  'X-Service-Delivery-Id': ['The same on every attempt and redelivery: drop a repeat by it.', 'whd_01jq8k2m4p6rab3c5d7e9f1g2h'],
+  'X-Service-Delivery-Attempt': ['1, 2, … for each attempt.', '1'],
+};
+
+/** What a webhook subscription's URL receives (OpenAPI 3.1 `webhooks`): the Event envelope, signed. */
+function eventWebhook(): object {
+  return {
+    post: {
+      operationId: 'eventDelivery',
+      summary: 'Event delivery',
+      description: 'Each event of a subscribed kind is POSTed as JSON to the subscription\'s URL, signed (see "Webhooks and their signature"). Answer any 2xx within the timeout; anything else is retried.',
+      tags: ['webhooks'],
+      security: [],
+      parameters: Object.entries(WEBHOOK_HEADERS).map(([name, [description, example]]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example })),
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } } },
+      responses: {
+        200: { description: 'Any 2xx acknowledges the delivery.' },
+        400: { description: 'Any other status (or none within the timeout) is retried with growing waits.' },
+      },
+    },
+  };
+}
+
 /**
  * The OpenAPI 3.1 document of /v1, built from the same operation metadata sofa serves:
  * true parameter locations, request bodies, scopes and every error status.
@@ -32,18 +60,18 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
       type: 'object',
       required: ['statusCode', 'message', 'error', 'code'],
       properties: {
-        statusCode: { type: 'integer', description: 'The HTTP status.' },
-        message: { type: 'string', description: 'What went wrong and what to do, for a person.' },
-        error: { type: 'string', description: 'The HTTP reason phrase.' },
-        code: { type: 'string', description: "Machine-readable: BAD_REQUEST, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, … (GraphQL's extensions.code)." },
-        param: { type: 'string', description: 'The request value at fault, by its path (`name`, `jobs[1].command`), when there is one.' },
+        statusCode: { type: 'integer', description: 'The HTTP status.', examples: [400] },
+        message: { type: 'string', description: 'What went wrong and what to do, for a person.', examples: ['name must be 1 to 64 characters.'] },
+        error: { type: 'string', description: 'The HTTP reason phrase.', examples: ['Bad Request'] },
+        code: { type: 'string', description: "Machine-readable: BAD_REQUEST, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, … (GraphQL's extensions.code).", examples: ['BAD_REQUEST'] },
+        param: { type: 'string', description: 'The request value at fault, by its path (`name`, `jobs[1].command`), when there is one.', examples: ['name'] },
       },
     },
   };
   for (const type of Object.values(schema.getTypeMap())) {
     if (isIntrospectionType(type) || type.name.startsWith('__')) continue;
     if (type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType()) continue;
-    if (isObjectType(type) || isInputObjectType(type) || isInterfaceType(type)) schemas[type.name] = objectSchemaOf(type);
+    if (isObjectType(type) || isInputObjectType(type) || isInterfaceType(type)) schemas[type.name] = objectSchemaOf(type, { examples: true });
   }
 
   const paths: Record<string, Record<string, unknown>> = {};
@@ -51,18 +79,21 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     const path = op.path.replace(/:(\w+)/g, '{$1}');
     const parameters: unknown[] = [];
     const body: JsonSchema = { type: 'object', properties: {}, required: [] as string[], additionalProperties: false };
+    const bodyExample: Record<string, unknown> = {};
+    const examples = argumentsExample(op.field, op.path);
     for (const arg of op.field.args) {
-      const argSchema = inputSchemaOf(arg);
       const where = op.argLocation(arg);
       if (where === 'body') {
-        (body.properties as Record<string, unknown>)[arg.name] = argSchema;
+        (body.properties as Record<string, unknown>)[arg.name] = inputSchemaOf(arg, { examples: true, example: examples[arg.name] });
+        bodyExample[arg.name] = examples[arg.name];
         if (isNonNullType(arg.type)) (body.required as string[]).push(arg.name);
       } else {
-        parameters.push({ name: arg.name, in: where, required: where === 'path' || isNonNullType(arg.type), schema: argSchema, ...(arg.description ? { description: arg.description } : {}) });
+        const schema = inputSchemaOf(arg);
+        parameters.push({ name: arg.name, in: where, required: where === 'path' || isNonNullType(arg.type), description: schema.description, schema, example: examples[arg.name] });
       }
     }
     if (op.idempotencyKey) {
-      parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retries with the same key within 24 hours return the first result.' });
+      parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retries with the same key within 24 hours return the first result.', example: '4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e' });
     }
     const errors: Record<string, string> = { ...ERROR_RESPONSES };
     if (op.idempotencyKey) {
@@ -73,17 +104,17 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     paths[path] ??= {};
     paths[path][op.method.toLowerCase()] = {
       operationId: op.name,
-      summary: op.description,
-      description: `Scope: \`${op.meta.scope}\`.${limitNote}`,
+      summary: op.meta.summary,
+      description: `${op.description}\n\nScope: \`${op.meta.scope}\`.${limitNote}`,
       tags: [op.meta.area],
       security: [{ bearer: [op.meta.scope] }],
       'x-scope': op.meta.scope,
       ...(parameters.length ? { parameters } : {}),
       ...(Object.keys(body.properties as object).length
-        ? { requestBody: { required: (body.required as string[]).length > 0, content: { 'application/json': { schema: (body.required as string[]).length ? body : { ...body, required: undefined } } } } }
+        ? { requestBody: { required: (body.required as string[]).length > 0, content: { 'application/json': { schema: (body.required as string[]).length ? body : { ...body, required: undefined }, example: bodyExample } } } }
         : {}),
       responses: {
-        200: { description: 'Success.', headers: RATE_HEADERS, content: { 'application/json': { schema: jsonSchemaOf(op.field.type) } } },
+        200: { description: 'Success.', headers: RATE_HEADERS, content: { 'application/json': { schema: jsonSchemaOf(op.field.type), example: exampleOf(op.field.type, op.name) } } },
         ...Object.fromEntries(
           Object.entries(errors).map(([status, description]) => [
             status,
@@ -97,21 +128,24 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
   // Binary streams (hand-written routes): multipart request bodies and binary responses.
   for (const route of binaryRoutes()) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-    const query = route.query.map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' } }));
+    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1], in: 'path', required: true, schema: { type: 'string' },
+      description: m[1] === 'id' ? 'The hosting account id.' : 'The backup id.', example: exampleOf(GraphQLID, m[1], { parent: m[1] === 'id' ? 'hosting' : undefined }),
+    }));
+    const query = route.query.map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' }, example: q.example }));
     const errors: Record<string, string> = { ...ERROR_RESPONSES };
     if (route.upload) {
       errors[413] = 'The file is larger than the upload limit.';
       errors[415] = 'The body is not multipart/form-data.';
     }
     const success = route.response.contentType === 'application/json'
-      ? { 'application/json': { schema: { $ref: '#/components/schemas/HostingFile' } } }
+      ? { 'application/json': { schema: { $ref: '#/components/schemas/HostingFile' }, example: exampleOf(schema.getType('HostingFile')!, 'file') } }
       : { [route.response.contentType]: { schema: { type: 'string', format: 'binary' } } };
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: route.operationId,
-      summary: route.description,
-      description: `Scope: \`${route.scope}\`. Streamed; not available over GraphQL or MCP.`,
+      summary: route.summary,
+      description: `${route.description}\n\nScope: \`${route.scope}\`. Streamed; not available over GraphQL or MCP.`,
       tags: [route.area],
       security: [{ bearer: [route.scope] }],
       'x-scope': route.scope,
@@ -162,6 +196,7 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     security: [{ bearer: [] }],
     tags: AREA_TAGS,
     paths,
+    webhooks: { event: eventWebhook() },
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: `API key (svc_...) or OAuth access token. Scopes: ${Object.keys(SCOPES).join(', ')}.` },

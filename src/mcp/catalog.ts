@@ -1,7 +1,8 @@
-import { isNonNullType, type GraphQLSchema } from 'graphql';
+import { isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
 import type { Scope } from '../scopes.ts';
-import { inputSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
+import { inputSchemaOf, jsonSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
 import { listOperations, type Area, type Operation } from '../schema/operation.ts';
+import { restView } from '../schema/rest-view.ts';
 
 /** Code mode (src/mcp/code-mode.ts): schema search and a GraphQL document runner instead of one tool per operation. */
 export const CODE_MODE_TOOLSET = 'graphql';
@@ -19,27 +20,37 @@ export const IDEMPOTENCY_ARG = 'idempotency_key';
 
 export interface Tool {
   name: string;
+  /** The operation's summary. */
+  title: string;
   description: string;
   toolset: Area;
   scope: Scope;
   inputSchema: JsonSchema & { type: 'object' };
+  /** The JSON Schema of structuredContent (tool-results.ts): the return type's, or `{ result }` around a list or scalar. */
+  outputSchema: JsonSchema & { type: 'object' };
+  /** structuredContent is `{ result: <value> }` (a list or scalar return type), not the value itself. */
+  wrapsResult: boolean;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
   operation: Operation;
 }
 
 /**
  * The MCP tool catalogue, generated from the operation metadata on the schema: one tool per
- * operation that has a JSON result and is not marked `notTool`. No list is kept by hand.
+ * operation that has a JSON result and is not marked `notTool`. No list is kept by hand. From
+ * the REST view of the schema: a tool answers the REST body, without the graph's edges.
  */
 export function buildToolCatalog(schema: GraphQLSchema): Tool[] {
-  return listOperations(schema)
+  return listOperations(restView(schema))
     .filter((op) => !op.meta.notTool)
     .map((op) => ({
       name: op.meta.tool,
+      title: op.meta.summary,
       description: op.description,
       toolset: op.meta.area,
       scope: op.meta.scope,
       inputSchema: toolInputSchemaOf(op),
+      outputSchema: toolOutputSchemaOf(op),
+      wrapsResult: wrapsResult(op),
       annotations: {
         readOnlyHint: op.hints.readOnly,
         destructiveHint: op.hints.destructive,
@@ -61,6 +72,23 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
     properties[IDEMPOTENCY_ARG] = { type: 'string', minLength: 1, maxLength: 255, description: 'A retry with the same key within 24 h returns the first result.' };
   }
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+}
+
+/**
+ * The output schema of a tool, by the generator OpenAPI uses, inlined and lean: types only
+ * (the tool's description says what it returns; every field of the type is always present, so
+ * `required` would repeat each name for nothing). `strict` adds `required` and closes every
+ * object, for tests. An object return type is structuredContent itself; anything else travels
+ * under `result` (toolResult).
+ */
+export function toolOutputSchemaOf(op: Operation, strict = false): Tool['outputSchema'] {
+  const schema = jsonSchemaOf(op.field.type, strict ? { inline: true } : { inline: true, lean: true });
+  if (!wrapsResult(op)) return schema as Tool['outputSchema'];
+  return { type: 'object', properties: { result: schema }, ...(strict ? { required: ['result'], additionalProperties: false } : {}) };
+}
+
+function wrapsResult(op: Operation): boolean {
+  return !(isNonNullType(op.field.type) && isObjectType(op.field.type.ofType));
 }
 
 export interface ToolSelection {

@@ -21,6 +21,7 @@ export interface CodeModeTool {
   title: string;
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
+  outputSchema: JsonSchema & { type: 'object' };
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
 }
 
@@ -42,10 +43,15 @@ export function codeModeTools(readOnly: boolean): CodeModeTool[] {
         properties: {
           query: { type: 'string', minLength: 1, maxLength: 200, description: 'Words to look for, e.g. "server power".' },
           type: { type: 'string', minLength: 1, maxLength: 100, description: 'Exact type name, e.g. "Server" (instead of query).' },
-          limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT.max, default: SEARCH_LIMIT.default },
+          limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT.max, default: SEARCH_LIMIT.default, description: 'Matches per page.' },
           cursor: { type: 'string', description: 'nextCursor of the previous page.' },
         },
         additionalProperties: false,
+      },
+      // A page of matches, or (with type) the type itself: { kind, name, typeKind, fields }.
+      outputSchema: {
+        type: 'object',
+        properties: { data: { type: 'array', items: { type: 'object' } }, hasMore: { type: 'boolean' }, nextCursor: { type: ['string', 'null'] }, kind: { type: 'string' }, name: { type: 'string' }, fields: { type: 'array', items: { type: 'object' } } },
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -67,6 +73,8 @@ export function codeModeTools(readOnly: boolean): CodeModeTool[] {
         required: ['query'],
         additionalProperties: false,
       },
+      // The GraphQL response.
+      outputSchema: { type: 'object', properties: { data: { type: ['object', 'null'] }, errors: { type: 'array', items: { type: 'object' } } } },
       annotations: readOnly
         ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
         : { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

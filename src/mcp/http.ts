@@ -56,7 +56,7 @@ export function createMcpHandler(app: App, catalog: readonly Tool[], execute: Op
           const { body: error } = errorFromGraphQLErrors(result.errors);
           return toolError(error.statusCode, error.message, error.param);
         }
-        return toolResult(result.data?.[tool.operation.name]);
+        return toolResult(result.data?.[tool.operation.name], tool.wrapsResult);
       }, (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {

@@ -12,7 +12,7 @@ export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) =
 
 /** What tools/list answers for a selection: the operation tools it allows, then code mode's when asked for. */
 export function listedTools(catalog: readonly Tool[], selection: ToolSelection): ListedTool[] {
-  const operations = selectTools(catalog, selection).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations }));
+  const operations = selectTools(catalog, selection).map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }));
   return [...operations, ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : [])];
 }
 

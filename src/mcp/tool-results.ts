@@ -6,8 +6,12 @@ export function toolError(status: number, message: string, param?: string): Call
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
 }
 
-/** A tool's JSON result: structured content (objects as they are, anything else under `result`) and the same as text. */
-export function toolResult(value: unknown): CallToolResult {
-  const structured = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
+/**
+ * A tool's JSON result: structured content and the same as text. An object is the structured
+ * content as it is; anything else (or anything, when `wrap` says so: a tool whose output schema
+ * is `{ result }`) travels under `result`.
+ */
+export function toolResult(value: unknown, wrap = value === null || typeof value !== 'object' || Array.isArray(value)): CallToolResult {
+  const structured = wrap ? { result: value } : (value as Record<string, unknown>);
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: structured };
 }

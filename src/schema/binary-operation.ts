@@ -21,8 +21,10 @@ export interface BinaryRoute {
   area: Area;
   /** Names the route in logs, metrics and the OpenAPI document. */
   operationId: string;
+  /** As an operation's (OperationMeta): a few words, then what it does, its rules and errors. */
+  summary: string;
   description: string;
-  query: { name: string; required: boolean; description: string }[];
+  query: { name: string; required: boolean; description: string; example: string }[];
   /** A multipart/form-data body with one file field. */
   upload?: { field: string; description: string };
   response: { contentType: string; description: string };

@@ -3,9 +3,26 @@ import {
   type GraphQLInputType, type GraphQLNamedType, type GraphQLOutputType, type GraphQLType,
   type GraphQLArgument, type GraphQLInputField,
 } from 'graphql';
+import { fieldExample, inputExample } from './examples.ts';
 import { rulesOf, type InputRules } from './input-rules.ts';
 
 export type JsonSchema = Record<string, unknown>;
+
+export interface SchemaOptions {
+  /** Where named object and input types live as `$ref`s (OpenAPI's components). */
+  refBase?: string;
+  /** Inline named types instead (MCP schemas); a type already being inlined ends as `{}`. */
+  inline?: boolean;
+  /** Print each scalar property's example (`examples: [value]`, derived in examples.ts). */
+  examples?: boolean;
+  /**
+   * Types only: no descriptions, formats, `required` or `additionalProperties` (MCP output
+   * schemas: what an agent needs to read a result, at the least cost to its context).
+   */
+  lean?: boolean;
+  /** The types being inlined, outermost first: the guard against a type that holds itself. */
+  inlining?: readonly string[];
+}
 
 const SCALARS: Record<string, JsonSchema> = {
   ID: { type: 'string' },
@@ -21,7 +38,7 @@ const SCALARS: Record<string, JsonSchema> = {
  * JSON Schema (2020-12, as OpenAPI 3.1 uses it) for a GraphQL type. Named object and input
  * types become `$ref`s under `refBase` unless `inline` is set (MCP tool inputs are inlined).
  */
-export function jsonSchemaOf(type: GraphQLType, opts: { refBase?: string; inline?: boolean } = {}): JsonSchema {
+export function jsonSchemaOf(type: GraphQLType, opts: SchemaOptions = {}): JsonSchema {
   if (isNonNullType(type)) return nonNullSchemaOf(type.ofType, opts);
   return nullable(nonNullSchemaOf(type, opts));
 }
@@ -33,33 +50,38 @@ function nullable(schema: JsonSchema): JsonSchema {
   return schema;
 }
 
-function nonNullSchemaOf(type: GraphQLType, opts: { refBase?: string; inline?: boolean }): JsonSchema {
+function nonNullSchemaOf(type: GraphQLType, opts: SchemaOptions): JsonSchema {
   if (isListType(type)) return { type: 'array', items: jsonSchemaOf(type.ofType, opts) };
-  if (isScalarType(type)) return { ...(SCALARS[type.name] ?? {}), ...(type.description && !SCALARS[type.name] ? { description: type.description } : {}) };
+  if (isScalarType(type)) {
+    if (opts.lean) return SCALARS[type.name]?.type ? { type: SCALARS[type.name].type } : {};
+    return { ...(SCALARS[type.name] ?? {}), ...(type.description && !SCALARS[type.name] ? { description: type.description } : {}) };
+  }
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
   if ((isObjectType(type) || isInputObjectType(type) || isInterfaceType(type)) && !opts.inline) return { $ref: `${opts.refBase ?? '#/components/schemas/'}${type.name}` };
-  if (isInputObjectType(type) || isObjectType(type) || isInterfaceType(type)) return objectSchemaOf(type, opts);
+  if (isInputObjectType(type) || isObjectType(type) || isInterfaceType(type)) return opts.inlining?.includes(type.name) ? {} : objectSchemaOf(type, opts);
   if (isUnionType(type)) return { oneOf: type.getTypes().map((t) => jsonSchemaOf(t, opts)) };
   return {};
 }
 
 /** The schema of an object or input object type's fields. */
-export function objectSchemaOf(type: GraphQLNamedType, opts: { refBase?: string; inline?: boolean } = {}): JsonSchema {
+export function objectSchemaOf(type: GraphQLNamedType, opts: SchemaOptions = {}): JsonSchema {
   if (!isObjectType(type) && !isInputObjectType(type) && !isInterfaceType(type)) return nonNullSchemaOf(type, opts);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
+  const inner = opts.inline ? { ...opts, inlining: [...(opts.inlining ?? []), type.name] } : opts;
+  const describe = !opts.lean;
   for (const field of Object.values(type.getFields())) {
     properties[field.name] = isInputObjectType(type)
-      ? inputSchemaOf(field as GraphQLInputField, opts)
-      : withDescription(jsonSchemaOf(field.type as GraphQLOutputType, opts), field.description);
+      ? inputSchemaOf(field as GraphQLInputField, { ...inner, example: opts.examples ? inputExample(field as GraphQLInputField, type.name) : undefined })
+      : withExample(withDescription(jsonSchemaOf(field.type as GraphQLOutputType, inner), describe ? field.description : undefined), opts.examples ? fieldExample(field as never, type.name) : undefined);
     if (isNonNullType(field.type) && !(isInputObjectType(type) && (field as { defaultValue?: unknown }).defaultValue !== undefined)) required.push(field.name);
   }
   return {
     type: 'object',
-    ...(type.description ? { description: type.description } : {}),
+    ...(type.description && describe ? { description: type.description } : {}),
     properties,
-    ...(required.length ? { required } : {}),
-    additionalProperties: false,
+    ...(required.length && !opts.lean ? { required } : {}),
+    ...(opts.lean ? {} : { additionalProperties: false }),
   };
 }
 
@@ -67,11 +89,24 @@ export function withDescription(schema: JsonSchema, description?: string | null)
   return description ? { ...schema, description } : schema;
 }
 
-/** The schema of an argument or input field: its type, its declared rules as keywords, its description. */
-export function inputSchemaOf(arg: GraphQLArgument | GraphQLInputField, opts: { refBase?: string; inline?: boolean } = {}): JsonSchema {
+/** A scalar's (or a list of scalars') example as the JSON Schema `examples` keyword; objects hold their own. */
+function withExample(schema: JsonSchema, example: unknown): JsonSchema {
+  if (example === undefined || schemaHoldsObjects(schema)) return schema;
+  return { ...schema, examples: [example] };
+}
+
+function schemaHoldsObjects(schema: JsonSchema): boolean {
+  if (schema.$ref || schema.properties) return true;
+  if (Array.isArray(schema.anyOf)) return (schema.anyOf as JsonSchema[]).some(schemaHoldsObjects);
+  return schema.items ? schemaHoldsObjects(schema.items as JsonSchema) : false;
+}
+
+/** The schema of an argument or input field: its type, its declared rules as keywords, its description and, when given, its example. */
+export function inputSchemaOf(arg: GraphQLArgument | GraphQLInputField, opts: SchemaOptions & { example?: unknown } = {}): JsonSchema {
+  const { example, ...rest } = opts;
   const declared = rulesOf(arg);
-  const schema = jsonSchemaOf(arg.type, opts);
-  return withDescription(declared ? ruleKeywords(declared, arg.type, schema) : schema, arg.description);
+  const schema = jsonSchemaOf(arg.type, rest);
+  return withExample(withDescription(declared ? ruleKeywords(declared, arg.type, schema) : schema, rest.lean ? undefined : arg.description), example);
 }
 
 /** The JSON Schema keywords of declared rules, for the schema of a value of `type`. */

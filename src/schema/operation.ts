@@ -1,4 +1,5 @@
 import { getNamedType, isInputObjectType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLSchema } from 'graphql';
+import type { EventType } from '../events/catalog.ts';
 import type { Scope } from '../scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -24,6 +25,16 @@ export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
  * all read it from the built schema (listOperations below); nothing keeps a second list.
  */
 export interface OperationMeta {
+  /** A few words, imperative, no full stop: the OpenAPI summary and the MCP tool title ("List servers"). */
+  summary: string;
+  /**
+   * What it does, its rules, side effects and errors, for a person and an agent alike (keep it
+   * lean: it is also what an agent reads). The GraphQL field description, the OpenAPI
+   * description and the MCP tool description are this text (with the events sentence).
+   */
+  description: string;
+  /** The events it records (src/events/catalog.ts); the description names them. */
+  fires?: EventType[];
   scope: Scope;
   /** Method and path exactly as in the spec, relative to /v1: `GET /servers/:id`. */
   rest: `${HttpMethod} /${string}`;
@@ -56,12 +67,19 @@ export function honoursIdempotencyKey(meta: OperationMeta, kind: 'query' | 'muta
   return kind === 'mutation' && meta.rest.startsWith('POST ');
 }
 
-/** Spread into a Pothos field's options: the scope for scope-auth plus the metadata. */
+/** Spread into a Pothos field's options: the scope for scope-auth, the description and the metadata. */
 export function operation(meta: OperationMeta) {
   return {
     authScopes: { [meta.scope]: true } as Record<Scope, boolean>,
+    description: operationDescription(meta),
     extensions: { operation: meta },
   };
+}
+
+/** The one description of an operation: its text, then the events it fires. */
+export function operationDescription(meta: Pick<OperationMeta, 'description' | 'fires'>): string {
+  const fires = meta.fires?.length ? ` Fires ${meta.fires.map((e) => `\`${e}\``).join(', ')}.` : '';
+  return `${meta.description}${fires}`;
 }
 
 export interface Operation {

@@ -74,9 +74,9 @@ export function wholeList<T>(data: T[]): Page<T> {
 export function listType<T extends object>(name: string, item: any) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({
-      data: t.field({ type: [item], resolve: (p) => p.data as any }),
-      hasMore: t.exposeBoolean('hasMore'),
-      nextCursor: t.exposeString('nextCursor', { nullable: true }),
+      data: t.field({ type: [item], description: 'The items of this page.', resolve: (p) => p.data as any }),
+      hasMore: t.exposeBoolean('hasMore', { description: 'True when another page follows.' }),
+      nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last.' }),
     }),
   });
 }

@@ -110,7 +110,7 @@ describe.skipIf(!hasChromium)('GraphiQL in Chromium', () => {
     await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
     await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).click();
     // The `account` root field and its description, from the schema.
-    await page.locator('.graphiql-doc-explorer').getByText('Get the authenticated account profile.').first().waitFor();
+    await page.locator('.graphiql-doc-explorer').getByText('The profile of the account the credential belongs to: name, e-mail, country and when it was created.').first().waitFor();
     page.off('request', listener);
     expect(introspections).toContain(`Bearer ${customer.key}`);
     await screenshot(page, 'graphiql-docs');

@@ -77,7 +77,7 @@ describe('MCP code mode: the graphql toolset', () => {
       coordinate: 'Mutation.serverPower',
       type: 'Server!',
       description: expect.any(String),
-      args: [{ name: 'action', type: 'PowerAction!' }, { name: 'id', type: 'ID!' }],
+      args: [{ name: 'action', type: 'PowerAction!', description: 'start, stop or reboot.' }, { name: 'id', type: 'ID!', description: 'The server id.' }],
       scope: 'servers:write',
     });
     expect(power.structuredContent.data.length).toBeLessThanOrEqual(10);

@@ -43,7 +43,7 @@ describe('GET /v1/openapi.json', () => {
     expect(snap.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['name'], additionalProperties: false });
     expect(snap.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Snapshot' });
     expect(doc.components.schemas.Error.required).toEqual(['statusCode', 'message', 'error', 'code']);
-    expect(doc.components.schemas.Account.properties.email_verified).toEqual({ type: 'boolean' });
+    expect(doc.components.schemas.Account.properties.email_verified).toMatchObject({ type: 'boolean', examples: [true] });
   });
 
   it('describes the binary stream routes: multipart upload body, binary responses, scope', async () => {

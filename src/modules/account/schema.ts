@@ -23,9 +23,9 @@ builder.prismaObject('Account', {
 
 builder.queryField('account', (t) =>
   t.prismaField({
-    ...operation({ scope: 'account:read', rest: 'GET /account', area: 'account', tool: 'account_get' }),
+    ...operation({ summary: 'Get the account', scope: 'account:read', rest: 'GET /account', area: 'account', tool: 'account_get',
+      description: 'The profile of the account the credential belongs to: name, e-mail, country and when it was created.' }),
     authScopes: ANY_SCOPE,
-    description: 'Get the authenticated account profile.',
     type: 'Account',
     resolve: (query, _root, _args, ctx) => getAccount(ctx.db, query),
   }),

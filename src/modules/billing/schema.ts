@@ -51,8 +51,8 @@ const InvoicePage = builder.objectRef<Awaited<ReturnType<typeof listInvoices>>>(
 
 builder.queryField('invoices', (t) =>
   t.field({
-    ...operation({ scope: 'billing:read', rest: 'GET /billing/invoices', area: 'billing', tool: 'invoices_list' }),
-    description: 'List the invoices of the account, newest first, by page.',
+    ...operation({ summary: 'List invoices', scope: 'billing:read', rest: 'GET /billing/invoices', area: 'billing', tool: 'invoices_list',
+      description: 'The invoices of the account, newest first, by page number (page, limit; total counts them all).' }),
     type: InvoicePage,
     args: {
       page: t.arg.int({ required: false, description: 'Page number, from 1 (default 1).', ...rules(INVOICE_PAGE_RULES.page) }),
@@ -64,10 +64,10 @@ builder.queryField('invoices', (t) =>
 
 builder.queryField('invoice', (t) =>
   t.field({
-    ...operation({ scope: 'billing:read', rest: 'GET /billing/invoices/:id', area: 'billing', tool: 'invoice_get' }),
-    description: 'Get one invoice with its line items.',
+    ...operation({ summary: 'Get an invoice', scope: 'billing:read', rest: 'GET /billing/invoices/:id', area: 'billing', tool: 'invoice_get',
+      description: 'One invoice with its line items, total and payment state.' }),
     type: Invoice,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The invoice id.' }) },
     resolve: (_root, args, ctx) => getInvoice(ctx.db, args.id),
   }),
 );
@@ -95,8 +95,8 @@ export const Wallet = builder.objectRef<WalletView>('Wallet').implement({
 
 builder.queryField('wallet', (t) =>
   t.field({
-    ...operation({ scope: 'billing:read', rest: 'GET /billing/wallet', area: 'billing', tool: 'wallet_get' }),
-    description: 'Get the prepaid wallet balance and its auto-recharge state.',
+    ...operation({ summary: 'Get the wallet', scope: 'billing:read', rest: 'GET /billing/wallet', area: 'billing', tool: 'wallet_get',
+      description: 'The prepaid wallet balance in cents and its auto-recharge settings.' }),
     type: Wallet,
     resolve: (_root, _args, ctx) => getWallet(ctx.db),
   }),
@@ -121,8 +121,8 @@ const WalletTransactionList = listType('WalletTransactionList', WalletTransactio
 
 builder.queryField('walletTransactions', (t) =>
   t.field({
-    ...operation({ scope: 'billing:read', rest: 'GET /billing/wallet/transactions', area: 'billing', tool: 'wallet_transactions_list' }),
-    description: `List recent wallet transactions, newest first (limit 1 to ${PAGE_MAX}, default ${PAGE_DEFAULT}).`,
+    ...operation({ summary: 'List wallet transactions', scope: 'billing:read', rest: 'GET /billing/wallet/transactions', area: 'billing', tool: 'wallet_transactions_list',
+      description: 'Credits and debits of the wallet, newest first, each with the balance after it. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: WalletTransactionList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listWalletTransactions(ctx.db, args),
@@ -131,11 +131,11 @@ builder.queryField('walletTransactions', (t) =>
 
 builder.mutationField('walletAutoRechargeSet', (t) =>
   t.field({
-    ...operation({ scope: 'billing:write', rest: 'PATCH /billing/wallet/auto-recharge', area: 'billing', tool: 'wallet_auto_recharge_set' }),
-    description: 'Turn wallet auto-recharge on or off and set its threshold and top-up amount; returns the wallet.',
+    ...operation({ summary: 'Set auto-recharge', scope: 'billing:write', rest: 'PATCH /billing/wallet/auto-recharge', area: 'billing', tool: 'wallet_auto_recharge_set',
+      description: 'Turn wallet auto-recharge on or off and set its threshold and top-up amount: when a debit takes the balance below the threshold, the card on file is charged the amount and the wallet credited. Answers the wallet.' }),
     type: Wallet,
     args: {
-      enabled: t.arg.boolean({ required: false }),
+      enabled: t.arg.boolean({ required: false, description: 'Auto-recharge on or off.' }),
       threshold_usd_cents: t.arg.int({ required: false, description: `Top up when a debit takes the balance below this: 1 to ${AUTO_RECHARGE_THRESHOLD_MAX}.`, ...rules(AUTO_RECHARGE_RULES.threshold_usd_cents) }),
       amount_usd_cents: t.arg.int({ required: false, description: `Charged to the card and credited per top-up: ${AUTO_RECHARGE_AMOUNT_MIN} to ${AUTO_RECHARGE_AMOUNT_MAX}.`, ...rules(AUTO_RECHARGE_RULES.amount_usd_cents) }),
     },

@@ -28,8 +28,8 @@ const DomainList = listType('DomainList', Domain);
 
 builder.queryField('domains', (t) =>
   t.field({
-    ...operation({ scope: 'domains:read', rest: 'GET /domains', area: 'domains', tool: 'domains_list' }),
-    description: 'List the registered domains of the account, newest first.',
+    ...operation({ summary: 'List domains', scope: 'domains:read', rest: 'GET /domains', area: 'domains', tool: 'domains_list',
+      description: 'The registered domains of the account, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: DomainList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listDomains(ctx.db, args),
@@ -38,23 +38,23 @@ builder.queryField('domains', (t) =>
 
 builder.queryField('domain', (t) =>
   t.field({
-    ...operation({ scope: 'domains:read', rest: 'GET /domains/:id', area: 'domains', tool: 'domain_get' }),
-    description: 'Get one domain with its registrar settings.',
+    ...operation({ summary: 'Get a domain', scope: 'domains:read', rest: 'GET /domains/:id', area: 'domains', tool: 'domain_get',
+      description: 'One domain with its registrar settings: expiry, auto-renew, transfer lock, nameservers and WHOIS privacy.' }),
     type: Domain,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The domain id.' }) },
     resolve: (_root, args, ctx) => getDomain(ctx.db, args.id),
   }),
 );
 
 builder.mutationField('domainUpdate', (t) =>
   t.field({
-    ...operation({ scope: 'domains:write', rest: 'PATCH /domains/:id', area: 'domains', tool: 'domain_update' }),
-    description: 'Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain.',
+    ...operation({ summary: 'Update a domain', scope: 'domains:write', rest: 'PATCH /domains/:id', area: 'domains', tool: 'domain_update',
+      description: 'Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid).' }),
     type: Domain,
     args: {
-      id: t.arg.id({ required: true }),
-      auto_renew: t.arg.boolean({ required: false }),
-      transfer_lock: t.arg.boolean({ required: false }),
+      id: t.arg.id({ required: true, description: 'The domain id.' }),
+      auto_renew: t.arg.boolean({ required: false, description: 'Renew the domain automatically before it expires.' }),
+      transfer_lock: t.arg.boolean({ required: false, description: 'Refuse transfers of the domain to another registrar.' }),
       nameservers: t.arg.stringList({ required: false, description: `${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} distinct host names.`, ...rules(NAMESERVERS_RULES) }),
       whois_privacy: t.arg.boolean({ required: false, description: 'WHOIS privacy on or off.' }),
     },

@@ -64,8 +64,8 @@ const HostingAccountList = listType('HostingAccountList', HostingAccount);
 
 builder.queryField('hostingAccounts', (t) =>
   t.field({
-    ...operation({ scope: 'hosting:read', rest: 'GET /hosting', area: 'hosting', tool: 'hosting_list' }),
-    description: 'List the web-hosting accounts, newest first.',
+    ...operation({ summary: 'List hosting accounts', scope: 'hosting:read', rest: 'GET /hosting', area: 'hosting', tool: 'hosting_list',
+      description: 'The web-hosting accounts, newest first, with connection details. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: HostingAccountList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listHosting(ctx, args),
@@ -74,40 +74,40 @@ builder.queryField('hostingAccounts', (t) =>
 
 builder.queryField('hostingAccount', (t) =>
   t.field({
-    ...operation({ scope: 'hosting:read', rest: 'GET /hosting/:id', area: 'hosting', tool: 'hosting_get' }),
-    description: 'Get one web-hosting account with its connection info.',
+    ...operation({ summary: 'Get a hosting account', scope: 'hosting:read', rest: 'GET /hosting/:id', area: 'hosting', tool: 'hosting_get',
+      description: 'One web-hosting account with its plan, status, connection details (SFTP, MySQL, web root), custom domain and certificate.' }),
     type: HostingAccount,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => hostingDetail(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingCustomDomainSet', (t) =>
   t.field({
-    ...operation({ scope: 'hosting:write', rest: 'PUT /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_set' }),
-    description: 'Set the custom domain (pending until verify finds its DNS pointing here).',
+    ...operation({ summary: 'Set the custom domain', scope: 'hosting:write', rest: 'PUT /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_set',
+      description: 'Set the account\'s custom domain; it stays pending until verify finds its DNS pointing here (A record to the account\'s IP, or a CNAME). 400 when the domain is the primary one or used by another hosting account.' }),
     type: HostingAccount,
-    args: { id: t.arg.id({ required: true }), domain: t.arg.string({ required: true, description: 'A domain name such as shop.example.com.', ...rules(DNS_NAME_RULES) }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), domain: t.arg.string({ required: true, description: 'A domain name such as shop.example.com.', ...rules(DNS_NAME_RULES) }) },
     resolve: (_root, args, ctx) => setCustomDomain(ctx, args.id, args.domain),
   }),
 );
 
 builder.mutationField('hostingCustomDomainVerify', (t) =>
   t.field({
-    ...operation({ scope: 'hosting:write', rest: 'POST /hosting/:id/custom-domain/verify', area: 'hosting', tool: 'hosting_custom_domain_verify', hints: { idempotent: true } }),
-    description: 'Re-check the custom domain DNS and attach it once it points to the account.',
+    ...operation({ summary: 'Verify the custom domain', scope: 'hosting:write', rest: 'POST /hosting/:id/custom-domain/verify', area: 'hosting', tool: 'hosting_custom_domain_verify', hints: { idempotent: true },
+      description: 'Check the custom domain\'s DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.' }),
     type: HostingAccount,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => verifyCustomDomain(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingCustomDomainDelete', (t) =>
   t.field({
-    ...operation({ scope: 'hosting:write', rest: 'DELETE /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_delete' }),
-    description: 'Detach the custom domain from the account.',
+    ...operation({ summary: 'Remove the custom domain', scope: 'hosting:write', rest: 'DELETE /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_delete',
+      description: 'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.' }),
     type: HostingAccount,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => detachCustomDomain(ctx, args.id),
   }),
 );

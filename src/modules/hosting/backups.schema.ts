@@ -32,40 +32,40 @@ const HostingBackupList = listType('HostingBackupList', HostingBackup);
 
 builder.queryField('hostingBackups', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/backups', 'hosting_backups_list'),
-    description: 'List the backups (restore points) of the site, newest first.',
+    ...panel('GET /hosting/:id/backups', 'hosting_backups_list', { summary: 'List backups',
+      description: 'The backups (restore points) of the site, newest first, whole.' }),
     type: HostingBackupList,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listBackups(ctx, args.id)),
   }),
 );
 
 builder.mutationField('hostingBackupCreate', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/backups', 'hosting_backup_create'),
-    description: 'Create a backup of the site files and databases now.',
+    ...panel('POST /hosting/:id/backups', 'hosting_backup_create', { summary: 'Create a backup',
+      description: 'Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan\'s number of kept backups is reached (delete one first). 409 while the account is still provisioning.' }),
     type: HostingBackup,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => createBackup(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingBackupDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/backups/:bid', 'hosting_backup_delete'),
-    description: 'Delete a backup and its archive.',
+    ...panel('DELETE /hosting/:id/backups/:bid', 'hosting_backup_delete', { summary: 'Delete a backup',
+      description: 'Delete a backup and its archive.' }),
     type: Deleted,
-    args: { id: t.arg.id({ required: true }), bid: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), bid: t.arg.id({ required: true, description: 'The backup id.' }) },
     resolve: (_root, args, ctx) => deleteBackup(ctx, args.id, args.bid),
   }),
 );
 
 builder.mutationField('hostingBackupRestore', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/backups/:bid/restore', 'hosting_backup_restore', { hints: { destructive: true, idempotent: true } }),
-    description: 'Restore the site files and databases from a backup (replaces the current ones).',
+    ...panel('POST /hosting/:id/backups/:bid/restore', 'hosting_backup_restore', { summary: 'Restore a backup',
+      description: 'Put the site files and databases back as they were in a backup; the current ones are replaced. 409 while the account is still provisioning.', hints: { destructive: true, idempotent: true } }),
     type: HostingBackupRestore,
-    args: { id: t.arg.id({ required: true }), bid: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), bid: t.arg.id({ required: true, description: 'The backup id.' }) },
     resolve: (_root, args, ctx) => restoreBackup(ctx, args.id, args.bid),
   }),
 );

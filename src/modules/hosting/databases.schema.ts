@@ -24,30 +24,30 @@ const HostingDatabaseList = listType('HostingDatabaseList', HostingDatabase);
 
 builder.queryField('hostingDatabases', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/databases', 'hosting_databases_list'),
-    description: 'List the extra MySQL databases of the account.',
+    ...panel('GET /hosting/:id/databases', 'hosting_databases_list', { summary: 'List databases',
+      description: 'The extra MySQL databases of the account with their sizes, whole.' }),
     type: HostingDatabaseList,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listDatabases(ctx, args.id)),
   }),
 );
 
 builder.mutationField('hostingDatabaseCreate', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/databases', 'hosting_database_create'),
-    description: 'Create an extra MySQL database named <prefix>_<suffix>.',
+    ...panel('POST /hosting/:id/databases', 'hosting_database_create', { summary: 'Create a database',
+      description: 'Create an extra MySQL database named <prefix>_<suffix>, reachable with the account\'s MySQL user. 400 when it exists or the plan\'s number of databases is reached. 409 while the account is still provisioning.' }),
     type: HostingDatabase,
-    args: { id: t.arg.id({ required: true }), suffix: t.arg.string({ required: true, ...rules({ pattern: { regex: /^[a-z0-9_]{1,16}$/, means: '1 to 16 characters of lowercase letters, digits and underscores (the database is named <prefix>_<suffix>)' } }) }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), suffix: t.arg.string({ required: true, description: 'The database name after the account prefix: 1 to 16 lowercase letters, digits or underscores.', ...rules({ pattern: { regex: /^[a-z0-9_]{1,16}$/, means: '1 to 16 characters of lowercase letters, digits and underscores (the database is named <prefix>_<suffix>)' } }) }) },
     resolve: (_root, args, ctx) => createDatabase(ctx, args.id, args.suffix),
   }),
 );
 
 builder.mutationField('hostingDatabaseDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/databases/:name', 'hosting_database_delete'),
-    description: 'Delete an extra MySQL database and its data.',
+    ...panel('DELETE /hosting/:id/databases/:name', 'hosting_database_delete', { summary: 'Delete a database',
+      description: 'Delete an extra MySQL database and all its data.' }),
     type: HostingDatabaseDeleted,
-    args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true, description: 'Full database name.' }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), name: t.arg.string({ required: true, description: 'Full database name.' }) },
     resolve: (_root, args, ctx) => deleteDatabase(ctx, args.id, args.name),
   }),
 );

@@ -38,31 +38,31 @@ const HostingFileDeleted = builder.objectRef<Out<typeof deleteFile>>('HostingFil
 
 builder.queryField('hostingFilesList', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/files', 'hosting_files_list'),
-    description: 'List a directory of the site (default /public_html).',
+    ...panel('GET /hosting/:id/files', 'hosting_files_list', { summary: 'List a directory',
+      description: 'The entries of a directory of the site (default /public_html): name, type, size and modification time. 400 when the path is a file.' }),
     type: HostingDirectory,
-    args: { id: t.arg.id({ required: true }), path: t.arg.string({ required: false, description: 'Directory, absolute inside the account (default /public_html).' }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: false, description: 'Directory, absolute inside the account (default /public_html).' }) },
     resolve: (_root, args, ctx) => listFiles(ctx, args.id, args.path),
   }),
 );
 
 builder.queryField('hostingFileRead', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/files/read', 'hosting_file_read'),
-    description: 'Read a UTF-8 text file of at most 1 MiB (binary files: download them).',
+    ...panel('GET /hosting/:id/files/read', 'hosting_file_read', { summary: 'Read a text file',
+      description: 'Read a UTF-8 text file of at most 1 MiB; download binary or larger files instead. 400 when the path is a directory.' }),
     type: HostingTextFile,
-    args: { id: t.arg.id({ required: true }), path: t.arg.string({ required: true, description: 'File, absolute inside the account.' }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: true, description: 'File, absolute inside the account.' }) },
     resolve: (_root, args, ctx) => readFile(ctx, args.id, args.path),
   }),
 );
 
 builder.mutationField('hostingFileWrite', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/files', 'hosting_file_write'),
-    description: 'Create or overwrite a text file (its directory must exist).',
+    ...panel('PUT /hosting/:id/files', 'hosting_file_write', { summary: 'Write a text file',
+      description: 'Create or overwrite a UTF-8 text file of at most 1 MiB; its directory must exist. Upload binary or larger files instead.' }),
     type: HostingFile,
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
       path: t.arg.string({ required: true, description: 'File, absolute inside the account.' }),
       content: t.arg.string({ required: true, description: 'UTF-8 text, at most 1 MiB.' }),
     },
@@ -72,11 +72,11 @@ builder.mutationField('hostingFileWrite', (t) =>
 
 builder.mutationField('hostingFileDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/files', 'hosting_file_delete'),
-    description: 'Delete a file, or a directory (recursive=true when it is not empty).',
+    ...panel('DELETE /hosting/:id/files', 'hosting_file_delete', { summary: 'Delete a file',
+      description: 'Delete a file, or a directory (pass recursive=true when it is not empty). 404 when nothing is at the path.' }),
     type: HostingFileDeleted,
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
       path: t.arg.string({ required: true, description: 'File or directory, absolute inside the account.' }),
       recursive: t.arg.boolean({ required: false, description: 'Delete a non-empty directory with its contents.' }),
     },
@@ -86,21 +86,21 @@ builder.mutationField('hostingFileDelete', (t) =>
 
 builder.mutationField('hostingFileMkdir', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/files/mkdir', 'hosting_file_mkdir'),
-    description: 'Create a directory (its parent must exist).',
+    ...panel('POST /hosting/:id/files/mkdir', 'hosting_file_mkdir', { summary: 'Create a directory',
+      description: 'Create a directory; its parent must exist and the path must be free.' }),
     type: HostingFile,
-    args: { id: t.arg.id({ required: true }), path: t.arg.string({ required: true, description: 'New directory, absolute inside the account.' }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: true, description: 'New directory, absolute inside the account.' }) },
     resolve: (_root, args, ctx) => makeDirectory(ctx, args.id, args.path),
   }),
 );
 
 builder.mutationField('hostingFileRename', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/files/rename', 'hosting_file_rename'),
-    description: 'Rename or move a file or directory (the target must not exist).',
+    ...panel('POST /hosting/:id/files/rename', 'hosting_file_rename', { summary: 'Rename or move a file',
+      description: 'Rename or move a file or directory inside the account; the target must not exist and its directory must.' }),
     type: HostingFile,
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
       from: t.arg.string({ required: true, description: 'Existing path.' }),
       to: t.arg.string({ required: true, description: 'New path; its directory must exist.' }),
     },

@@ -33,61 +33,61 @@ const HostingGitWebhook = builder.objectRef<Out<typeof gitWebhook>>('HostingGitW
 
 builder.queryField('hostingGit', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/git', 'hosting_git_status'),
-    description: 'Get the git-deploy status of the site.',
+    ...panel('GET /hosting/:id/git', 'hosting_git_status', { summary: 'Get git-deploy status',
+      description: 'The git deploy of the site: repository, branch, last commit and deploy time, or not connected.' }),
     type: HostingGitStatus,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => gitStatus(ctx, args.id),
   }),
 );
 
 builder.queryField('hostingGitDeployKey', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key'),
-    description: 'Get the SSH deploy key to add to the repository.',
+    ...panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key', { summary: 'Get the deploy key',
+      description: 'The SSH deploy key (public key and fingerprint) to add, read-only, to the repository before deploying.' }),
     type: HostingDeployKey,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => gitDeployKey(ctx, args.id),
   }),
 );
 
 builder.queryField('hostingGitWebhook', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', { notTool: 'hands out the push-to-deploy signing secret' }),
-    description: 'Get the push-to-deploy webhook URL and secret.',
+    ...panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', { summary: 'Get the push-to-deploy hook',
+      description: 'The push-to-deploy webhook URL and its secret, and whether it is enabled.', notTool: 'hands out the push-to-deploy signing secret' }),
     type: HostingGitWebhook,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => gitWebhook(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingGitWebhookEnable', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', { notTool: 'hands out the push-to-deploy signing secret', hints: { idempotent: true } }),
-    description: 'Enable push-to-deploy; returns the webhook URL and secret.',
+    ...panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', { summary: 'Enable push-to-deploy',
+      description: 'Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository\'s webhook settings (enabling again keeps the secret). 409 when git deploy is not connected.', notTool: 'hands out the push-to-deploy signing secret', hints: { idempotent: true } }),
     type: HostingGitWebhook,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => enableGitWebhook(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingGitWebhookDisable', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable'),
-    description: 'Disable push-to-deploy (the secret is discarded).',
+    ...panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', { summary: 'Disable push-to-deploy',
+      description: 'Disable push-to-deploy; the secret is discarded and pushes are refused.' }),
     type: HostingGitWebhook,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => disableGitWebhook(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingGitDeploy', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/git/deploy', 'hosting_git_deploy', { hints: { destructive: true } }),
-    description: 'Clone a repository branch and publish it into the site.',
+    ...panel('POST /hosting/:id/git/deploy', 'hosting_git_deploy', { summary: 'Deploy a repository',
+      description: 'Clone a branch of a repository over SSH with the deploy key and publish it into /public_html (or a directory under it). A failed clone is recorded (status failed, lastError) and answered 400.', hints: { destructive: true } }),
     type: HostingGitStatus,
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
       repo_url: t.arg.string({ required: true, description: 'SSH address: git@host:owner/repo.git or ssh://[user@]host[:port]/path.' }),
       branch: t.arg.string({ required: false, description: 'Branch to deploy (default main).', ...rules(BRANCH_RULES) }),
       subdir: t.arg.string({ required: false, description: 'Directory under /public_html to publish into (default: public_html itself).' }),
@@ -98,20 +98,20 @@ builder.mutationField('hostingGitDeploy', (t) =>
 
 builder.mutationField('hostingGitPull', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/git/pull', 'hosting_git_pull', { hints: { destructive: true } }),
-    description: 'Pull the latest commit of the deployed branch and publish it.',
+    ...panel('POST /hosting/:id/git/pull', 'hosting_git_pull', { summary: 'Pull and publish',
+      description: 'Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.', hints: { destructive: true } }),
     type: HostingGitStatus,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => gitPull(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingGitDisconnect', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/git', 'hosting_git_disconnect'),
-    description: 'Disconnect git deploy (the published files stay).',
+    ...panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', { summary: 'Disconnect git deploy',
+      description: 'Disconnect git deploy; the published files stay.' }),
     type: HostingGitStatus,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => gitDisconnect(ctx, args.id),
   }),
 );

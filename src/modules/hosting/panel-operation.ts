@@ -1,8 +1,8 @@
 import { operation, type OperationMeta } from '../../schema/operation.ts';
 
 /** Every control-panel operation: scope hosting:manage, area hosting. */
-export const panel = (rest: OperationMeta['rest'], tool: string, extra: Partial<OperationMeta> = {}) =>
-  operation({ scope: 'hosting:manage', rest, area: 'hosting', tool, ...extra });
+export const panel = (rest: OperationMeta['rest'], tool: string, meta: Pick<OperationMeta, 'summary' | 'description'> & Partial<OperationMeta>) =>
+  operation({ scope: 'hosting:manage', rest, area: 'hosting', tool, ...meta });
 
 /** What a service function resolves to: the shape its GraphQL object type exposes. */
 export type Out<F extends (...args: any) => any> = Awaited<ReturnType<F>>;

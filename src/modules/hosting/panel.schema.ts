@@ -37,10 +37,10 @@ const HostingStats = builder.objectRef<Out<typeof hostingStats>>('HostingStats')
 
 builder.queryField('hostingStats', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/stats', 'hosting_stats'),
-    description: 'Disk usage, inode count, bandwidth and mailbox count of a hosting account.',
+    ...panel('GET /hosting/:id/stats', 'hosting_stats', { summary: 'Get hosting usage',
+      description: 'Disk, inode, bandwidth (this calendar month, UTC), mailbox and database usage of a hosting account, with the plan quotas.' }),
     type: HostingStats,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => hostingStats(ctx, args.id),
   }),
 );
@@ -52,11 +52,11 @@ const HostingLog = builder.objectRef<Out<typeof tailLog>>('HostingLog').implemen
 
 builder.queryField('hostingLogs', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/logs', 'hosting_logs'),
-    description: 'Tail of the access or error log of the site.',
+    ...panel('GET /hosting/:id/logs', 'hosting_logs', { summary: 'Tail a site log',
+      description: 'The last lines of the access or error log of the site, oldest first.' }),
     type: HostingLog,
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
       kind: t.arg.string({ required: true, description: 'access or error.', ...rules(PANEL_RULES.logKind) }),
       lines: t.arg.int({ required: false, description: `Lines from the end (default ${LOG_LINES_DEFAULT}).`, ...rules(PANEL_RULES.logLines) }),
     },
@@ -66,10 +66,10 @@ builder.queryField('hostingLogs', (t) =>
 
 builder.mutationField('hostingCertRetry', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', { hints: { idempotent: true } }),
-    description: 'Retry certificate issuance now (the DNS of each name is checked again).',
+    ...panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', { summary: 'Retry the certificate',
+      description: 'Retry certificate issuance now: the DNS of each name is checked again. Answers the certificate state.', hints: { idempotent: true } }),
     type: HostingCertificate,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => retryCertificate(ctx, args.id),
   }),
 );
@@ -81,10 +81,10 @@ const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingP
 
 builder.mutationField('hostingPhpVersionSet', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/php-version', 'hosting_php_version_set'),
-    description: 'Switch the PHP-FPM version of the site to one its plan offers.',
+    ...panel('PUT /hosting/:id/php-version', 'hosting_php_version_set', { summary: 'Set the PHP version',
+      description: 'Switch the PHP-FPM version of the site to one its plan offers (400 names the versions offered).' }),
     type: HostingPhpVersion,
-    args: { id: t.arg.id({ required: true }), php_version: t.arg.string({ required: true, description: 'One of the plan phpVersions, e.g. 8.3.' }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), php_version: t.arg.string({ required: true, description: 'One of the plan phpVersions, e.g. 8.3.' }) },
     resolve: (_root, args, ctx) => setPhpVersion(ctx, args.id, args.php_version),
   }),
 );
@@ -118,10 +118,10 @@ const HostingVisitorStats = builder.objectRef<Out<typeof visitorStats>>('Hosting
 
 builder.queryField('hostingVisitorStats', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/visitor-stats', 'hosting_visitor_stats'),
-    description: 'Visitor statistics of the site over 24h, 7d or 30d.',
+    ...panel('GET /hosting/:id/visitor-stats', 'hosting_visitor_stats', { summary: 'Get visitor statistics',
+      description: 'Visits, unique visitors and page views of the site over 24h, 7d or 30d, with a series and the top pages.' }),
     type: HostingVisitorStats,
-    args: { id: t.arg.id({ required: true }), period: t.arg.string({ required: true, description: '24h, 7d or 30d.', ...rules(PANEL_RULES.period) }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), period: t.arg.string({ required: true, description: '24h, 7d or 30d.', ...rules(PANEL_RULES.period) }) },
     resolve: (_root, args, ctx) => visitorStats(ctx, args.id, args.period),
   }),
 );
@@ -145,20 +145,20 @@ const HostingCronJobInput = builder.inputType('HostingCronJobInput', {
 
 builder.queryField('hostingCron', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/cron', 'hosting_cron_get'),
-    description: 'Get the crontab header and jobs of the account.',
+    ...panel('GET /hosting/:id/cron', 'hosting_cron_get', { summary: 'Get the crontab',
+      description: 'The crontab header and the cron jobs of the account.' }),
     type: HostingCrontab,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => getCron(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingCronSet', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/cron', 'hosting_cron_set'),
-    description: 'Replace every cron job of the account (an empty list clears the crontab).',
+    ...panel('PUT /hosting/:id/cron', 'hosting_cron_set', { summary: 'Replace the crontab',
+      description: 'Replace every cron job of the account with the list given; an empty list clears the crontab. 400 names the first invalid schedule or command; nothing changes then.' }),
     type: HostingCrontab,
-    args: { id: t.arg.id({ required: true }), jobs: t.arg({ type: [HostingCronJobInput], required: true, description: 'At most 50 jobs.', ...rules(PANEL_RULES.cronJobs) }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), jobs: t.arg({ type: [HostingCronJobInput], required: true, description: 'At most 50 jobs.', ...rules(PANEL_RULES.cronJobs) }) },
     resolve: (_root, args, ctx) => setCron(ctx, args.id, args.jobs),
   }),
 );
@@ -182,21 +182,21 @@ const HostingProtectedDirList = listType('HostingProtectedDirList', HostingProte
 
 builder.queryField('hostingProtectedDirs', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/protected-dirs', 'hosting_protected_dirs_list'),
-    description: 'List the password-protected directories of the site.',
+    ...panel('GET /hosting/:id/protected-dirs', 'hosting_protected_dirs_list', { summary: 'List protected directories',
+      description: 'The directories protected by HTTP basic auth, with their user, whole.' }),
     type: HostingProtectedDirList,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listProtectedDirs(ctx, args.id)),
   }),
 );
 
 builder.mutationField('hostingProtectedDirSet', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/protected-dirs', 'hosting_protected_dir_set', { hints: { idempotent: true } }),
-    description: 'Protect a directory with HTTP basic auth, or change its user and password.',
+    ...panel('POST /hosting/:id/protected-dirs', 'hosting_protected_dir_set', { summary: 'Protect a directory',
+      description: 'Protect an existing directory with HTTP basic auth, or change its user and password. The password is stored only as a bcrypt hash.', hints: { idempotent: true } }),
     type: HostingProtectedDir,
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
       path: t.arg.string({ required: true, description: 'An existing directory, e.g. /public_html/admin.' }),
       basic_user: t.arg.string({ required: true, description: '1 to 64 letters, digits, ".", "-" or "_".', ...rules(PANEL_RULES.basicUser) }),
       password: t.arg.string({ required: true, description: '8 to 72 bytes; stored only as a bcrypt hash.' }),
@@ -207,10 +207,10 @@ builder.mutationField('hostingProtectedDirSet', (t) =>
 
 builder.mutationField('hostingProtectedDirDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/protected-dirs', 'hosting_protected_dir_delete'),
-    description: 'Remove the password protection of a directory.',
+    ...panel('DELETE /hosting/:id/protected-dirs', 'hosting_protected_dir_delete', { summary: 'Unprotect a directory',
+      description: 'Remove the password protection of a directory; its files stay. 404 when it is not protected.' }),
     type: PathDeleted,
-    args: { id: t.arg.id({ required: true }), path: t.arg.string({ required: true, description: 'The protected directory.' }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: true, description: 'The protected directory.' }) },
     resolve: (_root, args, ctx) => removeProtectedDir(ctx, args.id, args.path),
   }),
 );
@@ -235,30 +235,30 @@ const HostingWaf = builder.objectRef<Out<typeof wafStatus>>('HostingWaf').implem
 
 builder.queryField('hostingWaf', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/waf', 'hosting_waf_status'),
-    description: 'Get the web application firewall status of the site.',
+    ...panel('GET /hosting/:id/waf', 'hosting_waf_status', { summary: 'Get the WAF status',
+      description: 'The web application firewall of the site: mode, ruleset and requests blocked in the last 24 hours.' }),
     type: HostingWaf,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => wafStatus(ctx, args.id),
   }),
 );
 
 builder.queryField('hostingWafAccess', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', { notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }),
-    description: 'Whether temporary WAF-log access is active, and until when.',
+    ...panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', { summary: 'Get WAF-log access',
+      description: 'Whether temporary access to the WAF log is active, and until when.', notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }),
     type: HostingWafAccess,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => wafAccess(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingWafAccessRequest', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', { notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }),
-    description: 'Request temporary WAF-log access (60 minutes from now).',
+    ...panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', { summary: 'Request WAF-log access',
+      description: 'Open access to the WAF log for 60 minutes from now.', notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }),
     type: HostingWafAccess,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => requestWafAccess(ctx, args.id),
   }),
 );
@@ -291,40 +291,40 @@ const HostingSshStop = builder.objectRef<Out<typeof stopSsh>>('HostingSshStop').
 
 builder.queryField('hostingSshAccess', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }),
-    description: 'Whether browser-SSH access is enabled for the account.',
+    ...panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', { summary: 'Get browser-SSH access',
+      description: 'Whether browser-SSH access is enabled for the account, and the live session if any.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }),
     type: HostingSshAccess,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => sshAccess(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingSshAccessEnable', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }),
-    description: 'Enable browser-SSH access for the account.',
+    ...panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { summary: 'Enable browser SSH',
+      description: 'Enable browser-SSH access for the account; sessions can then be launched.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }),
     type: HostingSshAccess,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => enableSshAccess(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingSshLaunch', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }),
-    description: 'Start a browser-SSH session; returns a short-lived URL and token.',
+    ...panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', { summary: 'Launch a browser-SSH session',
+      description: 'Start a browser-SSH session and return a short-lived URL and token to open it. 409 until access is enabled (POST …/ssh-terminal/access).', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }),
     type: HostingSshLaunch,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => launchSsh(ctx, args.id),
   }),
 );
 
 builder.mutationField('hostingSshStop', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }),
-    description: 'Stop the live browser-SSH session.',
+    ...panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { summary: 'Stop the browser-SSH session',
+      description: 'Stop the live browser-SSH session, if any.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }),
     type: HostingSshStop,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: (_root, args, ctx) => stopSsh(ctx, args.id),
   }),
 );

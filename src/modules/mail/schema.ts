@@ -108,8 +108,8 @@ const MailSetup = builder.objectRef<Setup>('MailSetup').implement({
 
 builder.queryField('mailSetup', (t) =>
   t.field({
-    ...operation({ scope: 'mail:read', rest: 'GET /mail/setup', area: 'mail', tool: 'mail_setup' }),
-    description: 'Get the DNS records for a mail domain, the webmail URL and mail program settings.',
+    ...operation({ summary: 'Get mail setup', scope: 'mail:read', rest: 'GET /mail/setup', area: 'mail', tool: 'mail_setup',
+      description: 'The DNS records a mail domain needs (MX, SPF, DKIM, DMARC), the webmail URL and the IMAP, POP3 and SMTP settings for mail programs. Without domain, only the settings.' }),
     type: MailSetup,
     args: { domain: t.arg.string({ required: false, description: 'One of your mail domains; without it no records and no mx_host.', ...rules(DNS_NAME_RULES) }) },
     resolve: (_root, args, ctx) => mailSetup(ctx.db, args.domain),
@@ -118,8 +118,8 @@ builder.queryField('mailSetup', (t) =>
 
 builder.queryField('mailDomains', (t) =>
   t.field({
-    ...operation({ scope: 'mail:read', rest: 'GET /mail/domains', area: 'mail', tool: 'mail_domains_list' }),
-    description: 'List the domains with email hosting enabled, newest first.',
+    ...operation({ summary: 'List mail domains', scope: 'mail:read', rest: 'GET /mail/domains', area: 'mail', tool: 'mail_domains_list',
+      description: 'The domains with email hosting enabled, with mailbox and alias counts, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: MailDomainList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listMailDomains(ctx.db, args),
@@ -128,8 +128,8 @@ builder.queryField('mailDomains', (t) =>
 
 builder.mutationField('mailDomainEnable', (t) =>
   t.field({
-    ...operation({ scope: 'mail:write', rest: 'POST /mail/domains', area: 'mail', tool: 'mail_domain_enable' }),
-    description: 'Enable email hosting for a domain.',
+    ...operation({ summary: 'Enable email hosting', scope: 'mail:write', rest: 'POST /mail/domains', area: 'mail', tool: 'mail_domain_enable',
+      description: 'Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. At most 50 mail domains per account; 400 when the domain is hosted already.' }),
     type: MailDomain,
     args: { domain: t.arg.string({ required: true, description: 'A domain name such as example.com.', ...rules(DNS_NAME_RULES) }) },
     resolve: (_root, args, ctx) => enableMailDomain(ctx, args),
@@ -138,38 +138,38 @@ builder.mutationField('mailDomainEnable', (t) =>
 
 builder.mutationField('mailDomainDisable', (t) =>
   t.field({
-    ...operation({ scope: 'mail:write', rest: 'DELETE /mail/domains/:id', area: 'mail', tool: 'mail_domain_disable' }),
-    description: 'Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed.',
+    ...operation({ summary: 'Disable email hosting', scope: 'mail:write', rest: 'DELETE /mail/domains/:id', area: 'mail', tool: 'mail_domain_disable',
+      description: 'Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed permanently.' }),
     type: MailDomainDeleted,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: 'The mail domain id.' }) },
     resolve: (_root, args, ctx) => disableMailDomain(ctx, args.id),
   }),
 );
 
 builder.queryField('mailDomainMailboxes', (t) =>
   t.field({
-    ...operation({ scope: 'mail:read', rest: 'GET /mail/domains/:id/mailboxes', area: 'mail', tool: 'mail_domain_mailboxes_list' }),
-    description: 'List the mailboxes of one mail domain, newest first.',
+    ...operation({ summary: 'List domain mailboxes', scope: 'mail:read', rest: 'GET /mail/domains/:id/mailboxes', area: 'mail', tool: 'mail_domain_mailboxes_list',
+      description: 'The mailboxes of one mail domain, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: MailboxList,
-    args: { id: t.arg.int({ required: true }), ...pageArgs(t) },
+    args: { id: t.arg.int({ required: true, description: 'The mail domain id.' }), ...pageArgs(t) },
     resolve: (_root, args, ctx) => listMailboxes(ctx.db, args, args.id),
   }),
 );
 
 builder.queryField('mailDomainAliases', (t) =>
   t.field({
-    ...operation({ scope: 'mail:read', rest: 'GET /mail/domains/:id/aliases', area: 'mail', tool: 'mail_domain_aliases_list' }),
-    description: 'List the forwarding aliases of one mail domain, newest first.',
+    ...operation({ summary: 'List aliases', scope: 'mail:read', rest: 'GET /mail/domains/:id/aliases', area: 'mail', tool: 'mail_domain_aliases_list',
+      description: 'The forwarding aliases of one mail domain, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: MailAliasList,
-    args: { id: t.arg.int({ required: true }), ...pageArgs(t) },
+    args: { id: t.arg.int({ required: true, description: 'The mail domain id.' }), ...pageArgs(t) },
     resolve: (_root, args, ctx) => listAliases(ctx.db, args.id, args),
   }),
 );
 
 builder.queryField('mailboxes', (t) =>
   t.field({
-    ...operation({ scope: 'mail:read', rest: 'GET /mail/mailboxes', area: 'mail', tool: 'mailboxes_list' }),
-    description: 'List the mailboxes of every mail domain, newest first.',
+    ...operation({ summary: 'List all mailboxes', scope: 'mail:read', rest: 'GET /mail/mailboxes', area: 'mail', tool: 'mailboxes_list',
+      description: 'The mailboxes of every mail domain, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: MailboxList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listMailboxes(ctx.db, args),
@@ -178,11 +178,11 @@ builder.queryField('mailboxes', (t) =>
 
 builder.mutationField('mailboxCreate', (t) =>
   t.field({
-    ...operation({ scope: 'mail:write', rest: 'POST /mail/mailboxes', area: 'mail', tool: 'mailbox_create' }),
-    description: 'Create a mailbox on a mail domain.',
+    ...operation({ summary: 'Create a mailbox', scope: 'mail:write', rest: 'POST /mail/mailboxes', area: 'mail', tool: 'mailbox_create',
+      description: 'Create a mailbox on one of the account\'s mail domains. At most 200 per domain; 400 when the address is already a mailbox or an alias.' }),
     type: Mailbox,
     args: {
-      domain_id: t.arg.int({ required: true }),
+      domain_id: t.arg.int({ required: true, description: 'The mail domain id, from GET /mail/domains.' }),
       local_part: t.arg.string({ required: true, description: 'The part before @: 1 to 64 of letters, digits, . _ - +.', ...rules(MAIL_RULES.localPart) }),
       password: t.arg.string({ required: true, description: 'Stored hashed, never returned.', ...rules(MAIL_RULES.password) }),
       quota_mb: t.arg.int({ required: false, description: `Default ${QUOTA_DEFAULT_MB}.`, ...rules({ minimum: QUOTA_MIN_MB, maximum: QUOTA_MAX_MB }) }),
@@ -193,31 +193,31 @@ builder.mutationField('mailboxCreate', (t) =>
 
 builder.mutationField('mailboxPasswordSet', (t) =>
   t.field({
-    ...operation({ scope: 'mail:write', rest: 'PATCH /mail/mailboxes/:id/password', area: 'mail', tool: 'mailbox_password_set' }),
-    description: 'Set a new password on a mailbox.',
+    ...operation({ summary: 'Set a mailbox password', scope: 'mail:write', rest: 'PATCH /mail/mailboxes/:id/password', area: 'mail', tool: 'mailbox_password_set',
+      description: 'Set a new password on a mailbox; it is stored hashed and never returned.' }),
     type: Mailbox,
-    args: { id: t.arg.int({ required: true }), password: t.arg.string({ required: true, ...rules(MAIL_RULES.password) }) },
+    args: { id: t.arg.int({ required: true, description: 'The mailbox id.' }), password: t.arg.string({ required: true, description: 'The new password; stored hashed, never returned.', ...rules(MAIL_RULES.password) }) },
     resolve: (_root, args, ctx) => setMailboxPassword(ctx, args.id, args),
   }),
 );
 
 builder.mutationField('mailboxDelete', (t) =>
   t.field({
-    ...operation({ scope: 'mail:write', rest: 'DELETE /mail/mailboxes/:id', area: 'mail', tool: 'mailbox_delete' }),
-    description: 'Delete a mailbox and all of its mail, permanently.',
+    ...operation({ summary: 'Delete a mailbox', scope: 'mail:write', rest: 'DELETE /mail/mailboxes/:id', area: 'mail', tool: 'mailbox_delete',
+      description: 'Delete a mailbox and all of its mail, permanently.' }),
     type: MailDeleted,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: 'The mailbox id.' }) },
     resolve: (_root, args, ctx) => deleteMailbox(ctx, args.id),
   }),
 );
 
 builder.mutationField('mailAliasCreate', (t) =>
   t.field({
-    ...operation({ scope: 'mail:write', rest: 'POST /mail/aliases', area: 'mail', tool: 'mail_alias_create' }),
-    description: 'Create a forwarding alias on a mail domain.',
+    ...operation({ summary: 'Create an alias', scope: 'mail:write', rest: 'POST /mail/aliases', area: 'mail', tool: 'mail_alias_create',
+      description: 'Create a forwarding alias: mail to <source_local>@<domain> is forwarded to destination. 400 when the address is already a mailbox or an alias.' }),
     type: MailAlias,
     args: {
-      domain_id: t.arg.int({ required: true }),
+      domain_id: t.arg.int({ required: true, description: 'The mail domain id, from GET /mail/domains.' }),
       source_local: t.arg.string({ required: true, description: 'The part before @ of the alias address.', ...rules(MAIL_RULES.localPart) }),
       destination: t.arg.string({ required: true, description: 'The e-mail address mail is forwarded to.', ...rules(MAIL_RULES.address) }),
     },
@@ -227,10 +227,10 @@ builder.mutationField('mailAliasCreate', (t) =>
 
 builder.mutationField('mailAliasDelete', (t) =>
   t.field({
-    ...operation({ scope: 'mail:write', rest: 'DELETE /mail/aliases/:id', area: 'mail', tool: 'mail_alias_delete' }),
-    description: 'Remove a forwarding alias.',
+    ...operation({ summary: 'Delete an alias', scope: 'mail:write', rest: 'DELETE /mail/aliases/:id', area: 'mail', tool: 'mail_alias_delete',
+      description: 'Remove a forwarding alias.' }),
     type: MailDeleted,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: 'The alias id.' }) },
     resolve: (_root, args, ctx) => deleteAlias(ctx, args.id),
   }),
 );

@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
@@ -62,8 +63,8 @@ const PoolProductList = listType('PoolProductList', PoolProduct);
 
 builder.queryField('poolCatalogue', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'GET /pools/catalogue', area: 'pools', tool: 'pools_catalogue' }),
-    description: 'List the pool products with per-unit prices in cents and slider ranges.',
+    ...operation({ summary: 'List pool products', scope: 'servers:read', rest: 'GET /pools/catalogue', area: 'pools', tool: 'pools_catalogue',
+      description: 'The pool products with per-unit prices in cents and the bounds of each unit (slider ranges).' }),
     type: PoolProductList,
     resolve: async (_root, _args, ctx) => wholeList(await poolCatalogue(ctx.db)),
   }),
@@ -94,18 +95,18 @@ const PoolQuote = builder.objectRef<Quote>('PoolQuote').implement({
 });
 
 const unitArgs = (t: any) => ({
-  vcpu: t.arg.int({ required: true, description: 'vCPUs.' }),
-  ram2gb: t.arg.int({ required: true, description: 'Blocks of 2 GB RAM.' }),
-  disk100: t.arg.int({ required: true, description: 'Blocks of 100 GB disk.' }),
-  ip16: t.arg.int({ required: true, description: 'Blocks of 16 IPv4 addresses.' }),
+  vcpu: t.arg.int({ required: true, description: 'vCPUs, within the product\'s bounds.', ...example(8) }),
+  ram2gb: t.arg.int({ required: true, description: 'Blocks of 2 GB RAM, within the product\'s bounds.', ...example(8) }),
+  disk100: t.arg.int({ required: true, description: 'Blocks of 100 GB disk, within the product\'s bounds.', ...example(2) }),
+  ip16: t.arg.int({ required: true, description: 'Blocks of 16 IPv4 addresses, within the product\'s bounds.', ...example(1) }),
 });
 
 builder.queryField('poolQuote', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'POST /pools/quote', area: 'pools', tool: 'pool_quote' }),
-    description: 'Price a pool selection: monthly price and per-unit breakdown; nothing is charged.',
+    ...operation({ summary: 'Quote a pool', scope: 'servers:read', rest: 'POST /pools/quote', area: 'pools', tool: 'pool_quote',
+      description: 'Price a pool selection: the monthly price and its per-unit breakdown. Nothing is charged or stored. 400 when a unit is outside the product\'s bounds.' }),
     type: PoolQuote,
-    args: { productId: t.arg.string({ required: true }), ...unitArgs(t) },
+    args: { productId: t.arg.string({ required: true, description: 'The pool product, from GET /pools/catalogue.', ...example('pool-fra1') }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => quotePool(ctx.db, args),
   }),
 );
@@ -173,8 +174,8 @@ const PoolList = listType('PoolList', Pool);
 
 builder.queryField('pools', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'GET /pools', area: 'pools', tool: 'pools_list' }),
-    description: 'List the capacity pools with quotas, status, monthly price and renewal date, newest first.',
+    ...operation({ summary: 'List pools', scope: 'servers:read', rest: 'GET /pools', area: 'pools', tool: 'pools_list',
+      description: 'The capacity pools with quotas, status, monthly price and renewal date, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: PoolList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listPools(ctx.db, args),
@@ -183,20 +184,20 @@ builder.queryField('pools', (t) =>
 
 builder.queryField('pool', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'GET /pools/:id', area: 'pools', tool: 'pool_get' }),
-    description: 'Get a capacity pool with usage, bounds, rates_cents and its servers.',
+    ...operation({ summary: 'Get a pool', scope: 'servers:read', rest: 'GET /pools/:id', area: 'pools', tool: 'pool_get',
+      description: 'A capacity pool with its usage, bounds, unit rates in cents and its servers.' }),
     type: PoolDetail,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The pool id.' }) },
     resolve: (_root, args, ctx) => getPool(ctx.db, args.id),
   }),
 );
 
 builder.mutationField('poolCreate', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'POST /pools', area: 'pools', tool: 'pool_create' }),
-    description: 'Buy a capacity pool; the first month is debited from the wallet at once.',
+    ...operation({ summary: 'Buy a pool', scope: 'servers:write', rest: 'POST /pools', area: 'pools', tool: 'pool_create',
+      description: 'Buy a capacity pool of the given shape: the first month is debited from the wallet at once (400 when the balance does not cover it; nothing is charged), then it renews monthly. Servers created inside it cost nothing more.' }),
     type: PoolDetail,
-    args: { productId: t.arg.string({ required: true }), label: t.arg.string({ required: true, ...rules(LABEL_RULES) }), ...unitArgs(t) },
+    args: { productId: t.arg.string({ required: true, description: 'The pool product, from GET /pools/catalogue.', ...example('pool-fra1') }), label: t.arg.string({ required: true, description: 'A name for the pool.', ...rules(LABEL_RULES) }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => createPool(ctx, args),
   }),
 );
@@ -221,34 +222,34 @@ const ResizeQuote = builder.objectRef<Awaited<ReturnType<typeof quotePoolResize>
 
 builder.queryField('poolResizeQuote', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'POST /pools/:id/resize-quote', area: 'pools', tool: 'pool_resize_quote' }),
-    description: 'Price a pool resize at the rates it was sold at; nothing is charged.',
+    ...operation({ summary: 'Quote a pool resize', scope: 'servers:read', rest: 'POST /pools/:id/resize-quote', area: 'pools', tool: 'pool_resize_quote',
+      description: 'Price a pool resize at the rates the pool was sold at: the new monthly price and what growing costs now, prorated. Nothing is charged.' }),
     type: ResizeQuote,
-    args: { id: t.arg.id({ required: true }), ...unitArgs(t) },
+    args: { id: t.arg.id({ required: true, description: 'The pool id.' }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => quotePoolResize(ctx, args.id, args),
   }),
 );
 
 builder.mutationField('poolResize', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'PATCH /pools/:id', area: 'pools', tool: 'pool_resize' }),
-    description: 'Resize a pool to a whole new shape (absolute units); growth is charged now, prorated.',
+    ...operation({ summary: 'Resize a pool', scope: 'servers:write', rest: 'PATCH /pools/:id', area: 'pools', tool: 'pool_resize',
+      description: 'Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool\'s servers or assigned addresses hold more than the new shape.' }),
     type: PoolDetail,
-    args: { id: t.arg.id({ required: true }), ...unitArgs(t) },
+    args: { id: t.arg.id({ required: true, description: 'The pool id.' }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => resizePool(ctx, args.id, args),
   }),
 );
 
 builder.mutationField('poolServerCreate', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:write', rest: 'POST /pools/:id/servers', area: 'pools', tool: 'pool_server_create' }),
-    description: 'Create a free Linux server inside a pool, checked against the pool quota.',
+    ...operation({ summary: 'Create a pool server', scope: 'servers:write', rest: 'POST /pools/:id/servers', area: 'pools', tool: 'pool_server_create',
+      description: 'Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool\'s free quota or addresses do not fit the plan (resize the pool first).', fires: ['server.created'] }),
     type: 'Server',
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The pool id.' }),
       productId: t.arg.string({ required: true, description: 'Server plan giving vCPU, RAM and disk.' }),
-      label: t.arg.string({ required: true, ...rules(LABEL_RULES) }),
-      os: t.arg.string({ required: false }),
+      label: t.arg.string({ required: true, description: 'A name for the server.', ...rules(LABEL_RULES) }),
+      os: t.arg.string({ required: false, description: 'OS family (linux); must match the template when given.' }),
       osTemplate: t.arg.string({ required: true, description: 'A Linux OS template.' }),
       ipCount: t.arg.int({ required: false, description: 'Public addresses from the pool block (default 1; 0 = private-only).', ...rules({ minimum: 0, maximum: MAX_POOL_SERVER_IPS }) }),
     },
@@ -271,10 +272,10 @@ const PoolIpList = listType('PoolIpList', PoolIp);
 
 builder.queryField('poolIps', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'GET /pools/:id/ips', area: 'pools', tool: 'pool_ips_list' }),
-    description: 'List every IPv4 address of a pool with its PTR and holder.',
+    ...operation({ summary: 'List pool addresses', scope: 'servers:read', rest: 'GET /pools/:id/ips', area: 'pools', tool: 'pool_ips_list',
+      description: 'Every IPv4 address of a pool\'s block with its PTR and the server holding it (null when free), whole.' }),
     type: PoolIpList,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The pool id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listPoolIps(ctx.db, args.id)),
   }),
 );
@@ -288,20 +289,20 @@ const PoolIpChange = builder.inputType('PoolIpChange', {
 
 builder.mutationField('poolIpsApply', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'POST /pools/:id/ips/apply', area: 'pools', tool: 'pool_ips_apply', rateLimit: 'poolIpApply' }),
-    description: 'Assign, move or return pool addresses in one atomic batch (6 calls per minute).',
+    ...operation({ summary: 'Apply address changes', scope: 'servers:write', rest: 'POST /pools/:id/ips/apply', area: 'pools', tool: 'pool_ips_apply', rateLimit: 'poolIpApply',
+      description: 'Assign, move or return pool addresses in one atomic batch: every change applies or none does (400 names the first bad change). At most 6 calls per minute per credential. Answers the pool\'s addresses.' }),
     type: [PoolIp],
-    args: { id: t.arg.id({ required: true }), changes: t.arg({ type: [PoolIpChange], required: true, ...rules({ minItems: 1, maxItems: MAX_IP_CHANGES }) }) },
+    args: { id: t.arg.id({ required: true, description: 'The pool id.' }), changes: t.arg({ type: [PoolIpChange], required: true, description: 'The changes, applied all or none.', ...rules({ minItems: 1, maxItems: MAX_IP_CHANGES }) }) },
     resolve: (_root, args, ctx) => applyPoolIps(ctx, args.id, args.changes),
   }),
 );
 
 builder.mutationField('poolDelete', (t) =>
   t.field({
-    ...operation({ scope: 'servers:destroy', rest: 'DELETE /pools/:id', area: 'pools', tool: 'pool_delete' }),
-    description: 'Delete a pool: servers powered off and preserved, IP block returned, no refund.',
+    ...operation({ summary: 'Delete a pool', scope: 'servers:destroy', rest: 'DELETE /pools/:id', area: 'pools', tool: 'pool_delete',
+      description: 'Delete a capacity pool: its servers are powered off and preserved (they can be snapshotted or terminated, not started), its IP block is returned and nothing is refunded.' }),
     type: Pool,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The pool id.' }) },
     resolve: (_root, args, ctx) => deletePool(ctx, args.id),
   }),
 );

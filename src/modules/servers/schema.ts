@@ -68,8 +68,8 @@ const ServerList = listType('ServerList', Server);
 
 builder.queryField('servers', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'GET /servers', area: 'servers', tool: 'servers_list' }),
-    description: 'List the servers on the account, newest first.',
+    ...operation({ summary: 'List servers', scope: 'servers:read', rest: 'GET /servers', area: 'servers', tool: 'servers_list',
+      description: 'The servers of the account, newest first, each with its IPs, snapshots and add-ons. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: ServerList,
     args: pageArgs(t),
     resolve: (_root, args, ctx, info) => listServers(ctx.db, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
@@ -78,10 +78,10 @@ builder.queryField('servers', (t) =>
 
 builder.queryField('server', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:read', rest: 'GET /servers/:id', area: 'servers', tool: 'server_get' }),
-    description: 'Get one server with its IPs.',
+    ...operation({ summary: 'Get a server', scope: 'servers:read', rest: 'GET /servers/:id', area: 'servers', tool: 'server_get',
+      description: 'One server with its IPs, snapshots and attached add-ons. 404 when it is not on the account.' }),
     type: 'Server',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: (query, _root, args, ctx) => readServer(ctx.db, args.id, query),
   }),
 );
@@ -90,10 +90,10 @@ const PowerAction = builder.enumType('PowerAction', { values: ['start', 'stop', 
 
 builder.mutationField('serverPower', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/power/:action', area: 'servers', tool: 'server_power' }),
-    description: 'Start, stop or reboot a server.',
+    ...operation({ summary: 'Power a server', scope: 'servers:write', rest: 'POST /servers/:id/power/:action', area: 'servers', tool: 'server_power',
+      description: 'Start, stop or reboot a server. A reboot holds the server in `rebooting` for a moment. Only a running server can be rebooted, and a server preserved from a deleted pool cannot be started. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.', fires: ['server.power.changed'] }),
     type: 'Server',
-    args: { id: t.arg.id({ required: true }), action: t.arg({ type: PowerAction, required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }), action: t.arg({ type: PowerAction, required: true, description: 'start, stop or reboot.' }) },
     resolve: (query, _root, args, ctx) => powerServer(ctx, args.id, args.action, query),
   }),
 );
@@ -116,21 +116,21 @@ const SnapshotList = listType('SnapshotList', Snapshot);
 
 builder.queryField('serverSnapshots', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/snapshots', area: 'servers', tool: 'server_snapshots_list' }),
-    description: 'List the snapshots (restore points) of a server, newest first.',
+    ...operation({ summary: 'List snapshots', scope: 'servers:read', rest: 'GET /servers/:id/snapshots', area: 'servers', tool: 'server_snapshots_list',
+      description: 'The snapshots (restore points) of a server, newest first, whole.' }),
     type: SnapshotList,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx, info) => wholeList(await listSnapshots(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['data'] }))),
   }),
 );
 
 builder.mutationField('serverSnapshotCreate', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/snapshots', area: 'servers', tool: 'server_snapshot_create' }),
-    description: 'Take a snapshot of a server disk.',
+    ...operation({ summary: 'Take a snapshot', scope: 'servers:write', rest: 'POST /servers/:id/snapshots', area: 'servers', tool: 'server_snapshot_create',
+      description: 'Take a snapshot of the server disk; it is `creating`, then `available`. A server keeps at most 10 snapshots (400 beyond: delete one first). 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.' }),
     type: 'Snapshot',
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The server id.' }),
       name: t.arg.string({ required: true, description: '1 to 64 characters.', ...rules(LABEL_RULES) }),
       description: t.arg.string({ required: false, description: 'At most 500 characters.', ...rules({ maxLength: 500 }) }),
     },
@@ -149,10 +149,10 @@ const ServerTermination = builder.objectRef<{ id: string; status: string; termin
 
 builder.mutationField('serverTerminate', (t) =>
   t.field({
-    ...operation({ scope: 'servers:destroy', rest: 'DELETE /servers/:id', area: 'servers', tool: 'server_terminate' }),
-    description: 'Terminate a server permanently: disk, snapshots and addresses are destroyed.',
+    ...operation({ summary: 'Terminate a server', scope: 'servers:destroy', rest: 'DELETE /servers/:id', area: 'servers', tool: 'server_terminate',
+      description: 'Terminate a server permanently: disk, snapshots and addresses are destroyed and the server leaves the account. Cannot be undone.', fires: ['server.terminated'] }),
     type: ServerTermination,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: (_root, args, ctx) => terminateServer(ctx, args.id),
   }),
 );
@@ -195,41 +195,41 @@ const StatsDisk = builder.objectRef<Stats>('ServerStatsDisk').implement({
 
 builder.queryField('serverStats', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/stats', area: 'servers', tool: 'server_stats' }),
-    description: 'Live CPU, memory, network and disk usage of a server.',
+    ...operation({ summary: 'Get server usage', scope: 'servers:read', rest: 'GET /servers/:id/stats', area: 'servers', tool: 'server_stats',
+      description: 'Live CPU, memory, network and disk usage of a server, sampled now.' }),
     type: ServerStats,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: (_root, args, ctx) => serverStats(ctx, args.id),
   }),
 );
 
 builder.mutationField('serverSnapshotDelete', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'DELETE /servers/:id/snapshots/:snapshotId', area: 'servers', tool: 'server_snapshot_delete' }),
-    description: 'Delete a snapshot; the live disk is not touched.',
+    ...operation({ summary: 'Delete a snapshot', scope: 'servers:write', rest: 'DELETE /servers/:id/snapshots/:snapshotId', area: 'servers', tool: 'server_snapshot_delete',
+      description: 'Delete a snapshot; the live disk is not touched.' }),
     type: Deleted,
-    args: { id: t.arg.id({ required: true }), snapshotId: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }), snapshotId: t.arg.id({ required: true, description: 'The snapshot id.' }) },
     resolve: (_root, args, ctx) => deleteSnapshot(ctx, args.id, args.snapshotId),
   }),
 );
 
 builder.mutationField('serverSnapshotRevert', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:destroy', rest: 'POST /servers/:id/snapshots/:snapshotId/revert', area: 'servers', tool: 'server_snapshot_revert' }),
-    description: 'Roll the live disk back to a snapshot (destructive); the server is restoring for about a minute.',
+    ...operation({ summary: 'Revert to a snapshot', scope: 'servers:destroy', rest: 'POST /servers/:id/snapshots/:snapshotId/revert', area: 'servers', tool: 'server_snapshot_revert',
+      description: 'Roll the live disk back to a snapshot: everything written since is lost. The server is `restoring` for about a minute, then back to its former state. 409 when the snapshot is not `available` yet. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.' }),
     type: 'Server',
-    args: { id: t.arg.id({ required: true }), snapshotId: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }), snapshotId: t.arg.id({ required: true, description: 'The snapshot id.' }) },
     resolve: (query, _root, args, ctx) => revertSnapshot(ctx, args.id, args.snapshotId, query),
   }),
 );
 
 builder.mutationField('serverReinstall', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:destroy', rest: 'POST /servers/:id/reinstall', area: 'servers', tool: 'server_reinstall' }),
-    description: 'Wipe the disk and rebuild the server from an OS template (destructive).',
+    ...operation({ summary: 'Reinstall a server', scope: 'servers:destroy', rest: 'POST /servers/:id/reinstall', area: 'servers', tool: 'server_reinstall',
+      description: 'Wipe the disk and rebuild the server from an OS template; all data and the root password are replaced. The server is `reinstalling` until done. Servers inside a pool run Linux only. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.', fires: ['server.reinstalled'] }),
     type: 'Server',
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The server id.' }),
       osTemplate: t.arg.string({ required: true, description: 'OS template id from the catalogue, e.g. ubuntu-24.04.' }),
       os: t.arg.string({ required: false, description: 'OS family (linux or windows); must match the template when given.' }),
     },
@@ -241,22 +241,22 @@ const ServerIpList = listType('ServerIpList', ServerIp);
 
 builder.queryField('serverIps', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/ips', area: 'servers', tool: 'server_ips_list' }),
-    description: 'List every IP address of a server with its PTR record.',
+    ...operation({ summary: 'List server IPs', scope: 'servers:read', rest: 'GET /servers/:id/ips', area: 'servers', tool: 'server_ips_list',
+      description: 'Every IP address of a server with its PTR (reverse DNS) record, whole.' }),
     type: ServerIpList,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx, info) => wholeList(await listServerIps(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['data'] }))),
   }),
 );
 
 builder.mutationField('serverPtrSet', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:write', rest: 'PUT /servers/:id/ips/:ip/ptr', area: 'servers', tool: 'server_ptr_set' }),
-    description: 'Set the PTR (reverse DNS) record of one of the server addresses (idempotent upsert).',
+    ...operation({ summary: 'Set a PTR record', scope: 'servers:write', rest: 'PUT /servers/:id/ips/:ip/ptr', area: 'servers', tool: 'server_ptr_set',
+      description: 'Set the PTR (reverse DNS) record of one of the server\'s addresses; setting the same name again changes nothing. 400 when the address\'s reverse zone is not hosted here (zoneHosted false).', fires: ['server.ptr.changed'] }),
     type: 'ServerIp',
     args: {
-      id: t.arg.id({ required: true }),
-      ip: t.arg.string({ required: true }),
+      id: t.arg.id({ required: true, description: 'The server id.' }),
+      ip: t.arg.string({ required: true, description: 'One of the server\'s addresses.' }),
       hostname: t.arg.string({ required: true, description: 'Fully qualified DNS name, e.g. mail.example.com.', ...rules(HOST_NAME_RULES) }),
     },
     resolve: (query, _root, args, ctx) => setPtr(ctx, args.id, args.ip, args.hostname, query),
@@ -265,10 +265,10 @@ builder.mutationField('serverPtrSet', (t) =>
 
 builder.mutationField('serverPtrDelete', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:write', rest: 'DELETE /servers/:id/ips/:ip/ptr', area: 'servers', tool: 'server_ptr_delete' }),
-    description: 'Remove the PTR (reverse DNS) record of one of the server addresses.',
+    ...operation({ summary: 'Remove a PTR record', scope: 'servers:write', rest: 'DELETE /servers/:id/ips/:ip/ptr', area: 'servers', tool: 'server_ptr_delete',
+      description: 'Remove the PTR (reverse DNS) record of one of the server\'s addresses. 400 when its reverse zone is not hosted here.', fires: ['server.ptr.changed'] }),
     type: 'ServerIp',
-    args: { id: t.arg.id({ required: true }), ip: t.arg.string({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }), ip: t.arg.string({ required: true, description: 'One of the server\'s addresses.' }) },
     resolve: (query, _root, args, ctx) => setPtr(ctx, args.id, args.ip, null, query),
   }),
 );
@@ -291,20 +291,20 @@ const PlanOptionList = listType('PlanOptionList', PlanOption);
 
 builder.queryField('serverPlanOptions', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/plan-options', area: 'servers', tool: 'server_plan_options' }),
-    description: 'List the current plan and the plans of the same family and disk size, cheapest first.',
+    ...operation({ summary: 'List plan options', scope: 'servers:read', rest: 'GET /servers/:id/plan-options', area: 'servers', tool: 'server_plan_options',
+      description: 'The current plan and the plans a server can switch to in place (same family and disk size), cheapest first. 409 for a server inside a pool: it has no plan of its own.' }),
     type: PlanOptionList,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await planOptions(ctx.db, args.id)),
   }),
 );
 
 builder.mutationField('serverChangePlan', (t) =>
   t.prismaField({
-    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/change-plan', area: 'servers', tool: 'server_change_plan' }),
-    description: 'Switch a server to another plan option in place (vCPU/RAM; the server reboots, the disk is unchanged).',
+    ...operation({ summary: 'Change a server plan', scope: 'servers:write', rest: 'POST /servers/:id/change-plan', area: 'servers', tool: 'server_change_plan',
+      description: 'Switch a server to another of its plan options (vCPU and RAM); the server reboots, the disk is unchanged. 400 when productId is the current plan or not an option. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.', fires: ['server.resized'] }),
     type: 'Server',
-    args: { id: t.arg.id({ required: true }), productId: t.arg.string({ required: true, description: 'One of the plan options.' }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }), productId: t.arg.string({ required: true, description: 'One of the plan options.' }) },
     resolve: (query, _root, args, ctx) => changePlan(ctx, args.id, args.productId, query),
   }),
 );
@@ -316,11 +316,11 @@ const SsoLink = builder.objectRef<{ url: string; expiresAt: Date }>('SsoLink').i
 
 builder.mutationField('serverSso', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'POST /servers/:id/sso', area: 'servers', tool: 'server_sso', notTool: 'hands out a one-time dashboard login link for a person at a browser', hints: { readOnly: true, destructive: false, idempotent: false } }),
-    description: 'Get a short-lived, single-use URL that signs into the dashboard on this server.',
+    ...operation({ summary: 'Sign in to the dashboard', scope: 'servers:read', rest: 'POST /servers/:id/sso', area: 'servers', tool: 'server_sso', notTool: 'hands out a one-time dashboard login link for a person at a browser', hints: { readOnly: true, destructive: false, idempotent: false },
+      description: 'A short-lived, single-use URL that signs the account holder into the dashboard on this server\'s page (or `next`). Changes nothing on the server.' }),
     type: SsoLink,
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The server id.' }),
       next: t.arg.string({ required: false, description: 'Relative dashboard path to land on (default: the server page).' }),
     },
     resolve: (_root, args, ctx) => createSsoLink(ctx, args.id, args.next),
@@ -347,10 +347,10 @@ const ServerAddonList = listType('ServerAddonList', ServerAddon);
 
 builder.queryField('serverAddons', (t) =>
   t.field({
-    ...operation({ scope: 'servers:read', rest: 'GET /servers/:id/addons', area: 'servers', tool: 'server_addons_list' }),
-    description: 'List the add-ons the server plan offers, with prices in cents.',
+    ...operation({ summary: 'List available add-ons', scope: 'servers:read', rest: 'GET /servers/:id/addons', area: 'servers', tool: 'server_addons_list',
+      description: 'The add-ons the server\'s plan offers, with monthly prices in cents and stock, in catalogue order.' }),
     type: ServerAddonList,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listServerAddons(ctx, args.id)),
   }),
 );
@@ -372,10 +372,10 @@ const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>
 
 builder.mutationField('serverAddonAttach', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach' }),
-    description: 'Attach an add-on; the prepaid balance is debited at once, prorated to the end of the cycle.',
+    ...operation({ summary: 'Attach an add-on', scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach',
+      description: 'Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.' }),
     type: AddonAttachment,
-    args: { id: t.arg.id({ required: true }), addonId: t.arg.string({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }), addonId: t.arg.string({ required: true, description: 'The catalogue add-on, from GET /servers/{id}/addons.' }) },
     resolve: (_root, args, ctx) => attachAddon(ctx, args.id, args.addonId),
   }),
 );
@@ -392,10 +392,10 @@ const AddonDetachment = builder.objectRef<Awaited<ReturnType<typeof detachAddon>
 
 builder.mutationField('serverAddonDetach', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'DELETE /servers/:id/addons/:addonId', area: 'servers', tool: 'server_addon_detach' }),
-    description: 'Detach an add-on: no refund, its addresses are released at once.',
+    ...operation({ summary: 'Detach an add-on', scope: 'servers:write', rest: 'DELETE /servers/:id/addons/:addonId', area: 'servers', tool: 'server_addon_detach',
+      description: 'Detach an add-on from a server: nothing is refunded and its addresses are released at once.' }),
     type: AddonDetachment,
-    args: { id: t.arg.id({ required: true }), addonId: t.arg.string({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }), addonId: t.arg.string({ required: true, description: 'The catalogue add-on, from GET /servers/{id}/addons.' }) },
     resolve: (_root, args, ctx) => detachAddon(ctx, args.id, args.addonId),
   }),
 );
@@ -411,10 +411,10 @@ const PasswordReset = builder.objectRef<Awaited<ReturnType<typeof resetRootPassw
 
 builder.mutationField('serverPasswordReset', (t) =>
   t.field({
-    ...operation({ scope: 'servers:write', rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset', notTool: 'returns a root password; handing it to a model is not a safe default' }),
-    description: 'Set a new random root password on a running server; it is returned once.',
+    ...operation({ summary: 'Reset the root password', scope: 'servers:write', rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset', notTool: 'returns a root password; handing it to a model is not a safe default',
+      description: 'Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).' }),
     type: PasswordReset,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: (_root, args, ctx) => resetRootPassword(ctx, args.id),
   }),
 );

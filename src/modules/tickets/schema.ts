@@ -42,8 +42,8 @@ const TicketList = listType('TicketList', Ticket);
 
 builder.queryField('tickets', (t) =>
   t.field({
-    ...operation({ scope: 'tickets:read', rest: 'GET /tickets', area: 'tickets', tool: 'tickets_list' }),
-    description: 'List the support tickets of the account, newest first.',
+    ...operation({ summary: 'List tickets', scope: 'tickets:read', rest: 'GET /tickets', area: 'tickets', tool: 'tickets_list',
+      description: 'The support tickets of the account, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: TicketList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listTickets(ctx.db, args),
@@ -52,18 +52,18 @@ builder.queryField('tickets', (t) =>
 
 builder.queryField('ticket', (t) =>
   t.field({
-    ...operation({ scope: 'tickets:read', rest: 'GET /tickets/:id', area: 'tickets', tool: 'ticket_get' }),
-    description: 'Get one support ticket with its message thread.',
+    ...operation({ summary: 'Get a ticket', scope: 'tickets:read', rest: 'GET /tickets/:id', area: 'tickets', tool: 'ticket_get',
+      description: 'One support ticket with its whole message thread, oldest first.' }),
     type: TicketWithThread,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The ticket id.' }) },
     resolve: (_root, args, ctx) => getTicket(ctx.db, args.id),
   }),
 );
 
 builder.mutationField('ticketCreate', (t) =>
   t.field({
-    ...operation({ scope: 'tickets:write', rest: 'POST /tickets', area: 'tickets', tool: 'ticket_create' }),
-    description: 'Open a support ticket with a first message (honours Idempotency-Key).',
+    ...operation({ summary: 'Open a ticket', scope: 'tickets:write', rest: 'POST /tickets', area: 'tickets', tool: 'ticket_create',
+      description: 'Open a support ticket with a first message; it starts `open`.', fires: ['ticket.created'] }),
     type: TicketWithThread,
     args: {
       subject: t.arg.string({ required: true, description: `1 to ${SUBJECT_MAX} characters.`, ...rules(SUBJECT_RULES) }),
@@ -77,20 +77,20 @@ builder.mutationField('ticketCreate', (t) =>
 
 builder.mutationField('ticketReply', (t) =>
   t.field({
-    ...operation({ scope: 'tickets:write', rest: 'POST /tickets/:id/reply', area: 'tickets', tool: 'ticket_reply' }),
-    description: 'Add a customer reply to a ticket (not to a closed one).',
+    ...operation({ summary: 'Reply to a ticket', scope: 'tickets:write', rest: 'POST /tickets/:id/reply', area: 'tickets', tool: 'ticket_reply',
+      description: 'Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one.' }),
     type: TicketWithThread,
-    args: { id: t.arg.id({ required: true }), body: t.arg.string({ required: true, description: `1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }) },
+    args: { id: t.arg.id({ required: true, description: 'The ticket id.' }), body: t.arg.string({ required: true, description: `1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }) },
     resolve: (_root, args, ctx) => replyTicket(ctx, args.id, args),
   }),
 );
 
 builder.mutationField('ticketClose', (t) =>
   t.field({
-    ...operation({ scope: 'tickets:write', rest: 'POST /tickets/:id/close', area: 'tickets', tool: 'ticket_close' }),
-    description: 'Close a support ticket; it takes no more replies.',
+    ...operation({ summary: 'Close a ticket', scope: 'tickets:write', rest: 'POST /tickets/:id/close', area: 'tickets', tool: 'ticket_close',
+      description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.' }),
     type: TicketWithThread,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The ticket id.' }) },
     resolve: (_root, args, ctx) => closeTicket(ctx, args.id),
   }),
 );

@@ -91,8 +91,8 @@ const WebhookDeliveryList = listType('WebhookDeliveryList', WebhookDelivery);
 
 builder.queryField('webhooks', (t) =>
   t.field({
-    ...operation({ scope: 'webhooks:read', rest: 'GET /webhooks', area: 'webhooks', tool: 'webhooks_list' }),
-    description: 'List the webhook subscriptions of the account, newest first (secrets masked).',
+    ...operation({ summary: 'List webhooks', scope: 'webhooks:read', rest: 'GET /webhooks', area: 'webhooks', tool: 'webhooks_list',
+      description: 'The webhook subscriptions of the account, newest first, secrets masked. A page of the list envelope; follow nextCursor while hasMore.' }),
     type: WebhookList,
     args: pageArgs(t),
     resolve: (_root, args, ctx) => listWebhooks(ctx.db, args),
@@ -101,18 +101,18 @@ builder.queryField('webhooks', (t) =>
 
 builder.queryField('webhook', (t) =>
   t.field({
-    ...operation({ scope: 'webhooks:read', rest: 'GET /webhooks/:id', area: 'webhooks', tool: 'webhook_get' }),
-    description: 'Get one webhook subscription (secret masked).',
+    ...operation({ summary: 'Get a webhook', scope: 'webhooks:read', rest: 'GET /webhooks/:id', area: 'webhooks', tool: 'webhook_get',
+      description: 'One webhook subscription, its secret masked.' }),
     type: Webhook,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }) },
     resolve: (_root, args, ctx) => getWebhook(ctx.db, args.id),
   }),
 );
 
 builder.mutationField('webhookCreate', (t) =>
   t.field({
-    ...operation({ scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create' }),
-    description: 'Subscribe an HTTPS URL to event kinds; the signing secret is returned in full only here.',
+    ...operation({ summary: 'Create a webhook', scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create',
+      description: 'Subscribe an https URL on a public address to event kinds (or "*" for all). The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.' }),
     type: Webhook,
     args: {
       url: t.arg.string({ required: true, description: 'HTTPS URL on a public address.', ...rules(WEBHOOK_RULES.url) }),
@@ -125,14 +125,14 @@ builder.mutationField('webhookCreate', (t) =>
 
 builder.mutationField('webhookUpdate', (t) =>
   t.field({
-    ...operation({ scope: 'webhooks:write', rest: 'PATCH /webhooks/:id', area: 'webhooks', tool: 'webhook_update' }),
-    description: 'Change the URL, events or description of a subscription, or pause (isActive false) and resume it.',
+    ...operation({ summary: 'Update a webhook', scope: 'webhooks:write', rest: 'PATCH /webhooks/:id', area: 'webhooks', tool: 'webhook_update',
+      description: 'Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait.' }),
     type: Webhook,
     args: {
-      id: t.arg.id({ required: true }),
-      url: t.arg.string({ required: false, ...rules(WEBHOOK_RULES.url) }),
-      events: t.arg.stringList({ required: false, ...rules(WEBHOOK_RULES.events) }),
-      description: t.arg.string({ required: false, ...rules(WEBHOOK_RULES.description) }),
+      id: t.arg.id({ required: true, description: 'The webhook subscription id.' }),
+      url: t.arg.string({ required: false, description: 'HTTPS URL on a public address.', ...rules(WEBHOOK_RULES.url) }),
+      events: t.arg.stringList({ required: false, description: 'Event kinds, or ["*"] for all; replaces the list.', ...rules(WEBHOOK_RULES.events) }),
+      description: t.arg.string({ required: false, description: 'A note for you; at most 500 characters.', ...rules(WEBHOOK_RULES.description) }),
       isActive: t.arg.boolean({ required: false, description: 'false pauses, true resumes.' }),
     },
     resolve: (_root, args, ctx) => updateWebhook(ctx, args.id, args),
@@ -141,31 +141,31 @@ builder.mutationField('webhookUpdate', (t) =>
 
 builder.mutationField('webhookDelete', (t) =>
   t.field({
-    ...operation({ scope: 'webhooks:write', rest: 'DELETE /webhooks/:id', area: 'webhooks', tool: 'webhook_delete' }),
-    description: 'Delete a subscription, its queued deliveries and its delivery log.',
+    ...operation({ summary: 'Delete a webhook', scope: 'webhooks:write', rest: 'DELETE /webhooks/:id', area: 'webhooks', tool: 'webhook_delete',
+      description: 'Delete a subscription, its queued deliveries and its delivery log.' }),
     type: Deleted,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }) },
     resolve: (_root, args, ctx) => deleteWebhook(ctx.db, args.id),
   }),
 );
 
 builder.mutationField('webhookRotateSecret', (t) =>
   t.field({
-    ...operation({ scope: 'webhooks:write', rest: 'POST /webhooks/:id/rotate-secret', area: 'webhooks', tool: 'webhook_rotate_secret', hints: { destructive: true } }),
-    description: 'Replace the signing secret; the new one is returned once and the old one stops working at once.',
+    ...operation({ summary: 'Rotate the signing secret', scope: 'webhooks:write', rest: 'POST /webhooks/:id/rotate-secret', area: 'webhooks', tool: 'webhook_rotate_secret', hints: { destructive: true },
+      description: 'Replace the signing secret; the new one is returned once and the old one stops signing at once.' }),
     type: Webhook,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }) },
     resolve: (_root, args, ctx) => rotateSecret(ctx, args.id),
   }),
 );
 
 builder.queryField('webhookDeliveries', (t) =>
   t.field({
-    ...operation({ scope: 'webhooks:read', rest: 'GET /webhooks/:id/deliveries', area: 'webhooks', tool: 'webhook_deliveries_list' }),
-    description: 'Recent deliveries of a subscription, newest first, with attempts, status codes, durations and next attempt time.',
+    ...operation({ summary: 'List deliveries', scope: 'webhooks:read', rest: 'GET /webhooks/:id/deliveries', area: 'webhooks', tool: 'webhook_deliveries_list',
+      description: 'Recent deliveries of a subscription, newest first, with attempts, status codes, durations and the next attempt time.' }),
     type: WebhookDeliveryList,
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, description: 'The webhook subscription id.' }),
       ...pageArgs(t, DELIVERY_PAGE_LIMITS),
     },
     resolve: (_root, args, ctx) => listDeliveries(ctx.db, args.id, args),
@@ -174,10 +174,10 @@ builder.queryField('webhookDeliveries', (t) =>
 
 builder.mutationField('webhookRedeliver', (t) =>
   t.field({
-    ...operation({ scope: 'webhooks:write', rest: 'POST /webhooks/:id/deliveries/:deliveryId/redeliver', area: 'webhooks', tool: 'webhook_redeliver' }),
-    description: 'Queue another attempt of a past delivery now (same delivery id and body, current secret).',
+    ...operation({ summary: 'Redeliver an event', scope: 'webhooks:write', rest: 'POST /webhooks/:id/deliveries/:deliveryId/redeliver', area: 'webhooks', tool: 'webhook_redeliver',
+      description: 'Queue another attempt of a past delivery now: same delivery id and body, signed with the current secret.' }),
     type: WebhookDelivery,
-    args: { id: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }), deliveryId: t.arg.id({ required: true, description: 'The delivery id, from the delivery log.' }) },
     resolve: (_root, args, ctx) => redeliver(ctx, args.id, args.deliveryId),
   }),
 );

@@ -1,0 +1,103 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildToolCatalog, toolOutputSchemaOf, type Tool } from '../../src/mcp/catalog.ts';
+import { argumentsExample } from '../../src/schema/examples.ts';
+import { getSchema } from '../../src/schema/index.ts';
+import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { activeHosting } from '../helpers/hosting.ts';
+import { mcpClient } from '../helpers/mcp.ts';
+import { runningServer } from '../helpers/servers.ts';
+
+// Every tool is called with the MCP SDK client against a live app holding one of each resource;
+// each structuredContent that is not an error (errors are exempt, as the MCP spec says) must
+// validate against the tool's listed outputSchema and against its strict form (every field
+// present, none other), with a real JSON Schema validator.
+
+const catalog = buildToolCatalog(getSchema());
+const ajv = new Ajv2020({ strict: true, allErrors: true, keywords: ['example'] });
+addFormats.default(ajv);
+ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+
+let app: TestApp;
+let c: Customer;
+
+beforeAll(async () => {
+  app = await startTestApp({ webhookAllowPrivate: true } as never);
+  c = await app.customer({ walletBalanceUsdCents: 500_000 });
+  await runningServer(app, c);
+  await activeHosting(app, c);
+  await app.admin('POST', `/admin/accounts/${c.accountId}/domains`, { domain: 'teach-example.com', periodYears: 1 });
+  await app.admin('POST', `/admin/accounts/${c.accountId}/invoices`, { items: [{ description: 'Support hours', amountUsdCents: 4200 }] });
+}, 60_000);
+afterAll(() => app?.stop());
+
+/** Lists first (they find the ids), then other reads, then changes, then what destroys. */
+function order(t: Tool): number {
+  if (t.annotations.readOnlyHint) return t.operation.pathParams.length ? 1 : 0;
+  return t.annotations.destructiveHint ? 3 : 2;
+}
+
+/** Ids seen in results, by prefix (`srv`), and integer ids by the list they came from. */
+function collectIds(value: unknown, into: Map<string, string>): void {
+  if (typeof value === 'string') {
+    const m = /^([a-z]+)_[0-9a-z]{26}$/.exec(value);
+    if (m && !into.has(m[1])) into.set(m[1], value);
+  } else if (Array.isArray(value)) value.forEach((v) => collectIds(v, into));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => collectIds(v, into));
+}
+
+/** The example arguments of a tool, each example id replaced by a real one of the same kind. */
+function argumentsFor(tool: Tool, ids: Map<string, string>): Record<string, unknown> {
+  const { cursor: _cursor, limit: _limit, ...args } = argumentsExample(tool.operation.field, tool.operation.path);
+  for (const [name, value] of Object.entries(args)) {
+    const m = typeof value === 'string' ? /^([a-z]+)_[0-9a-z]{26}$/.exec(value) : null;
+    if (m && ids.has(m[1])) args[name] = ids.get(m[1]);
+  }
+  return args;
+}
+
+describe('MCP tools: titles and output schemas', () => {
+  it('every tool has a title and an object outputSchema, listed by tools/list', async () => {
+    const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'all' });
+    const { tools } = await client.listTools();
+    expect(tools.length).toBe(catalog.length + 2);
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toMatch(/^[A-Z][^.]{3,40}$/);
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) expect((property as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
+    }
+    await client.close();
+  });
+
+  it('calling every tool: each result that is not an error validates against its output schema', async () => {
+    const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'all' });
+    await client.listTools(); // the SDK client validates structuredContent against the listed schemas from here on
+    const ids = new Map<string, string>();
+    const succeeded: string[] = [];
+    const failed: string[] = [];
+    for (const tool of [...catalog].sort((a, b) => order(a) - order(b))) {
+      const result = await client.callTool({ name: tool.name, arguments: argumentsFor(tool, ids) });
+      if (result.isError) {
+        failed.push(`${tool.name}: ${JSON.stringify(result.structuredContent)}`);
+        continue;
+      }
+      for (const [kind, schema] of [['listed', tool.outputSchema], ['strict', toolOutputSchemaOf(tool.operation, true)]] as const) {
+        const validate = ajv.compile(schema);
+        expect(validate(result.structuredContent), `${tool.name} (${kind}): ${ajv.errorsText(validate.errors)}`).toBe(true);
+      }
+      collectIds(result.structuredContent, ids);
+      succeeded.push(tool.name);
+    }
+    // The seeded account answers 60 of the 98 tools; the rest refuse example arguments (isError, exempt).
+    expect(succeeded.length, failed.join('\n')).toBeGreaterThanOrEqual(60);
+    await client.close();
+  }, 120_000);
+
+  it('a wrong structuredContent fails the validator (the check can fail)', () => {
+    const tool = catalog.find((t) => t.name === 'server_get')!;
+    const validate = ajv.compile(toolOutputSchemaOf(tool.operation, true));
+    expect(validate({ id: 'srv_x' })).toBe(false);
+    expect(ajv.compile(tool.outputSchema)({ id: 42 })).toBe(false);
+  });
+});
