@@ -8,7 +8,7 @@ import { requestScope } from './request-scope.ts';
 import { sendError, sendFetchResponse, sendJson } from './respond.ts';
 import { dispatchBinary } from './binary-routes.ts';
 import type { V1Route } from './rest-routes.ts';
-import { noRoute, type Router } from './router.ts';
+import { noRoute, type RouteMatch, type Router } from './router.ts';
 import { restVariables } from './rest-variables.ts';
 
 /**
@@ -31,15 +31,24 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
       return sendJson(res, 200, openApi());
     }
 
-    const { principal, limitHeaders, refusal } = await admit(app, req);
+    const match = surface === 'rest' ? routes.match(method, url.pathname) : undefined;
+    const admission = await admit(app, req, { conditional: isConditionalRead(req, match) });
+    const { principal, refusal } = admission;
+    let limitHeaders = admission.limitHeaders;
     const fail = (error: ApiError) => sendError(res, surface, error, limitHeaders);
     if (refusal) return fail(refusal);
+    // A conditional read is counted by its outcome (a 304 is free): admit.ts.
+    const counted = async (status: number): Promise<ApiError | undefined> => {
+      if (!admission.countOutcome) return undefined;
+      const outcome = await admission.countOutcome(status);
+      limitHeaders = outcome.limitHeaders;
+      return outcome.refusal;
+    };
 
     try {
       let restArgs: Set<string> | undefined;
       let restMatch: { operation: NonNullable<V1Route['operation']>; params: Record<string, string> } | undefined;
-      if (surface === 'rest') {
-        const match = routes.match(method, url.pathname);
+      if (match) {
         if (match.kind !== 'found') return fail(noRoute(match, method, url.pathname));
         const { route, params } = match;
         if (route.binary) {
@@ -66,6 +75,8 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
       const request = new Request(url.href, { method, headers: toHeaders(req) });
       const responseHeaders = new Headers();
       const response = await yoga.handleRequest(request, { app, principal, requestId: scope.requestId, log: scope.log, responseHeaders, restVariables: restVars, jsonBody: parsed });
+      const over = await counted(response.status);
+      if (over) return fail(over);
       await sendFetchResponse(res, response, { ...limitHeaders, ...Object.fromEntries(responseHeaders) });
     } catch (err) {
       const api = apiErrorOf(err);
@@ -73,9 +84,14 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
       // A streamed answer that failed half-way cannot be turned into an error body.
       if (res.headersSent) return void res.destroy();
       if (api.status === 413) res.setHeader('Connection', 'close');
-      fail(api);
+      fail((await counted(api.status)) ?? api);
     }
   };
+}
+
+/** A read of /v1 that may end in 304 (plugins/conditional.ts): an operation's GET with If-None-Match (binary streams have no ETag). */
+function isConditionalRead(req: IncomingMessage, match: RouteMatch<V1Route> | undefined): boolean {
+  return req.headers['if-none-match'] !== undefined && match?.kind === 'found' && match.route.method === 'GET' && !match.route.binary;
 }
 
 export function toHeaders(req: IncomingMessage): Headers {

@@ -11,6 +11,7 @@ import { apiErrorOf, isClientGraphQLError, unexpectedError } from '../errors.ts'
 import type { RequestContext } from '../schema/context.ts';
 import { listOperations } from '../schema/operation.ts';
 import { tenantClient } from '../db/tenant.ts';
+import { useConditionalRequests } from './plugins/conditional.ts';
 import { useIdempotency } from './plugins/idempotency.ts';
 import { useInputErrorMessages } from './plugins/input-errors.ts';
 import { useInputRules } from './plugins/input-rules.ts';
@@ -48,7 +49,8 @@ export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 /**
  * GraphQL at /graphql and REST at /v1 (sofa inside yoga), from one schema. The execution
  * pipeline, in order: the body as the HTTP layer parsed it → tenant-scoped context → strict REST variables → refused variables in
- * the API's words → declared input rules → operation rate-limit classes → idempotency → execute (scope-auth on each field) → error masking.
+ * the API's words → declared input rules → operation rate-limit classes → idempotency → execute (scope-auth on each field) → error masking;
+ * then, on the response, conditional reads (ETag, 304).
  */
 export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLimits): YogaServer {
   const routes = Object.fromEntries(
@@ -108,6 +110,7 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       useInputRules(),
       useOperationRateLimit(limits),
       useIdempotency(),
+      useConditionalRequests(),
       // Executes through graphql-jit: each document is compiled once (the plugin keeps an LRU
       // of compiled documents) into plain functions, which matters for REST and MCP, whose
       // documents are fixed per operation and select every field of often long lists.
