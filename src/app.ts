@@ -34,6 +34,7 @@ import { createHttpServer } from './http/server.ts';
 import { seedCatalogue } from './db/catalogue-seed.ts';
 import { ensureDemoAccount } from './modules/account/demo.ts';
 import { KeyUseRecorder } from './modules/auth/key-usage.ts';
+import { CREDENTIALS_CHANNEL, PrincipalCache } from './modules/auth/principal-cache.ts';
 import * as servers from './modules/servers/service.ts';
 import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
@@ -90,6 +91,15 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const webhookSecretKey = resolveWebhookSecretKey({ key: config.webhookSecretKey, dataDir: config.dataDir, log });
   const background = await createBackground({ config, db, prisma, clock, log, provider, events, webhookSecretKey });
   await events.start();
+  // Every instance forgets a credential the moment its change commits, whichever instance made it.
+  const principals = new PrincipalCache();
+  const credentialChanges = await db.listen(CREDENTIALS_CHANNEL, {
+    onNotify: (credentialId) => (credentialId === undefined ? principals.listeningFromNow() : principals.forget(credentialId)),
+    onError: (err) => {
+      principals.notListening();
+      log.warn({ err: err.message }, 'credential listener connection lost; reconnecting');
+    },
+  });
   let stopping: Promise<void> | undefined;
   const app: App = {
     config,
@@ -100,6 +110,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     schema,
     limits: new RateLimits(redis, config.requestsPerMinute, namespace),
     keyUse: new KeyUseRecorder({ prisma, now: () => clock.now(), log }),
+    principals,
     redis,
     metrics: new Metrics(),
     provider,
@@ -145,6 +156,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
       await closed;
       clearTimeout(force);
       await background.stop();
+      await credentialChanges.close();
       await app.keyUse.settled();
       await events.close();
       redis?.disconnect();

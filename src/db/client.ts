@@ -87,7 +87,8 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     kind: 'pglite',
     ping: async () => void (await pglite.query('SELECT 1')),
     listen: async (channel, { onNotify }) => {
-      const unlisten = await pglite.listen(channel, () => onNotify());
+      const unlisten = await pglite.listen(channel, (payload) => onNotify(payload));
+      onNotify(); // listening from now on (in-process: it never disconnects)
       return { close: () => (pglite.closed ? Promise.resolve() : unlisten()) };
     },
     close: async () => {

@@ -6,8 +6,11 @@ export interface Listening {
 }
 
 export interface ListenOptions {
-  /** Called for each notification, and once on every (re)connection: what was sent while not listening is unknown. */
-  onNotify: () => void;
+  /**
+   * Called with each notification's payload, and once with none on every (re)connection: what
+   * was sent while not listening is unknown.
+   */
+  onNotify: (payload?: string) => void;
   onError?: (err: Error) => void;
 }
 
@@ -42,7 +45,7 @@ export function listenPostgres(connectionString: string, channel: string, opts: 
   async function connect(): Promise<void> {
     const c = new pg.Client({ connectionString, application_name: LISTENER_APPLICATION_NAME, connectionTimeoutMillis: 3000, keepAlive: true });
     client = c;
-    c.on('notification', (n) => n.channel === channel && opts.onNotify());
+    c.on('notification', (n) => n.channel === channel && opts.onNotify(n.payload ?? ''));
     c.on('error', (err) => reconnectLater(err));
     c.on('end', () => client === c && reconnectLater(new Error('event listener connection ended')));
     try {

@@ -37,7 +37,7 @@ export async function admit(app: App, req: IncomingMessage, opts: { conditional?
   try {
     const path = (req.url ?? '').split('?')[0];
     const surface = path === '/mcp' ? 'mcp' : path === '/graphql' ? 'graphql' : 'rest';
-    principal = await authenticate(app.prisma, headerOf(req, 'authorization'), app.clock.now(), resourceUrl(app.config.publicBaseUrl, surface));
+    principal = await authenticate(app.prisma, headerOf(req, 'authorization'), app.clock.now(), resourceUrl(app.config.publicBaseUrl, surface), app.principals);
     // The dashboard on /graphql: its session cookie plus the CSRF header, when no Bearer is given.
     if (!principal && path === '/graphql') principal = await sessionPrincipalForHttp(app, req);
     app.keyUse.record(principal);

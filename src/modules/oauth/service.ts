@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { newId } from '../../db/ids.ts';
+import { announceCredentialChange } from '../auth/principal-cache.ts';
 import { hashSecret, randomBase62 } from '../auth/secrets.ts';
 import { ALL_SCOPES, DEFAULT_SCOPES, isScope, type Scope } from '../../scopes.ts';
 import { DEVICE_CODE_GRANT_TYPE, requireClient, type DocumentPolicy } from './clients.ts';
@@ -237,8 +238,11 @@ export async function refreshTokens(prisma: PrismaClient, input: ClientInput & {
 // ---------------------------------------------------------------- revocation
 
 export async function revokeGrantById(prisma: PrismaClient, grantId: string, reason: string, now: Date): Promise<boolean> {
-  const { count } = await prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } });
-  await prisma.oAuthToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } });
+  const [{ count }] = await prisma.$transaction([
+    prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } }),
+    prisma.oAuthToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } }),
+    announceCredentialChange(prisma, grantId),
+  ]);
   return count === 1;
 }
 
@@ -254,7 +258,8 @@ export async function revokeToken(prisma: PrismaClient, input: ClientInput & { t
   const row = await prisma.oAuthToken.findUnique({ where: { tokenHash: hashSecret(input.token) }, include: { grant: true } });
   if (!row || row.grant.clientId !== client.id) return;
   if (row.kind === 'refresh') await revokeGrantById(prisma, row.grantId, 'revocation_endpoint', now);
-  else await prisma.oAuthToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
+  // Cached principals are kept per grant: every token of it is looked up afresh (principal-cache.ts).
+  else await prisma.$transaction([prisma.oAuthToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } }), announceCredentialChange(prisma, row.grantId)]);
 }
 
 // ---------------------------------------------------------------- connected apps (dashboard)
@@ -297,7 +302,7 @@ export async function lookupAccessToken(prisma: PrismaClient, token: string, now
     await prisma.oAuthGrant.updateMany({ where: { id: row.grantId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: stale } }] }, data: { lastUsedAt: now } });
   }
   const scopes = row.scopes.filter((s) => row.grant.scopes.includes(s) && isScope(s)) as Scope[];
-  return { accountId: row.grant.accountId, grantId: row.grantId, scopes, resource: row.grant.resource };
+  return { accountId: row.grant.accountId, grantId: row.grantId, scopes, resource: row.grant.resource, expiresAt: row.expiresAt };
 }
 
 export const isAccessTokenShape = (token: string) => ACCESS_TOKEN.test(token);
