@@ -52,7 +52,7 @@ const ROUTES: AdminRoute[] = [
       await requireAccount(app, p.accountId);
       for (const field of Object.keys(body)) if (field !== 'scopes' && field !== 'expiresAt') throw badRequest(`Unknown body field "${field}".`, field);
       const expiresAt = body.expiresAt === undefined ? undefined : timestampOrNull(body.expiresAt);
-      const key = await updateApiKey(app.prisma, p.accountId, p.keyId, { scopes: body.scopes, expiresAt });
+      const key = await updateApiKey(app.prisma, p.accountId, p.keyId, { scopes: body.scopes, expiresAt }, app.principals);
       if (!key) throw notFound('API key');
       return [200, key];
     },
@@ -62,7 +62,7 @@ const ROUTES: AdminRoute[] = [
     path: '/admin/accounts/:accountId/api-keys/:keyId',
     async handle(app, p) {
       await requireAccount(app, p.accountId);
-      if (!(await revokeApiKey(app.prisma, p.accountId, p.keyId, app.clock.now()))) throw notFound('API key');
+      if (!(await revokeApiKey(app.prisma, p.accountId, p.keyId, app.clock.now(), app.principals))) throw notFound('API key');
       return [200, { id: p.keyId, revoked: true }];
     },
   },

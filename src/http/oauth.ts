@@ -105,7 +105,7 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
       method: 'POST',
       path: OAUTH_PATHS.revocation,
       handle: form(async (f, { now, documents }) => {
-        await revokeToken(app.prisma, { clientId: one(f, 'client_id'), documents, token: one(f, 'token') }, now);
+        await revokeToken(app.prisma, { clientId: one(f, 'client_id'), documents, token: one(f, 'token') }, now, app.principals);
         return {};
       }),
     },

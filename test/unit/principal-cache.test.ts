@@ -117,4 +117,29 @@ describe('PrincipalCache', () => {
     await cache.resolve('k', NOW, none);
     expect(calls).toBe(2);
   });
+
+  it('changing() forgets at once locally and answers when the notification comes back (before or after the commit returns)', async () => {
+    const cache = listeningCache();
+    const l = counting('key1');
+    await cache.resolve('k', NOW, l.load);
+    // The embedded database: the notification arrives while the commit is still returning.
+    expect(await cache.changing('key1', async () => (cache.forget('key1'), 'done'))).toBe('done');
+    await cache.resolve('k', NOW, l.load);
+    expect(l.calls).toBe(2);
+    // PostgreSQL: the listener's copy comes a moment after the commit.
+    let answered = false;
+    const change = cache.changing('key1', async () => 'done').then(() => (answered = true));
+    await new Promise((r) => setImmediate(r));
+    expect(answered).toBe(false);
+    await cache.resolve('k', NOW, l.load);
+    expect(l.calls).toBe(3); // already forgotten here, before the echo
+    cache.forget('key1');
+    await change;
+    expect(answered).toBe(true);
+  });
+
+  it('changing() does not wait while not listening (nothing is cached then)', async () => {
+    const cache = new PrincipalCache();
+    expect(await cache.changing('key1', async () => 'done')).toBe('done');
+  });
 });

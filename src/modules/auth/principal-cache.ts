@@ -2,6 +2,8 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 
 /** How long a resolved credential is trusted without asking the database again (wall-clock milliseconds). */
 export const PRINCIPAL_CACHE_TTL_MS = 5_000;
+/** Longest a change waits for its own notification to come back before answering anyway (changing()). */
+const ECHO_WAIT_MS = 2_000;
 /** Most credentials remembered per instance; the least recently used goes first. */
 export const PRINCIPAL_CACHE_MAX_ENTRIES = 10_000;
 /**
@@ -39,6 +41,8 @@ interface Entry {
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
+  /** Changes made on this instance waiting for their notification to come back (changing()). */
+  private readonly echoes = new Map<string, Set<() => void>>();
   private epoch = 0;
   private listening = false;
 
@@ -62,10 +66,40 @@ export class PrincipalCache {
     return loaded;
   }
 
-  /** A credential changed (revoked, scopes or expiry edited, session ended): drop every entry of it. */
+  /** The notification that a credential changed (revoked, scopes or expiry edited, session ended) arrived: drop every entry of it. */
   forget(credentialId: string): void {
-    this.epoch++;
-    for (const [key, entry] of this.entries) if (entry.credential.credentialId === credentialId) this.entries.delete(key);
+    this.drop(credentialId);
+    const waiting = this.echoes.get(credentialId);
+    this.echoes.delete(credentialId);
+    for (const resolve of waiting ?? []) resolve();
+  }
+
+  /**
+   * Runs `commit` (a transaction that changes the credential and announces it) and answers once
+   * this instance has forgotten the credential and its listener has the notification back.
+   * PostgreSQL signals every listening session at the same commit, so by then the other
+   * instances have it too, short of a stalled connection (the TTL bounds that).
+   */
+  async changing<T>(credentialId: string, commit: () => Promise<T>): Promise<T> {
+    let echoed!: () => void;
+    const echo = new Promise<void>((resolve) => (echoed = resolve));
+    // Registered first: the embedded database delivers the notification before commit() returns.
+    const waiting = this.echoes.get(credentialId) ?? new Set();
+    waiting.add(echoed);
+    this.echoes.set(credentialId, waiting);
+    try {
+      const result = await commit();
+      this.drop(credentialId);
+      if (this.listening) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([echo, new Promise<void>((resolve) => (timer = setTimeout(resolve, ECHO_WAIT_MS)))]);
+        clearTimeout(timer);
+      }
+      return result;
+    } finally {
+      this.echoes.get(credentialId)?.delete(echoed);
+      if (this.echoes.get(credentialId)?.size === 0) this.echoes.delete(credentialId);
+    }
   }
 
   /** The listener (re)connected: whatever changed meanwhile is unknown, so start empty and serve again. */
@@ -78,6 +112,11 @@ export class PrincipalCache {
   notListening(): void {
     this.listening = false;
     this.forgetAll();
+  }
+
+  private drop(credentialId: string): void {
+    this.epoch++;
+    for (const [key, entry] of this.entries) if (entry.credential.credentialId === credentialId) this.entries.delete(key);
   }
 
   private forgetAll(): void {
@@ -120,4 +159,9 @@ type Raw = Pick<PrismaClient, '$executeRaw'>;
  */
 export function announceCredentialChange(prisma: Raw, credentialId: string) {
   return prisma.$executeRaw`SELECT pg_notify(${CREDENTIALS_CHANNEL}, ${credentialId})`;
+}
+
+/** `principals.changing(…)` when the caller has the instance's cache; the change alone otherwise (the notification still reaches every instance). */
+export function changingCredential<T>(principals: PrincipalCache | undefined, credentialId: string, commit: () => Promise<T>): Promise<T> {
+  return principals ? principals.changing(credentialId, commit) : commit();
 }

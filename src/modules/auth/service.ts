@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
 import { isAccessTokenShape, lookupAccessToken } from '../oauth/service.ts';
-import { announceCredentialChange, type CachedCredential, type PrincipalCache } from './principal-cache.ts';
+import { announceCredentialChange, changingCredential, type CachedCredential, type PrincipalCache } from './principal-cache.ts';
 import { hashSecret, randomBase62 } from './secrets.ts';
 import { DEFAULT_SCOPES, isScope, type Scope } from '../../scopes.ts';
 
@@ -121,11 +121,10 @@ export async function listApiKeys(prisma: PrismaClient, accountId: string) {
 }
 
 /** Revokes a key of the account at once: the next request with it answers 401, on every instance. */
-export async function revokeApiKey(prisma: PrismaClient, accountId: string, keyId: string, now: Date): Promise<boolean> {
-  const [{ count }] = await prisma.$transaction([
-    prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } }),
-    announceCredentialChange(prisma, keyId),
-  ]);
+export async function revokeApiKey(prisma: PrismaClient, accountId: string, keyId: string, now: Date, principals?: PrincipalCache): Promise<boolean> {
+  const [{ count }] = await changingCredential(principals, keyId, () =>
+    prisma.$transaction([prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } }), announceCredentialChange(prisma, keyId)]),
+  );
   return count === 1;
 }
 
@@ -133,15 +132,14 @@ export async function revokeApiKey(prisma: PrismaClient, accountId: string, keyI
  * Changes a live key's scopes and/or expiry (null: never expires); the next request with it, on
  * any instance, has the new ones. Null when the account has no such live key.
  */
-export async function updateApiKey(prisma: PrismaClient, accountId: string, keyId: string, change: { scopes?: unknown; expiresAt?: Date | null }) {
+export async function updateApiKey(prisma: PrismaClient, accountId: string, keyId: string, change: { scopes?: unknown; expiresAt?: Date | null }, principals?: PrincipalCache) {
   const data = {
     ...(change.scopes !== undefined ? { scopes: parseScopes(change.scopes) } : {}),
     ...(change.expiresAt !== undefined ? { expiresAt: change.expiresAt } : {}),
   };
-  const [{ count }] = await prisma.$transaction([
-    prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data }),
-    announceCredentialChange(prisma, keyId),
-  ]);
+  const [{ count }] = await changingCredential(principals, keyId, () =>
+    prisma.$transaction([prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data }), announceCredentialChange(prisma, keyId)]),
+  );
   if (count !== 1) return null;
   const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: keyId } });
   return { id: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes, expiresAt: row.expiresAt, createdAt: row.createdAt };

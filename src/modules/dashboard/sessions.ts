@@ -3,7 +3,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { newId } from '../../db/ids.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { verifyPassword } from '../auth/password.ts';
-import { announceCredentialChange, type PrincipalCache } from '../auth/principal-cache.ts';
+import { announceCredentialChange, changingCredential, type PrincipalCache } from '../auth/principal-cache.ts';
 
 /**
  * Dashboard sessions: a random 256-bit secret in an HttpOnly cookie, only its SHA-256 in the
@@ -69,10 +69,10 @@ export async function findSession(prisma: PrismaClient, secret: string | undefin
 }
 
 /** Signs out: the session ends on every instance at once. */
-export async function endSession(prisma: PrismaClient, secret: string): Promise<void> {
+export async function endSession(prisma: PrismaClient, secret: string, principals?: PrincipalCache): Promise<void> {
   const row = await prisma.dashboardSession.findUnique({ where: { tokenHash: hashSecret(secret) }, select: { id: true } });
   if (!row) return;
-  await prisma.$transaction([prisma.dashboardSession.deleteMany({ where: { id: row.id } }), announceCredentialChange(prisma, row.id)]);
+  await changingCredential(principals, row.id, () => prisma.$transaction([prisma.dashboardSession.deleteMany({ where: { id: row.id } }), announceCredentialChange(prisma, row.id)]));
 }
 
 /** Parses a Cookie header into name → value (first occurrence wins). */

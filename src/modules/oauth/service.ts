@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { newId } from '../../db/ids.ts';
-import { announceCredentialChange } from '../auth/principal-cache.ts';
+import { announceCredentialChange, changingCredential, type PrincipalCache } from '../auth/principal-cache.ts';
 import { hashSecret, randomBase62 } from '../auth/secrets.ts';
 import { ALL_SCOPES, DEFAULT_SCOPES, isScope, type Scope } from '../../scopes.ts';
 import { DEVICE_CODE_GRANT_TYPE, requireClient, type DocumentPolicy } from './clients.ts';
@@ -237,12 +237,14 @@ export async function refreshTokens(prisma: PrismaClient, input: ClientInput & {
 
 // ---------------------------------------------------------------- revocation
 
-export async function revokeGrantById(prisma: PrismaClient, grantId: string, reason: string, now: Date): Promise<boolean> {
-  const [{ count }] = await prisma.$transaction([
-    prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } }),
-    prisma.oAuthToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } }),
-    announceCredentialChange(prisma, grantId),
-  ]);
+export async function revokeGrantById(prisma: PrismaClient, grantId: string, reason: string, now: Date, principals?: PrincipalCache): Promise<boolean> {
+  const [{ count }] = await changingCredential(principals, grantId, () =>
+    prisma.$transaction([
+      prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } }),
+      prisma.oAuthToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } }),
+      announceCredentialChange(prisma, grantId),
+    ]),
+  );
   return count === 1;
 }
 
@@ -251,15 +253,19 @@ export async function revokeGrantById(prisma: PrismaClient, grantId: string, rea
  * revokes itself. Unknown tokens, and tokens of another client, answer success all the same
  * (§2.2), so the endpoint tells nothing about tokens it did not issue to the caller.
  */
-export async function revokeToken(prisma: PrismaClient, input: ClientInput & { token?: string }, now: Date): Promise<void> {
+export async function revokeToken(prisma: PrismaClient, input: ClientInput & { token?: string }, now: Date, principals?: PrincipalCache): Promise<void> {
   const client = await requireClient(prisma, input.clientId, now, input.documents);
   if (!input.token) throw new OAuthError('invalid_request', 'token is required.');
   if (!ACCESS_TOKEN.test(input.token) && !REFRESH_TOKEN.test(input.token)) return;
   const row = await prisma.oAuthToken.findUnique({ where: { tokenHash: hashSecret(input.token) }, include: { grant: true } });
   if (!row || row.grant.clientId !== client.id) return;
-  if (row.kind === 'refresh') await revokeGrantById(prisma, row.grantId, 'revocation_endpoint', now);
+  if (row.kind === 'refresh') await revokeGrantById(prisma, row.grantId, 'revocation_endpoint', now, principals);
   // Cached principals are kept per grant: every token of it is looked up afresh (principal-cache.ts).
-  else await prisma.$transaction([prisma.oAuthToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } }), announceCredentialChange(prisma, row.grantId)]);
+  else {
+    await changingCredential(principals, row.grantId, () =>
+      prisma.$transaction([prisma.oAuthToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } }), announceCredentialChange(prisma, row.grantId)]),
+    );
+  }
 }
 
 // ---------------------------------------------------------------- connected apps (dashboard)
@@ -278,9 +284,9 @@ export async function listGrants(prisma: PrismaClient, accountId: string) {
 }
 
 /** The account holder disconnects an app: the grant and every token of it stop working now. */
-export async function revokeGrant(prisma: PrismaClient, accountId: string, grantId: string, now: Date): Promise<boolean> {
+export async function revokeGrant(prisma: PrismaClient, accountId: string, grantId: string, now: Date, principals?: PrincipalCache): Promise<boolean> {
   const grant = await prisma.oAuthGrant.findFirst({ where: { id: grantId, accountId, revokedAt: null }, select: { id: true } });
-  return grant ? revokeGrantById(prisma, grant.id, 'dashboard', now) : false;
+  return grant ? revokeGrantById(prisma, grant.id, 'dashboard', now, principals) : false;
 }
 
 // ---------------------------------------------------------------- access token lookup
