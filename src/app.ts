@@ -34,7 +34,7 @@ import { createHttpServer } from './http/server.ts';
 import { seedCatalogue } from './db/catalogue-seed.ts';
 import { ensureDemoAccount } from './modules/account/demo.ts';
 import { KeyUseRecorder } from './modules/auth/key-usage.ts';
-import { CREDENTIALS_CHANNEL, PrincipalCache } from './modules/auth/principal-cache.ts';
+import { announceCredentialChange, countCredentialListeners, CREDENTIALS_CHANNEL, CREDENTIALS_LISTENER_NAME, PrincipalCache } from './modules/auth/principal-cache.ts';
 import * as servers from './modules/servers/service.ts';
 import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
@@ -91,10 +91,17 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const webhookSecretKey = resolveWebhookSecretKey({ key: config.webhookSecretKey, dataDir: config.dataDir, log });
   const background = await createBackground({ config, db, prisma, clock, log, provider, events, webhookSecretKey });
   await events.start();
-  // Every instance forgets a credential the moment its change commits, whichever instance made it.
-  const principals = new PrincipalCache();
+  // Every instance forgets a credential the moment its change commits, whichever instance made it (README: Authentication).
+  const principals = new PrincipalCache({
+    peers: {
+      acknowledge: async (payload) => void (await announceCredentialChange(prisma, payload)),
+      listening: async () => (db.kind === 'pglite' ? 1 : countCredentialListeners(prisma)),
+      onError: (err) => log.warn({ err: err.message }, 'acknowledging a credential change failed'),
+    },
+  });
   const credentialChanges = await db.listen(CREDENTIALS_CHANNEL, {
-    onNotify: (credentialId) => (credentialId === undefined ? principals.listeningFromNow() : principals.forget(credentialId)),
+    applicationName: CREDENTIALS_LISTENER_NAME,
+    onNotify: (payload) => principals.notified(payload),
     onError: (err) => {
       principals.notListening();
       log.warn({ err: err.message }, 'credential listener connection lost; reconnecting');

@@ -12,6 +12,8 @@ export interface ListenOptions {
    */
   onNotify: (payload?: string) => void;
   onError?: (err: Error) => void;
+  /** The connection's application_name (pg_stat_activity); LISTENER_APPLICATION_NAME unless given. */
+  applicationName?: string;
 }
 
 const FIRST_RETRY_MS = 100;
@@ -43,7 +45,7 @@ export function listenPostgres(connectionString: string, channel: string, opts: 
   };
 
   async function connect(): Promise<void> {
-    const c = new pg.Client({ connectionString, application_name: LISTENER_APPLICATION_NAME, connectionTimeoutMillis: 3000, keepAlive: true });
+    const c = new pg.Client({ connectionString, application_name: opts.applicationName ?? LISTENER_APPLICATION_NAME, connectionTimeoutMillis: 3000, keepAlive: true });
     client = c;
     c.on('notification', (n) => n.channel === channel && opts.onNotify(n.payload ?? ''));
     c.on('error', (err) => reconnectLater(err));

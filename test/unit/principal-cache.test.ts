@@ -118,28 +118,37 @@ describe('PrincipalCache', () => {
     expect(calls).toBe(2);
   });
 
-  it('changing() forgets at once locally and answers when the notification comes back (before or after the commit returns)', async () => {
-    const cache = listeningCache();
+  it('changing() forgets at once here and answers when every listening instance has acknowledged', async () => {
+    let cache!: PrincipalCache;
+    const sent: string[] = [];
+    // The listener delivers to this instance what it sends (acknowledgements included), as PostgreSQL does.
+    const peers = { acknowledge: async (payload: string) => void sent.push(payload), listening: async () => 2 };
+    cache = new PrincipalCache({ peers });
+    cache.listeningFromNow();
     const l = counting('key1');
     await cache.resolve('k', NOW, l.load);
-    // The embedded database: the notification arrives while the commit is still returning.
-    expect(await cache.changing('key1', async () => (cache.forget('key1'), 'done'))).toBe('done');
-    await cache.resolve('k', NOW, l.load);
-    expect(l.calls).toBe(2);
-    // PostgreSQL: the listener's copy comes a moment after the commit.
     let answered = false;
-    const change = cache.changing('key1', async () => 'done').then(() => (answered = true));
+    const change = cache.changing('key1', async () => 'done').then((r) => ((answered = true), r));
+    await new Promise((r) => setImmediate(r));
+    await cache.resolve('k', NOW, l.load);
+    expect(l.calls).toBe(2); // forgotten here before any acknowledgement
+    // The change's own notification comes back: this instance forgets and acknowledges.
+    cache.notified('key1');
+    expect(sent).toEqual([`ack ${cache.instanceId} key1`]);
+    cache.notified(sent[0]);
+    await new Promise((r) => setImmediate(r));
+    expect(answered).toBe(false); // one of two
+    cache.notified('ack other-instance key2'); // another credential's: not counted
     await new Promise((r) => setImmediate(r));
     expect(answered).toBe(false);
-    await cache.resolve('k', NOW, l.load);
-    expect(l.calls).toBe(3); // already forgotten here, before the echo
-    cache.forget('key1');
-    await change;
-    expect(answered).toBe(true);
+    cache.notified('ack other-instance key1');
+    expect(await change).toBe('done');
   });
 
-  it('changing() does not wait while not listening (nothing is cached then)', async () => {
-    const cache = new PrincipalCache();
+  it('changing() does not wait while not listening (nothing is cached then), nor without peers', async () => {
+    const cache = new PrincipalCache({ peers: { acknowledge: async () => undefined, listening: async () => 3 } });
     expect(await cache.changing('key1', async () => 'done')).toBe('done');
+    const alone = listeningCache();
+    expect(await alone.changing('key1', async () => 'done')).toBe('done');
   });
 });
