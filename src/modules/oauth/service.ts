@@ -206,7 +206,7 @@ export async function exchangeDeviceCode(prisma: PrismaClient, input: ClientInpu
  * and issues a new pair; presenting a spent one is reuse (a stolen copy, or the victim after
  * the thief) and revokes the whole grant with all its tokens (OAuth 2.0 Security BCP §4.14).
  */
-export async function refreshTokens(prisma: PrismaClient, input: ClientInput & { refreshToken?: string; scope?: string; resource?: string }, now: Date): Promise<TokenResponse> {
+export async function refreshTokens(prisma: PrismaClient, input: ClientInput & { refreshToken?: string; scope?: string; resource?: string }, now: Date, principals?: PrincipalCache): Promise<TokenResponse> {
   const client = await requireClient(prisma, input.clientId, now, input.documents);
   if (!input.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required.');
   if (!REFRESH_TOKEN.test(input.refreshToken)) throw new OAuthError('invalid_grant', 'The refresh token is invalid.');
@@ -231,13 +231,14 @@ export async function refreshTokens(prisma: PrismaClient, input: ClientInput & {
     return issueTokens(tx, row.grantId, scopes, now);
   });
   if (outcome) return outcome;
-  await revokeGrantById(prisma, row.grantId, 'refresh_token_reuse', now);
+  await revokeGrantById(prisma, row.grantId, 'refresh_token_reuse', now, principals);
   throw new OAuthError('invalid_grant', 'The refresh token was already used; the grant has been revoked.');
 }
 
 // ---------------------------------------------------------------- revocation
 
-export async function revokeGrantById(prisma: PrismaClient, grantId: string, reason: string, now: Date, principals?: PrincipalCache): Promise<boolean> {
+/** Revokes a grant and every token of it; `principals`: this instance's cache, so the change is answered only once every instance has forgotten the grant. */
+export async function revokeGrantById(prisma: PrismaClient, grantId: string, reason: string, now: Date, principals: PrincipalCache | undefined): Promise<boolean> {
   const [{ count }] = await changingCredential(principals, grantId, () =>
     prisma.$transaction([
       prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } }),
