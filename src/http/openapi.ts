@@ -21,6 +21,16 @@ const RATE_HEADERS = {
   'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets.', schema: { type: 'integer' } },
 };
 
+/** Conditional reads (plugins/conditional.ts): every GET operation. */
+const ETAG_HEADER = { ETag: { description: 'Strong validator of this body: send it back in If-None-Match.', schema: { type: 'string' } } };
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit.',
+};
+
 /**
  * The OpenAPI 3.1 document of /v1, built from the same operation metadata sofa serves:
  * true parameter locations, request bodies, scopes and every error status.
@@ -63,6 +73,8 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     if (op.idempotencyKey) {
       parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retries with the same key within 24 hours return the first result.' });
     }
+    const conditional = op.method === 'GET';
+    if (conditional) parameters.push(IF_NONE_MATCH);
     const errors: Record<string, string> = { ...ERROR_RESPONSES };
     if (op.idempotencyKey) {
       errors[409] = 'A request with this Idempotency-Key is still running.';
@@ -82,7 +94,8 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
         ? { requestBody: { required: (body.required as string[]).length > 0, content: { 'application/json': { schema: (body.required as string[]).length ? body : { ...body, required: undefined } } } } }
         : {}),
       responses: {
-        200: { description: 'Success.', headers: RATE_HEADERS, content: { 'application/json': { schema: jsonSchemaOf(op.field.type) } } },
+        200: { description: 'Success.', headers: conditional ? { ...RATE_HEADERS, ...ETAG_HEADER } : RATE_HEADERS, content: { 'application/json': { schema: jsonSchemaOf(op.field.type) } } },
+        ...(conditional ? { 304: { description: 'Not modified: the body is the one the If-None-Match tag names (none sent).', headers: { ...RATE_HEADERS, ...ETAG_HEADER } } } : {}),
         ...Object.fromEntries(
           Object.entries(errors).map(([status, description]) => [
             status,
