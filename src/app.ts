@@ -101,7 +101,8 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   });
   const credentialChanges = await db.listen(CREDENTIALS_CHANNEL, {
     applicationName: CREDENTIALS_LISTENER_NAME,
-    onNotify: (payload) => principals.notified(payload),
+    onListening: () => principals.listeningFromNow(),
+    onNotify: (payload) => payload !== undefined && principals.notified(payload),
     onError: (err) => {
       principals.notListening();
       log.warn({ err: err.message }, 'credential listener connection lost; reconnecting');

@@ -86,9 +86,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     prisma,
     kind: 'pglite',
     ping: async () => void (await pglite.query('SELECT 1')),
-    listen: async (channel, { onNotify }) => {
+    listen: async (channel, { onNotify, onListening }) => {
       const unlisten = await pglite.listen(channel, (payload) => onNotify(payload));
-      onNotify(); // listening from now on (in-process: it never disconnects)
+      onListening?.(); // in process: it never disconnects
       return { close: () => (pglite.closed ? Promise.resolve() : unlisten()) };
     },
     close: async () => {

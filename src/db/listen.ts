@@ -12,6 +12,8 @@ export interface ListenOptions {
    */
   onNotify: (payload?: string) => void;
   onError?: (err: Error) => void;
+  /** Called once listening starts, and again on every reconnection (before `onNotify()` without payload). */
+  onListening?: () => void;
   /** The connection's application_name (pg_stat_activity); LISTENER_APPLICATION_NAME unless given. */
   applicationName?: string;
 }
@@ -62,6 +64,7 @@ export function listenPostgres(connectionString: string, channel: string, opts: 
     }
     if (closed) return void (await c.end().catch(() => undefined));
     delay = FIRST_RETRY_MS;
+    opts.onListening?.();
     opts.onNotify();
   }
 

@@ -84,9 +84,8 @@ export class PrincipalCache {
     return loaded;
   }
 
-  /** The listener's callback: a change (forget it, then acknowledge), an acknowledgement, or none on (re)connection. */
-  notified(payload?: string): void {
-    if (payload === undefined) return this.listeningFromNow();
+  /** The listener's callback for a notification: a change (forget it, then acknowledge) or an acknowledgement. */
+  notified(payload: string): void {
     const ack = /^ack (\S+) (\S+)$/.exec(payload);
     if (ack) {
       for (const acknowledged of this.pending.get(ack[2]) ?? []) acknowledged(ack[1]);
