@@ -11,6 +11,7 @@ import type { RateLimits } from './http/rate-limit.ts';
 import type { ServerProvider } from './provider/types.ts';
 import type { HostingDriver } from './provider/hosting/types.ts';
 import type { KeyUseRecorder } from './modules/auth/key-usage.ts';
+import type { PrincipalCache } from './modules/auth/principal-cache.ts';
 
 /** The long-lived parts of one running instance, shared by every request. */
 export interface App {
@@ -23,6 +24,8 @@ export interface App {
   limits: RateLimits;
   /** Writes `ApiKey.lastUsedAt` off the request's path, at most once a minute per key. */
   keyUse: KeyUseRecorder;
+  /** Credentials resolved in the last few seconds, by the hash of their secret; forgotten on every instance when one changes. */
+  principals: PrincipalCache;
   /** The Redis connection for shared counters, when REDIS_URL is set (readiness pings it). */
   redis?: Redis;
   metrics: Metrics;

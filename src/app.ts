@@ -36,6 +36,7 @@ import { createHttpServer } from './http/server.ts';
 import { seedCatalogue } from './db/catalogue-seed.ts';
 import { ensureDemoAccount } from './modules/account/demo.ts';
 import { KeyUseRecorder } from './modules/auth/key-usage.ts';
+import { announceCredentialChange, countCredentialListeners, CREDENTIALS_CHANNEL, CREDENTIALS_LISTENER_NAME, PrincipalCache } from './modules/auth/principal-cache.ts';
 import * as servers from './modules/servers/service.ts';
 import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
@@ -94,6 +95,23 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const webhookSecretKey = resolveWebhookSecretKey({ key: config.webhookSecretKey, dataDir: config.dataDir, log });
   const background = await createBackground({ config, db, prisma, clock, log, provider, events, webhookSecretKey });
   await events.start();
+  // Every instance forgets a credential the moment its change commits, whichever instance made it (README: Authentication).
+  const principals = new PrincipalCache({
+    peers: {
+      acknowledge: async (payload) => void (await announceCredentialChange(prisma, payload)),
+      listening: async () => (db.kind === 'pglite' ? 1 : countCredentialListeners(prisma)),
+      onError: (err) => log.warn({ err: err.message }, 'acknowledging a credential change failed'),
+    },
+  });
+  const credentialChanges = await db.listen(CREDENTIALS_CHANNEL, {
+    applicationName: CREDENTIALS_LISTENER_NAME,
+    onListening: () => principals.listeningFromNow(),
+    onNotify: (payload) => payload !== undefined && principals.notified(payload),
+    onError: (err) => {
+      principals.notListening();
+      log.warn({ err: err.message }, 'credential listener connection lost; reconnecting');
+    },
+  });
   let stopping: Promise<void> | undefined;
   const app: App = {
     config,
@@ -104,6 +122,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     schema,
     limits: new RateLimits(redis, config.requestsPerMinute, namespace),
     keyUse: new KeyUseRecorder({ prisma, now: () => clock.now(), log }),
+    principals,
     redis,
     metrics: new Metrics(),
     provider,
@@ -151,6 +170,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
       await closed;
       clearTimeout(force);
       await background.stop();
+      await credentialChanges.close();
       await app.keyUse.settled();
       await events.close();
       redis?.disconnect();

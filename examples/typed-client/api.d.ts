@@ -4436,7 +4436,10 @@ export interface operations {
     account: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4451,6 +4454,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4466,6 +4471,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Account"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -4562,7 +4582,10 @@ export interface operations {
     domain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The domain id.
@@ -4583,6 +4606,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4606,6 +4631,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Domain"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -4892,7 +4932,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4907,6 +4950,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4936,6 +4981,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["DomainList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -5032,7 +5092,10 @@ export interface operations {
     hostingAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -5053,6 +5116,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5095,6 +5160,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingAccount"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -5202,7 +5282,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5217,6 +5300,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5265,6 +5350,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingAccountList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -5361,7 +5461,10 @@ export interface operations {
     hostingBackups: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -5382,6 +5485,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5406,6 +5511,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingBackupList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -5673,7 +5793,10 @@ export interface operations {
     hostingCron: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -5694,6 +5817,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5710,6 +5835,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingCrontab"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -5956,7 +6096,10 @@ export interface operations {
     hostingDatabases: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -5977,6 +6120,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5997,6 +6142,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingDatabaseList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -6281,7 +6441,10 @@ export interface operations {
                  */
                 path: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -6302,6 +6465,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6315,6 +6480,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingTextFile"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -6417,7 +6597,10 @@ export interface operations {
                  */
                 path?: string | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -6438,6 +6621,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6459,6 +6644,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingDirectory"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -6848,7 +7048,10 @@ export interface operations {
     hostingGit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -6869,6 +7072,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6890,6 +7095,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingGitStatus"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -7124,7 +7344,10 @@ export interface operations {
     hostingGitDeployKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -7145,6 +7368,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7157,6 +7382,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingDeployKey"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -7253,7 +7493,10 @@ export interface operations {
     hostingGitWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -7274,6 +7517,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7286,6 +7531,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingGitWebhook"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -7687,7 +7947,10 @@ export interface operations {
                  */
                 lines?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -7708,6 +7971,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7721,6 +7986,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingLog"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -7817,7 +8097,10 @@ export interface operations {
     hostingProtectedDirs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -7838,6 +8121,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7857,6 +8142,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingProtectedDirList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -8280,7 +8580,10 @@ export interface operations {
     hostingSshAccess: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -8301,6 +8604,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8316,6 +8621,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingSshAccess"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -8580,7 +8900,10 @@ export interface operations {
     hostingStats: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -8601,6 +8924,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8634,6 +8959,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingStats"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -8736,7 +9076,10 @@ export interface operations {
                  */
                 period: "24h" | "7d" | "30d";
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -8757,6 +9100,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8788,6 +9133,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingVisitorStats"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -8884,7 +9244,10 @@ export interface operations {
     hostingWaf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -8905,6 +9268,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8923,6 +9288,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingWaf"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -9019,7 +9399,10 @@ export interface operations {
     hostingWafAccess: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The hosting account id.
@@ -9040,6 +9423,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9051,6 +9436,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HostingWafAccess"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -9311,7 +9711,10 @@ export interface operations {
     invoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The invoice id.
@@ -9332,6 +9735,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9360,6 +9765,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Invoice"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -9467,7 +9887,10 @@ export interface operations {
                  */
                 page?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9482,6 +9905,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9518,6 +9943,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["InvoicePage"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -9625,7 +10065,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The mail domain id.
@@ -9646,6 +10089,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9667,6 +10112,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["MailAliasList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -9774,7 +10234,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The mail domain id.
@@ -9795,6 +10258,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9818,6 +10283,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["MailboxList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -9925,7 +10405,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9940,6 +10423,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9961,6 +10446,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["MailDomainList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -10241,7 +10741,10 @@ export interface operations {
                  */
                 domain?: string | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10256,6 +10759,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10294,6 +10799,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["MailSetup"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -10401,7 +10921,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10416,6 +10939,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10439,6 +10964,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["MailboxList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -10734,7 +11274,10 @@ export interface operations {
     pool: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The pool id.
@@ -10755,6 +11298,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10828,6 +11373,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["PoolDetail"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -11300,7 +11860,10 @@ export interface operations {
     poolCatalogue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11315,6 +11878,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11362,6 +11927,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["PoolProductList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -11458,7 +12038,10 @@ export interface operations {
     poolIps: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The pool id.
@@ -11479,6 +12062,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11499,6 +12084,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["PoolIpList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -11961,7 +12561,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11976,6 +12579,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12014,6 +12619,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["PoolList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -12379,7 +12999,10 @@ export interface operations {
     server: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The server id.
@@ -12400,6 +13023,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12452,6 +13077,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Server"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -12677,7 +13317,10 @@ export interface operations {
     serverAddons: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The server id.
@@ -12698,6 +13341,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12723,6 +13368,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ServerAddonList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -13007,7 +13667,10 @@ export interface operations {
     serverIps: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The server id.
@@ -13028,6 +13691,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13048,6 +13713,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ServerIpList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -13144,7 +13824,10 @@ export interface operations {
     serverPlanOptions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The server id.
@@ -13165,6 +13848,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13188,6 +13873,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["PlanOptionList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -13284,7 +13984,10 @@ export interface operations {
     serverSnapshots: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The server id.
@@ -13305,6 +14008,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13327,6 +14032,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["SnapshotList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -13613,7 +14333,10 @@ export interface operations {
     serverStats: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The server id.
@@ -13634,6 +14357,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13665,6 +14390,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ServerStats"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -13772,7 +14512,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -13787,6 +14530,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13845,6 +14590,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ServerList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -13941,7 +14701,10 @@ export interface operations {
     ticket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The ticket id.
@@ -13962,6 +14725,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13988,6 +14753,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["TicketDetail"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -14095,7 +14875,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14110,6 +14893,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14134,6 +14919,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["TicketList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -14436,7 +15236,10 @@ export interface operations {
     wallet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14451,6 +15254,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14470,6 +15275,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Wallet"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -14577,7 +15397,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14592,6 +15415,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14615,6 +15440,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["WalletTransactionList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -14711,7 +15551,10 @@ export interface operations {
     webhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The webhook subscription id.
@@ -14732,6 +15575,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14751,6 +15596,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Webhook"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -15159,7 +16019,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The webhook subscription id.
@@ -15180,6 +16043,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15218,6 +16083,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {
@@ -15325,7 +16205,10 @@ export interface operations {
                  */
                 limit?: number | null;
             };
-            header?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15340,6 +16223,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets. */
                     "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15365,6 +16250,21 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["WebhookList"];
                 };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Strong validator of this body: send it back in If-None-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or a business rule refused the request. */
             400: {

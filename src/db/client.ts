@@ -90,8 +90,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     kind: 'pglite',
     embedded: client,
     ping: async () => void (await pglite.query('SELECT 1')),
-    listen: async (channel, { onNotify }) => {
-      const unlisten = await pglite.listen(channel, () => onNotify());
+    listen: async (channel, { onNotify, onListening }) => {
+      const unlisten = await pglite.listen(channel, (payload) => onNotify(payload));
+      onListening?.(); // in process: it never disconnects
       return { close: () => (pglite.closed ? Promise.resolve() : unlisten()) };
     },
     close: async () => {

@@ -6,9 +6,16 @@ export interface Listening {
 }
 
 export interface ListenOptions {
-  /** Called for each notification, and once on every (re)connection: what was sent while not listening is unknown. */
-  onNotify: () => void;
+  /**
+   * Called with each notification's payload, and once with none on every (re)connection: what
+   * was sent while not listening is unknown.
+   */
+  onNotify: (payload?: string) => void;
   onError?: (err: Error) => void;
+  /** Called once listening starts, and again on every reconnection (before `onNotify()` without payload). */
+  onListening?: () => void;
+  /** The connection's application_name (pg_stat_activity); LISTENER_APPLICATION_NAME unless given. */
+  applicationName?: string;
 }
 
 const FIRST_RETRY_MS = 100;
@@ -40,9 +47,9 @@ export function listenPostgres(connectionString: string, channel: string, opts: 
   };
 
   async function connect(): Promise<void> {
-    const c = new pg.Client({ connectionString, application_name: LISTENER_APPLICATION_NAME, connectionTimeoutMillis: 3000, keepAlive: true });
+    const c = new pg.Client({ connectionString, application_name: opts.applicationName ?? LISTENER_APPLICATION_NAME, connectionTimeoutMillis: 3000, keepAlive: true });
     client = c;
-    c.on('notification', (n) => n.channel === channel && opts.onNotify());
+    c.on('notification', (n) => n.channel === channel && opts.onNotify(n.payload ?? ''));
     c.on('error', (err) => reconnectLater(err));
     c.on('end', () => client === c && reconnectLater(new Error('event listener connection ended')));
     try {
@@ -57,6 +64,7 @@ export function listenPostgres(connectionString: string, channel: string, opts: 
     }
     if (closed) return void (await c.end().catch(() => undefined));
     delay = FIRST_RETRY_MS;
+    opts.onListening?.();
     opts.onNotify();
   }
 

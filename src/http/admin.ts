@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { apiErrorOf, badRequest, notFound, unauthorized } from '../errors.ts';
 import { accountView, createAccount } from '../modules/account/service.ts';
-import { mintApiKey } from '../modules/auth/service.ts';
+import { mintApiKey, revokeApiKey, updateApiKey } from '../modules/auth/service.ts';
 import { getCatalogue } from '../modules/catalogue/service.ts';
 import { registerClient } from '../modules/oauth/clients.ts';
 import { chargeOrder, operatorDeposit, operatorInvoice, operatorPayInvoice } from '../modules/billing/service.ts';
@@ -39,14 +39,31 @@ const ROUTES: AdminRoute[] = [
     path: '/admin/accounts/:accountId/api-keys',
     async handle(app, p, body) {
       await requireAccount(app, p.accountId);
-      let expiresAt: Date | null = null;
-      if (body.expiresAt !== undefined && body.expiresAt !== null) {
-        expiresAt = new Date(String(body.expiresAt));
-        if (typeof body.expiresAt !== 'string' || Number.isNaN(expiresAt.getTime())) throw badRequest('expiresAt must be an ISO 8601 timestamp.', 'expiresAt');
-      }
+      const expiresAt = timestampOrNull(body.expiresAt ?? null);
       if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length < 1 || body.name.length > 100)) throw badRequest('name must be 1 to 100 characters.', 'name');
       const key = await mintApiKey(app.prisma, p.accountId, { name: body.name as string | undefined, scopes: body.scopes, expiresAt });
       return [201, key];
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/admin/accounts/:accountId/api-keys/:keyId',
+    async handle(app, p, body) {
+      await requireAccount(app, p.accountId);
+      for (const field of Object.keys(body)) if (field !== 'scopes' && field !== 'expiresAt') throw badRequest(`Unknown body field "${field}".`, field);
+      const expiresAt = body.expiresAt === undefined ? undefined : timestampOrNull(body.expiresAt);
+      const key = await updateApiKey(app.prisma, p.accountId, p.keyId, { scopes: body.scopes, expiresAt }, app.principals);
+      if (!key) throw notFound('API key');
+      return [200, key];
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/accounts/:accountId/api-keys/:keyId',
+    async handle(app, p) {
+      await requireAccount(app, p.accountId);
+      if (!(await revokeApiKey(app.prisma, p.accountId, p.keyId, app.clock.now(), app.principals))) throw notFound('API key');
+      return [200, { id: p.keyId, revoked: true }];
     },
   },
   {
@@ -165,6 +182,13 @@ const ROUTES: AdminRoute[] = [
 ];
 
 const ROUTER = new Router(ROUTES);
+
+function timestampOrNull(value: unknown): Date | null {
+  if (value === null) return null;
+  const at = new Date(String(value));
+  if (typeof value !== 'string' || Number.isNaN(at.getTime())) throw badRequest('expiresAt must be an ISO 8601 timestamp.', 'expiresAt');
+  return at;
+}
 
 async function requireAccount(app: App, accountId: string): Promise<void> {
   const found = /^[0-9a-f-]{36}$/i.test(accountId) && (await app.prisma.account.findUnique({ where: { id: accountId }, select: { id: true } }));

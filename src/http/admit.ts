@@ -3,7 +3,7 @@ import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf } from '../errors.ts';
 import { authenticate, type Principal } from '../modules/auth/service.ts';
 import { resourceUrl } from '../modules/oauth/resources.ts';
-import { rateLimitHeaders } from './rate-limit.ts';
+import { rateLimitHeaders, type RateLimitResult } from './rate-limit.ts';
 import { sessionPrincipalForHttp } from './session-auth.ts';
 
 export interface Admission {
@@ -12,20 +12,32 @@ export interface Admission {
   limitHeaders: Record<string, string>;
   /** Set when the request must be refused: bad credential (401) or over the limit (429). */
   refusal?: ApiError;
+  /**
+   * Set when counting waited for the outcome (a conditional read): call it with the response's
+   * status. A 304 spends nothing; anything else spends the point now, and is refused (429) when
+   * another request took the last one meanwhile.
+   */
+  countOutcome?: (status: number) => Promise<{ limitHeaders: Record<string, string>; refusal?: ApiError }>;
 }
 
 /**
  * The first two steps of every customer request (REST, GraphQL, MCP): resolve the Bearer
  * credential, then count the request against its per-credential limit (per client address
  * when there is no valid credential).
+ *
+ * `conditional`: the request is a read that may end in 304 Not Modified (conditional.ts),
+ * which does not count (GitHub's rule). It is admitted while the credential has a point left,
+ * without spending it; `countOutcome` spends it once the status is known. The only write is
+ * the limiter's atomic consume, so the count stays exact across instances (Redis): a 304 never
+ * spends a point, and no more than the limit of other answers are ever given in a window.
  */
-export async function admit(app: App, req: IncomingMessage): Promise<Admission> {
+export async function admit(app: App, req: IncomingMessage, opts: { conditional?: boolean } = {}): Promise<Admission> {
   let principal: Principal | null = null;
   let refusal: ApiError | undefined;
   try {
     const path = (req.url ?? '').split('?')[0];
     const surface = path === '/mcp' ? 'mcp' : path === '/graphql' ? 'graphql' : 'rest';
-    principal = await authenticate(app.prisma, headerOf(req, 'authorization'), app.clock.now(), resourceUrl(app.config.publicBaseUrl, surface));
+    principal = await authenticate(app.prisma, headerOf(req, 'authorization'), app.clock.now(), resourceUrl(app.config.publicBaseUrl, surface), app.principals);
     // The dashboard on /graphql: its session cookie plus the CSRF header, when no Bearer is given.
     if (!principal && path === '/graphql') principal = await sessionPrincipalForHttp(app, req);
     app.keyUse.record(principal);
@@ -33,10 +45,25 @@ export async function admit(app: App, req: IncomingMessage): Promise<Admission> 
     refusal = apiErrorOf(err);
     if (!refusal) throw err;
   }
-  const limit = await app.limits.consume('default', principal?.credentialId ?? `ip:${req.socket.remoteAddress}`);
+  const key = principal?.credentialId ?? `ip:${req.socket.remoteAddress}`;
+  if (opts.conditional && principal && !refusal) {
+    const standing = await app.limits.peek('default', key);
+    if (!standing.allowed) return { principal, limitHeaders: rateLimitHeaders(standing), refusal: overLimit(standing) };
+    const countOutcome = async (status: number) => {
+      if (status === 304) return { limitHeaders: rateLimitHeaders(standing) };
+      const limit = await app.limits.consume('default', key);
+      return { limitHeaders: rateLimitHeaders(limit), refusal: limit.allowed ? undefined : overLimit(limit) };
+    };
+    return { principal, limitHeaders: rateLimitHeaders(standing), countOutcome };
+  }
+  const limit = await app.limits.consume('default', key);
   const limitHeaders = rateLimitHeaders(limit);
-  if (!refusal && !limit.allowed) refusal = new ApiError(429, `Rate limit of ${limit.limit} requests per minute exceeded. Retry after ${limit.retryAfter} s.`);
+  if (!refusal && !limit.allowed) refusal = overLimit(limit);
   return { principal, limitHeaders, refusal };
+}
+
+function overLimit(limit: RateLimitResult): ApiError {
+  return new ApiError(429, `Rate limit of ${limit.limit} requests per minute exceeded. Retry after ${limit.retryAfter} s.`);
 }
 
 export function headerOf(req: IncomingMessage, name: string): string | null {

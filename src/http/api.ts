@@ -9,20 +9,24 @@ import { requestScope } from './request-scope.ts';
 import { sendError, sendFetchResponse, sendJson } from './respond.ts';
 import { dispatchBinary } from './binary-routes.ts';
 import type { V1Route } from './rest-routes.ts';
-import { noRoute, type Router } from './router.ts';
+import { noRoute, type RouteMatch, type Router } from './router.ts';
 import { restVariables } from './rest-variables.ts';
 import type { SofaHandler } from './sofa-handlers.ts';
+import { conditionalRead } from './conditional.ts';
 
 /**
  * The customer API's HTTP pipeline for /v1 (REST) and /graphql, top to bottom:
- * 1. admit: authenticate, count the per-credential rate limit (admit.ts);
- * 2. route (REST): one match against the /v1 table (rest-routes.ts) — 404, 405, a binary stream
- *    (leaves here), or the operation, whose query parameters and body fields must be its arguments;
+ * 1. route (REST): one match against the /v1 table (rest-routes.ts);
+ * 2. admit: authenticate, count the per-credential rate limit (admit.ts; a conditional read is
+ *    counted once its answer is known, as a 304 is free); then the match decides 404, 405, a
+ *    binary stream (leaves here), or the operation, whose query parameters and body fields must
+ *    be its arguments;
  * 3. body: read within the size limit and parsed once (body.ts);
  * 4. REST: the variables built once (rest-variables.ts), then sofa's generated handler for the
  *    operation (sofa-handlers.ts); GraphQL: yoga, handed the parsed body;
  * 5. both execute through the same yoga/envelop plugins (graphql.ts: limits, input errors and
- *    rules, rate-limit classes, idempotency, scope-auth, error masking).
+ *    rules, rate-limit classes, idempotency, scope-auth, error masking);
+ * 6. a REST GET's answer gets its ETag, or becomes a 304 (conditional.ts).
  */
 export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, sofa: Map<string, SofaHandler>, openApi: () => object, graphiql: (req: IncomingMessage, res: ServerResponse) => void) {
   return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
@@ -42,15 +46,24 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
     // A browser opening /graphql gets GraphiQL, a public page like the OpenAPI document.
     if (surface === 'graphql' && wantsGraphiQL(req)) return graphiql(req, res);
 
-    const { principal, limitHeaders, refusal } = await admit(app, req);
+    const match = surface === 'rest' ? routes.match(method, url.pathname) : undefined;
+    const admission = await admit(app, req, { conditional: isConditionalRead(req, match) });
+    const { principal, refusal } = admission;
+    let limitHeaders = admission.limitHeaders;
     const fail = (error: ApiError) => sendError(res, surface, error, limitHeaders);
     if (refusal) return fail(refusal);
+    // A conditional read is counted by its outcome (a 304 is free): admit.ts.
+    const counted = async (status: number): Promise<ApiError | undefined> => {
+      if (!admission.countOutcome) return undefined;
+      const outcome = await admission.countOutcome(status);
+      limitHeaders = outcome.limitHeaders;
+      return outcome.refusal;
+    };
 
     try {
       let restArgs: Set<string> | undefined;
       let restMatch: { operation: NonNullable<V1Route['operation']>; params: Record<string, string> } | undefined;
-      if (surface === 'rest') {
-        const match = routes.match(method, url.pathname);
+      if (match) {
         if (match.kind !== 'found') return fail(noRoute(match, method, url.pathname));
         const { route, params } = match;
         if (route.binary) {
@@ -84,6 +97,9 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
         // The body is handed over parsed (plugins/parsed-body.ts), never read and parsed again.
         response = await yoga.handleRequest(new Request(url.href, { method, headers: toHeaders(req) }), { ...server, jsonBody: parsed });
       }
+      if (restMatch && method === 'GET') response = await conditionalRead(req.headers['if-none-match'], response);
+      const over = await counted(response.status);
+      if (over) return fail(over);
       await sendFetchResponse(res, response, { ...limitHeaders, ...Object.fromEntries(responseHeaders) });
     } catch (err) {
       const api = apiErrorOf(err);
@@ -91,9 +107,14 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
       // A streamed answer that failed half-way cannot be turned into an error body.
       if (res.headersSent) return void res.destroy();
       if (api.status === 413) res.setHeader('Connection', 'close');
-      fail(api);
+      fail((await counted(api.status)) ?? api);
     }
   };
+}
+
+/** A read of /v1 that may end in 304 (conditional.ts): an operation's GET with If-None-Match (binary streams have no ETag). */
+function isConditionalRead(req: IncomingMessage, match: RouteMatch<V1Route> | undefined): boolean {
+  return req.headers['if-none-match'] !== undefined && match?.kind === 'found' && match.route.method === 'GET' && !match.route.binary;
 }
 
 export function toHeaders(req: IncomingMessage): Headers {

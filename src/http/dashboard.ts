@@ -91,7 +91,7 @@ const ROUTES: Route[] = [
     path: '/sign-out',
     session: true,
     async handle({ app, res, secret }) {
-      await endSession(app.prisma, secret);
+      await endSession(app.prisma, secret, app.principals);
       res.setHeader('Set-Cookie', cookie(app, SESSION_COOKIE, '', 0));
       return [200, { signedIn: false }];
     },
@@ -119,7 +119,7 @@ const ROUTES: Route[] = [
     path: '/keys/:id',
     session: true,
     async handle({ app, accountId, params }) {
-      if (!(await revokeApiKey(app.prisma, accountId, params.id, app.clock.now()))) throw notFound('API key');
+      if (!(await revokeApiKey(app.prisma, accountId, params.id, app.clock.now(), app.principals))) throw notFound('API key');
       return [200, { id: params.id, revoked: true }];
     },
   },
@@ -136,7 +136,7 @@ const ROUTES: Route[] = [
     path: '/apps/:id',
     session: true,
     async handle({ app, accountId, params }) {
-      if (!(await revokeGrant(app.prisma, accountId, params.id, app.clock.now()))) throw notFound('Connected app');
+      if (!(await revokeGrant(app.prisma, accountId, params.id, app.clock.now(), app.principals))) throw notFound('Connected app');
       return [200, { id: params.id, revoked: true }];
     },
   },

@@ -43,7 +43,7 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
         const given = params.authorization ?? params.Authorization ?? ctx.extra.request.headers.authorization;
         let principal: Principal | null = null;
         try {
-          principal = await authenticate(app.prisma, typeof given === 'string' ? given : null, app.clock.now(), resourceUrl(app.config.publicBaseUrl, 'graphql'));
+          principal = await authenticate(app.prisma, typeof given === 'string' ? given : null, app.clock.now(), resourceUrl(app.config.publicBaseUrl, 'graphql'), app.principals);
           app.keyUse.record(principal);
           // The dashboard: its session cookie, on an upgrade from our own origin (no CSWSH).
           if (!principal && given === undefined) principal = await sessionPrincipalForUpgrade(app, ctx.extra.request);

@@ -105,7 +105,7 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
       method: 'POST',
       path: OAUTH_PATHS.revocation,
       handle: form(async (f, { now, documents }) => {
-        await revokeToken(app.prisma, { clientId: one(f, 'client_id'), documents, token: one(f, 'token') }, now);
+        await revokeToken(app.prisma, { clientId: one(f, 'client_id'), documents, token: one(f, 'token') }, now, app.principals);
         return {};
       }),
     },
@@ -140,11 +140,12 @@ async function token(app: App, form: URLSearchParams, documents: Documents, base
       { clientId, documents, code: one(form, 'code'), redirectUri: one(form, 'redirect_uri'), codeVerifier: one(form, 'code_verifier'), resource: one(form, 'resource') },
       base,
       now,
+      app.principals,
     );
   }
   if (grantType === DEVICE_CODE_GRANT_TYPE) return exchangeDeviceCode(app.prisma, { clientId, documents, deviceCode: one(form, 'device_code') }, now);
   if (grantType === 'refresh_token') {
-    return refreshTokens(app.prisma, { clientId, documents, refreshToken: one(form, 'refresh_token'), scope: one(form, 'scope'), resource: one(form, 'resource') }, now);
+    return refreshTokens(app.prisma, { clientId, documents, refreshToken: one(form, 'refresh_token'), scope: one(form, 'scope'), resource: one(form, 'resource') }, now, app.principals);
   }
   throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use authorization_code, ${DEVICE_CODE_GRANT_TYPE} or refresh_token.`);
 }

@@ -50,6 +50,16 @@ function eventWebhook(): object {
   };
 }
 
+/** Conditional reads (conditional.ts): every GET operation. */
+const ETAG_HEADER = { ETag: { description: 'Strong validator of this body: send it back in If-None-Match.', schema: { type: 'string' } } };
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit.',
+};
+
 /**
  * The OpenAPI 3.1 document of /v1, built from the same operation metadata sofa serves:
  * true parameter locations, request bodies, scopes and every error status.
@@ -95,6 +105,8 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     if (op.idempotencyKey) {
       parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retries with the same key within 24 hours return the first result.', example: '4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e' });
     }
+    const conditional = op.method === 'GET';
+    if (conditional) parameters.push(IF_NONE_MATCH);
     const errors: Record<string, string> = { ...ERROR_RESPONSES };
     if (op.idempotencyKey) {
       errors[409] = 'A request with this Idempotency-Key is still running.';
@@ -114,7 +126,8 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
         ? { requestBody: { required: (body.required as string[]).length > 0, content: { 'application/json': { schema: (body.required as string[]).length ? body : { ...body, required: undefined }, example: bodyExample } } } }
         : {}),
       responses: {
-        200: { description: 'Success.', headers: RATE_HEADERS, content: { 'application/json': { schema: jsonSchemaOf(op.field.type), example: exampleOf(op.field.type, op.name) } } },
+        200: { description: 'Success.', headers: conditional ? { ...RATE_HEADERS, ...ETAG_HEADER } : RATE_HEADERS, content: { 'application/json': { schema: jsonSchemaOf(op.field.type), example: exampleOf(op.field.type, op.name) } } },
+        ...(conditional ? { 304: { description: 'Not modified: the body is the one the If-None-Match tag names (none sent).', headers: { ...RATE_HEADERS, ...ETAG_HEADER } } } : {}),
         ...Object.fromEntries(
           Object.entries(errors).map(([status, description]) => [
             status,

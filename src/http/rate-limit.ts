@@ -53,6 +53,17 @@ export class RateLimits {
       throw err;
     }
   }
+
+  /**
+   * The key's standing without spending a point: allowed while one is left. A conditional read
+   * is admitted on this and counted (consume) only once it is known not to be a 304.
+   */
+  async peek(bucket: Bucket, key: string): Promise<RateLimitResult> {
+    const limiter = this.limiter(bucket);
+    const res = await limiter.get(key);
+    if (!res) return toResult(new RateLimiterRes(limiter.points, limiter.duration * 1000, 0), limiter.points, true);
+    return toResult(res, limiter.points, res.remainingPoints > 0);
+  }
 }
 
 function toResult(res: RateLimiterRes, limit: number, allowed: boolean): RateLimitResult {

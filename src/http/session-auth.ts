@@ -7,7 +7,7 @@ import { findSession, parseCookies, safeEqual, SESSION_COOKIE, type Session } fr
 /** The dashboard session of a request, from its cookie (no CSRF check: callers add theirs). */
 export async function sessionOf(app: App, req: IncomingMessage): Promise<{ secret: string; session: Session } | null> {
   const secret = parseCookies(req.headers.cookie)[SESSION_COOKIE];
-  const session = await findSession(app.prisma, secret, app.clock.now());
+  const session = await findSession(app.prisma, secret, app.clock.now(), app.principals);
   return session ? { secret, session } : null;
 }
 

@@ -32,13 +32,18 @@ describe('GET /v1/openapi.json', () => {
       for (const status of ['200', '400', '401', '403', '404', '429', '500']) expect(entry.responses[status], status).toBeDefined();
       const pathParams = (entry.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
       expect(pathParams.sort()).toEqual([...op.pathParams].sort());
+      if (op.method === 'GET') {
+        expect(entry.parameters.some((p: any) => p.name === 'If-None-Match' && p.in === 'header')).toBe(true);
+        expect(entry.responses['200'].headers.ETag).toBeDefined();
+        expect(entry.responses['304'].headers.ETag).toBeDefined();
+      } else expect(entry.responses['304']).toBeUndefined();
       if (op.idempotencyKey) expect(entry.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.in === 'header')).toBe(true);
       else expect((entry.parameters ?? []).some((p: any) => p.name === 'Idempotency-Key')).toBe(false);
       if (op.method === 'GET') expect(entry.requestBody).toBeUndefined();
     }
     // Spot checks: query parameters on a list, a JSON body on a create.
     const list = doc.paths['/servers'].get;
-    expect(list.parameters.map((p: any) => [p.name, p.in])).toEqual([['cursor', 'query'], ['limit', 'query']]);
+    expect(list.parameters.map((p: any) => [p.name, p.in])).toEqual([['cursor', 'query'], ['limit', 'query'], ['If-None-Match', 'header']]);
     const snap = doc.paths['/servers/{id}/snapshots'].post;
     expect(snap.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['name'], additionalProperties: false });
     expect(snap.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Snapshot' });

@@ -1,7 +1,8 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
-import { lookupAccessToken } from '../oauth/service.ts';
+import { isAccessTokenShape, lookupAccessToken } from '../oauth/service.ts';
+import { announceCredentialChange, changingCredential, type CachedCredential, type PrincipalCache } from './principal-cache.ts';
 import { hashSecret, randomBase62 } from './secrets.ts';
 import { DEFAULT_SCOPES, isScope, type Scope } from '../../scopes.ts';
 
@@ -62,33 +63,47 @@ export async function mintApiKey(
 
 /**
  * Resolves a Bearer credential. The lookup is by hash (an index seek, no comparison of
- * secrets in application code), so timing tells nothing about stored keys.
+ * secrets in application code), so timing tells nothing about stored keys. With `cache`, a
+ * credential resolved within the last few seconds costs no query (principal-cache.ts); expiry
+ * and audience are checked on every use all the same.
  * Missing credential → null; malformed, unknown, revoked or expired → 401, and so is an access
  * token bound (RFC 8707) to another resource than `audience`, the surface being called.
  */
-export async function authenticate(prisma: PrismaClient, authorization: string | null, now: Date, audience: string): Promise<Principal | null> {
+export async function authenticate(prisma: PrismaClient, authorization: string | null, now: Date, audience: string, cache?: PrincipalCache): Promise<Principal | null> {
   if (!authorization) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <API key>".');
   const token = match[1];
   if (token.startsWith('svc_at_')) {
     // OAuth access token: exactly the scopes granted; refresh tokens never authenticate calls.
-    const access = await lookupAccessToken(prisma, token, now);
-    if (!access) throw unauthorized('The access token is invalid, expired or revoked.');
-    if (access.resource && access.resource !== audience) throw unauthorized(`This access token was issued for ${access.resource}; it is not accepted here.`);
-    return { accountId: access.accountId, credentialId: access.grantId, kind: 'access_token', scopes: new Set(access.scopes) };
+    const access = isAccessTokenShape(token)
+      ? await cached(cache, `at:${hashSecret(token)}`, now, async () => {
+          const found = await lookupAccessToken(prisma, token, now);
+          if (!found) return null;
+          const principal: Principal = { accountId: found.accountId, credentialId: found.grantId, kind: 'access_token', scopes: new Set(found.scopes) };
+          return { credentialId: found.grantId, expiresAt: found.expiresAt, value: { principal, resource: found.resource } };
+        })
+      : null;
+    if (!access || (access.expiresAt && access.expiresAt <= now)) throw unauthorized('The access token is invalid, expired or revoked.');
+    const { principal, resource } = access.value;
+    if (resource && resource !== audience) throw unauthorized(`This access token was issued for ${resource}; it is not accepted here.`);
+    return principal;
   }
   if (token.startsWith('svc_rt_')) throw unauthorized('A refresh token cannot authenticate API calls; exchange it at the token endpoint.');
   if (!API_KEY_PATTERN.test(token)) throw unauthorized('The API key is malformed.');
-  const row = await prisma.apiKey.findUnique({ where: { keyHash: hashSecret(token) } });
-  if (!row || row.revokedAt) throw unauthorized('The API key is invalid or has been revoked.');
-  if (row.expiresAt && row.expiresAt <= now) throw unauthorized('The API key has expired.');
-  return {
-    accountId: row.accountId,
-    credentialId: row.id,
-    kind: 'api_key',
-    scopes: new Set(row.scopes.filter(isScope)),
-  };
+  const key = await cached(cache, `key:${hashSecret(token)}`, now, async () => {
+    const row = await prisma.apiKey.findUnique({ where: { keyHash: hashSecret(token) } });
+    if (!row || row.revokedAt) return null;
+    const principal: Principal = { accountId: row.accountId, credentialId: row.id, kind: 'api_key', scopes: new Set(row.scopes.filter(isScope)) };
+    return { credentialId: row.id, expiresAt: row.expiresAt, value: principal };
+  });
+  if (!key) throw unauthorized('The API key is invalid or has been revoked.');
+  if (key.expiresAt && key.expiresAt <= now) throw unauthorized('The API key has expired.');
+  return key.value;
+}
+
+function cached<T>(cache: PrincipalCache | undefined, key: string, now: Date, load: () => Promise<CachedCredential<T> | null>): Promise<CachedCredential<T> | null> {
+  return cache ? cache.resolve(key, now, load) : load();
 }
 
 /** The dashboard's key list: prefixes only, never the key. */
@@ -105,10 +120,29 @@ export async function listApiKeys(prisma: PrismaClient, accountId: string) {
   }));
 }
 
-/** Revokes a key of the account at once (the next request with it answers 401). */
-export async function revokeApiKey(prisma: PrismaClient, accountId: string, keyId: string, now: Date): Promise<boolean> {
-  const { count } = await prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } });
+/** Revokes a key of the account at once: the next request with it answers 401, on every instance. */
+export async function revokeApiKey(prisma: PrismaClient, accountId: string, keyId: string, now: Date, principals?: PrincipalCache): Promise<boolean> {
+  const [{ count }] = await changingCredential(principals, keyId, () =>
+    prisma.$transaction([prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } }), announceCredentialChange(prisma, keyId)]),
+  );
   return count === 1;
+}
+
+/**
+ * Changes a live key's scopes and/or expiry (null: never expires); the next request with it, on
+ * any instance, has the new ones. Null when the account has no such live key.
+ */
+export async function updateApiKey(prisma: PrismaClient, accountId: string, keyId: string, change: { scopes?: unknown; expiresAt?: Date | null }, principals?: PrincipalCache) {
+  const data = {
+    ...(change.scopes !== undefined ? { scopes: parseScopes(change.scopes) } : {}),
+    ...(change.expiresAt !== undefined ? { expiresAt: change.expiresAt } : {}),
+  };
+  const [{ count }] = await changingCredential(principals, keyId, () =>
+    prisma.$transaction([prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data }), announceCredentialChange(prisma, keyId)]),
+  );
+  if (count !== 1) return null;
+  const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+  return { id: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes, expiresAt: row.expiresAt, createdAt: row.createdAt };
 }
 
 /**

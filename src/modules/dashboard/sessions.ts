@@ -3,6 +3,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { newId } from '../../db/ids.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { verifyPassword } from '../auth/password.ts';
+import { announceCredentialChange, changingCredential, type PrincipalCache } from '../auth/principal-cache.ts';
 
 /**
  * Dashboard sessions: a random 256-bit secret in an HttpOnly cookie, only its SHA-256 in the
@@ -54,15 +55,24 @@ export async function createSession(prisma: PrismaClient, accountId: string, now
   return { secret, session: { id: row.id, accountId, csrfToken: csrfTokenFor(secret), expiresAt } };
 }
 
-export async function findSession(prisma: PrismaClient, secret: string | undefined, now: Date): Promise<Session | null> {
+/** The live session of a cookie's secret; with `cache`, one resolved in the last few seconds costs no query (auth/principal-cache.ts). */
+export async function findSession(prisma: PrismaClient, secret: string | undefined, now: Date, cache?: PrincipalCache): Promise<Session | null> {
   if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return null;
-  const row = await prisma.dashboardSession.findUnique({ where: { tokenHash: hashSecret(secret) } });
-  if (!row || row.expiresAt <= now) return null;
-  return { id: row.id, accountId: row.accountId, csrfToken: csrfTokenFor(secret), expiresAt: row.expiresAt };
+  const tokenHash = hashSecret(secret);
+  const load = async () => {
+    const row = await prisma.dashboardSession.findUnique({ where: { tokenHash } });
+    return row ? { credentialId: row.id, expiresAt: row.expiresAt, value: { id: row.id, accountId: row.accountId } } : null;
+  };
+  const found = cache ? await cache.resolve(`ses:${tokenHash}`, now, load) : await load();
+  if (!found || found.expiresAt! <= now) return null;
+  return { ...found.value, csrfToken: csrfTokenFor(secret), expiresAt: found.expiresAt! };
 }
 
-export async function endSession(prisma: PrismaClient, secret: string): Promise<void> {
-  await prisma.dashboardSession.deleteMany({ where: { tokenHash: hashSecret(secret) } });
+/** Signs out: the session ends on every instance at once. */
+export async function endSession(prisma: PrismaClient, secret: string, principals?: PrincipalCache): Promise<void> {
+  const row = await prisma.dashboardSession.findUnique({ where: { tokenHash: hashSecret(secret) }, select: { id: true } });
+  if (!row) return;
+  await changingCredential(principals, row.id, () => prisma.$transaction([prisma.dashboardSession.deleteMany({ where: { id: row.id } }), announceCredentialChange(prisma, row.id)]));
 }
 
 /** Parses a Cookie header into name → value (first occurrence wins). */

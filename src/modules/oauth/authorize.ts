@@ -7,6 +7,7 @@ import { redirectUriRegistered } from './client-metadata.ts';
 import { requireClient, type DocumentPolicy } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { parseResource } from './resources.ts';
+import type { PrincipalCache } from '../auth/principal-cache.ts';
 import { issueTokens, parseScopeParam, PREFIX, revokeGrantById, type ClientInput, type TokenResponse } from './service.ts';
 
 /**
@@ -132,6 +133,7 @@ export async function exchangeAuthorizationCode(
   input: ClientInput & { code?: string; redirectUri?: string; codeVerifier?: string; resource?: string },
   baseUrl: string,
   now: Date,
+  principals?: PrincipalCache,
 ): Promise<TokenResponse> {
   const client = await requireClient(prisma, input.clientId, now, input.documents);
   if (!input.code) throw new OAuthError('invalid_request', 'code is required.');
@@ -140,7 +142,7 @@ export async function exchangeAuthorizationCode(
   if (!row) throw new OAuthError('invalid_grant', 'Unknown authorization code.');
   const revokeIssued = async () => {
     const spent = await prisma.oAuthAuthorizationCode.findUnique({ where: { id: row.id }, select: { grantId: true } });
-    if (spent?.grantId) await revokeGrantById(prisma, spent.grantId, 'code_reuse', now);
+    if (spent?.grantId) await revokeGrantById(prisma, spent.grantId, 'code_reuse', now, principals);
   };
   if (row.usedAt) {
     await revokeIssued();

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { newId } from '../../db/ids.ts';
+import { announceCredentialChange, changingCredential, type PrincipalCache } from '../auth/principal-cache.ts';
 import { hashSecret, randomBase62 } from '../auth/secrets.ts';
 import { ALL_SCOPES, DEFAULT_SCOPES, isScope, type Scope } from '../../scopes.ts';
 import { DEVICE_CODE_GRANT_TYPE, requireClient, type DocumentPolicy } from './clients.ts';
@@ -205,7 +206,7 @@ export async function exchangeDeviceCode(prisma: PrismaClient, input: ClientInpu
  * and issues a new pair; presenting a spent one is reuse (a stolen copy, or the victim after
  * the thief) and revokes the whole grant with all its tokens (OAuth 2.0 Security BCP §4.14).
  */
-export async function refreshTokens(prisma: PrismaClient, input: ClientInput & { refreshToken?: string; scope?: string; resource?: string }, now: Date): Promise<TokenResponse> {
+export async function refreshTokens(prisma: PrismaClient, input: ClientInput & { refreshToken?: string; scope?: string; resource?: string }, now: Date, principals?: PrincipalCache): Promise<TokenResponse> {
   const client = await requireClient(prisma, input.clientId, now, input.documents);
   if (!input.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required.');
   if (!REFRESH_TOKEN.test(input.refreshToken)) throw new OAuthError('invalid_grant', 'The refresh token is invalid.');
@@ -230,15 +231,21 @@ export async function refreshTokens(prisma: PrismaClient, input: ClientInput & {
     return issueTokens(tx, row.grantId, scopes, now);
   });
   if (outcome) return outcome;
-  await revokeGrantById(prisma, row.grantId, 'refresh_token_reuse', now);
+  await revokeGrantById(prisma, row.grantId, 'refresh_token_reuse', now, principals);
   throw new OAuthError('invalid_grant', 'The refresh token was already used; the grant has been revoked.');
 }
 
 // ---------------------------------------------------------------- revocation
 
-export async function revokeGrantById(prisma: PrismaClient, grantId: string, reason: string, now: Date): Promise<boolean> {
-  const { count } = await prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } });
-  await prisma.oAuthToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } });
+/** Revokes a grant and every token of it; `principals`: this instance's cache, so the change is answered only once every instance has forgotten the grant. */
+export async function revokeGrantById(prisma: PrismaClient, grantId: string, reason: string, now: Date, principals: PrincipalCache | undefined): Promise<boolean> {
+  const [{ count }] = await changingCredential(principals, grantId, () =>
+    prisma.$transaction([
+      prisma.oAuthGrant.updateMany({ where: { id: grantId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } }),
+      prisma.oAuthToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } }),
+      announceCredentialChange(prisma, grantId),
+    ]),
+  );
   return count === 1;
 }
 
@@ -247,14 +254,19 @@ export async function revokeGrantById(prisma: PrismaClient, grantId: string, rea
  * revokes itself. Unknown tokens, and tokens of another client, answer success all the same
  * (§2.2), so the endpoint tells nothing about tokens it did not issue to the caller.
  */
-export async function revokeToken(prisma: PrismaClient, input: ClientInput & { token?: string }, now: Date): Promise<void> {
+export async function revokeToken(prisma: PrismaClient, input: ClientInput & { token?: string }, now: Date, principals?: PrincipalCache): Promise<void> {
   const client = await requireClient(prisma, input.clientId, now, input.documents);
   if (!input.token) throw new OAuthError('invalid_request', 'token is required.');
   if (!ACCESS_TOKEN.test(input.token) && !REFRESH_TOKEN.test(input.token)) return;
   const row = await prisma.oAuthToken.findUnique({ where: { tokenHash: hashSecret(input.token) }, include: { grant: true } });
   if (!row || row.grant.clientId !== client.id) return;
-  if (row.kind === 'refresh') await revokeGrantById(prisma, row.grantId, 'revocation_endpoint', now);
-  else await prisma.oAuthToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
+  if (row.kind === 'refresh') await revokeGrantById(prisma, row.grantId, 'revocation_endpoint', now, principals);
+  // Cached principals are kept per grant: every token of it is looked up afresh (principal-cache.ts).
+  else {
+    await changingCredential(principals, row.grantId, () =>
+      prisma.$transaction([prisma.oAuthToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } }), announceCredentialChange(prisma, row.grantId)]),
+    );
+  }
 }
 
 // ---------------------------------------------------------------- connected apps (dashboard)
@@ -273,9 +285,9 @@ export async function listGrants(prisma: PrismaClient, accountId: string) {
 }
 
 /** The account holder disconnects an app: the grant and every token of it stop working now. */
-export async function revokeGrant(prisma: PrismaClient, accountId: string, grantId: string, now: Date): Promise<boolean> {
+export async function revokeGrant(prisma: PrismaClient, accountId: string, grantId: string, now: Date, principals?: PrincipalCache): Promise<boolean> {
   const grant = await prisma.oAuthGrant.findFirst({ where: { id: grantId, accountId, revokedAt: null }, select: { id: true } });
-  return grant ? revokeGrantById(prisma, grant.id, 'dashboard', now) : false;
+  return grant ? revokeGrantById(prisma, grant.id, 'dashboard', now, principals) : false;
 }
 
 // ---------------------------------------------------------------- access token lookup
@@ -297,7 +309,7 @@ export async function lookupAccessToken(prisma: PrismaClient, token: string, now
     await prisma.oAuthGrant.updateMany({ where: { id: row.grantId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: stale } }] }, data: { lastUsedAt: now } });
   }
   const scopes = row.scopes.filter((s) => row.grant.scopes.includes(s) && isScope(s)) as Scope[];
-  return { accountId: row.grant.accountId, grantId: row.grantId, scopes, resource: row.grant.resource };
+  return { accountId: row.grant.accountId, grantId: row.grantId, scopes, resource: row.grant.resource, expiresAt: row.expiresAt };
 }
 
 export const isAccessTokenShape = (token: string) => ACCESS_TOKEN.test(token);

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Conditional reads on /v1 (RFC 9110 §8.8.3, §13.1.2): every successful GET of an operation
+ * carries a strong `ETag`, and `If-None-Match` naming it answers 304 Not Modified with no body.
+ *
+ * The validator is a hash of the exact body bytes, taken after the body is produced, so it
+ * changes whenever anything in the body does (a write, a provider job, the simulated clock) and
+ * never otherwise: no stale 304 is possible, whatever produced the change. The body is the
+ * whole representation: every /v1 read answers `application/json` and nothing else varies with
+ * the request but the body (README: Conditional requests).
+ *
+ * Applied by api.ts to the answer of a REST GET operation. A 304 is not counted against the
+ * per-credential limit; that accounting is admission's (admit.ts `conditional`), which waits for
+ * this status.
+ */
+export async function conditionalRead(ifNoneMatch: string | string[] | undefined, response: Response): Promise<Response> {
+  if (response.status !== 200) return response;
+  const body = new Uint8Array(await response.arrayBuffer());
+  const etag = entityTag(body);
+  const headers = new Headers(response.headers);
+  headers.set('ETag', etag);
+  const condition = Array.isArray(ifNoneMatch) ? ifNoneMatch.join(', ') : ifNoneMatch;
+  if (condition !== undefined && noneMatchFails(condition, etag)) {
+    // RFC 9110 §15.4.5: the 304 carries what a 200 would in ETag, Cache-Control, Vary; no content headers.
+    const kept = new Headers({ ETag: etag });
+    for (const name of ['cache-control', 'vary']) {
+      const value = headers.get(name);
+      if (value !== null) kept.set(name, value);
+    }
+    return new Response(null, { status: 304, headers: kept });
+  }
+  return new Response(body, { status: 200, headers });
+}
+
+/** A strong entity tag: 128 bits of the SHA-256 of the body bytes. */
+export function entityTag(body: Uint8Array): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * Whether `If-None-Match: <value>` fails for the current tag (so the answer is 304): `*`, or a
+ * listed tag equal to it by weak comparison (`W/"x"` matches `"x"`, RFC 9110 §8.8.3.2). An
+ * unparsable member matches nothing.
+ */
+export function noneMatchFails(value: string, current: string): boolean {
+  const opaque = current.replace(/^W\//, '');
+  if (value.trim() === '*') return true;
+  for (const m of value.matchAll(/(?:^|,)\s*(?:W\/)?("[\x21\x23-\x7e\x80-\xff]*")\s*(?=,|$)/g)) {
+    if (m[1] === opaque) return true;
+  }
+  return false;
+}
