@@ -129,6 +129,49 @@ describe('global object identification', () => {
     }
   });
 
+  // A server's attached add-on (sad_, as GET /v1/servers/:id shows it) and its addresses (ip_, graph-only ids).
+  const serverParts = async (e: Estate) => {
+    const server = (await q(`{ node(id: "${e.serverId}") { ... on Server { addons { id addonId } ips { id ip } } } }`, e.customer.key)).body.data.node;
+    const rest = (await app.call('GET', `/v1/servers/${e.serverId}`, { key: e.customer.key })).body;
+    const addon = server.addons.find((a: any) => a.addonId === e.addonId);
+    expect(rest.addons.map((a: any) => a.id)).toContain(addon.id);
+    const ip = server.ips.find((i: any) => i.ip === e.serverIp);
+    return { addonId: addon.id as string, ipId: ip.id as string, ip: ip.ip as string };
+  };
+
+  it('node(id) fetches an attached add-on and a server address', async () => {
+    const own = await serverParts(A);
+    expect(own.addonId).toMatch(/^sad_/);
+    expect(own.ipId).toMatch(/^ip_/);
+    const addon = await q(`{ node(id: "${own.addonId}") { __typename id ... on AttachedAddon { addonId } } }`);
+    expect(addon.body).toEqual({ data: { node: { __typename: 'AttachedAddon', id: own.addonId, addonId: A.addonId } } });
+    const ip = await q(`{ node(id: "${own.ipId}") { __typename id ... on ServerIp { ip } } }`);
+    expect(ip.body).toEqual({ data: { node: { __typename: 'ServerIp', id: own.ipId, ip: A.serverIp } } });
+    const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, A.customer.key, { ids: [own.ipId, own.addonId, 'ip_00000000000000000000000000'] });
+    expect(many.body.data.nodes).toEqual([{ id: own.ipId }, { id: own.addonId }, null]);
+  });
+
+  it("another account's add-on or address reads as null", async () => {
+    const theirs = await serverParts(B);
+    for (const id of [theirs.addonId, theirs.ipId]) {
+      expect((await q(`{ node(id: "${id}") { id } }`)).body).toEqual({ data: { node: null } });
+      expect((await q(`{ node(id: "${id}") { id } }`, B.customer.key)).body).toEqual({ data: { node: { id } } });
+    }
+  });
+
+  it("a key without servers:read: an add-on's or an address's id is the root field's FORBIDDEN", async () => {
+    const own = await serverParts(A);
+    const key = (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['billing:read'] })).body.key;
+    const root = await q(`{ server(id: "${A.serverId}") { id } }`, key);
+    expect(root.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    for (const id of [own.addonId, own.ipId]) {
+      const res = await q(`{ node(id: "${id}") { id } }`, key);
+      expect(res.body.data.node).toBeNull();
+      expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      expect(res.body.errors[0].message).toBe(root.body.errors[0].message);
+    }
+  });
+
   it("a kind the credential's scopes cannot read: the root field's FORBIDDEN", async () => {
     const key = (await app.customer({ scopes: ['servers:read'] })).key;
     const own = await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] });
@@ -175,6 +218,14 @@ describe('REST stays as it is', () => {
     expect(Object.keys((await get('/mail/domains')).data[0]).sort()).toEqual(itemKeys('/mail/domains'));
     expect(responseKeys('/servers/{id}')).not.toContain('pool');
     expect(itemKeys('/mail/domains')).not.toContain('mailboxes');
+  });
+
+  it("a server's addresses keep their REST keys: the graph's ip_ id stays out of /v1", async () => {
+    const ips = (await app.call('GET', `/v1/servers/${A.serverId}/ips`, { key: A.customer.key })).body.data;
+    expect(Object.keys(ips[0]).sort()).toEqual(itemKeys('/servers/{id}/ips'));
+    expect(itemKeys('/servers/{id}/ips')).not.toContain('id');
+    const server = (await app.call('GET', `/v1/servers/${A.serverId}`, { key: A.customer.key })).body;
+    expect(Object.keys(server.ips[0])).not.toContain('id');
   });
 });
 

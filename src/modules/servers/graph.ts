@@ -2,10 +2,11 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { ArgBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
 import { connectionArgs, connectionOf, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
-import { countServers, serverPage, serversByIds, snapshotsByIds, type ServerFilter } from './graph-reads.ts';
+import { attachedAddonsByIds, countServers, serverIpsByIds, serverPage, serversByIds, snapshotsByIds, type ServerFilter } from './graph-reads.ts';
 import { Server } from './schema.ts';
 
-// The servers area in the graph (README: The graph): Account.servers, and servers and snapshots by global id.
+// The servers area in the graph (README: The graph): Account.servers, and servers, snapshots,
+// attached add-ons and addresses by global id.
 
 export const ServerConnection = connectionType('Server', Server);
 
@@ -35,3 +36,5 @@ builder.prismaObjectField('Account', 'servers', (t) =>
 
 nodeKind({ prefix: 'srv', typename: 'Server', scope: 'servers:read', load: (ctx, ids) => serversByIds(ctx.db, ids) });
 nodeKind({ prefix: 'snap', typename: 'Snapshot', scope: 'servers:read', load: (ctx, ids) => snapshotsByIds(ctx.db, ids) });
+nodeKind({ prefix: 'sad', typename: 'AttachedAddon', scope: 'servers:read', load: (ctx, ids) => attachedAddonsByIds(ctx.db, ids) });
+nodeKind({ prefix: 'ip', typename: 'ServerIp', scope: 'servers:read', load: (ctx, ids) => serverIpsByIds(ctx.db, ids) });

@@ -1,7 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
 import { Deleted } from '../../schema/deleted.ts';
-import { Node } from '../../schema/graph.ts';
+import { GRAPH_ONLY, Node } from '../../schema/graph.ts';
 import { HOST_NAME_RULES, rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs, wholeList } from '../../schema/pagination.ts';
@@ -16,7 +16,10 @@ import { createSsoLink } from './sso.ts';
 
 export const ServerIp = builder.prismaObject('ServerIp', {
   description: 'An address routed to a server, with its reverse DNS record.',
+  interfaces: [Node],
   fields: (t) => ({
+    // REST names an address by itself (/servers/:id/ips/:ip): the id is the graph's alone.
+    id: t.exposeID('id', { extensions: GRAPH_ONLY }),
     ip: t.exposeString('address'),
     version: t.exposeInt('version'),
     ptr: t.exposeString('ptr', { nullable: true }),
@@ -55,6 +58,7 @@ export const Server = builder.prismaObject('Server', {
 builder.prismaObject('ServerAddon', {
   name: 'AttachedAddon',
   description: 'An add-on attached to a server.',
+  interfaces: [Node],
   fields: (t) => ({
     id: t.exposeID('id'),
     addonId: t.exposeString('productId', { description: 'The catalogue add-on (the :addonId of the API).' }),
