@@ -214,6 +214,6 @@ describe('paths with a trailing slash (found by the fuzzer: an empty 404 before)
 
 describe('GraphQL', () => {
   it('documents: depth, cost, aliases, directives and tokens are limited (test/security/graphql-limits.test.ts)', () => {
-    expect(GRAPHQL_LIMITS).toEqual({ maxDepth: 8, maxCost: 1000, maxAliases: 15, maxDirectives: 10, maxTokens: 2000 });
+    expect(GRAPHQL_LIMITS).toEqual({ maxDepth: 12, maxCost: 1000, maxPagedCost: 250_000, maxAliases: 15, maxDirectives: 10, maxTokens: 2000 });
   });
 });
