@@ -4,7 +4,7 @@ import { listOperations, type Operation } from '../schema/operation.ts';
 import { binaryRoutes } from './binary-routes.ts';
 import { Router } from './router.ts';
 
-/** A /v1 route: a schema operation (served by sofa inside yoga) or a binary stream. */
+/** A /v1 route: a schema operation (served by its sofa-generated handler, sofa-handlers.ts) or a binary stream. */
 export type V1Route = { method: string; path: string } & ({ operation: Operation; binary?: undefined } | { binary: BinaryRoute; operation?: undefined });
 
 /**

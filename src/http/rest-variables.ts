@@ -9,7 +9,7 @@ import { inputProblem } from './input-errors.ts';
  * query string is converted by the argument's type ("10" → 10 for Int, only "true"/"false"
  * for Boolean); text that is no such value is refused in the words of every other refused
  * input (input-errors.ts). sofa's own conversion is looser (it would read `"yes"` as false),
- * so the execution uses these instead (see plugins/rest-variables.ts).
+ * so the execution uses these, handed to sofa's generated handler (sofa-handlers.ts).
  */
 export function restVariables(op: Operation, params: Record<string, string>, query: URLSearchParams, body: Record<string, unknown> | undefined): Record<string, unknown> {
   const vars: Record<string, unknown> = {};
