@@ -3,6 +3,7 @@ import { Kind, OperationTypeNode, print } from 'graphql';
 import { anchorDatabase, anchorHandler } from './anchor.ts';
 import { benchCustomer, load, loadServers, mountBeside, slicedLoad, startBenchApp, type SlicedRequest } from './lib.ts';
 import type { Figure, Sizes } from './scenarios.ts';
+import { restView } from '../src/schema/rest-view.ts';
 
 const PREFIX = '/bench-anchor';
 
@@ -40,7 +41,8 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
       list: { rest: '/v1/servers?limit=50', anchor: `${PREFIX}/servers?limit=50`, field: 'servers', variables: { limit: 50 } },
       detail: { rest: `/v1/servers/${id}`, anchor: `${PREFIX}/servers/${id}`, field: 'server', variables: { id } },
     };
-    const schema = app.running.app.schema;
+    // The REST view: the same selection REST answers, without the graph's edges.
+    const schema = restView(app.running.app.schema);
     const targets: Record<string, SlicedRequest> = {};
     const compared: string[] = [];
     for (const [name, read] of Object.entries(reads)) {
