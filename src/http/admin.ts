@@ -6,7 +6,7 @@ import { accountView, createAccount } from '../modules/account/service.ts';
 import { mintApiKey, revokeApiKey, updateApiKey } from '../modules/auth/service.ts';
 import { getCatalogue } from '../modules/catalogue/service.ts';
 import { registerClient } from '../modules/oauth/clients.ts';
-import { chargeOrder, operatorDeposit, operatorInvoice, operatorPayInvoice } from '../modules/billing/service.ts';
+import { chargeServerOrder, operatorDeposit, operatorInvoice, operatorPayInvoice } from '../modules/billing/service.ts';
 import { orderDomain } from '../modules/domains/service.ts';
 import { orderServer } from '../modules/servers/service.ts';
 import { suspendServer } from '../modules/servers/suspension.ts';
@@ -76,7 +76,7 @@ const ROUTES: AdminRoute[] = [
       let invoiceId: string | null = null;
       const server = await orderServer(app.prisma, app.provider, p.accountId, body, now, body.charge === true
         ? async (tx, s, monthlyUsdCents) => {
-            invoiceId = (await chargeOrder(tx, { accountId: p.accountId, reference: s.id, items: [{ description: `Server "${s.label}" (${s.productId}), first month`, amountUsdCents: monthlyUsdCents }], now })).id;
+            invoiceId = (await chargeServerOrder(tx, p.accountId, s, monthlyUsdCents, now)).id;
           }
         : undefined);
       return [201, { id: server.id, status: server.status, label: server.label, productId: server.productId, os: server.os, osTemplate: server.osTemplate, invoiceId }];

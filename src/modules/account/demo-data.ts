@@ -5,7 +5,7 @@ import { tenantClient } from '../../db/tenant.ts';
 import { withClockTimestamps } from '../../db/timestamps.ts';
 import { runDueJobs, type JobHandler } from '../../provider/jobs.ts';
 import { HOSTING_PROVISION_SECONDS } from '../../provider/hosting/simulated.ts';
-import { chargeOrder, operatorDeposit, operatorInvoice } from '../billing/service.ts';
+import { chargeServerOrder, operatorDeposit, operatorInvoice } from '../billing/service.ts';
 import { orderDomain } from '../domains/service.ts';
 import { writeFile } from '../hosting/files.ts';
 import { orderHosting } from '../hosting/service.ts';
@@ -100,9 +100,7 @@ export async function fillDemoAccount(app: App, accountId: string, world: DemoWo
     // Servers ordered and paid from the wallet, as the operator API's `"charge": true` does.
     const order = (label: string, productId: string, osTemplate: string) => {
       const now = timeline.wait(60);
-      return orderServer(prisma, app.provider, accountId, { label, productId, os: 'linux', osTemplate }, now, (tx, s, monthlyUsdCents) =>
-        chargeOrder(tx, { accountId, reference: s.id, items: [{ description: `Server "${s.label}" (${s.productId}), first month`, amountUsdCents: monthlyUsdCents }], now }),
-      );
+      return orderServer(prisma, app.provider, accountId, { label, productId, os: 'linux', osTemplate }, now, (tx, s, monthlyUsdCents) => chargeServerOrder(tx, accountId, s, monthlyUsdCents, now));
     };
     timeline.wait(1800);
     const web = await order('web-1', 'std-2c-4g-50', 'ubuntu-24.04');

@@ -165,3 +165,8 @@ export async function chargeOrder(tx: Tx, order: { accountId: string; reference:
   const invoice = await issueInvoice(tx, { accountId: order.accountId, source: 'order', reference: order.reference, items: order.items, dueAt: order.now, now: order.now });
   return invoiceView(await payInvoice(tx, invoice.id, 'wallet', order.now));
 }
+
+/** A server ordered with `"charge": true`: its first month, invoiced and paid from the wallet (chargeOrder). */
+export function chargeServerOrder(tx: Tx, accountId: string, server: { id: string; label: string; productId: string }, monthlyUsdCents: number, now: Date) {
+  return chargeOrder(tx, { accountId, reference: server.id, items: [{ description: `Server "${server.label}" (${server.productId}), first month`, amountUsdCents: monthlyUsdCents }], now });
+}
