@@ -2,6 +2,11 @@ import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import pg from 'pg';
 import type { App } from '../src/app-services.ts';
+import { INVOICES_PAGE_DEFAULT } from '../src/modules/billing/invoices.ts';
+import { POOL_UNITS } from '../src/modules/catalogue/service.ts';
+import { UNIT_SIZES } from '../src/modules/pools/service.ts';
+import { DELIVERY_PAGE_LIMITS } from '../src/modules/webhooks/service.ts';
+import { PAGE_DEFAULT } from '../src/schema/pagination.ts';
 
 /**
  * The anchor of the read-path scenario (8): what this database can give for a read, written
@@ -50,34 +55,243 @@ const serverObject = obj({
 
 /**
  * A keyset page as the API answers it (`{data, hasMore, nextCursor}`, newest first): `rows` is
- * a SELECT of the list's rows aliased `s` with `$1` the account, `$2` the limit, `$3` the cursor.
+ * a SELECT of the list's rows aliased `alias` with `$1` the account, `$2` the limit, `$3` the
+ * cursor; `outer` a FROM clause the answer needs a row of (none: a 404).
  */
-const page = (item: string, rows: string) => `
-  WITH more AS (${rows} AND ($3::text IS NULL OR s.id < $3) ORDER BY s.id DESC LIMIT $2::int + 1),
-       s AS (SELECT * FROM more ORDER BY id DESC LIMIT $2::int)
+const page = (alias: string, item: string, rows: string, outer = '') => `
+  WITH more AS (${rows} AND ($3::text IS NULL OR ${alias}.id < $3::text) ORDER BY ${alias}.id DESC LIMIT $2::int + 1),
+       ${alias} AS (SELECT * FROM more ORDER BY id DESC LIMIT $2::int)
   SELECT ${obj({
-    data: `COALESCE((SELECT json_agg(${item} ORDER BY s.id DESC) FROM s), '[]'::json)`,
+    data: `COALESCE((SELECT json_agg(${item} ORDER BY ${alias}.id DESC) FROM ${alias}), '[]'::json)`,
     hasMore: '(SELECT count(*) FROM more) > $2::int',
-    nextCursor: 'CASE WHEN (SELECT count(*) FROM more) > $2::int THEN (SELECT min(id) FROM s) END',
-  })}::text AS body`;
+    nextCursor: `CASE WHEN (SELECT count(*) FROM more) > $2::int THEN (SELECT min(id) FROM ${alias}) END`,
+  })}::text AS body ${outer}`;
+
+// ---------------------------------------------------------------- invoices, tickets, deliveries
+
+const invoiceObject = obj({
+  id: 'v.id',
+  number: 'v.number',
+  status: 'v.status',
+  source: 'v.source',
+  currency: 'v.currency',
+  totalUsdCents: 'v."totalUsdCents"',
+  reference: 'v.reference',
+  items: arr(
+    obj({ description: 'it.description', amountUsdCents: 'it."amountUsdCents"', periodStart: iso('it."periodStart"'), periodEnd: iso('it."periodEnd"') }),
+    `"InvoiceItem" it WHERE it."invoiceId" = v.id`,
+    'it.position',
+  ),
+  dueAt: iso('v."dueAt"'),
+  paidAt: iso('v."paidAt"'),
+  paidWith: 'v."paidWith"',
+  createdAt: iso('v."createdAt"'),
+});
+
+/** The invoice list is numbered pages (`{data, page, limit, total, hasMore}`): `$2` the limit, `$3` the page. */
+const invoicePage = `
+  WITH n AS (SELECT count(*) AS total FROM "Invoice" WHERE "accountId" = $1::uuid),
+       v AS (SELECT * FROM "Invoice" v WHERE v."accountId" = $1::uuid ORDER BY v."createdAt" DESC, v.number DESC OFFSET ($3::int - 1) * $2::int LIMIT $2::int)
+  SELECT ${obj({
+    data: `COALESCE((SELECT json_agg(${invoiceObject} ORDER BY v."createdAt" DESC, v.number DESC) FROM v), '[]'::json)`,
+    page: '$3::int',
+    limit: '$2::int',
+    total: 'n.total',
+    hasMore: '$3::int * $2::int < n.total',
+  })}::text AS body FROM n`;
+
+const ticketFields = {
+  id: 't.id',
+  number: 't.number',
+  subject: 't.subject',
+  department: 't.department',
+  priority: 't.priority',
+  status: 't.status',
+  lastReplyAt: iso('t."lastReplyAt"'),
+  closedAt: iso('t."closedAt"'),
+  createdAt: iso('t."createdAt"'),
+};
+const ticketThread = obj({
+  ...ticketFields,
+  messages: arr(obj({ id: 'm.id', author: 'm.author', body: 'm.body', createdAt: iso('m."createdAt"') }), `"TicketMessage" m WHERE m."ticketId" = t.id`, 'm.id'),
+});
+
+const deliveryObject = obj({
+  id: 'd.id',
+  webhookId: 'd."webhookId"',
+  eventId: 'd."eventId"',
+  eventType: 'd."eventType"',
+  status: 'd.status',
+  attemptCount: 'd."attemptCount"',
+  maxAttempts: 'd."maxAttempts"',
+  nextAttemptAt: iso('d."nextAttemptAt"'),
+  lastStatusCode: 'd."lastStatusCode"',
+  lastError: 'd."lastError"',
+  lastAttemptAt: iso('d."lastAttemptAt"'),
+  createdAt: iso('d."createdAt"'),
+  attempts: arr(
+    obj({ number: 'a.number', startedAt: iso('a."startedAt"'), durationMs: 'a."durationMs"', statusCode: 'a."statusCode"', error: 'a.error', succeeded: 'a.succeeded', manual: 'a.manual' }),
+    `"WebhookDeliveryAttempt" a WHERE a."deliveryId" = d.id`,
+    'a.number',
+  ),
+});
+
+// ---------------------------------------------------------------- pools, hosting
+
+/** `{vcpu, ram2gb, disk100, ip16}` with each unit's value from `value(unit)`. */
+const units = (value: (unit: string) => string) => obj(Object.fromEntries(POOL_UNITS.map((u) => [u, value(u)])));
+/** Servers of pool `p` as the pools service counts them: the account's, not terminated. */
+const poolServers = `"Server" v WHERE v."accountId" = $1::uuid AND v."poolId" = p.id AND v.status <> 'terminated'`;
+
+const poolFields = {
+  id: 'p.id',
+  productId: 'p."productId"',
+  label: 'p.label',
+  status: 'p.status',
+  vcpu: 'p.vcpu',
+  ram2gb: 'p.ram2gb',
+  disk100: 'p.disk100',
+  ip16: 'p.ip16',
+  quota: obj({ vcpu: `p.vcpu * ${UNIT_SIZES.vcpu}`, ramMb: `p.ram2gb * ${UNIT_SIZES.ram2gb}`, diskGb: `p.disk100 * ${UNIT_SIZES.disk100}`, ips: `p.ip16 * ${UNIT_SIZES.ip16}` }),
+  rates_cents: units((u) => `(p."ratesCents"->>'${u}')::int`),
+  monthlyUsdCents: 'p."monthlyUsdCents"',
+  renewsAt: iso('p."paidUntil"'),
+  createdAt: iso('p."createdAt"'),
+};
+const poolDetail = obj({
+  ...poolFields,
+  usage: `(SELECT ${obj({
+    vcpu: 'COALESCE(sum(v.vcpu), 0)',
+    ramMb: 'COALESCE(sum(v."ramMb"), 0)',
+    diskGb: 'COALESCE(sum(v."diskGb"), 0)',
+    ips: `(SELECT count(*) FROM "ServerIp" i WHERE i."accountId" = $1::uuid AND i."poolId" = p.id AND i."serverId" IS NOT NULL)`,
+    servers: 'count(*)',
+  })} FROM ${poolServers})`,
+  // The product's bounds, any product state (an existing pool's); null when it left the catalogue.
+  bounds: `(SELECT ${units((u) => obj({ min: `(pr.details->'bounds'->'${u}'->>'min')::int`, max: `(pr.details->'bounds'->'${u}'->>'max')::int` }))} FROM "Product" pr WHERE pr.id = p."productId" AND pr.kind = 'pool')`,
+  servers: arr(
+    obj({
+      id: 'v.id',
+      label: 'v.label',
+      status: 'v.status',
+      productId: 'v."productId"',
+      vcpu: 'v.vcpu',
+      ramMb: 'v."ramMb"',
+      diskGb: 'v."diskGb"',
+      os: 'v.os',
+      osTemplate: 'v."osTemplate"',
+      ips: arr('i.address', `"ServerIp" i WHERE i."serverId" = v.id`, 'i.address'),
+    }),
+    poolServers,
+    'v.id',
+  ),
+});
+
+/** A hosting account; `$4` is what follows the username in the service hostname (`.hosting.<host>`). */
+const hostingObject = obj({
+  id: 'h.id',
+  domain: 'h.domain',
+  status: 'h.status',
+  productId: 'h."productId"',
+  php_version: 'h."phpVersion"',
+  ip: 'h.ip',
+  customDomain: `CASE WHEN h."customDomain" <> '' THEN ${obj({ domain: 'h."customDomain"', status: `COALESCE(h."customDomainStatus", 'pending')`, attachedAt: iso('h."customDomainAttachedAt"') })} END`,
+  certificate: obj({ status: 'h."certStatus"', domains: 'h."certDomains"', issuedAt: iso('h."certIssuedAt"'), expiresAt: iso('h."certExpiresAt"'), error: 'h."certError"' }),
+  connection: obj({
+    host: 'h.username || $4::text',
+    ip: 'h.ip',
+    sftpPort: '22',
+    username: 'h.username',
+    homeDirectory: `'/'`,
+    webRoot: `'/public_html'`,
+    mysqlHost: `'localhost'`,
+    mysqlPort: '3306',
+    databasePrefix: `h.username || '_'`,
+  }),
+  createdAt: iso('h."createdAt"'),
+  provisionedAt: iso('h."provisionedAt"'),
+});
+
+/** What a route's statement needs beyond the request: the clock and the deployment's hosting host suffix. */
+export interface AnchorSite {
+  now(): Date;
+  /** `.hosting.<host>`: the service hostname of a hosting account after its username. */
+  hostingSuffix: string;
+}
 
 export interface AnchorRoute {
-  /** Path under the anchor's prefix: `servers` (a page) or `servers/:id` (one). */
+  /** Path under the anchor's prefix, the same as the API's under /v1; capture groups are the path's ids. */
   pattern: RegExp;
   scope: string;
+  /** The statement's parameters after the account (`$1`). */
+  params: (path: RegExpExecArray, query: URLSearchParams, site: AnchorSite) => unknown[];
   sql: string;
 }
+
+/** `$2` the limit (the list's own default), `$3` the cursor. */
+const keyset = (fallback: number) => (_path: RegExpExecArray, query: URLSearchParams) => [Number(query.get('limit') ?? fallback), query.get('cursor')];
+const byId = (path: RegExpExecArray) => [path[1]];
 
 export const ANCHOR_ROUTES: AnchorRoute[] = [
   {
     pattern: /^\/servers$/,
     scope: 'servers:read',
-    sql: page(serverObject, `SELECT * FROM "Server" s WHERE s."accountId" = $1::uuid AND s.status <> 'terminated'`),
+    params: keyset(PAGE_DEFAULT),
+    sql: page('s', serverObject, `SELECT * FROM "Server" s WHERE s."accountId" = $1::uuid AND s.status <> 'terminated'`),
   },
   {
     pattern: /^\/servers\/([^/]+)$/,
     scope: 'servers:read',
-    sql: `SELECT ${serverObject}::text AS body FROM "Server" s WHERE s."accountId" = $1::uuid AND s.id = $2 AND s.status <> 'terminated'`,
+    params: byId,
+    sql: `SELECT ${serverObject}::text AS body FROM "Server" s WHERE s."accountId" = $1::uuid AND s.id = $2::text AND s.status <> 'terminated'`,
+  },
+  {
+    pattern: /^\/billing\/invoices$/,
+    scope: 'billing:read',
+    params: (_path, query) => [Number(query.get('limit') ?? INVOICES_PAGE_DEFAULT), Number(query.get('page') ?? 1)],
+    sql: invoicePage,
+  },
+  {
+    pattern: /^\/tickets$/,
+    scope: 'tickets:read',
+    params: keyset(PAGE_DEFAULT),
+    sql: page('t', obj(ticketFields), `SELECT * FROM "Ticket" t WHERE t."accountId" = $1::uuid`),
+  },
+  {
+    pattern: /^\/tickets\/([^/]+)$/,
+    scope: 'tickets:read',
+    params: byId,
+    sql: `SELECT ${ticketThread}::text AS body FROM "Ticket" t WHERE t."accountId" = $1::uuid AND t.id = $2::text`,
+  },
+  {
+    // 404 when the subscription is not the account's (the FROM "Webhook" row), as the API answers.
+    pattern: /^\/webhooks\/([^/]+)\/deliveries$/,
+    scope: 'webhooks:read',
+    params: (path, query) => [...keyset(DELIVERY_PAGE_LIMITS.fallback)(path, query), path[1]],
+    sql: page(
+      'd',
+      deliveryObject,
+      `SELECT * FROM "WebhookDelivery" d WHERE d."accountId" = $1::uuid AND d."webhookId" = $4::text`,
+      `FROM "Webhook" w WHERE w."accountId" = $1::uuid AND w.id = $4::text`,
+    ),
+  },
+  {
+    pattern: /^\/pools$/,
+    scope: 'servers:read',
+    params: keyset(PAGE_DEFAULT),
+    sql: page('p', obj(poolFields), `SELECT * FROM "Pool" p WHERE p."accountId" = $1::uuid AND p.status <> 'deleted'`),
+  },
+  {
+    pattern: /^\/pools\/([^/]+)$/,
+    scope: 'servers:read',
+    params: byId,
+    sql: `SELECT ${poolDetail}::text AS body FROM "Pool" p WHERE p."accountId" = $1::uuid AND p.id = $2::text AND p.status <> 'deleted'`,
+  },
+  {
+    pattern: /^\/hosting$/,
+    scope: 'hosting:read',
+    params: (path, query, site) => [...keyset(PAGE_DEFAULT)(path, query), site.hostingSuffix],
+    sql: page('h', hostingObject, `SELECT * FROM "HostingAccount" h WHERE h."accountId" = $1::uuid`),
   },
 ];
 
@@ -101,7 +315,7 @@ export function anchorDatabase(app: App): { run: Run; close(): Promise<void> } {
 }
 
 /** Serves ANCHOR_ROUTES under `prefix` (mounted beside the app, bench/lib.ts `mountBeside`). */
-export function anchorHandler(run: Run, prefix: string, now: () => Date): http.RequestListener {
+export function anchorHandler(run: Run, prefix: string, site: AnchorSite): http.RequestListener {
   const send = (res: http.ServerResponse, status: number, body: string) =>
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
   return async (req, res) => {
@@ -113,10 +327,9 @@ export function anchorHandler(run: Run, prefix: string, now: () => Date): http.R
       const route = ANCHOR_ROUTES[index];
       const token = /^Bearer (svc_[A-Za-z0-9]{40})$/.exec(req.headers.authorization ?? '')?.[1];
       const key = token && (await run('anchor_key', KEY_SQL, [createHash('sha256').update(token).digest('hex')]));
-      if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= now())) return send(res, 401, '{"statusCode":401}');
+      if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= site.now())) return send(res, 401, '{"statusCode":401}');
       if (!key.scopes.includes(route.scope)) return send(res, 403, '{"statusCode":403}');
-      const id = route.pattern.exec(path)![1];
-      const params = id !== undefined ? [key.accountId, id] : [key.accountId, Number(url.searchParams.get('limit') ?? 50), url.searchParams.get('cursor')];
+      const params = [key.accountId, ...route.params(route.pattern.exec(path)!, url.searchParams, site)];
       const row = await run(`anchor_${index}`, route.sql, params);
       if (!row) return send(res, 404, '{"statusCode":404}');
       send(res, 200, row.body);

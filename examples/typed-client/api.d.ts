@@ -2068,20 +2068,36 @@ export interface components {
         };
         /** @description The account the credential belongs to. */
         Account: {
-            /** @example DE */
+            /**
+             * @description Country, ISO 3166-1 alpha-2.
+             * @example DE
+             */
             country: string;
             /**
              * Format: date-time
+             * @description When the account was opened.
              * @example 2026-03-14T09:30:00.000Z
              */
             created_at: string;
-            /** @example ada@example.com */
+            /**
+             * @description The account holder's e-mail address.
+             * @example ada@example.com
+             */
             email: string;
-            /** @example true */
+            /**
+             * @description True once the e-mail address is confirmed.
+             * @example true
+             */
             email_verified: boolean;
-            /** @example id_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The account id (a UUID).
+             * @example 5f0c8a7e-3b2d-4c1a-9e8f-6a7b8c9d0e1f
+             */
             id: string;
-            /** @example before-upgrade */
+            /**
+             * @description The account holder's name.
+             * @example Ada Lovelace
+             */
             name: string;
         };
         /** @description An add-on attached to a server. */
@@ -2093,17 +2109,25 @@ export interface components {
             addonId: string;
             /**
              * Format: date-time
+             * @description When it was attached.
              * @example 2026-03-14T09:30:00.000Z
              */
             attachedAt: string;
-            /** @example sad_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The attachment id (sad_…).
+             * @example sad_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
              * Format: int32
+             * @description Monthly price in US cents.
              * @example 1500
              */
             monthlyUsdCents: number;
-            /** @example ipv4 */
+            /**
+             * @description extra_ip, ip_block_24, seo_ip_pack or backups.
+             * @example extra_ip
+             */
             type: string;
         };
         /** @description Confirmation that a resource was deleted. */
@@ -2113,28 +2137,43 @@ export interface components {
              * @example true
              */
             deleted: boolean;
-            /** @example id_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The id of the resource deleted.
+             * @example snap_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
         };
         /** @description A domain registered through the service. */
         Domain: {
-            /** @example true */
+            /**
+             * @description True renews it automatically before it expires.
+             * @example true
+             */
             auto_renew: boolean;
             /**
              * Format: date-time
+             * @description When it was ordered.
              * @example 2026-03-14T09:30:00.000Z
              */
             created_at: string;
-            /** @example example.com */
+            /**
+             * @description The domain name.
+             * @example example.com
+             */
             domain: string;
             /**
              * Format: date-time
+             * @description When the registration ends; null until registered.
              * @example 2026-03-14T09:30:00.000Z
              */
             expires_at?: string | null;
-            /** @example dom_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The domain id (dom_…).
+             * @example dom_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
+             * @description Its nameservers at the registry: 2 to 13 host names.
              * @example [
              *       "ns1.example.net",
              *       "ns2.example.net"
@@ -2143,11 +2182,13 @@ export interface components {
             nameservers: string[];
             /**
              * Format: int32
+             * @description Years it was registered for.
              * @example 1
              */
             period_years: number;
             /**
              * Format: date-time
+             * @description When it was registered; null until its invoice is paid.
              * @example 2026-03-14T09:30:00.000Z
              */
             registered_at?: string | null;
@@ -2177,7 +2218,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example dom_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
@@ -2185,7 +2226,7 @@ export interface components {
         Event: {
             /**
              * @description The account id.
-             * @example acc_01jq8k2m4p6rab3c5d7e9f1g2h
+             * @example 5f0c8a7e-3b2d-4c1a-9e8f-6a7b8c9d0e1f
              */
             account: string;
             /**
@@ -2213,38 +2254,52 @@ export interface components {
             id: string;
             /**
              * @description The event kind, e.g. server.power.changed.
-             * @example ipv4
+             * @example server.power.changed
              */
             type: string;
         };
         /** @description A web-hosting account (scrubbed of upstream details). */
         HostingAccount: {
+            /** @description The TLS certificate of the site. */
             certificate: components["schemas"]["HostingCertificate"];
+            /** @description SFTP and MySQL connection details. */
             connection: components["schemas"]["HostingConnection"];
             /**
              * Format: date-time
+             * @description When it was ordered.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
+            /** @description The custom domain; null when none is set. */
             customDomain?: components["schemas"]["HostingCustomDomain"] | null;
             /**
              * @description Primary domain.
              * @example example.com
              */
             domain: string;
-            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The hosting account id (hst_…).
+             * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
-            /** @example 203.0.113.10 */
+            /**
+             * @description The address the site is served from.
+             * @example 203.0.113.10
+             */
             ip: string;
-            /** @example 8.3 */
+            /**
+             * @description PHP-FPM version the site runs.
+             * @example 8.3
+             */
             php_version: string;
             /**
              * @description Hosting plan.
-             * @example std-1c-2g-50
+             * @example hosting-starter
              */
             productId: string;
             /**
              * Format: date-time
+             * @description When it became active; null while provisioning.
              * @example 2026-03-14T09:30:00.000Z
              */
             provisionedAt?: string | null;
@@ -2264,7 +2319,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
@@ -2272,33 +2327,41 @@ export interface components {
         HostingBackup: {
             /**
              * Format: date-time
+             * @description When it was taken.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
             /**
              * @description Databases whose dumps it holds.
              * @example [
-             *       "text"
+             *       "u5d7e9f1g2h_shop"
              *     ]
              */
             databases: string[];
-            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The hosting account backed up.
+             * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             hostingId: string;
-            /** @example hbk_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The backup id (hbk_…).
+             * @example hbk_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
              * @description SHA-256 of the archive, hex.
-             * @example text
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
              */
             sha256: string;
             /**
              * Format: int32
+             * @description Size of the archive in bytes.
              * @example 1048576
              */
             sizeBytes: number;
             /**
              * @description available.
-             * @example active
+             * @example available
              */
             status: string;
         };
@@ -2312,19 +2375,23 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example hbk_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
         /** @description A finished restore: the site and its databases are as in the backup. */
         HostingBackupRestore: {
             /**
+             * @description Databases restored; any made since the backup were dropped.
              * @example [
-             *       "text"
+             *       "u5d7e9f1g2h_shop"
              *     ]
              */
             databases: string[];
-            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The hosting account restored.
+             * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             hostingId: string;
             /**
              * @description The backup.
@@ -2333,10 +2400,12 @@ export interface components {
             id: string;
             /**
              * Format: date-time
+             * @description When the restore finished.
              * @example 2026-03-14T09:30:00.000Z
              */
             restoredAt: string;
         };
+        /** @description Bytes against their plan quota. */
         HostingByteUsage: {
             /**
              * Format: date-time
@@ -2344,9 +2413,15 @@ export interface components {
              * @example 2026-03-14T09:30:00.000Z
              */
             periodStart?: string | null;
-            /** @example 1048576 */
+            /**
+             * @description Bytes the plan allows.
+             * @example 1048576
+             */
             quotaBytes: number;
-            /** @example 1048576 */
+            /**
+             * @description Bytes used.
+             * @example 1048576
+             */
             usedBytes: number;
         };
         /** @description The TLS certificate of the site. */
@@ -2354,7 +2429,8 @@ export interface components {
             /**
              * @description Names the certificate covers.
              * @example [
-             *       "text"
+             *       "example.com",
+             *       "www.example.com"
              *     ]
              */
             domains: string[];
@@ -2365,17 +2441,19 @@ export interface components {
             error?: string | null;
             /**
              * Format: date-time
+             * @description When the current certificate expires; null before the first.
              * @example 2026-03-14T09:30:00.000Z
              */
             expiresAt?: string | null;
             /**
              * Format: date-time
+             * @description When the current certificate was issued; null before the first.
              * @example 2026-03-14T09:30:00.000Z
              */
             issuedAt?: string | null;
             /**
              * @description issued, pending or failed.
-             * @example active
+             * @example issued
              */
             status: string;
         };
@@ -2383,17 +2461,17 @@ export interface components {
         HostingConnection: {
             /**
              * @description Extra databases are named <databasePrefix><suffix>.
-             * @example text
+             * @example u5d7e9f1g2h_
              */
             databasePrefix: string;
             /**
              * @description The root of file-manager paths.
-             * @example text
+             * @example /
              */
             homeDirectory: string;
             /**
              * @description SFTP host; also the CNAME target for a custom domain.
-             * @example mail.example.net
+             * @example u5d7e9f1g2h.hosting.cloud.example.com
              */
             host: string;
             /**
@@ -2401,27 +2479,45 @@ export interface components {
              * @example 203.0.113.10
              */
             ip: string;
-            /** @example mysql.example.net */
+            /**
+             * @description MySQL host, as the site reaches it.
+             * @example localhost
+             */
             mysqlHost: string;
             /**
              * Format: int32
-             * @example 22
+             * @description MySQL port.
+             * @example 3306
              */
             mysqlPort: number;
             /**
              * Format: int32
+             * @description SFTP port.
              * @example 22
              */
             sftpPort: number;
-            /** @example site */
+            /**
+             * @description SFTP user name.
+             * @example u5d7e9f1g2h
+             */
             username: string;
-            /** @example /home/site/public_html */
+            /**
+             * @description The directory the site is served from.
+             * @example /public_html
+             */
             webRoot: string;
         };
+        /** @description One crontab line. */
         HostingCronJob: {
-            /** @example php /home/site/cron.php */
+            /**
+             * @description The command, run as the account user.
+             * @example php /home/site/cron.php
+             */
             command: string;
-            /** @example *\/15 * * * * */
+            /**
+             * @description Five cron fields, or a macro such as @daily (UTC).
+             * @example *\/15 * * * *
+             */
             schedule: string;
         };
         /** @description One crontab line. */
@@ -2439,22 +2535,30 @@ export interface components {
         };
         /** @description The crontab: its fixed header and the jobs, in order. */
         HostingCrontab: {
-            /** @example MAILTO=ada@example.com */
+            /**
+             * @description Lines the panel writes above the jobs (SHELL, PATH, MAILTO, CRON_TZ); not editable.
+             * @example MAILTO=ada@example.com
+             */
             header: string;
+            /** @description The jobs, in crontab order. */
             jobs: components["schemas"]["HostingCronJob"][];
         };
         /** @description A custom domain: pending until verify finds its DNS pointing to the account, then attached. */
         HostingCustomDomain: {
             /**
              * Format: date-time
+             * @description When verify attached it; null while pending.
              * @example 2026-03-14T09:30:00.000Z
              */
             attachedAt?: string | null;
-            /** @example example.com */
+            /**
+             * @description The custom domain.
+             * @example shop.example.com
+             */
             domain: string;
             /**
              * @description pending or attached.
-             * @example active
+             * @example attached
              */
             status: string;
         };
@@ -2462,22 +2566,42 @@ export interface components {
         HostingDatabase: {
             /**
              * Format: date-time
+             * @description When it was created.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
-            /** @example mail.example.net */
+            /**
+             * @description MySQL host, as the site reaches it.
+             * @example localhost
+             */
             host: string;
-            /** @example before-upgrade */
+            /**
+             * @description Full database name: <databasePrefix><suffix>.
+             * @example u5d7e9f1g2h_shop
+             */
             name: string;
-            /** @example shop */
+            /**
+             * @description The name after the account prefix.
+             * @example shop
+             */
             suffix: string;
-            /** @example site */
+            /**
+             * @description Its MySQL user (the same name).
+             * @example u5d7e9f1g2h_shop
+             */
             user: string;
         };
+        /** @description A database that was deleted. */
         HostingDatabaseDeleted: {
-            /** @example true */
+            /**
+             * @description Always true.
+             * @example true
+             */
             deleted: boolean;
-            /** @example before-upgrade */
+            /**
+             * @description The database deleted.
+             * @example u5d7e9f1g2h_shop
+             */
             name: string;
         };
         HostingDatabaseList: {
@@ -2490,23 +2614,36 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example null
              */
             nextCursor?: string | null;
         };
         /** @description The SSH deploy key of the account: add the public key to the repository as a read-only deploy key. */
         HostingDeployKey: {
-            /** @example SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8 */
+            /**
+             * @description SHA-256 fingerprint, as ssh-keygen -l prints it.
+             * @example SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8
+             */
             fingerprint: string;
-            /** @example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEXAMPLEKEYFORDOCS deploy@example.com */
+            /**
+             * @description The public key, one OpenSSH line.
+             * @example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEXAMPLEKEYFORDOCS deploy@example.com
+             */
             publicKey: string;
-            /** @example ipv4 */
+            /**
+             * @description Key type.
+             * @example ssh-ed25519
+             */
             type: string;
         };
         /** @description A directory listing: directories first, then files, by name. */
         HostingDirectory: {
+            /** @description Its entries, at most 1000. */
             entries: components["schemas"]["HostingFile"][];
-            /** @example /public_html/index.html */
+            /**
+             * @description The directory listed, absolute inside the account.
+             * @example /public_html
+             */
             path: string;
             /**
              * @description True when the directory holds more than 1000 entries.
@@ -2518,10 +2655,14 @@ export interface components {
         HostingFile: {
             /**
              * Format: date-time
+             * @description When it last changed.
              * @example 2026-03-14T09:30:00.000Z
              */
             modifiedAt: string;
-            /** @example before-upgrade */
+            /**
+             * @description The last part of the path.
+             * @example index.html
+             */
             name: string;
             /**
              * @description Absolute inside the account ("/" is its home).
@@ -2530,50 +2671,84 @@ export interface components {
             path: string;
             /**
              * @description Octal, e.g. 0644.
-             * @example text
+             * @example 0644
              */
             permissions: string;
-            /** @example 1048576 */
+            /**
+             * @description Size in bytes.
+             * @example 1048576
+             */
             sizeBytes: number;
             /**
              * @description file, directory, symlink or other.
-             * @example ipv4
+             * @example file
              */
             type: string;
         };
+        /** @description A file or directory that was deleted. */
         HostingFileDeleted: {
-            /** @example true */
+            /**
+             * @description Always true.
+             * @example true
+             */
             deleted: boolean;
-            /** @example /public_html/index.html */
+            /**
+             * @description What was deleted, absolute inside the account.
+             * @example /public_html/index.html
+             */
             path: string;
-            /** @example ipv4 */
+            /**
+             * @description file, directory, symlink or other.
+             * @example file
+             */
             type: string;
         };
+        /** @description A commit of the repository. */
         HostingGitCommit: {
-            /** @example My server does not answer on port 443 since 09:00 UTC. */
+            /**
+             * @description Commit message, at most 500 characters.
+             * @example Fix the contact form
+             */
             message: string;
-            /** @example 9fceb02d0ae598e95dc970b74767f19372d61af8 */
+            /**
+             * @description Commit hash, 40 hex digits.
+             * @example 9fceb02d0ae598e95dc970b74767f19372d61af8
+             */
             sha: string;
         };
         /** @description Git-deploy status: the repository, the deployed commit and the last error. */
         HostingGitStatus: {
-            /** @example main */
+            /**
+             * @description The branch deployed; null when not connected.
+             * @example main
+             */
             branch?: string | null;
+            /** @description The commit published; null before the first deploy. */
             commit?: components["schemas"]["HostingGitCommit"] | null;
-            /** @example true */
+            /**
+             * @description True once a repository has been deployed here.
+             * @example true
+             */
             connected: boolean;
             /**
              * Format: date-time
+             * @description When a commit was last published; null before the first.
              * @example 2026-03-14T09:30:00.000Z
              */
             lastDeployedAt?: string | null;
-            /** @example HTTP 503 */
+            /**
+             * @description Why the last deploy or pull failed; null after a success.
+             * @example HTTP 503
+             */
             lastError?: string | null;
-            /** @example git@github.com:example/site.git */
+            /**
+             * @description SSH address of the repository; null when not connected.
+             * @example git@github.com:example/site.git
+             */
             repo_url?: string | null;
             /**
              * @description not_connected, deployed or failed.
-             * @example active
+             * @example deployed
              */
             status: string;
             /**
@@ -2581,61 +2756,101 @@ export interface components {
              * @example public
              */
             subdir?: string | null;
-            /** @example true */
+            /**
+             * @description True when push-to-deploy is on.
+             * @example true
+             */
             webhookEnabled: boolean;
         };
         /** @description Push-to-deploy: the URL to give the repository host and the secret it signs with. */
         HostingGitWebhook: {
-            /** @example true */
+            /**
+             * @description True when push-to-deploy is on.
+             * @example true
+             */
             enabled: boolean;
-            /** @example whsec_b7d0c4e5… */
+            /**
+             * @description The webhook secret (GitHub X-Hub-Signature-256 or GitLab X-Gitlab-Token); null when off.
+             * @example whsec_b7d0c4e5…
+             */
             secret?: string | null;
-            /** @example https://hooks.example.com/cloud */
+            /**
+             * @description The payload URL for the repository host; null when off.
+             * @example https://cloud.example.com/hooks/git/hst_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             url?: string | null;
         };
         /** @description The tail of a web-server log, oldest line first. */
         HostingLog: {
-            /** @example access */
+            /**
+             * @description access or error.
+             * @example access
+             */
             kind: string;
             /**
+             * @description The last lines, oldest first.
              * @example [
              *       "203.0.113.7 - - [14/Mar/2026:09:30:00 +0000] \"GET / HTTP/1.1\" 200 512"
              *     ]
              */
             lines: string[];
         };
+        /** @description A directory whose protection was removed. */
         HostingPathDeleted: {
-            /** @example true */
+            /**
+             * @description Always true.
+             * @example true
+             */
             deleted: boolean;
-            /** @example /public_html/index.html */
+            /**
+             * @description The directory, no longer protected.
+             * @example /public_html/admin
+             */
             path: string;
         };
         /** @description The PHP-FPM version of the site and the versions its plan offers. */
         HostingPhpVersion: {
             /**
+             * @description Versions the plan offers.
              * @example [
-             *       "text"
+             *       "8.1",
+             *       "8.2",
+             *       "8.3"
              *     ]
              */
             availableVersions: string[];
-            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The hosting account.
+             * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
-            /** @example 8.3 */
+            /**
+             * @description PHP-FPM version the site runs now.
+             * @example 8.3
+             */
             php_version: string;
         };
         /** @description A password-protected directory (the password is never returned). */
         HostingProtectedDir: {
-            /** @example admin */
+            /**
+             * @description The HTTP basic-auth user name.
+             * @example admin
+             */
             basic_user: string;
             /**
              * Format: date-time
+             * @description When it was protected.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
-            /** @example /public_html/index.html */
+            /**
+             * @description The directory, absolute inside the account.
+             * @example /public_html/admin
+             */
             path: string;
             /**
              * Format: date-time
+             * @description When its user or password last changed.
              * @example 2026-03-14T09:30:00.000Z
              */
             updatedAt: string;
@@ -2650,49 +2865,70 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example null
              */
             nextCursor?: string | null;
         };
         /** @description Whether browser-SSH access is enabled, and the live session if any. */
         HostingSshAccess: {
-            /** @example true */
+            /**
+             * @description True once browser SSH is enabled.
+             * @example true
+             */
             enabled: boolean;
             /**
              * Format: date-time
+             * @description When it was enabled; null when not.
              * @example 2026-03-14T09:30:00.000Z
              */
             enabledAt?: string | null;
+            /** @description The live session; null when none. */
             session?: components["schemas"]["HostingSshSession"] | null;
         };
         /** @description A browser-SSH session: open the URL (or pass the token) before it expires. */
         HostingSshLaunch: {
             /**
              * Format: date-time
+             * @description When the session ends (15 minutes after launch).
              * @example 2026-03-14T09:30:00.000Z
              */
             expiresAt: string;
-            /** @example id_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The session id (hss_…).
+             * @example hss_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             sessionId: string;
             /**
              * @description Shown once; stored only as a hash.
-             * @example hss_tok_…
+             * @example sshs_Xk3v9QmB2rT7yL0pW5nZ8cD1fG4hJ6sA
              */
             token: string;
-            /** @example https://hooks.example.com/cloud */
+            /**
+             * @description Opens the terminal in a browser; it carries the token.
+             * @example https://cloud.example.com/ssh-terminal/hss_01jq8k2m4p6rab3c5d7e9f1g2h#token=sshs_Xk3v9QmB2rT7yL0pW5nZ8cD1fG4hJ6sA
+             */
             url: string;
         };
+        /** @description A live browser-SSH session. */
         HostingSshSession: {
             /**
              * Format: date-time
+             * @description When it ends at the latest.
              * @example 2026-03-14T09:30:00.000Z
              */
             expiresAt: string;
-            /** @example hss_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The session id (hss_…).
+             * @example hss_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
         };
+        /** @description The browser-SSH session stopped, if one was live. */
         HostingSshStop: {
-            /** @example id_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The session stopped; null when none was live.
+             * @example hss_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             sessionId?: string | null;
             /**
              * @description False when no session was live.
@@ -2702,108 +2938,156 @@ export interface components {
         };
         /** @description Disk usage, inode count, bandwidth and mailbox count of a hosting account, with the plan quotas. */
         HostingStats: {
+            /** @description Traffic served this calendar month (UTC). */
             bandwidth: components["schemas"]["HostingByteUsage"];
+            /** @description Extra MySQL databases. */
             databases: components["schemas"]["HostingUsage"];
+            /** @description Disk space of the files. */
             disk: components["schemas"]["HostingByteUsage"];
-            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The hosting account.
+             * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
+            /** @description Files and directories (inodes). */
             inodes: components["schemas"]["HostingUsage"];
+            /** @description Mailboxes. */
             mailboxes: components["schemas"]["HostingUsage"];
             /**
              * Format: date-time
+             * @description When the figures were taken.
              * @example 2026-03-14T09:30:00.000Z
              */
             sampledAt: string;
         };
         /** @description The contents of a UTF-8 text file. */
         HostingTextFile: {
-            /** @example <h1>Hello</h1> */
+            /**
+             * @description Its text (UTF-8).
+             * @example <h1>Hello</h1>
+             */
             content: string;
             /**
              * Format: date-time
+             * @description When it last changed.
              * @example 2026-03-14T09:30:00.000Z
              */
             modifiedAt: string;
-            /** @example /public_html/index.html */
+            /**
+             * @description The file read, absolute inside the account.
+             * @example /public_html/index.html
+             */
             path: string;
-            /** @example 1048576 */
+            /**
+             * @description Size in bytes.
+             * @example 1048576
+             */
             sizeBytes: number;
         };
+        /** @description A page and its views over the period. */
         HostingTopPage: {
-            /** @example /public_html/index.html */
+            /**
+             * @description URL path of the page.
+             * @example /pricing
+             */
             path: string;
             /**
              * Format: int32
+             * @description Page views.
              * @example 1
              */
             views: number;
         };
+        /** @description A count against its plan quota. */
         HostingUsage: {
             /**
              * Format: int32
+             * @description What the plan allows.
              * @example 1
              */
             quota: number;
             /**
              * Format: int32
+             * @description In use now.
              * @example 1
              */
             used: number;
         };
+        /** @description Visitor statistics of one hour (24h) or one day (7d, 30d). */
         HostingVisitorPoint: {
             /**
              * Format: int32
+             * @description Pages viewed.
              * @example 1
              */
             pageViews: number;
             /**
              * Format: date-time
+             * @description Start of the hour or day.
              * @example 2026-03-14T09:30:00.000Z
              */
             start: string;
             /**
              * Format: int32
+             * @description Distinct visitors.
              * @example 1
              */
             uniqueVisitors: number;
             /**
              * Format: int32
+             * @description Visits.
              * @example 1
              */
             visits: number;
         };
         /** @description Visitor statistics over a period: totals, top pages and a series (hourly for 24h, daily otherwise). */
         HostingVisitorStats: {
-            /** @example 1048576 */
+            /**
+             * @description Bytes served over the period.
+             * @example 1048576
+             */
             bandwidthBytes: number;
             /**
              * Format: date-time
+             * @description Start of the period.
              * @example 2026-03-14T09:30:00.000Z
              */
             from: string;
-            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The hosting account.
+             * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
              * Format: int32
+             * @description Page views over the period.
              * @example 1
              */
             pageViews: number;
-            /** @example 7d */
+            /**
+             * @description 24h, 7d or 30d.
+             * @example 7d
+             */
             period: string;
+            /** @description The period hour by hour (24h) or day by day, oldest first. */
             series: components["schemas"]["HostingVisitorPoint"][];
             /**
              * Format: date-time
+             * @description End of the period.
              * @example 2026-03-14T09:30:00.000Z
              */
             to: string;
+            /** @description The most viewed pages, most first. */
             topPages: components["schemas"]["HostingTopPage"][];
             /**
              * Format: int32
+             * @description Distinct visitors over the period.
              * @example 1
              */
             uniqueVisitors: number;
             /**
              * Format: int32
+             * @description Visits over the period.
              * @example 1
              */
             visits: number;
@@ -2812,25 +3096,43 @@ export interface components {
         HostingWaf: {
             /**
              * Format: int32
+             * @description Requests blocked in the last 24 hours.
              * @example 1
              */
             blockedRequests24h: number;
-            /** @example true */
+            /**
+             * @description True when the firewall filters the site (always, today).
+             * @example true
+             */
             enabled: boolean;
-            /** @example hst_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The hosting account.
+             * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
+            /** @description Temporary access to the WAF log. */
             logAccess: components["schemas"]["HostingWafAccess"];
-            /** @example block */
+            /**
+             * @description blocking: matching requests are refused.
+             * @example blocking
+             */
             mode: string;
-            /** @example owasp-crs */
+            /**
+             * @description The rule set in force.
+             * @example OWASP CRS 4
+             */
             ruleset: string;
         };
         /** @description Temporary access to the web application firewall log. */
         HostingWafAccess: {
-            /** @example true */
+            /**
+             * @description True while the WAF log can be viewed.
+             * @example true
+             */
             active: boolean;
             /**
              * Format: date-time
+             * @description When access ends; null when not active.
              * @example 2026-03-14T09:30:00.000Z
              */
             expiresAt?: string | null;
@@ -2839,6 +3141,7 @@ export interface components {
         Invoice: {
             /**
              * Format: date-time
+             * @description When it was issued.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
@@ -2849,44 +3152,51 @@ export interface components {
             currency: string;
             /**
              * Format: date-time
+             * @description When payment is due.
              * @example 2026-03-14T09:30:00.000Z
              */
             dueAt: string;
-            /** @example inv_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The invoice id (inv_…).
+             * @example inv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
+            /** @description Its lines. */
             items: components["schemas"]["InvoiceItem"][];
             /**
              * @description INV-<year>-<6 digits>, gap-free per year.
-             * @example INV-2026-0042
+             * @example INV-2026-000042
              */
             number: string;
             /**
              * Format: date-time
+             * @description When it was paid; null unless paid.
              * @example 2026-03-14T09:30:00.000Z
              */
             paidAt?: string | null;
             /**
              * @description wallet, card, online or crypto.
-             * @example text
+             * @example wallet
              */
             paidWith?: string | null;
             /**
              * @description The resource it bills (srv_..., pool_..., dom_...).
-             * @example text
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             reference?: string | null;
             /**
              * @description order, renewal or operator.
-             * @example text
+             * @example renewal
              */
             source: string;
             /**
              * @description open, paid or void.
-             * @example active
+             * @example paid
              */
             status: string;
             /**
              * Format: int32
+             * @description Sum of the lines, in US cents.
              * @example 1500
              */
             totalUsdCents: number;
@@ -2895,10 +3205,14 @@ export interface components {
         InvoiceItem: {
             /**
              * Format: int32
+             * @description Amount in US cents.
              * @example 1500
              */
             amountUsdCents: number;
-            /** @example Nightly build server */
+            /**
+             * @description What the line bills.
+             * @example Server "web-1" (std-1c-2g-50)
+             */
             description: string;
             /**
              * Format: date-time
@@ -2915,16 +3229,22 @@ export interface components {
         };
         /** @description One page of invoices, newest first. */
         InvoicePage: {
+            /** @description The invoices of this page, newest first. */
             data: components["schemas"]["Invoice"][];
-            /** @example true */
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
             hasMore: boolean;
             /**
              * Format: int32
+             * @description Invoices per page.
              * @example 1
              */
             limit: number;
             /**
              * Format: int32
+             * @description This page number, from 1.
              * @example 1
              */
             page: number;
@@ -2939,24 +3259,36 @@ export interface components {
         MailAlias: {
             /**
              * Format: date-time
+             * @description When it was created.
              * @example 2026-03-14T09:30:00.000Z
              */
             created_at: string;
-            /** @example ada@example.com */
+            /**
+             * @description The address its mail is forwarded to.
+             * @example ada@example.com
+             */
             destination: string;
             /**
              * Format: int32
+             * @description Its mail domain.
              * @example 42
              */
             domain_id: number;
             /**
              * Format: int32
+             * @description The alias id.
              * @example 42
              */
             id: number;
-            /** @example text */
+            /**
+             * @description The alias address: <source_local>@<domain>.
+             * @example sales@example.com
+             */
             source: string;
-            /** @example sales */
+            /**
+             * @description The part before @ of the alias address.
+             * @example sales
+             */
             source_local: string;
         };
         MailAliasList: {
@@ -2969,84 +3301,118 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example 42
              */
             nextCursor?: string | null;
         };
+        /** @description The port of each protocol. */
         MailClientPorts: {
             /**
              * Format: int32
-             * @example 1
+             * @description IMAP (incoming).
+             * @example 993
              */
             imap: number;
             /**
              * Format: int32
-             * @example 1
+             * @description POP3 (incoming).
+             * @example 995
              */
             pop3: number;
             /**
              * Format: int32
-             * @example 1
+             * @description SMTP (outgoing), implicit TLS.
+             * @example 465
              */
             smtp: number;
             /**
              * Format: int32
-             * @example 1
+             * @description SMTP submission (outgoing), STARTTLS.
+             * @example 587
              */
             submission: number;
         };
+        /** @description The connection security of each protocol. */
         MailClientSecurity: {
-            /** @example text */
+            /**
+             * @description For IMAP.
+             * @example SSL/TLS
+             */
             imap: string;
-            /** @example text */
+            /**
+             * @description For POP3.
+             * @example SSL/TLS
+             */
             pop3: string;
-            /** @example text */
+            /**
+             * @description For SMTP.
+             * @example SSL/TLS
+             */
             smtp: string;
-            /** @example text */
+            /**
+             * @description For submission.
+             * @example STARTTLS
+             */
             submission: string;
         };
         /** @description Settings for mail programs. Use host: it is the only name on the TLS certificate. */
         MailClientSettings: {
-            /** @example mail.example.net */
+            /**
+             * @description Server name for IMAP, POP3 and SMTP.
+             * @example mail.example.net
+             */
             host: string;
+            /** @description Port of each protocol. */
             ports: components["schemas"]["MailClientPorts"];
+            /** @description Connection security of each protocol. */
             security: components["schemas"]["MailClientSecurity"];
-            /** @example site */
+            /**
+             * @description What to sign in with.
+             * @example the full e-mail address
+             */
             username: string;
         };
         /** @description A mailbox or alias that was deleted. */
         MailDeleted: {
-            /** @example true */
+            /**
+             * @description Always true.
+             * @example true
+             */
             deleted: boolean;
             /**
              * Format: int32
+             * @description The mailbox or alias id.
              * @example 42
              */
             id: number;
         };
         /** @description A DNS record to publish in the domain zone. */
         MailDnsRecord: {
-            /** @example before-upgrade */
+            /**
+             * @description The record name (owner).
+             * @example example.com
+             */
             name: string;
             /**
              * Format: int32
              * @description MX preference.
-             * @example 1
+             * @example 10
              */
             priority?: number | null;
             /**
              * Format: int32
-             * @example 1
+             * @description Time to live in seconds.
+             * @example 3600
              */
             ttl: number;
             /**
              * @description MX, A, TXT, CNAME or SRV.
-             * @example ipv4
+             * @example MX
              */
             type: string;
             /**
              * @description SRV values are "priority weight port target".
-             * @example text
+             * @example mail.example.com
              */
             value: string;
         };
@@ -3054,23 +3420,30 @@ export interface components {
         MailDomain: {
             /**
              * Format: int32
+             * @description Aliases on it.
              * @example 1
              */
             alias_count: number;
             /**
              * Format: date-time
+             * @description When email hosting was enabled.
              * @example 2026-03-14T09:30:00.000Z
              */
             created_at: string;
-            /** @example example.com */
+            /**
+             * @description The domain.
+             * @example example.com
+             */
             domain: string;
             /**
              * Format: int32
+             * @description The mail domain id.
              * @example 42
              */
             id: number;
             /**
              * Format: int32
+             * @description Mailboxes on it.
              * @example 1
              */
             mailbox_count: number;
@@ -3080,23 +3453,33 @@ export interface components {
              */
             status: string;
         };
+        /** @description A domain whose email hosting was disabled, with what was removed. */
         MailDomainDisabled: {
             /**
              * Format: int32
+             * @description Aliases removed.
              * @example 1
              */
             aliases_removed: number;
-            /** @example true */
+            /**
+             * @description Always true.
+             * @example true
+             */
             deleted: boolean;
-            /** @example example.com */
+            /**
+             * @description The domain.
+             * @example example.com
+             */
             domain: string;
             /**
              * Format: int32
+             * @description The mail domain id.
              * @example 42
              */
             id: number;
             /**
              * Format: int32
+             * @description Mailboxes removed with their mail.
              * @example 1
              */
             mailboxes_removed: number;
@@ -3111,62 +3494,82 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example 42
              */
             nextCursor?: string | null;
         };
         /** @description DNS records and client settings for email hosting. */
         MailSetup: {
+            /** @description Settings for mail programs. */
             client: components["schemas"]["MailClientSettings"];
-            /** @example example.com */
+            /**
+             * @description The mail domain asked for; null without one.
+             * @example example.com
+             */
             domain?: string | null;
             /**
              * @description The address mail.<domain> points to.
-             * @example text
+             * @example 203.0.113.25
              */
             mail_ip: string;
             /**
              * @description mail.<domain>; null without a domain.
-             * @example text
+             * @example mail.example.com
              */
             mx_host?: string | null;
+            /** @description Records to publish in its zone; empty without a domain. */
             records: components["schemas"]["MailDnsRecord"][];
-            /** @example https://webmail.example.net */
+            /**
+             * @description Webmail sign-in page.
+             * @example https://webmail.example.net
+             */
             webmail_url: string;
         };
         /** @description A mailbox. Its password is stored only as a hash and never returned. */
         Mailbox: {
-            /** @example 203.0.113.10 */
+            /**
+             * @description The full e-mail address.
+             * @example ada@example.com
+             */
             address: string;
             /**
              * Format: date-time
+             * @description When it was created.
              * @example 2026-03-14T09:30:00.000Z
              */
             created_at: string;
             /**
              * Format: int32
+             * @description Its mail domain.
              * @example 42
              */
             domain_id: number;
             /**
              * Format: int32
+             * @description The mailbox id.
              * @example 42
              */
             id: number;
-            /** @example ada */
+            /**
+             * @description The part before @.
+             * @example ada
+             */
             local_part: string;
             /**
              * Format: date-time
+             * @description When its password was last set.
              * @example 2026-03-14T09:30:00.000Z
              */
             password_changed_at: string;
             /**
              * Format: int32
+             * @description Storage quota in MB.
              * @example 1024
              */
             quota_mb: number;
             /**
              * Format: int32
+             * @description Storage used in MB.
              * @example 1024
              */
             used_mb: number;
@@ -3181,7 +3584,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example 42
              */
             nextCursor?: string | null;
         };
@@ -3194,27 +3597,40 @@ export interface components {
             current: boolean;
             /**
              * Format: int32
+             * @description Disk size in GB; the same for every option.
              * @example 1
              */
             diskGb: number;
-            /** @example std */
+            /**
+             * @description std (standard) or cpu (CPU-optimised); the same for every option.
+             * @example std
+             */
             family: string;
             /**
              * Format: int32
+             * @description Monthly price in US cents.
              * @example 1500
              */
             monthlyUsdCents: number;
-            /** @example before-upgrade */
+            /**
+             * @description Display name of the plan.
+             * @example Standard 1 vCPU / 2 GB / 50 GB
+             */
             name: string;
-            /** @example std-1c-2g-50 */
+            /**
+             * @description The plan; pass it to change-plan.
+             * @example std-1c-2g-50
+             */
             productId: string;
             /**
              * Format: int32
+             * @description RAM in MB.
              * @example 1024
              */
             ramMb: number;
             /**
              * Format: int32
+             * @description vCPU cores.
              * @example 1
              */
             vcpu: number;
@@ -3229,7 +3645,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example null
              */
             nextCursor?: string | null;
         };
@@ -3237,33 +3653,48 @@ export interface components {
         Pool: {
             /**
              * Format: date-time
+             * @description When the pool was bought.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
             /**
              * Format: int32
+             * @description disk100 units bought (100 GB disk each).
              * @example 1
              */
             disk100: number;
-            /** @example pool_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The pool id (pool_…).
+             * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
              * Format: int32
+             * @description ip16 units bought (16 IPv4 addresses each).
              * @example 1
              */
             ip16: number;
-            /** @example web-1 */
+            /**
+             * @description Your name for the pool.
+             * @example web-1
+             */
             label: string;
             /**
              * Format: int32
+             * @description Monthly price in US cents, debited at each renewal.
              * @example 1500
              */
             monthlyUsdCents: number;
-            /** @example std-1c-2g-50 */
+            /**
+             * @description The pool product it was bought as.
+             * @example pool-fra1
+             */
             productId: string;
+            /** @description The units in vCPUs, MB, GB and addresses. */
             quota: components["schemas"]["PoolQuota"];
             /**
              * Format: int32
+             * @description ram2gb units bought (2 GB RAM each).
              * @example 1
              */
             ram2gb: number;
@@ -3271,6 +3702,7 @@ export interface components {
             rates_cents: components["schemas"]["PoolUnits"];
             /**
              * Format: date-time
+             * @description Next renewal, when the wallet is debited.
              * @example 2026-03-14T09:30:00.000Z
              */
             renewsAt: string;
@@ -3281,49 +3713,70 @@ export interface components {
             status: string;
             /**
              * Format: int32
+             * @description vcpu units bought (1 vCPU each).
              * @example 1
              */
             vcpu: number;
         };
         /** @description The range each unit may move between, from the live catalogue. */
         PoolBounds: {
+            /** @description Blocks of 100 GB disk. */
             disk100: components["schemas"]["PoolUnitRange"];
+            /** @description Blocks of 16 IPv4 addresses. */
             ip16: components["schemas"]["PoolUnitRange"];
+            /** @description Blocks of 2 GB RAM. */
             ram2gb: components["schemas"]["PoolUnitRange"];
+            /** @description vCPUs. */
             vcpu: components["schemas"]["PoolUnitRange"];
         };
         /** @description A capacity pool with usage, bounds, sold rates and its servers. */
         PoolDetail: {
+            /** @description The range each unit may be resized in; null when the product is no longer offered. */
             bounds?: components["schemas"]["PoolBounds"] | null;
             /**
              * Format: date-time
+             * @description When the pool was bought.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
             /**
              * Format: int32
+             * @description disk100 units bought (100 GB disk each).
              * @example 1
              */
             disk100: number;
-            /** @example pool_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The pool id (pool_…).
+             * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
              * Format: int32
+             * @description ip16 units bought (16 IPv4 addresses each).
              * @example 1
              */
             ip16: number;
-            /** @example web-1 */
+            /**
+             * @description Your name for the pool.
+             * @example web-1
+             */
             label: string;
             /**
              * Format: int32
+             * @description Monthly price in US cents, debited at each renewal.
              * @example 1500
              */
             monthlyUsdCents: number;
-            /** @example std-1c-2g-50 */
+            /**
+             * @description The pool product it was bought as.
+             * @example pool-fra1
+             */
             productId: string;
+            /** @description The units in vCPUs, MB, GB and addresses. */
             quota: components["schemas"]["PoolQuota"];
             /**
              * Format: int32
+             * @description ram2gb units bought (2 GB RAM each).
              * @example 1
              */
             ram2gb: number;
@@ -3331,18 +3784,22 @@ export interface components {
             rates_cents: components["schemas"]["PoolUnits"];
             /**
              * Format: date-time
+             * @description Next renewal, when the wallet is debited.
              * @example 2026-03-14T09:30:00.000Z
              */
             renewsAt: string;
+            /** @description Its servers, oldest first. */
             servers: components["schemas"]["PoolServer"][];
             /**
              * @description active or deleted.
              * @example active
              */
             status: string;
+            /** @description What its servers hold now. */
             usage: components["schemas"]["PoolUsage"];
             /**
              * Format: int32
+             * @description vcpu units bought (1 vCPU each).
              * @example 1
              */
             vcpu: number;
@@ -3351,23 +3808,36 @@ export interface components {
         PoolIp: {
             /**
              * @description The server holding it; null means free in the block.
-             * @example text
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             assignedTo?: string | null;
-            /** @example 203.0.113.10 */
+            /**
+             * @description The IPv4 address.
+             * @example 203.0.113.10
+             */
             ip: string;
-            /** @example mail.example.com */
+            /**
+             * @description Reverse DNS (PTR) name; null when none is set.
+             * @example mail.example.com
+             */
             ptr?: string | null;
             /**
              * Format: int32
-             * @example 1
+             * @description IP version: 4.
+             * @example 4
              */
             version: number;
-            /** @example true */
+            /**
+             * @description False when the reverse zone is not hosted here: the PTR cannot be managed.
+             * @example true
+             */
             zoneHosted: boolean;
         };
         PoolIpChange: {
-            /** @example 203.0.113.10 */
+            /**
+             * @description An address of the pool block.
+             * @example 203.0.113.10
+             */
             ip: string;
             /**
              * @description A server of this pool, or null to return the address to the block.
@@ -3385,7 +3855,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example null
              */
             nextCursor?: string | null;
         };
@@ -3399,19 +3869,27 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
         /** @description A pool product: per-unit monthly prices in cents and slider bounds. */
         PoolProduct: {
+            /** @description The range each unit may be bought in. */
             bounds: components["schemas"]["PoolBounds"];
-            /** @example before-upgrade */
+            /**
+             * @description Display name of the product.
+             * @example Capacity pool, Frankfurt
+             */
             name: string;
-            /** @example std-1c-2g-50 */
+            /**
+             * @description The pool product; pass it to quote and buy.
+             * @example pool-fra1
+             */
             productId: string;
             /** @description Monthly price of one unit, in US cents. */
             rates_cents: components["schemas"]["PoolUnits"];
+            /** @description What one unit of each is. */
             unitSizes: components["schemas"]["PoolUnitSizes"];
         };
         PoolProductList: {
@@ -3424,7 +3902,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example null
              */
             nextCursor?: string | null;
         };
@@ -3432,54 +3910,73 @@ export interface components {
         PoolQuota: {
             /**
              * Format: int32
+             * @description Disk in GB.
              * @example 1
              */
             diskGb: number;
             /**
              * Format: int32
+             * @description IPv4 addresses in the block.
              * @example 1
              */
             ips: number;
             /**
              * Format: int32
+             * @description RAM in MB.
              * @example 1024
              */
             ramMb: number;
             /**
              * Format: int32
+             * @description vCPUs.
              * @example 1
              */
             vcpu: number;
         };
         /** @description The monthly price of a pool selection, priced by the server. */
         PoolQuote: {
+            /** @description One line per unit. */
             breakdown: components["schemas"]["PoolQuoteLine"][];
             /**
              * Format: int32
+             * @description Monthly price of the selection, in US cents.
              * @example 1500
              */
             monthlyUsdCents: number;
-            /** @example std-1c-2g-50 */
+            /**
+             * @description The pool product priced.
+             * @example pool-fra1
+             */
             productId: string;
+            /** @description The selection in vCPUs, GB and addresses. */
             resolved: components["schemas"]["PoolQuoteResolved"];
         };
         PoolQuoteLine: {
             /**
              * Format: int32
+             * @description quantity × unitPriceUsdCents: monthly, in US cents.
              * @example 1500
              */
             amountUsdCents: number;
-            /** @example Nightly build server */
+            /**
+             * @description What one unit is.
+             * @example 2 GB RAM
+             */
             description: string;
             /**
              * Format: int32
+             * @description Units selected.
              * @example 1
              */
             quantity: number;
-            /** @example vcpu */
+            /**
+             * @description vcpu, ram2gb, disk100 or ip16.
+             * @example vcpu
+             */
             unit: string;
             /**
              * Format: int32
+             * @description Monthly price of one unit, in US cents.
              * @example 1500
              */
             unitPriceUsdCents: number;
@@ -3488,21 +3985,25 @@ export interface components {
         PoolQuoteResolved: {
             /**
              * Format: int32
+             * @description Disk in GB.
              * @example 1
              */
             diskGb: number;
             /**
              * Format: int32
+             * @description IPv4 addresses.
              * @example 1
              */
             ipv4Addresses: number;
             /**
              * Format: int32
+             * @description RAM in GB.
              * @example 1
              */
             ramGb: number;
             /**
              * Format: int32
+             * @description vCPUs.
              * @example 1
              */
             vcpu: number;
@@ -3517,16 +4018,19 @@ export interface components {
             charge_now_usd_cents: number;
             /**
              * Format: int32
+             * @description Monthly price now, in US cents.
              * @example 1500
              */
             currentMonthlyUsdCents: number;
             /**
              * Format: int32
+             * @description Days in the current billing cycle.
              * @example 1
              */
             cycleDays: number;
             /**
              * Format: int32
+             * @description Days left in the current billing cycle.
              * @example 1
              */
             daysLeft: number;
@@ -3538,11 +4042,13 @@ export interface components {
             differenceUsdCents: number;
             /**
              * Format: int32
+             * @description disk100 units after the resize.
              * @example 1
              */
             disk100: number;
             /**
              * Format: int32
+             * @description ip16 units after the resize.
              * @example 1
              */
             ip16: number;
@@ -3552,20 +4058,26 @@ export interface components {
              * @example 1500
              */
             monthlyUsdCents: number;
-            /** @example pool_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The pool.
+             * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             poolId: string;
             /**
              * Format: int32
+             * @description ram2gb units after the resize.
              * @example 1
              */
             ram2gb: number;
             /**
              * Format: date-time
+             * @description End of the current cycle: the new monthly price applies from then.
              * @example 2026-03-14T09:30:00.000Z
              */
             renewsAt: string;
             /**
              * Format: int32
+             * @description vcpu units after the resize.
              * @example 1
              */
             vcpu: number;
@@ -3574,34 +4086,57 @@ export interface components {
         PoolServer: {
             /**
              * Format: int32
+             * @description Disk size in GB.
              * @example 1
              */
             diskGb: number;
-            /** @example pool_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The server id (srv_…).
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
+             * @description Its addresses from the pool block.
              * @example [
-             *       "text"
+             *       "203.0.113.10",
+             *       "203.0.113.11"
              *     ]
              */
             ips: string[];
-            /** @example web-1 */
+            /**
+             * @description Your name for the server.
+             * @example web-1
+             */
             label: string;
-            /** @example linux */
+            /**
+             * @description OS family: linux.
+             * @example linux
+             */
             os: string;
-            /** @example ubuntu-24.04 */
+            /**
+             * @description The OS template installed.
+             * @example ubuntu-24.04
+             */
             osTemplate: string;
-            /** @example std-1c-2g-50 */
+            /**
+             * @description The server plan giving its size.
+             * @example std-1c-2g-50
+             */
             productId: string;
             /**
              * Format: int32
+             * @description RAM in MB.
              * @example 1024
              */
             ramMb: number;
-            /** @example active */
+            /**
+             * @description provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.
+             * @example running
+             */
             status: string;
             /**
              * Format: int32
+             * @description vCPU cores.
              * @example 1
              */
             vcpu: number;
@@ -3610,45 +4145,63 @@ export interface components {
         PoolUnitRange: {
             /**
              * Format: int32
+             * @description Highest value allowed.
              * @example 1
              */
             max: number;
             /**
              * Format: int32
+             * @description Lowest value allowed.
              * @example 1
              */
             min: number;
         };
         /** @description What one unit of each slider is. */
         PoolUnitSizes: {
-            /** @example text */
+            /**
+             * @description One disk100 unit, in words.
+             * @example 100 GB disk
+             */
             disk100: string;
-            /** @example text */
+            /**
+             * @description One ip16 unit, in words.
+             * @example 16 IPv4 addresses
+             */
             ip16: string;
-            /** @example text */
+            /**
+             * @description One ram2gb unit, in words.
+             * @example 2 GB RAM
+             */
             ram2gb: string;
-            /** @example text */
+            /**
+             * @description One vcpu unit, in words.
+             * @example 1 vCPU
+             */
             vcpu: string;
         };
         /** @description A value per pool unit: vcpu (1 vCPU), ram2gb (2 GB RAM), disk100 (100 GB disk), ip16 (16 IPv4 addresses). */
         PoolUnits: {
             /**
              * Format: int32
+             * @description For 100 GB disk.
              * @example 1
              */
             disk100: number;
             /**
              * Format: int32
+             * @description For 16 IPv4 addresses.
              * @example 1
              */
             ip16: number;
             /**
              * Format: int32
+             * @description For 2 GB RAM.
              * @example 1
              */
             ram2gb: number;
             /**
              * Format: int32
+             * @description For 1 vCPU.
              * @example 1
              */
             vcpu: number;
@@ -3657,26 +4210,31 @@ export interface components {
         PoolUsage: {
             /**
              * Format: int32
+             * @description Disk of its servers, in GB.
              * @example 1
              */
             diskGb: number;
             /**
              * Format: int32
+             * @description Addresses assigned to servers.
              * @example 1
              */
             ips: number;
             /**
              * Format: int32
+             * @description RAM of its servers, in MB.
              * @example 1024
              */
             ramMb: number;
             /**
              * Format: int32
+             * @description Servers in the pool.
              * @example 1
              */
             servers: number;
             /**
              * Format: int32
+             * @description vCPUs of its servers.
              * @example 1
              */
             vcpu: number;
@@ -3687,37 +4245,57 @@ export interface components {
             addons: components["schemas"]["AttachedAddon"][];
             /**
              * Format: date-time
+             * @description When the server was ordered.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
             /**
              * Format: int32
+             * @description Disk size in GB.
              * @example 1
              */
             diskGb: number;
-            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The server id (srv_…).
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
+            /** @description Its addresses, the primary first. */
             ips: components["schemas"]["ServerIp"][];
-            /** @example web-1 */
+            /**
+             * @description Your name for the server, 1 to 64 characters.
+             * @example web-1
+             */
             label: string;
-            /** @example linux */
+            /**
+             * @description OS family: linux or windows.
+             * @example linux
+             */
             os: string;
-            /** @example ubuntu-24.04 */
+            /**
+             * @description The OS template installed.
+             * @example ubuntu-24.04
+             */
             osTemplate: string;
             /**
              * @description The capacity pool the server lives in; null for a standalone server.
              * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             poolId?: string | null;
-            /** @example std-1c-2g-50 */
+            /**
+             * @description The server plan, from the catalogue.
+             * @example std-1c-2g-50
+             */
             productId: string;
             /**
              * Format: date-time
+             * @description When provisioning finished; null until then.
              * @example 2026-03-14T09:30:00.000Z
              */
             provisionedAt?: string | null;
             /**
              * Format: int32
+             * @description RAM in MB.
              * @example 1024
              */
             ramMb: number;
@@ -3731,13 +4309,17 @@ export interface components {
             snapshots: components["schemas"]["Snapshot"][];
             /**
              * @description provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.
-             * @example active
+             * @example running
              */
             status: string;
-            /** @example text */
+            /**
+             * @description Why the server is suspended; null unless it is.
+             * @example Unpaid invoice INV-2026-000042
+             */
             suspendReason?: string | null;
             /**
              * Format: int32
+             * @description vCPU cores.
              * @example 1
              */
             vcpu: number;
@@ -3749,7 +4331,10 @@ export interface components {
              * @example true
              */
             active: boolean;
-            /** @example true */
+            /**
+             * @description False while it is out of stock (stock_note says why).
+             * @example true
+             */
             available: boolean;
             /**
              * @description The addonId.
@@ -3764,10 +4349,14 @@ export interface components {
             ipCount: number;
             /**
              * Format: int32
+             * @description Monthly price in US cents.
              * @example 1500
              */
             monthly_usd_cents: number;
-            /** @example before-upgrade */
+            /**
+             * @description Display name of the add-on.
+             * @example 4 extra IPv4 addresses
+             */
             name: string;
             /**
              * @description An add-on of this type is already active: detach it first.
@@ -3780,11 +4369,14 @@ export interface components {
              * @example 1500
              */
             prorated_usd_cents: number;
-            /** @example text */
+            /**
+             * @description Why it cannot be attached now; null when in stock.
+             * @example Temporarily out of stock: the datacenter is waiting for new address space.
+             */
             stock_note?: string | null;
             /**
              * @description extra_ip, ip_block_24, seo_ip_pack or backups: one active add-on per type.
-             * @example ipv4
+             * @example extra_ip
              */
             type: string;
         };
@@ -3792,6 +4384,7 @@ export interface components {
         ServerAddonAttachment: {
             /**
              * Format: date-time
+             * @description When it was attached.
              * @example 2026-03-14T09:30:00.000Z
              */
             attachedAt: string;
@@ -3809,30 +4402,44 @@ export interface components {
             /**
              * @description Addresses now routed to the server; configure them inside the guest OS.
              * @example [
-             *       "text"
+             *       "203.0.113.10",
+             *       "203.0.113.11"
              *     ]
              */
             ips: string[];
             /**
              * Format: int32
+             * @description Monthly price in US cents, billed with the server from its next renewal.
              * @example 1500
              */
             monthlyUsdCents: number;
-            /** @example before-upgrade */
+            /**
+             * @description Display name of the add-on.
+             * @example 4 extra IPv4 addresses
+             */
             name: string;
-            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The server it is attached to.
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             serverId: string;
             /**
              * @description The wallet transaction of the debit.
              * @example txn_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             transactionId?: string | null;
-            /** @example ipv4 */
+            /**
+             * @description extra_ip, ip_block_24, seo_ip_pack or backups.
+             * @example extra_ip
+             */
             type: string;
         };
         /** @description An add-on detached from a server (no refund). */
         ServerAddonDetachment: {
-            /** @example true */
+            /**
+             * @description Always true.
+             * @example true
+             */
             detached: boolean;
             /**
              * @description The addonId.
@@ -3842,11 +4449,14 @@ export interface components {
             /**
              * @description Addresses that stopped routing.
              * @example [
-             *       "text"
+             *       "203.0.113.11"
              *     ]
              */
             releasedIps: string[];
-            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The server it was detached from.
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             serverId: string;
         };
         ServerAddonList: {
@@ -3859,21 +4469,31 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example sad_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
         /** @description An address routed to a server, with its reverse DNS record. */
         ServerIp: {
-            /** @example 203.0.113.10 */
+            /**
+             * @description The IPv4 or IPv6 address.
+             * @example 203.0.113.10
+             */
             ip: string;
-            /** @example true */
+            /**
+             * @description True for the server's main address.
+             * @example true
+             */
             primary: boolean;
-            /** @example mail.example.com */
+            /**
+             * @description Reverse DNS (PTR) name; null when none is set.
+             * @example mail.example.com
+             */
             ptr?: string | null;
             /**
              * Format: int32
-             * @example 1
+             * @description IP version: 4 or 6.
+             * @example 4
              */
             version: number;
             /**
@@ -3892,7 +4512,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example null
              */
             nextCursor?: string | null;
         };
@@ -3906,33 +4526,53 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
         /** @description A new root password, shown once and stored nowhere. */
         ServerPasswordReset: {
-            /** @example tR4-vq9L-x2Mp */
+            /**
+             * @description The new password, shown only in this answer.
+             * @example tR4-vq9L-x2Mp
+             */
             rootPassword: string;
-            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The server.
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             serverId: string;
-            /** @example site */
+            /**
+             * @description The administrator to sign in as: root (Linux) or Administrator (Windows).
+             * @example root
+             */
             username: string;
         };
         /** @description Live usage of a server, sampled once a minute. Zero CPU, memory and rates while it is not running. */
         ServerStats: {
+            /** @description Processor load. */
             cpu: components["schemas"]["ServerStatsCpu"];
+            /** @description Disk space and throughput. */
             disk: components["schemas"]["ServerStatsDisk"];
+            /** @description Memory in use. */
             memory: components["schemas"]["ServerStatsMemory"];
+            /** @description Network traffic. */
             network: components["schemas"]["ServerStatsNetwork"];
             /**
              * Format: date-time
+             * @description When the sample was taken.
              * @example 2026-03-14T09:30:00.000Z
              */
             sampledAt: string;
-            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The server sampled.
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             serverId: string;
-            /** @example active */
+            /**
+             * @description The server status when sampled.
+             * @example running
+             */
             status: string;
         };
         ServerStatsCpu: {
@@ -3945,18 +4585,24 @@ export interface components {
         ServerStatsDisk: {
             /**
              * Format: int32
+             * @description Bytes read per second, over the last minute.
              * @example 1
              */
             readBytesPerSecond: number;
             /**
              * Format: int32
+             * @description Disk size, in GB.
              * @example 1
              */
             totalGb: number;
-            /** @example 0.5 */
+            /**
+             * @description Disk space in use, in GB.
+             * @example 0.5
+             */
             usedGb: number;
             /**
              * Format: int32
+             * @description Bytes written per second, over the last minute.
              * @example 1
              */
             writeBytesPerSecond: number;
@@ -3964,11 +4610,13 @@ export interface components {
         ServerStatsMemory: {
             /**
              * Format: int32
+             * @description Memory of the plan, in MB.
              * @example 1024
              */
             totalMb: number;
             /**
              * Format: int32
+             * @description Memory in use, in MB.
              * @example 1024
              */
             usedMb: number;
@@ -3976,33 +4624,42 @@ export interface components {
         ServerStatsNetwork: {
             /**
              * Format: int32
+             * @description Bytes received per second, over the last minute.
              * @example 1
              */
             rxBytesPerSecond: number;
             /**
-             * @description Since provisioning.
+             * @description Bytes received since provisioning.
              * @example 0.5
              */
             rxBytesTotal: number;
             /**
              * Format: int32
+             * @description Bytes sent per second, over the last minute.
              * @example 1
              */
             txBytesPerSecond: number;
             /**
-             * @description Since provisioning.
+             * @description Bytes sent since provisioning.
              * @example 0.5
              */
             txBytesTotal: number;
         };
         /** @description A terminated server. */
         ServerTermination: {
-            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The server id.
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
-            /** @example active */
+            /**
+             * @description Always terminated.
+             * @example terminated
+             */
             status: string;
             /**
              * Format: date-time
+             * @description When it was terminated.
              * @example 2026-03-14T09:30:00.000Z
              */
             terminatedAt: string;
@@ -4011,25 +4668,39 @@ export interface components {
         Snapshot: {
             /**
              * Format: date-time
+             * @description When it was taken.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
-            /** @example Nightly build server */
+            /**
+             * @description Your note on it, at most 500 characters ("" when none).
+             * @example Nightly build server
+             */
             description: string;
-            /** @example snap_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The snapshot id (snap_…).
+             * @example snap_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
-            /** @example before-upgrade */
+            /**
+             * @description Your name for it, 1 to 64 characters.
+             * @example before-upgrade
+             */
             name: string;
-            /** @example srv_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The server whose disk it holds.
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             serverId: string;
             /**
              * Format: int32
+             * @description Size of the disk image in GB.
              * @example 1
              */
             sizeGb: number;
             /**
              * @description creating or available.
-             * @example active
+             * @example available
              */
             status: string;
         };
@@ -4043,7 +4714,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example snap_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
@@ -4051,21 +4722,27 @@ export interface components {
         SsoLink: {
             /**
              * Format: date-time
+             * @description When the link stops working (5 minutes after it was made).
              * @example 2026-03-14T09:30:00.000Z
              */
             expiresAt: string;
-            /** @example https://hooks.example.com/cloud */
+            /**
+             * @description Open it in a browser to sign in; it works once.
+             * @example https://cloud.example.com/sso/sso_7Jq2xV9kLmN4pR8sT1wY3zA6bC5dE0fGhI2jK4lM6nO8pQ0rS?next=%2Fservers%2Fsrv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             url: string;
         };
         /** @description A support ticket. */
         Ticket: {
             /**
              * Format: date-time
+             * @description When it was closed; null unless closed.
              * @example 2026-03-14T09:30:00.000Z
              */
             closedAt?: string | null;
             /**
              * Format: date-time
+             * @description When it was opened.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
@@ -4074,16 +4751,20 @@ export interface components {
              * @example technical
              */
             department: string;
-            /** @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The ticket id (tkt_…).
+             * @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
              * Format: date-time
+             * @description When the last message was added.
              * @example 2026-03-14T09:30:00.000Z
              */
             lastReplyAt: string;
             /**
              * @description TKT-<number>, as in ticket events (ticketNumber).
-             * @example INV-2026-0042
+             * @example TKT-100042
              */
             number: string;
             /**
@@ -4093,21 +4774,26 @@ export interface components {
             priority: string;
             /**
              * @description open (waiting on support), answered (waiting on you) or closed.
-             * @example active
+             * @example open
              */
             status: string;
-            /** @example Cannot reach my server */
+            /**
+             * @description The subject, 1 to 200 characters.
+             * @example Cannot reach my server
+             */
             subject: string;
         };
         /** @description A support ticket with its message thread, oldest first. */
         TicketDetail: {
             /**
              * Format: date-time
+             * @description When it was closed; null unless closed.
              * @example 2026-03-14T09:30:00.000Z
              */
             closedAt?: string | null;
             /**
              * Format: date-time
+             * @description When it was opened.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
@@ -4116,17 +4802,22 @@ export interface components {
              * @example technical
              */
             department: string;
-            /** @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The ticket id (tkt_…).
+             * @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
              * Format: date-time
+             * @description When the last message was added.
              * @example 2026-03-14T09:30:00.000Z
              */
             lastReplyAt: string;
+            /** @description The thread, oldest first. */
             messages: components["schemas"]["TicketMessage"][];
             /**
              * @description TKT-<number>, as in ticket events (ticketNumber).
-             * @example INV-2026-0042
+             * @example TKT-100042
              */
             number: string;
             /**
@@ -4136,10 +4827,13 @@ export interface components {
             priority: string;
             /**
              * @description open (waiting on support), answered (waiting on you) or closed.
-             * @example active
+             * @example open
              */
             status: string;
-            /** @example Cannot reach my server */
+            /**
+             * @description The subject, 1 to 200 characters.
+             * @example Cannot reach my server
+             */
             subject: string;
         };
         TicketList: {
@@ -4152,7 +4846,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
@@ -4160,21 +4854,29 @@ export interface components {
         TicketMessage: {
             /**
              * @description customer or staff.
-             * @example text
+             * @example customer
              */
             author: string;
-            /** @example Thanks, it works again. */
+            /**
+             * @description The message text, 1 to 20000 characters.
+             * @example Thanks, it works again.
+             */
             body: string;
             /**
              * Format: date-time
+             * @description When it was sent.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
-            /** @example tmsg_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The message id (tmsg_…).
+             * @example tmsg_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
         };
         /** @description The prepaid wallet: balance in integer US cents and auto-recharge settings. */
         Wallet: {
+            /** @description Automatic top-up settings. */
             auto_recharge: components["schemas"]["WalletAutoRecharge"];
             /**
              * Format: int32
@@ -4182,15 +4884,19 @@ export interface components {
              * @example 1500
              */
             balance_usd_cents: number;
-            /** @example USD */
+            /**
+             * @description Always USD.
+             * @example USD
+             */
             currency: string;
             /**
              * @description active, or low when auto-recharge is on and the balance is under its threshold.
-             * @example text
+             * @example active
              */
             state: string;
             /**
              * Format: date-time
+             * @description When the balance or settings last changed.
              * @example 2026-03-14T09:30:00.000Z
              */
             updated_at: string;
@@ -4199,10 +4905,14 @@ export interface components {
         WalletAutoRecharge: {
             /**
              * Format: int32
+             * @description Charged to the card and credited per top-up, in US cents; null when not set.
              * @example 1500
              */
             amount_usd_cents?: number | null;
-            /** @example true */
+            /**
+             * @description True when auto-recharge is on.
+             * @example true
+             */
             enabled: boolean;
             /**
              * @description The gateway top-ups go through: card.
@@ -4211,6 +4921,7 @@ export interface components {
             gateway: string;
             /**
              * Format: int32
+             * @description Top up when a debit takes the balance below this, in US cents; null when not set.
              * @example 1500
              */
             threshold_usd_cents?: number | null;
@@ -4225,31 +4936,39 @@ export interface components {
             amount_usd_cents: number;
             /**
              * Format: int32
+             * @description Wallet balance after it, in US cents.
              * @example 1500
              */
             balance_after_usd_cents: number;
             /**
              * Format: date-time
+             * @description When it was booked.
              * @example 2026-03-14T09:30:00.000Z
              */
             created_at: string;
-            /** @example Nightly build server */
+            /**
+             * @description What it was for, in words.
+             * @example Invoice INV-2026-000042
+             */
             description: string;
             /**
              * @description card, online or crypto for deposits.
              * @example card
              */
             gateway?: string | null;
-            /** @example txn_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The transaction id (txn_…).
+             * @example txn_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
              * @description opening_balance, deposit, auto_recharge, invoice_payment, addon_purchase, pool_purchase or pool_resize.
-             * @example access
+             * @example invoice_payment
              */
             kind: string;
             /**
              * @description What it was for (inv_..., srv_..., pool_...) or the gateway charge id of a deposit.
-             * @example text
+             * @example inv_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             reference?: string | null;
         };
@@ -4263,7 +4982,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example txn_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
@@ -4271,10 +4990,14 @@ export interface components {
         Webhook: {
             /**
              * Format: date-time
+             * @description When it was created.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
-            /** @example Nightly build server */
+            /**
+             * @description Your note on it, at most 500 characters ("" when none).
+             * @example Nightly build server
+             */
             description: string;
             /**
              * @description Event kinds, or the single value "*" for all.
@@ -4283,7 +5006,10 @@ export interface components {
              *     ]
              */
             events: string[];
-            /** @example wh_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The subscription id (wh_…).
+             * @example wh_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             id: string;
             /**
              * @description False pauses (deliveries wait), true resumes.
@@ -4297,6 +5023,7 @@ export interface components {
             secret: string;
             /**
              * Format: date-time
+             * @description When it last changed.
              * @example 2026-03-14T09:30:00.000Z
              */
             updatedAt: string;
@@ -4310,18 +5037,27 @@ export interface components {
         WebhookDelivery: {
             /**
              * Format: int32
+             * @description Attempts made so far.
              * @example 1
              */
             attemptCount: number;
+            /** @description Every attempt, oldest first. */
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /**
              * Format: date-time
+             * @description When the event was queued for this subscription.
              * @example 2026-03-14T09:30:00.000Z
              */
             createdAt: string;
-            /** @example evt_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The event sent (evt_…).
+             * @example evt_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             eventId: string;
-            /** @example server.power.changed */
+            /**
+             * @description The event kind.
+             * @example server.power.changed
+             */
             eventType: string;
             /**
              * @description Sent as X-Service-Delivery-Id; the same on every attempt.
@@ -4330,14 +5066,19 @@ export interface components {
             id: string;
             /**
              * Format: date-time
+             * @description When the last attempt was made; null before the first.
              * @example 2026-03-14T09:30:00.000Z
              */
             lastAttemptAt?: string | null;
-            /** @example HTTP 503 */
+            /**
+             * @description Why the last attempt failed; null when it succeeded or before the first.
+             * @example HTTP 503
+             */
             lastError?: string | null;
             /**
              * Format: int32
-             * @example 1
+             * @description HTTP status of the last attempt; null before the first or when no response came.
+             * @example 200
              */
             lastStatusCode?: number | null;
             /**
@@ -4354,20 +5095,27 @@ export interface components {
             nextAttemptAt?: string | null;
             /**
              * @description pending, succeeded or failed.
-             * @example active
+             * @example succeeded
              */
             status: string;
-            /** @example wh_01jq8k2m4p6rab3c5d7e9f1g2h */
+            /**
+             * @description The subscription.
+             * @example wh_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
             webhookId: string;
         };
         /** @description One HTTP attempt of a delivery. */
         WebhookDeliveryAttempt: {
             /**
              * Format: int32
+             * @description Time until the response or the failure, in milliseconds.
              * @example 1
              */
             durationMs: number;
-            /** @example connect ECONNREFUSED */
+            /**
+             * @description Why it failed (an HTTP status or a network error); null when it succeeded.
+             * @example connect ECONNREFUSED
+             */
             error?: string | null;
             /**
              * @description A redelivery asked for with redeliver.
@@ -4376,18 +5124,20 @@ export interface components {
             manual: boolean;
             /**
              * Format: int32
+             * @description Attempt number, from 1.
              * @example 1
              */
             number: number;
             /**
              * Format: date-time
+             * @description When the request was sent.
              * @example 2026-03-14T09:30:00.000Z
              */
             startedAt: string;
             /**
              * Format: int32
              * @description HTTP status of the response; null when none came (timeout, refused, DNS).
-             * @example 1
+             * @example 200
              */
             statusCode?: number | null;
             /**
@@ -4406,7 +5156,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example whd_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
@@ -4420,7 +5170,7 @@ export interface components {
             hasMore: boolean;
             /**
              * @description Pass as cursor for the next page; null on the last.
-             * @example text
+             * @example wh_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor?: string | null;
         };
@@ -4465,8 +5215,8 @@ export interface operations {
                      *       "created_at": "2026-03-14T09:30:00.000Z",
                      *       "email": "ada@example.com",
                      *       "email_verified": true,
-                     *       "id": "id_01jq8k2m4p6rab3c5d7e9f1g2h",
-                     *       "name": "before-upgrade"
+                     *       "id": "5f0c8a7e-3b2d-4c1a-9e8f-6a7b8c9d0e1f",
+                     *       "name": "Ada Lovelace"
                      *     }
                      */
                     "application/json": components["schemas"]["Account"];
@@ -4976,7 +5726,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "dom_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["DomainList"];
@@ -5125,35 +5875,36 @@ export interface operations {
                      * @example {
                      *       "certificate": {
                      *         "domains": [
-                     *           "text"
+                     *           "example.com",
+                     *           "www.example.com"
                      *         ],
                      *         "error": "connect ECONNREFUSED",
                      *         "expiresAt": "2026-03-14T09:30:00.000Z",
                      *         "issuedAt": "2026-03-14T09:30:00.000Z",
-                     *         "status": "active"
+                     *         "status": "issued"
                      *       },
                      *       "connection": {
-                     *         "databasePrefix": "text",
-                     *         "homeDirectory": "text",
-                     *         "host": "mail.example.net",
+                     *         "databasePrefix": "u5d7e9f1g2h_",
+                     *         "homeDirectory": "/",
+                     *         "host": "u5d7e9f1g2h.hosting.cloud.example.com",
                      *         "ip": "203.0.113.10",
-                     *         "mysqlHost": "mysql.example.net",
-                     *         "mysqlPort": 22,
+                     *         "mysqlHost": "localhost",
+                     *         "mysqlPort": 3306,
                      *         "sftpPort": 22,
-                     *         "username": "site",
-                     *         "webRoot": "/home/site/public_html"
+                     *         "username": "u5d7e9f1g2h",
+                     *         "webRoot": "/public_html"
                      *       },
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "customDomain": {
                      *         "attachedAt": "2026-03-14T09:30:00.000Z",
-                     *         "domain": "example.com",
-                     *         "status": "active"
+                     *         "domain": "shop.example.com",
+                     *         "status": "attached"
                      *       },
                      *       "domain": "example.com",
                      *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "ip": "203.0.113.10",
                      *       "php_version": "8.3",
-                     *       "productId": "std-1c-2g-50",
+                     *       "productId": "hosting-starter",
                      *       "provisionedAt": "2026-03-14T09:30:00.000Z",
                      *       "status": "active"
                      *     }
@@ -5311,41 +6062,42 @@ export interface operations {
                      *         {
                      *           "certificate": {
                      *             "domains": [
-                     *               "text"
+                     *               "example.com",
+                     *               "www.example.com"
                      *             ],
                      *             "error": "connect ECONNREFUSED",
                      *             "expiresAt": "2026-03-14T09:30:00.000Z",
                      *             "issuedAt": "2026-03-14T09:30:00.000Z",
-                     *             "status": "active"
+                     *             "status": "issued"
                      *           },
                      *           "connection": {
-                     *             "databasePrefix": "text",
-                     *             "homeDirectory": "text",
-                     *             "host": "mail.example.net",
+                     *             "databasePrefix": "u5d7e9f1g2h_",
+                     *             "homeDirectory": "/",
+                     *             "host": "u5d7e9f1g2h.hosting.cloud.example.com",
                      *             "ip": "203.0.113.10",
-                     *             "mysqlHost": "mysql.example.net",
-                     *             "mysqlPort": 22,
+                     *             "mysqlHost": "localhost",
+                     *             "mysqlPort": 3306,
                      *             "sftpPort": 22,
-                     *             "username": "site",
-                     *             "webRoot": "/home/site/public_html"
+                     *             "username": "u5d7e9f1g2h",
+                     *             "webRoot": "/public_html"
                      *           },
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "customDomain": {
                      *             "attachedAt": "2026-03-14T09:30:00.000Z",
-                     *             "domain": "example.com",
-                     *             "status": "active"
+                     *             "domain": "shop.example.com",
+                     *             "status": "attached"
                      *           },
                      *           "domain": "example.com",
                      *           "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "ip": "203.0.113.10",
                      *           "php_version": "8.3",
-                     *           "productId": "std-1c-2g-50",
+                     *           "productId": "hosting-starter",
                      *           "provisionedAt": "2026-03-14T09:30:00.000Z",
                      *           "status": "active"
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "hst_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingAccountList"];
@@ -5496,17 +6248,17 @@ export interface operations {
                      *         {
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "databases": [
-                     *             "text"
+                     *             "u5d7e9f1g2h_shop"
                      *           ],
                      *           "hostingId": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "id": "hbk_01jq8k2m4p6rab3c5d7e9f1g2h",
-                     *           "sha256": "text",
+                     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                      *           "sizeBytes": 1048576,
-                     *           "status": "active"
+                     *           "status": "available"
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "hbk_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingBackupList"];
@@ -5656,13 +6408,13 @@ export interface operations {
                      * @example {
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "databases": [
-                     *         "text"
+                     *         "u5d7e9f1g2h_shop"
                      *       ],
                      *       "hostingId": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "id": "hbk_01jq8k2m4p6rab3c5d7e9f1g2h",
-                     *       "sha256": "text",
+                     *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                      *       "sizeBytes": 1048576,
-                     *       "status": "active"
+                     *       "status": "available"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingBackup"];
@@ -6130,14 +6882,14 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
-                     *           "host": "mail.example.net",
-                     *           "name": "before-upgrade",
+                     *           "host": "localhost",
+                     *           "name": "u5d7e9f1g2h_shop",
                      *           "suffix": "shop",
-                     *           "user": "site"
+                     *           "user": "u5d7e9f1g2h_shop"
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["HostingDatabaseList"];
@@ -6301,10 +7053,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
-                     *       "host": "mail.example.net",
-                     *       "name": "before-upgrade",
+                     *       "host": "localhost",
+                     *       "name": "u5d7e9f1g2h_shop",
                      *       "suffix": "shop",
-                     *       "user": "site"
+                     *       "user": "u5d7e9f1g2h_shop"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingDatabase"];
@@ -6631,14 +7383,14 @@ export interface operations {
                      *       "entries": [
                      *         {
                      *           "modifiedAt": "2026-03-14T09:30:00.000Z",
-                     *           "name": "before-upgrade",
+                     *           "name": "index.html",
                      *           "path": "/public_html/index.html",
-                     *           "permissions": "text",
+                     *           "permissions": "0644",
                      *           "sizeBytes": 1048576,
-                     *           "type": "ipv4"
+                     *           "type": "file"
                      *         }
                      *       ],
-                     *       "path": "/public_html/index.html",
+                     *       "path": "/public_html",
                      *       "truncated": true
                      *     }
                      */
@@ -6803,11 +7555,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "modifiedAt": "2026-03-14T09:30:00.000Z",
-                     *       "name": "before-upgrade",
+                     *       "name": "index.html",
                      *       "path": "/public_html/index.html",
-                     *       "permissions": "text",
+                     *       "permissions": "0644",
                      *       "sizeBytes": 1048576,
-                     *       "type": "ipv4"
+                     *       "type": "file"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingFile"];
@@ -6947,7 +7699,7 @@ export interface operations {
                      * @example {
                      *       "deleted": true,
                      *       "path": "/public_html/index.html",
-                     *       "type": "ipv4"
+                     *       "type": "file"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingFileDeleted"];
@@ -7081,14 +7833,14 @@ export interface operations {
                      * @example {
                      *       "branch": "main",
                      *       "commit": {
-                     *         "message": "My server does not answer on port 443 since 09:00 UTC.",
+                     *         "message": "Fix the contact form",
                      *         "sha": "9fceb02d0ae598e95dc970b74767f19372d61af8"
                      *       },
                      *       "connected": true,
                      *       "lastDeployedAt": "2026-03-14T09:30:00.000Z",
                      *       "lastError": "HTTP 503",
                      *       "repo_url": "git@github.com:example/site.git",
-                     *       "status": "active",
+                     *       "status": "deployed",
                      *       "subdir": "public",
                      *       "webhookEnabled": true
                      *     }
@@ -7234,14 +7986,14 @@ export interface operations {
                      * @example {
                      *       "branch": "main",
                      *       "commit": {
-                     *         "message": "My server does not answer on port 443 since 09:00 UTC.",
+                     *         "message": "Fix the contact form",
                      *         "sha": "9fceb02d0ae598e95dc970b74767f19372d61af8"
                      *       },
                      *       "connected": true,
                      *       "lastDeployedAt": "2026-03-14T09:30:00.000Z",
                      *       "lastError": "HTTP 503",
                      *       "repo_url": "git@github.com:example/site.git",
-                     *       "status": "active",
+                     *       "status": "deployed",
                      *       "subdir": "public",
                      *       "webhookEnabled": true
                      *     }
@@ -7377,7 +8129,7 @@ export interface operations {
                      * @example {
                      *       "fingerprint": "SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8",
                      *       "publicKey": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEXAMPLEKEYFORDOCS deploy@example.com",
-                     *       "type": "ipv4"
+                     *       "type": "ssh-ed25519"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingDeployKey"];
@@ -7526,7 +8278,7 @@ export interface operations {
                      * @example {
                      *       "enabled": true,
                      *       "secret": "whsec_b7d0c4e5…",
-                     *       "url": "https://hooks.example.com/cloud"
+                     *       "url": "https://cloud.example.com/hooks/git/hst_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingGitWebhook"];
@@ -7676,7 +8428,7 @@ export interface operations {
                      * @example {
                      *       "enabled": true,
                      *       "secret": "whsec_b7d0c4e5…",
-                     *       "url": "https://hooks.example.com/cloud"
+                     *       "url": "https://cloud.example.com/hooks/git/hst_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingGitWebhook"];
@@ -7835,7 +8587,7 @@ export interface operations {
                      * @example {
                      *       "enabled": true,
                      *       "secret": "whsec_b7d0c4e5…",
-                     *       "url": "https://hooks.example.com/cloud"
+                     *       "url": "https://cloud.example.com/hooks/git/hst_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingGitWebhook"];
@@ -8132,12 +8884,12 @@ export interface operations {
                      *         {
                      *           "basic_user": "admin",
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
-                     *           "path": "/public_html/index.html",
+                     *           "path": "/public_html/admin",
                      *           "updatedAt": "2026-03-14T09:30:00.000Z"
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["HostingProtectedDirList"];
@@ -8314,7 +9066,7 @@ export interface operations {
                      * @example {
                      *       "basic_user": "admin",
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
-                     *       "path": "/public_html/index.html",
+                     *       "path": "/public_html/admin",
                      *       "updatedAt": "2026-03-14T09:30:00.000Z"
                      *     }
                      */
@@ -8479,7 +9231,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "path": "/public_html/index.html"
+                     *       "path": "/public_html/admin"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingPathDeleted"];
@@ -9123,7 +9875,7 @@ export interface operations {
                      *       "to": "2026-03-14T09:30:00.000Z",
                      *       "topPages": [
                      *         {
-                     *           "path": "/public_html/index.html",
+                     *           "path": "/pricing",
                      *           "views": 1
                      *         }
                      *       ],
@@ -9282,8 +10034,8 @@ export interface operations {
                      *         "active": true,
                      *         "expiresAt": "2026-03-14T09:30:00.000Z"
                      *       },
-                     *       "mode": "block",
-                     *       "ruleset": "owasp-crs"
+                     *       "mode": "blocking",
+                     *       "ruleset": "OWASP CRS 4"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingWaf"];
@@ -9749,17 +10501,17 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "amountUsdCents": 1500,
-                     *           "description": "Nightly build server",
+                     *           "description": "Server \"web-1\" (std-1c-2g-50)",
                      *           "periodEnd": "2026-03-14T09:30:00.000Z",
                      *           "periodStart": "2026-03-14T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "number": "INV-2026-0042",
+                     *       "number": "INV-2026-000042",
                      *       "paidAt": "2026-03-14T09:30:00.000Z",
-                     *       "paidWith": "text",
-                     *       "reference": "text",
-                     *       "source": "text",
-                     *       "status": "active",
+                     *       "paidWith": "wallet",
+                     *       "reference": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "source": "renewal",
+                     *       "status": "paid",
                      *       "totalUsdCents": 1500
                      *     }
                      */
@@ -9921,17 +10673,17 @@ export interface operations {
                      *           "items": [
                      *             {
                      *               "amountUsdCents": 1500,
-                     *               "description": "Nightly build server",
+                     *               "description": "Server \"web-1\" (std-1c-2g-50)",
                      *               "periodEnd": "2026-03-14T09:30:00.000Z",
                      *               "periodStart": "2026-03-14T09:30:00.000Z"
                      *             }
                      *           ],
-                     *           "number": "INV-2026-0042",
+                     *           "number": "INV-2026-000042",
                      *           "paidAt": "2026-03-14T09:30:00.000Z",
-                     *           "paidWith": "text",
-                     *           "reference": "text",
-                     *           "source": "text",
-                     *           "status": "active",
+                     *           "paidWith": "wallet",
+                     *           "reference": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "source": "renewal",
+                     *           "status": "paid",
                      *           "totalUsdCents": 1500
                      *         }
                      *       ],
@@ -10102,12 +10854,12 @@ export interface operations {
                      *           "destination": "ada@example.com",
                      *           "domain_id": 42,
                      *           "id": 42,
-                     *           "source": "text",
+                     *           "source": "sales@example.com",
                      *           "source_local": "sales"
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "42"
                      *     }
                      */
                     "application/json": components["schemas"]["MailAliasList"];
@@ -10267,7 +11019,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "address": "203.0.113.10",
+                     *           "address": "ada@example.com",
                      *           "created_at": "2026-03-14T09:30:00.000Z",
                      *           "domain_id": 42,
                      *           "id": 42,
@@ -10278,7 +11030,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "42"
                      *     }
                      */
                     "application/json": components["schemas"]["MailboxList"];
@@ -10441,7 +11193,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "42"
                      *     }
                      */
                     "application/json": components["schemas"]["MailDomainList"];
@@ -10769,29 +11521,29 @@ export interface operations {
                      *       "client": {
                      *         "host": "mail.example.net",
                      *         "ports": {
-                     *           "imap": 1,
-                     *           "pop3": 1,
-                     *           "smtp": 1,
-                     *           "submission": 1
+                     *           "imap": 993,
+                     *           "pop3": 995,
+                     *           "smtp": 465,
+                     *           "submission": 587
                      *         },
                      *         "security": {
-                     *           "imap": "text",
-                     *           "pop3": "text",
-                     *           "smtp": "text",
-                     *           "submission": "text"
+                     *           "imap": "SSL/TLS",
+                     *           "pop3": "SSL/TLS",
+                     *           "smtp": "SSL/TLS",
+                     *           "submission": "STARTTLS"
                      *         },
-                     *         "username": "site"
+                     *         "username": "the full e-mail address"
                      *       },
                      *       "domain": "example.com",
-                     *       "mail_ip": "text",
-                     *       "mx_host": "text",
+                     *       "mail_ip": "203.0.113.25",
+                     *       "mx_host": "mail.example.com",
                      *       "records": [
                      *         {
-                     *           "name": "before-upgrade",
-                     *           "priority": 1,
-                     *           "ttl": 1,
-                     *           "type": "ipv4",
-                     *           "value": "text"
+                     *           "name": "example.com",
+                     *           "priority": 10,
+                     *           "ttl": 3600,
+                     *           "type": "MX",
+                     *           "value": "mail.example.com"
                      *         }
                      *       ],
                      *       "webmail_url": "https://webmail.example.net"
@@ -10948,7 +11700,7 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "address": "203.0.113.10",
+                     *           "address": "ada@example.com",
                      *           "created_at": "2026-03-14T09:30:00.000Z",
                      *           "domain_id": 42,
                      *           "id": 42,
@@ -10959,7 +11711,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "42"
                      *     }
                      */
                     "application/json": components["schemas"]["MailboxList"];
@@ -11136,7 +11888,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "address": "203.0.113.10",
+                     *       "address": "ada@example.com",
                      *       "created_at": "2026-03-14T09:30:00.000Z",
                      *       "domain_id": 42,
                      *       "id": 42,
@@ -11329,7 +12081,7 @@ export interface operations {
                      *       "ip16": 1,
                      *       "label": "web-1",
                      *       "monthlyUsdCents": 1500,
-                     *       "productId": "std-1c-2g-50",
+                     *       "productId": "pool-fra1",
                      *       "quota": {
                      *         "diskGb": 1,
                      *         "ips": 1,
@@ -11347,16 +12099,17 @@ export interface operations {
                      *       "servers": [
                      *         {
                      *           "diskGb": 1,
-                     *           "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "ips": [
-                     *             "text"
+                     *             "203.0.113.10",
+                     *             "203.0.113.11"
                      *           ],
                      *           "label": "web-1",
                      *           "os": "linux",
                      *           "osTemplate": "ubuntu-24.04",
                      *           "productId": "std-1c-2g-50",
                      *           "ramMb": 1024,
-                     *           "status": "active",
+                     *           "status": "running",
                      *           "vcpu": 1
                      *         }
                      *       ],
@@ -11516,7 +12269,7 @@ export interface operations {
                      *       "ip16": 1,
                      *       "label": "web-1",
                      *       "monthlyUsdCents": 1500,
-                     *       "productId": "std-1c-2g-50",
+                     *       "productId": "pool-fra1",
                      *       "quota": {
                      *         "diskGb": 1,
                      *         "ips": 1,
@@ -11720,7 +12473,7 @@ export interface operations {
                      *       "ip16": 1,
                      *       "label": "web-1",
                      *       "monthlyUsdCents": 1500,
-                     *       "productId": "std-1c-2g-50",
+                     *       "productId": "pool-fra1",
                      *       "quota": {
                      *         "diskGb": 1,
                      *         "ips": 1,
@@ -11738,16 +12491,17 @@ export interface operations {
                      *       "servers": [
                      *         {
                      *           "diskGb": 1,
-                     *           "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "ips": [
-                     *             "text"
+                     *             "203.0.113.10",
+                     *             "203.0.113.11"
                      *           ],
                      *           "label": "web-1",
                      *           "os": "linux",
                      *           "osTemplate": "ubuntu-24.04",
                      *           "productId": "std-1c-2g-50",
                      *           "ramMb": 1024,
-                     *           "status": "active",
+                     *           "status": "running",
                      *           "vcpu": 1
                      *         }
                      *       ],
@@ -11905,8 +12659,8 @@ export interface operations {
                      *               "min": 1
                      *             }
                      *           },
-                     *           "name": "before-upgrade",
-                     *           "productId": "std-1c-2g-50",
+                     *           "name": "Capacity pool, Frankfurt",
+                     *           "productId": "pool-fra1",
                      *           "rates_cents": {
                      *             "disk100": 1,
                      *             "ip16": 1,
@@ -11914,15 +12668,15 @@ export interface operations {
                      *             "vcpu": 1
                      *           },
                      *           "unitSizes": {
-                     *             "disk100": "text",
-                     *             "ip16": "text",
-                     *             "ram2gb": "text",
-                     *             "vcpu": "text"
+                     *             "disk100": "100 GB disk",
+                     *             "ip16": "16 IPv4 addresses",
+                     *             "ram2gb": "2 GB RAM",
+                     *             "vcpu": "1 vCPU"
                      *           }
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["PoolProductList"];
@@ -12071,15 +12825,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "assignedTo": "text",
+                     *           "assignedTo": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "ip": "203.0.113.10",
                      *           "ptr": "mail.example.com",
-                     *           "version": 1,
+                     *           "version": 4,
                      *           "zoneHosted": true
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["PoolIpList"];
@@ -12261,14 +13015,14 @@ export interface operations {
                      *       "breakdown": [
                      *         {
                      *           "amountUsdCents": 1500,
-                     *           "description": "Nightly build server",
+                     *           "description": "2 GB RAM",
                      *           "quantity": 1,
                      *           "unit": "vcpu",
                      *           "unitPriceUsdCents": 1500
                      *         }
                      *       ],
                      *       "monthlyUsdCents": 1500,
-                     *       "productId": "std-1c-2g-50",
+                     *       "productId": "pool-fra1",
                      *       "resolved": {
                      *         "diskGb": 1,
                      *         "ipv4Addresses": 1,
@@ -12594,7 +13348,7 @@ export interface operations {
                      *           "ip16": 1,
                      *           "label": "web-1",
                      *           "monthlyUsdCents": 1500,
-                     *           "productId": "std-1c-2g-50",
+                     *           "productId": "pool-fra1",
                      *           "quota": {
                      *             "diskGb": 1,
                      *             "ips": 1,
@@ -12614,7 +13368,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "pool_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["PoolList"];
@@ -12829,7 +13583,7 @@ export interface operations {
                      *       "ip16": 1,
                      *       "label": "web-1",
                      *       "monthlyUsdCents": 1500,
-                     *       "productId": "std-1c-2g-50",
+                     *       "productId": "pool-fra1",
                      *       "quota": {
                      *         "diskGb": 1,
                      *         "ips": 1,
@@ -12847,16 +13601,17 @@ export interface operations {
                      *       "servers": [
                      *         {
                      *           "diskGb": 1,
-                     *           "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "ips": [
-                     *             "text"
+                     *             "203.0.113.10",
+                     *             "203.0.113.11"
                      *           ],
                      *           "label": "web-1",
                      *           "os": "linux",
                      *           "osTemplate": "ubuntu-24.04",
                      *           "productId": "std-1c-2g-50",
                      *           "ramMb": 1024,
-                     *           "status": "active",
+                     *           "status": "running",
                      *           "vcpu": 1
                      *         }
                      *       ],
@@ -13036,7 +13791,7 @@ export interface operations {
                      *           "attachedAt": "2026-03-14T09:30:00.000Z",
                      *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "monthlyUsdCents": 1500,
-                     *           "type": "ipv4"
+                     *           "type": "extra_ip"
                      *         }
                      *       ],
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
@@ -13047,7 +13802,7 @@ export interface operations {
                      *           "ip": "203.0.113.10",
                      *           "primary": true,
                      *           "ptr": "mail.example.com",
-                     *           "version": 1,
+                     *           "version": 4,
                      *           "zoneHosted": true
                      *         }
                      *       ],
@@ -13067,11 +13822,11 @@ export interface operations {
                      *           "name": "before-upgrade",
                      *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "sizeGb": 1,
-                     *           "status": "active"
+                     *           "status": "available"
                      *         }
                      *       ],
-                     *       "status": "active",
-                     *       "suspendReason": "text",
+                     *       "status": "running",
+                     *       "suspendReason": "Unpaid invoice INV-2026-000042",
                      *       "vcpu": 1
                      *     }
                      */
@@ -13215,7 +13970,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
-                     *       "status": "active",
+                     *       "status": "terminated",
                      *       "terminatedAt": "2026-03-14T09:30:00.000Z"
                      *     }
                      */
@@ -13355,15 +14110,15 @@ export interface operations {
                      *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "ipCount": 1,
                      *           "monthly_usd_cents": 1500,
-                     *           "name": "before-upgrade",
+                     *           "name": "4 extra IPv4 addresses",
                      *           "owned_by_type": true,
                      *           "prorated_usd_cents": 1500,
-                     *           "stock_note": "text",
-                     *           "type": "ipv4"
+                     *           "stock_note": "Temporarily out of stock: the datacenter is waiting for new address space.",
+                     *           "type": "extra_ip"
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "sad_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["ServerAddonList"];
@@ -13530,13 +14285,14 @@ export interface operations {
                      *       "chargedUsdCents": 1500,
                      *       "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "ips": [
-                     *         "text"
+                     *         "203.0.113.10",
+                     *         "203.0.113.11"
                      *       ],
                      *       "monthlyUsdCents": 1500,
-                     *       "name": "before-upgrade",
+                     *       "name": "4 extra IPv4 addresses",
                      *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "transactionId": "txn_01jq8k2m4p6rab3c5d7e9f1g2h",
-                     *       "type": "ipv4"
+                     *       "type": "extra_ip"
                      *     }
                      */
                     "application/json": components["schemas"]["ServerAddonAttachment"];
@@ -13703,12 +14459,12 @@ export interface operations {
                      *           "ip": "203.0.113.10",
                      *           "primary": true,
                      *           "ptr": "mail.example.com",
-                     *           "version": 1,
+                     *           "version": 4,
                      *           "zoneHosted": true
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["ServerIpList"];
@@ -13861,14 +14617,14 @@ export interface operations {
                      *           "diskGb": 1,
                      *           "family": "std",
                      *           "monthlyUsdCents": 1500,
-                     *           "name": "before-upgrade",
+                     *           "name": "Standard 1 vCPU / 2 GB / 50 GB",
                      *           "productId": "std-1c-2g-50",
                      *           "ramMb": 1024,
                      *           "vcpu": 1
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["PlanOptionList"];
@@ -14023,11 +14779,11 @@ export interface operations {
                      *           "name": "before-upgrade",
                      *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "sizeGb": 1,
-                     *           "status": "active"
+                     *           "status": "available"
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "snap_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["SnapshotList"];
@@ -14202,7 +14958,7 @@ export interface operations {
                      *       "name": "before-upgrade",
                      *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "sizeGb": 1,
-                     *       "status": "active"
+                     *       "status": "available"
                      *     }
                      */
                     "application/json": components["schemas"]["Snapshot"];
@@ -14385,7 +15141,7 @@ export interface operations {
                      *       },
                      *       "sampledAt": "2026-03-14T09:30:00.000Z",
                      *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
-                     *       "status": "active"
+                     *       "status": "running"
                      *     }
                      */
                     "application/json": components["schemas"]["ServerStats"];
@@ -14545,7 +15301,7 @@ export interface operations {
                      *               "attachedAt": "2026-03-14T09:30:00.000Z",
                      *               "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *               "monthlyUsdCents": 1500,
-                     *               "type": "ipv4"
+                     *               "type": "extra_ip"
                      *             }
                      *           ],
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
@@ -14556,7 +15312,7 @@ export interface operations {
                      *               "ip": "203.0.113.10",
                      *               "primary": true,
                      *               "ptr": "mail.example.com",
-                     *               "version": 1,
+                     *               "version": 4,
                      *               "zoneHosted": true
                      *             }
                      *           ],
@@ -14576,16 +15332,16 @@ export interface operations {
                      *               "name": "before-upgrade",
                      *               "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *               "sizeGb": 1,
-                     *               "status": "active"
+                     *               "status": "available"
                      *             }
                      *           ],
-                     *           "status": "active",
-                     *           "suspendReason": "text",
+                     *           "status": "running",
+                     *           "suspendReason": "Unpaid invoice INV-2026-000042",
                      *           "vcpu": 1
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "srv_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["ServerList"];
@@ -14739,15 +15495,15 @@ export interface operations {
                      *       "lastReplyAt": "2026-03-14T09:30:00.000Z",
                      *       "messages": [
                      *         {
-                     *           "author": "text",
+                     *           "author": "customer",
                      *           "body": "Thanks, it works again.",
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "id": "tmsg_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *         }
                      *       ],
-                     *       "number": "INV-2026-0042",
+                     *       "number": "TKT-100042",
                      *       "priority": "normal",
-                     *       "status": "active",
+                     *       "status": "open",
                      *       "subject": "Cannot reach my server"
                      *     }
                      */
@@ -14907,14 +15663,14 @@ export interface operations {
                      *           "department": "technical",
                      *           "id": "tkt_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "lastReplyAt": "2026-03-14T09:30:00.000Z",
-                     *           "number": "INV-2026-0042",
+                     *           "number": "TKT-100042",
                      *           "priority": "normal",
-                     *           "status": "active",
+                     *           "status": "open",
                      *           "subject": "Cannot reach my server"
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "tkt_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["TicketList"];
@@ -15096,15 +15852,15 @@ export interface operations {
                      *       "lastReplyAt": "2026-03-14T09:30:00.000Z",
                      *       "messages": [
                      *         {
-                     *           "author": "text",
+                     *           "author": "customer",
                      *           "body": "Thanks, it works again.",
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "id": "tmsg_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *         }
                      *       ],
-                     *       "number": "INV-2026-0042",
+                     *       "number": "TKT-100042",
                      *       "priority": "normal",
-                     *       "status": "active",
+                     *       "status": "open",
                      *       "subject": "Cannot reach my server"
                      *     }
                      */
@@ -15269,7 +16025,7 @@ export interface operations {
                      *       },
                      *       "balance_usd_cents": 1500,
                      *       "currency": "USD",
-                     *       "state": "text",
+                     *       "state": "active",
                      *       "updated_at": "2026-03-14T09:30:00.000Z"
                      *     }
                      */
@@ -15427,15 +16183,15 @@ export interface operations {
                      *           "amount_usd_cents": 1500,
                      *           "balance_after_usd_cents": 1500,
                      *           "created_at": "2026-03-14T09:30:00.000Z",
-                     *           "description": "Nightly build server",
+                     *           "description": "Invoice INV-2026-000042",
                      *           "gateway": "card",
                      *           "id": "txn_01jq8k2m4p6rab3c5d7e9f1g2h",
-                     *           "kind": "access",
-                     *           "reference": "text"
+                     *           "kind": "invoice_payment",
+                     *           "reference": "inv_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "txn_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["WalletTransactionList"];
@@ -15734,7 +16490,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "id_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *       "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -16060,7 +16816,7 @@ export interface operations {
                      *               "manual": true,
                      *               "number": 1,
                      *               "startedAt": "2026-03-14T09:30:00.000Z",
-                     *               "statusCode": 1,
+                     *               "statusCode": 200,
                      *               "succeeded": true
                      *             }
                      *           ],
@@ -16070,15 +16826,15 @@ export interface operations {
                      *           "id": "whd_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "lastAttemptAt": "2026-03-14T09:30:00.000Z",
                      *           "lastError": "HTTP 503",
-                     *           "lastStatusCode": 1,
+                     *           "lastStatusCode": 200,
                      *           "maxAttempts": 1,
                      *           "nextAttemptAt": "2026-03-14T09:30:00.000Z",
-                     *           "status": "active",
+                     *           "status": "succeeded",
                      *           "webhookId": "wh_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "whd_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookDeliveryList"];
@@ -16245,7 +17001,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "hasMore": true,
-                     *       "nextCursor": "text"
+                     *       "nextCursor": "wh_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookList"];
@@ -16562,7 +17318,7 @@ export interface operations {
             path: {
                 /**
                  * @description The backup id.
-                 * @example id_01jq8k2m4p6rab3c5d7e9f1g2h
+                 * @example hbk_01jq8k2m4p6rab3c5d7e9f1g2h
                  */
                 bid: string;
                 /**
@@ -16590,7 +17346,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "id_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *       "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -16701,7 +17457,7 @@ export interface operations {
             path: {
                 /**
                  * @description The backup id.
-                 * @example id_01jq8k2m4p6rab3c5d7e9f1g2h
+                 * @example hbk_01jq8k2m4p6rab3c5d7e9f1g2h
                  */
                 bid: string;
                 /**
@@ -16729,7 +17485,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "databases": [
-                     *         "text"
+                     *         "u5d7e9f1g2h_shop"
                      *       ],
                      *       "hostingId": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "id": "hbk_01jq8k2m4p6rab3c5d7e9f1g2h",
@@ -16897,12 +17653,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "domains": [
-                     *         "text"
+                     *         "example.com",
+                     *         "www.example.com"
                      *       ],
                      *       "error": "connect ECONNREFUSED",
                      *       "expiresAt": "2026-03-14T09:30:00.000Z",
                      *       "issuedAt": "2026-03-14T09:30:00.000Z",
-                     *       "status": "active"
+                     *       "status": "issued"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingCertificate"];
@@ -17077,35 +17834,36 @@ export interface operations {
                      * @example {
                      *       "certificate": {
                      *         "domains": [
-                     *           "text"
+                     *           "example.com",
+                     *           "www.example.com"
                      *         ],
                      *         "error": "connect ECONNREFUSED",
                      *         "expiresAt": "2026-03-14T09:30:00.000Z",
                      *         "issuedAt": "2026-03-14T09:30:00.000Z",
-                     *         "status": "active"
+                     *         "status": "issued"
                      *       },
                      *       "connection": {
-                     *         "databasePrefix": "text",
-                     *         "homeDirectory": "text",
-                     *         "host": "mail.example.net",
+                     *         "databasePrefix": "u5d7e9f1g2h_",
+                     *         "homeDirectory": "/",
+                     *         "host": "u5d7e9f1g2h.hosting.cloud.example.com",
                      *         "ip": "203.0.113.10",
-                     *         "mysqlHost": "mysql.example.net",
-                     *         "mysqlPort": 22,
+                     *         "mysqlHost": "localhost",
+                     *         "mysqlPort": 3306,
                      *         "sftpPort": 22,
-                     *         "username": "site",
-                     *         "webRoot": "/home/site/public_html"
+                     *         "username": "u5d7e9f1g2h",
+                     *         "webRoot": "/public_html"
                      *       },
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "customDomain": {
                      *         "attachedAt": "2026-03-14T09:30:00.000Z",
-                     *         "domain": "example.com",
-                     *         "status": "active"
+                     *         "domain": "shop.example.com",
+                     *         "status": "attached"
                      *       },
                      *       "domain": "example.com",
                      *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "ip": "203.0.113.10",
                      *       "php_version": "8.3",
-                     *       "productId": "std-1c-2g-50",
+                     *       "productId": "hosting-starter",
                      *       "provisionedAt": "2026-03-14T09:30:00.000Z",
                      *       "status": "active"
                      *     }
@@ -17236,35 +17994,36 @@ export interface operations {
                      * @example {
                      *       "certificate": {
                      *         "domains": [
-                     *           "text"
+                     *           "example.com",
+                     *           "www.example.com"
                      *         ],
                      *         "error": "connect ECONNREFUSED",
                      *         "expiresAt": "2026-03-14T09:30:00.000Z",
                      *         "issuedAt": "2026-03-14T09:30:00.000Z",
-                     *         "status": "active"
+                     *         "status": "issued"
                      *       },
                      *       "connection": {
-                     *         "databasePrefix": "text",
-                     *         "homeDirectory": "text",
-                     *         "host": "mail.example.net",
+                     *         "databasePrefix": "u5d7e9f1g2h_",
+                     *         "homeDirectory": "/",
+                     *         "host": "u5d7e9f1g2h.hosting.cloud.example.com",
                      *         "ip": "203.0.113.10",
-                     *         "mysqlHost": "mysql.example.net",
-                     *         "mysqlPort": 22,
+                     *         "mysqlHost": "localhost",
+                     *         "mysqlPort": 3306,
                      *         "sftpPort": 22,
-                     *         "username": "site",
-                     *         "webRoot": "/home/site/public_html"
+                     *         "username": "u5d7e9f1g2h",
+                     *         "webRoot": "/public_html"
                      *       },
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "customDomain": {
                      *         "attachedAt": "2026-03-14T09:30:00.000Z",
-                     *         "domain": "example.com",
-                     *         "status": "active"
+                     *         "domain": "shop.example.com",
+                     *         "status": "attached"
                      *       },
                      *       "domain": "example.com",
                      *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "ip": "203.0.113.10",
                      *       "php_version": "8.3",
-                     *       "productId": "std-1c-2g-50",
+                     *       "productId": "hosting-starter",
                      *       "provisionedAt": "2026-03-14T09:30:00.000Z",
                      *       "status": "active"
                      *     }
@@ -17401,35 +18160,36 @@ export interface operations {
                      * @example {
                      *       "certificate": {
                      *         "domains": [
-                     *           "text"
+                     *           "example.com",
+                     *           "www.example.com"
                      *         ],
                      *         "error": "connect ECONNREFUSED",
                      *         "expiresAt": "2026-03-14T09:30:00.000Z",
                      *         "issuedAt": "2026-03-14T09:30:00.000Z",
-                     *         "status": "active"
+                     *         "status": "issued"
                      *       },
                      *       "connection": {
-                     *         "databasePrefix": "text",
-                     *         "homeDirectory": "text",
-                     *         "host": "mail.example.net",
+                     *         "databasePrefix": "u5d7e9f1g2h_",
+                     *         "homeDirectory": "/",
+                     *         "host": "u5d7e9f1g2h.hosting.cloud.example.com",
                      *         "ip": "203.0.113.10",
-                     *         "mysqlHost": "mysql.example.net",
-                     *         "mysqlPort": 22,
+                     *         "mysqlHost": "localhost",
+                     *         "mysqlPort": 3306,
                      *         "sftpPort": 22,
-                     *         "username": "site",
-                     *         "webRoot": "/home/site/public_html"
+                     *         "username": "u5d7e9f1g2h",
+                     *         "webRoot": "/public_html"
                      *       },
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "customDomain": {
                      *         "attachedAt": "2026-03-14T09:30:00.000Z",
-                     *         "domain": "example.com",
-                     *         "status": "active"
+                     *         "domain": "shop.example.com",
+                     *         "status": "attached"
                      *       },
                      *       "domain": "example.com",
                      *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "ip": "203.0.113.10",
                      *       "php_version": "8.3",
-                     *       "productId": "std-1c-2g-50",
+                     *       "productId": "hosting-starter",
                      *       "provisionedAt": "2026-03-14T09:30:00.000Z",
                      *       "status": "active"
                      *     }
@@ -17594,7 +18354,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "name": "before-upgrade"
+                     *       "name": "u5d7e9f1g2h_shop"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingDatabaseDeleted"];
@@ -17743,11 +18503,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "modifiedAt": "2026-03-14T09:30:00.000Z",
-                     *       "name": "before-upgrade",
+                     *       "name": "index.html",
                      *       "path": "/public_html/index.html",
-                     *       "permissions": "text",
+                     *       "permissions": "0644",
                      *       "sizeBytes": 1048576,
-                     *       "type": "ipv4"
+                     *       "type": "file"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingFile"];
@@ -17932,11 +18692,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "modifiedAt": "2026-03-14T09:30:00.000Z",
-                     *       "name": "before-upgrade",
+                     *       "name": "index.html",
                      *       "path": "/public_html/index.html",
-                     *       "permissions": "text",
+                     *       "permissions": "0644",
                      *       "sizeBytes": 1048576,
-                     *       "type": "ipv4"
+                     *       "type": "file"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingFile"];
@@ -18128,14 +18888,14 @@ export interface operations {
                      * @example {
                      *       "branch": "main",
                      *       "commit": {
-                     *         "message": "My server does not answer on port 443 since 09:00 UTC.",
+                     *         "message": "Fix the contact form",
                      *         "sha": "9fceb02d0ae598e95dc970b74767f19372d61af8"
                      *       },
                      *       "connected": true,
                      *       "lastDeployedAt": "2026-03-14T09:30:00.000Z",
                      *       "lastError": "HTTP 503",
                      *       "repo_url": "git@github.com:example/site.git",
-                     *       "status": "active",
+                     *       "status": "deployed",
                      *       "subdir": "public",
                      *       "webhookEnabled": true
                      *     }
@@ -18302,14 +19062,14 @@ export interface operations {
                      * @example {
                      *       "branch": "main",
                      *       "commit": {
-                     *         "message": "My server does not answer on port 443 since 09:00 UTC.",
+                     *         "message": "Fix the contact form",
                      *         "sha": "9fceb02d0ae598e95dc970b74767f19372d61af8"
                      *       },
                      *       "connected": true,
                      *       "lastDeployedAt": "2026-03-14T09:30:00.000Z",
                      *       "lastError": "HTTP 503",
                      *       "repo_url": "git@github.com:example/site.git",
-                     *       "status": "active",
+                     *       "status": "deployed",
                      *       "subdir": "public",
                      *       "webhookEnabled": true
                      *     }
@@ -18484,7 +19244,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "availableVersions": [
-                     *         "text"
+                     *         "8.1",
+                     *         "8.2",
+                     *         "8.3"
                      *       ],
                      *       "id": "hst_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "php_version": "8.3"
@@ -18621,9 +19383,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "expiresAt": "2026-03-14T09:30:00.000Z",
-                     *       "sessionId": "id_01jq8k2m4p6rab3c5d7e9f1g2h",
-                     *       "token": "hss_tok_…",
-                     *       "url": "https://hooks.example.com/cloud"
+                     *       "sessionId": "hss_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "token": "sshs_Xk3v9QmB2rT7yL0pW5nZ8cD1fG4hJ6sA",
+                     *       "url": "https://cloud.example.com/ssh-terminal/hss_01jq8k2m4p6rab3c5d7e9f1g2h#token=sshs_Xk3v9QmB2rT7yL0pW5nZ8cD1fG4hJ6sA"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingSshLaunch"];
@@ -18786,7 +19548,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sessionId": "id_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "sessionId": "hss_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "stopped": true
                      *     }
                      */
@@ -18977,7 +19739,7 @@ export interface operations {
                      *       "destination": "ada@example.com",
                      *       "domain_id": 42,
                      *       "id": 42,
-                     *       "source": "text",
+                     *       "source": "sales@example.com",
                      *       "source_local": "sales"
                      *     }
                      */
@@ -19537,7 +20299,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "address": "203.0.113.10",
+                     *       "address": "ada@example.com",
                      *       "created_at": "2026-03-14T09:30:00.000Z",
                      *       "domain_id": 42,
                      *       "id": 42,
@@ -19695,10 +20457,10 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "assignedTo": "text",
+                     *         "assignedTo": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *         "ip": "203.0.113.10",
                      *         "ptr": "mail.example.com",
-                     *         "version": 1,
+                     *         "version": 4,
                      *         "zoneHosted": true
                      *       }
                      *     ]
@@ -19909,7 +20671,7 @@ export interface operations {
                      *           "attachedAt": "2026-03-14T09:30:00.000Z",
                      *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "monthlyUsdCents": 1500,
-                     *           "type": "ipv4"
+                     *           "type": "extra_ip"
                      *         }
                      *       ],
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
@@ -19920,7 +20682,7 @@ export interface operations {
                      *           "ip": "203.0.113.10",
                      *           "primary": true,
                      *           "ptr": "mail.example.com",
-                     *           "version": 1,
+                     *           "version": 4,
                      *           "zoneHosted": true
                      *         }
                      *       ],
@@ -19940,11 +20702,11 @@ export interface operations {
                      *           "name": "before-upgrade",
                      *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "sizeGb": 1,
-                     *           "status": "active"
+                     *           "status": "available"
                      *         }
                      *       ],
-                     *       "status": "active",
-                     *       "suspendReason": "text",
+                     *       "status": "running",
+                     *       "suspendReason": "Unpaid invoice INV-2026-000042",
                      *       "vcpu": 1
                      *     }
                      */
@@ -20110,7 +20872,7 @@ export interface operations {
                      *       "detached": true,
                      *       "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "releasedIps": [
-                     *         "text"
+                     *         "203.0.113.11"
                      *       ],
                      *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
@@ -20266,7 +21028,7 @@ export interface operations {
                      *           "attachedAt": "2026-03-14T09:30:00.000Z",
                      *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "monthlyUsdCents": 1500,
-                     *           "type": "ipv4"
+                     *           "type": "extra_ip"
                      *         }
                      *       ],
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
@@ -20277,7 +21039,7 @@ export interface operations {
                      *           "ip": "203.0.113.10",
                      *           "primary": true,
                      *           "ptr": "mail.example.com",
-                     *           "version": 1,
+                     *           "version": 4,
                      *           "zoneHosted": true
                      *         }
                      *       ],
@@ -20297,11 +21059,11 @@ export interface operations {
                      *           "name": "before-upgrade",
                      *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "sizeGb": 1,
-                     *           "status": "active"
+                     *           "status": "available"
                      *         }
                      *       ],
-                     *       "status": "active",
-                     *       "suspendReason": "text",
+                     *       "status": "running",
+                     *       "suspendReason": "Unpaid invoice INV-2026-000042",
                      *       "vcpu": 1
                      *     }
                      */
@@ -20467,7 +21229,7 @@ export interface operations {
                      * @example {
                      *       "rootPassword": "tR4-vq9L-x2Mp",
                      *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
-                     *       "username": "site"
+                     *       "username": "root"
                      *     }
                      */
                     "application/json": components["schemas"]["ServerPasswordReset"];
@@ -20641,7 +21403,7 @@ export interface operations {
                      *           "attachedAt": "2026-03-14T09:30:00.000Z",
                      *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "monthlyUsdCents": 1500,
-                     *           "type": "ipv4"
+                     *           "type": "extra_ip"
                      *         }
                      *       ],
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
@@ -20652,7 +21414,7 @@ export interface operations {
                      *           "ip": "203.0.113.10",
                      *           "primary": true,
                      *           "ptr": "mail.example.com",
-                     *           "version": 1,
+                     *           "version": 4,
                      *           "zoneHosted": true
                      *         }
                      *       ],
@@ -20672,11 +21434,11 @@ export interface operations {
                      *           "name": "before-upgrade",
                      *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "sizeGb": 1,
-                     *           "status": "active"
+                     *           "status": "available"
                      *         }
                      *       ],
-                     *       "status": "active",
-                     *       "suspendReason": "text",
+                     *       "status": "running",
+                     *       "suspendReason": "Unpaid invoice INV-2026-000042",
                      *       "vcpu": 1
                      *     }
                      */
@@ -20858,7 +21620,7 @@ export interface operations {
                      *       "ip": "203.0.113.10",
                      *       "primary": true,
                      *       "ptr": "mail.example.com",
-                     *       "version": 1,
+                     *       "version": 4,
                      *       "zoneHosted": true
                      *     }
                      */
@@ -20994,7 +21756,7 @@ export interface operations {
                      *       "ip": "203.0.113.10",
                      *       "primary": true,
                      *       "ptr": "mail.example.com",
-                     *       "version": 1,
+                     *       "version": 4,
                      *       "zoneHosted": true
                      *     }
                      */
@@ -21155,7 +21917,7 @@ export interface operations {
                      *           "attachedAt": "2026-03-14T09:30:00.000Z",
                      *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "monthlyUsdCents": 1500,
-                     *           "type": "ipv4"
+                     *           "type": "extra_ip"
                      *         }
                      *       ],
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
@@ -21166,7 +21928,7 @@ export interface operations {
                      *           "ip": "203.0.113.10",
                      *           "primary": true,
                      *           "ptr": "mail.example.com",
-                     *           "version": 1,
+                     *           "version": 4,
                      *           "zoneHosted": true
                      *         }
                      *       ],
@@ -21186,11 +21948,11 @@ export interface operations {
                      *           "name": "before-upgrade",
                      *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "sizeGb": 1,
-                     *           "status": "active"
+                     *           "status": "available"
                      *         }
                      *       ],
-                     *       "status": "active",
-                     *       "suspendReason": "text",
+                     *       "status": "running",
+                     *       "suspendReason": "Unpaid invoice INV-2026-000042",
                      *       "vcpu": 1
                      *     }
                      */
@@ -21354,7 +22116,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "id_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *       "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -21498,7 +22260,7 @@ export interface operations {
                      *           "attachedAt": "2026-03-14T09:30:00.000Z",
                      *           "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "monthlyUsdCents": 1500,
-                     *           "type": "ipv4"
+                     *           "type": "extra_ip"
                      *         }
                      *       ],
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
@@ -21509,7 +22271,7 @@ export interface operations {
                      *           "ip": "203.0.113.10",
                      *           "primary": true,
                      *           "ptr": "mail.example.com",
-                     *           "version": 1,
+                     *           "version": 4,
                      *           "zoneHosted": true
                      *         }
                      *       ],
@@ -21529,11 +22291,11 @@ export interface operations {
                      *           "name": "before-upgrade",
                      *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "sizeGb": 1,
-                     *           "status": "active"
+                     *           "status": "available"
                      *         }
                      *       ],
-                     *       "status": "active",
-                     *       "suspendReason": "text",
+                     *       "status": "running",
+                     *       "suspendReason": "Unpaid invoice INV-2026-000042",
                      *       "vcpu": 1
                      *     }
                      */
@@ -21713,7 +22475,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "expiresAt": "2026-03-14T09:30:00.000Z",
-                     *       "url": "https://hooks.example.com/cloud"
+                     *       "url": "https://cloud.example.com/sso/sso_7Jq2xV9kLmN4pR8sT1wY3zA6bC5dE0fGhI2jK4lM6nO8pQ0rS?next=%2Fservers%2Fsrv_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
                     "application/json": components["schemas"]["SsoLink"];
@@ -21883,15 +22645,15 @@ export interface operations {
                      *       "lastReplyAt": "2026-03-14T09:30:00.000Z",
                      *       "messages": [
                      *         {
-                     *           "author": "text",
+                     *           "author": "customer",
                      *           "body": "Thanks, it works again.",
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "id": "tmsg_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *         }
                      *       ],
-                     *       "number": "INV-2026-0042",
+                     *       "number": "TKT-100042",
                      *       "priority": "normal",
-                     *       "status": "active",
+                     *       "status": "open",
                      *       "subject": "Cannot reach my server"
                      *     }
                      */
@@ -22077,15 +22839,15 @@ export interface operations {
                      *       "lastReplyAt": "2026-03-14T09:30:00.000Z",
                      *       "messages": [
                      *         {
-                     *           "author": "text",
+                     *           "author": "customer",
                      *           "body": "Thanks, it works again.",
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "id": "tmsg_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *         }
                      *       ],
-                     *       "number": "INV-2026-0042",
+                     *       "number": "TKT-100042",
                      *       "priority": "normal",
-                     *       "status": "active",
+                     *       "status": "open",
                      *       "subject": "Cannot reach my server"
                      *     }
                      */
@@ -22274,7 +23036,7 @@ export interface operations {
                      *       },
                      *       "balance_usd_cents": 1500,
                      *       "currency": "USD",
-                     *       "state": "text",
+                     *       "state": "active",
                      *       "updated_at": "2026-03-14T09:30:00.000Z"
                      *     }
                      */
@@ -22421,7 +23183,7 @@ export interface operations {
                      *           "manual": true,
                      *           "number": 1,
                      *           "startedAt": "2026-03-14T09:30:00.000Z",
-                     *           "statusCode": 1,
+                     *           "statusCode": 200,
                      *           "succeeded": true
                      *         }
                      *       ],
@@ -22431,10 +23193,10 @@ export interface operations {
                      *       "id": "whd_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *       "lastAttemptAt": "2026-03-14T09:30:00.000Z",
                      *       "lastError": "HTTP 503",
-                     *       "lastStatusCode": 1,
+                     *       "lastStatusCode": 200,
                      *       "maxAttempts": 1,
                      *       "nextAttemptAt": "2026-03-14T09:30:00.000Z",
-                     *       "status": "active",
+                     *       "status": "succeeded",
                      *       "webhookId": "wh_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     }
                      */
@@ -22781,11 +23543,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "modifiedAt": "2026-03-14T09:30:00.000Z",
-                     *       "name": "before-upgrade",
+                     *       "name": "index.html",
                      *       "path": "/public_html/index.html",
-                     *       "permissions": "text",
+                     *       "permissions": "0644",
                      *       "sizeBytes": 1048576,
-                     *       "type": "ipv4"
+                     *       "type": "file"
                      *     }
                      */
                     "application/json": components["schemas"]["HostingFile"];
@@ -23057,7 +23819,7 @@ export interface operations {
                 id: string;
                 /**
                  * @description The backup id.
-                 * @example id_01jq8k2m4p6rab3c5d7e9f1g2h
+                 * @example hbk_01jq8k2m4p6rab3c5d7e9f1g2h
                  */
                 bid: string;
             };

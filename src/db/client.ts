@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { applyPendingMigrations } from './migrate.ts';
 import { listenPostgres, type ListenOptions, type Listening } from './listen.ts';
 import { countQueries } from './query-counter.ts';
+import { registerRawReads, type RawReads } from './tenant.ts';
 import { startEmbeddedAutovacuum } from './embedded-autovacuum.ts';
 import { fastQueryClient, type AdapterClient } from './pglite-fast-client.ts';
 import { copyTemplate, ensureTemplate, PGLITE_START_PARAMS } from './pglite-template.ts';
@@ -35,6 +37,11 @@ function preparedStatementName(query: { sql: string }): string {
   return name ?? ''; // '' leaves the statement unnamed
 }
 
+/** The hand-written reads reported to `onQuery` like Prisma's statements. */
+function countRawReads(reads: RawReads, onQuery: (sql: string) => void): RawReads {
+  return { rows: (sql, values) => (onQuery(sql), reads.rows(sql, values)) };
+}
+
 export interface Database {
   prisma: PrismaClient;
   kind: 'pglite' | 'postgresql';
@@ -54,15 +61,16 @@ export interface Database {
  */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (msg: string) => void; onQuery?: (sql: string) => void }): Promise<Database> {
   const counted = <F extends SqlDriverAdapterFactory>(f: F): F => (opts.onQuery ? countQueries(f, opts.onQuery) : f);
+  const countedReads = (reads: RawReads): RawReads => (opts.onQuery ? countRawReads(reads, opts.onQuery) : reads);
   const databaseUrl = opts.databaseUrl;
   if (databaseUrl) {
     await applyPendingMigrations(new PrismaPg({ connectionString: databaseUrl }), { log: opts.log });
     // Fail fast when PostgreSQL is unreachable: requests answer 503 instead of queueing.
-    const adapter = new PrismaPg(
-      { connectionString: databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
-      { statementNameGenerator: preparedStatementName },
-    );
+    // One pool, Prisma's and the hand-written tenant reads' (tenant.ts), so both share its bound.
+    const pool = new pg.Pool({ connectionString: databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const adapter = new PrismaPg(pool, { statementNameGenerator: preparedStatementName, disposeExternalPool: true });
     const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
+    registerRawReads(prisma, countedReads({ rows: async (sql, values) => (await pool.query({ name: preparedStatementName({ sql }) || undefined, text: sql, values })).rows }));
     return {
       prisma,
       kind: 'postgresql',
@@ -84,6 +92,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const adapter = new PrismaPGlite(client as unknown as PGlite);
   await applyPendingMigrations(adapter, { log: opts.log });
   const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
+  registerRawReads(prisma, countedReads({ rows: async (sql, values) => (await client.query(sql, values)).rows as Record<string, unknown>[] }));
   const autovacuum = startEmbeddedAutovacuum(pglite, { onError: (err) => opts.log?.(`embedded autovacuum failed: ${err.message}`) });
   return {
     prisma,

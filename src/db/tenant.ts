@@ -34,6 +34,15 @@ function withAccount(data: any, accountId: string) {
  * construction rather than by each query remembering a `where`.
  */
 export function tenantClient(prisma: PrismaClient, accountId: string) {
+  let clients = TENANT_CLIENTS.get(prisma);
+  if (!clients) TENANT_CLIENTS.set(prisma, (clients = new Map()));
+  const cached = clients.get(accountId);
+  if (cached) {
+    // Most recently used last, so the first entry is the one to drop.
+    clients.delete(accountId);
+    clients.set(accountId, cached);
+    return cached;
+  }
   const client = prisma.$extends({
     name: 'tenant',
     query: {
@@ -54,14 +63,40 @@ export function tenantClient(prisma: PrismaClient, accountId: string) {
       },
     },
   }) as unknown as PrismaClient;
-  ACCOUNT_OF.set(client, accountId);
+  TENANT_OF.set(client, { accountId, raw: RAW_READS.get(prisma) });
+  clients.set(accountId, client);
+  if (clients.size > TENANT_CLIENTS_KEPT) clients.delete(clients.keys().next().value!);
   return client;
 }
 
+/**
+ * Tenant clients kept per Prisma client, most recently used: making one (Prisma's `$extends`)
+ * costs more than a cached read, and a client holds nothing but its account id.
+ */
+const TENANT_CLIENTS_KEPT = 1000;
+const TENANT_CLIENTS = new WeakMap<PrismaClient, Map<string, PrismaClient>>();
+
 export type TenantDb = PrismaClient;
 
-/** The account each tenant client was made for: hand-written statements take it from here, never from a caller. */
-const ACCOUNT_OF = new WeakMap<object, string>();
+/** Runs a statement on the database's driver, below Prisma: rows as the driver parses them (json columns as values). */
+export interface RawReads {
+  rows(sql: string, values: unknown[]): Promise<Record<string, unknown>[]>;
+}
+
+const RAW_READS = new WeakMap<PrismaClient, RawReads>();
+
+/** The database's direct reads for tenant statements on `prisma`'s tenant clients (db/client.ts registers them). */
+export function registerRawReads(prisma: PrismaClient, reads: RawReads): void {
+  RAW_READS.set(prisma, reads);
+}
+
+/** The direct reads registered for `prisma`, for a client extended from it (timestamps.ts). */
+export function rawReadsOf(prisma: PrismaClient): RawReads | undefined {
+  return RAW_READS.get(prisma);
+}
+
+/** The account each tenant client was made for (hand-written statements take it from here, never from a caller), and its database's direct reads. */
+const TENANT_OF = new WeakMap<object, { accountId: string; raw?: RawReads }>();
 
 /** A hand-written read whose `$1` is the account: every table it reads is filtered on it in the text. */
 export interface TenantStatement {
@@ -80,7 +115,10 @@ export function tenantStatement(sql: string): TenantStatement {
  * transaction's) is refused, so such a read cannot run without an account or for another.
  */
 export function tenantRows<T>(db: TenantDb, statement: TenantStatement, ...params: unknown[]): Promise<T[]> {
-  const accountId = ACCOUNT_OF.get(db);
-  if (!accountId) throw new Error('A tenant statement runs on a tenant client only.');
-  return db.$queryRawUnsafe<T[]>(statement.sql, accountId, ...params);
+  const tenant = TENANT_OF.get(db);
+  if (!tenant) throw new Error('A tenant statement runs on a tenant client only.');
+  // On the driver directly where the database offers it: the rows are JSON built in SQL, and
+  // Prisma's raw-query path (parameter and result serialisation) would only copy them again.
+  if (tenant.raw) return tenant.raw.rows(statement.sql, [tenant.accountId, ...params]) as Promise<T[]>;
+  return db.$queryRawUnsafe<T[]>(statement.sql, tenant.accountId, ...params);
 }

@@ -1,5 +1,6 @@
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { rawReadsOf, registerRawReads } from './tenant.ts';
 
 /**
  * Row timestamps from the simulated clock. Prisma fills `@updatedAt` and `@default(now())`
@@ -91,7 +92,7 @@ type Hook = { model: string; args: any; query: (args: any) => Promise<unknown> }
 export function withClockTimestamps(prisma: PrismaClient, now: () => Date): PrismaClient {
   const creates = ({ model, args, query }: Hook) => query({ ...args, data: each(args.data, (d) => stampCreate(model, d, now())) });
   const updates = ({ model, args, query }: Hook) => query({ ...args, data: each(args.data, (d) => stampUpdate(model, d, now())) });
-  return prisma.$extends({
+  const clocked = prisma.$extends({
     name: 'clock-timestamps',
     query: {
       $allModels: {
@@ -108,4 +109,8 @@ export function withClockTimestamps(prisma: PrismaClient, now: () => Date): Pris
       },
     },
   }) as unknown as PrismaClient;
+  // Its tenant clients' hand-written reads go to the same driver (tenant.ts).
+  const reads = rawReadsOf(prisma);
+  if (reads) registerRawReads(clocked, reads);
+  return clocked;
 }

@@ -29,6 +29,9 @@ import { conditionalRead } from './conditional.ts';
  * 6. a REST GET's answer gets its ETag, or becomes a 304 (conditional.ts).
  */
 export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, sofa: Map<string, SofaHandler>, openApi: () => object, graphiql: (req: IncomingMessage, res: ServerResponse) => void) {
+  // yoga's own Fetch API (whatwg-node's, lazier than Node's built-in Request and Headers): what it and sofa read.
+  const { Request: FetchRequest, Headers: FetchHeaders } = yoga.fetchAPI;
+  const headersOf = (req: IncomingMessage) => toHeaders(req, new FetchHeaders());
   return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -91,11 +94,11 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
       if (restMatch) {
         const restVars = restVariables(restMatch.operation, restMatch.params, url.searchParams, parsed as Record<string, unknown> | undefined);
         // Headers only: the variables are the ones just built (sofa-handlers.ts).
-        const request = new Request(`${url.origin}${url.pathname}`, { method, headers: toHeaders(req) });
+        const request = new FetchRequest(`${url.origin}${url.pathname}`, { method, headers: headersOf(req) });
         response = await sofa.get(restMatch.operation.name)!(request, { ...server, restVariables: restVars });
       } else {
         // The body is handed over parsed (plugins/parsed-body.ts), never read and parsed again.
-        response = await yoga.handleRequest(new Request(url.href, { method, headers: toHeaders(req) }), { ...server, jsonBody: parsed });
+        response = await yoga.handleRequest(new FetchRequest(url.href, { method, headers: headersOf(req) }), { ...server, jsonBody: parsed });
       }
       if (restMatch && method === 'GET') response = await conditionalRead(req.headers['if-none-match'], response);
       const over = await counted(response.status);
@@ -117,8 +120,7 @@ function isConditionalRead(req: IncomingMessage, match: RouteMatch<V1Route> | un
   return req.headers['if-none-match'] !== undefined && match?.kind === 'found' && match.route.method === 'GET' && !match.route.binary;
 }
 
-export function toHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
+export function toHeaders(req: IncomingMessage, headers: Headers = new Headers()): Headers {
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined || key === 'content-length' || key === 'transfer-encoding' || key === 'connection') continue;
     headers.set(key, Array.isArray(value) ? value.join(', ') : value);

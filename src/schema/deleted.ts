@@ -1,4 +1,5 @@
 import { builder } from './builder.ts';
+import { example } from './examples.ts';
 
 /**
  * The one answer of a delete that names its resource by id (snapshots, backups, webhooks).
@@ -7,5 +8,5 @@ import { builder } from './builder.ts';
  */
 export const Deleted = builder.objectRef<{ id: string; deleted: boolean }>('Deleted').implement({
   description: 'Confirmation that a resource was deleted.',
-  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted', { description: 'Always true.' }) }),
+  fields: (t) => ({ id: t.exposeID('id', { description: 'The id of the resource deleted.', ...example('snap_01jq8k2m4p6rab3c5d7e9f1g2h') }), deleted: t.exposeBoolean('deleted', { description: 'Always true.' }) }),
 });

@@ -1,6 +1,7 @@
 import {
   getNamedType, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType,
-  type GraphQLArgument, type GraphQLField, type GraphQLInputField, type GraphQLType,
+  type GraphQLArgument, type GraphQLField, type GraphQLInputField, type GraphQLInputObjectType, type GraphQLInterfaceType, type GraphQLObjectType,
+  type GraphQLType,
 } from 'graphql';
 import { ID_PREFIX } from '../db/ids.ts';
 import { API_REVISION } from '../version.ts';
@@ -21,6 +22,8 @@ export function example(value: unknown) {
 
 const AT = '2026-03-14T09:30:00.000Z';
 const ID_TAIL = '01jq8k2m4p6rab3c5d7e9f1g2h';
+/** Accounts alone have UUIDs (the spec's choice); every other id is `<prefix>_<26 chars>`. */
+const ACCOUNT_ID = '5f0c8a7e-3b2d-4c1a-9e8f-6a7b8c9d0e1f';
 
 /** Resource nouns (as in field names: `serverId`, `Server.id`) to their id prefix (src/db/ids.ts). */
 const ID_NOUNS: Record<string, string> = {
@@ -37,6 +40,7 @@ const ID_NOUNS: Record<string, string> = {
   pooldetail: ID_PREFIX.pool,
   servertermination: ID_PREFIX.server,
   event: ID_PREFIX.event,
+  session: ID_PREFIX.hostingSshSession,
 };
 
 /** Examples by the name of a value, where its name says more than its type. */
@@ -49,17 +53,22 @@ const BY_NAME: Record<string, unknown> = {
   repo_url: 'git@github.com:example/site.git', branch: 'main', subdir: 'public', basic_user: 'admin', password: 'correct-horse-battery', local_part: 'ada',
   source_local: 'sales', destination: 'ada@example.com', kind: 'access', period: '7d', department: 'technical', priority: 'normal', status: 'active',
   currency: 'USD', gateway: 'card', next: '/servers', schedule: '*/15 * * * *', command: 'php /home/site/cron.php', sha: '9fceb02d0ae598e95dc970b74767f19372d61af8',
-  commit: '9fceb02d0ae598e95dc970b74767f19372d61af8', number: 'INV-2026-0042', invoiceNumber: 'INV-2026-0042', fingerprint: 'SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8',
+  commit: '9fceb02d0ae598e95dc970b74767f19372d61af8', number: 'INV-2026-000042', invoiceNumber: 'INV-2026-000042', fingerprint: 'SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8',
   publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEXAMPLEKEYFORDOCS deploy@example.com', secret: 'whsec_b7d0c4e5…', rootPassword: 'tR4-vq9L-x2Mp', user: 'site', username: 'site',
-  webRoot: '/home/site/public_html', mysqlHost: 'mysql.example.net', host: 'mail.example.net', action: 'reboot', reason: 'Unpaid invoice INV-2026-0042',
+  webRoot: '/public_html', mysqlHost: 'localhost', host: 'mail.example.net', action: 'reboot', reason: 'Unpaid invoice INV-2026-000042',
   nameservers: ['ns1.example.net', 'ns2.example.net'], lines: ['203.0.113.7 - - [14/Mar/2026:09:30:00 +0000] "GET / HTTP/1.1" 200 512'], header: 'MAILTO=ada@example.com',
-  ruleset: 'owasp-crs', mode: 'block', error: 'connect ECONNREFUSED', lastError: 'HTTP 503', token: 'hss_tok_…', webmail_url: 'https://webmail.example.net',
-  customDomain: 'shop.example.com', unit: 'vcpu', family: 'std', apiVersion: API_REVISION, created: AT, account: 'acc_01jq8k2m4p6rab3c5d7e9f1g2h',
+  error: 'connect ECONNREFUSED', lastError: 'HTTP 503', token: 'sshs_Xk3v9QmB2rT7yL0pW5nZ8cD1fG4hJ6sA', webmail_url: 'https://webmail.example.net',
+  customDomain: 'shop.example.com', unit: 'vcpu', family: 'std', apiVersion: API_REVISION, created: AT, account: ACCOUNT_ID,
+  suspendReason: 'Unpaid invoice INV-2026-000042', stock_note: 'Temporarily out of stock: the datacenter is waiting for new address space.',
+  ips: ['203.0.113.10', '203.0.113.11'], releasedIps: ['203.0.113.11'], assignedTo: `srv_${ID_TAIL}`, reference: `srv_${ID_TAIL}`,
+  paidWith: 'wallet', author: 'customer', permissions: '0644', homeDirectory: '/', databasePrefix: 'u5d7e9f1g2h_', databases: ['u5d7e9f1g2h_shop'],
+  sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', domains: ['example.com', 'www.example.com'],
+  availableVersions: ['8.1', '8.2', '8.3'], mx_host: 'mail.example.com', mail_ip: '203.0.113.25',
 };
 
 /** A number within declared bounds: cents look like money, everything else a small count. */
 function numberExample(name: string, r: InputRules | undefined, integer: boolean): number {
-  let n = /cents$/i.test(name) ? 1500 : /bytes$/i.test(name) ? 1_048_576 : /Mb$|_mb$/.test(name) ? 1024 : /port$/i.test(name) ? 22 : integer ? 1 : 0.5;
+  let n = /cents$/i.test(name) ? 1500 : /statusCode$/i.test(name) ? 200 : /bytes$/i.test(name) ? 1_048_576 : /Mb$|_mb$/.test(name) ? 1024 : /port$/i.test(name) ? 22 : integer ? 1 : 0.5;
   if (r?.minimum !== undefined) n = Math.max(n, r.minimum);
   if (r?.maximum !== undefined) n = Math.min(n, r.maximum);
   return n;
@@ -69,7 +78,9 @@ const NOUNS_LONGEST_FIRST = Object.keys(ID_NOUNS).sort((a, b) => b.length - a.le
 
 /** `srv_…` for a server's id: the noun is the name (`serverId`), or the type or path segment holding an `id`. */
 function idExample(name: string, parent?: string): string {
-  const noun = (name === 'id' ? parent ?? '' : name.replace(/_?[iI]d$/, '')).toLowerCase();
+  // A name that is itself a noun (`bid`, a backup's) before the `Id` suffix is cut off.
+  const noun = (name === 'id' ? parent ?? '' : ID_NOUNS[name.toLowerCase()] ? name : name.replace(/_?[iI]d$/, '')).toLowerCase();
+  if (noun === 'account') return ACCOUNT_ID;
   const known = ID_NOUNS[noun] ? noun : NOUNS_LONGEST_FIRST.find((n) => noun.startsWith(n)) ?? NOUNS_LONGEST_FIRST.find((n) => noun.endsWith(n));
   return `${known ? ID_NOUNS[known] : 'id'}_${ID_TAIL}`;
 }
@@ -103,7 +114,8 @@ export function exampleOf(type: GraphQLType, name: string, opts: { parent?: stri
   if (typeof byName === 'string' && (!r?.maxLength || byName.length <= r.maxLength)) return byName;
   if (/At$|_at$/.test(name)) return AT;
   if (/(^|[a-z])Id$|_id$/.test(name)) return idExample(name);
-  return 'text';
+  // No placeholder: a value the reference cannot show teaches nothing (issue #20).
+  throw new Error(`No example for the string ${opts.parent ? `${opts.parent}.` : ''}${name}: add it to BY_NAME in src/schema/examples.ts, or declare example(...) on the field.`);
 }
 
 function declaredExample(f: { extensions?: Record<string, unknown> | null }): unknown {
@@ -116,19 +128,34 @@ export function inputExample(arg: GraphQLArgument | GraphQLInputField, parent?: 
 }
 
 /** The example of an output field of `parent`. */
-export function fieldExample(field: GraphQLField<unknown, unknown>, parent: string, depth = 0): unknown {
-  return exampleOf(field.type, field.name, { parent, declared: declaredExample(field), depth });
+export function fieldExample(field: GraphQLField<unknown, unknown>, parent: ObjectLike, depth = 0): unknown {
+  const declared = declaredExample(field) ?? (field.name === 'nextCursor' ? cursorExample(parent) : undefined);
+  return exampleOf(field.type, field.name, { parent: parent.name, declared, depth });
+}
+
+type ObjectLike = GraphQLObjectType | GraphQLInterfaceType;
+
+/**
+ * A list envelope's `nextCursor` is the id of its last item as text (src/schema/pagination.ts);
+ * null for a list whose items have no id (those are always answered whole).
+ */
+function cursorExample(envelope: ObjectLike): string | null | undefined {
+  const data = envelope.getFields().data;
+  if (!data) return undefined;
+  const item = getNamedType(data.type);
+  const id = isObjectType(item) ? item.getFields().id : undefined;
+  return id ? String(exampleOf(id.type, 'id', { parent: item.name })) : null;
 }
 
 const MAX_DEPTH = 6;
 
-function objectExample(type: import('graphql').GraphQLObjectType | import('graphql').GraphQLInputObjectType | import('graphql').GraphQLInterfaceType, depth: number): Record<string, unknown> {
+function objectExample(type: ObjectLike | GraphQLInputObjectType, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (depth > MAX_DEPTH) return out;
   for (const field of Object.values(type.getFields())) {
     out[field.name] = isInputObjectType(type)
       ? inputExample(field as GraphQLInputField, type.name)
-      : fieldExample(field as GraphQLField<unknown, unknown>, type.name, depth);
+      : fieldExample(field as GraphQLField<unknown, unknown>, type, depth);
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { badRequest, forbidden, unauthorized } from '../errors.ts';
 import type { Scope } from '../scopes.ts';
 import { builder, type Types } from './builder.ts';
 import type { RequestContext } from './context.ts';
-import { PAGE_MAX } from './pagination.ts';
+import { PAGE_MAX, type Page, type PageArgs } from './pagination.ts';
 
 /**
  * The connected graph (README: The graph): global object identification (Node, node, nodes),
@@ -107,7 +107,7 @@ const PageInfo = builder.objectRef<Connection<unknown>>('PageInfo').implement({
   description: 'Where a page of a connection ends and whether another follows.',
   extensions: GRAPH_ONLY,
   fields: (t) => ({
-    hasNextPage: t.exposeBoolean('hasNextPage'),
+    hasNextPage: t.exposeBoolean('hasNextPage', { description: 'True when another page follows.' }),
     endCursor: t.exposeString('endCursor', { nullable: true, description: 'Pass as `after` to get the next page.' }),
   }),
 });
@@ -121,16 +121,20 @@ export const connectionArgs = (t: { arg: ArgBuilder<Types> }) => ({
 /** The `<Name>Connection` and `<Name>Edge` types of a node type. */
 export function connectionType<T>(name: string, node: any) {
   const Edge = builder.objectRef<{ node: T; cursor: string }>(`${name}Edge`).implement({
+    description: `A ${name} item with its cursor.`,
     extensions: GRAPH_ONLY,
-    fields: (t) => ({ cursor: t.exposeString('cursor'), node: t.field({ type: node, resolve: (e) => e.node as any }) }),
+    fields: (t) => ({
+      cursor: t.exposeString('cursor', { description: 'Pass as `after` to get the items that follow this one.' }),
+      node: t.field({ type: node, description: 'The item.', resolve: (e) => e.node as any }),
+    }),
   });
   return builder.objectRef<Connection<T>>(`${name}Connection`).implement({
     description: `A page of ${name} items, newest first.`,
     extensions: GRAPH_ONLY,
     fields: (t) => ({
-      edges: t.field({ type: [Edge], resolve: (c) => c.nodes.map((n) => ({ node: n, cursor: c.cursorOf(n) })) }),
-      nodes: t.field({ type: [node], resolve: (c) => c.nodes as any }),
-      pageInfo: t.field({ type: PageInfo, resolve: (c) => c as Connection<unknown> }),
+      edges: t.field({ type: [Edge], description: 'The items of this page with their cursors.', resolve: (c) => c.nodes.map((n) => ({ node: n, cursor: c.cursorOf(n) })) }),
+      nodes: t.field({ type: [node], description: 'The items of this page.', resolve: (c) => c.nodes as any }),
+      pageInfo: t.field({ type: PageInfo, description: 'Where this page ends and whether another follows.', resolve: (c) => c as Connection<unknown> }),
       totalCount: t.int({ nullable: true, description: 'Items in the whole list (null where counting is not offered).', resolve: (c) => c.count?.() ?? null }),
     }),
   });
@@ -138,20 +142,26 @@ export function connectionType<T>(name: string, node: any) {
 
 // ------------------------------------------------------------------ global object identification
 
-export interface NodeKind {
+type NodeRow = { id: string | number };
+
+export interface NodeKind<Row extends NodeRow = NodeRow> {
   /** The id prefix of the kind (src/db/ids.ts): `srv` of `srv_...`. */
   prefix: string;
   typename: string;
-  /** The scope its root field needs. */
-  scope: Scope;
+  /**
+   * The scope its root field needs, checked before anything is read; or, where items of one
+   * kind need different scopes (an event needs its type's read scope), the scope of each item,
+   * checked once it is read.
+   */
+  scope: Scope | ((row: Row) => Scope);
   /** Rows of these ids visible to the caller, in any order (the tenant client filters the account). */
-  load(ctx: RequestContext, ids: readonly string[]): Promise<{ id: string | number }[]>;
+  load(ctx: RequestContext, ids: readonly string[]): Promise<Row[]>;
 }
 
-const kinds = new Map<string, NodeKind>();
+const kinds = new Map<string, NodeKind<any>>();
 
 /** Registers a resource kind `node(id:)` can fetch. */
-export function nodeKind(kind: NodeKind): void {
+export function nodeKind<Row extends NodeRow>(kind: NodeKind<Row>): void {
   kinds.set(kind.prefix, kind);
 }
 
@@ -160,25 +170,30 @@ const kindOf = (id: string) => kinds.get(id.slice(0, id.indexOf('_')));
 export const Node = builder.interfaceRef<{ id: string | number }>('Node').implement({
   description: 'A resource with a global id: the id REST uses for it (its prefix names the kind: srv_, pool_, inv_ …).',
   extensions: GRAPH_ONLY,
-  fields: (t) => ({ id: t.exposeID('id') }),
+  fields: (t) => ({ id: t.exposeID('id', { description: 'The global id: the one REST uses; its prefix names the kind.' }) }),
   resolveType: (obj) => kindOf(String(obj.id))?.typename ?? null,
 });
 
 /**
  * One id: null when it names nothing the account owns (another account's resource reads as
- * missing); the root field's FORBIDDEN when the credential lacks the scope to read that kind.
+ * missing); the root field's FORBIDDEN when the credential lacks the scope to read that kind
+ * (or that item, for a kind whose scope is per item).
  */
 async function loadNode(ctx: RequestContext, id: string): Promise<object | null> {
   if (!ctx.principal) throw unauthorized();
   const kind = kindOf(id);
   if (!kind) return null;
-  if (!ctx.principal.scopes.has(kind.scope)) throw forbidden(scopeMessage(kind.scope));
-  const loader = loaderOf<string, object | null>(ctx, `node:${kind.prefix}`, async (ids) => {
+  const { scopes } = ctx.principal;
+  if (typeof kind.scope === 'string' && !scopes.has(kind.scope)) throw forbidden(scopeMessage(kind.scope));
+  const loader = loaderOf<string, NodeRow | null>(ctx, `node:${kind.prefix}`, async (ids) => {
     const rows = await kind.load(ctx, ids);
     const byId = new Map(rows.map((r) => [String(r.id), r]));
     return ids.map((i) => byId.get(i) ?? null);
   });
-  return loader.load(id);
+  const row = await loader.load(id);
+  const itemScope = row && typeof kind.scope === 'function' ? kind.scope(row) : null;
+  if (itemScope && !scopes.has(itemScope)) throw forbidden(scopeMessage(itemScope));
+  return row;
 }
 
 export const MAX_NODE_IDS = 100;
@@ -237,4 +252,27 @@ export function batchedOne<T extends { id: string | number }>(ctx: object, name:
     const byId = new Map((await fetch(ids)).map((r) => [r.id, r]));
     return ids.map((i) => byId.get(i) ?? null);
   }).load(id);
+}
+
+/**
+ * An edge from the account to one of its paged lists (`Account.domains`, `Account.tickets`…):
+ * a `<Name>Connection` of `node` over the same service read as the list's REST operation.
+ */
+export function accountListEdge<T extends { id: string | number }>(
+  field: string,
+  scope: Scope,
+  node: { name: string },
+  description: string,
+  list: (ctx: RequestContext, page: PageArgs) => Promise<Page<T>>,
+): void {
+  const connection = connectionType<T>(node.name, node);
+  builder.prismaObjectField('Account', field, (t) =>
+    t.field({
+      ...edge(scope),
+      type: connection,
+      description,
+      args: connectionArgs(t),
+      resolve: async (_account, args, ctx) => connectionOfPage(await list(ctx, { limit: pageSize(args), cursor: args.after })),
+    }),
+  );
 }

@@ -22,6 +22,7 @@ import '../modules/billing/graph.ts';
 import '../modules/tickets/graph.ts';
 import '../modules/webhooks/graph.ts';
 import '../modules/account/graph.ts';
+import '../modules/events/graph.ts';
 
 let built: GraphQLSchema | undefined;
 

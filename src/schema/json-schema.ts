@@ -73,7 +73,7 @@ export function objectSchemaOf(type: GraphQLNamedType, opts: SchemaOptions = {})
   for (const field of Object.values(type.getFields())) {
     properties[field.name] = isInputObjectType(type)
       ? inputSchemaOf(field as GraphQLInputField, { ...inner, example: opts.examples ? inputExample(field as GraphQLInputField, type.name) : undefined })
-      : withExample(withDescription(jsonSchemaOf(field.type as GraphQLOutputType, inner), describe ? field.description : undefined), opts.examples ? fieldExample(field as never, type.name) : undefined);
+      : withExample(withDescription(jsonSchemaOf(field.type as GraphQLOutputType, inner), describe ? field.description : undefined), opts.examples ? fieldExample(field as never, type) : undefined);
     if (isNonNullType(field.type) && !(isInputObjectType(type) && (field as { defaultValue?: unknown }).defaultValue !== undefined)) required.push(field.name);
   }
   return {

@@ -80,3 +80,4 @@ export function listType<T extends object>(name: string, item: any) {
     }),
   });
 }
+

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHQL_LIMITS } from '../../src/http/graphql.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
+import { activeHosting } from '../helpers/hosting.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { buildEstate, type Estate } from '../security/estate.ts';
 
@@ -109,10 +110,45 @@ describe('everything is reachable from the account', () => {
 });
 
 describe('global object identification', () => {
-  const ids = () => ({ Server: A.serverId, Snapshot: A.snapshotId, Pool: A.poolId, HostingAccount: A.hostingId, Domain: A.domainId, Invoice: A.invoiceId, Ticket: A.ticketId, Webhook: A.webhookId, WebhookDelivery: A.deliveryId });
+  // Ids of A's that the estate does not name, as REST (or the API key's minting) shows them.
+  const more = { txn: '', tmsg: '', ticketEvent: '', ptrEvent: '', hss: '' };
+  beforeAll(async () => {
+    const get = async (p: string) => (await app.call('GET', `/v1${p}`, { key: A.customer.key })).body;
+    more.txn = (await get('/billing/wallet/transactions')).data[0].id;
+    more.tmsg = (await get(`/tickets/${A.ticketId}`)).messages[0].id;
+    // Events of two kinds needing different scopes, by the ids their webhook deliveries name.
+    const ptr = await app.call('PUT', `/v1/servers/${A.serverId}/ips/${A.serverIp}/ptr`, { key: A.customer.key, body: { hostname: 'graph.example.com' } });
+    expect(ptr.status, ptr.text).toBe(200);
+    await app.running.app.runDueWork();
+    const deliveries = (await get(`/webhooks/${A.webhookId}/deliveries?limit=100`)).data;
+    more.ticketEvent = deliveries.find((d: any) => d.eventType === 'ticket.created').eventId;
+    more.ptrEvent = deliveries.find((d: any) => d.eventType === 'server.ptr.changed').eventId;
+    expect((await app.call('POST', `/v1/hosting/${A.hostingId}/ssh-terminal/access`, { key: A.customer.key })).status).toBe(200);
+    more.hss = (await app.call('POST', `/v1/hosting/${A.hostingId}/ssh-terminal/launch`, { key: A.customer.key })).body.sessionId;
+  });
+
+  /** Every kind of Node: an id of A's and the scope reading it needs (an event's is its type's). */
+  const kinds = (): Record<string, { id: string; scope: string }> => ({
+    Server: { id: A.serverId, scope: 'servers:read' },
+    Snapshot: { id: A.snapshotId, scope: 'servers:read' },
+    Pool: { id: A.poolId, scope: 'servers:read' },
+    HostingAccount: { id: A.hostingId, scope: 'hosting:read' },
+    HostingBackup: { id: A.backupId, scope: 'hosting:manage' },
+    HostingSshSession: { id: more.hss, scope: 'hosting:manage' },
+    Domain: { id: A.domainId, scope: 'domains:read' },
+    Invoice: { id: A.invoiceId, scope: 'billing:read' },
+    WalletTransaction: { id: more.txn, scope: 'billing:read' },
+    Ticket: { id: A.ticketId, scope: 'tickets:read' },
+    TicketMessage: { id: more.tmsg, scope: 'tickets:read' },
+    Webhook: { id: A.webhookId, scope: 'webhooks:read' },
+    WebhookDelivery: { id: A.deliveryId, scope: 'webhooks:read' },
+    ApiKey: { id: A.customer.keyId, scope: 'account:read' },
+    Event: { id: more.ticketEvent, scope: 'tickets:read' },
+  });
+  const ids = () => Object.values(kinds()).map((k) => k.id);
 
   it('node(id) fetches every kind by the id REST uses', async () => {
-    for (const [typename, id] of Object.entries(ids())) {
+    for (const [typename, { id }] of Object.entries(kinds())) {
       const res = await q(`{ node(id: "${id}") { __typename id } }`);
       expect(res.body, typename).toEqual({ data: { node: { __typename: typename, id } } });
     }
@@ -120,8 +156,35 @@ describe('global object identification', () => {
     expect(many.body.data.nodes).toEqual([{ id: A.serverId }, null, { id: A.poolId }]);
   });
 
+  it('the new kinds read as their lists show them, and nodes(ids) mixing every kind keeps the order asked', async () => {
+    const k = kinds();
+    const txn = (await app.call('GET', '/v1/billing/wallet/transactions', { key: A.customer.key })).body.data[0];
+    const res = await q(`{
+      txn: node(id: "${k.WalletTransaction.id}") { ... on WalletTransaction { id amount_usd_cents balance_after_usd_cents kind description gateway reference created_at } }
+      msg: node(id: "${k.TicketMessage.id}") { ... on TicketMessage { author body } }
+      evt: node(id: "${k.Event.id}") { ... on Event { type account data } }
+      key: node(id: "${k.ApiKey.id}") { ... on ApiKey { prefix scopes } }
+      hbk: node(id: "${k.HostingBackup.id}") { ... on HostingBackup { hostingId status } }
+      hss: node(id: "${k.HostingSshSession.id}") { ... on HostingSshSession { expiresAt } }
+    }`);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.txn).toEqual(txn);
+    expect(res.body.data.msg).toEqual({ author: 'customer', body: 'Hello support' });
+    expect(res.body.data.evt).toMatchObject({ type: 'ticket.created', account: A.customer.accountId, data: { ticketId: A.ticketId } });
+    expect(res.body.data.key.prefix).toBe(A.customer.key.slice(0, 12));
+    expect(res.body.data.hbk).toEqual({ hostingId: A.hostingId, status: 'available' });
+    expect(res.body.data.hss.expiresAt).toEqual(expect.any(String));
+
+    const asked = [...ids()].reverse();
+    asked.splice(3, 0, 'tmsg_00000000000000000000000000', 'evt_00000000000000000000000000');
+    const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, A.customer.key, { ids: asked });
+    expect(many.body.errors).toBeUndefined();
+    const typenameOf = new Map(Object.entries(kinds()).map(([t, { id }]) => [id, t]));
+    expect(many.body.data.nodes).toEqual(asked.map((id) => (typenameOf.has(id) ? { __typename: typenameOf.get(id), id } : null)));
+  });
+
   it("another account's id reads exactly like a missing one: null", async () => {
-    for (const id of Object.values(ids())) {
+    for (const id of ids()) {
       const foreign = await q(`{ node(id: "${id}") { id } }`, B.customer.key);
       const missing = await q(`{ node(id: "${id.replace(/_.*/, '_00000000000000000000000000')}") { id } }`, B.customer.key);
       expect(foreign.body).toEqual({ data: { node: null } });
@@ -170,6 +233,49 @@ describe('global object identification', () => {
       expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
       expect(res.body.errors[0].message).toBe(root.body.errors[0].message);
     }
+  });
+
+  it("a credential lacking a kind's scope gets that scope's FORBIDDEN, one holding it alone reads the kind", async () => {
+    const withScopes = async (scopes: string[]) => (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes })).body.key as string;
+    const mailOnly = await withScopes(['mail:read']);
+    const only = new Map<string, string>();
+    for (const [typename, { id, scope }] of Object.entries(kinds())) {
+      const refused = await q(`{ node(id: "${id}") { id } }`, mailOnly);
+      expect(refused.body.data, typename).toEqual({ node: null });
+      expect(refused.body.errors[0], typename).toMatchObject({ path: ['node'], message: `This credential lacks the scope "${scope}".`, extensions: { code: 'FORBIDDEN' } });
+      if (!only.has(scope)) only.set(scope, await withScopes([scope]));
+      expect((await q(`{ node(id: "${id}") { id } }`, only.get(scope))).body, typename).toEqual({ data: { node: { id } } });
+    }
+    // Under nodes(ids), the refusal stays at its index and the others resolve.
+    const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, only.get('tickets:read'), { ids: [A.ticketId, A.invoiceId, more.tmsg] });
+    expect(many.body.data.nodes).toEqual([{ id: A.ticketId }, null, { id: more.tmsg }]);
+    expect(many.body.errors).toHaveLength(1);
+    expect(many.body.errors[0]).toMatchObject({ path: ['nodes', 1], extensions: { code: 'FORBIDDEN' } });
+  });
+
+  it("an event needs its own kind's read scope", async () => {
+    const key = (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] })).body.key;
+    const ptr = await q(`{ node(id: "${more.ptrEvent}") { __typename ... on Event { type data } } }`, key);
+    expect(ptr.body).toEqual({ data: { node: { __typename: 'Event', type: 'server.ptr.changed', data: { serverId: A.serverId, ip: A.serverIp, ptr: 'graph.example.com' } } } });
+    const ticket = await q(`{ node(id: "${more.ticketEvent}") { id } }`, key);
+    expect(ticket.body.data.node).toBeNull();
+    expect(ticket.body.errors[0]).toMatchObject({ message: 'This credential lacks the scope "tickets:read".', extensions: { code: 'FORBIDDEN' } });
+    expect((await q('{ node(id: "evt_00000000000000000000000000") { id } }', key)).body).toEqual({ data: { node: null } });
+  });
+
+  it('a revoked API key and an ended browser-SSH session read as null', async () => {
+    const minted = (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] })).body;
+    expect((await q(`{ node(id: "${minted.id}") { id } }`)).body).toEqual({ data: { node: { id: minted.id } } });
+    expect((await app.admin('DELETE', `/admin/accounts/${A.customer.accountId}/api-keys/${minted.id}`)).status).toBe(200);
+    expect((await q(`{ node(id: "${minted.id}") { id } }`)).body).toEqual({ data: { node: null } });
+    // Another customer's hosting, so A's live session stays live for the other cases.
+    const c = await app.customer();
+    const hostingId = await activeHosting(app, c);
+    expect((await app.call('POST', `/v1/hosting/${hostingId}/ssh-terminal/access`, { key: c.key })).status).toBe(200);
+    const first = (await app.call('POST', `/v1/hosting/${hostingId}/ssh-terminal/launch`, { key: c.key })).body.sessionId;
+    expect((await q(`{ node(id: "${first}") { id } }`, c.key)).body).toEqual({ data: { node: { id: first } } });
+    const second = (await app.call('POST', `/v1/hosting/${hostingId}/ssh-terminal/launch`, { key: c.key })).body.sessionId;
+    expect((await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, c.key, { ids: [first, second] })).body).toEqual({ data: { nodes: [null, { id: second }] } });
   });
 
   it("a kind the credential's scopes cannot read: the root field's FORBIDDEN", async () => {

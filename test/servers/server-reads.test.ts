@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ID_PREFIX, newId } from '../../src/db/ids.ts';
-import { tenantClient, tenantRows, tenantStatement } from '../../src/db/tenant.ts';
+import { rawReadsOf, tenantClient, tenantRows, tenantStatement } from '../../src/db/tenant.ts';
 import { getServerWithRelations, listServersWithRelations, SERVER_RELATIONS } from '../../src/modules/servers/server-reads.ts';
 import { VISIBLE } from '../../src/modules/servers/server-row.ts';
 import { paginate } from '../../src/schema/pagination.ts';
@@ -130,6 +130,21 @@ describe('typed server reads', () => {
     const statement = tenantStatement('SELECT id FROM "Server" s WHERE s."accountId" = $1::uuid');
     expect(() => tenantRows(app.running.app.prisma, statement)).toThrow(/tenant client/);
     expect(() => tenantStatement('SELECT id FROM "Server"')).toThrow(/accountId/);
+  });
+
+  it("tenant statements go to the database's driver, below Prisma, from the app's (clock-stamped) client", async () => {
+    const reads = rawReadsOf(app.running.app.prisma);
+    expect(reads).toBeDefined();
+    const c = await app.customer();
+    const sql: string[] = [];
+    const rows = reads!.rows.bind(reads);
+    reads!.rows = (text, values) => (sql.push(text), rows(text, values));
+    try {
+      await listServersWithRelations(tenantClient(app.running.app.prisma, c.accountId), {});
+    } finally {
+      reads!.rows = rows;
+    }
+    expect(sql).toHaveLength(1);
   });
 
   it('REST and GraphQL serve the server list and detail from the typed reads, with the same body', async () => {

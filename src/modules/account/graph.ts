@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.ts';
-import { edge, GRAPH_ONLY } from '../../schema/graph.ts';
-import { listApiKeys } from '../auth/service.ts';
+import { edge, GRAPH_ONLY, Node, nodeKind } from '../../schema/graph.ts';
+import { apiKeysByIds, listApiKeys } from '../auth/service.ts';
 import { listGrants } from '../oauth/service.ts';
 
 // The credentials of the account in the graph (GraphQL only: REST has no such operations).
@@ -10,16 +10,17 @@ type Key = Awaited<ReturnType<typeof listApiKeys>>[number];
 type Grant = Awaited<ReturnType<typeof listGrants>>[number];
 
 const ApiKey = builder.objectRef<Key>('ApiKey').implement({
+  interfaces: [Node],
   description: 'An API key of the account (its secret is never shown again).',
   extensions: GRAPH_ONLY,
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
+    id: t.exposeID('id', { description: 'The key id (key_…).' }),
+    name: t.exposeString('name', { description: 'Its name, given when it was made.' }),
     prefix: t.exposeString('prefix', { description: 'The first characters of the key, to recognise it.' }),
-    scopes: t.exposeStringList('scopes'),
-    expiresAt: t.exposeString('expiresAt', { nullable: true }),
-    lastUsedAt: t.exposeString('lastUsedAt', { nullable: true }),
-    createdAt: t.exposeString('createdAt'),
+    scopes: t.exposeStringList('scopes', { description: 'Scopes it grants.' }),
+    expiresAt: t.exposeString('expiresAt', { nullable: true, description: 'When it stops working (ISO 8601, UTC); null for never.' }),
+    lastUsedAt: t.exposeString('lastUsedAt', { nullable: true, description: 'Its last use, to the minute (ISO 8601, UTC); null when never used.' }),
+    createdAt: t.exposeString('createdAt', { description: 'When it was made (ISO 8601, UTC).' }),
   }),
 });
 
@@ -28,13 +29,13 @@ const ConnectedApp = builder.objectRef<Grant>('ConnectedApp').implement({
   extensions: GRAPH_ONLY,
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The grant.' }),
-    clientId: t.string({ resolve: (g) => g.client.id }),
-    name: t.string({ resolve: (g) => g.client.name }),
-    redirectHost: t.exposeString('redirectHost', { nullable: true }),
-    resource: t.exposeString('resource', { nullable: true }),
-    scopes: t.exposeStringList('scopes'),
-    lastUsedAt: t.exposeString('lastUsedAt', { nullable: true }),
-    createdAt: t.exposeString('createdAt'),
+    clientId: t.string({ description: 'The OAuth client id of the app.', resolve: (g) => g.client.id }),
+    name: t.string({ description: 'The app\'s name, as it registered.', resolve: (g) => g.client.name }),
+    redirectHost: t.exposeString('redirectHost', { nullable: true, description: 'Host the authorization redirected to; null for a device sign-in.' }),
+    resource: t.exposeString('resource', { nullable: true, description: 'The one resource (RFC 8707) its tokens are accepted at, such as the MCP endpoint; null for every surface.' }),
+    scopes: t.exposeStringList('scopes', { description: 'Scopes granted.' }),
+    lastUsedAt: t.exposeString('lastUsedAt', { nullable: true, description: 'Last use of its tokens (ISO 8601, UTC); null when never used.' }),
+    createdAt: t.exposeString('createdAt', { description: 'When the app was connected (ISO 8601, UTC).' }),
   }),
 });
 
@@ -45,3 +46,5 @@ builder.prismaObjectField('Account', 'apiKeys', (t) =>
 builder.prismaObjectField('Account', 'connectedApps', (t) =>
   t.field({ ...edge('account:read'), type: [ConnectedApp], description: 'Connected OAuth apps, newest first.', resolve: (a, _args, ctx) => listGrants(ctx.app.prisma, a.id) }),
 );
+
+nodeKind({ prefix: 'key', typename: 'ApiKey', scope: 'account:read', load: (ctx, ids) => apiKeysByIds(ctx.db, ids) });

@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { operation } from '../../schema/operation.ts';
 import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import { getAccount } from './service.ts';
@@ -12,12 +13,12 @@ const ANY_SCOPE = Object.fromEntries(ALL_SCOPES.map((s) => [s, true])) as Record
 builder.prismaObject('Account', {
   description: 'The account the credential belongs to.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    email: t.exposeString('email', PROFILE),
-    name: t.exposeString('name', PROFILE),
-    country: t.exposeString('country', PROFILE),
-    email_verified: t.exposeBoolean('emailVerified', PROFILE),
-    created_at: t.expose('createdAt', { type: 'DateTime', ...PROFILE }),
+    id: t.exposeID('id', { description: 'The account id (a UUID).' }),
+    email: t.exposeString('email', { ...PROFILE, description: 'The account holder\'s e-mail address.' }),
+    name: t.exposeString('name', { ...PROFILE, description: 'The account holder\'s name.', ...example('Ada Lovelace') }),
+    country: t.exposeString('country', { ...PROFILE, description: 'Country, ISO 3166-1 alpha-2.' }),
+    email_verified: t.exposeBoolean('emailVerified', { ...PROFILE, description: 'True once the e-mail address is confirmed.' }),
+    created_at: t.expose('createdAt', { type: 'DateTime', ...PROFILE, description: 'When the account was opened.' }),
   }),
 });
 

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
 import { isAccessTokenShape, lookupAccessToken } from '../oauth/service.ts';
@@ -106,10 +107,11 @@ function cached<T>(cache: PrincipalCache | undefined, key: string, now: Date, lo
   return cache ? cache.resolve(key, now, load) : load();
 }
 
-/** The dashboard's key list: prefixes only, never the key. */
-export async function listApiKeys(prisma: PrismaClient, accountId: string) {
-  const rows = await prisma.apiKey.findMany({ where: { accountId, revokedAt: null }, orderBy: { createdAt: 'desc' } });
-  return rows.map((k) => ({
+type ApiKeyRow = NonNullable<Awaited<ReturnType<PrismaClient['apiKey']['findFirst']>>>;
+
+/** A key as listed: prefix only, never the key or its hash. */
+function apiKeyView(k: ApiKeyRow) {
+  return {
     id: k.id,
     name: k.name,
     prefix: k.prefix,
@@ -117,7 +119,18 @@ export async function listApiKeys(prisma: PrismaClient, accountId: string) {
     expiresAt: k.expiresAt?.toISOString() ?? null,
     lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
     createdAt: k.createdAt.toISOString(),
-  }));
+  };
+}
+
+/** The dashboard's key list: prefixes only, never the key. */
+export async function listApiKeys(prisma: PrismaClient, accountId: string) {
+  const rows = await prisma.apiKey.findMany({ where: { accountId, revokedAt: null }, orderBy: { createdAt: 'desc' } });
+  return rows.map(apiKeyView);
+}
+
+/** The graph's read by id: live keys, as the list shows them (a revoked key reads as missing). */
+export async function apiKeysByIds(db: TenantDb, ids: readonly string[]) {
+  return (await db.apiKey.findMany({ where: { id: { in: [...ids] }, revokedAt: null } })).map(apiKeyView);
 }
 
 /** Revokes a key of the account at once: the next request with it answers 401, on every instance. */

@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.ts';
 import { connectionArgs, connectionOf, connectionOfPage, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
 import { countInvoices, invoicePage, invoicesByIds } from './graph-reads.ts';
 import { Invoice, Wallet, WalletTransaction } from './schema.ts';
-import { getWallet, listWalletTransactions } from './service.ts';
+import { getWallet, listWalletTransactions, walletTransactionsByIds } from './service.ts';
 
 // Billing in the graph: Account.wallet → transactions, Account.invoices (with their line items).
 
@@ -37,3 +37,4 @@ builder.prismaObjectField('Account', 'invoices', (t) =>
 );
 
 nodeKind({ prefix: 'inv', typename: 'Invoice', scope: 'billing:read', load: (ctx, ids) => invoicesByIds(ctx.db, ids) });
+nodeKind({ prefix: 'txn', typename: 'WalletTransaction', scope: 'billing:read', load: (ctx, ids) => walletTransactionsByIds(ctx.db, ids) });

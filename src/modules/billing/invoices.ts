@@ -5,6 +5,7 @@ import { recordEvent } from '../../events/outbox.ts';
 import { paymentGateways, type GatewayName } from '../../provider/payments.ts';
 import type { Tx } from '../../provider/types.ts';
 import type { InputRules } from '../../schema/input-rules.ts';
+import { readInvoicePage } from './invoice-read.ts';
 import { formatUsd, tryDebit } from './wallet.ts';
 
 /**
@@ -200,10 +201,7 @@ export const INVOICE_PAGE_RULES = {
 export async function listInvoices(db: TenantDb, args: { page?: number | null; limit?: number | null }) {
   const limit = args.limit ?? INVOICES_PAGE_DEFAULT;
   const page = args.page ?? 1;
-  const [rows, total] = await Promise.all([
-    db.invoice.findMany({ include: ITEMS, orderBy: [{ createdAt: 'desc' }, { number: 'desc' }], skip: (page - 1) * limit, take: limit }),
-    db.invoice.count(),
-  ]);
+  const { rows, total } = await readInvoicePage(db, (page - 1) * limit, limit);
   return { data: rows.map(invoiceView), page, limit, total, hasMore: page * limit < total };
 }
 

@@ -1,8 +1,10 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
+import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType, pageArgs, PAGE_DEFAULT, PAGE_MAX } from '../../schema/pagination.ts';
+import { listType, PAGE_DEFAULT, PAGE_MAX } from '../../schema/pagination.ts';
 import { getInvoice, INVOICE_PAGE_RULES, INVOICES_PAGE_DEFAULT, INVOICES_PAGE_MAX, listInvoices, type InvoiceView } from './invoices.ts';
 import { AUTO_RECHARGE_AMOUNT_MAX, AUTO_RECHARGE_RULES, AUTO_RECHARGE_AMOUNT_MIN, AUTO_RECHARGE_THRESHOLD_MAX, getWallet, listWalletTransactions, setAutoRecharge, type WalletView } from './service.ts';
 
@@ -12,8 +14,8 @@ import { AUTO_RECHARGE_AMOUNT_MAX, AUTO_RECHARGE_RULES, AUTO_RECHARGE_AMOUNT_MIN
 const InvoiceItem = builder.objectRef<InvoiceView['items'][number]>('InvoiceItem').implement({
   description: 'A line of an invoice.',
   fields: (t) => ({
-    description: t.exposeString('description'),
-    amountUsdCents: t.exposeInt('amountUsdCents'),
+    description: t.exposeString('description', { description: 'What the line bills.', ...example('Server "web-1" (std-1c-2g-50)') }),
+    amountUsdCents: t.exposeInt('amountUsdCents', { description: 'Amount in US cents.' }),
     periodStart: t.expose('periodStart', { type: 'DateTime', nullable: true, description: 'Start of the period billed (renewals).' }),
     periodEnd: t.expose('periodEnd', { type: 'DateTime', nullable: true, description: 'End of the period billed (renewals), exclusive.' }),
   }),
@@ -23,29 +25,29 @@ export const Invoice = builder.objectRef<InvoiceView>('Invoice').implement({
   interfaces: [Node],
   description: 'An invoice with its line items; amounts in integer US cents.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'The invoice id (inv_…).' }),
     number: t.exposeString('number', { description: 'INV-<year>-<6 digits>, gap-free per year.' }),
-    status: t.exposeString('status', { description: 'open, paid or void.' }),
-    source: t.exposeString('source', { description: 'order, renewal or operator.' }),
+    status: t.exposeString('status', { ...example('paid'), description: 'open, paid or void.' }),
+    source: t.exposeString('source', { ...example('renewal'), description: 'order, renewal or operator.' }),
     currency: t.exposeString('currency', { description: 'Always USD.' }),
-    totalUsdCents: t.exposeInt('totalUsdCents'),
+    totalUsdCents: t.exposeInt('totalUsdCents', { description: 'Sum of the lines, in US cents.' }),
     reference: t.exposeString('reference', { nullable: true, description: 'The resource it bills (srv_..., pool_..., dom_...).' }),
-    items: t.field({ type: [InvoiceItem], resolve: (i) => i.items }),
-    dueAt: t.expose('dueAt', { type: 'DateTime' }),
-    paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true }),
-    paidWith: t.exposeString('paidWith', { nullable: true, description: 'wallet, card, online or crypto.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    items: t.field({ type: [InvoiceItem], description: 'Its lines.', resolve: (i) => i.items }),
+    dueAt: t.expose('dueAt', { type: 'DateTime', description: 'When payment is due.' }),
+    paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true, description: 'When it was paid; null unless paid.' }),
+    paidWith: t.exposeString('paidWith', { nullable: true, ...example('wallet'), description: 'wallet, card, online or crypto.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was issued.' }),
   }),
 });
 
 const InvoicePage = builder.objectRef<Awaited<ReturnType<typeof listInvoices>>>('InvoicePage').implement({
   description: 'One page of invoices, newest first.',
   fields: (t) => ({
-    data: t.field({ type: [Invoice], resolve: (p) => p.data }),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
+    data: t.field({ type: [Invoice], description: 'The invoices of this page, newest first.', resolve: (p) => p.data }),
+    page: t.exposeInt('page', { description: 'This page number, from 1.' }),
+    limit: t.exposeInt('limit', { description: 'Invoices per page.' }),
     total: t.exposeInt('total', { description: 'Invoices in all.' }),
-    hasMore: t.exposeBoolean('hasMore'),
+    hasMore: t.exposeBoolean('hasMore', { description: 'True when another page follows.' }),
   }),
 });
 
@@ -62,22 +64,16 @@ builder.queryField('invoices', (t) =>
   }),
 );
 
-builder.queryField('invoice', (t) =>
-  t.field({
-    ...operation({ summary: 'Get an invoice', scope: 'billing:read', rest: 'GET /billing/invoices/:id', area: 'billing', tool: 'invoice_get',
-      description: 'One invoice with its line items, total and payment state.' }),
-    type: Invoice,
-    args: { id: t.arg.id({ required: true, description: 'The invoice id.' }) },
-    resolve: (_root, args, ctx) => getInvoice(ctx.db, args.id),
-  }),
-);
+idOperation('query', 'invoice', Invoice, 'The invoice id.', (ctx, id) => getInvoice(ctx.db, id),
+  operation({ summary: 'Get an invoice', scope: 'billing:read', rest: 'GET /billing/invoices/:id', area: 'billing', tool: 'invoice_get',
+    description: 'One invoice with its line items, total and payment state.' }));
 
 const AutoRecharge = builder.objectRef<WalletView['auto_recharge']>('WalletAutoRecharge').implement({
   description: 'Automatic top-up through the card gateway when a debit takes the balance below the threshold (once per drop).',
   fields: (t) => ({
-    enabled: t.exposeBoolean('enabled'),
-    threshold_usd_cents: t.exposeInt('threshold_usd_cents', { nullable: true }),
-    amount_usd_cents: t.exposeInt('amount_usd_cents', { nullable: true }),
+    enabled: t.exposeBoolean('enabled', { description: 'True when auto-recharge is on.' }),
+    threshold_usd_cents: t.exposeInt('threshold_usd_cents', { nullable: true, description: 'Top up when a debit takes the balance below this, in US cents; null when not set.' }),
+    amount_usd_cents: t.exposeInt('amount_usd_cents', { nullable: true, description: 'Charged to the card and credited per top-up, in US cents; null when not set.' }),
     gateway: t.exposeString('gateway', { description: 'The gateway top-ups go through: card.' }),
   }),
 });
@@ -86,10 +82,10 @@ export const Wallet = builder.objectRef<WalletView>('Wallet').implement({
   description: 'The prepaid wallet: balance in integer US cents and auto-recharge settings.',
   fields: (t) => ({
     balance_usd_cents: t.exposeInt('balance_usd_cents', { description: 'Never negative.' }),
-    currency: t.exposeString('currency'),
-    state: t.exposeString('state', { description: 'active, or low when auto-recharge is on and the balance is under its threshold.' }),
-    auto_recharge: t.field({ type: AutoRecharge, resolve: (w) => w.auto_recharge }),
-    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+    currency: t.exposeString('currency', { description: 'Always USD.' }),
+    state: t.exposeString('state', { ...example('active'), description: 'active, or low when auto-recharge is on and the balance is under its threshold.' }),
+    auto_recharge: t.field({ type: AutoRecharge, description: 'Automatic top-up settings.', resolve: (w) => w.auto_recharge }),
+    updated_at: t.expose('updated_at', { type: 'DateTime', description: 'When the balance or settings last changed.' }),
   }),
 });
 
@@ -104,30 +100,25 @@ builder.queryField('wallet', (t) =>
 
 type TxnPage = Awaited<ReturnType<typeof listWalletTransactions>>;
 export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('WalletTransaction').implement({
+  interfaces: [Node],
   description: 'One movement of the wallet ledger.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'The transaction id (txn_…).' }),
     amount_usd_cents: t.exposeInt('amount_usd_cents', { description: 'Signed: credits positive, debits negative.' }),
-    balance_after_usd_cents: t.exposeInt('balance_after_usd_cents'),
-    kind: t.exposeString('kind', { description: 'opening_balance, deposit, auto_recharge, invoice_payment, addon_purchase, pool_purchase or pool_resize.' }),
-    description: t.exposeString('description'),
+    balance_after_usd_cents: t.exposeInt('balance_after_usd_cents', { description: 'Wallet balance after it, in US cents.' }),
+    kind: t.exposeString('kind', { ...example('invoice_payment'), description: 'opening_balance, deposit, auto_recharge, invoice_payment, addon_purchase, pool_purchase or pool_resize.' }),
+    description: t.exposeString('description', { description: 'What it was for, in words.', ...example('Invoice INV-2026-000042') }),
     gateway: t.exposeString('gateway', { nullable: true, description: 'card, online or crypto for deposits.' }),
-    reference: t.exposeString('reference', { nullable: true, description: 'What it was for (inv_..., srv_..., pool_...) or the gateway charge id of a deposit.' }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
+    reference: t.exposeString('reference', { nullable: true, ...example('inv_01jq8k2m4p6rab3c5d7e9f1g2h'), description: 'What it was for (inv_..., srv_..., pool_...) or the gateway charge id of a deposit.' }),
+    created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was booked.' }),
   }),
 });
 
 const WalletTransactionList = listType('WalletTransactionList', WalletTransaction);
 
-builder.queryField('walletTransactions', (t) =>
-  t.field({
-    ...operation({ summary: 'List wallet transactions', scope: 'billing:read', rest: 'GET /billing/wallet/transactions', area: 'billing', tool: 'wallet_transactions_list',
-      description: 'Credits and debits of the wallet, newest first, each with the balance after it. A page of the list envelope; follow nextCursor while hasMore.' }),
-    type: WalletTransactionList,
-    args: pageArgs(t),
-    resolve: (_root, args, ctx) => listWalletTransactions(ctx.db, args),
-  }),
-);
+pagedListQuery('walletTransactions', WalletTransactionList, (ctx, args) => listWalletTransactions(ctx.db, args),
+  { summary: 'List wallet transactions', scope: 'billing:read', rest: 'GET /billing/wallet/transactions', area: 'billing', tool: 'wallet_transactions_list',
+    description: 'Credits and debits of the wallet, newest first, each with the balance after it.' });
 
 builder.mutationField('walletAutoRechargeSet', (t) =>
   t.field({

@@ -57,22 +57,30 @@ export async function getWallet(db: TenantDb) {
   return walletView(await findWallet(db));
 }
 
+type LedgerRow = NonNullable<Awaited<ReturnType<TenantDb['walletTransaction']['findFirst']>>>;
+
+function walletTransactionView(t: LedgerRow) {
+  return {
+    id: t.id,
+    amount_usd_cents: t.amountUsdCents,
+    balance_after_usd_cents: t.balanceAfterUsdCents,
+    kind: t.kind,
+    description: t.description,
+    gateway: t.gateway,
+    reference: t.reference,
+    created_at: t.createdAt,
+  };
+}
+
 /** Ledger rows, newest first (README pagination: limit and cursor). */
 export async function listWalletTransactions(db: TenantDb, args: PageArgs) {
   const page = await paginate(args, (q) => db.walletTransaction.findMany({ ...q }));
-  return {
-    ...page,
-    data: page.data.map((t) => ({
-      id: t.id,
-      amount_usd_cents: t.amountUsdCents,
-      balance_after_usd_cents: t.balanceAfterUsdCents,
-      kind: t.kind,
-      description: t.description,
-      gateway: t.gateway,
-      reference: t.reference,
-      created_at: t.createdAt,
-    })),
-  };
+  return { ...page, data: page.data.map(walletTransactionView) };
+}
+
+/** The graph's read by id, shaped as the list shows them. */
+export async function walletTransactionsByIds(db: TenantDb, ids: readonly string[]) {
+  return (await db.walletTransaction.findMany({ where: { id: { in: [...ids] } } })).map(walletTransactionView);
 }
 
 /** Auto-recharge amounts, declared on the arguments (schema.ts). */

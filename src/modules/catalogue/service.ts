@@ -94,7 +94,7 @@ export interface PoolProduct {
   capacity: PoolUnits;
 }
 
-function toPoolProduct(p: { id: string; name: string; details: unknown }): PoolProduct {
+export function toPoolProduct(p: { id: string; name: string; details: unknown }): PoolProduct {
   const d = p.details as Omit<PoolProduct, 'id' | 'name'>;
   return { id: p.id, name: p.name, unitPricesCents: d.unitPricesCents, bounds: d.bounds, capacity: d.capacity };
 }

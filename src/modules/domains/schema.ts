@@ -1,8 +1,9 @@
 import { builder } from '../../schema/builder.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
+import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType, pageArgs } from '../../schema/pagination.ts';
+import { listType } from '../../schema/pagination.ts';
 import { getDomain, listDomains, NAMESERVERS_MAX, NAMESERVERS_MIN, NAMESERVERS_RULES, updateDomain, type DomainView } from './service.ts';
 
 // snake_case like the spec's request fields (auto_renew, transfer_lock).
@@ -10,41 +11,29 @@ export const Domain = builder.objectRef<DomainView>('Domain').implement({
   interfaces: [Node],
   description: 'A domain registered through the service.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    domain: t.exposeString('domain'),
+    id: t.exposeID('id', { description: 'The domain id (dom_…).' }),
+    domain: t.exposeString('domain', { description: 'The domain name.' }),
     status: t.exposeString('status', { description: 'pending_payment (its invoice is open) or active.' }),
-    period_years: t.exposeInt('period_years'),
-    auto_renew: t.exposeBoolean('auto_renew'),
+    period_years: t.exposeInt('period_years', { description: 'Years it was registered for.' }),
+    auto_renew: t.exposeBoolean('auto_renew', { description: 'True renews it automatically before it expires.' }),
     transfer_lock: t.exposeBoolean('transfer_lock', { description: 'Registrar lock: true refuses transfers away.' }),
     whois_privacy: t.exposeBoolean('whois_privacy', { description: 'WHOIS privacy: true publishes a privacy service instead of the holder contact.' }),
-    nameservers: t.exposeStringList('nameservers'),
-    registered_at: t.expose('registered_at', { type: 'DateTime', nullable: true }),
-    expires_at: t.expose('expires_at', { type: 'DateTime', nullable: true }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
+    nameservers: t.exposeStringList('nameservers', { description: `Its nameservers at the registry: ${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} host names.` }),
+    registered_at: t.expose('registered_at', { type: 'DateTime', nullable: true, description: 'When it was registered; null until its invoice is paid.' }),
+    expires_at: t.expose('expires_at', { type: 'DateTime', nullable: true, description: 'When the registration ends; null until registered.' }),
+    created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was ordered.' }),
   }),
 });
 
 const DomainList = listType('DomainList', Domain);
 
-builder.queryField('domains', (t) =>
-  t.field({
-    ...operation({ summary: 'List domains', scope: 'domains:read', rest: 'GET /domains', area: 'domains', tool: 'domains_list',
-      description: 'The registered domains of the account, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
-    type: DomainList,
-    args: pageArgs(t),
-    resolve: (_root, args, ctx) => listDomains(ctx.db, args),
-  }),
-);
+pagedListQuery('domains', DomainList, (ctx, args) => listDomains(ctx.db, args),
+  { summary: 'List domains', scope: 'domains:read', rest: 'GET /domains', area: 'domains', tool: 'domains_list',
+    description: 'The registered domains of the account, newest first.' });
 
-builder.queryField('domain', (t) =>
-  t.field({
-    ...operation({ summary: 'Get a domain', scope: 'domains:read', rest: 'GET /domains/:id', area: 'domains', tool: 'domain_get',
-      description: 'One domain with its registrar settings: expiry, auto-renew, transfer lock, nameservers and WHOIS privacy.' }),
-    type: Domain,
-    args: { id: t.arg.id({ required: true, description: 'The domain id.' }) },
-    resolve: (_root, args, ctx) => getDomain(ctx.db, args.id),
-  }),
-);
+idOperation('query', 'domain', Domain, 'The domain id.', (ctx, id) => getDomain(ctx.db, id),
+  operation({ summary: 'Get a domain', scope: 'domains:read', rest: 'GET /domains/:id', area: 'domains', tool: 'domain_get',
+    description: 'One domain with its registrar settings: expiry, auto-renew, transfer lock, nameservers and WHOIS privacy.' }));
 
 builder.mutationField('domainUpdate', (t) =>
   t.field({

@@ -1,15 +1,18 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import type { Scope } from '../../scopes.ts';
 import { unauthorized } from '../../errors.ts';
 import { EVENT_TYPES } from '../../events/catalog.ts';
+import { Node } from '../../schema/graph.ts';
 import type { EventEnvelope } from '../../events/envelope.ts';
 import { subscribeEvents } from './live.ts';
 
 export const Event = builder.objectRef<EventEnvelope>('Event').implement({
+  interfaces: [Node],
   description: 'The event envelope, the same as a webhook delivery body.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'evt_...; pass it as `after` to resume.' }),
-    type: t.exposeString('type', { description: 'The event kind, e.g. server.power.changed.' }),
+    type: t.exposeString('type', { ...example('server.power.changed'), description: 'The event kind, e.g. server.power.changed.' }),
     created: t.exposeString('created', { description: 'When it happened, ISO 8601 UTC.' }),
     account: t.exposeID('account', { description: 'The account id.' }),
     apiVersion: t.exposeString('apiVersion', { description: 'Interface revision of the payload.' }),

@@ -1,8 +1,10 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { DNS_NAME_RULES, rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
+import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType, pageArgs } from '../../schema/pagination.ts';
+import { listType } from '../../schema/pagination.ts';
 import { detachCustomDomain, hostingDetail, listHosting, setCustomDomain, verifyCustomDomain, type HostingView } from './service.ts';
 
 // Hosting accounts and their custom domains.
@@ -10,19 +12,19 @@ import { detachCustomDomain, hostingDetail, listHosting, setCustomDomain, verify
 const HostingCustomDomain = builder.objectRef<NonNullable<HostingView['customDomain']>>('HostingCustomDomain').implement({
   description: 'A custom domain: pending until verify finds its DNS pointing to the account, then attached.',
   fields: (t) => ({
-    domain: t.exposeString('domain'),
-    status: t.exposeString('status', { description: 'pending or attached.' }),
-    attachedAt: t.expose('attachedAt', { type: 'DateTime', nullable: true }),
+    domain: t.exposeString('domain', { description: 'The custom domain.', ...example('shop.example.com') }),
+    status: t.exposeString('status', { ...example('attached'), description: 'pending or attached.' }),
+    attachedAt: t.expose('attachedAt', { type: 'DateTime', nullable: true, description: 'When verify attached it; null while pending.' }),
   }),
 });
 
 export const HostingCertificate = builder.objectRef<HostingView['certificate']>('HostingCertificate').implement({
   description: 'The TLS certificate of the site.',
   fields: (t) => ({
-    status: t.exposeString('status', { description: 'issued, pending or failed.' }),
+    status: t.exposeString('status', { ...example('issued'), description: 'issued, pending or failed.' }),
     domains: t.exposeStringList('domains', { description: 'Names the certificate covers.' }),
-    issuedAt: t.expose('issuedAt', { type: 'DateTime', nullable: true }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    issuedAt: t.expose('issuedAt', { type: 'DateTime', nullable: true, description: 'When the current certificate was issued; null before the first.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When the current certificate expires; null before the first.' }),
     error: t.exposeString('error', { nullable: true, description: 'Why a name was left out at the last issuance.' }),
   }),
 });
@@ -30,14 +32,14 @@ export const HostingCertificate = builder.objectRef<HostingView['certificate']>(
 const HostingConnection = builder.objectRef<HostingView['connection']>('HostingConnection').implement({
   description: 'How to reach the account over SFTP and MySQL.',
   fields: (t) => ({
-    host: t.exposeString('host', { description: 'SFTP host; also the CNAME target for a custom domain.' }),
+    host: t.exposeString('host', { ...example('u5d7e9f1g2h.hosting.cloud.example.com'), description: 'SFTP host; also the CNAME target for a custom domain.' }),
     ip: t.exposeString('ip', { description: 'A-record target for a custom domain.' }),
-    sftpPort: t.exposeInt('sftpPort'),
-    username: t.exposeString('username'),
+    sftpPort: t.exposeInt('sftpPort', { description: 'SFTP port.' }),
+    username: t.exposeString('username', { description: 'SFTP user name.', ...example('u5d7e9f1g2h') }),
     homeDirectory: t.exposeString('homeDirectory', { description: 'The root of file-manager paths.' }),
-    webRoot: t.exposeString('webRoot'),
-    mysqlHost: t.exposeString('mysqlHost'),
-    mysqlPort: t.exposeInt('mysqlPort'),
+    webRoot: t.exposeString('webRoot', { description: 'The directory the site is served from.' }),
+    mysqlHost: t.exposeString('mysqlHost', { description: 'MySQL host, as the site reaches it.' }),
+    mysqlPort: t.exposeInt('mysqlPort', { description: 'MySQL port.', ...example(3306) }),
     databasePrefix: t.exposeString('databasePrefix', { description: 'Extra databases are named <databasePrefix><suffix>.' }),
   }),
 });
@@ -46,41 +48,29 @@ export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').i
   interfaces: [Node],
   description: 'A web-hosting account (scrubbed of upstream details).',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'The hosting account id (hst_…).' }),
     domain: t.exposeString('domain', { description: 'Primary domain.' }),
     status: t.exposeString('status', { description: 'provisioning or active.' }),
-    productId: t.exposeString('productId', { description: 'Hosting plan.' }),
-    php_version: t.exposeString('php_version'),
-    ip: t.exposeString('ip'),
-    customDomain: t.field({ type: HostingCustomDomain, nullable: true, resolve: (h) => h.customDomain }),
-    certificate: t.field({ type: HostingCertificate, resolve: (h) => h.certificate }),
-    connection: t.field({ type: HostingConnection, resolve: (h) => h.connection }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    provisionedAt: t.expose('provisionedAt', { type: 'DateTime', nullable: true }),
+    productId: t.exposeString('productId', { ...example('hosting-starter'), description: 'Hosting plan.' }),
+    php_version: t.exposeString('php_version', { description: 'PHP-FPM version the site runs.' }),
+    ip: t.exposeString('ip', { description: 'The address the site is served from.' }),
+    customDomain: t.field({ type: HostingCustomDomain, nullable: true, description: 'The custom domain; null when none is set.', resolve: (h) => h.customDomain }),
+    certificate: t.field({ type: HostingCertificate, description: 'The TLS certificate of the site.', resolve: (h) => h.certificate }),
+    connection: t.field({ type: HostingConnection, description: 'SFTP and MySQL connection details.', resolve: (h) => h.connection }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was ordered.' }),
+    provisionedAt: t.expose('provisionedAt', { type: 'DateTime', nullable: true, description: 'When it became active; null while provisioning.' }),
   }),
 });
 
 const HostingAccountList = listType('HostingAccountList', HostingAccount);
 
-builder.queryField('hostingAccounts', (t) =>
-  t.field({
-    ...operation({ summary: 'List hosting accounts', scope: 'hosting:read', rest: 'GET /hosting', area: 'hosting', tool: 'hosting_list',
-      description: 'The web-hosting accounts, newest first, with connection details. A page of the list envelope; follow nextCursor while hasMore.' }),
-    type: HostingAccountList,
-    args: pageArgs(t),
-    resolve: (_root, args, ctx) => listHosting(ctx, args),
-  }),
-);
+pagedListQuery('hostingAccounts', HostingAccountList, (ctx, args) => listHosting(ctx, args),
+  { summary: 'List hosting accounts', scope: 'hosting:read', rest: 'GET /hosting', area: 'hosting', tool: 'hosting_list',
+    description: 'The web-hosting accounts, newest first, with connection details.' });
 
-builder.queryField('hostingAccount', (t) =>
-  t.field({
-    ...operation({ summary: 'Get a hosting account', scope: 'hosting:read', rest: 'GET /hosting/:id', area: 'hosting', tool: 'hosting_get',
-      description: 'One web-hosting account with its plan, status, connection details (SFTP, MySQL, web root), custom domain and certificate.' }),
-    type: HostingAccount,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => hostingDetail(ctx, args.id),
-  }),
-);
+idOperation('query', 'hostingAccount', HostingAccount, 'The hosting account id.', hostingDetail,
+  operation({ summary: 'Get a hosting account', scope: 'hosting:read', rest: 'GET /hosting/:id', area: 'hosting', tool: 'hosting_get',
+    description: 'One web-hosting account with its plan, status, connection details (SFTP, MySQL, web root), custom domain and certificate.' }));
 
 builder.mutationField('hostingCustomDomainSet', (t) =>
   t.field({
@@ -92,22 +82,10 @@ builder.mutationField('hostingCustomDomainSet', (t) =>
   }),
 );
 
-builder.mutationField('hostingCustomDomainVerify', (t) =>
-  t.field({
-    ...operation({ summary: 'Verify the custom domain', scope: 'hosting:write', rest: 'POST /hosting/:id/custom-domain/verify', area: 'hosting', tool: 'hosting_custom_domain_verify', hints: { idempotent: true },
-      description: 'Check the custom domain\'s DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.' }),
-    type: HostingAccount,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => verifyCustomDomain(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingCustomDomainVerify', HostingAccount, 'The hosting account id.', verifyCustomDomain,
+  operation({ summary: 'Verify the custom domain', scope: 'hosting:write', rest: 'POST /hosting/:id/custom-domain/verify', area: 'hosting', tool: 'hosting_custom_domain_verify', hints: { idempotent: true },
+    description: 'Check the custom domain\'s DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.' }));
 
-builder.mutationField('hostingCustomDomainDelete', (t) =>
-  t.field({
-    ...operation({ summary: 'Remove the custom domain', scope: 'hosting:write', rest: 'DELETE /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_delete',
-      description: 'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.' }),
-    type: HostingAccount,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => detachCustomDomain(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingCustomDomainDelete', HostingAccount, 'The hosting account id.', detachCustomDomain,
+  operation({ summary: 'Remove the custom domain', scope: 'hosting:write', rest: 'DELETE /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_delete',
+    description: 'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.' }));

@@ -1,5 +1,8 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
+import { Node } from '../../schema/graph.ts';
+import { idOperation } from '../../schema/operation-fields.ts';
 import { listType, wholeList } from '../../schema/pagination.ts';
 import { createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
 import { panel, type Out } from './panel-operation.ts';
@@ -7,24 +10,25 @@ import { panel, type Out } from './panel-operation.ts';
 // Backups: list, create, delete, restore (downloads are a binary route, binary.ts).
 
 const HostingBackup = builder.objectRef<Out<typeof createBackup>>('HostingBackup').implement({
+  interfaces: [Node],
   description: 'A site backup (restore point): the files and the databases dumps, as a gzip tarball.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    hostingId: t.exposeString('hostingId'),
-    status: t.exposeString('status', { description: 'available.' }),
-    sizeBytes: t.exposeInt('sizeBytes'),
+    id: t.exposeID('id', { description: 'The backup id (hbk_…).' }),
+    hostingId: t.exposeString('hostingId', { description: 'The hosting account backed up.' }),
+    status: t.exposeString('status', { ...example('available'), description: 'available.' }),
+    sizeBytes: t.exposeInt('sizeBytes', { description: 'Size of the archive in bytes.' }),
     sha256: t.exposeString('sha256', { description: 'SHA-256 of the archive, hex.' }),
     databases: t.exposeStringList('databases', { description: 'Databases whose dumps it holds.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was taken.' }),
   }),
 });
 const HostingBackupRestore = builder.objectRef<Out<typeof restoreBackup>>('HostingBackupRestore').implement({
   description: 'A finished restore: the site and its databases are as in the backup.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The backup.' }),
-    hostingId: t.exposeString('hostingId'),
-    restoredAt: t.expose('restoredAt', { type: 'DateTime' }),
-    databases: t.exposeStringList('databases'),
+    hostingId: t.exposeString('hostingId', { description: 'The hosting account restored.' }),
+    restoredAt: t.expose('restoredAt', { type: 'DateTime', description: 'When the restore finished.' }),
+    databases: t.exposeStringList('databases', { description: 'Databases restored; any made since the backup were dropped.' }),
   }),
 });
 
@@ -40,15 +44,9 @@ builder.queryField('hostingBackups', (t) =>
   }),
 );
 
-builder.mutationField('hostingBackupCreate', (t) =>
-  t.field({
-    ...panel('POST /hosting/:id/backups', 'hosting_backup_create', { summary: 'Create a backup',
-      description: 'Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan\'s number of kept backups is reached (delete one first). 409 while the account is still provisioning.' }),
-    type: HostingBackup,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => createBackup(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingBackupCreate', HostingBackup, 'The hosting account id.', createBackup,
+  panel('POST /hosting/:id/backups', 'hosting_backup_create', { summary: 'Create a backup',
+    description: 'Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan\'s number of kept backups is reached (delete one first). 409 while the account is still provisioning.' }));
 
 builder.mutationField('hostingBackupDelete', (t) =>
   t.field({

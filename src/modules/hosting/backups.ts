@@ -14,6 +14,11 @@ export async function listBackups(ctx: HostingContext, hostingId: string) {
   return ctx.db.hostingBackup.findMany({ where: { hostingId }, orderBy: { id: 'desc' }, select: BACKUP_SELECT });
 }
 
+/** The graph's read by id, shaped as the list shows them. */
+export function backupsByIds(ctx: HostingContext, ids: readonly string[]) {
+  return ctx.db.hostingBackup.findMany({ where: { id: { in: [...ids] } }, select: BACKUP_SELECT });
+}
+
 async function findBackup(ctx: HostingContext, hostingId: string, backupId: string) {
   const row = await ctx.db.hostingBackup.findFirst({ where: { id: backupId, hostingId }, select: BACKUP_SELECT });
   if (!row) throw notFound('Backup');

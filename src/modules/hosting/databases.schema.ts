@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { listType, wholeList } from '../../schema/pagination.ts';
 import { createDatabase, deleteDatabase, listDatabases } from './databases.ts';
 import { panel, type Out } from './panel-operation.ts';
@@ -9,15 +10,16 @@ import { rules } from '../../schema/input-rules.ts';
 const HostingDatabase = builder.objectRef<Out<typeof createDatabase>>('HostingDatabase').implement({
   description: 'An extra MySQL database (its user has the same name).',
   fields: (t) => ({
-    name: t.exposeString('name'),
-    suffix: t.exposeString('suffix'),
-    user: t.exposeString('user'),
-    host: t.exposeString('host'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    name: t.exposeString('name', { description: 'Full database name: <databasePrefix><suffix>.', ...example('u5d7e9f1g2h_shop') }),
+    suffix: t.exposeString('suffix', { description: 'The name after the account prefix.', ...example('shop') }),
+    user: t.exposeString('user', { description: 'Its MySQL user (the same name).', ...example('u5d7e9f1g2h_shop') }),
+    host: t.exposeString('host', { description: 'MySQL host, as the site reaches it.', ...example('localhost') }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
   }),
 });
 const HostingDatabaseDeleted = builder.objectRef<{ name: string; deleted: boolean }>('HostingDatabaseDeleted').implement({
-  fields: (t) => ({ name: t.exposeString('name'), deleted: t.exposeBoolean('deleted') }),
+  description: 'A database that was deleted.',
+  fields: (t) => ({ name: t.exposeString('name', { description: 'The database deleted.', ...example('u5d7e9f1g2h_shop') }), deleted: t.exposeBoolean('deleted', { description: 'Always true.' }) }),
 });
 
 const HostingDatabaseList = listType('HostingDatabaseList', HostingDatabase);

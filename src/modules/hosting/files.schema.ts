@@ -1,4 +1,5 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { deleteFile, listFiles, makeDirectory, readFile, renameFile, writeFile } from './files.ts';
 import { panel, type Out } from './panel-operation.ts';
 
@@ -7,33 +8,38 @@ import { panel, type Out } from './panel-operation.ts';
 const HostingFile = builder.objectRef<Out<typeof makeDirectory>>('HostingFile').implement({
   description: 'A file or directory of the site.',
   fields: (t) => ({
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: 'The last part of the path.', ...example('index.html') }),
     path: t.exposeString('path', { description: 'Absolute inside the account ("/" is its home).' }),
-    type: t.exposeString('type', { description: 'file, directory, symlink or other.' }),
-    sizeBytes: t.exposeFloat('sizeBytes'),
-    modifiedAt: t.expose('modifiedAt', { type: 'DateTime' }),
+    type: t.exposeString('type', { ...example('file'), description: 'file, directory, symlink or other.' }),
+    sizeBytes: t.exposeFloat('sizeBytes', { description: 'Size in bytes.' }),
+    modifiedAt: t.expose('modifiedAt', { type: 'DateTime', description: 'When it last changed.' }),
     permissions: t.exposeString('permissions', { description: 'Octal, e.g. 0644.' }),
   }),
 });
 const HostingDirectory = builder.objectRef<Out<typeof listFiles>>('HostingDirectory').implement({
   description: 'A directory listing: directories first, then files, by name.',
   fields: (t) => ({
-    path: t.exposeString('path'),
-    entries: t.field({ type: [HostingFile], resolve: (d) => d.entries }),
+    path: t.exposeString('path', { description: 'The directory listed, absolute inside the account.', ...example('/public_html') }),
+    entries: t.field({ type: [HostingFile], description: 'Its entries, at most 1000.', resolve: (d) => d.entries }),
     truncated: t.exposeBoolean('truncated', { description: 'True when the directory holds more than 1000 entries.' }),
   }),
 });
 const HostingTextFile = builder.objectRef<Out<typeof readFile>>('HostingTextFile').implement({
   description: 'The contents of a UTF-8 text file.',
   fields: (t) => ({
-    path: t.exposeString('path'),
-    content: t.exposeString('content'),
-    sizeBytes: t.exposeFloat('sizeBytes'),
-    modifiedAt: t.expose('modifiedAt', { type: 'DateTime' }),
+    path: t.exposeString('path', { description: 'The file read, absolute inside the account.' }),
+    content: t.exposeString('content', { description: 'Its text (UTF-8).' }),
+    sizeBytes: t.exposeFloat('sizeBytes', { description: 'Size in bytes.' }),
+    modifiedAt: t.expose('modifiedAt', { type: 'DateTime', description: 'When it last changed.' }),
   }),
 });
 const HostingFileDeleted = builder.objectRef<Out<typeof deleteFile>>('HostingFileDeleted').implement({
-  fields: (t) => ({ path: t.exposeString('path'), type: t.exposeString('type'), deleted: t.exposeBoolean('deleted') }),
+  description: 'A file or directory that was deleted.',
+  fields: (t) => ({
+    path: t.exposeString('path', { description: 'What was deleted, absolute inside the account.' }),
+    type: t.exposeString('type', { description: 'file, directory, symlink or other.', ...example('file') }),
+    deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
+  }),
 });
 
 builder.queryField('hostingFilesList', (t) =>

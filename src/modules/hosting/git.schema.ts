@@ -1,85 +1,66 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
+import { idOperation } from '../../schema/operation-fields.ts';
 import { BRANCH_RULES, disableGitWebhook, enableGitWebhook, gitDeploy, gitDeployKey, gitDisconnect, gitPull, gitStatus, gitWebhook } from './git.ts';
 import { panel, type Out } from './panel-operation.ts';
 
 // Git deploy: status, deploy key, push webhook, deploy, pull, disconnect.
 
 const HostingGitCommit = builder.objectRef<{ sha: string; message: string }>('HostingGitCommit').implement({
-  fields: (t) => ({ sha: t.exposeString('sha'), message: t.exposeString('message') }),
+  description: 'A commit of the repository.',
+  fields: (t) => ({ sha: t.exposeString('sha', { description: 'Commit hash, 40 hex digits.' }), message: t.exposeString('message', { description: 'Commit message, at most 500 characters.', ...example('Fix the contact form') }) }),
 });
 const HostingGitStatus = builder.objectRef<Out<typeof gitStatus>>('HostingGitStatus').implement({
   description: 'Git-deploy status: the repository, the deployed commit and the last error.',
   fields: (t) => ({
-    connected: t.exposeBoolean('connected'),
-    repo_url: t.exposeString('repo_url', { nullable: true }),
-    branch: t.exposeString('branch', { nullable: true }),
+    connected: t.exposeBoolean('connected', { description: 'True once a repository has been deployed here.' }),
+    repo_url: t.exposeString('repo_url', { nullable: true, description: 'SSH address of the repository; null when not connected.' }),
+    branch: t.exposeString('branch', { nullable: true, description: 'The branch deployed; null when not connected.' }),
     subdir: t.exposeString('subdir', { nullable: true, description: 'Directory under /public_html the repository is published to ("" for public_html itself).' }),
-    status: t.exposeString('status', { description: 'not_connected, deployed or failed.' }),
-    commit: t.field({ type: HostingGitCommit, nullable: true, resolve: (s) => s.commit }),
-    lastDeployedAt: t.expose('lastDeployedAt', { type: 'DateTime', nullable: true }),
-    lastError: t.exposeString('lastError', { nullable: true }),
-    webhookEnabled: t.exposeBoolean('webhookEnabled'),
+    status: t.exposeString('status', { ...example('deployed'), description: 'not_connected, deployed or failed.' }),
+    commit: t.field({ type: HostingGitCommit, nullable: true, description: 'The commit published; null before the first deploy.', resolve: (s) => s.commit }),
+    lastDeployedAt: t.expose('lastDeployedAt', { type: 'DateTime', nullable: true, description: 'When a commit was last published; null before the first.' }),
+    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the last deploy or pull failed; null after a success.' }),
+    webhookEnabled: t.exposeBoolean('webhookEnabled', { description: 'True when push-to-deploy is on.' }),
   }),
 });
 const HostingDeployKey = builder.objectRef<Out<typeof gitDeployKey>>('HostingDeployKey').implement({
   description: 'The SSH deploy key of the account: add the public key to the repository as a read-only deploy key.',
-  fields: (t) => ({ type: t.exposeString('type'), publicKey: t.exposeString('publicKey'), fingerprint: t.exposeString('fingerprint') }),
+  fields: (t) => ({
+    type: t.exposeString('type', { description: 'Key type.', ...example('ssh-ed25519') }),
+    publicKey: t.exposeString('publicKey', { description: 'The public key, one OpenSSH line.' }),
+    fingerprint: t.exposeString('fingerprint', { description: 'SHA-256 fingerprint, as ssh-keygen -l prints it.' }),
+  }),
 });
 const HostingGitWebhook = builder.objectRef<Out<typeof gitWebhook>>('HostingGitWebhook').implement({
   description: 'Push-to-deploy: the URL to give the repository host and the secret it signs with.',
-  fields: (t) => ({ enabled: t.exposeBoolean('enabled'), url: t.exposeString('url', { nullable: true }), secret: t.exposeString('secret', { nullable: true }) }),
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled', { description: 'True when push-to-deploy is on.' }),
+    url: t.exposeString('url', { nullable: true, description: 'The payload URL for the repository host; null when off.', ...example('https://cloud.example.com/hooks/git/hst_01jq8k2m4p6rab3c5d7e9f1g2h') }),
+    secret: t.exposeString('secret', { nullable: true, description: 'The webhook secret (GitHub X-Hub-Signature-256 or GitLab X-Gitlab-Token); null when off.' }),
+  }),
 });
 
-builder.queryField('hostingGit', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/git', 'hosting_git_status', { summary: 'Get git-deploy status',
-      description: 'The git deploy of the site: repository, branch, last commit and deploy time, or not connected.' }),
-    type: HostingGitStatus,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => gitStatus(ctx, args.id),
-  }),
-);
+idOperation('query', 'hostingGit', HostingGitStatus, 'The hosting account id.', gitStatus,
+  panel('GET /hosting/:id/git', 'hosting_git_status', { summary: 'Get git-deploy status',
+    description: 'The git deploy of the site: repository, branch, last commit and deploy time, or not connected.' }));
 
-builder.queryField('hostingGitDeployKey', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key', { summary: 'Get the deploy key',
-      description: 'The SSH deploy key (public key and fingerprint) to add, read-only, to the repository before deploying.' }),
-    type: HostingDeployKey,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => gitDeployKey(ctx, args.id),
-  }),
-);
+idOperation('query', 'hostingGitDeployKey', HostingDeployKey, 'The hosting account id.', gitDeployKey,
+  panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key', { summary: 'Get the deploy key',
+    description: 'The SSH deploy key (public key and fingerprint) to add, read-only, to the repository before deploying.' }));
 
-builder.queryField('hostingGitWebhook', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', { summary: 'Get the push-to-deploy hook',
-      description: 'The push-to-deploy webhook URL and its secret, and whether it is enabled.', notTool: 'hands out the push-to-deploy signing secret' }),
-    type: HostingGitWebhook,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => gitWebhook(ctx, args.id),
-  }),
-);
+idOperation('query', 'hostingGitWebhook', HostingGitWebhook, 'The hosting account id.', gitWebhook,
+  panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', { summary: 'Get the push-to-deploy hook',
+    description: 'The push-to-deploy webhook URL and its secret, and whether it is enabled.', notTool: 'hands out the push-to-deploy signing secret' }));
 
-builder.mutationField('hostingGitWebhookEnable', (t) =>
-  t.field({
-    ...panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', { summary: 'Enable push-to-deploy',
-      description: 'Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository\'s webhook settings (enabling again keeps the secret). 409 when git deploy is not connected.', notTool: 'hands out the push-to-deploy signing secret', hints: { idempotent: true } }),
-    type: HostingGitWebhook,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => enableGitWebhook(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingGitWebhookEnable', HostingGitWebhook, 'The hosting account id.', enableGitWebhook,
+  panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', { summary: 'Enable push-to-deploy',
+    description: 'Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository\'s webhook settings (enabling again keeps the secret). 409 when git deploy is not connected.', notTool: 'hands out the push-to-deploy signing secret', hints: { idempotent: true } }));
 
-builder.mutationField('hostingGitWebhookDisable', (t) =>
-  t.field({
-    ...panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', { summary: 'Disable push-to-deploy',
-      description: 'Disable push-to-deploy; the secret is discarded and pushes are refused.' }),
-    type: HostingGitWebhook,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => disableGitWebhook(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingGitWebhookDisable', HostingGitWebhook, 'The hosting account id.', disableGitWebhook,
+  panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', { summary: 'Disable push-to-deploy',
+    description: 'Disable push-to-deploy; the secret is discarded and pushes are refused.' }));
 
 builder.mutationField('hostingGitDeploy', (t) =>
   t.field({
@@ -96,22 +77,10 @@ builder.mutationField('hostingGitDeploy', (t) =>
   }),
 );
 
-builder.mutationField('hostingGitPull', (t) =>
-  t.field({
-    ...panel('POST /hosting/:id/git/pull', 'hosting_git_pull', { summary: 'Pull and publish',
-      description: 'Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.', hints: { destructive: true } }),
-    type: HostingGitStatus,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => gitPull(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingGitPull', HostingGitStatus, 'The hosting account id.', gitPull,
+  panel('POST /hosting/:id/git/pull', 'hosting_git_pull', { summary: 'Pull and publish',
+    description: 'Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.', hints: { destructive: true } }));
 
-builder.mutationField('hostingGitDisconnect', (t) =>
-  t.field({
-    ...panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', { summary: 'Disconnect git deploy',
-      description: 'Disconnect git deploy; the published files stay.' }),
-    type: HostingGitStatus,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => gitDisconnect(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingGitDisconnect', HostingGitStatus, 'The hosting account id.', gitDisconnect,
+  panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', { summary: 'Disconnect git deploy',
+    description: 'Disconnect git deploy; the published files stay.' }));

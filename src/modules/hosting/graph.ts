@@ -1,18 +1,13 @@
-import { builder } from '../../schema/builder.ts';
-import { connectionArgs, connectionOfPage, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
+import { accountListEdge, nodeKind } from '../../schema/graph.ts';
 import { HostingAccount } from './accounts.schema.ts';
+import { backupsByIds } from './backups.ts';
+import { liveSshSessionsByIds } from './panel.ts';
 import { hostingByIds, listHosting } from './service.ts';
 
-const HostingAccountConnection = connectionType('HostingAccount', HostingAccount);
-
-builder.prismaObjectField('Account', 'hostingAccounts', (t) =>
-  t.field({
-    ...edge('hosting:read'),
-    type: HostingAccountConnection,
-    description: 'Hosting accounts, newest first.',
-    args: connectionArgs(t),
-    resolve: async (_a, args, ctx) => connectionOfPage(await listHosting(ctx, { limit: pageSize(args), cursor: args.after })),
-  }),
-);
+accountListEdge('hostingAccounts', 'hosting:read', HostingAccount, 'Hosting accounts, newest first.', listHosting);
 
 nodeKind({ prefix: 'hst', typename: 'HostingAccount', scope: 'hosting:read', load: (ctx, ids) => hostingByIds(ctx, ids) });
+
+// Backups and browser-SSH sessions are control-panel resources: their operations need hosting:manage.
+nodeKind({ prefix: 'hbk', typename: 'HostingBackup', scope: 'hosting:manage', load: (ctx, ids) => backupsByIds(ctx, ids) });
+nodeKind({ prefix: 'hss', typename: 'HostingSshSession', scope: 'hosting:manage', load: (ctx, ids) => liveSshSessionsByIds(ctx, ids) });

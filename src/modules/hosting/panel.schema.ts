@@ -1,5 +1,8 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
+import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
+import { idOperation } from '../../schema/operation-fields.ts';
 import { listType, wholeList } from '../../schema/pagination.ts';
 import {
   enableSshAccess, getCron, hostingStats, launchSsh, listProtectedDirs, LOG_LINES_DEFAULT, PANEL_RULES, removeProtectedDir, requestWafAccess,
@@ -12,12 +15,14 @@ import { panel, type Out } from './panel-operation.ts';
 // The control panel: stats, logs, certificate, PHP, cron, protected directories, WAF, browser SSH.
 
 const Usage = builder.objectRef<{ used: number; quota: number }>('HostingUsage').implement({
-  fields: (t) => ({ used: t.exposeInt('used'), quota: t.exposeInt('quota') }),
+  description: 'A count against its plan quota.',
+  fields: (t) => ({ used: t.exposeInt('used', { description: 'In use now.' }), quota: t.exposeInt('quota', { description: 'What the plan allows.' }) }),
 });
 const ByteUsage = builder.objectRef<{ usedBytes: number; quotaBytes: number; periodStart?: Date }>('HostingByteUsage').implement({
+  description: 'Bytes against their plan quota.',
   fields: (t) => ({
-    usedBytes: t.exposeFloat('usedBytes'),
-    quotaBytes: t.exposeFloat('quotaBytes'),
+    usedBytes: t.exposeFloat('usedBytes', { description: 'Bytes used.' }),
+    quotaBytes: t.exposeFloat('quotaBytes', { description: 'Bytes the plan allows.' }),
     periodStart: t.expose('periodStart', { type: 'DateTime', nullable: true, description: 'Start of the counting period (bandwidth: the calendar month, UTC).' }),
   }),
 });
@@ -25,29 +30,23 @@ const ByteUsage = builder.objectRef<{ usedBytes: number; quotaBytes: number; per
 const HostingStats = builder.objectRef<Out<typeof hostingStats>>('HostingStats').implement({
   description: 'Disk usage, inode count, bandwidth and mailbox count of a hosting account, with the plan quotas.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    sampledAt: t.expose('sampledAt', { type: 'DateTime' }),
-    disk: t.field({ type: ByteUsage, resolve: (s) => s.disk }),
-    inodes: t.field({ type: Usage, resolve: (s) => s.inodes }),
-    bandwidth: t.field({ type: ByteUsage, resolve: (s) => s.bandwidth }),
-    mailboxes: t.field({ type: Usage, resolve: (s) => s.mailboxes }),
-    databases: t.field({ type: Usage, resolve: (s) => s.databases }),
+    id: t.exposeID('id', { description: 'The hosting account.' }),
+    sampledAt: t.expose('sampledAt', { type: 'DateTime', description: 'When the figures were taken.' }),
+    disk: t.field({ type: ByteUsage, description: 'Disk space of the files.', resolve: (s) => s.disk }),
+    inodes: t.field({ type: Usage, description: 'Files and directories (inodes).', resolve: (s) => s.inodes }),
+    bandwidth: t.field({ type: ByteUsage, description: 'Traffic served this calendar month (UTC).', resolve: (s) => s.bandwidth }),
+    mailboxes: t.field({ type: Usage, description: 'Mailboxes.', resolve: (s) => s.mailboxes }),
+    databases: t.field({ type: Usage, description: 'Extra MySQL databases.', resolve: (s) => s.databases }),
   }),
 });
 
-builder.queryField('hostingStats', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/stats', 'hosting_stats', { summary: 'Get hosting usage',
-      description: 'Disk, inode, bandwidth (this calendar month, UTC), mailbox and database usage of a hosting account, with the plan quotas.' }),
-    type: HostingStats,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => hostingStats(ctx, args.id),
-  }),
-);
+idOperation('query', 'hostingStats', HostingStats, 'The hosting account id.', hostingStats,
+  panel('GET /hosting/:id/stats', 'hosting_stats', { summary: 'Get hosting usage',
+    description: 'Disk, inode, bandwidth (this calendar month, UTC), mailbox and database usage of a hosting account, with the plan quotas.' }));
 
 const HostingLog = builder.objectRef<Out<typeof tailLog>>('HostingLog').implement({
   description: 'The tail of a web-server log, oldest line first.',
-  fields: (t) => ({ kind: t.exposeString('kind'), lines: t.exposeStringList('lines') }),
+  fields: (t) => ({ kind: t.exposeString('kind', { description: 'access or error.' }), lines: t.exposeStringList('lines', { description: 'The last lines, oldest first.' }) }),
 });
 
 builder.queryField('hostingLogs', (t) =>
@@ -64,19 +63,17 @@ builder.queryField('hostingLogs', (t) =>
   }),
 );
 
-builder.mutationField('hostingCertRetry', (t) =>
-  t.field({
-    ...panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', { summary: 'Retry the certificate',
-      description: 'Retry certificate issuance now: the DNS of each name is checked again. Answers the certificate state.', hints: { idempotent: true } }),
-    type: HostingCertificate,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => retryCertificate(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingCertRetry', HostingCertificate, 'The hosting account id.', retryCertificate,
+  panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', { summary: 'Retry the certificate',
+    description: 'Retry certificate issuance now: the DNS of each name is checked again. Answers the certificate state.', hints: { idempotent: true } }));
 
 const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingPhpVersion').implement({
   description: 'The PHP-FPM version of the site and the versions its plan offers.',
-  fields: (t) => ({ id: t.exposeID('id'), php_version: t.exposeString('php_version'), availableVersions: t.exposeStringList('availableVersions') }),
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The hosting account.' }),
+    php_version: t.exposeString('php_version', { description: 'PHP-FPM version the site runs now.' }),
+    availableVersions: t.exposeStringList('availableVersions', { description: 'Versions the plan offers.' }),
+  }),
 });
 
 builder.mutationField('hostingPhpVersionSet', (t) =>
@@ -90,29 +87,31 @@ builder.mutationField('hostingPhpVersionSet', (t) =>
 );
 
 const VisitorPoint = builder.objectRef<Out<typeof visitorStats>['series'][number]>('HostingVisitorPoint').implement({
+  description: 'Visitor statistics of one hour (24h) or one day (7d, 30d).',
   fields: (t) => ({
-    start: t.expose('start', { type: 'DateTime' }),
-    visits: t.exposeInt('visits'),
-    uniqueVisitors: t.exposeInt('uniqueVisitors'),
-    pageViews: t.exposeInt('pageViews'),
+    start: t.expose('start', { type: 'DateTime', description: 'Start of the hour or day.' }),
+    visits: t.exposeInt('visits', { description: 'Visits.' }),
+    uniqueVisitors: t.exposeInt('uniqueVisitors', { description: 'Distinct visitors.' }),
+    pageViews: t.exposeInt('pageViews', { description: 'Pages viewed.' }),
   }),
 });
 const TopPage = builder.objectRef<{ path: string; views: number }>('HostingTopPage').implement({
-  fields: (t) => ({ path: t.exposeString('path'), views: t.exposeInt('views') }),
+  description: 'A page and its views over the period.',
+  fields: (t) => ({ path: t.exposeString('path', { description: 'URL path of the page.', ...example('/pricing') }), views: t.exposeInt('views', { description: 'Page views.' }) }),
 });
 const HostingVisitorStats = builder.objectRef<Out<typeof visitorStats>>('HostingVisitorStats').implement({
   description: 'Visitor statistics over a period: totals, top pages and a series (hourly for 24h, daily otherwise).',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    period: t.exposeString('period'),
-    from: t.expose('from', { type: 'DateTime' }),
-    to: t.expose('to', { type: 'DateTime' }),
-    visits: t.exposeInt('visits'),
-    uniqueVisitors: t.exposeInt('uniqueVisitors'),
-    pageViews: t.exposeInt('pageViews'),
-    bandwidthBytes: t.exposeFloat('bandwidthBytes'),
-    topPages: t.field({ type: [TopPage], resolve: (s) => s.topPages }),
-    series: t.field({ type: [VisitorPoint], resolve: (s) => s.series }),
+    id: t.exposeID('id', { description: 'The hosting account.' }),
+    period: t.exposeString('period', { description: '24h, 7d or 30d.' }),
+    from: t.expose('from', { type: 'DateTime', description: 'Start of the period.' }),
+    to: t.expose('to', { type: 'DateTime', description: 'End of the period.' }),
+    visits: t.exposeInt('visits', { description: 'Visits over the period.' }),
+    uniqueVisitors: t.exposeInt('uniqueVisitors', { description: 'Distinct visitors over the period.' }),
+    pageViews: t.exposeInt('pageViews', { description: 'Page views over the period.' }),
+    bandwidthBytes: t.exposeFloat('bandwidthBytes', { description: 'Bytes served over the period.' }),
+    topPages: t.field({ type: [TopPage], description: 'The most viewed pages, most first.', resolve: (s) => s.topPages }),
+    series: t.field({ type: [VisitorPoint], description: 'The period hour by hour (24h) or day by day, oldest first.', resolve: (s) => s.series }),
   }),
 });
 
@@ -129,11 +128,15 @@ builder.queryField('hostingVisitorStats', (t) =>
 // ------------------------------------------------------------------ cron
 
 const HostingCronJob = builder.objectRef<{ schedule: string; command: string }>('HostingCronJob').implement({
-  fields: (t) => ({ schedule: t.exposeString('schedule'), command: t.exposeString('command') }),
+  description: 'One crontab line.',
+  fields: (t) => ({ schedule: t.exposeString('schedule', { description: 'Five cron fields, or a macro such as @daily (UTC).' }), command: t.exposeString('command', { description: 'The command, run as the account user.' }) }),
 });
 const HostingCrontab = builder.objectRef<Out<typeof getCron>>('HostingCrontab').implement({
   description: 'The crontab: its fixed header and the jobs, in order.',
-  fields: (t) => ({ header: t.exposeString('header'), jobs: t.field({ type: [HostingCronJob], resolve: (c) => c.jobs }) }),
+  fields: (t) => ({
+    header: t.exposeString('header', { description: 'Lines the panel writes above the jobs (SHELL, PATH, MAILTO, CRON_TZ); not editable.' }),
+    jobs: t.field({ type: [HostingCronJob], description: 'The jobs, in crontab order.', resolve: (c) => c.jobs }),
+  }),
 });
 const HostingCronJobInput = builder.inputType('HostingCronJobInput', {
   description: 'One crontab line.',
@@ -143,15 +146,9 @@ const HostingCronJobInput = builder.inputType('HostingCronJobInput', {
   }),
 });
 
-builder.queryField('hostingCron', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/cron', 'hosting_cron_get', { summary: 'Get the crontab',
-      description: 'The crontab header and the cron jobs of the account.' }),
-    type: HostingCrontab,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => getCron(ctx, args.id),
-  }),
-);
+idOperation('query', 'hostingCron', HostingCrontab, 'The hosting account id.', getCron,
+  panel('GET /hosting/:id/cron', 'hosting_cron_get', { summary: 'Get the crontab',
+    description: 'The crontab header and the cron jobs of the account.' }));
 
 builder.mutationField('hostingCronSet', (t) =>
   t.field({
@@ -168,14 +165,15 @@ builder.mutationField('hostingCronSet', (t) =>
 const HostingProtectedDir = builder.objectRef<Out<typeof setProtectedDir>>('HostingProtectedDir').implement({
   description: 'A password-protected directory (the password is never returned).',
   fields: (t) => ({
-    path: t.exposeString('path'),
-    basic_user: t.exposeString('basic_user'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    path: t.exposeString('path', { description: 'The directory, absolute inside the account.', ...example('/public_html/admin') }),
+    basic_user: t.exposeString('basic_user', { description: 'The HTTP basic-auth user name.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was protected.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its user or password last changed.' }),
   }),
 });
 const PathDeleted = builder.objectRef<{ path: string; deleted: boolean }>('HostingPathDeleted').implement({
-  fields: (t) => ({ path: t.exposeString('path'), deleted: t.exposeBoolean('deleted') }),
+  description: 'A directory whose protection was removed.',
+  fields: (t) => ({ path: t.exposeString('path', { description: 'The directory, no longer protected.', ...example('/public_html/admin') }), deleted: t.exposeBoolean('deleted', { description: 'Always true.' }) }),
 });
 
 const HostingProtectedDirList = listType('HostingProtectedDirList', HostingProtectedDir);
@@ -219,112 +217,76 @@ builder.mutationField('hostingProtectedDirDelete', (t) =>
 
 const HostingWafAccess = builder.objectRef<Out<typeof wafAccess>>('HostingWafAccess').implement({
   description: 'Temporary access to the web application firewall log.',
-  fields: (t) => ({ active: t.exposeBoolean('active'), expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }) }),
+  fields: (t) => ({
+    active: t.exposeBoolean('active', { description: 'True while the WAF log can be viewed.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When access ends; null when not active.' }),
+  }),
 });
 const HostingWaf = builder.objectRef<Out<typeof wafStatus>>('HostingWaf').implement({
   description: 'Web application firewall status.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    enabled: t.exposeBoolean('enabled'),
-    mode: t.exposeString('mode'),
-    ruleset: t.exposeString('ruleset'),
-    blockedRequests24h: t.exposeInt('blockedRequests24h'),
-    logAccess: t.field({ type: HostingWafAccess, resolve: (w) => w.logAccess }),
+    id: t.exposeID('id', { description: 'The hosting account.' }),
+    enabled: t.exposeBoolean('enabled', { description: 'True when the firewall filters the site (always, today).' }),
+    mode: t.exposeString('mode', { description: 'blocking: matching requests are refused.', ...example('blocking') }),
+    ruleset: t.exposeString('ruleset', { description: 'The rule set in force.', ...example('OWASP CRS 4') }),
+    blockedRequests24h: t.exposeInt('blockedRequests24h', { description: 'Requests blocked in the last 24 hours.' }),
+    logAccess: t.field({ type: HostingWafAccess, description: 'Temporary access to the WAF log.', resolve: (w) => w.logAccess }),
   }),
 });
 
-builder.queryField('hostingWaf', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/waf', 'hosting_waf_status', { summary: 'Get the WAF status',
-      description: 'The web application firewall of the site: mode, ruleset and requests blocked in the last 24 hours.' }),
-    type: HostingWaf,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => wafStatus(ctx, args.id),
-  }),
-);
+idOperation('query', 'hostingWaf', HostingWaf, 'The hosting account id.', wafStatus,
+  panel('GET /hosting/:id/waf', 'hosting_waf_status', { summary: 'Get the WAF status',
+    description: 'The web application firewall of the site: mode, ruleset and requests blocked in the last 24 hours.' }));
 
-builder.queryField('hostingWafAccess', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', { summary: 'Get WAF-log access',
-      description: 'Whether temporary access to the WAF log is active, and until when.', notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }),
-    type: HostingWafAccess,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => wafAccess(ctx, args.id),
-  }),
-);
+idOperation('query', 'hostingWafAccess', HostingWafAccess, 'The hosting account id.', wafAccess,
+  panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', { summary: 'Get WAF-log access',
+    description: 'Whether temporary access to the WAF log is active, and until when.', notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }));
 
-builder.mutationField('hostingWafAccessRequest', (t) =>
-  t.field({
-    ...panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', { summary: 'Request WAF-log access',
-      description: 'Open access to the WAF log for 60 minutes from now.', notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }),
-    type: HostingWafAccess,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => requestWafAccess(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingWafAccessRequest', HostingWafAccess, 'The hosting account id.', requestWafAccess,
+  panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', { summary: 'Request WAF-log access',
+    description: 'Open access to the WAF log for 60 minutes from now.', notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }));
 
 // ------------------------------------------------------------------ browser SSH
 
 const HostingSshSession = builder.objectRef<{ id: string; expiresAt: Date }>('HostingSshSession').implement({
-  fields: (t) => ({ id: t.exposeID('id'), expiresAt: t.expose('expiresAt', { type: 'DateTime' }) }),
+  description: 'A live browser-SSH session.',
+  interfaces: [Node],
+  fields: (t) => ({ id: t.exposeID('id', { description: 'The session id (hss_…).' }), expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When it ends at the latest.' }) }),
 });
 const HostingSshAccess = builder.objectRef<Out<typeof sshAccess>>('HostingSshAccess').implement({
   description: 'Whether browser-SSH access is enabled, and the live session if any.',
   fields: (t) => ({
-    enabled: t.exposeBoolean('enabled'),
-    enabledAt: t.expose('enabledAt', { type: 'DateTime', nullable: true }),
-    session: t.field({ type: HostingSshSession, nullable: true, resolve: (a) => a.session }),
+    enabled: t.exposeBoolean('enabled', { description: 'True once browser SSH is enabled.' }),
+    enabledAt: t.expose('enabledAt', { type: 'DateTime', nullable: true, description: 'When it was enabled; null when not.' }),
+    session: t.field({ type: HostingSshSession, nullable: true, description: 'The live session; null when none.', resolve: (a) => a.session }),
   }),
 });
 const HostingSshLaunch = builder.objectRef<Out<typeof launchSsh>>('HostingSshLaunch').implement({
   description: 'A browser-SSH session: open the URL (or pass the token) before it expires.',
   fields: (t) => ({
-    sessionId: t.exposeString('sessionId'),
-    url: t.exposeString('url'),
+    sessionId: t.exposeString('sessionId', { description: 'The session id (hss_…).' }),
+    url: t.exposeString('url', { description: 'Opens the terminal in a browser; it carries the token.', ...example('https://cloud.example.com/ssh-terminal/hss_01jq8k2m4p6rab3c5d7e9f1g2h#token=sshs_Xk3v9QmB2rT7yL0pW5nZ8cD1fG4hJ6sA') }),
     token: t.exposeString('token', { description: 'Shown once; stored only as a hash.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When the session ends (15 minutes after launch).' }),
   }),
 });
 const HostingSshStop = builder.objectRef<Out<typeof stopSsh>>('HostingSshStop').implement({
-  fields: (t) => ({ stopped: t.exposeBoolean('stopped', { description: 'False when no session was live.' }), sessionId: t.exposeString('sessionId', { nullable: true }) }),
+  description: 'The browser-SSH session stopped, if one was live.',
+  fields: (t) => ({ stopped: t.exposeBoolean('stopped', { description: 'False when no session was live.' }), sessionId: t.exposeString('sessionId', { nullable: true, description: 'The session stopped; null when none was live.' }) }),
 });
 
-builder.queryField('hostingSshAccess', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', { summary: 'Get browser-SSH access',
-      description: 'Whether browser-SSH access is enabled for the account, and the live session if any.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }),
-    type: HostingSshAccess,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => sshAccess(ctx, args.id),
-  }),
-);
+idOperation('query', 'hostingSshAccess', HostingSshAccess, 'The hosting account id.', sshAccess,
+  panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', { summary: 'Get browser-SSH access',
+    description: 'Whether browser-SSH access is enabled for the account, and the live session if any.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }));
 
-builder.mutationField('hostingSshAccessEnable', (t) =>
-  t.field({
-    ...panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { summary: 'Enable browser SSH',
-      description: 'Enable browser-SSH access for the account; sessions can then be launched.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }),
-    type: HostingSshAccess,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => enableSshAccess(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingSshAccessEnable', HostingSshAccess, 'The hosting account id.', enableSshAccess,
+  panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { summary: 'Enable browser SSH',
+    description: 'Enable browser-SSH access for the account; sessions can then be launched.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }));
 
-builder.mutationField('hostingSshLaunch', (t) =>
-  t.field({
-    ...panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', { summary: 'Launch a browser-SSH session',
-      description: 'Start a browser-SSH session and return a short-lived URL and token to open it. 409 until access is enabled (POST …/ssh-terminal/access).', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }),
-    type: HostingSshLaunch,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => launchSsh(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingSshLaunch', HostingSshLaunch, 'The hosting account id.', launchSsh,
+  panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', { summary: 'Launch a browser-SSH session',
+    description: 'Start a browser-SSH session and return a short-lived URL and token to open it. 409 until access is enabled (POST …/ssh-terminal/access).', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }));
 
-builder.mutationField('hostingSshStop', (t) =>
-  t.field({
-    ...panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { summary: 'Stop the browser-SSH session',
-      description: 'Stop the live browser-SSH session, if any.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }),
-    type: HostingSshStop,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: (_root, args, ctx) => stopSsh(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'hostingSshStop', HostingSshStop, 'The hosting account id.', stopSsh,
+  panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { summary: 'Stop the browser-SSH session',
+    description: 'Stop the live browser-SSH session, if any.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }));

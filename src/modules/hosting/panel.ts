@@ -285,6 +285,11 @@ async function activeSession(ctx: HostingContext, id: string, now: Date) {
   return ctx.db.hostingSshSession.findFirst({ where: { hostingId: id, endedAt: null, expiresAt: { gt: now } }, orderBy: { id: 'desc' } });
 }
 
+/** The graph's read by id: sessions still live, as the access shows its session (an ended or expired one reads as missing). */
+export function liveSshSessionsByIds(ctx: HostingContext, ids: readonly string[]) {
+  return ctx.db.hostingSshSession.findMany({ where: { id: { in: [...ids] }, endedAt: null, expiresAt: { gt: ctx.app.clock.now() } }, select: { id: true, expiresAt: true } });
+}
+
 async function sshView(ctx: HostingContext, row: HostingRow) {
   const now = ctx.app.clock.now();
   const s = await activeSession(ctx, row.id, now);

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { batchedConnection, batchedOne, connectionArgs, connectionOfPage, connectionType, edge, pageSize } from '../../schema/graph.ts';
+import { accountListEdge, batchedConnection, batchedOne, connectionArgs, connectionType, edge } from '../../schema/graph.ts';
 import { MailAlias, MailDomain, Mailbox } from './schema.ts';
 import { aliasesOfDomains, listMailDomains, mailboxesOfDomains, mailDomainsByIds } from './service.ts';
 
@@ -7,19 +7,10 @@ import { aliasesOfDomains, listMailDomains, mailboxesOfDomains, mailDomainsByIds
 // Mail ids are integers per kind (as REST has them), so mail resources are not Nodes: an id alone
 // cannot say which kind it names.
 
-const MailDomainConnection = connectionType('MailDomain', MailDomain);
 const MailboxConnection = connectionType('Mailbox', Mailbox);
 const MailAliasConnection = connectionType('MailAlias', MailAlias);
 
-builder.prismaObjectField('Account', 'mailDomains', (t) =>
-  t.field({
-    ...edge('mail:read'),
-    type: MailDomainConnection,
-    description: 'Domains with email hosting, newest first.',
-    args: connectionArgs(t),
-    resolve: async (_a, args, ctx) => connectionOfPage(await listMailDomains(ctx.db, { limit: pageSize(args), cursor: args.after })),
-  }),
-);
+accountListEdge('mailDomains', 'mail:read', MailDomain, 'Domains with email hosting, newest first.', (ctx, page) => listMailDomains(ctx.db, page));
 
 builder.objectField(MailDomain, 'mailboxes', (t) =>
   t.field({

@@ -1,7 +1,9 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { DNS_NAME_RULES, rules } from '../../schema/input-rules.ts';
+import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType, pageArgs } from '../../schema/pagination.ts';
+import { listType } from '../../schema/pagination.ts';
 import {
   aliasView, createAlias, createMailbox, deleteAlias, deleteMailbox, disableMailDomain, enableMailDomain, listAliases, listMailboxes, listMailDomains, mailboxView, mailDomainView,
   MAIL_RULES, QUOTA_DEFAULT_MB, QUOTA_MAX_MB, QUOTA_MIN_MB, setMailboxPassword,
@@ -13,38 +15,38 @@ import { mailSetup, type DnsRecord } from './setup.ts';
 export const MailDomain = builder.objectRef<ReturnType<typeof mailDomainView>>('MailDomain').implement({
   description: 'A domain with email hosting enabled.',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    domain: t.exposeString('domain'),
+    id: t.exposeInt('id', { description: 'The mail domain id.' }),
+    domain: t.exposeString('domain', { description: 'The domain.' }),
     status: t.exposeString('status', { description: 'active (a disabled domain is removed).' }),
-    mailbox_count: t.exposeInt('mailbox_count'),
-    alias_count: t.exposeInt('alias_count'),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
+    mailbox_count: t.exposeInt('mailbox_count', { description: 'Mailboxes on it.' }),
+    alias_count: t.exposeInt('alias_count', { description: 'Aliases on it.' }),
+    created_at: t.expose('created_at', { type: 'DateTime', description: 'When email hosting was enabled.' }),
   }),
 });
 
 export const Mailbox = builder.objectRef<ReturnType<typeof mailboxView>>('Mailbox').implement({
   description: 'A mailbox. Its password is stored only as a hash and never returned.',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    domain_id: t.exposeInt('domain_id'),
-    local_part: t.exposeString('local_part'),
-    address: t.exposeString('address'),
-    quota_mb: t.exposeInt('quota_mb'),
-    used_mb: t.exposeInt('used_mb'),
-    password_changed_at: t.expose('password_changed_at', { type: 'DateTime' }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
+    id: t.exposeInt('id', { description: 'The mailbox id.' }),
+    domain_id: t.exposeInt('domain_id', { description: 'Its mail domain.' }),
+    local_part: t.exposeString('local_part', { description: 'The part before @.' }),
+    address: t.exposeString('address', { description: 'The full e-mail address.', ...example('ada@example.com') }),
+    quota_mb: t.exposeInt('quota_mb', { description: 'Storage quota in MB.' }),
+    used_mb: t.exposeInt('used_mb', { description: 'Storage used in MB.' }),
+    password_changed_at: t.expose('password_changed_at', { type: 'DateTime', description: 'When its password was last set.' }),
+    created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was created.' }),
   }),
 });
 
 export const MailAlias = builder.objectRef<ReturnType<typeof aliasView>>('MailAlias').implement({
   description: 'A forwarding alias: mail to source is forwarded to destination.',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    domain_id: t.exposeInt('domain_id'),
-    source_local: t.exposeString('source_local'),
-    source: t.exposeString('source'),
-    destination: t.exposeString('destination'),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
+    id: t.exposeInt('id', { description: 'The alias id.' }),
+    domain_id: t.exposeInt('domain_id', { description: 'Its mail domain.' }),
+    source_local: t.exposeString('source_local', { description: 'The part before @ of the alias address.' }),
+    source: t.exposeString('source', { description: 'The alias address: <source_local>@<domain>.', ...example('sales@example.com') }),
+    destination: t.exposeString('destination', { description: 'The address its mail is forwarded to.' }),
+    created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was created.' }),
   }),
 });
 
@@ -53,56 +55,69 @@ const MailboxList = listType('MailboxList', Mailbox);
 const MailAliasList = listType('MailAliasList', MailAlias);
 
 const MailDomainDeleted = builder.objectRef<Awaited<ReturnType<typeof disableMailDomain>>>('MailDomainDisabled').implement({
+  description: 'A domain whose email hosting was disabled, with what was removed.',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    domain: t.exposeString('domain'),
-    deleted: t.exposeBoolean('deleted'),
-    mailboxes_removed: t.exposeInt('mailboxes_removed'),
-    aliases_removed: t.exposeInt('aliases_removed'),
+    id: t.exposeInt('id', { description: 'The mail domain id.' }),
+    domain: t.exposeString('domain', { description: 'The domain.' }),
+    deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
+    mailboxes_removed: t.exposeInt('mailboxes_removed', { description: 'Mailboxes removed with their mail.' }),
+    aliases_removed: t.exposeInt('aliases_removed', { description: 'Aliases removed.' }),
   }),
 });
 
 const MailDeleted = builder.objectRef<{ id: number; deleted: boolean }>('MailDeleted').implement({
   description: 'A mailbox or alias that was deleted.',
-  fields: (t) => ({ id: t.exposeInt('id'), deleted: t.exposeBoolean('deleted') }),
+  fields: (t) => ({ id: t.exposeInt('id', { description: 'The mailbox or alias id.' }), deleted: t.exposeBoolean('deleted', { description: 'Always true.' }) }),
 });
 
 const DnsRecordType = builder.objectRef<DnsRecord>('MailDnsRecord').implement({
   description: 'A DNS record to publish in the domain zone.',
   fields: (t) => ({
-    type: t.exposeString('type', { description: 'MX, A, TXT, CNAME or SRV.' }),
-    name: t.exposeString('name'),
-    value: t.exposeString('value', { description: 'SRV values are "priority weight port target".' }),
-    priority: t.exposeInt('priority', { nullable: true, description: 'MX preference.' }),
-    ttl: t.exposeInt('ttl'),
+    type: t.exposeString('type', { ...example('MX'), description: 'MX, A, TXT, CNAME or SRV.' }),
+    name: t.exposeString('name', { description: 'The record name (owner).', ...example('example.com') }),
+    value: t.exposeString('value', { ...example('mail.example.com'), description: 'SRV values are "priority weight port target".' }),
+    priority: t.exposeInt('priority', { nullable: true, ...example(10), description: 'MX preference.' }),
+    ttl: t.exposeInt('ttl', { description: 'Time to live in seconds.', ...example(3600) }),
   }),
 });
 
 type Setup = Awaited<ReturnType<typeof mailSetup>>;
 const Ports = builder.objectRef<Setup['client']['ports']>('MailClientPorts').implement({
-  fields: (t) => ({ imap: t.exposeInt('imap'), pop3: t.exposeInt('pop3'), smtp: t.exposeInt('smtp'), submission: t.exposeInt('submission') }),
+  description: 'The port of each protocol.',
+  fields: (t) => ({
+    imap: t.exposeInt('imap', { description: 'IMAP (incoming).', ...example(993) }),
+    pop3: t.exposeInt('pop3', { description: 'POP3 (incoming).', ...example(995) }),
+    smtp: t.exposeInt('smtp', { description: 'SMTP (outgoing), implicit TLS.', ...example(465) }),
+    submission: t.exposeInt('submission', { description: 'SMTP submission (outgoing), STARTTLS.', ...example(587) }),
+  }),
 });
 const Security = builder.objectRef<Setup['client']['security']>('MailClientSecurity').implement({
-  fields: (t) => ({ imap: t.exposeString('imap'), pop3: t.exposeString('pop3'), smtp: t.exposeString('smtp'), submission: t.exposeString('submission') }),
+  description: 'The connection security of each protocol.',
+  fields: (t) => ({
+    imap: t.exposeString('imap', { description: 'For IMAP.', ...example('SSL/TLS') }),
+    pop3: t.exposeString('pop3', { description: 'For POP3.', ...example('SSL/TLS') }),
+    smtp: t.exposeString('smtp', { description: 'For SMTP.', ...example('SSL/TLS') }),
+    submission: t.exposeString('submission', { description: 'For submission.', ...example('STARTTLS') }),
+  }),
 });
 const Client = builder.objectRef<Setup['client']>('MailClientSettings').implement({
   description: 'Settings for mail programs. Use host: it is the only name on the TLS certificate.',
   fields: (t) => ({
-    host: t.exposeString('host'),
-    username: t.exposeString('username'),
-    ports: t.field({ type: Ports, resolve: (c) => c.ports }),
-    security: t.field({ type: Security, resolve: (c) => c.security }),
+    host: t.exposeString('host', { description: 'Server name for IMAP, POP3 and SMTP.' }),
+    username: t.exposeString('username', { description: 'What to sign in with.', ...example('the full e-mail address') }),
+    ports: t.field({ type: Ports, description: 'Port of each protocol.', resolve: (c) => c.ports }),
+    security: t.field({ type: Security, description: 'Connection security of each protocol.', resolve: (c) => c.security }),
   }),
 });
 const MailSetup = builder.objectRef<Setup>('MailSetup').implement({
   description: 'DNS records and client settings for email hosting.',
   fields: (t) => ({
-    domain: t.exposeString('domain', { nullable: true }),
-    records: t.field({ type: [DnsRecordType], resolve: (s) => s.records }),
+    domain: t.exposeString('domain', { nullable: true, description: 'The mail domain asked for; null without one.' }),
+    records: t.field({ type: [DnsRecordType], description: 'Records to publish in its zone; empty without a domain.', resolve: (s) => s.records }),
     mx_host: t.exposeString('mx_host', { nullable: true, description: 'mail.<domain>; null without a domain.' }),
-    webmail_url: t.exposeString('webmail_url'),
+    webmail_url: t.exposeString('webmail_url', { description: 'Webmail sign-in page.' }),
     mail_ip: t.exposeString('mail_ip', { description: 'The address mail.<domain> points to.' }),
-    client: t.field({ type: Client, resolve: (s) => s.client }),
+    client: t.field({ type: Client, description: 'Settings for mail programs.', resolve: (s) => s.client }),
   }),
 });
 
@@ -116,15 +131,9 @@ builder.queryField('mailSetup', (t) =>
   }),
 );
 
-builder.queryField('mailDomains', (t) =>
-  t.field({
-    ...operation({ summary: 'List mail domains', scope: 'mail:read', rest: 'GET /mail/domains', area: 'mail', tool: 'mail_domains_list',
-      description: 'The domains with email hosting enabled, with mailbox and alias counts, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
-    type: MailDomainList,
-    args: pageArgs(t),
-    resolve: (_root, args, ctx) => listMailDomains(ctx.db, args),
-  }),
-);
+pagedListQuery('mailDomains', MailDomainList, (ctx, args) => listMailDomains(ctx.db, args),
+  { summary: 'List mail domains', scope: 'mail:read', rest: 'GET /mail/domains', area: 'mail', tool: 'mail_domains_list',
+    description: 'The domains with email hosting enabled, with mailbox and alias counts, newest first.' });
 
 builder.mutationField('mailDomainEnable', (t) =>
   t.field({
@@ -146,35 +155,17 @@ builder.mutationField('mailDomainDisable', (t) =>
   }),
 );
 
-builder.queryField('mailDomainMailboxes', (t) =>
-  t.field({
-    ...operation({ summary: 'List domain mailboxes', scope: 'mail:read', rest: 'GET /mail/domains/:id/mailboxes', area: 'mail', tool: 'mail_domain_mailboxes_list',
-      description: 'The mailboxes of one mail domain, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
-    type: MailboxList,
-    args: { id: t.arg.int({ required: true, description: 'The mail domain id.' }), ...pageArgs(t) },
-    resolve: (_root, args, ctx) => listMailboxes(ctx.db, args, args.id),
-  }),
-);
+pagedListQuery<{ id: number }>('mailDomainMailboxes', MailboxList, (ctx, args) => listMailboxes(ctx.db, args, args.id),
+  { summary: 'List domain mailboxes', scope: 'mail:read', rest: 'GET /mail/domains/:id/mailboxes', area: 'mail', tool: 'mail_domain_mailboxes_list',
+    description: 'The mailboxes of one mail domain, newest first.' }, (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }));
 
-builder.queryField('mailDomainAliases', (t) =>
-  t.field({
-    ...operation({ summary: 'List aliases', scope: 'mail:read', rest: 'GET /mail/domains/:id/aliases', area: 'mail', tool: 'mail_domain_aliases_list',
-      description: 'The forwarding aliases of one mail domain, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
-    type: MailAliasList,
-    args: { id: t.arg.int({ required: true, description: 'The mail domain id.' }), ...pageArgs(t) },
-    resolve: (_root, args, ctx) => listAliases(ctx.db, args.id, args),
-  }),
-);
+pagedListQuery<{ id: number }>('mailDomainAliases', MailAliasList, (ctx, args) => listAliases(ctx.db, args.id, args),
+  { summary: 'List aliases', scope: 'mail:read', rest: 'GET /mail/domains/:id/aliases', area: 'mail', tool: 'mail_domain_aliases_list',
+    description: 'The forwarding aliases of one mail domain, newest first.' }, (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }));
 
-builder.queryField('mailboxes', (t) =>
-  t.field({
-    ...operation({ summary: 'List all mailboxes', scope: 'mail:read', rest: 'GET /mail/mailboxes', area: 'mail', tool: 'mailboxes_list',
-      description: 'The mailboxes of every mail domain, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
-    type: MailboxList,
-    args: pageArgs(t),
-    resolve: (_root, args, ctx) => listMailboxes(ctx.db, args),
-  }),
-);
+pagedListQuery('mailboxes', MailboxList, (ctx, args) => listMailboxes(ctx.db, args),
+  { summary: 'List all mailboxes', scope: 'mail:read', rest: 'GET /mail/mailboxes', area: 'mail', tool: 'mailboxes_list',
+    description: 'The mailboxes of every mail domain, newest first.' });
 
 builder.mutationField('mailboxCreate', (t) =>
   t.field({

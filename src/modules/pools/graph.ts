@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { connectionArgs, connectionOf, connectionOfPage, connectionType, edge, loaderOf, nodeKind, pageSize } from '../../schema/graph.ts';
+import { accountListEdge, connectionArgs, connectionOf, edge, loaderOf, nodeKind, pageSize } from '../../schema/graph.ts';
 import { poolIpsOfPools, serversOfPools } from '../servers/graph-reads.ts';
 import { nodesQuery, serverFilterArgs, ServerConnection } from '../servers/graph.ts';
 import { Server } from '../servers/schema.ts';
@@ -8,17 +8,7 @@ import { listPools, poolsByIds } from './service.ts';
 
 // Capacity pools in the graph: Account.pools, Pool.servers and Pool.ips, and back from a server to its pool.
 
-const PoolConnection = connectionType('Pool', Pool);
-
-builder.prismaObjectField('Account', 'pools', (t) =>
-  t.field({
-    ...edge('servers:read'),
-    type: PoolConnection,
-    description: 'The capacity pools of the account, newest first.',
-    args: connectionArgs(t),
-    resolve: async (_account, args, ctx) => connectionOfPage(await listPools(ctx.db, { limit: pageSize(args), cursor: args.after })),
-  }),
-);
+accountListEdge('pools', 'servers:read', Pool, 'The capacity pools of the account, newest first.', (ctx, page) => listPools(ctx.db, page));
 
 builder.objectField(Pool, 'servers', (t) =>
   t.field({

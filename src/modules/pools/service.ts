@@ -7,11 +7,12 @@ import { ProviderRefusal, type CapacityUnits, type ServerProvider, type Tx } fro
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit, formatUsd } from '../billing/wallet.ts';
-import { getPoolProduct, listPoolProducts, POOL_UNITS, resolveServerOrder, type PoolProduct, type PoolUnit, type PoolUnits } from '../catalogue/service.ts';
+import { getPoolProduct, listPoolProducts, POOL_UNITS, resolveServerOrder, toPoolProduct, type PoolProduct, type PoolUnit, type PoolUnits } from '../catalogue/service.ts';
 import * as servers from '../servers/pool-members.ts';
 import type { DueRenewal } from '../servers/renewals.ts';
 import { getServer, type ServiceContext } from '../servers/server-row.ts';
 import { reactivateServer, suspendServerTx } from '../servers/suspension.ts';
+import { readPoolDetail, type PoolDetailRow } from './pool-read.ts';
 
 /** What one unit of each slider resolves to. */
 export const UNIT_SIZES = { vcpu: 1, ram2gb: 2048, disk100: 100, ip16: 16 } as const;
@@ -114,15 +115,20 @@ function summary(pool: PoolRow) {
   };
 }
 
-async function detail(tx: Tx, pool: PoolRow) {
+/** A pool's detail inside a transaction (after a purchase or a resize): its Prisma reads. */
+export async function detail(tx: Tx, pool: PoolRow) {
   const product = await getPoolProduct(tx, pool.productId, false);
   const [usage, list] = await Promise.all([servers.poolUsage(tx, pool.id), servers.poolServers(tx, pool.id)]);
-  return {
-    ...summary(pool),
+  return detailOf({
+    pool,
+    product,
     usage,
-    bounds: product?.bounds ?? null,
     servers: list.map((s) => ({ id: s.id, label: s.label, status: s.status, productId: s.productId, vcpu: s.vcpu, ramMb: s.ramMb, diskGb: s.diskGb, os: s.os, osTemplate: s.osTemplate, ips: s.ips.map((ip) => ip.address) })),
-  };
+  });
+}
+
+function detailOf(d: Omit<PoolDetailRow, 'product'> & { product: PoolProduct | null }) {
+  return { ...summary(d.pool), usage: d.usage, bounds: d.product?.bounds ?? null, servers: d.servers };
 }
 
 async function findPool(db: TenantDb | Tx, id: string): Promise<PoolRow> {
@@ -147,8 +153,11 @@ export async function poolsByIds(db: TenantDb, ids: readonly string[]) {
   return (await db.pool.findMany({ where: { id: { in: [...ids] }, ...VISIBLE } })).map(summary);
 }
 
+/** GET /pools/:id: one statement (pool-read.ts). */
 export async function getPool(db: TenantDb, id: string) {
-  return detail(db, await findPool(db, id));
+  const read = await readPoolDetail(db, id);
+  if (!read) throw notFound('Pool');
+  return detailOf({ ...read, product: read.product && toPoolProduct(read.product) });
 }
 
 // ---------------------------------------------------------------- buy, resize, delete

@@ -1,10 +1,12 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
 import { Deleted } from '../../schema/deleted.ts';
+import { example } from '../../schema/examples.ts';
 import { GRAPH_ONLY, Node } from '../../schema/graph.ts';
 import { HOST_NAME_RULES, rules } from '../../schema/input-rules.ts';
+import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType, pageArgs, wholeList } from '../../schema/pagination.ts';
+import { listType, wholeList } from '../../schema/pagination.ts';
 import { attachAddon, detachAddon, listServerAddons } from './addons.ts';
 import { listServerIps, setPtr } from './network.ts';
 import { changePlan, planOptions } from './plans.ts';
@@ -19,12 +21,12 @@ export const ServerIp = builder.prismaObject('ServerIp', {
   interfaces: [Node],
   fields: (t) => ({
     // REST names an address by itself (/servers/:id/ips/:ip): the id is the graph's alone.
-    id: t.exposeID('id', { extensions: GRAPH_ONLY }),
-    ip: t.exposeString('address'),
-    version: t.exposeInt('version'),
-    ptr: t.exposeString('ptr', { nullable: true }),
+    id: t.exposeID('id', { extensions: GRAPH_ONLY, description: 'Global id of the address record (ip_…).' }),
+    ip: t.exposeString('address', { description: 'The IPv4 or IPv6 address.' }),
+    version: t.exposeInt('version', { description: 'IP version: 4 or 6.', ...example(4) }),
+    ptr: t.exposeString('ptr', { nullable: true, description: 'Reverse DNS (PTR) name; null when none is set.' }),
     zoneHosted: t.exposeBoolean('zoneHosted', { description: 'False when the reverse zone is not hosted here: the PTR cannot be managed.' }),
-    primary: t.exposeBoolean('isPrimary'),
+    primary: t.exposeBoolean('isPrimary', { description: 'True for the server\'s main address.' }),
   }),
 });
 
@@ -33,24 +35,24 @@ export const Server = builder.prismaObject('Server', {
   description: 'A cloud server.',
   interfaces: [Node],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    label: t.exposeString('label'),
-    status: t.exposeString('status', { description: 'provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.' }),
-    productId: t.exposeString('productId'),
-    vcpu: t.exposeInt('vcpu'),
-    ramMb: t.exposeInt('ramMb'),
-    diskGb: t.exposeInt('diskGb'),
-    os: t.exposeString('os'),
-    osTemplate: t.exposeString('osTemplate'),
-    suspendReason: t.exposeString('suspendReason', { nullable: true }),
+    id: t.exposeID('id', { description: 'The server id (srv_…).' }),
+    label: t.exposeString('label', { description: 'Your name for the server, 1 to 64 characters.' }),
+    status: t.exposeString('status', { ...example('running'), description: 'provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.' }),
+    productId: t.exposeString('productId', { description: 'The server plan, from the catalogue.' }),
+    vcpu: t.exposeInt('vcpu', { description: 'vCPU cores.' }),
+    ramMb: t.exposeInt('ramMb', { description: 'RAM in MB.' }),
+    diskGb: t.exposeInt('diskGb', { description: 'Disk size in GB.' }),
+    os: t.exposeString('os', { description: 'OS family: linux or windows.' }),
+    osTemplate: t.exposeString('osTemplate', { description: 'The OS template installed.' }),
+    suspendReason: t.exposeString('suspendReason', { nullable: true, description: 'Why the server is suspended; null unless it is.' }),
     poolId: t.exposeString('poolId', { nullable: true, description: 'The capacity pool the server lives in; null for a standalone server.' }),
     renewsAt: t.expose('paidUntil', { type: 'DateTime', nullable: true, description: 'End of the paid-up period (null inside a pool: it renews with the pool).' }),
     // The relations as server-reads.ts loads them in one statement for the hot reads.
-    ips: t.relation('ips', { query: SERVER_RELATIONS.ips }),
+    ips: t.relation('ips', { query: SERVER_RELATIONS.ips, description: 'Its addresses, the primary first.' }),
     snapshots: t.relation('snapshots', { query: SERVER_RELATIONS.snapshots, description: 'Restore points, newest first.' }),
     addons: t.relation('addons', { query: SERVER_RELATIONS.addons, description: 'Add-ons attached now.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    provisionedAt: t.expose('provisionedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the server was ordered.' }),
+    provisionedAt: t.expose('provisionedAt', { type: 'DateTime', nullable: true, description: 'When provisioning finished; null until then.' }),
   }),
 });
 
@@ -60,25 +62,19 @@ builder.prismaObject('ServerAddon', {
   description: 'An add-on attached to a server.',
   interfaces: [Node],
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'The attachment id (sad_…).' }),
     addonId: t.exposeString('productId', { description: 'The catalogue add-on (the :addonId of the API).' }),
-    type: t.exposeString('type'),
-    monthlyUsdCents: t.exposeInt('monthlyUsdCents'),
-    attachedAt: t.expose('createdAt', { type: 'DateTime' }),
+    type: t.exposeString('type', { ...example('extra_ip'), description: 'extra_ip, ip_block_24, seo_ip_pack or backups.' }),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents', { description: 'Monthly price in US cents.' }),
+    attachedAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was attached.' }),
   }),
 });
 
 const ServerList = listType('ServerList', Server);
 
-builder.queryField('servers', (t) =>
-  t.field({
-    ...operation({ summary: 'List servers', scope: 'servers:read', rest: 'GET /servers', area: 'servers', tool: 'servers_list',
-      description: 'The servers of the account, newest first, each with its IPs, snapshots and add-ons. A page of the list envelope; follow nextCursor while hasMore.' }),
-    type: ServerList,
-    args: pageArgs(t),
-    resolve: (_root, args, ctx, info) => listServers(ctx.db, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
-  }),
-);
+pagedListQuery('servers', ServerList, (ctx, args, info) => listServers(ctx.db, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
+  { summary: 'List servers', scope: 'servers:read', rest: 'GET /servers', area: 'servers', tool: 'servers_list',
+    description: 'The servers of the account, newest first, each with its IPs, snapshots and add-ons.' });
 
 builder.queryField('server', (t) =>
   t.prismaField({
@@ -106,13 +102,13 @@ export const Snapshot = builder.prismaObject('Snapshot', {
   description: 'A restore point of a server disk.',
   interfaces: [Node],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    serverId: t.exposeString('serverId'),
-    name: t.exposeString('name'),
-    description: t.exposeString('description'),
-    status: t.exposeString('status', { description: 'creating or available.' }),
-    sizeGb: t.exposeInt('sizeGb'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    id: t.exposeID('id', { description: 'The snapshot id (snap_…).' }),
+    serverId: t.exposeString('serverId', { description: 'The server whose disk it holds.' }),
+    name: t.exposeString('name', { description: 'Your name for it, 1 to 64 characters.' }),
+    description: t.exposeString('description', { description: 'Your note on it, at most 500 characters ("" when none).' }),
+    status: t.exposeString('status', { ...example('available'), description: 'creating or available.' }),
+    sizeGb: t.exposeInt('sizeGb', { description: 'Size of the disk image in GB.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was taken.' }),
   }),
 });
 
@@ -145,67 +141,55 @@ builder.mutationField('serverSnapshotCreate', (t) =>
 const ServerTermination = builder.objectRef<{ id: string; status: string; terminatedAt: Date }>('ServerTermination').implement({
   description: 'A terminated server.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    status: t.exposeString('status'),
-    terminatedAt: t.expose('terminatedAt', { type: 'DateTime' }),
+    id: t.exposeID('id', { description: 'The server id.' }),
+    status: t.exposeString('status', { ...example('terminated'), description: 'Always terminated.' }),
+    terminatedAt: t.expose('terminatedAt', { type: 'DateTime', description: 'When it was terminated.' }),
   }),
 });
 
-builder.mutationField('serverTerminate', (t) =>
-  t.field({
-    ...operation({ summary: 'Terminate a server', scope: 'servers:destroy', rest: 'DELETE /servers/:id', area: 'servers', tool: 'server_terminate',
-      description: 'Terminate a server permanently: disk, snapshots and addresses are destroyed and the server leaves the account. Cannot be undone.', fires: ['server.terminated'] }),
-    type: ServerTermination,
-    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
-    resolve: (_root, args, ctx) => terminateServer(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'serverTerminate', ServerTermination, 'The server id.', terminateServer,
+  operation({ summary: 'Terminate a server', scope: 'servers:destroy', rest: 'DELETE /servers/:id', area: 'servers', tool: 'server_terminate',
+    description: 'Terminate a server permanently: disk, snapshots and addresses are destroyed and the server leaves the account. Cannot be undone.', fires: ['server.terminated'] }));
 
 type Stats = Awaited<ReturnType<typeof serverStats>>;
 const ServerStats = builder.objectRef<Stats>('ServerStats').implement({
   description: 'Live usage of a server, sampled once a minute. Zero CPU, memory and rates while it is not running.',
   fields: (t) => ({
-    serverId: t.exposeString('serverId'),
-    status: t.exposeString('status'),
-    sampledAt: t.expose('sampledAt', { type: 'DateTime' }),
-    cpu: t.field({ type: StatsCpu, resolve: (s) => s }),
-    memory: t.field({ type: StatsMemory, resolve: (s) => s }),
-    network: t.field({ type: StatsNetwork, resolve: (s) => s }),
-    disk: t.field({ type: StatsDisk, resolve: (s) => s }),
+    serverId: t.exposeString('serverId', { description: 'The server sampled.' }),
+    status: t.exposeString('status', { ...example('running'), description: 'The server status when sampled.' }),
+    sampledAt: t.expose('sampledAt', { type: 'DateTime', description: 'When the sample was taken.' }),
+    cpu: t.field({ type: StatsCpu, description: 'Processor load.', resolve: (s) => s }),
+    memory: t.field({ type: StatsMemory, description: 'Memory in use.', resolve: (s) => s }),
+    network: t.field({ type: StatsNetwork, description: 'Network traffic.', resolve: (s) => s }),
+    disk: t.field({ type: StatsDisk, description: 'Disk space and throughput.', resolve: (s) => s }),
   }),
 });
 const StatsCpu = builder.objectRef<Stats>('ServerStatsCpu').implement({
   fields: (t) => ({ percent: t.exposeFloat('cpuPercent', { description: 'Average over the minute, 0 to 100.' }) }),
 });
 const StatsMemory = builder.objectRef<Stats>('ServerStatsMemory').implement({
-  fields: (t) => ({ usedMb: t.exposeInt('memoryUsedMb'), totalMb: t.exposeInt('memoryTotalMb') }),
+  fields: (t) => ({ usedMb: t.exposeInt('memoryUsedMb', { description: 'Memory in use, in MB.' }), totalMb: t.exposeInt('memoryTotalMb', { description: 'Memory of the plan, in MB.' }) }),
 });
 const StatsNetwork = builder.objectRef<Stats>('ServerStatsNetwork').implement({
   fields: (t) => ({
-    rxBytesPerSecond: t.exposeInt('networkRxBytesPerSecond'),
-    txBytesPerSecond: t.exposeInt('networkTxBytesPerSecond'),
-    rxBytesTotal: t.float({ resolve: (s) => s.networkRxBytesTotal, description: 'Since provisioning.' }),
-    txBytesTotal: t.float({ resolve: (s) => s.networkTxBytesTotal, description: 'Since provisioning.' }),
+    rxBytesPerSecond: t.exposeInt('networkRxBytesPerSecond', { description: 'Bytes received per second, over the last minute.' }),
+    txBytesPerSecond: t.exposeInt('networkTxBytesPerSecond', { description: 'Bytes sent per second, over the last minute.' }),
+    rxBytesTotal: t.float({ resolve: (s) => s.networkRxBytesTotal, description: 'Bytes received since provisioning.' }),
+    txBytesTotal: t.float({ resolve: (s) => s.networkTxBytesTotal, description: 'Bytes sent since provisioning.' }),
   }),
 });
 const StatsDisk = builder.objectRef<Stats>('ServerStatsDisk').implement({
   fields: (t) => ({
-    usedGb: t.exposeFloat('diskUsedGb'),
-    totalGb: t.exposeInt('diskTotalGb'),
-    readBytesPerSecond: t.exposeInt('diskReadBytesPerSecond'),
-    writeBytesPerSecond: t.exposeInt('diskWriteBytesPerSecond'),
+    usedGb: t.exposeFloat('diskUsedGb', { description: 'Disk space in use, in GB.' }),
+    totalGb: t.exposeInt('diskTotalGb', { description: 'Disk size, in GB.' }),
+    readBytesPerSecond: t.exposeInt('diskReadBytesPerSecond', { description: 'Bytes read per second, over the last minute.' }),
+    writeBytesPerSecond: t.exposeInt('diskWriteBytesPerSecond', { description: 'Bytes written per second, over the last minute.' }),
   }),
 });
 
-builder.queryField('serverStats', (t) =>
-  t.field({
-    ...operation({ summary: 'Get server usage', scope: 'servers:read', rest: 'GET /servers/:id/stats', area: 'servers', tool: 'server_stats',
-      description: 'Live CPU, memory, network and disk usage of a server, sampled now.' }),
-    type: ServerStats,
-    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
-    resolve: (_root, args, ctx) => serverStats(ctx, args.id),
-  }),
-);
+idOperation('query', 'serverStats', ServerStats, 'The server id.', serverStats,
+  operation({ summary: 'Get server usage', scope: 'servers:read', rest: 'GET /servers/:id/stats', area: 'servers', tool: 'server_stats',
+    description: 'Live CPU, memory, network and disk usage of a server, sampled now.' }));
 
 builder.mutationField('serverSnapshotDelete', (t) =>
   t.field({
@@ -280,13 +264,13 @@ builder.mutationField('serverPtrDelete', (t) =>
 const PlanOption = builder.objectRef<Awaited<ReturnType<typeof planOptions>>[number]>('PlanOption').implement({
   description: 'A server plan the server can switch to in place.',
   fields: (t) => ({
-    productId: t.exposeString('productId'),
-    name: t.exposeString('name'),
-    family: t.exposeString('family'),
-    vcpu: t.exposeInt('vcpu'),
-    ramMb: t.exposeInt('ramMb'),
-    diskGb: t.exposeInt('diskGb'),
-    monthlyUsdCents: t.exposeInt('monthlyUsdCents'),
+    productId: t.exposeString('productId', { description: 'The plan; pass it to change-plan.' }),
+    name: t.exposeString('name', { ...example('Standard 1 vCPU / 2 GB / 50 GB'), description: 'Display name of the plan.' }),
+    family: t.exposeString('family', { description: 'std (standard) or cpu (CPU-optimised); the same for every option.' }),
+    vcpu: t.exposeInt('vcpu', { description: 'vCPU cores.' }),
+    ramMb: t.exposeInt('ramMb', { description: 'RAM in MB.' }),
+    diskGb: t.exposeInt('diskGb', { description: 'Disk size in GB; the same for every option.' }),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents', { description: 'Monthly price in US cents.' }),
     current: t.exposeBoolean('current', { description: 'True for the plan the server is on.' }),
   }),
 });
@@ -315,7 +299,7 @@ builder.mutationField('serverChangePlan', (t) =>
 
 const SsoLink = builder.objectRef<{ url: string; expiresAt: Date }>('SsoLink').implement({
   description: 'A single-use dashboard login URL.',
-  fields: (t) => ({ url: t.exposeString('url'), expiresAt: t.expose('expiresAt', { type: 'DateTime' }) }),
+  fields: (t) => ({ url: t.exposeString('url', { ...example('https://cloud.example.com/sso/sso_7Jq2xV9kLmN4pR8sT1wY3zA6bC5dE0fGhI2jK4lM6nO8pQ0rS?next=%2Fservers%2Fsrv_01jq8k2m4p6rab3c5d7e9f1g2h'), description: 'Open it in a browser to sign in; it works once.' }), expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When the link stops working (5 minutes after it was made).' }) }),
 });
 
 builder.mutationField('serverSso', (t) =>
@@ -335,15 +319,15 @@ const ServerAddon = builder.objectRef<Awaited<ReturnType<typeof listServerAddons
   description: 'An add-on the server plan offers.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The addonId.' }),
-    name: t.exposeString('name'),
-    type: t.exposeString('type', { description: 'extra_ip, ip_block_24, seo_ip_pack or backups: one active add-on per type.' }),
+    name: t.exposeString('name', { ...example('4 extra IPv4 addresses'), description: 'Display name of the add-on.' }),
+    type: t.exposeString('type', { ...example('extra_ip'), description: 'extra_ip, ip_block_24, seo_ip_pack or backups: one active add-on per type.' }),
     ipCount: t.exposeInt('ipCount', { description: 'IPv4 addresses it routes to the server.' }),
     active: t.exposeBoolean('active', { description: 'True when this add-on is attached to the server.' }),
-    monthly_usd_cents: t.exposeInt('monthly_usd_cents'),
+    monthly_usd_cents: t.exposeInt('monthly_usd_cents', { description: 'Monthly price in US cents.' }),
     prorated_usd_cents: t.exposeInt('prorated_usd_cents', { description: 'What attaching it today costs: prorated to the end of the current cycle.' }),
     owned_by_type: t.exposeBoolean('owned_by_type', { description: 'An add-on of this type is already active: detach it first.' }),
-    available: t.exposeBoolean('available'),
-    stock_note: t.exposeString('stock_note', { nullable: true }),
+    available: t.exposeBoolean('available', { description: 'False while it is out of stock (stock_note says why).' }),
+    stock_note: t.exposeString('stock_note', { nullable: true, description: 'Why it cannot be attached now; null when in stock.' }),
   }),
 });
 
@@ -363,14 +347,14 @@ const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>
   description: 'An add-on attached to a server and what it cost now.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The addonId.' }),
-    serverId: t.exposeString('serverId'),
-    type: t.exposeString('type'),
-    name: t.exposeString('name'),
-    monthlyUsdCents: t.exposeInt('monthlyUsdCents'),
+    serverId: t.exposeString('serverId', { description: 'The server it is attached to.' }),
+    type: t.exposeString('type', { ...example('extra_ip'), description: 'extra_ip, ip_block_24, seo_ip_pack or backups.' }),
+    name: t.exposeString('name', { ...example('4 extra IPv4 addresses'), description: 'Display name of the add-on.' }),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents', { description: 'Monthly price in US cents, billed with the server from its next renewal.' }),
     chargedUsdCents: t.exposeInt('chargedUsdCents', { description: 'Debited from the wallet now (prorated).' }),
     transactionId: t.exposeString('transactionId', { nullable: true, description: 'The wallet transaction of the debit.' }),
     ips: t.exposeStringList('ips', { description: 'Addresses now routed to the server; configure them inside the guest OS.' }),
-    attachedAt: t.expose('attachedAt', { type: 'DateTime' }),
+    attachedAt: t.expose('attachedAt', { type: 'DateTime', description: 'When it was attached.' }),
   }),
 });
 
@@ -388,8 +372,8 @@ const AddonDetachment = builder.objectRef<Awaited<ReturnType<typeof detachAddon>
   description: 'An add-on detached from a server (no refund).',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The addonId.' }),
-    serverId: t.exposeString('serverId'),
-    detached: t.exposeBoolean('detached'),
+    serverId: t.exposeString('serverId', { description: 'The server it was detached from.' }),
+    detached: t.exposeBoolean('detached', { description: 'Always true.' }),
     releasedIps: t.exposeStringList('releasedIps', { description: 'Addresses that stopped routing.' }),
   }),
 });
@@ -407,18 +391,12 @@ builder.mutationField('serverAddonDetach', (t) =>
 const PasswordReset = builder.objectRef<Awaited<ReturnType<typeof resetRootPassword>>>('ServerPasswordReset').implement({
   description: 'A new root password, shown once and stored nowhere.',
   fields: (t) => ({
-    serverId: t.exposeString('serverId'),
-    username: t.exposeString('username'),
-    rootPassword: t.exposeString('rootPassword'),
+    serverId: t.exposeString('serverId', { description: 'The server.' }),
+    username: t.exposeString('username', { ...example('root'), description: 'The administrator to sign in as: root (Linux) or Administrator (Windows).' }),
+    rootPassword: t.exposeString('rootPassword', { description: 'The new password, shown only in this answer.' }),
   }),
 });
 
-builder.mutationField('serverPasswordReset', (t) =>
-  t.field({
-    ...operation({ summary: 'Reset the root password', scope: 'servers:write', rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset', notTool: 'returns a root password; handing it to a model is not a safe default',
-      description: 'Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).' }),
-    type: PasswordReset,
-    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
-    resolve: (_root, args, ctx) => resetRootPassword(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'serverPasswordReset', PasswordReset, 'The server id.', resetRootPassword,
+  operation({ summary: 'Reset the root password', scope: 'servers:write', rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset', notTool: 'returns a root password; handing it to a model is not a safe default',
+    description: 'Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).' }));

@@ -1,21 +1,11 @@
 import { builder } from '../../schema/builder.ts';
-import { batchedList, connectionArgs, connectionOfPage, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
+import { accountListEdge, batchedList, edge, nodeKind } from '../../schema/graph.ts';
 import { Ticket, TicketMessage } from './schema.ts';
-import { listTickets, messagesOfTickets, ticketsByIds } from './service.ts';
+import { listTickets, messagesByIds, messagesOfTickets, ticketsByIds } from './service.ts';
 
 // Support tickets in the graph: Account.tickets → messages.
 
-const TicketConnection = connectionType('Ticket', Ticket);
-
-builder.prismaObjectField('Account', 'tickets', (t) =>
-  t.field({
-    ...edge('tickets:read'),
-    type: TicketConnection,
-    description: 'Support tickets, newest first.',
-    args: connectionArgs(t),
-    resolve: async (_a, args, ctx) => connectionOfPage(await listTickets(ctx.db, { limit: pageSize(args), cursor: args.after })),
-  }),
-);
+accountListEdge('tickets', 'tickets:read', Ticket, 'Support tickets, newest first.', (ctx, page) => listTickets(ctx.db, page));
 
 builder.objectField(Ticket, 'messages', (t) =>
   t.field({
@@ -27,3 +17,4 @@ builder.objectField(Ticket, 'messages', (t) =>
 );
 
 nodeKind({ prefix: 'tkt', typename: 'Ticket', scope: 'tickets:read', load: (ctx, ids) => ticketsByIds(ctx.db, ids) });
+nodeKind({ prefix: 'tmsg', typename: 'TicketMessage', scope: 'tickets:read', load: (ctx, ids) => messagesByIds(ctx.db, ids) });

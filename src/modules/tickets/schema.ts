@@ -1,20 +1,22 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
+import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType, pageArgs } from '../../schema/pagination.ts';
+import { listType } from '../../schema/pagination.ts';
 import { closeTicket, createTicket, DEPARTMENTS, getTicket, listTickets, MESSAGE_MAX, MESSAGE_RULES, PRIORITIES, replyTicket, SUBJECT_MAX, SUBJECT_RULES, type TicketDetail, type TicketView } from './service.ts';
 
 const ticketFields = (t: any) => ({
-  id: t.exposeID('id'),
-  number: t.exposeString('number', { description: 'TKT-<number>, as in ticket events (ticketNumber).' }),
-  subject: t.exposeString('subject'),
+  id: t.exposeID('id', { description: 'The ticket id (tkt_…).' }),
+  number: t.exposeString('number', { ...example('TKT-100042'), description: 'TKT-<number>, as in ticket events (ticketNumber).' }),
+  subject: t.exposeString('subject', { description: `The subject, 1 to ${SUBJECT_MAX} characters.` }),
   department: t.exposeString('department', { description: DEPARTMENTS.join(', ') + '.' }),
   priority: t.exposeString('priority', { description: PRIORITIES.join(', ') + '.' }),
-  status: t.exposeString('status', { description: 'open (waiting on support), answered (waiting on you) or closed.' }),
-  lastReplyAt: t.expose('lastReplyAt', { type: 'DateTime' }),
-  closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true }),
-  createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  status: t.exposeString('status', { ...example('open'), description: 'open (waiting on support), answered (waiting on you) or closed.' }),
+  lastReplyAt: t.expose('lastReplyAt', { type: 'DateTime', description: 'When the last message was added.' }),
+  closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true, description: 'When it was closed; null unless closed.' }),
+  createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was opened.' }),
 });
 
 export const Ticket = builder.objectRef<TicketView>('Ticket').implement({
@@ -24,41 +26,30 @@ export const Ticket = builder.objectRef<TicketView>('Ticket').implement({
 });
 
 export const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('TicketMessage').implement({
+  interfaces: [Node],
   description: 'One message of a ticket thread.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    author: t.exposeString('author', { description: 'customer or staff.' }),
-    body: t.exposeString('body'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    id: t.exposeID('id', { description: 'The message id (tmsg_…).' }),
+    author: t.exposeString('author', { ...example('customer'), description: 'customer or staff.' }),
+    body: t.exposeString('body', { description: `The message text, 1 to ${MESSAGE_MAX} characters.` }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was sent.' }),
   }),
 });
 
 const TicketWithThread = builder.objectRef<TicketDetail>('TicketDetail').implement({
   description: 'A support ticket with its message thread, oldest first.',
-  fields: (t) => ({ ...ticketFields(t), messages: t.field({ type: [TicketMessage], resolve: (d) => d.messages }) }),
+  fields: (t) => ({ ...ticketFields(t), messages: t.field({ type: [TicketMessage], description: 'The thread, oldest first.', resolve: (d) => d.messages }) }),
 });
 
 const TicketList = listType('TicketList', Ticket);
 
-builder.queryField('tickets', (t) =>
-  t.field({
-    ...operation({ summary: 'List tickets', scope: 'tickets:read', rest: 'GET /tickets', area: 'tickets', tool: 'tickets_list',
-      description: 'The support tickets of the account, newest first. A page of the list envelope; follow nextCursor while hasMore.' }),
-    type: TicketList,
-    args: pageArgs(t),
-    resolve: (_root, args, ctx) => listTickets(ctx.db, args),
-  }),
-);
+pagedListQuery('tickets', TicketList, (ctx, args) => listTickets(ctx.db, args),
+  { summary: 'List tickets', scope: 'tickets:read', rest: 'GET /tickets', area: 'tickets', tool: 'tickets_list',
+    description: 'The support tickets of the account, newest first.' });
 
-builder.queryField('ticket', (t) =>
-  t.field({
-    ...operation({ summary: 'Get a ticket', scope: 'tickets:read', rest: 'GET /tickets/:id', area: 'tickets', tool: 'ticket_get',
-      description: 'One support ticket with its whole message thread, oldest first.' }),
-    type: TicketWithThread,
-    args: { id: t.arg.id({ required: true, description: 'The ticket id.' }) },
-    resolve: (_root, args, ctx) => getTicket(ctx.db, args.id),
-  }),
-);
+idOperation('query', 'ticket', TicketWithThread, 'The ticket id.', (ctx, id) => getTicket(ctx.db, id),
+  operation({ summary: 'Get a ticket', scope: 'tickets:read', rest: 'GET /tickets/:id', area: 'tickets', tool: 'ticket_get',
+    description: 'One support ticket with its whole message thread, oldest first.' }));
 
 builder.mutationField('ticketCreate', (t) =>
   t.field({
@@ -85,12 +76,6 @@ builder.mutationField('ticketReply', (t) =>
   }),
 );
 
-builder.mutationField('ticketClose', (t) =>
-  t.field({
-    ...operation({ summary: 'Close a ticket', scope: 'tickets:write', rest: 'POST /tickets/:id/close', area: 'tickets', tool: 'ticket_close',
-      description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.' }),
-    type: TicketWithThread,
-    args: { id: t.arg.id({ required: true, description: 'The ticket id.' }) },
-    resolve: (_root, args, ctx) => closeTicket(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'ticketClose', TicketWithThread, 'The ticket id.', closeTicket,
+  operation({ summary: 'Close a ticket', scope: 'tickets:write', rest: 'POST /tickets/:id/close', area: 'tickets', tool: 'ticket_close',
+    description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.' }));

@@ -157,7 +157,19 @@ export async function ticketsByIds(db: TenantDb, ids: readonly string[]) {
   return (await db.ticket.findMany({ where: { id: { in: [...ids] } } })).map(ticketView);
 }
 
+const MESSAGE_SELECT = { id: true, ticketId: true, author: true, body: true, createdAt: true } as const;
+
 /** The messages of several tickets (already read through the tenant client), oldest first. */
 export async function messagesOfTickets(db: TenantDb, ticketIds: readonly string[]) {
-  return db.ticketMessage.findMany({ where: { ticketId: { in: [...ticketIds] } }, orderBy: { id: 'asc' }, select: { id: true, ticketId: true, author: true, body: true, createdAt: true } });
+  return db.ticketMessage.findMany({ where: { ticketId: { in: [...ticketIds] } }, orderBy: { id: 'asc' }, select: MESSAGE_SELECT });
+}
+
+/**
+ * Messages by id. A message has no account column of its own, so they are read through their
+ * tickets, which the tenant client filters (one statement: relations load as joins).
+ */
+export async function messagesByIds(db: TenantDb, ids: readonly string[]) {
+  const byId = { id: { in: [...ids] } };
+  const tickets = await db.ticket.findMany({ where: { messages: { some: byId } }, select: { messages: { where: byId, select: MESSAGE_SELECT } } });
+  return tickets.flatMap((t) => t.messages);
 }

@@ -1,22 +1,13 @@
 import { builder } from '../../schema/builder.ts';
-import { batchedConnection, batchedOne, connectionArgs, connectionOfPage, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
+import { accountListEdge, batchedConnection, batchedOne, connectionArgs, connectionType, edge, nodeKind } from '../../schema/graph.ts';
 import { Webhook, WebhookDelivery } from './schema.ts';
 import { deliveriesByIds, deliveriesOfWebhooks, listWebhooks, webhooksByIds } from './service.ts';
 
 // Webhooks in the graph: Account.webhooks → deliveries → back to the subscription.
 
-const WebhookConnection = connectionType('Webhook', Webhook);
 const WebhookDeliveryConnection = connectionType('WebhookDelivery', WebhookDelivery);
 
-builder.prismaObjectField('Account', 'webhooks', (t) =>
-  t.field({
-    ...edge('webhooks:read'),
-    type: WebhookConnection,
-    description: 'Webhook subscriptions (secrets masked), newest first.',
-    args: connectionArgs(t),
-    resolve: async (_a, args, ctx) => connectionOfPage(await listWebhooks(ctx.db, { limit: pageSize(args), cursor: args.after })),
-  }),
-);
+accountListEdge('webhooks', 'webhooks:read', Webhook, 'Webhook subscriptions (secrets masked), newest first.', (ctx, page) => listWebhooks(ctx.db, page));
 
 builder.objectField(Webhook, 'deliveries', (t) =>
   t.field({

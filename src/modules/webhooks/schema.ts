@@ -1,7 +1,9 @@
 import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
+import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
@@ -14,14 +16,14 @@ export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
   interfaces: [Node],
   description: 'A webhook subscription: events of the chosen kinds are POSTed, signed, to its URL.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'The subscription id (wh_…).' }),
     url: t.exposeString('url', { description: 'HTTPS URL that receives deliveries.' }),
     events: t.exposeStringList('events', { description: 'Event kinds, or the single value "*" for all.' }),
-    description: t.exposeString('description'),
+    description: t.exposeString('description', { description: 'Your note on it, at most 500 characters ("" when none).' }),
     isActive: t.exposeBoolean('isActive', { description: 'False pauses (deliveries wait), true resumes.' }),
     secret: t.exposeString('secret', { description: 'Signing secret: in full only from create and rotate-secret, masked (whsec_****abcd) elsewhere.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
   }),
 });
 
@@ -41,11 +43,11 @@ interface AttemptView {
 const WebhookDeliveryAttempt = builder.objectRef<AttemptView>('WebhookDeliveryAttempt').implement({
   description: 'One HTTP attempt of a delivery.',
   fields: (t) => ({
-    number: t.exposeInt('number'),
-    startedAt: t.expose('startedAt', { type: 'DateTime' }),
-    durationMs: t.exposeInt('durationMs'),
+    number: t.exposeInt('number', { description: 'Attempt number, from 1.' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When the request was sent.' }),
+    durationMs: t.exposeInt('durationMs', { description: 'Time until the response or the failure, in milliseconds.' }),
     statusCode: t.exposeInt('statusCode', { nullable: true, description: 'HTTP status of the response; null when none came (timeout, refused, DNS).' }),
-    error: t.exposeString('error', { nullable: true }),
+    error: t.exposeString('error', { nullable: true, description: 'Why it failed (an HTTP status or a network error); null when it succeeded.' }),
     succeeded: t.exposeBoolean('succeeded', { description: 'True for a 2xx response within the timeout.' }),
     manual: t.exposeBoolean('manual', { description: 'A redelivery asked for with redeliver.' }),
   }),
@@ -72,42 +74,30 @@ export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery'
   description: 'One event sent to one subscription, with its attempts.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Sent as X-Service-Delivery-Id; the same on every attempt.' }),
-    webhookId: t.exposeString('webhookId'),
-    eventId: t.exposeString('eventId'),
-    eventType: t.exposeString('eventType'),
-    status: t.exposeString('status', { description: 'pending, succeeded or failed.' }),
-    attemptCount: t.exposeInt('attemptCount'),
+    webhookId: t.exposeString('webhookId', { description: 'The subscription.' }),
+    eventId: t.exposeString('eventId', { description: 'The event sent (evt_…).' }),
+    eventType: t.exposeString('eventType', { description: 'The event kind.' }),
+    status: t.exposeString('status', { ...example('succeeded'), description: 'pending, succeeded or failed.' }),
+    attemptCount: t.exposeInt('attemptCount', { description: 'Attempts made so far.' }),
     maxAttempts: t.exposeInt('maxAttempts', { description: `Attempts allowed before failed (${MAX_ATTEMPTS}; one more per redeliver).` }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When the next attempt is due; null once succeeded or failed.' }),
-    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
-    lastError: t.exposeString('lastError', { nullable: true }),
-    lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    attempts: t.field({ type: [WebhookDeliveryAttempt], resolve: (d) => d.attempts }),
+    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true, description: 'HTTP status of the last attempt; null before the first or when no response came.' }),
+    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the last attempt failed; null when it succeeded or before the first.' }),
+    lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true, description: 'When the last attempt was made; null before the first.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the event was queued for this subscription.' }),
+    attempts: t.field({ type: [WebhookDeliveryAttempt], description: 'Every attempt, oldest first.', resolve: (d) => d.attempts }),
   }),
 });
 
 const WebhookDeliveryList = listType('WebhookDeliveryList', WebhookDelivery);
 
-builder.queryField('webhooks', (t) =>
-  t.field({
-    ...operation({ summary: 'List webhooks', scope: 'webhooks:read', rest: 'GET /webhooks', area: 'webhooks', tool: 'webhooks_list',
-      description: 'The webhook subscriptions of the account, newest first, secrets masked. A page of the list envelope; follow nextCursor while hasMore.' }),
-    type: WebhookList,
-    args: pageArgs(t),
-    resolve: (_root, args, ctx) => listWebhooks(ctx.db, args),
-  }),
-);
+pagedListQuery('webhooks', WebhookList, (ctx, args) => listWebhooks(ctx.db, args),
+  { summary: 'List webhooks', scope: 'webhooks:read', rest: 'GET /webhooks', area: 'webhooks', tool: 'webhooks_list',
+    description: 'The webhook subscriptions of the account, newest first, secrets masked.' });
 
-builder.queryField('webhook', (t) =>
-  t.field({
-    ...operation({ summary: 'Get a webhook', scope: 'webhooks:read', rest: 'GET /webhooks/:id', area: 'webhooks', tool: 'webhook_get',
-      description: 'One webhook subscription, its secret masked.' }),
-    type: Webhook,
-    args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }) },
-    resolve: (_root, args, ctx) => getWebhook(ctx.db, args.id),
-  }),
-);
+idOperation('query', 'webhook', Webhook, 'The webhook subscription id.', (ctx, id) => getWebhook(ctx.db, id),
+  operation({ summary: 'Get a webhook', scope: 'webhooks:read', rest: 'GET /webhooks/:id', area: 'webhooks', tool: 'webhook_get',
+    description: 'One webhook subscription, its secret masked.' }));
 
 builder.mutationField('webhookCreate', (t) =>
   t.field({
@@ -139,25 +129,13 @@ builder.mutationField('webhookUpdate', (t) =>
   }),
 );
 
-builder.mutationField('webhookDelete', (t) =>
-  t.field({
-    ...operation({ summary: 'Delete a webhook', scope: 'webhooks:write', rest: 'DELETE /webhooks/:id', area: 'webhooks', tool: 'webhook_delete',
-      description: 'Delete a subscription, its queued deliveries and its delivery log.' }),
-    type: Deleted,
-    args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }) },
-    resolve: (_root, args, ctx) => deleteWebhook(ctx.db, args.id),
-  }),
-);
+idOperation('mutation', 'webhookDelete', Deleted, 'The webhook subscription id.', (ctx, id) => deleteWebhook(ctx.db, id),
+  operation({ summary: 'Delete a webhook', scope: 'webhooks:write', rest: 'DELETE /webhooks/:id', area: 'webhooks', tool: 'webhook_delete',
+    description: 'Delete a subscription, its queued deliveries and its delivery log.' }));
 
-builder.mutationField('webhookRotateSecret', (t) =>
-  t.field({
-    ...operation({ summary: 'Rotate the signing secret', scope: 'webhooks:write', rest: 'POST /webhooks/:id/rotate-secret', area: 'webhooks', tool: 'webhook_rotate_secret', hints: { destructive: true },
-      description: 'Replace the signing secret; the new one is returned once and the old one stops signing at once.' }),
-    type: Webhook,
-    args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }) },
-    resolve: (_root, args, ctx) => rotateSecret(ctx, args.id),
-  }),
-);
+idOperation('mutation', 'webhookRotateSecret', Webhook, 'The webhook subscription id.', rotateSecret,
+  operation({ summary: 'Rotate the signing secret', scope: 'webhooks:write', rest: 'POST /webhooks/:id/rotate-secret', area: 'webhooks', tool: 'webhook_rotate_secret', hints: { destructive: true },
+    description: 'Replace the signing secret; the new one is returned once and the old one stops signing at once.' }));
 
 builder.queryField('webhookDeliveries', (t) =>
   t.field({

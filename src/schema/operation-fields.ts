@@ -1,0 +1,60 @@
+import type { ArgBuilder, ArgumentRef, ObjectRef } from '@pothos/core';
+import type { GraphQLResolveInfo } from 'graphql';
+import { builder, type Types } from './builder.ts';
+import type { RequestContext } from './context.ts';
+import { operation, type OperationMeta } from './operation.ts';
+import { pageArgs, type Page, type PageArgs } from './pagination.ts';
+
+/**
+ * The two shapes most operations take, declared in one call each: a paged list, and an
+ * operation on one resource named by the `:id` of its path. Anything else declares its field
+ * with `builder.queryField`/`mutationField` and `...operation({...})` directly.
+ */
+
+/** What every paged list says of its envelope, once (the operation's description ends with it). */
+const PAGED_SENTENCE = ' A page of the list envelope; follow nextCursor while hasMore.';
+
+/**
+ * A paged list operation, newest first: `limit`/`cursor` (plus any `args` of its own, such as
+ * the parent's id), the list envelope `type`, and the paging sentence after its description.
+ */
+export function pagedListQuery<Args extends Record<string, unknown> = Record<string, never>>(
+  name: string,
+  type: ObjectRef<Types, Page<any>>,
+  list: (ctx: RequestContext, args: PageArgs & Args, info: GraphQLResolveInfo) => Promise<Page<unknown>>,
+  meta: OperationMeta,
+  args?: (t: { arg: ArgBuilder<Types> }) => Record<string, ArgumentRef<Types, unknown>>,
+): void {
+  builder.queryField(name, (t) =>
+    t.field({
+      ...operation({ ...meta, description: meta.description + PAGED_SENTENCE }),
+      type,
+      args: { ...args?.(t), ...pageArgs(t) },
+      resolve: (_root, values, ctx, info) => list(ctx, values as PageArgs & Args, info) as Promise<Page<any>>,
+    }),
+  );
+}
+
+/**
+ * An operation whose only argument is the `id` of the resource in its path (get, delete, an
+ * action): `idDescription` is the argument's description, `run` the service call and `options`
+ * `operation({...})` (or an area's wrapper of it).
+ */
+export function idOperation(
+  root: 'query' | 'mutation',
+  name: string,
+  type: ObjectRef<Types, any>,
+  idDescription: string,
+  run: (ctx: RequestContext, id: string) => Promise<unknown>,
+  options: ReturnType<typeof operation>,
+): void {
+  const field = (t: any) =>
+    t.field({
+      ...options,
+      type,
+      args: { id: t.arg.id({ required: true, description: idDescription }) },
+      resolve: (_root: unknown, args: { id: string }, ctx: RequestContext) => run(ctx, args.id),
+    });
+  if (root === 'query') builder.queryField(name, field);
+  else builder.mutationField(name, field);
+}
