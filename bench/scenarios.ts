@@ -289,11 +289,7 @@ async function startServerProcess(env: Record<string, string>, dataDir: string) 
   return {
     url: server.url,
     /** Spawn to the first 200 from /readyz (polled every 25 ms); an early exit fails with the output. */
-    ready(): Promise<number> {
-      const died = server.exited.then((code) => Promise.reject(new Error(`server exited with ${code}: ${server.output().slice(-4000)}`)));
-      died.catch(() => undefined);
-      return Promise.race([waitReady(server.url, 120_000, 25), died]);
-    },
+    ready: (): Promise<number> => waitReady(server, 120_000, 25),
     /** Peak resident set of the server process so far (Linux: VmHWM). */
     peakRss(): number {
       const status = fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8');

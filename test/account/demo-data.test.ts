@@ -18,7 +18,7 @@ afterAll(async () => {
 describe('npm start on a fresh data directory: the demo account holds something to look at', () => {
   it('every list the dashboard and GraphiQL show has items, the servers run, and nothing is dated after now', async () => {
     server = await spawnServer();
-    await waitReady(server.url);
+    await waitReady(server);
     const creds = JSON.parse(fs.readFileSync(path.join(server.dataDir, 'demo-credentials.json'), 'utf8'));
     const get = async (p: string) => {
       const res = await fetch(`${server!.url}/v1${p}`, { headers: { Authorization: `Bearer ${creds.apiKey}` } });

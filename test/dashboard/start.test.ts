@@ -15,7 +15,7 @@ describe('npm start: dashboard and OAuth on the real process', () => {
   it('serves the dashboard, the OAuth metadata at PUBLIC_BASE_URL, and the demo account signs in with its password', { timeout: 90_000 }, async () => {
     ensureDashboardBuilt();
     server = await spawnServer();
-    await waitReady(server.url);
+    await waitReady(server);
     const page = await fetch(`${server.url}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");

@@ -39,10 +39,20 @@ export async function spawnServer(env: Record<string, string> = {}, dataDir = fs
   return { child, url: `http://127.0.0.1:${port}`, port, dataDir, output: () => out, exited };
 }
 
-/** Polls /readyz every `pollMs` until it answers 200; returns the milliseconds it took. */
-export async function waitReady(url: string, timeoutMs = 60_000, pollMs = 50): Promise<number> {
+/**
+ * Polls /readyz every `pollMs` until it answers 200; returns the milliseconds it took. Given the
+ * process itself, it fails at once if the process exits, and a failure carries the process's
+ * output, so a start that hangs or crashes under a loaded CI machine says why.
+ */
+export async function waitReady(target: string | ServerProcess, timeoutMs = 60_000, pollMs = 50): Promise<number> {
+  const url = typeof target === 'string' ? target : target.url;
+  const proc = typeof target === 'string' ? undefined : target;
+  let exitCode: number | null | undefined;
+  void proc?.exited.then((code) => (exitCode = code));
+  const failure = (why: string) => new Error(proc ? `${why}; its output:\n${proc.output().slice(-8000)}` : why);
   const started = performance.now();
   while (performance.now() - started < timeoutMs) {
+    if (exitCode !== undefined) throw failure(`${url} exited with code ${exitCode} before it was ready`);
     try {
       const res = await fetch(`${url}/readyz`);
       if (res.status === 200) return performance.now() - started;
@@ -51,5 +61,5 @@ export async function waitReady(url: string, timeoutMs = 60_000, pollMs = 50): P
     }
     await new Promise((r) => setTimeout(r, pollMs));
   }
-  throw new Error(`${url} not ready after ${timeoutMs} ms`);
+  throw failure(`${url} not ready after ${timeoutMs} ms`);
 }

@@ -56,7 +56,7 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
     db = (await freshDatabase())!;
     // All three start at once: the migration lock lets exactly one apply the migrations.
     instances = await Promise.all([0, 1, 2].map(() => spawnServer(env())));
-    await Promise.all(instances.map((i) => waitReady(i.url, 180_000)));
+    await Promise.all(instances.map((i) => waitReady(i, 180_000)));
     const port = await freePort();
     balancer = await startBalancer({ port, targets: instances.map((i) => ({ host: '127.0.0.1', port: i.port })) });
     lb = `http://127.0.0.1:${port}`;

@@ -22,7 +22,7 @@ describe('npm start on a fresh data directory', () => {
   it('serves, writes the demo credentials and the operator token, answers GET /v1/account with the demo key; SIGTERM stops it cleanly', async () => {
     const server = await spawnServer();
     started.push(server);
-    const ms = await waitReady(server.url);
+    const ms = await waitReady(server);
     console.log(`start-up to /readyz on a fresh data directory: ${ms} ms`);
 
     const creds = JSON.parse(fs.readFileSync(path.join(server.dataDir, 'demo-credentials.json'), 'utf8'));
@@ -52,7 +52,7 @@ describe('npm start on a fresh data directory', () => {
     // A second start on the same data directory keeps the data and does not recreate the demo.
     const again = await spawnServer({}, server.dataDir);
     started.push(again);
-    await waitReady(again.url);
+    await waitReady(again);
     const res2 = await fetch(`${again.url}/v1/account`, { headers: { Authorization: `Bearer ${creds.apiKey}` } });
     expect(res2.status).toBe(200);
     expect(JSON.parse(fs.readFileSync(path.join(server.dataDir, 'demo-credentials.json'), 'utf8')).apiKey).toBe(creds.apiKey);
@@ -63,7 +63,7 @@ describe('npm start on a fresh data directory', () => {
   it('graceful shutdown: SIGTERM refuses new connections but finishes the request in flight', async () => {
     const server = await spawnServer({ ADMIN_TOKEN: 'graceful-admin-token' });
     started.push(server);
-    await waitReady(server.url);
+    await waitReady(server);
     const body = JSON.stringify({ email: 'late@example.com', name: 'Late', country: 'NL' });
     // Start a request and send only half its body.
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -97,7 +97,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('with DATABASE_URL', () => {
     const server = await spawnServer({ DATABASE_URL: db.url, ADMIN_TOKEN: 'pg-admin-token' });
     started.push(server);
     try {
-      await waitReady(server.url);
+      await waitReady(server);
       expect(fs.existsSync(path.join(server.dataDir, 'demo-credentials.json'))).toBe(false);
       // Nor any of its data: the database holds no account, server or invoice.
       const { default: pg } = await import('pg');
