@@ -7,6 +7,7 @@ import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
 import { checkWebhookUrl, UrlRefused } from './url-guard.ts';
 import { encryptSecret, generateSecret, maskSecret, secretHint } from './secrets.ts';
+import { readDeliveryPage } from './delivery-read.ts';
 
 /** What a webhook call needs: the tenant-scoped db plus the instance's parts. */
 export interface WebhookContext {
@@ -137,7 +138,7 @@ export async function rotateSecret(ctx: WebhookContext, id: string): Promise<Web
   return view(row, secret);
 }
 
-const DELIVERY_SELECT = {
+export const DELIVERY_SELECT = {
   id: true,
   webhookId: true,
   eventId: true,
@@ -153,11 +154,13 @@ const DELIVERY_SELECT = {
   attempts: { orderBy: { number: 'asc' as const }, select: { number: true, startedAt: true, durationMs: true, statusCode: true, error: true, succeeded: true, manual: true } },
 };
 
-/** The delivery log of a subscription, newest first. */
-/** The delivery log, newest first (delivery ids carry their creation time). */
-export async function listDeliveries(db: TenantDb, webhookId: string, args: PageArgs) {
-  await find(db, webhookId);
-  return paginate(args, (q) => db.webhookDelivery.findMany({ ...q, where: { ...q.where, webhookId }, select: DELIVERY_SELECT }), DELIVERY_PAGE_LIMITS);
+/** The delivery log of a subscription, newest first (delivery ids carry their creation time); one statement. */
+export function listDeliveries(db: TenantDb, webhookId: string, args: PageArgs) {
+  return paginate(args, async (q) => {
+    const rows = await readDeliveryPage(db, webhookId, q.where.id?.lt ?? null, q.take);
+    if (!rows) throw notFound('Webhook');
+    return rows;
+  }, DELIVERY_PAGE_LIMITS);
 }
 
 /**
