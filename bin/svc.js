@@ -15,11 +15,15 @@ if (unsupported) {
   process.exit(1);
 }
 
-// One background thread compiles WebAssembly (Prisma's query compiler, PGlite) instead of one
-// per core: the optimising compiler's memory stays with the process after start-up. Peak RSS of
-// the 10,000-server walk on PostgreSQL: 294-315 MB → 269 MB; it must be set before any module
-// is compiled, so here.
+// WebAssembly compilation (Prisma's query compiler, PGlite), set before any module is compiled.
+// One background thread instead of one per core: the optimising compiler's memory stays with
+// the process after start-up. On the embedded database, no function leaves the baseline
+// compiler (the tier-up filter names a function index no module has): when one of PGlite's
+// largest functions gets hot, V8's optimising compiler takes about 600 MB of transient memory
+// for it alone, nearly tripling the process's peak. The baseline code is slower only on the
+// heaviest statements (README: Read path, "Memory and start-up on the embedded database").
 v8.setFlagsFromString('--wasm-num-compilation-tasks=1');
+if (!process.env.DATABASE_URL) v8.setFlagsFromString('--wasm-tier-up-filter=2000000000');
 
 // A person's commands (user-commands.js) import nothing of the server: they start without it.
 const command = process.argv[2];

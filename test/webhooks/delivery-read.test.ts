@@ -50,7 +50,7 @@ describe('the delivery log in one statement', () => {
     for (const take of [1, 3]) {
       let before: string | null = null;
       for (let page = 0; page < 20; page++) {
-        const viaPrisma = await db.webhookDelivery.findMany({ where: { webhookId: hookId, ...(before ? { id: { lt: before } } : {}) }, orderBy: { id: 'desc' }, take, select: DELIVERY_SELECT });
+        const viaPrisma: { id: string }[] = await db.webhookDelivery.findMany({ where: { webhookId: hookId, ...(before ? { id: { lt: before } } : {}) }, orderBy: { id: 'desc' }, take, select: DELIVERY_SELECT });
         expect(await readDeliveryPage(db, hookId, before, take)).toStrictEqual(viaPrisma);
         if (viaPrisma.length < take) break;
         before = viaPrisma[viaPrisma.length - 1].id;
