@@ -40,16 +40,15 @@ export async function spawnServer(env: Record<string, string> = {}, dataDir = fs
 }
 
 /**
- * Polls /readyz every `pollMs` until it answers 200; returns the milliseconds it took. Given the
- * process itself, it fails at once if the process exits, and a failure carries the process's
- * output, so a start that hangs or crashes under a loaded CI machine says why.
+ * Polls the process's /readyz every `pollMs` until it answers 200; returns the milliseconds it
+ * took. It fails at once if the process exits, and a failure carries the process's output, so a
+ * start that hangs or crashes under a loaded CI machine says why.
  */
-export async function waitReady(target: string | ServerProcess, timeoutMs = 60_000, pollMs = 50): Promise<number> {
-  const url = typeof target === 'string' ? target : target.url;
-  const proc = typeof target === 'string' ? undefined : target;
+export async function waitReady(proc: ServerProcess, timeoutMs = 60_000, pollMs = 50): Promise<number> {
+  const url = proc.url;
   let exitCode: number | null | undefined;
-  void proc?.exited.then((code) => (exitCode = code));
-  const failure = (why: string) => new Error(proc ? `${why}; its output:\n${proc.output().slice(-8000)}` : why);
+  void proc.exited.then((code) => (exitCode = code));
+  const failure = (why: string) => new Error(`${why}; its output:\n${proc.output().slice(-8000)}`);
   const started = performance.now();
   while (performance.now() - started < timeoutMs) {
     if (exitCode !== undefined) throw failure(`${url} exited with code ${exitCode} before it was ready`);

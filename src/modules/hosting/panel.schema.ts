@@ -275,18 +275,21 @@ const HostingSshStop = builder.objectRef<Out<typeof stopSsh>>('HostingSshStop').
   fields: (t) => ({ stopped: t.exposeBoolean('stopped', { description: 'False when no session was live.' }), sessionId: t.exposeString('sessionId', { nullable: true, description: 'The session stopped; null when none was live.' }) }),
 });
 
+/** Why the browser-SSH operations are not MCP tools. */
+const BROWSER_SSH_NOT_A_TOOL = 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)';
+
 idOperation('query', 'hostingSshAccess', HostingSshAccess, 'The hosting account id.', sshAccess,
   panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', { summary: 'Get browser-SSH access',
-    description: 'Whether browser-SSH access is enabled for the account, and the live session if any.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }));
+    description: 'Whether browser-SSH access is enabled for the account, and the live session if any.', notTool: BROWSER_SSH_NOT_A_TOOL }));
 
 idOperation('mutation', 'hostingSshAccessEnable', HostingSshAccess, 'The hosting account id.', enableSshAccess,
   panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { summary: 'Enable browser SSH',
-    description: 'Enable browser-SSH access for the account; sessions can then be launched.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }));
+    description: 'Enable browser-SSH access for the account; sessions can then be launched.', notTool: BROWSER_SSH_NOT_A_TOOL, hints: { idempotent: true } }));
 
 idOperation('mutation', 'hostingSshLaunch', HostingSshLaunch, 'The hosting account id.', launchSsh,
   panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', { summary: 'Launch a browser-SSH session',
-    description: 'Start a browser-SSH session and return a short-lived URL and token to open it. 409 until access is enabled (POST …/ssh-terminal/access).', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)' }));
+    description: 'Start a browser-SSH session and return a short-lived URL and token to open it. 409 until access is enabled (POST …/ssh-terminal/access).', notTool: BROWSER_SSH_NOT_A_TOOL }));
 
 idOperation('mutation', 'hostingSshStop', HostingSshStop, 'The hosting account id.', stopSsh,
   panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { summary: 'Stop the browser-SSH session',
-    description: 'Stop the live browser-SSH session, if any.', notTool: 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)', hints: { idempotent: true } }));
+    description: 'Stop the live browser-SSH session, if any.', notTool: BROWSER_SSH_NOT_A_TOOL, hints: { idempotent: true } }));
