@@ -148,6 +148,7 @@ export async function nestedQuery(sizes: Sizes): Promise<Figure[]> {
       const ask = (requestId: string) =>
         fetch(`${app.url}/graphql`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}`, 'Content-Type': 'application/json', 'X-Request-Id': requestId }, body }).then((r) => r.json());
       await ask(`warm-${n}`);
+      app.countSql(`count-${n}`);
       const result: any = await ask(`count-${n}`);
       if (result.data.servers.data.length !== n) throw new Error(`expected ${n} servers, got ${result.data.servers.data.length}`);
       const statements = app.sqlFor(`count-${n}`);

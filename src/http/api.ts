@@ -6,7 +6,7 @@ import type { YogaServer } from './graphql.ts';
 import { admit } from './admit.ts';
 import { wantsGraphiQL } from './docs.ts';
 import { requestScope } from './request-scope.ts';
-import { sendError, sendFetchResponse, sendJson } from './respond.ts';
+import { readAnswer, sendAnswer, sendError, sendJson } from './respond.ts';
 import { dispatchBinary } from './binary-routes.ts';
 import type { V1Route } from './rest-routes.ts';
 import { noRoute, type RouteMatch, type Router } from './router.ts';
@@ -100,10 +100,11 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
         // The body is handed over parsed (plugins/parsed-body.ts), never read and parsed again.
         response = await yoga.handleRequest(new FetchRequest(url.href, { method, headers: headersOf(req) }), { ...server, jsonBody: parsed });
       }
-      if (restMatch && method === 'GET') response = await conditionalRead(req.headers['if-none-match'], response);
-      const over = await counted(response.status);
+      let answer = await readAnswer(response);
+      if (restMatch && method === 'GET') answer = conditionalRead(req.headers['if-none-match'], answer);
+      const over = await counted(answer.status);
       if (over) return fail(over);
-      await sendFetchResponse(res, response, { ...limitHeaders, ...Object.fromEntries(responseHeaders) });
+      sendAnswer(res, answer, { ...limitHeaders, ...Object.fromEntries(responseHeaders) });
     } catch (err) {
       const api = apiErrorOf(err);
       if (!api) throw err;

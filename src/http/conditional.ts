@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Answer } from './respond.ts';
 
 /**
  * Conditional reads on /v1 (RFC 9110 §8.8.3, §13.1.2): every successful GET of an operation
@@ -14,27 +15,24 @@ import { createHash } from 'node:crypto';
  * per-credential limit; that accounting is admission's (admit.ts `conditional`), which waits for
  * this status.
  */
-export async function conditionalRead(ifNoneMatch: string | string[] | undefined, response: Response): Promise<Response> {
-  if (response.status !== 200) return response;
-  const body = new Uint8Array(await response.arrayBuffer());
-  const etag = entityTag(body);
-  const headers = new Headers(response.headers);
-  headers.set('ETag', etag);
+export function conditionalRead(ifNoneMatch: string | string[] | undefined, answer: Answer): Answer {
+  if (answer.status !== 200) return answer;
+  const etag = entityTag(answer.body);
   const condition = Array.isArray(ifNoneMatch) ? ifNoneMatch.join(', ') : ifNoneMatch;
   if (condition !== undefined && noneMatchFails(condition, etag)) {
     // RFC 9110 §15.4.5: the 304 carries what a 200 would in ETag, Cache-Control, Vary; no content headers.
-    const kept = new Headers({ ETag: etag });
+    const kept: Answer['headers'] = { etag };
     for (const name of ['cache-control', 'vary']) {
-      const value = headers.get(name);
-      if (value !== null) kept.set(name, value);
+      const value = answer.headers[name];
+      if (value !== undefined) kept[name] = value;
     }
-    return new Response(null, { status: 304, headers: kept });
+    return { status: 304, headers: kept, body: '' };
   }
-  return new Response(body, { status: 200, headers });
+  return { ...answer, headers: { ...answer.headers, etag } };
 }
 
-/** A strong entity tag: 128 bits of the SHA-256 of the body bytes. */
-export function entityTag(body: Uint8Array): string {
+/** A strong entity tag: 128 bits of the SHA-256 of the body bytes (a string body hashed as its UTF-8 bytes, as it is sent). */
+export function entityTag(body: string | Uint8Array): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantClient } from '../../src/db/tenant.ts';
 import { detail, getPool } from '../../src/modules/pools/service.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { comparable } from '../helpers/rows.ts';
 
 // GET /v1/pools/:id reads a pool's detail in one statement (src/modules/pools/pool-read.ts);
 // here it must equal, deep and strict, what the Prisma reads of the same detail return inside a
@@ -33,7 +34,7 @@ describe('the pool detail in one statement', () => {
     const row = await prisma.pool.findFirstOrThrow({ where: { id: pool.id } });
     const viaPrisma = await prisma.$transaction((tx) => detail(tx as never, row));
     const viaStatement = await getPool(db, pool.id);
-    expect(viaStatement).toStrictEqual(viaPrisma);
+    expect(comparable(viaStatement)).toStrictEqual(comparable(viaPrisma));
     // The data exercises every part: servers with several, one and no addresses, a terminated one left out.
     expect(viaStatement.servers.map((s: { label: string; ips: string[] }) => [s.label, s.ips.length])).toEqual([['a', 2], ['b', 0], ['c', 1]]);
     expect(viaStatement.usage).toMatchObject({ servers: 3, ips: 3 });

@@ -6,6 +6,7 @@ import { getServerWithRelations, listServersWithRelations, SERVER_RELATIONS } fr
 import { VISIBLE } from '../../src/modules/servers/server-row.ts';
 import { paginate } from '../../src/schema/pagination.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { comparable } from '../helpers/rows.ts';
 
 // The hot server reads run one hand-written statement each (src/modules/servers/server-reads.ts);
 // here each must return exactly what Prisma's findMany / findFirst with the same relations
@@ -92,14 +93,14 @@ describe('typed server reads', () => {
     do {
       const typed = await listServersWithRelations(db, { limit: 2, cursor });
       const expected = await prismaPage(db, 2, cursor);
-      expect(typed).toStrictEqual(expected);
+      expect(comparable(typed)).toStrictEqual(comparable(expected));
       seen.push(...typed.data.map((s) => s.id));
       cursor = typed.nextCursor ?? undefined;
     } while (cursor);
     // Every visible server of the account once, newest first; not the terminated one, not another account's.
     expect(seen).toEqual(ids);
     const whole = await listServersWithRelations(db, { limit: 50 });
-    expect(whole).toStrictEqual(await prismaPage(db, 50));
+    expect(comparable(whole)).toStrictEqual(comparable(await prismaPage(db, 50)));
     const first = whole.data[0];
     expect(first.ips.map((i) => i.address)).toEqual(['100.64.9.200', '100.64.9.10', '100.64.9.9', '2001:db8::1']);
     expect(first.snapshots.map((s) => s.name)).toEqual(['snap-2', 'snap-1', 'snap-0']);
@@ -110,7 +111,7 @@ describe('typed server reads', () => {
   it('one server equals Prisma’s findFirst for every server; missing, terminated and other accounts’ read as missing', async () => {
     const db = tenantClient(app.running.app.prisma, a);
     for (const id of ids) {
-      expect(await getServerWithRelations(db, id)).toStrictEqual(await db.server.findFirst({ include: SERVER_RELATIONS, where: { id, ...VISIBLE } }));
+      expect(comparable(await getServerWithRelations(db, id))).toStrictEqual(comparable(await db.server.findFirst({ include: SERVER_RELATIONS, where: { id, ...VISIBLE } })));
     }
     for (const id of [terminated, otherAccountServer, 'srv_missing']) {
       await expect(getServerWithRelations(db, id)).rejects.toMatchObject({ status: 404 });
@@ -118,12 +119,12 @@ describe('typed server reads', () => {
     // The other account sees its own server and nothing of the first's.
     const other = tenantClient(app.running.app.prisma, b);
     expect((await listServersWithRelations(other, { limit: 50 })).data.map((s) => s.id)).toEqual([otherAccountServer]);
-    expect(await getServerWithRelations(other, otherAccountServer)).toStrictEqual(await other.server.findFirst({ include: SERVER_RELATIONS, where: { id: otherAccountServer } }));
+    expect(comparable(await getServerWithRelations(other, otherAccountServer))).toStrictEqual(comparable(await other.server.findFirst({ include: SERVER_RELATIONS, where: { id: otherAccountServer } })));
   });
 
   it('an account with no servers reads an empty page', async () => {
     const db = tenantClient(app.running.app.prisma, randomUUID());
-    expect(await listServersWithRelations(db, {})).toStrictEqual({ data: [], hasMore: false, nextCursor: null });
+    expect(comparable(await listServersWithRelations(db, {}))).toStrictEqual(comparable({ data: [], hasMore: false, nextCursor: null }));
   });
 
   it('tenant statements run only on a tenant client and must filter on the account', () => {

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { HostingAccount, PrismaClient } from '../../generated/prisma/client.ts';
+import { accountPage } from '../../db/account-page.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
@@ -149,8 +150,11 @@ export function certificateView(row: HostingRow) {
   return { status: row.certStatus, domains: row.certDomains, issuedAt: row.certIssuedAt, expiresAt: row.certExpiresAt, error: row.certError };
 }
 
+/** The account's hosting accounts, newest first, as one statement (db/account-page.ts). */
+export const hostingPage = accountPage<HostingAccount>('HostingAccount');
+
 export async function listHosting(ctx: HostingContext, args: PageArgs) {
-  const page = await paginate(args, (q) => ctx.db.hostingAccount.findMany(q));
+  const page = await paginate(args, (q) => hostingPage(ctx.db, q));
   return { ...page, data: page.data.map((r) => hostingView(r, ctx.app.config.publicBaseUrl)) };
 }
 

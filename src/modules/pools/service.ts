@@ -1,3 +1,4 @@
+import { accountPage } from '../../db/account-page.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
@@ -143,8 +144,11 @@ async function lockPool(tx: Tx, id: string): Promise<PoolRow> {
   return findPool(tx, id);
 }
 
+/** The account's pools but deleted ones (VISIBLE), newest first, as one statement (db/account-page.ts). */
+export const poolPage = accountPage<PoolRow>('Pool', "r.status <> 'deleted'");
+
 export async function listPools(db: TenantDb, args: PageArgs) {
-  const page = await paginate(args, (q) => db.pool.findMany({ ...q, where: { ...q.where, ...VISIBLE } }));
+  const page = await paginate(args, (q) => poolPage(db, q));
   return { ...page, data: page.data.map(summary) };
 }
 

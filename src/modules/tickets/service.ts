@@ -1,4 +1,5 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { accountPage } from '../../db/account-page.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
@@ -8,6 +9,7 @@ import type { Tx } from '../../provider/types.ts';
 import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { nextCounter } from '../billing/invoices.ts';
+import { readTicketWithThread } from './ticket-read.ts';
 
 /**
  * Support tickets (README: Support tickets). States: `open` (waiting on support) →
@@ -53,7 +55,8 @@ function detail(t: TicketRow & { messages: MessageRow[] }): TicketDetail {
   return { ...ticketView(t), messages: t.messages.map((m) => ({ id: m.id, author: m.author, body: m.body, createdAt: m.createdAt })) };
 }
 
-const MESSAGES = { messages: { orderBy: { id: 'asc' as const } } };
+/** The thread as the ticket's reads include it, oldest first (ticket-read.ts reads the same). */
+export const MESSAGES = { messages: { orderBy: { id: 'asc' as const } } };
 
 
 function oneOf<T extends string>(input: unknown, field: string, values: readonly T[], fallback: T): T {
@@ -62,8 +65,11 @@ function oneOf<T extends string>(input: unknown, field: string, values: readonly
   return input as T;
 }
 
+/** The account's tickets, newest first, as one statement (db/account-page.ts). */
+export const ticketPage = accountPage<TicketRow>('Ticket');
+
 export async function listTickets(db: TenantDb, args: PageArgs) {
-  const page = await paginate(args, (q) => db.ticket.findMany({ ...q }));
+  const page = await paginate(args, (q) => ticketPage(db, q));
   return { ...page, data: page.data.map(ticketView) };
 }
 
@@ -73,8 +79,11 @@ async function find(db: TenantDb | Tx, id: string) {
   return ticket;
 }
 
+/** GET /tickets/:id: one statement (ticket-read.ts). */
 export async function getTicket(db: TenantDb, id: string) {
-  return detail(await find(db, id));
+  const ticket = await readTicketWithThread(db, id);
+  if (!ticket) throw notFound('Ticket');
+  return detail(ticket);
 }
 
 /** Opens a ticket with its first message; `ticket.created`. */
