@@ -34,9 +34,10 @@ export interface Answer {
  * ponyfill was given, with no copy into bytes and back.
  */
 export async function readAnswer(response: Response): Promise<Answer> {
+  // Names in lower case: whatwg-node's Headers keep the case they were given (yoga's `Content-Type`).
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
-    headers[key] = value;
+    headers[key.toLowerCase()] = value;
   });
   const type = headers['content-type'];
   const textual = typeof type === 'string' && /^(application\/(graphql-response\+)?json|text\/)/i.test(type);

@@ -84,7 +84,7 @@ describe('flat lists in one statement', () => {
       const paged: unknown[] = [];
       let cursor: string | null = null;
       do {
-        const page = await app.call('GET', `${path}?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { key: c.key });
+        const page: { status: number; text: string; body: { data: unknown[]; nextCursor: string | null } } = await app.call('GET', `${path}?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { key: c.key });
         expect(page.status, page.text).toBe(200);
         paged.push(...page.body.data);
         cursor = page.body.nextCursor;

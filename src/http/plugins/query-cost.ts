@@ -25,8 +25,14 @@ export interface CostLimits {
  * from a variable, or the default — so the cost follows what the query can return.
  */
 export function documentCost(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): number {
+  return costOf(schema, document, operationName, variables).cost;
+}
+
+/** The cost, and whether it counted a connection's page size (so depends on the variables). */
+function costOf(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): { cost: number; paged: boolean } {
   const operation = getOperationAST(document, operationName);
-  if (!operation) return 0;
+  if (!operation) return { cost: 0, paged: false };
+  let paged = false;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const root = schema.getRootType(operation.operation) ?? undefined;
@@ -54,6 +60,7 @@ export function documentCost(schema: GraphQLSchema, document: DocumentNode, oper
         const child = field ? getNamedType(field.type) : undefined;
         let itemCost = OBJECT_COST + setCost(sel.selectionSet, child, depth + 1);
         if (variables && child?.name.endsWith('Connection') && child.extensions?.graphOnly) {
+          paged = true;
           const first = sel.arguments?.find((a) => a.name.value === 'first');
           const value = first ? valueFromASTUntyped(first.value, variables) : undefined;
           itemCost *= typeof value === 'number' && value > 0 ? value : CONNECTION_DEFAULT;
@@ -63,7 +70,21 @@ export function documentCost(schema: GraphQLSchema, document: DocumentNode, oper
     }
     return cost;
   };
-  return setCost(operation.selectionSet, root, 0);
+  const cost = setCost(operation.selectionSet, root, 0);
+  return { cost, paged };
+}
+
+/** Paged costs that do not depend on the variables (no connection selected), per document and operation: the documents are the parse cache's and sofa's, the same objects for every request. */
+const fixedPagedCosts = new WeakMap<DocumentNode, Map<string, number>>();
+
+function pagedCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>): number {
+  let fixed = fixedPagedCosts.get(document);
+  if (!fixed) fixedPagedCosts.set(document, (fixed = new Map()));
+  const known = fixed.get(operationName ?? '');
+  if (known !== undefined) return known;
+  const { cost, paged } = costOf(schema, document, operationName, variables);
+  if (!paged) fixed.set(operationName ?? '', cost);
+  return cost;
 }
 
 /**
@@ -87,7 +108,7 @@ export function useQueryCost(limits: CostLimits): Plugin {
       }));
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const cost = documentCost(args.schema, args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>);
+      const cost = pagedCost(args.schema, args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>);
       if (cost > limits.maxPagedCost) {
         setResultAndStopExecution({
           errors: [
