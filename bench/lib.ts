@@ -30,6 +30,7 @@ export async function startBenchApp(overrides: Partial<Config> = {}, opts: { dat
   // Only the requests asked for are counted: counting every statement of a timed run would be
   // work the app is charged with and the anchor is not.
   const statements = new Map<string, number>();
+  const logSql = Boolean(process.env.BENCH_SQL_LOG);
   const config = loadConfig({}, {
     port: 0,
     host: '127.0.0.1',
@@ -47,11 +48,11 @@ export async function startBenchApp(overrides: Partial<Config> = {}, opts: { dat
   });
   const running = await startApp(config, {
     onQuery: (q) => {
-      if (statements.size === 0 && !process.env.BENCH_SQL_LOG) return;
+      if (statements.size === 0 && !logSql) return;
       const id = requestScopeId();
       const count = statements.get(id);
       if (count !== undefined) statements.set(id, count + 1);
-      if (process.env.BENCH_SQL_LOG) console.error(`[sql ${id}] ${q.slice(0, 160)}`);
+      if (logSql) console.error(`[sql ${id}] ${q.slice(0, 160)}`);
     },
   });
   return {

@@ -88,7 +88,7 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
           if (!restArgs.has(name)) throw badRequest(`Unknown body field "${name}".`, name);
         }
       }
-      const responseHeaders = new Headers();
+      const responseHeaders = new FetchHeaders();
       const server = { app, principal, requestId: scope.requestId, log: scope.log, responseHeaders };
       let response: Response;
       if (restMatch) {

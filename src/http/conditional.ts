@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Answer } from './respond.ts';
 
 /**
@@ -33,7 +33,7 @@ export function conditionalRead(ifNoneMatch: string | string[] | undefined, answ
 
 /** A strong entity tag: 128 bits of the SHA-256 of the body bytes (a string body hashed as its UTF-8 bytes, as it is sent). */
 export function entityTag(body: string | Uint8Array): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  return `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
 }
 
 /**

@@ -45,12 +45,10 @@ export async function readAnswer(response: Response): Promise<Answer> {
   return { status: response.status, headers, body };
 }
 
-/** Writes an answer to the node response, adding `extra` headers. */
-export function sendAnswer(res: ServerResponse, answer: Answer, extra: Headers | Record<string, string>): void {
+/** Writes an answer to the node response, adding `extra` headers (rate limit, idempotency: they win over the answer's). */
+export function sendAnswer(res: ServerResponse, answer: Answer, extra: Record<string, string>): void {
   const headers = { ...answer.headers };
-  new Headers(extra as HeadersInit).forEach((value, key) => {
-    headers[key] = value;
-  });
+  for (const name in extra) headers[name.toLowerCase()] = extra[name];
   // A 304 has no content, and its Content-Length could only be the 200's (RFC 9110 §8.6): none.
   if (answer.status === 304) delete headers['content-length'];
   else headers['content-length'] = String(Buffer.byteLength(answer.body));
