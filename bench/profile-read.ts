@@ -1,18 +1,34 @@
-// `node --cpu-prof --import tsx bench/profile-read.ts [rest-path]`: the app with the read-path
-// scenario's account, driven by autocannon in another process for a few seconds, so a CPU
-// profile of this process holds the server's work only.
+// `node --cpu-prof --import tsx bench/profile-read.ts [rest-path | graphql:<field>]`: the app
+// with the read-path scenario's account, driven by autocannon in another process for a few
+// seconds, so a CPU profile of this process holds the server's work only. A REST path (`:id`
+// is the first server's id; the 50-server page by default), or `graphql:<field>`: the document
+// REST runs for that root field, POSTed to /graphql (`server` gets the first server's id, any
+// other field `limit: 50`).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { Kind, OperationTypeNode, print } from 'graphql';
+import { restView } from '../src/schema/rest-view.ts';
 import { benchCustomer, loadServers, startBenchApp } from './lib.ts';
 
 const app = await startBenchApp();
 const c = await benchCustomer(app);
 await loadServers(app, c.accountId, 50, { nested: true, snapshots: 2 });
 const first = (await (await fetch(`${app.url}/v1/servers?limit=1`, { headers: { Authorization: `Bearer ${c.key}` } })).json()) as { data: { id: string }[] };
-const path = (process.argv[2] ?? '/v1/servers?limit=50').replace(':id', first.data[0].id);
+const target = process.argv[2] ?? '/v1/servers?limit=50';
+const field = target.startsWith('graphql:') ? target.slice('graphql:'.length) : undefined;
+const request = field ? graphqlRequest(field) : ['-H', `Authorization=Bearer ${c.key}`, app.url + target.replace(':id', first.data[0].id)];
 const seconds = process.env.PROFILE_SECONDS ?? '8';
-const { stdout } = await promisify(execFile)(process.execPath, ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', seconds, '-H', `Authorization=Bearer ${c.key}`, app.url + path], { encoding: 'utf8' });
+const { stdout } = await promisify(execFile)(process.execPath, ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', seconds, ...request], { encoding: 'utf8', maxBuffer: 1 << 24 });
 const r = JSON.parse(stdout);
-console.error(`${path}: ${r.requests.average} req/s, p50 ${r.latency.p50} ms, non-2xx ${r.non2xx}`);
+console.error(`${target}: ${r.requests.average} req/s, p50 ${r.latency.p50} ms, non-2xx ${r.non2xx}`);
 await app.stop();
 process.exit(0);
+
+/** autocannon's arguments for the GraphQL document REST runs for `rootField`. */
+function graphqlRequest(rootField: string): string[] {
+  const node = buildOperationNodeForField({ schema: restView(app.running.app.schema), kind: OperationTypeNode.QUERY, field: rootField, models: [], ignore: [], circularReferenceDepth: 2 });
+  const variables = rootField === 'server' ? { id: first.data[0].id } : { limit: 50 };
+  const body = JSON.stringify({ query: print({ kind: Kind.DOCUMENT, definitions: [node] }), variables });
+  return ['-m', 'POST', '-H', `Authorization=Bearer ${c.key}`, '-H', 'Content-Type=application/json', '-b', body, `${app.url}/graphql`];
+}
