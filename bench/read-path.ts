@@ -49,7 +49,7 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
     const other = await benchCustomer(app);
     const lists = await loadOtherLists(app, other);
     const otherAuth = { Authorization: `Bearer ${other.key}` };
-    const reads: Record<string, Read> = {
+    const all: Record<string, Read> = {
       list: { rest: '/v1/servers?limit=50', route: '/v1/servers', field: 'servers', variables: { limit: 50 }, headers: auth },
       detail: { rest: `/v1/servers/${id}`, route: '/v1/servers/:id', field: 'server', variables: { id }, headers: auth },
       invoices: { rest: '/v1/billing/invoices?page=1&limit=20', route: '/v1/billing/invoices', field: 'invoices', variables: { page: 1, limit: 20 }, headers: otherAuth },
@@ -66,6 +66,11 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
       pool: { rest: `/v1/pools/${lists.poolId}`, route: '/v1/pools/:id', field: 'pool', variables: { id: lists.poolId }, headers: otherAuth },
       hosting: { rest: '/v1/hosting?limit=50', route: '/v1/hosting', field: 'hostingAccounts', variables: { limit: 50 }, headers: otherAuth },
     };
+    // BENCH_READS=list,detail times those reads alone (a shorter run while working on them).
+    const only = process.env.BENCH_READS?.split(',').map((n) => n.trim());
+    const unknown = only?.filter((n) => !(n in all));
+    if (unknown?.length) throw new Error(`BENCH_READS: no read ${unknown.join(', ')} (reads: ${Object.keys(all).join(', ')}).`);
+    const reads = only ? Object.fromEntries(only.map((n) => [n, all[n]])) : all;
     // The REST view: the same selection REST answers, without the graph's edges.
     const schema = restView(app.running.app.schema);
     const targets: Record<string, SlicedRequest> = {};
