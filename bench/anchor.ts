@@ -25,44 +25,76 @@ const obj = (fields: Record<string, string>) => `json_build_object(${Object.entr
 /** A JSON array of `item` over `from` (a FROM … WHERE … tail), `[]` when empty. */
 const arr = (item: string, from: string, orderBy: string) => `COALESCE((SELECT json_agg(${item} ORDER BY ${orderBy}) FROM ${from}), '[]'::json)`;
 
-const serverObject = obj({
-  id: 's.id',
-  label: 's.label',
-  status: 's.status',
-  productId: 's."productId"',
-  vcpu: 's.vcpu',
-  ramMb: 's."ramMb"',
-  diskGb: 's."diskGb"',
-  os: 's.os',
-  osTemplate: 's."osTemplate"',
-  suspendReason: 's."suspendReason"',
-  poolId: 's."poolId"',
-  renewsAt: iso('s."paidUntil"'),
-  ips: arr(obj({ ip: 'i.address', version: 'i.version', ptr: 'i.ptr', zoneHosted: 'i."zoneHosted"', primary: 'i."isPrimary"' }), `"ServerIp" i WHERE i."serverId" = s.id`, 'i."isPrimary" DESC, i.address'),
-  snapshots: arr(
-    obj({ id: 'n.id', serverId: 'n."serverId"', name: 'n.name', description: 'n.description', status: 'n.status', sizeGb: 'n."sizeGb"', createdAt: iso('n."createdAt"') }),
-    `"Snapshot" n WHERE n."serverId" = s.id`,
-    'n.id DESC',
-  ),
-  addons: arr(
-    obj({ id: 'a.id', addonId: 'a."productId"', type: 'a.type', monthlyUsdCents: 'a."monthlyUsdCents"', attachedAt: iso('a."createdAt"') }),
-    `"ServerAddon" a WHERE a."serverId" = s.id AND a."endedAt" IS NULL`,
-    'a.id',
-  ),
-  createdAt: iso('s."createdAt"'),
-  provisionedAt: iso('s."provisionedAt"'),
+/** The relations of a server row `s`, each as an item, its rows (a FROM … WHERE tail on the alias, without the server) and order. */
+const serverRelations = {
+  ips: { item: obj({ ip: 'i.address', version: 'i.version', ptr: 'i.ptr', zoneHosted: 'i."zoneHosted"', primary: 'i."isPrimary"' }), from: `"ServerIp" i WHERE`, orderBy: 'i."isPrimary" DESC, i.address', server: 'i."serverId"' },
+  snapshots: {
+    item: obj({ id: 'n.id', serverId: 'n."serverId"', name: 'n.name', description: 'n.description', status: 'n.status', sizeGb: 'n."sizeGb"', createdAt: iso('n."createdAt"') }),
+    from: `"Snapshot" n WHERE`,
+    orderBy: 'n.id DESC',
+    server: 'n."serverId"',
+  },
+  addons: {
+    item: obj({ id: 'a.id', addonId: 'a."productId"', type: 'a.type', monthlyUsdCents: 'a."monthlyUsdCents"', attachedAt: iso('a."createdAt"') }),
+    from: `"ServerAddon" a WHERE a."endedAt" IS NULL AND`,
+    orderBy: 'a.id',
+    server: 'a."serverId"',
+  },
+};
+type ServerRelation = keyof typeof serverRelations;
+const SERVER_RELATIONS = Object.keys(serverRelations) as ServerRelation[];
+
+/** A server `s` as the API answers it, each relation's JSON array given by `relation`. */
+const serverObject = (relation: (name: ServerRelation) => string) =>
+  obj({
+    id: 's.id',
+    label: 's.label',
+    status: 's.status',
+    productId: 's."productId"',
+    vcpu: 's.vcpu',
+    ramMb: 's."ramMb"',
+    diskGb: 's."diskGb"',
+    os: 's.os',
+    osTemplate: 's."osTemplate"',
+    suspendReason: 's."suspendReason"',
+    poolId: 's."poolId"',
+    renewsAt: iso('s."paidUntil"'),
+    ips: relation('ips'),
+    snapshots: relation('snapshots'),
+    addons: relation('addons'),
+    createdAt: iso('s."createdAt"'),
+    provisionedAt: iso('s."provisionedAt"'),
+  });
+
+/** A server with each relation a subquery on it. */
+const serverWithSubqueries = serverObject((name) => {
+  const { item, from, orderBy, server } = serverRelations[name];
+  return arr(item, `${from} ${server} = s.id`, orderBy);
 });
+
+/**
+ * A page of servers with each relation aggregated once for the page's servers and joined to
+ * them, rather than a subquery per server and relation (src/modules/servers/server-reads.ts
+ * reads the API's page this way).
+ */
+const serverPageJoins = SERVER_RELATIONS.map((name) => `LEFT JOIN ${name} ON ${name}.id = s.id`).join(' ');
+const serverPageRelations = SERVER_RELATIONS.map((name) => {
+  const { item, from, orderBy, server } = serverRelations[name];
+  return `${name} AS MATERIALIZED (SELECT ${server} AS id, json_agg(${item} ORDER BY ${orderBy}) AS items FROM ${from} ${server} = ANY(ARRAY(SELECT id FROM s)) GROUP BY ${server})`;
+}).join(', ');
+const pageServer = serverObject((name) => `COALESCE(${name}.items, '[]'::json)`);
 
 /**
  * A keyset page as the API answers it (`{data, hasMore, nextCursor}`, newest first): `rows` is
  * a SELECT of the list's rows aliased `alias` with `$1` the account, `$2` the limit, `$3` the
- * cursor; `outer` a FROM clause the answer needs a row of (none: a 404).
+ * cursor; `outer` a FROM clause the answer needs a row of (none: a 404); `joined`, tables
+ * computed from the page's rows (CTEs on it) that each row's `item` reads, joined to it.
  */
-const page = (alias: string, item: string, rows: string, outer = '') => `
+const page = (alias: string, item: string, rows: string, outer = '', joined?: { ctes: string; joins: string }) => `
   WITH more AS (${rows} AND ($3::text IS NULL OR ${alias}.id < $3::text) ORDER BY ${alias}.id DESC LIMIT $2::int + 1),
-       ${alias} AS (SELECT * FROM more ORDER BY id DESC LIMIT $2::int)
+       ${alias} AS (SELECT * FROM more ORDER BY id DESC LIMIT $2::int)${joined ? `, ${joined.ctes}` : ''}
   SELECT ${obj({
-    data: `COALESCE((SELECT json_agg(${item} ORDER BY ${alias}.id DESC) FROM ${alias}), '[]'::json)`,
+    data: `COALESCE((SELECT json_agg(${item} ORDER BY ${alias}.id DESC) FROM ${alias} ${joined?.joins ?? ''}), '[]'::json)`,
     hasMore: '(SELECT count(*) FROM more) > $2::int',
     nextCursor: `CASE WHEN (SELECT count(*) FROM more) > $2::int THEN (SELECT min(id) FROM ${alias}) END`,
   })}::text AS body ${outer}`;
@@ -217,6 +249,7 @@ export interface AnchorSite {
   now(): Date;
   /** `.hosting.<host>`: the service hostname of a hosting account after its username. */
   hostingSuffix: string;
+  database: 'postgresql' | 'pglite';
 }
 
 export interface AnchorRoute {
@@ -225,25 +258,34 @@ export interface AnchorRoute {
   scope: string;
   /** The statement's parameters after the account (`$1`). */
   params: (path: RegExpExecArray, query: URLSearchParams, site: AnchorSite) => unknown[];
-  sql: string;
+  /** The statement, or the fastest of its forms on each database (measured; see the route). */
+  sql: string | Record<AnchorSite['database'], string>;
 }
 
 /** `$2` the limit (the list's own default), `$3` the cursor. */
 const keyset = (fallback: number) => (_path: RegExpExecArray, query: URLSearchParams) => [Number(query.get('limit') ?? fallback), query.get('cursor')];
 const byId = (path: RegExpExecArray) => [path[1]];
 
+/** The account's visible servers. */
+const SERVERS = `"Server" s WHERE s."accountId" = $1::uuid AND s.status <> 'terminated'`;
+
 export const ANCHOR_ROUTES: AnchorRoute[] = [
   {
     pattern: /^\/servers$/,
     scope: 'servers:read',
     params: keyset(PAGE_DEFAULT),
-    sql: page('s', serverObject, `SELECT * FROM "Server" s WHERE s."accountId" = $1::uuid AND s.status <> 'terminated'`),
+    // PostgreSQL builds this page faster with a subquery per server and relation, PGlite with
+    // each relation aggregated once and joined: the anchor is the faster form on each.
+    sql: {
+      postgresql: page('s', serverWithSubqueries, `SELECT * FROM ${SERVERS}`),
+      pglite: page('s', pageServer, `SELECT * FROM ${SERVERS}`, '', { ctes: serverPageRelations, joins: serverPageJoins }),
+    },
   },
   {
     pattern: /^\/servers\/([^/]+)$/,
     scope: 'servers:read',
     params: byId,
-    sql: `SELECT ${serverObject}::text AS body FROM "Server" s WHERE s."accountId" = $1::uuid AND s.id = $2::text AND s.status <> 'terminated'`,
+    sql: `SELECT ${serverWithSubqueries}::text AS body FROM ${SERVERS} AND s.id = $2::text`,
   },
   {
     pattern: /^\/billing\/invoices$/,
@@ -330,7 +372,7 @@ export function anchorHandler(run: Run, prefix: string, site: AnchorSite): http.
       if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= site.now())) return send(res, 401, '{"statusCode":401}');
       if (!key.scopes.includes(route.scope)) return send(res, 403, '{"statusCode":403}');
       const params = [key.accountId, ...route.params(route.pattern.exec(path)!, url.searchParams, site)];
-      const row = await run(`anchor_${index}`, route.sql, params);
+      const row = await run(`anchor_${index}`, typeof route.sql === 'string' ? route.sql : route.sql[site.database], params);
       if (!row) return send(res, 404, '{"statusCode":404}');
       send(res, 200, row.body);
     } catch (err) {

@@ -38,7 +38,7 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
   const app = await startBenchApp();
   const database = app.running.app.db.kind;
   const anchorDb = anchorDatabase(app.running.app);
-  const site = { now: () => app.running.app.clock.now(), hostingSuffix: serviceHostname(app.running.app.config.publicBaseUrl, '') };
+  const site = { now: () => app.running.app.clock.now(), hostingSuffix: serviceHostname(app.running.app.config.publicBaseUrl, ''), database };
   const unmount = mountBeside(app.running.server, PREFIX, anchorHandler(anchorDb.run, PREFIX, site));
   try {
     const c = await benchCustomer(app);

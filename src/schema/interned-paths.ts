@@ -1,4 +1,4 @@
-import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema, type ResponsePath } from 'graphql';
+import { isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema, type ResponsePath } from 'graphql';
 
 /**
  * graphql-jit hands each resolver a response path built afresh for that call, one new object
@@ -6,7 +6,8 @@ import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema, type Respo
  * the path objects (WeakMaps), so on a list it rebuilt every relation's path string from the root,
  * row after row: the largest single cost of a 50-server page (0.7 ms of CPU per request).
  * Relation fields (the only fields the plugin wraps) get one interned link per (parent link, key)
- * per execution instead, the sharing graphql-js itself gives.
+ * instead, the sharing graphql-js itself gives, and the same links every time the same
+ * operation runs, so the plugin's memo of each link's string outlives the request.
  */
 export function withInternedRelationPaths(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
@@ -22,7 +23,7 @@ export function withInternedRelationPaths(schema: GraphQLSchema): GraphQLSchema 
 function internPaths(resolve: GraphQLFieldResolver<unknown, object>): GraphQLFieldResolver<unknown, object> {
   return (parent, args, context, info) => {
     // Each call gets its own info object (graphql-js and graphql-jit alike): replacing its path is local to the call.
-    (info as { path: ResponsePath }).path = internerOf(info.variableValues).intern(info.path);
+    (info as { path: ResponsePath }).path = internerOf(info).intern(info.path);
     return resolve(parent, args, context, info);
   };
 }
@@ -46,12 +47,17 @@ class PathInterner {
 const interners = new WeakMap<object, PathInterner>();
 
 /**
- * One interner per execution: a path names one field execution only within one execution (a
- * subscription executes once per event with the same context). Both engines coerce the variables
- * into a new object for every execution, so that object stands for the execution.
+ * A link may name one field execution per request context only: the Prisma plugin keeps its
+ * row mappings per context, by link. A query or mutation executes once in its context, so
+ * all executions of one operation (yoga's parse cache and sofa hand the same document to
+ * every request) share its interner, bounded by the document and the lengths of its lists.
+ * A subscription executes once per event in the same context, so each of its executions gets
+ * its own: both engines coerce the variables into a new object for every execution, so that
+ * object stands for the execution.
  */
-function internerOf(execution: object): PathInterner {
-  let interner = interners.get(execution);
-  if (!interner) interners.set(execution, (interner = new PathInterner()));
+function internerOf(info: GraphQLResolveInfo): PathInterner {
+  const owner = info.operation.operation === 'subscription' ? info.variableValues : info.operation;
+  let interner = interners.get(owner);
+  if (!interner) interners.set(owner, (interner = new PathInterner()));
   return interner;
 }

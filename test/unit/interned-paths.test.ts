@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { withInternedRelationPaths } from '../../src/schema/interned-paths.ts';
 
 // graphql-jit builds a fresh response path for every resolver call; relation fields (those the
-// Prisma plugin wraps, marked `pothosPrismaSelect`) must see one shared link per position per
-// execution, as graphql-js gives, or the plugin's per-path memo misses on every row.
+// Prisma plugin wraps, marked `pothosPrismaSelect`) must see one shared link per position, as
+// graphql-js gives, or the plugin's per-path memo misses on every row: the same links in every
+// execution of a query's document, and links of their own in each execution of a subscription
+// (which runs once per event in one context, where the plugin keeps its mappings by link).
 
 function schemaRecording(seen: GraphQLResolveInfo[]) {
   const record = (key: string) => (parent: Record<string, unknown>, _args: unknown, _ctx: unknown, info: GraphQLResolveInfo) => {
@@ -26,7 +28,7 @@ function schemaRecording(seen: GraphQLResolveInfo[]) {
 }
 
 describe('interned relation paths', () => {
-  it('under graphql-jit, relation fields of one row share their parent links within an execution, never across executions', async () => {
+  it('under graphql-jit, relation fields of one row share their parent links, and a query keeps its links from one execution to the next', async () => {
     const seen: GraphQLResolveInfo[] = [];
     const compiled = compileQuery(schemaRecording(seen), parse('{ rows { label ips { name } snapshots { name } } }'));
     if (!isCompiledQuery(compiled)) throw new Error('did not compile');
@@ -46,6 +48,29 @@ describe('interned relation paths', () => {
     await compiled.query({}, {}, {});
     const again = byPath(seen.slice(earlier), 'rows.0.ips');
     expect(responsePathAsArray(again.path)).toEqual(['rows', 0, 'ips']);
-    expect(again.path.prev).not.toBe(ips0.path.prev);
+    expect(again.path).toBe(ips0.path);
+    // Another document with the same shape has links of its own.
+    const other = compileQuery(schemaRecording(seen), parse('{ rows { ips { name } } }'));
+    if (!isCompiledQuery(other)) throw new Error('did not compile');
+    const before = seen.length;
+    await other.query({}, {}, {});
+    expect(byPath(seen.slice(before), 'rows.0.ips').path).not.toBe(ips0.path);
+  });
+
+  it('each execution of a subscription gets links of its own', () => {
+    const seen: GraphQLResolveInfo[] = [];
+    const ips = schemaRecording(seen).getType('Row') as GraphQLObjectType;
+    const resolve = ips.getFields().ips.resolve!;
+    const operation = parse('subscription { rows { ips { name } } }').definitions[0];
+    const fresh = () => ({ prev: { prev: { prev: undefined, key: 'rows', typename: 'Subscription' }, key: 0, typename: undefined }, key: 'ips', typename: 'Row' });
+    const execute = (variableValues: object) => {
+      resolve({ ips: [] }, {}, {}, { operation, variableValues, path: fresh() } as unknown as GraphQLResolveInfo);
+      return seen.at(-1)!.path;
+    };
+    const event = {};
+    const first = execute(event);
+    expect(execute(event)).toBe(first);
+    expect(execute({})).not.toBe(first);
+    expect(responsePathAsArray(first)).toEqual(['rows', 0, 'ips']);
   });
 });
