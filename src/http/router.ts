@@ -11,20 +11,32 @@ export type RouteMatch<R> =
   | { kind: 'method-not-allowed'; allow: string[] }
   | { kind: 'not-found' };
 
+type Compiled<R> = { route: R; pattern: RegExp }[];
+
 export class Router<R extends { method: string; path: string }> {
-  private readonly compiled: { route: R; pattern: RegExp }[];
+  /** The routes by their first segment (a path is tried only against routes that can match it); `:` holds those that start with a parameter. */
+  private readonly byFirstSegment = new Map<string, Compiled<R>>();
 
   /** `basePath` is stripped before matching (`/v1`), and a path outside it is not found. */
   constructor(routes: readonly R[], private readonly basePath = '') {
     // A fixed segment wins over a parameter in the same place: `/pools/catalogue` before `/pools/:id`.
-    this.compiled = [...routes].sort((x, y) => specificity(x.path, y.path)).map((route) => ({ route, pattern: pathPattern(route.path) }));
+    for (const route of [...routes].sort((x, y) => specificity(x.path, y.path))) {
+      const first = firstSegment(route.path);
+      const key = first.startsWith(':') ? ':' : first;
+      const bucket = this.byFirstSegment.get(key) ?? [];
+      bucket.push({ route, pattern: pathPattern(route.path) });
+      this.byFirstSegment.set(key, bucket);
+    }
   }
 
   match(method: string, pathname: string): RouteMatch<R> {
     if (this.basePath && !pathname.startsWith(`${this.basePath}/`)) return { kind: 'not-found' };
     const path = pathname.slice(this.basePath.length);
     const allow: string[] = [];
-    for (const { route, pattern } of this.compiled) {
+    const fixed = this.byFirstSegment.get(firstSegment(path)) ?? [];
+    const parameter = this.byFirstSegment.get(':');
+    const candidates = parameter ? [...fixed, ...parameter] : fixed;
+    for (const { route, pattern } of candidates) {
       const m = pattern.exec(path);
       if (!m) continue;
       if (route.method === method) {
@@ -42,6 +54,12 @@ export function noRoute(match: Exclude<RouteMatch<unknown>, { kind: 'found' }>, 
   if (match.kind === 'not-found') return new ApiError(404, `No route for ${method} ${pathname}.`);
   const allow = match.allow.join(', ');
   return new ApiError(405, `${method} is not allowed on ${pathname}; use ${allow}.`, { headers: { Allow: allow } });
+}
+
+/** `servers` of `/servers/:id`; empty for `/`. */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return path.slice(1, end < 0 ? path.length : end);
 }
 
 /** Negative when `a` is the more specific path: at the first segment where one has a parameter and the other not. */

@@ -32,6 +32,23 @@ describe('the one path matcher (src/http/router.ts)', () => {
     expect(pools.match('GET', '/v1/pools/pool_1')).toMatchObject({ kind: 'found', route: { path: '/pools/:id' }, params: { id: 'pool_1' } });
   });
 
+  it('a path is tried against the routes of its first segment and those starting with a parameter, fixed ones first', () => {
+    const mixed = new Router(
+      [
+        { method: 'GET', path: '/:tenant/status' },
+        { method: 'GET', path: '/pools/status' },
+        { method: 'POST', path: '/:tenant/status' },
+        { method: 'GET', path: '/' },
+      ],
+      '/v1',
+    );
+    expect(mixed.match('GET', '/v1/pools/status')).toMatchObject({ kind: 'found', route: { path: '/pools/status' } });
+    expect(mixed.match('GET', '/v1/acme/status')).toMatchObject({ kind: 'found', route: { path: '/:tenant/status' }, params: { tenant: 'acme' } });
+    expect(mixed.match('PUT', '/v1/pools/status')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'POST'] });
+    expect(mixed.match('GET', '/v1/')).toMatchObject({ kind: 'found', route: { path: '/' } });
+    expect(mixed.match('GET', '/v1/pools')).toEqual({ kind: 'not-found' });
+  });
+
   it('keeps a parameter that is not valid percent-encoding as sent (the operation refuses the value)', () => {
     expect(router.match('GET', '/v1/servers/%E0%A4%A')).toMatchObject({ kind: 'found', params: { id: '%E0%A4%A' } });
   });

@@ -1,12 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 // The primitives every credential is made and stored with (API keys, OAuth codes and tokens,
 // dashboard sessions): random base62 bodies, stored only as SHA-256.
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+/** SHA-256 as hex; every request's credential goes through it (one call, no Hash object). */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function randomBase62(length: number): string {
