@@ -14,18 +14,21 @@ export type RouteMatch<R> =
 type Compiled<R> = { route: R; pattern: RegExp }[];
 
 export class Router<R extends { method: string; path: string }> {
-  /** The routes by their first segment (a path is tried only against routes that can match it); `:` holds those that start with a parameter. */
+  /** By a path's first segment, the routes that can match it, in order: those of that segment, then those that start with a parameter. */
   private readonly byFirstSegment = new Map<string, Compiled<R>>();
+  /** The routes that start with a parameter: all a path whose first segment no route names can match. */
+  private readonly parameterFirst: Compiled<R>;
 
   /** `basePath` is stripped before matching (`/v1`), and a path outside it is not found. */
   constructor(routes: readonly R[], private readonly basePath = '') {
     // A fixed segment wins over a parameter in the same place: `/pools/catalogue` before `/pools/:id`.
-    for (const route of [...routes].sort((x, y) => specificity(x.path, y.path))) {
-      const first = firstSegment(route.path);
-      const key = first.startsWith(':') ? ':' : first;
-      const bucket = this.byFirstSegment.get(key) ?? [];
-      bucket.push({ route, pattern: pathPattern(route.path) });
-      this.byFirstSegment.set(key, bucket);
+    const compiled = [...routes].sort((x, y) => specificity(x.path, y.path)).map((route) => ({ route, pattern: pathPattern(route.path) }));
+    this.parameterFirst = compiled.filter((c) => firstSegment(c.route.path).startsWith(':'));
+    for (const c of compiled) {
+      const first = firstSegment(c.route.path);
+      if (!first.startsWith(':') && !this.byFirstSegment.has(first)) {
+        this.byFirstSegment.set(first, [...compiled.filter((d) => firstSegment(d.route.path) === first), ...this.parameterFirst]);
+      }
     }
   }
 
@@ -33,9 +36,7 @@ export class Router<R extends { method: string; path: string }> {
     if (this.basePath && !pathname.startsWith(`${this.basePath}/`)) return { kind: 'not-found' };
     const path = pathname.slice(this.basePath.length);
     const allow: string[] = [];
-    const fixed = this.byFirstSegment.get(firstSegment(path)) ?? [];
-    const parameter = this.byFirstSegment.get(':');
-    const candidates = parameter ? [...fixed, ...parameter] : fixed;
+    const candidates = this.byFirstSegment.get(firstSegment(path)) ?? this.parameterFirst;
     for (const { route, pattern } of candidates) {
       const m = pattern.exec(path);
       if (!m) continue;
