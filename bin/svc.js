@@ -27,6 +27,21 @@ if (!process.env.DATABASE_URL) v8.setFlagsFromString('--wasm-tier-up-filter=2000
 
 // A person's commands (user-commands.js) import nothing of the server: they start without it.
 const command = process.argv[2];
+
+// The embedded server's young generation is capped at EMBEDDED_SEMI_SPACE_MB per semi-space.
+// V8 sizes it from the machine's memory (larger than 16 MB on a 24 GB machine), and under load
+// it grows to most of the 300 MB memory budget's overshoot; PGlite's WebAssembly memory already
+// takes a large share of the process. V8 reads the size only at launch, so the process replaces
+// itself once (process.execve: the same pid, stdio and environment) with the flag. PostgreSQL
+// deployments keep V8's sizing, and a size the operator gives (NODE_OPTIONS or a flag) wins.
+// README: Read path, "Memory and start-up on the embedded database".
+const EMBEDDED_SEMI_SPACE_MB = 8;
+if (command === 'serve' && !process.env.DATABASE_URL && typeof process.execve === 'function') {
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  if (!given.some((flag) => /^--max-semi-space-size\b/.test(flag))) {
+    process.execve(process.execPath, [process.execPath, `--max-semi-space-size=${EMBEDDED_SEMI_SPACE_MB}`, ...process.execArgv, ...process.argv.slice(1)], process.env);
+  }
+}
 if (command === 'login' || command === 'logout' || command === 'api') {
   const { runUserCommand } = await import('./user-commands.js');
   await runUserCommand(command, process.argv.slice(3));

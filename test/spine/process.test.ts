@@ -24,6 +24,8 @@ describe('npm start on a fresh data directory', () => {
     started.push(server);
     const ms = await waitReady(server);
     console.log(`start-up to /readyz on a fresh data directory: ${ms} ms`);
+    // On the embedded database the process replaced itself (same pid) with a capped young generation.
+    expect(commandLine(server)).toEqual([process.execPath, '--max-semi-space-size=8', path.join(ROOT, 'bin/svc.js'), 'serve']);
 
     const creds = JSON.parse(fs.readFileSync(path.join(server.dataDir, 'demo-credentials.json'), 'utf8'));
     expect(creds.apiKey).toMatch(/^svc_[A-Za-z0-9]{40}$/);
@@ -90,6 +92,22 @@ describe('npm start on a fresh data directory', () => {
   });
 });
 
+describe('the embedded server\'s young generation', () => {
+  it('is left as the operator sets it (NODE_OPTIONS --max-semi-space-size): no re-launch', async () => {
+    const server = await spawnServer({ NODE_OPTIONS: '--max-semi-space-size=16' });
+    started.push(server);
+    await waitReady(server);
+    expect(commandLine(server)).toEqual([process.execPath, 'bin/svc.js', 'serve']);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+});
+
+/** The process's command line as the kernel has it now (after any execve). */
+function commandLine(server: ServerProcess): string[] {
+  return fs.readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+}
+
 describe.runIf(process.env.TEST_DATABASE_URL)('with DATABASE_URL', () => {
   it('never creates the demo account nor its data', async () => {
     const { freshDatabase } = await import('../helpers/app.ts');
@@ -98,6 +116,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('with DATABASE_URL', () => {
     started.push(server);
     try {
       await waitReady(server);
+      // PostgreSQL deployments keep V8's own young-generation sizing.
+      expect(commandLine(server)).toEqual([process.execPath, 'bin/svc.js', 'serve']);
       expect(fs.existsSync(path.join(server.dataDir, 'demo-credentials.json'))).toBe(false);
       // Nor any of its data: the database holds no account, server or invoice.
       const { default: pg } = await import('pg');
