@@ -3,6 +3,7 @@ import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
 import { readBody, parseJsonBody } from './body.ts';
 import type { YogaServer } from './graphql.ts';
+import { graphqlHandler } from './graphql-handle.ts';
 import { admit } from './admit.ts';
 import { wantsGraphiQL } from './docs.ts';
 import { requestScope } from './request-scope.ts';
@@ -23,7 +24,8 @@ import { conditionalRead } from './conditional.ts';
  *    be its arguments;
  * 3. body: read within the size limit and parsed once (body.ts);
  * 4. REST: the variables built once (rest-variables.ts), then sofa's generated handler for the
- *    operation (sofa-handlers.ts); GraphQL: yoga, handed the parsed body;
+ *    operation (sofa-handlers.ts); GraphQL: yoga's handling without its Fetch adapter
+ *    (graphql-handle.ts), handed the parsed body;
  * 5. both execute through the same yoga/envelop plugins (graphql.ts: limits, input errors and
  *    rules, rate-limit classes, idempotency, scope-auth, error masking);
  * 6. a REST GET's answer gets its ETag, or becomes a 304 (conditional.ts).
@@ -32,6 +34,7 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
   // yoga's own Fetch API (whatwg-node's, lazier than Node's built-in Request and Headers): what it and sofa read.
   const { Request: FetchRequest, Headers: FetchHeaders } = yoga.fetchAPI;
   const headersOf = (req: IncomingMessage) => toHeaders(req, new FetchHeaders());
+  const handleGraphQL = graphqlHandler(yoga);
   return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -98,7 +101,7 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
         response = await sofa.get(restMatch.operation.name)!(request, { ...server, restVariables: restVars });
       } else {
         // The body is handed over parsed (plugins/parsed-body.ts), never read and parsed again.
-        response = await yoga.handleRequest(new FetchRequest(url.href, { method, headers: headersOf(req) }), { ...server, jsonBody: parsed });
+        response = await handleGraphQL(new FetchRequest(url.href, { method, headers: headersOf(req) }), { ...server, jsonBody: parsed });
       }
       let answer = await readAnswer(response);
       if (restMatch && method === 'GET') answer = conditionalRead(req.headers['if-none-match'], answer);
