@@ -32,7 +32,9 @@ interface YogaParts {
  *
  * Where yoga's handle would catch a thrown error (the request parsers' and parameter hooks'
  * refusals, before anything executes), the request goes to `yoga.handleRequest` whole, so the
- * answer is yoga's own. `test/graph/graphql-handle.test.ts` holds the two equal.
+ * answer is yoga's own. That needs the request's body unread: it comes parsed in the context
+ * (plugins/parsed-body.ts), as api.ts hands every body over. `test/graph/graphql-handle.test.ts`
+ * holds the two equal.
  */
 export function graphqlHandler(yoga: YogaServer) {
   const parts = yoga as unknown as YogaParts;

@@ -3,7 +3,9 @@ import { authenticate, type Principal } from '../../src/modules/auth/service.ts'
 import { resourceUrl } from '../../src/modules/oauth/resources.ts';
 import { createGraphQLServer, type ServerContext, type YogaServer } from '../../src/http/graphql.ts';
 import { graphqlHandler } from '../../src/http/graphql-handle.ts';
+import { useParsedBody } from '../../src/http/plugins/parsed-body.ts';
 import { requestScope } from '../../src/http/request-scope.ts';
+import { createSchema, createYoga } from 'graphql-yoga';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 
@@ -105,5 +107,20 @@ describe('graphqlHandler answers as yoga.handleRequest does', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { account: { id: customer.accountId } } });
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+});
+
+describe('graphqlHandler with batching on', () => {
+  it('answers a batch as yoga.handleRequest does', async () => {
+    // The app's server has batching off; were it turned on, an array of operations must still get
+    // yoga's answer. The body comes parsed, as the app hands it over (plugins/parsed-body.ts).
+    const batching = createYoga({ schema: createSchema({ typeDefs: 'type Query { n: Int }', resolvers: { Query: { n: () => 1 } } }), batching: true, logging: false, plugins: [useParsedBody()] });
+    const handle = graphqlHandler(batching as unknown as YogaServer);
+    const request = () => new batching.fetchAPI.Request('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const context = () => ({ jsonBody: [{ query: '{ n }' }, { query: '{ a: n }' }] }) as unknown as ServerContext;
+    const answer = async (response: Response) => ({ status: response.status, body: await response.json() });
+    const direct = await answer(await handle(request(), context()));
+    expect(direct).toEqual({ status: 200, body: [{ data: { n: 1 } }, { data: { a: 1 } }] });
+    expect(direct).toEqual(await answer(await batching.handleRequest(request(), context())));
   });
 });
