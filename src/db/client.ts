@@ -13,7 +13,7 @@ import { countQueries } from './query-counter.ts';
 import { registerRawReads, type RawReads } from './tenant.ts';
 import { startEmbeddedAutovacuum } from './embedded-autovacuum.ts';
 import { fastQueryClient, type AdapterClient } from './pglite-fast-client.ts';
-import { copyTemplate, ensureTemplate, PGLITE_START_PARAMS } from './pglite-template.ts';
+import { copyTemplate, ensureTemplate, hasTemplate, PGLITE_START_PARAMS } from './pglite-template.ts';
 
 export type Prisma = PrismaClient;
 
@@ -83,7 +83,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   fs.mkdirSync(dir, { recursive: true });
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
     // A new database: copy the migrated template (building it first if this is the first ever).
-    await ensureTemplate(opts.log).catch((err) => opts.log?.(`no database template (${err.message}); running initdb`));
+    // With the template built, nothing is awaited before the copy's worker starts, so it runs
+    // while the caller builds the schema (app.ts); an await here would start it only after.
+    if (!hasTemplate()) await ensureTemplate(opts.log).catch((err) => opts.log?.(`no database template (${err.message}); running initdb`));
     if (await copyTemplate(dir)) opts.log?.('new embedded database from the migrated template');
   }
   const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS });

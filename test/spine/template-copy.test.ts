@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.ts';
 import { copyTemplate, ensureTemplate, templateDir } from '../../src/db/pglite-template.ts';
 
 // A new embedded database is a copy of the migrated template (src/db/pglite-template.ts), made
@@ -50,5 +51,22 @@ describe('the embedded database template copy', () => {
     expect(await copyTemplate(dataDir)).toBe(true);
     expect(tree(dataDir)).toEqual(template);
     expect(fs.existsSync(`${dataDir}.partial`)).toBe(false);
+  });
+
+  it('runs while the caller goes on: opening a new database starts the copy before it is awaited', async () => {
+    const pgdata = path.join(root, 'c', 'pgdata');
+    const opening = openDatabase({ dataDir: path.join(root, 'c') });
+    // The caller's synchronous work (app.ts builds the schema here), standing in as a busy wait:
+    // the worker's copy appears meanwhile. Were the copy started after an await, it could not.
+    const until = Date.now() + 10_000;
+    while (!fs.existsSync(`${pgdata}.partial`) && Date.now() < until);
+    expect(fs.existsSync(`${pgdata}.partial`)).toBe(true);
+    const db = await opening;
+    try {
+      expect(await db.prisma.$queryRawUnsafe('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      expect(fs.existsSync(`${pgdata}.partial`)).toBe(false);
+    } finally {
+      await db.close();
+    }
   });
 });
