@@ -43,7 +43,7 @@ export function templateKey(): string {
 export const templateDir = () => path.join(CACHE_DIR, `pglite-${templateKey()}`);
 
 /** Whether the migrated template is built (synchronous: see openDatabase in client.ts). */
-export const hasTemplate = () => fs.existsSync(path.join(templateDir(), 'PG_VERSION'));
+export const hasTemplate = (template = templateDir()) => fs.existsSync(path.join(template, 'PG_VERSION'));
 
 /**
  * Copies the template into the (empty) data directory; false when there is no template. The
@@ -53,8 +53,8 @@ export const hasTemplate = () => fs.existsSync(path.join(templateDir(), 'PG_VERS
  * `dataDir` before it is renamed into place, so a crash mid-copy never leaves half a database.
  */
 export async function copyTemplate(dataDir: string): Promise<boolean> {
-  if (!hasTemplate()) return false;
   const template = templateDir();
+  if (!hasTemplate(template)) return false;
   const partial = `${dataDir}.partial`;
   fs.rmSync(partial, { recursive: true, force: true });
   const worker = new Worker(COPY_TREE_WORKER, { eval: true, workerData: { from: template, to: partial, concurrency: 8 } });
@@ -95,8 +95,8 @@ Promise.all(Array.from({ length: concurrency }, copier));
 
 /** Builds the template if missing: initdb, migrations and the catalogue in a scratch directory, then moved into place. */
 export async function ensureTemplate(log: (msg: string) => void = () => undefined): Promise<void> {
-  if (hasTemplate()) return;
   const template = templateDir();
+  if (hasTemplate(template)) return;
   fs.mkdirSync(CACHE_DIR, { recursive: true });
   const scratch = fs.mkdtempSync(path.join(CACHE_DIR, 'building-'));
   try {
@@ -111,6 +111,6 @@ export async function ensureTemplate(log: (msg: string) => void = () => undefine
   } catch (err) {
     fs.rmSync(scratch, { recursive: true, force: true });
     // Another process built it meanwhile: fine.
-    if (!hasTemplate()) throw err;
+    if (!hasTemplate(template)) throw err;
   }
 }
