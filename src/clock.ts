@@ -22,7 +22,11 @@ export class Clock {
   constructor(private readonly prisma: PrismaClient) {}
 
   async load(): Promise<void> {
-    const row = await this.prisma.simClock.upsert({ where: { id: 1 }, create: { id: 1 }, update: {} });
+    // Created if missing with ON CONFLICT DO NOTHING, then read: instances starting together on a
+    // new database each create it. (Prisma's upsert with an empty update reads, then inserts, so
+    // all but one of them failed on the primary key.)
+    await this.prisma.simClock.createMany({ data: [{ id: 1 }], skipDuplicates: true });
+    const row = await this.prisma.simClock.findUniqueOrThrow({ where: { id: 1 } });
     this.offsetMs = Number(row.offsetMs);
   }
 

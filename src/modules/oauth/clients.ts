@@ -15,10 +15,9 @@ export const BUILT_IN_CLIENTS = [{ id: 'svc-cli', name: 'svc command-line interf
 
 export type { DocumentPolicy };
 
+/** Created if missing (ON CONFLICT DO NOTHING): instances starting together on a new database each run this. */
 export async function ensureBuiltInClients(prisma: PrismaClient): Promise<void> {
-  for (const c of BUILT_IN_CLIENTS) {
-    await prisma.oAuthClient.upsert({ where: { id: c.id }, create: { id: c.id, name: c.name, kind: 'builtin' }, update: {} });
-  }
+  await prisma.oAuthClient.createMany({ data: BUILT_IN_CLIENTS.map((c) => ({ id: c.id, name: c.name, kind: 'builtin' as const })), skipDuplicates: true });
 }
 
 /** Operator API: registers a device-flow client. */
