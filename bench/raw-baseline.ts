@@ -24,21 +24,22 @@ export function rawBaselineHandler(app: App): http.RequestListener {
       if (!principal) throw new Error('no credential');
       const limit = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('limit') ?? 50);
       const page = await listServers(tenantClient(app.prisma, principal.accountId), { limit }, { include });
-      const body = JSON.stringify({
-        data: page.data.map((s: any) => ({
-          id: s.id, label: s.label, status: s.status, productId: s.productId, vcpu: s.vcpu, ramMb: s.ramMb, diskGb: s.diskGb, os: s.os, osTemplate: s.osTemplate,
-          suspendReason: s.suspendReason, poolId: s.poolId, renewsAt: iso(s.paidUntil),
-          ips: s.ips.map((ip: any) => ({ ip: ip.address, version: ip.version, ptr: ip.ptr, zoneHosted: ip.zoneHosted, primary: ip.isPrimary })),
-          snapshots: s.snapshots.map((n: any) => ({ id: n.id, serverId: n.serverId, name: n.name, description: n.description, status: n.status, sizeGb: n.sizeGb, createdAt: iso(n.createdAt) })),
-          addons: s.addons.map((a: any) => ({ id: a.id, addonId: a.productId, type: a.type, monthlyUsdCents: a.monthlyUsdCents, attachedAt: iso(a.createdAt) })),
-          createdAt: iso(s.createdAt), provisionedAt: iso(s.provisionedAt),
-        })),
-        hasMore: page.hasMore,
-        nextCursor: page.nextCursor,
-      });
+      const body = JSON.stringify({ data: page.data.map(serverBody), hasMore: page.hasMore, nextCursor: page.nextCursor });
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
     } catch (err) {
       res.writeHead(500).end(String(err));
     }
+  };
+}
+
+/** A server with its relations (Prisma's row) as GET /v1/servers/:id answers it. */
+export function serverBody(s: any) {
+  return {
+    id: s.id, label: s.label, status: s.status, productId: s.productId, vcpu: s.vcpu, ramMb: s.ramMb, diskGb: s.diskGb, os: s.os, osTemplate: s.osTemplate,
+    suspendReason: s.suspendReason, poolId: s.poolId, renewsAt: iso(s.paidUntil),
+    ips: s.ips.map((ip: any) => ({ ip: ip.address, version: ip.version, ptr: ip.ptr, zoneHosted: ip.zoneHosted, primary: ip.isPrimary })),
+    snapshots: s.snapshots.map((n: any) => ({ id: n.id, serverId: n.serverId, name: n.name, description: n.description, status: n.status, sizeGb: n.sizeGb, createdAt: iso(n.createdAt) })),
+    addons: s.addons.map((a: any) => ({ id: a.id, addonId: a.productId, type: a.type, monthlyUsdCents: a.monthlyUsdCents, attachedAt: iso(a.createdAt) })),
+    createdAt: iso(s.createdAt), provisionedAt: iso(s.provisionedAt),
   };
 }

@@ -1,6 +1,7 @@
 import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { Kind, OperationTypeNode, print } from 'graphql';
 import { anchorDatabase, anchorHandler } from './anchor.ts';
+import { dataLayerHandler } from './data-layer.ts';
 import { benchCustomer, load, loadServers, mountBeside, slicedLoad, startBenchApp, type SlicedRequest } from './lib.ts';
 import { loadOtherLists } from './read-fixture.ts';
 import type { Figure, Sizes } from './scenarios.ts';
@@ -8,6 +9,7 @@ import { serviceHostname } from '../src/modules/hosting/service.ts';
 import { restView } from '../src/schema/rest-view.ts';
 
 const PREFIX = '/bench-anchor';
+const DATA_PREFIX = '/bench-data';
 
 /** The budgets of issue #21: the API's share of the anchor's throughput, per database. */
 export const ANCHOR_BUDGET = { postgresql: 0.6, pglite: 0.8 } as const;
@@ -21,6 +23,8 @@ interface Read {
   field: string;
   variables: Record<string, unknown>;
   headers: Record<string, string>;
+  /** Also timed through bench/data-layer.ts: the same statement without the GraphQL machinery. */
+  dataLayer?: true;
 }
 
 /**
@@ -32,14 +36,17 @@ interface Read {
  * hosting accounts. Before anything is timed, every body of the API (REST and GraphQL) must
  * equal the anchor's as parsed JSON, or the run fails. Then one time-sliced run
  * (`slicedLoad`) over anchor, REST and GraphQL of every read, so all share the server, the
- * database and the moment.
+ * database and the moment. The two server reads are also timed through the data layer alone
+ * (bench/data-layer.ts), which splits the gap to the anchor into the database side and the
+ * GraphQL machinery's.
  */
 export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compared: string[] }> {
   const app = await startBenchApp();
   const database = app.running.app.db.kind;
   const anchorDb = anchorDatabase(app.running.app);
   const site = { now: () => app.running.app.clock.now(), hostingSuffix: serviceHostname(app.running.app.config.publicBaseUrl, ''), database };
-  const unmount = mountBeside(app.running.server, PREFIX, anchorHandler(anchorDb.run, PREFIX, site));
+  const unmountAnchor = mountBeside(app.running.server, PREFIX, anchorHandler(anchorDb.run, PREFIX, site));
+  const unmountData = mountBeside(app.running.server, DATA_PREFIX, dataLayerHandler(app.running.app, DATA_PREFIX));
   try {
     const c = await benchCustomer(app);
     await loadServers(app, c.accountId, 50, { nested: true, snapshots: 2 });
@@ -50,8 +57,8 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
     const lists = await loadOtherLists(app, other);
     const otherAuth = { Authorization: `Bearer ${other.key}` };
     const all: Record<string, Read> = {
-      list: { rest: '/v1/servers?limit=50', route: '/v1/servers', field: 'servers', variables: { limit: 50 }, headers: auth },
-      detail: { rest: `/v1/servers/${id}`, route: '/v1/servers/:id', field: 'server', variables: { id }, headers: auth },
+      list: { rest: '/v1/servers?limit=50', route: '/v1/servers', field: 'servers', variables: { limit: 50 }, headers: auth, dataLayer: true },
+      detail: { rest: `/v1/servers/${id}`, route: '/v1/servers/:id', field: 'server', variables: { id }, headers: auth, dataLayer: true },
       invoices: { rest: '/v1/billing/invoices?page=1&limit=20', route: '/v1/billing/invoices', field: 'invoices', variables: { page: 1, limit: 20 }, headers: otherAuth },
       tickets: { rest: '/v1/tickets?limit=50', route: '/v1/tickets', field: 'tickets', variables: { limit: 50 }, headers: otherAuth },
       ticket: { rest: `/v1/tickets/${lists.ticketId}`, route: '/v1/tickets/:id', field: 'ticket', variables: { id: lists.ticketId }, headers: otherAuth },
@@ -91,6 +98,10 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
       const graphqlBody = ((await bodyOf(app.url, graphql)) as { data: Record<string, unknown> }).data?.[read.field];
       sameJson(`${read.rest} (REST) and the anchor`, restBody, anchorBody);
       sameJson(`${read.field} (GraphQL) and the anchor`, graphqlBody, anchorBody);
+      if (read.dataLayer) {
+        targets[`${name} data layer`] = { path: DATA_PREFIX + read.rest.slice('/v1'.length), headers: read.headers };
+        sameJson(`${read.rest} (data layer) and the anchor`, await bodyOf(app.url, targets[`${name} data layer`]), anchorBody);
+      }
       compared.push(read.rest);
     }
 
@@ -111,10 +122,17 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
       figures.push({ scenario, metric: `GraphQL ${read.field}`, value: graphql, unit: 'req/s' });
       figures.push({ scenario, metric: `REST / anchor (${database})`, value: rest / anchor, unit: 'ratio', budget: `≥ ${budget}`, pass: rest / anchor >= budget });
       figures.push({ scenario, metric: 'GraphQL / REST', value: graphql / rest, unit: 'ratio', budget: '≥ 1 (no slower)', pass: graphql / rest >= 1 });
+      if (!read.dataLayer) continue;
+      // Informational: how far the data layer alone is from the anchor, and what the GraphQL machinery leaves of it.
+      const data = rps[`${name} data layer`];
+      figures.push({ scenario, metric: 'data layer, no GraphQL (bench/data-layer.ts)', value: data, unit: 'req/s' });
+      figures.push({ scenario, metric: 'data layer / anchor', value: data / anchor, unit: 'ratio' });
+      figures.push({ scenario, metric: 'REST / data layer', value: rest / data, unit: 'ratio' });
     }
     return { figures, compared };
   } finally {
-    unmount();
+    unmountData();
+    unmountAnchor();
     await anchorDb.close();
     await app.stop();
   }

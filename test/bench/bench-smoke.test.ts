@@ -48,7 +48,7 @@ describe.skipIf(repeatsTheEmbeddedRun)('benchmark scenarios at tiny size', () =>
     expect(figures[0].value).toBe(TINY.subscribers * TINY.subscriberEvents);
   });
 
-  it('8: the anchor answers the same bodies as REST and GraphQL for every read (the run fails otherwise); every figure is produced', async () => {
+  it('8: the anchor answers the same bodies as REST and GraphQL for every read, and the data layer for the server reads (the run fails otherwise); every figure is produced', async () => {
     const { figures, compared } = await readPath(TINY);
     expect(compared).toEqual([
       '/v1/servers?limit=50',
@@ -63,6 +63,7 @@ describe.skipIf(repeatsTheEmbeddedRun)('benchmark scenarios at tiny size', () =>
     ]);
     for (const f of figures) expect(f.value, f.metric).toBeGreaterThan(0);
     expect(figures.filter((f) => f.metric.startsWith('REST / anchor')).length).toBe(9);
+    expect(figures.filter((f) => f.metric === 'REST / data layer').map((f) => f.scenario)).toEqual(['8 read path list', '8 read path detail']);
   });
 
   it('6: a fresh start becomes ready and the walk sees every server', async () => {

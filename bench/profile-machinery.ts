@@ -1,0 +1,54 @@
+// `node --cpu-prof --import tsx bench/profile-machinery.ts [rounds]`: the GraphQL machinery of
+// GET /v1/servers/:id with no HTTP around it. The app with scenario 8's first account; then, in
+// rounds, the operation's sofa handler called in a loop as api.ts calls it (a Fetch request, the
+// REST variables, the answer read and its ETag taken), and the same server read through the
+// data layer alone (the statement, its rows, JSON). Prints µs per call of each, so the
+// difference is the machinery's cost; a CPU profile taken with PROFILE_ONLY=sofa holds the
+// handler's work only. BENCH_DATABASE_URL runs it on PostgreSQL.
+import { conditionalRead } from '../src/http/conditional.ts';
+import { createGraphQLServer } from '../src/http/graphql.ts';
+import { readAnswer } from '../src/http/respond.ts';
+import { sofaHandlers } from '../src/http/sofa-handlers.ts';
+import { tenantClient } from '../src/db/tenant.ts';
+import { authenticate } from '../src/modules/auth/service.ts';
+import { resourceUrl } from '../src/modules/oauth/resources.ts';
+import { getServerWithRelations } from '../src/modules/servers/server-reads.ts';
+import { benchCustomer, loadServers, startBenchApp } from './lib.ts';
+import { serverBody } from './raw-baseline.ts';
+
+const bench = await startBenchApp();
+const app = bench.running.app;
+const c = await benchCustomer(bench);
+await loadServers(bench, c.accountId, 50, { nested: true, snapshots: 2 });
+const first = (await (await fetch(`${bench.url}/v1/servers?limit=1`, { headers: { Authorization: `Bearer ${c.key}` } })).json()) as { data: { id: string }[] };
+const id = first.data[0].id;
+// The same pipeline the app built (graphql.ts, sofa-handlers.ts), made again here to be called without HTTP.
+const yoga = createGraphQLServer(app.schema, () => app.limits);
+const handler = sofaHandlers(app.schema, yoga).get('server')!;
+const principal = (await authenticate(app.prisma, `Bearer ${c.key}`, app.clock.now(), resourceUrl(app.config.publicBaseUrl, 'rest'), app.principals))!;
+const { Request: FetchRequest, Headers: FetchHeaders } = yoga.fetchAPI;
+
+const ways: Record<string, () => Promise<unknown>> = {
+  async sofa() {
+    const request = new FetchRequest(`http://localhost/v1/servers/${id}`, { headers: new FetchHeaders({ authorization: `Bearer ${c.key}` }) });
+    const context = { app, principal, requestId: 'profile', log: app.log, responseHeaders: new FetchHeaders(), restVariables: { id } };
+    return conditionalRead(undefined, await readAnswer(await handler(request, context)));
+  },
+  async 'data layer'() {
+    return JSON.stringify(serverBody(await getServerWithRelations(tenantClient(app.prisma, principal.accountId), id)));
+  },
+};
+const only = process.env.PROFILE_ONLY;
+const calls = 2000;
+for (let round = 0; round < Number(process.argv[2] ?? 5); round++) {
+  const line: string[] = [];
+  for (const [name, call] of Object.entries(ways)) {
+    if (only && name !== only) continue;
+    const started = performance.now();
+    for (let i = 0; i < calls; i++) await call();
+    line.push(`${name} ${(((performance.now() - started) * 1000) / calls).toFixed(0)} µs`);
+  }
+  console.log(line.join(', '));
+}
+await bench.stop();
+process.exit(0);
