@@ -3,17 +3,28 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
+/** Files that replace a module (vi.mock) for themselves: they need modules loaded afresh. */
+const OWN_MODULES = ['test/security/timing.test.ts'];
+
 export default defineConfig({
   resolve: {
     // One copy of graphql: Pothos, yoga and sofa must share the module or schemas "come from another realm".
     alias: { graphql: require.resolve('graphql/index.js') },
   },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each file starts its own app and database; two at a time fits the 2-core machines.
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        // A worker runs file after file with the modules it has loaded (the app, Prisma's client,
+        // the built schema): loading them afresh for every file was a large part of the suite's CPU.
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: OWN_MODULES, isolate: false },
+      },
+      { extends: true, test: { name: 'isolated', include: OWN_MODULES, isolate: true } },
+    ],
   },
 });
