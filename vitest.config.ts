@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 const require = createRequire(import.meta.url);
 
 /** Files that replace a module (vi.mock) for themselves: they need modules loaded afresh. */
-const OWN_MODULES = ['test/security/timing.test.ts'];
+export const OWN_MODULES = ['test/security/timing.test.ts'];
 
 export default defineConfig({
   resolve: {
