@@ -1,9 +1,9 @@
 import type http from 'node:http';
 import type { App } from '../src/app-services.ts';
-import { tenantClient } from '../src/db/tenant.ts';
+import { tenantClient, type TenantDb } from '../src/db/tenant.ts';
 import { admit } from '../src/http/admit.ts';
 import { getServerWithRelations, listServersWithRelations } from '../src/modules/servers/server-reads.ts';
-import { serverBody } from './raw-baseline.ts';
+import { serverBody, serversPageBody } from './raw-baseline.ts';
 
 /**
  * The read-path scenario's (8) third side for the server reads: the API without its GraphQL
@@ -22,14 +22,15 @@ export function dataLayerHandler(app: App, prefix: string): http.RequestListener
       const url = new URL(req.url ?? '/', 'http://x');
       const id = /^\/servers\/([^/]+)$/.exec(url.pathname.slice(prefix.length))?.[1];
       const db = tenantClient(app.prisma, principal.accountId);
-      const body = id
-        ? JSON.stringify(serverBody(await getServerWithRelations(db, id)))
-        : await listServersWithRelations(db, { limit: Number(url.searchParams.get('limit') ?? 50) }).then((page) =>
-            JSON.stringify({ data: page.data.map(serverBody), hasMore: page.hasMore, nextCursor: page.nextCursor }),
-          );
+      const body = id ? await serverJson(db, id) : serversPageBody(await listServersWithRelations(db, { limit: Number(url.searchParams.get('limit') ?? 50) }));
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
     } catch (err) {
       res.writeHead(500).end(String(err));
     }
   };
+}
+
+/** One server through the data layer alone: the statement, its rows, the REST body as JSON text. */
+export async function serverJson(db: TenantDb, id: string): Promise<string> {
+  return JSON.stringify(serverBody(await getServerWithRelations(db, id)));
 }

@@ -12,9 +12,8 @@ import { sofaHandlers } from '../src/http/sofa-handlers.ts';
 import { tenantClient } from '../src/db/tenant.ts';
 import { authenticate } from '../src/modules/auth/service.ts';
 import { resourceUrl } from '../src/modules/oauth/resources.ts';
-import { getServerWithRelations } from '../src/modules/servers/server-reads.ts';
 import { benchCustomer, loadServers, startBenchApp } from './lib.ts';
-import { serverBody } from './raw-baseline.ts';
+import { serverJson } from './data-layer.ts';
 
 const bench = await startBenchApp();
 const app = bench.running.app;
@@ -35,7 +34,7 @@ const ways: Record<string, () => Promise<unknown>> = {
     return conditionalRead(undefined, await readAnswer(await handler(request, context)));
   },
   async 'data layer'() {
-    return JSON.stringify(serverBody(await getServerWithRelations(tenantClient(app.prisma, principal.accountId), id)));
+    return serverJson(tenantClient(app.prisma, principal.accountId), id);
   },
 };
 const only = process.env.PROFILE_ONLY;

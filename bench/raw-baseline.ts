@@ -24,12 +24,17 @@ export function rawBaselineHandler(app: App): http.RequestListener {
       if (!principal) throw new Error('no credential');
       const limit = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('limit') ?? 50);
       const page = await listServers(tenantClient(app.prisma, principal.accountId), { limit }, { include });
-      const body = JSON.stringify({ data: page.data.map(serverBody), hasMore: page.hasMore, nextCursor: page.nextCursor });
+      const body = serversPageBody(page);
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
     } catch (err) {
       res.writeHead(500).end(String(err));
     }
   };
+}
+
+/** A page of servers with their relations as GET /v1/servers answers it, as JSON text. */
+export function serversPageBody(page: { data: unknown[]; hasMore: boolean; nextCursor: string | null }): string {
+  return JSON.stringify({ data: page.data.map(serverBody), hasMore: page.hasMore, nextCursor: page.nextCursor });
 }
 
 /** A server with its relations (Prisma's row) as GET /v1/servers/:id answers it. */
