@@ -197,9 +197,13 @@ export class SimulatedProvider implements ServerProvider {
       const first = randomInt(16) * 16;
       const key = `198.19.${octet3}.${first}`;
       if (chosen.has(key)) continue;
-      if (await tx.serverIp.findUnique({ where: { address: key }, select: { id: true } })) continue;
+      const block = Array.from({ length: 16 }, (_, i) => `198.19.${octet3}.${first + i}`);
+      // Every address of the block, not only its first: a pool that shrinks gives its free
+      // addresses back highest first, which can free a block's first address while later ones
+      // stay assigned to its servers.
+      if (await tx.serverIp.findFirst({ where: { address: { in: block } }, select: { id: true } })) continue;
       chosen.add(key);
-      for (let i = 0; i < 16; i++) out.push({ address: `198.19.${octet3}.${first + i}`, version: 4, zoneHosted: true });
+      for (const address of block) out.push({ address, version: 4, zoneHosted: true });
     }
     return out;
   }
