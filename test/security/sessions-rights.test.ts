@@ -2,6 +2,7 @@ import http from 'node:http';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
+import { ensureDashboardBuilt } from '../helpers/browser.ts';
 import { accountHolder, dashboard, pollToken, signIn, startDevice, startOAuthApp, type DashboardSession, type Holder } from '../helpers/oauth.ts';
 import { getAuthorize, pkce, postConsent, registeredClient, type AuthorizeParams } from '../helpers/oauth-code.ts';
 import { advance, runningServer } from '../helpers/servers.ts';
@@ -13,6 +14,7 @@ import { advance, runningServer } from '../helpers/servers.ts';
 let app: TestApp;
 
 beforeAll(async () => {
+  ensureDashboardBuilt(); // the /sign-in page is the app's index with the form in <noscript>
   app = await startOAuthApp();
 });
 afterAll(async () => {
@@ -103,6 +105,14 @@ describe('a session opened from an SSO link carries the link maker’s scopes', 
     expect((await pollToken(app, d.device_code)).body.error).toBe('authorization_pending');
 
     expect(await keyIds(owner)).toEqual(before);
+
+    // The way out is a password sign-in: /sign-in shows its form to the link's session (a
+    // password session is sent straight on).
+    const signInPage = async (cookie: string) => fetch(`${app.url}/sign-in?next=%2Fkeys`, { redirect: 'manual', headers: { Cookie: cookie, Accept: 'text/html' } });
+    const linkPage = await signInPage(session.cookie);
+    expect(linkPage.status).toBe(200);
+    expect(await linkPage.text()).toMatch(/<input name="password" type="password"/);
+    expect((await signInPage(owner.cookie)).status).toBe(303);
   });
 
   it('GraphQL through the session (HTTP and graphql-ws) reads servers but cannot power one or read billing', async () => {
