@@ -54,10 +54,11 @@ export interface ErrorBody {
  */
 export class ApiError extends GraphQLError {
   readonly status: number;
-  constructor(status: number, message: string, opts: { headers?: Record<string, string>; field?: string } = {}) {
+  /** `code` overrides the status's code where a client must tell one refusal from another (`SUDO_REQUIRED`). */
+  constructor(status: number, message: string, opts: { headers?: Record<string, string>; field?: string; code?: string } = {}) {
     super(message, {
       extensions: {
-        code: CODES[status] ?? 'ERROR',
+        code: opts.code ?? CODES[status] ?? 'ERROR',
         status,
         ...(opts.field ? { field: opts.field } : {}),
         http: { status, ...(opts.headers ? { headers: opts.headers } : {}) },
@@ -75,8 +76,8 @@ export const notFound = (what: string) => new ApiError(404, `${what} not found.`
 export const conflict = (message: string) => new ApiError(409, message);
 export const unprocessable = (message: string) => new ApiError(422, message);
 
-export function errorBody(status: number, message: string, param?: string): ErrorBody {
-  return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error', code: CODES[status] ?? 'ERROR', ...(param ? { param } : {}) };
+export function errorBody(status: number, message: string, param?: string, code?: string): ErrorBody {
+  return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error', code: code ?? CODES[status] ?? 'ERROR', ...(param ? { param } : {}) };
 }
 
 /** The request value an ApiError names (`badRequest(message, field)`), if any. */

@@ -5,6 +5,8 @@ export interface SessionState {
   signedIn: boolean;
   csrfToken: string;
   account?: { id: string; email: string; name: string };
+  /** False for a session opened from a sign-in link: it cannot manage keys, apps or devices. */
+  passwordSignIn?: boolean;
 }
 
 let csrf = '';
@@ -13,9 +15,22 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code?: string,
   ) {
     super(message);
   }
+}
+
+/** Asks the holder for their password (sudo mode); null when they cancel. */
+export type PasswordPrompt = (message: string) => Promise<string | null>;
+let askPassword: PasswordPrompt | null = null;
+
+/** The page's password dialog (src/dashboard/sudo.tsx) registers here. */
+export function onPasswordNeeded(prompt: PasswordPrompt): () => void {
+  askPassword = prompt;
+  return () => {
+    if (askPassword === prompt) askPassword = null;
+  };
 }
 
 export async function loadSession(): Promise<SessionState> {
@@ -25,16 +40,40 @@ export async function loadSession(): Promise<SessionState> {
   return body;
 }
 
-/** A call to the dashboard's JSON API (/dashboard/api): session cookie + CSRF header. */
-export async function dash<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+async function dashCall(method: string, path: string, body?: unknown): Promise<{ ok: boolean; status: number; data: any }> {
   const res = await fetch(`/dashboard/api${path}`, {
     method,
     credentials: 'same-origin',
     headers: { Accept: 'application/json', 'X-CSRF-Token': csrf, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new HttpError(res.status, data.message ?? `HTTP ${res.status}`);
+  return { ok: res.ok, status: res.status, data: await res.json().catch(() => ({})) };
+}
+
+/**
+ * A call to the dashboard's JSON API (/dashboard/api): session cookie + CSRF header. An
+ * account-wide act answered SUDO_REQUIRED (password typed over 10 minutes ago) asks for the
+ * password, confirms it at /sudo and is sent again; a wrong password asks again.
+ */
+export async function dash<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  let answer = await dashCall(method, path, body);
+  let message: string = answer.data.message ?? '';
+  while (!answer.ok && answer.data.code === 'SUDO_REQUIRED' && askPassword) {
+    const password = await askPassword(message);
+    if (password === null) break;
+    const sudo = await dashCall('POST', '/sudo', { password });
+    if (sudo.ok) {
+      answer = await dashCall(method, path, body);
+      message = answer.data.message ?? '';
+    } else if (sudo.status === 400 || sudo.status === 401) {
+      message = sudo.data.message ?? 'Wrong password.';
+    } else {
+      answer = sudo;
+      break;
+    }
+  }
+  const { data } = answer;
+  if (!answer.ok) throw new HttpError(answer.status, data.message ?? `HTTP ${answer.status}`, data.code);
   if (path === '/sign-in') csrf = data.csrfToken;
   return data as T;
 }

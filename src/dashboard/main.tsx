@@ -11,6 +11,7 @@ import { Apps } from './pages/apps.tsx';
 import { Device } from './pages/device.tsx';
 import { Webhooks } from './pages/webhooks.tsx';
 import { EventFeed } from './pages/events.tsx';
+import { SudoPrompt } from './sudo.tsx';
 import './style.css';
 
 const NAV = [
@@ -41,7 +42,8 @@ function App() {
 
   if (!session) return <div class="loading">Loading…</div>;
 
-  if (!session.signedIn) {
+  // A session from a sign-in link may still sign in with the password (for keys, apps, devices).
+  if (!session.signedIn || (path === '/sign-in' && session.passwordSignIn === false)) {
     return (
       <SignIn
         onSignedIn={(s) => {
@@ -92,6 +94,7 @@ function App() {
         </div>
       </header>
       <main>{page}</main>
+      <SudoPrompt />
     </div>
   );
 }

@@ -12,11 +12,13 @@ import {
 import { formCsrfValid, readForm } from './forms.ts';
 import { escapeHtml, hidden, htmlPage, messagePage, pickedScopes, scopePicker, securityHeaders, sendHtml } from './html.ts';
 import { sessionOf } from './session-auth.ts';
+import { formSudo, sudoPasswordField } from './sudo.ts';
 
 /** The authorization request's parameters that the consent form carries back on its post. */
 const REQUEST_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'resource', 'code_challenge', 'code_challenge_method'] as const;
 
-function consentPage(request: AuthorizationRequest, params: URLSearchParams, csrf: string, email: string, error?: string): string {
+/** `sudo`: the password field when approving needs the password typed again (src/http/sudo.ts). */
+function consentPage(request: AuthorizationRequest, params: URLSearchParams, csrf: string, email: string, sudo: string, error?: string): string {
   const carried = REQUEST_PARAMS.map((name) => (name === 'redirect_uri' ? hidden(name, request.redirectUri) : hidden(name, params.get(name) ?? undefined))).join('');
   const redirectHost = new URL(request.redirectUri).host;
   return htmlPage(
@@ -27,6 +29,7 @@ function consentPage(request: AuthorizationRequest, params: URLSearchParams, csr
 <p class="small muted">Client <span class="mono">${escapeHtml(request.client.id)}</span>${request.resource ? `, for <span class="mono">${escapeHtml(request.resource)}</span>` : ''}. Untick any scope you do not want to grant.</p>
 ${hidden('csrf', csrf)}${carried}
 ${scopePicker(request.scopes)}
+${sudo}
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <div class="actions"><button type="submit" name="action" value="approve">Approve</button><button type="submit" name="action" value="deny" class="danger">Deny</button></div>
 </form></main>`,
@@ -71,7 +74,8 @@ export async function handleAuthorize(app: App, req: IncomingMessage, res: Serve
   const account = await app.prisma.account.findUniqueOrThrow({ where: { id: found.session.accountId }, select: { email: true } });
   const consentHeaders = securityHeaders(app, [new URL(request.redirectUri).origin]);
   const csrf = found.session.csrfToken;
-  if (req.method !== 'POST') return sendHtml(res, 200, consentPage(request, params, csrf, account.email), consentHeaders);
+  const sudo = () => sudoPasswordField(app, found.session);
+  if (req.method !== 'POST') return sendHtml(res, 200, consentPage(request, params, csrf, account.email, sudo()), consentHeaders);
 
   if (!formCsrfValid(app, req, params, csrf)) {
     return sendHtml(res, 403, messagePage('Authorization refused', 'The form expired or did not come from this site. Start again from the application.'), headers);
@@ -80,8 +84,10 @@ export async function handleAuthorize(app: App, req: IncomingMessage, res: Serve
   if (action === 'deny') return redirect(redirectWith(request.redirectUri, base, { error: 'access_denied', error_description: 'The account holder denied the request.', state: request.state }));
   const granted = pickedScopes(params, request.scopes);
   if (action !== 'approve' || granted.length === 0) {
-    return sendHtml(res, 400, consentPage(request, params, csrf, account.email, action === 'approve' ? 'Tick at least one scope to approve.' : 'Choose Approve or Deny.'), consentHeaders);
+    return sendHtml(res, 400, consentPage(request, params, csrf, account.email, sudo(), action === 'approve' ? 'Tick at least one scope to approve.' : 'Choose Approve or Deny.'), consentHeaders);
   }
+  const refused = await formSudo(app, req, res, found.session, params);
+  if (refused) return sendHtml(res, refused.status, consentPage(request, params, csrf, account.email, sudo(), refused.message), consentHeaders);
   const code = await issueAuthorizationCode(app.prisma, request, found.session.accountId, granted, now);
   redirect(redirectWith(request.redirectUri, base, { code, state: request.state }));
 }

@@ -12,6 +12,7 @@ import {
   safeEqual,
   SESSION_COOKIE,
   SESSION_TTL_SECONDS,
+  type Session,
 } from '../modules/dashboard/sessions.ts';
 import { decideDevice, findPendingDevice, listGrants, revokeGrant } from '../modules/oauth/service.ts';
 import { consumeSsoToken } from '../modules/servers/sso.ts';
@@ -24,6 +25,7 @@ import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
 import { noRoute, Router } from './router.ts';
 import { sameOrigin, sessionOf } from './session-auth.ts';
+import { confirmPassword, requireSudo } from './sudo.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -42,6 +44,8 @@ interface Route {
   path: string;
   /** Needs a signed-in session with its CSRF token (all but session and sign-in). */
   session: boolean;
+  /** An account-wide act: needs a password typed in this session within the sudo window (src/http/sudo.ts). */
+  sudo?: boolean;
   handle(ctx: RouteContext): Promise<[number, unknown]>;
 }
 
@@ -53,6 +57,8 @@ interface RouteContext {
   body: Record<string, unknown>;
   accountId: string;
   secret: string;
+  /** The signed-in session (null on the routes without one). */
+  session: Session | null;
 }
 
 async function accountSummary(app: App, accountId: string) {
@@ -88,6 +94,15 @@ const ROUTES: Route[] = [
   },
   {
     method: 'POST',
+    path: '/sudo',
+    session: true,
+    async handle({ app, req, res, body, session }) {
+      const until = await confirmPassword(app, req, res, session!, body.password);
+      return [200, { sudo: true, until: until.toISOString() }];
+    },
+  },
+  {
+    method: 'POST',
     path: '/sign-out',
     session: true,
     async handle({ app, res, secret }) {
@@ -108,6 +123,7 @@ const ROUTES: Route[] = [
     method: 'POST',
     path: '/keys',
     session: true,
+    sudo: true,
     async handle({ app, accountId, body }) {
       const name = body.name === undefined || body.name === '' ? 'Dashboard key' : body.name;
       if (typeof name !== 'string' || name.length > 100) throw badRequest('name must be 1 to 100 characters.', 'name');
@@ -118,6 +134,7 @@ const ROUTES: Route[] = [
     method: 'DELETE',
     path: '/keys/:id',
     session: true,
+    sudo: true,
     async handle({ app, accountId, params }) {
       if (!(await revokeApiKey(app.prisma, accountId, params.id, app.clock.now(), app.principals))) throw notFound('API key');
       return [200, { id: params.id, revoked: true }];
@@ -135,6 +152,7 @@ const ROUTES: Route[] = [
     method: 'DELETE',
     path: '/apps/:id',
     session: true,
+    sudo: true,
     async handle({ app, accountId, params }) {
       if (!(await revokeGrant(app.prisma, accountId, params.id, app.clock.now(), app.principals))) throw notFound('Connected app');
       return [200, { id: params.id, revoked: true }];
@@ -156,6 +174,7 @@ const ROUTES: Route[] = [
     session: true,
     async handle(ctx) {
       if (ctx.params.decision !== 'approve' && ctx.params.decision !== 'deny') throw new ApiError(404, `No route for POST /dashboard/api/device/${ctx.params.decision}.`);
+      if (ctx.params.decision === 'approve') requireSudo(ctx.app, ctx.session!);
       const code = await userCodeAttempt(ctx);
       const approve = ctx.params.decision === 'approve';
       const result = await decideDevice(ctx.app.prisma, ctx.accountId, code, approve ? { approve: true, scopes: ctx.body.scopes } : { approve: false }, ctx.app.clock.now());
@@ -189,7 +208,7 @@ export function createDashboardHandler(app: App) {
   async function noScriptContent(req: IncomingMessage, res: ServerResponse): Promise<string> {
     const url = new URL(req.url ?? '/', 'http://x');
     const found = await sessionOf(app, req);
-    if (!found) return signInForm({ csrf: loginCsrfToken(app, req, res), next: url.pathname === '/sign-in' ? safeNext(url.searchParams.get('next')) : `${url.pathname}${url.search}` });
+    if (!found || (url.pathname === '/sign-in' && !found.session.passwordAt)) return signInForm({ csrf: loginCsrfToken(app, req, res), next: url.pathname === '/sign-in' ? safeNext(url.searchParams.get('next')) : `${url.pathname}${url.search}` });
     if (url.pathname === '/oauth/device') return deviceCodeForm({ csrf: found.session.csrfToken, code: (url.searchParams.get('user_code') ?? '').slice(0, 32) });
     return '<main class="narrow"><section class="card"><h1>This dashboard needs JavaScript</h1><p>Without it you can sign in, <a href="/oauth/device">connect a device</a> and approve applications that ask for access.</p></section></main>';
   }
@@ -223,7 +242,8 @@ export function createDashboardHandler(app: App) {
       const message = 'Dashboard sign-in links work once and for 5 minutes. This one has expired or was already used. Ask for a new link, or sign in with your e-mail and password.';
       return sendHtml(res, 410, messagePage('This sign-in link cannot be used', message, '<a href="/sign-in">Sign in to the dashboard</a>'));
     }
-    const { secret } = await createSession(app.prisma, redeemed.accountId, now);
+    // The session may do what the link's maker could, and never an account-wide act (sudo.ts).
+    const { secret } = await createSession(app.prisma, redeemed.accountId, now, { scopes: redeemed.scopes });
     res.writeHead(303, { Location: redeemed.next, 'Set-Cookie': cookie(app, SESSION_COOKIE, secret, SESSION_TTL_SECONDS), 'Cache-Control': 'no-store', 'Content-Length': 0 });
     res.end();
   }
@@ -239,7 +259,11 @@ export function createDashboardHandler(app: App) {
 
     if (urlPath === '/dashboard/api/session') {
       res.setHeader('Cache-Control', 'no-store');
-      if (found) return sendJson(res, 200, { signedIn: true, account: await accountSummary(app, found.session.accountId), csrfToken: found.session.csrfToken, expiresAt: found.session.expiresAt.toISOString() });
+      if (found) {
+        const { session } = found;
+        const passwordSignIn = session.passwordAt !== null;
+        return sendJson(res, 200, { signedIn: true, account: await accountSummary(app, session.accountId), csrfToken: session.csrfToken, expiresAt: session.expiresAt.toISOString(), passwordSignIn });
+      }
       // Not signed in: the sign-in form's CSRF token, double-submitted through a Strict cookie.
       const loginToken = loginCsrfToken(app, req, res);
       return sendJson(res, 200, { signedIn: false, csrfToken: loginToken });
@@ -250,10 +274,11 @@ export function createDashboardHandler(app: App) {
     const expected = route.session ? found?.session.csrfToken : cookies[LOGIN_CSRF_COOKIE];
     if (route.session && !found) throw new ApiError(401, 'Sign in to the dashboard first.');
     if (typeof given !== 'string' || !expected || !safeEqual(given, expected)) throw forbidden('Missing or invalid CSRF token (X-CSRF-Token).');
+    if (route.sudo) requireSudo(app, found!.session);
     const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, 64 * 1024);
     const body = parseJsonBody(req, raw) ?? {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
-    const [status, result] = await route.handle({ app, req, res, params, body: body as Record<string, unknown>, accountId: found?.session.accountId ?? '', secret: found?.secret ?? '' });
+    const [status, result] = await route.handle({ app, req, res, params, body: body as Record<string, unknown>, accountId: found?.session.accountId ?? '', secret: found?.secret ?? '', session: found?.session ?? null });
     res.setHeader('Cache-Control', 'no-store');
     sendJson(res, status, result);
   }
@@ -280,8 +305,9 @@ export function createDashboardHandler(app: App) {
           requestScope.getStore()!.operation = 'dashboard sign-in form';
           return await handleSignInForm(app, req, res);
         }
-        if (urlPath === '/sign-in' && method === 'GET' && (await sessionOf(app, req))) {
-          // Already signed in: straight on to where the sign-in was for.
+        if (urlPath === '/sign-in' && method === 'GET' && (await sessionOf(app, req))?.session.passwordAt) {
+          // Already signed in with a password: straight on to where the sign-in was for (a
+          // session from a sign-in link gets the form, to sign in with the password).
           res.writeHead(303, { Location: safeNext(new URL(req.url ?? '/', 'http://x').searchParams.get('next')), 'Cache-Control': 'no-store', 'Content-Length': 0 });
           return void res.end();
         }

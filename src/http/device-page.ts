@@ -5,6 +5,7 @@ import { decideDevice, findPendingDevice } from '../modules/oauth/service.ts';
 import { clientAddress, consumeLimit, formCsrfValid, readForm } from './forms.ts';
 import { escapeHtml, hidden, htmlPage, messagePage, pickedScopes, scopePicker, securityHeaders, sendHtml } from './html.ts';
 import { sessionOf } from './session-auth.ts';
+import { formSudo, sudoPasswordField } from './sudo.ts';
 
 /**
  * The device page without script: the code form (GET /oauth/device, inside the dashboard
@@ -25,12 +26,14 @@ ${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : '
 
 type Pending = NonNullable<Awaited<ReturnType<typeof findPendingDevice>>>;
 
-function decisionForm(csrf: string, pending: Pending, error?: string): string {
+/** `sudo`: the password field when approving needs the password typed again (src/http/sudo.ts). */
+function decisionForm(csrf: string, pending: Pending, sudo: string, error?: string): string {
   return `<main class="narrow"><h1>Connect a device</h1><form class="card" method="post" action="/oauth/device" data-testid="device-request">
 <h2><strong>${escapeHtml(pending.client.name)}</strong> wants access to your account</h2>
 <p class="muted">Code <span class="mono">${escapeHtml(pending.userCode)}</span>. Untick any scope you do not want to grant.</p>
 ${hidden('csrf', csrf)}${hidden('user_code', pending.userCode)}
 ${scopePicker(pending.scopes)}
+${sudo}
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <div class="actions"><button type="submit" name="action" value="approve">Approve</button><button type="submit" name="action" value="deny" class="danger">Deny</button></div>
 </form></main>`;
@@ -58,11 +61,14 @@ export async function handleDeviceForm(app: App, req: IncomingMessage, res: Serv
     const now = app.clock.now();
     const pending = code.length <= 32 ? await findPendingDevice(app.prisma, code, now) : null;
     if (!pending) return page(404, deviceCodeForm({ csrf, code: code.slice(0, 32), error: UNKNOWN_CODE }));
-    if (action === 'lookup') return page(200, decisionForm(csrf, pending));
-    if (action !== 'approve' && action !== 'deny') return page(400, decisionForm(csrf, pending, 'Choose Approve or Deny.'));
+    const sudo = () => sudoPasswordField(app, found.session);
+    if (action === 'lookup') return page(200, decisionForm(csrf, pending, sudo()));
+    if (action !== 'approve' && action !== 'deny') return page(400, decisionForm(csrf, pending, sudo(), 'Choose Approve or Deny.'));
     const approve = action === 'approve';
+    const refused = approve ? await formSudo(app, req, res, found.session, form) : null;
+    if (refused) return page(refused.status, decisionForm(csrf, pending, sudo(), refused.message));
     const result = await decideDevice(app.prisma, found.session.accountId, code, approve ? { approve: true, scopes: pickedScopes(form, pending.scopes) } : { approve: false }, now);
-    if (!result.ok && result.reason === 'invalid_scope') return page(400, decisionForm(csrf, pending, 'Tick at least one scope to approve.'));
+    if (!result.ok && result.reason === 'invalid_scope') return page(400, decisionForm(csrf, pending, '', 'Tick at least one scope to approve.'));
     if (!result.ok) return page(404, deviceCodeForm({ csrf, code: '', error: UNKNOWN_CODE }));
     return sendHtml(
       res,

@@ -16,7 +16,7 @@ export function sendError(res: ServerResponse, surface: Surface, error: ApiError
   if (surface === 'graphql') {
     sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: error.extensions.code, status: error.status } }] }, all);
   } else {
-    sendJson(res, error.status, errorBody(error.status, error.message, paramOf(error)), all);
+    sendJson(res, error.status, errorBody(error.status, error.message, paramOf(error), error.extensions.code as string), all);
   }
 }
 

@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { App } from '../app-services.ts';
-import { ALL_SCOPES } from '../scopes.ts';
 import type { Principal } from '../modules/auth/service.ts';
-import { findSession, parseCookies, safeEqual, SESSION_COOKIE, type Session } from '../modules/dashboard/sessions.ts';
+import { findSession, parseCookies, safeEqual, SESSION_COOKIE, sessionScopes, type Session } from '../modules/dashboard/sessions.ts';
 
 /** The dashboard session of a request, from its cookie (no CSRF check: callers add theirs). */
 export async function sessionOf(app: App, req: IncomingMessage): Promise<{ secret: string; session: Session } | null> {
@@ -31,8 +30,9 @@ export function sameOrigin(app: App, req: IncomingMessage): boolean {
   return origin === own || (typeof req.headers.host === 'string' && origin === `${scheme}://${req.headers.host}`);
 }
 
+/** A password sign-in may use every scope; a session opened from a credential (SSO link) only that credential's. */
 function principalOf(session: Session): Principal {
-  return { accountId: session.accountId, credentialId: session.id, kind: 'session', scopes: new Set(ALL_SCOPES) };
+  return { accountId: session.accountId, credentialId: session.id, kind: 'session', scopes: new Set(sessionScopes(session)) };
 }
 
 /**

@@ -8,19 +8,29 @@ import { escapeHtml, hidden, htmlPage, messagePage, securityHeaders, sendHtml } 
 const SIGN_IN_FAILED = 'Wrong e-mail or password.';
 
 /**
- * Signs in with e-mail and password (the JSON API and the HTML form both): attempt limits per
- * client address and per e-mail, then a new session in its cookie; the login CSRF cookie is
- * cleared. Throws 400, 401 or 429.
+ * Counts one password attempt (sign-in or sudo): per client address, and per e-mail from that
+ * address. The e-mail's lockout is keyed by the address too, so guesses from elsewhere never
+ * lock the owner out of their own sign-in; the per-address limit bounds any one guesser.
+ */
+export async function countPasswordAttempt(app: App, req: IncomingMessage, res: ServerResponse, email: string): Promise<void> {
+  const address = clientAddress(req);
+  await consumeLimit(app, res, 'signInAddress', address);
+  await consumeLimit(app, res, 'signInEmail', `${address} ${email}`);
+}
+
+/**
+ * Signs in with e-mail and password (the JSON API and the HTML form both): attempt limits
+ * (countPasswordAttempt), then a new session in its cookie; the login CSRF cookie is cleared.
+ * Throws 400, 401 or 429.
  */
 export async function signInWithPassword(app: App, req: IncomingMessage, res: ServerResponse, emailInput: unknown, passwordInput: unknown) {
   const email = typeof emailInput === 'string' ? emailInput.trim().toLowerCase() : '';
   const password = typeof passwordInput === 'string' ? passwordInput : '';
   if (!email || !password || password.length > 200 || email.length > 254) throw badRequest('email and password are required.');
-  await consumeLimit(app, res, 'signInAddress', clientAddress(req));
-  await consumeLimit(app, res, 'signInEmail', email);
+  await countPasswordAttempt(app, req, res, email);
   const account = await checkPassword(app.prisma, email, password);
   if (!account) throw new ApiError(401, SIGN_IN_FAILED);
-  const created = await createSession(app.prisma, account.id, app.clock.now());
+  const created = await createSession(app.prisma, account.id, app.clock.now(), { password: true });
   appendCookie(res, cookie(app, SESSION_COOKIE, created.secret, SESSION_TTL_SECONDS));
   appendCookie(res, cookie(app, LOGIN_CSRF_COOKIE, '', 0, 'Strict'));
   return { accountId: account.id, ...created };

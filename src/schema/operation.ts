@@ -11,8 +11,8 @@ export type Area = 'account' | 'servers' | 'pools' | 'hosting' | 'mail' | 'domai
 export const RATE_LIMIT_CLASSES = {
   poolIpApply: { points: 6, durationSeconds: 60, description: 'pool IP apply: 6 calls per minute per credential' },
   // Dashboard and OAuth (src/http/dashboard.ts), not operations: guessing passwords and user codes.
-  signInEmail: { points: 10, durationSeconds: 900, description: 'dashboard sign-in: 10 attempts per 15 minutes per e-mail address' },
-  signInAddress: { points: 100, durationSeconds: 900, description: 'dashboard sign-in: 100 attempts per 15 minutes per client address' },
+  signInEmail: { points: 10, durationSeconds: 900, description: 'dashboard sign-in and sudo: 10 attempts per 15 minutes per e-mail address from one client address' },
+  signInAddress: { points: 100, durationSeconds: 900, description: 'dashboard sign-in and sudo: 100 attempts per 15 minutes per client address' },
   userCodeAccount: { points: 20, durationSeconds: 900, description: 'device user-code entry: 20 per 15 minutes per account' },
   userCodeAddress: { points: 100, durationSeconds: 900, description: 'device user-code entry: 100 per 15 minutes per client address' },
   clientRegistration: { points: 20, durationSeconds: 3600, description: 'OAuth dynamic client registrations: 20 per hour per client address' },

@@ -46,10 +46,11 @@ export async function getAuthorize(app: TestApp, p: AuthorizeParams | URLSearchP
 }
 
 /** POST of the consent form as a browser sends it (our Origin, the session's CSRF token unless told otherwise). */
-export async function postConsent(app: TestApp, session: DashboardSession, p: AuthorizeParams, action: 'approve' | 'deny', granted?: string[], opts: { csrf?: string | null } = {}) {
+export async function postConsent(app: TestApp, session: DashboardSession, p: AuthorizeParams, action: 'approve' | 'deny', granted?: string[], opts: { csrf?: string | null; password?: string } = {}) {
   const form = authorizeQuery(p);
   const csrf = opts.csrf === undefined ? session.csrf : opts.csrf;
   if (csrf !== null) form.set('csrf', csrf);
+  if (opts.password !== undefined) form.set('password', opts.password);
   form.set('action', action);
   for (const s of granted ?? (p.scope ?? '').split(' ').filter(Boolean)) form.append('granted', s);
   const res = await fetch(`${app.url}/oauth/authorize`, {

@@ -104,6 +104,8 @@ describe('token endpoint: polling (RFC 8628 §3.4–3.5)', () => {
   it('answers expired_token once the simulated clock passes the expiry, and the code can no longer be approved', async () => {
     const d = await startDevice(app, 'account:read');
     await advance(app, 601);
+    // Approving needs a password typed in the last 10 minutes (sudo mode): sign in again.
+    session = await signIn(app, holder);
     const r = await pollToken(app, d.device_code);
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('expired_token');
@@ -194,6 +196,7 @@ describe('access tokens on every surface, with exactly the granted scopes', () =
     expect((await app.call('GET', '/v1/account', { key: t.access_token })).status).toBe(200);
     await advance(app, 3601);
     expect((await app.call('GET', '/v1/account', { key: t.access_token })).status).toBe(401);
+    session = await signIn(app, holder); // a fresh password entry for the approvals that follow (sudo mode)
   });
 });
 

@@ -125,7 +125,7 @@ describe('plan options and change-plan', () => {
 });
 
 describe('dashboard SSO', () => {
-  it('returns a short-lived single-use URL under PUBLIC_BASE_URL; the token is stored hashed', async () => {
+  it('returns a short-lived single-use URL under PUBLIC_BASE_URL; the token is stored hashed, with the caller\'s scopes', async () => {
     const c = await app.customer({ scopes: ['servers:read'] });
     const id = await runningServer(app, c);
     const res = await app.call('POST', `/v1/servers/${id}/sso`, { key: c.key, body: {} });
@@ -139,7 +139,7 @@ describe('dashboard SSO', () => {
     expect(JSON.stringify(rows)).not.toContain(m![1]);
 
     const prisma = app.running.app.prisma;
-    expect(await consumeSsoToken(prisma, m![1], now)).toEqual({ accountId: c.accountId, serverId: id, next: `/servers/${id}` });
+    expect(await consumeSsoToken(prisma, m![1], now)).toEqual({ accountId: c.accountId, serverId: id, next: `/servers/${id}`, scopes: ['servers:read'] });
     expect(await consumeSsoToken(prisma, m![1], now)).toBeNull();
     expect(await consumeSsoToken(prisma, 'sso_unknown', now)).toBeNull();
   });

@@ -110,6 +110,9 @@ describe('one instance', () => {
     await advance(app, ACCESS_TOKEN_TTL_SECONDS + 1);
     expect((await account(tokens.access_token)).status).toBe(401);
 
+    // The password typed again (sudo mode) shows on the cached session at once.
+    expect((await dashboard(app, session, 'POST', '/device/approve', { userCode: 'CCCC-CCCC' })).body.code).toBe('SUDO_REQUIRED');
+    expect((await dashboard(app, session, 'POST', '/sudo', { password: holder.password })).status).toBe(200);
     const fresh = await deviceTokens(app, session, 'account:read');
     expect((await account(fresh.access_token)).status).toBe(200);
     const apps = await dashboard(app, session, 'GET', '/apps');

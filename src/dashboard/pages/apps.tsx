@@ -16,16 +16,24 @@ interface Grant {
 /** Connected apps: the OAuth grants of the account. Revoking one kills its tokens at once. */
 export function Apps() {
   const [grants, setGrants] = useState<Grant[] | null>(null);
+  const [error, setError] = useState('');
   const load = () => dash<{ data: Grant[] }>('GET', '/apps').then((r) => setGrants(r.data));
   useEffect(() => void load(), []);
+  // Revoking needs a recent password: dash() asks for it (sudo mode); a refusal is shown.
   const revoke = async (id: string) => {
-    await dash('DELETE', `/apps/${id}`);
-    await load();
+    setError('');
+    try {
+      await dash('DELETE', `/apps/${id}`);
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
   };
   return (
     <div>
       <h1>Connected apps</h1>
       <section class="card">
+        {error && <p class="error">{error}</p>}
         <p class="muted">Programs you approved: with a device code (for example the <span class="mono">svc</span> command line), or on a consent page (MCP hosts such as Claude, VS Code or Cursor).</p>
         {!grants ? <p class="muted">Loading…</p> : grants.length === 0 ? <p class="muted">No connected apps.</p> : (
           <div class="table-wrap"><table data-testid="apps">

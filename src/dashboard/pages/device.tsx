@@ -34,6 +34,7 @@ export function Device(props: { initialCode: string }) {
     if (props.initialCode) void lookup();
   }, []);
 
+  // Approving needs a recent password: dash() asks for it (sudo mode) and sends the answer again.
   const decide = async (approve: boolean) => {
     setError('');
     try {

@@ -60,9 +60,15 @@ export function Keys() {
       setError((err as Error).message);
     }
   };
+  // Minting and revoking need a recent password: dash() asks for it (sudo mode); a refusal is shown.
   const revoke = async (id: string) => {
-    await dash('DELETE', `/keys/${id}`);
-    await load();
+    setError('');
+    try {
+      await dash('DELETE', `/keys/${id}`);
+      await load();
+    } catch (err) {
+      setError((err as Error).message);
+    }
   };
 
   return (

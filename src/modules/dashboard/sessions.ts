@@ -3,6 +3,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { newId } from '../../db/ids.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { verifyPassword } from '../auth/password.ts';
+import { ALL_SCOPES, isScope, type Scope } from '../../scopes.ts';
 import { announceCredentialChange, changingCredential, type PrincipalCache } from '../auth/principal-cache.ts';
 
 /**
@@ -17,6 +18,8 @@ export const SESSION_COOKIE = 'svc_session';
 export const LOGIN_CSRF_COOKIE = 'svc_csrf';
 /** Absolute lifetime of a session, on the simulated clock. */
 export const SESSION_TTL_SECONDS = 12 * 3600;
+/** How long after the password was typed a session may do account-wide acts (sudo mode), on the simulated clock. */
+export const SUDO_WINDOW_SECONDS = 10 * 60;
 
 // A fixed scrypt hash of a random password, verified against when the e-mail is unknown so
 // both answers take the same time.
@@ -37,6 +40,32 @@ export interface Session {
   accountId: string;
   csrfToken: string;
   expiresAt: Date;
+  /** The scopes of the credential the session was opened from; empty for a password sign-in. */
+  scopes: readonly string[];
+  /** The last password entry; null when the session was opened from a credential (SSO link). */
+  passwordAt: Date | null;
+}
+
+/** How a session begins: a password typed now, or a credential whose scopes bound it. */
+export type SessionOrigin = { password: true } | { scopes: readonly string[] };
+
+/**
+ * What the session may do: a password sign-in every scope; a session from a credential that
+ * credential's scopes, and nothing when it has none (fail closed, also for rows older than
+ * these columns).
+ */
+export function sessionScopes(session: Pick<Session, 'scopes' | 'passwordAt'>): Scope[] {
+  if (session.scopes.length > 0) return session.scopes.filter(isScope);
+  return session.passwordAt ? [...ALL_SCOPES] : [];
+}
+
+/**
+ * Sudo mode: 'ok' when the password was typed within SUDO_WINDOW_SECONDS, 'stale' when longer
+ * ago (typing it again renews it), 'credential' for a session opened from a credential (never).
+ */
+export function sudoState(session: Pick<Session, 'passwordAt'>, now: Date): 'ok' | 'stale' | 'credential' {
+  if (!session.passwordAt) return 'credential';
+  return now.getTime() - session.passwordAt.getTime() <= SUDO_WINDOW_SECONDS * 1000 ? 'ok' : 'stale';
 }
 
 /** Checks e-mail and password; null when either is wrong (the caller says only "wrong e-mail or password"). */
@@ -46,13 +75,17 @@ export async function checkPassword(prisma: PrismaClient, email: string, passwor
   return ok && account?.passwordHash ? account : null;
 }
 
-export async function createSession(prisma: PrismaClient, accountId: string, now: Date): Promise<{ secret: string; session: Session }> {
+export async function createSession(prisma: PrismaClient, accountId: string, now: Date, origin: SessionOrigin): Promise<{ secret: string; session: Session }> {
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_TTL_SECONDS * 1000);
   // Sessions past their expiry are of no use: clear the account's old ones on the way.
   await prisma.dashboardSession.deleteMany({ where: { accountId, expiresAt: { lte: now } } });
-  const row = await prisma.dashboardSession.create({ data: { id: newId('ses', now.getTime()), accountId, tokenHash: hashSecret(secret), expiresAt, createdAt: now } });
-  return { secret, session: { id: row.id, accountId, csrfToken: csrfTokenFor(secret), expiresAt } };
+  const scopes = 'password' in origin ? [] : [...origin.scopes];
+  const passwordAt = 'password' in origin ? now : null;
+  const row = await prisma.dashboardSession.create({
+    data: { id: newId('ses', now.getTime()), accountId, tokenHash: hashSecret(secret), scopes, passwordAt, expiresAt, createdAt: now },
+  });
+  return { secret, session: { id: row.id, accountId, csrfToken: csrfTokenFor(secret), expiresAt, scopes, passwordAt } };
 }
 
 /** The live session of a cookie's secret; with `cache`, one resolved in the last few seconds costs no query (auth/principal-cache.ts). */
@@ -61,7 +94,7 @@ export async function findSession(prisma: PrismaClient, secret: string | undefin
   const tokenHash = hashSecret(secret);
   const load = async () => {
     const row = await prisma.dashboardSession.findUnique({ where: { tokenHash } });
-    return row ? { credentialId: row.id, expiresAt: row.expiresAt, value: { id: row.id, accountId: row.accountId } } : null;
+    return row ? { credentialId: row.id, expiresAt: row.expiresAt, value: { id: row.id, accountId: row.accountId, scopes: row.scopes ?? [], passwordAt: row.passwordAt } } : null;
   };
   const found = cache ? await cache.resolve(`ses:${tokenHash}`, now, load) : await load();
   if (!found || found.expiresAt! <= now) return null;
@@ -73,6 +106,18 @@ export async function endSession(prisma: PrismaClient, secret: string, principal
   const row = await prisma.dashboardSession.findUnique({ where: { tokenHash: hashSecret(secret) }, select: { id: true } });
   if (!row) return;
   await changingCredential(principals, row.id, () => prisma.$transaction([prisma.dashboardSession.deleteMany({ where: { id: row.id } }), announceCredentialChange(prisma, row.id)]));
+}
+
+/**
+ * The password was typed again in this session: sudo mode for SUDO_WINDOW_SECONDS more. Only a
+ * password session renews (a session from a credential stays one); every instance forgets the
+ * cached session first. False when the session is gone or is not a password session.
+ */
+export async function renewPassword(prisma: PrismaClient, sessionId: string, now: Date, principals?: PrincipalCache): Promise<boolean> {
+  const [renewed] = await changingCredential(principals, sessionId, () =>
+    prisma.$transaction([prisma.dashboardSession.updateMany({ where: { id: sessionId, passwordAt: { not: null } }, data: { passwordAt: now } }), announceCredentialChange(prisma, sessionId)]),
+  );
+  return renewed.count === 1;
 }
 
 /** Parses a Cookie header into name → value (first occurrence wins). */

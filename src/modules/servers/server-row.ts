@@ -12,7 +12,7 @@ export const LABEL_RULES: InputRules = { minLength: 1, maxLength: 64, trim: true
 export interface ServiceContext {
   db: TenantDb;
   /** The caller; services read the account id from here, never from the account table. */
-  principal: { accountId: string } | null;
+  principal: { accountId: string; scopes?: ReadonlySet<string> } | null;
   app: { provider: ServerProvider; clock: { now(): Date }; config: { publicBaseUrl: string } };
 }
 

@@ -34,7 +34,8 @@ function decodeSafe(s: string): string {
 
 /**
  * A short-lived, single-use URL that signs into the dashboard on this server's page (or on
- * `next`). Only the token's SHA-256 is stored; the URL is shown once.
+ * `next`). Only the token's SHA-256 is stored; the URL is shown once. The link keeps the
+ * caller's scopes: the session it opens may do no more than the credential that asked for it.
  */
 export async function createSsoLink(ctx: ServiceContext, serverId: string, next: string | null | undefined) {
   const server = await getServer(ctx.db, serverId);
@@ -42,8 +43,9 @@ export async function createSsoLink(ctx: ServiceContext, serverId: string, next:
   const now = ctx.app.clock.now();
   const token = `sso_${randomBytes(32).toString('base64url')}`;
   const expiresAt = new Date(now.getTime() + SSO_TTL_SECONDS * 1000);
+  const scopes = [...(ctx.principal?.scopes ?? [])].sort();
   await ctx.db.ssoToken.create({
-    data: { id: newId(ID_PREFIX.ssoToken, now.getTime()), accountId: server.accountId, serverId, tokenHash: hashToken(token), next: target, expiresAt, createdAt: now },
+    data: { id: newId(ID_PREFIX.ssoToken, now.getTime()), accountId: server.accountId, serverId, tokenHash: hashToken(token), next: target, scopes, expiresAt, createdAt: now },
   });
   return { url: `${ctx.app.config.publicBaseUrl}/sso/${token}?next=${encodeURIComponent(target)}`, expiresAt };
 }
@@ -53,10 +55,11 @@ export async function createSsoLink(ctx: ServiceContext, serverId: string, next:
  * before its expiry. The conditional UPDATE makes two concurrent redemptions yield one success.
  * Returns null for an unknown, used or expired token.
  */
-export async function consumeSsoToken(prisma: PrismaClient, token: string, now: Date): Promise<{ accountId: string; serverId: string; next: string } | null> {
+export async function consumeSsoToken(prisma: PrismaClient, token: string, now: Date): Promise<{ accountId: string; serverId: string; next: string; scopes: string[] } | null> {
   const tokenHash = hashToken(token);
   const { count } = await prisma.ssoToken.updateMany({ where: { tokenHash, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
   if (count !== 1) return null;
   const row = await prisma.ssoToken.findUniqueOrThrow({ where: { tokenHash } });
-  return { accountId: row.accountId, serverId: row.serverId, next: row.next };
+  // A link made before links kept their scopes has none: its session may do nothing.
+  return { accountId: row.accountId, serverId: row.serverId, next: row.next, scopes: row.scopes ?? [] };
 }
