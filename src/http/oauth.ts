@@ -117,10 +117,9 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
     const base = app.config.publicBaseUrl;
     const now = app.clock.now();
     const documents = { allowPrivate: app.config.webhookAllowPrivate, timeoutMs: app.config.webhookTimeoutMs };
-    scope.operation = `oauth ${path}`;
-
     const match = router.match(method === 'HEAD' ? 'GET' : method, path);
     if (match.kind !== 'found') return sendError(res, 'rest', noRoute(match, method, path));
+    scope.operation = `oauth ${match.route.path}`;
     await match.route.handle({ req, res, now, base, documents });
   };
 }

@@ -22,6 +22,12 @@ export interface Handlers {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
+/**
+ * The metrics label of a request no route claimed. Surfaces set `operation` to a route
+ * template or operation name once matched, so the series stay a fixed set whatever paths
+ * clients send.
+ */
+export const UNMATCHED = 'unmatched';
 
 /**
  * The HTTP front door: request id, access log, metrics and a last-resort 500 around every
@@ -34,7 +40,7 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
     const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     const path = (req.url ?? '/').split('?')[0];
     const surface = surfaceOf(path);
-    const scope: RequestScope = { requestId, log: app.log.child({ requestId }), operation: surface === 'graphql' ? 'graphql' : path.split('/')[1] || 'root' };
+    const scope: RequestScope = { requestId, log: app.log.child({ requestId }), operation: surface === 'graphql' ? 'graphql' : UNMATCHED };
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('API-Version', API_REVISION);
     res.setHeader('X-Content-Type-Options', 'nosniff');
