@@ -54,10 +54,11 @@ export interface ErrorBody {
  */
 export class ApiError extends GraphQLError {
   readonly status: number;
-  constructor(status: number, message: string, opts: { headers?: Record<string, string>; field?: string } = {}) {
+  /** `code`: a more precise machine code than the status's own (e.g. QUOTA_EXCEEDED for a 409). */
+  constructor(status: number, message: string, opts: { headers?: Record<string, string>; field?: string; code?: string } = {}) {
     super(message, {
       extensions: {
-        code: CODES[status] ?? 'ERROR',
+        code: opts.code ?? CODES[status] ?? 'ERROR',
         status,
         ...(opts.field ? { field: opts.field } : {}),
         http: { status, ...(opts.headers ? { headers: opts.headers } : {}) },
@@ -75,9 +76,12 @@ export const notFound = (what: string) => new ApiError(404, `${what} not found.`
 export const conflict = (message: string) => new ApiError(409, message);
 export const unprocessable = (message: string) => new ApiError(422, message);
 
-export function errorBody(status: number, message: string, param?: string): ErrorBody {
-  return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error', code: CODES[status] ?? 'ERROR', ...(param ? { param } : {}) };
+export function errorBody(status: number, message: string, param?: string, code?: string): ErrorBody {
+  return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error', code: code ?? CODES[status] ?? 'ERROR', ...(param ? { param } : {}) };
 }
+
+/** The machine code of an ApiError (its status's, unless it was given a more precise one). */
+export const codeOf = (error: ApiError): string => error.extensions.code as string;
 
 /** The request value an ApiError names (`badRequest(message, field)`), if any. */
 export const paramOf = (error: ApiError): string | undefined => error.extensions.field as string | undefined;
