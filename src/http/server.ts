@@ -27,7 +27,7 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
  * template or operation name once matched, so the series stay a fixed set whatever paths
  * clients send.
  */
-export const UNMATCHED = 'unmatched';
+const UNMATCHED = 'unmatched';
 const HEADERS_TIMEOUT_MS = 15_000;
 
 /**
