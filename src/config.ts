@@ -17,6 +17,11 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Largest JSON request body accepted, in bytes. */
   bodyLimitBytes: number;
+  /**
+   * REQUEST_TIMEOUT_MS: the longest one request may take to arrive, headers and body (Node's
+   * default is 300 s). Long enough for a full-size upload on a slow link; headers get 15 s.
+   */
+  requestTimeoutMs: number;
   /** Seconds the simulated datacenter takes to provision a server. */
   provisionSeconds: number;
   /** Largest hosting file upload (HOSTING_UPLOAD_LIMIT_BYTES), in bytes. */
@@ -55,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookSecretKey: env.WEBHOOK_SECRET_KEY || undefined,
     webhookTimeoutMs: intFrom(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
     bodyLimitBytes: intFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
+    requestTimeoutMs: intFrom(env.REQUEST_TIMEOUT_MS, 120_000, 'REQUEST_TIMEOUT_MS'),
     provisionSeconds: intFrom(env.SIM_PROVISION_SECONDS, 120, 'SIM_PROVISION_SECONDS'),
     hostingUploadLimitBytes: intFrom(env.HOSTING_UPLOAD_LIMIT_BYTES, 50 * 1024 * 1024, 'HOSTING_UPLOAD_LIMIT_BYTES'),
     hostingAllowLocalGit: env.HOSTING_ALLOW_LOCAL_GIT === '1',

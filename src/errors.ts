@@ -54,7 +54,7 @@ export interface ErrorBody {
  */
 export class ApiError extends GraphQLError {
   readonly status: number;
-  /** `code` overrides the status's code where a client must tell one refusal from another (`SUDO_REQUIRED`). */
+  /** `code`: a more precise machine code than the status's own (QUOTA_EXCEEDED, SUDO_REQUIRED), where a client must tell one refusal from another. */
   constructor(status: number, message: string, opts: { headers?: Record<string, string>; field?: string; code?: string } = {}) {
     super(message, {
       extensions: {
@@ -79,6 +79,9 @@ export const unprocessable = (message: string) => new ApiError(422, message);
 export function errorBody(status: number, message: string, param?: string, code?: string): ErrorBody {
   return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error', code: code ?? CODES[status] ?? 'ERROR', ...(param ? { param } : {}) };
 }
+
+/** The machine code of an ApiError (its status's, unless it was given a more precise one). */
+export const codeOf = (error: ApiError): string => error.extensions.code as string;
 
 /** The request value an ApiError names (`badRequest(message, field)`), if any. */
 export const paramOf = (error: ApiError): string | undefined => error.extensions.field as string | undefined;

@@ -1131,7 +1131,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook
-         * @description Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait.
+         * @description Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait. A change of URL or events makes the subscription send only what the calling credential can read.
          *
          *     Scope: `webhooks:write`.
          */
@@ -1177,7 +1177,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Subscribe an https URL on a public address to event kinds (or "*" for all). The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.
+         * @description Subscribe an https URL on a public address to event kinds (or "*" for all). Only kinds the calling credential can read (each kind's read scope; 403 otherwise): a subscription is sent only what its creator could read, "*" included. The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.
          *
          *     Scope: `webhooks:write`.
          */

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
-import { apiErrorOf, badRequest, notFound, unauthorized } from '../errors.ts';
+import { type ApiError, apiErrorOf, badRequest, notFound, unauthorized } from '../errors.ts';
 import { accountView, createAccount } from '../modules/account/service.ts';
 import { mintApiKey, revokeApiKey, updateApiKey } from '../modules/auth/service.ts';
 import { getCatalogue } from '../modules/catalogue/service.ts';
@@ -202,13 +202,20 @@ export function tokenMatches(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
+/** The operator token check of /admin, also guarding /metrics: the 401 to answer, if any. */
+export function operatorRefusal(app: App, req: IncomingMessage): ApiError | undefined {
+  const auth = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  if (!auth || !tokenMatches(auth[1], app.adminToken)) return unauthorized('The operator API needs Authorization: Bearer $ADMIN_TOKEN.');
+  return undefined;
+}
+
 export function createAdminHandler(app: App) {
   return async function handleAdmin(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     try {
-      const auth = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-      if (!auth || !tokenMatches(auth[1], app.adminToken)) throw unauthorized('The operator API needs Authorization: Bearer $ADMIN_TOKEN.');
+      const refusal = operatorRefusal(app, req);
+      if (refusal) throw refusal;
       const match = ROUTER.match(method, url.pathname);
       if (match.kind !== 'found') throw noRoute(match, method, url.pathname);
       const { route, params } = match;

@@ -10,7 +10,7 @@ import {
   type AuthorizationRequest,
 } from '../modules/oauth/authorize.ts';
 import { formCsrfValid, readForm } from './forms.ts';
-import { escapeHtml, hidden, htmlPage, messagePage, pickedScopes, scopePicker, securityHeaders, sendHtml } from './html.ts';
+import { clientLine, escapeHtml, hidden, htmlPage, messagePage, pickedScopes, scopePicker, securityHeaders, sendHtml } from './html.ts';
 import { sessionOf } from './session-auth.ts';
 import { formSudo, sudoPasswordField } from './sudo.ts';
 
@@ -26,7 +26,7 @@ function consentPage(request: AuthorizationRequest, params: URLSearchParams, csr
     `<main class="narrow"><form class="card" method="post" action="/oauth/authorize" data-testid="consent">
 <h1><strong>${escapeHtml(request.client.name)}</strong> wants access to your account</h1>
 <p class="muted">Signed in as ${escapeHtml(email)}. After you answer, you go back to <span class="mono" data-testid="redirect-host">${escapeHtml(redirectHost)}</span>.</p>
-<p class="small muted">Client <span class="mono">${escapeHtml(request.client.id)}</span>${request.resource ? `, for <span class="mono">${escapeHtml(request.resource)}</span>` : ''}. Untick any scope you do not want to grant.</p>
+<p class="small muted">${clientLine(request.client)}${request.resource ? `, for <span class="mono">${escapeHtml(request.resource)}</span>` : ''}. Untick any scope you do not want to grant.</p>
 ${hidden('csrf', csrf)}${carried}
 ${scopePicker(request.scopes)}
 ${sudo}
@@ -62,7 +62,13 @@ export async function handleAuthorize(app: App, req: IncomingMessage, res: Serve
     request = await validateAuthorizationRequest(app.prisma, params, { baseUrl: base, now, documents: { allowPrivate: app.config.webhookAllowPrivate, timeoutMs: app.config.webhookTimeoutMs } });
   } catch (err) {
     if (err instanceof AuthorizationPageError) return sendHtml(res, 400, messagePage('This authorization request cannot be used', err.message), headers);
-    if (err instanceof AuthorizationRedirectError) return redirect(redirectWith(err.redirectUri, base, { error: err.error, error_description: err.description, state: err.state }));
+    if (err instanceof AuthorizationRedirectError) {
+      const location = redirectWith(err.redirectUri, base, { error: err.error, error_description: err.description, state: err.state });
+      if (err.clientVerified) return redirect(location);
+      // A client that registered itself gets its error through the person's click, never by an automatic redirect.
+      const back = `<a href="${escapeHtml(location)}" data-testid="return-to-client" rel="noreferrer">Return to ${escapeHtml(new URL(err.redirectUri).host)}</a>`;
+      return sendHtml(res, 400, messagePage('This authorization request cannot be used', err.description, back), headers);
+    }
     throw err;
   }
   const found = await sessionOf(app, req);

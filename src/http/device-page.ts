@@ -3,7 +3,7 @@ import type { App } from '../app-services.ts';
 import { apiErrorOf } from '../errors.ts';
 import { decideDevice, findPendingDevice } from '../modules/oauth/service.ts';
 import { clientAddress, consumeLimit, formCsrfValid, readForm } from './forms.ts';
-import { escapeHtml, hidden, htmlPage, messagePage, pickedScopes, scopePicker, securityHeaders, sendHtml } from './html.ts';
+import { clientLine, escapeHtml, hidden, htmlPage, messagePage, pickedScopes, scopePicker, securityHeaders, sendHtml } from './html.ts';
 import { sessionOf } from './session-auth.ts';
 import { formSudo, sudoPasswordField } from './sudo.ts';
 
@@ -30,7 +30,7 @@ type Pending = NonNullable<Awaited<ReturnType<typeof findPendingDevice>>>;
 function decisionForm(csrf: string, pending: Pending, sudo: string, error?: string): string {
   return `<main class="narrow"><h1>Connect a device</h1><form class="card" method="post" action="/oauth/device" data-testid="device-request">
 <h2><strong>${escapeHtml(pending.client.name)}</strong> wants access to your account</h2>
-<p class="muted">Code <span class="mono">${escapeHtml(pending.userCode)}</span>. Untick any scope you do not want to grant.</p>
+<p class="muted">Code <span class="mono">${escapeHtml(pending.userCode)}</span>. ${clientLine(pending.client)} Untick any scope you do not want to grant.</p>
 ${hidden('csrf', csrf)}${hidden('user_code', pending.userCode)}
 ${scopePicker(pending.scopes)}
 ${sudo}

@@ -78,6 +78,14 @@ export function messagePage(title: string, message: string, link = '<a href="/">
   return htmlPage(title, `<main class="narrow"><section class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p>${link}</p></section></main>`);
 }
 
+/**
+ * Who is asking, on the device and consent pages: the client id always, and "unverified" when
+ * the client named itself (its name is only its own claim).
+ */
+export function clientLine(client: { id: string; verified: boolean }): string {
+  return `Client <span class="mono" data-testid="client-id">${escapeHtml(client.id)}</span>${client.verified ? '' : ' <strong class="unverified" data-testid="unverified">unverified</strong>: the name above is the one it chose for itself'}.`;
+}
+
 export function hidden(name: string, value: string | undefined): string {
   return value === undefined ? '' : `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
 }

@@ -98,7 +98,11 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
     {
       method: 'POST',
       path: OAUTH_PATHS.deviceAuthorization,
-      handle: form((f, { base, now, documents }) => startDeviceAuthorization(app.prisma, { clientId: one(f, 'client_id'), scope: one(f, 'scope'), documents }, base, now)),
+      handle: form(async (f, { req, res, base, now, documents }) => {
+        // Each call stores a device code: counted per client address, like registrations.
+        await consumeLimit(app, res, 'deviceAuthorization', clientAddress(req));
+        return startDeviceAuthorization(app.prisma, { clientId: one(f, 'client_id'), scope: one(f, 'scope'), documents }, base, now);
+      }),
     },
     { method: 'POST', path: OAUTH_PATHS.token, handle: form((f, { base, now, documents }) => token(app, f, documents, base, now)) },
     {
@@ -117,10 +121,9 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
     const base = app.config.publicBaseUrl;
     const now = app.clock.now();
     const documents = { allowPrivate: app.config.webhookAllowPrivate, timeoutMs: app.config.webhookTimeoutMs };
-    scope.operation = `oauth ${path}`;
-
     const match = router.match(method === 'HEAD' ? 'GET' : method, path);
     if (match.kind !== 'found') return sendError(res, 'rest', noRoute(match, method, path));
+    scope.operation = `oauth ${match.route.path}`;
     await match.route.handle({ req, res, now, base, documents });
   };
 }
@@ -177,6 +180,8 @@ async function answerForm(req: IncomingMessage, res: ServerResponse, limit: numb
       return sendJson(res, err.status, { error: err.error, error_description: err.description }, headers);
     }
     if (err instanceof ApiError && err.status === 413) return sendJson(res, 413, { error: 'invalid_request', error_description: err.message }, NO_STORE);
+    // consumeLimit has set Retry-After and the limit headers; the body is RFC 6749's shape, as for registrations.
+    if (err instanceof ApiError && err.status === 429) return sendJson(res, 429, { error: 'too_many_requests', error_description: err.message }, NO_STORE);
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ApiError, errorBody, paramOf } from '../errors.ts';
+import { ApiError, codeOf, errorBody, paramOf } from '../errors.ts';
 
 export type Surface = 'rest' | 'graphql' | 'admin' | 'ops' | 'mcp';
 
@@ -16,7 +16,7 @@ export function sendError(res: ServerResponse, surface: Surface, error: ApiError
   if (surface === 'graphql') {
     sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: error.extensions.code, status: error.status } }] }, all);
   } else {
-    sendJson(res, error.status, errorBody(error.status, error.message, paramOf(error), error.extensions.code as string), all);
+    sendJson(res, error.status, errorBody(error.status, error.message, paramOf(error), codeOf(error)), all);
   }
 }
 

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { apiErrorOf, errorBody, isClientGraphQLError, paramOf, unexpectedError, type ApiError, type ErrorBody } from '../errors.ts';
+import { apiErrorOf, codeOf, errorBody, isClientGraphQLError, paramOf, unexpectedError, type ApiError, type ErrorBody } from '../errors.ts';
 import { requestScope } from './request-scope.ts';
 
 /**
@@ -11,6 +11,7 @@ export function errorFromGraphQLErrors(errors: readonly unknown[]): { body: Erro
   let status = 0;
   let message = '';
   let param: string | undefined;
+  let code: string | undefined;
   const headers: Record<string, string> = {};
   for (const error of errors) {
     const api = apiErrorOf(error) ?? (isClientGraphQLError(error) ? undefined : unexpectedOrUndefined(error));
@@ -22,11 +23,12 @@ export function errorFromGraphQLErrors(errors: readonly unknown[]): { body: Erro
       status = s;
       message = s >= 500 ? (api?.message ?? 'Internal server error.') : error instanceof Error ? error.message : String(error);
       param = s >= 500 || !api ? undefined : paramOf(api);
+      code = api ? codeOf(api) : undefined;
     }
     Object.assign(headers, http?.headers ?? {});
   }
   if (!status) status = 500;
-  return { body: errorBody(status, message, param), headers };
+  return { body: errorBody(status, message, param, code), headers };
 }
 
 /** sofa's error handler: the error object as a REST response. */

@@ -22,19 +22,27 @@ export interface Handlers {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
+/**
+ * The metrics label of a request no route claimed. Surfaces set `operation` to a route
+ * template or operation name once matched, so the series stay a fixed set whatever paths
+ * clients send.
+ */
+const UNMATCHED = 'unmatched';
+const HEADERS_TIMEOUT_MS = 15_000;
 
 /**
  * The HTTP front door: request id, access log, metrics and a last-resort 500 around every
  * request, then dispatch by path to the surface that owns it.
  */
 export function createHttpServer(app: App, handlers: Handlers): http.Server {
-  const server = http.createServer(async (req, res) => {
+  // Timeouts are checked this often (Node's default, 30 s, would let a request overstay by as much).
+  const server = http.createServer({ connectionsCheckingInterval: 1000 }, async (req, res) => {
     const started = process.hrtime.bigint();
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     const path = (req.url ?? '/').split('?')[0];
     const surface = surfaceOf(path);
-    const scope: RequestScope = { requestId, log: app.log.child({ requestId }), operation: surface === 'graphql' ? 'graphql' : path.split('/')[1] || 'root' };
+    const scope: RequestScope = { requestId, log: app.log.child({ requestId }), operation: surface === 'graphql' ? 'graphql' : UNMATCHED };
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('API-Version', API_REVISION);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -57,6 +65,12 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
         else if (handlers.dashboard) await handlers.dashboard(req, res);
         else sendError(res, 'rest', new ApiError(404, `No route for ${req.method} ${path}.`));
       } catch (err) {
+        // The client went away (or was cut off by the request timeout) while its body was read:
+        // nobody is left to answer, and it says nothing about the database.
+        if (!req.complete && req.destroyed) {
+          scope.log.info({ code: (err as NodeJS.ErrnoException)?.code }, 'request aborted by the client');
+          return void res.destroy();
+        }
         const answer = unexpectedError(err);
         if (answer.status === 503) scope.log.warn({ err }, 'database unavailable');
         else scope.log.error({ err }, 'unhandled error');
@@ -66,6 +80,11 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
     });
   });
   server.keepAliveTimeout = 5000;
+  // A client gets 15 s to send its headers and config.requestTimeoutMs for the whole request,
+  // body included, instead of Node's 300 s: a slow sender holds a socket and a body buffer for
+  // that long. Node answers 408 (the clientError handler below) and closes.
+  server.requestTimeout = app.config.requestTimeoutMs;
+  server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, app.config.requestTimeoutMs || HEADERS_TIMEOUT_MS);
   // Requests node's parser refuses before any handler runs (headers or URL over 16 KB, malformed
   // HTTP) still get the error object, then the connection closes.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {

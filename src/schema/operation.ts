@@ -16,6 +16,7 @@ export const RATE_LIMIT_CLASSES = {
   userCodeAccount: { points: 20, durationSeconds: 900, description: 'device user-code entry: 20 per 15 minutes per account' },
   userCodeAddress: { points: 100, durationSeconds: 900, description: 'device user-code entry: 100 per 15 minutes per client address' },
   clientRegistration: { points: 20, durationSeconds: 3600, description: 'OAuth dynamic client registrations: 20 per hour per client address' },
+  deviceAuthorization: { points: 30, durationSeconds: 900, description: 'OAuth device authorizations: 30 per 15 minutes per client address' },
 } as const;
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
 

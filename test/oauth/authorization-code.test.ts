@@ -174,7 +174,7 @@ describe('authorization endpoint', () => {
     }
   });
 
-  it('other errors go back to the redirect URI with error=, state and iss (RFC 6749 §4.1.2.1): plain or missing PKCE, response type, scope, resource', async () => {
+  it('other errors go back to the redirect URI with error=, state and iss (RFC 6749 §4.1.2.1) through a page and a click, never an automatic redirect to a self-registered client (RFC 9700 §4.11.2)', async () => {
     const { params } = await request();
     const cases: [Partial<AuthorizeParams>, string][] = [
       [{ code_challenge_method: 'plain' }, 'invalid_request'],
@@ -188,8 +188,11 @@ describe('authorization endpoint', () => {
       const q = new URLSearchParams({ response_type: 'code', code_challenge_method: 'S256', ...params, ...change } as Record<string, string>);
       if (change.code_challenge === undefined && 'code_challenge' in change) q.delete('code_challenge');
       const r = await getAuthorize(app, q, session);
-      expect(r.status, error).toBe(303);
-      const to = new URL(r.location!);
+      expect(r.status, error).toBe(400);
+      expect(r.location).toBeNull();
+      const href = /<a href="([^"]+)" data-testid="return-to-client"/.exec(r.html)![1].replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+      const to = new URL(href);
+      expect(to.origin + to.pathname).toBe(REDIRECT);
       expect(to.searchParams.get('error'), JSON.stringify(change)).toBe(error);
       expect(to.searchParams.get('state')).toBe('xyz');
       expect(to.searchParams.get('iss')).toBe(app.url);

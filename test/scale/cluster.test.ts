@@ -92,7 +92,7 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
     expect(statuses.filter((s) => s === 429).length).toBe(80);
     // Every instance served some of them: the balancer spreads round-robin.
     for (const i of instances) {
-      const metrics = await (await fetch(`${i.url}/metrics`)).text();
+      const metrics = await (await fetch(`${i.url}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } })).text();
       expect(metrics).toMatch(/http_requests_total\{operation="account",method="GET",status="(200|429)"\} \d+/);
     }
   });

@@ -43,7 +43,8 @@ function surfaces(): { name: string; method: string; path: string; headers?: Rec
     { name: 'GraphiQL', method: 'GET', path: '/graphql', headers: { Accept: 'text/html' } },
     { name: 'health', method: 'GET', path: '/healthz' },
     { name: 'ready', method: 'GET', path: '/readyz' },
-    { name: 'metrics', method: 'GET', path: '/metrics' },
+    { name: 'metrics', method: 'GET', path: '/metrics', headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } },
+    { name: 'metrics error', method: 'GET', path: '/metrics' },
   ];
 }
 

@@ -44,11 +44,39 @@ describe('operations endpoints', () => {
     const c = await app.customer();
     await app.call('GET', '/v1/account', { key: c.key });
     await app.call('GET', '/v1/servers/srv_missing', { key: c.key });
-    const text = (await app.call('GET', '/metrics')).text;
+    const text = (await app.call('GET', '/metrics', { key: ADMIN_TOKEN })).text;
     expect(text).toMatch(/http_requests_total\{operation="account",method="GET",status="200"\} 1/);
     expect(text).toMatch(/http_requests_total\{operation="server",method="GET",status="404"\} 1/);
     expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.1",operation="account",method="GET",status="200"\} \d/);
     expect(text).toMatch(/process_resident_memory_bytes/);
+  });
+
+  it('/metrics refuses a caller without the operator token, and says nothing', async () => {
+    for (const key of [undefined, 'wrong-token', (await app.customer()).key]) {
+      const res = await app.call('GET', '/metrics', { key });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ statusCode: 401, code: 'UNAUTHENTICATED' });
+      expect(res.text).not.toContain('http_requests_total');
+    }
+  });
+
+  it('1,000 unauthenticated requests to random paths add no metric series', async () => {
+    const series = async () => (await app.call('GET', '/metrics', { key: ADMIN_TOKEN })).text.split('\n').filter((l) => l.startsWith('http_requests_total{'));
+    // One of each kind first, so their (fixed) series exist before counting.
+    const paths = (i: number) => [`/x${i}-${Math.random().toString(36).slice(2)}`, `/v1/nope${i}`, `/oauth/nope${i}`, `/admin/nope${i}`, `/hooks/nope${i}`, `/docs/nope${i}`];
+    for (const p of paths(0)) await app.call('GET', p);
+    await series(); // /metrics counts itself once it has answered
+    const before = await series();
+    const queue = Array.from({ length: 1000 }, (_, i) => paths(i + 1)[i % 6]);
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      for (let p = queue.shift(); p !== undefined; p = queue.shift()) await app.call('GET', p);
+    }));
+    const after = await series();
+    // A status may newly appear (the anonymous budget answers 429), but no operation label does.
+    const operations = (lines: string[]) => [...new Set(lines.map((l) => /operation="([^"]*)"/.exec(l)![1]))].sort();
+    expect(operations(after)).toEqual(operations(before));
+    expect(after.length).toBeLessThanOrEqual(before.length + 6);
+    expect(after.join('\n')).not.toMatch(/operation="(x\d|nope)/);
   });
 
   it('logs are JSON lines with request ids and no secrets', async () => {

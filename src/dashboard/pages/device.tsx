@@ -5,7 +5,7 @@ import { ScopePicker } from './keys.tsx';
 
 interface Pending {
   userCode: string;
-  client: { id: string; name: string };
+  client: { id: string; name: string; verified: boolean };
   scopes: string[];
   expiresAt: string;
 }
@@ -67,7 +67,10 @@ export function Device(props: { initialCode: string }) {
       {pending && (
         <section class="card" data-testid="device-request">
           <h2><strong>{pending.client.name}</strong> wants access to your account</h2>
-          <p class="muted">Code <span class="mono">{pending.userCode}</span>. Untick any scope you do not want to grant.</p>
+          <p class="muted">
+            Code <span class="mono">{pending.userCode}</span>. Client <span class="mono" data-testid="client-id">{pending.client.id}</span>
+            {!pending.client.verified && <> <strong class="unverified" data-testid="unverified">unverified</strong>: the name above is the one it chose for itself</>}. Untick any scope you do not want to grant.
+          </p>
           <ScopePicker scopes={pending.scopes} chosen={chosen} onChange={setChosen} />
           <ul class="small muted">
             {pending.scopes.map((s) => <li key={s}><span class="mono">{s}</span>: {SCOPES[s as Scope]}</li>)}

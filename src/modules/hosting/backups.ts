@@ -1,7 +1,7 @@
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { activeHosting, driver, getHosting, planOf, type HostingContext } from './service.ts';
+import { activeHosting, driver, getHosting, planOf, siteQuota, type HostingContext } from './service.ts';
 
 /**
  * Backups: a gzip tarball of the account's home and its databases' dumps, made at once
@@ -58,7 +58,7 @@ export async function restoreBackup(ctx: HostingContext, hostingId: string, back
   const hosting = await activeHosting(ctx.db, hostingId);
   const backup = await findBackup(ctx, hostingId, backupId);
   const now = ctx.app.clock.now();
-  const { databases } = await driver(ctx.app.hosting.restoreBackup(hostingId, backupId));
+  const { databases } = await driver(ctx.app.hosting.restoreBackup(hostingId, backupId, await siteQuota(ctx.db, hosting)));
   await ctx.db.$transaction(async (tx) => {
     await tx.hostingDatabase.deleteMany({ where: { hostingId, name: { notIn: databases } } });
     const existing = new Set((await tx.hostingDatabase.findMany({ where: { hostingId }, select: { name: true } })).map((d) => d.name));

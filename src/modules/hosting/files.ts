@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { badRequest } from '../../errors.ts';
-import { activeHosting, driver, type HostingContext } from './service.ts';
+import { activeHosting, driver, siteQuota, type HostingContext } from './service.ts';
 
 /** The file manager (README: Hosting). Paths are absolute inside the account: "/" is its home. */
 export const DEFAULT_LIST_PATH = '/public_html';
@@ -29,8 +29,8 @@ export async function readFile(ctx: HostingContext, id: string, path: unknown) {
 export async function writeFile(ctx: HostingContext, id: string, path: unknown, content: unknown) {
   const body = text(content, 'content');
   if (Buffer.byteLength(body) > WRITE_MAX_BYTES) throw badRequest(`content must be at most ${WRITE_MAX_BYTES} bytes; upload larger files.`, 'content');
-  await activeHosting(ctx.db, id);
-  return driver(ctx.app.hosting.writeText(id, text(path, 'path'), body));
+  const row = await activeHosting(ctx.db, id);
+  return driver(ctx.app.hosting.writeText(id, text(path, 'path'), body, await siteQuota(ctx.db, row)));
 }
 
 export async function deleteFile(ctx: HostingContext, id: string, path: unknown, recursive?: boolean | null) {
@@ -40,8 +40,8 @@ export async function deleteFile(ctx: HostingContext, id: string, path: unknown,
 }
 
 export async function makeDirectory(ctx: HostingContext, id: string, path: unknown) {
-  await activeHosting(ctx.db, id);
-  return driver(ctx.app.hosting.mkdir(id, text(path, 'path')));
+  const row = await activeHosting(ctx.db, id);
+  return driver(ctx.app.hosting.mkdir(id, text(path, 'path'), await siteQuota(ctx.db, row)));
 }
 
 export async function renameFile(ctx: HostingContext, id: string, from: unknown, to: unknown) {
@@ -56,7 +56,8 @@ export async function prepareUpload(ctx: HostingContext, id: string, path: strin
 }
 
 export async function uploadFile(ctx: HostingContext, id: string, path: string | null, fileName: string, source: Readable & { truncated?: boolean }) {
-  return driver(ctx.app.hosting.upload(id, path ?? DEFAULT_LIST_PATH, fileName, source, ctx.app.config.hostingUploadLimitBytes));
+  const quota = await siteQuota(ctx.db, await activeHosting(ctx.db, id));
+  return driver(ctx.app.hosting.upload(id, path ?? DEFAULT_LIST_PATH, fileName, source, ctx.app.config.hostingUploadLimitBytes, quota));
 }
 
 export async function downloadFile(ctx: HostingContext, id: string, path: unknown) {

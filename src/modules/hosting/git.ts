@@ -3,7 +3,7 @@ import { badRequest, conflict } from '../../errors.ts';
 import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
 import type { InputRules } from '../../schema/input-rules.ts';
 import { decryptSecret, encryptSecret } from '../webhooks/secrets.ts';
-import { activeHosting, asApiError, driver, getHosting, type HostingContext } from './service.ts';
+import { activeHosting, asApiError, driver, getHosting, siteQuota, type HostingContext } from './service.ts';
 
 /**
  * Git deploy: one repository per hosting account, cloned with the real git binary through
@@ -86,7 +86,7 @@ export async function gitDeploy(ctx: HostingContext, id: string, input: { repo_u
   const branch = input.branch ?? 'main';
   const subdir = checkSubdir(input.subdir);
   const row = await activeHosting(ctx.db, id);
-  const commit = await driver(ctx.app.hosting.gitDeploy(id, { repoUrl, branch, subdir }));
+  const commit = await driver(ctx.app.hosting.gitDeploy(id, { repoUrl, branch, subdir, quota: await siteQuota(ctx.db, row) }));
   const now = ctx.app.clock.now();
   const data = { repoUrl, branch, subdir, status: 'deployed', commitSha: commit.sha, commitMessage: commit.message.slice(0, 500), lastDeployedAt: now, lastError: null };
   const saved = await ctx.db.hostingGitDeploy.upsert({
@@ -99,12 +99,13 @@ export async function gitDeploy(ctx: HostingContext, id: string, input: { repo_u
 
 /** Fetches the branch and publishes its latest commit. A failure is recorded (status failed, lastError) and answered 400. */
 export async function gitPull(ctx: HostingContext, id: string) {
-  await activeHosting(ctx.db, id);
+  const hosting = await activeHosting(ctx.db, id);
   const row = await findDeploy(ctx, id);
   if (!row) throw conflict('Git deploy is not connected; deploy a repository first (POST /hosting/:id/git/deploy).');
   const now = ctx.app.clock.now();
+  const quota = await siteQuota(ctx.db, hosting);
   try {
-    const commit = await ctx.app.hosting.gitPull(id, { branch: row.branch, subdir: row.subdir });
+    const commit = await ctx.app.hosting.gitPull(id, { branch: row.branch, subdir: row.subdir, quota });
     const saved = await ctx.db.hostingGitDeploy.update({
       where: { hostingId: id },
       data: { status: 'deployed', commitSha: commit.sha, commitMessage: commit.message.slice(0, 500), lastDeployedAt: now, lastError: null, updatedAt: now },

@@ -7,7 +7,7 @@ import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { PathRefused } from '../../provider/hosting/sandbox.ts';
-import { HostingRefusal, type HostingCallbacks, type HostingDriver } from '../../provider/hosting/types.ts';
+import { HostingRefusal, type HostingCallbacks, type HostingDriver, type SiteQuota } from '../../provider/hosting/types.ts';
 import type { Tx } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { parseDnsName } from '../domains/names.ts';
@@ -59,9 +59,15 @@ async function planOf(db: Pick<Tx, 'product'>, row: { productId: string }): Prom
 }
 export { planOf };
 
+/** The plan's disk and inode quotas of an account, enforced by the driver on every change that adds to the site. */
+export async function siteQuota(db: Pick<Tx, 'product'>, row: { productId: string }): Promise<SiteQuota> {
+  const plan = await planOf(db, row);
+  return { diskBytes: plan.diskQuotaMb * 1024 * 1024, inodes: plan.inodeQuota };
+}
+
 // ------------------------------------------------------------------ errors from the driver
 
-/** Turns the driver's refusals into the API's errors: 404 for what does not exist, 413 for a too large upload, else 400 naming the field. */
+/** Turns the driver's refusals into the API's errors: 404 for what does not exist, 413 for a too large upload, 409 QUOTA_EXCEEDED over the plan's quota, else 400 naming the field. */
 export async function driver<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
@@ -74,6 +80,8 @@ export function asApiError(err: unknown): unknown {
   if (err instanceof PathRefused) return badRequest(err.message, err.field);
   if (err instanceof HostingRefusal) {
     if (err.reason === 'not_found') return new ApiError(404, err.message, { field: err.field });
+    // 409: the request is fine but the account's state (full) refuses it until files are deleted or the plan grows.
+    if (err.reason === 'quota') return new ApiError(409, err.message, { code: 'QUOTA_EXCEEDED' });
     return err.reason === 'too_large' ? new ApiError(413, err.message) : badRequest(err.message, err.field);
   }
   return err;

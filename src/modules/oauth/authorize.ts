@@ -4,7 +4,7 @@ import { newId } from '../../db/ids.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import type { Scope } from '../../scopes.ts';
 import { redirectUriRegistered } from './client-metadata.ts';
-import { requireClient, type DocumentPolicy } from './clients.ts';
+import { isVerifiedClient, requireClient, type DocumentPolicy } from './clients.ts';
 import { OAuthError } from './errors.ts';
 import { parseResource } from './resources.ts';
 import type { PrincipalCache } from '../auth/principal-cache.ts';
@@ -24,7 +24,8 @@ const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 export interface AuthorizationRequest {
-  client: { id: string; name: string };
+  /** `verified`: clients.ts isVerifiedClient; a self-registered client's name is its own claim. */
+  client: { id: string; name: string; verified: boolean };
   redirectUri: string;
   state?: string;
   scopes: Scope[];
@@ -35,13 +36,18 @@ export interface AuthorizationRequest {
 /** Shown to the person at the authorization server, never sent to a redirect URI: the client or its redirect URI cannot be trusted. */
 export class AuthorizationPageError extends Error {}
 
-/** Sent back to the client's (checked) redirect URI as `error=` (RFC 6749 §4.1.2.1). */
+/**
+ * Sent back to the client's (checked) redirect URI as `error=` (RFC 6749 §4.1.2.1): at once
+ * for a verified client, through a page and the person's click for any other (RFC 9700
+ * §4.11.2: an open redirector otherwise).
+ */
 export class AuthorizationRedirectError extends Error {
   constructor(
     readonly error: string,
     readonly description: string,
     readonly redirectUri: string,
     readonly state: string | undefined,
+    readonly clientVerified: boolean,
   ) {
     super(description);
   }
@@ -77,7 +83,8 @@ export async function validateAuthorizationRequest(prisma: PrismaClient, params:
 
   const stateValue = params.get('state') ?? undefined;
   const state = stateValue && stateValue.length <= MAX_STATE_LENGTH ? stateValue : undefined;
-  const fail = (error: string, description: string) => new AuthorizationRedirectError(error, description, redirectUri, state);
+  const verified = isVerifiedClient(client);
+  const fail = (error: string, description: string) => new AuthorizationRedirectError(error, description, redirectUri, state, verified);
   if (stateValue && !state) throw fail('invalid_request', `state must be at most ${MAX_STATE_LENGTH} characters.`);
   for (const name of ['response_type', 'code_challenge', 'code_challenge_method', 'scope', 'state']) {
     if (params.getAll(name).length > 1) throw fail('invalid_request', `${name} is repeated.`);
@@ -92,7 +99,7 @@ export async function validateAuthorizationRequest(prisma: PrismaClient, params:
   const resources = params.getAll('resource');
   if (resources.length > 1) throw fail('invalid_target', 'Name one resource per authorization request.');
   try {
-    return { client: { id: client.id, name: client.name }, redirectUri, state, codeChallenge, scopes: parseScopeParam(params.get('scope') ?? undefined), resource: parseResource(resources[0], ctx.baseUrl) };
+    return { client: { id: client.id, name: client.name, verified }, redirectUri, state, codeChallenge, scopes: parseScopeParam(params.get('scope') ?? undefined), resource: parseResource(resources[0], ctx.baseUrl) };
   } catch (err) {
     if (err instanceof OAuthError) throw fail(err.error, err.description);
     throw err;
@@ -124,8 +131,8 @@ export async function issueAuthorizationCode(prisma: PrismaClient, request: Auth
 const REUSED = 'This authorization code was already used; the tokens issued from it have been revoked.';
 
 /**
- * grant_type=authorization_code. Any failure after the code is found burns it (a wrong
- * verifier, redirect URI, client or resource); a second use of a spent code revokes the grant
+ * grant_type=authorization_code. Any failure after the code is found burns it (a missing or
+ * wrong verifier, redirect URI, client or resource); a second use of a spent code revokes the grant
  * it created, with every token (RFC 6749 §4.1.2, OAuth 2.0 Security BCP §4.5).
  */
 export async function exchangeAuthorizationCode(
@@ -137,7 +144,6 @@ export async function exchangeAuthorizationCode(
 ): Promise<TokenResponse> {
   const client = await requireClient(prisma, input.clientId, now, input.documents);
   if (!input.code) throw new OAuthError('invalid_request', 'code is required.');
-  if (!input.codeVerifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE).');
   const row = input.code.length <= 128 ? await prisma.oAuthAuthorizationCode.findUnique({ where: { codeHash: hashSecret(input.code) } }) : null;
   if (!row) throw new OAuthError('invalid_grant', 'Unknown authorization code.');
   const revokeIssued = async () => {
@@ -149,6 +155,8 @@ export async function exchangeAuthorizationCode(
     throw new OAuthError('invalid_grant', REUSED);
   }
   const problem = (() => {
+    // Checked on the found code, so a code presented without its verifier is burned like one with a wrong one.
+    if (!input.codeVerifier) return new OAuthError('invalid_request', 'code_verifier is required (PKCE).');
     if (row.expiresAt <= now) return new OAuthError('invalid_grant', 'The authorization code has expired.');
     if (row.clientId !== client.id) return new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
     if (input.redirectUri !== row.redirectUri) return new OAuthError('invalid_grant', 'redirect_uri must be the one of the authorization request.');

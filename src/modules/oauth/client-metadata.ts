@@ -1,8 +1,12 @@
 import { isScope } from '../../scopes.ts';
 import { OAuthError } from './errors.ts';
 
-/** Grant types a redirecting client may register. */
-export const REDIRECT_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
+/**
+ * Grant types a redirecting client may register. The device grant only when it asks for it:
+ * its device and consent pages then show its id and "unverified" (clients.ts isVerifiedClient).
+ */
+export const REDIRECT_GRANT_TYPES = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE] as const;
 /** Redirect URIs one client may register. */
 export const MAX_REDIRECT_URIS = 10;
 const MAX_REDIRECT_URI_LENGTH = 2000;

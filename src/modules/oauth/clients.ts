@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { newId } from '../../db/ids.ts';
-import type { ClientMetadata } from './client-metadata.ts';
+import { DEVICE_CODE_GRANT_TYPE, type ClientMetadata } from './client-metadata.ts';
 import { OAuthError } from './errors.ts';
 import { fetchMetadataDocumentClient, isMetadataDocumentId, type DocumentPolicy } from './metadata-document.ts';
 
@@ -10,10 +10,24 @@ import { fetchMetadataDocumentClient, isMetadataDocumentId, type DocumentPolicy 
  * registration), and clients whose client_id is the https URL of their metadata document.
  */
 
-export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
+export { DEVICE_CODE_GRANT_TYPE };
 export const BUILT_IN_CLIENTS = [{ id: 'svc-cli', name: 'svc command-line interface' }] as const;
 
 export type { DocumentPolicy };
+
+/**
+ * Clients the platform vouches for: the built-in CLI and those an operator registered. Every
+ * other client named itself (RFC 7591 or a metadata document): pages show its id and
+ * "unverified", and errors are not redirected to it without the person's click.
+ */
+export function isVerifiedClient(client: { kind: string }): boolean {
+  return client.kind === 'builtin' || client.kind === 'operator';
+}
+
+/** The device grant (RFC 8628): verified clients, and self-registered ones that listed it in grant_types. */
+export function allowsDeviceGrant(client: { kind: string; grantTypes: string[] }): boolean {
+  return isVerifiedClient(client) || client.grantTypes.includes(DEVICE_CODE_GRANT_TYPE);
+}
 
 /** Created if missing (ON CONFLICT DO NOTHING): instances starting together on a new database each run this. */
 export async function ensureBuiltInClients(prisma: PrismaClient): Promise<void> {

@@ -4,7 +4,7 @@ import { newId } from '../../db/ids.ts';
 import { announceCredentialChange, changingCredential, type PrincipalCache } from '../auth/principal-cache.ts';
 import { hashSecret, randomBase62 } from '../auth/secrets.ts';
 import { ALL_SCOPES, DEFAULT_SCOPES, isScope, type Scope } from '../../scopes.ts';
-import { DEVICE_CODE_GRANT_TYPE, requireClient, type DocumentPolicy } from './clients.ts';
+import { allowsDeviceGrant, DEVICE_CODE_GRANT_TYPE, isVerifiedClient, requireClient, type DocumentPolicy } from './clients.ts';
 import { OAuthError } from './errors.ts';
 
 export { OAuthError, DEVICE_CODE_GRANT_TYPE };
@@ -74,6 +74,7 @@ export interface ClientInput {
 
 export async function startDeviceAuthorization(prisma: PrismaClient, input: ClientInput & { scope?: string }, baseUrl: string, now: Date) {
   const client = await requireClient(prisma, input.clientId, now, input.documents);
+  if (!allowsDeviceGrant(client)) throw new OAuthError('unauthorized_client', `This client is not registered for the device grant (grant_types must include ${DEVICE_CODE_GRANT_TYPE}).`);
   const scopes = parseScopeParam(input.scope);
   // Expired codes are of no use to anyone; clearing them keeps user codes unique for longer.
   await prisma.oAuthDeviceCode.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 86400_000) } } });
@@ -116,7 +117,7 @@ export async function findPendingDevice(prisma: PrismaClient, userCodeInput: str
   if (!code) return null;
   const row = await prisma.oAuthDeviceCode.findUnique({ where: { userCodeHash: hashSecret(code) }, include: { client: true } });
   if (!row || row.status !== 'pending' || row.expiresAt <= now) return null;
-  return { id: row.id, userCode: formatUserCode(code), client: { id: row.client.id, name: row.client.name }, scopes: row.scopes as Scope[], expiresAt: row.expiresAt };
+  return { id: row.id, userCode: formatUserCode(code), client: { id: row.client.id, name: row.client.name, verified: isVerifiedClient(row.client) }, scopes: row.scopes as Scope[], expiresAt: row.expiresAt };
 }
 
 /**

@@ -1,6 +1,10 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, idTimePart, sqlIdRandomPart } from '../../db/ids.ts';
+import { EVENT_TYPES } from '../../events/catalog.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
+
+/** The scope that reads each kind, as SQL over the event's type (from the one catalogue). */
+const READ_SCOPE = Prisma.sql`CASE e."type" ${Prisma.join(Object.entries(EVENT_TYPES).map(([kind, { scope }]) => Prisma.sql`WHEN ${kind} THEN ${scope}`), ' ')} END`;
 
 /**
  * The webhook dispatcher: one delivery row per relayed event and per matching subscription
@@ -13,6 +17,9 @@ import { MAX_ATTEMPTS } from './backoff.ts';
  * eventId) makes a second row impossible either way). Delivery ids are made in the statement,
  * in newId's form, with the time of `now`.
  *
+ * A subscription is sent only the kinds its owner's scopes can read (`ownerScopes`, recorded
+ * from the credential that set it up; `*` on rows from before that was recorded).
+ *
  * Paused subscriptions get their rows too: they wait, and are sent when the subscription is
  * resumed (README: Webhooks, paused subscriptions keep their events).
  */
@@ -23,5 +30,6 @@ export function queueDeliveriesSql(relayed: string, now: Date): Prisma.Sql {
     SELECT ${`${ID_PREFIX.webhookDelivery}_${idTimePart(now.getTime())}`} || ${sqlIdRandomPart(Prisma.sql`e."id" || w."id"`)},
            w."accountId", w."id", e."id", e."type", 'pending', ${MAX_ATTEMPTS}, ${now}, ${now}, ${now}
     FROM ${events} e JOIN "Webhook" w ON w."accountId" = e."accountId" AND (e."type" = ANY(w."events") OR '*' = ANY(w."events"))
+      AND ('*' = ANY(w."ownerScopes") OR ${READ_SCOPE} = ANY(w."ownerScopes"))
     ON CONFLICT DO NOTHING`;
 }

@@ -102,7 +102,7 @@ idOperation('query', 'webhook', Webhook, 'The webhook subscription id.', (ctx, i
 builder.mutationField('webhookCreate', (t) =>
   t.field({
     ...operation({ summary: 'Create a webhook', scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create',
-      description: 'Subscribe an https URL on a public address to event kinds (or "*" for all). The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.' }),
+      description: 'Subscribe an https URL on a public address to event kinds (or "*" for all). Only kinds the calling credential can read (each kind\'s read scope; 403 otherwise): a subscription is sent only what its creator could read, "*" included. The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.' }),
     type: Webhook,
     args: {
       url: t.arg.string({ required: true, description: 'HTTPS URL on a public address.', ...rules(WEBHOOK_RULES.url) }),
@@ -116,7 +116,7 @@ builder.mutationField('webhookCreate', (t) =>
 builder.mutationField('webhookUpdate', (t) =>
   t.field({
     ...operation({ summary: 'Update a webhook', scope: 'webhooks:write', rest: 'PATCH /webhooks/:id', area: 'webhooks', tool: 'webhook_update',
-      description: 'Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait.' }),
+      description: 'Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait. A change of URL or events makes the subscription send only what the calling credential can read.' }),
     type: Webhook,
     args: {
       id: t.arg.id({ required: true, description: 'The webhook subscription id.' }),

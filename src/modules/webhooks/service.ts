@@ -1,7 +1,8 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { badRequest, notFound } from '../../errors.ts';
-import { EVENT_TYPES } from '../../events/catalog.ts';
+import { ApiError, badRequest, notFound } from '../../errors.ts';
+import { EVENT_TYPES, type EventType } from '../../events/catalog.ts';
+import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import type { InputRules } from '../../schema/input-rules.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
@@ -12,6 +13,8 @@ import { readDeliveryPage } from './delivery-read.ts';
 /** What a webhook call needs: the tenant-scoped db plus the instance's parts. */
 export interface WebhookContext {
   db: TenantDb;
+  /** The caller's credential: what its scopes can read bounds what the subscription is sent. */
+  principal: { scopes: ReadonlySet<Scope> } | null;
   app: { clock: { now(): Date }; config: { webhookAllowPrivate: boolean }; webhookSecretKey: Buffer };
 }
 
@@ -71,6 +74,21 @@ function parseEvents(input: string[]): string[] {
   return events;
 }
 
+/**
+ * A credential may subscribe only to kinds it can read on /v1 (403 otherwise); `*` is allowed
+ * and means "every kind these scopes can read". Returns the scopes to store on the row, which
+ * the fan-out (fan-out.ts) filters by.
+ */
+function ownerScopes(ctx: WebhookContext, events: string[]): Scope[] {
+  const scopes = ctx.principal?.scopes ?? new Set<Scope>();
+  const unreadable = events.filter((e) => e !== '*' && !scopes.has(EVENT_TYPES[e as EventType].scope));
+  if (unreadable.length) {
+    const needed = [...new Set(unreadable.map((e) => EVENT_TYPES[e as EventType].scope))];
+    throw new ApiError(403, `This credential cannot read ${unreadable.join(', ')} (needs ${needed.join(', ')}), so it cannot subscribe to ${unreadable.length > 1 ? 'them' : 'it'}.`, { field: 'events' });
+  }
+  return ALL_SCOPES.filter((s) => scopes.has(s));
+}
+
 async function parseUrl(input: string, allowPrivate: boolean): Promise<string> {
   if (!input.trim()) throw badRequest('url is required.', 'url');
   try {
@@ -93,6 +111,7 @@ export async function getWebhook(db: TenantDb, id: string): Promise<WebhookView>
 export async function createWebhook(ctx: WebhookContext, input: { url: string; events: string[]; description?: string | null }): Promise<WebhookView> {
   const url = await parseUrl(input.url, ctx.app.config.webhookAllowPrivate);
   const events = parseEvents(input.events);
+  const scopes = ownerScopes(ctx, events);
   const description = input.description ?? '';
   const now = ctx.app.clock.now();
   const id = newId(ID_PREFIX.webhook, now.getTime());
@@ -102,7 +121,7 @@ export async function createWebhook(ctx: WebhookContext, input: { url: string; e
       throw badRequest(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook subscriptions; delete one first.`);
     }
     const row = await tx.webhook.create({
-      data: { id, url, events, description, isActive: true, secretEnc: encryptSecret(ctx.app.webhookSecretKey, id, secret), secretHint: secretHint(secret), createdAt: now, updatedAt: now } as any,
+      data: { id, url, events, ownerScopes: scopes, description, isActive: true, secretEnc: encryptSecret(ctx.app.webhookSecretKey, id, secret), secretHint: secretHint(secret), createdAt: now, updatedAt: now } as any,
     });
     return view(row, secret);
   });
@@ -113,12 +132,16 @@ export async function updateWebhook(
   id: string,
   patch: { url?: string | null; events?: string[] | null; description?: string | null; isActive?: boolean | null },
 ): Promise<WebhookView> {
-  const data: { url?: string; events?: string[]; description?: string; isActive?: boolean } = {};
+  const data: { url?: string; events?: string[]; ownerScopes?: Scope[]; description?: string; isActive?: boolean } = {};
   if (patch.url != null) data.url = await parseUrl(patch.url, ctx.app.config.webhookAllowPrivate);
   if (patch.events != null) data.events = parseEvents(patch.events);
   if (patch.description != null) data.description = patch.description;
   if (patch.isActive != null) data.isActive = patch.isActive;
-  await find(ctx.db, id);
+  const current = await find(ctx.db, id);
+  // Who points the subscription somewhere (URL) or at something (events) answers for what it
+  // is sent: the row takes that credential's scopes, so a narrower key cannot redirect a
+  // broader key's subscription to itself.
+  if (data.url !== undefined || data.events !== undefined) data.ownerScopes = ownerScopes(ctx, data.events ?? current.events);
   const row = await ctx.db.webhook.update({ where: { id }, data });
   return view(row);
 }

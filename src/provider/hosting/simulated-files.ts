@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathSegments, PathRefused, requireParentDir, resolveInRoot, type ResolvedPath } from './sandbox.ts';
-import { HostingRefusal, type DirListing, type Download, type FileEntry, type SiteUsage, type TextFile } from './types.ts';
+import { checkQuota, measure, plus } from './quota.ts';
+import { HostingRefusal, type DirListing, type Download, type FileEntry, type SiteQuota, type SiteUsage, type TextFile } from './types.ts';
 
 /**
  * The file side of a simulated hosting account: its directory layout and the sandboxed file
@@ -80,12 +81,20 @@ export class SimulatedSiteFiles {
     return { path: r.rel, content: data.toString('utf8'), sizeBytes: st.size, modifiedAt: st.mtime };
   }
 
-  async writeText(id: string, p: string, content: string): Promise<FileEntry> {
+  async writeText(id: string, p: string, content: string, quota?: SiteQuota): Promise<FileEntry> {
     const r = await this.resolve(id, p);
     if (r.stat && (await fs.stat(r.real!)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory.`, 'path');
     const target = await requireParentDir(this.home(id), r);
+    await this.guardQuota(id, quota, replacing(r.stat, Buffer.byteLength(content)));
     await this.atomicWrite(id, target, async (tmp) => fs.writeFile(tmp, content, { flag: 'wx' }));
     return this.entry(r.rel, target);
+  }
+
+  /** Refuses a change that adds `delta` to the site when that passes its quota (quota.ts). */
+  protected async guardQuota(id: string, quota: SiteQuota | undefined, delta: SiteUsage): Promise<void> {
+    if (!quota || (delta.diskBytes <= 0 && delta.inodes <= 0)) return;
+    const used = await this.usage(id);
+    checkQuota(used, plus(used, delta), quota);
   }
 
   protected async atomicWrite(id: string, target: string, write: (tmp: string) => Promise<unknown>): Promise<void> {
@@ -116,10 +125,11 @@ export class SimulatedSiteFiles {
     return { path: r.rel, type };
   }
 
-  async mkdir(id: string, p: string): Promise<FileEntry> {
+  async mkdir(id: string, p: string, quota?: SiteQuota): Promise<FileEntry> {
     const r = await this.resolve(id, p);
     if (r.stat) throw new HostingRefusal('exists', `path ${JSON.stringify(r.rel)} already exists.`, 'path');
     const target = await requireParentDir(this.home(id), r);
+    await this.guardQuota(id, quota, { diskBytes: 0, inodes: 1 });
     await fs.mkdir(target);
     return this.entry(r.rel, target);
   }
@@ -151,7 +161,7 @@ export class SimulatedSiteFiles {
     return t.rel;
   }
 
-  async upload(id: string, p: string, fileName: string, source: NodeJS.ReadableStream & { truncated?: boolean }, limitBytes: number): Promise<FileEntry> {
+  async upload(id: string, p: string, fileName: string, source: NodeJS.ReadableStream & { truncated?: boolean }, limitBytes: number, quota?: SiteQuota): Promise<FileEntry> {
     const rel = await this.uploadTarget(id, p, fileName);
     let seen = 0;
     // Past the limit the rest is read and dropped, not refused mid-stream: destroying the
@@ -168,7 +178,10 @@ export class SimulatedSiteFiles {
       await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx' }));
       if (source.truncated || seen > limitBytes) throw new HostingRefusal('too_large', `The file is larger than the upload limit of ${limitBytes} bytes.`, 'file');
       // Re-resolve after the body arrived: the target is checked again right before the rename.
-      const target = await requireParentDir(this.home(id), await this.resolve(id, rel));
+      const dest = await this.resolve(id, rel);
+      const target = await requireParentDir(this.home(id), dest);
+      // The staged file (under tmp/, which the quota does not count) is measured, not announced.
+      await this.guardQuota(id, quota, replacing(dest.stat, seen));
       await fs.rename(tmp, target);
       return this.entry(rel, target);
     } catch (err) {
@@ -192,28 +205,7 @@ export class SimulatedSiteFiles {
   }
 
   async usage(id: string): Promise<SiteUsage> {
-    let diskBytes = 0;
-    let inodes = 0;
-    const stack = [this.home(id), this.dir(id, 'mysql')];
-    while (stack.length) {
-      const dir = stack.pop()!;
-      let entries;
-      try {
-        entries = await fs.readdir(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      inodes++;
-      for (const e of entries) {
-        const full = path.join(dir, e.name);
-        if (e.isDirectory()) stack.push(full);
-        else {
-          inodes++;
-          if (e.isFile()) diskBytes += (await fs.lstat(full)).size;
-        }
-      }
-    }
-    return { diskBytes, inodes };
+    return measure([this.home(id), this.dir(id, 'mysql')]);
   }
 
   /** mkdir -p inside the sandbox, each level checked. */
@@ -229,6 +221,11 @@ export class SimulatedSiteFiles {
       await fs.mkdir(await requireParentDir(this.home(id), r, 'subdir'));
     }
   }
+}
+
+/** What putting a file of `bytes` where `existing` is (or nothing is) adds to a site's usage. */
+export function replacing(existing: Stats | null, bytes: number): SiteUsage {
+  return { diskBytes: bytes - (existing?.isFile() ? existing.size : 0), inodes: existing ? 0 : 1 };
 }
 
 /** A multipart file name: one plain name, no separators, no traversal. */

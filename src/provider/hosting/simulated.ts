@@ -7,6 +7,7 @@ import * as tar from 'tar';
 import { scheduleJob, type JobHandler } from '../jobs.ts';
 import type { Tx } from '../types.ts';
 import { headCommit, isLocalRepo, runGit } from './git.ts';
+import { checkQuota, measure, plus } from './quota.ts';
 import { pathSegments, requireParentDir, resolveInRoot } from './sandbox.ts';
 import { fingerprintOfLine, generateDeployKey } from './ssh-key.ts';
 import {
@@ -18,9 +19,11 @@ import {
   type HostingCallbacks,
   type HostingDriver,
   type ProvisionHostingRequest,
+  type SiteQuota,
+  type SiteUsage,
 } from './types.ts';
 
-import { ignoreExists, ignoreMissing, SimulatedSiteFiles } from './simulated-files.ts';
+import { ignoreExists, ignoreMissing, replacing, SimulatedSiteFiles } from './simulated-files.ts';
 
 /** Shared web nodes of the simulated datacenter and their addresses (inside 198.18.0.0/15). */
 const NODES = [
@@ -188,7 +191,7 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
     return { sizeBytes: (await fs.stat(file)).size, sha256: hash.digest('hex'), databases };
   }
 
-  async restoreBackup(id: string, backupId: string): Promise<{ databases: string[] }> {
+  async restoreBackup(id: string, backupId: string, quota?: SiteQuota): Promise<{ databases: string[] }> {
     const base = this.accountDir(id);
     const work = path.join(this.dir(id, 'tmp'), `restore-${randomBytes(8).toString('hex')}`);
     await fs.mkdir(work);
@@ -203,6 +206,8 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
       });
       await fs.mkdir(path.join(work, 'home', 'public_html'), { recursive: true });
       await fs.mkdir(path.join(work, 'mysql'), { recursive: true });
+      // The restored site replaces the current one: it must fit, unless it is smaller than what is there.
+      if (quota) checkQuota(await this.usage(id), await measure([path.join(work, 'home'), path.join(work, 'mysql')]), quota);
       for (const part of ['home', 'mysql']) {
         const old = path.join(work, `old-${part}`);
         await fs.rename(path.join(base, part), old).catch(ignoreMissing);
@@ -248,13 +253,15 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
     return { cwd, sshKey: path.join(priv, 'deploy_key'), knownHosts: path.join(priv, 'known_hosts'), allowLocal: this.opts.allowLocalGit };
   }
 
-  async gitDeploy(id: string, req: { repoUrl: string; branch: string; subdir: string }): Promise<GitCommit> {
+  async gitDeploy(id: string, req: { repoUrl: string; branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit> {
     if (isLocalRepo(req.repoUrl) && !this.opts.allowLocalGit) throw new HostingRefusal('invalid', 'repo_url must be an SSH repository address.', 'repo_url');
     await this.ensureDeployKey(id);
     const priv = this.dir(id, 'private');
     const fresh = path.join(priv, `repo-${randomBytes(6).toString('hex')}`);
     try {
       await runGit(['clone', '--branch', req.branch, '--single-branch', '--no-tags', '--', req.repoUrl, fresh], this.gitOpts(id, priv));
+      // Checked on the fresh clone, so a refused deploy leaves the previous one (clone and site) as it was.
+      await this.guardPublish(id, fresh, req.subdir, req.quota);
       await fs.rm(path.join(priv, 'repo'), { recursive: true, force: true });
       await fs.rename(fresh, path.join(priv, 'repo'));
     } catch (err) {
@@ -265,11 +272,12 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
     return headCommit(path.join(priv, 'repo'), this.opts.allowLocalGit);
   }
 
-  async gitPull(id: string, req: { branch: string; subdir: string }): Promise<GitCommit> {
+  async gitPull(id: string, req: { branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit> {
     const repo = path.join(this.dir(id, 'private'), 'repo');
     if (!(await fs.stat(repo).catch(() => null))) throw new HostingRefusal('git_failed', 'The repository clone is missing; deploy it again.');
     await runGit(['fetch', '--no-tags', 'origin', req.branch], this.gitOpts(id, repo));
     await runGit(['reset', '--hard', 'FETCH_HEAD'], this.gitOpts(id, repo));
+    await this.guardPublish(id, repo, req.subdir, req.quota);
     await this.sync(id, req.subdir);
     return headCommit(repo, this.opts.allowLocalGit);
   }
@@ -280,6 +288,41 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
     await fs.rm(path.join(priv, 'deploy-manifest.json'), { force: true });
   }
 
+  private async previousDeploy(id: string): Promise<string[]> {
+    return JSON.parse(await fs.readFile(path.join(this.dir(id, 'private'), 'deploy-manifest.json'), 'utf8').catch(() => '[]'));
+  }
+
+  /**
+   * Refuses publishing `repo` when what it adds to the site (its files over the ones they
+   * replace, new directories, less the previous deploy's files it drops) passes the quota.
+   */
+  private async guardPublish(id: string, repo: string, subdir: string, quota: SiteQuota | undefined): Promise<void> {
+    if (!quota) return;
+    const targetRel = publishRoot(subdir);
+    let delta: SiteUsage = { diskBytes: 0, inodes: 0 };
+    const newDirs = new Set<string>();
+    const published = new Set<string>();
+    for (const rel of await repoFiles(repo)) {
+      const dest = path.posix.join(targetRel, rel);
+      published.add(dest);
+      const existing = (await this.resolve(id, dest, 'subdir')).stat;
+      delta = plus(delta, replacing(existing, (await fs.stat(path.join(repo, rel))).size));
+      for (let dir = path.posix.dirname(dest); dir !== '/' && !newDirs.has(dir); dir = path.posix.dirname(dir)) {
+        if ((await this.resolve(id, dir, 'subdir')).stat) break;
+        newDirs.add(dir);
+      }
+    }
+    for (const old of await this.previousDeploy(id)) {
+      if (published.has(old)) continue;
+      const st = (await this.resolve(id, old).catch(() => null))?.stat;
+      if (st?.isFile()) delta = plus(delta, { diskBytes: -st.size, inodes: -1 });
+    }
+    delta = plus(delta, { diskBytes: 0, inodes: newDirs.size });
+    if (delta.diskBytes <= 0 && delta.inodes <= 0) return;
+    const used = await this.usage(id);
+    checkQuota(used, plus(used, delta), quota);
+  }
+
   /**
    * Publishes the clone's files (not .git) into /public_html/<subdir>: each file is written
    * through the sandbox, and files the previous deploy published but the repository no
@@ -288,18 +331,8 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
   private async sync(id: string, subdir: string): Promise<void> {
     const priv = this.dir(id, 'private');
     const repo = path.join(priv, 'repo');
-    const targetRel = path.posix.join('/public_html', ...pathSegments(subdir || '/', 'subdir'));
-    const published: string[] = [];
-    const stack = [''];
-    while (stack.length) {
-      const relDir = stack.pop()!;
-      for (const e of await fs.readdir(path.join(repo, relDir), { withFileTypes: true })) {
-        if (relDir === '' && e.name === '.git') continue;
-        const rel = path.posix.join(relDir, e.name);
-        if (e.isDirectory()) stack.push(rel);
-        else if (e.isFile()) published.push(rel);
-      }
-    }
+    const targetRel = publishRoot(subdir);
+    const published = await repoFiles(repo);
     for (const rel of published) {
       const dest = await this.resolve(id, path.posix.join(targetRel, rel), 'subdir');
       if (dest.stat?.isDirectory()) await fs.rm(await this.physical(id, dest, 'subdir'), { recursive: true });
@@ -308,7 +341,7 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
       await this.atomicWrite(id, target, (tmp) => fs.copyFile(path.join(repo, rel), tmp, fs.constants.COPYFILE_EXCL));
     }
     const manifestFile = path.join(priv, 'deploy-manifest.json');
-    const previous: string[] = JSON.parse(await fs.readFile(manifestFile, 'utf8').catch(() => '[]'));
+    const previous = await this.previousDeploy(id);
     const now = new Set(published.map((rel) => path.posix.join(targetRel, rel)));
     for (const old of previous) {
       if (now.has(old)) continue;
@@ -317,6 +350,25 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
     }
     await fs.writeFile(manifestFile, JSON.stringify([...now]));
   }
+}
+
+/** /public_html/<subdir>: where a deploy publishes. */
+const publishRoot = (subdir: string) => path.posix.join('/public_html', ...pathSegments(subdir || '/', 'subdir'));
+
+/** The files of a clone (not .git), relative to it. */
+async function repoFiles(repo: string): Promise<string[]> {
+  const files: string[] = [];
+  const stack = [''];
+  while (stack.length) {
+    const relDir = stack.pop()!;
+    for (const e of await fs.readdir(path.join(repo, relDir), { withFileTypes: true })) {
+      if (relDir === '' && e.name === '.git') continue;
+      const rel = path.posix.join(relDir, e.name);
+      if (e.isDirectory()) stack.push(rel);
+      else if (e.isFile()) files.push(rel);
+    }
+  }
+  return files;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -40,6 +40,13 @@ export interface SiteUsage {
   inodes: number;
 }
 
+/**
+ * The plan's limits on a site (home and databases), in the units of SiteUsage. A change that
+ * would take usage past one of them (and is not a change that shrinks it) is refused with
+ * HostingRefusal('quota'); deleting and shrinking always work, even over quota.
+ */
+export type SiteQuota = SiteUsage;
+
 export interface BackupResult {
   sizeBytes: number;
   sha256: string;
@@ -83,14 +90,14 @@ export interface HostingDriver {
 
   listDir(hostingId: string, path: string, limit: number): Promise<DirListing>;
   readText(hostingId: string, path: string, maxBytes: number): Promise<TextFile>;
-  writeText(hostingId: string, path: string, content: string): Promise<FileEntry>;
+  writeText(hostingId: string, path: string, content: string, quota?: SiteQuota): Promise<FileEntry>;
   remove(hostingId: string, path: string, recursive: boolean): Promise<{ path: string; type: FileEntry['type'] }>;
-  mkdir(hostingId: string, path: string): Promise<FileEntry>;
+  mkdir(hostingId: string, path: string, quota?: SiteQuota): Promise<FileEntry>;
   rename(hostingId: string, from: string, to: string): Promise<FileEntry>;
   /** Checks an upload target before the body is read; returns where the file will land. */
   uploadTarget(hostingId: string, path: string, fileName: string | null): Promise<string>;
   /** Streams `source` to a temp file, then renames it into place. Over `limitBytes`: HostingRefusal('too_large'), nothing left behind. */
-  upload(hostingId: string, path: string, fileName: string, source: Readable & { truncated?: boolean }, limitBytes: number): Promise<FileEntry>;
+  upload(hostingId: string, path: string, fileName: string, source: Readable & { truncated?: boolean }, limitBytes: number, quota?: SiteQuota): Promise<FileEntry>;
   download(hostingId: string, path: string): Promise<Download>;
   usage(hostingId: string): Promise<SiteUsage>;
   tailLog(hostingId: string, kind: 'access' | 'error', lines: number, now: Date): Promise<string[]>;
@@ -104,13 +111,13 @@ export interface HostingDriver {
   requireDirectory(hostingId: string, path: string): Promise<string>;
 
   createBackup(hostingId: string, backupId: string): Promise<BackupResult>;
-  restoreBackup(hostingId: string, backupId: string): Promise<{ databases: string[] }>;
+  restoreBackup(hostingId: string, backupId: string, quota?: SiteQuota): Promise<{ databases: string[] }>;
   deleteBackup(hostingId: string, backupId: string): Promise<void>;
   openBackup(hostingId: string, backupId: string): Promise<Download>;
 
   deployKey(hostingId: string): Promise<DeployKey>;
-  gitDeploy(hostingId: string, req: { repoUrl: string; branch: string; subdir: string }): Promise<GitCommit>;
-  gitPull(hostingId: string, req: { branch: string; subdir: string }): Promise<GitCommit>;
+  gitDeploy(hostingId: string, req: { repoUrl: string; branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit>;
+  gitPull(hostingId: string, req: { branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit>;
   gitDisconnect(hostingId: string): Promise<void>;
 }
 
@@ -118,10 +125,10 @@ export interface HostingCallbacks {
   hostingProvisioned(tx: Tx, hostingId: string, now: Date): Promise<void>;
 }
 
-/** A refusal of the hosting upstream the customer can act on (400 unless said otherwise; `not_found` is a 404). */
+/** A refusal of the hosting upstream the customer can act on (400 unless said otherwise; `not_found` is a 404, `quota` a 409). */
 export class HostingRefusal extends Error {
   constructor(
-    readonly reason: 'too_large' | 'not_found' | 'invalid' | 'git_failed' | 'binary' | 'exists',
+    readonly reason: 'too_large' | 'not_found' | 'invalid' | 'git_failed' | 'binary' | 'exists' | 'quota',
     message: string,
     readonly field?: string,
   ) {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Webhook" ADD COLUMN     "ownerScopes" TEXT[] DEFAULT ARRAY['*']::TEXT[];
