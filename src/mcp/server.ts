@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { API_REVISION } from '../version.ts';
 import { CODE_MODE_TOOLSET, selectTools, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
@@ -33,10 +33,18 @@ export function createMcpServer(catalog: readonly Tool[], selection: ToolSelecti
     const args = request.params.arguments ?? {};
     if (codeMode.has(request.params.name)) return runCodeMode(request.params.name, args);
     const tool = inToolsets.find((t) => t.name === request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (!tool) throw unknownTool(request.params.name);
     if (!selection.scopes.has(tool.scope)) return toolError(403, `This credential lacks the scope "${tool.scope}".`);
     if (selection.readOnly && !tool.annotations.readOnlyHint) return toolError(403, `${tool.name} changes state; this session is read-only (X-MCP-Readonly).`);
     return run(tool, args);
   });
   return server;
+}
+
+/**
+ * JSON-RPC -32602 for a tool not offered. Not an McpError: its message already starts with
+ * "MCP error -32602:", which the SDK sends on the wire and the client's McpError prefixes again.
+ */
+function unknownTool(name: string): Error & { code: number } {
+  return Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams });
 }

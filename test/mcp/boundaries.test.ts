@@ -107,6 +107,9 @@ describe('MCP: what is not a tool is refused on every path', () => {
     const before = await ssoTokens();
     expectNotATool(await execute(client, `mutation { serverSso(id: "${serverId}") { url } }`), 'serverSso');
     expect(await ssoTokens()).toBe(before);
+    // The API's unknown-tool error comes through as the API words it.
+    const error = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: Error) => e);
+    expect((error as Error).message).toBe('MCP error -32602: Unknown tool: no_such_tool');
     await client.close();
   }, 120_000);
 });
@@ -163,5 +166,14 @@ describe('MCP transport refusals', () => {
     expect(await snapshots()).toBe(before);
     expect((await post(list)).status).toBe(200);
     expect((await post(list, { Origin: app.url })).status).toBe(200);
+  });
+
+  it('an unknown tool is a JSON-RPC -32602 whose message says the code once', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32602, message: 'Unknown tool: no_such_tool' } });
+    const client = await mcpClient(app.url, c.key);
+    const error = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: Error) => e);
+    expect(String((error as Error).message)).toBe('MCP error -32602: Unknown tool: no_such_tool');
+    await client.close();
   });
 });
