@@ -30,6 +30,7 @@ export function mcpToolsArtifact(schema: GraphQLSchema): object {
     },
     catalogSize: {
       default: catalogSize(tools, {}),
+      'default (X-MCP-Output-Schemas)': catalogSize(tools, { outputSchemas: true }),
       [CODE_MODE_TOOLSET]: catalogSize(tools, { toolsets: [CODE_MODE_TOOLSET] }),
       [`${CODE_MODE_TOOLSET} (X-MCP-Readonly)`]: catalogSize(tools, { toolsets: [CODE_MODE_TOOLSET], readOnly: true }),
     },

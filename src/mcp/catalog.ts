@@ -97,6 +97,8 @@ export interface ToolSelection {
   toolsets?: readonly Toolset[];
   /** X-MCP-Readonly: only tools that change nothing. */
   readOnly?: boolean;
+  /** X-MCP-Output-Schemas: list each tool's outputSchema (left out by default: most of the listing's size). */
+  outputSchemas?: boolean;
 }
 
 /** The tools a credential sees: in the chosen toolsets, allowed by its scopes, read-only if asked. */

@@ -42,7 +42,8 @@ export function createMcpHandler(app: App, catalog: readonly Tool[], execute: Op
       const selection = {
         scopes: principal.scopes,
         toolsets: parseToolsets(headerOf(req, 'x-mcp-toolsets')),
-        readOnly: parseReadOnly(headerOf(req, 'x-mcp-readonly')),
+        readOnly: parseFlag(headerOf(req, 'x-mcp-readonly'), 'X-MCP-Readonly'),
+        outputSchemas: parseFlag(headerOf(req, 'x-mcp-output-schemas'), 'X-MCP-Output-Schemas'),
       };
       const body = parseJsonBody(req, await readBody(req, app.config.bodyLimitBytes));
       for (const [k, v] of Object.entries(limitHeaders)) res.setHeader(k, v);
@@ -107,10 +108,10 @@ function parseToolsets(header: string | null): Toolset[] | undefined {
   return names as Toolset[];
 }
 
-function parseReadOnly(header: string | null): boolean {
+function parseFlag(header: string | null, name: string): boolean {
   if (header === null) return false;
   const v = header.trim().toLowerCase();
   if (v === 'true' || v === '1') return true;
   if (v === 'false' || v === '0' || v === '') return false;
-  throw badRequest('X-MCP-Readonly must be true or false.', 'X-MCP-Readonly');
+  throw badRequest(`${name} must be true or false.`, name);
 }

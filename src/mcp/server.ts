@@ -10,10 +10,15 @@ export { toolError, toolResult } from './tool-results.ts';
 export type ToolRunner = (tool: Tool, args: Record<string, unknown>) => Promise<CallToolResult>;
 export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
-/** What tools/list answers for a selection: the operation tools it allows, then code mode's when asked for. */
+/**
+ * What tools/list answers for a selection: the operation tools it allows, then code mode's when
+ * asked for. Output schemas only when asked for (X-MCP-Output-Schemas): they are more than
+ * half of the listing an agent pays for before its first call, and results are the same without.
+ */
 export function listedTools(catalog: readonly Tool[], selection: ToolSelection): ListedTool[] {
   const operations = selectTools(catalog, selection).map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }));
-  return [...operations, ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : [])];
+  const tools = [...operations, ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : [])];
+  return selection.outputSchemas ? tools : tools.map(({ outputSchema: _, ...tool }) => tool);
 }
 
 /**

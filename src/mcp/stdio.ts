@@ -20,6 +20,7 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
   if (env.SERVICE_MCP_TOOLSETS) headers['X-MCP-Toolsets'] = env.SERVICE_MCP_TOOLSETS;
   if (env.SERVICE_MCP_READONLY) headers['X-MCP-Readonly'] = env.SERVICE_MCP_READONLY;
+  if (env.SERVICE_MCP_OUTPUT_SCHEMAS) headers['X-MCP-Output-Schemas'] = env.SERVICE_MCP_OUTPUT_SCHEMAS;
 
   const upstream = new Client({ name: 'svc-mcp-stdio', version: API_REVISION });
   try {
