@@ -6,7 +6,7 @@ import { loadConfig } from './config.ts';
 const USAGE = `Usage:
   svc serve                         run the API server (PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, ...)
   svc mcp                           MCP over stdio for the API at SERVICE_BASE_URL with SERVICE_API_KEY
-                                    (optional SERVICE_MCP_TOOLSETS, SERVICE_MCP_READONLY)
+                                    (optional SERVICE_MCP_TOOLSETS, SERVICE_MCP_READONLY, SERVICE_MCP_OUTPUT_SCHEMAS)
   svc admin <METHOD> <path> [json]  call the operator API, e.g.
                                     svc admin GET /catalogue
                                     svc admin POST /accounts '{"email":"a@b.co","name":"A","country":"DE"}'

@@ -24,7 +24,7 @@ export function createOperationExecutor(app: App, yoga: YogaServer) {
     return doc;
   };
 
-  return async function executeOperation(op: Operation, variables: Record<string, unknown>, opts: { principal: Principal; headers?: Headers }): Promise<ExecutionResult> {
+  return async function executeOperation(op: Operation, variables: Record<string, unknown>, opts: McpCallOptions): Promise<ExecutionResult> {
     const scope = requestScope.getStore()!;
     const request = new Request('http://localhost/mcp', { method: 'POST', headers: opts.headers });
     const { schema, execute, contextFactory } = yoga.getEnveloped({
@@ -34,6 +34,7 @@ export function createOperationExecutor(app: App, yoga: YogaServer) {
       log: scope.log,
       responseHeaders: new Headers(),
       request,
+      mcp: { readOnly: opts.readOnly },
     } as any);
     const contextValue = await contextFactory();
     return (await execute({ schema, document: documentFor(op), variableValues: variables, contextValue })) as ExecutionResult;
@@ -41,6 +42,13 @@ export function createOperationExecutor(app: App, yoga: YogaServer) {
 }
 
 export type OperationExecutor = ReturnType<typeof createOperationExecutor>;
+
+/** Who calls over MCP, and whether the session is read-only (X-MCP-Readonly): plugins/mcp-boundary.ts holds MCP's limits. */
+export interface McpCallOptions {
+  principal: Principal;
+  readOnly: boolean;
+  headers?: Headers;
+}
 
 /** A GraphQL request body as POST /graphql takes it. */
 export interface GraphQLRequestBody {
@@ -52,11 +60,11 @@ export interface GraphQLRequestBody {
 /**
  * Runs a client's GraphQL document exactly as POST /graphql does: the request goes through
  * yoga itself (parse with the token limit, validation with the depth, cost and alias limits,
- * scope-auth, rate-limit classes, idempotency, error masking), only without a socket. The
+ * scope-auth, rate-limit classes, idempotency, error masking) and MCP's boundary, only without a socket. The
  * per-credential limit was counted when the carrying request (MCP's) was admitted.
  */
 export function createDocumentExecutor(app: App, yoga: YogaServer) {
-  return async function executeDocument(body: GraphQLRequestBody, opts: { principal: Principal; headers?: Headers }): Promise<ExecutionResult> {
+  return async function executeDocument(body: GraphQLRequestBody, opts: McpCallOptions): Promise<ExecutionResult> {
     const scope = requestScope.getStore()!;
     const headers = new Headers(opts.headers);
     headers.set('content-type', 'application/json');
@@ -68,6 +76,7 @@ export function createDocumentExecutor(app: App, yoga: YogaServer) {
       requestId: scope.requestId,
       log: scope.log,
       responseHeaders: new Headers(),
+      mcp: { readOnly: opts.readOnly },
       // Handed over parsed, as the HTTP layer does for /graphql (plugins/parsed-body.ts).
       jsonBody: body,
     });

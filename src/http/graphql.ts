@@ -11,6 +11,7 @@ import { tenantClient } from '../db/tenant.ts';
 import { useIdempotency } from './plugins/idempotency.ts';
 import { useInputErrorMessages } from './plugins/input-errors.ts';
 import { useInputRules } from './plugins/input-rules.ts';
+import { useMcpBoundary } from './plugins/mcp-boundary.ts';
 import { useOperationRateLimit } from './plugins/operation-rate-limit.ts';
 import { useParsedBody } from './plugins/parsed-body.ts';
 import { useQueryCost } from './plugins/query-cost.ts';
@@ -46,7 +47,7 @@ export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 /**
  * The execution pipeline of GraphQL at /graphql, REST at /v1 (sofa's handlers run through it:
  * sofa-handlers.ts) and MCP, from one schema, in order: the body as the HTTP layer parsed it →
- * tenant-scoped context → the GraphQL limits → refused variables in the API's words → declared
+ * tenant-scoped context → the GraphQL limits → MCP's boundary (for MCP's documents) → refused variables in the API's words → declared
  * input rules → operation rate-limit classes → idempotency → execute (scope-auth on each field)
  * → error masking.
  */
@@ -99,6 +100,8 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives }),
       useParsedBody(),
+      // Before any execution-time concern counts or stores anything for a document MCP refuses.
+      useMcpBoundary(),
       useTextInput(),
       useInputErrorMessages(),
       useInputRules(),

@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { ALL_SCOPES } from '../scopes.ts';
-import { listOperations, type Area } from '../schema/operation.ts';
+import { isMcpTool, listOperations, type Area } from '../schema/operation.ts';
 import { buildToolCatalog, CODE_MODE_TOOLSET, DEFAULT_TOOLSETS, IDEMPOTENCY_ARG, OPERATION_TOOLSETS, OPTIONAL_TOOLSETS, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
 import { listedTools } from './server.ts';
@@ -30,6 +30,7 @@ export function mcpToolsArtifact(schema: GraphQLSchema): object {
     },
     catalogSize: {
       default: catalogSize(tools, {}),
+      'default (X-MCP-Output-Schemas)': catalogSize(tools, { outputSchemas: true }),
       [CODE_MODE_TOOLSET]: catalogSize(tools, { toolsets: [CODE_MODE_TOOLSET] }),
       [`${CODE_MODE_TOOLSET} (X-MCP-Readonly)`]: catalogSize(tools, { toolsets: [CODE_MODE_TOOLSET], readOnly: true }),
     },
@@ -44,7 +45,7 @@ export function mcpToolsArtifact(schema: GraphQLSchema): object {
     })),
     codeModeTools: codeModeTools(false).map((t) => ({ name: t.name, toolset: CODE_MODE_TOOLSET, title: t.title, annotations: t.annotations })),
     notTools: listOperations(schema)
-      .filter((op) => op.meta.notTool)
+      .filter((op) => !isMcpTool(op.meta))
       .map((op) => ({ operation: op.meta.rest, reason: op.meta.notTool })),
   };
 }

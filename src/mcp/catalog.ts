@@ -1,7 +1,7 @@
 import { isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
 import type { Scope } from '../scopes.ts';
 import { inputSchemaOf, jsonSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
-import { listOperations, type Area, type Operation } from '../schema/operation.ts';
+import { isMcpTool, listOperations, type Area, type Operation } from '../schema/operation.ts';
 import { restView } from '../schema/rest-view.ts';
 
 /** Code mode (src/mcp/code-mode.ts): schema search and a GraphQL document runner instead of one tool per operation. */
@@ -41,7 +41,7 @@ export interface Tool {
  */
 export function buildToolCatalog(schema: GraphQLSchema): Tool[] {
   return listOperations(restView(schema))
-    .filter((op) => !op.meta.notTool)
+    .filter((op) => isMcpTool(op.meta))
     .map((op) => ({
       name: op.meta.tool,
       title: op.meta.summary,
@@ -97,6 +97,8 @@ export interface ToolSelection {
   toolsets?: readonly Toolset[];
   /** X-MCP-Readonly: only tools that change nothing. */
   readOnly?: boolean;
+  /** X-MCP-Output-Schemas: list each tool's outputSchema (left out by default: most of the listing's size). */
+  outputSchemas?: boolean;
 }
 
 /** The tools a credential sees: in the chosen toolsets, allowed by its scopes, read-only if asked. */

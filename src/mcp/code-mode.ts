@@ -1,4 +1,4 @@
-import { getOperationAST, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../errors.ts';
 import type { DocumentExecutor } from '../http/execute-operation.ts';
@@ -127,27 +127,14 @@ async function executeTool(executeDocument: DocumentExecutor, args: Record<strin
   // Checked here as the pipeline would check the header: a header cannot carry every string.
   if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))) return graphqlError(400, `${IDEMPOTENCY_ARG} must be 1 to 255 visible ASCII characters.`);
 
-  // Refused before execution. A document that does not parse, or names no single operation, is
-  // left to the pipeline, which answers it exactly as /graphql does.
-  const kind = operationKindOf(query, operationName);
-  if (kind === 'subscription') return graphqlError(400, `${EXECUTE_TOOL} does not run subscriptions; subscribe over graphql-ws on /graphql.`);
-  if (kind === 'mutation' && call.readOnly) return graphqlError(403, `This session is read-only (X-MCP-Readonly): ${EXECUTE_TOOL} runs queries only, and this document is a mutation.`);
-
+  // What MCP refuses (subscriptions, mutations when read-only, what is not a tool) is refused at
+  // execution on the operation that runs (src/http/plugins/mcp-boundary.ts); operationName goes
+  // on exactly as given, so the pipeline answers "" as /graphql does.
   const headers = new Headers();
   if (idempotencyKey) headers.set('idempotency-key', idempotencyKey);
-  const result = await executeDocument({ query, ...(variables ? { variables: variables as Record<string, unknown> } : {}), ...(operationName ? { operationName } : {}) }, { principal: call.principal, headers });
+  const body = { query, ...(variables ? { variables: variables as Record<string, unknown> } : {}), ...(operationName !== undefined ? { operationName } : {}) };
+  const result = await executeDocument(body, { principal: call.principal, headers, readOnly: call.readOnly });
   return { ...toolResult(result), ...(result.errors?.length ? { isError: true } : {}) };
-}
-
-function operationKindOf(query: string, operationName: string | undefined): 'query' | 'mutation' | 'subscription' | undefined {
-  let document: DocumentNode;
-  try {
-    // No token limit here: only a document the pipeline's parser also refuses may be left to it.
-    document = parse(query, { noLocation: true });
-  } catch {
-    return undefined;
-  }
-  return getOperationAST(document, operationName)?.operation;
 }
 
 /** A refusal in the shape of a GraphQL response, like every other answer of graphql_execute. */

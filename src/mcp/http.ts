@@ -8,6 +8,7 @@ import type { OperationExecutor } from '../http/execute-operation.ts';
 import { protectedResourceMetadataUrl } from '../http/oauth.ts';
 import { requestScope } from '../http/request-scope.ts';
 import { sendError } from '../http/respond.ts';
+import { sameOrigin } from '../http/session-auth.ts';
 import { errorFromGraphQLErrors } from '../http/rest-errors.ts';
 import { DEFAULT_SCOPES } from '../scopes.ts';
 import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type Toolset } from './catalog.ts';
@@ -23,6 +24,11 @@ export function createMcpHandler(app: App, catalog: readonly Tool[], execute: Op
   return async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const scope = requestScope.getStore()!;
     scope.operation = 'mcp';
+    // DNS rebinding (MCP transport spec): a browser page on another origin is refused before
+    // anything else. Clients that are not browsers send no Origin and are served.
+    if (req.headers.origin !== undefined && !sameOrigin(app, req)) {
+      return sendError(res, 'rest', new ApiError(403, 'This Origin may not call the MCP endpoint: only this service\'s own origin, or no Origin header.'));
+    }
     const { principal, limitHeaders, refusal } = await admit(app, req);
     const challenge = mcpChallenge(app.config.publicBaseUrl, headerOf(req, 'authorization') !== null);
     // A 401 carries the MCP challenge instead of the API's own.
@@ -36,10 +42,13 @@ export function createMcpHandler(app: App, catalog: readonly Tool[], execute: Op
       const selection = {
         scopes: principal.scopes,
         toolsets: parseToolsets(headerOf(req, 'x-mcp-toolsets')),
-        readOnly: parseReadOnly(headerOf(req, 'x-mcp-readonly')),
+        readOnly: parseFlag(headerOf(req, 'x-mcp-readonly'), 'X-MCP-Readonly'),
+        outputSchemas: parseFlag(headerOf(req, 'x-mcp-output-schemas'), 'X-MCP-Output-Schemas'),
       };
       const body = parseJsonBody(req, await readBody(req, app.config.bodyLimitBytes));
       for (const [k, v] of Object.entries(limitHeaders)) res.setHeader(k, v);
+      // Protocol 2025-06-18 has no batches, and a batch would run many calls for one rate-limit point.
+      if (Array.isArray(body)) return sendJsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported: send one message per request.');
 
       const server = createMcpServer(catalog, selection, async (tool, args) => {
         scope.operation = `mcp ${tool.name}`;
@@ -51,7 +60,7 @@ export function createMcpHandler(app: App, catalog: readonly Tool[], execute: Op
         const headers = new Headers();
         const key = idempotencyKey ?? headerOf(req, 'idempotency-key');
         if (key && tool.operation.idempotencyKey) headers.set('idempotency-key', key);
-        const result = await execute(tool.operation, variables, { principal, headers });
+        const result = await execute(tool.operation, variables, { principal, headers, readOnly: selection.readOnly });
         if (result.errors?.length) {
           const { body: error } = errorFromGraphQLErrors(result.errors);
           return toolError(error.statusCode, error.message, error.param);
@@ -71,6 +80,12 @@ export function createMcpHandler(app: App, catalog: readonly Tool[], execute: Op
       if (!res.headersSent) fail(api);
     }
   };
+}
+
+/** A refusal of the JSON-RPC message itself, as the SDK's transport words its own (no id: none was read). */
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /**
@@ -93,10 +108,10 @@ function parseToolsets(header: string | null): Toolset[] | undefined {
   return names as Toolset[];
 }
 
-function parseReadOnly(header: string | null): boolean {
+function parseFlag(header: string | null, name: string): boolean {
   if (header === null) return false;
   const v = header.trim().toLowerCase();
   if (v === 'true' || v === '1') return true;
   if (v === 'false' || v === '0' || v === '') return false;
-  throw badRequest('X-MCP-Readonly must be true or false.', 'X-MCP-Readonly');
+  throw badRequest(`${name} must be true or false.`, name);
 }

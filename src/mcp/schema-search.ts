@@ -14,11 +14,11 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import type { OperationMeta } from '../schema/operation.ts';
+import { isMcpTool, type OperationMeta } from '../schema/operation.ts';
 
 /**
  * What code mode's graphql_schema_search shows: the part of the schema a credential can use.
- * Root fields are those its scopes allow (queries only in a read-only session; subscriptions
+ * Root fields are those its scopes allow and MCP offers (operation metadata: isMcpTool; queries only in a read-only session; subscriptions
  * never: graphql_execute refuses them); types are those reachable from these root fields.
  */
 export interface SchemaView {
@@ -48,7 +48,10 @@ export function schemaView(schema: GraphQLSchema, scopes: ReadonlySet<string>, r
     for (const arg of field.args) visit(getNamedType(arg.type));
   };
   for (const root of roots) {
-    const allowed = Object.values(root.getFields()).filter((f) => scopes.has(scopeOf(f) ?? ''));
+    const allowed = Object.values(root.getFields()).filter((f) => {
+      const meta = f.extensions?.operation as OperationMeta | undefined;
+      return !!meta && isMcpTool(meta) && scopes.has(meta.scope);
+    });
     if (!allowed.length) continue;
     rootFields.set(root, allowed);
     allowed.forEach(visitField);

@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { API_REVISION } from '../version.ts';
 import { CODE_MODE_TOOLSET, selectTools, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
@@ -10,10 +10,15 @@ export { toolError, toolResult } from './tool-results.ts';
 export type ToolRunner = (tool: Tool, args: Record<string, unknown>) => Promise<CallToolResult>;
 export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
-/** What tools/list answers for a selection: the operation tools it allows, then code mode's when asked for. */
+/**
+ * What tools/list answers for a selection: the operation tools it allows, then code mode's when
+ * asked for. Output schemas only when asked for (X-MCP-Output-Schemas): they are more than
+ * half of the listing an agent pays for before its first call, and results are the same without.
+ */
 export function listedTools(catalog: readonly Tool[], selection: ToolSelection): ListedTool[] {
   const operations = selectTools(catalog, selection).map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }));
-  return [...operations, ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : [])];
+  const tools = [...operations, ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : [])];
+  return selection.outputSchemas ? tools : tools.map(({ outputSchema: _, ...tool }) => tool);
 }
 
 /**
@@ -33,10 +38,18 @@ export function createMcpServer(catalog: readonly Tool[], selection: ToolSelecti
     const args = request.params.arguments ?? {};
     if (codeMode.has(request.params.name)) return runCodeMode(request.params.name, args);
     const tool = inToolsets.find((t) => t.name === request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (!tool) throw unknownTool(request.params.name);
     if (!selection.scopes.has(tool.scope)) return toolError(403, `This credential lacks the scope "${tool.scope}".`);
     if (selection.readOnly && !tool.annotations.readOnlyHint) return toolError(403, `${tool.name} changes state; this session is read-only (X-MCP-Readonly).`);
     return run(tool, args);
   });
   return server;
+}
+
+/**
+ * JSON-RPC -32602 for a tool not offered. Not an McpError: its message already starts with
+ * "MCP error -32602:", which the SDK sends on the wire and the client's McpError prefixes again.
+ */
+function unknownTool(name: string): Error & { code: number } {
+  return Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams });
 }

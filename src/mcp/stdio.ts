@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { API_REVISION } from '../version.ts';
 
 /**
@@ -20,6 +20,7 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
   if (env.SERVICE_MCP_TOOLSETS) headers['X-MCP-Toolsets'] = env.SERVICE_MCP_TOOLSETS;
   if (env.SERVICE_MCP_READONLY) headers['X-MCP-Readonly'] = env.SERVICE_MCP_READONLY;
+  if (env.SERVICE_MCP_OUTPUT_SCHEMAS) headers['X-MCP-Output-Schemas'] = env.SERVICE_MCP_OUTPUT_SCHEMAS;
 
   const upstream = new Client({ name: 'svc-mcp-stdio', version: API_REVISION });
   try {
@@ -30,9 +31,20 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   }
 
   const server = new Server({ name: 'cloud-account-api', version: API_REVISION }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
-  server.setRequestHandler(CallToolRequestSchema, (request) => upstream.callTool(request.params) as any);
+  server.setRequestHandler(ListToolsRequestSchema, (request) => relayed(upstream.listTools(request.params)));
+  server.setRequestHandler(CallToolRequestSchema, (request) => relayed(upstream.callTool(request.params)) as any);
   server.onclose = () => void upstream.close();
   await server.connect(new StdioServerTransport());
   process.stderr.write(`svc mcp: serving ${base}/mcp over stdio\n`);
+}
+
+/**
+ * The API's JSON-RPC error passed on as the API sent it: the client's McpError carries it with
+ * "MCP error <code>: " in front, which the stdio client would add a second time.
+ */
+function relayed<T>(call: Promise<T>): Promise<T> {
+  return call.catch((err: unknown) => {
+    if (!(err instanceof McpError)) throw err;
+    throw Object.assign(new Error(err.message.replace(`MCP error ${err.code}: `, '')), { code: err.code, data: err.data });
+  });
 }

@@ -17,6 +17,8 @@ export interface RequestContext {
   restVariables?: Record<string, unknown>;
   /** The request body as the HTTP layer read and parsed it (size limit, JSON, 415 and 400 done); undefined when empty. */
   jsonBody?: unknown;
+  /** Set when the document comes from an MCP client (code mode): plugins/mcp-boundary.ts applies MCP's limits. */
+  mcp?: { readOnly: boolean };
   /** The raw Request, for headers such as Idempotency-Key. */
   request: Request;
 }

@@ -68,6 +68,15 @@ export function honoursIdempotencyKey(meta: OperationMeta, kind: 'query' | 'muta
   return kind === 'mutation' && meta.rest.startsWith('POST ');
 }
 
+/**
+ * Whether MCP offers the operation: the one exclusion list is `notTool` on the metadata. The
+ * catalogue leaves such operations out, code mode's schema search hides them and every MCP
+ * execution refuses them (src/http/plugins/mcp-boundary.ts).
+ */
+export function isMcpTool(meta: OperationMeta): boolean {
+  return !meta.notTool;
+}
+
 /** Spread into a Pothos field's options: the scope for scope-auth, the description and the metadata. */
 export function operation(meta: OperationMeta) {
   return {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { runningServer } from '../helpers/servers.ts';
 // present, none other), with a real JSON Schema validator.
 
 const catalog = buildToolCatalog(getSchema());
+const artifact = JSON.parse(fs.readFileSync(new URL('../../schema/mcp-tools.json', import.meta.url), 'utf8'));
 const ajv = new Ajv2020({ strict: true, allErrors: true, keywords: ['example'] });
 addFormats.default(ajv);
 ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
@@ -59,7 +61,7 @@ function argumentsFor(tool: Tool, ids: Map<string, string>): Record<string, unkn
 
 describe('MCP tools: titles and output schemas', () => {
   it('every tool has a title and an object outputSchema, listed by tools/list', async () => {
-    const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'all' });
+    const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'all', 'X-MCP-Output-Schemas': 'true' });
     const { tools } = await client.listTools();
     expect(tools.length).toBe(catalog.length + 2);
     for (const tool of tools) {
@@ -71,7 +73,7 @@ describe('MCP tools: titles and output schemas', () => {
   });
 
   it('calling every tool: each result that is not an error validates against its output schema', async () => {
-    const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'all' });
+    const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'all', 'X-MCP-Output-Schemas': 'true' });
     await client.listTools(); // the SDK client validates structuredContent against the listed schemas from here on
     const ids = new Map<string, string>();
     const succeeded: string[] = [];
@@ -93,6 +95,31 @@ describe('MCP tools: titles and output schemas', () => {
     expect(succeeded.length, failed.join('\n')).toBeGreaterThanOrEqual(60);
     await client.close();
   }, 120_000);
+
+  it('the default listing leaves output schemas out (its size is mostly them); X-MCP-Output-Schemas lists them; results are the same', async () => {
+    const lean = await mcpClient(app.url, c.key);
+    const listed = await lean.listTools();
+    expect(listed.tools.length).toBe(85);
+    expect(listed.tools.filter((t) => t.outputSchema)).toEqual([]);
+    const full = await mcpClient(app.url, c.key, { 'X-MCP-Output-Schemas': 'true' });
+    const withSchemas = await full.listTools();
+    expect(withSchemas.tools.map((t) => t.name)).toEqual(listed.tools.map((t) => t.name));
+    expect(withSchemas.tools.every((t) => t.outputSchema?.type === 'object')).toBe(true);
+    // The printed sizes (schema/mcp-tools.json) are what the SDK client receives.
+    expect(JSON.stringify(listed).length).toBe(artifact.catalogSize.default.characters);
+    expect(JSON.stringify(withSchemas).length).toBe(artifact.catalogSize['default (X-MCP-Output-Schemas)'].characters);
+    expect(artifact.catalogSize.default.characters).toBeLessThan(artifact.catalogSize['default (X-MCP-Output-Schemas)'].characters * 0.6);
+    const a = await lean.callTool({ name: 'servers_list', arguments: {} });
+    const b = await full.callTool({ name: 'servers_list', arguments: {} });
+    expect(a.structuredContent).toEqual(b.structuredContent);
+    expect(a.isError).toBeFalsy();
+    await lean.close();
+    await full.close();
+
+    const bad = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}`, 'X-MCP-Output-Schemas': 'maybe', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ statusCode: 400, message: 'X-MCP-Output-Schemas must be true or false.' });
+  });
 
   it('a wrong structuredContent fails the validator (the check can fail)', () => {
     const tool = catalog.find((t) => t.name === 'server_get')!;

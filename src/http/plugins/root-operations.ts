@@ -3,6 +3,15 @@ import type { OperationMeta } from '../../schema/operation.ts';
 
 /** The operation metadata of every root field an execution will run (fragments followed). */
 export function rootOperations(args: ExecutionArgs): OperationMeta[] {
+  return rootFields(args).map((f) => f.meta);
+}
+
+/**
+ * The root fields with operation metadata in the operation an execution will run, found with
+ * the document and operationName the executor gets. Fragments are followed; @skip and
+ * @include are not evaluated, so a field that may run is listed.
+ */
+export function rootFields(args: ExecutionArgs): { name: string; meta: OperationMeta }[] {
   const op = getOperationAST(args.document, args.operationName);
   if (!op) return [];
   const root = op.operation === 'mutation' ? args.schema.getMutationType() : op.operation === 'query' ? args.schema.getQueryType() : args.schema.getSubscriptionType();
@@ -11,12 +20,12 @@ export function rootOperations(args: ExecutionArgs): OperationMeta[] {
   const fragments = new Map(
     args.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])),
   );
-  const metas: OperationMeta[] = [];
+  const found: { name: string; meta: OperationMeta }[] = [];
   const walk = (set: SelectionSetNode, seen: Set<string>) => {
     for (const sel of set.selections) {
       if (sel.kind === Kind.FIELD) {
         const meta = fields[sel.name.value]?.extensions?.operation as OperationMeta | undefined;
-        if (meta) metas.push(meta);
+        if (meta) found.push({ name: sel.name.value, meta });
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         walk(sel.selectionSet, seen);
       } else if (!seen.has(sel.name.value)) {
@@ -27,5 +36,5 @@ export function rootOperations(args: ExecutionArgs): OperationMeta[] {
     }
   };
   walk(op.selectionSet, new Set());
-  return metas;
+  return found;
 }
