@@ -25,7 +25,7 @@ import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
 import { noRoute, Router } from './router.ts';
 import { sameOrigin, sessionOf } from './session-auth.ts';
-import { confirmPassword, requireSudo } from './sudo.ts';
+import { confirmPassword, requirePasswordSession, requireSudo } from './sudo.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -44,8 +44,11 @@ interface Route {
   path: string;
   /** Needs a signed-in session with its CSRF token (all but session and sign-in). */
   session: boolean;
-  /** An account-wide act: needs a password typed in this session within the sudo window (src/http/sudo.ts). */
-  sudo?: boolean;
+  /**
+   * `password`: an account-wide read, for a password sign-in only (not a session from an SSO link);
+   * `sudo`: an account-wide act, which also needs the password typed within the sudo window (src/http/sudo.ts).
+   */
+  account?: 'password' | 'sudo';
   handle(ctx: RouteContext): Promise<[number, unknown]>;
 }
 
@@ -115,6 +118,7 @@ const ROUTES: Route[] = [
     method: 'GET',
     path: '/keys',
     session: true,
+    account: 'password',
     async handle({ app, accountId }) {
       return [200, { data: await listApiKeys(app.prisma, accountId) }];
     },
@@ -123,7 +127,7 @@ const ROUTES: Route[] = [
     method: 'POST',
     path: '/keys',
     session: true,
-    sudo: true,
+    account: 'sudo',
     async handle({ app, accountId, body }) {
       const name = body.name === undefined || body.name === '' ? 'Dashboard key' : body.name;
       if (typeof name !== 'string' || name.length > 100) throw badRequest('name must be 1 to 100 characters.', 'name');
@@ -134,7 +138,7 @@ const ROUTES: Route[] = [
     method: 'DELETE',
     path: '/keys/:id',
     session: true,
-    sudo: true,
+    account: 'sudo',
     async handle({ app, accountId, params }) {
       if (!(await revokeApiKey(app.prisma, accountId, params.id, app.clock.now(), app.principals))) throw notFound('API key');
       return [200, { id: params.id, revoked: true }];
@@ -144,6 +148,7 @@ const ROUTES: Route[] = [
     method: 'GET',
     path: '/apps',
     session: true,
+    account: 'password',
     async handle({ app, accountId }) {
       return [200, { data: await listGrants(app.prisma, accountId) }];
     },
@@ -152,7 +157,7 @@ const ROUTES: Route[] = [
     method: 'DELETE',
     path: '/apps/:id',
     session: true,
-    sudo: true,
+    account: 'sudo',
     async handle({ app, accountId, params }) {
       if (!(await revokeGrant(app.prisma, accountId, params.id, app.clock.now(), app.principals))) throw notFound('Connected app');
       return [200, { id: params.id, revoked: true }];
@@ -274,7 +279,8 @@ export function createDashboardHandler(app: App) {
     const expected = route.session ? found?.session.csrfToken : cookies[LOGIN_CSRF_COOKIE];
     if (route.session && !found) throw new ApiError(401, 'Sign in to the dashboard first.');
     if (typeof given !== 'string' || !expected || !safeEqual(given, expected)) throw forbidden('Missing or invalid CSRF token (X-CSRF-Token).');
-    if (route.sudo) requireSudo(app, found!.session);
+    if (route.account === 'password') requirePasswordSession(found!.session);
+    if (route.account === 'sudo') requireSudo(app, found!.session);
     const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, 64 * 1024);
     const body = parseJsonBody(req, raw) ?? {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');

@@ -22,6 +22,11 @@ function credentialRefusal(): ApiError {
   return new ApiError(403, 'This session was opened from a sign-in link, which cannot manage keys, apps or devices: sign in with your password.', { code: PASSWORD_SIGN_IN_REQUIRED });
 }
 
+/** Throws 403 unless the session came from a password sign-in (account-wide reads: keys, apps). */
+export function requirePasswordSession(session: Session): void {
+  if (!session.passwordAt) throw credentialRefusal();
+}
+
 /** Throws 403 unless the session may do an account-wide act now. */
 export function requireSudo(app: App, session: Session): void {
   const state = sudoState(session, app.clock.now());

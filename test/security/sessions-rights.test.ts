@@ -105,6 +105,13 @@ describe('a session opened from an SSO link carries the link maker’s scopes', 
     expect((await pollToken(app, d.device_code)).body.error).toBe('authorization_pending');
 
     expect(await keyIds(owner)).toEqual(before);
+    // Nor list the account's keys or connected apps: no scope covers them, so only a password sign-in may.
+    for (const path of ['/keys', '/apps']) {
+      const list = await dashboard(app, session, 'GET', path);
+      expect(list.status, path).toBe(403);
+      expect(list.body.code).toBe('PASSWORD_SIGN_IN_REQUIRED');
+      expect(list.body.data).toBeUndefined();
+    }
 
     // The way out is a password sign-in: /sign-in shows its form to the link's session (a
     // password session is sent straight on).
