@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 import { EVENTS_SUBSCRIPTION, rawGraphQLWs, subscribeEvents } from '../helpers/graphql-ws.ts';
@@ -99,6 +99,8 @@ describe('graphql-ws: bad documents are answered in protocol', () => {
     const capture = (chunk: unknown) => void written.push(String(chunk));
     process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => (capture(chunk), (out as any)(chunk, ...rest))) as typeof process.stdout.write;
     process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => (capture(chunk), (err as any)(chunk, ...rest))) as typeof process.stderr.write;
+    // The test runner routes console.* around process.stdout: watched as well.
+    const consoles = (['log', 'info', 'warn', 'error', 'debug'] as const).map((name) => vi.spyOn(console, name));
     const forged = '\n{"level":30,"msg":"FORGED-admin-login"}\n';
     const ws = await rawGraphQLWs(app.url, c.key);
     try {
@@ -125,6 +127,10 @@ describe('graphql-ws: bad documents are answered in protocol', () => {
       process.stdout.write = out;
       process.stderr.write = err;
       await ws.close();
+    }
+    for (const spy of consoles) {
+      expect(spy).not.toHaveBeenCalled();
+      spy.mockRestore();
     }
     expect(written.join('')).not.toMatch(/FORGED|Syntax Error/);
     for (const line of app.logs) expect(JSON.parse(line).msg).not.toBe('FORGED-admin-login');
