@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 import { EVENTS_SUBSCRIPTION, rawGraphQLWs, subscribeEvents } from '../helpers/graphql-ws.ts';
-import { accountHolder, deviceTokens, signIn, startOAuthApp } from '../helpers/oauth.ts';
+import { accountHolder, dashboard, deviceTokens, signIn, startOAuthApp } from '../helpers/oauth.ts';
 import { advance, provisionedServers } from '../helpers/webhooks.ts';
 import { MAX_SUBSCRIPTIONS_PER_SOCKET } from '../../src/http/graphql-ws.ts';
 
@@ -201,14 +201,14 @@ describe('graphql-ws: a subscription follows its credential', () => {
   });
 });
 
-describe('graphql-ws: an OAuth access token that expires on the simulated clock', () => {
+describe('graphql-ws: credentials that end — an OAuth access token expiring on the simulated clock, a dashboard session signed out', () => {
   let oauth: TestApp;
   beforeAll(async () => {
     oauth = await startOAuthApp();
   });
   afterAll(() => oauth?.stop());
 
-  it('its subscription delivers nothing after the token expired and ends with an error', { timeout: 30_000 }, async () => {
+  it('an access token\'s subscription delivers nothing after the token expired and ends with an error', { timeout: 30_000 }, async () => {
     const holder = await accountHolder(oauth);
     const session = await signIn(oauth, holder);
     const tokens = await deviceTokens(oauth, session, 'servers:read');
@@ -228,6 +228,30 @@ describe('graphql-ws: an OAuth access token that expires on the simulated clock'
       expect(JSON.stringify(sub.errors)).toMatch(/revoked or has expired/);
     } finally {
       await sub.dispose();
+    }
+  });
+
+  it('a dashboard session\'s subscription delivers nothing once the session is signed out', { timeout: 30_000 }, async () => {
+    const holder = await accountHolder(oauth);
+    const session = await signIn(oauth, holder);
+    const key = (await oauth.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['servers:read', 'servers:write'] })).body.key;
+    const [serverId] = await provisionedServers(oauth, holder.accountId);
+    const ws = await rawGraphQLWs(oauth.url, null, { Cookie: session.cookie, Origin: oauth.url });
+    try {
+      ws.start('events', EVENTS_SUBSCRIPTION);
+      await sleep(200);
+      await oauth.call('POST', `/v1/servers/${serverId}/power/stop`, { key });
+      const until = Date.now() + 5000;
+      while (!ws.of('events').length && Date.now() < until) await sleep(20);
+      expect(ws.of('events').map((m) => m.payload.data?.events?.data?.action)).toEqual(['stop']);
+
+      expect((await dashboard(oauth, session, 'POST', '/sign-out')).status).toBeLessThan(300);
+      await oauth.call('POST', `/v1/servers/${serverId}/power/start`, { key });
+      const [, ended] = await ws.finished('events');
+      expect(ended).toMatchObject({ type: 'error', payload: [{ message: expect.stringMatching(/revoked or has expired/), extensions: { status: 401 } }] });
+      expect(ws.of('events').filter((m) => m.type === 'next')).toHaveLength(1);
+    } finally {
+      await ws.close();
     }
   });
 });

@@ -77,9 +77,12 @@ export interface RawSocket {
   close(): Promise<void>;
 }
 
-/** Opens /graphql over graphql-ws with `key` in connectionParams and waits for connection_ack. */
-export async function rawGraphQLWs(baseUrl: string, key: string): Promise<RawSocket> {
-  const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+/**
+ * Opens /graphql over graphql-ws with `key` in connectionParams (null: none, e.g. the dashboard's
+ * session cookie in `headers`) and waits for connection_ack.
+ */
+export async function rawGraphQLWs(baseUrl: string, key: string | null, headers: Record<string, string> = {}): Promise<RawSocket> {
+  const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers });
   const s: RawSocket = {
     messages: [],
     send: (message) => ws.send(typeof message === 'string' ? message : JSON.stringify(message)),
@@ -104,7 +107,7 @@ export async function rawGraphQLWs(baseUrl: string, key: string): Promise<RawSoc
   ws.on('message', (data) => s.messages.push(JSON.parse(String(data))));
   ws.on('close', (code, reason) => (s.closed = { code, reason: String(reason) }));
   await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } })));
+    ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: key ? { authorization: `Bearer ${key}` } : {} })));
     ws.once('error', reject);
     const acked = () => (s.messages.some((m) => m.type === 'connection_ack') ? resolve() : s.closed ? reject(new Error(`closed ${s.closed.code}`)) : setTimeout(acked, 10));
     acked();
