@@ -120,7 +120,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     clock,
     log,
     schema,
-    limits: new RateLimits(redis, config.requestsPerMinute, namespace),
+    limits: new RateLimits(redis, config.requestsPerMinute, namespace, config.accountRequestsPerMinute),
     keyUse: new KeyUseRecorder({ prisma, now: () => clock.now(), log }),
     principals,
     redis,

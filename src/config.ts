@@ -1,5 +1,11 @@
 import path from 'node:path';
 
+/**
+ * The account-wide rate ceiling, as a multiple of the per-credential limit: every credential of
+ * an account also spends from one account bucket, so minting more keys does not buy more budget.
+ */
+export const ACCOUNT_LIMIT_MULTIPLE = 5;
+
 /** Everything the process reads from its environment, in one place (README: Configuration). */
 export interface Config {
   port: number;
@@ -37,6 +43,11 @@ export interface Config {
    */
   requestsPerMinute: number;
   /**
+   * ACCOUNT_REQUESTS_PER_MINUTE: the ceiling all credentials of one account share (0: none).
+   * Defaults to ACCOUNT_LIMIT_MULTIPLE times requestsPerMinute, so raising that raises both.
+   */
+  accountRequestsPerMinute: number;
+  /**
    * Not from the environment: how often the event relay polls the outbox, the safety net
    * behind the commit-time notification that normally wakes it (tests slow it down to show
    * the notification alone relays promptly).
@@ -67,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     backgroundJobs: env.BACKGROUND_JOBS !== '0',
     seedDemo: true,
     requestsPerMinute: 120,
+    accountRequestsPerMinute: intFrom(env.ACCOUNT_REQUESTS_PER_MINUTE, ACCOUNT_LIMIT_MULTIPLE * (overrides.requestsPerMinute ?? 120), 'ACCOUNT_REQUESTS_PER_MINUTE'),
     relayPollMs: 1000,
     ...overrides,
   };

@@ -22,8 +22,8 @@ export interface Admission {
 
 /**
  * The first two steps of every customer request (REST, GraphQL, MCP): resolve the Bearer
- * credential, then count the request against its per-credential limit (per client address
- * when there is no valid credential).
+ * credential, then count the request against its per-credential limit and its account's
+ * ceiling (rate-limit.ts consumeRequest; per client address when there is no valid credential).
  *
  * `conditional`: the request is a read that may end in 304 Not Modified (conditional.ts),
  * which does not count (GitHub's rule). It is admitted while the credential has a point left,
@@ -46,24 +46,27 @@ export async function admit(app: App, req: IncomingMessage, opts: { conditional?
     if (!refusal) throw err;
   }
   const key = principal?.credentialId ?? `ip:${req.socket.remoteAddress}`;
+  const accountId = principal?.accountId;
   if (opts.conditional && principal && !refusal) {
-    const standing = await app.limits.peek('default', key);
+    const standing = await app.limits.peekRequest(key, accountId);
     if (!standing.allowed) return { principal, limitHeaders: rateLimitHeaders(standing), refusal: overLimit(standing) };
     const countOutcome = async (status: number) => {
       if (status === 304) return { limitHeaders: rateLimitHeaders(standing) };
-      const limit = await app.limits.consume('default', key);
+      const limit = await app.limits.consumeRequest(key, accountId);
       return { limitHeaders: rateLimitHeaders(limit), refusal: limit.allowed ? undefined : overLimit(limit) };
     };
     return { principal, limitHeaders: rateLimitHeaders(standing), countOutcome };
   }
-  const limit = await app.limits.consume('default', key);
+  const limit = await app.limits.consumeRequest(key, accountId);
   const limitHeaders = rateLimitHeaders(limit);
   if (!refusal && !limit.allowed) refusal = overLimit(limit);
   return { principal, limitHeaders, refusal };
 }
 
-function overLimit(limit: RateLimitResult): ApiError {
-  return new ApiError(429, `Rate limit of ${limit.limit} requests per minute exceeded. Retry after ${limit.retryAfter} s.`);
+/** The 429 of a spent budget: the credential's own, or the ceiling all of the account's credentials share. */
+export function overLimit(limit: RateLimitResult): ApiError {
+  const whose = limit.scope === 'account' ? 'account-wide rate limit (all credentials of the account together)' : 'rate limit';
+  return new ApiError(429, `The ${whose} of ${limit.limit} requests per minute was exceeded. Retry after ${limit.retryAfter} s.`);
 }
 
 export function headerOf(req: IncomingMessage, name: string): string | null {

@@ -1,29 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
-import type { ExecutionArgs } from 'graphql';
+import { GraphQLError, getOperationAST, type ExecutionArgs, type GraphQLFormattedError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { App } from '../app-services.ts';
-import { apiErrorOf } from '../errors.ts';
+import { ApiError, apiErrorOf, isClientGraphQLError, unauthorized, unexpectedError } from '../errors.ts';
 import { authenticate, type Principal } from '../modules/auth/service.ts';
 import { resourceUrl } from '../modules/oauth/resources.ts';
 import type { RequestContext } from '../schema/context.ts';
+import { overLimit } from './admit.ts';
 import type { ServerContext } from './graphql.ts';
+import { serveGraphQLWs, type SocketExtra } from './graphql-ws-socket.ts';
 import { sessionPrincipalForUpgrade } from './session-auth.ts';
 
-type Extra = {
-  principal?: Principal;
+/** Most subscriptions one connection may hold open at once (README: Events). */
+export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
+
+type Extra = SocketExtra & {
+  /** The connection's credential as it stands now, re-resolved from what it presented. */
+  current?: () => Promise<Principal | null>;
   requestId?: string;
+  /** Ids of the subscriptions open on this connection. */
+  subscriptions: Set<string>;
 };
 
 /**
  * GraphQL over WebSocket (graphql-ws protocol) on /graphql, beside HTTP GraphQL on the same
  * path. The credential travels in connectionParams (`{ authorization: "Bearer svc_..." }`,
- * or the upgrade request's Authorization header) and is checked once, at connection:
- * missing or invalid → close 4401. Execution goes through yoga's envelop (the same
- * plugins, context and scope-auth as HTTP), as the graphql-yoga docs show for graphql-ws.
+ * or the upgrade request's Authorization header): missing or invalid → close 4401. Every
+ * operation started on the socket then re-resolves it (through the principal cache: no query
+ * while nothing changed), so a revoked credential stops working and a narrowed one has its new
+ * scopes, and spends a point from the same budgets as an HTTP request (rate-limit.ts
+ * consumeRequest). Refusals and bad documents are answered in protocol, as an `error` message
+ * for the operation, in GraphQL's error shape with the API's `code` and `status`. Execution goes
+ * through yoga's envelop (the same plugins, context and scope-auth as HTTP), as the graphql-yoga
+ * docs show for graphql-ws.
  */
 export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerInstance<ServerContext, RequestContext>) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
@@ -35,63 +47,120 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
+  const log = app.log.child({ transport: 'graphql-ws' });
+  const audience = resourceUrl(app.config.publicBaseUrl, 'graphql');
 
-  const disposable = useServer<Record<string, unknown>, Extra>(
+  serveGraphQLWs<Extra>(
+    wss,
     {
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const given = params.authorization ?? params.Authorization ?? ctx.extra.request.headers.authorization;
-        let principal: Principal | null = null;
-        try {
-          principal = await authenticate(app.prisma, typeof given === 'string' ? given : null, app.clock.now(), resourceUrl(app.config.publicBaseUrl, 'graphql'), app.principals);
-          app.keyUse.record(principal);
-          // The dashboard: its session cookie, on an upgrade from our own origin (no CSWSH).
-          if (!principal && given === undefined) principal = await sessionPrincipalForUpgrade(app, ctx.extra.request);
-        } catch (err) {
-          if (!apiErrorOf(err)) throw err;
+        const bearer = async () => {
+          try {
+            return await authenticate(app.prisma, typeof given === 'string' ? given : null, app.clock.now(), audience, app.principals);
+          } catch (err) {
+            if (apiErrorOf(err)) return null;
+            throw err;
+          }
+        };
+        // The dashboard: its session cookie, on an upgrade from our own origin (no CSWSH).
+        const session = () => sessionPrincipalForUpgrade(app, ctx.extra.request);
+        let principal = await bearer();
+        let current = bearer;
+        if (!principal && given === undefined) {
+          principal = await session();
+          current = session;
         }
         if (!principal) {
           ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized: a valid API key is required in connectionParams.authorization');
           return false;
         }
-        ctx.extra.principal = principal;
+        app.keyUse.record(principal);
+        ctx.extra.current = current;
         ctx.extra.requestId = randomUUID();
         return true;
       },
       execute: (args: ExecutionArgs) => (args.rootValue as any).execute(args),
       subscribe: (args: ExecutionArgs) => (args.rootValue as any).subscribe(args),
-      onSubscribe: async (ctx, _id, params) => {
+      onSubscribe: async (ctx, id, params) => {
         const requestId = ctx.extra.requestId ?? randomUUID();
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          app,
-          principal: ctx.extra.principal ?? null,
-          requestId,
-          log: app.log.child({ requestId, transport: 'graphql-ws' }),
-          responseHeaders: new Headers(),
-          request: new Request('http://localhost/graphql', { headers: { 'x-request-id': requestId } }),
-          params,
-        } as any);
-        const args = {
-          schema,
-          operationName: params.operationName,
-          document: parse(params.query),
-          variableValues: params.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
-        };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
-        return args as ExecutionArgs;
+        try {
+          const principal = await ctx.extra.current?.();
+          if (!principal) {
+            ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized: the credential was revoked or has expired');
+            return [unauthorized('The credential of this connection was revoked or has expired.')];
+          }
+          const limit = await app.limits.consumeRequest(principal.credentialId, principal.accountId);
+          if (!limit.allowed) {
+            // No headers on a socket: the wait travels in the error.
+            const refused = overLimit(limit);
+            return [new GraphQLError(refused.message, { extensions: { code: refused.extensions.code, status: refused.status, retryAfter: limit.retryAfter } })];
+          }
+          const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+            app,
+            principal,
+            currentPrincipal: ctx.extra.current,
+            requestId,
+            log: log.child({ requestId }),
+            responseHeaders: new Headers(),
+            request: new Request('http://localhost/graphql', { headers: { 'x-request-id': requestId } }),
+            params,
+          } as any);
+          const document = parse(params.query);
+          const errors = validate(schema, document);
+          if (errors.length) return [...errors];
+          if (getOperationAST(document, params.operationName)?.operation === 'subscription') {
+            if (ctx.extra.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+              return [new ApiError(429, `This connection already has ${MAX_SUBSCRIPTIONS_PER_SOCKET} open subscriptions, the most one connection may hold: complete one first.`)];
+            }
+            ctx.extra.subscriptions.add(id);
+          }
+          return {
+            schema,
+            operationName: params.operationName,
+            document,
+            variableValues: params.variables,
+            contextValue: await contextFactory(),
+            rootValue: { execute, subscribe },
+          } as ExecutionArgs;
+        } catch (err) {
+          // A syntax error (the client's) or a failure (ours, logged): an `error` message either way.
+          if (isClientGraphQLError(err) || apiErrorOf(err)) return [err as GraphQLError];
+          const masked = unexpectedError(err);
+          log[masked.status === 503 ? 'warn' : 'error']({ err, requestId }, masked.status === 503 ? 'database unavailable' : 'unexpected error');
+          return [masked];
+        }
       },
+      onComplete: (ctx, id) => {
+        ctx.extra.subscriptions.delete(id);
+      },
+      onError: (_ctx, _id, _payload, errors) => errors.map(formatted),
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(formatted) } : undefined),
     },
-    wss,
+    log,
+    (socket, request) => ({ socket, request, subscriptions: new Set() }),
   );
 
   return {
     async close(): Promise<void> {
       for (const client of wss.clients) client.close(1001, 'Server shutting down');
-      await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * An error as graphql-ws sends it: GraphQL's shape with the API's `code` and `status` (400 for
+ * GraphQL's own refusals, as over HTTP) and nothing of the HTTP-only `http` extension.
+ */
+function formatted(error: GraphQLError): GraphQLFormattedError {
+  const { http: _http, ...extensions } = (error.extensions ?? {}) as Record<string, unknown>;
+  const status = (extensions.status as number | undefined) ?? (isClientGraphQLError(error) ? 400 : undefined);
+  return {
+    message: error.message,
+    ...(error.locations ? { locations: error.locations } : {}),
+    ...(error.path ? { path: error.path } : {}),
+    extensions: { ...extensions, code: extensions.code ?? (status === 400 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR'), status: status ?? 500 },
   };
 }

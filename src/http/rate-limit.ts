@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { ACCOUNT_LIMIT_MULTIPLE } from '../config.ts';
 import { RATE_LIMIT_CLASSES, type RateLimitClass } from '../schema/operation.ts';
 
 /** The spec's per-credential limit. */
@@ -13,12 +14,14 @@ export interface RateLimitResult {
   resetAt: number;
   /** Seconds to wait before retrying (when refused). */
   retryAfter: number;
+  /** Whose budget this is: the credential's (or client address's), or the whole account's. */
+  scope?: 'credential' | 'account';
 }
 
-type Bucket = 'default' | RateLimitClass;
+type Bucket = 'default' | 'account' | RateLimitClass;
 
 /**
- * Fixed-window counters per credential: memory in the embedded default, Redis when
+ * Fixed-window counters per credential, and per account above them (consumeRequest): memory in the embedded default, Redis when
  * REDIS_URL is set (exact across instances), with a memory insurance limiter so a Redis
  * outage degrades to per-instance limits instead of failing requests.
  */
@@ -29,12 +32,17 @@ export class RateLimits {
     private readonly redis?: Redis,
     private readonly requestsPerMinute = REQUESTS_PER_MINUTE,
     private readonly namespace = 'default',
+    /** 0: no account-wide ceiling. */
+    private readonly accountRequestsPerMinute = requestsPerMinute * ACCOUNT_LIMIT_MULTIPLE,
   ) {}
 
   private limiter(bucket: Bucket): RateLimiterAbstract {
     let limiter = this.limiters.get(bucket);
     if (!limiter) {
-      const { points, durationSeconds } = bucket === 'default' ? { points: this.requestsPerMinute, durationSeconds: 60 } : RATE_LIMIT_CLASSES[bucket];
+      const { points, durationSeconds } =
+        bucket === 'default' ? { points: this.requestsPerMinute, durationSeconds: 60 }
+        : bucket === 'account' ? { points: this.accountRequestsPerMinute, durationSeconds: 60 }
+        : RATE_LIMIT_CLASSES[bucket];
       const opts = { points, duration: durationSeconds, keyPrefix: `svc:${this.namespace}:rl:${bucket}` };
       limiter = this.redis
         ? new RateLimiterRedis({ ...opts, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(opts) })
@@ -64,6 +72,35 @@ export class RateLimits {
     if (!res) return toResult(new RateLimiterRes(limiter.points, limiter.duration * 1000, 0), limiter.points, true);
     return toResult(res, limiter.points, res.remainingPoints > 0);
   }
+
+  /**
+   * One request of a credential (`key`) of `accountId`: a point from the credential's bucket, then
+   * one from the account's. Each consume is atomic, so both counts stay exact across instances
+   * (Redis). A request the account refuses gives the credential its point back: its own budget
+   * is not spent on requests it was not served. Without an account (no valid credential), the
+   * client address's bucket alone. The result is the tighter of the two (README: Rate limits).
+   */
+  async consumeRequest(key: string, accountId?: string): Promise<RateLimitResult> {
+    const own = await this.consume('default', key);
+    if (!own.allowed || !accountId || !this.accountRequestsPerMinute) return own;
+    const account = { ...(await this.consume('account', accountId)), scope: 'account' as const };
+    if (!account.allowed) await this.limiter('default').reward(key, 1).catch(() => undefined);
+    return tighter(own, account);
+  }
+
+  /** consumeRequest's standing without spending a point (conditional reads). */
+  async peekRequest(key: string, accountId?: string): Promise<RateLimitResult> {
+    const own = await this.peek('default', key);
+    if (!accountId || !this.accountRequestsPerMinute) return own;
+    return tighter(own, { ...(await this.peek('account', accountId)), scope: 'account' });
+  }
+}
+
+/** The result a client should heed: a refusal over an admission, else the fewer points left. */
+function tighter(own: RateLimitResult, account: RateLimitResult): RateLimitResult {
+  if (own.allowed !== account.allowed) return own.allowed ? account : own;
+  if (!own.allowed) return own.retryAfter >= account.retryAfter ? own : account;
+  return account.remaining < own.remaining ? account : own;
 }
 
 function toResult(res: RateLimiterRes, limit: number, allowed: boolean): RateLimitResult {

@@ -7,6 +7,11 @@ import type { App } from '../app-services.ts';
 export interface RequestContext {
   app: App;
   principal: Principal | null;
+  /**
+   * Long-lived transports (graphql-ws): the credential as it stands now, re-resolved from the
+   * secret the connection presented (null once revoked, expired or ended).
+   */
+  currentPrincipal?: () => Promise<Principal | null>;
   /** The caller's account-scoped database (src/db/tenant.ts). Only valid once a principal is known. */
   db: TenantDb;
   requestId: string;

@@ -61,3 +61,56 @@ export async function subscribeEvents(baseUrl: string, key: string | null, varia
   await new Promise((r) => setTimeout(r, 150));
   return s as Subscriber;
 }
+
+/** A graphql-ws connection spoken by hand: every message kept, so a test sees exactly what the server answered. */
+export interface RawSocket {
+  messages: any[];
+  /** Set once the server closed the socket. */
+  closed?: { code: number; reason: string };
+  send(message: unknown): void;
+  /** Sends a `subscribe` with this id. */
+  start(id: string, query: string, variables?: Record<string, unknown>): void;
+  /** The messages for `id`, once its `complete` or `error` arrived (or the socket closed). */
+  finished(id: string, ms?: number): Promise<any[]>;
+  /** Messages for `id` so far. */
+  of(id: string): any[];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens /graphql over graphql-ws with `key` in connectionParams (null: none, e.g. the dashboard's
+ * session cookie in `headers`) and waits for connection_ack.
+ */
+export async function rawGraphQLWs(baseUrl: string, key: string | null, headers: Record<string, string> = {}): Promise<RawSocket> {
+  const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers });
+  const s: RawSocket = {
+    messages: [],
+    send: (message) => ws.send(typeof message === 'string' ? message : JSON.stringify(message)),
+    start: (id, query, variables) => s.send({ id, type: 'subscribe', payload: { query, ...(variables ? { variables } : {}) } }),
+    of: (id) => s.messages.filter((m) => m.id === id),
+    async finished(id, ms = 10_000) {
+      const until = Date.now() + ms;
+      while (!s.closed && !s.of(id).some((m) => m.type === 'complete' || m.type === 'error')) {
+        if (Date.now() > until) throw new Error(`operation ${id} did not finish; got ${JSON.stringify(s.of(id))}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return s.of(id);
+    },
+    async close() {
+      if (ws.readyState === ws.CLOSED) return;
+      await new Promise<void>((resolve) => {
+        ws.once('close', () => resolve());
+        ws.close();
+      });
+    },
+  };
+  ws.on('message', (data) => s.messages.push(JSON.parse(String(data))));
+  ws.on('close', (code, reason) => (s.closed = { code, reason: String(reason) }));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: key ? { authorization: `Bearer ${key}` } : {} })));
+    ws.once('error', reject);
+    const acked = () => (s.messages.some((m) => m.type === 'connection_ack') ? resolve() : s.closed ? reject(new Error(`closed ${s.closed.code}`)) : setTimeout(acked, 10));
+    acked();
+  });
+  return s;
+}

@@ -160,8 +160,9 @@ export async function updateApiKey(prisma: PrismaClient, accountId: string, keyI
 
 /**
  * Whether a credential resolved earlier still stands: not revoked, not expired, grant or
- * session still alive. Long-lived connections (graphql-ws subscriptions) re-check with it, so
- * revoking a key, a connected app or a session ends them too.
+ * session still alive. A subscription with no way to re-resolve its credential re-checks with
+ * it (live.ts); graphql-ws re-authenticates the secret it was given instead, which also sees
+ * an access token's own expiry and a key's new scopes.
  */
 export async function credentialStillValid(prisma: PrismaClient, principal: Principal, now: Date): Promise<boolean> {
   switch (principal.kind) {

@@ -1,14 +1,17 @@
 import { Repeater } from 'graphql-yoga';
 import type { App } from '../../app-services.ts';
-import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
+import { badRequest, forbidden, notFound, unauthorized, unexpectedError } from '../../errors.ts';
 import { credentialStillValid, type Principal } from '../auth/service.ts';
 import { EVENT_TYPES, type EventType } from '../../events/catalog.ts';
 import { toEnvelope, type EventEnvelope } from '../../events/envelope.ts';
 import { relayCursorPosition } from '../../events/relay.ts';
 
 const REPLAY_PAGE = 500;
-/** How often an open subscription re-checks its credential (revocation ends it within this). */
+/** How often an idle subscription re-checks its credential (revocation ends it within this even when no event comes). */
 export const CREDENTIAL_RECHECK_MS = 5000;
+
+/** The credential as it stands now (null: revoked, expired or ended). */
+export type CurrentPrincipal = () => Promise<Principal | null>;
 
 /** The event kinds a credential may see: those whose read scope it holds. */
 export function visibleTypes(principal: Principal): EventType[] {
@@ -21,8 +24,19 @@ export function visibleTypes(principal: Principal): EventType[] {
  * no duplicate at the seam. The stream listener is attached before the replay query, so an
  * event relayed meanwhile is both replayed and buffered; the buffer drops what was replayed.
  * Only events of the credential's account, and only kinds its scopes can read, are seen.
+ *
+ * The credential is checked again before every event delivered (`current`: graphql-ws passes a
+ * re-authentication through the principal cache, which every instance clears before a change
+ * is answered, so the check costs no query while nothing changed): once it is revoked, expired
+ * or ended, or no longer holds the read scope of a kind subscribed to, the subscription ends
+ * with an error and delivers nothing more. Without `current`, the credential's row is read.
  */
-export async function subscribeEvents(app: App, principal: Principal, args: { after?: string | null; types?: string[] | null }): Promise<AsyncIterable<EventEnvelope>> {
+export async function subscribeEvents(
+  app: App,
+  principal: Principal,
+  args: { after?: string | null; types?: string[] | null },
+  current: CurrentPrincipal = async () => ((await credentialStillValid(app.prisma, principal, app.clock.now())) ? principal : null),
+): Promise<AsyncIterable<EventEnvelope>> {
   const allowed = new Set<string>(visibleTypes(principal));
   let kinds = allowed;
   if (args.types?.length) {
@@ -49,44 +63,67 @@ export async function subscribeEvents(app: App, principal: Principal, args: { af
     else buffered.push(envelope);
   });
 
+  /** Why the subscription must end now, or null while its credential still covers it. */
+  const refusal = async (whenUnavailable: 'keep' | 'end'): Promise<Error | null> => {
+    let now: Principal | null;
+    try {
+      now = await current();
+    } catch (err) {
+      // The database is away: an idle stream is kept (checked again later); an event is not
+      // delivered unverified.
+      return whenUnavailable === 'keep' ? null : unexpectedError(err);
+    }
+    if (!now) return unauthorized('The credential of this subscription was revoked or has expired.');
+    const lost = [...kinds].find((t) => !now.scopes.has(EVENT_TYPES[t as EventType].scope));
+    return lost ? forbidden(`This credential no longer has the scope "${EVENT_TYPES[lost as EventType].scope}" this subscription needs (${lost} events).`) : null;
+  };
+
   return new Repeater<EventEnvelope>(async (push, stop) => {
     const seen = new Set<string>();
+    let ended = false;
+    const end = (err: unknown) => {
+      ended = true;
+      stop(err);
+    };
     const recheck = setInterval(() => {
-      credentialStillValid(app.prisma, principal, app.clock.now())
-        .then((valid) => {
-          if (!valid) stop(unauthorized('The credential of this subscription was revoked or has expired.'));
-        })
-        .catch(() => undefined); // the database is away: keep the stream, check again later
+      void refusal('keep').then((err) => err && end(err));
     }, CREDENTIAL_RECHECK_MS);
     recheck.unref();
     try {
       let position = from;
-      while (position !== undefined) {
+      while (position !== undefined && !ended) {
         const rows = await app.prisma.event.findMany({
           where: { accountId, relaySeq: { gt: position }, type: { in: [...kinds] } },
           orderBy: { relaySeq: 'asc' },
           take: REPLAY_PAGE,
         });
         for (const row of rows) {
+          const err = await refusal('end');
+          if (err) return end(err);
           seen.add(row.id);
           await push(toEnvelope(row));
         }
         position = rows.length === REPLAY_PAGE ? rows[rows.length - 1].relaySeq! : undefined;
       }
+      // Live events pass the check one after another, so they keep their order.
+      let delivering = Promise.resolve();
       const live = (e: EventEnvelope) => {
         if (seen.has(e.id)) return;
-        // A consumer that stops reading would otherwise queue without bound: end the
-        // subscription; the client resumes with `after`.
-        push(e).catch(() => undefined);
+        delivering = delivering.then(async () => {
+          if (ended) return;
+          const err = await refusal('end');
+          if (err) return end(err);
+          try {
+            // A consumer that stops reading would otherwise queue without bound: end the
+            // subscription; the client resumes with `after`.
+            push(e).catch(() => undefined);
+          } catch (overflow) {
+            end(overflow);
+          }
+        });
       };
       for (let e = buffered.shift(); e; e = buffered.shift()) live(e);
-      sink = (e) => {
-        try {
-          live(e);
-        } catch (err) {
-          stop(err);
-        }
-      };
+      sink = live;
       await stop;
     } catch (err) {
       stop(err);

@@ -38,7 +38,7 @@ builder.subscriptionField('events', (t) =>
     },
     subscribe: (_root, args, ctx) => {
       if (!ctx.principal) throw unauthorized();
-      return subscribeEvents(ctx.app, ctx.principal, args);
+      return subscribeEvents(ctx.app, ctx.principal, args, ctx.currentPrincipal);
     },
     resolve: (event) => event,
   }),
