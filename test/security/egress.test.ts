@@ -72,6 +72,10 @@ describe('git deploy cannot reach loopback or private addresses', () => {
       expect(res.body.message, url).not.toMatch(ADDRESS);
       expect(status, url).toMatchObject({ connected: false, status: 'not_connected', repo_url: null });
     }
+    // A host ssh would read differently from the resolver cannot be pinned: refused too.
+    const escaped = await deploy(strict, `ssh://git@127%2e0.0.1:${p}/x.git`);
+    expect(escaped.res.status).toBe(400);
+    expect(escaped.res.body.message).toMatch(/^repo_url must name its host by a DNS name or an IP address/);
     expect(lis.connections()).toBe(0);
   });
 

@@ -37,7 +37,7 @@ export function runGit(args: string[], opts: { cwd?: string; sshKey?: string; kn
     env.GIT_SSH_COMMAND = [
       'ssh', '-F', '/dev/null', '-i', shellQuote(opts.sshKey), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=accept-new',
       '-o', shellQuote(`UserKnownHostsFile=${opts.knownHosts ?? '/dev/null'}`), '-o', 'ConnectTimeout=15',
-      // Both values passed the policy's character check (letters, digits, ".", "-", ":").
+      // Both values passed the policy's character check (letters, digits, ".", "-", ":", brackets).
       ...(opts.pin ? ['-o', shellQuote(`HostName=${opts.pin.address}`), '-o', shellQuote(`HostKeyAlias=${opts.pin.host}`)] : []),
     ].join(' ');
   }
@@ -53,7 +53,9 @@ export function runGit(args: string[], opts: { cwd?: string; sshKey?: string; kn
 }
 
 export interface PinnedHost {
+  /** The name host keys are filed under (HostKeyAlias). */
   host: string;
+  /** The checked address ssh connects to (HostName). */
   address: string;
 }
 
@@ -63,7 +65,11 @@ export interface PinnedHost {
  */
 export async function checkGitEgress(repoUrl: string, allowLocal: boolean): Promise<PinnedHost | null> {
   try {
-    return await resolveGitTarget(repoUrl, allowLocal);
+    const target = await resolveGitTarget(repoUrl, allowLocal);
+    if (!target) return null;
+    // Host keys stay filed as ssh files them without a pin: "[host]:port" off port 22.
+    const port = repoUrl.startsWith('ssh://') ? new URL(repoUrl).port : '';
+    return { host: port && port !== '22' ? `[${target.host}]:${port}` : target.host, address: target.address };
   } catch (err) {
     if (err instanceof EgressRefused) throw new HostingRefusal('invalid', err.message, 'repo_url');
     throw err;
