@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ID_PREFIX, newId } from '../src/db/ids.ts';
 import { recordEvent } from '../src/events/outbox.ts';
+import { ownershipTxt } from '../src/modules/domains/ownership.ts';
 import { MAX_ATTEMPTS } from '../src/modules/webhooks/backoff.ts';
 import type { BenchApp } from './lib.ts';
 
@@ -42,7 +43,9 @@ export async function loadOtherLists(app: BenchApp, customer: { accountId: strin
   const hosting: string[] = [];
   for (let i = 0; i < HOSTING_ACCOUNTS; i++) hosting.push((await admin('POST', `${account}/hosting`, { domain: `bench-${randomBytes(4).toString('hex')}.example.com` })).id);
   await admin('POST', '/clock/advance', { seconds: 61 });
-  await api('PUT', `/hosting/${hosting[0]}/custom-domain`, { domain: `shop-${randomBytes(4).toString('hex')}.example.com` });
+  const shop = `shop-${randomBytes(4).toString('hex')}.example.com`;
+  await admin('PUT', `/dns/${shop}`, { txt: [ownershipTxt(customer.accountId, shop)] });
+  await api('PUT', `/hosting/${hosting[0]}/custom-domain`, { domain: shop });
 
   // Two pools; the first with servers (two addresses each from its block), provisioned by the clock advance.
   const pool = await api('POST', '/pools', { productId: 'pool-fra1', label: 'bench-pool', vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1 });

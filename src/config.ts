@@ -32,7 +32,11 @@ export interface Config {
   provisionSeconds: number;
   /** Largest hosting file upload (HOSTING_UPLOAD_LIMIT_BYTES), in bytes. */
   hostingUploadLimitBytes: number;
-  /** HOSTING_ALLOW_LOCAL_GIT=1: git deploy also accepts local repository paths and file:// URLs (development and tests). */
+  /**
+   * HOSTING_ALLOW_LOCAL_GIT=1: git deploy also accepts local repository paths, file:// URLs and
+   * ssh hosts on loopback or private addresses (development and tests). WEBHOOK_ALLOW_PRIVATE
+   * never opens git to them.
+   */
   hostingAllowLocalGit: boolean;
   /** Run the background ticker that moves the simulated datacenter with real time. */
   backgroundJobs: boolean;

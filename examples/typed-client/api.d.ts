@@ -627,7 +627,7 @@ export interface paths {
         put?: never;
         /**
          * Enable email hosting
-         * @description Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. At most 50 mail domains per account; 400 when the domain is hosted already.
+         * @description Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. A domain not registered in this account needs the ownership TXT record the refusal names first. At most 50 mail domains per account; 400 when the domain is hosted already.
          *
          *     Scope: `mail:write`.
          */
@@ -1264,7 +1264,7 @@ export interface paths {
         get?: never;
         /**
          * Set the custom domain
-         * @description Set the account's custom domain; it stays pending until verify finds its DNS pointing here (A record to the account's IP, or a CNAME). 400 when the domain is the primary one or used by another hosting account.
+         * @description Set the account's custom domain; it stays pending until verify finds its DNS pointing here (A record to the account's IP, or a CNAME). A domain not registered in this account needs the ownership TXT record the refusal names first. 400 when the domain is the primary one or used by another hosting account.
          *
          *     Scope: `hosting:write`.
          */

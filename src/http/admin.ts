@@ -95,14 +95,15 @@ const ROUTES: AdminRoute[] = [
     method: 'PUT',
     path: '/admin/dns/:hostname',
     async handle(app, p, body) {
-      return [200, await setSimulatedDns(app.prisma, app.hosting, p.hostname, body.target)];
+      return [200, await setSimulatedDns(app.prisma, app.hosting, p.hostname, body.target, body.txt)];
     },
   },
   {
     method: 'DELETE',
     path: '/admin/dns/:hostname',
     async handle(app, p) {
-      return [200, await setSimulatedDns(app.prisma, app.hosting, p.hostname, null)];
+      const removed = await setSimulatedDns(app.prisma, app.hosting, p.hostname, null, null);
+      return [200, { hostname: removed.hostname, target: null }];
     },
   },
   {

@@ -3,6 +3,7 @@ import { binaryRoutes } from '../../src/http/binary-routes.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations } from '../../src/schema/operation.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { proveDomain } from '../helpers/domains.ts';
 import { activeHosting, domainName, fetchBytes, MANAGE, upload } from '../helpers/hosting.ts';
 import { advance, events, expectError } from '../helpers/servers.ts';
 
@@ -77,6 +78,8 @@ describe('custom domain', () => {
     expectError(await app.call('POST', `/v1/hosting/${id}/custom-domain/verify`, { key: c.key }), 404, /Custom domain/);
 
     const custom = domainName('www');
+    expectError(await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: c.key, body: { domain: custom } }), 400, /needs proof that you control the domain/);
+    await proveDomain(app, c.accountId, custom);
     const set = await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: c.key, body: { domain: custom } });
     expect(set.status, set.text).toBe(200);
     expect(set.body.customDomain).toEqual({ domain: custom, status: 'pending', attachedAt: null });
@@ -97,10 +100,10 @@ describe('custom domain', () => {
     expect(verify.body.customDomain).toMatchObject({ domain: custom, status: 'attached', attachedAt: expect.any(String) });
     expect(verify.body.certificate.domains).toEqual([detail.domain, custom]);
 
-    // Another account cannot take the same domain.
+    // Another account cannot take the same domain, and is told only that it must prove control.
     const other = await app.customer({ scopes: ['hosting:read', 'hosting:write'] });
     const otherId = await activeHosting(app, other);
-    expectError(await app.call('PUT', `/v1/hosting/${otherId}/custom-domain`, { key: other.key, body: { domain: custom } }), 400, /already used/);
+    expectError(await app.call('PUT', `/v1/hosting/${otherId}/custom-domain`, { key: other.key, body: { domain: custom } }), 400, /^A custom domain for .* needs proof that you control the domain/);
 
     const del = await app.call('DELETE', `/v1/hosting/${id}/custom-domain`, { key: c.key });
     expect(del.status).toBe(200);
@@ -162,7 +165,9 @@ describe('scopes', () => {
     expect((await app.call('GET', `/v1/hosting/${id}/files`, { key: owner.key })).status).toBe(200);
     expect((await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/index.html`, { key: owner.key })).status).toBe(200);
     // hosting:write works where it is the scope; hosting:read alone does not.
-    expect((await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key, body: { domain: domainName() } })).status).toBe(200);
+    const custom = domainName();
+    await proveDomain(app, owner.accountId, custom);
+    expect((await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key, body: { domain: custom } })).status).toBe(200);
     const readOnly = (await app.admin('POST', `/admin/accounts/${owner.accountId}/api-keys`, { scopes: ['hosting:read'] })).body.key;
     expectError(await app.call('DELETE', `/v1/hosting/${id}/custom-domain`, { key: readOnly }), 403, /hosting:write/);
     expect((await app.call('GET', `/v1/hosting/${id}`, { key: readOnly })).status).toBe(200);

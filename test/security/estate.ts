@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { Customer, TestApp } from '../helpers/app.ts';
 import { activeHosting, domainName } from '../helpers/hosting.ts';
+import { proveDomain } from '../helpers/domains.ts';
 import { advance, runningServer } from '../helpers/servers.ts';
 import type { Receiver } from '../helpers/webhooks.ts';
 
@@ -67,7 +68,9 @@ export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver)
   const database = await ok(call('POST', `/v1/hosting/${hostingId}/databases`, { suffix: 'shop' }), 'database');
   const backup = await ok(call('POST', `/v1/hosting/${hostingId}/backups`), 'backup');
 
-  const mailDomain = await ok(call('POST', '/v1/mail/domains', { domain: domainName('mail') }), 'mail domain');
+  const mailName = domainName('mail');
+  await proveDomain(app, c.accountId, mailName);
+  const mailDomain = await ok(call('POST', '/v1/mail/domains', { domain: mailName }), 'mail domain');
   secrets.mailboxPassword = 'Mailbox-Secret-Passw0rd-7c2e';
   const mailbox = await ok(call('POST', '/v1/mail/mailboxes', { domain_id: mailDomain.id, local_part: 'ada', password: secrets.mailboxPassword, quota_mb: 1024 }), 'mailbox');
   const alias = await ok(call('POST', '/v1/mail/aliases', { domain_id: mailDomain.id, source_local: 'info', destination: 'ada@example.org' }), 'alias');

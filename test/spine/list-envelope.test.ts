@@ -5,6 +5,7 @@ import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { mcpClient } from '../helpers/mcp.ts';
+import { proveDomain } from '../helpers/domains.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { buildEstate, type Estate } from '../security/estate.ts';
 import { argsFor, restRequest, type Args } from '../security/requests.ts';
@@ -62,6 +63,7 @@ beforeAll(async () => {
     return res.body;
   };
   for (const label of ['second', 'third']) await call('/v1/pools', { productId: 'pool-fra1', label, vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0 });
+  await proveDomain(app, E.customer.accountId, `second-${E.mailDomain}`);
   await call('/v1/mail/domains', { domain: `second-${E.mailDomain}` });
   for (const local of ['grace', 'linus']) {
     await call('/v1/mail/mailboxes', { domain_id: E.mailDomainId, local_part: local, password: 'a long enough password' });

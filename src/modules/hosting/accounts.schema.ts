@@ -75,7 +75,7 @@ idOperation('query', 'hostingAccount', HostingAccount, 'The hosting account id.'
 builder.mutationField('hostingCustomDomainSet', (t) =>
   t.field({
     ...operation({ summary: 'Set the custom domain', scope: 'hosting:write', rest: 'PUT /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_set',
-      description: 'Set the account\'s custom domain; it stays pending until verify finds its DNS pointing here (A record to the account\'s IP, or a CNAME). 400 when the domain is the primary one or used by another hosting account.' }),
+      description: 'Set the account\'s custom domain; it stays pending until verify finds its DNS pointing here (A record to the account\'s IP, or a CNAME). A domain not registered in this account needs the ownership TXT record the refusal names first. 400 when the domain is the primary one or used by another hosting account.' }),
     type: HostingAccount,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), domain: t.arg.string({ required: true, description: 'A domain name such as shop.example.com.', ...rules(DNS_NAME_RULES) }) },
     resolve: (_root, args, ctx) => setCustomDomain(ctx, args.id, args.domain),

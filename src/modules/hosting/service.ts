@@ -10,7 +10,9 @@ import { PathRefused } from '../../provider/hosting/sandbox.ts';
 import { HostingRefusal, type HostingCallbacks, type HostingDriver, type SiteQuota } from '../../provider/hosting/types.ts';
 import type { Tx } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { simulatedDnsTxt } from '../../provider/dns.ts';
 import { parseDnsName } from '../domains/names.ts';
+import { requireDomainControl } from '../domains/ownership.ts';
 import { normalDnsName } from '../../schema/input-rules.ts';
 
 /** What a hosting service call needs: the tenant-scoped db plus the instance's parts. */
@@ -182,21 +184,33 @@ async function domainTaken(prisma: PrismaClient, domain: string, except: string)
   return row !== null;
 }
 
-/** Sets the custom domain; it stays `pending` until verify finds its DNS pointing here. */
+/**
+ * Sets the custom domain; it stays `pending` until verify finds its DNS pointing here. A domain
+ * not registered in this account needs its ownership TXT record first (domains/ownership.ts),
+ * so a stranger can neither claim it nor hold it: a proven claim drops another hosting
+ * account's pending one. A primary domain or an attached custom domain elsewhere still refuses,
+ * said only to whoever proved control of the domain.
+ */
 export async function setCustomDomain(ctx: HostingContext, id: string, input: string): Promise<HostingView> {
   const domain = normalDnsName(input);
   const row = await activeHosting(ctx.db, id);
   if (domain === row.domain) throw badRequest(`domain ${domain} is this account's primary domain already.`, 'domain');
   if (row.customDomain === domain) return hostingView(row, ctx.app.config.publicBaseUrl);
-  if (await domainTaken(ctx.app.prisma, domain, id)) throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
+  await requireDomainControl(ctx.app.prisma, row.accountId, domain, 'A custom domain');
+  const inUse = () => badRequest(`domain ${domain} is used by another hosting account; remove it there first.`, 'domain');
   try {
-    const updated = await ctx.db.hostingAccount.update({
-      where: { id },
-      data: { customDomain: domain, customDomainStatus: 'pending', customDomainAttachedAt: null, certDomains: [row.domain], certError: null },
-    });
+    const updated = await ctx.app.prisma.$transaction(async (tx) => {
+      const held = await tx.hostingAccount.findFirst({ where: { OR: [{ domain }, { customDomain: domain }], NOT: { id } }, select: { domain: true, customDomainStatus: true } });
+      if (held && (held.domain === domain || held.customDomainStatus === 'attached')) throw inUse();
+      await tx.hostingAccount.updateMany({ where: { customDomain: domain, NOT: { id } }, data: { customDomain: null, customDomainStatus: null, customDomainAttachedAt: null } });
+      return tx.hostingAccount.update({
+        where: { id },
+        data: { customDomain: domain, customDomainStatus: 'pending', customDomainAttachedAt: null, certDomains: [row.domain], certError: null },
+      });
+    }, TX_OPTIONS);
     return hostingView(updated, ctx.app.config.publicBaseUrl);
   } catch (err) {
-    if (isUniqueViolation(err)) throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
+    if (isUniqueViolation(err)) throw inUse();
     throw err;
   }
 }
@@ -222,6 +236,8 @@ export async function verifyCustomDomain(ctx: HostingContext, id: string): Promi
   const row = await activeHosting(ctx.db, id);
   if (!row.customDomain) throw notFound('Custom domain');
   const domain = row.customDomain;
+  // Control is checked again when the domain goes live: the proof may be gone, or the domain registered to someone since.
+  await requireDomainControl(ctx.app.prisma, row.accountId, domain, 'A custom domain');
   const { ok, found } = await dnsPointsHere(ctx, row, domain);
   const host = serviceHostname(ctx.app.config.publicBaseUrl, row.username);
   if (!ok) {
@@ -300,17 +316,31 @@ export async function orderHosting(prisma: PrismaClient, hosting: HostingDriver,
   }
 }
 
-/** Operator: what a hostname points to in the simulated DNS (an IPv4 address or a hostname); null removes it. */
-export async function setSimulatedDns(prisma: PrismaClient, hosting: HostingDriver, hostnameInput: string, target: unknown) {
+/** Most TXT values one simulated name holds, and the longest (one DNS character-string). */
+const MAX_TXT_VALUES = 20;
+const MAX_TXT_LENGTH = 255;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Operator: the simulated DNS of a hostname. `target` is what it points to (an IPv4 address or a
+ * hostname; null removes it), `txt` its TXT values (null or [] removes them); at least one.
+ * Without either (DELETE) both are removed.
+ */
+export async function setSimulatedDns(prisma: PrismaClient, hosting: HostingDriver, hostnameInput: string, target: unknown, txt?: unknown) {
   const hostname = parseDnsName(hostnameInput, 'hostname');
-  if (target === undefined) throw badRequest('target is required: an IPv4 address or a hostname (null removes the record).', 'target');
+  if (target === undefined && txt === undefined) throw badRequest('target or txt is required: target an IPv4 address or a hostname, txt a list of TXT values (null removes either).', 'target');
   let value: string | null = null;
-  if (target !== null) {
+  if (target !== undefined && target !== null) {
     if (typeof target !== 'string' || !target.trim()) throw badRequest('target must be an IPv4 address or a hostname (null removes the record).', 'target');
     value = isIP(target.trim()) === 4 ? target.trim() : parseDnsName(target, 'target');
   }
-  await hosting.setDns(prisma, hostname, value);
-  return { hostname, target: value };
+  if (txt !== undefined && txt !== null && (!Array.isArray(txt) || txt.length > MAX_TXT_VALUES || txt.some((t) => typeof t !== 'string' || !t || t.length > MAX_TXT_LENGTH || CONTROL.test(t)))) {
+    throw badRequest(`txt must be a list of at most ${MAX_TXT_VALUES} values of 1 to ${MAX_TXT_LENGTH} printable characters (null removes them).`, 'txt');
+  }
+  if (target !== undefined) await hosting.setDns(prisma, hostname, value);
+  if (txt !== undefined) await simulatedDnsTxt.setTxt(prisma, hostname, txt as string[] | null);
+  return { hostname, ...(target !== undefined ? { target: value } : {}), ...(txt !== undefined ? { txt: (txt as string[] | null) ?? [] } : {}) };
 }
 
 /** Provider callbacks: the site exists on disk; the account is active and `hosting.created` fires. */

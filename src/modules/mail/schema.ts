@@ -138,7 +138,7 @@ pagedListQuery('mailDomains', MailDomainList, (ctx, args) => listMailDomains(ctx
 builder.mutationField('mailDomainEnable', (t) =>
   t.field({
     ...operation({ summary: 'Enable email hosting', scope: 'mail:write', rest: 'POST /mail/domains', area: 'mail', tool: 'mail_domain_enable',
-      description: 'Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. At most 50 mail domains per account; 400 when the domain is hosted already.' }),
+      description: 'Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. A domain not registered in this account needs the ownership TXT record the refusal names first. At most 50 mail domains per account; 400 when the domain is hosted already.' }),
     type: MailDomain,
     args: { domain: t.arg.string({ required: true, description: 'A domain name such as example.com.', ...rules(DNS_NAME_RULES) }) },
     resolve: (_root, args, ctx) => enableMailDomain(ctx, args),

@@ -1,3 +1,4 @@
+import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -5,6 +6,7 @@ import { mailBackend } from '../../provider/mail.ts';
 import { normalDnsName, type InputRules } from '../../schema/input-rules.ts';
 import { paginateIntIds, type PageArgs } from '../../schema/pagination.ts';
 import { hashPassword } from '../auth/password.ts';
+import { requireDomainControl } from '../domains/ownership.ts';
 
 /** Limits of email hosting (README: Email hosting). */
 export const MAX_MAIL_DOMAINS = 50;
@@ -19,7 +21,7 @@ export const PASSWORD_MAX = 128;
 export interface MailContext {
   db: TenantDb;
   principal: { accountId: string } | null;
-  app: { clock: { now(): Date } };
+  app: { clock: { now(): Date }; prisma: PrismaClient };
 }
 
 /** The declared rules of the mail arguments (schema.ts spreads them; checked before a resolver runs). */
@@ -67,18 +69,23 @@ async function findMailDomain(db: TenantDb, id: number) {
   return domain;
 }
 
-/** Enables email hosting for a domain: the backend creates it and its DKIM key. 400 when it is hosted already (here or by another account). */
+/**
+ * Enables email hosting for a domain: the backend creates it and its DKIM key. A domain not
+ * registered in this account needs its ownership TXT record first (domains/ownership.ts); 400
+ * when it is hosted already, here or (told only to whoever proved control) by another account.
+ */
 export async function enableMailDomain(ctx: MailContext, input: { domain: string }) {
   const domain = normalDnsName(input.domain);
   const now = ctx.app.clock.now();
   if ((await ctx.db.mailDomain.count()) >= MAX_MAIL_DOMAINS) throw badRequest(`An account hosts mail for at most ${MAX_MAIL_DOMAINS} domains.`, 'domain');
   if (await ctx.db.mailDomain.findFirst({ where: { domain } })) throw badRequest(`Email hosting is already enabled for ${domain}.`, 'domain');
+  await requireDomainControl(ctx.app.prisma, ctx.principal!.accountId, domain, 'Email hosting');
   const { dkimSelector, dkimPublicKey } = await mailBackend.enableDomain(domain);
   try {
     const row = await ctx.db.mailDomain.create({ data: { accountId: ctx.principal!.accountId, domain, dkimSelector, dkimPublicKey, createdAt: now }, include: COUNTS });
     return mailDomainView(row);
   } catch (err) {
-    if (isUniqueViolation(err)) throw badRequest(`${domain} is already hosted for email by another account; the domain holder must remove it there first.`, 'domain');
+    if (isUniqueViolation(err)) throw badRequest(`${domain} is already hosted for email by another account; it must be removed there first.`, 'domain');
     throw err;
   }
 }

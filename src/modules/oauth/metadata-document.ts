@@ -1,13 +1,13 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { getDocument } from '../webhooks/http-post.ts';
-import { parseWebhookUrl, UrlRefused } from '../webhooks/url-guard.ts';
+import { getDocument } from '../../egress/http.ts';
+import { EgressRefused, parseHttpUrl } from '../../egress/policy.ts';
 import { validateClientMetadata } from './client-metadata.ts';
 import { OAuthError } from './errors.ts';
 
 /**
  * Client ID metadata documents (draft-ietf-oauth-client-id-metadata-document, MCP 2025-11-25):
  * the client_id is an https URL serving the client's metadata as JSON. It is fetched through
- * the webhooks' SSRF guard (public addresses only unless WEBHOOK_ALLOW_PRIVATE=1, no
+ * the egress policy (src/egress) (public addresses only unless WEBHOOK_ALLOW_PRIVATE=1, no
  * redirects, a deadline, a size cap) and kept as a client row until its cache time ends.
  */
 
@@ -43,9 +43,9 @@ export function cacheSeconds(cacheControl: string | undefined): number {
 export async function fetchMetadataDocumentClient(prisma: PrismaClient, clientId: string, now: Date, policy: DocumentPolicy) {
   let url: URL;
   try {
-    url = parseWebhookUrl(clientId, policy.allowPrivate);
+    url = parseHttpUrl(clientId, policy.allowPrivate);
   } catch (err) {
-    throw refused(clientId, `cannot be used: ${(err as UrlRefused).message}`);
+    throw refused(clientId, `cannot be used: ${(err as EgressRefused).message}`);
   }
   if (url.pathname === '/' || url.href !== clientId) throw refused(clientId, 'cannot be used: the client_id must be a normalised URL with a path.');
   const cached = await prisma.oAuthClient.findUnique({ where: { id: clientId } });

@@ -4,7 +4,7 @@ import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { toEnvelope } from '../../events/envelope.ts';
 import { API_REVISION } from '../../version.ts';
 import { retryDelaySeconds } from './backoff.ts';
-import { postWebhook, type PostResult } from './http-post.ts';
+import { postWebhook, type PostResult } from '../../egress/http.ts';
 import { decryptSecret, signatureHeader } from './secrets.ts';
 
 export interface DeliveryDeps {

@@ -6,7 +6,7 @@ import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import type { InputRules } from '../../schema/input-rules.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
-import { checkWebhookUrl, UrlRefused } from './url-guard.ts';
+import { checkHttpUrl, EgressRefused } from '../../egress/policy.ts';
 import { encryptSecret, generateSecret, maskSecret, secretHint } from './secrets.ts';
 import { readDeliveryPage } from './delivery-read.ts';
 
@@ -92,9 +92,9 @@ function ownerScopes(ctx: WebhookContext, events: string[]): Scope[] {
 async function parseUrl(input: string, allowPrivate: boolean): Promise<string> {
   if (!input.trim()) throw badRequest('url is required.', 'url');
   try {
-    return (await checkWebhookUrl(input.trim(), allowPrivate)).href;
+    return (await checkHttpUrl(input.trim(), allowPrivate)).href;
   } catch (err) {
-    if (err instanceof UrlRefused) throw badRequest(err.message, 'url');
+    if (err instanceof EgressRefused) throw badRequest(err.message, 'url');
     throw err;
   }
 }

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { EgressRefused, resolveGitTarget } from '../../egress/policy.ts';
 import { HostingRefusal, type GitCommit } from './types.ts';
 
 /** Longest a clone, fetch or log may run. */
@@ -10,8 +11,11 @@ export const GIT_TIMEOUT_MS = 60_000;
  * URL or branch is interpreted), a timeout, no terminal prompts, no system or global
  * config, and only the ssh transport allowed (plus file when local repositories are
  * allowed for development and tests). Symlinks in a repository check out as plain files.
+ * With `pin`, ssh connects to the address the egress policy checked (HostName) while host
+ * keys stay filed under the repository's host name (HostKeyAlias); `-F /dev/null` keeps any
+ * ssh_config (a ProxyCommand, a Match block) from sending the connection elsewhere.
  */
-export function runGit(args: string[], opts: { cwd?: string; sshKey?: string; knownHosts?: string; allowLocal: boolean; timeoutMs?: number }): Promise<string> {
+export function runGit(args: string[], opts: { cwd?: string; sshKey?: string; knownHosts?: string; allowLocal: boolean; timeoutMs?: number; pin?: PinnedHost | null }): Promise<string> {
   const config = [
     '-c', 'protocol.allow=never',
     '-c', 'protocol.ssh.allow=always',
@@ -31,8 +35,10 @@ export function runGit(args: string[], opts: { cwd?: string; sshKey?: string; kn
   if (opts.sshKey) {
     // git runs GIT_SSH_COMMAND through sh: the (operator-chosen) paths are single-quoted.
     env.GIT_SSH_COMMAND = [
-      'ssh', '-i', shellQuote(opts.sshKey), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=accept-new',
+      'ssh', '-F', '/dev/null', '-i', shellQuote(opts.sshKey), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=accept-new',
       '-o', shellQuote(`UserKnownHostsFile=${opts.knownHosts ?? '/dev/null'}`), '-o', 'ConnectTimeout=15',
+      // Both values passed the policy's character check (letters, digits, ".", "-", ":", brackets).
+      ...(opts.pin ? ['-o', shellQuote(`HostName=${opts.pin.address}`), '-o', shellQuote(`HostKeyAlias=${opts.pin.host}`)] : []),
     ].join(' ');
   }
   return new Promise((resolve, reject) => {
@@ -44,6 +50,30 @@ export function runGit(args: string[], opts: { cwd?: string; sshKey?: string; kn
       } else resolve(stdout);
     });
   });
+}
+
+export interface PinnedHost {
+  /** The name host keys are filed under (HostKeyAlias). */
+  host: string;
+  /** The checked address ssh connects to (HostName). */
+  address: string;
+}
+
+/**
+ * The egress check of a repository address before any connection: its host resolved, refused
+ * when not public (unless HOSTING_ALLOW_LOCAL_GIT=1), and the address to pin. Null for a local path.
+ */
+export async function checkGitEgress(repoUrl: string, allowLocal: boolean): Promise<PinnedHost | null> {
+  try {
+    const target = await resolveGitTarget(repoUrl, allowLocal);
+    if (!target) return null;
+    // Host keys stay filed as ssh files them without a pin: "[host]:port" off port 22.
+    const port = repoUrl.startsWith('ssh://') ? new URL(repoUrl).port : '';
+    return { host: port && port !== '22' ? `[${target.host}]:${port}` : target.host, address: target.address };
+  } catch (err) {
+    if (err instanceof EgressRefused) throw new HostingRefusal('invalid', err.message, 'repo_url');
+    throw err;
+  }
 }
 
 function shellQuote(s: string): string {

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import { scheduleJob, type JobHandler } from '../jobs.ts';
 import type { Tx } from '../types.ts';
-import { headCommit, isLocalRepo, runGit } from './git.ts';
+import { checkGitEgress, headCommit, isLocalRepo, runGit, type PinnedHost } from './git.ts';
 import { checkQuota, measure, plus } from './quota.ts';
 import { pathSegments, requireParentDir, resolveInRoot } from './sandbox.ts';
 import { fingerprintOfLine, generateDeployKey } from './ssh-key.ts';
@@ -248,18 +248,19 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
     return { type: 'ssh-ed25519', publicKey, fingerprint: fingerprintOfLine(publicKey) };
   }
 
-  private gitOpts(id: string, cwd: string) {
+  private gitOpts(id: string, cwd: string, pin: PinnedHost | null = null) {
     const priv = this.dir(id, 'private');
-    return { cwd, sshKey: path.join(priv, 'deploy_key'), knownHosts: path.join(priv, 'known_hosts'), allowLocal: this.opts.allowLocalGit };
+    return { cwd, sshKey: path.join(priv, 'deploy_key'), knownHosts: path.join(priv, 'known_hosts'), allowLocal: this.opts.allowLocalGit, pin };
   }
 
   async gitDeploy(id: string, req: { repoUrl: string; branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit> {
     if (isLocalRepo(req.repoUrl) && !this.opts.allowLocalGit) throw new HostingRefusal('invalid', 'repo_url must be an SSH repository address.', 'repo_url');
+    const pin = await checkGitEgress(req.repoUrl, this.opts.allowLocalGit);
     await this.ensureDeployKey(id);
     const priv = this.dir(id, 'private');
     const fresh = path.join(priv, `repo-${randomBytes(6).toString('hex')}`);
     try {
-      await runGit(['clone', '--branch', req.branch, '--single-branch', '--no-tags', '--', req.repoUrl, fresh], this.gitOpts(id, priv));
+      await runGit(['clone', '--branch', req.branch, '--single-branch', '--no-tags', '--', req.repoUrl, fresh], this.gitOpts(id, priv, pin));
       // Checked on the fresh clone, so a refused deploy leaves the previous one (clone and site) as it was.
       await this.guardPublish(id, fresh, req.subdir, req.quota);
       await fs.rm(path.join(priv, 'repo'), { recursive: true, force: true });
@@ -275,7 +276,10 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
   async gitPull(id: string, req: { branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit> {
     const repo = path.join(this.dir(id, 'private'), 'repo');
     if (!(await fs.stat(repo).catch(() => null))) throw new HostingRefusal('git_failed', 'The repository clone is missing; deploy it again.');
-    await runGit(['fetch', '--no-tags', 'origin', req.branch], this.gitOpts(id, repo));
+    // The name is checked again at each fetch: it may resolve elsewhere since the deploy.
+    const origin = (await runGit(['remote', 'get-url', 'origin'], this.gitOpts(id, repo))).trim();
+    const pin = await checkGitEgress(origin, this.opts.allowLocalGit);
+    await runGit(['fetch', '--no-tags', 'origin', req.branch], this.gitOpts(id, repo, pin));
     await runGit(['reset', '--hard', 'FETCH_HEAD'], this.gitOpts(id, repo));
     await this.guardPublish(id, repo, req.subdir, req.quota);
     await this.sync(id, req.subdir);

@@ -2,7 +2,9 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { requireAllowedScheme, resolveTarget, UrlRefused } from './url-guard.ts';
+import { EgressRefused, requireAllowedScheme, resolvePinned } from './policy.ts';
+
+// Outbound HTTP under the egress policy (policy.ts): webhook deliveries and OAuth client metadata documents.
 
 export interface PostResult {
   statusCode: number | null;
@@ -54,17 +56,17 @@ async function guardedRequest(rawUrl: string, method: 'GET' | 'POST', headers: R
     url = new URL(rawUrl);
     requireAllowedScheme(url, opts.allowPrivate);
   } catch (err) {
-    return done(null, err instanceof UrlRefused ? err.message : 'invalid url');
+    return done(null, err instanceof EgressRefused ? err.message : 'invalid url');
   }
   const deadline = AbortSignal.timeout(opts.timeoutMs);
   let target;
   try {
     target = await Promise.race([
-      resolveTarget(url, opts.allowPrivate),
+      resolvePinned(url.hostname, opts.allowPrivate, 'url'),
       new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error('timeout')), { once: true })),
     ]);
   } catch (err) {
-    return done(null, err instanceof UrlRefused ? err.message : `timed out after ${opts.timeoutMs} ms`);
+    return done(null, err instanceof EgressRefused ? err.message : `timed out after ${opts.timeoutMs} ms`);
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise<DocumentResult>((resolve) => {
