@@ -37,6 +37,11 @@ export interface Config {
    * the notification alone relays promptly).
    */
   relayPollMs: number;
+  /**
+   * Not from the environment: how long (wall clock) a request holds its Idempotency-Key before a
+   * retry may take it over; a claim whose mutation never committed frees itself after it.
+   */
+  idempotencyLeaseMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -62,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: true,
     requestsPerMinute: 120,
     relayPollMs: 1000,
+    idempotencyLeaseMs: 30_000,
     ...overrides,
   };
   if (overrides.dataDir) config.dataDir = path.resolve(overrides.dataDir);

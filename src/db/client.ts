@@ -10,6 +10,7 @@ import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { applyPendingMigrations } from './migrate.ts';
 import { listenPostgres, type ListenOptions, type Listening } from './listen.ts';
 import { countQueries } from './query-counter.ts';
+import { withRecoveryPoints } from './recovery.ts';
 import { registerRawReads, type RawReads } from './tenant.ts';
 import { startEmbeddedAutovacuum } from './embedded-autovacuum.ts';
 import { fastQueryClient, type AdapterClient } from './pglite-fast-client.ts';
@@ -69,7 +70,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     // One pool, Prisma's and the hand-written tenant reads' (tenant.ts), so both share its bound.
     const pool = new pg.Pool({ connectionString: databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
     const adapter = new PrismaPg(pool, { statementNameGenerator: preparedStatementName, disposeExternalPool: true });
-    const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
+    const prisma = withRecoveryPoints(new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' }));
     registerRawReads(prisma, countedReads({ rows: async (sql, values) => (await pool.query({ name: preparedStatementName({ sql }) || undefined, text: sql, values })).rows }));
     return {
       prisma,
@@ -93,7 +94,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const client = fastQueryClient(pglite, { preparedStatements: PREPARED_STATEMENTS });
   const adapter = new PrismaPGlite(client as unknown as PGlite);
   await applyPendingMigrations(adapter, { log: opts.log });
-  const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
+  const prisma = withRecoveryPoints(new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' }));
   registerRawReads(prisma, countedReads({ rows: async (sql, values) => (await client.query(sql, values)).rows as Record<string, unknown>[] }));
   const autovacuum = startEmbeddedAutovacuum(pglite, { onError: (err) => opts.log?.(`embedded autovacuum failed: ${err.message}`) });
   return {
