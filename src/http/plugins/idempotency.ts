@@ -61,9 +61,13 @@ export function useIdempotency(): Plugin<RequestContext> {
           running.closed = true;
           const single = result as ExecutionResult;
           const mine = { accountId, key, claimToken: running.token };
-          if (single.errors?.some((e) => (apiErrorOf(e)?.status ?? 500) >= 500)) {
+          const statuses = single.errors?.map((e) => apiErrorOf(e)?.status ?? 500) ?? [];
+          if (statuses.some((s) => s >= 500)) {
             // Nothing committed: free the key so the retry runs. A committed step stays, so the retry replays it.
-            await prisma.idempotencyRecord.deleteMany({ where: { ...mine, state: 'in_progress' } });
+            const freeing = prisma.idempotencyRecord.deleteMany({ where: { ...mine, state: 'in_progress' } });
+            // With the database away (503) the answer does not wait on it: the claim's lease frees the key.
+            if (statuses.includes(503)) freeing.catch(() => undefined);
+            else await freeing;
           } else {
             await prisma.idempotencyRecord.updateMany({ where: mine, data: { state: 'completed', result: JSON.parse(JSON.stringify(single)) } });
           }
