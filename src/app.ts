@@ -115,7 +115,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     onNotify: (payload) => payload !== undefined && principals.notified(payload),
     onError: (err) => {
       principals.notListening();
-      warnOr('credential listener connection lost; reconnecting')(err);
+      log.warn({ err: err.message }, 'credential listener connection lost; reconnecting');
     },
   });
   let stopping: Promise<void> | undefined;

@@ -13,7 +13,6 @@ import { queueDeliveriesSql } from './modules/webhooks/fan-out.ts';
 import { runDueJobs, type JobHandler } from './provider/jobs.ts';
 import type { ServerProvider } from './provider/types.ts';
 import { oneAtATime } from './one-at-a-time.ts';
-import { isDatabaseUnavailable } from './db/errors.ts';
 import { logFailure, type Outages } from './db/outage.ts';
 
 /** How often the background ticker moves the simulated datacenter (provider jobs, renewals, retries). */
@@ -96,7 +95,7 @@ export async function createBackground(deps: BackgroundDeps): Promise<Background
     async start() {
       listening = await deps.db.listen(EVENTS_CHANNEL, {
         onNotify: () => relay.wake(),
-        onError: (err) => (deps.outages && isDatabaseUnavailable(err) ? deps.outages.database.failed(err) : log.warn({ err: err.message }, 'event listener connection lost; reconnecting')),
+        onError: (err) => log.warn({ err: err.message }, 'event listener connection lost; reconnecting'),
       });
       relay.wake(); // what was committed before the listener was
       relay.start();
