@@ -14,6 +14,7 @@ import { runDueJobs, type JobHandler } from './provider/jobs.ts';
 import type { ServerProvider } from './provider/types.ts';
 import { oneAtATime } from './one-at-a-time.ts';
 import { logFailure, type Outages } from './db/outage.ts';
+import { outsideClaims } from './db/recovery.ts';
 
 /** How often the background ticker moves the simulated datacenter (provider jobs, renewals, retries). */
 const TICK_MS = 1000;
@@ -94,7 +95,7 @@ export async function createBackground(deps: BackgroundDeps): Promise<Background
     runDueWork,
     async start() {
       listening = await deps.db.listen(EVENTS_CHANNEL, {
-        onNotify: () => relay.wake(),
+        onNotify: () => outsideClaims(() => relay.wake()),
         onError: (err) => log.warn({ err: err.message }, 'event listener connection lost; reconnecting'),
       });
       relay.wake(); // what was committed before the listener was

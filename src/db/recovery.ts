@@ -29,6 +29,15 @@ export interface Claim {
 }
 
 export const claimScope = new AsyncLocalStorage<Claim>();
+/**
+ * Runs `fn` outside any request's claim: background work woken from inside a request (the
+ * embedded database delivers a commit's notification in the committing request's context)
+ * must not record its transactions as the request's steps.
+ */
+export function outsideClaims<T>(fn: () => T): T {
+  return claimScope.exit(fn);
+}
+
 /** Inside a transaction already recorded (nested `$transaction` calls are part of its step). */
 const insideStep = new AsyncLocalStorage<true>();
 
