@@ -116,7 +116,8 @@ describe('Idempotency-Key when the database drops mid-request', () => {
     expect((await state()).state).toBe('completed');
   });
 
-  it('a request whose lease was taken over cannot commit under the key: one ticket, whichever ran', async () => {
+  // PostgreSQL only: the embedded database runs one transaction at a time, so no lock can hold a request there.
+  it.runIf(process.env.TEST_DATABASE_URL)('a request whose lease was taken over cannot commit under the key: one ticket, whichever ran', async () => {
     const before = await ticketCount();
     const prisma = app.running.app.prisma;
     // The first request is stopped at its ticket insert (a lock held here) past its lease.
@@ -124,14 +125,11 @@ describe('Idempotency-Key when the database drops mid-request', () => {
     const held = new Promise<void>((r) => (release = r));
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => (locked = r));
-    const locking = app.running.app.db.kind === 'postgresql'
-      ? prisma.$transaction(async (tx) => {
-          await tx.$queryRawUnsafe('SELECT 1 FROM "Counter" FOR UPDATE');
-          locked();
-          await held;
-        }, { timeout: 20_000 })
-      : undefined;
-    if (!locking) return; // the embedded database runs one transaction at a time: no lock to hold a request on
+    const locking = prisma.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe('SELECT 1 FROM "Counter" FOR UPDATE');
+      locked();
+      await held;
+    }, { timeout: 20_000 });
     await isLocked;
     const slow = open('fence-1', 'Slow');
     for (let i = 0; i < 100 && !(await prisma.idempotencyRecord.findFirst({ where: { key: 'fence-1' } })); i++) await new Promise((r) => setTimeout(r, 20));
@@ -144,5 +142,21 @@ describe('Idempotency-Key when the database drops mid-request', () => {
     expect(await ticketCount()).toBe(before + 1);
     // The request that lost its claim is refused (409), its ticket rolled back.
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+  });
+});
+
+describe('a recorded step survives the database as the value the transaction returned', () => {
+  it('dates, bigints, bytes, undefined and keys that look like tags come back as they were', async () => {
+    const { encode, decode } = await import('../../src/db/recovery.ts');
+    const value = { at: new Date('2026-01-02T03:04:05.678Z'), seq: 12345678901234567890n, raw: Buffer.from('hi'), gone: undefined, list: [1, null, { $d: 'not a date' }], nested: { $o: 1 } };
+    const back = decode(JSON.parse(JSON.stringify(encode(value)))) as typeof value;
+    expect(back.at).toBeInstanceOf(Date);
+    expect(back.at.toISOString()).toBe('2026-01-02T03:04:05.678Z');
+    expect(back.seq).toBe(12345678901234567890n);
+    expect(Buffer.from(back.raw).toString()).toBe('hi');
+    expect('gone' in back).toBe(false);
+    expect(back.list).toEqual([1, null, { $d: 'not a date' }]);
+    expect(back.nested).toEqual({ $o: 1 });
+    expect(decode(JSON.parse(JSON.stringify(encode(undefined))))).toBeUndefined();
   });
 });
