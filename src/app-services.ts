@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import type { Outages } from './db/outage.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import type { EventStream } from './events/stream.ts';
 import type { Metrics } from './http/metrics.ts';
@@ -26,6 +27,8 @@ export interface App {
   keyUse: KeyUseRecorder;
   /** Credentials resolved in the last few seconds, by the hash of their secret; forgotten on every instance when one changes. */
   principals: PrincipalCache;
+  /** Logs each outage of PostgreSQL and Redis once, not once per failed request (db/outage.ts). */
+  outages: Outages;
   /** The Redis connection for shared counters, when REDIS_URL is set (readiness pings it). */
   redis?: Redis;
   metrics: Metrics;

@@ -10,9 +10,11 @@ import { createBackground, type Background } from './background.ts';
 import { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { isDatabaseUnavailable } from './db/errors.ts';
+import { Outage, type Outages } from './db/outage.ts';
 import { withClockTimestamps } from './db/timestamps.ts';
 import { databaseNamespace } from './db/namespace.ts';
-import { createEventStream } from './events/stream.ts';
+import { createEventStream, REDIS_COMMAND_OPTIONS } from './events/stream.ts';
 import { GaplessEventStream } from './events/gapless.ts';
 import { createAdminHandler } from './http/admin.ts';
 import { createHooksHandler } from './http/hooks.ts';
@@ -78,22 +80,26 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   // Every write through the app takes its createdAt/updatedAt from the simulated clock.
   const prisma = withClockTimestamps(db.prisma, () => clock.now());
   const namespace = await databaseNamespace(prisma, config.databaseUrl);
-  if (config.databaseUrl) clock.watch({ redisUrl: config.redisUrl, namespace, onError: (err) => log.warn({ err: err.message }, 'clock refresh failed') });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, REDIS_COMMAND_OPTIONS) : undefined;
+  const outages: Outages = { database: new Outage('database', log, () => db.ping()), redis: redis ? new Outage('redis', log, () => redis.ping()) : undefined };
+  // An error that is an outage of the database or Redis is counted by it; anything else is logged as itself.
+  const warnOr = (msg: string) => (err: Error) => (isDatabaseUnavailable(err) ? outages.database.failed(err) : log.warn({ err: err.message }, msg));
+  const redisFailed = (err: Error) => outages.redis?.failed(err);
+  if (config.databaseUrl) clock.watch({ redisUrl: config.redisUrl, namespace, onError: warnOr('clock refresh failed') });
   await seedCatalogue(prisma);
 
   const provider = new SimulatedProvider(servers.providerCallbacks, { provisionSeconds: config.provisionSeconds });
   const hosting = new SimulatedHostingDriver(hostingCallbacks, { dataDir: config.dataDir, allowLocalGit: config.hostingAllowLocalGit });
   // One job table for the simulated datacenter: hosting provisioning runs beside the server jobs.
   Object.assign(provider.jobHandlers, hosting.jobHandlers);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
-  redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
+  redis?.on('error', redisFailed);
   const events = new GaplessEventStream(
-    createEventStream({ redisUrl: config.redisUrl, namespace, onError: (err) => log.warn({ err: err.message }, 'event stream redis error') }),
+    createEventStream({ redisUrl: config.redisUrl, namespace, onError: redisFailed }),
     { prisma, log },
     { checkMs: 1000 },
   );
   const webhookSecretKey = resolveWebhookSecretKey({ key: config.webhookSecretKey, dataDir: config.dataDir, log });
-  const background = await createBackground({ config, db, prisma, clock, log, provider, events, webhookSecretKey });
+  const background = await createBackground({ config, db, prisma, clock, log, provider, events, webhookSecretKey, outages });
   await events.start();
   // Every instance forgets a credential the moment its change commits, whichever instance made it (README: Authentication).
   const principals = new PrincipalCache({
@@ -120,9 +126,10 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     clock,
     log,
     schema,
-    limits: new RateLimits(redis, config.requestsPerMinute, namespace, config.accountRequestsPerMinute),
+    limits: new RateLimits(redis, config.requestsPerMinute, namespace, config.accountRequestsPerMinute, redisFailed),
     keyUse: new KeyUseRecorder({ prisma, now: () => clock.now(), log }),
     principals,
+    outages,
     redis,
     metrics: new Metrics(),
     provider,
@@ -174,6 +181,8 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
       await app.keyUse.settled();
       await events.close();
       redis?.disconnect();
+      outages.database.stop();
+      outages.redis?.stop();
       await db.close();
       log.info('stopped');
     })());

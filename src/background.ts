@@ -13,6 +13,8 @@ import { queueDeliveriesSql } from './modules/webhooks/fan-out.ts';
 import { runDueJobs, type JobHandler } from './provider/jobs.ts';
 import type { ServerProvider } from './provider/types.ts';
 import { oneAtATime } from './one-at-a-time.ts';
+import { logFailure, type Outages } from './db/outage.ts';
+import { outsideClaims } from './db/recovery.ts';
 
 /** How often the background ticker moves the simulated datacenter (provider jobs, renewals, retries). */
 const TICK_MS = 1000;
@@ -26,6 +28,7 @@ export interface BackgroundDeps {
   provider: ServerProvider & { jobHandlers: Record<string, JobHandler> };
   events: EventStream;
   webhookSecretKey: Buffer;
+  outages?: Outages;
 }
 
 /** One instance's work off the request path, started and stopped as one. */
@@ -70,10 +73,10 @@ export async function createBackground(deps: BackgroundDeps): Promise<Background
   // queries too.
   const sendRelayed = () => {
     if (stopped) return;
-    sending.request().catch((err) => log.error({ err }, 'webhook deliveries failed'));
+    sending.request().catch((err) => logFailure(deps.outages, log, err, 'webhook deliveries failed'));
   };
   const relay = new Relay(
-    { prisma, stream: deps.events, now: () => clock.now(), log, fanOut: queueDeliveriesSql },
+    { prisma, stream: deps.events, now: () => clock.now(), log, fanOut: queueDeliveriesSql, outages: deps.outages },
     { pollMs: config.relayPollMs, onRelayed: () => config.backgroundJobs && sendRelayed() },
   );
   await relay.init();
@@ -92,13 +95,13 @@ export async function createBackground(deps: BackgroundDeps): Promise<Background
     runDueWork,
     async start() {
       listening = await deps.db.listen(EVENTS_CHANNEL, {
-        onNotify: () => relay.wake(),
+        onNotify: () => outsideClaims(() => relay.wake()),
         onError: (err) => log.warn({ err: err.message }, 'event listener connection lost; reconnecting'),
       });
       relay.wake(); // what was committed before the listener was
       relay.start();
       if (config.backgroundJobs) {
-        ticker = setInterval(() => runDueWork().catch((err) => log.error({ err }, 'background work failed')), TICK_MS);
+        ticker = setInterval(() => runDueWork().catch((err) => logFailure(deps.outages, log, err, 'background work failed')), TICK_MS);
         ticker.unref();
       }
     },

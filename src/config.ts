@@ -57,6 +57,11 @@ export interface Config {
    * the notification alone relays promptly).
    */
   relayPollMs: number;
+  /**
+   * Not from the environment: how long (wall clock) a request holds its Idempotency-Key before a
+   * retry may take it over; a claim whose mutation never committed frees itself after it.
+   */
+  idempotencyLeaseMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -84,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     requestsPerMinute: 120,
     accountRequestsPerMinute: intFrom(env.ACCOUNT_REQUESTS_PER_MINUTE, ACCOUNT_LIMIT_MULTIPLE * (overrides.requestsPerMinute ?? 120), 'ACCOUNT_REQUESTS_PER_MINUTE'),
     relayPollMs: 1000,
+    idempotencyLeaseMs: 30_000,
     ...overrides,
   };
   if (overrides.dataDir) config.dataDir = path.resolve(overrides.dataDir);

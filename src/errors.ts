@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { isDatabaseUnavailable } from './db/errors.ts';
+import { ClaimLostError } from './db/recovery.ts';
 
 /** HTTP reason phrases used as the `error` field of the error object. */
 export const STATUS_NAMES: Record<number, string> = {
@@ -106,6 +107,8 @@ export function isClientGraphQLError(error: unknown): error is GraphQLError {
 
 /** What an unexpected failure answers: 503 (retry shortly) when the database is unreachable, else 500. */
 export function unexpectedError(cause: unknown): ApiError {
+  // A request that outlived its Idempotency-Key lease and saw a retry take the key over.
+  if (cause instanceof ClaimLostError) return new ApiError(409, 'A request with this Idempotency-Key is still being processed; retry later.');
   return isDatabaseUnavailable(cause)
     ? new ApiError(503, 'The service is temporarily unavailable (database unreachable); retry shortly.', { headers: { 'Retry-After': '5' } })
     : new ApiError(500, 'Internal server error.');

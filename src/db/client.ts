@@ -10,6 +10,7 @@ import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { applyPendingMigrations } from './migrate.ts';
 import { listenPostgres, type ListenOptions, type Listening } from './listen.ts';
 import { countQueries } from './query-counter.ts';
+import { withRecoveryPoints } from './recovery.ts';
 import { registerRawReads, type RawReads } from './tenant.ts';
 import { startEmbeddedAutovacuum } from './embedded-autovacuum.ts';
 import { fastQueryClient, type AdapterClient } from './pglite-fast-client.ts';
@@ -42,6 +43,33 @@ function countRawReads(reads: RawReads, onQuery: (sql: string) => void): RawRead
   return { rows: (sql, values) => (onQuery(sql), reads.rows(sql, values)) };
 }
 
+/**
+ * How long anything waits on PostgreSQL, so a frozen server or a cut network costs a request
+ * seconds, not the kernel's TCP timeout: a connection is made within 3 s, a statement runs at
+ * most 4 s on the server (lock waits included), and the client gives up on an answer after
+ * 4.5 s (the server cannot cancel what it never hears about). TCP keepalive finds a dead peer
+ * under idle connections.
+ */
+export const POOL_BOUNDS = { connectionTimeoutMillis: 3000, statement_timeout: 4000, query_timeout: 4500, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
+/**
+ * A connection whose query timed out client-side is closed at once: its answer may still come,
+ * out of step with whatever is sent next, and a transaction's ROLLBACK on it would wait out
+ * another timeout. Closed, the rollback fails fast and the pool opens a new connection.
+ */
+class DroppingClient extends pg.Client {
+  override query(...args: unknown[]): any {
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) {
+      return result.catch((err: Error) => {
+        if (err?.message === 'Query read timeout') (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        throw err;
+      });
+    }
+    return result;
+  }
+}
+
 export interface Database {
   prisma: PrismaClient;
   kind: 'pglite' | 'postgresql';
@@ -67,9 +95,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     await applyPendingMigrations(new PrismaPg({ connectionString: databaseUrl }), { log: opts.log });
     // Fail fast when PostgreSQL is unreachable: requests answer 503 instead of queueing.
     // One pool, Prisma's and the hand-written tenant reads' (tenant.ts), so both share its bound.
-    const pool = new pg.Pool({ connectionString: databaseUrl, connectionTimeoutMillis: 3000, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const pool = new pg.Pool({ ...POOL_BOUNDS, Client: DroppingClient, connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
     const adapter = new PrismaPg(pool, { statementNameGenerator: preparedStatementName, disposeExternalPool: true });
-    const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
+    const prisma = withRecoveryPoints(new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' }));
     registerRawReads(prisma, countedReads({ rows: async (sql, values) => (await pool.query({ name: preparedStatementName({ sql }) || undefined, text: sql, values })).rows }));
     return {
       prisma,
@@ -93,7 +121,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const client = fastQueryClient(pglite, { preparedStatements: PREPARED_STATEMENTS });
   const adapter = new PrismaPGlite(client as unknown as PGlite);
   await applyPendingMigrations(adapter, { log: opts.log });
-  const prisma = new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' });
+  const prisma = withRecoveryPoints(new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' }));
   registerRawReads(prisma, countedReads({ rows: async (sql, values) => (await client.query(sql, values)).rows as Record<string, unknown>[] }));
   const autovacuum = startEmbeddedAutovacuum(pglite, { onError: (err) => opts.log?.(`embedded autovacuum failed: ${err.message}`) });
   return {

@@ -3,6 +3,7 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
 import { toEnvelope, type EventRow, type RelayedEvent } from './envelope.ts';
 import type { EventStream } from './stream.ts';
 import { oneAtATime } from '../one-at-a-time.ts';
+import { logFailure, type Outages } from '../db/outage.ts';
 
 const CURSOR = 'outbox';
 export const RELAY_BATCH = 200;
@@ -96,7 +97,7 @@ export class Relay {
   private stopped = false;
 
   constructor(
-    private readonly deps: { prisma: PrismaClient; stream: EventStream; now: () => Date; log: Logger; fanOut: RelayFanOut },
+    private readonly deps: { prisma: PrismaClient; stream: EventStream; now: () => Date; log: Logger; fanOut: RelayFanOut; outages?: Outages },
     private readonly opts: { pollMs: number; onRelayed?: (events: RelayedEvent[]) => void },
   ) {}
 
@@ -114,7 +115,7 @@ export class Relay {
     const tick = () => {
       if (this.stopped) return;
       this.runOnce()
-        .catch((err) => this.deps.log.error({ err }, 'event relay failed'))
+        .catch((err) => logFailure(this.deps.outages, this.deps.log, err, 'event relay failed'))
         .finally(() => {
           if (!this.stopped) this.timer = setTimeout(tick, this.opts.pollMs).unref();
         });
@@ -125,7 +126,7 @@ export class Relay {
   /** Asks for a run that starts from now on (events were committed); a run already waiting covers it. */
   wake(): void {
     if (this.stopped) return;
-    this.runs.request().catch((err) => this.deps.log.error({ err }, 'event relay failed'));
+    this.runs.request().catch((err) => logFailure(this.deps.outages, this.deps.log, err, 'event relay failed'));
   }
 
   /** Relays everything committed so far; returns how many events it relayed. */
@@ -144,7 +145,8 @@ export class Relay {
         await this.deps.stream.publish(events);
       } catch (err) {
         // Subscribers replay from the outbox; webhook deliveries are already queued.
-        this.deps.log.warn({ err }, 'event stream publish failed');
+        if (this.deps.outages?.redis) this.deps.outages.redis.failed(err);
+        else this.deps.log.warn({ err }, 'event stream publish failed');
       }
       this.opts.onRelayed?.(events);
       if (events.length < RELAY_BATCH) return total;

@@ -17,6 +17,15 @@ export interface EventStream {
   close(): Promise<void>;
 }
 
+/**
+ * Options of every Redis connection that sends commands: while Redis is away a command fails
+ * at once (no offline queue), and while it is frozen (connected, not answering) it fails after
+ * REDIS_COMMAND_TIMEOUT_MS, so callers fall back (rate limits per instance, events from the
+ * outbox) instead of waiting.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 200;
+export const REDIS_COMMAND_OPTIONS = { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS } as const;
+
 /** `namespace` keeps deployments that share a Redis apart (src/db/namespace.ts). */
 export function createEventStream(opts: { redisUrl?: string; namespace?: string; onError?: (err: Error) => void }): EventStream {
   return opts.redisUrl ? new RedisEventStream(opts.redisUrl, `svc:${opts.namespace ?? 'default'}:events`, opts.onError) : new MemoryEventStream();
@@ -59,7 +68,7 @@ class RedisEventStream implements EventStream {
   ) {
     // No offline queue: while Redis is away a publish fails at once (subscribers replay from
     // the outbox) instead of holding the relay until Redis returns.
-    this.pub = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    this.pub = new Redis(url, REDIS_COMMAND_OPTIONS);
     this.sub = new Redis(url);
     for (const c of [this.pub, this.sub]) c.on('error', (err) => onError?.(err));
     this.sub.on('message', (_channel: string, message: string) => {

@@ -78,7 +78,10 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
         if (isClientGraphQLError(error)) return asBadRequest(error);
         const cause = (error as GraphQLError)?.originalError ?? error;
         const masked = unexpectedError(cause);
-        requestScope.getStore()?.log[masked.status === 503 ? 'warn' : 'error']({ err: cause }, masked.status === 503 ? 'database unavailable' : 'unexpected error');
+        const scope = requestScope.getStore();
+        // An expected 503 (the database is away) is counted by its outage, not logged with a stack per request.
+        if (masked.status === 503) scope?.outages?.database.failed(cause);
+        else if (masked.status >= 500) scope?.log.error({ err: cause }, 'unexpected error');
         return masked;
       },
     },
@@ -106,11 +109,13 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       useInputErrorMessages(),
       useInputRules(),
       useOperationRateLimit(limits),
-      useIdempotency(),
       // Executes through graphql-jit: each document is compiled once (the plugin keeps an LRU
       // of compiled documents) into plain functions, which matters for REST and MCP, whose
       // documents are fixed per operation and select every field of often long lists.
       useGraphQlJit(),
+      // After jit, which sets its execute function without wrapping the one before it: this
+      // plugin wraps jit's, so a keyed mutation's transactions see its claim (db/recovery.ts).
+      useIdempotency(),
     ],
   });
 }

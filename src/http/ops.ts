@@ -17,19 +17,11 @@ export async function handleOps(app: App, req: IncomingMessage, res: ServerRespo
   if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
   if (path === '/readyz') {
     const checks: Record<string, string> = { migrations: app.ready ? 'ok' : 'pending' };
-    try {
-      await app.db.ping();
-      checks.database = 'ok';
-    } catch {
-      checks.database = 'unreachable';
-    }
-    if (app.redis) {
-      // Redis down degrades (per-instance rate limits, live events via replay) but does not stop serving.
-      checks.redis = await Promise.race([
-        app.redis.ping().then(() => 'ok', () => 'unreachable'),
-        new Promise<string>((r) => setTimeout(() => r('unreachable'), 1000).unref()),
-      ]);
-    }
+    // A frozen dependency (connected, not answering) reads as unreachable within the probe's bound.
+    const [database, redis] = await Promise.all([answers(app.db.ping(), DATABASE_PROBE_MS), app.redis ? answers(app.redis.ping(), REDIS_PROBE_MS) : undefined]);
+    checks.database = database;
+    // Redis down degrades (per-instance rate limits, live events via replay) but does not stop serving.
+    if (redis) checks.redis = redis;
     const ok = checks.database === 'ok' && checks.migrations === 'ok';
     const status = !ok ? 'not ready' : checks.redis === 'unreachable' ? 'degraded' : 'ready';
     return sendJson(res, ok ? 200 : 503, { status, checks });
@@ -39,4 +31,13 @@ export async function handleOps(app: App, req: IncomingMessage, res: ServerRespo
   const text = await app.metrics.registry.metrics();
   res.writeHead(200, { 'Content-Type': app.metrics.registry.contentType });
   res.end(text);
+}
+
+const DATABASE_PROBE_MS = 2000;
+const REDIS_PROBE_MS = 500;
+
+function answers(probe: Promise<unknown>, ms: number): Promise<'ok' | 'unreachable'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'unreachable'>((r) => (timer = setTimeout(() => r('unreachable'), ms)));
+  return Promise.race([probe.then(() => 'ok' as const, () => 'unreachable' as const), late]).finally(() => clearTimeout(timer));
 }

@@ -34,6 +34,8 @@ export class RateLimits {
     private readonly namespace = 'default',
     /** 0: no account-wide ceiling. */
     private readonly accountRequestsPerMinute = requestsPerMinute * ACCOUNT_LIMIT_MULTIPLE,
+    /** Told each time Redis failed (down, or no answer within its command timeout) and the memory limiter answered instead. */
+    private readonly onRedisFailure?: (err: Error) => void,
   ) {}
 
   private limiter(bucket: Bucket): RateLimiterAbstract {
@@ -45,11 +47,27 @@ export class RateLimits {
         : RATE_LIMIT_CLASSES[bucket];
       const opts = { points, duration: durationSeconds, keyPrefix: `svc:${this.namespace}:rl:${bucket}` };
       limiter = this.redis
-        ? new RateLimiterRedis({ ...opts, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(opts) })
+        ? new RateLimiterRedis({ ...opts, storeClient: this.redis, insuranceLimiter: this.insurance(opts) })
         : new RateLimiterMemory(opts);
       this.limiters.set(bucket, limiter);
     }
     return limiter;
+  }
+
+  /**
+   * The memory limiter that answers while Redis fails: a refused connection and a command
+   * timeout (a frozen Redis, REDIS_COMMAND_TIMEOUT_MS) both reach it; each use reports the outage.
+   */
+  private insurance(opts: { points: number; duration: number; keyPrefix: string }): RateLimiterMemory {
+    const memory = new RateLimiterMemory(opts);
+    for (const method of ['consume', 'get'] as const) {
+      const own = memory[method].bind(memory) as (...a: unknown[]) => Promise<RateLimiterRes | null>;
+      (memory as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+        this.onRedisFailure?.(new Error('Redis did not answer; per-instance rate limits apply'));
+        return own(...args);
+      };
+    }
+    return memory;
   }
 
   async consume(bucket: Bucket, key: string): Promise<RateLimitResult> {

@@ -18,7 +18,9 @@ export function errorFromGraphQLErrors(errors: readonly unknown[]): { body: Erro
     const http = (api ?? (error as GraphQLError))?.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
     const s = api?.status ?? http?.status ?? (isClientGraphQLError(error) ? 400 : 500);
     // Masked resolver errors were logged by the masker; anything else unexpected is logged here.
-    if (s >= 500 && !apiErrorOf(error)) requestScope.getStore()?.log.error({ err: error }, 'unexpected error');
+    // An expected 503 (the database is away) is counted by its outage instead (db/outage.ts).
+    if (s === 503 && !apiErrorOf(error)) requestScope.getStore()?.outages?.database.failed(error);
+    else if (s >= 500 && !apiErrorOf(error)) requestScope.getStore()?.log.error({ err: error }, 'unexpected error');
     if (s > status) {
       status = s;
       message = s >= 500 ? (api?.message ?? 'Internal server error.') : error instanceof Error ? error.message : String(error);

@@ -42,7 +42,7 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
     const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     const path = (req.url ?? '/').split('?')[0];
     const surface = surfaceOf(path);
-    const scope: RequestScope = { requestId, log: app.log.child({ requestId }), operation: surface === 'graphql' ? 'graphql' : UNMATCHED };
+    const scope: RequestScope = { requestId, log: app.log.child({ requestId }), operation: surface === 'graphql' ? 'graphql' : UNMATCHED, outages: app.outages };
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('API-Version', API_REVISION);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -72,8 +72,9 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
           return void res.destroy();
         }
         const answer = unexpectedError(err);
-        if (answer.status === 503) scope.log.warn({ err }, 'database unavailable');
-        else scope.log.error({ err }, 'unhandled error');
+        // An expected 503 (the database is away) is one line per outage, not a stack trace per request.
+        if (answer.status === 503) app.outages.database.failed(err);
+        else if (answer.status >= 500) scope.log.error({ err }, 'unhandled error');
         if (!res.headersSent) sendError(res, surface === 'graphql' ? 'graphql' : 'rest', answer);
         else res.destroy();
       }

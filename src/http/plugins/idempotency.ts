@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { getOperationAST, GraphQLError, print, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { claimScope, type Claim } from '../../db/recovery.ts';
 import { ApiError, apiErrorOf, badRequest, conflict, unprocessable } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import { honoursIdempotencyKey } from '../../schema/operation.ts';
@@ -14,13 +15,15 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
  * Idempotency-Key on every POST mutation (Stripe's rule, honoursIdempotencyKey): the first request
  * with a key runs and its result is stored; a repeat within 24 h gets the stored result
  * (same status, same body, `Idempotent-Replayed: true`) without running again; the same key
- * with other arguments → 422; while the first is still running → 409. Keys are per account.
- * Results that are server errors (5xx) are not kept, so the client can retry.
+ * with other arguments → 422; while the first is still running (its lease, seconds, not over) → 409.
+ * Keys are per account. Results that are server errors (5xx) are not kept, so the client can
+ * retry; but once a transaction of the mutation committed, its recorded step (written in that
+ * transaction) makes the retry replay it rather than run it twice.
  * It works on the execution, so REST, GraphQL and MCP behave the same.
  */
 export function useIdempotency(): Plugin<RequestContext> {
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
+    async onExecute({ args, setResultAndStopExecution, executeFn, setExecuteFn }) {
       const ctx = args.contextValue as RequestContext;
       const key = ctx.request.headers.get('idempotency-key');
       if (key === null || !ctx.principal) return;
@@ -30,34 +33,43 @@ export function useIdempotency(): Plugin<RequestContext> {
         setResultAndStopExecution({ errors: [badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters.', 'Idempotency-Key')] });
         return;
       }
-      const { prisma, clock } = ctx.app;
+      const { prisma, clock, config } = ctx.app;
       const accountId = ctx.principal.accountId;
       const fingerprint = createHash('sha256').update(print(args.document)).update('\0').update(stableJson(args.variableValues ?? {})).digest('hex');
-      const now = clock.now();
 
-      const claimed = await claim(prisma, accountId, key, fingerprint, now);
-      if (claimed !== true) {
-        if (claimed.fingerprint !== fingerprint) {
-          setResultAndStopExecution({ errors: [unprocessable('This Idempotency-Key was already used with different request parameters.')] });
-        } else if (claimed.state !== 'completed') {
-          setResultAndStopExecution({ errors: [conflict('A request with this Idempotency-Key is still being processed; retry later.')] });
-        } else {
-          ctx.responseHeaders.set('Idempotent-Replayed', 'true');
-          setResultAndStopExecution(revive(claimed.result as StoredResult));
-        }
+      const outcome = await claim(prisma, { accountId, key, fingerprint, now: clock.now(), leaseMs: config.idempotencyLeaseMs });
+      if (outcome.kind === 'mismatch') {
+        setResultAndStopExecution({ errors: [unprocessable('This Idempotency-Key was already used with different request parameters.')] });
         return;
       }
+      if (outcome.kind === 'busy') {
+        setResultAndStopExecution({ errors: [conflict('A request with this Idempotency-Key is still being processed; retry later.')] });
+        return;
+      }
+      if (outcome.kind === 'stored') {
+        ctx.responseHeaders.set('Idempotent-Replayed', 'true');
+        setResultAndStopExecution(revive(outcome.result as StoredResult));
+        return;
+      }
+      // Runs the mutation with its transactions recording their steps; a record whose steps
+      // committed (its answer lost) runs again in replay mode: the same answer, nothing twice.
+      const running = outcome.claim;
+      if (running.recorded.length) ctx.responseHeaders.set('Idempotent-Replayed', 'true');
+      setExecuteFn((execArgs) => claimScope.run(running, () => executeFn(execArgs)));
       return {
         async onExecuteDone({ result }) {
+          running.closed = true;
           const single = result as ExecutionResult;
-          const serverError = single.errors?.some((e) => (apiErrorOf(e)?.status ?? 500) >= 500);
-          if (serverError) {
-            await prisma.idempotencyRecord.delete({ where: { accountId_key: { accountId, key } } });
+          const mine = { accountId, key, claimToken: running.token };
+          const statuses = single.errors?.map((e) => apiErrorOf(e)?.status ?? 500) ?? [];
+          if (statuses.some((s) => s >= 500)) {
+            // Nothing committed: free the key so the retry runs. A committed step stays, so the retry replays it.
+            const freeing = prisma.idempotencyRecord.deleteMany({ where: { ...mine, state: 'in_progress' } });
+            // With the database away (503) the answer does not wait on it: the claim's lease frees the key.
+            if (statuses.includes(503)) freeing.catch(() => undefined);
+            else await freeing;
           } else {
-            await prisma.idempotencyRecord.update({
-              where: { accountId_key: { accountId, key } },
-              data: { state: 'completed', result: JSON.parse(JSON.stringify(single)) },
-            });
+            await prisma.idempotencyRecord.updateMany({ where: mine, data: { state: 'completed', result: JSON.parse(JSON.stringify(single)) } });
           }
         },
       };
@@ -65,23 +77,47 @@ export function useIdempotency(): Plugin<RequestContext> {
   };
 }
 
-type Stored = { fingerprint: string; state: string; result: unknown };
+type Stored = { fingerprint: string; state: string; result: unknown; steps: unknown; claimToken: string | null; leaseUntil: Date | null; expiresAt: Date };
 type StoredResult = { data?: Record<string, unknown> | null; errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, any> }[] };
+type Outcome = { kind: 'run'; claim: Claim } | { kind: 'stored'; result: unknown } | { kind: 'mismatch' } | { kind: 'busy' };
 
-/** Inserts an in-progress record, or returns the live one that holds the key. */
-async function claim(prisma: RequestContext['app']['prisma'], accountId: string, key: string, fingerprint: string, now: Date): Promise<true | Stored> {
-  for (let attempt = 0; attempt < 2; attempt++) {
+/**
+ * Claims the key for this request: a new in_progress record with a lease (wall clock: it bounds
+ * how long a running request may hold the key), or the record of an earlier request that left
+ * it: an in_progress one whose lease ran out (nothing of it committed), or a committed one
+ * (replayed from its steps). Taking a record over gives it a new token, so a slow earlier
+ * request can no longer commit under the key (src/db/recovery.ts).
+ */
+async function claim(
+  prisma: RequestContext['app']['prisma'],
+  c: { accountId: string; key: string; fingerprint: string; now: Date; leaseMs: number },
+): Promise<Outcome> {
+  const { accountId, key, fingerprint, now } = c;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const token = randomUUID();
+    const leaseUntil = new Date(Date.now() + c.leaseMs);
+    const running = (recorded: unknown[]): Outcome => ({ kind: 'run', claim: { accountId, key, token, recorded, next: 0, closed: false } });
     const { count } = await prisma.idempotencyRecord.createMany({
-      data: [{ accountId, key, fingerprint, state: 'in_progress', createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS) }],
+      data: [{ accountId, key, fingerprint, state: 'in_progress', claimToken: token, leaseUntil, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS) }],
       skipDuplicates: true,
     });
-    if (count === 1) return true;
-    const existing = await prisma.idempotencyRecord.findUnique({ where: { accountId_key: { accountId, key } } });
+    if (count === 1) return running([]);
+    const existing: Stored | null = await prisma.idempotencyRecord.findUnique({ where: { accountId_key: { accountId, key } } });
     if (!existing) continue; // removed meanwhile (a failed first attempt): claim again
-    if (existing.expiresAt > now) return existing;
-    await prisma.idempotencyRecord.deleteMany({ where: { accountId, key, expiresAt: { lte: now } } });
+    if (existing.expiresAt <= now) {
+      await prisma.idempotencyRecord.deleteMany({ where: { accountId, key, expiresAt: { lte: now } } });
+      continue;
+    }
+    if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
+    if (existing.state === 'completed') return { kind: 'stored', result: existing.result };
+    if (existing.state === 'in_progress' && existing.leaseUntil && existing.leaseUntil.getTime() > Date.now()) return { kind: 'busy' };
+    const taken = await prisma.idempotencyRecord.updateMany({
+      where: { accountId, key, state: existing.state, claimToken: existing.claimToken },
+      data: { claimToken: token, leaseUntil },
+    });
+    if (taken.count === 1) return running(existing.state === 'committed' && Array.isArray(existing.steps) ? existing.steps : []);
   }
-  return { fingerprint, state: 'in_progress', result: null };
+  return { kind: 'busy' };
 }
 
 /** Rebuilds GraphQLErrors from stored JSON so a replayed error keeps its HTTP status. */
