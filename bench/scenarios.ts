@@ -126,9 +126,13 @@ export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[];
 
 /** A limiter that counts nothing and always allows: scenario 7's "without the rate limiter". */
 class Unlimited extends RateLimits {
+  /** Requests admitted (each one spends the credential's and the account's budget at once). */
   calls = 0;
-  override async consume(): Promise<RateLimitResult> {
+  override async consumeRequest(): Promise<RateLimitResult> {
     this.calls++;
+    return this.consume();
+  }
+  override async consume(): Promise<RateLimitResult> {
     return { allowed: true, limit: 0, remaining: 0, resetAt: 0, retryAfter: 0 };
   }
 }

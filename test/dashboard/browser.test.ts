@@ -76,7 +76,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     await page.getByRole('heading', { name: /web-1/ }).waitFor();
     await screenshot(page, 'server');
 
-    const hook = await app.call('POST', '/v1/webhooks', { key: (await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['webhooks:write'] })).body.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    const hook = await app.call('POST', '/v1/webhooks', { key: (await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['webhooks:write', 'servers:read'] })).body.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
     expect(hook.status, hook.text).toBe(200);
     await app.call('POST', `/v1/servers/${serverId}/power/start`, { key });
     await app.running.app.runDueWork();

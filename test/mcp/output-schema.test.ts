@@ -6,6 +6,7 @@ import { buildToolCatalog, toolOutputSchemaOf, type Tool } from '../../src/mcp/c
 import { argumentsExample } from '../../src/schema/examples.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { proveDomain } from '../helpers/domains.ts';
 import { activeHosting } from '../helpers/hosting.ts';
 import { mcpClient } from '../helpers/mcp.ts';
 import { runningServer } from '../helpers/servers.ts';
@@ -31,6 +32,8 @@ beforeAll(async () => {
   await activeHosting(app, c);
   await app.admin('POST', `/admin/accounts/${c.accountId}/domains`, { domain: 'teach-example.com', periodYears: 1 });
   await app.admin('POST', `/admin/accounts/${c.accountId}/invoices`, { items: [{ description: 'Support hours', amountUsdCents: 4200 }] });
+  // The examples name example.com for mail and the custom domain: the account proves it controls it.
+  await proveDomain(app, c.accountId, 'example.com');
 }, 60_000);
 afterAll(() => app?.stop());
 
