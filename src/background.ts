@@ -15,6 +15,7 @@ import type { ServerProvider } from './provider/types.ts';
 import { oneAtATime } from './one-at-a-time.ts';
 import { logFailure, type Outages } from './db/outage.ts';
 import { outsideClaims } from './db/recovery.ts';
+import { outsideDatabaseBudget } from './db/deadline.ts';
 
 /** How often the background ticker moves the simulated datacenter (provider jobs, renewals, retries). */
 const TICK_MS = 1000;
@@ -95,7 +96,7 @@ export async function createBackground(deps: BackgroundDeps): Promise<Background
     runDueWork,
     async start() {
       listening = await deps.db.listen(EVENTS_CHANNEL, {
-        onNotify: () => outsideClaims(() => relay.wake()),
+        onNotify: () => outsideClaims(() => outsideDatabaseBudget(() => relay.wake())),
         onError: (err) => log.warn({ err: err.message }, 'event listener connection lost; reconnecting'),
       });
       relay.wake(); // what was committed before the listener was

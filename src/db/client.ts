@@ -7,6 +7,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { admitStatement } from './deadline.ts';
 import { applyPendingMigrations } from './migrate.ts';
 import { listenPostgres, type ListenOptions, type Listening } from './listen.ts';
 import { countQueries } from './query-counter.ts';
@@ -59,14 +60,37 @@ export const POOL_BOUNDS = { connectionTimeoutMillis: 3000, statement_timeout: 4
  */
 class DroppingClient extends pg.Client {
   override query(...args: unknown[]): any {
-    const result = (super.query as (...a: unknown[]) => unknown)(...args);
-    if (result instanceof Promise) {
-      return result.catch((err: Error) => {
-        if (err?.message === 'Query read timeout') (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-        throw err;
-      });
+    // The pool's own query() passes a callback; Prisma's adapter awaits a promise.
+    const last = args.length - 1;
+    const callback = typeof args[last] === 'function' ? (args[last] as (err: Error | undefined, res?: unknown) => void) : undefined;
+    // Each statement spends from its request's database budget (deadline.ts) and waits no longer than what is left of it.
+    const config = args[0];
+    const text = typeof config === 'string' ? config : (config as { text?: string } | null)?.text ?? '';
+    let admitted: ReturnType<typeof admitStatement>;
+    try {
+      admitted = admitStatement(text, POOL_BOUNDS.query_timeout);
+    } catch (err) {
+      if (!callback) return Promise.reject(err);
+      return void process.nextTick(callback, err);
     }
-    return result;
+    if (admitted.timeoutMs < POOL_BOUNDS.query_timeout) args[0] = typeof config === 'string' ? { text: config, query_timeout: admitted.timeoutMs } : { ...(config as object), query_timeout: admitted.timeoutMs };
+    const settled = (err?: Error) => {
+      admitted.settle();
+      if (err?.message === 'Query read timeout') (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    };
+    if (callback) {
+      args[last] = (err: Error | undefined, res: unknown) => (settled(err), callback(err, res));
+      return (super.query as (...a: unknown[]) => unknown)(...args);
+    }
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (!(result instanceof Promise)) return result;
+    return result.then(
+      (value) => (settled(), value),
+      (err: Error) => {
+        settled(err);
+        throw err;
+      },
+    );
   }
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { ApiError, errorBody, STATUS_NAMES, unexpectedError } from '../errors.ts';
+import { withDatabaseBudget } from '../db/deadline.ts';
 import { API_REVISION } from '../version.ts';
 import { requestScope, type RequestScope } from './request-scope.ts';
 import { sendError, type Surface } from './respond.ts';
@@ -53,7 +54,7 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
       const logged = path.startsWith('/sso/') ? '/sso/:token' : path;
       scope.log.info({ method: req.method, path: logged, status: res.statusCode, ms: Math.round(seconds * 1000), operation: scope.operation }, 'request');
     });
-    await requestScope.run(scope, async () => {
+    const serve = () => requestScope.run(scope, async () => {
       try {
         if (surface === 'rest' || surface === 'graphql') await handlers.api(req, res, surface);
         else if (surface === 'admin') await handlers.admin(req, res);
@@ -79,6 +80,9 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
         else res.destroy();
       }
     });
+    // One database budget per request (src/db/deadline.ts): a frozen database costs it seconds,
+    // however many statements it would send. The operator's clock advance runs due work of any size.
+    await (surface === 'admin' ? serve() : withDatabaseBudget(serve));
   });
   server.keepAliveTimeout = 5000;
   // A client gets 15 s to send its headers and config.requestTimeoutMs for the whole request,
