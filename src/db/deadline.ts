@@ -12,7 +12,7 @@ export const REQUEST_DATABASE_BUDGET_MS = 5000;
 
 interface Budget {
   spentMs: number;
-  readonly limitMs: number;
+  limitMs: number;
 }
 
 const budgetScope = new AsyncLocalStorage<Budget>();
@@ -20,6 +20,16 @@ const budgetScope = new AsyncLocalStorage<Budget>();
 /** Runs `fn` (one request's work) with its own database budget. */
 export function withDatabaseBudget<T>(fn: () => T, limitMs = REQUEST_DATABASE_BUDGET_MS): T {
   return budgetScope.run({ spentMs: 0, limitMs }, fn);
+}
+
+/**
+ * Lifts the current request's budget: its answer is a stream (a subscription over SSE) that
+ * lives for hours and waits on the database now and then, each statement still within the
+ * pool's bound.
+ */
+export function liftDatabaseBudget(): void {
+  const budget = budgetScope.getStore();
+  if (budget) budget.limitMs = Number.POSITIVE_INFINITY;
 }
 
 /** Runs `fn` outside any request's budget: background work woken from inside a request is not the request's. */

@@ -7,7 +7,8 @@ import { graphqlHandler } from './graphql-handle.ts';
 import { admit } from './admit.ts';
 import { wantsGraphiQL } from './docs.ts';
 import { requestScope } from './request-scope.ts';
-import { readAnswer, sendAnswer, sendError, sendJson } from './respond.ts';
+import { isStreamed, readAnswer, sendAnswer, sendError, sendJson, streamAnswer } from './respond.ts';
+import { liftDatabaseBudget } from '../db/deadline.ts';
 import { dispatchBinary } from './binary-routes.ts';
 import type { V1Route } from './rest-routes.ts';
 import { noRoute, type RouteMatch, type Router } from './router.ts';
@@ -28,7 +29,8 @@ import { conditionalRead } from './conditional.ts';
  *    (graphql-handle.ts), handed the parsed body;
  * 5. both execute through the same yoga/envelop plugins (graphql.ts: limits, input errors and
  *    rules, rate-limit classes, idempotency, scope-auth, error masking);
- * 6. a REST GET's answer gets its ETag, or becomes a 304 (conditional.ts).
+ * 6. a REST GET's answer gets its ETag, or becomes a 304 (conditional.ts); a streamed answer
+ *    (a subscription over SSE) is sent as it comes (respond.ts).
  */
 export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, sofa: Map<string, SofaHandler>, openApi: () => object, graphiql: (req: IncomingMessage, res: ServerResponse) => void) {
   // yoga's own Fetch API (whatwg-node's, lazier than Node's built-in Request and Headers): what it and sofa read.
@@ -102,6 +104,10 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
       } else {
         // The body is handed over parsed (plugins/parsed-body.ts), never read and parsed again.
         response = await handleGraphQL(new FetchRequest(url.href, { method, headers: headersOf(req) }), { ...server, jsonBody: parsed });
+      }
+      if (isStreamed(response)) {
+        liftDatabaseBudget();
+        return await streamAnswer(res, response, { ...limitHeaders, ...Object.fromEntries(responseHeaders) });
       }
       let answer = await readAnswer(response);
       if (restMatch && method === 'GET') answer = conditionalRead(req.headers['if-none-match'], answer);

@@ -45,6 +45,43 @@ export async function readAnswer(response: Response): Promise<Answer> {
   return { status: response.status, headers, body };
 }
 
+/** True for an answer that streams (a GraphQL subscription over SSE, incremental delivery): sent as it comes, never buffered. */
+export function isStreamed(response: Response): boolean {
+  return /^(text\/event-stream|multipart\/mixed)/i.test(response.headers.get('content-type') ?? '');
+}
+
+/**
+ * Sends a streamed answer part by part as it comes, adding `extra` headers. The client hanging
+ * up cancels the stream, which ends the subscription behind it.
+ */
+export async function streamAnswer(res: ServerResponse, response: Response, extra: Record<string, string>): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key.toLowerCase()] = value;
+  });
+  for (const name in extra) headers[name.toLowerCase()] = extra[name];
+  delete headers['content-length'];
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  const reader = response.body!.getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  res.on('close', cancel);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      // A slow reader: wait until the socket drains (or closes) before taking the next part.
+      if (!res.write(value)) await new Promise<void>((resolve) => {
+        const go = () => (res.off('drain', go), res.off('close', go), resolve());
+        res.on('drain', go).on('close', go);
+      });
+    }
+  } finally {
+    res.off('close', cancel);
+    res.end();
+  }
+}
+
 /** Writes an answer to the node response, adding `extra` headers (rate limit, idempotency: they win over the answer's). */
 export function sendAnswer(res: ServerResponse, answer: Answer, extra: Record<string, string>): void {
   const headers = { ...answer.headers };
