@@ -221,15 +221,25 @@ const KEYS = ['code', 'error', 'message', 'statusCode'];
 /** The error object's keys, `param` (present only when a value is at fault) set aside. */
 const errorKeys = (e: object) => JSON.stringify(Object.keys(e).filter((k) => k !== 'param').sort());
 let restState: ReturnType<typeof refusalChecker> | undefined;
+/** undici's codes for a connection the other side closed before answering. */
+const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 async function run(c: Case, label: string, binary: boolean): Promise<void> {
   restState ??= refusalChecker(app, E.customer.accountId);
   const before = await restState.before();
   let res: Response;
+  const send = () => fetch(app.url + c.url, { method: c.method, headers: c.headers, body: c.body, signal: AbortSignal.timeout(20_000) });
   try {
-    res = await fetch(app.url + c.url, { method: c.method, headers: c.headers, body: c.body, signal: AbortSignal.timeout(20_000) });
+    res = await send().catch((err: Error & { cause?: { code?: string } }) => {
+      // A kept-alive connection the server closed as the client reused it (a race every HTTP
+      // client meets under load): the client sends once more, on a new connection. A server that
+      // crashed or hung fails again.
+      if (!STALE_CONNECTION.has(err.cause?.code ?? '')) throw err;
+      return send();
+    });
   } catch (err) {
-    findings.push(`${label} ${c.method} ${c.url.slice(0, 200)} body=${(c.body ?? '').slice(0, 160)}: no answer: ${(err as Error).message}`);
+    const cause = (err as Error & { cause?: { code?: string } }).cause?.code;
+    findings.push(`${label} ${c.method} ${c.url.slice(0, 200)} body=${(c.body ?? '').slice(0, 160)}: no answer: ${(err as Error).message}${cause ? ` (${cause})` : ''}`);
     return;
   }
   total++;
