@@ -130,6 +130,13 @@ describe('a cursor the list did not issue', () => {
         if (!res.isError || !isDeepStrictEqual(res.structuredContent, REFUSAL)) failures.push(`${tool.name}: ${JSON.stringify(res).slice(0, 300)}`);
       }
       expect(failures).toEqual([]);
+      // Code mode's schema search pages too: its cursors are offsets it issued.
+      const code = await mcpClient(app.url, E.customer.key, { 'X-MCP-Toolsets': 'graphql' });
+      const search = (args: Record<string, unknown>) => code.callTool({ name: 'graphql_schema_search', arguments: { query: 'server', limit: 2, ...args } }) as Promise<any>;
+      for (const cursor of ['zzz', '0', '999999']) expect((await search({ cursor })).structuredContent, cursor).toEqual(REFUSAL);
+      const first = await search({});
+      expect((await search({ cursor: first.structuredContent.nextCursor })).isError).toBeFalsy();
+      await code.close();
     } finally {
       await client.close();
     }
