@@ -1,5 +1,15 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { unsupportedNodeReason } from './bin/runtime.js';
+
+// `npm test` on an unsupported Node stops here with one clear line, before any test file loads
+// (the suite would otherwise fail file by file on APIs older Node lacks). npm's pretest says the
+// same; this also covers `npx vitest`.
+const unsupported = unsupportedNodeReason();
+if (unsupported) {
+  console.error(unsupported);
+  process.exit(1);
+}
 
 const require = createRequire(import.meta.url);
 

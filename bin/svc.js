@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point of `npx svc` and `npm start`. `svc login`, `logout` and `api` run
 // user-commands.js; every other command runs the bundle from postinstall (dist/server/cli.mjs)
-// when it is newer than every source file, otherwise the TypeScript sources through tsx — so an
+// when it is newer than every source file (src/ and bin/), otherwise the TypeScript sources through tsx — so an
 // edit to src/ is never shadowed by an old bundle.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,7 +66,8 @@ async function runServerCli() {
 
   let useBundle = false;
   try {
-    useBundle = fs.statSync(bundle).mtimeMs > newestSource(path.join(root, 'src'));
+    // bin/ too: the server's commands import bin/reach.js.
+    useBundle = fs.statSync(bundle).mtimeMs > Math.max(newestSource(path.join(root, 'src')), newestSource(path.join(root, 'bin')));
   } catch {
     useBundle = false;
   }

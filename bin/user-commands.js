@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { baseUrlFromEnv, cannotReach } from './reach.js';
 
 export const CLIENT_ID = 'svc-cli';
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -22,7 +23,9 @@ const USAGE = `Usage:
   svc api [--url URL] METHOD PATH [JSON | -]         call /v1 with them, e.g.
                                                      svc api GET /servers
                                                      svc api POST /tickets '{"subject":"Hi","message":"..."}'
-URL: --url, else SVC_URL, else the one logged in to, else ${DEFAULT_URL}.
+URL: --url, else SERVICE_BASE_URL (SVC_URL: deprecated), else the one logged in to, else ${DEFAULT_URL}.
+A 403 for a missing scope names it; svc login --scope asks for it (servers:destroy, hosting:manage
+and billing:write are never given unless asked for).
 Tokens: $XDG_CONFIG_HOME/svc/credentials.json (default ~/.config/svc/), mode 0600.`;
 
 class CliError extends Error {
@@ -66,9 +69,9 @@ function parseOptions(args) {
   return opts;
 }
 
-/** The server: --url, SVC_URL, the one logged in to, the default; as an origin plus path, no trailing slash. */
+/** The server: --url, SERVICE_BASE_URL (or the deprecated SVC_URL), the one logged in to, the default; as an origin plus path, no trailing slash. */
 function serverUrl(opts, loggedIn) {
-  const given = opts.url ?? (process.env.SVC_URL || undefined) ?? loggedIn ?? DEFAULT_URL;
+  const given = opts.url ?? baseUrlFromEnv() ?? loggedIn ?? DEFAULT_URL;
   let url;
   try {
     url = new URL(given);
@@ -131,7 +134,7 @@ async function send(url, init) {
   try {
     return await fetch(url, init);
   } catch (err) {
-    throw new CliError(`Cannot reach ${new URL(url).origin}: ${err.cause?.code ?? err.cause?.message ?? err.message}`);
+    throw new CliError(cannotReach(url, err) ?? `cannot reach ${new URL(url).origin} (${err.message})`);
   }
 }
 
@@ -295,16 +298,40 @@ async function api(opts) {
     res = await call(creds.accessToken);
   }
   const text = await res.text();
+  let answer;
   if (text) {
     let printed = text;
     try {
-      printed = JSON.stringify(JSON.parse(text), null, 2);
+      answer = JSON.parse(text);
+      printed = JSON.stringify(answer, null, 2);
     } catch {
       /* not JSON: print as it came */
     }
     process.stdout.write(`${printed}\n`);
   }
-  if (!res.ok) throw new CliError(`${method.toUpperCase()} ${new URL(url).pathname} answered ${res.status}`);
+  if (!res.ok) {
+    const missing = res.status === 403 ? missingScope(answer) : undefined;
+    if (missing) process.stderr.write(`svc: this login lacks the scope "${missing}"; sign in again asking for it: ${loginForScope(creds, missing)}\n`);
+    throw new CliError(`${method.toUpperCase()} ${new URL(url).pathname} answered ${res.status}`);
+  }
+}
+
+/** The scope a 403 names (`code` FORBIDDEN, "This credential lacks the scope \"servers:destroy\"."), if it names one. */
+function missingScope(error) {
+  if (error?.code !== 'FORBIDDEN' || typeof error.message !== 'string') return undefined;
+  return /lacks the scope "([a-z]+:[a-z]+)"/.exec(error.message)?.[1];
+}
+
+/**
+ * The login that adds `scope`: the scopes held plus it, since a login asks for its whole list
+ * and `--scope <scope>` alone would drop the others. The opt-in scopes (servers:destroy,
+ * hosting:manage, billing:write) are only ever granted this way.
+ */
+function loginForScope(creds, scope) {
+  const held = (creds.scope ?? '').split(' ').filter(Boolean);
+  const list = [...held.filter((s) => s !== scope), scope].join(' ');
+  const url = creds.url === DEFAULT_URL ? '' : ` --url ${creds.url}`;
+  return `svc login${url} --scope ${held.length ? `"${list}"` : scope}`;
 }
 
 // ---------------------------------------------------------------- logout
@@ -318,8 +345,15 @@ async function logout(opts) {
     // Revoking the refresh token revokes its grant, every access token with it (RFC 7009 §2.1);
     // the access token is revoked as well for servers that only revoke what they are given.
     for (const token of [creds.refreshToken, creds.accessToken].filter(Boolean)) {
-      const answer = await postForm(creds.revocationEndpoint, { token, client_id: creds.clientId }).catch((err) => ({ status: 0, body: { error_description: err.message } }));
-      if (answer.status !== 200) problems.push(answer.status ? `revocation answered HTTP ${answer.status}` : answer.body.error_description);
+      let answer;
+      try {
+        answer = await postForm(creds.revocationEndpoint, { token, client_id: creds.clientId });
+      } catch (err) {
+        // Unreachable: the same one line as every command, then what became of the file.
+        fs.rmSync(credentialsFile(), { force: true });
+        throw new CliError(`${err.message}; deleted ${credentialsFile()} all the same: the tokens were not revoked and work until they expire.`);
+      }
+      if (answer.status !== 200) problems.push(`revocation answered HTTP ${answer.status}`);
     }
   }
   fs.rmSync(credentialsFile(), { force: true });

@@ -1,6 +1,9 @@
 // `npm ci` / `npm install` postinstall: everything `npm start` and `npm test` need, built from
 // the sources with no network: the Prisma client, the server bundle, the dashboard, and the
 // embedded database template (initdb + migrations, see src/db/pglite-template.ts).
+// First: on an unsupported Node, stop before building anything (engine-strict in .npmrc
+// already refuses `npm ci`; this holds for an install run with it overridden).
+import './check-node.mjs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { baseUrlFromEnv, cannotReach } from '../bin/reach.js';
 import { startApp } from './app.ts';
 import { loadConfig } from './config.ts';
 
@@ -11,9 +12,12 @@ const USAGE = `Usage:
                                     svc admin GET /catalogue
                                     svc admin POST /accounts '{"email":"a@b.co","name":"A","country":"DE"}'
                                     (ADMIN_TOKEN or DATA_DIR/admin-token; SERVICE_BASE_URL or http://HOST:PORT)
-  svc login [--url URL]             sign in as a person with the OAuth device flow (SVC_URL or http://127.0.0.1:8080)
+  svc login [--url URL] [--scope S] sign in as a person with the OAuth device flow (SERVICE_BASE_URL or
+                                    http://127.0.0.1:8080); servers:destroy, hosting:manage and
+                                    billing:write only when --scope asks for them
   svc api METHOD PATH [json]        call /v1 with the stored tokens, e.g. svc api GET /servers
-  svc logout                        revoke the stored tokens and delete them`;
+  svc logout                        revoke the stored tokens and delete them
+SERVICE_BASE_URL names the server for every command (SVC_URL still works, deprecated).`;
 
 async function serve(): Promise<void> {
   const running = await startApp(loadConfig());
@@ -38,14 +42,22 @@ async function admin(args: string[]): Promise<void> {
   const tokenFile = path.join(config.dataDir, 'admin-token');
   const token = process.env.ADMIN_TOKEN || (fs.existsSync(tokenFile) ? fs.readFileSync(tokenFile, 'utf8').trim() : '');
   if (!token) fail(`No operator token: set ADMIN_TOKEN or start the server once so ${tokenFile} exists.`);
-  const base = (process.env.SERVICE_BASE_URL || `http://${config.host}:${config.port}`).replace(/\/+$/, '');
+  const base = (baseUrlFromEnv() || `http://${config.host}:${config.port}`).replace(/\/+$/, '');
   const url = `${base}/admin${adminPath.startsWith('/admin') ? adminPath.slice(6) : adminPath.startsWith('/') ? adminPath : `/${adminPath}`}`;
-  const res = await fetch(url, {
-    method: method.toUpperCase(),
-    headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body,
-  });
-  const text = await res.text();
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, {
+      method: method.toUpperCase(),
+      headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      body,
+    });
+    text = await res.text();
+  } catch (err) {
+    // One line, no stack: the same words as every svc command (bin/reach.js).
+    process.stderr.write(`svc: ${cannotReach(url, err) ?? `cannot reach ${new URL(url).origin} (${(err as Error).message})`}\n`);
+    process.exit(1);
+  }
   process.stdout.write(`${text}\n`);
   if (!res.ok) process.exit(1);
 }

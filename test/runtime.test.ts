@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: plain JavaScript beside the CLI entry point, no declarations
 import { unsupportedNodeReason } from '../bin/runtime.js';
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
@@ -50,5 +51,44 @@ describe('supported runtime', () => {
     const refused = spawnSync('/usr/bin/node', ['bin/svc.js', 'serve'], { encoding: 'utf8', timeout: 30_000 });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(`Node.js ${version} is not supported`);
+  });
+
+  describe('npm ci and npm test refuse an unsupported Node too', () => {
+    // The machines ship an end-of-life Node as /usr/bin/node (and its npm): where it is there, it must be refused.
+    const oldVersion = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).stdout?.trim().replace(/^v/, '');
+    const old = oldVersion && unsupportedNodeReason(oldVersion) ? oldVersion : undefined;
+    const message = `Node.js ${old} is not supported: use Node 24 LTS (22.15 or later also works).`;
+
+    it('.npmrc makes engines binding (engine-strict); postinstall and pretest check before any work', () => {
+      expect(fs.readFileSync('.npmrc', 'utf8')).toMatch(/^engine-strict=true$/m);
+      expect(pkg.scripts.pretest).toBe('node scripts/check-node.mjs');
+      // postinstall's first import is the check, so it runs before any of postinstall's own work.
+      expect(fs.readFileSync('scripts/postinstall.mjs', 'utf8')).toMatch(/^(\/\/.*\n)*import '\.\/check-node\.mjs';/);
+    });
+
+    it.skipIf(!old)('the config of vitest stops at once under the old Node: one line, exit 1, no test run', () => {
+      const run = spawnSync('/usr/bin/node', ['node_modules/vitest/vitest.mjs', 'run', 'test/runtime.test.ts'], { encoding: 'utf8', timeout: 60_000 });
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim()).toBe(message);
+      expect(run.stdout).not.toMatch(/Test Files/);
+      const check = spawnSync('/usr/bin/node', ['scripts/check-node.mjs'], { encoding: 'utf8', timeout: 30_000 });
+      expect([check.status, check.stderr.trim()]).toEqual([1, message]);
+      expect(spawnSync(process.execPath, ['scripts/check-node.mjs'], { encoding: 'utf8' }).status).toBe(0);
+    });
+
+    it.skipIf(!old || !fs.existsSync('/usr/bin/npm'))('npm ci under the old Node refuses with EBADENGINE and installs nothing', () => {
+      // A scratch copy of what npm ci reads: the refusal comes before anything is fetched.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-npm-ci-'));
+      try {
+        for (const f of ['package.json', 'package-lock.json', '.npmrc']) fs.copyFileSync(f, path.join(dir, f));
+        const run = spawnSync('/usr/bin/npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { PATH: '/usr/bin:/bin', HOME: process.env.HOME } });
+        expect(run.status, run.stderr).not.toBe(0);
+        expect(run.stderr).toContain('EBADENGINE');
+        expect(run.stderr).toContain(`Required: {"node":"${pkg.engines.node}"}`);
+        expect(fs.existsSync(path.join(dir, 'node_modules'))).toBe(false);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 });

@@ -3,13 +3,13 @@
 // and responses are checked by the TypeScript compiler: a misspelt path or field does not compile.
 //
 //   KEY=svc_… npx tsx examples/typed-client/list-servers.ts
-//   (SERVICE_BASE_URL defaults to http://127.0.0.1:8080)
+//   (the server: SERVICE_BASE_URL, as for every svc command; default http://127.0.0.1:8080)
 import createClient from 'openapi-fetch';
 import type { components, paths } from './api.d.ts';
 
 type ApiError = components['schemas']['Error'];
 
-const baseUrl = process.env.SERVICE_BASE_URL ?? 'http://127.0.0.1:8080';
+const baseUrl = (process.env.SERVICE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const key = process.env.KEY ?? process.env.SERVICE_API_KEY;
 if (!key) throw new Error('Set KEY to an API key (svc_…), e.g. the demo key from .data/demo-credentials.json');
 

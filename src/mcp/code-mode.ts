@@ -109,10 +109,11 @@ function searchTool(schema: GraphQLSchema, args: Record<string, unknown>, call: 
   if (typeof query !== 'string' || type !== undefined) return toolError(400, 'Give either query (words to look for) or type (an exact type name).');
   const words = queryWords(query);
   if (!words.length || query.length > 200) return toolError(400, 'query must have 1 to 200 characters with at least one letter or digit.');
-  if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_LIMIT.max) return toolError(400, `limit must be an integer from 1 to ${SEARCH_LIMIT.max}.`);
-  const offset = cursor === undefined ? 0 : typeof cursor === 'string' && /^\d{1,6}$/.test(cursor) ? Number(cursor) : -1;
-  if (offset < 0) return toolError(400, 'cursor must be the nextCursor of a previous page.');
+  if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_LIMIT.max) return toolError(400, `limit must be an integer from 1 to ${SEARCH_LIMIT.max}.`, 'limit');
   const matches = searchSchema(view, words);
+  // A nextCursor is an offset inside the matches (1 up to their count); anything else was not issued.
+  const offset = cursor === undefined ? 0 : typeof cursor === 'string' && /^[1-9]\d{0,5}$/.test(cursor) ? Number(cursor) : -1;
+  if (offset < 0 || (cursor !== undefined && offset >= matches.length)) return toolError(400, 'cursor must be the nextCursor of a previous page.', 'cursor');
   const end = offset + (limit as number);
   return toolResult({ data: matches.slice(offset, end), hasMore: end < matches.length, nextCursor: end < matches.length ? String(end) : null });
 }

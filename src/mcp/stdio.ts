@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { baseUrlFromEnv, cannotReach } from '../../bin/reach.js';
 import { API_REVISION } from '../version.ts';
 
 /**
@@ -16,7 +17,7 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
     process.stderr.write('svc mcp: SERVICE_API_KEY is not set. Set it to an API key (svc_...) or OAuth access token; SERVICE_BASE_URL names the API (default http://127.0.0.1:8080).\n');
     process.exit(2);
   }
-  const base = (env.SERVICE_BASE_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
+  const base = (baseUrlFromEnv(env) || 'http://127.0.0.1:8080').replace(/\/+$/, '');
   const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
   if (env.SERVICE_MCP_TOOLSETS) headers['X-MCP-Toolsets'] = env.SERVICE_MCP_TOOLSETS;
   if (env.SERVICE_MCP_READONLY) headers['X-MCP-Readonly'] = env.SERVICE_MCP_READONLY;
@@ -26,7 +27,8 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   try {
     await upstream.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
   } catch (err) {
-    process.stderr.write(`svc mcp: cannot reach ${base}/mcp with this key: ${(err as Error).message}\n`);
+    const unreachable = cannotReach(`${base}/mcp`, err);
+    process.stderr.write(unreachable ? `svc: ${unreachable}\n` : `svc mcp: ${base}/mcp refused this key: ${(err as Error).message}\n`);
     process.exit(1);
   }
 

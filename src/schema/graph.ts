@@ -1,10 +1,10 @@
 import type { ArgBuilder } from '@pothos/core';
 import DataLoader from 'dataloader';
-import { badRequest, forbidden, unauthorized } from '../errors.ts';
+import { ApiError, badRequest, forbidden, unauthorized } from '../errors.ts';
 import type { Scope } from '../scopes.ts';
 import { builder, type Types } from './builder.ts';
 import type { RequestContext } from './context.ts';
-import { PAGE_MAX, type Page, type PageArgs } from './pagination.ts';
+import { checkCursor, PAGE_MAX, type Page, type PageArgs } from './pagination.ts';
 
 /**
  * The connected graph (README: The graph): global object identification (Node, node, nodes),
@@ -94,6 +94,21 @@ export function connectionOf<T extends { id: string | number }>(rows: T[], first
   const nodes = rows.length > first ? rows.slice(0, first) : rows;
   const cursorOf = (n: T) => String(n.id);
   return { nodes, hasNextPage: rows.length > first, endCursor: nodes.length ? cursorOf(nodes[nodes.length - 1]) : null, cursorOf, count };
+}
+
+/** `after` checked to be an endCursor this connection issues (README: Pagination): an id of kind `kind` (or `'int'`). */
+export function connectionAfter(args: ConnectionArgs, kind: string): string | null {
+  return args.after == null ? null : String(checkCursor(args.after, kind, 'after'));
+}
+
+/** A service's list page read for a connection: the service refuses a bad `cursor`, which here is `after`. */
+export async function pageForConnection<T>(read: Promise<Page<T>>): Promise<Page<T>> {
+  try {
+    return await read;
+  } catch (e) {
+    if (e instanceof ApiError && e.extensions.field === 'cursor') throw badRequest('after must be the endCursor of a previous page.', 'after');
+    throw e;
+  }
 }
 
 /** A connection from a service's list page (`{ data, hasMore, nextCursor }`). */
@@ -272,7 +287,7 @@ export function accountListEdge<T extends { id: string | number }>(
       type: connection,
       description,
       args: connectionArgs(t),
-      resolve: async (_account, args, ctx) => connectionOfPage(await list(ctx, { limit: pageSize(args), cursor: args.after })),
+      resolve: async (_account, args, ctx) => connectionOfPage(await pageForConnection(list(ctx, { limit: pageSize(args), cursor: args.after }))),
     }),
   );
 }

@@ -1,4 +1,5 @@
 import type { ArgBuilder } from '@pothos/core';
+import { ID_ALPHABET } from '../db/ids.ts';
 import { badRequest } from '../errors.ts';
 import { builder, type Types } from './builder.ts';
 import { rules, type InputRules } from './input-rules.ts';
@@ -45,21 +46,36 @@ async function keysetPage<T extends { id: K }, K extends string | number>(limit:
   return { data, hasMore, nextCursor: hasMore ? String(data[data.length - 1].id) : null };
 }
 
-/** A page of a model whose ids are `<prefix>_<time><random>` strings; a list may have its own limits. */
-export function paginate<T extends { id: string }>(args: PageArgs, find: Find<T, string>, limits = PAGE_LIMITS): Promise<Page<T>> {
-  return keysetPage(args.limit ?? limits.fallback, args.cursor ?? undefined, find);
+// newId's shape after the prefix: 10 time + 16 random characters of the id alphabet.
+const ID_TAIL = new RegExp(`^[${ID_ALPHABET}]{26}$`);
+const INT4_MAX = 2_147_483_647;
+
+/**
+ * A cursor checked to be one this list issues: an id of its kind (`prefix`), or for mail's
+ * integer ids (`'int'`) a positive int4 as text. Anything else would compare as text and answer
+ * some page (page one for `zzz`), which looks like success (README: Pagination). GraphQL
+ * connections name theirs `after` and issue it as `endCursor`.
+ */
+export function checkCursor(cursor: string, kind: string, param: 'cursor' | 'after' = 'cursor'): string | number {
+  if (kind === 'int') {
+    const n = /^[1-9][0-9]{0,9}$/.test(cursor) ? Number(cursor) : NaN;
+    if (n <= INT4_MAX) return n;
+  } else if (cursor.startsWith(`${kind}_`) && ID_TAIL.test(cursor.slice(kind.length + 1))) {
+    return cursor;
+  }
+  throw badRequest(param === 'cursor' ? 'cursor must be the nextCursor of a previous page.' : 'after must be the endCursor of a previous page.', param);
 }
 
-const INT4_MAX = 2_147_483_647;
+/** A page of a model whose ids are `<prefix>_<time><random>` strings; a list may have its own limits. */
+export function paginate<T extends { id: string }>(args: PageArgs, prefix: string, find: Find<T, string>, limits = PAGE_LIMITS): Promise<Page<T>> {
+  const after = args.cursor == null ? undefined : (checkCursor(args.cursor, prefix) as string);
+  return keysetPage(args.limit ?? limits.fallback, after, find);
+}
 
 /** A page of a model with autoincrement integer ids (mail): the cursor is the id as text. */
 export function paginateIntIds<T extends { id: number }>(args: PageArgs, find: Find<T, number>): Promise<Page<T>> {
-  const limit = args.limit ?? PAGE_DEFAULT;
-  const cursor = args.cursor ?? undefined;
-  if (cursor === undefined) return keysetPage(limit, undefined, find);
-  const after = /^[1-9][0-9]{0,9}$/.test(cursor) ? Number(cursor) : NaN;
-  if (!(after <= INT4_MAX)) throw badRequest('cursor must be the nextCursor of a previous page.', 'cursor');
-  return keysetPage(limit, after, find);
+  const after = args.cursor == null ? undefined : (checkCursor(args.cursor, 'int') as number);
+  return keysetPage(args.limit ?? PAGE_DEFAULT, after, find);
 }
 
 /**

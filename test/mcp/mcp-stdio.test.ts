@@ -56,6 +56,7 @@ describe('svc mcp (stdio)', () => {
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise<number | null>((r) => child.on('exit', r));
     expect(code).not.toBe(0);
-    expect(err).toMatch(/cannot reach .*\/mcp/);
+    expect(err).toMatch(/\/mcp refused this key/);
+    expect(err).not.toMatch(/cannot reach/);
   });
 });

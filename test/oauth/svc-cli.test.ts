@@ -17,7 +17,7 @@ interface Run {
   stderr: string;
 }
 
-/** `node bin/svc.js ...` as a person runs it, with only the environment given (no SVC_URL unless given). */
+/** `node bin/svc.js ...` as a person runs it, with only the environment given (no SERVICE_BASE_URL unless given). */
 function svc(args: string[], env: Record<string, string>, onStdout?: (text: string) => void): Promise<Run> {
   const child = spawn(process.execPath, ['bin/svc.js', ...args], { cwd: ROOT, env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -172,7 +172,7 @@ describe('svc login and logout against a scripted authorization server: interval
     base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-home-'));
     try {
-      const run = await svc(['login'], { HOME: home, SVC_URL: base });
+      const run = await svc(['login'], { HOME: home, SERVICE_BASE_URL: base });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('one-time code: WXYZ-3479');
       expect(run.stdout).toContain(`Open ${base}/activate in a browser`);

@@ -83,7 +83,7 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 const prismaPage = (db: ReturnType<typeof tenantClient>, limit: number, cursor?: string) =>
-  paginate({ limit, cursor }, (page) => db.server.findMany({ include: SERVER_RELATIONS, ...page, where: { ...page.where, ...VISIBLE } }));
+  paginate({ limit, cursor }, 'srv', (page) => db.server.findMany({ include: SERVER_RELATIONS, ...page, where: { ...page.where, ...VISIBLE } }));
 
 describe('typed server reads', () => {
   it('a page of servers equals Prisma’s, page after page, with the same cursors', async () => {

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { connectionArgs, connectionOf, connectionOfPage, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
+import { connectionAfter, connectionArgs, connectionOf, connectionOfPage, connectionType, edge, nodeKind, pageForConnection, pageSize } from '../../schema/graph.ts';
 import { countInvoices, invoicePage, invoicesByIds } from './graph-reads.ts';
 import { Invoice, Wallet, WalletTransaction } from './schema.ts';
 import { getWallet, listWalletTransactions, walletTransactionsByIds } from './service.ts';
@@ -19,7 +19,7 @@ builder.objectField(Wallet, 'transactions', (t) =>
     type: WalletTransactionConnection,
     description: 'Ledger rows, newest first.',
     args: connectionArgs(t),
-    resolve: async (_w, args, ctx) => connectionOfPage(await listWalletTransactions(ctx.db, { limit: pageSize(args), cursor: args.after })),
+    resolve: async (_w, args, ctx) => connectionOfPage(await pageForConnection(listWalletTransactions(ctx.db, { limit: pageSize(args), cursor: args.after }))),
   }),
 );
 
@@ -31,7 +31,7 @@ builder.prismaObjectField('Account', 'invoices', (t) =>
     args: connectionArgs(t),
     resolve: async (_a, args, ctx) => {
       const first = pageSize(args);
-      return connectionOf(await invoicePage(ctx.db, first, args.after), first, () => countInvoices(ctx.db));
+      return connectionOf(await invoicePage(ctx.db, first, connectionAfter(args, 'inv')), first, () => countInvoices(ctx.db));
     },
   }),
 );

@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { GATEWAYS, isGateway } from '../../provider/payments.ts';
 import type { Tx } from '../../provider/types.ts';
 import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
+import { ID_PREFIX } from '../../db/ids.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { invoiceView, issueInvoice, MAX_INVOICE_ITEMS, MAX_ITEM_USD_CENTS, payInvoice, type LineItem, type PaymentMethod } from './invoices.ts';
 import { credit, deposit } from './wallet.ts';
@@ -74,7 +75,7 @@ function walletTransactionView(t: LedgerRow) {
 
 /** Ledger rows, newest first (README pagination: limit and cursor). */
 export async function listWalletTransactions(db: TenantDb, args: PageArgs) {
-  const page = await paginate(args, (q) => db.walletTransaction.findMany({ ...q }));
+  const page = await paginate(args, ID_PREFIX.walletTransaction, (q) => db.walletTransaction.findMany({ ...q }));
   return { ...page, data: page.data.map(walletTransactionView) };
 }
 

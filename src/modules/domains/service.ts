@@ -48,7 +48,7 @@ async function findDomain(db: TenantDb | Tx, id: string): Promise<DomainRow> {
 }
 
 export async function listDomains(db: TenantDb, args: PageArgs) {
-  const page = await paginate(args, (q) => db.domain.findMany({ ...q }));
+  const page = await paginate(args, ID_PREFIX.domain, (q) => db.domain.findMany({ ...q }));
   return { ...page, data: page.data.map(domainView) };
 }
 

@@ -164,7 +164,7 @@ export function certificateView(row: HostingRow) {
 export const hostingPage = accountPage<HostingAccount>('HostingAccount');
 
 export async function listHosting(ctx: HostingContext, args: PageArgs) {
-  const page = await paginate(args, (q) => hostingPage(ctx.db, q));
+  const page = await paginate(args, ID_PREFIX.hosting, (q) => hostingPage(ctx.db, q));
   return { ...page, data: page.data.map((r) => hostingView(r, ctx.app.config.publicBaseUrl)) };
 }
 

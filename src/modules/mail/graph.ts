@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { accountListEdge, batchedConnection, batchedOne, connectionArgs, connectionType, edge } from '../../schema/graph.ts';
+import { accountListEdge, batchedConnection, batchedOne, connectionAfter, connectionArgs, connectionType, edge } from '../../schema/graph.ts';
 import { MailAlias, MailDomain, Mailbox } from './schema.ts';
 import { aliasesOfDomains, listMailDomains, mailboxesOfDomains, mailDomainsByIds } from './service.ts';
 
@@ -18,7 +18,7 @@ builder.objectField(MailDomain, 'mailboxes', (t) =>
     type: MailboxConnection,
     description: 'The mailboxes of the domain, newest first.',
     args: connectionArgs(t),
-    resolve: (d, args, ctx) => batchedConnection(ctx, 'MailDomain.mailboxes', d.id, args, (ids, after) => mailboxesOfDomains(ctx.db, ids, after), (m) => m.domain_id),
+    resolve: (d, args, ctx) => batchedConnection(ctx, 'MailDomain.mailboxes', d.id, { ...args, after: connectionAfter(args, 'int') }, (ids, after) => mailboxesOfDomains(ctx.db, ids, after), (m) => m.domain_id),
   }),
 );
 
@@ -28,7 +28,7 @@ builder.objectField(MailDomain, 'aliases', (t) =>
     type: MailAliasConnection,
     description: 'The forwarding aliases of the domain, newest first.',
     args: connectionArgs(t),
-    resolve: (d, args, ctx) => batchedConnection(ctx, 'MailDomain.aliases', d.id, args, (ids, after) => aliasesOfDomains(ctx.db, ids, after), (a) => a.domain_id),
+    resolve: (d, args, ctx) => batchedConnection(ctx, 'MailDomain.aliases', d.id, { ...args, after: connectionAfter(args, 'int') }, (ids, after) => aliasesOfDomains(ctx.db, ids, after), (a) => a.domain_id),
   }),
 );
 

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { accountListEdge, connectionArgs, connectionOf, edge, loaderOf, nodeKind, pageSize } from '../../schema/graph.ts';
+import { accountListEdge, connectionAfter, connectionArgs, connectionOf, edge, loaderOf, nodeKind, pageSize } from '../../schema/graph.ts';
 import { poolIpsOfPools, serversOfPools } from '../servers/graph-reads.ts';
 import { nodesQuery, serverFilterArgs, ServerConnection } from '../servers/graph.ts';
 import { Server } from '../servers/schema.ts';
@@ -19,9 +19,10 @@ builder.objectField(Pool, 'servers', (t) =>
     resolve: async (pool, args, ctx, info) => {
       const first = pageSize(args);
       const filter = { status: args.status, search: args.search };
+      const after = connectionAfter(args, 'srv');
       // One statement for the servers of every pool of the page (per distinct arguments).
       const loader = loaderOf<string, object[]>(ctx, `Pool.servers:${JSON.stringify(args)}:${pathKey(info.path)}`, (ids) =>
-        serversOfPools(ctx.db, ids, filter, { first, after: args.after }, nodesQuery(ctx, info, 'Server')),
+        serversOfPools(ctx.db, ids, filter, { first, after }, nodesQuery(ctx, info, 'Server')),
       );
       return connectionOf((await loader.load(pool.id)) as { id: string }[], first);
     },

@@ -148,7 +148,7 @@ async function lockPool(tx: Tx, id: string): Promise<PoolRow> {
 export const poolPage = accountPage<PoolRow>('Pool', "r.status <> 'deleted'");
 
 export async function listPools(db: TenantDb, args: PageArgs) {
-  const page = await paginate(args, (q) => poolPage(db, q));
+  const page = await paginate(args, ID_PREFIX.pool, (q) => poolPage(db, q));
   return { ...page, data: page.data.map(summary) };
 }
 

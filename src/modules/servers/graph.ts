@@ -1,7 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { ArgBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
-import { connectionArgs, connectionOf, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
+import { connectionAfter, connectionArgs, connectionOf, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
 import { attachedAddonsByIds, countServers, serverIpsByIds, serverPage, serversByIds, snapshotsByIds, type ServerFilter } from './graph-reads.ts';
 import { Server } from './schema.ts';
 
@@ -28,7 +28,7 @@ builder.prismaObjectField('Account', 'servers', (t) =>
     resolve: async (_account, args, ctx, info) => {
       const first = pageSize(args);
       const filter: ServerFilter = { status: args.status, search: args.search, poolId: args.poolId == null ? null : String(args.poolId) };
-      const rows = await serverPage(ctx.db, filter, { first, after: args.after }, nodesQuery(ctx, info, 'Server'));
+      const rows = await serverPage(ctx.db, filter, { first, after: connectionAfter(args, 'srv') }, nodesQuery(ctx, info, 'Server'));
       return connectionOf(rows, first, () => countServers(ctx.db, filter));
     },
   }),

@@ -2,6 +2,7 @@ import { asModelRow } from '../../db/model-rows.ts';
 import { tenantRows, tenantStatement, type TenantDb } from '../../db/tenant.ts';
 import { notFound } from '../../errors.ts';
 import type { Prisma, Server, ServerAddon, ServerIp, Snapshot } from '../../generated/prisma/client.ts';
+import { ID_PREFIX } from '../../db/ids.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import { getServer } from './server-row.ts';
 
@@ -89,7 +90,7 @@ export function answeredByServerReads(query: { include?: Record<string, unknown>
 
 /** A page of servers with their relations, in one statement. */
 export function listServersWithRelations(db: TenantDb, args: PageArgs) {
-  return paginate(args, async (page) => serversOf((await tenantRows<Page>(db, SERVER_PAGE, page.take, page.where.id?.lt ?? null))[0]));
+  return paginate(args, ID_PREFIX.server, async (page) => serversOf((await tenantRows<Page>(db, SERVER_PAGE, page.take, page.where.id?.lt ?? null))[0]));
 }
 
 /** One server with its relations, in one statement; 404 when the account has no such visible server. */

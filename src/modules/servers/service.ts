@@ -18,7 +18,7 @@ import { answeredByServerReads, listServersWithRelations } from './server-reads.
 export function listServers(db: TenantDb, args: PageArgs, query: object = {}) {
   // One statement, with no Prisma result mapping, when it answers the selection (server-reads.ts).
   if (answeredByServerReads(query)) return listServersWithRelations(db, args);
-  return paginate(args, (page) => db.server.findMany({ ...query, ...page, where: { ...page.where, ...VISIBLE } }));
+  return paginate(args, ID_PREFIX.server, (page) => db.server.findMany({ ...query, ...page, where: { ...page.where, ...VISIBLE } }));
 }
 
 /**

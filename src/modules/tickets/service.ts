@@ -69,7 +69,7 @@ function oneOf<T extends string>(input: unknown, field: string, values: readonly
 export const ticketPage = accountPage<TicketRow>('Ticket');
 
 export async function listTickets(db: TenantDb, args: PageArgs) {
-  const page = await paginate(args, (q) => ticketPage(db, q));
+  const page = await paginate(args, ID_PREFIX.ticket, (q) => ticketPage(db, q));
   return { ...page, data: page.data.map(ticketView) };
 }
 

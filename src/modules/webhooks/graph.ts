@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { accountListEdge, batchedConnection, batchedOne, connectionArgs, connectionType, edge, nodeKind } from '../../schema/graph.ts';
+import { accountListEdge, batchedConnection, batchedOne, connectionAfter, connectionArgs, connectionType, edge, nodeKind } from '../../schema/graph.ts';
 import { Webhook, WebhookDelivery } from './schema.ts';
 import { deliveriesByIds, deliveriesOfWebhooks, listWebhooks, webhooksByIds } from './service.ts';
 
@@ -15,7 +15,7 @@ builder.objectField(Webhook, 'deliveries', (t) =>
     type: WebhookDeliveryConnection,
     description: 'Recent deliveries, newest first.',
     args: connectionArgs(t),
-    resolve: (w, args, ctx) => batchedConnection(ctx, 'Webhook.deliveries', w.id, args, (ids, after) => deliveriesOfWebhooks(ctx.db, ids, after), (d) => d.webhookId),
+    resolve: (w, args, ctx) => batchedConnection(ctx, 'Webhook.deliveries', w.id, { ...args, after: connectionAfter(args, 'whd') }, (ids, after) => deliveriesOfWebhooks(ctx.db, ids, after), (d) => d.webhookId),
   }),
 );
 

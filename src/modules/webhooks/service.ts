@@ -100,7 +100,7 @@ async function parseUrl(input: string, allowPrivate: boolean): Promise<string> {
 }
 
 export async function listWebhooks(db: TenantDb, args: PageArgs) {
-  const page = await paginate(args, (q) => db.webhook.findMany(q));
+  const page = await paginate(args, ID_PREFIX.webhook, (q) => db.webhook.findMany(q));
   return { ...page, data: page.data.map((r) => view(r)) };
 }
 
@@ -179,7 +179,7 @@ export const DELIVERY_SELECT = {
 
 /** The delivery log of a subscription, newest first (delivery ids carry their creation time); one statement. */
 export function listDeliveries(db: TenantDb, webhookId: string, args: PageArgs) {
-  return paginate(args, async (q) => {
+  return paginate(args, ID_PREFIX.webhookDelivery, async (q) => {
     const rows = await readDeliveryPage(db, webhookId, q.where.id?.lt ?? null, q.take);
     if (!rows) throw notFound('Webhook');
     return rows;
