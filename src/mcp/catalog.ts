@@ -71,7 +71,34 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
   if (op.idempotencyKey) {
     properties[IDEMPOTENCY_ARG] = { type: 'string', minLength: 1, maxLength: 255, description: 'A retry with the same key within 24 h returns the first result.' };
   }
-  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  return listedInputSchema({ type: 'object', properties, ...(required.length ? { required } : {}) }) as Tool['inputSchema'];
+}
+
+const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+
+/**
+ * An input schema as tools/list carries it, without keywords that say nothing an agent needs:
+ * `additionalProperties: false` (the server answers an unknown argument with a 400 naming it)
+ * and `format: int32` where `minimum` and `maximum` already bound the integer inside int32.
+ */
+function listedInputSchema(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    if (key === 'format' && value === 'int32' && Number(schema.minimum) >= INT32.min && Number(schema.maximum) <= INT32.max) continue;
+    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, listedInputSchema(v)]));
+    else if (key === 'items' && value && typeof value === 'object') out[key] = listedInputSchema(value as JsonSchema);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** The MCP spec's value of each hint when it is absent (ToolAnnotations). */
+const HINT_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } as const;
+
+/** A tool's annotations as tools/list carries them: a hint equal to the spec's default is left out, since a client reads its absence as that value. */
+export function listedAnnotations(annotations: Tool['annotations']): Partial<Tool['annotations']> {
+  return Object.fromEntries(Object.entries(annotations).filter(([hint, value]) => HINT_DEFAULTS[hint as keyof typeof HINT_DEFAULTS] !== value));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { API_REVISION } from '../version.ts';
-import { CODE_MODE_TOOLSET, selectTools, type Tool, type ToolSelection } from './catalog.ts';
+import { CODE_MODE_TOOLSET, listedAnnotations, selectTools, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
 import { toolError } from './tool-results.ts';
 
@@ -16,7 +16,7 @@ export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) =
  * half of the listing an agent pays for before its first call, and results are the same without.
  */
 export function listedTools(catalog: readonly Tool[], selection: ToolSelection): ListedTool[] {
-  const operations = selectTools(catalog, selection).map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }));
+  const operations = selectTools(catalog, selection).map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: listedAnnotations(t.annotations) }));
   const tools = [...operations, ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : [])];
   return selection.outputSchemas ? tools : tools.map(({ outputSchema: _, ...tool }) => tool);
 }

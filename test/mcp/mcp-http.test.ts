@@ -18,6 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
+/** ToolAnnotations: the value a client reads when a hint is absent (MCP specification). */
+const SPEC_HINT_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 const names = (tools: { name: string }[]) => tools.map((t) => t.name).sort();
 
 describe('MCP over Streamable HTTP', () => {
@@ -46,14 +48,21 @@ describe('MCP over Streamable HTTP', () => {
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(10);
       expect(tool.inputSchema.type).toBe('object');
-      expect(tool.annotations).toEqual({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean), openWorldHint: false });
+      // A hint equal to the spec's default is left out; read with the defaults, every tool says all four.
+      expect({ ...SPEC_HINT_DEFAULTS, ...tool.annotations }, tool.name).toEqual(catalog.find((t) => t.name === tool.name)!.annotations);
+      expect(Object.entries(tool.annotations!).filter(([hint, value]) => SPEC_HINT_DEFAULTS[hint as keyof typeof SPEC_HINT_DEFAULTS] === value), tool.name).toEqual([]);
     }
     const terminate = tools.find((t) => t.name === 'server_terminate')!;
-    expect(terminate.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(tools.find((t) => t.name === 'servers_list')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(terminate.annotations).toEqual({ idempotentHint: true, openWorldHint: false });
+    expect(tools.find((t) => t.name === 'servers_list')!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(tools.find((t) => t.name === 'server_power')!.annotations).toEqual({ destructiveHint: false, openWorldHint: false });
     const ptr = tools.find((t) => t.name === 'server_ptr_set')!;
-    expect(ptr.inputSchema).toMatchObject({ required: expect.arrayContaining(['id', 'ip', 'hostname']), additionalProperties: false });
+    expect(ptr.inputSchema).toMatchObject({ required: expect.arrayContaining(['id', 'ip', 'hostname']) });
     expect(tools.find((t) => t.name === 'server_snapshot_create')!.inputSchema.properties).toHaveProperty('idempotency_key');
+    // The listing leaves out additionalProperties: false; an unknown argument is still refused, by name.
+    const unknown = await client.callTool({ name: 'server_get', arguments: { id: serverId, verbose: true } });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structuredContent).toMatchObject({ statusCode: 400, message: 'Unknown argument "verbose".' });
     await client.close();
   });
 
