@@ -69,7 +69,7 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
     if (isNonNullType(arg.type) && arg.defaultValue === undefined) required.push(arg.name);
   }
   if (op.idempotencyKey) {
-    properties[IDEMPOTENCY_ARG] = { type: 'string', minLength: 1, maxLength: 255, description: 'A retry with the same key within 24 h returns the first result.' };
+    properties[IDEMPOTENCY_ARG] = { type: 'string', minLength: 1, maxLength: 255, description: 'The same key within 24 h returns the first result.' };
   }
   return listedInputSchema({ type: 'object', properties, ...(required.length ? { required } : {}) }) as Tool['inputSchema'];
 }
@@ -96,9 +96,14 @@ function listedInputSchema(schema: JsonSchema): JsonSchema {
 /** The MCP spec's value of each hint when it is absent (ToolAnnotations). */
 const HINT_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } as const;
 
-/** A tool's annotations as tools/list carries them: a hint equal to the spec's default is left out, since a client reads its absence as that value. */
+/**
+ * A tool's annotations as tools/list carries them: a hint equal to the spec's default is left
+ * out (a client reads its absence as that value), and so are destructiveHint and idempotentHint
+ * of a read-only tool, which the spec gives a meaning only when readOnlyHint is false.
+ */
 export function listedAnnotations(annotations: Tool['annotations']): Partial<Tool['annotations']> {
-  return Object.fromEntries(Object.entries(annotations).filter(([hint, value]) => HINT_DEFAULTS[hint as keyof typeof HINT_DEFAULTS] !== value));
+  const meaningless = (hint: string) => annotations.readOnlyHint && (hint === 'destructiveHint' || hint === 'idempotentHint');
+  return Object.fromEntries(Object.entries(annotations).filter(([hint, value]) => HINT_DEFAULTS[hint as keyof typeof HINT_DEFAULTS] !== value && !meaningless(hint)));
 }
 
 /**

@@ -48,13 +48,16 @@ describe('MCP over Streamable HTTP', () => {
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(10);
       expect(tool.inputSchema.type).toBe('object');
-      // A hint equal to the spec's default is left out; read with the defaults, every tool says all four.
-      expect({ ...SPEC_HINT_DEFAULTS, ...tool.annotations }, tool.name).toEqual(catalog.find((t) => t.name === tool.name)!.annotations);
-      expect(Object.entries(tool.annotations!).filter(([hint, value]) => SPEC_HINT_DEFAULTS[hint as keyof typeof SPEC_HINT_DEFAULTS] === value), tool.name).toEqual([]);
+      // Listed: every hint that differs from the spec's default and means something (destructive
+      // and idempotent only when not read-only); read with the defaults, the catalogue's hints.
+      const full = catalog.find((t) => t.name === tool.name)!.annotations;
+      const meaningful = Object.entries(full).filter(([hint]) => !full.readOnlyHint || hint === 'readOnlyHint' || hint === 'openWorldHint');
+      expect(tool.annotations, tool.name).toEqual(Object.fromEntries(meaningful.filter(([hint, value]) => SPEC_HINT_DEFAULTS[hint as keyof typeof SPEC_HINT_DEFAULTS] !== value)));
+      if (!full.readOnlyHint) expect({ ...SPEC_HINT_DEFAULTS, ...tool.annotations }, tool.name).toEqual(full);
     }
     const terminate = tools.find((t) => t.name === 'server_terminate')!;
     expect(terminate.annotations).toEqual({ idempotentHint: true, openWorldHint: false });
-    expect(tools.find((t) => t.name === 'servers_list')!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(tools.find((t) => t.name === 'servers_list')!.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(tools.find((t) => t.name === 'server_power')!.annotations).toEqual({ destructiveHint: false, openWorldHint: false });
     const ptr = tools.find((t) => t.name === 'server_ptr_set')!;
     expect(ptr.inputSchema).toMatchObject({ required: expect.arrayContaining(['id', 'ip', 'hostname']) });
