@@ -4,6 +4,7 @@ import { ALL_SCOPES } from '../scopes.ts';
 import { isMcpTool, listOperations, type Area } from '../schema/operation.ts';
 import { buildToolCatalog, CODE_MODE_TOOLSET, DEFAULT_TOOLSETS, IDEMPOTENCY_ARG, OPERATION_TOOLSETS, OPTIONAL_TOOLSETS, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
+import { MCP_INSTRUCTIONS } from './conventions.ts';
 import { listedTools } from './server.ts';
 
 /** The size of a text an agent's context holds: characters, and tokens by OpenAI's o200k_base tokenizer (gpt-tokenizer). */
@@ -38,6 +39,8 @@ export function mcpToolsArtifact(schema: GraphQLSchema): object {
       [CODE_MODE_TOOLSET]: catalogSize(tools, { toolsets: [CODE_MODE_TOOLSET] }),
       [`${CODE_MODE_TOOLSET} (X-MCP-Readonly)`]: catalogSize(tools, { toolsets: [CODE_MODE_TOOLSET], readOnly: true }),
     },
+    // The initialize result's instructions (conventions.ts), sent once per session with operation tools.
+    instructionsSize: textSize(MCP_INSTRUCTIONS),
     tools: tools.map((t) => ({
       name: t.name,
       toolset: t.toolset,

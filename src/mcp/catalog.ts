@@ -3,6 +3,7 @@ import type { Scope } from '../scopes.ts';
 import { inputSchemaOf, jsonSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
 import { isMcpTool, listOperations, type Area, type Operation } from '../schema/operation.ts';
 import { restView } from '../schema/rest-view.ts';
+import { toolDescription } from './conventions.ts';
 
 /** Code mode (src/mcp/code-mode.ts): schema search and a GraphQL document runner instead of one tool per operation. */
 export const CODE_MODE_TOOLSET = 'graphql';
@@ -22,6 +23,7 @@ export interface Tool {
   name: string;
   /** The operation's summary. */
   title: string;
+  /** The operation's description, its shared sentences shortened (conventions.ts: the server's instructions say them once). */
   description: string;
   toolset: Area;
   scope: Scope;
@@ -45,7 +47,7 @@ export function buildToolCatalog(schema: GraphQLSchema): Tool[] {
     .map((op) => ({
       name: op.meta.tool,
       title: op.meta.summary,
-      description: op.description,
+      description: toolDescription(op.description),
       toolset: op.meta.area,
       scope: op.meta.scope,
       inputSchema: toolInputSchemaOf(op),
@@ -69,7 +71,9 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
     if (isNonNullType(arg.type) && arg.defaultValue === undefined) required.push(arg.name);
   }
   if (op.idempotencyKey) {
-    properties[IDEMPOTENCY_ARG] = { type: 'string', minLength: 1, maxLength: 255, description: 'The same key within 24 h returns the first result.' };
+    // What it does and its length are in the server's instructions (conventions.ts), once: here
+    // 25 descriptions and bounds would cost an agent ~475 tokens on every listing.
+    properties[IDEMPOTENCY_ARG] = { type: 'string' };
   }
   return listedInputSchema({ type: 'object', properties, ...(required.length ? { required } : {}) }) as Tool['inputSchema'];
 }
