@@ -32,7 +32,12 @@ export interface Tool {
   outputSchema: JsonSchema & { type: 'object' };
   /** structuredContent is `{ result: <value> }` (a list or scalar return type), not the value itself. */
   wrapsResult: boolean;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+  /**
+   * No openWorldHint: `false` on each of the 85 default tools was ~500 tokens of every listing.
+   * A host reads the spec's default (true), the cautious reading (webhooks and git deploys do
+   * reach addresses outside the account).
+   */
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
   operation: Operation;
 }
 
@@ -57,7 +62,6 @@ export function buildToolCatalog(schema: GraphQLSchema): Tool[] {
         readOnlyHint: op.hints.readOnly,
         destructiveHint: op.hints.destructive,
         idempotentHint: op.hints.idempotent,
-        openWorldHint: false,
       },
       operation: op,
     }));
@@ -67,7 +71,11 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const arg of op.field.args) {
-    properties[arg.name] = inputSchemaOf(arg, { inline: true });
+    const schema = inputSchemaOf(arg, { inline: true });
+    // An optional argument's `null` says nothing its absence does not (the instructions say null
+    // is the same as leaving it out): its type is the plain one. Inside input objects a null
+    // can mean something ("or null to return the address"), so nested types keep it.
+    properties[arg.name] = isNonNullType(arg.type) ? schema : withoutNull(schema);
     if (isNonNullType(arg.type) && arg.defaultValue === undefined) required.push(arg.name);
   }
   if (op.idempotencyKey) {
@@ -78,18 +86,28 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
   return listedInputSchema({ type: 'object', properties, ...(required.length ? { required } : {}) }) as Tool['inputSchema'];
 }
 
-const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+/** `type: [t, 'null']` as `type: t`. */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  const { type } = schema;
+  return Array.isArray(type) && type.length === 2 && type[1] === 'null' ? { ...schema, type: type[0] } : schema;
+}
 
 /**
- * An input schema as tools/list carries it, without keywords that say nothing an agent needs:
- * `additionalProperties: false` (the server answers an unknown argument with a 400 naming it)
- * and `format: int32` where `minimum` and `maximum` already bound the integer inside int32.
+ * An input schema as tools/list carries it, without what says nothing an agent needs:
+ * `additionalProperties: false` (the server answers an unknown argument with a 400 naming it),
+ * `format: int32` (GraphQL's Int; a value beyond it is a 400 naming the argument, and the
+ * integers the API takes are counts and cents far inside it), and in a description the range
+ * the bounds already state (withoutStatedRange).
  */
 function listedInputSchema(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'additionalProperties' && value === false) continue;
-    if (key === 'format' && value === 'int32' && Number(schema.minimum) >= INT32.min && Number(schema.maximum) <= INT32.max) continue;
+    if (key === 'format' && value === 'int32') continue;
+    if (key === 'description' && typeof value === 'string') {
+      out[key] = withoutStatedRange(value, schema);
+      continue;
+    }
     if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, listedInputSchema(v)]));
     else if (key === 'items' && value && typeof value === 'object') out[key] = listedInputSchema(value as JsonSchema);
     else out[key] = value;
@@ -97,8 +115,23 @@ function listedInputSchema(schema: JsonSchema): JsonSchema {
   return out;
 }
 
+/**
+ * A description without a clause repeating the schema's own bounds: "Items per page, 1 to 1000
+ * (default 50)." with minimum 1 and maximum 1000 is "Items per page (default 50).", "The first
+ * message, 1 to 20000 characters." with those lengths "The first message.". A description that
+ * is nothing but its range stays.
+ */
+function withoutStatedRange(description: string, schema: JsonSchema): string {
+  const ranges = [[schema.minimum, schema.maximum, ''], [schema.minLength, schema.maxLength, ' characters']] as const;
+  let text = description;
+  for (const [min, max, unit] of ranges) {
+    if (min !== undefined && max !== undefined) text = text.replace(new RegExp(`[,:] ${min} to ${max}${unit}(?=[\\s.;)])`), '');
+  }
+  return text;
+}
+
 /** The MCP spec's value of each hint when it is absent (ToolAnnotations). */
-const HINT_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } as const;
+const HINT_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false } as const;
 
 /**
  * A tool's annotations as tools/list carries them: a hint equal to the spec's default is left
