@@ -1,19 +1,24 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { GraphQLSchema } from 'graphql';
 import { ALL_SCOPES } from '../scopes.ts';
 import { isMcpTool, listOperations, type Area } from '../schema/operation.ts';
 import { buildToolCatalog, CODE_MODE_TOOLSET, DEFAULT_TOOLSETS, IDEMPOTENCY_ARG, OPERATION_TOOLSETS, OPTIONAL_TOOLSETS, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
+import { MCP_INSTRUCTIONS } from './conventions.ts';
 import { listedTools } from './server.ts';
+
+/** The size of a text an agent's context holds: characters, and tokens by OpenAI's o200k_base tokenizer (gpt-tokenizer). */
+export function textSize(text: string) {
+  return { characters: text.length, tokens: countTokens(text) };
+}
 
 /**
  * The size of tools/list as a client receives it (the JSON-RPC result, for a key with every
- * scope): what an agent's context pays before its first call. Tokens are approximated as
- * characters / 4.
+ * scope): what an agent's context pays before its first call, on every listing.
  */
 export function catalogSize(catalog: readonly Tool[], selection: Omit<ToolSelection, 'scopes'>) {
   const result = { tools: listedTools(catalog, { ...selection, scopes: new Set(ALL_SCOPES) }) };
-  const characters = JSON.stringify(result).length;
-  return { tools: result.tools.length, characters, approxTokens: Math.round(characters / 4) };
+  return { tools: result.tools.length, ...textSize(JSON.stringify(result)) };
 }
 
 /** schema/mcp-tools.json: the mapping from operations to tools, why the others are not tools, and the catalogue sizes. */
@@ -34,6 +39,8 @@ export function mcpToolsArtifact(schema: GraphQLSchema): object {
       [CODE_MODE_TOOLSET]: catalogSize(tools, { toolsets: [CODE_MODE_TOOLSET] }),
       [`${CODE_MODE_TOOLSET} (X-MCP-Readonly)`]: catalogSize(tools, { toolsets: [CODE_MODE_TOOLSET], readOnly: true }),
     },
+    // The initialize result's instructions (conventions.ts), sent once per session with operation tools.
+    instructionsSize: textSize(MCP_INSTRUCTIONS),
     tools: tools.map((t) => ({
       name: t.name,
       toolset: t.toolset,

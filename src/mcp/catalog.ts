@@ -3,6 +3,7 @@ import type { Scope } from '../scopes.ts';
 import { inputSchemaOf, jsonSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
 import { isMcpTool, listOperations, type Area, type Operation } from '../schema/operation.ts';
 import { restView } from '../schema/rest-view.ts';
+import { toolDescription } from './conventions.ts';
 
 /** Code mode (src/mcp/code-mode.ts): schema search and a GraphQL document runner instead of one tool per operation. */
 export const CODE_MODE_TOOLSET = 'graphql';
@@ -22,6 +23,7 @@ export interface Tool {
   name: string;
   /** The operation's summary. */
   title: string;
+  /** The operation's description, its shared sentences shortened (conventions.ts: the server's instructions say them once). */
   description: string;
   toolset: Area;
   scope: Scope;
@@ -30,7 +32,12 @@ export interface Tool {
   outputSchema: JsonSchema & { type: 'object' };
   /** structuredContent is `{ result: <value> }` (a list or scalar return type), not the value itself. */
   wrapsResult: boolean;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+  /**
+   * No openWorldHint: `false` on each of the 85 default tools was ~500 tokens of every listing.
+   * A host reads the spec's default (true), the cautious reading (webhooks and git deploys do
+   * reach addresses outside the account).
+   */
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
   operation: Operation;
 }
 
@@ -45,7 +52,7 @@ export function buildToolCatalog(schema: GraphQLSchema): Tool[] {
     .map((op) => ({
       name: op.meta.tool,
       title: op.meta.summary,
-      description: op.description,
+      description: toolDescription(op.description),
       toolset: op.meta.area,
       scope: op.meta.scope,
       inputSchema: toolInputSchemaOf(op),
@@ -55,7 +62,6 @@ export function buildToolCatalog(schema: GraphQLSchema): Tool[] {
         readOnlyHint: op.hints.readOnly,
         destructiveHint: op.hints.destructive,
         idempotentHint: op.hints.idempotent,
-        openWorldHint: false,
       },
       operation: op,
     }));
@@ -65,13 +71,76 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const arg of op.field.args) {
-    properties[arg.name] = inputSchemaOf(arg, { inline: true });
+    const schema = inputSchemaOf(arg, { inline: true });
+    // An optional argument's `null` says nothing its absence does not (the instructions say null
+    // is the same as leaving it out): its type is the plain one. Inside input objects a null
+    // can mean something ("or null to return the address"), so nested types keep it.
+    properties[arg.name] = isNonNullType(arg.type) ? schema : withoutNull(schema);
     if (isNonNullType(arg.type) && arg.defaultValue === undefined) required.push(arg.name);
   }
   if (op.idempotencyKey) {
-    properties[IDEMPOTENCY_ARG] = { type: 'string', minLength: 1, maxLength: 255, description: 'A retry with the same key within 24 h returns the first result.' };
+    // What it does and its length are in the server's instructions (conventions.ts), once: here
+    // 25 descriptions and bounds would cost an agent ~475 tokens on every listing.
+    properties[IDEMPOTENCY_ARG] = { type: 'string' };
   }
-  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  return listedInputSchema({ type: 'object', properties, ...(required.length ? { required } : {}) }) as Tool['inputSchema'];
+}
+
+/** `type: [t, 'null']` as `type: t`. */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  const { type } = schema;
+  return Array.isArray(type) && type.length === 2 && type[1] === 'null' ? { ...schema, type: type[0] } : schema;
+}
+
+/**
+ * An input schema as tools/list carries it, without what says nothing an agent needs:
+ * `additionalProperties: false` (the server answers an unknown argument with a 400 naming it),
+ * `format: int32` (GraphQL's Int; a value beyond it is a 400 naming the argument, and the
+ * integers the API takes are counts and cents far inside it), and in a description the range
+ * the bounds already state (withoutStatedRange).
+ */
+function listedInputSchema(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    if (key === 'format' && value === 'int32') continue;
+    if (key === 'description' && typeof value === 'string') {
+      out[key] = withoutStatedRange(value, schema);
+      continue;
+    }
+    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, listedInputSchema(v)]));
+    else if (key === 'items' && value && typeof value === 'object') out[key] = listedInputSchema(value as JsonSchema);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * A description without a clause repeating the schema's own bounds: "Items per page, 1 to 1000
+ * (default 50)." with minimum 1 and maximum 1000 is "Items per page (default 50).", "The first
+ * message, 1 to 20000 characters." with those lengths "The first message.". A description that
+ * is nothing but its range stays.
+ */
+function withoutStatedRange(description: string, schema: JsonSchema): string {
+  const ranges = [[schema.minimum, schema.maximum, ''], [schema.minLength, schema.maxLength, ' characters']] as const;
+  let text = description;
+  for (const [min, max, unit] of ranges) {
+    if (min !== undefined && max !== undefined) text = text.replace(new RegExp(`[,:] ${min} to ${max}${unit}(?=[\\s.;)])`), '');
+  }
+  return text;
+}
+
+/** The MCP spec's value of each hint when it is absent (ToolAnnotations). */
+const HINT_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false } as const;
+
+/**
+ * A tool's annotations as tools/list carries them: a hint equal to the spec's default is left
+ * out (a client reads its absence as that value), and so are destructiveHint and idempotentHint
+ * of a read-only tool, which the spec gives a meaning only when readOnlyHint is false.
+ */
+export function listedAnnotations(annotations: Tool['annotations']): Partial<Tool['annotations']> {
+  const meaningless = (hint: string) => annotations.readOnlyHint && (hint === 'destructiveHint' || hint === 'idempotentHint');
+  return Object.fromEntries(Object.entries(annotations).filter(([hint, value]) => HINT_DEFAULTS[hint as keyof typeof HINT_DEFAULTS] !== value && !meaningless(hint)));
 }
 
 /**

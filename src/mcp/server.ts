@@ -1,8 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import { API_REVISION } from '../version.ts';
-import { CODE_MODE_TOOLSET, selectTools, type Tool, type ToolSelection } from './catalog.ts';
+import { CODE_MODE_TOOLSET, listedAnnotations, selectTools, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
+import { MCP_INSTRUCTIONS } from './conventions.ts';
 import { toolError } from './tool-results.ts';
 
 export { toolError, toolResult } from './tool-results.ts';
@@ -16,7 +17,7 @@ export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) =
  * half of the listing an agent pays for before its first call, and results are the same without.
  */
 export function listedTools(catalog: readonly Tool[], selection: ToolSelection): ListedTool[] {
-  const operations = selectTools(catalog, selection).map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }));
+  const operations = selectTools(catalog, selection).map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: listedAnnotations(t.annotations) }));
   const tools = [...operations, ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : [])];
   return selection.outputSchemas ? tools : tools.map(({ outputSchema: _, ...tool }) => tool);
 }
@@ -24,10 +25,12 @@ export function listedTools(catalog: readonly Tool[], selection: ToolSelection):
 /**
  * An MCP server for one request's credential: tools/list shows what the credential may use;
  * tools/call runs a listed tool. A tool outside the chosen toolsets is unknown; one the
- * credential's scopes or read-only mode forbid is refused with the REST error object.
+ * credential's scopes or read-only mode forbid is refused with the REST error object. When
+ * operation tools are listed, initialize carries the conventions they share (conventions.ts).
  */
 export function createMcpServer(catalog: readonly Tool[], selection: ToolSelection, run: ToolRunner, runCodeMode: CodeModeToolRunner): Server {
-  const server = new Server({ name: 'cloud-account-api', version: API_REVISION }, { capabilities: { tools: {} } });
+  const instructions = selectTools(catalog, selection).length ? MCP_INSTRUCTIONS : undefined;
+  const server = new Server({ name: 'cloud-account-api', version: API_REVISION }, { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) });
   const visible = listedTools(catalog, selection);
   const inToolsets = selectTools(catalog, { ...selection, scopes: new Set(catalog.map((t) => t.scope)), readOnly: false });
   const codeMode = new Set(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(false).map((t) => t.name) : []);

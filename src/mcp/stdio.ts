@@ -32,7 +32,9 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
     process.exit(1);
   }
 
-  const server = new Server({ name: 'cloud-account-api', version: API_REVISION }, { capabilities: { tools: {} } });
+  // The API's instructions (the conventions its tools share) pass on as they are.
+  const instructions = upstream.getInstructions();
+  const server = new Server({ name: 'cloud-account-api', version: API_REVISION }, { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) });
   server.setRequestHandler(ListToolsRequestSchema, (request) => relayed(upstream.listTools(request.params)));
   server.setRequestHandler(CallToolRequestSchema, (request) => relayed(upstream.callTool(request.params)) as any);
   server.onclose = () => void upstream.close();

@@ -11,8 +11,8 @@ import { pageArgs, type Page, type PageArgs } from './pagination.ts';
  * with `builder.queryField`/`mutationField` and `...operation({...})` directly.
  */
 
-/** What every paged list says of its envelope, once (the operation's description ends with it). */
-const PAGED_SENTENCE = ' A page of the list envelope; follow nextCursor while hasMore.';
+/** What every paged list says of its envelope, once (the operation's description ends with it; MCP says it in its instructions: src/mcp/conventions.ts). */
+export const PAGED_SENTENCE = ' A page of the list envelope; follow nextCursor while hasMore.';
 
 /**
  * A paged list operation, newest first: `limit`/`cursor` (plus any `args` of its own, such as

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildToolCatalog, DEFAULT_TOOLSETS } from '../../src/mcp/catalog.ts';
+import { MCP_INSTRUCTIONS } from '../../src/mcp/conventions.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { mcpClient } from '../helpers/mcp.ts';
@@ -18,6 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
+/** ToolAnnotations: the value a client reads when a hint is absent (MCP specification). */
+const SPEC_HINT_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 const names = (tools: { name: string }[]) => tools.map((t) => t.name).sort();
 
 describe('MCP over Streamable HTTP', () => {
@@ -46,14 +49,52 @@ describe('MCP over Streamable HTTP', () => {
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(10);
       expect(tool.inputSchema.type).toBe('object');
-      expect(tool.annotations).toEqual({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean), openWorldHint: false });
+      // Listed: every hint that differs from the spec's default and means something (destructive
+      // and idempotent only when not read-only); read with the defaults, the catalogue's hints.
+      // No openWorldHint is sent: a host reads the spec's default, true.
+      const full = catalog.find((t) => t.name === tool.name)!.annotations;
+      const meaningful = Object.entries(full).filter(([hint]) => !full.readOnlyHint || hint === 'readOnlyHint');
+      expect(tool.annotations, tool.name).toEqual(Object.fromEntries(meaningful.filter(([hint, value]) => SPEC_HINT_DEFAULTS[hint as keyof typeof SPEC_HINT_DEFAULTS] !== value)));
+      if (!full.readOnlyHint) expect({ ...SPEC_HINT_DEFAULTS, ...tool.annotations }, tool.name).toEqual({ ...full, openWorldHint: true });
     }
     const terminate = tools.find((t) => t.name === 'server_terminate')!;
-    expect(terminate.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(tools.find((t) => t.name === 'servers_list')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(terminate.annotations).toEqual({ idempotentHint: true });
+    expect(tools.find((t) => t.name === 'servers_list')!.annotations).toEqual({ readOnlyHint: true });
+    expect(tools.find((t) => t.name === 'server_power')!.annotations).toEqual({ destructiveHint: false });
     const ptr = tools.find((t) => t.name === 'server_ptr_set')!;
-    expect(ptr.inputSchema).toMatchObject({ required: expect.arrayContaining(['id', 'ip', 'hostname']), additionalProperties: false });
+    expect(ptr.inputSchema).toMatchObject({ required: expect.arrayContaining(['id', 'ip', 'hostname']) });
     expect(tools.find((t) => t.name === 'server_snapshot_create')!.inputSchema.properties).toHaveProperty('idempotency_key');
+    // The listing leaves out additionalProperties: false; an unknown argument is still refused, by name.
+    const unknown = await client.callTool({ name: 'server_get', arguments: { id: serverId, verbose: true } });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structuredContent).toMatchObject({ statusCode: 400, message: 'Unknown argument "verbose".' });
+    await client.close();
+  });
+
+  it('initialize carries the conventions the tools share; the listing relies on them', async () => {
+    const client = await mcpClient(app.url, c.key);
+    expect(client.getInstructions()).toBe(MCP_INSTRUCTIONS);
+    // Sent once per session, not per listing: the list envelope and paging, idempotency_key, the
+    // busy server's 409, null arguments and errors.
+    expect(MCP_INSTRUCTIONS.length).toBeLessThan(1500);
+    for (const said of ['cursor = nextCursor', 'idempotency_key', '1 to 255 visible ASCII characters', '24 h', 'provisioning, rebooting, restoring, reinstalling or suspended', 'null']) expect(MCP_INSTRUCTIONS).toContain(said);
+    const { tools } = await client.listTools();
+    const byName = (name: string) => tools.find((t) => t.name === name)!;
+    expect(byName('servers_list').description).not.toMatch(/nextCursor/);
+    expect(byName('server_power').description).toContain('409 while the server is busy.');
+    expect(byName('server_snapshot_create').inputSchema.properties!.idempotency_key).toEqual({ type: 'string' });
+    // Optional arguments are listed without null, and an explicit null is still their absence.
+    expect(byName('ticket_create').inputSchema.properties!.department).toMatchObject({ type: 'string' });
+    const ticket = await client.callTool({ name: 'ticket_create', arguments: { subject: 'Nulls', message: 'Explicit nulls.', department: null, priority: null } });
+    expect(ticket.isError, JSON.stringify(ticket.structuredContent)).toBeFalsy();
+    expect(ticket.structuredContent).toMatchObject({ department: 'general', priority: 'normal' });
+    const page = await client.callTool({ name: 'servers_list', arguments: { cursor: null, limit: null } });
+    expect(page.structuredContent).toEqual((await client.callTool({ name: 'servers_list', arguments: {} })).structuredContent);
+    // No format: int32 is listed; an integer beyond it is still a 400 naming the argument.
+    const huge = await client.callTool({ name: 'pool_quote', arguments: { productId: 'pool-fra1', vcpu: 2 ** 40, ram2gb: 1, disk100: 1, ip16: 1 } });
+    expect(huge.isError).toBe(true);
+    expect(huge.structuredContent).toMatchObject({ statusCode: 400 });
+    expect(JSON.stringify(huge.structuredContent)).toContain('vcpu');
     await client.close();
   });
 

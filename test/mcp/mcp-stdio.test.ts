@@ -28,6 +28,8 @@ describe('svc mcp (stdio)', () => {
     const http = await mcpClient(app.url, c.key);
     const viaHttp = (await http.listTools()).tools;
     expect(viaStdio).toEqual(viaHttp);
+    expect(client.getInstructions()).toBe(http.getInstructions());
+    expect(client.getInstructions()).toMatch(/idempotency_key/);
     const account = await client.callTool({ name: 'servers_list', arguments: {} });
     expect(account.structuredContent).toEqual({ data: [], hasMore: false, nextCursor: null });
     const readOnly = new Client({ name: 'stdio-test', version: '1' });

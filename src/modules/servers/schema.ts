@@ -10,7 +10,7 @@ import { listType, wholeList } from '../../schema/pagination.ts';
 import { attachAddon, detachAddon, listServerAddons } from './addons.ts';
 import { listServerIps, setPtr } from './network.ts';
 import { changePlan, planOptions } from './plans.ts';
-import { LABEL_RULES } from './server-row.ts';
+import { INOPERABLE_409, LABEL_RULES } from './server-row.ts';
 import { readServer, SERVER_RELATIONS } from './server-reads.ts';
 import { listServers, powerServer, reinstallServer, resetRootPassword, serverStats, terminateServer } from './service.ts';
 import { createSnapshot, deleteSnapshot, listSnapshots, revertSnapshot } from './snapshots.ts';
@@ -91,7 +91,7 @@ const PowerAction = builder.enumType('PowerAction', { values: ['start', 'stop', 
 builder.mutationField('serverPower', (t) =>
   t.prismaField({
     ...operation({ summary: 'Power a server', scope: 'servers:write', rest: 'POST /servers/:id/power/:action', area: 'servers', tool: 'server_power',
-      description: 'Start, stop or reboot a server. A reboot holds the server in `rebooting` for a moment. Only a running server can be rebooted, and a server preserved from a deleted pool cannot be started. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.', fires: ['server.power.changed'] }),
+      description: `Start, stop or reboot a server. A reboot holds the server in \`rebooting\` for a moment. Only a running server can be rebooted, and a server preserved from a deleted pool cannot be started. ${INOPERABLE_409}`, fires: ['server.power.changed'] }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), action: t.arg({ type: PowerAction, required: true, description: 'start, stop or reboot.' }) },
     resolve: (query, _root, args, ctx) => powerServer(ctx, args.id, args.action, query),
@@ -127,7 +127,7 @@ builder.queryField('serverSnapshots', (t) =>
 builder.mutationField('serverSnapshotCreate', (t) =>
   t.prismaField({
     ...operation({ summary: 'Take a snapshot', scope: 'servers:write', rest: 'POST /servers/:id/snapshots', area: 'servers', tool: 'server_snapshot_create',
-      description: 'Take a snapshot of the server disk; it is `creating`, then `available`. A server keeps at most 10 snapshots (400 beyond: delete one first). 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.' }),
+      description: `Take a snapshot of the server disk; it is \`creating\`, then \`available\`. A server keeps at most 10 snapshots (400 beyond: delete one first). ${INOPERABLE_409}` }),
     type: 'Snapshot',
     args: {
       id: t.arg.id({ required: true, description: 'The server id.' }),
@@ -204,7 +204,7 @@ builder.mutationField('serverSnapshotDelete', (t) =>
 builder.mutationField('serverSnapshotRevert', (t) =>
   t.prismaField({
     ...operation({ summary: 'Revert to a snapshot', scope: 'servers:destroy', rest: 'POST /servers/:id/snapshots/:snapshotId/revert', area: 'servers', tool: 'server_snapshot_revert',
-      description: 'Roll the live disk back to a snapshot: everything written since is lost. The server is `restoring` for about a minute, then back to its former state. 409 when the snapshot is not `available` yet. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.' }),
+      description: `Roll the live disk back to a snapshot: everything written since is lost. The server is \`restoring\` for about a minute, then back to its former state. 409 when the snapshot is not \`available\` yet. ${INOPERABLE_409}` }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), snapshotId: t.arg.id({ required: true, description: 'The snapshot id.' }) },
     resolve: (query, _root, args, ctx) => revertSnapshot(ctx, args.id, args.snapshotId, query),
@@ -214,7 +214,7 @@ builder.mutationField('serverSnapshotRevert', (t) =>
 builder.mutationField('serverReinstall', (t) =>
   t.prismaField({
     ...operation({ summary: 'Reinstall a server', scope: 'servers:destroy', rest: 'POST /servers/:id/reinstall', area: 'servers', tool: 'server_reinstall',
-      description: 'Wipe the disk and rebuild the server from an OS template; all data and the root password are replaced. The server is `reinstalling` until done. Servers inside a pool run Linux only. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.', fires: ['server.reinstalled'] }),
+      description: `Wipe the disk and rebuild the server from an OS template; all data and the root password are replaced. The server is \`reinstalling\` until done. Servers inside a pool run Linux only. ${INOPERABLE_409}`, fires: ['server.reinstalled'] }),
     type: 'Server',
     args: {
       id: t.arg.id({ required: true, description: 'The server id.' }),
@@ -290,7 +290,7 @@ builder.queryField('serverPlanOptions', (t) =>
 builder.mutationField('serverChangePlan', (t) =>
   t.prismaField({
     ...operation({ summary: 'Change a server plan', scope: 'servers:write', rest: 'POST /servers/:id/change-plan', area: 'servers', tool: 'server_change_plan',
-      description: 'Switch a server to another of its plan options (vCPU and RAM); the server reboots, the disk is unchanged. 400 when productId is the current plan or not an option. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.', fires: ['server.resized'] }),
+      description: `Switch a server to another of its plan options (vCPU and RAM); the server reboots, the disk is unchanged. 400 when productId is the current plan or not an option. ${INOPERABLE_409}`, fires: ['server.resized'] }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), productId: t.arg.string({ required: true, description: 'One of the plan options.' }) },
     resolve: (query, _root, args, ctx) => changePlan(ctx, args.id, args.productId, query),
@@ -361,7 +361,7 @@ const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>
 builder.mutationField('serverAddonAttach', (t) =>
   t.field({
     ...operation({ summary: 'Attach an add-on', scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach',
-      description: 'Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.' }),
+      description: `Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. ${INOPERABLE_409}` }),
     type: AddonAttachment,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), addonId: t.arg.string({ required: true, description: 'The catalogue add-on, from GET /servers/{id}/addons.' }) },
     resolve: (_root, args, ctx) => attachAddon(ctx, args.id, args.addonId),

@@ -25,7 +25,13 @@ export async function getServer(db: TenantDb | Tx, id: string, query: object = {
   return server;
 }
 
-/** States in which the customer can act on a server. */
+/** The states requireOperable refuses with a 409. */
+export const INOPERABLE_STATES = ['provisioning', 'rebooting', 'restoring', 'reinstalling', 'suspended'] as const;
+
+/** How the description of an operation that calls requireOperable says so (MCP says it once: src/mcp/conventions.ts). */
+export const INOPERABLE_409 = `409 while the server is ${INOPERABLE_STATES.slice(0, -1).join(', ')} or ${INOPERABLE_STATES.at(-1)}.`;
+
+/** States in which the customer can act on a server (every state but INOPERABLE_STATES). */
 export function requireOperable(server: { status: string }, what: string) {
   if (server.status === 'provisioning') throw conflict(`The server is still provisioning; ${what} is possible once it is running.`);
   if (server.status === 'suspended') throw conflict(`The server is suspended; ${what} is not possible until it is reactivated.`);

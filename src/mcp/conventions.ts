@@ -1,0 +1,50 @@
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_MS } from '../http/plugins/idempotency.ts';
+import { INOPERABLE_409, INOPERABLE_STATES } from '../modules/servers/server-row.ts';
+import { PAGED_SENTENCE } from '../schema/operation-fields.ts';
+
+/**
+ * What many tools share, said once in the MCP server's `instructions` (the initialize result,
+ * sent once per session) instead of in every tool of tools/list (paid for on every listing).
+ * Each convention names the sentence the operation descriptions repeat (the constant they are
+ * built from), what a tool's description says in its place, and the instruction that says it.
+ * REST, OpenAPI and GraphQL keep the full sentences.
+ */
+interface Convention {
+  sentence: string;
+  /** In the tool description instead of `sentence` ('' leaves it out: the tool's arguments say it). */
+  instead: string;
+  instruction: string;
+}
+
+const hours = IDEMPOTENCY_WINDOW_MS / 3_600_000;
+const keyLength = /\{(\d+),(\d+)\}/.exec(IDEMPOTENCY_KEY_PATTERN.source)!;
+
+const CONVENTIONS: readonly Convention[] = [
+  {
+    sentence: PAGED_SENTENCE,
+    instead: '',
+    instruction: 'A list tool with a `cursor` argument answers one page {data, hasMore, nextCursor}: while hasMore, call it again with cursor = nextCursor. A list tool with neither `cursor` nor `page` answers the whole list in the same envelope.',
+  },
+  {
+    sentence: ` ${INOPERABLE_409}`,
+    instead: ' 409 while the server is busy.',
+    instruction: `A server is busy while it is ${INOPERABLE_STATES.slice(0, -1).join(', ')} or ${INOPERABLE_STATES.at(-1)}: a tool that says "409 while the server is busy" refuses then.`,
+  },
+];
+
+const GENERAL: readonly string[] = [
+  `\`idempotency_key\` (tools that create or act): ${keyLength[1]} to ${keyLength[2]} visible ASCII characters. A retry with the same key and the same arguments within ${hours} h returns the first result without running again; the same key with other arguments is a 422, and a 409 while the first call still runs.`,
+  'An optional argument sent as null is the same as leaving it out.',
+  'Errors are tool results with isError: true whose content is the REST error object {statusCode, message, param}.',
+];
+
+/** The server's instructions for a session that lists operation tools. */
+export const MCP_INSTRUCTIONS = [
+  'Conventions the tools share, said here once:',
+  ...[...CONVENTIONS.map((c) => c.instruction), ...GENERAL].map((line) => `- ${line}`),
+].join('\n');
+
+/** An operation's description as its tool carries it: each shared sentence shortened as its convention says. */
+export function toolDescription(operationDescription: string): string {
+  return CONVENTIONS.reduce((text, c) => text.replaceAll(c.sentence, c.instead), operationDescription);
+}
