@@ -63,7 +63,9 @@ describe('GET /v1/openapi.json', () => {
     expect(up.parameters.map((p: any) => [p.name, p.in])).toEqual([['id', 'path'], ['path', 'query']]);
     expect(up.responses['413']).toBeDefined();
     const down = doc.paths['/hosting/{id}/files/download'].get;
-    expect(down.responses['200'].content['application/octet-stream'].schema).toEqual({ type: 'string', format: 'binary' });
+    // A download is sent as the type its file's name implies: each is declared, application/octet-stream for the rest.
+    for (const type of ['application/octet-stream', 'text/html', 'image/png']) expect(down.responses['200'].content[type].schema, type).toEqual({ type: 'string', format: 'binary' });
+    expect(down.responses['200'].headers['Cache-Control']).toBeDefined();
     expect(down.responses['200'].headers['Content-Disposition']).toBeDefined();
     expect(doc.paths['/hosting/{id}/backups/{bid}/download'].get.responses['200'].content['application/gzip']).toBeDefined();
   });
