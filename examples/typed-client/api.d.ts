@@ -5219,6 +5219,491 @@ export interface components {
              */
             nextCursor: string | null;
         };
+        /** @description A server.created event. */
+        Event_server_created: {
+            /**
+             * @description The event kind.
+             * @example server.created
+             * @constant
+             */
+            type?: "server.created";
+            /** @description The payload of server.created. */
+            data?: {
+                /**
+                 * @description serverId of the server.created event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description status of the server.created event.
+                 * @example provisioning
+                 */
+                status: string;
+                /**
+                 * @description label of the server.created event.
+                 * @example web-1
+                 */
+                label: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.created";
+        });
+        /** @description A server.power.changed event. */
+        Event_server_power_changed: {
+            /**
+             * @description The event kind.
+             * @example server.power.changed
+             * @constant
+             */
+            type?: "server.power.changed";
+            /** @description The payload of server.power.changed. */
+            data?: {
+                /**
+                 * @description serverId of the server.power.changed event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description action of the server.power.changed event.
+                 * @example reboot
+                 */
+                action: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.power.changed";
+        });
+        /** @description A server.resized event. */
+        Event_server_resized: {
+            /**
+             * @description The event kind.
+             * @example server.resized
+             * @constant
+             */
+            type?: "server.resized";
+            /** @description The payload of server.resized. */
+            data?: {
+                /**
+                 * @description serverId of the server.resized event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description productId of the server.resized event.
+                 * @example std-1c-2g-50
+                 */
+                productId: string;
+                /**
+                 * @description vcpu of the server.resized event.
+                 * @example 1
+                 */
+                vcpu: number;
+                /**
+                 * @description ramMb of the server.resized event.
+                 * @example 1024
+                 */
+                ramMb: number;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.resized";
+        });
+        /** @description A server.reinstalled event. */
+        Event_server_reinstalled: {
+            /**
+             * @description The event kind.
+             * @example server.reinstalled
+             * @constant
+             */
+            type?: "server.reinstalled";
+            /** @description The payload of server.reinstalled. */
+            data?: {
+                /**
+                 * @description serverId of the server.reinstalled event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description os of the server.reinstalled event.
+                 * @example linux
+                 */
+                os: string;
+                /**
+                 * @description osTemplate of the server.reinstalled event.
+                 * @example ubuntu-24.04
+                 */
+                osTemplate: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.reinstalled";
+        });
+        /** @description A server.ptr.changed event. */
+        Event_server_ptr_changed: {
+            /**
+             * @description The event kind.
+             * @example server.ptr.changed
+             * @constant
+             */
+            type?: "server.ptr.changed";
+            /** @description The payload of server.ptr.changed. */
+            data?: {
+                /**
+                 * @description serverId of the server.ptr.changed event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description ip of the server.ptr.changed event.
+                 * @example 203.0.113.10
+                 */
+                ip: string;
+                /**
+                 * @description ptr of the server.ptr.changed event.
+                 * @example mail.example.com
+                 */
+                ptr: string | null;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.ptr.changed";
+        });
+        /** @description A server.terminated event. */
+        Event_server_terminated: {
+            /**
+             * @description The event kind.
+             * @example server.terminated
+             * @constant
+             */
+            type?: "server.terminated";
+            /** @description The payload of server.terminated. */
+            data?: {
+                /**
+                 * @description serverId of the server.terminated event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.terminated";
+        });
+        /** @description A server.suspended event. */
+        Event_server_suspended: {
+            /**
+             * @description The event kind.
+             * @example server.suspended
+             * @constant
+             */
+            type?: "server.suspended";
+            /** @description The payload of server.suspended. */
+            data?: {
+                /**
+                 * @description serverId of the server.suspended event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description reason of the server.suspended event.
+                 * @example Unpaid invoice INV-2026-000042
+                 */
+                reason: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.suspended";
+        });
+        /** @description A hosting.created event. */
+        Event_hosting_created: {
+            /**
+             * @description The event kind.
+             * @example hosting.created
+             * @constant
+             */
+            type?: "hosting.created";
+            /** @description The payload of hosting.created. */
+            data?: {
+                /**
+                 * @description hostingId of the hosting.created event.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                hostingId: string;
+                /**
+                 * @description domain of the hosting.created event.
+                 * @example example.com
+                 */
+                domain: string;
+                /**
+                 * @description status of the hosting.created event.
+                 * @example provisioning
+                 */
+                status: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hosting.created";
+        });
+        /** @description A invoice.created event. */
+        Event_invoice_created: {
+            /**
+             * @description The event kind.
+             * @example invoice.created
+             * @constant
+             */
+            type?: "invoice.created";
+            /** @description The payload of invoice.created. */
+            data?: {
+                /**
+                 * @description invoiceId of the invoice.created event.
+                 * @example inv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                invoiceId: string;
+                /**
+                 * @description invoiceNumber of the invoice.created event.
+                 * @example INV-2026-000042
+                 */
+                invoiceNumber: string;
+                /**
+                 * @description status of the invoice.created event.
+                 * @example open
+                 */
+                status: string;
+                /**
+                 * @description totalUsdCents of the invoice.created event.
+                 * @example 1500
+                 */
+                totalUsdCents: number;
+                /**
+                 * @description currency of the invoice.created event.
+                 * @example USD
+                 */
+                currency: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.created";
+        });
+        /** @description A invoice.paid event. */
+        Event_invoice_paid: {
+            /**
+             * @description The event kind.
+             * @example invoice.paid
+             * @constant
+             */
+            type?: "invoice.paid";
+            /** @description The payload of invoice.paid. */
+            data?: {
+                /**
+                 * @description invoiceId of the invoice.paid event.
+                 * @example inv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                invoiceId: string;
+                /**
+                 * @description invoiceNumber of the invoice.paid event.
+                 * @example INV-2026-000042
+                 */
+                invoiceNumber: string;
+                /**
+                 * @description totalUsdCents of the invoice.paid event.
+                 * @example 1500
+                 */
+                totalUsdCents: number;
+                /**
+                 * @description currency of the invoice.paid event.
+                 * @example USD
+                 */
+                currency: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.paid";
+        });
+        /** @description A wallet.deposit.received event. */
+        Event_wallet_deposit_received: {
+            /**
+             * @description The event kind.
+             * @example wallet.deposit.received
+             * @constant
+             */
+            type?: "wallet.deposit.received";
+            /** @description The payload of wallet.deposit.received. */
+            data?: {
+                /**
+                 * @description amountUsdCents of the wallet.deposit.received event.
+                 * @example 1500
+                 */
+                amountUsdCents: number;
+                /**
+                 * @description gateway of the wallet.deposit.received event.
+                 * @example card
+                 */
+                gateway: string;
+                /**
+                 * @description transactionId of the wallet.deposit.received event.
+                 * @example txn_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                transactionId: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "wallet.deposit.received";
+        });
+        /** @description A domain.registered event. */
+        Event_domain_registered: {
+            /**
+             * @description The event kind.
+             * @example domain.registered
+             * @constant
+             */
+            type?: "domain.registered";
+            /** @description The payload of domain.registered. */
+            data?: {
+                /**
+                 * @description domainId of the domain.registered event.
+                 * @example dom_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                domainId: string;
+                /**
+                 * @description domain of the domain.registered event.
+                 * @example example.com
+                 */
+                domain: string;
+                /**
+                 * @description periodYears of the domain.registered event.
+                 * @example 1
+                 */
+                periodYears: number;
+                /**
+                 * Format: date-time
+                 * @description expiresAt of the domain.registered event.
+                 * @example 2026-03-14T09:30:00.000Z
+                 */
+                expiresAt: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "domain.registered";
+        });
+        /** @description A ticket.created event. */
+        Event_ticket_created: {
+            /**
+             * @description The event kind.
+             * @example ticket.created
+             * @constant
+             */
+            type?: "ticket.created";
+            /** @description The payload of ticket.created. */
+            data?: {
+                /**
+                 * @description ticketId of the ticket.created event.
+                 * @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                ticketId: string;
+                /**
+                 * @description ticketNumber of the ticket.created event.
+                 * @example TKT-100042
+                 */
+                ticketNumber: string;
+                /**
+                 * @description subject of the ticket.created event.
+                 * @example Cannot reach my server
+                 */
+                subject: string;
+                /**
+                 * @description status of the ticket.created event.
+                 * @example open
+                 */
+                status: string;
+                /**
+                 * @description priority of the ticket.created event.
+                 * @example normal
+                 */
+                priority: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.created";
+        });
+        /** @description A ticket.replied event. */
+        Event_ticket_replied: {
+            /**
+             * @description The event kind.
+             * @example ticket.replied
+             * @constant
+             */
+            type?: "ticket.replied";
+            /** @description The payload of ticket.replied. */
+            data?: {
+                /**
+                 * @description ticketId of the ticket.replied event.
+                 * @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                ticketId: string;
+                /**
+                 * @description ticketNumber of the ticket.replied event.
+                 * @example TKT-100042
+                 */
+                ticketNumber: string;
+                /**
+                 * @description subject of the ticket.replied event.
+                 * @example Cannot reach my server
+                 */
+                subject: string;
+                /**
+                 * @description status of the ticket.replied event.
+                 * @example answered
+                 */
+                status: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.replied";
+        });
+        /** @description What a webhook receives: the Event envelope of one of the kinds, its payload typed by `type`. */
+        EventDelivery: components["schemas"]["Event_server_created"] | components["schemas"]["Event_server_power_changed"] | components["schemas"]["Event_server_resized"] | components["schemas"]["Event_server_reinstalled"] | components["schemas"]["Event_server_ptr_changed"] | components["schemas"]["Event_server_terminated"] | components["schemas"]["Event_server_suspended"] | components["schemas"]["Event_hosting_created"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_wallet_deposit_received"] | components["schemas"]["Event_domain_registered"] | components["schemas"]["Event_ticket_created"] | components["schemas"]["Event_ticket_replied"];
     };
     responses: {
         /** @description Credential missing, invalid or expired. */
@@ -22198,7 +22683,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Event"];
+                "application/json": components["schemas"]["EventDelivery"];
             };
         };
         responses: {

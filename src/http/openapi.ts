@@ -1,4 +1,5 @@
-import { GraphQLID, isInputObjectType, isIntrospectionType, isInterfaceType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
+import { GraphQLID, GraphQLInt, GraphQLString, isInputObjectType, isIntrospectionType, isInterfaceType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
+import { EVENT_TYPES } from '../events/catalog.ts';
 import { SCOPES } from '../scopes.ts';
 import { argumentsExample, exampleOf } from '../schema/examples.ts';
 import { inputSchemaOf, jsonSchemaOf, objectSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
@@ -27,13 +28,41 @@ function eventWebhook(): object {
       tags: ['webhooks'],
       security: [],
       parameters: Object.entries(WEBHOOK_HEADERS).map(([name, [description, example]]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example })),
-      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/EventDelivery' } } } },
       responses: {
         200: { description: 'Any 2xx acknowledges the delivery.' },
         400: { description: 'Any other status (or none within the timeout) is retried with growing waits.' },
       },
     },
   };
+}
+
+/**
+ * The body of a webhook delivery: the Event envelope, one schema per kind (src/events/catalog.ts)
+ * with its `type` and its `data` fields typed, discriminated by `type`.
+ */
+function eventDeliverySchemas(): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  const mapping: Record<string, string> = {};
+  for (const [kind, { fields }] of Object.entries(EVENT_TYPES)) {
+    const name = `Event_${kind.replace(/\./g, '_')}`;
+    mapping[kind] = `#/components/schemas/${name}`;
+    const properties = Object.fromEntries(Object.entries<{ type: string | readonly string[]; format?: string; examples?: readonly string[] }>(fields).map(([field, s]) => {
+      const example = s.examples?.[0] ?? exampleOf(s.type === 'integer' ? GraphQLInt : GraphQLString, field, { parent: 'EventData' });
+      return [field, { ...s, type: Array.isArray(s.type) ? [...s.type] : s.type, description: `${field} of the ${kind} event.`, examples: [example] }];
+    }));
+    out[name] = {
+      type: 'object',
+      description: `A ${kind} event.`,
+      allOf: [{ $ref: '#/components/schemas/Event' }],
+      properties: {
+        type: { const: kind, description: 'The event kind.', examples: [kind] },
+        data: { type: 'object', description: `The payload of ${kind}.`, required: Object.keys(fields), properties, additionalProperties: false },
+      },
+    };
+  }
+  out.EventDelivery = { description: 'What a webhook receives: the Event envelope of one of the kinds, its payload typed by `type`.', oneOf: Object.values(mapping).map(($ref) => ({ $ref })), discriminator: { propertyName: 'type', mapping } };
+  return out;
 }
 
 /** Conditional reads (conditional.ts): every GET operation. */
@@ -61,6 +90,7 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     if (type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType()) continue;
     if (isObjectType(type) || isInputObjectType(type) || isInterfaceType(type)) schemas[type.name] = objectSchemaOf(type, { examples: true });
   }
+  Object.assign(schemas, eventDeliverySchemas());
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {

@@ -23,7 +23,7 @@ type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: 
 const DEFS = 'https://contract.test/openapi.json';
 
 export function openApiContract(doc: Doc) {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, keywords: ['example'] });
+  const ajv = new Ajv2020({ strict: true, allErrors: true, keywords: ['example', 'discriminator'] }); // discriminator: OpenAPI's annotation; oneOf decides
   addFormats.default(ajv);
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   const local = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${DEFS}#/$defs/`));
@@ -75,7 +75,13 @@ export function openApiContract(doc: Doc) {
     return problems;
   }
 
-  return { check };
+  /** Problems of a value against a schema of the document (`{ $ref: '#/components/schemas/X' }`). */
+  function validate(schema: unknown, value: unknown): string[] {
+    const v = validator(schema);
+    return v(value) ? [] : [ajv.errorsText(v.errors)];
+  }
+
+  return { check, validate };
 }
 
 /** `/servers/:id` → `/servers/{id}`: the document's path of a route. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toEnvelope } from '../../src/events/envelope.ts';
 import { binaryRoutes } from '../../src/http/binary-routes.ts';
 import { HOSTING_PROVISIONING } from '../../src/modules/hosting/service.ts';
 import { argumentsExample } from '../../src/schema/examples.ts';
@@ -202,6 +203,17 @@ describe('every answer of /v1 is declared by the OpenAPI document', () => {
     expect((await sendRoute(route('hostingFileDownload'), `/hosting/${hosting}/files/download?path=/nowhere`)).status).toBe(404);
     const backup = await app.call('POST', `/v1/hosting/${hosting}/backups`, { key: c.key });
     expect((await sendRoute(route('hostingBackupDownload'), `/hosting/${hosting}/backups/${backup.body.id}/download`)).status).toBe(200);
+    report();
+  });
+
+  it('every event the calls above recorded, as its webhook delivery body, validates against EventDelivery (each kind its typed payload)', async () => {
+    const rows = await app.running.app.prisma.event.findMany({ where: { accountId: c.accountId } });
+    const kinds = new Set(rows.map((r) => r.type));
+    expect(kinds.size, [...kinds].join(", ")).toBeGreaterThanOrEqual(6);
+    for (const row of rows) problems.push(...contract.validate({ $ref: '#/components/schemas/EventDelivery' }, toEnvelope(row)).map((p) => `${row.type}: ${p}`));
+    // A payload off its kind's schema is refused: the check can fail.
+    const [first] = rows;
+    expect(contract.validate({ $ref: '#/components/schemas/EventDelivery' }, { ...toEnvelope(first), data: { ...(first.data as object), extra: 1 } })).not.toEqual([]);
     report();
   });
 
