@@ -206,6 +206,20 @@ describe('every answer of /v1 is declared by the OpenAPI document', () => {
     report();
   });
 
+  it('a database outage answers 503 with Retry-After, declared', async () => {
+    // The connection-failure trick of test/spine/idempotency-recovery.test.ts: a trigger fails the insert with SQLSTATE 08006.
+    const sql = (text: string) => app.running.app.prisma.$executeRawUnsafe(text);
+    await sql(`CREATE OR REPLACE FUNCTION test_cut() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'connection to server was lost' USING ERRCODE = '08006'; END $$`);
+    await sql('CREATE TRIGGER test_cut BEFORE INSERT ON "Ticket" FOR EACH ROW EXECUTE FUNCTION test_cut()');
+    try {
+      const res = await send(operations.find((o) => o.name === 'ticketCreate')!, '/tickets', { key: c.key, body: { subject: 'Down', message: 'The database is away.' } });
+      expect([res.status, res.headers.get('retry-after')]).toEqual([503, '5']);
+    } finally {
+      await sql('DROP TRIGGER IF EXISTS test_cut ON "Ticket"');
+    }
+    report();
+  });
+
   it('every event the calls above recorded, as its webhook delivery body, validates against EventDelivery (each kind its typed payload)', async () => {
     const rows = await app.running.app.prisma.event.findMany({ where: { accountId: c.accountId } });
     const kinds = new Set(rows.map((r) => r.type));
