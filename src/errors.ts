@@ -95,9 +95,16 @@ export interface Refusal {
   error(message: string): ApiError;
 }
 
+const REFUSALS: Refusal[] = [];
+
 export function refusal(status: number, description: string, code?: string): Refusal {
-  return { status, code: code ?? ERROR_CODES[status] ?? 'ERROR', description, error: (message) => new ApiError(status, message, { code }) };
+  const rule: Refusal = { status, code: code ?? ERROR_CODES[status] ?? 'ERROR', description, error: (message) => new ApiError(status, message, { code }) };
+  REFUSALS.push(rule);
+  return rule;
 }
+
+/** Every rule made so far (those of the modules loaded): a test checks each is declared by some operation. */
+export const knownRefusals = (): readonly Refusal[] => REFUSALS;
 
 /** Idempotency-Key (src/http/plugins/idempotency.ts): every POST mutation can meet these two. */
 export const IDEMPOTENCY_KEY_BUSY = refusal(409, 'A request with this Idempotency-Key is still running; retry later');
