@@ -20,7 +20,8 @@ export const STATUS_NAMES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-const CODES: Record<number, string> = {
+/** The machine code of each status (`code` of the error object), unless a refusal gives a more precise one; `ERROR` for any other. */
+export const ERROR_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHENTICATED',
   403: 'FORBIDDEN',
@@ -59,7 +60,7 @@ export class ApiError extends GraphQLError {
   constructor(status: number, message: string, opts: { headers?: Record<string, string>; field?: string; code?: string } = {}) {
     super(message, {
       extensions: {
-        code: opts.code ?? CODES[status] ?? 'ERROR',
+        code: opts.code ?? ERROR_CODES[status] ?? 'ERROR',
         status,
         ...(opts.field ? { field: opts.field } : {}),
         http: { status, ...(opts.headers ? { headers: opts.headers } : {}) },
@@ -77,8 +78,40 @@ export const notFound = (what: string) => new ApiError(404, `${what} not found.`
 export const conflict = (message: string) => new ApiError(409, message);
 export const unprocessable = (message: string) => new ApiError(422, message);
 
+/**
+ * A named refusal: one rule of the API that answers a status of its own (409 Conflict, 413, 422)
+ * rather than a plain invalid input. It lives beside the code that applies it (module level, in
+ * the service or a shared module), which throws `rule.error(message)`; every operation that can
+ * meet it lists it in its metadata (`refuses`, src/schema/operation.ts), and the OpenAPI document
+ * declares that status on the operation with the rule's description. So the rule that answers
+ * 409 declares its 409.
+ */
+export interface Refusal {
+  readonly status: number;
+  /** The machine code it answers (`code` of the error object): its status's, or a more precise one. */
+  readonly code: string;
+  /** When it applies, for the OpenAPI document: one sentence, no full stop needed. */
+  readonly description: string;
+  error(message: string): ApiError;
+}
+
+const REFUSALS: Refusal[] = [];
+
+export function refusal(status: number, description: string, code?: string): Refusal {
+  const rule: Refusal = { status, code: code ?? ERROR_CODES[status] ?? 'ERROR', description, error: (message) => new ApiError(status, message, { code }) };
+  REFUSALS.push(rule);
+  return rule;
+}
+
+/** Every rule made so far (those of the modules loaded): a test checks each is declared by some operation. */
+export const knownRefusals = (): readonly Refusal[] => REFUSALS;
+
+/** Idempotency-Key (src/http/plugins/idempotency.ts): every POST mutation can meet these two. */
+export const IDEMPOTENCY_KEY_BUSY = refusal(409, 'A request with this Idempotency-Key is still running; retry later');
+export const IDEMPOTENCY_KEY_REUSED = refusal(422, 'This Idempotency-Key was used with other parameters');
+
 export function errorBody(status: number, message: string, param?: string, code?: string): ErrorBody {
-  return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error', code: code ?? CODES[status] ?? 'ERROR', ...(param ? { param } : {}) };
+  return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error', code: code ?? ERROR_CODES[status] ?? 'ERROR', ...(param ? { param } : {}) };
 }
 
 /** The machine code of an ApiError (its status's, unless it was given a more precise one). */
@@ -105,11 +138,14 @@ export function isClientGraphQLError(error: unknown): error is GraphQLError {
   return !original || (original instanceof GraphQLError && !original.originalError);
 }
 
+/** The Retry-After of a 503 while the database is unreachable. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
 /** What an unexpected failure answers: 503 (retry shortly) when the database is unreachable, else 500. */
 export function unexpectedError(cause: unknown): ApiError {
   // A request that outlived its Idempotency-Key lease and saw a retry take the key over.
-  if (cause instanceof ClaimLostError) return new ApiError(409, 'A request with this Idempotency-Key is still being processed; retry later.');
+  if (cause instanceof ClaimLostError) return IDEMPOTENCY_KEY_BUSY.error('A request with this Idempotency-Key is still being processed; retry later.');
   return isDatabaseUnavailable(cause)
-    ? new ApiError(503, 'The service is temporarily unavailable (database unreachable); retry shortly.', { headers: { 'Retry-After': '5' } })
+    ? new ApiError(503, 'The service is temporarily unavailable (database unreachable); retry shortly.', { headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) } })
     : new ApiError(500, 'Internal server error.');
 }

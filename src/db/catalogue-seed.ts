@@ -91,12 +91,20 @@ export const PRODUCTS: ProductSeed[] = [
   pool('pool-ams2', 'Capacity pool, Amsterdam (small site)', { vcpu: 48, ram2gb: 96, disk100: 30, ip16: 8 }),
 ];
 
+/** Server plan families: std (standard) and cpu (CPU-optimised). */
+export const PLAN_FAMILIES = ['std', 'cpu'] as const;
+
 export const OS_TEMPLATES = [
   { id: 'ubuntu-24.04', os: 'linux', name: 'Ubuntu 24.04 LTS' },
   { id: 'debian-12', os: 'linux', name: 'Debian 12' },
   { id: 'rocky-9', os: 'linux', name: 'Rocky Linux 9' },
   { id: 'windows-2022', os: 'windows', name: 'Windows Server 2022' },
 ];
+
+/** The OS families of the templates (a server's `os`). */
+export const OS_FAMILIES = [...new Set(OS_TEMPLATES.map((t) => t.os))];
+/** The add-on types of the catalogue (one active add-on per type on a server). */
+export const ADDON_TYPES = [...new Set(PRODUCTS.flatMap((p) => (p.kind === 'addon' ? [(p.details as { type: string }).type] : [])))];
 
 /**
  * Brings the catalogue rows in line with the seed above: reads both tables and writes only the rows

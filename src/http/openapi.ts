@@ -1,27 +1,14 @@
-import { GraphQLID, isInputObjectType, isIntrospectionType, isInterfaceType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
+import { GraphQLID, GraphQLInt, GraphQLString, isInputObjectType, isIntrospectionType, isInterfaceType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
+import { EVENT_TYPES } from '../events/catalog.ts';
 import { SCOPES } from '../scopes.ts';
 import { argumentsExample, exampleOf } from '../schema/examples.ts';
 import { inputSchemaOf, jsonSchemaOf, objectSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
 import { listOperations, RATE_LIMIT_CLASSES } from '../schema/operation.ts';
 import { API_REVISION } from '../version.ts';
-import { REQUESTS_PER_MINUTE } from './rate-limit.ts';
+import { ERROR_CODES, IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED } from '../errors.ts';
 import { binaryRoutes } from './binary-routes.ts';
+import { errorSchema, HEADERS, responsesOf, sharedResponses } from './openapi-responses.ts';
 import { apiGuide, AREA_TAGS, LICENSE } from './openapi-guide.ts';
-
-const ERROR_RESPONSES: Record<string, string> = {
-  400: 'Invalid parameters or a business rule refused the request.',
-  401: 'Credential missing, invalid or expired.',
-  403: 'The credential lacks the required scope.',
-  404: 'Not found, or owned by another account.',
-  429: `Rate limit exceeded (${REQUESTS_PER_MINUTE} requests per minute per credential).`,
-  500: 'Unexpected failure.',
-};
-
-const RATE_HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Unix time (seconds) when the window resets.', schema: { type: 'integer' } },
-};
 
 const WEBHOOK_HEADERS: Record<string, [string, string]> = {
   'X-Service-Signature': ['t=<Unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">, keyed with the subscription\'s secret.', 't=1773480600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd'],
@@ -41,7 +28,7 @@ function eventWebhook(): object {
       tags: ['webhooks'],
       security: [],
       parameters: Object.entries(WEBHOOK_HEADERS).map(([name, [description, example]]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example })),
-      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Event' } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/EventDelivery' } } } },
       responses: {
         200: { description: 'Any 2xx acknowledges the delivery.' },
         400: { description: 'Any other status (or none within the timeout) is retried with growing waits.' },
@@ -50,8 +37,35 @@ function eventWebhook(): object {
   };
 }
 
+/**
+ * The body of a webhook delivery: the Event envelope, one schema per kind (src/events/catalog.ts)
+ * with its `type` and its `data` fields typed, discriminated by `type`.
+ */
+function eventDeliverySchemas(): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  const mapping: Record<string, string> = {};
+  for (const [kind, { fields }] of Object.entries(EVENT_TYPES)) {
+    const name = `Event_${kind.replace(/\./g, '_')}`;
+    mapping[kind] = `#/components/schemas/${name}`;
+    const properties = Object.fromEntries(Object.entries<{ type: string | readonly string[]; format?: string; examples?: readonly string[] }>(fields).map(([field, s]) => {
+      const example = s.examples?.[0] ?? exampleOf(s.type === 'integer' ? GraphQLInt : GraphQLString, field, { parent: 'EventData' });
+      return [field, { ...s, type: Array.isArray(s.type) ? [...s.type] : s.type, description: `${field} of the ${kind} event.`, examples: [example] }];
+    }));
+    out[name] = {
+      type: 'object',
+      description: `A ${kind} event.`,
+      allOf: [{ $ref: '#/components/schemas/Event' }],
+      properties: {
+        type: { const: kind, description: 'The event kind.', examples: [kind] },
+        data: { type: 'object', description: `The payload of ${kind}.`, required: Object.keys(fields), properties, additionalProperties: false },
+      },
+    };
+  }
+  out.EventDelivery = { description: 'What a webhook receives: the Event envelope of one of the kinds, its payload typed by `type`.', oneOf: Object.values(mapping).map(($ref) => ({ $ref })), discriminator: { propertyName: 'type', mapping } };
+  return out;
+}
+
 /** Conditional reads (conditional.ts): every GET operation. */
-const ETAG_HEADER = { ETag: { description: 'Strong validator of this body: send it back in If-None-Match.', schema: { type: 'string' } } };
 const IF_NONE_MATCH = {
   name: 'If-None-Match',
   in: 'header',
@@ -65,27 +79,21 @@ const IF_NONE_MATCH = {
  * true parameter locations, request bodies, scopes and every error status.
  */
 export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
+  const operations = listOperations(schema);
+  const routes = binaryRoutes();
+  const refusals = [...operations.flatMap((op) => op.meta.refuses ?? []), ...routes.flatMap((r) => r.refuses ?? []), IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED];
   const schemas: Record<string, JsonSchema> = {
-    Error: {
-      type: 'object',
-      required: ['statusCode', 'message', 'error', 'code'],
-      properties: {
-        statusCode: { type: 'integer', description: 'The HTTP status.', examples: [400] },
-        message: { type: 'string', description: 'What went wrong and what to do, for a person.', examples: ['name must be 1 to 64 characters.'] },
-        error: { type: 'string', description: 'The HTTP reason phrase.', examples: ['Bad Request'] },
-        code: { type: 'string', description: "Machine-readable: BAD_REQUEST, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, CONFLICT, RATE_LIMITED, … (GraphQL's extensions.code).", examples: ['BAD_REQUEST'] },
-        param: { type: 'string', description: 'The request value at fault, by its path (`name`, `jobs[1].command`), when there is one.', examples: ['name'] },
-      },
-    },
+    Error: errorSchema([...Object.values(ERROR_CODES), 'ERROR', ...refusals.map((r) => r.code)]) as JsonSchema,
   };
   for (const type of Object.values(schema.getTypeMap())) {
     if (isIntrospectionType(type) || type.name.startsWith('__')) continue;
     if (type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType()) continue;
     if (isObjectType(type) || isInputObjectType(type) || isInterfaceType(type)) schemas[type.name] = objectSchemaOf(type, { examples: true });
   }
+  Object.assign(schemas, eventDeliverySchemas());
 
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of listOperations(schema)) {
+  for (const op of operations) {
     const path = op.path.replace(/:(\w+)/g, '{$1}');
     const parameters: unknown[] = [];
     const body: JsonSchema = { type: 'object', properties: {}, required: [] as string[], additionalProperties: false };
@@ -107,11 +115,6 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     }
     const conditional = op.method === 'GET';
     if (conditional) parameters.push(IF_NONE_MATCH);
-    const errors: Record<string, string> = { ...ERROR_RESPONSES };
-    if (op.idempotencyKey) {
-      errors[409] = 'A request with this Idempotency-Key is still running.';
-      errors[422] = 'This Idempotency-Key was used with other parameters.';
-    }
     const limitNote = op.meta.rateLimit ? ` Rate limit class: ${RATE_LIMIT_CLASSES[op.meta.rateLimit].description}.` : '';
     paths[path] ??= {};
     paths[path][op.method.toLowerCase()] = {
@@ -125,35 +128,29 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
       ...(Object.keys(body.properties as object).length
         ? { requestBody: { required: (body.required as string[]).length > 0, content: { 'application/json': { schema: (body.required as string[]).length ? body : { ...body, required: undefined }, example: bodyExample } } } }
         : {}),
-      responses: {
-        200: { description: 'Success.', headers: conditional ? { ...RATE_HEADERS, ...ETAG_HEADER } : RATE_HEADERS, content: { 'application/json': { schema: jsonSchemaOf(op.field.type), example: exampleOf(op.field.type, op.name) } } },
-        ...(conditional ? { 304: { description: 'Not modified: the body is the one the If-None-Match tag names (none sent).', headers: { ...RATE_HEADERS, ...ETAG_HEADER } } } : {}),
-        ...Object.fromEntries(
-          Object.entries(errors).map(([status, description]) => [
-            status,
-            { description, headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-          ]),
-        ),
-      },
+      responses: responsesOf({
+        conditional,
+        readsBody: op.method !== 'GET',
+        idempotencyKey: op.idempotencyKey,
+        refuses: op.meta.refuses ?? [],
+        success: { description: 'Success.', content: { 'application/json': { schema: jsonSchemaOf(op.field.type), example: exampleOf(op.field.type, op.name) } } },
+      }),
     };
   }
 
   // Binary streams (hand-written routes): multipart request bodies and binary responses.
-  for (const route of binaryRoutes()) {
+  for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
       name: m[1], in: 'path', required: true, schema: { type: 'string' },
       description: m[1] === 'id' ? 'The hosting account id.' : 'The backup id.', example: exampleOf(GraphQLID, m[1], { parent: m[1] === 'id' ? 'hosting' : undefined }),
     }));
     const query = route.query.map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' }, example: q.example }));
-    const errors: Record<string, string> = { ...ERROR_RESPONSES };
-    if (route.upload) {
-      errors[413] = 'The file is larger than the upload limit.';
-      errors[415] = 'The body is not multipart/form-data.';
-    }
-    const success = route.response.contentType === 'application/json'
+    // A JSON answer of the API's own (an upload's HostingFile), not a file that happens to be JSON.
+    const json = route.response.contentTypes.length === 1 && route.response.contentTypes[0] === 'application/json';
+    const success = json
       ? { 'application/json': { schema: { $ref: '#/components/schemas/HostingFile' }, example: exampleOf(schema.getType('HostingFile')!, 'file') } }
-      : { [route.response.contentType]: { schema: { type: 'string', format: 'binary' } } };
+      : Object.fromEntries([...new Set(route.response.contentTypes.map(mediaType))].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: route.operationId,
@@ -175,25 +172,17 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
             },
           }
         : {}),
-      responses: {
-        200: {
-          description: route.response.description,
-          headers: {
-            ...RATE_HEADERS,
-            ...(route.response.contentType === 'application/json' ? {} : {
-              'Content-Disposition': { description: 'attachment; filename="..."; filename*=UTF-8\'\'... (RFC 6266)', schema: { type: 'string' } },
-              'Content-Length': { description: 'Size of the file in bytes.', schema: { type: 'integer' } },
-            }),
-          },
-          content: success,
+      responses: responsesOf({
+        conditional: false,
+        readsBody: route.method !== 'GET',
+        idempotencyKey: false,
+        refuses: route.refuses ?? [],
+        success: { description: route.response.description, content: success, headers: json ? [] : ['Content-Disposition', 'Cache-Control'] },
+        bodyStatuses: {
+          413: { description: 'The body is larger than the upload limit (HOSTING_UPLOAD_LIMIT_BYTES, 50 MiB by default).' },
+          415: { description: 'The body is not multipart/form-data.' },
         },
-        ...Object.fromEntries(
-          Object.entries(errors).map(([status, description]) => [
-            status,
-            { description, headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-          ]),
-        ),
-      },
+      }),
     };
   }
 
@@ -211,10 +200,17 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     paths,
     webhooks: { event: eventWebhook() },
     components: {
+      headers: HEADERS,
+      responses: sharedResponses(),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: `API key (svc_...) or OAuth access token. Scopes: ${Object.keys(SCOPES).join(', ')}.` },
       },
       schemas,
     },
   };
+}
+
+/** A content type without its parameters (`text/html; charset=utf-8` → `text/html`): the media type a response is declared under. */
+export function mediaType(contentType: string): string {
+  return contentType.split(';')[0].trim().toLowerCase();
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { App } from '../app-services.ts';
+import type { Refusal } from '../errors.ts';
 import type { TenantDb } from '../db/tenant.ts';
 import type { Scope } from '../scopes.ts';
 import type { Principal } from '../modules/auth/service.ts';
@@ -27,7 +28,10 @@ export interface BinaryRoute {
   query: { name: string; required: boolean; description: string; example: string }[];
   /** A multipart/form-data body with one file field. */
   upload?: { field: string; description: string };
-  response: { contentType: string; description: string };
+  /** What it answers: the content types it can send (a download sends the type its file's name implies). */
+  response: { contentTypes: readonly string[]; description: string };
+  /** Its named refusals, as an operation's (OperationMeta.refuses). */
+  refuses?: readonly Refusal[];
   handle(request: BinaryRequest): Promise<BinaryResult>;
 }
 

@@ -20,6 +20,15 @@ export function example(value: unknown) {
   return { extensions: { example: value } };
 }
 
+/**
+ * A String field whose value is one of a fixed set, the list taken from where the code defines it
+ * (an `as const` list, an enum's keys): OpenAPI and the MCP schemas print it as `enum`. Its example
+ * is the one given, else the first value.
+ */
+export function values(list: readonly string[], exampleValue: string = list[0]) {
+  return { extensions: { values: list, example: exampleValue } };
+}
+
 const AT = '2026-03-14T09:30:00.000Z';
 const ID_TAIL = '01jq8k2m4p6rab3c5d7e9f1g2h';
 /** Accounts alone have UUIDs (the spec's choice); every other id is `<prefix>_<26 chars>`. */

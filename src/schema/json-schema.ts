@@ -73,8 +73,11 @@ export function objectSchemaOf(type: GraphQLNamedType, opts: SchemaOptions = {})
   for (const field of Object.values(type.getFields())) {
     properties[field.name] = isInputObjectType(type)
       ? inputSchemaOf(field as GraphQLInputField, { ...inner, example: opts.examples ? inputExample(field as GraphQLInputField, type.name) : undefined })
-      : withExample(withDescription(jsonSchemaOf(field.type as GraphQLOutputType, inner), describe ? field.description : undefined), opts.examples ? fieldExample(field as never, type) : undefined);
-    if (isNonNullType(field.type) && !(isInputObjectType(type) && (field as { defaultValue?: unknown }).defaultValue !== undefined)) required.push(field.name);
+      : withExample(withDescription(withValues(jsonSchemaOf(field.type as GraphQLOutputType, inner), field, opts), describe ? field.description : undefined), opts.examples ? fieldExample(field as never, type) : undefined);
+    // An output object is always sent whole (sofa selects every field; a null one is present as
+    // null), so every field is required and a nullable one's type admits null. An input field is
+    // required when it is non-null without a default.
+    if (isInputObjectType(type) ? isNonNullType(field.type) && (field as { defaultValue?: unknown }).defaultValue === undefined : true) required.push(field.name);
   }
   return {
     type: 'object',
@@ -83,6 +86,16 @@ export function objectSchemaOf(type: GraphQLNamedType, opts: SchemaOptions = {})
     ...(required.length && !opts.lean ? { required } : {}),
     ...(opts.lean ? {} : { additionalProperties: false }),
   };
+}
+
+/**
+ * A String field whose values are a fixed set (`values(...)` on the field, src/schema/examples.ts)
+ * as `enum`, with null when the field is nullable. Lean schemas (MCP listings) leave it out.
+ */
+function withValues(schema: JsonSchema, field: { type: GraphQLType; extensions?: unknown }, opts: SchemaOptions): JsonSchema {
+  const set = (field.extensions as { values?: readonly string[] } | null | undefined)?.values;
+  if (!set || opts.lean) return schema;
+  return { ...schema, enum: isNonNullType(field.type) ? [...set] : [...set, null] };
 }
 
 export function withDescription(schema: JsonSchema, description?: string | null): JsonSchema {
@@ -105,7 +118,7 @@ function schemaHoldsObjects(schema: JsonSchema): boolean {
 export function inputSchemaOf(arg: GraphQLArgument | GraphQLInputField, opts: SchemaOptions & { example?: unknown } = {}): JsonSchema {
   const { example, ...rest } = opts;
   const declared = rulesOf(arg);
-  const schema = jsonSchemaOf(arg.type, rest);
+  const schema = withValues(jsonSchemaOf(arg.type, rest), arg, rest);
   return withExample(withDescription(declared ? ruleKeywords(declared, arg.type, schema) : schema, rest.lean ? undefined : arg.description), example);
 }
 

@@ -1,4 +1,5 @@
 import { getNamedType, isInputObjectType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLSchema } from 'graphql';
+import type { Refusal } from '../errors.ts';
 import type { EventType } from '../events/catalog.ts';
 import type { Scope } from '../scopes.ts';
 
@@ -52,6 +53,12 @@ export interface OperationMeta {
   notTool?: string;
   /** Override of the MCP hints derived from method and scope. */
   hints?: Partial<ToolHints>;
+  /**
+   * The named refusals (src/errors.ts `refusal`) the operation's service can answer: a 409 of a
+   * state rule, a 413. Each is declared with its status and description in the OpenAPI document;
+   * a rule shared by many operations (a hosting account still provisioning) is listed on each.
+   */
+  refuses?: readonly Refusal[];
 }
 
 export interface ToolHints {

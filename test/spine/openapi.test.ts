@@ -4,6 +4,9 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations } from '../../src/schema/operation.ts';
 import { binaryRoutes } from '../../src/http/binary-routes.ts';
+import { IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED, knownRefusals } from '../../src/errors.ts';
+import { DOMAIN_PENDING_PAYMENT } from '../../src/modules/domains/service.ts';
+import { POOL_SERVER_HAS_NO_PLAN } from '../../src/modules/servers/plans.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -63,9 +66,21 @@ describe('GET /v1/openapi.json', () => {
     expect(up.parameters.map((p: any) => [p.name, p.in])).toEqual([['id', 'path'], ['path', 'query']]);
     expect(up.responses['413']).toBeDefined();
     const down = doc.paths['/hosting/{id}/files/download'].get;
-    expect(down.responses['200'].content['application/octet-stream'].schema).toEqual({ type: 'string', format: 'binary' });
+    // A download is sent as the type its file's name implies: each is declared, application/octet-stream for the rest.
+    for (const type of ['application/octet-stream', 'text/html', 'image/png']) expect(down.responses['200'].content[type].schema, type).toEqual({ type: 'string', format: 'binary' });
+    expect(down.responses['200'].headers['Cache-Control']).toBeDefined();
     expect(down.responses['200'].headers['Content-Disposition']).toBeDefined();
     expect(doc.paths['/hosting/{id}/backups/{bid}/download'].get.responses['200'].content['application/gzip']).toBeDefined();
+  });
+
+  it('every named refusal is declared by the operations that can meet it: none is left unattached, each status with its description', async () => {
+    const doc = (await app.call('GET', '/v1/openapi.json')).body;
+    const declared = [...listOperations(getSchema()).flatMap((op) => op.meta.refuses ?? []), ...binaryRoutes().flatMap((r) => r.refuses ?? []), IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED];
+    expect(knownRefusals().filter((r) => !declared.includes(r)).map((r) => r.description)).toEqual([]);
+    const patch = doc.paths['/domains/{id}'].patch.responses['409'];
+    expect(patch.description).toContain(DOMAIN_PENDING_PAYMENT.description);
+    expect(doc.paths['/servers/{id}/plan-options'].get.responses['409'].description).toContain(POOL_SERVER_HAS_NO_PLAN.description);
+    expect(doc.paths['/servers/{id}'].get.responses['409']).toBeUndefined();
   });
 
   it('every $ref points at a component that exists', async () => {

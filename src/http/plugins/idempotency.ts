@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { getOperationAST, GraphQLError, print, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { claimScope, type Claim } from '../../db/recovery.ts';
-import { ApiError, apiErrorOf, badRequest, conflict, unprocessable } from '../../errors.ts';
+import { ApiError, apiErrorOf, badRequest, IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import { honoursIdempotencyKey } from '../../schema/operation.ts';
 import { rootOperations } from './root-operations.ts';
@@ -39,11 +39,11 @@ export function useIdempotency(): Plugin<RequestContext> {
 
       const outcome = await claim(prisma, { accountId, key, fingerprint, now: clock.now(), leaseMs: config.idempotencyLeaseMs });
       if (outcome.kind === 'mismatch') {
-        setResultAndStopExecution({ errors: [unprocessable('This Idempotency-Key was already used with different request parameters.')] });
+        setResultAndStopExecution({ errors: [IDEMPOTENCY_KEY_REUSED.error('This Idempotency-Key was already used with different request parameters.')] });
         return;
       }
       if (outcome.kind === 'busy') {
-        setResultAndStopExecution({ errors: [conflict('A request with this Idempotency-Key is still being processed; retry later.')] });
+        setResultAndStopExecution({ errors: [IDEMPOTENCY_KEY_BUSY.error('A request with this Idempotency-Key is still being processed; retry later.')] });
         return;
       }
       if (outcome.kind === 'stored') {

@@ -2,7 +2,7 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { paymentGateways, type GatewayName } from '../../provider/payments.ts';
+import { GATEWAYS, paymentGateways, type GatewayName } from '../../provider/payments.ts';
 import type { Tx } from '../../provider/types.ts';
 import type { InputRules } from '../../schema/input-rules.ts';
 import { readInvoicePage } from './invoice-read.ts';
@@ -18,6 +18,7 @@ export const INVOICE_STATES = ['open', 'paid', 'void'] as const;
 export const INVOICE_SOURCES = ['order', 'renewal', 'operator'] as const;
 export type InvoiceSource = (typeof INVOICE_SOURCES)[number];
 export type PaymentMethod = GatewayName | 'wallet';
+export const PAYMENT_METHODS = ['wallet', ...GATEWAYS] as const;
 export const CURRENCY = 'USD';
 
 /** Invoice list page size (README: Billing). */

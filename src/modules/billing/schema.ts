@@ -1,12 +1,14 @@
 import { builder } from '../../schema/builder.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, PAGE_DEFAULT, PAGE_MAX } from '../../schema/pagination.ts';
-import { getInvoice, INVOICE_PAGE_RULES, INVOICES_PAGE_DEFAULT, INVOICES_PAGE_MAX, listInvoices, type InvoiceView } from './invoices.ts';
+import { getInvoice, INVOICE_PAGE_RULES, INVOICE_SOURCES, INVOICE_STATES, PAYMENT_METHODS, INVOICES_PAGE_DEFAULT, INVOICES_PAGE_MAX, listInvoices, type InvoiceView } from './invoices.ts';
 import { AUTO_RECHARGE_AMOUNT_MAX, AUTO_RECHARGE_RULES, AUTO_RECHARGE_AMOUNT_MIN, AUTO_RECHARGE_THRESHOLD_MAX, getWallet, listWalletTransactions, setAutoRecharge, type WalletView } from './service.ts';
+import { GATEWAYS } from '../../provider/payments.ts';
+import { AUTO_RECHARGE_GATEWAYS, MOVEMENT_KINDS, WALLET_STATES } from './wallet.ts';
 
 // Field casing (README: Billing): invoices are camelCase like their events (invoiceNumber,
 // totalUsdCents); the wallet is snake_case like its request fields (threshold_usd_cents).
@@ -27,15 +29,15 @@ export const Invoice = builder.objectRef<InvoiceView>('Invoice').implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The invoice id (inv_…).' }),
     number: t.exposeString('number', { description: 'INV-<year>-<6 digits>, gap-free per year.' }),
-    status: t.exposeString('status', { ...example('paid'), description: 'open, paid or void.' }),
-    source: t.exposeString('source', { ...example('renewal'), description: 'order, renewal or operator.' }),
+    status: t.exposeString('status', { ...values(INVOICE_STATES, 'paid'), description: 'open, paid or void.' }),
+    source: t.exposeString('source', { ...values(INVOICE_SOURCES, 'renewal'), description: 'order, renewal or operator.' }),
     currency: t.exposeString('currency', { description: 'Always USD.' }),
     totalUsdCents: t.exposeInt('totalUsdCents', { description: 'Sum of the lines, in US cents.' }),
     reference: t.exposeString('reference', { nullable: true, description: 'The resource it bills (srv_..., pool_..., dom_...).' }),
     items: t.field({ type: [InvoiceItem], description: 'Its lines.', resolve: (i) => i.items }),
     dueAt: t.expose('dueAt', { type: 'DateTime', description: 'When payment is due.' }),
     paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true, description: 'When it was paid; null unless paid.' }),
-    paidWith: t.exposeString('paidWith', { nullable: true, ...example('wallet'), description: 'wallet, card, online or crypto.' }),
+    paidWith: t.exposeString('paidWith', { nullable: true, ...values(PAYMENT_METHODS), description: 'wallet, card, online or crypto.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was issued.' }),
   }),
 });
@@ -74,7 +76,7 @@ const AutoRecharge = builder.objectRef<WalletView['auto_recharge']>('WalletAutoR
     enabled: t.exposeBoolean('enabled', { description: 'True when auto-recharge is on.' }),
     threshold_usd_cents: t.exposeInt('threshold_usd_cents', { nullable: true, description: 'Top up when a debit takes the balance below this, in US cents; null when not set.' }),
     amount_usd_cents: t.exposeInt('amount_usd_cents', { nullable: true, description: 'Charged to the card and credited per top-up, in US cents; null when not set.' }),
-    gateway: t.exposeString('gateway', { description: 'The gateway top-ups go through: card.' }),
+    gateway: t.exposeString('gateway', { ...values(AUTO_RECHARGE_GATEWAYS), description: 'The gateway top-ups go through: card.' }),
   }),
 });
 
@@ -83,7 +85,7 @@ export const Wallet = builder.objectRef<WalletView>('Wallet').implement({
   fields: (t) => ({
     balance_usd_cents: t.exposeInt('balance_usd_cents', { description: 'Never negative.' }),
     currency: t.exposeString('currency', { description: 'Always USD.' }),
-    state: t.exposeString('state', { ...example('active'), description: 'active, or low when auto-recharge is on and the balance is under its threshold.' }),
+    state: t.exposeString('state', { ...values(WALLET_STATES), description: 'active, or low when auto-recharge is on and the balance is under its threshold.' }),
     auto_recharge: t.field({ type: AutoRecharge, description: 'Automatic top-up settings.', resolve: (w) => w.auto_recharge }),
     updated_at: t.expose('updated_at', { type: 'DateTime', description: 'When the balance or settings last changed.' }),
   }),
@@ -106,9 +108,9 @@ export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('Wal
     id: t.exposeID('id', { description: 'The transaction id (txn_…).' }),
     amount_usd_cents: t.exposeInt('amount_usd_cents', { description: 'Signed: credits positive, debits negative.' }),
     balance_after_usd_cents: t.exposeInt('balance_after_usd_cents', { description: 'Wallet balance after it, in US cents.' }),
-    kind: t.exposeString('kind', { ...example('invoice_payment'), description: 'opening_balance, deposit, auto_recharge, invoice_payment, addon_purchase, pool_purchase or pool_resize.' }),
+    kind: t.exposeString('kind', { ...values(MOVEMENT_KINDS, 'invoice_payment'), description: 'opening_balance, deposit, auto_recharge, invoice_payment, addon_purchase, pool_purchase or pool_resize.' }),
     description: t.exposeString('description', { description: 'What it was for, in words.', ...example('Invoice INV-2026-000042') }),
-    gateway: t.exposeString('gateway', { nullable: true, description: 'card, online or crypto for deposits.' }),
+    gateway: t.exposeString('gateway', { nullable: true, ...values(GATEWAYS), description: 'card, online or crypto for deposits.' }),
     reference: t.exposeString('reference', { nullable: true, ...example('inv_01jq8k2m4p6rab3c5d7e9f1g2h'), description: 'What it was for (inv_..., srv_..., pool_...) or the gateway charge id of a deposit.' }),
     created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was booked.' }),
   }),

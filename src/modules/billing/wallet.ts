@@ -11,6 +11,13 @@ import type { Tx } from '../../provider/types.ts';
  * condition is evaluated by the database under the row lock, so concurrent debits can never
  * take the balance below zero.
  */
+/** The kinds of wallet movement (a transaction's `kind`). */
+export const MOVEMENT_KINDS = ['opening_balance', 'deposit', 'auto_recharge', 'invoice_payment', 'addon_purchase', 'pool_purchase', 'pool_resize'] as const;
+/** `low`: auto-recharge is on and the balance is under its threshold. */
+export const WALLET_STATES = ['active', 'low'] as const;
+/** The gateway auto-recharge top-ups go through. */
+export const AUTO_RECHARGE_GATEWAYS = ['card'] as const satisfies readonly GatewayName[];
+
 export interface Movement {
   accountId: string;
   amountUsdCents: number;

@@ -1,10 +1,11 @@
 import { builder } from '../../schema/builder.ts';
+import { values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
-import { getDomain, listDomains, NAMESERVERS_MAX, NAMESERVERS_MIN, NAMESERVERS_RULES, updateDomain, type DomainView } from './service.ts';
+import { getDomain, listDomains, NAMESERVERS_MAX, NAMESERVERS_MIN, NAMESERVERS_RULES, updateDomain, type DomainView, DOMAIN_PENDING_PAYMENT, DOMAIN_STATES } from './service.ts';
 
 // snake_case like the spec's request fields (auto_renew, transfer_lock).
 export const Domain = builder.objectRef<DomainView>('Domain').implement({
@@ -13,7 +14,7 @@ export const Domain = builder.objectRef<DomainView>('Domain').implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The domain id (dom_…).' }),
     domain: t.exposeString('domain', { description: 'The domain name.' }),
-    status: t.exposeString('status', { description: 'pending_payment (its invoice is open) or active.' }),
+    status: t.exposeString('status', { ...values(DOMAIN_STATES, 'active'), description: 'pending_payment (its invoice is open) or active.' }),
     period_years: t.exposeInt('period_years', { description: 'Years it was registered for.' }),
     auto_renew: t.exposeBoolean('auto_renew', { description: 'True renews it automatically before it expires.' }),
     transfer_lock: t.exposeBoolean('transfer_lock', { description: 'Registrar lock: true refuses transfers away.' }),
@@ -37,7 +38,7 @@ idOperation('query', 'domain', Domain, 'The domain id.', (ctx, id) => getDomain(
 
 builder.mutationField('domainUpdate', (t) =>
   t.field({
-    ...operation({ summary: 'Update a domain', scope: 'domains:write', rest: 'PATCH /domains/:id', area: 'domains', tool: 'domain_update',
+    ...operation({ summary: 'Update a domain', scope: 'domains:write', refuses: [DOMAIN_PENDING_PAYMENT], rest: 'PATCH /domains/:id', area: 'domains', tool: 'domain_update',
       description: 'Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid).' }),
     type: Domain,
     args: {

@@ -2,7 +2,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { badRequest, notFound, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { DEFAULT_NAMESERVERS, registrar } from '../../provider/registrar.ts';
 import type { Tx } from '../../provider/types.ts';
@@ -75,6 +75,8 @@ export interface DomainUpdate {
   whois_privacy?: boolean | null;
 }
 
+export const DOMAIN_PENDING_PAYMENT = refusal(409, 'The domain is not registered yet (status pending_payment: its invoice is open)');
+
 /** Updates auto-renew, transfer lock, nameservers and WHOIS privacy; 409 before the domain is registered. */
 export async function updateDomain(ctx: { db: TenantDb; app: { clock: { now(): Date } } }, id: string, input: DomainUpdate) {
   if (input.auto_renew == null && input.transfer_lock == null && input.nameservers == null && input.whois_privacy == null) {
@@ -84,7 +86,7 @@ export async function updateDomain(ctx: { db: TenantDb; app: { clock: { now(): D
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
     const domain = await findDomain(tx, id);
-    if (domain.status !== 'active') throw conflict(`${domain.name} is not registered yet (status ${domain.status}); it can be changed once its invoice is paid.`);
+    if (domain.status !== 'active') throw DOMAIN_PENDING_PAYMENT.error(`${domain.name} is not registered yet (status ${domain.status}); it can be changed once its invoice is paid.`);
     const changes = {
       ...(nameservers ? { nameservers } : {}),
       ...(input.transfer_lock != null ? { transferLock: input.transfer_lock } : {}),

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import type { Scope } from '../../scopes.ts';
 import { unauthorized } from '../../errors.ts';
 import { EVENT_TYPES } from '../../events/catalog.ts';
@@ -12,7 +12,7 @@ export const Event = builder.objectRef<EventEnvelope>('Event').implement({
   description: 'The event envelope, the same as a webhook delivery body.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'evt_...; pass it as `after` to resume.' }),
-    type: t.exposeString('type', { ...example('server.power.changed'), description: 'The event kind, e.g. server.power.changed.' }),
+    type: t.exposeString('type', { ...values(Object.keys(EVENT_TYPES), 'server.power.changed'), description: 'The event kind.' }),
     created: t.exposeString('created', { description: 'When it happened, ISO 8601 UTC.' }),
     account: t.exposeID('account', { description: 'The account id.' }),
     apiVersion: t.exposeString('apiVersion', { description: 'Interface revision of the payload.' }),

@@ -1,11 +1,12 @@
 import { builder } from '../../schema/builder.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import { DNS_NAME_RULES, rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
-import { detachCustomDomain, hostingDetail, listHosting, setCustomDomain, verifyCustomDomain, type HostingView } from './service.ts';
+import { detachCustomDomain, hostingDetail, listHosting, setCustomDomain, verifyCustomDomain, type HostingView, HOSTING_PROVISIONING } from './service.ts';
+import { CERT_STATES, CUSTOM_DOMAIN_STATES, HOSTING_STATES } from './service.ts';
 
 // Hosting accounts and their custom domains.
 
@@ -13,7 +14,7 @@ const HostingCustomDomain = builder.objectRef<NonNullable<HostingView['customDom
   description: 'A custom domain: pending until verify finds its DNS pointing to the account, then attached.',
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'The custom domain.', ...example('shop.example.com') }),
-    status: t.exposeString('status', { ...example('attached'), description: 'pending or attached.' }),
+    status: t.exposeString('status', { ...values(CUSTOM_DOMAIN_STATES, 'attached'), description: 'pending or attached.' }),
     attachedAt: t.expose('attachedAt', { type: 'DateTime', nullable: true, description: 'When verify attached it; null while pending.' }),
   }),
 });
@@ -21,7 +22,7 @@ const HostingCustomDomain = builder.objectRef<NonNullable<HostingView['customDom
 export const HostingCertificate = builder.objectRef<HostingView['certificate']>('HostingCertificate').implement({
   description: 'The TLS certificate of the site.',
   fields: (t) => ({
-    status: t.exposeString('status', { ...example('issued'), description: 'issued, pending or failed.' }),
+    status: t.exposeString('status', { ...values(CERT_STATES, 'issued'), description: 'issued, pending or failed.' }),
     domains: t.exposeStringList('domains', { description: 'Names the certificate covers.' }),
     issuedAt: t.expose('issuedAt', { type: 'DateTime', nullable: true, description: 'When the current certificate was issued; null before the first.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When the current certificate expires; null before the first.' }),
@@ -50,7 +51,7 @@ export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').i
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The hosting account id (hst_…).' }),
     domain: t.exposeString('domain', { description: 'Primary domain.' }),
-    status: t.exposeString('status', { description: 'provisioning or active.' }),
+    status: t.exposeString('status', { ...values(HOSTING_STATES, 'active'), description: 'provisioning or active.' }),
     productId: t.exposeString('productId', { ...example('hosting-starter'), description: 'Hosting plan.' }),
     php_version: t.exposeString('php_version', { description: 'PHP-FPM version the site runs.' }),
     ip: t.exposeString('ip', { description: 'The address the site is served from.' }),
@@ -74,7 +75,7 @@ idOperation('query', 'hostingAccount', HostingAccount, 'The hosting account id.'
 
 builder.mutationField('hostingCustomDomainSet', (t) =>
   t.field({
-    ...operation({ summary: 'Set the custom domain', scope: 'hosting:write', rest: 'PUT /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_set',
+    ...operation({ summary: 'Set the custom domain', scope: 'hosting:write', refuses: [HOSTING_PROVISIONING], rest: 'PUT /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_set',
       description: 'Set the account\'s custom domain; it stays pending until verify finds its DNS pointing here (A record to the account\'s IP, or a CNAME). A domain not registered in this account needs the ownership TXT record the refusal names first. 400 when the domain is the primary one or used by another hosting account.' }),
     type: HostingAccount,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), domain: t.arg.string({ required: true, description: 'A domain name such as shop.example.com.', ...rules(DNS_NAME_RULES) }) },
@@ -83,9 +84,9 @@ builder.mutationField('hostingCustomDomainSet', (t) =>
 );
 
 idOperation('mutation', 'hostingCustomDomainVerify', HostingAccount, 'The hosting account id.', verifyCustomDomain,
-  operation({ summary: 'Verify the custom domain', scope: 'hosting:write', rest: 'POST /hosting/:id/custom-domain/verify', area: 'hosting', tool: 'hosting_custom_domain_verify', hints: { idempotent: true },
+  operation({ summary: 'Verify the custom domain', scope: 'hosting:write', refuses: [HOSTING_PROVISIONING], rest: 'POST /hosting/:id/custom-domain/verify', area: 'hosting', tool: 'hosting_custom_domain_verify', hints: { idempotent: true },
     description: 'Check the custom domain\'s DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.' }));
 
 idOperation('mutation', 'hostingCustomDomainDelete', HostingAccount, 'The hosting account id.', detachCustomDomain,
-  operation({ summary: 'Remove the custom domain', scope: 'hosting:write', rest: 'DELETE /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_delete',
+  operation({ summary: 'Remove the custom domain', scope: 'hosting:write', refuses: [HOSTING_PROVISIONING], rest: 'DELETE /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_delete',
     description: 'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.' }));

@@ -1,11 +1,12 @@
 import { builder } from '../../schema/builder.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
 import { listType, wholeList } from '../../schema/pagination.ts';
-import { createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
+import { BACKUP_STATES, createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
 import { panel, type Out } from './panel-operation.ts';
+import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
 
 // Backups: list, create, delete, restore (downloads are a binary route, binary.ts).
 
@@ -15,7 +16,7 @@ const HostingBackup = builder.objectRef<Out<typeof createBackup>>('HostingBackup
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The backup id (hbk_…).' }),
     hostingId: t.exposeString('hostingId', { description: 'The hosting account backed up.' }),
-    status: t.exposeString('status', { ...example('available'), description: 'available.' }),
+    status: t.exposeString('status', { ...values(BACKUP_STATES), description: 'available.' }),
     sizeBytes: t.exposeInt('sizeBytes', { description: 'Size of the archive in bytes.' }),
     sha256: t.exposeString('sha256', { description: 'SHA-256 of the archive, hex.' }),
     databases: t.exposeStringList('databases', { description: 'Databases whose dumps it holds.' }),
@@ -45,7 +46,7 @@ builder.queryField('hostingBackups', (t) =>
 );
 
 idOperation('mutation', 'hostingBackupCreate', HostingBackup, 'The hosting account id.', createBackup,
-  panel('POST /hosting/:id/backups', 'hosting_backup_create', { summary: 'Create a backup',
+  panel('POST /hosting/:id/backups', 'hosting_backup_create', { refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED], summary: 'Create a backup',
     description: 'Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan\'s number of kept backups is reached (delete one first). 409 while the account is still provisioning.' }));
 
 builder.mutationField('hostingBackupDelete', (t) =>
@@ -60,7 +61,7 @@ builder.mutationField('hostingBackupDelete', (t) =>
 
 builder.mutationField('hostingBackupRestore', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/backups/:bid/restore', 'hosting_backup_restore', { summary: 'Restore a backup',
+    ...panel('POST /hosting/:id/backups/:bid/restore', 'hosting_backup_restore', { refuses: [...SITE_WRITE_REFUSALS], summary: 'Restore a backup',
       description: 'Put the site files and databases back as they were in a backup; the current ones are replaced. 409 while the account is still provisioning.', hints: { destructive: true, idempotent: true } }),
     type: HostingBackupRestore,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), bid: t.arg.id({ required: true, description: 'The backup id.' }) },

@@ -7,6 +7,9 @@ import { activeHosting, driver, getHosting, planOf, siteQuota, type HostingConte
  * Backups: a gzip tarball of the account's home and its databases' dumps, made at once
  * (status `available`). Restore puts the site and the databases back as they were in it.
  */
+/** A backup is available as soon as it is made. */
+export const BACKUP_STATES = ['available'] as const;
+
 const BACKUP_SELECT = { id: true, hostingId: true, status: true, sizeBytes: true, sha256: true, databases: true, createdAt: true } as const;
 
 export async function listBackups(ctx: HostingContext, hostingId: string) {

@@ -4,7 +4,7 @@ import { ApiError, badRequest } from '../../errors.ts';
 import type { BinaryRequest, BinaryResult, BinaryRoute } from '../../schema/binary-operation.ts';
 import { openBackup } from './backups.ts';
 import { downloadFile, prepareUpload, uploadFile } from './files.ts';
-import type { HostingContext } from './service.ts';
+import { HOSTING_FILE_TOO_LARGE, HOSTING_PROVISIONING, SITE_WRITE_REFUSALS, type HostingContext } from './service.ts';
 
 /** The hosting binary streams: file upload (multipart, streamed to disk), file download, backup download. */
 const MIME: Record<string, string> = {
@@ -15,8 +15,10 @@ const MIME: Record<string, string> = {
   '.sql': 'application/sql', '.woff2': 'font/woff2', '.mp4': 'video/mp4',
 };
 
+const OTHER = 'application/octet-stream';
+
 function contentTypeOf(name: string): string {
-  return MIME[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
+  return MIME[path.extname(name).toLowerCase()] ?? OTHER;
 }
 
 function hostingCtx(r: BinaryRequest): HostingContext {
@@ -114,7 +116,8 @@ export const hostingBinaryRoutes: BinaryRoute[] = [
     description: 'Upload a file (multipart/form-data, field "file") into a directory of the site, or to a file path; an existing file is replaced. The directory must exist. 413 when the file is larger than the upload limit, 415 when the body is not multipart.',
     query: [{ name: 'path', required: false, description: 'Target directory (the file keeps its name) or target file path; default /public_html.', example: '/public_html/images' }],
     upload: { field: 'file', description: 'The file; its multipart filename names it when path is a directory. At most HOSTING_UPLOAD_LIMIT_BYTES (default 50 MiB).' },
-    response: { contentType: 'application/json', description: 'The uploaded file (HostingFile).' },
+    response: { contentTypes: ['application/json'], description: 'The uploaded file (HostingFile).' },
+    refuses: [...SITE_WRITE_REFUSALS, HOSTING_FILE_TOO_LARGE],
     handle: upload,
   },
   {
@@ -126,7 +129,8 @@ export const hostingBinaryRoutes: BinaryRoute[] = [
     summary: 'Download a file',
     description: 'Download a file of the site, streamed as an attachment. 404 when nothing is at the path, 400 when it is a directory.',
     query: [{ name: 'path', required: true, description: 'File, absolute inside the account.', example: '/public_html/index.html' }],
-    response: { contentType: 'application/octet-stream', description: 'The file bytes, with Content-Disposition: attachment (RFC 6266).' },
+    response: { contentTypes: [...new Set([...Object.values(MIME), OTHER])], description: "The file bytes, with Content-Disposition: attachment (RFC 6266), as the type its name's extension implies (application/octet-stream when none is known)." },
+    refuses: [HOSTING_PROVISIONING],
     handle: download,
   },
   {
@@ -138,7 +142,7 @@ export const hostingBinaryRoutes: BinaryRoute[] = [
     summary: 'Download a backup',
     description: 'Download a backup as a gzip tarball (home/ and mysql/), streamed as an attachment.',
     query: [],
-    response: { contentType: 'application/gzip', description: 'The .tar.gz archive.' },
+    response: { contentTypes: ['application/gzip'], description: 'The .tar.gz archive.' },
     handle: backupDownload,
   },
 ];

@@ -4,6 +4,7 @@ import { listType, wholeList } from '../../schema/pagination.ts';
 import { createDatabase, deleteDatabase, listDatabases } from './databases.ts';
 import { panel, type Out } from './panel-operation.ts';
 import { rules } from '../../schema/input-rules.ts';
+import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
 
 // MySQL databases: list, create, delete.
 
@@ -36,7 +37,7 @@ builder.queryField('hostingDatabases', (t) =>
 
 builder.mutationField('hostingDatabaseCreate', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/databases', 'hosting_database_create', { summary: 'Create a database',
+    ...panel('POST /hosting/:id/databases', 'hosting_database_create', { refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED], summary: 'Create a database',
       description: 'Create an extra MySQL database named <prefix>_<suffix>, reachable with the account\'s MySQL user. 400 when it exists or the plan\'s number of databases is reached. 409 while the account is still provisioning.' }),
     type: HostingDatabase,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), suffix: t.arg.string({ required: true, description: 'The database name after the account prefix: 1 to 16 lowercase letters, digits or underscores.', ...rules({ pattern: { regex: /^[a-z0-9_]{1,16}$/, means: '1 to 16 characters of lowercase letters, digits and underscores (the database is named <prefix>_<suffix>)' } }) }) },
@@ -46,7 +47,7 @@ builder.mutationField('hostingDatabaseCreate', (t) =>
 
 builder.mutationField('hostingDatabaseDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/databases/:name', 'hosting_database_delete', { summary: 'Delete a database',
+    ...panel('DELETE /hosting/:id/databases/:name', 'hosting_database_delete', { refuses: [HOSTING_PROVISIONING], summary: 'Delete a database',
       description: 'Delete an extra MySQL database and all its data.' }),
     type: HostingDatabaseDeleted,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), name: t.arg.string({ required: true, description: 'Full database name.' }) },

@@ -1,7 +1,9 @@
 import { builder } from '../../schema/builder.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import { deleteFile, listFiles, makeDirectory, readFile, renameFile, writeFile } from './files.ts';
 import { panel, type Out } from './panel-operation.ts';
+import { HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
+import { FILE_TYPES } from '../../provider/hosting/types.ts';
 
 // The file manager: list, read, write, delete, mkdir, rename (uploads and downloads are binary routes, binary.ts).
 
@@ -10,7 +12,7 @@ const HostingFile = builder.objectRef<Out<typeof makeDirectory>>('HostingFile').
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The last part of the path.', ...example('index.html') }),
     path: t.exposeString('path', { description: 'Absolute inside the account ("/" is its home).' }),
-    type: t.exposeString('type', { ...example('file'), description: 'file, directory, symlink or other.' }),
+    type: t.exposeString('type', { ...values(FILE_TYPES), description: 'file, directory, symlink or other.' }),
     sizeBytes: t.exposeFloat('sizeBytes', { description: 'Size in bytes.' }),
     modifiedAt: t.expose('modifiedAt', { type: 'DateTime', description: 'When it last changed.' }),
     permissions: t.exposeString('permissions', { description: 'Octal, e.g. 0644.' }),
@@ -37,14 +39,14 @@ const HostingFileDeleted = builder.objectRef<Out<typeof deleteFile>>('HostingFil
   description: 'A file or directory that was deleted.',
   fields: (t) => ({
     path: t.exposeString('path', { description: 'What was deleted, absolute inside the account.' }),
-    type: t.exposeString('type', { description: 'file, directory, symlink or other.', ...example('file') }),
+    type: t.exposeString('type', { description: 'file, directory, symlink or other.', ...values(FILE_TYPES) }),
     deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
   }),
 });
 
 builder.queryField('hostingFilesList', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/files', 'hosting_files_list', { summary: 'List a directory',
+    ...panel('GET /hosting/:id/files', 'hosting_files_list', { refuses: [HOSTING_PROVISIONING], summary: 'List a directory',
       description: 'The entries of a directory of the site (default /public_html): name, type, size and modification time. 400 when the path is a file.' }),
     type: HostingDirectory,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: false, description: 'Directory, absolute inside the account (default /public_html).' }) },
@@ -54,7 +56,7 @@ builder.queryField('hostingFilesList', (t) =>
 
 builder.queryField('hostingFileRead', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/files/read', 'hosting_file_read', { summary: 'Read a text file',
+    ...panel('GET /hosting/:id/files/read', 'hosting_file_read', { refuses: [HOSTING_PROVISIONING], summary: 'Read a text file',
       description: 'Read a UTF-8 text file of at most 1 MiB; download binary or larger files instead. 400 when the path is a directory.' }),
     type: HostingTextFile,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: true, description: 'File, absolute inside the account.' }) },
@@ -64,7 +66,7 @@ builder.queryField('hostingFileRead', (t) =>
 
 builder.mutationField('hostingFileWrite', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/files', 'hosting_file_write', { summary: 'Write a text file',
+    ...panel('PUT /hosting/:id/files', 'hosting_file_write', { refuses: [...SITE_WRITE_REFUSALS], summary: 'Write a text file',
       description: 'Create or overwrite a UTF-8 text file of at most 1 MiB; its directory must exist. Upload binary or larger files instead.' }),
     type: HostingFile,
     args: {
@@ -78,7 +80,7 @@ builder.mutationField('hostingFileWrite', (t) =>
 
 builder.mutationField('hostingFileDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/files', 'hosting_file_delete', { summary: 'Delete a file',
+    ...panel('DELETE /hosting/:id/files', 'hosting_file_delete', { refuses: [HOSTING_PROVISIONING], summary: 'Delete a file',
       description: 'Delete a file, or a directory (pass recursive=true when it is not empty). 404 when nothing is at the path.' }),
     type: HostingFileDeleted,
     args: {
@@ -92,7 +94,7 @@ builder.mutationField('hostingFileDelete', (t) =>
 
 builder.mutationField('hostingFileMkdir', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/files/mkdir', 'hosting_file_mkdir', { summary: 'Create a directory',
+    ...panel('POST /hosting/:id/files/mkdir', 'hosting_file_mkdir', { refuses: [...SITE_WRITE_REFUSALS], summary: 'Create a directory',
       description: 'Create a directory; its parent must exist and the path must be free.' }),
     type: HostingFile,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: true, description: 'New directory, absolute inside the account.' }) },
@@ -102,7 +104,7 @@ builder.mutationField('hostingFileMkdir', (t) =>
 
 builder.mutationField('hostingFileRename', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/files/rename', 'hosting_file_rename', { summary: 'Rename or move a file',
+    ...panel('POST /hosting/:id/files/rename', 'hosting_file_rename', { refuses: [HOSTING_PROVISIONING], summary: 'Rename or move a file',
       description: 'Rename or move a file or directory inside the account; the target must not exist and its directory must.' }),
     type: HostingFile,
     args: {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { badRequest, conflict } from '../../errors.ts';
+import { badRequest, refusal } from '../../errors.ts';
 import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
 import type { InputRules } from '../../schema/input-rules.ts';
 import { decryptSecret, encryptSecret } from '../webhooks/secrets.ts';
@@ -97,11 +97,14 @@ export async function gitDeploy(ctx: HostingContext, id: string, input: { repo_u
   return statusView(saved);
 }
 
+export const GIT_STATES = ['not_connected', 'deployed', 'failed'] as const;
+export const GIT_NOT_CONNECTED = refusal(409, 'Git deploy is not connected: deploy a repository first');
+
 /** Fetches the branch and publishes its latest commit. A failure is recorded (status failed, lastError) and answered 400. */
 export async function gitPull(ctx: HostingContext, id: string) {
   const hosting = await activeHosting(ctx.db, id);
   const row = await findDeploy(ctx, id);
-  if (!row) throw conflict('Git deploy is not connected; deploy a repository first (POST /hosting/:id/git/deploy).');
+  if (!row) throw GIT_NOT_CONNECTED.error('Git deploy is not connected; deploy a repository first (POST /hosting/:id/git/deploy).');
   const now = ctx.app.clock.now();
   const quota = await siteQuota(ctx.db, hosting);
   try {
@@ -140,7 +143,7 @@ export async function gitWebhook(ctx: HostingContext, id: string) {
 export async function enableGitWebhook(ctx: HostingContext, id: string) {
   await activeHosting(ctx.db, id);
   const row = await findDeploy(ctx, id);
-  if (!row) throw conflict('Git deploy is not connected; deploy a repository first (POST /hosting/:id/git/deploy).');
+  if (!row) throw GIT_NOT_CONNECTED.error('Git deploy is not connected; deploy a repository first (POST /hosting/:id/git/deploy).');
   if (row.webhookEnabled) return webhookView(ctx, id, row);
   const secret = `gdh_${randomBytes(24).toString('base64url')}`;
   const saved = await ctx.db.hostingGitDeploy.update({

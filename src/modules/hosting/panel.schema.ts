@@ -1,14 +1,14 @@
 import { builder } from '../../schema/builder.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
 import { listType, wholeList } from '../../schema/pagination.ts';
 import {
   enableSshAccess, getCron, hostingStats, launchSsh, listProtectedDirs, LOG_LINES_DEFAULT, PANEL_RULES, removeProtectedDir, requestWafAccess,
-  setCron, setPhpVersion, setProtectedDir, sshAccess, stopSsh, tailLog, visitorStats, wafAccess, wafStatus,
+  setCron, setPhpVersion, setProtectedDir, sshAccess, stopSsh, tailLog, visitorStats, wafAccess, wafStatus, SSH_ACCESS_OFF,
 } from './panel.ts';
-import { retryCertificate } from './service.ts';
+import { retryCertificate, HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
 import { HostingCertificate } from './accounts.schema.ts';
 import { panel, type Out } from './panel-operation.ts';
 
@@ -41,17 +41,17 @@ const HostingStats = builder.objectRef<Out<typeof hostingStats>>('HostingStats')
 });
 
 idOperation('query', 'hostingStats', HostingStats, 'The hosting account id.', hostingStats,
-  panel('GET /hosting/:id/stats', 'hosting_stats', { summary: 'Get hosting usage',
+  panel('GET /hosting/:id/stats', 'hosting_stats', { refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED], summary: 'Get hosting usage',
     description: 'Disk, inode, bandwidth (this calendar month, UTC), mailbox and database usage of a hosting account, with the plan quotas.' }));
 
 const HostingLog = builder.objectRef<Out<typeof tailLog>>('HostingLog').implement({
   description: 'The tail of a web-server log, oldest line first.',
-  fields: (t) => ({ kind: t.exposeString('kind', { description: 'access or error.' }), lines: t.exposeStringList('lines', { description: 'The last lines, oldest first.' }) }),
+  fields: (t) => ({ kind: t.exposeString('kind', { ...values(PANEL_RULES.logKind.oneOf), description: 'access or error.' }), lines: t.exposeStringList('lines', { description: 'The last lines, oldest first.' }) }),
 });
 
 builder.queryField('hostingLogs', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/logs', 'hosting_logs', { summary: 'Tail a site log',
+    ...panel('GET /hosting/:id/logs', 'hosting_logs', { refuses: [HOSTING_PROVISIONING], summary: 'Tail a site log',
       description: 'The last lines of the access or error log of the site, oldest first.' }),
     type: HostingLog,
     args: {
@@ -64,7 +64,7 @@ builder.queryField('hostingLogs', (t) =>
 );
 
 idOperation('mutation', 'hostingCertRetry', HostingCertificate, 'The hosting account id.', retryCertificate,
-  panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', { summary: 'Retry the certificate',
+  panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', { refuses: [HOSTING_PROVISIONING], summary: 'Retry the certificate',
     description: 'Retry certificate issuance now: the DNS of each name is checked again. Answers the certificate state.', hints: { idempotent: true } }));
 
 const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingPhpVersion').implement({
@@ -78,7 +78,7 @@ const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingP
 
 builder.mutationField('hostingPhpVersionSet', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/php-version', 'hosting_php_version_set', { summary: 'Set the PHP version',
+    ...panel('PUT /hosting/:id/php-version', 'hosting_php_version_set', { refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED], summary: 'Set the PHP version',
       description: 'Switch the PHP-FPM version of the site to one its plan offers (400 names the versions offered).' }),
     type: HostingPhpVersion,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), php_version: t.arg.string({ required: true, description: 'One of the plan phpVersions, e.g. 8.3.' }) },
@@ -103,7 +103,7 @@ const HostingVisitorStats = builder.objectRef<Out<typeof visitorStats>>('Hosting
   description: 'Visitor statistics over a period: totals, top pages and a series (hourly for 24h, daily otherwise).',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The hosting account.' }),
-    period: t.exposeString('period', { description: '24h, 7d or 30d.' }),
+    period: t.exposeString('period', { ...values(PANEL_RULES.period.oneOf), description: '24h, 7d or 30d.' }),
     from: t.expose('from', { type: 'DateTime', description: 'Start of the period.' }),
     to: t.expose('to', { type: 'DateTime', description: 'End of the period.' }),
     visits: t.exposeInt('visits', { description: 'Visits over the period.' }),
@@ -117,7 +117,7 @@ const HostingVisitorStats = builder.objectRef<Out<typeof visitorStats>>('Hosting
 
 builder.queryField('hostingVisitorStats', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/visitor-stats', 'hosting_visitor_stats', { summary: 'Get visitor statistics',
+    ...panel('GET /hosting/:id/visitor-stats', 'hosting_visitor_stats', { refuses: [HOSTING_PROVISIONING], summary: 'Get visitor statistics',
       description: 'Visits, unique visitors and page views of the site over 24h, 7d or 30d, with a series and the top pages.' }),
     type: HostingVisitorStats,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), period: t.arg.string({ required: true, description: '24h, 7d or 30d.', ...rules(PANEL_RULES.period) }) },
@@ -147,12 +147,12 @@ const HostingCronJobInput = builder.inputType('HostingCronJobInput', {
 });
 
 idOperation('query', 'hostingCron', HostingCrontab, 'The hosting account id.', getCron,
-  panel('GET /hosting/:id/cron', 'hosting_cron_get', { summary: 'Get the crontab',
+  panel('GET /hosting/:id/cron', 'hosting_cron_get', { refuses: [HOSTING_PROVISIONING], summary: 'Get the crontab',
     description: 'The crontab header and the cron jobs of the account.' }));
 
 builder.mutationField('hostingCronSet', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/cron', 'hosting_cron_set', { summary: 'Replace the crontab',
+    ...panel('PUT /hosting/:id/cron', 'hosting_cron_set', { refuses: [HOSTING_PROVISIONING], summary: 'Replace the crontab',
       description: 'Replace every cron job of the account with the list given; an empty list clears the crontab. 400 names the first invalid schedule or command; nothing changes then.' }),
     type: HostingCrontab,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), jobs: t.arg({ type: [HostingCronJobInput], required: true, description: 'At most 50 jobs.', ...rules(PANEL_RULES.cronJobs) }) },
@@ -190,7 +190,7 @@ builder.queryField('hostingProtectedDirs', (t) =>
 
 builder.mutationField('hostingProtectedDirSet', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/protected-dirs', 'hosting_protected_dir_set', { summary: 'Protect a directory',
+    ...panel('POST /hosting/:id/protected-dirs', 'hosting_protected_dir_set', { refuses: [HOSTING_PROVISIONING], summary: 'Protect a directory',
       description: 'Protect an existing directory with HTTP basic auth, or change its user and password. The password is stored only as a bcrypt hash.', hints: { idempotent: true } }),
     type: HostingProtectedDir,
     args: {
@@ -205,7 +205,7 @@ builder.mutationField('hostingProtectedDirSet', (t) =>
 
 builder.mutationField('hostingProtectedDirDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/protected-dirs', 'hosting_protected_dir_delete', { summary: 'Unprotect a directory',
+    ...panel('DELETE /hosting/:id/protected-dirs', 'hosting_protected_dir_delete', { refuses: [HOSTING_PROVISIONING], summary: 'Unprotect a directory',
       description: 'Remove the password protection of a directory; its files stay. 404 when it is not protected.' }),
     type: PathDeleted,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: true, description: 'The protected directory.' }) },
@@ -235,15 +235,15 @@ const HostingWaf = builder.objectRef<Out<typeof wafStatus>>('HostingWaf').implem
 });
 
 idOperation('query', 'hostingWaf', HostingWaf, 'The hosting account id.', wafStatus,
-  panel('GET /hosting/:id/waf', 'hosting_waf_status', { summary: 'Get the WAF status',
+  panel('GET /hosting/:id/waf', 'hosting_waf_status', { refuses: [HOSTING_PROVISIONING], summary: 'Get the WAF status',
     description: 'The web application firewall of the site: mode, ruleset and requests blocked in the last 24 hours.' }));
 
 idOperation('query', 'hostingWafAccess', HostingWafAccess, 'The hosting account id.', wafAccess,
-  panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', { summary: 'Get WAF-log access',
+  panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', { refuses: [HOSTING_PROVISIONING], summary: 'Get WAF-log access',
     description: 'Whether temporary access to the WAF log is active, and until when.', notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }));
 
 idOperation('mutation', 'hostingWafAccessRequest', HostingWafAccess, 'The hosting account id.', requestWafAccess,
-  panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', { summary: 'Request WAF-log access',
+  panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', { refuses: [HOSTING_PROVISIONING], summary: 'Request WAF-log access',
     description: 'Open access to the WAF log for 60 minutes from now.', notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }));
 
 // ------------------------------------------------------------------ browser SSH
@@ -279,17 +279,17 @@ const HostingSshStop = builder.objectRef<Out<typeof stopSsh>>('HostingSshStop').
 const BROWSER_SSH_NOT_A_TOOL = 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)';
 
 idOperation('query', 'hostingSshAccess', HostingSshAccess, 'The hosting account id.', sshAccess,
-  panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', { summary: 'Get browser-SSH access',
+  panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', { refuses: [HOSTING_PROVISIONING], summary: 'Get browser-SSH access',
     description: 'Whether browser-SSH access is enabled for the account, and the live session if any.', notTool: BROWSER_SSH_NOT_A_TOOL }));
 
 idOperation('mutation', 'hostingSshAccessEnable', HostingSshAccess, 'The hosting account id.', enableSshAccess,
-  panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { summary: 'Enable browser SSH',
+  panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { refuses: [HOSTING_PROVISIONING], summary: 'Enable browser SSH',
     description: 'Enable browser-SSH access for the account; sessions can then be launched.', notTool: BROWSER_SSH_NOT_A_TOOL, hints: { idempotent: true } }));
 
 idOperation('mutation', 'hostingSshLaunch', HostingSshLaunch, 'The hosting account id.', launchSsh,
-  panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', { summary: 'Launch a browser-SSH session',
+  panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', { refuses: [HOSTING_PROVISIONING, SSH_ACCESS_OFF], summary: 'Launch a browser-SSH session',
     description: 'Start a browser-SSH session and return a short-lived URL and token to open it. 409 until access is enabled (POST …/ssh-terminal/access).', notTool: BROWSER_SSH_NOT_A_TOOL }));
 
 idOperation('mutation', 'hostingSshStop', HostingSshStop, 'The hosting account id.', stopSsh,
-  panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { summary: 'Stop the browser-SSH session',
+  panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { refuses: [HOSTING_PROVISIONING], summary: 'Stop the browser-SSH session',
     description: 'Stop the live browser-SSH session, if any.', notTool: BROWSER_SSH_NOT_A_TOOL, hints: { idempotent: true } }));

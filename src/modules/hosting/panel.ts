@@ -3,7 +3,7 @@ import bcrypt from 'bcryptjs';
 import { CronExpressionParser } from 'cron-parser';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { badRequest, notFound, refusal } from '../../errors.ts';
 import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
 import type { InputRules } from '../../schema/input-rules.ts';
 import { activeHosting, driver, getHosting, planOf, type HostingContext, type HostingRow } from './service.ts';
@@ -307,10 +307,12 @@ export async function enableSshAccess(ctx: HostingContext, id: string) {
   return sshView(ctx, updated);
 }
 
+export const SSH_ACCESS_OFF = refusal(409, 'Browser-SSH access is not enabled: enable it first');
+
 /** Starts a session (ending any other): a single-use token, shown once, stored only as its SHA-256. */
 export async function launchSsh(ctx: HostingContext, id: string) {
   const row = await activeHosting(ctx.db, id);
-  if (!row.sshAccessEnabled) throw conflict(`Browser-SSH access is not enabled; enable it first with POST /hosting/${id}/ssh-terminal/access.`);
+  if (!row.sshAccessEnabled) throw SSH_ACCESS_OFF.error(`Browser-SSH access is not enabled; enable it first with POST /hosting/${id}/ssh-terminal/access.`);
   const now = ctx.app.clock.now();
   const token = `sshs_${randomBytes(24).toString('base64url')}`;
   const sessionId = newId(ID_PREFIX.hostingSshSession, now.getTime());

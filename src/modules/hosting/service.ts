@@ -4,7 +4,7 @@ import { accountPage } from '../../db/account-page.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
-import { ApiError, badRequest, conflict, notFound } from '../../errors.ts';
+import { ApiError, badRequest, notFound, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { PathRefused } from '../../provider/hosting/sandbox.ts';
 import { HostingRefusal, type HostingCallbacks, type HostingDriver, type SiteQuota } from '../../provider/hosting/types.ts';
@@ -54,9 +54,21 @@ export async function getHostingPlan(db: Pick<Tx, 'product'>, productId: string)
   return p ? { id: p.id, name: p.name, monthlyUsdCents: p.monthlyUsdCents, ...(p.details as object) } as HostingPlan : null;
 }
 
+export const HOSTING_STATES = ['provisioning', 'active'] as const;
+export const CERT_STATES = ['issued', 'pending', 'failed'] as const;
+export const CUSTOM_DOMAIN_STATES = ['pending', 'attached'] as const;
+
+// The refusals of the hosting services, declared on every operation that can meet them (`refuses`).
+export const HOSTING_PROVISIONING = refusal(409, 'The hosting account is still provisioning: its site can be changed once its status is active');
+export const HOSTING_PLAN_RETIRED = refusal(409, 'The plan of the hosting account is no longer in the catalogue');
+export const HOSTING_QUOTA_EXCEEDED = refusal(409, "The change would take the site over its plan's disk or inode quota (code QUOTA_EXCEEDED): delete files or change plan first", 'QUOTA_EXCEEDED');
+export const HOSTING_FILE_TOO_LARGE = refusal(413, 'The file is larger than the upload limit');
+/** What every operation that changes the site's files can meet (the rules of siteQuota and the driver). */
+export const SITE_WRITE_REFUSALS = [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED, HOSTING_QUOTA_EXCEEDED];
+
 async function planOf(db: Pick<Tx, 'product'>, row: { productId: string }): Promise<HostingPlan> {
   const plan = await getHostingPlan(db, row.productId);
-  if (!plan) throw conflict('The plan of this hosting account is no longer in the catalogue.');
+  if (!plan) throw HOSTING_PLAN_RETIRED.error('The plan of this hosting account is no longer in the catalogue.');
   return plan;
 }
 export { planOf };
@@ -83,8 +95,8 @@ export function asApiError(err: unknown): unknown {
   if (err instanceof HostingRefusal) {
     if (err.reason === 'not_found') return new ApiError(404, err.message, { field: err.field });
     // 409: the request is fine but the account's state (full) refuses it until files are deleted or the plan grows.
-    if (err.reason === 'quota') return new ApiError(409, err.message, { code: 'QUOTA_EXCEEDED' });
-    return err.reason === 'too_large' ? new ApiError(413, err.message) : badRequest(err.message, err.field);
+    if (err.reason === 'quota') return HOSTING_QUOTA_EXCEEDED.error(err.message);
+    return err.reason === 'too_large' ? HOSTING_FILE_TOO_LARGE.error(err.message) : badRequest(err.message, err.field);
   }
   return err;
 }
@@ -100,7 +112,7 @@ export async function getHosting(db: TenantDb | Tx, id: string): Promise<Hosting
 /** The account must have finished provisioning before its site can be changed. */
 export async function activeHosting(db: TenantDb | Tx, id: string): Promise<HostingRow> {
   const row = await getHosting(db, id);
-  if (row.status === 'provisioning') throw conflict('The hosting account is still provisioning; retry once its status is active.');
+  if (row.status === 'provisioning') throw HOSTING_PROVISIONING.error('The hosting account is still provisioning; retry once its status is active.');
   return row;
 }
 

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import { DNS_NAME_RULES, rules } from '../../schema/input-rules.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
@@ -8,7 +8,7 @@ import {
   aliasView, createAlias, createMailbox, deleteAlias, deleteMailbox, disableMailDomain, enableMailDomain, listAliases, listMailboxes, listMailDomains, mailboxView, mailDomainView,
   MAIL_RULES, QUOTA_DEFAULT_MB, QUOTA_MAX_MB, QUOTA_MIN_MB, setMailboxPassword,
 } from './service.ts';
-import { mailSetup, type DnsRecord } from './setup.ts';
+import { DNS_RECORD_TYPES, mailSetup, type DnsRecord } from './setup.ts';
 
 // snake_case like the spec's request fields (domain_id, local_part, quota_mb, source_local); integer ids.
 
@@ -17,7 +17,7 @@ export const MailDomain = builder.objectRef<ReturnType<typeof mailDomainView>>('
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The mail domain id.' }),
     domain: t.exposeString('domain', { description: 'The domain.' }),
-    status: t.exposeString('status', { description: 'active (a disabled domain is removed).' }),
+    status: t.exposeString('status', { ...values(['active']), description: 'active (a disabled domain is removed).' }),
     mailbox_count: t.exposeInt('mailbox_count', { description: 'Mailboxes on it.' }),
     alias_count: t.exposeInt('alias_count', { description: 'Aliases on it.' }),
     created_at: t.expose('created_at', { type: 'DateTime', description: 'When email hosting was enabled.' }),
@@ -73,7 +73,7 @@ const MailDeleted = builder.objectRef<{ id: number; deleted: boolean }>('MailDel
 const DnsRecordType = builder.objectRef<DnsRecord>('MailDnsRecord').implement({
   description: 'A DNS record to publish in the domain zone.',
   fields: (t) => ({
-    type: t.exposeString('type', { ...example('MX'), description: 'MX, A, TXT, CNAME or SRV.' }),
+    type: t.exposeString('type', { ...values(DNS_RECORD_TYPES), description: 'MX, A, TXT, CNAME or SRV.' }),
     name: t.exposeString('name', { description: 'The record name (owner).', ...example('example.com') }),
     value: t.exposeString('value', { ...example('mail.example.com'), description: 'SRV values are "priority weight port target".' }),
     priority: t.exposeInt('priority', { nullable: true, ...example(10), description: 'MX preference.' }),

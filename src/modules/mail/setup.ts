@@ -3,10 +3,12 @@ import { notFound } from '../../errors.ts';
 import { mailBackend } from '../../provider/mail.ts';
 import { normalDnsName } from '../../schema/input-rules.ts';
 
+export const DNS_RECORD_TYPES = ['MX', 'A', 'TXT', 'CNAME', 'SRV'] as const;
+
 export const RECORD_TTL = 3600;
 
 export interface DnsRecord {
-  type: 'MX' | 'A' | 'TXT' | 'CNAME' | 'SRV';
+  type: (typeof DNS_RECORD_TYPES)[number];
   name: string;
   value: string;
   priority: number | null;

@@ -1,27 +1,17 @@
 import { builder } from '../../schema/builder.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { LABEL_RULES } from '../servers/server-row.ts';
+import { LABEL_RULES, SERVER_STATES } from '../servers/server-row.ts';
 import { listType, wholeList } from '../../schema/pagination.ts';
-import type { PoolUnits } from '../catalogue/service.ts';
+import { POOL_UNITS, type PoolUnits } from '../catalogue/service.ts';
 import {
-  applyPoolIps,
-  createPool,
-  createServerInPool,
-  deletePool,
-  getPool,
-  listPoolIps,
-  listPools,
-  MAX_IP_CHANGES,
-  MAX_POOL_SERVER_IPS,
-  poolCatalogue,
-  quotePool,
-  quotePoolResize,
-  resizePool,
+  applyPoolIps, createPool, createServerInPool, deletePool, getPool, listPoolIps, listPools, MAX_IP_CHANGES, MAX_POOL_SERVER_IPS, POOL_SERVER_OS_FAMILIES, poolCatalogue,
+  quotePool, quotePoolResize, resizePool, POOL_SHAPE_BELOW_USE,
 } from './service.ts';
+import { POOL_STATES } from './status.ts';
 
 const PoolUnitsType = builder.objectRef<PoolUnits>('PoolUnits').implement({
   description: 'A value per pool unit: vcpu (1 vCPU), ram2gb (2 GB RAM), disk100 (100 GB disk), ip16 (16 IPv4 addresses).',
@@ -74,7 +64,7 @@ builder.queryField('poolCatalogue', (t) =>
 type Quote = Awaited<ReturnType<typeof quotePool>>;
 const QuoteLine = builder.objectRef<Quote['breakdown'][number]>('PoolQuoteLine').implement({
   fields: (t) => ({
-    unit: t.exposeString('unit', { description: 'vcpu, ram2gb, disk100 or ip16.' }),
+    unit: t.exposeString('unit', { ...values(POOL_UNITS), description: 'vcpu, ram2gb, disk100 or ip16.' }),
     description: t.exposeString('description', { description: 'What one unit is.', ...example('2 GB RAM') }),
     quantity: t.exposeInt('quantity', { description: 'Units selected.' }),
     unitPriceUsdCents: t.exposeInt('unitPriceUsdCents', { description: 'Monthly price of one unit, in US cents.' }),
@@ -128,12 +118,12 @@ const PoolServer = builder.objectRef<Detail['servers'][number]>('PoolServer').im
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The server id (srv_…).', ...example('srv_01jq8k2m4p6rab3c5d7e9f1g2h') }),
     label: t.exposeString('label', { description: 'Your name for the server.' }),
-    status: t.exposeString('status', { description: 'provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.', ...example('running') }),
+    status: t.exposeString('status', { description: 'provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.', ...values(SERVER_STATES, 'running') }),
     productId: t.exposeString('productId', { description: 'The server plan giving its size.' }),
     vcpu: t.exposeInt('vcpu', { description: 'vCPU cores.' }),
     ramMb: t.exposeInt('ramMb', { description: 'RAM in MB.' }),
     diskGb: t.exposeInt('diskGb', { description: 'Disk size in GB.' }),
-    os: t.exposeString('os', { description: 'OS family: linux.' }),
+    os: t.exposeString('os', { ...values(POOL_SERVER_OS_FAMILIES), description: 'OS family: linux.' }),
     osTemplate: t.exposeString('osTemplate', { description: 'The OS template installed.' }),
     ips: t.exposeStringList('ips', { description: 'Its addresses from the pool block.' }),
   }),
@@ -143,7 +133,7 @@ const summaryFields = (t: any) => ({
   id: t.exposeID('id', { description: 'The pool id (pool_…).' }),
   productId: t.exposeString('productId', { description: 'The pool product it was bought as.', ...example('pool-fra1') }),
   label: t.exposeString('label', { description: 'Your name for the pool.' }),
-  status: t.exposeString('status', { description: 'active or deleted.' }),
+  status: t.exposeString('status', { ...values(POOL_STATES), description: 'active or deleted.' }),
   vcpu: t.exposeInt('vcpu', { description: 'vcpu units bought (1 vCPU each).' }),
   ram2gb: t.exposeInt('ram2gb', { description: 'ram2gb units bought (2 GB RAM each).' }),
   disk100: t.exposeInt('disk100', { description: 'disk100 units bought (100 GB disk each).' }),
@@ -211,7 +201,7 @@ const ResizeQuote = builder.objectRef<Awaited<ReturnType<typeof quotePoolResize>
 
 builder.queryField('poolResizeQuote', (t) =>
   t.field({
-    ...operation({ summary: 'Quote a pool resize', scope: 'servers:read', rest: 'POST /pools/:id/resize-quote', area: 'pools', tool: 'pool_resize_quote',
+    ...operation({ summary: 'Quote a pool resize', scope: 'servers:read', refuses: [POOL_SHAPE_BELOW_USE], rest: 'POST /pools/:id/resize-quote', area: 'pools', tool: 'pool_resize_quote',
       description: 'Price a pool resize at the rates the pool was sold at: the new monthly price and what growing costs now, prorated. Nothing is charged.' }),
     type: ResizeQuote,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }), ...unitArgs(t) },
@@ -221,7 +211,7 @@ builder.queryField('poolResizeQuote', (t) =>
 
 builder.mutationField('poolResize', (t) =>
   t.field({
-    ...operation({ summary: 'Resize a pool', scope: 'servers:write', rest: 'PATCH /pools/:id', area: 'pools', tool: 'pool_resize',
+    ...operation({ summary: 'Resize a pool', scope: 'servers:write', refuses: [POOL_SHAPE_BELOW_USE], rest: 'PATCH /pools/:id', area: 'pools', tool: 'pool_resize',
       description: 'Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool\'s servers or assigned addresses hold more than the new shape.' }),
     type: PoolDetail,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }), ...unitArgs(t) },

@@ -2,7 +2,7 @@ import { accountPage } from '../../db/account-page.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { badRequest, notFound, refusal as rule } from '../../errors.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ProviderRefusal, type CapacityUnits, type ServerProvider, type Tx } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../schema/pagination.ts';
@@ -193,11 +193,16 @@ export async function createPool(ctx: ServiceContext, input: { productId: unknow
   }, TX_OPTIONS);
 }
 
+/** The OS families a server inside a pool can run. */
+export const POOL_SERVER_OS_FAMILIES = ['linux'] as const;
+
+export const POOL_SHAPE_BELOW_USE = rule(409, "The new shape is smaller than what the pool's servers and addresses use");
+
 function checkHolds(units: PoolUnits, usage: { vcpu: number; ramMb: number; diskGb: number; ips: number }) {
   const q = resolved(units);
   const short = (['vcpu', 'ramMb', 'diskGb', 'ips'] as const).filter((k) => q[k] < usage[k]);
   if (short.length) {
-    throw conflict(
+    throw POOL_SHAPE_BELOW_USE.error(
       `The pool's servers hold more than this shape: ${short.map((k) => `${k} ${usage[k]} > ${q[k]}`).join(', ')}. Shrink or remove servers (or unassign addresses) first.`,
     );
   }
@@ -288,7 +293,7 @@ export async function createServerInPool(ctx: ServiceContext, poolId: string, in
   const label = String(input.label).trim();
   const ipCount = input.ipCount ?? 1;
   const { product, template } = await resolveServerOrder(ctx.db, input);
-  if (template.os !== 'linux') throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
+  if (!(POOL_SERVER_OS_FAMILIES as readonly string[]).includes(template.os)) throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
     const pool = await lockPool(tx, poolId);

@@ -1,6 +1,6 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
-import { badRequest, conflict } from '../../errors.ts';
+import { badRequest, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { type Tx } from '../../provider/types.ts';
 import { getServerPlan, switchablePlans } from '../catalogue/service.ts';
@@ -8,10 +8,13 @@ import { getServer, lockServer, requireOperable, type ServiceContext } from './s
 
 // Plan changes: the plans a server can switch to, and the prorated switch.
 
+export const POOL_SERVER_HAS_NO_PLAN = refusal(409, 'A server inside a capacity pool has no plan of its own');
+export const SERVER_PLAN_RETIRED = refusal(409, 'The plan of the server is no longer in the catalogue');
+
 async function currentPlan(db: Pick<Tx, 'product' | 'osTemplate'>, server: { productId: string; poolId: string | null }) {
-  if (server.poolId) throw conflict('A server inside a capacity pool has no plan of its own; its resources come from the pool.');
+  if (server.poolId) throw POOL_SERVER_HAS_NO_PLAN.error('A server inside a capacity pool has no plan of its own; its resources come from the pool.');
   const plan = await getServerPlan(db, server.productId);
-  if (!plan) throw conflict('The plan of this server is no longer in the catalogue.');
+  if (!plan) throw SERVER_PLAN_RETIRED.error('The plan of this server is no longer in the catalogue.');
   return plan;
 }
 

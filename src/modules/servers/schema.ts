@@ -1,7 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
 import { Deleted } from '../../schema/deleted.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import { GRAPH_ONLY, Node } from '../../schema/graph.ts';
 import { HOST_NAME_RULES, rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
@@ -9,12 +9,16 @@ import { operation } from '../../schema/operation.ts';
 import { listType, wholeList } from '../../schema/pagination.ts';
 import { attachAddon, detachAddon, listServerAddons } from './addons.ts';
 import { listServerIps, setPtr } from './network.ts';
-import { changePlan, planOptions } from './plans.ts';
-import { INOPERABLE_409, LABEL_RULES } from './server-row.ts';
+import { changePlan, planOptions, POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED } from './plans.ts';
+import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY, SERVER_STATES } from './server-row.ts';
 import { readServer, SERVER_RELATIONS } from './server-reads.ts';
-import { listServers, powerServer, reinstallServer, resetRootPassword, serverStats, terminateServer } from './service.ts';
-import { createSnapshot, deleteSnapshot, listSnapshots, revertSnapshot } from './snapshots.ts';
+import {
+  listServers, powerServer, reinstallServer, resetRootPassword, serverStats, terminateServer, PASSWORD_NEEDS_RUNNING, PRESERVED_POOL_SERVER,
+  REBOOT_NEEDS_RUNNING,
+} from './service.ts';
+import { createSnapshot, deleteSnapshot, listSnapshots, revertSnapshot, SNAPSHOT_NOT_AVAILABLE, SNAPSHOT_STATES } from './snapshots.ts';
 import { createSsoLink } from './sso.ts';
+import { ADDON_TYPES, OS_FAMILIES, PLAN_FAMILIES } from '../../db/catalogue-seed.ts';
 
 export const ServerIp = builder.prismaObject('ServerIp', {
   description: 'An address routed to a server, with its reverse DNS record.',
@@ -37,12 +41,12 @@ export const Server = builder.prismaObject('Server', {
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The server id (srv_…).' }),
     label: t.exposeString('label', { description: 'Your name for the server, 1 to 64 characters.' }),
-    status: t.exposeString('status', { ...example('running'), description: 'provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.' }),
+    status: t.exposeString('status', { ...values(SERVER_STATES, 'running'), description: 'provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.' }),
     productId: t.exposeString('productId', { description: 'The server plan, from the catalogue.' }),
     vcpu: t.exposeInt('vcpu', { description: 'vCPU cores.' }),
     ramMb: t.exposeInt('ramMb', { description: 'RAM in MB.' }),
     diskGb: t.exposeInt('diskGb', { description: 'Disk size in GB.' }),
-    os: t.exposeString('os', { description: 'OS family: linux or windows.' }),
+    os: t.exposeString('os', { ...values(OS_FAMILIES), description: 'OS family: linux or windows.' }),
     osTemplate: t.exposeString('osTemplate', { description: 'The OS template installed.' }),
     suspendReason: t.exposeString('suspendReason', { nullable: true, description: 'Why the server is suspended; null unless it is.' }),
     poolId: t.exposeString('poolId', { nullable: true, description: 'The capacity pool the server lives in; null for a standalone server.' }),
@@ -64,7 +68,7 @@ builder.prismaObject('ServerAddon', {
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The attachment id (sad_…).' }),
     addonId: t.exposeString('productId', { description: 'The catalogue add-on (the :addonId of the API).' }),
-    type: t.exposeString('type', { ...example('extra_ip'), description: 'extra_ip, ip_block_24, seo_ip_pack or backups.' }),
+    type: t.exposeString('type', { ...values(ADDON_TYPES, 'extra_ip'), description: 'extra_ip, ip_block_24, seo_ip_pack or backups.' }),
     monthlyUsdCents: t.exposeInt('monthlyUsdCents', { description: 'Monthly price in US cents.' }),
     attachedAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was attached.' }),
   }),
@@ -90,7 +94,7 @@ const PowerAction = builder.enumType('PowerAction', { values: ['start', 'stop', 
 
 builder.mutationField('serverPower', (t) =>
   t.prismaField({
-    ...operation({ summary: 'Power a server', scope: 'servers:write', rest: 'POST /servers/:id/power/:action', area: 'servers', tool: 'server_power',
+    ...operation({ summary: 'Power a server', scope: 'servers:write', refuses: [SERVER_BUSY, REBOOT_NEEDS_RUNNING, PRESERVED_POOL_SERVER], rest: 'POST /servers/:id/power/:action', area: 'servers', tool: 'server_power',
       description: `Start, stop or reboot a server. A reboot holds the server in \`rebooting\` for a moment. Only a running server can be rebooted, and a server preserved from a deleted pool cannot be started. ${INOPERABLE_409}`, fires: ['server.power.changed'] }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), action: t.arg({ type: PowerAction, required: true, description: 'start, stop or reboot.' }) },
@@ -106,7 +110,7 @@ export const Snapshot = builder.prismaObject('Snapshot', {
     serverId: t.exposeString('serverId', { description: 'The server whose disk it holds.' }),
     name: t.exposeString('name', { description: 'Your name for it, 1 to 64 characters.' }),
     description: t.exposeString('description', { description: 'Your note on it, at most 500 characters ("" when none).' }),
-    status: t.exposeString('status', { ...example('available'), description: 'creating or available.' }),
+    status: t.exposeString('status', { ...values(SNAPSHOT_STATES, 'available'), description: 'creating or available.' }),
     sizeGb: t.exposeInt('sizeGb', { description: 'Size of the disk image in GB.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was taken.' }),
   }),
@@ -126,7 +130,7 @@ builder.queryField('serverSnapshots', (t) =>
 
 builder.mutationField('serverSnapshotCreate', (t) =>
   t.prismaField({
-    ...operation({ summary: 'Take a snapshot', scope: 'servers:write', rest: 'POST /servers/:id/snapshots', area: 'servers', tool: 'server_snapshot_create',
+    ...operation({ summary: 'Take a snapshot', scope: 'servers:write', refuses: [SERVER_BUSY], rest: 'POST /servers/:id/snapshots', area: 'servers', tool: 'server_snapshot_create',
       description: `Take a snapshot of the server disk; it is \`creating\`, then \`available\`. A server keeps at most 10 snapshots (400 beyond: delete one first). ${INOPERABLE_409}` }),
     type: 'Snapshot',
     args: {
@@ -142,7 +146,7 @@ const ServerTermination = builder.objectRef<{ id: string; status: string; termin
   description: 'A terminated server.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The server id.' }),
-    status: t.exposeString('status', { ...example('terminated'), description: 'Always terminated.' }),
+    status: t.exposeString('status', { ...values(['terminated']), description: 'Always terminated.' }),
     terminatedAt: t.expose('terminatedAt', { type: 'DateTime', description: 'When it was terminated.' }),
   }),
 });
@@ -156,7 +160,7 @@ const ServerStats = builder.objectRef<Stats>('ServerStats').implement({
   description: 'Live usage of a server, sampled once a minute. Zero CPU, memory and rates while it is not running.',
   fields: (t) => ({
     serverId: t.exposeString('serverId', { description: 'The server sampled.' }),
-    status: t.exposeString('status', { ...example('running'), description: 'The server status when sampled.' }),
+    status: t.exposeString('status', { ...values(SERVER_STATES, 'running'), description: 'The server status when sampled.' }),
     sampledAt: t.expose('sampledAt', { type: 'DateTime', description: 'When the sample was taken.' }),
     cpu: t.field({ type: StatsCpu, description: 'Processor load.', resolve: (s) => s }),
     memory: t.field({ type: StatsMemory, description: 'Memory in use.', resolve: (s) => s }),
@@ -203,7 +207,7 @@ builder.mutationField('serverSnapshotDelete', (t) =>
 
 builder.mutationField('serverSnapshotRevert', (t) =>
   t.prismaField({
-    ...operation({ summary: 'Revert to a snapshot', scope: 'servers:destroy', rest: 'POST /servers/:id/snapshots/:snapshotId/revert', area: 'servers', tool: 'server_snapshot_revert',
+    ...operation({ summary: 'Revert to a snapshot', scope: 'servers:destroy', refuses: [SERVER_BUSY, SNAPSHOT_NOT_AVAILABLE], rest: 'POST /servers/:id/snapshots/:snapshotId/revert', area: 'servers', tool: 'server_snapshot_revert',
       description: `Roll the live disk back to a snapshot: everything written since is lost. The server is \`restoring\` for about a minute, then back to its former state. 409 when the snapshot is not \`available\` yet. ${INOPERABLE_409}` }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), snapshotId: t.arg.id({ required: true, description: 'The snapshot id.' }) },
@@ -213,7 +217,7 @@ builder.mutationField('serverSnapshotRevert', (t) =>
 
 builder.mutationField('serverReinstall', (t) =>
   t.prismaField({
-    ...operation({ summary: 'Reinstall a server', scope: 'servers:destroy', rest: 'POST /servers/:id/reinstall', area: 'servers', tool: 'server_reinstall',
+    ...operation({ summary: 'Reinstall a server', scope: 'servers:destroy', refuses: [SERVER_BUSY], rest: 'POST /servers/:id/reinstall', area: 'servers', tool: 'server_reinstall',
       description: `Wipe the disk and rebuild the server from an OS template; all data and the root password are replaced. The server is \`reinstalling\` until done. Servers inside a pool run Linux only. ${INOPERABLE_409}`, fires: ['server.reinstalled'] }),
     type: 'Server',
     args: {
@@ -266,7 +270,7 @@ const PlanOption = builder.objectRef<Awaited<ReturnType<typeof planOptions>>[num
   fields: (t) => ({
     productId: t.exposeString('productId', { description: 'The plan; pass it to change-plan.' }),
     name: t.exposeString('name', { ...example('Standard 1 vCPU / 2 GB / 50 GB'), description: 'Display name of the plan.' }),
-    family: t.exposeString('family', { description: 'std (standard) or cpu (CPU-optimised); the same for every option.' }),
+    family: t.exposeString('family', { ...values(PLAN_FAMILIES), description: 'std (standard) or cpu (CPU-optimised); the same for every option.' }),
     vcpu: t.exposeInt('vcpu', { description: 'vCPU cores.' }),
     ramMb: t.exposeInt('ramMb', { description: 'RAM in MB.' }),
     diskGb: t.exposeInt('diskGb', { description: 'Disk size in GB; the same for every option.' }),
@@ -279,7 +283,7 @@ const PlanOptionList = listType('PlanOptionList', PlanOption);
 
 builder.queryField('serverPlanOptions', (t) =>
   t.field({
-    ...operation({ summary: 'List plan options', scope: 'servers:read', rest: 'GET /servers/:id/plan-options', area: 'servers', tool: 'server_plan_options',
+    ...operation({ summary: 'List plan options', scope: 'servers:read', refuses: [POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED], rest: 'GET /servers/:id/plan-options', area: 'servers', tool: 'server_plan_options',
       description: 'The current plan and the plans a server can switch to in place (same family and disk size), cheapest first. 409 for a server inside a pool: it has no plan of its own.' }),
     type: PlanOptionList,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
@@ -289,7 +293,7 @@ builder.queryField('serverPlanOptions', (t) =>
 
 builder.mutationField('serverChangePlan', (t) =>
   t.prismaField({
-    ...operation({ summary: 'Change a server plan', scope: 'servers:write', rest: 'POST /servers/:id/change-plan', area: 'servers', tool: 'server_change_plan',
+    ...operation({ summary: 'Change a server plan', scope: 'servers:write', refuses: [POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED, SERVER_BUSY], rest: 'POST /servers/:id/change-plan', area: 'servers', tool: 'server_change_plan',
       description: `Switch a server to another of its plan options (vCPU and RAM); the server reboots, the disk is unchanged. 400 when productId is the current plan or not an option. ${INOPERABLE_409}`, fires: ['server.resized'] }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), productId: t.arg.string({ required: true, description: 'One of the plan options.' }) },
@@ -320,7 +324,7 @@ const ServerAddon = builder.objectRef<Awaited<ReturnType<typeof listServerAddons
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The addonId.' }),
     name: t.exposeString('name', { ...example('4 extra IPv4 addresses'), description: 'Display name of the add-on.' }),
-    type: t.exposeString('type', { ...example('extra_ip'), description: 'extra_ip, ip_block_24, seo_ip_pack or backups: one active add-on per type.' }),
+    type: t.exposeString('type', { ...values(ADDON_TYPES, 'extra_ip'), description: 'extra_ip, ip_block_24, seo_ip_pack or backups: one active add-on per type.' }),
     ipCount: t.exposeInt('ipCount', { description: 'IPv4 addresses it routes to the server.' }),
     active: t.exposeBoolean('active', { description: 'True when this add-on is attached to the server.' }),
     monthly_usd_cents: t.exposeInt('monthly_usd_cents', { description: 'Monthly price in US cents.' }),
@@ -348,7 +352,7 @@ const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The addonId.' }),
     serverId: t.exposeString('serverId', { description: 'The server it is attached to.' }),
-    type: t.exposeString('type', { ...example('extra_ip'), description: 'extra_ip, ip_block_24, seo_ip_pack or backups.' }),
+    type: t.exposeString('type', { ...values(ADDON_TYPES, 'extra_ip'), description: 'extra_ip, ip_block_24, seo_ip_pack or backups.' }),
     name: t.exposeString('name', { ...example('4 extra IPv4 addresses'), description: 'Display name of the add-on.' }),
     monthlyUsdCents: t.exposeInt('monthlyUsdCents', { description: 'Monthly price in US cents, billed with the server from its next renewal.' }),
     chargedUsdCents: t.exposeInt('chargedUsdCents', { description: 'Debited from the wallet now (prorated).' }),
@@ -360,7 +364,7 @@ const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>
 
 builder.mutationField('serverAddonAttach', (t) =>
   t.field({
-    ...operation({ summary: 'Attach an add-on', scope: 'servers:write', rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach',
+    ...operation({ summary: 'Attach an add-on', scope: 'servers:write', refuses: [SERVER_BUSY], rest: 'POST /servers/:id/addons', area: 'servers', tool: 'server_addon_attach',
       description: `Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. ${INOPERABLE_409}` }),
     type: AddonAttachment,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }), addonId: t.arg.string({ required: true, description: 'The catalogue add-on, from GET /servers/{id}/addons.' }) },
@@ -398,5 +402,5 @@ const PasswordReset = builder.objectRef<Awaited<ReturnType<typeof resetRootPassw
 });
 
 idOperation('mutation', 'serverPasswordReset', PasswordReset, 'The server id.', resetRootPassword,
-  operation({ summary: 'Reset the root password', scope: 'servers:write', rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset', notTool: 'returns a root password; handing it to a model is not a safe default',
+  operation({ summary: 'Reset the root password', scope: 'servers:write', refuses: [SERVER_BUSY, PASSWORD_NEEDS_RUNNING], rest: 'POST /servers/:id/password-reset', area: 'servers', tool: 'server_password_reset', notTool: 'returns a root password; handing it to a model is not a safe default',
     description: 'Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).' }));

@@ -4,7 +4,7 @@ import { paginate, type PageArgs } from '../../schema/pagination.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
-import { badRequest, conflict } from '../../errors.ts';
+import { badRequest, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { type PowerAction, type ServerProvider, type Tx, type UpstreamIp } from '../../provider/types.ts';
 import { addMonths } from '../billing/proration.ts';
@@ -21,6 +21,10 @@ export function listServers(db: TenantDb, args: PageArgs, query: object = {}) {
   return paginate(args, ID_PREFIX.server, (page) => db.server.findMany({ ...query, ...page, where: { ...page.where, ...VISIBLE } }));
 }
 
+export const REBOOT_NEEDS_RUNNING = refusal(409, 'Only a running server can be rebooted');
+export const PRESERVED_POOL_SERVER = refusal(409, 'A server preserved when its capacity pool was deleted cannot be started');
+export const PASSWORD_NEEDS_RUNNING = refusal(409, 'The guest agent sets the password: the server must be running');
+
 /**
  * Power actions. start on a running server and stop on a stopped one are no-ops that
  * answer 200 with the unchanged server and fire no event (nothing ran); reboot needs a
@@ -34,9 +38,9 @@ export async function powerServer(ctx: ServiceContext, id: string, action: Power
     requireOperable(server, `a ${action}`);
     const target = action === 'stop' ? 'stopped' : action === 'start' ? 'running' : 'rebooting';
     if (action !== 'reboot' && server.status === target) return getServer(tx, id, query);
-    if (action === 'reboot' && server.status !== 'running') throw conflict('Only a running server can be rebooted; start it instead.');
+    if (action === 'reboot' && server.status !== 'running') throw REBOOT_NEEDS_RUNNING.error('Only a running server can be rebooted; start it instead.');
     if (action === 'start' && server.poolId && !(await isPoolActive(tx, server.poolId))) {
-      throw conflict('This server was preserved when its capacity pool was deleted and cannot be started; snapshot or terminate it.');
+      throw PRESERVED_POOL_SERVER.error('This server was preserved when its capacity pool was deleted and cannot be started; snapshot or terminate it.');
     }
     await ctx.app.provider.power(tx, id, action, now);
     await tx.server.update({ where: { id }, data: { status: target } });
@@ -164,7 +168,7 @@ export async function resetRootPassword(ctx: ServiceContext, serverId: string) {
     await lockServer(tx, serverId);
     const server = await getServer(tx, serverId);
     requireOperable(server, 'a password reset');
-    if (server.status !== 'running') throw conflict('The guest agent sets the password: start the server first.');
+    if (server.status !== 'running') throw PASSWORD_NEEDS_RUNNING.error('The guest agent sets the password: start the server first.');
     let password = '';
     for (let i = 0; i < 24; i++) password += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
     await ctx.app.provider.resetPassword(tx, serverId, password, now);

@@ -1,8 +1,11 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { badRequest, notFound, refusal } from '../../errors.ts';
 import { getServer, lockServer, requireOperable, resting, type ServiceContext } from './server-row.ts';
+
+export const SNAPSHOT_STATES = ['creating', 'available'] as const;
+export const SNAPSHOT_NOT_AVAILABLE = refusal(409, 'The snapshot is still being created');
 
 // Server snapshots: list, take (at most SNAPSHOTS_PER_SERVER), delete, revert.
 
@@ -50,7 +53,7 @@ export async function revertSnapshot(ctx: ServiceContext, serverId: string, snap
     const snap = await tx.snapshot.findFirst({ where: { id: snapshotId, serverId } });
     if (!snap) throw notFound('Snapshot');
     requireOperable(server, 'a revert');
-    if (snap.status !== 'available') throw conflict('The snapshot is not available yet.');
+    if (snap.status !== 'available') throw SNAPSHOT_NOT_AVAILABLE.error('The snapshot is not available yet.');
     await ctx.app.provider.revertSnapshot(tx, serverId, snapshotId, resting(server.status), now);
     await tx.server.update({ where: { id: serverId }, data: { status: 'restoring' } });
     return getServer(tx, serverId, query);

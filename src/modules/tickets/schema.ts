@@ -1,19 +1,19 @@
 import { builder } from '../../schema/builder.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
-import { closeTicket, createTicket, DEPARTMENTS, getTicket, listTickets, MESSAGE_MAX, MESSAGE_RULES, PRIORITIES, replyTicket, SUBJECT_MAX, SUBJECT_RULES, type TicketDetail, type TicketView } from './service.ts';
+import { closeTicket, createTicket, DEPARTMENTS, getTicket, listTickets, MESSAGE_AUTHORS, MESSAGE_MAX, MESSAGE_RULES, PRIORITIES, TICKET_STATES, replyTicket, SUBJECT_MAX, SUBJECT_RULES, type TicketDetail, type TicketView } from './service.ts';
 
 const ticketFields = (t: any) => ({
   id: t.exposeID('id', { description: 'The ticket id (tkt_…).' }),
   number: t.exposeString('number', { ...example('TKT-100042'), description: 'TKT-<number>, as in ticket events (ticketNumber).' }),
   subject: t.exposeString('subject', { description: `The subject, 1 to ${SUBJECT_MAX} characters.` }),
-  department: t.exposeString('department', { description: DEPARTMENTS.join(', ') + '.' }),
-  priority: t.exposeString('priority', { description: PRIORITIES.join(', ') + '.' }),
-  status: t.exposeString('status', { ...example('open'), description: 'open (waiting on support), answered (waiting on you) or closed.' }),
+  department: t.exposeString('department', { ...values(DEPARTMENTS, 'technical'), description: DEPARTMENTS.join(', ') + '.' }),
+  priority: t.exposeString('priority', { ...values(PRIORITIES, 'normal'), description: PRIORITIES.join(', ') + '.' }),
+  status: t.exposeString('status', { ...values(TICKET_STATES), description: 'open (waiting on support), answered (waiting on you) or closed.' }),
   lastReplyAt: t.expose('lastReplyAt', { type: 'DateTime', description: 'When the last message was added.' }),
   closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true, description: 'When it was closed; null unless closed.' }),
   createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was opened.' }),
@@ -30,7 +30,7 @@ export const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>
   description: 'One message of a ticket thread.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The message id (tmsg_…).' }),
-    author: t.exposeString('author', { ...example('customer'), description: 'customer or staff.' }),
+    author: t.exposeString('author', { ...values(MESSAGE_AUTHORS), description: 'customer or staff.' }),
     body: t.exposeString('body', { description: `The message text, 1 to ${MESSAGE_MAX} characters.` }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was sent.' }),
   }),
@@ -59,8 +59,8 @@ builder.mutationField('ticketCreate', (t) =>
     args: {
       subject: t.arg.string({ required: true, description: `1 to ${SUBJECT_MAX} characters.`, ...rules(SUBJECT_RULES) }),
       message: t.arg.string({ required: true, description: `The first message, 1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }),
-      department: t.arg.string({ required: false, description: `${DEPARTMENTS.join(', ')} (default general).` }),
-      priority: t.arg.string({ required: false, description: `${PRIORITIES.join(', ')} (default normal).` }),
+      department: t.arg.string({ required: false, description: `${DEPARTMENTS.join(', ')} (default general).`, ...values(DEPARTMENTS, 'technical') }),
+      priority: t.arg.string({ required: false, description: `${PRIORITIES.join(', ')} (default normal).`, ...values(PRIORITIES, 'normal') }),
     },
     resolve: (_root, args, ctx) => createTicket(ctx, args),
   }),

@@ -19,6 +19,7 @@ import { readTicketWithThread } from './ticket-read.ts';
 export const DEPARTMENTS = ['general', 'technical', 'billing', 'sales', 'abuse'] as const;
 export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const TICKET_STATES = ['open', 'answered', 'closed'] as const;
+export const MESSAGE_AUTHORS = ['customer', 'staff'] as const;
 export const SUBJECT_MAX = 200;
 export const MESSAGE_MAX = 20_000;
 export const SUBJECT_RULES: InputRules = { minLength: 1, maxLength: SUBJECT_MAX, trim: true };

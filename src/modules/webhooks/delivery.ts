@@ -7,6 +7,9 @@ import { retryDelaySeconds } from './backoff.ts';
 import { postWebhook, type PostResult } from '../../egress/http.ts';
 import { decryptSecret, signatureHeader } from './secrets.ts';
 
+/** A delivery is pending until an attempt succeeds or the last one fails. */
+export const DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const;
+
 export interface DeliveryDeps {
   prisma: PrismaClient;
   now: () => Date;

@@ -1,12 +1,14 @@
 import { builder } from '../../schema/builder.ts';
-import { example } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType, pageArgs } from '../../schema/pagination.ts';
+import { EVENT_TYPES } from '../../events/catalog.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
+import { DELIVERY_STATES } from './delivery.ts';
 import {
   createWebhook, deleteWebhook, DELIVERY_PAGE_LIMITS, getWebhook, listDeliveries, listWebhooks, redeliver, rotateSecret, updateWebhook,
   type WebhookView, WEBHOOK_RULES,
@@ -76,8 +78,8 @@ export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery'
     id: t.exposeID('id', { description: 'Sent as X-Service-Delivery-Id; the same on every attempt.' }),
     webhookId: t.exposeString('webhookId', { description: 'The subscription.' }),
     eventId: t.exposeString('eventId', { description: 'The event sent (evt_…).' }),
-    eventType: t.exposeString('eventType', { description: 'The event kind.' }),
-    status: t.exposeString('status', { ...example('succeeded'), description: 'pending, succeeded or failed.' }),
+    eventType: t.exposeString('eventType', { ...values(Object.keys(EVENT_TYPES), 'server.power.changed'), description: 'The event kind.' }),
+    status: t.exposeString('status', { ...values(DELIVERY_STATES, 'succeeded'), description: 'pending, succeeded or failed.' }),
     attemptCount: t.exposeInt('attemptCount', { description: 'Attempts made so far.' }),
     maxAttempts: t.exposeInt('maxAttempts', { description: `Attempts allowed before failed (${MAX_ATTEMPTS}; one more per redeliver).` }),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When the next attempt is due; null once succeeded or failed.' }),

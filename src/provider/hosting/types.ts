@@ -2,11 +2,14 @@ import type { Readable } from 'node:stream';
 import type { Tx } from '../types.ts';
 
 /** One entry of a directory listing. */
+/** What a path of a site can be. */
+export const FILE_TYPES = ['file', 'directory', 'symlink', 'other'] as const;
+
 export interface FileEntry {
   name: string;
   /** Customer path ("/public_html/index.html"). */
   path: string;
-  type: 'file' | 'directory' | 'symlink' | 'other';
+  type: (typeof FILE_TYPES)[number];
   sizeBytes: number;
   modifiedAt: Date;
   /** Octal mode, e.g. "0644". */
