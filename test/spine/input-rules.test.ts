@@ -117,7 +117,7 @@ describe('declared rules over the wire', () => {
     expect(body('/pools/{id}/servers', 'post').label).toMatchObject({ type: 'string', minLength: 1, maxLength: 64 });
     expect(body('/servers/{id}/snapshots', 'post')).toMatchObject({ name: { minLength: 1, maxLength: 64 }, description: { maxLength: 500 } });
     expect(input('pool_server_create').label).toMatchObject({ type: 'string', minLength: 1, maxLength: 64 });
-    expect(input('domain_update').nameservers).toMatchObject({ type: ['array', 'null'], minItems: 2, maxItems: 13, items: { type: 'string', format: 'hostname' } });
+    expect(input('domain_update').nameservers).toMatchObject({ type: 'array', minItems: 2, maxItems: 13, items: { type: 'string', format: 'hostname' } });
     expect(input('pool_ips_apply').changes).toMatchObject({ type: 'array', minItems: 1, maxItems: 1024 });
     expect(input('webhook_create').events).toMatchObject({ type: 'array', maxItems: 50, items: { type: 'string', enum: expect.arrayContaining(['server.created', '*']) } });
     expect(body('/webhooks', 'post')).toMatchObject({ url: { maxLength: 2048 }, description: { maxLength: 500 } });
