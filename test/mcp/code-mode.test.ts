@@ -63,12 +63,12 @@ describe('MCP code mode: the graphql toolset', () => {
     expect(JSON.stringify(ro).length).toBe(artifact.catalogSize['graphql (X-MCP-Readonly)'].characters);
     await readOnly.close();
 
-    // The README quotes the printed sizes, characters and o200k_base tokens.
-    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    // The reference (docs/REFERENCE.md: MCP) quotes the printed sizes, characters and o200k_base tokens.
+    const reference = fs.readFileSync(new URL('../../docs/REFERENCE.md', import.meta.url), 'utf8');
     const n = (x: number) => x.toLocaleString('en-US');
-    for (const size of Object.values(artifact.catalogSize) as { characters: number; tokens: number }[]) expect(readme).toContain(`${n(size.characters)} characters (${n(size.tokens)} tokens)`);
-    expect(readme).toContain(`| ${n(artifact.catalogSize.default.characters)} | ${n(artifact.catalogSize.default.tokens)} |`);
-    expect(readme).toContain(`${n(artifact.instructionsSize.characters)} characters (${n(artifact.instructionsSize.tokens)} tokens), sent once per session`);
+    for (const size of Object.values(artifact.catalogSize) as { characters: number; tokens: number }[]) expect(reference).toContain(`${n(size.characters)} characters (${n(size.tokens)} tokens)`);
+    expect(reference).toContain(`| ${n(artifact.catalogSize.default.characters)} | ${n(artifact.catalogSize.default.tokens)} |`);
+    expect(reference).toContain(`${n(artifact.instructionsSize.characters)} characters (${n(artifact.instructionsSize.tokens)} tokens), sent once per session`);
   });
 
   it('schema search: best match first with arguments and scope, paged; one type whole; only what the scopes allow', async () => {

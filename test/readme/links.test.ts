@@ -27,19 +27,59 @@ export function strayReferences(file: string, text: string, exists: (p: string) 
   }
   // A sentence's full stop or comma after a path is not part of it.
   const paths = (re: RegExp) => [...text.matchAll(re)].map((m) => m[0].replace(/[.,;:]+$/, ''));
-  for (const p of paths(/(?<![\w.])\.\.\/[^\s)`'"]*/g)) found.push(`${p}: leaves the repository`);
+  // `../` in the text leaves the repository when it climbs above the root from where the file is.
+  for (const p of paths(/(?<![\w.])\.\.\/[^\s)`'"]*/g)) {
+    if (path.posix.normalize(path.posix.join(path.posix.dirname(file), p)).startsWith('..')) found.push(`${p}: leaves the repository`);
+  }
   for (const p of paths(/(?<![\w.:/~-])\/(?:work|home|Users|root|tmp|var|opt|srv|mnt|usr|etc)\/[^\s)`'"]*/g)) {
     if (!SYSTEM_PATHS.has(p)) found.push(`${p}: an absolute path on one machine`);
   }
   return found;
 }
 
-function markdownFiles(): string[] {
-  const docs = fs.existsSync(path.join(ROOT, 'docs'))
-    ? (fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => `docs/${f.split(path.sep).join('/')}`)
-    : [];
-  return ['README.md', ...docs];
+/** The anchors GitHub gives the headings of a Markdown text (fenced code skipped). */
+export function headingAnchors(text: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (/^\s{0,3}(```|~~~)/.test(line)) fenced = !fenced;
+    const m = !fenced && /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!m) continue;
+    const slug = m[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    anchors.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return anchors;
 }
+
+/**
+ * Links from the Markdown file `file` to a heading (`#anchor`, `other.md#anchor`) whose Markdown
+ * file has no such heading; `read` gives a file's text by its path from the repository root.
+ */
+export function brokenAnchors(file: string, text: string, read: (p: string) => string | undefined): string[] {
+  const found: string[] = [];
+  for (const [, target] of text.matchAll(/\]\(\s*<?([^)\s>]*#[^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+    if (/^[a-z][\w+.-]*:/i.test(target)) continue;
+    const [bare, anchor] = target.split('#');
+    const resolved = bare ? path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURIComponent(bare))) : file;
+    if (!resolved.endsWith('.md')) continue;
+    const linked = read(resolved);
+    if (linked !== undefined && !headingAnchors(linked).has(decodeURIComponent(anchor))) found.push(`${target}: no heading #${anchor} in ${resolved}`);
+  }
+  return found;
+}
+
+/** The README, every Markdown file under docs/ and the benchmarks' README. */
+function markdownFiles(): string[] {
+  const under = (dir: string) => fs.existsSync(path.join(ROOT, dir))
+    ? (fs.readdirSync(path.join(ROOT, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => `${dir}/${f.split(path.sep).join('/')}`)
+    : [];
+  return ['README.md', ...under('docs'), 'bench/README.md'].filter((f) => fs.existsSync(path.join(ROOT, f)));
+}
+
+const readInRepo = (p: string) => (fs.existsSync(path.join(ROOT, p)) ? fs.readFileSync(path.join(ROOT, p), 'utf8') : undefined);
 
 const inRepo = (p: string) => fs.existsSync(path.join(ROOT, p));
 
@@ -47,6 +87,10 @@ describe('README and docs/*.md are self-contained', () => {
   for (const file of markdownFiles()) {
     it(`${file}: every link and path stays in the repository and names a file that exists`, () => {
       expect(strayReferences(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), inRepo)).toEqual([]);
+    });
+
+    it(`${file}: every link to a heading names a heading that exists`, () => {
+      expect(brokenAnchors(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), readInRepo)).toEqual([]);
     });
   }
 
@@ -75,6 +119,30 @@ describe('README and docs/*.md are self-contained', () => {
       '../shared/DESIGN.md: leaves the repository',
       '/work/shared/DESIGN.md: an absolute path on one machine',
       '/home/ada/svc.log: an absolute path on one machine',
+    ]);
+    // From a file under docs/, `../` that stays in the repository is a relative link like any other.
+    const nested = 'Run it: [README](../README.md#run-it), `../src/app.ts`; not [this](../../outside.md) or `../../x`.';
+    expect(strayReferences('docs/REFERENCE.md', nested, (p) => p === 'README.md' || p === 'src/app.ts')).toEqual([
+      '../../outside.md: leaves the repository',
+      '../../outside.md: leaves the repository',
+      '../../x: leaves the repository',
+    ]);
+  });
+
+  it('the check finds each link to a heading that does not exist', () => {
+    const files: Record<string, string> = {
+      'README.md': '# Title\n## Run it\n```sh\n# not a heading\n```\n## What changed for clients\n## Run it\n',
+      'docs/REFERENCE.md': '# Reference\n## The graph (GraphQL)\n### OAuth 2.0 device flow\n',
+    };
+    const text = [
+      '[a](../README.md#run-it) [b](../README.md#run-it-1) [c](../README.md#what-changed-for-clients)',
+      '[d](#the-graph-graphql) [e](#oauth-20-device-flow) [f](REFERENCE.md#errors) [g](../README.md#not-a-heading)',
+      '[h](https://example.com/#x) [i](../src/app.ts#L1) [j](../README.md#run-it-2)',
+    ].join('\n');
+    expect(brokenAnchors('docs/REFERENCE.md', text, (p) => files[p])).toEqual([
+      'REFERENCE.md#errors: no heading #errors in docs/REFERENCE.md',
+      '../README.md#not-a-heading: no heading #not-a-heading in README.md',
+      '../README.md#run-it-2: no heading #run-it-2 in README.md',
     ]);
   });
 });
