@@ -4,7 +4,8 @@ import type { EventEnvelope, RelayedEvent } from './envelope.ts';
 
 /**
  * The live event stream: the relay publishes committed events, every instance's GraphQL
- * subscribers (and its delivery worker, as a wake-up) listen. In-process by default; Redis
+ * subscribers listen (the webhook delivery sender does not: the relay queues its deliveries
+ * and wakes it, src/background.ts). In-process by default; Redis
  * pub/sub when REDIS_URL is set, so a subscriber on any instance sees events relayed by any
  * other. The stream is a fast path, not the record: whatever a subscriber misses (a
  * reconnect, an instance restart) it replays from the outbox (src/modules/events/live.ts).

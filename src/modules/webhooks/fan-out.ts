@@ -10,7 +10,7 @@ const READ_SCOPE = Prisma.sql`CASE e."type" ${Prisma.join(Object.entries(EVENT_T
  * The webhook dispatcher: one delivery row per relayed event and per matching subscription
  * of the event's account (its `events` list holds the event's kind, or `*`).
  *
- * It is a part of the relay's statement (src/events/relay.ts, handed this function by app.ts): `relayed` names that
+ * It is a part of the relay's statement (src/events/relay.ts, handed this function by src/background.ts): `relayed` names that
  * statement's set of the events it numbered (columns `id`, `accountId`, `type`), so the rows
  * exist exactly when the relay's cursor has moved past the event: a crash before the commit
  * relays the event again, a crash after it finds the rows queued (and the unique (webhookId,
