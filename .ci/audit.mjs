@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Dependency audit (README: Security → Dependencies): `npm audit --omit=dev`, failing on any
+// Dependency audit (docs/REFERENCE.md: Security → Dependencies): `npm audit --omit=dev`, failing on any
 // high or critical advisory of a production dependency that .ci/audit-allowlist.json does not
 // list with a reason. When the registry cannot answer audits (some mirrors refuse the bulk
 // advisory endpoint with 405), it says so and passes unless AUDIT_REQUIRED=1.

@@ -101,7 +101,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const webhookSecretKey = resolveWebhookSecretKey({ key: config.webhookSecretKey, dataDir: config.dataDir, log });
   const background = await createBackground({ config, db, prisma, clock, log, provider, events, webhookSecretKey, outages });
   await events.start();
-  // Every instance forgets a credential the moment its change commits, whichever instance made it (README: Authentication).
+  // Every instance forgets a credential the moment its change commits, whichever instance made it (docs/REFERENCE.md: Authentication).
   const principals = new PrincipalCache({
     peers: {
       acknowledge: async (payload) => void (await announceCredentialChange(prisma, payload)),

@@ -12,7 +12,7 @@ export interface KeysetQuery {
  * driver: exactly the rows Prisma's `findMany({ take, where: { id: { lt } }, orderBy: { id:
  * 'desc' } })` returns on the tenant client, with `condition` (SQL on the row, aliased `r`)
  * standing for the list's own filter. The flat lists (tickets, pools, hosting accounts) read
- * this way because Prisma's client, not the database, was most of their cost (README: Read
+ * this way because Prisma's client, not the database, was most of their cost (bench/README.md: Read
  * path); test/spine/account-pages.test.ts holds each equal to its Prisma query.
  */
 export function accountPage<T>(model: string, condition?: string): (db: TenantDb, query: KeysetQuery) => Promise<T[]> {

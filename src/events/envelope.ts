@@ -2,7 +2,7 @@ import type { EventType } from './catalog.ts';
 
 /**
  * The one event envelope, identical in a webhook delivery body and in a GraphQL
- * subscription (README: Events):
+ * subscription (docs/REFERENCE.md: Events):
  *
  *   { "id": "evt_...", "type": "server.power.changed", "created": "2026-11-21T06:15:31.000Z",
  *     "account": "<account uuid>", "apiVersion": "1.15", "data": { ...the spec's payload fields } }

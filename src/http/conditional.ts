@@ -9,7 +9,7 @@ import type { Answer } from './respond.ts';
  * changes whenever anything in the body does (a write, a provider job, the simulated clock) and
  * never otherwise: no stale 304 is possible, whatever produced the change. The body is the
  * whole representation: every /v1 read answers `application/json` and nothing else varies with
- * the request but the body (README: Conditional requests).
+ * the request but the body (docs/REFERENCE.md: Conditional requests).
  *
  * Applied by api.ts to the answer of a REST GET operation. A 304 is not counted against the
  * per-credential limit; that accounting is admission's (admit.ts `conditional`), which waits for

@@ -20,7 +20,7 @@ import { noRoute, Router } from './router.ts';
  * their own response only: a style nonce for the styles the libraries inject at run time
  * (styled-components in Redoc reads it from `<meta property="csp-nonce">`; graphiql-start.js
  * hands it to Monaco's <style>), `data:` fonts, and on GraphiQL's page style attributes (Monaco
- * renders its lines with them). README: Documentation.
+ * renders its lines with them). docs/DESIGN.md: The documentation pages.
  */
 
 const resolvePackage = createRequire(import.meta.url).resolve;

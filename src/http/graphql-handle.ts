@@ -27,7 +27,7 @@ interface YogaParts {
  * negotiation, status) — without the Fetch server adapter around it (`yoga.handleRequest`). The
  * adapter copies the server context into a new object per request, keeps waitUntil bookkeeping
  * and runs onRequest/onResponse hooks, which no plugin here uses on /graphql; it was a large
- * share of a GraphQL read's fixed cost (README: Read path). REST reaches envelop without it too,
+ * share of a GraphQL read's fixed cost (bench/README.md: Read path). REST reaches envelop without it too,
  * through sofa.
  *
  * Where yoga's handle would catch a thrown error (the request parsers' and parameter hooks'

@@ -14,7 +14,7 @@ import type { ServerContext } from './graphql.ts';
 import { serveGraphQLWs, type SocketExtra } from './graphql-ws-socket.ts';
 import { sessionPrincipalForUpgrade } from './session-auth.ts';
 
-/** Most subscriptions one connection may hold open at once (README: Events). */
+/** Most subscriptions one connection may hold open at once (docs/REFERENCE.md: Events). */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
 
 type Extra = SocketExtra & {

@@ -22,7 +22,7 @@ import { requestScope } from './request-scope.ts';
 const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 /**
- * What one GraphQL document may ask for (README: Security). Checked while parsing and
+ * What one GraphQL document may ask for (docs/REFERENCE.md: Security). Checked while parsing and
  * validating, so a hostile document is refused with a 400 before any resolver runs. The
  * documents REST and MCP build for an operation need at most depth 5 and cost 131
  * (test/security/graphql-limits.test.ts checks every one fits).
@@ -87,7 +87,7 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
     },
     // An array body (query batching) is refused: batching stays off (yoga's default).
     batching: false,
-    // No CORS (README: Security): the API is called server-to-server with Bearer credentials and the
+    // No CORS (docs/REFERENCE.md: Security): the API is called server-to-server with Bearer credentials and the
     // dashboard is same-origin. Yoga's default reflected any Origin with credentials allowed.
     cors: false,
     plugins: [

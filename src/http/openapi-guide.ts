@@ -12,8 +12,8 @@ import { REQUESTS_PER_MINUTE } from './rate-limit.ts';
  * What the OpenAPI document says once, for every operation: its `info.description` (the
  * conventions: authentication, scopes, rate limits, idempotency, errors, pagination, webhook
  * signatures) and its tags (one per area, with what the area covers). Figures come from the
- * constants the code enforces, so the text cannot drift from the behaviour. README.md's
- * Reference section has the full detail.
+ * constants the code enforces, so the text cannot drift from the behaviour. docs/REFERENCE.md
+ * has the full detail.
  */
 
 /** The tags of the document, in the order a reader meets the API. */

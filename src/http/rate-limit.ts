@@ -96,7 +96,7 @@ export class RateLimits {
    * one from the account's. Each consume is atomic, so both counts stay exact across instances
    * (Redis). A request the account refuses gives the credential its point back: its own budget
    * is not spent on requests it was not served. Without an account (no valid credential), the
-   * client address's bucket alone. The result is the tighter of the two (README: Rate limits).
+   * client address's bucket alone. The result is the tighter of the two (docs/REFERENCE.md: Rate limits).
    */
   async consumeRequest(key: string, accountId?: string): Promise<RateLimitResult> {
     const own = await this.consume('default', key);

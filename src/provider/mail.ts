@@ -33,7 +33,7 @@ const generateRsa = promisify(generateKeyPair);
 export class SimulatedMailBackend implements MailBackend {
   readonly platform: MailPlatform = {
     clientHost: 'mail.cloudhost.example',
-    // An address of the simulated datacenter's range (198.18.0.0/15, README: Servers).
+    // An address of the simulated datacenter's range (198.18.0.0/15, docs/REFERENCE.md: Servers).
     mailIp: '198.18.255.25',
     webmailUrl: 'https://webmail.cloudhost.example/',
     spfInclude: '_spf.cloudhost.example',

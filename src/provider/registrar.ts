@@ -8,7 +8,7 @@ export interface Registrar {
   update(domain: string, changes: { nameservers?: string[]; transferLock?: boolean; whoisPrivacy?: boolean }, now: Date): Promise<void>;
 }
 
-/** Yearly prices of the simulated registrar, in cents (README: Domains). */
+/** Yearly prices of the simulated registrar, in cents (docs/REFERENCE.md: Domains). */
 export const TLD_PRICES_USD_CENTS: Record<string, number> = {
   com: 1299,
   net: 1499,

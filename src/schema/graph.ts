@@ -7,7 +7,7 @@ import type { RequestContext } from './context.ts';
 import { checkCursor, PAGE_MAX, type Page, type PageArgs } from './pagination.ts';
 
 /**
- * The connected graph (README: The graph): global object identification (Node, node, nodes),
+ * The connected graph (docs/REFERENCE.md: The graph): global object identification (Node, node, nodes),
  * cursor connections and edges. Edges are GraphQL-only: every field or type declared here
  * carries `graphOnly` (or `graphEdge`) in its extensions, and the REST view of the schema
  * (rest-view.ts), from which sofa, OpenAPI and MCP build their documents, leaves them out.
@@ -82,7 +82,7 @@ export interface ConnectionArgs {
   after?: string | null;
 }
 
-/** `first` checked against the list limits (README: Pagination): 1 to PAGE_MAX, default CONNECTION_DEFAULT. */
+/** `first` checked against the list limits (docs/REFERENCE.md: Pagination): 1 to PAGE_MAX, default CONNECTION_DEFAULT. */
 export function pageSize(args: ConnectionArgs): number {
   const first = args.first ?? CONNECTION_DEFAULT;
   if (!Number.isInteger(first) || first < 1 || first > PAGE_MAX) throw badRequest(`first must be an integer from 1 to ${PAGE_MAX}.`, 'first');
@@ -96,7 +96,7 @@ export function connectionOf<T extends { id: string | number }>(rows: T[], first
   return { nodes, hasNextPage: rows.length > first, endCursor: nodes.length ? cursorOf(nodes[nodes.length - 1]) : null, cursorOf, count };
 }
 
-/** `after` checked to be an endCursor this connection issues (README: Pagination): an id of kind `kind` (or `'int'`). */
+/** `after` checked to be an endCursor this connection issues (docs/REFERENCE.md: Pagination): an id of kind `kind` (or `'int'`). */
 export function connectionAfter(args: ConnectionArgs, kind: string): string | null {
   return args.after == null ? null : String(checkCursor(args.after, kind, 'after'));
 }

@@ -12,7 +12,7 @@ import '../modules/domains/schema.ts';
 import '../modules/billing/schema.ts';
 import '../modules/tickets/schema.ts';
 import '../modules/events/schema.ts';
-// The graph's edges between the areas (README: The graph), after every type they join.
+// The graph's edges between the areas (docs/REFERENCE.md: The graph), after every type they join.
 import '../modules/servers/graph.ts';
 import '../modules/pools/graph.ts';
 import '../modules/hosting/graph.ts';

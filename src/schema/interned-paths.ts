@@ -4,7 +4,7 @@ import { isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type 
  * graphql-jit hands each resolver a response path built afresh for that call, one new object
  * per link up to the root. The Prisma plugin memoises a path's string and its row mappings on
  * the path objects (WeakMaps), so on a list it rebuilt every relation's path string from the root,
- * row after row (README: Read path).
+ * row after row (bench/README.md: Read path).
  * Relation fields (the only fields the plugin wraps) get one interned link per (parent link, key)
  * instead, the sharing graphql-js itself gives, and the same links every time the same
  * operation runs, so the plugin's memo of each link's string outlives the request.

@@ -4,7 +4,7 @@ import { badRequest } from '../errors.ts';
 import { builder, type Types } from './builder.ts';
 import { rules, type InputRules } from './input-rules.ts';
 
-/** List limits (README: Pagination): newest first, keyset cursors on ids that grow with time. */
+/** List limits (docs/REFERENCE.md: Pagination): newest first, keyset cursors on ids that grow with time. */
 export const PAGE_DEFAULT = 50;
 export const PAGE_MAX = 1000;
 
@@ -53,7 +53,7 @@ const INT4_MAX = 2_147_483_647;
 /**
  * A cursor checked to be one this list issues: an id of its kind (`prefix`), or for mail's
  * integer ids (`'int'`) a positive int4 as text. Anything else would compare as text and answer
- * some page (page one for `zzz`), which looks like success (README: Pagination). GraphQL
+ * some page (page one for `zzz`), which looks like success (docs/REFERENCE.md: Pagination). GraphQL
  * connections name theirs `after` and issue it as `endCursor`.
  */
 export function checkCursor(cursor: string, kind: string, param: 'cursor' | 'after' = 'cursor'): string | number {

@@ -7,7 +7,7 @@ import { lines, runSvc } from '../helpers/cli.ts';
 import { accountHolder, dashboard, signIn, startOAuthApp, type DashboardSession } from '../helpers/oauth.ts';
 
 /**
- * README (Command line): SERVICE_BASE_URL names the server for `svc login`, `api` and `logout`
+ * docs/REFERENCE.md (Command line): SERVICE_BASE_URL names the server for `svc login`, `api` and `logout`
  * as for `admin` and `mcp`; a 403 for a missing scope tells the person how to ask for it.
  * The device flow is approved over the dashboard's HTTP API, as the browser page would.
  */

@@ -6,7 +6,7 @@ import { lines, runSvc } from '../helpers/cli.ts';
 import { freePort } from '../helpers/process.ts';
 
 /**
- * README (Command line): every svc command that cannot reach its server says so in one line,
+ * docs/REFERENCE.md (Command line): every svc command that cannot reach its server says so in one line,
  * `svc: cannot reach <origin> (connection refused)`, and exits 1 — no stack, whichever command.
  * The server here is a port nothing listens on.
  */
@@ -14,7 +14,7 @@ let home: string;
 let base: string;
 let env: Record<string, string>;
 
-/** A stored login for `base`, as svc login writes it (README: Command line, Tokens). */
+/** A stored login for `base`, as svc login writes it (docs/REFERENCE.md: Command line, Tokens). */
 function storeLogin(expiresAt: string) {
   const dir = path.join(home, 'xdg', 'svc');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });

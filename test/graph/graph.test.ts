@@ -8,7 +8,7 @@ import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { buildEstate, type Estate } from '../security/estate.ts';
 
 /**
- * The connected graph (README: The graph), as a client sees it: everything reachable from
+ * The connected graph (docs/REFERENCE.md: The graph), as a client sees it: everything reachable from
  * `account`, global ids that are REST's ids, cursor connections, per-field scopes, and /v1
  * bodies that are exactly what they were (the committed OpenAPI document's response schemas).
  */

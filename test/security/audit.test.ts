@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { newFindings } from '../../.ci/audit.mjs';
 
 /**
- * The dependency audit of .ci/run (`node .ci/audit.mjs`, README: Security → Dependencies) needs
+ * The dependency audit of .ci/run (`node .ci/audit.mjs`, docs/REFERENCE.md: Security → Dependencies) needs
  * the registry, so CI runs it, not the suite; here its rule is checked offline on a sample
  * `npm audit --json` report: high and critical advisories fail unless allowlisted with a reason.
  */

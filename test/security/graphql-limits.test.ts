@@ -12,7 +12,7 @@ import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 
 /**
- * GraphQL's query limits (src/http/graphql.ts, README: Security): a hostile document is refused
+ * GraphQL's query limits (src/http/graphql.ts, docs/REFERENCE.md: Security): a hostile document is refused
  * with a 400 while it is parsed or validated — before any resolver runs, so no SQL of the
  * fields it names is sent (counted at the driver through startTestApp's onQuery).
  */

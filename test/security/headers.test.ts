@@ -3,7 +3,7 @@ import { ADMIN_TOKEN, startTestApp, type Customer, type TestApp } from '../helpe
 
 /**
  * OWASP API8 (security misconfiguration), headers on every surface: no X-Powered-By, nosniff,
- * and no CORS anywhere (README: Security — the API is called server-to-server with Bearer
+ * and no CORS anywhere (docs/REFERENCE.md: Security — the API is called server-to-server with Bearer
  * credentials and the dashboard is same-origin; yoga's default CORS, which reflected any
  * Origin with credentials allowed on /graphql and /v1, is off). The dashboard's CSP, framing
  * and HSTS rules are tested in test/dashboard/security.test.ts; here: CSP without inline

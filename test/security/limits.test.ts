@@ -19,7 +19,7 @@ import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { accountState, buildEstate, type Estate } from './estate.ts';
 
 /**
- * OWASP API4 (unrestricted resource consumption): every input limit of README → Security,
+ * OWASP API4 (unrestricted resource consumption): every input limit of docs/REFERENCE.md → Security,
  * one test each, at the limit (accepted) and one past it (refused with the error object,
  * nothing changed).
  */

@@ -9,7 +9,7 @@ import { buildEstate, type Estate } from '../security/estate.ts';
 import { argsFor, restRequest } from '../security/requests.ts';
 
 /**
- * Conditional reads (README: Conditional requests): every GET operation of /v1 answers with a
+ * Conditional reads (docs/REFERENCE.md: Conditional requests): every GET operation of /v1 answers with a
  * strong ETag, If-None-Match naming it answers 304 with no body, and a 304 does not count
  * against the per-credential limit. Whatever changes a body (a write, a provider job, the
  * simulated clock alone) changes the tag: the old one then gets the new body, never a 304.

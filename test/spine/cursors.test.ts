@@ -11,7 +11,7 @@ import { buildEstate, type Estate } from '../security/estate.ts';
 import { argsFor, documentFor, restRequest, type Args } from '../security/requests.ts';
 
 /**
- * README (Pagination): a list answers only the cursors it issued. Every list operation with a
+ * docs/REFERENCE.md (Pagination): a list answers only the cursors it issued. Every list operation with a
  * `cursor` argument, generated from the metadata, refuses a malformed cursor and an id of
  * another kind with 400 naming `cursor`, on REST, GraphQL and MCP; its own cursor still pages.
  */

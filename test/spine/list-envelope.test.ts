@@ -11,7 +11,7 @@ import { buildEstate, type Estate } from '../security/estate.ts';
 import { argsFor, restRequest, type Args } from '../security/requests.ts';
 
 /**
- * Every list answers one envelope, `{ data, hasMore, nextCursor }` (README: Pagination),
+ * Every list answers one envelope, `{ data, hasMore, nextCursor }` (docs/REFERENCE.md: Pagination),
  * generated from the operation metadata: a list read declared later is checked the moment
  * it exists. Lists that page walk whole with limit=1 and the cursors they hand out.
  */
@@ -32,7 +32,7 @@ const isListRead = (op: Operation) => {
   const named = getNamedType(t);
   return op.method === 'GET' && (isListType(t) || (isObjectType(named) && 'data' in named.getFields() && isListType(unwrap(named.getFields().data.type))));
 };
-// The invoice list pages by page number, as the spec names it (`page`, `limit`): README, Pagination.
+// The invoice list pages by page number, as the spec names it (`page`, `limit`): docs/REFERENCE.md, Pagination.
 const PAGE_NUMBERED = new Set(['GET /billing/invoices']);
 // A mutation's result, not a list read: the pool's addresses after the change.
 const MUTATION_RESULT_ARRAY = 'post /pools/{id}/ips/apply';

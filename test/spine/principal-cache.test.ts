@@ -7,7 +7,7 @@ import { freePort } from '../helpers/process.ts';
 import { advance } from '../helpers/servers.ts';
 
 /**
- * The principal cache (README: Authentication): a credential resolved in the last few seconds
+ * The principal cache (docs/REFERENCE.md: Authentication): a credential resolved in the last few seconds
  * costs no query, and yet every change to it — revocation, scopes, expiry, sign-out — holds
  * from the very next request, and nothing is served past its expiry on the simulated clock.
  * With PostgreSQL (TEST_DATABASE_URL) a second instance on the same database (and Redis, with

@@ -4,7 +4,7 @@ import { growthPrice, monthlyPrice } from '../../src/modules/pools/service.ts';
 
 const d = (s: string) => new Date(s);
 
-describe('proration (README: Proration)', () => {
+describe('proration (docs/REFERENCE.md: Proration)', () => {
   it('the cycle is the calendar month before the renewal date; a started day counts as a full day', () => {
     expect(cycleOf(d('2026-03-01T00:00:00Z'), d('2026-02-15T12:00:00Z'))).toEqual({ daysLeft: 14, cycleDays: 28 });
     expect(cycleOf(d('2026-08-01T00:00:00Z'), d('2026-07-31T23:59:59Z'))).toEqual({ daysLeft: 1, cycleDays: 31 });

@@ -25,7 +25,7 @@ export const money = (cents: number, currency = 'USD') => `${(cents / 100).toLoc
 const status = (s: string) => <StatusBadge status={s} />;
 
 export function Overview() {
-  // One request for the whole page: the account and everything it reaches (README: The graph).
+  // One request for the whole page: the account and everything it reaches (docs/REFERENCE.md: The graph).
   const page = useLive<{ account: Overview }>(OVERVIEW_QUERY, ['server.', 'pool.', 'hosting.', 'domain.', 'invoice.', 'wallet.', 'ticket.']);
   const part = <K extends keyof Overview>(k: K) => ({ error: page.error, data: page.data && { [k]: page.data.account[k] } as Pick<Overview, K> });
   const servers = part('servers');

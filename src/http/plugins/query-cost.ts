@@ -88,7 +88,7 @@ function pagedCost(schema: GraphQLSchema, document: DocumentNode, operationName:
 }
 
 /**
- * The cost limits (README: Security). The shape is checked while validating, like the other
+ * The cost limits (docs/REFERENCE.md: Security). The shape is checked while validating, like the other
  * armor rules; the paged cost needs the variables, so it is checked before execution starts.
  * Both refusals are 400s before any resolver runs.
  */

@@ -16,7 +16,7 @@ import { orderServer } from '../servers/service.ts';
 import { createSnapshot } from '../servers/snapshots.ts';
 import { createTicket, staffReply } from '../tickets/service.ts';
 
-/** The demo's domain: registered, hosted, and its mail hosted (README: Demo account). */
+/** The demo's domain: registered, hosted, and its mail hosted (docs/REFERENCE.md: Demo account). */
 const DEMO_DOMAIN = 'acme-demo.com';
 
 /** The demo's history starts this long (plus the provisioning wait) before the first start. */

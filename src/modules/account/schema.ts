@@ -4,7 +4,7 @@ import { operation } from '../../schema/operation.ts';
 import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import { getAccount } from './service.ts';
 
-// The account is the root of the graph (README: The graph): any credential reaches it, and each
+// The account is the root of the graph (docs/REFERENCE.md: The graph): any credential reaches it, and each
 // field needs the scope of what it shows — the profile account:read, each edge its area's scope.
 // GET /account selects the profile, so it still answers 403 without account:read.
 const PROFILE = { authScopes: { 'account:read': true } as Record<Scope, boolean> };

@@ -1,7 +1,7 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { invoiceView } from './invoices.ts';
 
-// The graph's reads of invoices (README: The graph): keyset pages and lookups by id.
+// The graph's reads of invoices (docs/REFERENCE.md: The graph): keyset pages and lookups by id.
 
 const WITH_ITEMS = { items: { orderBy: { position: 'asc' as const } } };
 

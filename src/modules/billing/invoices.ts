@@ -9,7 +9,7 @@ import { readInvoicePage } from './invoice-read.ts';
 import { formatUsd, tryDebit } from './wallet.ts';
 
 /**
- * Invoices (README: Billing): numbered `INV-<year>-<6 digits>` from a gap-free per-year
+ * Invoices (docs/REFERENCE.md: Billing): numbered `INV-<year>-<6 digits>` from a gap-free per-year
  * counter, line items in integer cents, currency USD, states open → paid | void. Issued by
  * orders, renewals and the operator (`invoice.created`); paid from the wallet or through a
  * card, online-payment or cryptocurrency gateway (`invoice.paid`).
@@ -21,7 +21,7 @@ export type PaymentMethod = GatewayName | 'wallet';
 export const PAYMENT_METHODS = ['wallet', ...GATEWAYS] as const;
 export const CURRENCY = 'USD';
 
-/** Invoice list page size (README: Billing). */
+/** Invoice list page size (docs/REFERENCE.md: Billing). */
 export const INVOICES_PAGE_DEFAULT = 20;
 export const INVOICES_PAGE_MAX = 100;
 /** Line items per invoice, and the largest amount of one line. */

@@ -1,5 +1,5 @@
 /**
- * Proration of a monthly price to the end of the current billing cycle (README: Proration).
+ * Proration of a monthly price to the end of the current billing cycle (docs/REFERENCE.md: Proration).
  *
  * - The cycle is the calendar month ending at the renewal date (`paidUntil` minus one month
  *   to `paidUntil`), so its length is 28 to 31 days.

@@ -8,7 +8,7 @@ import { issueInvoice, onInvoicePaid, retryFromWallet } from './invoices.ts';
 import { formatUsd } from './wallet.ts';
 
 /**
- * Renewals (README: Billing). Servers (with their add-ons) and capacity pools renew monthly
+ * Renewals (docs/REFERENCE.md: Billing). Servers (with their add-ons) and capacity pools renew monthly
  * from their renewal date on the simulated clock. When one is due the job issues a renewal
  * invoice for the period (`invoice.created`) and pays it from the wallet when the balance
  * covers the whole invoice (one debit, `invoice.paid`, the period moves on, all in one

@@ -10,7 +10,7 @@ import { AUTO_RECHARGE_AMOUNT_MAX, AUTO_RECHARGE_RULES, AUTO_RECHARGE_AMOUNT_MIN
 import { GATEWAYS } from '../../provider/payments.ts';
 import { AUTO_RECHARGE_GATEWAYS, MOVEMENT_KINDS, WALLET_STATES } from './wallet.ts';
 
-// Field casing (README: Billing): invoices are camelCase like their events (invoiceNumber,
+// Field casing (docs/REFERENCE.md: Billing): invoices are camelCase like their events (invoiceNumber,
 // totalUsdCents); the wallet is snake_case like its request fields (threshold_usd_cents).
 
 const InvoiceItem = builder.objectRef<InvoiceView['items'][number]>('InvoiceItem').implement({

@@ -22,7 +22,7 @@ export async function openWallet(tx: Tx, accountId: string, openingBalanceUsdCen
   }
 }
 
-/** Auto-recharge limits (README: Billing). */
+/** Auto-recharge limits (docs/REFERENCE.md: Billing). */
 export const AUTO_RECHARGE_THRESHOLD_MAX = 1_000_000; // $10,000
 export const AUTO_RECHARGE_AMOUNT_MIN = 500; // $5: card gateways refuse tiny charges
 export const AUTO_RECHARGE_AMOUNT_MAX = 1_000_000; // $10,000
@@ -73,7 +73,7 @@ function walletTransactionView(t: LedgerRow) {
   };
 }
 
-/** Ledger rows, newest first (README pagination: limit and cursor). */
+/** Ledger rows, newest first (docs/REFERENCE.md, Pagination: limit and cursor). */
 export async function listWalletTransactions(db: TenantDb, args: PageArgs) {
   const page = await paginate(args, ID_PREFIX.walletTransaction, (q) => db.walletTransaction.findMany({ ...q }));
   return { ...page, data: page.data.map(walletTransactionView) };

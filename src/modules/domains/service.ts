@@ -12,7 +12,7 @@ import { parseDnsName } from './names.ts';
 import { enforceRules, normalDnsName, type InputRules } from '../../schema/input-rules.ts';
 
 /**
- * Domains (README: Domains). The operator registers a domain for an account: the domain is
+ * Domains (docs/REFERENCE.md: Domains). The operator registers a domain for an account: the domain is
  * `pending_payment` with an order invoice; when that invoice is paid (wallet, card, online,
  * crypto) the registrar registers it, it turns `active` and `domain.registered` fires.
  */
@@ -56,7 +56,7 @@ export async function getDomain(db: TenantDb, id: string) {
   return domainView(await findDomain(db, id));
 }
 
-/** 2 to 13 host names (README: Domains), declared on the argument; distinct, checked here. */
+/** 2 to 13 host names (docs/REFERENCE.md: Domains), declared on the argument; distinct, checked here. */
 export const NAMESERVERS_RULES: InputRules = { minItems: NAMESERVERS_MIN, maxItems: NAMESERVERS_MAX, itemsNoun: 'host names', format: 'host-name' };
 
 function parseNameservers(input: unknown): string[] {

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { badRequest } from '../../errors.ts';
 import { activeHosting, driver, siteQuota, type HostingContext } from './service.ts';
 
-/** The file manager (README: Hosting). Paths are absolute inside the account: "/" is its home. */
+/** The file manager (docs/REFERENCE.md: Web hosting). Paths are absolute inside the account: "/" is its home. */
 export const DEFAULT_LIST_PATH = '/public_html';
 /** Entries one listing returns; `truncated` says when a directory holds more. */
 export const LIST_MAX_ENTRIES = 1000;

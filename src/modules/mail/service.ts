@@ -8,7 +8,7 @@ import { paginateIntIds, type PageArgs } from '../../schema/pagination.ts';
 import { hashPassword } from '../auth/password.ts';
 import { requireDomainControl } from '../domains/ownership.ts';
 
-/** Limits of email hosting (README: Email hosting). */
+/** Limits of email hosting (docs/REFERENCE.md: Email hosting). */
 export const MAX_MAIL_DOMAINS = 50;
 export const MAX_MAILBOXES_PER_DOMAIN = 200;
 export const MAX_ALIASES_PER_DOMAIN = 200;

@@ -2,7 +2,7 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { groupBy } from '../../schema/graph.ts';
 import { VISIBLE } from './server-row.ts';
 
-/** Filters of a server connection (README: The graph). */
+/** Filters of a server connection (docs/REFERENCE.md: The graph). */
 export interface ServerFilter {
   status?: string | null;
   poolId?: string | null;

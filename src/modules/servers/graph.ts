@@ -5,7 +5,7 @@ import { connectionAfter, connectionArgs, connectionOf, connectionType, edge, no
 import { attachedAddonsByIds, countServers, serverIpsByIds, serverPage, serversByIds, snapshotsByIds, type ServerFilter } from './graph-reads.ts';
 import { Server } from './schema.ts';
 
-// The servers area in the graph (README: The graph): Account.servers, and servers, snapshots,
+// The servers area in the graph (docs/REFERENCE.md: The graph): Account.servers, and servers, snapshots,
 // attached add-ons and addresses by global id.
 
 export const ServerConnection = connectionType('Server', Server);

@@ -10,7 +10,7 @@ import { getServer } from './server-row.ts';
 // one hand-written statement each: the rows come back as JSON built in the database and are
 // handed to Pothos shaped exactly as Prisma's findMany with the relations included would build
 // them, so field selection, scopes and errors stay where they are. Prisma's own result mapping
-// of the nested rows was the largest cost of these reads (README: Read path).
+// of the nested rows was the largest cost of these reads (bench/README.md: Read path).
 // test/servers/server-reads.test.ts proves each returns exactly what the Prisma path returns.
 
 /** The relations a server carries, as the Server type's fields load them (schema.ts). */

@@ -12,7 +12,7 @@ import { nextCounter } from '../billing/invoices.ts';
 import { readTicketWithThread } from './ticket-read.ts';
 
 /**
- * Support tickets (README: Support tickets). States: `open` (waiting on support) →
+ * Support tickets (docs/REFERENCE.md: Support tickets). States: `open` (waiting on support) →
  * `answered` (staff replied, waiting on the customer) → `open` again on a customer reply;
  * `closed` by the customer, after which nobody can reply (400).
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook retry schedule (README: Webhooks). A delivery gets MAX_ATTEMPTS attempts: the
+ * Webhook retry schedule (docs/REFERENCE.md: Webhooks). A delivery gets MAX_ATTEMPTS attempts: the
  * first at once, then retries after 1 min, 2, 4, 8, 16, 32, 64, 128, 256 min, then every
  * 6 h (the cap): 16 attempts spread over about 44.5 hours. Then it is marked failed (a
  * redeliver can still queue another attempt).

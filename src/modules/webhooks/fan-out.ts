@@ -21,7 +21,7 @@ const READ_SCOPE = Prisma.sql`CASE e."type" ${Prisma.join(Object.entries(EVENT_T
  * from the credential that set it up; `*` on rows from before that was recorded).
  *
  * Paused subscriptions get their rows too: they wait, and are sent when the subscription is
- * resumed (README: Webhooks, paused subscriptions keep their events).
+ * resumed (docs/REFERENCE.md: Webhooks, paused subscriptions keep their events).
  */
 export function queueDeliveriesSql(relayed: string, now: Date): Prisma.Sql {
   const events = Prisma.raw(`"${relayed}"`);

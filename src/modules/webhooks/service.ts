@@ -20,7 +20,7 @@ export interface WebhookContext {
 
 /** Subscriptions per account. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
-/** Delivery log page size (README: Webhooks). */
+/** Delivery log page size (docs/REFERENCE.md: Webhooks). */
 export const DELIVERY_PAGE_LIMITS = { max: 100, fallback: 20 };
 export interface WebhookView {
   id: string;
