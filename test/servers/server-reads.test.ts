@@ -4,7 +4,7 @@ import { ID_PREFIX, newId } from '../../src/db/ids.ts';
 import { rawReadsOf, tenantClient, tenantRows, tenantStatement } from '../../src/db/tenant.ts';
 import { getServerWithRelations, listServersWithRelations, SERVER_RELATIONS } from '../../src/modules/servers/server-reads.ts';
 import { VISIBLE } from '../../src/modules/servers/server-row.ts';
-import { paginate } from '../../src/schema/pagination.ts';
+import { paginate } from '../../src/core/paging.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { comparable } from '../helpers/rows.ts';
 

@@ -4,9 +4,9 @@ import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { GATEWAYS, isGateway } from '../../provider/payments.ts';
 import type { Tx } from '../../provider/types.ts';
-import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
+import { enforceRules, type InputRules } from '../../core/input-rules.ts';
 import { ID_PREFIX } from '../../db/ids.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { invoiceView, issueInvoice, MAX_INVOICE_ITEMS, MAX_ITEM_USD_CENTS, payInvoice, type LineItem, type PaymentMethod } from './invoices.ts';
 import { credit, deposit } from './wallet.ts';
 

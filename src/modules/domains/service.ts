@@ -6,10 +6,10 @@ import { badRequest, notFound, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { DEFAULT_NAMESERVERS, registrar } from '../../provider/registrar.ts';
 import type { Tx } from '../../provider/types.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { invoiceView, issueInvoice, onInvoicePaid, payInvoice } from '../billing/invoices.ts';
 import { parseDnsName } from './names.ts';
-import { enforceRules, normalDnsName, type InputRules } from '../../schema/input-rules.ts';
+import { enforceRules, normalDnsName, type InputRules } from '../../core/input-rules.ts';
 
 /**
  * Domains (README: Domains). The operator registers a domain for an account: the domain is

@@ -5,7 +5,7 @@ import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound, refusal } from '../../errors.ts';
 import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
-import type { InputRules } from '../../schema/input-rules.ts';
+import type { InputRules } from '../../core/input-rules.ts';
 import { activeHosting, driver, getHosting, planOf, type HostingContext, type HostingRow } from './service.ts';
 
 // ------------------------------------------------------------------ PHP

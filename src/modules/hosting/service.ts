@@ -9,11 +9,11 @@ import { recordEvent } from '../../events/outbox.ts';
 import { PathRefused } from '../../provider/hosting/sandbox.ts';
 import { HostingRefusal, type HostingCallbacks, type HostingDriver, type SiteQuota } from '../../provider/hosting/types.ts';
 import type { Tx } from '../../provider/types.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { simulatedDnsTxt } from '../../provider/dns.ts';
 import { parseDnsName } from '../domains/names.ts';
 import { requireDomainControl } from '../domains/ownership.ts';
-import { normalDnsName } from '../../schema/input-rules.ts';
+import { normalDnsName } from '../../core/input-rules.ts';
 
 /** What a hosting service call needs: the tenant-scoped db plus the instance's parts. */
 export interface HostingContext {

@@ -3,8 +3,8 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { mailBackend } from '../../provider/mail.ts';
-import { normalDnsName, type InputRules } from '../../schema/input-rules.ts';
-import { paginateIntIds, type PageArgs } from '../../schema/pagination.ts';
+import { normalDnsName, type InputRules } from '../../core/input-rules.ts';
+import { paginateIntIds, type PageArgs } from '../../core/paging.ts';
 import { hashPassword } from '../auth/password.ts';
 import { requireDomainControl } from '../domains/ownership.ts';
 

@@ -5,7 +5,7 @@ import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound, refusal as rule } from '../../errors.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ProviderRefusal, type CapacityUnits, type ServerProvider, type Tx } from '../../provider/types.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit, formatUsd } from '../billing/wallet.ts';
 import { getPoolProduct, listPoolProducts, POOL_UNITS, resolveServerOrder, toPoolProduct, type PoolProduct, type PoolUnit, type PoolUnits } from '../catalogue/service.ts';

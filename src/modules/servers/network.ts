@@ -3,7 +3,7 @@ import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { getServer, refusal, type ServiceContext } from './server-row.ts';
-import { normalDnsName } from '../../schema/input-rules.ts';
+import { normalDnsName } from '../../core/input-rules.ts';
 
 // A server's addresses and their reverse DNS (PTR) records.
 

@@ -1,17 +1,17 @@
 import { randomInt } from 'node:crypto';
 import type { TenantDb } from '../../db/tenant.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { type PowerAction, type ServerProvider, type Tx, type UpstreamIp } from '../../provider/types.ts';
+import type { PowerAction, ServerProvider, Tx, UpstreamIp } from '../../provider/types.ts';
 import { addMonths } from '../billing/proration.ts';
 import { resolveOsTemplate, resolveServerOrder } from '../catalogue/service.ts';
 import { isPoolActive } from '../pools/status.ts';
 import { getServer, LABEL_RULES, lockServer, requireOperable, VISIBLE, type ServiceContext } from './server-row.ts';
-import { enforceRules } from '../../schema/input-rules.ts';
+import { enforceRules } from '../../core/input-rules.ts';
 import { endAddons } from './addons.ts';
 import { answeredByServerReads, listServersWithRelations } from './server-reads.ts';
 

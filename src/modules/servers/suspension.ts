@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { ServerProvider, Tx } from '../../provider/types.ts';
 import { lockServer, VISIBLE } from './server-row.ts';
-import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
+import { enforceRules, type InputRules } from '../../core/input-rules.ts';
 
 // Suspension and reactivation, by an operator or by billing (an unpaid renewal).
 

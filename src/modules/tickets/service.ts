@@ -6,8 +6,8 @@ import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { Tx } from '../../provider/types.ts';
-import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { enforceRules, type InputRules } from '../../core/input-rules.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { nextCounter } from '../billing/invoices.ts';
 import { readTicketWithThread } from './ticket-read.ts';
 
