@@ -9,9 +9,9 @@ import {
   type ProvisionRequest,
   type ServerProvider,
   type ServerStats,
-  type Tx,
   type UpstreamIp,
 } from './types.ts';
+import type { Tx } from '../db/tx.ts';
 
 const NODES = ['fra1-node07', 'fra1-node12', 'ams2-node03', 'lon1-node21'];
 /** Simulated seconds a reboot (and so a plan change) keeps a server down. */

@@ -129,6 +129,8 @@ describe('typed server reads', () => {
 
   it('tenant statements run only on a tenant client and must filter on the account', () => {
     const statement = tenantStatement('SELECT id FROM "Server" s WHERE s."accountId" = $1::uuid');
+    // The type checker refuses the unscoped client (TenantDb is branded); at run time it is refused too.
+    // @ts-expect-error a PrismaClient is not a TenantDb
     expect(() => tenantRows(app.running.app.prisma, statement)).toThrow(/tenant client/);
     expect(() => tenantStatement('SELECT id FROM "Server"')).toThrow(/accountId/);
   });

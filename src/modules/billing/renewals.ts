@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
-import type { ServerProvider, Tx } from '../../provider/types.ts';
+import { isUniqueViolation, TX_OPTIONS, type Tx } from '../../db/tx.ts';
+import type { ServerProvider } from '../../provider/types.ts';
 import * as pools from '../pools/service.ts';
 import * as servers from '../servers/renewals.ts';
 import { reactivateServer, suspendServerTx } from '../servers/suspension.ts';

@@ -1,9 +1,8 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
+import { TX_OPTIONS, type Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { GATEWAYS, isGateway } from '../../provider/payments.ts';
-import type { Tx } from '../../provider/types.ts';
 import { enforceRules, type InputRules } from '../../core/input-rules.ts';
 import { ID_PREFIX } from '../../db/ids.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';

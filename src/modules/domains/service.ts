@@ -1,11 +1,10 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { isUniqueViolation, TX_OPTIONS, type Tx } from '../../db/tx.ts';
 import { badRequest, notFound, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { DEFAULT_NAMESERVERS, registrar } from '../../provider/registrar.ts';
-import type { Tx } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { invoiceView, issueInvoice, onInvoicePaid, payInvoice } from '../billing/invoices.ts';
 import { parseDnsName } from './names.ts';

@@ -3,12 +3,11 @@ import type { HostingAccount, PrismaClient } from '../../generated/prisma/client
 import { accountPage } from '../../db/account-page.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { isUniqueViolation, TX_OPTIONS, type Tx } from '../../db/tx.ts';
 import { ApiError, badRequest, notFound, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { PathRefused } from '../../provider/hosting/sandbox.ts';
 import { HostingRefusal, type HostingCallbacks, type HostingDriver, type SiteQuota } from '../../provider/hosting/types.ts';
-import type { Tx } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { simulatedDnsTxt } from '../../provider/dns.ts';
 import { parseDnsName } from '../domains/names.ts';

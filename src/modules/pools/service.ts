@@ -1,10 +1,10 @@
 import { accountPage } from '../../db/account-page.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
+import { TX_OPTIONS, type Tx } from '../../db/tx.ts';
 import { badRequest, notFound, refusal as rule } from '../../errors.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { ProviderRefusal, type CapacityUnits, type ServerProvider, type Tx } from '../../provider/types.ts';
+import { ProviderRefusal, type CapacityUnits, type ServerProvider } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit, formatUsd } from '../billing/wallet.ts';

@@ -1,7 +1,7 @@
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { isUniqueViolation, TX_OPTIONS, type Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { type AddonSpec, type ServerProvider, type Tx } from '../../provider/types.ts';
+import type { AddonSpec, ServerProvider } from '../../provider/types.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit } from '../billing/wallet.ts';
 import { getAddonProduct, listAddonProducts, type AddonProduct } from '../catalogue/service.ts';

@@ -1,8 +1,7 @@
 import type { TenantDb } from '../../db/tenant.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
+import { TX_OPTIONS, type Tx } from '../../db/tx.ts';
 import { badRequest, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { type Tx } from '../../provider/types.ts';
 import { getServerPlan, switchablePlans } from '../catalogue/service.ts';
 import { getServer, lockServer, requireOperable, type ServiceContext } from './server-row.ts';
 

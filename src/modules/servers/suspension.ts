@@ -1,8 +1,8 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
+import { TX_OPTIONS, type Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import type { ServerProvider, Tx } from '../../provider/types.ts';
+import type { ServerProvider } from '../../provider/types.ts';
 import { lockServer, VISIBLE } from './server-row.ts';
 import { enforceRules, type InputRules } from '../../core/input-rules.ts';
 
