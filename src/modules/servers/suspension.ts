@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { TX_OPTIONS, type Tx } from '../../db/tx.ts';
+import type { Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { ServerProvider } from '../../provider/types.ts';
@@ -19,7 +19,7 @@ export async function suspendServer(prisma: PrismaClient, provider: ServerProvid
     const server = await suspendServerTx(tx, provider, serverId, reason.trim(), now);
     if (!server) throw notFound('Server');
     return server;
-  }, TX_OPTIONS);
+  });
 }
 
 /** Suspension in the caller's transaction (operator, billing); null when the server does not exist. */
