@@ -6,7 +6,7 @@ import { INVOICES_PAGE_DEFAULT } from '../src/modules/billing/invoices.ts';
 import { POOL_UNITS } from '../src/modules/catalogue/service.ts';
 import { UNIT_SIZES } from '../src/modules/pools/service.ts';
 import { DELIVERY_PAGE_LIMITS } from '../src/modules/webhooks/service.ts';
-import { PAGE_DEFAULT } from '../src/schema/pagination.ts';
+import { PAGE_DEFAULT } from '../src/core/paging.ts';
 
 /**
  * The anchor of the read-path scenario (8): what this database can give for a read, written

@@ -1,7 +1,7 @@
 import { asModelRow } from './model-rows.ts';
 import { tenantRows, tenantStatement, type TenantDb } from './tenant.ts';
 
-/** What a keyset-paged list asks of its rows (schema/pagination.ts): `take` of them, newest first, below the cursor's id. */
+/** What a keyset-paged list asks of its rows (core/paging.ts): `take` of them, newest first, below the cursor's id. */
 export interface KeysetQuery {
   take: number;
   where: { id?: { lt: string } };

@@ -19,6 +19,14 @@ import { copyTemplate, ensureTemplate, hasTemplate, PGLITE_START_PARAMS } from '
 
 export type Prisma = PrismaClient;
 
+/**
+ * Every interactive transaction's options, set once on the client (Prisma's `transactionOptions`)
+ * so no `$transaction` call can forget them: transactions queue behind others (PGlite runs one at
+ * a time; PostgreSQL waits on row locks), so each waits up to 20 s to start rather than Prisma's
+ * 2 s default, and may run 30 s rather than 5 s.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 20_000, timeout: 30_000 } as const;
+
 /** Most distinct statements kept prepared on each connection (PostgreSQL's, and the embedded database's one). */
 const PREPARED_STATEMENTS = 1000;
 const statementNames = new Map<string, string>();
@@ -121,7 +129,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     // One pool, Prisma's and the hand-written tenant reads' (tenant.ts), so both share its bound.
     const pool = new pg.Pool({ ...POOL_BOUNDS, Client: DroppingClient, connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
     const adapter = new PrismaPg(pool, { statementNameGenerator: preparedStatementName, disposeExternalPool: true });
-    const prisma = withRecoveryPoints(new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' }));
+    const prisma = withRecoveryPoints(new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal', transactionOptions: TRANSACTION_OPTIONS }));
     registerRawReads(prisma, countedReads({ rows: async (sql, values) => (await pool.query({ name: preparedStatementName({ sql }) || undefined, text: sql, values })).rows }));
     return {
       prisma,
@@ -145,7 +153,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const client = fastQueryClient(pglite, { preparedStatements: PREPARED_STATEMENTS });
   const adapter = new PrismaPGlite(client as unknown as PGlite);
   await applyPendingMigrations(adapter, { log: opts.log });
-  const prisma = withRecoveryPoints(new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal' }));
+  const prisma = withRecoveryPoints(new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal', transactionOptions: TRANSACTION_OPTIONS }));
   registerRawReads(prisma, countedReads({ rows: async (sql, values) => (await client.query(sql, values)).rows as Record<string, unknown>[] }));
   const autovacuum = startEmbeddedAutovacuum(pglite, { onError: (err) => opts.log?.(`embedded autovacuum failed: ${err.message}`) });
   return {

@@ -1,9 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.ts';
 
-// Crockford base32, lowercase: no i, l, o, u, so ids survive being read aloud or retyped.
-export const ID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
-const ALPHABET = ID_ALPHABET;
+import { ID_ALPHABET as ALPHABET } from '../core/ids.ts';
 
 /** Prefix of every resource kind, so an id says what it is (`srv_...`). */
 export const ID_PREFIX = {

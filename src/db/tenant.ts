@@ -33,7 +33,7 @@ function withAccount(data: any, accountId: string) {
  * gets the column set. Another account's row therefore reads as missing (404), by
  * construction rather than by each query remembering a `where`.
  */
-export function tenantClient(prisma: PrismaClient, accountId: string) {
+export function tenantClient(prisma: PrismaClient, accountId: string): TenantDb {
   let clients = TENANT_CLIENTS.get(prisma);
   if (!clients) TENANT_CLIENTS.set(prisma, (clients = new Map()));
   const cached = clients.get(accountId);
@@ -62,7 +62,7 @@ export function tenantClient(prisma: PrismaClient, accountId: string) {
         },
       },
     },
-  }) as unknown as PrismaClient;
+  }) as unknown as TenantDb;
   TENANT_OF.set(client, { accountId, raw: RAW_READS.get(prisma) });
   clients.set(accountId, client);
   if (clients.size > TENANT_CLIENTS_KEPT) clients.delete(clients.keys().next().value!);
@@ -74,9 +74,16 @@ export function tenantClient(prisma: PrismaClient, accountId: string) {
  * costs more than a cached read, and a client holds nothing but its account id.
  */
 const TENANT_CLIENTS_KEPT = 1000;
-const TENANT_CLIENTS = new WeakMap<PrismaClient, Map<string, PrismaClient>>();
+const TENANT_CLIENTS = new WeakMap<PrismaClient, Map<string, TenantDb>>();
 
-export type TenantDb = PrismaClient;
+declare const TENANT_SCOPED: unique symbol;
+
+/**
+ * A client scoped to one account (tenantClient): the same methods as a PrismaClient, branded so
+ * that the type checker refuses the unscoped client (or a transaction's) where a tenant-scoped
+ * one is expected. The brand is a type only: nothing at run time carries it.
+ */
+export type TenantDb = PrismaClient & { readonly [TENANT_SCOPED]: true };
 
 /** Runs a statement on the database's driver, below Prisma: rows as the driver parses them (json columns as values). */
 export interface RawReads {

@@ -2,7 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import packageJson from '../../package.json' with { type: 'json' };
 import { MAX_ATTEMPTS, retrySchedule } from '../modules/webhooks/backoff.ts';
 import { DELIVERY_PAGE_LIMITS } from '../modules/webhooks/service.ts';
-import { PAGE_DEFAULT, PAGE_MAX } from '../schema/pagination.ts';
+import { PAGE_DEFAULT, PAGE_MAX } from '../core/paging.ts';
 import { listOperations, RATE_LIMIT_CLASSES, type Area } from '../schema/operation.ts';
 import { OPT_IN_SCOPES, SCOPES, type Scope } from '../scopes.ts';
 import { IDEMPOTENCY_WINDOW_MS } from './plugins/idempotency.ts';

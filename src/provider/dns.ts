@@ -1,4 +1,4 @@
-import type { Tx } from './types.ts';
+import type { Tx } from '../db/tx.ts';
 
 /**
  * TXT records of the simulated DNS (the A/CNAME side is the hosting driver's resolveDns). A

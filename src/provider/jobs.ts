@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../db/ids.ts';
-import type { Tx } from './types.ts';
+import type { Tx } from '../db/tx.ts';
 
 export type JobHandler = (tx: Tx, payload: any, now: Date) => Promise<void>;
 

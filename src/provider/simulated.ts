@@ -9,9 +9,9 @@ import {
   type ProvisionRequest,
   type ServerProvider,
   type ServerStats,
-  type Tx,
   type UpstreamIp,
 } from './types.ts';
+import type { Tx } from '../db/tx.ts';
 
 const NODES = ['fra1-node07', 'fra1-node12', 'ams2-node03', 'lon1-node21'];
 /** Simulated seconds a reboot (and so a plan change) keeps a server down. */
@@ -37,9 +37,19 @@ const LEASED_FIRST_OCTET3 = 200;
 const SEO_LEASED_ADDRESSES = 2;
 
 /**
+ * A server's upstream log as text, one `<ISO time> <line>` per entry in the order they were
+ * appended (operators and tests read it; customers never see it).
+ */
+export async function providerServerLog(db: Pick<Tx, 'providerServerLogEntry'>, serverId: string): Promise<string> {
+  const rows = await db.providerServerLogEntry.findMany({ where: { serverId }, orderBy: { id: 'asc' }, select: { at: true, line: true } });
+  return rows.map((r) => `${r.at.toISOString()} ${r.line}\n`).join('');
+}
+
+/**
  * The default driver: a simulated datacenter. Work completes later on the simulated clock
  * (jobs in ProviderJob), finite stock lives in ProviderStock, and upstream details (node,
- * upstream id, provisioning log) stay in ProviderServer, which customer responses never show.
+ * upstream id; the log in ProviderServerLogEntry) stay in ProviderServer, which customer
+ * responses never show.
  */
 export class SimulatedProvider implements ServerProvider {
   constructor(
@@ -68,7 +78,7 @@ export class SimulatedProvider implements ServerProvider {
         serverId: req.serverId,
         upstreamId: newId(ID_PREFIX.upstream, now.getTime()),
         node: NODES[randomInt(NODES.length)],
-        provisioningLog: `${now.toISOString()} queued ${req.osTemplate} on ${req.productId}\n`,
+        log: { create: { at: now, line: `queued ${req.osTemplate} on ${req.productId}` } },
       },
     });
     await scheduleJob(tx, 'server.provision', this.after(now, this.opts.provisionSeconds), { serverId: req.serverId, pool: req.poolAddresses !== undefined });
@@ -222,10 +232,9 @@ export class SimulatedProvider implements ServerProvider {
     return new Date(now.getTime() + seconds * 1000);
   }
 
+  /** Appends one entry to the server's upstream log (one INSERT, nothing rewritten); none for a server the upstream does not know. */
   private async log(tx: Tx, serverId: string, now: Date, line: string): Promise<void> {
-    const row = await tx.providerServer.findUnique({ where: { serverId } });
-    if (!row) return;
-    await tx.providerServer.update({ where: { serverId }, data: { provisioningLog: `${row.provisioningLog}${now.toISOString()} ${line}\n` } });
+    await tx.$executeRaw`INSERT INTO "ProviderServerLogEntry" ("serverId", "at", "line") SELECT "serverId", ${now}, ${line} FROM "ProviderServer" WHERE "serverId" = ${serverId}`;
   }
 
   private async ensureStock(tx: Tx, key: string, initial: number): Promise<void> {

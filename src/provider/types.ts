@@ -1,6 +1,4 @@
-import type { Prisma } from '../generated/prisma/client.ts';
-
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../db/tx.ts';
 
 /** An address the upstream routed to a server. */
 export interface UpstreamIp {

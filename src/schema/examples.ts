@@ -5,7 +5,8 @@ import {
 } from 'graphql';
 import { ID_PREFIX } from '../db/ids.ts';
 import { API_REVISION } from '../version.ts';
-import { rulesOf, type InputRules } from './input-rules.ts';
+import { rulesOf } from './input-rules.ts';
+import type { InputRules } from '../core/input-rules.ts';
 
 /**
  * Examples of every argument, field and operation, derived once from what is declared: an
@@ -145,7 +146,7 @@ export function fieldExample(field: GraphQLField<unknown, unknown>, parent: Obje
 type ObjectLike = GraphQLObjectType | GraphQLInterfaceType;
 
 /**
- * A list envelope's `nextCursor` is the id of its last item as text (src/schema/pagination.ts);
+ * A list envelope's `nextCursor` is the id of its last item as text (src/core/paging.ts);
  * null for a list whose items have no id (those are always answered whole).
  */
 function cursorExample(envelope: ObjectLike): string | null | undefined {

@@ -4,7 +4,7 @@ import { ApiError, badRequest, forbidden, unauthorized } from '../errors.ts';
 import type { Scope } from '../scopes.ts';
 import { builder, type Types } from './builder.ts';
 import type { RequestContext } from './context.ts';
-import { checkCursor, PAGE_MAX, type Page, type PageArgs } from './pagination.ts';
+import { checkCursor, groupBy, PAGE_MAX, type Page, type PageArgs } from '../core/paging.ts';
 
 /**
  * The connected graph (docs/REFERENCE.md: The graph): global object identification (Node, node, nodes),
@@ -35,13 +35,6 @@ export function loaderOf<K, V>(ctx: object, name: string, batch: (keys: readonly
   let loader = byName.get(name) as DataLoader<K, V> | undefined;
   if (!loader) byName.set(name, (loader = new DataLoader<K, V>(batch, { maxBatchSize: 1000 })) as DataLoader<unknown, unknown>);
   return loader;
-}
-
-/** Groups rows by a key, each group in the rows' order; keys with no row get an empty list. */
-export function groupBy<T, K>(keys: readonly K[], rows: T[], keyOf: (row: T) => K): T[][] {
-  const groups = new Map<K, T[]>(keys.map((k) => [k, []]));
-  for (const row of rows) groups.get(keyOf(row))?.push(row);
-  return keys.map((k) => groups.get(k)!);
 }
 
 // ------------------------------------------------------------------ scopes on edges

@@ -4,7 +4,8 @@ import {
   type GraphQLArgument, type GraphQLInputField,
 } from 'graphql';
 import { fieldExample, inputExample } from './examples.ts';
-import { rulesOf, type InputRules } from './input-rules.ts';
+import { rulesOf } from './input-rules.ts';
+import type { InputRules } from '../core/input-rules.ts';
 
 export type JsonSchema = Record<string, unknown>;
 

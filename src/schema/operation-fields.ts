@@ -3,7 +3,8 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from './builder.ts';
 import type { RequestContext } from './context.ts';
 import { operation, type OperationMeta } from './operation.ts';
-import { pageArgs, type Page, type PageArgs } from './pagination.ts';
+import { pageArgs } from './pagination.ts';
+import type { Page, PageArgs } from '../core/paging.ts';
 
 /**
  * The two shapes most operations take, declared in one call each: a paged list, and an

@@ -1,29 +1,11 @@
 import type { ArgBuilder } from '@pothos/core';
-import { ID_ALPHABET } from '../db/ids.ts';
-import { badRequest } from '../errors.ts';
+import { PAGE_LIMITS, type Page } from '../core/paging.ts';
 import { builder, type Types } from './builder.ts';
-import { rules, type InputRules } from './input-rules.ts';
+import type { InputRules } from '../core/input-rules.ts';
+import { rules } from './input-rules.ts';
 
-/** List limits (docs/REFERENCE.md: Pagination): newest first, keyset cursors on ids that grow with time. */
-export const PAGE_DEFAULT = 50;
-export const PAGE_MAX = 1000;
-
-export interface PageArgs {
-  limit?: number | null;
-  cursor?: string | null;
-}
-
-export interface Page<T> {
-  data: T[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
-
-export interface PageLimits {
-  max: number;
-  fallback: number;
-}
-const PAGE_LIMITS: PageLimits = { max: PAGE_MAX, fallback: PAGE_DEFAULT };
+// The Pothos bindings of paged lists; the paging itself (limits, keyset pages, cursor checks)
+// is src/core/paging.ts, which services use without loading Pothos.
 
 /** `limit` and `cursor` arguments, shared by every cursor-paginated list. */
 export const pageArgs = (t: { arg: ArgBuilder<Types> }, limits = PAGE_LIMITS) => ({
@@ -32,59 +14,6 @@ export const pageArgs = (t: { arg: ArgBuilder<Types> }, limits = PAGE_LIMITS) =>
 });
 
 const limitRules = (max: number): InputRules => ({ minimum: 1, maximum: max });
-
-type Find<T, K> = (q: { take: number; where: { id?: { lt: K } }; orderBy: { id: 'desc' } }) => Promise<T[]>;
-
-/**
- * Runs a keyset-paginated findMany on a model with time-ordered ids, newest first.
- * Asks for one row more than the page to know whether another page follows.
- */
-async function keysetPage<T extends { id: K }, K extends string | number>(limit: number, after: K | undefined, find: Find<T, K>): Promise<Page<T>> {
-  const rows = await find({ take: limit + 1, where: after === undefined ? {} : { id: { lt: after } }, orderBy: { id: 'desc' } });
-  const hasMore = rows.length > limit;
-  const data = hasMore ? rows.slice(0, limit) : rows;
-  return { data, hasMore, nextCursor: hasMore ? String(data[data.length - 1].id) : null };
-}
-
-// newId's shape after the prefix: 10 time + 16 random characters of the id alphabet.
-const ID_TAIL = new RegExp(`^[${ID_ALPHABET}]{26}$`);
-const INT4_MAX = 2_147_483_647;
-
-/**
- * A cursor checked to be one this list issues: an id of its kind (`prefix`), or for mail's
- * integer ids (`'int'`) a positive int4 as text. Anything else would compare as text and answer
- * some page (page one for `zzz`), which looks like success (docs/REFERENCE.md: Pagination). GraphQL
- * connections name theirs `after` and issue it as `endCursor`.
- */
-export function checkCursor(cursor: string, kind: string, param: 'cursor' | 'after' = 'cursor'): string | number {
-  if (kind === 'int') {
-    const n = /^[1-9][0-9]{0,9}$/.test(cursor) ? Number(cursor) : NaN;
-    if (n <= INT4_MAX) return n;
-  } else if (cursor.startsWith(`${kind}_`) && ID_TAIL.test(cursor.slice(kind.length + 1))) {
-    return cursor;
-  }
-  throw badRequest(param === 'cursor' ? 'cursor must be the nextCursor of a previous page.' : 'after must be the endCursor of a previous page.', param);
-}
-
-/** A page of a model whose ids are `<prefix>_<time><random>` strings; a list may have its own limits. */
-export function paginate<T extends { id: string }>(args: PageArgs, prefix: string, find: Find<T, string>, limits = PAGE_LIMITS): Promise<Page<T>> {
-  const after = args.cursor == null ? undefined : (checkCursor(args.cursor, prefix) as string);
-  return keysetPage(args.limit ?? limits.fallback, after, find);
-}
-
-/** A page of a model with autoincrement integer ids (mail): the cursor is the id as text. */
-export function paginateIntIds<T extends { id: number }>(args: PageArgs, find: Find<T, number>): Promise<Page<T>> {
-  const after = args.cursor == null ? undefined : (checkCursor(args.cursor, 'int') as number);
-  return keysetPage(args.limit ?? PAGE_DEFAULT, after, find);
-}
-
-/**
- * A list bounded by nature (a server's snapshots or addresses, a plan's options…), answered
- * whole in the same envelope as a paged list, so every list reads the same way.
- */
-export function wholeList<T>(data: T[]): Page<T> {
-  return { data, hasMore: false, nextCursor: null };
-}
 
 /** The list envelope `{ data, hasMore, nextCursor }` for an item type. */
 export function listType<T extends object>(name: string, item: any) {
@@ -96,4 +25,3 @@ export function listType<T extends object>(name: string, item: any) {
     }),
   });
 }
-

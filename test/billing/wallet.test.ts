@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { balance, events, expectError } from '../helpers/servers.ts';
 import { tryDebit } from '../../src/modules/billing/wallet.ts';
-import { TX_OPTIONS } from '../../src/db/tx.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -17,7 +16,7 @@ describe('wallet ledger under concurrency', () => {
     const now = app.running.app.clock.now();
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
-        prisma.$transaction((tx) => tryDebit(tx, { accountId: c.accountId, amountUsdCents: 100, kind: 'test_debit', description: `debit ${i}`, now }), TX_OPTIONS),
+        prisma.$transaction((tx) => tryDebit(tx, { accountId: c.accountId, amountUsdCents: 100, kind: 'test_debit', description: `debit ${i}`, now })),
       ),
     );
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true);

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations } from '../../src/schema/operation.ts';
 import { getSchema } from '../../src/schema/index.ts';
+import { providerServerLog } from '../../src/provider/simulated.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { activeHosting, MANAGE } from '../helpers/hosting.ts';
 import { mcpClient } from '../helpers/mcp.ts';
@@ -31,7 +32,7 @@ const keyWith = async (scopes: string[]) => (await app.admin('POST', `/admin/acc
 const execute = (client: Client, query: string, more: Record<string, unknown> = {}) =>
   client.callTool({ name: 'graphql_execute', arguments: { query, ...more } }) as Promise<{ isError?: boolean; structuredContent: any }>;
 const ssoTokens = () => app.running.app.prisma.ssoToken.count({ where: { serverId } });
-const providerLog = async () => (await app.running.app.prisma.providerServer.findUniqueOrThrow({ where: { serverId } })).provisioningLog;
+const providerLog = () => providerServerLog(app.running.app.prisma, serverId);
 const snapshots = () => app.running.app.prisma.snapshot.count({ where: { serverId } });
 
 function expectNotATool(res: { isError?: boolean; structuredContent: any }, field: string) {

@@ -9,7 +9,7 @@ import { PASSWORD_MAX } from '../../src/modules/mail/service.ts';
 import { MAX_IP_CHANGES } from '../../src/modules/pools/service.ts';
 import { MESSAGE_MAX, SUBJECT_MAX } from '../../src/modules/tickets/service.ts';
 import { MAX_EVENTS } from '../../src/modules/webhooks/service.ts';
-import { PAGE_MAX } from '../../src/schema/pagination.ts';
+import { PAGE_MAX } from '../../src/core/paging.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 import { upload } from '../helpers/hosting.ts';

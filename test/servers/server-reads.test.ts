@@ -4,7 +4,7 @@ import { ID_PREFIX, newId } from '../../src/db/ids.ts';
 import { rawReadsOf, tenantClient, tenantRows, tenantStatement } from '../../src/db/tenant.ts';
 import { getServerWithRelations, listServersWithRelations, SERVER_RELATIONS } from '../../src/modules/servers/server-reads.ts';
 import { VISIBLE } from '../../src/modules/servers/server-row.ts';
-import { paginate } from '../../src/schema/pagination.ts';
+import { paginate } from '../../src/core/paging.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { comparable } from '../helpers/rows.ts';
 
@@ -129,6 +129,8 @@ describe('typed server reads', () => {
 
   it('tenant statements run only on a tenant client and must filter on the account', () => {
     const statement = tenantStatement('SELECT id FROM "Server" s WHERE s."accountId" = $1::uuid');
+    // The type checker refuses the unscoped client (TenantDb is branded); at run time it is refused too.
+    // @ts-expect-error a PrismaClient is not a TenantDb
     expect(() => tenantRows(app.running.app.prisma, statement)).toThrow(/tenant client/);
     expect(() => tenantStatement('SELECT id FROM "Server"')).toThrow(/accountId/);
   });

@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
-import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
+import { enforceRules, type InputRules } from '../../core/input-rules.ts';
 import { hashPassword } from '../auth/password.ts';
 import { openWallet } from '../billing/service.ts';
 

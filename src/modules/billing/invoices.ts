@@ -3,8 +3,8 @@ import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { GATEWAYS, paymentGateways, type GatewayName } from '../../provider/payments.ts';
-import type { Tx } from '../../provider/types.ts';
-import type { InputRules } from '../../schema/input-rules.ts';
+import type { Tx } from '../../db/tx.ts';
+import type { InputRules } from '../../core/input-rules.ts';
 import { readInvoicePage } from './invoice-read.ts';
 import { formatUsd, tryDebit } from './wallet.ts';
 

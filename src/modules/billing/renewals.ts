@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
-import type { ServerProvider, Tx } from '../../provider/types.ts';
+import { isUniqueViolation, type Tx } from '../../db/tx.ts';
+import type { ServerProvider } from '../../provider/types.ts';
 import * as pools from '../pools/service.ts';
 import * as servers from '../servers/renewals.ts';
 import { reactivateServer, suspendServerTx } from '../servers/suspension.ts';
@@ -106,7 +106,7 @@ async function renewDue(prisma: PrismaClient, now: Date): Promise<number> {
         });
         await retryFromWallet(tx, invoice.id, now);
         return 1;
-      }, TX_OPTIONS);
+      });
     } catch (err) {
       // Another instance issued this period's invoice at the same moment: it is theirs to pay.
       if (!isUniqueViolation(err)) throw err;
@@ -134,7 +134,7 @@ async function suspendOverdue(prisma: PrismaClient, provider: ServerProvider, no
       // The resource was terminated or deleted before it was paid: nothing is owed any more.
       if (!found) await tx.invoice.update({ where: { id: invoice.id }, data: { status: 'void' } });
       return 1;
-    }, TX_OPTIONS);
+    });
   }
   return changed;
 }

@@ -1,12 +1,11 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
+import type { Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { GATEWAYS, isGateway } from '../../provider/payments.ts';
-import type { Tx } from '../../provider/types.ts';
-import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
+import { enforceRules, type InputRules } from '../../core/input-rules.ts';
 import { ID_PREFIX } from '../../db/ids.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { invoiceView, issueInvoice, MAX_INVOICE_ITEMS, MAX_ITEM_USD_CENTS, payInvoice, type LineItem, type PaymentMethod } from './invoices.ts';
 import { credit, deposit } from './wallet.ts';
 
@@ -140,7 +139,7 @@ export async function operatorDeposit(prisma: PrismaClient, accountId: string, b
   return prisma.$transaction(async (tx) => {
     const txn = await deposit(tx, { accountId, amountUsdCents: amount, gateway, kind: 'deposit', description: `Deposit by ${gateway}`, now });
     return { transactionId: txn.id, amountUsdCents: amount, gateway, balanceUsdCents: txn.balanceAfterUsdCents };
-  }, TX_OPTIONS);
+  });
 }
 
 /** Operator invoice: items of {description, amountUsdCents}; due in 14 days; `invoice.created`. */
@@ -155,7 +154,7 @@ export async function operatorInvoice(prisma: PrismaClient, accountId: string, b
     enforceRules(OPERATOR_BILLING_RULES.itemDescription, item.description, path);
     return { description: item.description.trim(), amountUsdCents: integer(item.amountUsdCents, OPERATOR_BILLING_RULES.itemAmountUsdCents, `items[${i}].amountUsdCents`) };
   });
-  return prisma.$transaction(async (tx) => invoiceView(await issueInvoice(tx, { accountId, source: 'operator', items: lines, dueAt: new Date(now.getTime() + OPERATOR_INVOICE_DUE_DAYS * 86_400_000), now })), TX_OPTIONS);
+  return prisma.$transaction(async (tx) => invoiceView(await issueInvoice(tx, { accountId, source: 'operator', items: lines, dueAt: new Date(now.getTime() + OPERATOR_INVOICE_DUE_DAYS * 86_400_000), now })));
 }
 export const OPERATOR_INVOICE_DUE_DAYS = 14;
 
@@ -163,7 +162,7 @@ export const OPERATOR_INVOICE_DUE_DAYS = 14;
 export async function operatorPayInvoice(prisma: PrismaClient, invoiceId: string, body: { gateway?: unknown }, now: Date) {
   const method = gatewayOf(body.gateway, true);
   if (!/^inv_[0-9a-z]{26}$/.test(invoiceId)) throw notFound('Invoice');
-  return prisma.$transaction(async (tx) => invoiceView(await payInvoice(tx, invoiceId, method, now)), TX_OPTIONS);
+  return prisma.$transaction(async (tx) => invoiceView(await payInvoice(tx, invoiceId, method, now)));
 }
 
 /**

@@ -2,7 +2,7 @@ import { ID_PREFIX, idTimeMs, newId } from '../../db/ids.ts';
 import { badRequest } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { paymentGateways, type GatewayName } from '../../provider/payments.ts';
-import type { Tx } from '../../provider/types.ts';
+import type { Tx } from '../../db/tx.ts';
 
 /**
  * The wallet ledger: the one place money moves. Every movement is a conditional UPDATE of

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { badRequest } from '../../errors.ts';
-import type { Tx } from '../../provider/types.ts';
+import type { Tx } from '../../db/tx.ts';
 
 export async function getCatalogue(prisma: PrismaClient) {
   const [products, osTemplates] = await Promise.all([

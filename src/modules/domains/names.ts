@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors.ts';
-import { dnsNameMessage, DNS_NAME_EXAMPLES, isDnsName, normalDnsName } from '../../schema/input-rules.ts';
+import { dnsNameMessage, DNS_NAME_EXAMPLES, isDnsName, normalDnsName } from '../../core/input-rules.ts';
 
 /**
  * A DNS name checked by THE rule (isDnsName, also the `format: 'dns-name'` input rule) for the

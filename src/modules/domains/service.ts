@@ -1,15 +1,14 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { isUniqueViolation, type Tx } from '../../db/tx.ts';
 import { badRequest, notFound, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { DEFAULT_NAMESERVERS, registrar } from '../../provider/registrar.ts';
-import type { Tx } from '../../provider/types.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { invoiceView, issueInvoice, onInvoicePaid, payInvoice } from '../billing/invoices.ts';
 import { parseDnsName } from './names.ts';
-import { enforceRules, normalDnsName, type InputRules } from '../../schema/input-rules.ts';
+import { enforceRules, normalDnsName, type InputRules } from '../../core/input-rules.ts';
 
 /**
  * Domains (docs/REFERENCE.md: Domains). The operator registers a domain for an account: the domain is
@@ -95,7 +94,7 @@ export async function updateDomain(ctx: { db: TenantDb; app: { clock: { now(): D
     if (Object.keys(changes).length) await registrar.update(domain.name, changes, now);
     const updated = await tx.domain.update({ where: { id }, data: { ...changes, ...(input.auto_renew != null ? { autoRenew: input.auto_renew } : {}) } });
     return domainView(updated);
-  }, TX_OPTIONS);
+  });
 }
 
 // ---------------------------------------------------------------- operator registration
@@ -130,7 +129,7 @@ export async function orderDomain(prisma: PrismaClient, accountId: string, body:
       await tx.domain.update({ where: { id }, data: { invoiceId: invoice.id } });
       if (body.charge === true) invoice = await payInvoice(tx, invoice.id, 'wallet', now);
       return { domain: domainView(await findDomain(tx, id)), invoice: invoiceView(invoice) };
-    }, TX_OPTIONS);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw badRequest(`${name} is already registered.`, 'domain');
     throw err;

@@ -1,6 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { DNS_NAME_RULES, rules } from '../../schema/input-rules.ts';
+import { rules } from '../../schema/input-rules.ts';
+import { DNS_NAME_RULES } from '../../core/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';

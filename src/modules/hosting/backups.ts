@@ -1,5 +1,4 @@
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { activeHosting, driver, getHosting, planOf, siteQuota, type HostingContext } from './service.ts';
 
@@ -69,7 +68,7 @@ export async function restoreBackup(ctx: HostingContext, hostingId: string, back
     if (missing.length) {
       await tx.hostingDatabase.createMany({ data: missing.map((name) => ({ id: newId(ID_PREFIX.hostingDatabase, now.getTime()), accountId: hosting.accountId, hostingId, name, createdAt: now })) });
     }
-  }, TX_OPTIONS);
+  });
   return { id: backup.id, hostingId, restoredAt: now, databases };
 }
 

@@ -1,6 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
-import { listType, wholeList } from '../../schema/pagination.ts';
+import { listType } from '../../schema/pagination.ts';
+import { wholeList } from '../../core/paging.ts';
 import { createDatabase, deleteDatabase, listDatabases } from './databases.ts';
 import { panel, type Out } from './panel-operation.ts';
 import { rules } from '../../schema/input-rules.ts';

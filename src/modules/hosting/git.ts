@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, refusal } from '../../errors.ts';
 import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
-import type { InputRules } from '../../schema/input-rules.ts';
+import type { InputRules } from '../../core/input-rules.ts';
 import { decryptSecret, encryptSecret } from '../webhooks/secrets.ts';
 import { activeHosting, asApiError, driver, getHosting, siteQuota, type HostingContext } from './service.ts';
 

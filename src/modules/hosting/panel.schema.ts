@@ -3,7 +3,8 @@ import { example, values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
-import { listType, wholeList } from '../../schema/pagination.ts';
+import { listType } from '../../schema/pagination.ts';
+import { wholeList } from '../../core/paging.ts';
 import {
   enableSshAccess, getCron, hostingStats, launchSsh, listProtectedDirs, LOG_LINES_DEFAULT, PANEL_RULES, removeProtectedDir, requestWafAccess,
   setCron, setPhpVersion, setProtectedDir, sshAccess, stopSsh, tailLog, visitorStats, wafAccess, wafStatus, SSH_ACCESS_OFF,

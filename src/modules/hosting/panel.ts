@@ -2,10 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { CronExpressionParser } from 'cron-parser';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound, refusal } from '../../errors.ts';
 import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
-import type { InputRules } from '../../schema/input-rules.ts';
+import type { InputRules } from '../../core/input-rules.ts';
 import { activeHosting, driver, getHosting, planOf, type HostingContext, type HostingRow } from './service.ts';
 
 // ------------------------------------------------------------------ PHP
@@ -181,7 +180,7 @@ export async function setCron(ctx: HostingContext, id: string, input: { schedule
     }
     // The crontab file is written inside the transaction: if it fails, the rows roll back.
     await ctx.app.hosting.writeCrontab(id, `${crontabHeader(row)}\n\n${jobs.map((j) => `${j.schedule} ${j.command}`).join('\n')}${jobs.length ? '\n' : ''}`);
-  }, TX_OPTIONS);
+  });
   return cronView(ctx, row);
 }
 

@@ -3,17 +3,16 @@ import type { HostingAccount, PrismaClient } from '../../generated/prisma/client
 import { accountPage } from '../../db/account-page.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { isUniqueViolation, type Tx } from '../../db/tx.ts';
 import { ApiError, badRequest, notFound, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { PathRefused } from '../../provider/hosting/sandbox.ts';
 import { HostingRefusal, type HostingCallbacks, type HostingDriver, type SiteQuota } from '../../provider/hosting/types.ts';
-import type { Tx } from '../../provider/types.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { simulatedDnsTxt } from '../../provider/dns.ts';
 import { parseDnsName } from '../domains/names.ts';
 import { requireDomainControl } from '../domains/ownership.ts';
-import { normalDnsName } from '../../schema/input-rules.ts';
+import { normalDnsName } from '../../core/input-rules.ts';
 
 /** What a hosting service call needs: the tenant-scoped db plus the instance's parts. */
 export interface HostingContext {
@@ -219,7 +218,7 @@ export async function setCustomDomain(ctx: HostingContext, id: string, input: st
         where: { id },
         data: { customDomain: domain, customDomainStatus: 'pending', customDomainAttachedAt: null, certDomains: [row.domain], certError: null },
       });
-    }, TX_OPTIONS);
+    });
     return hostingView(updated, ctx.app.config.publicBaseUrl);
   } catch (err) {
     if (isUniqueViolation(err)) throw inUse();
@@ -321,7 +320,7 @@ export async function orderHosting(prisma: PrismaClient, hosting: HostingDriver,
       // The upstream picks the web node, and so the address the site answers on.
       const { ip } = await hosting.provision(tx, { hostingId: id, domain, username, productId: plan.id }, now);
       return tx.hostingAccount.update({ where: { id }, data: { ip } });
-    }, TX_OPTIONS);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
     throw err;

@@ -1,10 +1,10 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
-import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { isUniqueViolation } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { mailBackend } from '../../provider/mail.ts';
-import { normalDnsName, type InputRules } from '../../schema/input-rules.ts';
-import { paginateIntIds, type PageArgs } from '../../schema/pagination.ts';
+import { normalDnsName, type InputRules } from '../../core/input-rules.ts';
+import { paginateIntIds, type PageArgs } from '../../core/paging.ts';
 import { hashPassword } from '../auth/password.ts';
 import { requireDomainControl } from '../domains/ownership.ts';
 
@@ -100,7 +100,7 @@ export async function disableMailDomain(ctx: MailContext, id: number) {
     await tx.mailDomain.delete({ where: { id } });
     await mailBackend.disableDomain(domain.domain);
     return { id, domain: domain.domain, deleted: true, mailboxes_removed: mailboxes, aliases_removed: aliases };
-  }, TX_OPTIONS);
+  });
 }
 
 // ---------------------------------------------------------------- mailboxes
@@ -128,7 +128,7 @@ export async function createMailbox(ctx: MailContext, input: { domain_id: number
       const row = await tx.mailbox.create({ data: { accountId: domain.accountId, domainId: domain.id, localPart, address, passwordHash, quotaMb, passwordChangedAt: now, createdAt: now } });
       await mailBackend.createMailbox(address, passwordHash, quotaMb);
       return mailboxView(row);
-    }, TX_OPTIONS);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw badRequest(`The mailbox ${address} already exists.`, 'local_part');
     throw err;
@@ -180,7 +180,7 @@ export async function createAlias(ctx: MailContext, input: { domain_id: number; 
       const row = await tx.mailAlias.create({ data: { accountId: domain.accountId, domainId: domain.id, sourceLocal, source, destination, createdAt: now } });
       await mailBackend.createAlias(source, destination);
       return aliasView(row);
-    }, TX_OPTIONS);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw badRequest(`The alias ${source} already exists.`, 'source_local');
     throw err;

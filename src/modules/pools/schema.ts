@@ -5,7 +5,8 @@ import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { LABEL_RULES, SERVER_STATES } from '../servers/server-row.ts';
-import { listType, wholeList } from '../../schema/pagination.ts';
+import { listType } from '../../schema/pagination.ts';
+import { wholeList } from '../../core/paging.ts';
 import { POOL_UNITS, type PoolUnits } from '../catalogue/service.ts';
 import {
   applyPoolIps, createPool, createServerInPool, deletePool, getPool, listPoolIps, listPools, MAX_IP_CHANGES, MAX_POOL_SERVER_IPS, POOL_SERVER_OS_FAMILIES, poolCatalogue,

@@ -1,11 +1,11 @@
 import { accountPage } from '../../db/account-page.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
+import type { Tx } from '../../db/tx.ts';
 import { badRequest, notFound, refusal as rule } from '../../errors.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { ProviderRefusal, type CapacityUnits, type ServerProvider, type Tx } from '../../provider/types.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { ProviderRefusal, type CapacityUnits, type ServerProvider } from '../../provider/types.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit, formatUsd } from '../billing/wallet.ts';
 import { getPoolProduct, listPoolProducts, POOL_UNITS, resolveServerOrder, toPoolProduct, type PoolProduct, type PoolUnit, type PoolUnits } from '../catalogue/service.ts';
@@ -190,7 +190,7 @@ export async function createPool(ctx: ServiceContext, input: { productId: unknow
     const ips = await ctx.app.provider.allocatePoolBlocks(tx, units.ip16, now);
     await servers.addPoolIps(tx, accountId, id, ips, now);
     return detail(tx, pool);
-  }, TX_OPTIONS);
+  });
 }
 
 /** The OS families a server inside a pool can run. */
@@ -264,7 +264,7 @@ export async function resizePool(ctx: ServiceContext, id: string, input: Partial
     if (delta.ip16 < 0) await servers.removeFreePoolIps(tx, ctx.app.provider, id, -delta.ip16 * UNIT_SIZES.ip16, now);
     const updated = await tx.pool.update({ where: { id }, data: { ...plan.units, monthlyUsdCents: plan.next } });
     return detail(tx, updated);
-  }, TX_OPTIONS);
+  });
 }
 
 /** Deletes a pool: servers powered off and preserved, IP block returned, private network deleted, no refund. */
@@ -277,7 +277,7 @@ export async function deletePool(ctx: ServiceContext, id: string) {
     const units = unitsOf(pool);
     await ctx.app.provider.adjustPoolCapacity(tx, pool.productId, product.capacity, Object.fromEntries(POOL_UNITS.map((u) => [u, -units[u]])) as CapacityUnits);
     return summary(await tx.pool.update({ where: { id }, data: { status: 'deleted', deletedAt: now } }));
-  }, TX_OPTIONS);
+  });
 }
 
 // ---------------------------------------------------------------- servers and addresses inside a pool
@@ -313,7 +313,7 @@ export async function createServerInPool(ctx: ServiceContext, poolId: string, in
       now,
     );
     return getServer(tx, server.id, query);
-  }, TX_OPTIONS);
+  });
 }
 
 export async function listPoolIps(db: TenantDb, poolId: string) {
@@ -345,7 +345,7 @@ export async function applyPoolIps(ctx: ServiceContext, poolId: string, changes:
     });
     await servers.routePoolIps(tx, ctx.app.provider, poolId, clean, now);
     return servers.listPoolIps(tx, poolId);
-  }, TX_OPTIONS);
+  });
 }
 
 // ---------------------------------------------------------------- renewals (called by the billing renewal job)

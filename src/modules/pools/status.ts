@@ -1,4 +1,4 @@
-import type { Tx } from '../../provider/types.ts';
+import type { Tx } from '../../db/tx.ts';
 
 /** A pool is active until it is deleted. */
 export const POOL_STATES = ['active', 'deleted'] as const;

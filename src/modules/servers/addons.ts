@@ -1,7 +1,7 @@
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { isUniqueViolation, TX_OPTIONS } from '../../db/tx.ts';
+import { isUniqueViolation, type Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { type AddonSpec, type ServerProvider, type Tx } from '../../provider/types.ts';
+import type { AddonSpec, ServerProvider } from '../../provider/types.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit } from '../billing/wallet.ts';
 import { getAddonProduct, listAddonProducts, type AddonProduct } from '../catalogue/service.ts';
@@ -100,7 +100,7 @@ export async function attachAddon(ctx: ServiceContext, serverId: string, addonId
         ips: ips.map((ip) => ip.address),
         attachedAt: now,
       };
-    }, TX_OPTIONS);
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw badRequest(`An add-on of type ${product.type} is already active on this server; detach it first to change tier.`, 'addonId');
     throw err;
@@ -117,7 +117,7 @@ export async function detachAddon(ctx: ServiceContext, serverId: string, addonId
     if (!row) throw notFound('Active add-on');
     const released = await endAddon(tx, ctx.app.provider, row, now);
     return { id: addonId, serverId, detached: true, releasedIps: released };
-  }, TX_OPTIONS);
+  });
 }
 
 async function endAddon(tx: Tx, provider: ServerProvider, row: { id: string; serverId: string; productId: string; type: string }, now: Date): Promise<string[]> {

@@ -1,5 +1,5 @@
 import type { TenantDb } from '../../db/tenant.ts';
-import { groupBy } from '../../schema/graph.ts';
+import { groupBy } from '../../core/paging.ts';
 import { VISIBLE } from './server-row.ts';
 
 /** Filters of a server connection (docs/REFERENCE.md: The graph). */

@@ -1,9 +1,8 @@
 import type { TenantDb } from '../../db/tenant.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { getServer, refusal, type ServiceContext } from './server-row.ts';
-import { normalDnsName } from '../../schema/input-rules.ts';
+import { normalDnsName } from '../../core/input-rules.ts';
 
 // A server's addresses and their reverse DNS (PTR) records.
 
@@ -32,5 +31,5 @@ export async function setPtr(ctx: ServiceContext, serverId: string, address: str
     const updated = await tx.serverIp.update({ ...query, where: { id: ip.id }, data: { ptr } });
     await recordEvent(tx, server.accountId, 'server.ptr.changed', { serverId, ip: address, ptr }, now);
     return updated;
-  }, TX_OPTIONS);
+  });
 }

@@ -1,8 +1,7 @@
 import type { TenantDb } from '../../db/tenant.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
+import type { Tx } from '../../db/tx.ts';
 import { badRequest, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { type Tx } from '../../provider/types.ts';
 import { getServerPlan, switchablePlans } from '../catalogue/service.ts';
 import { getServer, lockServer, requireOperable, type ServiceContext } from './server-row.ts';
 
@@ -46,5 +45,5 @@ export async function changePlan(ctx: ServiceContext, serverId: string, productI
     await tx.server.update({ where: { id: serverId }, data: { productId: target.id, vcpu: target.vcpu, ramMb: target.ramMb, ...(running ? { status: 'rebooting' } : {}) } });
     await recordEvent(tx, server.accountId, 'server.resized', { serverId, productId: target.id, vcpu: target.vcpu, ramMb: target.ramMb }, now);
     return getServer(tx, serverId, query);
-  }, TX_OPTIONS);
+  });
 }

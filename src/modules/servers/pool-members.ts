@@ -1,6 +1,7 @@
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest } from '../../errors.ts';
-import { type ServerProvider, type Tx, type UpstreamIp } from '../../provider/types.ts';
+import type { ServerProvider, UpstreamIp } from '../../provider/types.ts';
+import type { Tx } from '../../db/tx.ts';
 import { resolveServerOrder } from '../catalogue/service.ts';
 import { VISIBLE } from './server-row.ts';
 import { newServerRow, provisionRequest } from './service.ts';

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { type Tx } from '../../provider/types.ts';
+import type { Tx } from '../../db/tx.ts';
 import { addMonths } from '../billing/proration.ts';
 import { getAddonProduct, getServerPlan } from '../catalogue/service.ts';
 import { VISIBLE } from './server-row.ts';

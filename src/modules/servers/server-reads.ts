@@ -3,7 +3,7 @@ import { tenantRows, tenantStatement, type TenantDb } from '../../db/tenant.ts';
 import { notFound } from '../../errors.ts';
 import type { Prisma, Server, ServerAddon, ServerIp, Snapshot } from '../../generated/prisma/client.ts';
 import { ID_PREFIX } from '../../db/ids.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { getServer } from './server-row.ts';
 
 // The hot reads of servers (GET /v1/servers, GET /v1/servers/:id and their GraphQL fields) as

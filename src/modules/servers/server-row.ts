@@ -1,7 +1,8 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { badRequest, notFound, refusal as rule } from '../../errors.ts';
-import { ProviderRefusal, type ServerProvider, type Tx } from '../../provider/types.ts';
-import type { InputRules } from '../../schema/input-rules.ts';
+import { ProviderRefusal, type ServerProvider } from '../../provider/types.ts';
+import type { Tx } from '../../db/tx.ts';
+import type { InputRules } from '../../core/input-rules.ts';
 
 /** A server's or a pool's label (stored trimmed). */
 export const LABEL_RULES: InputRules = { minLength: 1, maxLength: 64, trim: true };

@@ -1,17 +1,17 @@
 import { randomInt } from 'node:crypto';
 import type { TenantDb } from '../../db/tenant.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
+import type { Tx } from '../../db/tx.ts';
 import { badRequest, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { type PowerAction, type ServerProvider, type Tx, type UpstreamIp } from '../../provider/types.ts';
+import type { PowerAction, ServerProvider, UpstreamIp } from '../../provider/types.ts';
 import { addMonths } from '../billing/proration.ts';
 import { resolveOsTemplate, resolveServerOrder } from '../catalogue/service.ts';
 import { isPoolActive } from '../pools/status.ts';
 import { getServer, LABEL_RULES, lockServer, requireOperable, VISIBLE, type ServiceContext } from './server-row.ts';
-import { enforceRules } from '../../schema/input-rules.ts';
+import { enforceRules } from '../../core/input-rules.ts';
 import { endAddons } from './addons.ts';
 import { answeredByServerReads, listServersWithRelations } from './server-reads.ts';
 
@@ -101,7 +101,7 @@ export async function orderServer(
     await provider.provisionServer(tx, provisionRequest(server.id, product, template), now);
     await onOrdered?.(tx, server, product.monthlyUsdCents);
     return server;
-  }, TX_OPTIONS);
+  });
 }
 
 // ---------------------------------------------------------------- termination
@@ -126,7 +126,7 @@ export async function terminateServer(ctx: ServiceContext, id: string) {
     await tx.server.update({ where: { id }, data: { status: 'terminated', terminatedAt: now } });
     await recordEvent(tx, server.accountId, 'server.terminated', { serverId: id }, now);
     return { id, status: 'terminated', terminatedAt: now };
-  }, TX_OPTIONS);
+  });
 }
 
 // ---------------------------------------------------------------- stats
@@ -154,7 +154,7 @@ export async function reinstallServer(ctx: ServiceContext, id: string, input: { 
     await ctx.app.provider.reinstall(tx, id, { os: template.os, osTemplate: template.id }, now);
     await tx.server.update({ where: { id }, data: { status: 'reinstalling', os: template.os, osTemplate: template.id } });
     return getServer(tx, id, query);
-  }, TX_OPTIONS);
+  });
 }
 
 // ---------------------------------------------------------------- root password
@@ -173,7 +173,7 @@ export async function resetRootPassword(ctx: ServiceContext, serverId: string) {
     for (let i = 0; i < 24; i++) password += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
     await ctx.app.provider.resetPassword(tx, serverId, password, now);
     return { serverId, rootPassword: password, username: server.os === 'windows' ? 'Administrator' : 'root' };
-  }, TX_OPTIONS);
+  });
 }
 
 // ---------------------------------------------------------------- provider callbacks

@@ -1,6 +1,5 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
 import { badRequest, notFound, refusal } from '../../errors.ts';
 import { getServer, lockServer, requireOperable, resting, type ServiceContext } from './server-row.ts';
 
@@ -29,7 +28,7 @@ export async function createSnapshot(ctx: ServiceContext, serverId: string, inpu
     const id = newId(ID_PREFIX.snapshot, now.getTime());
     const { sizeGb } = await ctx.app.provider.snapshot(tx, serverId, id, now);
     return tx.snapshot.create({ ...query, data: { id, accountId: server.accountId, serverId, name, description, status: 'available', sizeGb, createdAt: now } });
-  }, TX_OPTIONS);
+  });
 }
 
 export async function deleteSnapshot(ctx: ServiceContext, serverId: string, snapshotId: string) {
@@ -41,7 +40,7 @@ export async function deleteSnapshot(ctx: ServiceContext, serverId: string, snap
     await ctx.app.provider.deleteSnapshot(tx, serverId, snapshotId, now);
     await tx.snapshot.delete({ where: { id: snapshotId } });
     return { id: snapshotId, deleted: true };
-  }, TX_OPTIONS);
+  });
 }
 
 /** Rolls the live disk back: the server is `restoring` for about a minute, then back in the state it had. */
@@ -57,5 +56,5 @@ export async function revertSnapshot(ctx: ServiceContext, serverId: string, snap
     await ctx.app.provider.revertSnapshot(tx, serverId, snapshotId, resting(server.status), now);
     await tx.server.update({ where: { id: serverId }, data: { status: 'restoring' } });
     return getServer(tx, serverId, query);
-  }, TX_OPTIONS);
+  });
 }

@@ -1,10 +1,10 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
+import type { Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import type { ServerProvider, Tx } from '../../provider/types.ts';
+import type { ServerProvider } from '../../provider/types.ts';
 import { lockServer, VISIBLE } from './server-row.ts';
-import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
+import { enforceRules, type InputRules } from '../../core/input-rules.ts';
 
 // Suspension and reactivation, by an operator or by billing (an unpaid renewal).
 
@@ -19,7 +19,7 @@ export async function suspendServer(prisma: PrismaClient, provider: ServerProvid
     const server = await suspendServerTx(tx, provider, serverId, reason.trim(), now);
     if (!server) throw notFound('Server');
     return server;
-  }, TX_OPTIONS);
+  });
 }
 
 /** Suspension in the caller's transaction (operator, billing); null when the server does not exist. */

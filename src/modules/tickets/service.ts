@@ -2,12 +2,11 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { accountPage } from '../../db/account-page.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { TX_OPTIONS } from '../../db/tx.ts';
+import type { Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import type { Tx } from '../../provider/types.ts';
-import { enforceRules, type InputRules } from '../../schema/input-rules.ts';
-import { paginate, type PageArgs } from '../../schema/pagination.ts';
+import { enforceRules, type InputRules } from '../../core/input-rules.ts';
+import { paginate, type PageArgs } from '../../core/paging.ts';
 import { nextCounter } from '../billing/invoices.ts';
 import { readTicketWithThread } from './ticket-read.ts';
 
@@ -103,7 +102,7 @@ export async function createTicket(ctx: TicketContext, input: { subject: string;
     });
     await recordEvent(tx, accountId, 'ticket.created', { ticketId: id, ticketNumber: number, subject, status: 'open', priority }, now);
     return detail(await find(tx, id));
-  }, TX_OPTIONS);
+  });
 }
 
 /** Locks the ticket so concurrent replies and a close queue behind each other. */
@@ -130,7 +129,7 @@ export async function replyTicket(ctx: TicketContext, id: string, input: { body:
     refuseClosed(ticket);
     await addMessage(tx, ticket, 'customer', body, now);
     return detail(await find(tx, id));
-  }, TX_OPTIONS);
+  });
 }
 
 /** Closes a ticket; closing a closed ticket answers 200 unchanged. */
@@ -141,7 +140,7 @@ export async function closeTicket(ctx: TicketContext, id: string) {
     const ticket = await find(tx, id);
     if (ticket.status !== 'closed') await tx.ticket.update({ where: { id }, data: { status: 'closed', closedAt: now } });
     return detail(await find(tx, id));
-  }, TX_OPTIONS);
+  });
 }
 
 /** Operator API: a staff reply; the ticket is `answered`, `ticket.replied`. 400 on a closed ticket. */
@@ -158,7 +157,7 @@ export async function staffReply(prisma: PrismaClient, id: string, input: { body
     const updated = await addMessage(tx, ticket, 'staff', body, now);
     await recordEvent(tx, ticket.accountId, 'ticket.replied', { ticketId: id, ticketNumber: ticket.number, subject: ticket.subject, status: updated.status }, now);
     return detail(await find(tx, id));
-  }, TX_OPTIONS);
+  });
 }
 
 // The graph's batched reads.

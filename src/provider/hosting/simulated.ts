@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import { scheduleJob, type JobHandler } from '../jobs.ts';
-import type { Tx } from '../types.ts';
+import type { Tx } from '../../db/tx.ts';
 import { checkGitEgress, headCommit, isLocalRepo, runGit, type PinnedHost } from './git.ts';
 import { checkQuota, measure, plus } from './quota.ts';
 import { pathSegments, requireParentDir, resolveInRoot } from './sandbox.ts';

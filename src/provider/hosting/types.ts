@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Tx } from '../types.ts';
+import type { Tx } from '../../db/tx.ts';
 
 /** One entry of a directory listing. */
 /** What a path of a site can be. */
