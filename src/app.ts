@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { App } from './app-services.ts';
 import { createBackground, type Background } from './background.ts';
@@ -14,7 +13,7 @@ import { isDatabaseUnavailable } from './db/errors.ts';
 import { Outage, type Outages } from './db/outage.ts';
 import { withClockTimestamps } from './db/timestamps.ts';
 import { databaseNamespace } from './db/namespace.ts';
-import { createEventStream, REDIS_COMMAND_OPTIONS } from './events/stream.ts';
+import { createEventStream, connectRedis } from './events/stream.ts';
 import { GaplessEventStream } from './events/gapless.ts';
 import { createAdminHandler } from './http/admin.ts';
 import { createHooksHandler } from './http/hooks.ts';
@@ -80,7 +79,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   // Every write through the app takes its createdAt/updatedAt from the simulated clock.
   const prisma = withClockTimestamps(db.prisma, () => clock.now());
   const namespace = await databaseNamespace(prisma, config.databaseUrl);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, REDIS_COMMAND_OPTIONS) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const outages: Outages = { database: new Outage('database', log, () => db.ping()), redis: redis ? new Outage('redis', log, () => redis.ping()) : undefined };
   // An error that is an outage of the database or Redis is counted by it; anything else is logged as itself.
   const warnOr = (msg: string) => (err: Error) => (isDatabaseUnavailable(err) ? outages.database.failed(err) : log.warn({ err: err.message }, msg));

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { REDIS_COMMAND_OPTIONS } from './events/stream.ts';
+import { connectRedis } from './events/stream.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 
 
@@ -59,7 +59,7 @@ export class Clock {
     this.timer = setInterval(refresh, opts.intervalMs ?? 1000);
     this.timer.unref();
     if (opts.redisUrl) {
-      this.pub = new Redis(opts.redisUrl, REDIS_COMMAND_OPTIONS);
+      this.pub = connectRedis(opts.redisUrl);
       this.sub = new Redis(opts.redisUrl);
       for (const c of [this.pub, this.sub]) c.on('error', (err) => opts.onError?.(err));
       // The message carries the new offset; the database stays the source of truth (offsets only grow).

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
+import { Redis, type Command } from 'ioredis';
 import type { EventEnvelope, RelayedEvent } from './envelope.ts';
 
 /**
@@ -25,7 +25,30 @@ export interface EventStream {
  * outbox) instead of waiting.
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 200;
-export const REDIS_COMMAND_OPTIONS = { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS } as const;
+const REDIS_COMMAND_OPTIONS = { maxRetriesPerRequest: 1, enableOfflineQueue: false } as const;
+
+/**
+ * A Redis connection for commands, each bounded by REDIS_COMMAND_TIMEOUT_MS. ioredis's own
+ * `commandTimeout` fires in the timers phase, before the poll phase reads a reply that arrived
+ * while the event loop was busy, so under CPU load a prompt Redis would look frozen and the
+ * limits fall back to memory for nothing. This bound gives the loop one turn (setImmediate runs
+ * after the poll phase) to read replies already received before it fails the command.
+ */
+export function connectRedis(url: string): Redis {
+  const redis = new Redis(url, REDIS_COMMAND_OPTIONS);
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = (command: Command, ...rest: unknown[]) => {
+    let settled = false;
+    const timer = setTimeout(() => setImmediate(() => settled || command.reject(new Error('Command timed out'))), REDIS_COMMAND_TIMEOUT_MS);
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+    };
+    command.promise.then(settle, settle);
+    return (send as (c: Command, ...r: unknown[]) => unknown)(command, ...rest);
+  };
+  return redis;
+}
 
 /** `namespace` keeps deployments that share a Redis apart (src/db/namespace.ts). */
 export function createEventStream(opts: { redisUrl?: string; namespace?: string; onError?: (err: Error) => void }): EventStream {
@@ -69,7 +92,7 @@ class RedisEventStream implements EventStream {
   ) {
     // No offline queue: while Redis is away a publish fails at once (subscribers replay from
     // the outbox) instead of holding the relay until Redis returns.
-    this.pub = new Redis(url, REDIS_COMMAND_OPTIONS);
+    this.pub = connectRedis(url);
     this.sub = new Redis(url);
     for (const c of [this.pub, this.sub]) c.on('error', (err) => onError?.(err));
     this.sub.on('message', (_channel: string, message: string) => {
