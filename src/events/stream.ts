@@ -27,25 +27,39 @@ export interface EventStream {
 export const REDIS_COMMAND_TIMEOUT_MS = 200;
 const REDIS_COMMAND_OPTIONS = { maxRetriesPerRequest: 1, enableOfflineQueue: false } as const;
 
+/** After a command timed out, how long commands fail at once instead of each waiting out the bound. */
+export const REDIS_QUIET_AFTER_TIMEOUT_MS = 1000;
+
 /**
  * A Redis connection for commands, each bounded by REDIS_COMMAND_TIMEOUT_MS. ioredis's own
  * `commandTimeout` fires in the timers phase, before the poll phase reads a reply that arrived
  * while the event loop was busy, so under CPU load a prompt Redis would look frozen and the
  * limits fall back to memory for nothing. This bound gives the loop one turn (setImmediate runs
  * after the poll phase) to read replies already received before it fails the command.
+ * Once a command has timed out, Redis counts as away: for REDIS_QUIET_AFTER_TIMEOUT_MS every
+ * command fails at once, unsent (callers fall back without waiting), then one is tried again.
  */
 export function connectRedis(url: string): Redis {
   const redis = new Redis(url, REDIS_COMMAND_OPTIONS);
-  const send = redis.sendCommand.bind(redis);
+  const send = redis.sendCommand.bind(redis) as (c: Command, ...r: unknown[]) => unknown;
+  let quietUntil = 0;
   redis.sendCommand = (command: Command, ...rest: unknown[]) => {
+    if (performance.now() < quietUntil) {
+      command.reject(new Error('Redis is not answering (a command timed out just now)'));
+      return command.promise;
+    }
     let settled = false;
-    const timer = setTimeout(() => setImmediate(() => settled || command.reject(new Error('Command timed out'))), REDIS_COMMAND_TIMEOUT_MS);
+    const timer = setTimeout(() => setImmediate(() => {
+      if (settled) return;
+      quietUntil = performance.now() + REDIS_QUIET_AFTER_TIMEOUT_MS;
+      command.reject(new Error('Command timed out'));
+    }), REDIS_COMMAND_TIMEOUT_MS);
     const settle = () => {
       settled = true;
       clearTimeout(timer);
     };
     command.promise.then(settle, settle);
-    return (send as (c: Command, ...r: unknown[]) => unknown)(command, ...rest);
+    return send(command, ...rest);
   };
   return redis;
 }
