@@ -12,12 +12,14 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
   let key: string;
   const cspViolations: string[] = [];
   const pageErrors: string[] = [];
+  const consoleLines: string[] = [];
 
   beforeAll(async () => {
     ({ app, holder, serverId } = await dashboardWithServer());
     browser = await launchBrowser();
     browser.page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+      consoleLines.push(`${m.type()}: ${m.text()}`);
     });
     browser.page.on('pageerror', (e) => pageErrors.push(e.message));
   });
@@ -118,8 +120,16 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
 
   it('signs out, and broke no CSP rule along the way', async () => {
     const { page } = browser;
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    try {
+      await page.getByRole('button', { name: 'Sign out' }).click({ timeout: 15_000 });
+      await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
+    } catch (err) {
+      // What the page showed, for whoever reads the failure.
+      const shown = await page.locator('body').innerText({ timeout: 2000 }).catch((e: Error) => `(no text: ${e.message})`);
+      const sudoOpen = await page.getByTestId('sudo-prompt').evaluate((d) => (d as HTMLDialogElement).open).catch(() => 'unknown');
+      await screenshot(page, 'sign-out-failed').catch(() => undefined);
+      throw new Error(`${(err as Error).message}\nurl: ${page.url()}\nsudo prompt open: ${sudoOpen}\npage text: ${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-20).join('\n')}`);
+    }
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
