@@ -211,7 +211,7 @@ export class SimulatedProvider implements ServerProvider {
       // Every address of the block, not only its first: a pool that shrinks gives its free
       // addresses back highest first, which can free a block's first address while later ones
       // stay assigned to its servers.
-      if (await tx.serverIp.findFirst({ where: { address: { in: block } }, select: { id: true } })) continue;
+      if (await this.taken(tx, block)) continue;
       chosen.add(key);
       for (const address of block) out.push({ address, version: 4, zoneHosted: true });
     }
@@ -237,6 +237,16 @@ export class SimulatedProvider implements ServerProvider {
     await tx.$executeRaw`INSERT INTO "ProviderServerLogEntry" ("serverId", "at", "line") SELECT "serverId", ${now}, ${line} FROM "ProviderServer" WHERE "serverId" = ${serverId}`;
   }
 
+  /**
+   * Whether any of `addresses` is held by any account. The datacenter's address space is one for
+   * every customer, but the transaction it is handed may be a customer's tenant-scoped one, whose
+   * model queries see that account's rows only: a raw statement sees them all.
+   */
+  private async taken(tx: Tx, addresses: string[]): Promise<boolean> {
+    const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "ServerIp" WHERE "address" = ANY(${addresses}) LIMIT 1`;
+    return rows.length > 0;
+  }
+
   private async ensureStock(tx: Tx, key: string, initial: number): Promise<void> {
     await tx.providerStock.createMany({ data: [{ key, available: initial }], skipDuplicates: true });
   }
@@ -256,7 +266,7 @@ export class SimulatedProvider implements ServerProvider {
     while (out.length < count) {
       const address = `198.18.${randomInt(256)}.${1 + randomInt(254)}`;
       if (out.some((ip) => ip.address === address)) continue;
-      if (!(await tx.serverIp.findUnique({ where: { address }, select: { id: true } }))) out.push({ address, version: 4, zoneHosted: true });
+      if (!(await this.taken(tx, [address]))) out.push({ address, version: 4, zoneHosted: true });
     }
     return out;
   }
@@ -265,8 +275,8 @@ export class SimulatedProvider implements ServerProvider {
   private async allocateBlock24(tx: Tx): Promise<UpstreamIp[]> {
     for (;;) {
       const octet3 = randomInt(128);
-      const used = await tx.serverIp.findFirst({ where: { address: { startsWith: `198.19.${octet3}.` } }, select: { id: true } });
-      if (used) continue;
+      const used = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "ServerIp" WHERE "address" LIKE ${`198.19.${octet3}.%`} LIMIT 1`;
+      if (used.length) continue;
       return Array.from({ length: 256 }, (_, i) => ({ address: `198.19.${octet3}.${i}`, version: 4 as const, zoneHosted: true }));
     }
   }
@@ -280,7 +290,7 @@ export class SimulatedProvider implements ServerProvider {
       const subnet = leased ? `198.19.${LEASED_FIRST_OCTET3 + randomInt(256 - LEASED_FIRST_OCTET3)}` : `198.18.${randomInt(256)}`;
       if (subnets.has(subnet)) continue;
       const address = `${subnet}.${1 + randomInt(254)}`;
-      if (await tx.serverIp.findUnique({ where: { address }, select: { id: true } })) continue;
+      if (await this.taken(tx, [address])) continue;
       subnets.add(subnet);
       out.push({ address, version: 4, zoneHosted: zoneHosted(address) });
     }
