@@ -6,9 +6,9 @@ import { isNonNullType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildToolCatalog, DEFAULT_TOOLSETS, IDEMPOTENCY_ARG, toolOutputSchemaOf, type Tool } from '../../src/mcp/catalog.ts';
 import { MCP_INSTRUCTIONS } from '../../src/mcp/conventions.ts';
-import { argumentsExample } from '../../src/schema/examples.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { argumentsWithRealIds, collectIds } from '../helpers/example-ids.ts';
 import { proveDomain } from '../helpers/domains.ts';
 import { activeHosting } from '../helpers/hosting.ts';
 import { mcpClient } from '../helpers/mcp.ts';
@@ -46,24 +46,8 @@ function order(t: Tool): number {
   return t.annotations.destructiveHint ? 3 : 2;
 }
 
-/** Ids seen in results, by prefix (`srv`), and integer ids by the list they came from. */
-function collectIds(value: unknown, into: Map<string, string>): void {
-  if (typeof value === 'string') {
-    const m = /^([a-z]+)_[0-9a-z]{26}$/.exec(value);
-    if (m && !into.has(m[1])) into.set(m[1], value);
-  } else if (Array.isArray(value)) value.forEach((v) => collectIds(v, into));
-  else if (value && typeof value === 'object') Object.values(value).forEach((v) => collectIds(v, into));
-}
-
 /** The example arguments of a tool, each example id replaced by a real one of the same kind. */
-function argumentsFor(tool: Tool, ids: Map<string, string>): Record<string, unknown> {
-  const { cursor: _cursor, limit: _limit, ...args } = argumentsExample(tool.operation.field, tool.operation.path);
-  for (const [name, value] of Object.entries(args)) {
-    const m = typeof value === 'string' ? /^([a-z]+)_[0-9a-z]{26}$/.exec(value) : null;
-    if (m && ids.has(m[1])) args[name] = ids.get(m[1]);
-  }
-  return args;
-}
+const argumentsFor = (tool: Tool, ids: Map<string, string>) => argumentsWithRealIds(tool.operation, ids, ['cursor', 'limit']);
 
 describe('MCP tools: titles and output schemas', () => {
   it('every tool has a title and an object outputSchema, listed by tools/list', async () => {

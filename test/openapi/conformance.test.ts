@@ -7,6 +7,7 @@ import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
 import { startTestApp, type CallOptions, type Customer, type TestApp } from '../helpers/app.ts';
 import { proveDomain } from '../helpers/domains.ts';
+import { argumentsWithRealIds, collectIds } from '../helpers/example-ids.ts';
 import { activeHosting, domainName } from '../helpers/hosting.ts';
 import { openApiContract, templateOf, type Answer } from '../helpers/openapi-contract.ts';
 import { runningServer } from '../helpers/servers.ts';
@@ -67,23 +68,8 @@ function order(op: Operation): number {
   return op.hints.destructive ? 3 : 2;
 }
 
-function collectIds(value: unknown, into: Map<string, string>): void {
-  if (typeof value === 'string') {
-    const m = /^([a-z]+)_[0-9a-z]{26}$/.exec(value);
-    if (m && !into.has(m[1])) into.set(m[1], value);
-  } else if (Array.isArray(value)) value.forEach((v) => collectIds(v, into));
-  else if (value && typeof value === 'object') Object.values(value).forEach((v) => collectIds(v, into));
-}
-
 /** The example arguments of an operation, each example id replaced by a real one of the same kind. */
-function argumentsFor(op: Operation, ids: Map<string, string>): Record<string, unknown> {
-  const { cursor: _cursor, ...args } = argumentsExample(op.field, op.path);
-  for (const [name, value] of Object.entries(args)) {
-    const m = typeof value === 'string' ? /^([a-z]+)_[0-9a-z]{26}$/.exec(value) : null;
-    if (m && ids.has(m[1])) args[name] = ids.get(m[1]);
-  }
-  return args;
-}
+const argumentsFor = (op: Operation, ids: Map<string, string>) => argumentsWithRealIds(op, ids, ['cursor']);
 
 const report = () => {
   const found = problems;
