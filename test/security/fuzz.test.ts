@@ -84,6 +84,7 @@ const hostileText = fc.oneof(
     '%2e%2e%2f%2e%2e%2f',
     '<script>alert(1)</script>',
     "' OR 1=1 --",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Log4Shell-style lookup, sent literally as hostile input
     '${jndi:ldap://x}',
     '{{7*7}}',
     '\r\nX-Injected: 1',
@@ -107,7 +108,7 @@ const hostileNumber = fc.oneof(
 /** Deep nesting: arrays and objects 200 levels down (JSON.parse copes; the API must too). */
 const deep = fc.constantFrom(
   JSON.parse('['.repeat(200) + ']'.repeat(200)),
-  JSON.parse('{"a":'.repeat(200) + '1' + '}'.repeat(200)),
+  JSON.parse(`${'{"a":'.repeat(200)}1${'}'.repeat(200)}`),
 );
 const anyJson = fc.oneof(hostileText, hostileNumber, fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 3 }), deep, fc.array(hostileText, { maxLength: 5 }));
 

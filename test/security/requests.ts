@@ -165,7 +165,10 @@ export function restRequest(op: Operation, args: Args): RestRequest {
     const where = op.argLocation(arg);
     if (where === 'path') path = path.replace(`:${arg.name}`, encodeURIComponent(String(v)));
     else if (where === 'query') for (const item of Array.isArray(v) ? v : [v]) query.append(arg.name, String(item));
-    else (body ??= {})[arg.name] = v;
+    else {
+      body ??= {};
+      body[arg.name] = v;
+    }
   }
   const qs = query.toString();
   return { method: op.method, url: `/v1${path}${qs ? `?${qs}` : ''}`, body };
