@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_NAMES } from '../../src/errors.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { startTestApp, type Json as JsonValue, type TestApp } from '../helpers/app.ts';
+import { callTool, mcpClient, type ToolResult } from '../helpers/mcp.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { buildEstate, refusalChecker, type Estate } from './estate.ts';
 import { argsFor, documentFor, pathValue } from './requests.ts';
@@ -356,9 +356,9 @@ describe('fuzzing GraphQL variables and MCP tool arguments', () => {
       for (const raw of fc.sample(argsArb(op), { seed: SEED + 1, numRuns: PER_OP })) {
         const args = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
         const before = await mcpState.before();
-        let res: any;
+        let res: Partial<ToolResult> & { rpcError?: string };
         try {
-          res = await mcp.callTool({ name: op.meta.tool, arguments: args });
+          res = await callTool(mcp, op.meta.tool, args);
         } catch (err) {
           // The SDK refuses arguments that break the tool's input schema (JSON-RPC InvalidParams): a refusal too.
           res = { rpcError: (err as Error).message };

@@ -6,8 +6,8 @@ import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { ALL_SCOPES, type Scope } from '../../src/scopes.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { startTestApp, type Json, type TestApp } from '../helpers/app.ts';
+import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { SPEC_OPERATIONS } from '../spec-operations.ts';
 import { accountState, buildEstate, type Estate } from './estate.ts';
@@ -334,7 +334,7 @@ describe('MCP', () => {
       counts.mcp++;
       for (const tool of tools.filter((t) => !set.scopes.includes(t.scope))) {
         check(failures, !listed.has(tool.name), `${tool.name} listed for [${set.label}]`);
-        const res: any = await client.callTool({ name: tool.name, arguments: argsFor(tool.operation, A) });
+        const res = await callTool(client, tool.name, argsFor(tool.operation, A));
         counts.mcp++;
         const expected = { statusCode: 403, message: `This credential lacks the scope "${tool.scope}".`, error: 'Forbidden', code: 'FORBIDDEN' };
         check(failures, res.isError === true && JSON.stringify(res.structuredContent) === JSON.stringify(expected), `${tool.name} [${set.label}]: ${JSON.stringify(res)}`);
@@ -351,8 +351,8 @@ describe('MCP', () => {
       const foreignArgs = argsFor(tool.operation, A);
       const missingArgs = { ...foreignArgs };
       for (const p of resourceParams(tool.operation.path)) missingArgs[p] = missingLike(foreignArgs[p] as string | number);
-      const foreign: any = await client.callTool({ name: tool.name, arguments: foreignArgs });
-      const missing: any = await client.callTool({ name: tool.name, arguments: missingArgs });
+      const foreign = await callTool(client, tool.name, foreignArgs);
+      const missing = await callTool(client, tool.name, missingArgs);
       counts.mcp += 2;
       check(failures, foreign.isError === true && foreign.structuredContent?.statusCode === 404 && JSON.stringify(foreign.structuredContent) === JSON.stringify(missing.structuredContent), `${tool.name}: ${JSON.stringify(foreign)} vs ${JSON.stringify(missing)}`);
     });
