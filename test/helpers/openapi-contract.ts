@@ -10,7 +10,7 @@ import addFormats from 'ajv-formats';
  */
 
 /** Headers of HTTP itself, never an API's to declare. ETag is not here: it is declared where sent. */
-export const GENERIC_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding', 'vary']);
+const GENERIC_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding', 'vary']);
 
 export interface Answer {
   status: number;

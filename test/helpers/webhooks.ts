@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Json, TestApp } from './app.ts';
 
-export interface Received {
+interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
   json: Json;

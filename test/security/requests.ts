@@ -72,7 +72,7 @@ const BY_NAME: Record<string, unknown> = {
 };
 
 /** A plausible value of a GraphQL input type. */
-export function sampleOf(type: GraphQLInputType, name: string, op: Operation): unknown {
+function sampleOf(type: GraphQLInputType, name: string, op: Operation): unknown {
   if (name === 'productId') return op.meta.area === 'pools' && op.path.startsWith('/pools') && !op.path.endsWith('/servers') ? 'pool-fra1' : 'std-2c-4g-50';
   if (name === 'cursor') return undefined;
   if (Object.hasOwn(BY_NAME, name)) return BY_NAME[name];
