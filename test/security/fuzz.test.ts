@@ -58,7 +58,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  console.log(`fuzz: ${total} cases (REST, GraphQL, MCP) over ${Object.values(openapi?.paths ?? {}).reduce((n: number, p: any) => n + Object.keys(p).length, 0)} operations (${CASES} per operation, seed ${SEED})`);
+  console.log(`fuzz: ${total} cases (REST, GraphQL, MCP) over ${Object.values<object>(openapi?.paths ?? {}).reduce((n: number, p) => n + Object.keys(p).length, 0)} operations (${CASES} per operation, seed ${SEED})`);
   process.off('uncaughtException', onUncaught);
   await receiver?.close();
   await app?.stop();

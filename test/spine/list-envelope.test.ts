@@ -165,8 +165,9 @@ describe('OpenAPI', () => {
   it('no 200 response is a bare array but the documented mutation result; list reads reference their envelope', async () => {
     const doc = (await app.call('GET', '/v1/openapi.json')).body;
     const arrays: string[] = [];
-    for (const [path, methods] of Object.entries<any>(doc.paths)) {
-      for (const [method, op] of Object.entries<any>(methods)) {
+    type DocOperation = { responses?: Record<string, { content?: Record<string, { schema?: { type?: string } }> }> };
+    for (const [path, methods] of Object.entries<Record<string, DocOperation>>(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
         if (op.responses?.['200']?.content?.['application/json']?.schema?.type === 'array') arrays.push(`${method} ${path}`);
       }
     }

@@ -25,7 +25,7 @@ describe('GET /v1/openapi.json', () => {
   it('describes every bound operation truthfully: path params, query params, bodies, scopes, errors', async () => {
     const doc = (await app.call('GET', '/v1/openapi.json')).body;
     const ops = listOperations(getSchema());
-    expect(Object.values(doc.paths).flatMap((p: any) => Object.keys(p)).length).toBe(ops.length + binaryRoutes().length);
+    expect(Object.values<object>(doc.paths).flatMap((p) => Object.keys(p)).length).toBe(ops.length + binaryRoutes().length);
     for (const op of ops) {
       const entry = doc.paths[op.path.replace(/:(\w+)/g, '{$1}')]?.[op.method.toLowerCase()];
       expect(entry, `${op.method} ${op.path}`).toBeDefined();
