@@ -171,7 +171,7 @@ describe('every answer of /v1 is declared by the OpenAPI document', () => {
   });
 
   it('the binary streams: an upload (JSON), a download in its file type, a backup download; 415 and 413 on the upload', async () => {
-    const hosting = (await app.call('GET', '/v1/hosting', { key: c.key })).body.data.find((h: any) => h.status === 'active').id;
+    const hosting = (await app.call('GET', '/v1/hosting', { key: c.key })).body.data.find((h: { status: string }) => h.status === 'active').id;
     const route = (id: string) => binaryRoutes().find((r) => r.operationId === id)!;
     const upload = route('hostingFileUpload');
     const sendRoute = async (r: ReturnType<typeof route>, url: string, init: RequestInit = {}) => {

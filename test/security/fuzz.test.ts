@@ -342,8 +342,8 @@ describe('fuzzing GraphQL variables and MCP tool arguments', () => {
         const where = `graphql ${op.name} ${JSON.stringify(variables).slice(0, 200)} → ${res.status} ${JSON.stringify(body).slice(0, 200)}`;
         if (res.status >= 500) findings.push(`5xx: ${where}`);
         else if (body.errors?.length) {
-          if (!body.errors.every((e: any) => typeof e.extensions?.code === 'string' && typeof e.extensions?.status === 'number')) findings.push(`error without code/status: ${where}`);
-          if (res.status !== Math.max(...body.errors.map((e: any) => e.extensions?.status ?? 0))) findings.push(`HTTP status is not the error's: ${where}`);
+          if (!body.errors.every((e: { extensions?: { code?: unknown; status?: unknown } }) => typeof e.extensions?.code === 'string' && typeof e.extensions?.status === 'number')) findings.push(`error without code/status: ${where}`);
+          if (res.status !== Math.max(...body.errors.map((e: { extensions?: { status?: number } }) => e.extensions?.status ?? 0))) findings.push(`HTTP status is not the error's: ${where}`);
           if (res.status >= 400 && (await graphqlState.changedSince(before)).length) findings.push(`state changed on ${res.status}: ${where}`);
         } else await app.running.app.runDueWork();
       }

@@ -205,7 +205,7 @@ describe('paths with a trailing slash (found by the fuzzer: an empty 404 before)
   it('are the same route as without it, with JSON answers', async () => {
     const list = await call('GET', '/v1/servers/');
     expect(list.status).toBe(200);
-    expect(list.body.data.map((s: any) => s.id)).toEqual([E.serverId]);
+    expect(list.body.data.map((s: { id: string }) => s.id)).toEqual([E.serverId]);
     expect((await call('GET', `/v1/tickets/${E.ticketId}/`)).body.id).toBe(E.ticketId);
     expectError(await call('GET', '/v1/servers/srv_00000000000000000000000000/'), 404);
     expectError(await call('GET', '/v1/nothing-here/'), 404);
