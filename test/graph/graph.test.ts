@@ -87,8 +87,8 @@ describe('everything is reachable from the account', () => {
     const ids: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const page: any = (await q('query($after: String) { account { servers(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } } }', A.customer.key, { after })).body.data.account.servers;
-      ids.push(...page.nodes.map((n: any) => n.id));
+      const page: { nodes: { id: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } = (await q('query($after: String) { account { servers(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } } }', A.customer.key, { after })).body.data.account.servers;
+      ids.push(...page.nodes.map((n) => n.id));
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;
     }

@@ -214,7 +214,7 @@ describe('sandbox: hostile paths', () => {
       ];
       if (++sent % 100 === 0) key = await freshKey();
       const up = await upload(app, key, id, { path: p, name: 'x.txt', data: Buffer.from('pwned') });
-      attempts.push(['upload', { ...up, headers: up.headers } as any]);
+      attempts.push(['upload', { ...up, headers: up.headers }]);
       for (const [what, res] of attempts) {
         // A host path is only a name inside the site: where it must exist it is missing (404), never the host's file.
         const status = hostPaths.includes(p) && MUST_EXIST.includes(what) ? 404 : 400;

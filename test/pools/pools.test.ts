@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type Customer, type Json, type Reply, type TestApp } from '../helpers/app.ts';
 import { advance, balance, debits, events, expectError } from '../helpers/servers.ts';
 import { cycleOf, prorate } from '../../src/modules/billing/proration.ts';
 
@@ -218,8 +218,8 @@ describe('pool IPs', () => {
     const pool = await buy(c);
     const a = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12' } })).body;
     const b = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'b', osTemplate: 'debian-12', ipCount: 0 } })).body;
-    const ips = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data as any[];
-    const aIp = ips.find((ip) => ip.assignedTo === a.id).ip;
+    const ips: { ip: string; assignedTo: string | null }[] = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data;
+    const aIp = ips.find((ip) => ip.assignedTo === a.id)!.ip;
     const free = ips.filter((ip) => ip.assignedTo === null).map((ip) => ip.ip);
 
     const res = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
@@ -258,7 +258,7 @@ describe('pool IPs', () => {
     const pool = await buy(c);
     const ip = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data[0].ip;
     const statuses: number[] = [];
-    let last: any;
+    let last!: Reply<Json>;
     for (let i = 0; i < 7; i++) {
       last = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip, serverId: null }] } });
       statuses.push(last.status);

@@ -37,7 +37,8 @@ interface Param {
   required: boolean;
   schema: Json;
 }
-type Json = Record<string, any>;
+/** A JSON object: an OpenAPI operation or schema, read as the document has it. */
+type Json = Record<string, JsonValue>;
 
 let app: TestApp;
 let receiver: Receiver;
@@ -252,7 +253,7 @@ async function run(c: Case, label: string, binary: boolean): Promise<void> {
     return;
   }
   if (res.status >= 400) {
-    let json: any;
+    let json: JsonValue;
     try {
       json = JSON.parse(text);
     } catch {
@@ -338,7 +339,7 @@ describe('fuzzing GraphQL variables and MCP tool arguments', () => {
         const before = await graphqlState.before();
         const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${F.customer.key}` }, body: JSON.stringify({ query: documentFor(schema, op), variables }), signal: AbortSignal.timeout(20_000) });
         total++;
-        const body: any = await res.json();
+        const body: JsonValue = await res.json();
         const where = `graphql ${op.name} ${JSON.stringify(variables).slice(0, 200)} → ${res.status} ${JSON.stringify(body).slice(0, 200)}`;
         if (res.status >= 500) findings.push(`5xx: ${where}`);
         else if (body.errors?.length) {

@@ -64,7 +64,7 @@ async function rest(req: { method: string; url: string; body?: unknown; form?: F
   }
   const res = await fetch(app.url + req.url, { method: req.method, headers, body });
   const text = await res.text();
-  let json: any;
+  let json: Json;
   try {
     json = JSON.parse(text);
   } catch {
@@ -79,7 +79,7 @@ async function graphql(op: Operation, variables: Args, key?: string) {
     headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
     body: JSON.stringify({ query: documentFor(schema, op), variables }),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as Json };
 }
 
 function check(failures: string[], ok: boolean, what: string) {
@@ -267,7 +267,7 @@ describe('GraphQL edges of the graph (every field declared with edge(), from the
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${A.customer.key}` },
       body: JSON.stringify({ query: `{ account { id ${fromAccount.map((e) => `${e.field.name} { __typename }`).join(' ')} } }` }),
     });
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as Json;
     expect(body.errors).toBeUndefined();
     for (const e of fromAccount) expect(body.data.account[e.field.name], e.field.name).not.toBeNull();
   });
@@ -281,7 +281,7 @@ describe('GraphQL edges of the graph (every field declared with edge(), from the
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${set.key}` },
         body: JSON.stringify({ query: `{ account { id ${e.field.name} { __typename } } }` }),
       });
-      const body = (await res.json()) as any;
+      const body = (await res.json()) as Json;
       counts.graphql++;
       const err = body.errors?.[0];
       check(

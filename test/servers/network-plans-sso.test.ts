@@ -63,13 +63,13 @@ describe('IPs and reverse DNS', () => {
     const id = await runningServer(app, c);
     const attach = await app.call('POST', `/v1/servers/${id}/addons`, { key: c.key, body: { addonId: 'addon-seo-pack' } });
     expect(attach.status, attach.text).toBe(200);
-    const ips = (await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body.data as any[];
+    const ips: { ip: string; zoneHosted: boolean }[] = (await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body.data;
     const foreign = ips.filter((ip) => !ip.zoneHosted);
     expect(foreign.length).toBeGreaterThan(0);
     const res = await app.call('PUT', `/v1/servers/${id}/ips/${foreign[0].ip}/ptr`, { key: c.key, body: { hostname: 'seo.example.com' } });
     expectError(res, 400, /not hosted.*zoneHosted: false/);
     expectError(await app.call('DELETE', `/v1/servers/${id}/ips/${foreign[0].ip}/ptr`, { key: c.key }), 400, /not hosted/);
-    const hosted = ips.find((ip) => ip.zoneHosted && ip.ip !== ips[0].ip);
+    const hosted = ips.find((ip) => ip.zoneHosted && ip.ip !== ips[0].ip)!;
     expect((await app.call('PUT', `/v1/servers/${id}/ips/${hosted.ip}/ptr`, { key: c.key, body: { hostname: 'seo.example.com' } })).status).toBe(200);
   });
 });
