@@ -123,22 +123,22 @@ describe('renewals over three months', () => {
 
     // The ledger, row by row.
     const txns = (await call('GET', '/billing/wallet/transactions?limit=100')).body.data.reverse();
-    expect(txns.map((t: any) => [t.kind, t.amount_usd_cents, t.balance_after_usd_cents])).toEqual(LEDGER.map((r) => [...r]));
-    expect(txns.filter((t: any) => t.kind === 'auto_recharge').every((t: any) => t.gateway === 'card')).toBe(true);
-    expect(txns.find((t: any) => t.kind === 'deposit').gateway).toBe('crypto');
+    expect(txns.map((t: { kind: string; amount_usd_cents: number; balance_after_usd_cents: number }) => [t.kind, t.amount_usd_cents, t.balance_after_usd_cents])).toEqual(LEDGER.map((r) => [...r]));
+    expect(txns.filter((t: { kind: string }) => t.kind === 'auto_recharge').every((t: { gateway: string | null }) => t.gateway === 'card')).toBe(true);
+    expect(txns.find((t: { kind: string }) => t.kind === 'deposit').gateway).toBe('crypto');
 
     // The invoices, in issue order.
     const list = await call('GET', '/billing/invoices?limit=100');
     expect(list.status).toBe(200);
     const invoices = list.body.data.reverse();
-    expect(invoices.map((i: any) => [i.reference === serverId ? 'server' : i.reference === pool.body.id ? 'pool' : i.reference, i.totalUsdCents, i.status, i.paidWith])).toEqual(INVOICES.map((r) => [...r]));
+    expect(invoices.map((i: { reference: string | null; totalUsdCents: number; status: string; paidWith: string | null }) => [i.reference === serverId ? 'server' : i.reference === pool.body.id ? 'pool' : i.reference, i.totalUsdCents, i.status, i.paidWith])).toEqual(INVOICES.map((r) => [...r]));
     for (const inv of invoices) {
       expect(inv).toMatchObject({ source: 'renewal', currency: 'USD', number: expect.stringMatching(/^INV-\d{4}-\d{6}$/) });
-      if (inv.reference === serverId) expect(inv.items.map((i: any) => ({ description: i.description, amountUsdCents: i.amountUsdCents }))).toEqual(SERVER_ITEMS);
+      if (inv.reference === serverId) expect(inv.items.map((i: { description: string; amountUsdCents: number }) => ({ description: i.description, amountUsdCents: i.amountUsdCents }))).toEqual(SERVER_ITEMS);
       else expect(inv.items).toMatchObject([{ amountUsdCents: 1600, description: expect.stringContaining('Capacity pool "batch"') }]);
       expect(new Date(inv.items[0].periodEnd).getUTCMonth()).toBe((new Date(inv.items[0].periodStart).getUTCMonth() + 1) % 12);
     }
-    expect(new Set(invoices.map((i: any) => i.number)).size).toBe(6);
+    expect(new Set(invoices.map((i: { number: string }) => i.number)).size).toBe(6);
     // Invoice #4 (server, month 2) is the one the suspension named; it was paid after the deposit.
     expect(suspended.suspendReason).toContain(invoices[3].number);
 

@@ -39,11 +39,11 @@ describe('wallet and transactions over HTTP', () => {
     for (const amount of [100, 200, 300]) expect((await app.admin('POST', `/admin/accounts/${c.accountId}/wallet/deposits`, { amountUsdCents: amount, gateway: 'online' })).status).toBe(201);
     const page1 = await app.call('GET', '/v1/billing/wallet/transactions?limit=2', { key: c.key });
     expect(page1.status).toBe(200);
-    expect(page1.body.data.map((t: any) => t.amount_usd_cents)).toEqual([300, 200]);
+    expect(page1.body.data.map((t: { amount_usd_cents: number }) => t.amount_usd_cents)).toEqual([300, 200]);
     expect(page1.body.data[0]).toMatchObject({ kind: 'deposit', gateway: 'online', balance_after_usd_cents: 5600, id: expect.stringMatching(/^txn_/) });
     expect(page1.body.hasMore).toBe(true);
     const page2 = await app.call('GET', `/v1/billing/wallet/transactions?limit=2&cursor=${page1.body.nextCursor}`, { key: c.key });
-    expect(page2.body.data.map((t: any) => t.amount_usd_cents)).toEqual([100, 5000]);
+    expect(page2.body.data.map((t: { amount_usd_cents: number }) => t.amount_usd_cents)).toEqual([100, 5000]);
     expect(page2.body.hasMore).toBe(false);
     expectError(await app.call('GET', '/v1/billing/wallet/transactions?limit=1001', { key: c.key }), 400, /limit/);
     const deposits = (await events(app, c, 'wallet.deposit.received')).map((e) => e.data);
@@ -114,10 +114,10 @@ describe('invoices', () => {
     const p1 = await app.call('GET', '/v1/billing/invoices?page=1&limit=2', { key: c.key });
     expect(p1.status).toBe(200);
     expect(p1.body).toMatchObject({ page: 1, limit: 2, total: 3, hasMore: true });
-    expect(p1.body.data.map((i: any) => i.id)).toEqual([ids[2], ids[1]]);
+    expect(p1.body.data.map((i: { id: string }) => i.id)).toEqual([ids[2], ids[1]]);
     const p2 = await app.call('GET', '/v1/billing/invoices?page=2&limit=2', { key: c.key });
     expect(p2.body).toMatchObject({ page: 2, limit: 2, total: 3, hasMore: false });
-    expect(p2.body.data.map((i: any) => i.id)).toEqual([ids[0]]);
+    expect(p2.body.data.map((i: { id: string }) => i.id)).toEqual([ids[0]]);
     expect((await app.call('GET', '/v1/billing/invoices', { key: c.key })).body.limit).toBe(20);
     expectError(await app.call('GET', '/v1/billing/invoices?limit=0', { key: c.key }), 400, /limit/);
     expectError(await app.call('GET', '/v1/billing/invoices?limit=101', { key: c.key }), 400, /limit/);

@@ -162,6 +162,7 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
         const dates = await page.locator('main time').allTextContents();
         if (name !== 'apps') expect(dates.length, name).toBeGreaterThan(0);
         for (const d of dates) expect(d, name).toMatch(DATE);
+        // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText(): the rendered text the reader sees is what is checked
         const text = await page.locator('main').innerText();
         for (const old of OLD_DATES) expect(text, name).not.toMatch(old);
         await screenshot(page, `basics-${viewport.width}-${name}`);

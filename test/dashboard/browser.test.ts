@@ -125,6 +125,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
       await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
     } catch (err) {
       // What the page showed, for whoever reads the failure.
+      // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText(): the page's rendered text, as the reader of the failure would see it
       const shown = await page.locator('body').innerText({ timeout: 2000 }).catch((e: Error) => `(no text: ${e.message})`);
       const sudoOpen = await page.getByTestId('sudo-prompt').evaluate((d) => (d as HTMLDialogElement).open).catch(() => 'unknown');
       await screenshot(page, 'sign-out-failed').catch(() => undefined);

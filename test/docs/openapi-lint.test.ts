@@ -36,8 +36,14 @@ describe('the OpenAPI document under Redocly', () => {
   });
 
   it('each operation has a summary and a description of its own, with request and response examples', () => {
-    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
-      for (const [method, op] of Object.entries<any>(item)) {
+    type Operation = {
+      summary: string;
+      description: string;
+      responses: Record<string, { content: Record<string, { schema: { format?: string }; example?: unknown }> }>;
+      requestBody?: { content: Record<string, { example?: unknown }> };
+    };
+    for (const [path, item] of Object.entries<Record<string, Operation>>(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
         const where = `${method.toUpperCase()} ${path}`;
         expect(op.summary, where).toMatch(/^[A-Z][^.]{3,40}$/);
         expect(op.description.split('\n\nScope:')[0].length, where).toBeGreaterThan(20);
@@ -51,8 +57,8 @@ describe('the OpenAPI document under Redocly', () => {
   });
 
   it('every property of every schema is described', () => {
-    const missing = Object.entries<any>(doc.components.schemas).flatMap(([name, schema]) =>
-      Object.entries<any>(schema.properties ?? {}).filter(([, p]) => !p.description).map(([prop]) => `${name}.${prop}`));
+    const missing = Object.entries<{ properties?: Record<string, { description?: string }> }>(doc.components.schemas).flatMap(([name, schema]) =>
+      Object.entries(schema.properties ?? {}).filter(([, p]) => !p.description).map(([prop]) => `${name}.${prop}`));
     expect(missing).toEqual([]);
   });
 

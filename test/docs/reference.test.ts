@@ -95,7 +95,7 @@ describe('the OpenAPI document explains the API once', () => {
       expect(doc.info.description).toContain(needle);
     }
     const declared = new Map<string, string>(doc.tags.map((t: { name: string; description: string }) => [t.name, t.description]));
-    const used = new Set<string>(Object.values(doc.paths).flatMap((ops: any) => Object.values(ops).flatMap((op: any) => op.tags)));
+    const used = new Set<string>(Object.values<Record<string, { tags: string[] }>>(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op: { tags: string[] }) => op.tags)));
     expect([...used].filter((t) => !declared.has(t))).toEqual([]);
     expect([...declared.keys()].filter((t) => !used.has(t))).toEqual([]);
     for (const [name, description] of declared) expect(description.length, name).toBeGreaterThan(20);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApp } from '../helpers/app.ts';
+import { startTestApp, type Json } from '../helpers/app.ts';
 import { activeHosting } from '../helpers/hosting.ts';
 import { runningServer } from '../helpers/servers.ts';
 
@@ -20,7 +20,7 @@ describe('one DNS-name rule on every surface that takes a name', () => {
       const ip = (await app.call('GET', `/v1/servers/${serverId}/ips`, { key: c.key })).body;
       const address = (Array.isArray(ip) ? ip : ip.data).find((x: { zoneHosted: boolean }) => x.zoneHosted).ip;
       const hostingId = await activeHosting(app, c);
-      const surfaces: [string, (name: string) => Promise<{ status: number; body: any }>][] = [
+      const surfaces: [string, (name: string) => Promise<{ status: number; body: Json }>][] = [
         ['ptr', (name) => app.call('PUT', `/v1/servers/${serverId}/ips/${address}/ptr`, { key: c.key, body: { hostname: name } })],
         ['hosting custom domain', (name) => app.call('PUT', `/v1/hosting/${hostingId}/custom-domain`, { key: c.key, body: { domain: name } })],
         ['domain registration', (name) => app.admin('POST', `/admin/accounts/${c.accountId}/domains`, { domain: name, periodYears: 1 })],

@@ -63,7 +63,7 @@ describe('customer domain operations', () => {
     const b = await register(c, { domain: unique('org'), periodYears: 1, charge: true });
     const list = await app.call('GET', '/v1/domains', { key: c.key });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((d: any) => d.id)).toEqual([b.domain.id, a.domain.id]);
+    expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([b.domain.id, a.domain.id]);
     expect(list.body.data[0]).toEqual({
       id: b.domain.id, domain: b.domain.domain, status: 'active', period_years: 1, auto_renew: true, transfer_lock: true, whois_privacy: true,
       nameservers: ['ns1.cloudhost.example', 'ns2.cloudhost.example'], registered_at: expect.any(String), expires_at: expect.any(String), created_at: expect.any(String),

@@ -163,7 +163,7 @@ describe('crash safety of the outbox, relay and delivery queue', () => {
       await sleep(500);
       await call('POST', '/admin/clock/advance', ADMIN, { seconds: 120 });
       const pending = await Promise.all(Object.values(hooks).map((id) => call('GET', `/v1/webhooks/${id}/deliveries?limit=100`, id === hooks.other ? otherKey : keys[0])));
-      const settled = pending.every((r) => r.body.data.every((d: any) => d.status === 'succeeded'));
+      const settled = pending.every((r) => r.body.data.every((d: { status: string }) => d.status === 'succeeded'));
       if (settled && receipts.length === seen) break;
       seen = receipts.length;
     }

@@ -38,7 +38,10 @@ describe('GraphQL subscriptions over SSE', () => {
     stream.subscribe = (listener) => {
       live++;
       const off = subscribe(listener);
-      return () => (live--, off());
+      return () => {
+        live--;
+        off();
+      };
     };
     const controller = new AbortController();
     const res = await fetch(`${app.url}/graphql`, {

@@ -97,8 +97,13 @@ describe('graphql-ws: bad documents are answered in protocol', () => {
     const out = process.stdout.write.bind(process.stdout);
     const err = process.stderr.write.bind(process.stderr);
     const capture = (chunk: unknown) => void written.push(String(chunk));
-    process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => (capture(chunk), (out as any)(chunk, ...rest))) as typeof process.stdout.write;
-    process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => (capture(chunk), (err as any)(chunk, ...rest))) as typeof process.stderr.write;
+    // Whatever a caller passes goes on to the original write, unchanged.
+    const passOn = (write: typeof out) => ((chunk: unknown, ...rest: unknown[]) => {
+      capture(chunk);
+      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof process.stdout.write;
+    process.stdout.write = passOn(out);
+    process.stderr.write = passOn(err);
     // The test runner routes console.* around process.stdout: watched as well.
     const consoles = (['log', 'info', 'warn', 'error', 'debug'] as const).map((name) => vi.spyOn(console, name));
     const forged = '\n{"level":30,"msg":"FORGED-admin-login"}\n';

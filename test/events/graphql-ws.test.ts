@@ -98,7 +98,7 @@ describe('GraphQL subscriptions over graphql-ws on /graphql', () => {
   });
 
   it('refuses the connection with 4401 without a valid credential', async () => {
-    const bad = await subscribeEvents(app.url, 'svc_' + 'x'.repeat(40));
+    const bad = await subscribeEvents(app.url, `svc_${'x'.repeat(40)}`);
     expect(bad.closeCode).toBe(4401);
     await bad.dispose();
     const none = await subscribeEvents(app.url, null);

@@ -19,7 +19,10 @@ beforeAll(async () => {
   redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   for (let i = 0; i < 50; i++) {
     const up = await new Promise<boolean>((resolve) => {
-      const c = net.connect(port, '127.0.0.1', () => (c.end(), resolve(true))).on('error', () => resolve(false));
+      const c = net.connect(port, '127.0.0.1', () => {
+        c.end();
+        resolve(true);
+      }).on('error', () => resolve(false));
     });
     if (up) break;
     await new Promise((r) => setTimeout(r, 100));

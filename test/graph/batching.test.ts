@@ -51,8 +51,8 @@ it('runs the same number of SQL statements for 10, 100 and 1,000 servers', async
     const servers = res.body.data.account.servers;
     expect(servers.nodes).toHaveLength(n);
     expect(servers.totalCount).toBe(n);
-    expect(servers.nodes.every((s: any) => s.ips.length === 2 && s.snapshots.length === 1 && s.addons.length === 1)).toBe(true);
-    expect(servers.nodes.filter((s: any) => s.pool?.id === 'pool_batchingtest00000000000000').length).toBe(n / 2);
+    expect(servers.nodes.every((s: { ips: unknown[]; snapshots: unknown[]; addons: unknown[] }) => s.ips.length === 2 && s.snapshots.length === 1 && s.addons.length === 1)).toBe(true);
+    expect(servers.nodes.filter((s: { pool: { id: string } | null }) => s.pool?.id === 'pool_batchingtest00000000000000').length).toBe(n / 2);
     // Statements of the query (the key check, rate limit and background work are not counted).
     counts[n] = sql.filter((s) => /"(Server|ServerIp|Snapshot|ServerAddon|Pool)"/.test(s)).length;
   }

@@ -56,26 +56,26 @@ describe('everything is reachable from the account', () => {
     expect(res.body.errors).toBeUndefined();
     const a = res.body.data.account;
     expect(a.id).toBe(A.customer.accountId);
-    expect(a.servers.edges.map((e: any) => e.node.id)).toContain(A.serverId);
+    expect(a.servers.edges.map((e: { node: { id: string } }) => e.node.id)).toContain(A.serverId);
     expect(a.servers.totalCount).toBe(a.servers.edges.length);
-    const server = a.servers.edges.find((e: any) => e.node.id === A.serverId).node;
-    expect(server.snapshots.map((s: any) => s.id)).toContain(A.snapshotId);
-    expect(server.ips.map((i: any) => i.ip)).toContain(A.serverIp);
-    expect(a.pools.nodes.map((p: any) => p.id)).toContain(A.poolId);
-    const pool = a.pools.nodes.find((p: any) => p.id === A.poolId);
+    const server = a.servers.edges.find((e: { node: { id: string } }) => e.node.id === A.serverId).node;
+    expect(server.snapshots.map((s: { id: string }) => s.id)).toContain(A.snapshotId);
+    expect(server.ips.map((i: { ip: string }) => i.ip)).toContain(A.serverIp);
+    expect(a.pools.nodes.map((p: { id: string }) => p.id)).toContain(A.poolId);
+    const pool = a.pools.nodes.find((p: { id: string }) => p.id === A.poolId);
     expect(pool.ips.length).toBeGreaterThan(0);
     for (const s of pool.servers.nodes) expect(s.pool.id).toBe(A.poolId);
-    expect(a.hostingAccounts.nodes.map((h: any) => h.id)).toContain(A.hostingId);
-    expect(a.domains.nodes.map((d: any) => d.id)).toContain(A.domainId);
-    const mail = a.mailDomains.nodes.find((d: any) => d.id === A.mailDomainId);
-    expect(mail.mailboxes.nodes.map((m: any) => m.id)).toContain(A.mailboxId);
+    expect(a.hostingAccounts.nodes.map((h: { id: string }) => h.id)).toContain(A.hostingId);
+    expect(a.domains.nodes.map((d: { id: string }) => d.id)).toContain(A.domainId);
+    const mail = a.mailDomains.nodes.find((d: { id: number }) => d.id === A.mailDomainId);
+    expect(mail.mailboxes.nodes.map((m: { id: number }) => m.id)).toContain(A.mailboxId);
     for (const m of mail.mailboxes.nodes) expect(m.domain.id).toBe(A.mailDomainId);
-    expect(mail.aliases.nodes.map((x: any) => x.id)).toContain(A.aliasId);
+    expect(mail.aliases.nodes.map((x: { id: number }) => x.id)).toContain(A.aliasId);
     expect(a.wallet.transactions.nodes.length).toBeGreaterThan(0);
-    expect(a.invoices.nodes.map((i: any) => i.id)).toContain(A.invoiceId);
-    expect(a.tickets.nodes.find((t: any) => t.id === A.ticketId).messages.length).toBeGreaterThan(0);
-    const hook = a.webhooks.nodes.find((w: any) => w.id === A.webhookId);
-    expect(hook.deliveries.nodes.map((d: any) => d.id)).toContain(A.deliveryId);
+    expect(a.invoices.nodes.map((i: { id: string }) => i.id)).toContain(A.invoiceId);
+    expect(a.tickets.nodes.find((t: { id: string }) => t.id === A.ticketId).messages.length).toBeGreaterThan(0);
+    const hook = a.webhooks.nodes.find((w: { id: string }) => w.id === A.webhookId);
+    expect(hook.deliveries.nodes.map((d: { id: string }) => d.id)).toContain(A.deliveryId);
     for (const d of hook.deliveries.nodes) expect(d.webhook.id).toBe(A.webhookId);
     expect(a.apiKeys.length).toBeGreaterThan(0);
     expect(JSON.stringify(a)).not.toContain(B.serverId);
@@ -87,23 +87,23 @@ describe('everything is reachable from the account', () => {
     const ids: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const page: any = (await q('query($after: String) { account { servers(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } } }', A.customer.key, { after })).body.data.account.servers;
-      ids.push(...page.nodes.map((n: any) => n.id));
+      const page: { nodes: { id: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } = (await q('query($after: String) { account { servers(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } } }', A.customer.key, { after })).body.data.account.servers;
+      ids.push(...page.nodes.map((n) => n.id));
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;
     }
-    expect(ids).toEqual(all.map((s: any) => s.id));
+    expect(ids).toEqual(all.map((s: { id: string }) => s.id));
     expect(ids).toEqual([...ids].sort().reverse());
     const inPool = (await q(`{ account { servers(poolId: "${A.poolId}") { nodes { id pool { id } } } } }`)).body.data.account.servers.nodes;
     expect(inPool.length).toBeGreaterThan(0);
     for (const s of inPool) expect(s.pool.id).toBe(A.poolId);
     const label = all[0].label as string;
     const byLabel = (await q(`{ account { servers(search: "${label.slice(1).toUpperCase()}") { nodes { label } } } }`)).body.data.account.servers.nodes;
-    expect(byLabel.every((s: any) => s.label.toLowerCase().includes(label.slice(1).toLowerCase()))).toBe(true);
+    expect(byLabel.every((s: { label: string }) => s.label.toLowerCase().includes(label.slice(1).toLowerCase()))).toBe(true);
     expect(byLabel.length).toBeGreaterThan(0);
     const running = (await q('{ account { servers(status: "running") { nodes { status } } } }')).body.data.account.servers.nodes;
     expect(running.length).toBeGreaterThan(0);
-    expect(running.every((s: any) => s.status === 'running')).toBe(true);
+    expect(running.every((s: { status: string }) => s.status === 'running')).toBe(true);
     const bad = await q('{ account { servers(first: 0) { nodes { id } } } }');
     expect(bad.body.errors[0].extensions.code).toBe('BAD_REQUEST');
   });
@@ -121,8 +121,8 @@ describe('global object identification', () => {
     expect(ptr.status, ptr.text).toBe(200);
     await app.running.app.runDueWork();
     const deliveries = (await get(`/webhooks/${A.webhookId}/deliveries?limit=100`)).data;
-    more.ticketEvent = deliveries.find((d: any) => d.eventType === 'ticket.created').eventId;
-    more.ptrEvent = deliveries.find((d: any) => d.eventType === 'server.ptr.changed').eventId;
+    more.ticketEvent = deliveries.find((d: { eventType: string }) => d.eventType === 'ticket.created').eventId;
+    more.ptrEvent = deliveries.find((d: { eventType: string }) => d.eventType === 'server.ptr.changed').eventId;
     expect((await app.call('POST', `/v1/hosting/${A.hostingId}/ssh-terminal/access`, { key: A.customer.key })).status).toBe(200);
     more.hss = (await app.call('POST', `/v1/hosting/${A.hostingId}/ssh-terminal/launch`, { key: A.customer.key })).body.sessionId;
   });
@@ -196,9 +196,9 @@ describe('global object identification', () => {
   const serverParts = async (e: Estate) => {
     const server = (await q(`{ node(id: "${e.serverId}") { ... on Server { addons { id addonId } ips { id ip } } } }`, e.customer.key)).body.data.node;
     const rest = (await app.call('GET', `/v1/servers/${e.serverId}`, { key: e.customer.key })).body;
-    const addon = server.addons.find((a: any) => a.addonId === e.addonId);
-    expect(rest.addons.map((a: any) => a.id)).toContain(addon.id);
-    const ip = server.ips.find((i: any) => i.ip === e.serverIp);
+    const addon = server.addons.find((a: { addonId: string }) => a.addonId === e.addonId);
+    expect(rest.addons.map((a: { id: string }) => a.id)).toContain(addon.id);
+    const ip = server.ips.find((i: { ip: string }) => i.ip === e.serverIp);
     return { addonId: addon.id as string, ipId: ip.id as string, ip: ip.ip as string };
   };
 
@@ -294,7 +294,7 @@ describe('scopes per field', () => {
   it('a servers:read-only key gets account { servers } and a FORBIDDEN error on account { invoices }, with the rest of the data', async () => {
     const key = (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] })).body.key;
     const res = await q('{ account { id servers { nodes { id } } invoices { nodes { id } } } }', key);
-    expect(res.body.data.account.servers.nodes.map((s: any) => s.id)).toContain(A.serverId);
+    expect(res.body.data.account.servers.nodes.map((s: { id: string }) => s.id)).toContain(A.serverId);
     expect(res.body.data.account.invoices).toBeNull();
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0]).toMatchObject({ path: ['account', 'invoices'], message: 'This credential lacks the scope "billing:read".', extensions: { code: 'FORBIDDEN' } });

@@ -9,11 +9,11 @@ import { ROOT } from './process.ts';
 import { runningServer } from './servers.ts';
 
 /** Debian's chromium; the browser tests skip (with the reason printed) when it is absent. */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium; .ci/run installs it)`);
 
-export const ARTIFACTS = path.join(ROOT, 'test/artifacts');
+const ARTIFACTS = path.join(ROOT, 'test/artifacts');
 
 /** Builds the dashboard if dist/dashboard is missing (npm ci builds it; a bare checkout may not have). */
 export function ensureDashboardBuilt(): void {

@@ -11,8 +11,11 @@ export function collectIds(value: unknown, into: Map<string, string>): void {
   if (typeof value === 'string') {
     const m = PREFIXED_ID.exec(value);
     if (m && !into.has(m[1])) into.set(m[1], value);
-  } else if (Array.isArray(value)) value.forEach((v) => collectIds(v, into));
-  else if (value && typeof value === 'object') Object.values(value).forEach((v) => collectIds(v, into));
+  } else if (Array.isArray(value)) {
+    for (const v of value) collectIds(v, into);
+  } else if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) collectIds(v, into);
+  }
 }
 
 /** The operation's example arguments without `leaveOut`, each example id replaced by a real one of its kind. */

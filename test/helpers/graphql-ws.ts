@@ -1,23 +1,34 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import type { Json } from './app.ts';
 
 export const EVENTS_SUBSCRIPTION = `subscription ($after: String, $types: [String!]) {
   events(after: $after, types: $types) { id type created account apiVersion data }
 }`;
 
+/** An `events` item as EVENTS_SUBSCRIPTION selects it (Event in schema/schema.graphql). */
+interface SubscribedEvent {
+  id: string;
+  type: string;
+  created: string;
+  account: string;
+  apiVersion: string;
+  data: Json;
+}
+
 export interface Subscriber {
   client: Client;
-  events: any[];
+  events: SubscribedEvent[];
   errors: unknown[];
   closeCode?: number;
   /** Resolves once `n` events arrived (rejects after `ms`). */
-  waitFor(n: number, ms?: number): Promise<any[]>;
+  waitFor(n: number, ms?: number): Promise<SubscribedEvent[]>;
   dispose(): Promise<void>;
 }
 
 /** A graphql-ws client subscribed to `events`, collecting what it receives. */
 export async function subscribeEvents(baseUrl: string, key: string | null, variables: Record<string, unknown> = {}): Promise<Subscriber> {
-  const s: Partial<Subscriber> & { events: any[]; errors: unknown[] } = { events: [], errors: [] };
+  const s: Partial<Subscriber> & { events: SubscribedEvent[]; errors: unknown[] } = { events: [], errors: [] };
   let connected!: () => void;
   let failed!: (err: unknown) => void;
   const ready = new Promise<void>((resolve, reject) => {
@@ -38,10 +49,10 @@ export async function subscribeEvents(baseUrl: string, key: string | null, varia
       },
     },
   });
-  client.subscribe({ query: EVENTS_SUBSCRIPTION, variables }, {
+  client.subscribe<{ events: SubscribedEvent }>({ query: EVENTS_SUBSCRIPTION, variables }, {
     next: (msg) => {
       if (msg.errors) s.errors.push(...msg.errors);
-      else s.events.push((msg.data as any).events);
+      else s.events.push(msg.data!.events);
     },
     error: (err) => s.errors.push(err),
     complete: () => undefined,
@@ -62,18 +73,25 @@ export async function subscribeEvents(baseUrl: string, key: string | null, varia
   return s as Subscriber;
 }
 
+/** A graphql-transport-ws message as received: `payload` is whatever JSON the server sent. */
+interface WsMessage {
+  type: string;
+  id?: string;
+  payload?: Json;
+}
+
 /** A graphql-ws connection spoken by hand: every message kept, so a test sees exactly what the server answered. */
 export interface RawSocket {
-  messages: any[];
+  messages: WsMessage[];
   /** Set once the server closed the socket. */
   closed?: { code: number; reason: string };
   send(message: unknown): void;
   /** Sends a `subscribe` with this id. */
   start(id: string, query: string, variables?: Record<string, unknown>): void;
   /** The messages for `id`, once its `complete` or `error` arrived (or the socket closed). */
-  finished(id: string, ms?: number): Promise<any[]>;
+  finished(id: string, ms?: number): Promise<WsMessage[]>;
   /** Messages for `id` so far. */
-  of(id: string): any[];
+  of(id: string): WsMessage[];
   close(): Promise<void>;
 }
 

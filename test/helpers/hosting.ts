@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { Customer, TestApp } from './app.ts';
+import type { Customer, Json, TestApp } from './app.ts';
 
 export const MANAGE = ['hosting:read', 'hosting:write', 'hosting:manage'];
 
@@ -31,7 +31,7 @@ export async function upload(app: TestApp, key: string, hostingId: string, opts:
   const qs = opts.path === undefined ? '' : `?path=${encodeURIComponent(opts.path)}`;
   const res = await fetch(`${app.url}/v1/hosting/${hostingId}/files/upload${qs}`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: form });
   const text = await res.text();
-  let body: any = text;
+  let body: Json = text;
   try {
     body = JSON.parse(text);
   } catch {

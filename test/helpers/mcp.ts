@@ -1,5 +1,22 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { TextContent } from '@modelcontextprotocol/sdk/types.js';
+import type { Json } from './app.ts';
+
+/**
+ * A tools/call result as this server answers it (src/mcp/tool-results.ts): the JSON answer as
+ * text, and as `structuredContent` (absent only where the SDK itself refused the call).
+ */
+export interface ToolResult {
+  isError?: boolean;
+  content: TextContent[];
+  structuredContent?: Json;
+}
+
+/** `client.callTool`, typed as this server answers: the SDK's type also allows the legacy `toolResult` form. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  return (await client.callTool({ name, arguments: args })) as ToolResult;
+}
 
 /** An MCP SDK client connected to /mcp over Streamable HTTP with a Bearer credential. */
 export async function mcpClient(baseUrl: string, key: string, headers: Record<string, string> = {}, counter?: { requests: number }): Promise<Client> {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestApp } from './app.ts';
+import type { Json, TestApp } from './app.ts';
 import type { DashboardSession } from './oauth.ts';
 
 /** A PKCE pair (RFC 7636, S256). */
@@ -13,7 +13,7 @@ export function pkce() {
 /** Dynamic client registration (RFC 7591); returns status and JSON body. */
 export async function register(app: TestApp, metadata: Record<string, unknown>) {
   const res = await fetch(`${app.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(metadata) });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Record<string, Json> };
 }
 
 export async function registeredClient(app: TestApp, redirectUri = 'http://127.0.0.1/callback', name = 'Test MCP host') {
@@ -73,7 +73,7 @@ export async function approvedCode(app: TestApp, session: DashboardSession, p: A
 
 export async function tokenRequest(app: TestApp, form: Record<string, string>) {
   const res = await fetch(`${app.url}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Record<string, Json> };
 }
 
 /** A whole authorization: register, approve, exchange. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startTestApp, type TestApp } from './app.ts';
+import { startTestApp, type Json, type TestApp } from './app.ts';
 import { freePort } from './process.ts';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -68,7 +68,7 @@ export async function oauthPost(app: TestApp, path: string, form: Record<string,
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, Json> };
 }
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';

@@ -10,7 +10,7 @@ import addFormats from 'ajv-formats';
  */
 
 /** Headers of HTTP itself, never an API's to declare. ETag is not here: it is declared where sent. */
-export const GENERIC_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding', 'vary']);
+const GENERIC_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding', 'vary']);
 
 export interface Answer {
   status: number;
@@ -18,7 +18,16 @@ export interface Answer {
   text: string;
 }
 
-type Doc = { paths: Record<string, Record<string, any>>; components: { schemas: object; responses?: Record<string, any>; headers?: Record<string, any> } };
+// The parts of an OpenAPI document the check reads.
+type Ref = { $ref: string };
+type Header = { schema?: { type?: string } };
+type Response = { headers?: Record<string, Header | Ref>; content?: Record<string, { schema?: { format?: string } }> };
+type Reusable = { responses: Response; headers: Header };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, Response | Ref> }>>;
+  components: { schemas: object } & { [K in keyof Reusable]?: Record<string, Reusable[K]> };
+};
+const isRef = (value: object): value is Ref => '$ref' in value;
 
 const DEFS = 'https://contract.test/openapi.json';
 
@@ -32,11 +41,14 @@ export function openApiContract(doc: Doc) {
   const validator = (schema: unknown): ValidateFunction => {
     const key = JSON.stringify(schema);
     let v = compiled.get(key);
-    if (!v) compiled.set(key, (v = ajv.compile(local(schema))));
+    if (!v) {
+      v = ajv.compile(local(schema));
+      compiled.set(key, v);
+    }
     return v;
   };
-  const resolve = (value: any, kind: 'responses' | 'headers') =>
-    value?.$ref ? doc.components[kind]?.[value.$ref.replace(`#/components/${kind}/`, '')] : value;
+  const resolve = <K extends keyof Reusable>(value: Reusable[K] | Ref | undefined, kind: K): Reusable[K] | undefined =>
+    value && isRef(value) ? doc.components[kind]?.[value.$ref.replace(`#/components/${kind}/`, '')] : value;
 
   /** The problems of one answer to `METHOD template` (the document's path, `/servers/{id}`); empty when it tells the truth. */
   function check(method: string, template: string, answer: Answer): string[] {
@@ -46,11 +58,14 @@ export function openApiContract(doc: Doc) {
     const response = resolve(operation.responses[String(answer.status)], 'responses');
     if (!response) return [`${where}: status not declared (body ${answer.text.slice(0, 200)})`];
     const problems: string[] = [];
-    const declared = new Map(Object.entries<any>(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), resolve(h, 'headers')]));
+    const declared = new Map(Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), resolve(h, 'headers')]));
     answer.headers.forEach((value, name) => {
       if (GENERIC_HEADERS.has(name)) return;
       const header = declared.get(name);
-      if (!header) return void problems.push(`${where}: header ${name} not declared`);
+      if (!header) {
+        problems.push(`${where}: header ${name} not declared`);
+        return;
+      }
       const typed = header.schema?.type === 'integer' ? Number(value) : value;
       const validate = validator(header.schema ?? {});
       if (!validate(typed)) problems.push(`${where}: header ${name}: ${JSON.stringify(value)} ${ajv.errorsText(validate.errors)}`);

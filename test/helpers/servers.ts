@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Customer, TestApp } from './app.ts';
+import type { Customer, Json, TestApp } from './app.ts';
 
 /** Orders a server through the operator API and advances the clock until it runs. */
 export async function runningServer(app: TestApp, c: Customer, opts: { productId?: string; label?: string; osTemplate?: string } = {}): Promise<string> {
@@ -38,7 +38,7 @@ export async function events(app: TestApp, c: Customer, type?: string) {
 }
 
 /** Asserts the spec's error object with a status. */
-export function expectError(res: { status: number; body: any; text: string }, status: number, message?: RegExp) {
+export function expectError(res: { status: number; body: Json; text: string }, status: number, message?: RegExp) {
   expect(res.status, res.text).toBe(status);
   expect(res.body).toMatchObject({ statusCode: status, message: expect.any(String), error: expect.any(String) });
   if (message) expect(res.body.message).toMatch(message);

@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TestApp } from './app.ts';
+import type { Json, TestApp } from './app.ts';
 
-export interface Received {
+interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
-  json: any;
+  json: Json;
   path: string;
 }
 
@@ -32,7 +32,7 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      let json: any;
+      let json: Json;
       try {
         json = JSON.parse(body);
       } catch {

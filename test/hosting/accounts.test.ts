@@ -63,7 +63,7 @@ describe('hosting accounts', () => {
     expect((await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, { domain, productId: 'hosting-business' })).status).toBe(201);
     expectError(await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, { domain }), 400, /already used/);
     const catalogue = await app.admin('GET', '/admin/catalogue');
-    expect(catalogue.body.hostingPlans.map((p: any) => p.id)).toEqual(['hosting-starter', 'hosting-business']);
+    expect(catalogue.body.hostingPlans.map((p: { id: string }) => p.id)).toEqual(['hosting-starter', 'hosting-business']);
     expect(catalogue.body.hostingPlans[0]).toMatchObject({ phpVersions: ['8.1', '8.2', '8.3'], databases: 2, backupsKept: 5 });
   });
 });

@@ -34,7 +34,7 @@ describe('file manager', () => {
     expect(list.status, list.text).toBe(200);
     expect(list.body).toMatchObject({ path: '/public_html', truncated: false, entries: [{ name: 'index.html', path: '/public_html/index.html', type: 'file', permissions: '0644' }] });
     const root = await app.call('GET', `/v1/hosting/${id}/files?path=/`, { key: k });
-    expect(root.body.entries.map((e: any) => [e.name, e.type])).toEqual([['logs', 'directory'], ['public_html', 'directory']]);
+    expect(root.body.entries.map((e: { name: string; type: string }) => [e.name, e.type])).toEqual([['logs', 'directory'], ['public_html', 'directory']]);
 
     expect((await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: k, body: { path: '/public_html/blog' } })).status).toBe(200);
     expectError(await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: k, body: { path: '/public_html/blog' } }), 400, /already exists/);
@@ -214,7 +214,7 @@ describe('sandbox: hostile paths', () => {
       ];
       if (++sent % 100 === 0) key = await freshKey();
       const up = await upload(app, key, id, { path: p, name: 'x.txt', data: Buffer.from('pwned') });
-      attempts.push(['upload', { ...up, headers: up.headers } as any]);
+      attempts.push(['upload', { ...up, headers: up.headers }]);
       for (const [what, res] of attempts) {
         // A host path is only a name inside the site: where it must exist it is missing (404), never the host's file.
         const status = hostPaths.includes(p) && MUST_EXIST.includes(what) ? 404 : 400;

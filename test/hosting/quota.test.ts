@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type Customer, type Json, type TestApp } from '../helpers/app.ts';
 import { activeHosting, MANAGE, siteDir, upload } from '../helpers/hosting.ts';
 
 let app: TestApp;
@@ -43,7 +43,7 @@ async function stats(c: Customer, id: string) {
   return (await app.call('GET', `/v1/hosting/${id}/stats`, { key: c.key })).body as { disk: { usedBytes: number; quotaBytes: number }; inodes: { used: number; quota: number } };
 }
 
-function expectQuotaRefusal(res: { status: number; body: any; text: string }) {
+function expectQuotaRefusal(res: { status: number; body: Json; text: string }) {
   expect(res.status, res.text).toBe(409);
   expect(res.body).toMatchObject({ statusCode: 409, error: 'Conflict', code: 'QUOTA_EXCEEDED', message: expect.stringMatching(/quota|allows/) });
 }

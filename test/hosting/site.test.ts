@@ -38,7 +38,7 @@ describe('databases', () => {
     expectError(await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'shop' } }), 400, /already exists/);
     expect((await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'blog' } })).status).toBe(200);
     expectError(await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'third' } }), 400, /allows 2 extra databases/);
-    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data.map((d: any) => d.suffix)).toEqual(['blog', 'shop']);
+    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data.map((d: { suffix: string }) => d.suffix)).toEqual(['blog', 'shop']);
     expect((await app.call('DELETE', `/v1/hosting/${id}/databases/${prefix}shop`, { key: c.key })).body).toEqual({ name: `${prefix}shop`, deleted: true });
     expect(fs.existsSync(path.join(siteDir(app, id, 'mysql'), `${prefix}shop.sql`))).toBe(false);
     expectError(await app.call('DELETE', `/v1/hosting/${id}/databases/${prefix}shop`, { key: c.key }), 404);
@@ -73,7 +73,7 @@ describe('backups', () => {
     expect((await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/index.html`, { key: c.key })).body.content).toBe('version 1');
     expect((await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/assets/app.css`, { key: c.key })).body.content).toBe('body{}');
     expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/new.html`, { key: c.key }), 404, /does not exist/);
-    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data.map((d: any) => d.name)).toEqual([`${prefix}wp`]);
+    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data.map((d: { name: string }) => d.name)).toEqual([`${prefix}wp`]);
     expect(fs.existsSync(path.join(siteDir(app, id, 'mysql'), `${prefix}later.sql`))).toBe(false);
 
     const down = await fetchBytes(app, c.key, `/v1/hosting/${id}/backups/${backup.body.id}/download`);

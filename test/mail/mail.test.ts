@@ -60,9 +60,9 @@ describe('mailboxes', () => {
     const d2 = await enable(c);
     await app.call('POST', '/v1/mail/mailboxes', { key: c.key, body: { domain_id: d2.id, local_part: 'info', password: 'another long password' } });
     const perDomain = await app.call('GET', `/v1/mail/domains/${d.id}/mailboxes`, { key: c.key });
-    expect(perDomain.body.data.map((m: any) => m.local_part)).toEqual(['info', 'ada.lovelace']); // newest first
+    expect(perDomain.body.data.map((m: { local_part: string }) => m.local_part)).toEqual(['info', 'ada.lovelace']); // newest first
     const all = await app.call('GET', '/v1/mail/mailboxes', { key: c.key });
-    expect(all.body.data.map((m: any) => m.address)).toEqual([`info@${d2.domain}`, `info@${d.domain}`, `ada.lovelace@${d.domain}`]);
+    expect(all.body.data.map((m: { address: string }) => m.address)).toEqual([`info@${d2.domain}`, `info@${d.domain}`, `ada.lovelace@${d.domain}`]);
     expect(all.text).not.toMatch(/password"|scrypt/);
 
     const before = row.passwordHash;
@@ -126,12 +126,12 @@ describe('aliases', () => {
     for (const local of ['a', 'b']) await app.call('POST', '/v1/mail/mailboxes', { key: c.key, body: { domain_id: d.id, local_part: local, password: 'long enough password' } });
     await app.call('POST', '/v1/mail/mailboxes', { key: c.key, body: { domain_id: keep.id, local_part: 'a', password: 'long enough password' } });
     await app.call('POST', '/v1/mail/aliases', { key: c.key, body: { domain_id: d.id, source_local: 'fwd', destination: 'x@example.org' } });
-    expect((await app.call('GET', '/v1/mail/domains', { key: c.key })).body.data.find((x: any) => x.id === d.id)).toMatchObject({ mailbox_count: 2, alias_count: 1 });
+    expect((await app.call('GET', '/v1/mail/domains', { key: c.key })).body.data.find((x: { id: number }) => x.id === d.id)).toMatchObject({ mailbox_count: 2, alias_count: 1 });
     const del = await app.call('DELETE', `/v1/mail/domains/${d.id}`, { key: c.key });
     expect(del.status, del.text).toBe(200);
     expect(del.body).toEqual({ id: d.id, domain: d.domain, deleted: true, mailboxes_removed: 2, aliases_removed: 1 });
-    expect((await app.call('GET', '/v1/mail/domains', { key: c.key })).body.data.map((x: any) => x.id)).toEqual([keep.id]);
-    expect((await app.call('GET', '/v1/mail/mailboxes', { key: c.key })).body.data.map((m: any) => m.address)).toEqual([`a@${keep.domain}`]);
+    expect((await app.call('GET', '/v1/mail/domains', { key: c.key })).body.data.map((x: { id: number }) => x.id)).toEqual([keep.id]);
+    expect((await app.call('GET', '/v1/mail/mailboxes', { key: c.key })).body.data.map((m: { address: string }) => m.address)).toEqual([`a@${keep.domain}`]);
     expect(await app.running.app.prisma.mailAlias.count({ where: { domainId: d.id } })).toBe(0);
     expectError(await app.call('GET', `/v1/mail/domains/${d.id}/aliases`, { key: c.key }), 404);
     // The name is free again.
@@ -153,7 +153,7 @@ describe('mail setup', () => {
       mail_ip: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/),
       client: { host: expect.any(String), ports: { imap: 993, pop3: 995, smtp: 465, submission: 587 }, security: { imap: 'SSL/TLS', pop3: 'SSL/TLS', smtp: 'SSL/TLS', submission: 'STARTTLS' } },
     });
-    const rec = (type: string, name: string) => res.body.records.find((r: any) => r.type === type && r.name === name);
+    const rec = (type: string, name: string) => res.body.records.find((r: { type: string; name: string }) => r.type === type && r.name === name);
     expect(rec('MX', d.domain)).toEqual({ type: 'MX', name: d.domain, value: `mail.${d.domain}`, priority: 10, ttl: 3600 });
     expect(rec('A', `mail.${d.domain}`).value).toBe(res.body.mail_ip);
     expect(rec('TXT', d.domain).value).toMatch(/^v=spf1 mx .*~all$/);

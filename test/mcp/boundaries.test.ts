@@ -5,7 +5,7 @@ import { getSchema } from '../../src/schema/index.ts';
 import { providerServerLog } from '../../src/provider/simulated.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { activeHosting, MANAGE } from '../helpers/hosting.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { callTool, mcpClient, type ToolResult } from '../helpers/mcp.ts';
 
 /**
  * The MCP trust boundary held against attacks: what is not a tool (operation metadata
@@ -30,12 +30,12 @@ afterAll(() => app?.stop());
 
 const keyWith = async (scopes: string[]) => (await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes })).body.key as string;
 const execute = (client: Client, query: string, more: Record<string, unknown> = {}) =>
-  client.callTool({ name: 'graphql_execute', arguments: { query, ...more } }) as Promise<{ isError?: boolean; structuredContent: any }>;
+  callTool(client, 'graphql_execute', { query, ...more });
 const ssoTokens = () => app.running.app.prisma.ssoToken.count({ where: { serverId } });
 const providerLog = () => providerServerLog(app.running.app.prisma, serverId);
 const snapshots = () => app.running.app.prisma.snapshot.count({ where: { serverId } });
 
-function expectNotATool(res: { isError?: boolean; structuredContent: any }, field: string) {
+function expectNotATool(res: ToolResult, field: string) {
   expect(res.isError).toBe(true);
   expect(res.structuredContent.data).toBeUndefined();
   expect(res.structuredContent.errors).toEqual([
@@ -51,7 +51,7 @@ describe('MCP: what is not a tool is refused on every path', () => {
     const tools = (await client.listTools()).tools.map((t) => t.name);
     for (const op of listOperations(getSchema()).filter((o) => o.meta.notTool)) expect(tools).not.toContain(op.meta.tool);
     for (const name of excluded) {
-      const found = await (client.callTool({ name: 'graphql_schema_search', arguments: { query: name, limit: 25 } }) as Promise<{ structuredContent: any }>);
+      const found = await callTool(client, 'graphql_schema_search', { query: name, limit: 25 });
       const coordinates = found.structuredContent.data.map((m: { coordinate?: string }) => m.coordinate);
       expect(coordinates).not.toContain(`Mutation.${name}`);
       expect(coordinates).not.toContain(`Query.${name}`);

@@ -6,7 +6,7 @@ import { GRAPHQL_LIMITS } from '../../src/http/graphql.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { ROOT } from '../helpers/process.ts';
 
 /** MCP code mode (src/mcp/code-mode.ts): the opt-in `graphql` toolset, through the SDK client as an agent would use it. */
@@ -29,9 +29,8 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 const keyWith = async (scopes: string[]) => (await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes })).body.key as string;
-const call = (client: Client, name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<{ isError?: boolean; structuredContent: any; content: any }>;
-const execute = (client: Client, query: string, more: Record<string, unknown> = {}) => call(client, 'graphql_execute', { query, ...more });
-const search = (client: Client, args: Record<string, unknown>) => call(client, 'graphql_schema_search', args);
+const execute = (client: Client, query: string, more: Record<string, unknown> = {}) => callTool(client, 'graphql_execute', { query, ...more });
+const search = (client: Client, args: Record<string, unknown>) => callTool(client, 'graphql_schema_search', args);
 
 describe('MCP code mode: the graphql toolset', () => {
   it('is listed only when asked for, with titles and annotations, and its catalogue is small', async () => {

@@ -3,7 +3,7 @@ import { buildToolCatalog, DEFAULT_TOOLSETS } from '../../src/mcp/catalog.ts';
 import { MCP_INSTRUCTIONS } from '../../src/mcp/conventions.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { callTool, mcpClient } from '../helpers/mcp.ts';
 
 const catalog = buildToolCatalog(getSchema());
 let app: TestApp;
@@ -131,11 +131,11 @@ describe('MCP over Streamable HTTP', () => {
 
   it('calls a read tool and a write tool; results are structured JSON equal to the REST body', async () => {
     const client = await mcpClient(app.url, c.key);
-    const list = await client.callTool({ name: 'servers_list', arguments: { limit: 10 } });
+    const list = await callTool(client, 'servers_list', { limit: 10 });
     expect(list.isError).toBeFalsy();
     const rest = await app.call('GET', '/v1/servers?limit=10', { key: c.key });
     expect(list.structuredContent).toEqual(rest.body);
-    expect(JSON.parse((list.content as any)[0].text)).toEqual(rest.body);
+    expect(JSON.parse(list.content[0].text)).toEqual(rest.body);
 
     const stopped = await client.callTool({ name: 'server_power', arguments: { id: serverId, action: 'stop' } });
     expect(stopped.structuredContent).toMatchObject({ id: serverId, status: 'stopped' });

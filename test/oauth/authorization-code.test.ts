@@ -328,7 +328,7 @@ describe('connected apps', () => {
     const { client, tokens } = await codeFlow(app, session, { scope: 'servers:read', resource: `${app.url}/mcp` });
     expect((await mcpPost(app, tokens.access_token, 'tools/list')).status).toBe(200);
     const list = await dashboard(app, session, 'GET', '/apps');
-    const row = list.body.data.find((g: any) => g.client.id === client.client_id);
+    const row = list.body.data.find((g: { client: { id: string } }) => g.client.id === client.client_id);
     expect(row).toMatchObject({ client: { name: 'Test MCP host' }, redirectHost: '127.0.0.1', resource: `${app.url}/mcp`, scopes: ['servers:read'], lastUsedAt: expect.any(String) });
     const revoked = await dashboard(app, session, 'DELETE', `/apps/${row.id}`);
     expect(revoked.status).toBe(200);

@@ -150,7 +150,7 @@ describe('access tokens on every surface, with exactly the granted scopes', () =
   it('REST: reads pass, a write outside the grant is 403', async () => {
     const list = await app.call('GET', '/v1/servers', { key: token });
     expect(list.status).toBe(200);
-    expect(list.body.data.map((s: any) => s.id)).toContain(serverId);
+    expect(list.body.data.map((s: { id: string }) => s.id)).toContain(serverId);
     const power = await app.call('POST', `/v1/servers/${serverId}/power/stop`, { key: token });
     expect(power.status).toBe(403);
     expect(power.body.message).toMatch(/servers:write/);
@@ -255,13 +255,13 @@ describe('revocation (RFC 7009) and connected apps', () => {
     const t = await deviceTokens(app, session, 'account:read');
     const apps = await dashboard(app, session, 'GET', '/apps');
     expect(apps.status).toBe(200);
-    const grant = apps.body.data.find((g: any) => g.client.id === 'svc-cli' && g.scopes.join() === 'account:read');
+    const grant = apps.body.data.find((g: { client: { id: string }; scopes: string[] }) => g.client.id === 'svc-cli' && g.scopes.join() === 'account:read');
     expect(grant).toBeTruthy();
     expect((await dashboard(app, session, 'DELETE', `/apps/${grant.id}`)).status).toBe(200);
     expect((await app.call('GET', '/v1/account', { key: t.access_token })).status).toBe(401);
     expect((await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token, client_id: 'svc-cli' })).body.error).toBe('invalid_grant');
     const after = await dashboard(app, session, 'GET', '/apps');
-    expect(after.body.data.find((g: any) => g.id === grant.id)).toBeUndefined();
+    expect(after.body.data.find((g: { id: string }) => g.id === grant.id)).toBeUndefined();
   });
 
   it('stores tokens and codes only as hashes', async () => {

@@ -61,7 +61,7 @@ describe('client ID metadata documents', () => {
     expect(t.status).toBe(200);
     expect(t.body.access_token).toMatch(/^svc_at_/);
     const apps = await dashboard(app, session, 'GET', '/apps');
-    expect(apps.body.data.find((g: any) => g.client.id === clientId)).toMatchObject({ client: { name: 'Metadata host' }, redirectHost: '127.0.0.1' });
+    expect(apps.body.data.find((g: { client: { id: string } }) => g.client.id === clientId)).toMatchObject({ client: { name: 'Metadata host' }, redirectHost: '127.0.0.1' });
     expect(fetches.get('/host.json')).toBe(1);
   });
 

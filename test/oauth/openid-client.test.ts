@@ -65,10 +65,10 @@ describe.skipIf(!hasChromium)('device flow: openid-client + Chromium', () => {
 
     const reuse = await client.refreshTokenGrant(config, tokens.refresh_token!).then(
       () => null,
-      (err: any) => err,
+      (err: client.ResponseBodyError) => err,
     );
     expect(reuse).toBeInstanceOf(client.ResponseBodyError);
-    expect(reuse.error).toBe('invalid_grant');
+    expect(reuse?.error).toBe('invalid_grant');
     expect((await app.call('GET', '/v1/account', { key: refreshed.access_token })).status).toBe(401);
   });
 
@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)('device flow: openid-client + Chromium', () => {
     expect((await app.call('GET', '/v1/account', { key: t.access_token })).status).toBe(401);
     const refresh = await client.refreshTokenGrant(config, t.refresh_token!).then(
       () => null,
-      (err: any) => err,
+      (err: client.ResponseBodyError) => err,
     );
     expect(refresh?.error).toBe('invalid_grant');
   }, 60_000);

@@ -5,7 +5,7 @@ import { HOSTING_PROVISIONING } from '../../src/modules/hosting/service.ts';
 import { argumentsExample } from '../../src/schema/examples.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
-import { startTestApp, type CallOptions, type Customer, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type CallOptions, type Customer, type Json, type TestApp } from '../helpers/app.ts';
 import { proveDomain } from '../helpers/domains.ts';
 import { argumentsWithRealIds, collectIds } from '../helpers/example-ids.ts';
 import { activeHosting, domainName } from '../helpers/hosting.ts';
@@ -39,7 +39,7 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 /** Sends a request to an operation's route and checks the answer against the document. */
-async function send(op: { name: string; method: string; path: string }, url: string, opts: CallOptions = {}): Promise<Answer & { body: any }> {
+async function send(op: { name: string; method: string; path: string }, url: string, opts: CallOptions = {}): Promise<Answer & { body: Json }> {
   const res = await app.call(op.method, `/v1${url}`, opts);
   problems.push(...contract.check(op.method, templateOf(op.path), res));
   return res;
@@ -171,7 +171,7 @@ describe('every answer of /v1 is declared by the OpenAPI document', () => {
   });
 
   it('the binary streams: an upload (JSON), a download in its file type, a backup download; 415 and 413 on the upload', async () => {
-    const hosting = (await app.call('GET', '/v1/hosting', { key: c.key })).body.data.find((h: any) => h.status === 'active').id;
+    const hosting = (await app.call('GET', '/v1/hosting', { key: c.key })).body.data.find((h: { status: string }) => h.status === 'active').id;
     const route = (id: string) => binaryRoutes().find((r) => r.operationId === id)!;
     const upload = route('hostingFileUpload');
     const sendRoute = async (r: ReturnType<typeof route>, url: string, init: RequestInit = {}) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type Customer, type Json, type Reply, type TestApp } from '../helpers/app.ts';
 import { advance, balance, debits, events, expectError } from '../helpers/servers.ts';
 import { cycleOf, prorate } from '../../src/modules/billing/proration.ts';
 
@@ -134,7 +134,7 @@ describe('servers inside a pool', () => {
     await advance(app, 180);
     const detail = (await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body;
     expect(detail.usage).toEqual({ vcpu: 6, ramMb: 12288, diskGb: 150, ips: 1, servers: 2 });
-    expect(detail.servers.map((s: any) => [s.label, s.status, s.ips.length])).toEqual([['a', 'running', 1], ['private', 'running', 0]]);
+    expect(detail.servers.map((s: { label: string; status: string; ips: unknown[] }) => [s.label, s.status, s.ips.length])).toEqual([['a', 'running', 1], ['private', 'running', 0]]);
     expect((await events(app, c, 'server.created')).length).toBe(2);
     // A stopped server still holds its allocation.
     await app.call('POST', `/v1/servers/${a.body.id}/power/stop`, { key: c.key });
@@ -218,8 +218,8 @@ describe('pool IPs', () => {
     const pool = await buy(c);
     const a = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12' } })).body;
     const b = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'b', osTemplate: 'debian-12', ipCount: 0 } })).body;
-    const ips = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data as any[];
-    const aIp = ips.find((ip) => ip.assignedTo === a.id).ip;
+    const ips: { ip: string; assignedTo: string | null }[] = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data;
+    const aIp = ips.find((ip) => ip.assignedTo === a.id)!.ip;
     const free = ips.filter((ip) => ip.assignedTo === null).map((ip) => ip.ip);
 
     const res = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
@@ -227,9 +227,9 @@ describe('pool IPs', () => {
       body: { changes: [{ ip: aIp, serverId: b.id }, { ip: free[0], serverId: a.id }, { ip: free[1], serverId: b.id }] },
     });
     expect(res.status, res.text).toBe(200);
-    const holder = (ip: string) => res.body.find((x: any) => x.ip === ip).assignedTo;
+    const holder = (ip: string) => res.body.find((x: { ip: string }) => x.ip === ip).assignedTo;
     expect([holder(aIp), holder(free[0]), holder(free[1])]).toEqual([b.id, a.id, b.id]);
-    expect((await app.call('GET', `/v1/servers/${b.id}/ips`, { key: c.key })).body.data.map((x: any) => x.ip).sort()).toEqual([aIp, free[1]].sort());
+    expect((await app.call('GET', `/v1/servers/${b.id}/ips`, { key: c.key })).body.data.map((x: { ip: string }) => x.ip).sort()).toEqual([aIp, free[1]].sort());
 
     // Another pool's server, a standalone address, an address outside the block: the whole batch is refused.
     const otherPool = await buy(c);
@@ -250,7 +250,7 @@ describe('pool IPs', () => {
 
     // null returns an address to the block
     const back = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip: free[1], serverId: null }] } });
-    expect(back.body.find((x: any) => x.ip === free[1]).assignedTo).toBeNull();
+    expect(back.body.find((x: { ip: string }) => x.ip === free[1]).assignedTo).toBeNull();
   });
 
   it('is limited to 6 calls per minute per key', async () => {
@@ -258,7 +258,7 @@ describe('pool IPs', () => {
     const pool = await buy(c);
     const ip = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data[0].ip;
     const statuses: number[] = [];
-    let last: any;
+    let last!: Reply<Json>;
     for (let i = 0; i < 7; i++) {
       last = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip, serverId: null }] } });
       statuses.push(last.status);
@@ -320,7 +320,7 @@ describe('pool servers follow pool rules', () => {
     expect((await app.call('DELETE', `/v1/servers/${s.id}`, { key: c.key })).status).toBe(200);
     const ips = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data;
     expect(ips).toHaveLength(16);
-    expect(ips.every((ip: any) => ip.assignedTo === null)).toBe(true);
+    expect(ips.every((ip: { assignedTo: string | null }) => ip.assignedTo === null)).toBe(true);
     expect((await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body.usage).toEqual({ vcpu: 0, ramMb: 0, diskGb: 0, ips: 0, servers: 0 });
     expect(await balance(app, c)).toBe(before);
   });

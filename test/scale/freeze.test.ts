@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { freshDatabase, startTestApp, type Customer, type Reply, type TestApp } from '../helpers/app.ts';
+import { freshDatabase, startTestApp, type Customer, type Json, type Reply, type TestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/process.ts';
 
 /**
@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 
 /** Answers of `calls` started together, each with how long it took. */
-async function timed(calls: (() => Promise<Reply<any>>)[]): Promise<{ res: Reply<any>; ms: number }[]> {
+async function timed(calls: (() => Promise<Reply<Json>>)[]): Promise<{ res: Reply<Json>; ms: number }[]> {
   return Promise.all(calls.map(async (call) => {
     const started = Date.now();
     const res = await call();

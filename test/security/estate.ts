@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { Customer, TestApp } from '../helpers/app.ts';
+import type { Customer, Json, TestApp } from '../helpers/app.ts';
 import { activeHosting, domainName } from '../helpers/hosting.ts';
 import { proveDomain } from '../helpers/domains.ts';
 import { advance, runningServer } from '../helpers/servers.ts';
@@ -35,7 +35,7 @@ export interface Estate {
   secrets: Record<string, string>;
 }
 
-async function ok(res: Promise<{ status: number; body: any; text: string }>, what: string, status = 200): Promise<any> {
+async function ok(res: Promise<{ status: number; body: Json; text: string }>, what: string, status = 200): Promise<Json> {
   const r = await res;
   expect(r.status, `${what}: ${r.text}`).toBe(status);
   return r.body;

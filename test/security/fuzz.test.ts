@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_NAMES } from '../../src/errors.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { startTestApp, type Json as JsonValue, type TestApp } from '../helpers/app.ts';
+import { callTool, mcpClient, type ToolResult } from '../helpers/mcp.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { buildEstate, refusalChecker, type Estate } from './estate.ts';
 import { argsFor, documentFor, pathValue } from './requests.ts';
@@ -37,7 +37,8 @@ interface Param {
   required: boolean;
   schema: Json;
 }
-type Json = Record<string, any>;
+/** A JSON object: an OpenAPI operation or schema, read as the document has it. */
+type Json = Record<string, JsonValue>;
 
 let app: TestApp;
 let receiver: Receiver;
@@ -58,7 +59,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  console.log(`fuzz: ${total} cases (REST, GraphQL, MCP) over ${Object.values(openapi?.paths ?? {}).reduce((n: number, p: any) => n + Object.keys(p).length, 0)} operations (${CASES} per operation, seed ${SEED})`);
+  console.log(`fuzz: ${total} cases (REST, GraphQL, MCP) over ${Object.values<object>(openapi?.paths ?? {}).reduce((n: number, p) => n + Object.keys(p).length, 0)} operations (${CASES} per operation, seed ${SEED})`);
   process.off('uncaughtException', onUncaught);
   await receiver?.close();
   await app?.stop();
@@ -84,6 +85,7 @@ const hostileText = fc.oneof(
     '%2e%2e%2f%2e%2e%2f',
     '<script>alert(1)</script>',
     "' OR 1=1 --",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Log4Shell-style lookup, sent literally as hostile input
     '${jndi:ldap://x}',
     '{{7*7}}',
     '\r\nX-Injected: 1',
@@ -107,7 +109,7 @@ const hostileNumber = fc.oneof(
 /** Deep nesting: arrays and objects 200 levels down (JSON.parse copes; the API must too). */
 const deep = fc.constantFrom(
   JSON.parse('['.repeat(200) + ']'.repeat(200)),
-  JSON.parse('{"a":'.repeat(200) + '1' + '}'.repeat(200)),
+  JSON.parse(`${'{"a":'.repeat(200)}1${'}'.repeat(200)}`),
 );
 const anyJson = fc.oneof(hostileText, hostileNumber, fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 3 }), deep, fc.array(hostileText, { maxLength: 5 }));
 
@@ -251,7 +253,7 @@ async function run(c: Case, label: string, binary: boolean): Promise<void> {
     return;
   }
   if (res.status >= 400) {
-    let json: any;
+    let json: JsonValue;
     try {
       json = JSON.parse(text);
     } catch {
@@ -337,12 +339,12 @@ describe('fuzzing GraphQL variables and MCP tool arguments', () => {
         const before = await graphqlState.before();
         const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${F.customer.key}` }, body: JSON.stringify({ query: documentFor(schema, op), variables }), signal: AbortSignal.timeout(20_000) });
         total++;
-        const body: any = await res.json();
+        const body: JsonValue = await res.json();
         const where = `graphql ${op.name} ${JSON.stringify(variables).slice(0, 200)} → ${res.status} ${JSON.stringify(body).slice(0, 200)}`;
         if (res.status >= 500) findings.push(`5xx: ${where}`);
         else if (body.errors?.length) {
-          if (!body.errors.every((e: any) => typeof e.extensions?.code === 'string' && typeof e.extensions?.status === 'number')) findings.push(`error without code/status: ${where}`);
-          if (res.status !== Math.max(...body.errors.map((e: any) => e.extensions?.status ?? 0))) findings.push(`HTTP status is not the error's: ${where}`);
+          if (!body.errors.every((e: { extensions?: { code?: unknown; status?: unknown } }) => typeof e.extensions?.code === 'string' && typeof e.extensions?.status === 'number')) findings.push(`error without code/status: ${where}`);
+          if (res.status !== Math.max(...body.errors.map((e: { extensions?: { status?: number } }) => e.extensions?.status ?? 0))) findings.push(`HTTP status is not the error's: ${where}`);
           if (res.status >= 400 && (await graphqlState.changedSince(before)).length) findings.push(`state changed on ${res.status}: ${where}`);
         } else await app.running.app.runDueWork();
       }
@@ -355,9 +357,9 @@ describe('fuzzing GraphQL variables and MCP tool arguments', () => {
       for (const raw of fc.sample(argsArb(op), { seed: SEED + 1, numRuns: PER_OP })) {
         const args = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
         const before = await mcpState.before();
-        let res: any;
+        let res: Partial<ToolResult> & { rpcError?: string };
         try {
-          res = await mcp.callTool({ name: op.meta.tool, arguments: args });
+          res = await callTool(mcp, op.meta.tool, args);
         } catch (err) {
           // The SDK refuses arguments that break the tool's input schema (JSON-RPC InvalidParams): a refusal too.
           res = { rpcError: (err as Error).message };

@@ -13,7 +13,7 @@ import { PAGE_MAX } from '../../src/core/paging.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 import { upload } from '../helpers/hosting.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { expectError } from '../helpers/servers.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { accountState, buildEstate, type Estate } from './estate.ts';
@@ -176,7 +176,7 @@ describe('text the database cannot store (found by the fuzzer: 500 before)', () 
     const literal = await gql(app, '{ server(id: "srv_\\u0000") { id } }', { key });
     expect(literal.status).toBe(400);
     const mcp = await mcpClient(app.url, key);
-    const res: any = await mcp.callTool({ name: 'server_snapshot_delete', arguments: { id: E.serverId, snapshotId: '\u0000' } });
+    const res = await callTool(mcp, 'server_snapshot_delete', { id: E.serverId, snapshotId: '\u0000' });
     expect(res.structuredContent).toMatchObject({ statusCode: 400, message: expect.stringMatching(/NUL/) });
     await mcp.close();
   });
@@ -205,7 +205,7 @@ describe('paths with a trailing slash (found by the fuzzer: an empty 404 before)
   it('are the same route as without it, with JSON answers', async () => {
     const list = await call('GET', '/v1/servers/');
     expect(list.status).toBe(200);
-    expect(list.body.data.map((s: any) => s.id)).toEqual([E.serverId]);
+    expect(list.body.data.map((s: { id: string }) => s.id)).toEqual([E.serverId]);
     expect((await call('GET', `/v1/tickets/${E.ticketId}/`)).body.id).toBe(E.ticketId);
     expectError(await call('GET', '/v1/servers/srv_00000000000000000000000000/'), 404);
     expectError(await call('GET', '/v1/nothing-here/'), 404);

@@ -72,7 +72,7 @@ const BY_NAME: Record<string, unknown> = {
 };
 
 /** A plausible value of a GraphQL input type. */
-export function sampleOf(type: GraphQLInputType, name: string, op: Operation): unknown {
+function sampleOf(type: GraphQLInputType, name: string, op: Operation): unknown {
   if (name === 'productId') return op.meta.area === 'pools' && op.path.startsWith('/pools') && !op.path.endsWith('/servers') ? 'pool-fra1' : 'std-2c-4g-50';
   if (name === 'cursor') return undefined;
   if (Object.hasOwn(BY_NAME, name)) return BY_NAME[name];
@@ -165,7 +165,10 @@ export function restRequest(op: Operation, args: Args): RestRequest {
     const where = op.argLocation(arg);
     if (where === 'path') path = path.replace(`:${arg.name}`, encodeURIComponent(String(v)));
     else if (where === 'query') for (const item of Array.isArray(v) ? v : [v]) query.append(arg.name, String(item));
-    else (body ??= {})[arg.name] = v;
+    else {
+      body ??= {};
+      body[arg.name] = v;
+    }
   }
   const qs = query.toString();
   return { method: op.method, url: `/v1${path}${qs ? `?${qs}` : ''}`, body };

@@ -6,8 +6,8 @@ import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { ALL_SCOPES, type Scope } from '../../src/scopes.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { startTestApp, type Json, type TestApp } from '../helpers/app.ts';
+import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { SPEC_OPERATIONS } from '../spec-operations.ts';
 import { accountState, buildEstate, type Estate } from './estate.ts';
@@ -64,7 +64,7 @@ async function rest(req: { method: string; url: string; body?: unknown; form?: F
   }
   const res = await fetch(app.url + req.url, { method: req.method, headers, body });
   const text = await res.text();
-  let json: any;
+  let json: Json;
   try {
     json = JSON.parse(text);
   } catch {
@@ -79,7 +79,7 @@ async function graphql(op: Operation, variables: Args, key?: string) {
     headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
     body: JSON.stringify({ query: documentFor(schema, op), variables }),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as Json };
 }
 
 function check(failures: string[], ok: boolean, what: string) {
@@ -267,7 +267,7 @@ describe('GraphQL edges of the graph (every field declared with edge(), from the
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${A.customer.key}` },
       body: JSON.stringify({ query: `{ account { id ${fromAccount.map((e) => `${e.field.name} { __typename }`).join(' ')} } }` }),
     });
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as Json;
     expect(body.errors).toBeUndefined();
     for (const e of fromAccount) expect(body.data.account[e.field.name], e.field.name).not.toBeNull();
   });
@@ -281,7 +281,7 @@ describe('GraphQL edges of the graph (every field declared with edge(), from the
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${set.key}` },
         body: JSON.stringify({ query: `{ account { id ${e.field.name} { __typename } } }` }),
       });
-      const body = (await res.json()) as any;
+      const body = (await res.json()) as Json;
       counts.graphql++;
       const err = body.errors?.[0];
       check(
@@ -334,7 +334,7 @@ describe('MCP', () => {
       counts.mcp++;
       for (const tool of tools.filter((t) => !set.scopes.includes(t.scope))) {
         check(failures, !listed.has(tool.name), `${tool.name} listed for [${set.label}]`);
-        const res: any = await client.callTool({ name: tool.name, arguments: argsFor(tool.operation, A) });
+        const res = await callTool(client, tool.name, argsFor(tool.operation, A));
         counts.mcp++;
         const expected = { statusCode: 403, message: `This credential lacks the scope "${tool.scope}".`, error: 'Forbidden', code: 'FORBIDDEN' };
         check(failures, res.isError === true && JSON.stringify(res.structuredContent) === JSON.stringify(expected), `${tool.name} [${set.label}]: ${JSON.stringify(res)}`);
@@ -351,8 +351,8 @@ describe('MCP', () => {
       const foreignArgs = argsFor(tool.operation, A);
       const missingArgs = { ...foreignArgs };
       for (const p of resourceParams(tool.operation.path)) missingArgs[p] = missingLike(foreignArgs[p] as string | number);
-      const foreign: any = await client.callTool({ name: tool.name, arguments: foreignArgs });
-      const missing: any = await client.callTool({ name: tool.name, arguments: missingArgs });
+      const foreign = await callTool(client, tool.name, foreignArgs);
+      const missing = await callTool(client, tool.name, missingArgs);
       counts.mcp += 2;
       check(failures, foreign.isError === true && foreign.structuredContent?.statusCode === 404 && JSON.stringify(foreign.structuredContent) === JSON.stringify(missing.structuredContent), `${tool.name}: ${JSON.stringify(foreign)} vs ${JSON.stringify(missing)}`);
     });

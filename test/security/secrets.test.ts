@@ -32,8 +32,9 @@ const SECRET_FIELD = /^(secret|.*password|.*token|key|device_code|user_code|csrf
 /** Collects values of secret-named fields from a response body. */
 function harvest(body: unknown, where: string) {
   const walk = (v: unknown, p: string) => {
-    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}[${i}]`));
-    else if (v && typeof v === 'object') {
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) walk(x, `${p}[${i}]`);
+    } else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
         if (typeof x === 'string' && SECRET_FIELD.test(k) && x.length >= 8 && !/\*{3}/.test(x)) secrets.set(`${where} ${p}${k}`, x);
         else walk(x, `${p}${k}.`);

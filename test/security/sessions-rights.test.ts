@@ -1,7 +1,7 @@
 import http from 'node:http';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import type { Json, TestApp } from '../helpers/app.ts';
 import { ensureDashboardBuilt } from '../helpers/browser.ts';
 import { accountHolder, dashboard, pollToken, signIn, startDevice, startOAuthApp, type DashboardSession, type Holder } from '../helpers/oauth.ts';
 import { getAuthorize, pkce, postConsent, registeredClient, type AuthorizeParams } from '../helpers/oauth-code.ts';
@@ -31,7 +31,7 @@ async function keyIds(s: DashboardSession): Promise<string[]> {
 }
 
 /** Follows a dashboard SSO link as a browser does; the session's CSRF token from GET /session. */
-async function ssoSession(key: string, serverId: string): Promise<{ session: DashboardSession; state: any }> {
+async function ssoSession(key: string, serverId: string): Promise<{ session: DashboardSession; state: Json }> {
   const link = await app.call('POST', `/v1/servers/${serverId}/sso`, { key, body: {} });
   expect(link.status, link.text).toBe(200);
   const landed = await fetch(link.body.url, { redirect: 'manual' });
@@ -44,11 +44,11 @@ async function ssoSession(key: string, serverId: string): Promise<{ session: Das
 /** GraphQL over HTTP with the dashboard session. */
 async function sessionGql(s: DashboardSession, query: string, variables: Record<string, unknown> = {}) {
   const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: s.cookie, 'X-CSRF-Token': s.csrf }, body: JSON.stringify({ query, variables }) });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as Json };
 }
 
 /** One operation over graphql-ws with the session cookie (from our origin); resolves with its first result. */
-function wsOperation(s: DashboardSession, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+function wsOperation(s: DashboardSession, query: string, variables: Record<string, unknown> = {}): Promise<Json> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${app.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers: { Cookie: s.cookie, Origin: app.url } });
     ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: {} })));
@@ -250,7 +250,7 @@ describe('sudo mode: account-wide acts need the password typed in the last 10 mi
 
 /** An HTTP request to the app sent from a given loopback address (Linux answers on all of 127/8). */
 function requestFrom(localAddress: string, method: string, path: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Json }>((resolve, reject) => {
     const req = http.request(`${app.url}${path}`, { method, headers, localAddress }, (res) => {
       let text = '';
       res.on('data', (c) => (text += c));

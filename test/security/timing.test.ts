@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 
 /**
  * OWASP API2 (broken authentication), timing: credentials are found by the SHA-256 of the
@@ -33,8 +34,13 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 /** A Prisma stand-in that records every call's arguments and finds nothing. */
 function recordingPrisma() {
   const seen: unknown[] = [];
-  const model = new Proxy({}, { get: (_t, method) => async (args: unknown) => (seen.push({ method, args }), null) });
-  return { prisma: new Proxy({}, { get: () => model }) as any, seen };
+  const model = new Proxy({}, {
+    get: (_t, method) => async (args: unknown) => {
+      seen.push({ method, args });
+      return null;
+    },
+  });
+  return { prisma: new Proxy({}, { get: () => model }) as PrismaClient, seen };
 }
 
 describe('lookups by hash', () => {
@@ -53,7 +59,7 @@ describe('lookups by hash', () => {
     expect(seen).toMatchObject([{ method: 'findUnique', args: { where: { tokenHash: sha256(token) } } }]);
     expect(JSON.stringify(seen)).not.toContain(token);
     const none = recordingPrisma();
-    for (const bad of ['svc_short', 'svc_rt_' + 'a'.repeat(40), 'Basic x', `svc_${'a'.repeat(41)}`]) {
+    for (const bad of ['svc_short', `svc_rt_${'a'.repeat(40)}`, 'Basic x', `svc_${'a'.repeat(41)}`]) {
       await expect(authenticate(none.prisma, bad.startsWith('Basic') ? bad : `Bearer ${bad}`, new Date(), 'http://127.0.0.1/v1')).rejects.toMatchObject({ status: 401 });
     }
     expect(none.seen).toEqual([]);

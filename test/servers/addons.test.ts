@@ -21,8 +21,8 @@ describe('add-on list', () => {
     const id = await runningServer(app, c);
     const res = await app.call('GET', `/v1/servers/${id}/addons`, { key: c.key });
     expect(res.status).toBe(200);
-    expect(res.body.data.map((a: any) => a.type)).toEqual(['extra_ip', 'extra_ip', 'ip_block_24', 'seo_ip_pack', 'backups', 'backups']);
-    const seo = res.body.data.find((a: any) => a.id === 'addon-seo-pack');
+    expect(res.body.data.map((a: { type: string }) => a.type)).toEqual(['extra_ip', 'extra_ip', 'ip_block_24', 'seo_ip_pack', 'backups', 'backups']);
+    const seo = res.body.data.find((a: { id: string }) => a.id === 'addon-seo-pack');
     expect(seo).toEqual({
       id: 'addon-seo-pack',
       name: expect.stringMatching(/SEO IP Pack/),
@@ -44,7 +44,7 @@ describe('attach and detach', () => {
   it('attach debits the prorated price at once with one wallet transaction and routes the addresses', async () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 10_000 });
     const id = await runningServer(app, c);
-    const listed = (await app.call('GET', `/v1/servers/${id}/addons`, { key: c.key })).body.data.find((a: any) => a.id === 'addon-ipv4-4');
+    const listed = (await app.call('GET', `/v1/servers/${id}/addons`, { key: c.key })).body.data.find((a: { id: string }) => a.id === 'addon-ipv4-4');
     const res = await app.call('POST', `/v1/servers/${id}/addons`, { key: c.key, body: { addonId: 'addon-ipv4-4' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: 'addon-ipv4-4', serverId: id, type: 'extra_ip', monthlyUsdCents: 1000, chargedUsdCents: listed.prorated_usd_cents, transactionId: expect.stringMatching(/^txn_/) });
@@ -52,12 +52,12 @@ describe('attach and detach', () => {
     expect(await balance(app, c)).toBe(10_000 - listed.prorated_usd_cents);
     const txns = await debits(app, c);
     expect(txns).toMatchObject([{ id: res.body.transactionId, amountUsdCents: -listed.prorated_usd_cents, balanceAfterUsdCents: 10_000 - listed.prorated_usd_cents, kind: 'addon_purchase', reference: id }]);
-    const ips = (await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body.data.map((ip: any) => ip.ip);
+    const ips = (await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body.data.map((ip: { ip: string }) => ip.ip);
     expect(ips).toEqual(expect.arrayContaining(res.body.ips));
     const list = (await app.call('GET', `/v1/servers/${id}/addons`, { key: c.key })).body.data;
-    expect(list.find((a: any) => a.id === 'addon-ipv4-4')).toMatchObject({ active: true, owned_by_type: true });
-    expect(list.find((a: any) => a.id === 'addon-ipv4-1')).toMatchObject({ active: false, owned_by_type: true });
-    expect(list.find((a: any) => a.id === 'addon-backups-daily')).toMatchObject({ owned_by_type: false });
+    expect(list.find((a: { id: string }) => a.id === 'addon-ipv4-4')).toMatchObject({ active: true, owned_by_type: true });
+    expect(list.find((a: { id: string }) => a.id === 'addon-ipv4-1')).toMatchObject({ active: false, owned_by_type: true });
+    expect(list.find((a: { id: string }) => a.id === 'addon-backups-daily')).toMatchObject({ owned_by_type: false });
   });
 
   it('400 when the same type is already active, with nothing debited; changing tier is DELETE then POST; detach never refunds', async () => {
@@ -89,7 +89,7 @@ describe('attach and detach', () => {
     expect(await balance(app, c)).toBe(50);
     expect(await debits(app, c)).toEqual([]);
     const list = (await app.call('GET', `/v1/servers/${id}/addons`, { key: c.key })).body.data;
-    expect(list.find((a: any) => a.id === 'addon-block-24')).toMatchObject({ active: false, owned_by_type: false, available: true });
+    expect(list.find((a: { id: string }) => a.id === 'addon-block-24')).toMatchObject({ active: false, owned_by_type: false, available: true });
     expect((await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body.data).toHaveLength(1);
   });
 
@@ -103,14 +103,14 @@ describe('attach and detach', () => {
     expect(new Set(first.body.ips.map((ip: string) => ip.split('.').slice(0, 3).join('.'))).size).toBe(1);
     expect((await app.call('POST', `/v1/servers/${b}/addons`, { key: c.key, body: { addonId: 'addon-block-24' } })).status).toBe(200);
     const before = await balance(app, c);
-    const offer = (await app.call('GET', `/v1/servers/${d}/addons`, { key: c.key })).body.data.find((x: any) => x.id === 'addon-block-24');
+    const offer = (await app.call('GET', `/v1/servers/${d}/addons`, { key: c.key })).body.data.find((x: { id: string }) => x.id === 'addon-block-24');
     expect(offer).toMatchObject({ available: false, stock_note: expect.stringMatching(/out of stock/i) });
     expectError(await app.call('POST', `/v1/servers/${d}/addons`, { key: c.key, body: { addonId: 'addon-block-24' } }), 400, /out of stock/i);
     expect(await balance(app, c)).toBe(before);
     expect(await debits(app, c)).toHaveLength(2);
 
     expect((await app.call('DELETE', `/v1/servers/${a}/addons/addon-block-24`, { key: c.key })).body.releasedIps).toHaveLength(256);
-    expect((await app.call('GET', `/v1/servers/${d}/addons`, { key: c.key })).body.data.find((x: any) => x.id === 'addon-block-24').available).toBe(true);
+    expect((await app.call('GET', `/v1/servers/${d}/addons`, { key: c.key })).body.data.find((x: { id: string }) => x.id === 'addon-block-24').available).toBe(true);
     expect((await app.call('POST', `/v1/servers/${d}/addons`, { key: c.key, body: { addonId: 'addon-block-24' } })).status).toBe(200);
   });
 

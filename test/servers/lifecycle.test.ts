@@ -85,7 +85,7 @@ describe('snapshots', () => {
     expect(b.body.id).toBe(a.body.id);
     expect(b.headers.get('idempotent-replayed')).toBe('true');
     const second = await app.call('POST', `/v1/servers/${id}/snapshots`, { key: c.key, body: { name: 'second' } });
-    expect((await app.call('GET', `/v1/servers/${id}/snapshots`, { key: c.key })).body.data.map((s: any) => s.id)).toEqual([second.body.id, a.body.id]);
+    expect((await app.call('GET', `/v1/servers/${id}/snapshots`, { key: c.key })).body.data.map((s: { id: string }) => s.id)).toEqual([second.body.id, a.body.id]);
 
     expectError(await app.call('POST', `/v1/servers/${id}/snapshots/${a.body.id}/revert`, { key: c.key }), 403);
 

@@ -63,13 +63,13 @@ describe('IPs and reverse DNS', () => {
     const id = await runningServer(app, c);
     const attach = await app.call('POST', `/v1/servers/${id}/addons`, { key: c.key, body: { addonId: 'addon-seo-pack' } });
     expect(attach.status, attach.text).toBe(200);
-    const ips = (await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body.data as any[];
+    const ips: { ip: string; zoneHosted: boolean }[] = (await app.call('GET', `/v1/servers/${id}/ips`, { key: c.key })).body.data;
     const foreign = ips.filter((ip) => !ip.zoneHosted);
     expect(foreign.length).toBeGreaterThan(0);
     const res = await app.call('PUT', `/v1/servers/${id}/ips/${foreign[0].ip}/ptr`, { key: c.key, body: { hostname: 'seo.example.com' } });
     expectError(res, 400, /not hosted.*zoneHosted: false/);
     expectError(await app.call('DELETE', `/v1/servers/${id}/ips/${foreign[0].ip}/ptr`, { key: c.key }), 400, /not hosted/);
-    const hosted = ips.find((ip) => ip.zoneHosted && ip.ip !== ips[0].ip);
+    const hosted = ips.find((ip) => ip.zoneHosted && ip.ip !== ips[0].ip)!;
     expect((await app.call('PUT', `/v1/servers/${id}/ips/${hosted.ip}/ptr`, { key: c.key, body: { hostname: 'seo.example.com' } })).status).toBe(200);
   });
 });
@@ -80,12 +80,12 @@ describe('plan options and change-plan', () => {
     const id = await runningServer(app, c, { productId: 'std-2c-4g-50' });
     const res = await app.call('GET', `/v1/servers/${id}/plan-options`, { key: c.key });
     expect(res.status).toBe(200);
-    expect(res.body.data.map((p: any) => [p.productId, p.monthlyUsdCents, p.current])).toEqual([
+    expect(res.body.data.map((p: { productId: string; monthlyUsdCents: number; current: boolean }) => [p.productId, p.monthlyUsdCents, p.current])).toEqual([
       ['std-1c-2g-50', 600, false],
       ['std-2c-4g-50', 1200, true],
       ['std-4c-8g-50', 2400, false],
     ]);
-    expect(res.body.data.every((p: any) => p.diskGb === 50 && p.family === 'std')).toBe(true);
+    expect(res.body.data.every((p: { diskGb: number; family: string }) => p.diskGb === 50 && p.family === 'std')).toBe(true);
   });
 
   it('changes vCPU/RAM in place: reboot of about a minute, disk unchanged, no money moves, server.resized', async () => {

@@ -141,7 +141,10 @@ describe('typed server reads', () => {
     const c = await app.customer();
     const sql: string[] = [];
     const rows = reads!.rows.bind(reads);
-    reads!.rows = (text, values) => (sql.push(text), rows(text, values));
+    reads!.rows = (text, values) => {
+      sql.push(text);
+      return rows(text, values);
+    };
     try {
       await listServersWithRelations(tenantClient(app.running.app.prisma, c.accountId), {});
     } finally {

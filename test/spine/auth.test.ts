@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type Customer, type Json, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 
 let app: TestApp;
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-const expectError = (res: { status: number; body: any }, status: number, error: string) => {
+const expectError = (res: { status: number; body: Json }, status: number, error: string) => {
   expect(res.status).toBe(status);
   const { param, ...rest } = res.body;
   expect(rest).toEqual({ statusCode: status, message: expect.any(String), error, code: expect.stringMatching(/^[A-Z_]+$/) });

@@ -5,7 +5,7 @@ import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { buildEstate, type Estate } from '../security/estate.ts';
 import { argsFor, documentFor, restRequest, type Args } from '../security/requests.ts';
@@ -126,13 +126,13 @@ describe('a cursor the list did not issue', () => {
       expect(tools.length).toBe(paged.length);
       const failures: string[] = [];
       for (const tool of tools) {
-        const res: any = await client.callTool({ name: tool.name, arguments: { ...argsFor(tool.operation, E), cursor: 'zzz' } });
+        const res = await callTool(client, tool.name, { ...argsFor(tool.operation, E), cursor: 'zzz' });
         if (!res.isError || !isDeepStrictEqual(res.structuredContent, REFUSAL)) failures.push(`${tool.name}: ${JSON.stringify(res).slice(0, 300)}`);
       }
       expect(failures).toEqual([]);
       // Code mode's schema search pages too: its cursors are offsets it issued.
       const code = await mcpClient(app.url, E.customer.key, { 'X-MCP-Toolsets': 'graphql' });
-      const search = (args: Record<string, unknown>) => code.callTool({ name: 'graphql_schema_search', arguments: { query: 'server', limit: 2, ...args } }) as Promise<any>;
+      const search = (args: Record<string, unknown>) => callTool(code, 'graphql_schema_search', { query: 'server', limit: 2, ...args });
       for (const cursor of ['zzz', '0', '999999']) expect((await search({ cursor })).structuredContent, cursor).toEqual(REFUSAL);
       const first = await search({});
       expect((await search({ cursor: first.structuredContent.nextCursor })).isError).toBeFalsy();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type Customer, type Json, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
 let c: Customer;
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-function expectShape(res: { status: number; body: any }, status: number, error: string, message?: RegExp) {
+function expectShape(res: { status: number; body: Json }, status: number, error: string, message?: RegExp) {
   expect(res.status).toBe(status);
   const { param, ...rest } = res.body;
   expect(rest).toEqual({ statusCode: status, message: expect.any(String), error, code: expect.stringMatching(/^[A-Z_]+$/) });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type Customer, type Json, type Reply, type TestApp } from '../helpers/app.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -36,7 +36,7 @@ describe('Idempotency-Key when the database drops mid-request', () => {
 
   it('the completion write fails after the commit: the client gets a 503, and its retry replays the same ticket, created once', async () => {
     await cut('IdempotencyRecord', 'UPDATE', `NEW.state = 'completed'`);
-    let first;
+    let first: Reply<Json>;
     try {
       first = await open('cut-1', 'Disk full');
     } finally {
@@ -67,7 +67,7 @@ describe('Idempotency-Key when the database drops mid-request', () => {
     const call = () => app.call('POST', '/graphql', { key: c.key, body, headers: { 'Idempotency-Key': 'cut-gql' } });
     const before = await ticketCount();
     await cut('IdempotencyRecord', 'UPDATE', `NEW.state = 'completed'`);
-    let first;
+    let first: Reply<Json>;
     try {
       first = await call();
     } finally {
@@ -87,7 +87,7 @@ describe('Idempotency-Key when the database drops mid-request', () => {
     // The ticket insert fails and so does the delete that frees the key: the claim is left in_progress.
     await cut('Ticket', 'INSERT');
     await sql(`CREATE TRIGGER test_cut BEFORE DELETE ON "IdempotencyRecord" FOR EACH ROW EXECUTE FUNCTION test_cut()`);
-    let first;
+    let first: Reply<Json>;
     try {
       first = await open('lease-1', 'Reboot loop');
     } finally {

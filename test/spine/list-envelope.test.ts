@@ -4,7 +4,7 @@ import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { proveDomain } from '../helpers/domains.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { buildEstate, type Estate } from '../security/estate.ts';
@@ -165,8 +165,9 @@ describe('OpenAPI', () => {
   it('no 200 response is a bare array but the documented mutation result; list reads reference their envelope', async () => {
     const doc = (await app.call('GET', '/v1/openapi.json')).body;
     const arrays: string[] = [];
-    for (const [path, methods] of Object.entries<any>(doc.paths)) {
-      for (const [method, op] of Object.entries<any>(methods)) {
+    type DocOperation = { responses?: Record<string, { content?: Record<string, { schema?: { type?: string } }> }> };
+    for (const [path, methods] of Object.entries<Record<string, DocOperation>>(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
         if (op.responses?.['200']?.content?.['application/json']?.schema?.type === 'array') arrays.push(`${method} ${path}`);
       }
     }
@@ -189,7 +190,7 @@ describe('MCP', () => {
       expect(tools.length).toBeGreaterThanOrEqual(20);
       const failures: string[] = [];
       for (const tool of tools) {
-        const res: any = await client.callTool({ name: tool.name, arguments: argsFor(tool.operation, E) });
+        const res = await callTool(client, tool.name, argsFor(tool.operation, E));
         const s = res.structuredContent;
         if (res.isError || Object.keys(s ?? {}).sort().join() !== 'data,hasMore,nextCursor' || !Array.isArray(s.data)) failures.push(`${tool.name}: ${JSON.stringify(res).slice(0, 200)}`);
       }

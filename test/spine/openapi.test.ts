@@ -25,7 +25,7 @@ describe('GET /v1/openapi.json', () => {
   it('describes every bound operation truthfully: path params, query params, bodies, scopes, errors', async () => {
     const doc = (await app.call('GET', '/v1/openapi.json')).body;
     const ops = listOperations(getSchema());
-    expect(Object.values(doc.paths).flatMap((p: any) => Object.keys(p)).length).toBe(ops.length + binaryRoutes().length);
+    expect(Object.values<object>(doc.paths).flatMap((p) => Object.keys(p)).length).toBe(ops.length + binaryRoutes().length);
     for (const op of ops) {
       const entry = doc.paths[op.path.replace(/:(\w+)/g, '{$1}')]?.[op.method.toLowerCase()];
       expect(entry, `${op.method} ${op.path}`).toBeDefined();
@@ -33,20 +33,20 @@ describe('GET /v1/openapi.json', () => {
       expect(entry.security).toEqual([{ bearer: [op.meta.scope] }]);
       expect(entry['x-scope']).toBe(op.meta.scope);
       for (const status of ['200', '400', '401', '403', '404', '429', '500']) expect(entry.responses[status], status).toBeDefined();
-      const pathParams = (entry.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
+      const pathParams = (entry.parameters ?? []).filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name);
       expect(pathParams.sort()).toEqual([...op.pathParams].sort());
       if (op.method === 'GET') {
-        expect(entry.parameters.some((p: any) => p.name === 'If-None-Match' && p.in === 'header')).toBe(true);
+        expect(entry.parameters.some((p: { name: string; in: string }) => p.name === 'If-None-Match' && p.in === 'header')).toBe(true);
         expect(entry.responses['200'].headers.ETag).toBeDefined();
         expect(entry.responses['304'].headers.ETag).toBeDefined();
       } else expect(entry.responses['304']).toBeUndefined();
-      if (op.idempotencyKey) expect(entry.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.in === 'header')).toBe(true);
-      else expect((entry.parameters ?? []).some((p: any) => p.name === 'Idempotency-Key')).toBe(false);
+      if (op.idempotencyKey) expect(entry.parameters.some((p: { name: string; in: string }) => p.name === 'Idempotency-Key' && p.in === 'header')).toBe(true);
+      else expect((entry.parameters ?? []).some((p: { name: string }) => p.name === 'Idempotency-Key')).toBe(false);
       if (op.method === 'GET') expect(entry.requestBody).toBeUndefined();
     }
     // Spot checks: query parameters on a list, a JSON body on a create.
     const list = doc.paths['/servers'].get;
-    expect(list.parameters.map((p: any) => [p.name, p.in])).toEqual([['cursor', 'query'], ['limit', 'query'], ['If-None-Match', 'header']]);
+    expect(list.parameters.map((p: { name: string; in: string }) => [p.name, p.in])).toEqual([['cursor', 'query'], ['limit', 'query'], ['If-None-Match', 'header']]);
     const snap = doc.paths['/servers/{id}/snapshots'].post;
     expect(snap.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['name'], additionalProperties: false });
     expect(snap.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Snapshot' });
@@ -63,7 +63,7 @@ describe('GET /v1/openapi.json', () => {
     }
     const up = doc.paths['/hosting/{id}/files/upload'].post;
     expect(up.requestBody.content['multipart/form-data'].schema).toMatchObject({ required: ['file'], properties: { file: { type: 'string', format: 'binary' } } });
-    expect(up.parameters.map((p: any) => [p.name, p.in])).toEqual([['id', 'path'], ['path', 'query']]);
+    expect(up.parameters.map((p: { name: string; in: string }) => [p.name, p.in])).toEqual([['id', 'path'], ['path', 'query']]);
     expect(up.responses['413']).toBeDefined();
     const down = doc.paths['/hosting/{id}/files/download'].get;
     // A download is sent as the type its file's name implies: each is declared, application/octet-stream for the rest.

@@ -46,7 +46,7 @@ describe('first vertical slice: account and servers end to end', () => {
     const list = await app.call('GET', '/v1/servers', { key: c.key });
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ hasMore: false, nextCursor: null });
-    expect(list.body.data.map((s: any) => s.id)).toEqual([id]);
+    expect(list.body.data.map((s: { id: string }) => s.id)).toEqual([id]);
 
     // The state change and its event committed together (outbox).
     const events = await app.running.app.prisma.event.findMany({ where: { accountId: c.accountId } });

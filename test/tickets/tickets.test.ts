@@ -26,7 +26,7 @@ describe('support tickets', () => {
     const second = await open(c.key, { subject: 'Invoice question', department: undefined, priority: undefined });
     expect(second.body).toMatchObject({ department: 'general', priority: 'normal' });
     const list = await app.call('GET', '/v1/tickets', { key: c.key });
-    expect(list.body.data.map((t: any) => t.id)).toEqual([second.body.id, res.body.id]);
+    expect(list.body.data.map((t: { id: string }) => t.id)).toEqual([second.body.id, res.body.id]);
     expect(list.body.data[0].messages).toBeUndefined();
     const detail = await app.call('GET', `/v1/tickets/${res.body.id}`, { key: c.key });
     expect(detail.body.messages).toHaveLength(1);
@@ -68,7 +68,7 @@ describe('support tickets', () => {
     const reply = await app.call('POST', `/v1/tickets/${t.id}/reply`, { key: c.key, body: { body: 'Thanks, it is back.' } });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.status).toBe('open');
-    expect(reply.body.messages.map((m: any) => [m.author, m.body])).toEqual([
+    expect(reply.body.messages.map((m: { author: string; body: string }) => [m.author, m.body])).toEqual([
       ['customer', 'web-1 stopped answering at 10:00.'],
       ['staff', 'We are looking into it.'],
       ['customer', 'Thanks, it is back.'],

@@ -4,7 +4,13 @@ import { PRINCIPAL_CACHE_MAX_ENTRIES, PrincipalCache, type CachedCredential } fr
 const NOW = new Date('2026-06-01T12:00:00Z');
 
 function counting(credentialId: string, expiresAt: Date | null = null) {
-  const loader = { calls: 0, load: async (): Promise<CachedCredential<string>> => (loader.calls++, { credentialId, expiresAt, value: credentialId }) };
+  const loader = {
+    calls: 0,
+    load: async (): Promise<CachedCredential<string>> => {
+      loader.calls++;
+      return { credentialId, expiresAt, value: credentialId };
+    },
+  };
   return loader;
 }
 
@@ -112,23 +118,28 @@ describe('PrincipalCache', () => {
   it('does not cache a credential that does not resolve', async () => {
     const cache = listeningCache();
     let calls = 0;
-    const none = async () => (calls++, null);
+    const none = async () => {
+      calls++;
+      return null;
+    };
     await cache.resolve('k', NOW, none);
     await cache.resolve('k', NOW, none);
     expect(calls).toBe(2);
   });
 
   it('changing() forgets at once here and answers when every listening instance has acknowledged', async () => {
-    let cache!: PrincipalCache;
     const sent: string[] = [];
     // The listener delivers to this instance what it sends (acknowledgements included), as PostgreSQL does.
     const peers = { acknowledge: async (payload: string) => void sent.push(payload), listening: async () => 2 };
-    cache = new PrincipalCache({ peers });
+    const cache = new PrincipalCache({ peers });
     cache.listeningFromNow();
     const l = counting('key1');
     await cache.resolve('k', NOW, l.load);
     let answered = false;
-    const change = cache.changing('key1', async () => 'done').then((r) => ((answered = true), r));
+    const change = cache.changing('key1', async () => 'done').then((r) => {
+      answered = true;
+      return r;
+    });
     await new Promise((r) => setImmediate(r));
     await cache.resolve('k', NOW, l.load);
     expect(l.calls).toBe(2); // forgotten here before any acknowledgement

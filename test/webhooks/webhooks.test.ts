@@ -46,7 +46,7 @@ describe('webhook subscriptions', () => {
     expect(got.text).not.toContain(secret);
     const list = await app.call('GET', '/v1/webhooks', { key: c.key });
     expect(list.body).toMatchObject({ hasMore: false, nextCursor: null });
-    expect(list.body.data.map((w: any) => [w.id, w.secret])).toEqual([[id, got.body.secret]]);
+    expect(list.body.data.map((w: { id: string; secret: string }) => [w.id, w.secret])).toEqual([[id, got.body.secret]]);
     // The secret is encrypted at rest.
     const row = await app.running.app.prisma.webhook.findUniqueOrThrow({ where: { id } });
     expect(JSON.stringify(row)).not.toContain(secret.slice(6));
@@ -151,7 +151,7 @@ describe('webhook subscriptions', () => {
       log = await app.call('GET', `/v1/webhooks/${hook.id}/deliveries?limit=5`, { key: c.key });
       d = log.body.data[0];
       expect(d).toMatchObject({ status: 'succeeded', attemptCount: 2, lastStatusCode: 200, nextAttemptAt: null, maxAttempts: 16 });
-      expect(d.attempts.map((x: any) => [x.number, x.statusCode, x.succeeded, x.manual])).toEqual([[1, 500, false, false], [2, 200, true, false]]);
+      expect(d.attempts.map((x: { number: number; statusCode: number | null; succeeded: boolean; manual: boolean }) => [x.number, x.statusCode, x.succeeded, x.manual])).toEqual([[1, 500, false, false], [2, 200, true, false]]);
       for (const x of d.attempts) expect(x.durationMs).toBeGreaterThanOrEqual(0);
       expect((await app.call('GET', `/v1/webhooks/${hook.id}/deliveries?limit=0`, { key: c.key })).status).toBe(400);
       expect((await app.call('GET', `/v1/webhooks/${hook.id}/deliveries?limit=101`, { key: c.key })).status).toBe(400);
@@ -198,7 +198,7 @@ describe('webhook subscriptions', () => {
     await advance(app, 3600);
     expect(at('/paused')).toHaveLength(0);
     const log = (await app.call('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: c.key })).body.data;
-    expect(log.map((d: any) => [d.status, d.attemptCount])).toEqual([['pending', 0], ['pending', 0]]);
+    expect(log.map((d: { status: string; attemptCount: number }) => [d.status, d.attemptCount])).toEqual([['pending', 0], ['pending', 0]]);
 
     await app.call('PATCH', `/v1/webhooks/${hook.id}`, { key: c.key, body: { isActive: true } });
     await runDueWork(app);
@@ -222,7 +222,7 @@ describe('webhook subscriptions', () => {
     expect(got[1].body).toBe(got[0].body);
     const after = (await app.call('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: c.key })).body.data[0];
     expect(after).toMatchObject({ id: d.id, status: 'succeeded', attemptCount: 2 });
-    expect(after.attempts.map((a: any) => a.manual)).toEqual([false, true]);
+    expect(after.attempts.map((a: { manual: boolean }) => a.manual)).toEqual([false, true]);
     expect((await app.call('POST', `/v1/webhooks/${hook.id}/deliveries/whd_nope/redeliver`, { key: c.key })).status).toBe(404);
     const other = await app.customer();
     expect((await app.call('POST', `/v1/webhooks/${hook.id}/deliveries/${d.id}/redeliver`, { key: other.key })).status).toBe(404);
