@@ -49,7 +49,12 @@ function preparedStatementName(query: { sql: string }): string {
 
 /** The hand-written reads reported to `onQuery` like Prisma's statements. */
 function countRawReads(reads: RawReads, onQuery: (sql: string) => void): RawReads {
-  return { rows: (sql, values) => (onQuery(sql), reads.rows(sql, values)) };
+  return {
+    rows: (sql, values) => {
+      onQuery(sql);
+      return reads.rows(sql, values);
+    },
+  };
 }
 
 /**
@@ -87,13 +92,19 @@ class DroppingClient extends pg.Client {
       if (err?.message === 'Query read timeout') (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     };
     if (callback) {
-      args[last] = (err: Error | undefined, res: unknown) => (settled(err), callback(err, res));
+      args[last] = (err: Error | undefined, res: unknown) => {
+        settled(err);
+        return callback(err, res);
+      };
       return (super.query as (...a: unknown[]) => unknown)(...args);
     }
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (!(result instanceof Promise)) return result;
     return result.then(
-      (value) => (settled(), value),
+      (value) => {
+        settled();
+        return value;
+      },
       (err: Error) => {
         settled(err);
         throw err;

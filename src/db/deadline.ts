@@ -57,5 +57,8 @@ export function admitStatement(text: string, queryTimeoutMs: number): { timeoutM
   const left = budget.limitMs - budget.spentMs;
   if (left <= 0) throw new DatabaseBudgetSpent(budget.limitMs);
   const started = performance.now();
-  return { timeoutMs: Math.max(1, Math.min(queryTimeoutMs, Math.ceil(left))), settle: () => void (budget.spentMs += performance.now() - started) };
+  const settle = () => {
+    budget.spentMs += performance.now() - started;
+  };
+  return { timeoutMs: Math.max(1, Math.min(queryTimeoutMs, Math.ceil(left))), settle };
 }

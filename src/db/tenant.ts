@@ -35,7 +35,10 @@ function withAccount(data: any, accountId: string) {
  */
 export function tenantClient(prisma: PrismaClient, accountId: string): TenantDb {
   let clients = TENANT_CLIENTS.get(prisma);
-  if (!clients) TENANT_CLIENTS.set(prisma, (clients = new Map()));
+  if (!clients) {
+    clients = new Map();
+    TENANT_CLIENTS.set(prisma, clients);
+  }
   const cached = clients.get(accountId);
   if (cached) {
     // Most recently used last, so the first entry is the one to drop.

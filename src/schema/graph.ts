@@ -31,9 +31,15 @@ const loaders = new WeakMap<object, Map<string, DataLoader<unknown, unknown>>>()
  */
 export function loaderOf<K, V>(ctx: object, name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
   let byName = loaders.get(ctx);
-  if (!byName) loaders.set(ctx, (byName = new Map()));
+  if (!byName) {
+    byName = new Map();
+    loaders.set(ctx, byName);
+  }
   let loader = byName.get(name) as DataLoader<K, V> | undefined;
-  if (!loader) byName.set(name, (loader = new DataLoader<K, V>(batch, { maxBatchSize: 1000 })) as DataLoader<unknown, unknown>);
+  if (!loader) {
+    loader = new DataLoader<K, V>(batch, { maxBatchSize: 1000 });
+    byName.set(name, loader as DataLoader<unknown, unknown>);
+  }
   return loader;
 }
 
