@@ -149,7 +149,9 @@ async function bodyOf(base: string, r: SlicedRequest): Promise<unknown> {
 function sameJson(what: string, actual: unknown, expected: unknown, at = '$'): void {
   if (Array.isArray(expected) && Array.isArray(actual)) {
     if (actual.length !== expected.length) throw new Error(`${what} differ at ${at}: ${actual.length} items, not ${expected.length}`);
-    expected.forEach((e, i) => sameJson(what, actual[i], e, `${at}[${i}]`));
+    expected.forEach((e, i) => {
+      sameJson(what, actual[i], e, `${at}[${i}]`);
+    });
     return;
   }
   if (expected && actual && typeof expected === 'object' && typeof actual === 'object') {

@@ -9,7 +9,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { recordEvent } from '../src/events/outbox.ts';
 import { RateLimits, type RateLimitResult } from '../src/http/rate-limit.ts';
-import { benchCustomer, load, loadServers, mountBeside, percentile, sleep, slicedLoad, startBenchApp, type BenchApp } from './lib.ts';
+import { benchCustomer, load, loadServers, mountBeside, percentile, sleep, slicedLoad, startBenchApp } from './lib.ts';
 import { rawBaselineHandler } from './raw-baseline.ts';
 import { restView } from '../src/schema/rest-view.ts';
 import { spawnServer, waitReady } from '../test/helpers/process.ts';

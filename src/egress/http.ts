@@ -2,7 +2,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { EgressRefused, requireAllowedScheme, resolvePinned } from './policy.ts';
+import { EgressRefused, requireAllowedScheme, resolvePinned, type Target } from './policy.ts';
 
 // Outbound HTTP under the egress policy (policy.ts): webhook deliveries and OAuth client metadata documents.
 
@@ -59,7 +59,7 @@ async function guardedRequest(rawUrl: string, method: 'GET' | 'POST', headers: R
     return done(null, err instanceof EgressRefused ? err.message : 'invalid url');
   }
   const deadline = AbortSignal.timeout(opts.timeoutMs);
-  let target;
+  let target: Target;
   try {
     target = await Promise.race([
       resolvePinned(url.hostname, opts.allowPrivate, 'url'),

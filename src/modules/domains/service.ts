@@ -139,7 +139,7 @@ export async function orderDomain(prisma: PrismaClient, accountId: string, body:
 /** Paying the registration invoice registers the domain: `active`, `domain.registered`. */
 onInvoicePaid(DOMAIN_PURPOSE, async (tx, invoice, now) => {
   const domain = await tx.domain.findUnique({ where: { id: invoice.reference ?? '' } });
-  if (!domain || domain.status !== 'pending_payment') return;
+  if (domain?.status !== 'pending_payment') return;
   const { expiresAt } = await registrar.register({ domain: domain.name, years: domain.periodYears, nameservers: domain.nameservers, whoisPrivacy: domain.whoisPrivacy, transferLock: domain.transferLock }, now);
   await tx.domain.update({ where: { id: domain.id }, data: { status: 'active', registeredAt: now, expiresAt } });
   await recordEvent(tx, domain.accountId, 'domain.registered', { domainId: domain.id, domain: domain.name, periodYears: domain.periodYears, expiresAt: expiresAt.toISOString() }, now);

@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { example, values } from '../../schema/examples.ts';
+import { values } from '../../schema/examples.ts';
 import type { Scope } from '../../scopes.ts';
 import { unauthorized } from '../../errors.ts';
 import { EVENT_TYPES } from '../../events/catalog.ts';

@@ -3,7 +3,7 @@ import bcrypt from 'bcryptjs';
 import { CronExpressionParser } from 'cron-parser';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, notFound, refusal } from '../../errors.ts';
-import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
+import { pathSegments, type PathRefused } from '../../provider/hosting/sandbox.ts';
 import type { InputRules } from '../../core/input-rules.ts';
 import { activeHosting, driver, getHosting, planOf, type HostingContext, type HostingRow } from './service.ts';
 

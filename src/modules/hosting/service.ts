@@ -358,7 +358,7 @@ export async function setSimulatedDns(prisma: PrismaClient, hosting: HostingDriv
 export const hostingCallbacks: HostingCallbacks = {
   async hostingProvisioned(tx, hostingId, now) {
     const row = await tx.hostingAccount.findUnique({ where: { id: hostingId } });
-    if (!row || row.status !== 'provisioning') return;
+    if (row?.status !== 'provisioning') return;
     const updated = await tx.hostingAccount.update({
       where: { id: hostingId },
       data: { status: 'active', provisionedAt: now, certStatus: 'issued', certDomains: [row.domain], certIssuedAt: now, certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000) },

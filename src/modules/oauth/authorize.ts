@@ -68,7 +68,7 @@ export function redirectWith(redirectUri: string, issuer: string, params: Record
 export async function validateAuthorizationRequest(prisma: PrismaClient, params: URLSearchParams, ctx: { baseUrl: string; now: Date; documents: DocumentPolicy }): Promise<AuthorizationRequest> {
   const clientIds = params.getAll('client_id');
   if (clientIds.length !== 1 || !clientIds[0]) throw new AuthorizationPageError('The request names no client (client_id), or names it twice.');
-  let client;
+  let client: Awaited<ReturnType<typeof requireClient>>;
   try {
     client = await requireClient(prisma, clientIds[0], ctx.now, ctx.documents);
   } catch (err) {

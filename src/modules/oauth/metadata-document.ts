@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { getDocument } from '../../egress/http.ts';
-import { EgressRefused, parseHttpUrl } from '../../egress/policy.ts';
-import { validateClientMetadata } from './client-metadata.ts';
+import { type EgressRefused, parseHttpUrl } from '../../egress/policy.ts';
+import { validateClientMetadata, type ClientMetadata } from './client-metadata.ts';
 import { OAuthError } from './errors.ts';
 
 /**
@@ -62,7 +62,7 @@ export async function fetchMetadataDocumentClient(prisma: PrismaClient, clientId
   }
   if (typeof doc !== 'object' || doc === null || (doc as Record<string, unknown>).client_id !== clientId) throw refused(clientId, 'must name itself as its client_id.');
   if ('client_secret' in doc) throw refused(clientId, 'must not carry a client_secret.');
-  let meta;
+  let meta: ClientMetadata;
   try {
     meta = validateClientMetadata(doc);
   } catch (err) {

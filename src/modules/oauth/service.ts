@@ -116,7 +116,7 @@ export async function findPendingDevice(prisma: PrismaClient, userCodeInput: str
   const code = normalizeUserCode(userCodeInput);
   if (!code) return null;
   const row = await prisma.oAuthDeviceCode.findUnique({ where: { userCodeHash: hashSecret(code) }, include: { client: true } });
-  if (!row || row.status !== 'pending' || row.expiresAt <= now) return null;
+  if (row?.status !== 'pending' || row.expiresAt <= now) return null;
   return { id: row.id, userCode: formatUserCode(code), client: { id: row.client.id, name: row.client.name, verified: isVerifiedClient(row.client) }, scopes: row.scopes as Scope[], expiresAt: row.expiresAt };
 }
 
@@ -212,7 +212,7 @@ export async function refreshTokens(prisma: PrismaClient, input: ClientInput & {
   if (!input.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required.');
   if (!REFRESH_TOKEN.test(input.refreshToken)) throw new OAuthError('invalid_grant', 'The refresh token is invalid.');
   const row = await prisma.oAuthToken.findUnique({ where: { tokenHash: hashSecret(input.refreshToken) }, include: { grant: true } });
-  if (!row || row.kind !== 'refresh' || row.grant.clientId !== client.id) throw new OAuthError('invalid_grant', 'The refresh token is invalid.');
+  if (row?.kind !== 'refresh' || row.grant.clientId !== client.id) throw new OAuthError('invalid_grant', 'The refresh token is invalid.');
   if (row.grant.revokedAt || row.revokedAt) throw new OAuthError('invalid_grant', 'The refresh token has been revoked.');
   if (row.expiresAt <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired.');
   // RFC 8707 §2.2: a refresh may name the grant's resource again, never another one.
@@ -304,7 +304,7 @@ export const LAST_USED_RESOLUTION_SECONDS = 60;
 export async function lookupAccessToken(prisma: PrismaClient, token: string, now: Date) {
   if (!ACCESS_TOKEN.test(token)) return null;
   const row = await prisma.oAuthToken.findUnique({ where: { tokenHash: hashSecret(token) }, include: { grant: true } });
-  if (!row || row.kind !== 'access' || row.revokedAt || row.grant.revokedAt || row.expiresAt <= now) return null;
+  if (row?.kind !== 'access' || row.revokedAt || row.grant.revokedAt || row.expiresAt <= now) return null;
   const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_SECONDS * 1000);
   if (!row.grant.lastUsedAt || row.grant.lastUsedAt < stale) {
     await prisma.oAuthGrant.updateMany({ where: { id: row.grantId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: stale } }] }, data: { lastUsedAt: now } });
