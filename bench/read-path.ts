@@ -156,7 +156,7 @@ function sameJson(what: string, actual: unknown, expected: unknown, at = '$'): v
   }
   if (expected && actual && typeof expected === 'object' && typeof actual === 'object') {
     const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])];
-    for (const k of keys) sameJson(what, (actual as any)[k], (expected as any)[k], `${at}.${k}`);
+    for (const k of keys) sameJson(what, (actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${at}.${k}`);
     return;
   }
   if (actual !== expected) throw new Error(`${what} differ at ${at}: ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`);
