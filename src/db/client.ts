@@ -72,6 +72,7 @@ export const POOL_BOUNDS = { connectionTimeoutMillis: 3000, statement_timeout: 4
  * another timeout. Closed, the rollback fails fast and the pool opens a new connection.
  */
 class DroppingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: one override stands for all of pg.Client's query overloads (submittable, promise, callback); only any is assignable to each
   override query(...args: unknown[]): any {
     // The pool's own query() passes a callback; Prisma's adapter awaits a promise.
     const last = args.length - 1;
