@@ -132,7 +132,7 @@ function pinnedAgent(url: URL, host: string, target: { address: string; family: 
   let agent = agents.get(key);
   if (!agent) {
     const lookup: LookupFunction = (_hostname, options, callback) => {
-      if ((options as { all?: boolean }).all) (callback as any)(null, [{ address: target.address, family: target.family }]);
+      if ((options as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }]);
       else callback(null, target.address, target.family);
     };
     const opts = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 32, maxFreeSockets: 32, timeout: 60_000, lookup };
