@@ -1,4 +1,5 @@
 import type { TenantDb } from '../../db/tenant.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { EVENT_TYPES, type EventType } from '../../events/catalog.ts';
@@ -121,7 +122,8 @@ export async function createWebhook(ctx: WebhookContext, input: { url: string; e
       throw badRequest(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook subscriptions; delete one first.`);
     }
     const row = await tx.webhook.create({
-      data: { id, url, events, ownerScopes: scopes, description, isActive: true, secretEnc: encryptSecret(ctx.app.webhookSecretKey, id, secret), secretHint: secretHint(secret), createdAt: now, updatedAt: now } as any,
+      // accountId: the tenant client sets it.
+      data: { id, url, events, ownerScopes: scopes, description, isActive: true, secretEnc: encryptSecret(ctx.app.webhookSecretKey, id, secret), secretHint: secretHint(secret), createdAt: now, updatedAt: now } as Prisma.WebhookUncheckedCreateInput,
     });
     return view(row, secret);
   });
