@@ -252,7 +252,7 @@ export interface AnchorSite {
   database: 'postgresql' | 'pglite';
 }
 
-export interface AnchorRoute {
+interface AnchorRoute {
   /** Path under the anchor's prefix, the same as the API's under /v1; capture groups are the path's ids. */
   pattern: RegExp;
   scope: string;
@@ -269,7 +269,7 @@ const byId = (path: RegExpExecArray) => [path[1]];
 /** The account's visible servers. */
 const SERVERS = `"Server" s WHERE s."accountId" = $1::uuid AND s.status <> 'terminated'`;
 
-export const ANCHOR_ROUTES: AnchorRoute[] = [
+const ANCHOR_ROUTES: AnchorRoute[] = [
   {
     pattern: /^\/servers$/,
     scope: 'servers:read',

@@ -12,7 +12,7 @@ const PREFIX = '/bench-anchor';
 const DATA_PREFIX = '/bench-data';
 
 /** The budgets of issue #21: the API's share of the anchor's throughput, per database. */
-export const ANCHOR_BUDGET = { postgresql: 0.6, pglite: 0.8 } as const;
+const ANCHOR_BUDGET = { postgresql: 0.6, pglite: 0.8 } as const;
 
 interface Read {
   /** The API's REST path; the anchor serves the same path under its prefix. */

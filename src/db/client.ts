@@ -17,8 +17,6 @@ import { startEmbeddedAutovacuum } from './embedded-autovacuum.ts';
 import { fastQueryClient, type AdapterClient } from './pglite-fast-client.ts';
 import { copyTemplate, ensureTemplate, hasTemplate, PGLITE_START_PARAMS } from './pglite-template.ts';
 
-export type Prisma = PrismaClient;
-
 /**
  * Every interactive transaction's options, set once on the client (Prisma's `transactionOptions`)
  * so no `$transaction` call can forget them: transactions queue behind others (PGlite runs one at
@@ -64,7 +62,7 @@ function countRawReads(reads: RawReads, onQuery: (sql: string) => void): RawRead
  * 4.5 s (the server cannot cancel what it never hears about). TCP keepalive finds a dead peer
  * under idle connections.
  */
-export const POOL_BOUNDS = { connectionTimeoutMillis: 3000, statement_timeout: 4000, query_timeout: 4500, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+const POOL_BOUNDS = { connectionTimeoutMillis: 3000, statement_timeout: 4000, query_timeout: 4500, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
 
 /**
  * A connection whose query timed out client-side is closed at once: its answer may still come,

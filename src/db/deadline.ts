@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * request began, so a request that spends its first minute on a git clone is not cut short.
  * A refused statement was never sent, so a 503 from here never hides a commit.
  */
-export const REQUEST_DATABASE_BUDGET_MS = 5000;
+const REQUEST_DATABASE_BUDGET_MS = 5000;
 
 interface Budget {
   spentMs: number;

@@ -46,7 +46,7 @@ export function loaderOf<K, V>(ctx: object, name: string, batch: (keys: readonly
 // ------------------------------------------------------------------ scopes on edges
 
 /** The scope-auth refusal's message for a missing scope (builder.ts uses the same words). */
-export const scopeMessage = (scope: string) => `This credential lacks the scope "${scope}".`;
+const scopeMessage = (scope: string) => `This credential lacks the scope "${scope}".`;
 
 /**
  * Spread into an edge field: it needs the scope of what it reaches, and is nullable, so a
@@ -59,10 +59,6 @@ export function edge(scope: Scope) {
     nullable: true as const,
     extensions: { graphEdge: { scope } },
   };
-}
-
-export interface EdgeMeta {
-  scope: Scope;
 }
 
 // ------------------------------------------------------------------ connections
@@ -211,7 +207,7 @@ async function loadNode(ctx: RequestContext, id: string): Promise<NodeRow | null
   return row;
 }
 
-export const MAX_NODE_IDS = 100;
+const MAX_NODE_IDS = 100;
 
 builder.queryField('node', (t) =>
   t.field({

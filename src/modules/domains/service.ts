@@ -18,12 +18,12 @@ import { enforceRules, normalDnsName, type InputRules } from '../../core/input-r
 export const DOMAIN_STATES = ['pending_payment', 'active'] as const;
 export const NAMESERVERS_MIN = 2;
 export const NAMESERVERS_MAX = 13;
-export const PERIOD_YEARS_MAX = 10;
-export const DOMAIN_PURPOSE = 'domain_registration';
+const PERIOD_YEARS_MAX = 10;
+const DOMAIN_PURPOSE = 'domain_registration';
 
 type DomainRow = NonNullable<Awaited<ReturnType<Tx['domain']['findFirst']>>>;
 
-export function domainView(d: DomainRow) {
+function domainView(d: DomainRow) {
   return {
     id: d.id,
     domain: d.name,

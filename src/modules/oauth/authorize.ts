@@ -17,7 +17,7 @@ import { issueTokens, parseScopeParam, PREFIX, revokeGrantById, type ClientInput
  */
 
 /** Seconds an authorization code stays valid. */
-export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
+const AUTHORIZATION_CODE_TTL_SECONDS = 60;
 /** Longest `state` accepted (it travels back in a URL). */
 const MAX_STATE_LENGTH = 1024;
 const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;

@@ -17,11 +17,11 @@ export interface DocumentPolicy {
 }
 
 /** Largest document accepted. */
-export const METADATA_DOCUMENT_MAX_BYTES = 8 * 1024;
+const METADATA_DOCUMENT_MAX_BYTES = 8 * 1024;
 /** Longest wait for a document, whatever WEBHOOK_TIMEOUT_MS says. */
-export const METADATA_DOCUMENT_TIMEOUT_MS = 5000;
+const METADATA_DOCUMENT_TIMEOUT_MS = 5000;
 /** Cache time bounds (seconds) applied to the document's Cache-Control max-age; the default when it has none. */
-export const METADATA_CACHE_SECONDS = { min: 60, max: 86_400, default: 3600 } as const;
+const METADATA_CACHE_SECONDS = { min: 60, max: 86_400, default: 3600 } as const;
 
 export function isMetadataDocumentId(clientId: string, policy: DocumentPolicy): boolean {
   return clientId.startsWith('https://') || (policy.allowPrivate && clientId.startsWith('http://'));
@@ -32,7 +32,7 @@ function refused(clientId: string, why: string): OAuthError {
 }
 
 /** max-age within the bounds; no-store and no-cache count as the minimum. */
-export function cacheSeconds(cacheControl: string | undefined): number {
+function cacheSeconds(cacheControl: string | undefined): number {
   const value = (cacheControl ?? '').toLowerCase();
   if (/\bno-store\b|\bno-cache\b/.test(value)) return METADATA_CACHE_SECONDS.min;
   const maxAge = /\bmax-age=(\d+)/.exec(value);

@@ -17,18 +17,18 @@ export { OAuthError, DEVICE_CODE_GRANT_TYPE };
  */
 
 /** Seconds a device code stays valid. */
-export const DEVICE_CODE_TTL_SECONDS = 600;
+const DEVICE_CODE_TTL_SECONDS = 600;
 /** Seconds a client waits between polls at first; each slow_down adds 5 (RFC 8628 §3.5). */
-export const DEFAULT_POLL_INTERVAL_SECONDS = 5;
-export const SLOW_DOWN_STEP_SECONDS = 5;
+const DEFAULT_POLL_INTERVAL_SECONDS = 5;
+const SLOW_DOWN_STEP_SECONDS = 5;
 /** Access token (`svc_at_`) lifetime. */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 /** Refresh token (`svc_rt_`) lifetime, counted from its issue (each rotation issues a new one). */
-export const REFRESH_TOKEN_TTL_SECONDS = 90 * 86400;
+const REFRESH_TOKEN_TTL_SECONDS = 90 * 86400;
 
 
 /** No vowels (no words), no 0/O, 1/I/L, 2/Z, 5/S, 8/B: 20 letters a person cannot confuse (RFC 8628 §6.1). */
-export const USER_CODE_ALPHABET = 'CDFGHJKMNPQRTVWXY' + '347';
+const USER_CODE_ALPHABET = 'CDFGHJKMNPQRTVWXY' + '347';
 const USER_CODE_LENGTH = 8;
 
 const ACCESS_TOKEN = /^svc_at_[A-Za-z0-9]{40}$/;
@@ -49,12 +49,12 @@ export function parseScopeParam(value: string | undefined): Scope[] {
 
 // ---------------------------------------------------------------- device authorization
 
-export function formatUserCode(code: string): string {
+function formatUserCode(code: string): string {
   return `${code.slice(0, 4)}-${code.slice(4)}`;
 }
 
 /** Upper-cases and drops everything but the alphabet's characters (spaces, dashes) before lookup. */
-export function normalizeUserCode(input: string): string | null {
+function normalizeUserCode(input: string): string | null {
   const code = input.toUpperCase().replace(/[\s-]/g, '');
   if (code.length !== USER_CODE_LENGTH || [...code].some((c) => !USER_CODE_ALPHABET.includes(c))) return null;
   return code;
@@ -294,7 +294,7 @@ export async function revokeGrant(prisma: PrismaClient, accountId: string, grant
 // ---------------------------------------------------------------- access token lookup
 
 /** A grant's "last used" moves at most this often (seconds): a write per call would cost every request. */
-export const LAST_USED_RESOLUTION_SECONDS = 60;
+const LAST_USED_RESOLUTION_SECONDS = 60;
 
 /**
  * Resolves an `svc_at_` access token: by SHA-256, not expired, not revoked, and its grant not

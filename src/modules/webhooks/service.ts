@@ -6,7 +6,6 @@ import { EVENT_TYPES, type EventType } from '../../events/catalog.ts';
 import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import type { InputRules } from '../../core/input-rules.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
-import { MAX_ATTEMPTS } from './backoff.ts';
 import { checkHttpUrl, EgressRefused } from '../../egress/policy.ts';
 import { encryptSecret, generateSecret, maskSecret, secretHint } from './secrets.ts';
 import { readDeliveryPage } from './delivery-read.ts';
@@ -20,7 +19,7 @@ export interface WebhookContext {
 }
 
 /** Subscriptions per account. */
-export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** Delivery log page size (docs/REFERENCE.md: Webhooks). */
 export const DELIVERY_PAGE_LIMITS = { max: 100, fallback: 20 };
 export interface WebhookView {
@@ -205,8 +204,6 @@ export async function redeliver(ctx: WebhookContext, webhookId: string, delivery
     return tx.webhookDelivery.findFirstOrThrow({ where: { id: d.id }, select: DELIVERY_SELECT });
   });
 }
-
-export { MAX_ATTEMPTS };
 
 // The graph's batched reads.
 
