@@ -252,7 +252,7 @@ export interface AnchorSite {
   database: 'postgresql' | 'pglite';
 }
 
-export interface AnchorRoute {
+interface AnchorRoute {
   /** Path under the anchor's prefix, the same as the API's under /v1; capture groups are the path's ids. */
   pattern: RegExp;
   scope: string;
@@ -269,7 +269,7 @@ const byId = (path: RegExpExecArray) => [path[1]];
 /** The account's visible servers. */
 const SERVERS = `"Server" s WHERE s."accountId" = $1::uuid AND s.status <> 'terminated'`;
 
-export const ANCHOR_ROUTES: AnchorRoute[] = [
+const ANCHOR_ROUTES: AnchorRoute[] = [
   {
     pattern: /^\/servers$/,
     scope: 'servers:read',
@@ -339,7 +339,15 @@ export const ANCHOR_ROUTES: AnchorRoute[] = [
 
 const KEY_SQL = `SELECT "accountId", scopes, "revokedAt", "expiresAt" FROM "ApiKey" WHERE "keyHash" = $1`;
 
-type Run = (name: string, sql: string, params: unknown[]) => Promise<Record<string, any> | undefined>;
+/** A statement's first row, of the columns the caller names. */
+type Run = <Row extends object>(name: string, sql: string, params: unknown[]) => Promise<Row | undefined>;
+
+interface KeyRow {
+  accountId: string;
+  scopes: string[];
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+}
 
 /** The anchor's database access: a pg pool of the app's size on PostgreSQL, PGlite's own `query` on the embedded one. */
 export function anchorDatabase(app: App): { run: Run; close(): Promise<void> } {
@@ -353,7 +361,7 @@ export function anchorDatabase(app: App): { run: Run; close(): Promise<void> } {
   }
   // The lean client the app's Prisma adapter runs on: each statement prepared once, then one call into WebAssembly per execution.
   const embedded = app.db.embedded!;
-  return { run: async (_name, sql, params) => (await embedded.query(sql, params)).rows[0] as Record<string, any> | undefined, close: async () => undefined };
+  return { run: async <Row extends object>(_name: string, sql: string, params: unknown[]) => (await embedded.query(sql, params)).rows[0] as Row | undefined, close: async () => undefined };
 }
 
 /** Serves ANCHOR_ROUTES under `prefix` (mounted beside the app, bench/lib.ts `mountBeside`). */
@@ -368,11 +376,11 @@ export function anchorHandler(run: Run, prefix: string, site: AnchorSite): http.
       if (index < 0) return send(res, 404, '{"statusCode":404}');
       const route = ANCHOR_ROUTES[index];
       const token = /^Bearer (svc_[A-Za-z0-9]{40})$/.exec(req.headers.authorization ?? '')?.[1];
-      const key = token && (await run('anchor_key', KEY_SQL, [createHash('sha256').update(token).digest('hex')]));
+      const key = token && (await run<KeyRow>('anchor_key', KEY_SQL, [createHash('sha256').update(token).digest('hex')]));
       if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= site.now())) return send(res, 401, '{"statusCode":401}');
       if (!key.scopes.includes(route.scope)) return send(res, 403, '{"statusCode":403}');
       const params = [key.accountId, ...route.params(route.pattern.exec(path)!, url.searchParams, site)];
-      const row = await run(`anchor_${index}`, typeof route.sql === 'string' ? route.sql : route.sql[site.database], params);
+      const row = await run<{ body: string }>(`anchor_${index}`, typeof route.sql === 'string' ? route.sql : route.sql[site.database], params);
       if (!row) return send(res, 404, '{"statusCode":404}');
       send(res, 200, row.body);
     } catch (err) {

@@ -30,7 +30,10 @@ export function dataLayerHandler(app: App, prefix: string): http.RequestListener
   };
 }
 
-/** One server through the data layer alone: the statement, its rows, the REST body as JSON text. */
+/**
+ * One server through the data layer alone: the statement, its rows, the REST body as JSON text.
+ * @public for bench/profile-machinery.ts, a script knip does not reach.
+ */
 export async function serverJson(db: TenantDb, id: string): Promise<string> {
   return JSON.stringify(serverBody(await getServerWithRelations(db, id)));
 }

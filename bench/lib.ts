@@ -105,7 +105,7 @@ export async function loadServers(app: BenchApp, accountId: string, count: numbe
     }));
     await prisma.server.createMany({ data: servers });
     await prisma.serverIp.createMany({
-      data: servers.flatMap((s, i) => [0, 1].map((k) => ({
+      data: servers.flatMap((s) => [0, 1].map((k) => ({
         id: newId(ID_PREFIX.serverIp),
         accountId,
         serverId: s.id,

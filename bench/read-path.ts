@@ -12,7 +12,7 @@ const PREFIX = '/bench-anchor';
 const DATA_PREFIX = '/bench-data';
 
 /** The budgets of issue #21: the API's share of the anchor's throughput, per database. */
-export const ANCHOR_BUDGET = { postgresql: 0.6, pglite: 0.8 } as const;
+const ANCHOR_BUDGET = { postgresql: 0.6, pglite: 0.8 } as const;
 
 interface Read {
   /** The API's REST path; the anchor serves the same path under its prefix. */
@@ -149,12 +149,14 @@ async function bodyOf(base: string, r: SlicedRequest): Promise<unknown> {
 function sameJson(what: string, actual: unknown, expected: unknown, at = '$'): void {
   if (Array.isArray(expected) && Array.isArray(actual)) {
     if (actual.length !== expected.length) throw new Error(`${what} differ at ${at}: ${actual.length} items, not ${expected.length}`);
-    expected.forEach((e, i) => sameJson(what, actual[i], e, `${at}[${i}]`));
+    expected.forEach((e, i) => {
+      sameJson(what, actual[i], e, `${at}[${i}]`);
+    });
     return;
   }
   if (expected && actual && typeof expected === 'object' && typeof actual === 'object') {
     const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])];
-    for (const k of keys) sameJson(what, (actual as any)[k], (expected as any)[k], `${at}.${k}`);
+    for (const k of keys) sameJson(what, (actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${at}.${k}`);
     return;
   }
   if (actual !== expected) throw new Error(`${what} differ at ${at}: ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`);

@@ -9,7 +9,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { recordEvent } from '../src/events/outbox.ts';
 import { RateLimits, type RateLimitResult } from '../src/http/rate-limit.ts';
-import { benchCustomer, load, loadServers, mountBeside, percentile, sleep, slicedLoad, startBenchApp, type BenchApp } from './lib.ts';
+import { benchCustomer, load, loadServers, mountBeside, percentile, sleep, slicedLoad, startBenchApp } from './lib.ts';
 import { rawBaselineHandler } from './raw-baseline.ts';
 import { restView } from '../src/schema/rest-view.ts';
 import { spawnServer, waitReady } from '../test/helpers/process.ts';
@@ -153,7 +153,7 @@ export async function nestedQuery(sizes: Sizes): Promise<Figure[]> {
         fetch(`${app.url}/graphql`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}`, 'Content-Type': 'application/json', 'X-Request-Id': requestId }, body }).then((r) => r.json());
       await ask(`warm-${n}`);
       app.countSql(`count-${n}`);
-      const result: any = await ask(`count-${n}`);
+      const result = (await ask(`count-${n}`)) as { data: { servers: { data: unknown[] } } };
       if (result.data.servers.data.length !== n) throw new Error(`expected ${n} servers, got ${result.data.servers.data.length}`);
       const statements = app.sqlFor(`count-${n}`);
       counts.push(statements);
@@ -187,7 +187,7 @@ async function startReceiverProcess() {
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
-    stats: async (): Promise<{ received: number; latencies: number[] }> => (await fetch(`${url}/stats`)).json() as any,
+    stats: async (): Promise<{ received: number; latencies: number[] }> => (await fetch(`${url}/stats`)).json() as Promise<{ received: number; latencies: number[] }>,
     reset: async () => void (await fetch(`${url}/reset`, { method: 'POST' })),
     close: () => child.kill(),
   };
@@ -261,8 +261,8 @@ export async function subscribers(sizes: Sizes): Promise<Figure[]> {
     for (let i = 0; i < sizes.subscribers; i++) {
       const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${c.key}` }, retryAttempts: 0 });
       clients.push(client);
-      client.subscribe({ query: 'subscription { events { id created } }' }, {
-        next: (msg: any) => latencies.push(Date.now() - Date.parse(msg.data.events.created)),
+      client.subscribe<{ events: { created: string } }>({ query: 'subscription { events { id created } }' }, {
+        next: (msg) => latencies.push(Date.now() - Date.parse(msg.data!.events.created)),
         error: () => undefined,
         complete: () => undefined,
       });
@@ -338,7 +338,7 @@ export async function coldStartAndMemory(sizes: Sizes): Promise<Figure[]> {
     let cursor: string | null = null;
     do {
       const res = await fetch(`${server.url}/v1/servers?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { Authorization: `Bearer ${key}` } });
-      const page: any = await res.json();
+      const page = (await res.json()) as { data: unknown[]; nextCursor: string | null };
       seen += page.data.length;
       cursor = page.nextCursor;
       pages++;
@@ -357,6 +357,6 @@ export async function coldStartAndMemory(sizes: Sizes): Promise<Figure[]> {
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as any)[k])]));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
   return value;
 }

@@ -1,4 +1,3 @@
 // Types of reach.js for the TypeScript that imports it (src/cli.ts, src/mcp/stdio.ts).
 export declare function cannotReach(url: string, err: unknown): string | undefined;
-export declare const BASE_URL_VARIABLE: 'SERVICE_BASE_URL';
 export declare function baseUrlFromEnv(env?: NodeJS.ProcessEnv, warn?: (line: string) => void): string | undefined;

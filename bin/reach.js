@@ -30,7 +30,7 @@ export function cannotReach(url, err) {
   return `cannot reach ${new URL(url).origin} (${why})`;
 }
 
-export const BASE_URL_VARIABLE = 'SERVICE_BASE_URL';
+const BASE_URL_VARIABLE = 'SERVICE_BASE_URL';
 
 /**
  * SERVICE_BASE_URL is the one name of the server's URL for every command; SVC_URL, the old name

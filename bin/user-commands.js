@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { baseUrlFromEnv, cannotReach } from './reach.js';
 
-export const CLIENT_ID = 'svc-cli';
-export const DEFAULT_URL = 'http://127.0.0.1:8080';
+const CLIENT_ID = 'svc-cli';
+const DEFAULT_URL = 'http://127.0.0.1:8080';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 /** An access token this close to its expiry is refreshed before the call rather than after a 401. */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -83,7 +83,7 @@ function serverUrl(opts, loggedIn) {
 }
 
 /** $XDG_CONFIG_HOME/svc, or ~/.config/svc (a relative XDG_CONFIG_HOME is invalid and ignored, as the spec says). */
-export function configDir(env = process.env) {
+function configDir(env = process.env) {
   const xdg = env.XDG_CONFIG_HOME;
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), '.config'), 'svc');
 }

@@ -76,7 +76,6 @@ export const unauthorized = (message = 'A valid API key or access token is requi
 export const forbidden = (message: string) => new ApiError(403, message);
 export const notFound = (what: string) => new ApiError(404, `${what} not found.`);
 export const conflict = (message: string) => new ApiError(409, message);
-export const unprocessable = (message: string) => new ApiError(422, message);
 
 /**
  * A named refusal: one rule of the API that answers a status of its own (409 Conflict, 413, 422)

@@ -58,7 +58,7 @@ export function dnsNameMessage(path: string, what: string): string {
   return `${path} must be ${what} (labels of letters, digits and hyphens, at most 253 characters).`;
 }
 
-export const EMAIL_MESSAGE_EXAMPLE = 'an e-mail address such as "ada@example.com"';
+const EMAIL_MESSAGE_EXAMPLE = 'an e-mail address such as "ada@example.com"';
 
 /** A local part, "@", a DNS name; at most 254 characters. */
 function isEmail(text: string): boolean {

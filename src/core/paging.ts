@@ -31,7 +31,7 @@ type Find<T, K> = (q: { take: number; where: { id?: { lt: K } }; orderBy: { id: 
  * Runs a keyset-paginated findMany on a model with time-ordered ids, newest first.
  * Asks for one row more than the page to know whether another page follows.
  */
-export async function keysetPage<T extends { id: K }, K extends string | number>(limit: number, after: K | undefined, find: Find<T, K>): Promise<Page<T>> {
+async function keysetPage<T extends { id: K }, K extends string | number>(limit: number, after: K | undefined, find: Find<T, K>): Promise<Page<T>> {
   const rows = await find({ take: limit + 1, where: after === undefined ? {} : { id: { lt: after } }, orderBy: { id: 'desc' } });
   const hasMore = rows.length > limit;
   const data = hasMore ? rows.slice(0, limit) : rows;

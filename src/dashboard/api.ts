@@ -40,7 +40,13 @@ export async function loadSession(): Promise<SessionState> {
   return body;
 }
 
-async function dashCall(method: string, path: string, body?: unknown): Promise<{ ok: boolean; status: number; data: any }> {
+/** What the dashboard reads of an answer's body itself: a refusal's message and code (the rest is the caller's). */
+interface AnswerBody {
+  message?: string;
+  code?: string;
+}
+
+async function dashCall(method: string, path: string, body?: unknown): Promise<{ ok: boolean; status: number; data: AnswerBody }> {
   const res = await fetch(`/dashboard/api${path}`, {
     method,
     credentials: 'same-origin',
@@ -55,7 +61,7 @@ async function dashCall(method: string, path: string, body?: unknown): Promise<{
  * account-wide act answered SUDO_REQUIRED (password typed over 10 minutes ago) asks for the
  * password, confirms it at /sudo and is sent again; a wrong password asks again.
  */
-export async function dash<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+export async function dash<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   let answer = await dashCall(method, path, body);
   let message: string = answer.data.message ?? '';
   while (!answer.ok && answer.data.code === 'SUDO_REQUIRED' && askPassword) {
@@ -74,19 +80,19 @@ export async function dash<T = any>(method: string, path: string, body?: unknown
   }
   const { data } = answer;
   if (!answer.ok) throw new HttpError(answer.status, data.message ?? `HTTP ${answer.status}`, data.code);
-  if (path === '/sign-in') csrf = data.csrfToken;
+  if (path === '/sign-in') csrf = (data as SessionState).csrfToken;
   return data as T;
 }
 
 /** GraphQL over HTTP with the session (the API accepts the cookie only with the CSRF header). */
-export async function gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T> {
+export async function gql<T = unknown>(query: string, variables?: Record<string, unknown>): Promise<T> {
   const res = await fetch('/graphql', {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': csrf },
     body: JSON.stringify({ query, variables }),
   });
-  const body = await res.json().catch(() => ({}));
+  const body: { data?: unknown; errors?: { message: string; extensions?: { status?: number } }[] } = await res.json().catch(() => ({}));
   if (body.errors?.length) throw new HttpError(body.errors[0].extensions?.status ?? res.status, body.errors[0].message);
   if (!res.ok) throw new HttpError(res.status, `HTTP ${res.status}`);
   return body.data as T;

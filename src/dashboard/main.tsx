@@ -1,4 +1,4 @@
-import { render } from 'preact';
+import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { dash, loadSession, liveStatus, onLiveStatus, startLive, stopLive, type SessionState } from './api.ts';
 import { Link, navigate, useLocation } from './router.tsx';
@@ -62,7 +62,7 @@ function App() {
     navigate('/sign-in', true);
   };
 
-  let page;
+  let page: JSX.Element;
   const server = /^\/servers\/([\w-]+)$/.exec(path);
   if (path === '/' || path === '/sign-in') page = <Overview />;
   else if (path === '/servers') page = <Servers />;

@@ -17,8 +17,6 @@ import { startEmbeddedAutovacuum } from './embedded-autovacuum.ts';
 import { fastQueryClient, type AdapterClient } from './pglite-fast-client.ts';
 import { copyTemplate, ensureTemplate, hasTemplate, PGLITE_START_PARAMS } from './pglite-template.ts';
 
-export type Prisma = PrismaClient;
-
 /**
  * Every interactive transaction's options, set once on the client (Prisma's `transactionOptions`)
  * so no `$transaction` call can forget them: transactions queue behind others (PGlite runs one at
@@ -49,7 +47,12 @@ function preparedStatementName(query: { sql: string }): string {
 
 /** The hand-written reads reported to `onQuery` like Prisma's statements. */
 function countRawReads(reads: RawReads, onQuery: (sql: string) => void): RawReads {
-  return { rows: (sql, values) => (onQuery(sql), reads.rows(sql, values)) };
+  return {
+    rows: (sql, values) => {
+      onQuery(sql);
+      return reads.rows(sql, values);
+    },
+  };
 }
 
 /**
@@ -59,7 +62,7 @@ function countRawReads(reads: RawReads, onQuery: (sql: string) => void): RawRead
  * 4.5 s (the server cannot cancel what it never hears about). TCP keepalive finds a dead peer
  * under idle connections.
  */
-export const POOL_BOUNDS = { connectionTimeoutMillis: 3000, statement_timeout: 4000, query_timeout: 4500, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+const POOL_BOUNDS = { connectionTimeoutMillis: 3000, statement_timeout: 4000, query_timeout: 4500, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
 
 /**
  * A connection whose query timed out client-side is closed at once: its answer may still come,
@@ -67,6 +70,7 @@ export const POOL_BOUNDS = { connectionTimeoutMillis: 3000, statement_timeout: 4
  * another timeout. Closed, the rollback fails fast and the pool opens a new connection.
  */
 class DroppingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: one override stands for all of pg.Client's query overloads (submittable, promise, callback); only any is assignable to each
   override query(...args: unknown[]): any {
     // The pool's own query() passes a callback; Prisma's adapter awaits a promise.
     const last = args.length - 1;
@@ -87,13 +91,19 @@ class DroppingClient extends pg.Client {
       if (err?.message === 'Query read timeout') (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     };
     if (callback) {
-      args[last] = (err: Error | undefined, res: unknown) => (settled(err), callback(err, res));
+      args[last] = (err: Error | undefined, res: unknown) => {
+        settled(err);
+        return callback(err, res);
+      };
       return (super.query as (...a: unknown[]) => unknown)(...args);
     }
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (!(result instanceof Promise)) return result;
     return result.then(
-      (value) => (settled(), value),
+      (value) => {
+        settled();
+        return value;
+      },
       (err: Error) => {
         settled(err);
         throw err;

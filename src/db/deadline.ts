@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * request began, so a request that spends its first minute on a git clone is not cut short.
  * A refused statement was never sent, so a 503 from here never hides a commit.
  */
-export const REQUEST_DATABASE_BUDGET_MS = 5000;
+const REQUEST_DATABASE_BUDGET_MS = 5000;
 
 interface Budget {
   spentMs: number;
@@ -57,5 +57,8 @@ export function admitStatement(text: string, queryTimeoutMs: number): { timeoutM
   const left = budget.limitMs - budget.spentMs;
   if (left <= 0) throw new DatabaseBudgetSpent(budget.limitMs);
   const started = performance.now();
-  return { timeoutMs: Math.max(1, Math.min(queryTimeoutMs, Math.ceil(left))), settle: () => void (budget.spentMs += performance.now() - started) };
+  const settle = () => {
+    budget.spentMs += performance.now() - started;
+  };
+  return { timeoutMs: Math.max(1, Math.min(queryTimeoutMs, Math.ceil(left))), settle };
 }

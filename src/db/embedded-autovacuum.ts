@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 
 /** How often the embedded database's tables are checked (PostgreSQL's autovacuum naps 60 s; bursts here are shorter). */
-export const AUTOVACUUM_CHECK_MS = 5_000;
+const AUTOVACUUM_CHECK_MS = 5_000;
 
 /**
  * PostgreSQL's autovacuum, for the embedded database. PGlite is a single backend with no

@@ -7,7 +7,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];
   while (queue.length) {
-    const e = queue.shift() as any;
+    const e = queue.shift() as ErrorParts | null | undefined;
     if (!e || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
     for (const code of [e.code, e.originalCode, e.errno]) {
@@ -17,6 +17,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     queue.push(e.cause, e.originalError, e.meta?.driverAdapterError, e.meta?.driverAdapterError?.cause);
   }
   return false;
+}
+
+/** What is read of an error and of the errors it wraps (pg's, Node's, Prisma's and its driver adapter's). */
+interface ErrorParts {
+  code?: unknown;
+  originalCode?: unknown;
+  errno?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  originalError?: unknown;
+  meta?: { driverAdapterError?: { cause?: unknown } };
 }
 
 // SQLSTATE: 57014 query_canceled (statement_timeout: the server is too slow to answer now), 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now,

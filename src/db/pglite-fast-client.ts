@@ -50,7 +50,10 @@ export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: numb
     const base = internals.parsers;
     if (!options?.parsers) return base;
     let parsers = merged.get(options.parsers);
-    if (!parsers) merged.set(options.parsers, (parsers = { ...base, ...options.parsers }));
+    if (!parsers) {
+      parsers = { ...base, ...options.parsers };
+      merged.set(options.parsers, parsers);
+    }
     return parsers;
   };
 

@@ -28,7 +28,7 @@ const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'cloud-account-api')
  * directory copy is faster than PGlite's tarball loader. A stale or missing template only
  * costs time.
  */
-export function templateKey(): string {
+function templateKey(): string {
   const hash = createHash('sha256');
   hash.update(JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version);
   hash.update(PGLITE_START_PARAMS.join(' '));

@@ -24,7 +24,7 @@ export const MIGRATION_LOCK_TOML =
 let loading: Promise<typeof bg> | undefined;
 
 /** Instantiates the wasm module once. */
-export function loadSchemaEngineWasm(): Promise<typeof bg> {
+function loadSchemaEngineWasm(): Promise<typeof bg> {
   loading ??= (async () => {
     // The engine reports Rust panics through this global (the Prisma CLI installs the same);
     // without it a panic surfaces as "cannot read properties of undefined".

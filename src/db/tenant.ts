@@ -18,12 +18,19 @@ const FILTERED = new Set([
 ]);
 const CREATES = new Set(['create', 'createMany', 'createManyAndReturn']);
 
-function scope(args: any, accountId: string, model: string) {
+/** What the scoping reads of an operation's arguments. */
+interface OperationArgs {
+  where?: object;
+  create?: object;
+  data?: object | object[];
+}
+
+function scope(args: OperationArgs | undefined, accountId: string, model: string) {
   const key = model === 'Account' ? 'id' : 'accountId';
   return { ...args, where: { ...(args?.where ?? {}), [key]: accountId } };
 }
 
-function withAccount(data: any, accountId: string) {
+function withAccount(data: object | object[] | undefined, accountId: string) {
   return Array.isArray(data) ? data.map((d) => ({ ...d, accountId })) : { ...data, accountId };
 }
 
@@ -35,7 +42,10 @@ function withAccount(data: any, accountId: string) {
  */
 export function tenantClient(prisma: PrismaClient, accountId: string): TenantDb {
   let clients = TENANT_CLIENTS.get(prisma);
-  if (!clients) TENANT_CLIENTS.set(prisma, (clients = new Map()));
+  if (!clients) {
+    clients = new Map();
+    TENANT_CLIENTS.set(prisma, clients);
+  }
   const cached = clients.get(accountId);
   if (cached) {
     // Most recently used last, so the first entry is the one to drop.
@@ -51,12 +61,12 @@ export function tenantClient(prisma: PrismaClient, accountId: string): TenantDb 
           if (model !== 'Account' && !TENANT_MODELS.has(model)) return query(args);
           if (FILTERED.has(operation)) {
             const scoped = scope(args, accountId, model);
-            if (operation === 'upsert') scoped.create = withAccount((args as any).create, accountId);
+            if (operation === 'upsert') scoped.create = withAccount((args as OperationArgs).create, accountId);
             return query(scoped);
           }
           if (CREATES.has(operation)) {
             if (model === 'Account') throw new Error('Accounts are created by the operator API only.');
-            return query({ ...args, data: withAccount((args as any).data, accountId) });
+            return query({ ...args, data: withAccount((args as OperationArgs).data, accountId) });
           }
           return query(args);
         },

@@ -85,8 +85,8 @@ function nested(m: ModelStamps, data: Data, now: Date): Data {
   return out;
 }
 
-// The hooks rewrite `data` of any model, so they see the arguments untyped.
-type Hook = { model: string; args: any; query: (args: any) => Promise<unknown> };
+// The hooks rewrite `data` of any model, so they see the arguments as plain objects.
+type Hook<Args = Data> = { model: string; args: Args; query: (args: Data) => Promise<unknown> };
 
 /** The client whose writes take their timestamps from `now` (the simulated clock). */
 export function withClockTimestamps(prisma: PrismaClient, now: () => Date): PrismaClient {
@@ -102,7 +102,7 @@ export function withClockTimestamps(prisma: PrismaClient, now: () => Date): Pris
         update: updates,
         updateMany: updates,
         updateManyAndReturn: updates,
-        upsert: ({ model, args, query }: Hook) => {
+        upsert: ({ model, args, query }: Hook<Data & { create: Data; update: Data }>) => {
           const at = now();
           return query({ ...args, create: stampCreate(model, args.create, at), update: stampUpdate(model, args.update, at) });
         },

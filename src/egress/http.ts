@@ -2,7 +2,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { EgressRefused, requireAllowedScheme, resolvePinned } from './policy.ts';
+import { EgressRefused, requireAllowedScheme, resolvePinned, type Target } from './policy.ts';
 
 // Outbound HTTP under the egress policy (policy.ts): webhook deliveries and OAuth client metadata documents.
 
@@ -59,7 +59,7 @@ async function guardedRequest(rawUrl: string, method: 'GET' | 'POST', headers: R
     return done(null, err instanceof EgressRefused ? err.message : 'invalid url');
   }
   const deadline = AbortSignal.timeout(opts.timeoutMs);
-  let target;
+  let target: Target;
   try {
     target = await Promise.race([
       resolvePinned(url.hostname, opts.allowPrivate, 'url'),
@@ -132,7 +132,7 @@ function pinnedAgent(url: URL, host: string, target: { address: string; family: 
   let agent = agents.get(key);
   if (!agent) {
     const lookup: LookupFunction = (_hostname, options, callback) => {
-      if ((options as { all?: boolean }).all) (callback as any)(null, [{ address: target.address, family: target.family }]);
+      if ((options as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }]);
       else callback(null, target.address, target.family);
     };
     const opts = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 32, maxFreeSockets: 32, timeout: 60_000, lookup };

@@ -113,7 +113,7 @@ export async function checkHttpUrl(raw: string, allowPrivate: boolean): Promise<
  * literals are accepted: a host that ssh would read differently from the resolver (percent
  * escapes, a leading dash) cannot be pinned, so it is refused.
  */
-export function gitHost(repoUrl: string): string | null {
+function gitHost(repoUrl: string): string | null {
   let host: string;
   if (repoUrl.startsWith('ssh://')) {
     try {

@@ -6,7 +6,7 @@ import { oneAtATime } from '../one-at-a-time.ts';
 import { logFailure, type Outages } from '../db/outage.ts';
 
 const CURSOR = 'outbox';
-export const RELAY_BATCH = 200;
+const RELAY_BATCH = 200;
 
 type Row = EventRow & { relaySeq: bigint };
 /** The relay statement's answer: whether it held the cursor on a current snapshot, and the events it numbered (none: one row of nulls). */

@@ -130,7 +130,7 @@ function isConditionalRead(req: IncomingMessage, match: RouteMatch<V1Route> | un
   return req.headers['if-none-match'] !== undefined && match?.kind === 'found' && match.route.method === 'GET' && !match.route.binary;
 }
 
-export function toHeaders(req: IncomingMessage, headers: Headers = new Headers()): Headers {
+function toHeaders(req: IncomingMessage, headers: Headers = new Headers()): Headers {
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined || key === 'content-length' || key === 'transfer-encoding' || key === 'connection') continue;
     headers.set(key, Array.isArray(value) ? value.join(', ') : value);

@@ -58,7 +58,7 @@ export async function dispatchBinary(
  * characters, quotes, backslashes and percent signs replaced by "_") and the exact name as
  * `filename*=UTF-8''<percent-encoded>` (RFC 8187).
  */
-export function contentDisposition(name: string): string {
+function contentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;

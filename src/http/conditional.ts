@@ -32,7 +32,7 @@ export function conditionalRead(ifNoneMatch: string | string[] | undefined, answ
 }
 
 /** A strong entity tag: 128 bits of the SHA-256 of the body bytes (a string body hashed as its UTF-8 bytes, as it is sent). */
-export function entityTag(body: string | Uint8Array): string {
+function entityTag(body: string | Uint8Array): string {
   return `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
 }
 
@@ -41,7 +41,7 @@ export function entityTag(body: string | Uint8Array): string {
  * listed tag equal to it by weak comparison (`W/"x"` matches `"x"`, RFC 9110 §8.8.3.2). An
  * unparsable member matches nothing.
  */
-export function noneMatchFails(value: string, current: string): boolean {
+function noneMatchFails(value: string, current: string): boolean {
   const opaque = current.replace(/^W\//, '');
   if (value.trim() === '*') return true;
   for (const m of value.matchAll(/(?:^|,)\s*(?:W\/)?("[\x21\x23-\x7e\x80-\xff]*")\s*(?=,|$)/g)) {

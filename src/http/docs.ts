@@ -34,7 +34,7 @@ const REDOC_CDN_LOGOS: Record<string, string> = {
 };
 
 /** The Authorization value GraphiQL's headers editor starts with; the page's fetcher never sends it. */
-export const GRAPHIQL_KEY_PLACEHOLDER = 'Bearer <your key>';
+const GRAPHIQL_KEY_PLACEHOLDER = 'Bearer <your key>';
 
 interface Asset {
   type: string;

@@ -35,7 +35,7 @@ export function createOperationExecutor(app: App, yoga: YogaServer) {
       responseHeaders: new Headers(),
       request,
       mcp: { readOnly: opts.readOnly },
-    } as any);
+    });
     const contextValue = await contextFactory();
     return (await execute({ schema, document: documentFor(op), variableValues: variables, contextValue })) as ExecutionResult;
   };

@@ -15,7 +15,7 @@ import { sameOrigin } from './session-auth.ts';
  */
 
 /** Largest form post accepted. */
-export const FORM_LIMIT_BYTES = 16 * 1024;
+const FORM_LIMIT_BYTES = 16 * 1024;
 
 export function cookie(app: App, name: string, value: string, maxAgeSeconds: number, sameSite: 'Lax' | 'Strict' = 'Lax'): string {
   const secure = app.config.publicBaseUrl.startsWith('https:') ? '; Secure' : '';

@@ -3,8 +3,9 @@
 // /graphql with the headers editor's headers; subscriptions run over graphql-ws on the same path,
 // the Authorization header travelling as connectionParams.authorization (a browser cannot set
 // headers on a WebSocket, and yoga's own fetcher would connect without them).
+// biome-ignore lint/suspicious/noRedundantUseStrict: served as a classic <script>, not a module, so the directive is what makes it strict
 'use strict';
-(function () {
+(() => {
   var config = JSON.parse(document.getElementById('graphiql-config').textContent);
   var wsUrl = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + config.endpoint;
 
@@ -13,31 +14,31 @@
   // create gets the nonce, as styled-components does from the same <meta>.
   var nonce = document.querySelector('meta[property="csp-nonce"]').content;
   var createElement = Document.prototype.createElement;
-  Document.prototype.createElement = function (tagName) {
-    var element = createElement.apply(this, arguments);
-    if (String(tagName).toLowerCase() === 'style') element.nonce = nonce;
+  Document.prototype.createElement = function (...args) {
+    var element = createElement.apply(this, args);
+    if (String(args[0]).toLowerCase() === 'style') element.nonce = nonce;
     return element;
   };
 
   // Monaco's workers, from this server.
   self.MonacoEnvironment = {
     globalAPI: false,
-    getWorkerUrl: function (_moduleId, label) {
+    getWorkerUrl: (_moduleId, label) => {
       return config.workers[label];
     },
   };
 
   /** The headers editor's headers; the placeholder Authorization is not a credential and is left out. */
   function headersOf(opts) {
-    var headers = Object.assign({}, opts && opts.headers);
-    Object.keys(headers).forEach(function (name) {
+    var headers = Object.assign({}, opts?.headers);
+    Object.keys(headers).forEach((name) => {
       if (name.toLowerCase() === 'authorization' && headers[name] === config.placeholder) delete headers[name];
     });
     return headers;
   }
 
   function authorizationOf(headers) {
-    var name = Object.keys(headers).find(function (n) {
+    var name = Object.keys(headers).find((n) => {
       return n.toLowerCase() === 'authorization';
     });
     return name ? headers[name] : undefined;
@@ -55,7 +56,7 @@
     var pending = null;
     var named = false;
     var found = [];
-    tokens.forEach(function (token) {
+    tokens.forEach((token) => {
       if (token === '(') parens++;
       else if (token === ')') parens--;
       else if (parens > 0) return;
@@ -94,7 +95,7 @@
       for await (var result of client.iterate(params)) yield result;
     } catch (err) {
       // The server closes an unauthenticated connection with 4401 and a reason.
-      var message = err && err.reason ? 'The connection closed (' + err.code + '): ' + err.reason : String((err && err.message) || err);
+      const message = err?.reason ? `The connection closed (${err.code}): ${err.reason}` : String(err?.message || err);
       yield { errors: [{ message: message }] };
     } finally {
       await client.dispose();
@@ -106,12 +107,12 @@
     // GraphiQL's facts about the document (operation name, parsed document) can lag behind the
     // editor by a keystroke: the text sent decides which operation runs and over what.
     var operations = operationsOf(params.query);
-    var name = operations.some(function (op) {
+    var name = operations.some((op) => {
       return op.name === params.operationName;
     })
       ? params.operationName
       : undefined;
-    var chosen = operations.find(function (op) {
+    var chosen = operations.find((op) => {
       return !name || op.name === name;
     });
     var request = { query: params.query, variables: params.variables, operationName: name };

@@ -25,6 +25,9 @@ type Extra = SocketExtra & {
   subscriptions: Set<string>;
 };
 
+/** Yoga's envelop for one operation: onSubscribe hands its execute and subscribe over as the root value. */
+type Enveloped = Pick<ReturnType<YogaServerInstance<ServerContext, RequestContext>['getEnveloped']>, 'execute' | 'subscribe'>;
+
 /**
  * GraphQL over WebSocket (graphql-ws protocol) on /graphql, beside HTTP GraphQL on the same
  * path. The credential travels in connectionParams (`{ authorization: "Bearer svc_..." }`,
@@ -81,8 +84,8 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
         ctx.extra.requestId = randomUUID();
         return true;
       },
-      execute: (args: ExecutionArgs) => (args.rootValue as any).execute(args),
-      subscribe: (args: ExecutionArgs) => (args.rootValue as any).subscribe(args),
+      execute: (args: ExecutionArgs) => (args.rootValue as Enveloped).execute(args),
+      subscribe: (args: ExecutionArgs) => (args.rootValue as Enveloped).subscribe(args),
       onSubscribe: async (ctx, id, params) => {
         const requestId = ctx.extra.requestId ?? randomUUID();
         try {
@@ -106,7 +109,7 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
             responseHeaders: new Headers(),
             request: new Request('http://localhost/graphql', { headers: { 'x-request-id': requestId } }),
             params,
-          } as any);
+          });
           const document = parse(params.query);
           const errors = validate(schema, document);
           if (errors.length) return [...errors];

@@ -22,7 +22,7 @@ import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
 import { noRoute, Router } from './router.ts';
 
-export const OAUTH_PATHS = {
+const OAUTH_PATHS = {
   metadata: '/.well-known/oauth-authorization-server',
   protectedResource: '/.well-known/oauth-protected-resource',
   authorization: '/oauth/authorize',
@@ -37,7 +37,7 @@ export const OAUTH_PATHS = {
 const REGISTRATION_LIMIT_BYTES = 16 * 1024;
 
 /** RFC 8414 metadata: the device flow (openid-client) and the authorization code flow (MCP hosts). */
-export function authorizationServerMetadata(baseUrl: string) {
+function authorizationServerMetadata(baseUrl: string) {
   return {
     issuer: baseUrl,
     authorization_endpoint: `${baseUrl}${OAUTH_PATHS.authorization}`,
@@ -59,7 +59,7 @@ export function authorizationServerMetadata(baseUrl: string) {
 }
 
 /** RFC 9728 metadata of the MCP endpoint. */
-export function protectedResourceMetadata(baseUrl: string) {
+function protectedResourceMetadata(baseUrl: string) {
   return {
     resource: resourceUrl(baseUrl, 'mcp'),
     authorization_servers: [baseUrl],

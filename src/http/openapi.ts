@@ -211,6 +211,6 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
 }
 
 /** A content type without its parameters (`text/html; charset=utf-8` → `text/html`): the media type a response is declared under. */
-export function mediaType(contentType: string): string {
+function mediaType(contentType: string): string {
   return contentType.split(';')[0].trim().toLowerCase();
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ApiError, codeOf, errorBody, paramOf } from '../errors.ts';
+import { type ApiError, codeOf, errorBody, paramOf } from '../errors.ts';
 
 export type Surface = 'rest' | 'graphql' | 'admin' | 'ops' | 'mcp';
 
@@ -72,7 +72,11 @@ export async function streamAnswer(res: ServerResponse, response: Response, extr
       if (done || res.destroyed) break;
       // A slow reader: wait until the socket drains (or closes) before taking the next part.
       if (!res.write(value)) await new Promise<void>((resolve) => {
-        const go = () => (res.off('drain', go), res.off('close', go), resolve());
+        const go = () => {
+          res.off('drain', go);
+          res.off('close', go);
+          resolve();
+        };
         res.on('drain', go).on('close', go);
       });
     }

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import { apiErrorOf, codeOf, errorBody, isClientGraphQLError, paramOf, unexpectedError, type ApiError, type ErrorBody } from '../errors.ts';
 import { requestScope } from './request-scope.ts';
 

@@ -48,7 +48,7 @@ ${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : '
 }
 
 /** The sign-in form as a page of its own, for `next` (a path on this site). */
-export function sendSignInPage(app: App, req: IncomingMessage, res: ServerResponse, next: string, status = 200, error?: string, email?: string): void {
+function sendSignInPage(app: App, req: IncomingMessage, res: ServerResponse, next: string, status = 200, error?: string, email?: string): void {
   const csrf = loginCsrfToken(app, req, res);
   sendHtml(res, status, htmlPage('Sign in', signInForm({ csrf, next: safeNext(next), error, email })), securityHeaders(app));
 }

@@ -12,9 +12,9 @@ import { countPasswordAttempt } from './sign-in.ts';
  */
 
 /** The password was typed too long ago: type it again (POST /dashboard/api/sudo, or the form's password field). */
-export const SUDO_REQUIRED = 'SUDO_REQUIRED';
+const SUDO_REQUIRED = 'SUDO_REQUIRED';
 /** The session came from a credential, not a password: only a password sign-in can do this. */
-export const PASSWORD_SIGN_IN_REQUIRED = 'PASSWORD_SIGN_IN_REQUIRED';
+const PASSWORD_SIGN_IN_REQUIRED = 'PASSWORD_SIGN_IN_REQUIRED';
 
 const MINUTES = SUDO_WINDOW_SECONDS / 60;
 

@@ -8,7 +8,7 @@ import { MCP_INSTRUCTIONS } from './conventions.ts';
 import { listedTools } from './server.ts';
 
 /** The size of a text an agent's context holds: characters, and tokens by OpenAI's o200k_base tokenizer (gpt-tokenizer). */
-export function textSize(text: string) {
+function textSize(text: string) {
   return { characters: text.length, tokens: countTokens(text) };
 }
 
@@ -16,7 +16,7 @@ export function textSize(text: string) {
  * The size of tools/list as a client receives it (the JSON-RPC result, for a key with every
  * scope): what an agent's context pays before its first call, on every listing.
  */
-export function catalogSize(catalog: readonly Tool[], selection: Omit<ToolSelection, 'scopes'>) {
+function catalogSize(catalog: readonly Tool[], selection: Omit<ToolSelection, 'scopes'>) {
   const result = { tools: listedTools(catalog, { ...selection, scopes: new Set(ALL_SCOPES) }) };
   return { tools: result.tools.length, ...textSize(JSON.stringify(result)) };
 }

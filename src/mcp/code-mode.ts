@@ -82,7 +82,7 @@ export function codeModeTools(readOnly: boolean): CodeModeTool[] {
   ];
 }
 
-export interface CodeModeCall {
+interface CodeModeCall {
   principal: Principal;
   readOnly: boolean;
 }

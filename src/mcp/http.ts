@@ -93,7 +93,7 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
  * and the scopes to ask for (the default set: the opt-in scopes are asked for by name). A
  * credential that was sent and refused adds error="invalid_token".
  */
-export function mcpChallenge(baseUrl: string, credentialSent: boolean): string {
+function mcpChallenge(baseUrl: string, credentialSent: boolean): string {
   const params = [`realm="mcp"`, `resource_metadata="${protectedResourceMetadataUrl(baseUrl)}"`, `scope="${DEFAULT_SCOPES.join(' ')}"`];
   if (credentialSent) params.push('error="invalid_token"');
   return `Bearer ${params.join(', ')}`;

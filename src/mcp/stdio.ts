@@ -36,7 +36,7 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   const instructions = upstream.getInstructions();
   const server = new Server({ name: 'cloud-account-api', version: API_REVISION }, { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) });
   server.setRequestHandler(ListToolsRequestSchema, (request) => relayed(upstream.listTools(request.params)));
-  server.setRequestHandler(CallToolRequestSchema, (request) => relayed(upstream.callTool(request.params)) as any);
+  server.setRequestHandler(CallToolRequestSchema, (request) => relayed(upstream.callTool(request.params)));
   server.onclose = () => void upstream.close();
   await server.connect(new StdioServerTransport());
   process.stderr.write(`svc mcp: serving ${base}/mcp over stdio\n`);

@@ -2,7 +2,11 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../db/ids.ts';
 import type { Tx } from '../db/tx.ts';
 
-export type JobHandler = (tx: Tx, payload: any, now: Date) => Promise<void>;
+/**
+ * Runs a job of one kind. Declared as a method so that each handler may type `payload` as what
+ * its kind is scheduled with (JSON as stored; a method's parameters are checked bivariantly).
+ */
+export type JobHandler = { run(tx: Tx, payload: unknown, now: Date): Promise<void> }['run'];
 
 /** Schedules work the simulated datacenter finishes at `runAt` on the simulated clock. */
 export async function scheduleJob(tx: Tx, kind: string, runAt: Date, payload: object): Promise<void> {

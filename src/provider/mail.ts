@@ -2,7 +2,7 @@ import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 
 /** The mail platform's public endpoints: what customers put in DNS and in their mail programs. */
-export interface MailPlatform {
+interface MailPlatform {
   /** Host on the TLS certificate: mail programs must use it for IMAP, POP3 and SMTP. */
   clientHost: string;
   /** Address the MX host of every hosted domain (mail.<domain>) points to. */
@@ -30,7 +30,7 @@ export interface MailBackend {
 const generateRsa = promisify(generateKeyPair);
 
 /** The simulated mail cluster: accepts every change; DKIM keys are real 2048-bit RSA keys. */
-export class SimulatedMailBackend implements MailBackend {
+class SimulatedMailBackend implements MailBackend {
   readonly platform: MailPlatform = {
     clientHost: 'mail.cloudhost.example',
     // An address of the simulated datacenter's range (198.18.0.0/15, docs/REFERENCE.md: Servers).

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 export const GATEWAYS = ['card', 'online', 'crypto'] as const;
 export type GatewayName = (typeof GATEWAYS)[number];
 
-export interface ChargeRequest {
+interface ChargeRequest {
   accountId: string;
   amountUsdCents: number;
   description: string;
@@ -19,7 +19,7 @@ export interface PaymentGateway {
   charge(req: ChargeRequest, now: Date): Promise<{ chargeId: string }>;
 }
 
-export class PaymentDeclined extends Error {}
+class PaymentDeclined extends Error {}
 
 /**
  * Simulated gateways: every charge succeeds at once and gets an id in the gateway's own

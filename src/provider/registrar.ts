@@ -9,7 +9,7 @@ export interface Registrar {
 }
 
 /** Yearly prices of the simulated registrar, in cents (docs/REFERENCE.md: Domains). */
-export const TLD_PRICES_USD_CENTS: Record<string, number> = {
+const TLD_PRICES_USD_CENTS: Record<string, number> = {
   com: 1299,
   net: 1499,
   org: 1399,
@@ -24,7 +24,7 @@ export const TLD_PRICES_USD_CENTS: Record<string, number> = {
 export const DEFAULT_NAMESERVERS = ['ns1.cloudhost.example', 'ns2.cloudhost.example'];
 
 /** The simulated registry: every registration and change succeeds at once. */
-export class SimulatedRegistrar implements Registrar {
+class SimulatedRegistrar implements Registrar {
   priceUsdCents(domain: string): number | null {
     return TLD_PRICES_USD_CENTS[domain.slice(domain.lastIndexOf('.') + 1)] ?? null;
   }

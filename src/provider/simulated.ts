@@ -15,13 +15,13 @@ import type { Tx } from '../db/tx.ts';
 
 const NODES = ['fra1-node07', 'fra1-node12', 'ams2-node03', 'lon1-node21'];
 /** Simulated seconds a reboot (and so a plan change) keeps a server down. */
-export const REBOOT_SECONDS = 60;
+const REBOOT_SECONDS = 60;
 /** Simulated seconds a snapshot revert keeps a server down. */
-export const RESTORE_SECONDS = 60;
+const RESTORE_SECONDS = 60;
 /** Simulated seconds a reinstall (wipe and rebuild) takes. */
-export const REINSTALL_SECONDS = 90;
+const REINSTALL_SECONDS = 90;
 /** Lifetime of a web-console ticket. */
-export const CONSOLE_TICKET_SECONDS = 60;
+const CONSOLE_TICKET_SECONDS = 60;
 
 /**
  * Simulated address plan, all inside 198.18.0.0/15 (RFC 2544's benchmarking range), so

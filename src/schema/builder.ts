@@ -46,10 +46,12 @@ function scopeMessage(failure: unknown): string {
   return scope ? `This credential lacks the scope "${scope}".` : 'This credential lacks the scope this operation requires.';
 }
 
-function firstScope(failure: any): string | undefined {
+/** The first scope scope-auth's failure names: its own, or one of the failures it combines. */
+function firstScope(failure: unknown): string | undefined {
   if (!failure) return undefined;
-  if (typeof failure.scope === 'string') return failure.scope;
-  for (const f of failure.failures ?? []) {
+  const parts = failure as { scope?: unknown; failures?: unknown[] };
+  if (typeof parts.scope === 'string') return parts.scope;
+  for (const f of parts.failures ?? []) {
     const found = firstScope(f);
     if (found) return found;
   }

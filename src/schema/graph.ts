@@ -1,4 +1,4 @@
-import type { ArgBuilder } from '@pothos/core';
+import type { ArgBuilder, ObjectRef } from '@pothos/core';
 import DataLoader from 'dataloader';
 import { ApiError, badRequest, forbidden, unauthorized } from '../errors.ts';
 import type { Scope } from '../scopes.ts';
@@ -31,16 +31,22 @@ const loaders = new WeakMap<object, Map<string, DataLoader<unknown, unknown>>>()
  */
 export function loaderOf<K, V>(ctx: object, name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
   let byName = loaders.get(ctx);
-  if (!byName) loaders.set(ctx, (byName = new Map()));
+  if (!byName) {
+    byName = new Map();
+    loaders.set(ctx, byName);
+  }
   let loader = byName.get(name) as DataLoader<K, V> | undefined;
-  if (!loader) byName.set(name, (loader = new DataLoader<K, V>(batch, { maxBatchSize: 1000 })) as DataLoader<unknown, unknown>);
+  if (!loader) {
+    loader = new DataLoader<K, V>(batch, { maxBatchSize: 1000 });
+    byName.set(name, loader as DataLoader<unknown, unknown>);
+  }
   return loader;
 }
 
 // ------------------------------------------------------------------ scopes on edges
 
 /** The scope-auth refusal's message for a missing scope (builder.ts uses the same words). */
-export const scopeMessage = (scope: string) => `This credential lacks the scope "${scope}".`;
+const scopeMessage = (scope: string) => `This credential lacks the scope "${scope}".`;
 
 /**
  * Spread into an edge field: it needs the scope of what it reaches, and is nullable, so a
@@ -53,10 +59,6 @@ export function edge(scope: Scope) {
     nullable: true as const,
     extensions: { graphEdge: { scope } },
   };
-}
-
-export interface EdgeMeta {
-  scope: Scope;
 }
 
 // ------------------------------------------------------------------ connections
@@ -127,13 +129,13 @@ export const connectionArgs = (t: { arg: ArgBuilder<Types> }) => ({
 });
 
 /** The `<Name>Connection` and `<Name>Edge` types of a node type. */
-export function connectionType<T>(name: string, node: any) {
+export function connectionType<T>(name: string, node: ObjectRef<Types, unknown>) {
   const Edge = builder.objectRef<{ node: T; cursor: string }>(`${name}Edge`).implement({
     description: `A ${name} item with its cursor.`,
     extensions: GRAPH_ONLY,
     fields: (t) => ({
       cursor: t.exposeString('cursor', { description: 'Pass as `after` to get the items that follow this one.' }),
-      node: t.field({ type: node, description: 'The item.', resolve: (e) => e.node as any }),
+      node: t.field({ type: node, description: 'The item.', resolve: (e) => e.node }),
     }),
   });
   return builder.objectRef<Connection<T>>(`${name}Connection`).implement({
@@ -141,7 +143,7 @@ export function connectionType<T>(name: string, node: any) {
     extensions: GRAPH_ONLY,
     fields: (t) => ({
       edges: t.field({ type: [Edge], description: 'The items of this page with their cursors.', resolve: (c) => c.nodes.map((n) => ({ node: n, cursor: c.cursorOf(n) })) }),
-      nodes: t.field({ type: [node], description: 'The items of this page.', resolve: (c) => c.nodes as any }),
+      nodes: t.field({ type: [node], description: 'The items of this page.', resolve: (c) => c.nodes }),
       pageInfo: t.field({ type: PageInfo, description: 'Where this page ends and whether another follows.', resolve: (c) => c as Connection<unknown> }),
       totalCount: t.int({ nullable: true, description: 'Items in the whole list (null where counting is not offered).', resolve: (c) => c.count?.() ?? null }),
     }),
@@ -166,11 +168,12 @@ export interface NodeKind<Row extends NodeRow = NodeRow> {
   load(ctx: RequestContext, ids: readonly string[]): Promise<Row[]>;
 }
 
-const kinds = new Map<string, NodeKind<any>>();
+const kinds = new Map<string, NodeKind>();
 
 /** Registers a resource kind `node(id:)` can fetch. */
 export function nodeKind<Row extends NodeRow>(kind: NodeKind<Row>): void {
-  kinds.set(kind.prefix, kind);
+  // A kind's per-item scope is only ever asked of rows its own `load` returned.
+  kinds.set(kind.prefix, kind as unknown as NodeKind);
 }
 
 const kindOf = (id: string) => kinds.get(id.slice(0, id.indexOf('_')));
@@ -187,7 +190,7 @@ export const Node = builder.interfaceRef<{ id: string | number }>('Node').implem
  * missing); the root field's FORBIDDEN when the credential lacks the scope to read that kind
  * (or that item, for a kind whose scope is per item).
  */
-async function loadNode(ctx: RequestContext, id: string): Promise<object | null> {
+async function loadNode(ctx: RequestContext, id: string): Promise<NodeRow | null> {
   if (!ctx.principal) throw unauthorized();
   const kind = kindOf(id);
   if (!kind) return null;
@@ -204,7 +207,7 @@ async function loadNode(ctx: RequestContext, id: string): Promise<object | null>
   return row;
 }
 
-export const MAX_NODE_IDS = 100;
+const MAX_NODE_IDS = 100;
 
 builder.queryField('node', (t) =>
   t.field({
@@ -213,7 +216,7 @@ builder.queryField('node', (t) =>
     nullable: true,
     extensions: GRAPH_ONLY,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => loadNode(ctx, String(args.id)) as any,
+    resolve: (_root, args, ctx) => loadNode(ctx, String(args.id)),
   }),
 );
 
@@ -227,7 +230,7 @@ builder.queryField('nodes', (t) =>
     resolve: (_root, args, ctx) => {
       if (args.ids.length > MAX_NODE_IDS) throw badRequest(`ids may name at most ${MAX_NODE_IDS} resources.`, 'ids');
       // An error of one id (a kind the scopes cannot read) stays at its index; the others resolve.
-      return args.ids.map((id) => loadNode(ctx, String(id))) as any;
+      return args.ids.map((id) => loadNode(ctx, String(id)));
     },
   }),
 );
@@ -269,7 +272,7 @@ export function batchedOne<T extends { id: string | number }>(ctx: object, name:
 export function accountListEdge<T extends { id: string | number }>(
   field: string,
   scope: Scope,
-  node: { name: string },
+  node: ObjectRef<Types, unknown>,
   description: string,
   list: (ctx: RequestContext, page: PageArgs) => Promise<Page<T>>,
 ): void {

@@ -35,7 +35,9 @@ export function inputRuleProblems(type: GraphQLInputType, declared: InputRules |
   }
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner) && Array.isArray(value)) {
-    value.forEach((v, i) => inputRuleProblems(inner.ofType, undefined, v, `${path}[${i}]`, out));
+    value.forEach((v, i) => {
+      inputRuleProblems(inner.ofType, undefined, v, `${path}[${i}]`, out);
+    });
   } else if (isInputObjectType(inner) && typeof value === 'object') {
     for (const field of Object.values(inner.getFields())) {
       inputRuleProblems(field.type, rulesOf(field), (value as Record<string, unknown>)[field.name], `${path}.${field.name}`, out);

@@ -37,9 +37,15 @@ class PathInterner {
   intern(path: ResponsePath): ResponsePath {
     const prev = path.prev && this.intern(path.prev);
     let siblings = prev ? this.children.get(prev) : this.roots;
-    if (!siblings) this.children.set(prev!, (siblings = new Map()));
+    if (!siblings) {
+      siblings = new Map();
+      this.children.set(prev!, siblings);
+    }
     let link = siblings.get(path.key);
-    if (!link) siblings.set(path.key, (link = { prev, key: path.key, typename: path.typename }));
+    if (!link) {
+      link = { prev, key: path.key, typename: path.typename };
+      siblings.set(path.key, link);
+    }
     return link;
   }
 }
@@ -58,6 +64,9 @@ const interners = new WeakMap<object, PathInterner>();
 function internerOf(info: GraphQLResolveInfo): PathInterner {
   const owner = info.operation.operation === 'subscription' ? info.variableValues : info.operation;
   let interner = interners.get(owner);
-  if (!interner) interners.set(owner, (interner = new PathInterner()));
+  if (!interner) {
+    interner = new PathInterner();
+    interners.set(owner, interner);
+  }
   return interner;
 }

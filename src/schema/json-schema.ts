@@ -99,7 +99,7 @@ function withValues(schema: JsonSchema, field: { type: GraphQLType; extensions?:
   return { ...schema, enum: isNonNullType(field.type) ? [...set] : [...set, null] };
 }
 
-export function withDescription(schema: JsonSchema, description?: string | null): JsonSchema {
+function withDescription(schema: JsonSchema, description?: string | null): JsonSchema {
   return description ? { ...schema, description } : schema;
 }
 

@@ -1,4 +1,4 @@
-import type { ArgBuilder, ArgumentRef, ObjectRef } from '@pothos/core';
+import type { ArgBuilder, ArgumentRef, ObjectRef, RootFieldBuilder } from '@pothos/core';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from './builder.ts';
 import type { RequestContext } from './context.ts';
@@ -21,7 +21,7 @@ export const PAGED_SENTENCE = ' A page of the list envelope; follow nextCursor w
  */
 export function pagedListQuery<Args extends Record<string, unknown> = Record<string, never>>(
   name: string,
-  type: ObjectRef<Types, Page<any>>,
+  type: ObjectRef<Types, Page<unknown>>,
   list: (ctx: RequestContext, args: PageArgs & Args, info: GraphQLResolveInfo) => Promise<Page<unknown>>,
   meta: OperationMeta,
   args?: (t: { arg: ArgBuilder<Types> }) => Record<string, ArgumentRef<Types, unknown>>,
@@ -31,7 +31,7 @@ export function pagedListQuery<Args extends Record<string, unknown> = Record<str
       ...operation({ ...meta, description: meta.description + PAGED_SENTENCE }),
       type,
       args: { ...args?.(t), ...pageArgs(t) },
-      resolve: (_root, values, ctx, info) => list(ctx, values as PageArgs & Args, info) as Promise<Page<any>>,
+      resolve: (_root, values, ctx, info) => list(ctx, values as PageArgs & Args, info),
     }),
   );
 }
@@ -44,12 +44,12 @@ export function pagedListQuery<Args extends Record<string, unknown> = Record<str
 export function idOperation(
   root: 'query' | 'mutation',
   name: string,
-  type: ObjectRef<Types, any>,
+  type: ObjectRef<Types, unknown>,
   idDescription: string,
   run: (ctx: RequestContext, id: string) => Promise<unknown>,
   options: ReturnType<typeof operation>,
 ): void {
-  const field = (t: any) =>
+  const field = (t: RootFieldBuilder<Types, Types['Root'], 'Query' | 'Mutation'>) =>
     t.field({
       ...options,
       type,

@@ -1,4 +1,4 @@
-import { getNamedType, isInputObjectType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLSchema } from 'graphql';
+import type { GraphQLArgument, GraphQLField, GraphQLSchema } from 'graphql';
 import type { Refusal } from '../errors.ts';
 import type { EventType } from '../events/catalog.ts';
 import type { Scope } from '../scopes.ts';
@@ -61,7 +61,7 @@ export interface OperationMeta {
   refuses?: readonly Refusal[];
 }
 
-export interface ToolHints {
+interface ToolHints {
   readOnly: boolean;
   destructive: boolean;
   idempotent: boolean;
@@ -94,7 +94,7 @@ export function operation(meta: OperationMeta) {
 }
 
 /** The one description of an operation: its text, then the events it fires. */
-export function operationDescription(meta: Pick<OperationMeta, 'description' | 'fires'>): string {
+function operationDescription(meta: Pick<OperationMeta, 'description' | 'fires'>): string {
   const fires = meta.fires?.length ? ` Fires ${meta.fires.map((e) => `\`${e}\``).join(', ')}.` : '';
   return `${meta.description}${fires}`;
 }
@@ -154,10 +154,4 @@ export function listOperations(schema: GraphQLSchema): Operation[] {
     }
   }
   return out;
-}
-
-/** True when an argument's type is a list or input object (sent as JSON, never in a path). */
-export function isStructuredArg(arg: GraphQLArgument): boolean {
-  const t = isNonNullType(arg.type) ? arg.type.ofType : arg.type;
-  return isListType(t) || isInputObjectType(getNamedType(t));
 }

@@ -1,4 +1,4 @@
-import type { ArgBuilder } from '@pothos/core';
+import type { ArgBuilder, ObjectRef } from '@pothos/core';
 import { PAGE_LIMITS, type Page } from '../core/paging.ts';
 import { builder, type Types } from './builder.ts';
 import type { InputRules } from '../core/input-rules.ts';
@@ -16,10 +16,10 @@ export const pageArgs = (t: { arg: ArgBuilder<Types> }, limits = PAGE_LIMITS) =>
 const limitRules = (max: number): InputRules => ({ minimum: 1, maximum: max });
 
 /** The list envelope `{ data, hasMore, nextCursor }` for an item type. */
-export function listType<T extends object>(name: string, item: any) {
+export function listType<T extends object>(name: string, item: ObjectRef<Types, T>) {
   return builder.objectRef<Page<T>>(name).implement({
     fields: (t) => ({
-      data: t.field({ type: [item], description: 'The items of this page.', resolve: (p) => p.data as any }),
+      data: t.field({ type: [item], description: 'The items of this page.', resolve: (p) => p.data }),
       hasMore: t.exposeBoolean('hasMore', { description: 'True when another page follows.' }),
       nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last.' }),
     }),

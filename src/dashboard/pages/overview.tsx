@@ -13,11 +13,11 @@ const OVERVIEW_QUERY = `{ account {
 
 interface Overview {
   servers: { nodes: ServerRow[] };
-  pools: { nodes: any[] };
-  hostingAccounts: { nodes: any[] };
-  domains: { nodes: any[] };
+  pools: { nodes: { id: string; label: string; status: string; vcpu: number; ram2gb: number; disk100: number; ip16: number; monthlyUsdCents: number }[] };
+  hostingAccounts: { nodes: { id: string; domain: string; status: string; productId: string }[] };
+  domains: { nodes: { id: string; domain: string; status: string; expires_at: string | null }[] };
   wallet: { balance_usd_cents: number; currency: string };
-  tickets: { nodes: any[] };
+  tickets: { nodes: { id: string; number: string; subject: string; status: string; priority: string }[] };
 }
 
 export const money = (cents: number, currency = 'USD') => `${(cents / 100).toLocaleString('en-US', { style: 'currency', currency })}`;

@@ -5,9 +5,28 @@ import { StatusBadge, When } from '../format.tsx';
 import { Link } from '../router.tsx';
 import { useLive } from '../live-query.tsx';
 
+/** The server as its page reads it. */
+interface ServerDetail {
+  id: string;
+  label: string;
+  status: string;
+  productId: string;
+  os: string;
+  osTemplate: string;
+  vcpu: number;
+  ramMb: number;
+  diskGb: number;
+  createdAt: string;
+  renewsAt: string | null;
+  ips: { ip: string; version: number; primary: boolean; ptr: string | null }[];
+  snapshots: { id: string; name: string; status: string }[];
+  addons: { id: string; type: string }[];
+  pool: { id: string; label: string } | null;
+}
+
 /** A server's page (also where its SSO link lands). */
 export function ServerPage(props: { id: string }) {
-  const state = useLive<{ server: any }>(
+  const state = useLive<{ server: ServerDetail }>(
     // One nested read: the server with its addresses, snapshots, add-ons and pool.
     'query($id: ID!) { server(id: $id) { id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt ips { ip version primary ptr } snapshots { id name status } addons { id type } pool { id label } } }',
     ['server.', 'pool.'],
@@ -37,9 +56,9 @@ export function ServerPage(props: { id: string }) {
           <dt>Created</dt><dd><When at={s.createdAt} /></dd>
           <dt>Renews</dt><dd><When at={s.renewsAt} none="with its pool" /></dd>
           <dt>Pool</dt><dd>{s.pool ? s.pool.label : '—'}</dd>
-          <dt>Snapshots</dt><dd>{s.snapshots.map((x: any) => x.name).join(', ') || '—'}</dd>
-          <dt>Add-ons</dt><dd>{s.addons.map((x: any) => x.type).join(', ') || '—'}</dd>
-          <dt>Addresses</dt><dd class="mono">{s.ips.map((i: any) => i.ip + (i.ptr ? ` (${i.ptr})` : '')).join(', ') || '—'}</dd>
+          <dt>Snapshots</dt><dd>{s.snapshots.map((x) => x.name).join(', ') || '—'}</dd>
+          <dt>Add-ons</dt><dd>{s.addons.map((x) => x.type).join(', ') || '—'}</dd>
+          <dt>Addresses</dt><dd class="mono">{s.ips.map((i) => i.ip + (i.ptr ? ` (${i.ptr})` : '')).join(', ') || '—'}</dd>
         </dl>
         <div class="actions">
           <button type="button" onClick={() => power('start')}>Start</button>

@@ -6,9 +6,36 @@ import { useLive } from '../live-query.tsx';
 
 const DELIVERY_FIELDS = 'id eventId eventType status attemptCount maxAttempts nextAttemptAt lastStatusCode lastError lastAttemptAt createdAt attempts { number startedAt durationMs statusCode error succeeded manual }';
 
+/** A delivery as the log reads it (DELIVERY_FIELDS). */
+interface DeliveryRow {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attemptCount: number;
+  maxAttempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  createdAt: string;
+  attempts: { number: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null; succeeded: boolean; manual: boolean }[];
+}
+
+/** A subscription as the list reads it. */
+interface WebhookRow {
+  id: string;
+  url: string;
+  description: string;
+  events: string[];
+  isActive: boolean;
+  secret: string;
+  createdAt: string;
+}
+
 function Deliveries(props: { webhookId: string }) {
   const [tick, setTick] = useState(0);
-  const state = useLive<{ webhookDeliveries: { data: any[] } }>(
+  const state = useLive<{ webhookDeliveries: { data: DeliveryRow[] } }>(
     `query($id: ID!) { webhookDeliveries(id: $id, limit: 50) { data { ${DELIVERY_FIELDS} } } }`,
     [''],
     { id: props.webhookId },
@@ -56,7 +83,7 @@ function Deliveries(props: { webhookId: string }) {
 
 export function Webhooks() {
   const [tick, setTick] = useState(0);
-  const list = useLive<{ webhooks: { data: any[] } }>('{ webhooks(limit: 100) { data { id url description events isActive secret createdAt } } }', [], undefined, tick);
+  const list = useLive<{ webhooks: { data: WebhookRow[] } }>('{ webhooks(limit: 100) { data { id url description events isActive secret createdAt } } }', [], undefined, tick);
   const [selected, setSelected] = useState<string | null>(null);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState('*');

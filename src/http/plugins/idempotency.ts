@@ -78,7 +78,7 @@ export function useIdempotency(): Plugin<RequestContext> {
 }
 
 type Stored = { fingerprint: string; state: string; result: unknown; steps: unknown; claimToken: string | null; leaseUntil: Date | null; expiresAt: Date };
-type StoredResult = { data?: Record<string, unknown> | null; errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, any> }[] };
+type StoredResult = { data?: Record<string, unknown> | null; errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> & { field?: string } }[] };
 type Outcome = { kind: 'run'; claim: Claim } | { kind: 'stored'; result: unknown } | { kind: 'mismatch' } | { kind: 'busy' };
 
 /**

@@ -29,7 +29,7 @@ export function useInputRules(): Plugin {
   };
 }
 
-export function argumentRuleProblems(
+function argumentRuleProblems(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,

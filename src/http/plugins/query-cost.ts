@@ -79,7 +79,10 @@ const fixedPagedCosts = new WeakMap<DocumentNode, Map<string, number>>();
 
 function pagedCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>): number {
   let fixed = fixedPagedCosts.get(document);
-  if (!fixed) fixedPagedCosts.set(document, (fixed = new Map()));
+  if (!fixed) {
+    fixed = new Map();
+    fixedPagedCosts.set(document, fixed);
+  }
   const known = fixed.get(operationName ?? '');
   if (known !== undefined) return known;
   const { cost, paged } = costOf(schema, document, operationName, variables);

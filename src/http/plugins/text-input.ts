@@ -18,7 +18,7 @@ export function useTextInput(): Plugin {
 }
 
 /** The path of the first string holding U+0000 (`jobs[0].command`), or undefined. */
-export function nulIn(value: unknown, path: string): string | undefined {
+function nulIn(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {

@@ -3,7 +3,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Principal } from './service.ts';
 
 /** `ApiKey.lastUsedAt` is recorded at most this often per key (simulated clock). */
-export const KEY_USE_RESOLUTION_MS = 60_000;
+const KEY_USE_RESOLUTION_MS = 60_000;
 /** Keys remembered per instance before the ones written more than a minute ago are forgotten. */
 const REMEMBERED_KEYS = 10_000;
 

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 
 /** How long a resolved credential is trusted without asking the database again (wall-clock milliseconds). */
-export const PRINCIPAL_CACHE_TTL_MS = 5_000;
+const PRINCIPAL_CACHE_TTL_MS = 5_000;
 /** Most credentials remembered per instance; the least recently used goes first. */
 export const PRINCIPAL_CACHE_MAX_ENTRIES = 10_000;
 /** Longest a credential change waits for every listening instance to acknowledge it before answering anyway. */
-export const CHANGE_ACK_WAIT_MS = 2_000;
+const CHANGE_ACK_WAIT_MS = 2_000;
 /**
  * The channel every instance LISTENs on for credential changes. A change's payload is the
  * credential's id (API key, OAuth grant or dashboard session); an instance that has forgotten

@@ -32,7 +32,7 @@ export interface MintedKey {
   createdAt: Date;
 }
 
-export function parseScopes(input: unknown, field = 'scopes'): Scope[] {
+function parseScopes(input: unknown, field = 'scopes'): Scope[] {
   if (input === undefined || input === null) return [...DEFAULT_SCOPES];
   if (!Array.isArray(input) || input.length === 0) throw badRequest(`${field} must be a non-empty array of scope names.`, field);
   const unknown = input.filter((s) => typeof s !== 'string' || !isScope(s));

@@ -16,10 +16,10 @@ import { formatUsd, tryDebit } from './wallet.ts';
  */
 export const INVOICE_STATES = ['open', 'paid', 'void'] as const;
 export const INVOICE_SOURCES = ['order', 'renewal', 'operator'] as const;
-export type InvoiceSource = (typeof INVOICE_SOURCES)[number];
+type InvoiceSource = (typeof INVOICE_SOURCES)[number];
 export type PaymentMethod = GatewayName | 'wallet';
 export const PAYMENT_METHODS = ['wallet', ...GATEWAYS] as const;
-export const CURRENCY = 'USD';
+const CURRENCY = 'USD';
 
 /** Invoice list page size (docs/REFERENCE.md: Billing). */
 export const INVOICES_PAGE_DEFAULT = 20;
@@ -152,7 +152,7 @@ export async function payInvoice(tx: Tx, invoiceId: string, method: PaymentMetho
 }
 
 /** Pays an open invoice from the wallet when the balance covers it; null (nothing taken) otherwise. */
-export async function payFromWallet(tx: Tx, invoice: InvoiceWithItems, now: Date): Promise<InvoiceWithItems | null> {
+async function payFromWallet(tx: Tx, invoice: InvoiceWithItems, now: Date): Promise<InvoiceWithItems | null> {
   if (invoice.totalUsdCents === 0) return markPaid(tx, invoice, 'wallet', '', now);
   const txn = await tryDebit(tx, {
     accountId: invoice.accountId,

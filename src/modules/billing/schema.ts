@@ -5,7 +5,6 @@ import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
-import { PAGE_DEFAULT, PAGE_MAX } from '../../core/paging.ts';
 import { getInvoice, INVOICE_PAGE_RULES, INVOICE_SOURCES, INVOICE_STATES, PAYMENT_METHODS, INVOICES_PAGE_DEFAULT, INVOICES_PAGE_MAX, listInvoices, type InvoiceView } from './invoices.ts';
 import { AUTO_RECHARGE_AMOUNT_MAX, AUTO_RECHARGE_RULES, AUTO_RECHARGE_AMOUNT_MIN, AUTO_RECHARGE_THRESHOLD_MAX, getWallet, listWalletTransactions, setAutoRecharge, type WalletView } from './service.ts';
 import { GATEWAYS } from '../../provider/payments.ts';

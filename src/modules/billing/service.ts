@@ -26,7 +26,7 @@ export const AUTO_RECHARGE_THRESHOLD_MAX = 1_000_000; // $10,000
 export const AUTO_RECHARGE_AMOUNT_MIN = 500; // $5: card gateways refuse tiny charges
 export const AUTO_RECHARGE_AMOUNT_MAX = 1_000_000; // $10,000
 /** A single operator deposit: $1,000,000 at most (larger is a typo). */
-export const MAX_DEPOSIT_USD_CENTS = 100_000_000;
+const MAX_DEPOSIT_USD_CENTS = 100_000_000;
 
 type WalletRow = { balanceUsdCents: number; autoRechargeEnabled: boolean; autoRechargeThresholdUsdCents: number | null; autoRechargeAmountUsdCents: number | null; updatedAt: Date };
 
@@ -119,7 +119,7 @@ function gatewayOf(value: unknown, allowWallet: boolean): PaymentMethod {
 }
 
 /** The operator API's deposit and invoice fields: declared once, enforced here (the operator API is not GraphQL). */
-export const OPERATOR_BILLING_RULES = {
+const OPERATOR_BILLING_RULES = {
   amountUsdCents: { minimum: 1, maximum: MAX_DEPOSIT_USD_CENTS },
   items: { minItems: 1, maxItems: MAX_INVOICE_ITEMS, itemsNoun: 'line items' },
   itemDescription: { minLength: 1, maxLength: 200, trim: true },
@@ -156,7 +156,7 @@ export async function operatorInvoice(prisma: PrismaClient, accountId: string, b
   });
   return prisma.$transaction(async (tx) => invoiceView(await issueInvoice(tx, { accountId, source: 'operator', items: lines, dueAt: new Date(now.getTime() + OPERATOR_INVOICE_DUE_DAYS * 86_400_000), now })));
 }
-export const OPERATOR_INVOICE_DUE_DAYS = 14;
+const OPERATOR_INVOICE_DUE_DAYS = 14;
 
 /** Operator marks an invoice paid through a gateway or the wallet (`invoice.paid`). */
 export async function operatorPayInvoice(prisma: PrismaClient, invoiceId: string, body: { gateway?: unknown }, now: Date) {
@@ -169,7 +169,7 @@ export async function operatorPayInvoice(prisma: PrismaClient, invoiceId: string
  * An order the operator placed with `"charge": true`: an invoice for it, paid from the
  * wallet in the order's transaction (400 and nothing ordered when the balance is short).
  */
-export async function chargeOrder(tx: Tx, order: { accountId: string; reference: string; items: LineItem[]; now: Date }) {
+async function chargeOrder(tx: Tx, order: { accountId: string; reference: string; items: LineItem[]; now: Date }) {
   const invoice = await issueInvoice(tx, { accountId: order.accountId, source: 'order', reference: order.reference, items: order.items, dueAt: order.now, now: order.now });
   return invoiceView(await payInvoice(tx, invoice.id, 'wallet', order.now));
 }

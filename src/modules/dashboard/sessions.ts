@@ -25,7 +25,7 @@ export const SUDO_WINDOW_SECONDS = 10 * 60;
 // both answers take the same time.
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-export function csrfTokenFor(secret: string): string {
+function csrfTokenFor(secret: string): string {
   return createHmac('sha256', secret).update('csrf').digest('base64url');
 }
 

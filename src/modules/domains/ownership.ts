@@ -11,7 +11,7 @@ import { simulatedDnsTxt } from '../../provider/dns.ts';
  * unproven claim gets the same refusal — registered elsewhere, used elsewhere or nobody's — so
  * it tells nothing about other customers.
  */
-export const OWNERSHIP_TXT_PREFIX = 'cloudhost-verify=';
+const OWNERSHIP_TXT_PREFIX = 'cloudhost-verify=';
 
 /** The TXT value that proves `accountId` controls `domain`. */
 export function ownershipTxt(accountId: string, domain: string): string {

@@ -18,12 +18,12 @@ import { enforceRules, normalDnsName, type InputRules } from '../../core/input-r
 export const DOMAIN_STATES = ['pending_payment', 'active'] as const;
 export const NAMESERVERS_MIN = 2;
 export const NAMESERVERS_MAX = 13;
-export const PERIOD_YEARS_MAX = 10;
-export const DOMAIN_PURPOSE = 'domain_registration';
+const PERIOD_YEARS_MAX = 10;
+const DOMAIN_PURPOSE = 'domain_registration';
 
 type DomainRow = NonNullable<Awaited<ReturnType<Tx['domain']['findFirst']>>>;
 
-export function domainView(d: DomainRow) {
+function domainView(d: DomainRow) {
   return {
     id: d.id,
     domain: d.name,
@@ -139,7 +139,7 @@ export async function orderDomain(prisma: PrismaClient, accountId: string, body:
 /** Paying the registration invoice registers the domain: `active`, `domain.registered`. */
 onInvoicePaid(DOMAIN_PURPOSE, async (tx, invoice, now) => {
   const domain = await tx.domain.findUnique({ where: { id: invoice.reference ?? '' } });
-  if (!domain || domain.status !== 'pending_payment') return;
+  if (domain?.status !== 'pending_payment') return;
   const { expiresAt } = await registrar.register({ domain: domain.name, years: domain.periodYears, nameservers: domain.nameservers, whoisPrivacy: domain.whoisPrivacy, transferLock: domain.transferLock }, now);
   await tx.domain.update({ where: { id: domain.id }, data: { status: 'active', registeredAt: now, expiresAt } });
   await recordEvent(tx, domain.accountId, 'domain.registered', { domainId: domain.id, domain: domain.name, periodYears: domain.periodYears, expiresAt: expiresAt.toISOString() }, now);

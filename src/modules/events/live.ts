@@ -14,7 +14,7 @@ export const CREDENTIAL_RECHECK_MS = 5000;
 export type CurrentPrincipal = () => Promise<Principal | null>;
 
 /** The event kinds a credential may see: those whose read scope it holds. */
-export function visibleTypes(principal: Principal): EventType[] {
+function visibleTypes(principal: Principal): EventType[] {
   return (Object.keys(EVENT_TYPES) as EventType[]).filter((t) => principal.scopes.has(EVENT_TYPES[t].scope));
 }
 

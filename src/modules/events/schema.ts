@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { example, values } from '../../schema/examples.ts';
+import { values } from '../../schema/examples.ts';
 import type { Scope } from '../../scopes.ts';
 import { unauthorized } from '../../errors.ts';
 import { EVENT_TYPES } from '../../events/catalog.ts';
@@ -7,7 +7,7 @@ import { Node } from '../../schema/graph.ts';
 import type { EventEnvelope } from '../../events/envelope.ts';
 import { subscribeEvents } from './live.ts';
 
-export const Event = builder.objectRef<EventEnvelope>('Event').implement({
+const Event = builder.objectRef<EventEnvelope>('Event').implement({
   interfaces: [Node],
   description: 'The event envelope, the same as a webhook delivery body.',
   fields: (t) => ({

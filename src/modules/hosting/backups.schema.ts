@@ -1,5 +1,5 @@
 import { builder } from '../../schema/builder.ts';
-import { example, values } from '../../schema/examples.ts';
+import { values } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation } from '../../schema/operation-fields.ts';

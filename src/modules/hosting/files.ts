@@ -3,9 +3,9 @@ import { badRequest } from '../../errors.ts';
 import { activeHosting, driver, siteQuota, type HostingContext } from './service.ts';
 
 /** The file manager (docs/REFERENCE.md: Web hosting). Paths are absolute inside the account: "/" is its home. */
-export const DEFAULT_LIST_PATH = '/public_html';
+const DEFAULT_LIST_PATH = '/public_html';
 /** Entries one listing returns; `truncated` says when a directory holds more. */
-export const LIST_MAX_ENTRIES = 1000;
+const LIST_MAX_ENTRIES = 1000;
 /** Largest file files/read returns as text (download anything larger). */
 export const READ_MAX_BYTES = 1024 * 1024;
 /** Largest text files/write accepts (the JSON body limit applies too). */

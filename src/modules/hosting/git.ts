@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, refusal } from '../../errors.ts';
-import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
+import { pathSegments, type PathRefused } from '../../provider/hosting/sandbox.ts';
 import type { InputRules } from '../../core/input-rules.ts';
 import { decryptSecret, encryptSecret } from '../webhooks/secrets.ts';
 import { activeHosting, asApiError, driver, getHosting, siteQuota, type HostingContext } from './service.ts';
@@ -12,6 +12,7 @@ import { activeHosting, asApiError, driver, getHosting, siteQuota, type HostingC
 const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9][A-Za-z0-9.-]*:[A-Za-z0-9._~/-]+$/;
 /** The branch argument's declared rule (git.schema.ts spreads it). */
 export const BRANCH_RULES = {
+  // biome-ignore lint/complexity/noUselessEscapeInRegex: the source is published as the OpenAPI pattern (schema/openapi.json) as written
   pattern: { regex: /^(?!-)(?!\/)(?!.*\/\/)(?!.*\.\.)(?!.*@\{)(?!.*\.lock$)(?!.*\/$)[A-Za-z0-9._\/-]{1,200}$/, means: 'a git branch name (letters, digits, ".", "_", "-", "/"; not starting with "-")' },
 } satisfies InputRules;
 

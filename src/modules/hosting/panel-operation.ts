@@ -5,4 +5,4 @@ export const panel = (rest: OperationMeta['rest'], tool: string, meta: Pick<Oper
   operation({ scope: 'hosting:manage', rest, area: 'hosting', tool, ...meta });
 
 /** What a service function resolves to: the shape its GraphQL object type exposes. */
-export type Out<F extends (...args: any) => any> = Awaited<ReturnType<F>>;
+export type Out<F extends (...args: never) => unknown> = Awaited<ReturnType<F>>;

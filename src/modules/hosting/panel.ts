@@ -3,7 +3,7 @@ import bcrypt from 'bcryptjs';
 import { CronExpressionParser } from 'cron-parser';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, notFound, refusal } from '../../errors.ts';
-import { pathSegments, PathRefused } from '../../provider/hosting/sandbox.ts';
+import { pathSegments, type PathRefused } from '../../provider/hosting/sandbox.ts';
 import type { InputRules } from '../../core/input-rules.ts';
 import { activeHosting, driver, getHosting, planOf, type HostingContext, type HostingRow } from './service.ts';
 
@@ -186,7 +186,7 @@ export async function setCron(ctx: HostingContext, id: string, input: { schedule
 
 // ------------------------------------------------------------------ protected directories
 
-export const PASSWORD_MIN = 8;
+const PASSWORD_MIN = 8;
 /** bcrypt reads at most 72 bytes of a password. */
 export const PASSWORD_MAX_BYTES = 72;
 
@@ -243,7 +243,7 @@ export async function removeProtectedDir(ctx: HostingContext, id: string, path: 
 // ------------------------------------------------------------------ web application firewall
 
 /** Temporary WAF-log access lasts this long (simulated clock). */
-export const WAF_ACCESS_MINUTES = 60;
+const WAF_ACCESS_MINUTES = 60;
 
 function wafAccessView(row: HostingRow, now: Date) {
   const active = row.wafAccessUntil !== null && row.wafAccessUntil > now;
@@ -278,7 +278,7 @@ export async function requestWafAccess(ctx: HostingContext, id: string) {
 // ------------------------------------------------------------------ browser SSH
 
 /** A browser-SSH session (its URL and token) lasts this long on the simulated clock. */
-export const SSH_SESSION_MINUTES = 15;
+const SSH_SESSION_MINUTES = 15;
 
 async function activeSession(ctx: HostingContext, id: string, now: Date) {
   return ctx.db.hostingSshSession.findFirst({ where: { hostingId: id, endedAt: null, expiresAt: { gt: now } }, orderBy: { id: 'desc' } });

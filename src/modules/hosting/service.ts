@@ -30,7 +30,7 @@ export interface HostingContext {
 export type HostingRow = NonNullable<Awaited<ReturnType<TenantDb['hostingAccount']['findFirst']>>>;
 
 /** Certificates the simulated CA issues are valid this long. */
-export const CERT_VALIDITY_DAYS = 90;
+const CERT_VALIDITY_DAYS = 90;
 
 export interface HostingPlan {
   id: string;
@@ -46,9 +46,9 @@ export interface HostingPlan {
   defaultPhpVersion: string;
 }
 
-export const DEFAULT_HOSTING_PLAN = 'hosting-starter';
+const DEFAULT_HOSTING_PLAN = 'hosting-starter';
 
-export async function getHostingPlan(db: Pick<Tx, 'product'>, productId: string): Promise<HostingPlan | null> {
+async function getHostingPlan(db: Pick<Tx, 'product'>, productId: string): Promise<HostingPlan | null> {
   const p = await db.product.findFirst({ where: { id: productId, kind: 'hosting_plan' } });
   return p ? { id: p.id, name: p.name, monthlyUsdCents: p.monthlyUsdCents, ...(p.details as object) } as HostingPlan : null;
 }
@@ -60,7 +60,7 @@ export const CUSTOM_DOMAIN_STATES = ['pending', 'attached'] as const;
 // The refusals of the hosting services, declared on every operation that can meet them (`refuses`).
 export const HOSTING_PROVISIONING = refusal(409, 'The hosting account is still provisioning: its site can be changed once its status is active');
 export const HOSTING_PLAN_RETIRED = refusal(409, 'The plan of the hosting account is no longer in the catalogue');
-export const HOSTING_QUOTA_EXCEEDED = refusal(409, "The change would take the site over its plan's disk or inode quota (code QUOTA_EXCEEDED): delete files or change plan first", 'QUOTA_EXCEEDED');
+const HOSTING_QUOTA_EXCEEDED = refusal(409, "The change would take the site over its plan's disk or inode quota (code QUOTA_EXCEEDED): delete files or change plan first", 'QUOTA_EXCEEDED');
 export const HOSTING_FILE_TOO_LARGE = refusal(413, 'The file is larger than the upload limit');
 /** What every operation that changes the site's files can meet (the rules of siteQuota and the driver). */
 export const SITE_WRITE_REFUSALS = [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED, HOSTING_QUOTA_EXCEEDED];
@@ -138,7 +138,7 @@ export interface HostingView {
 }
 
 /** Customer view of a hosting account: no node, no upstream log, no on-disk location. */
-export function hostingView(row: HostingRow, publicBaseUrl: string): HostingView {
+function hostingView(row: HostingRow, publicBaseUrl: string): HostingView {
   const host = serviceHostname(publicBaseUrl, row.username);
   return {
     id: row.id,
@@ -167,7 +167,7 @@ export function hostingView(row: HostingRow, publicBaseUrl: string): HostingView
   };
 }
 
-export function certificateView(row: HostingRow) {
+function certificateView(row: HostingRow) {
   return { status: row.certStatus, domains: row.certDomains, issuedAt: row.certIssuedAt, expiresAt: row.certExpiresAt, error: row.certError };
 }
 
@@ -358,7 +358,7 @@ export async function setSimulatedDns(prisma: PrismaClient, hosting: HostingDriv
 export const hostingCallbacks: HostingCallbacks = {
   async hostingProvisioned(tx, hostingId, now) {
     const row = await tx.hostingAccount.findUnique({ where: { id: hostingId } });
-    if (!row || row.status !== 'provisioning') return;
+    if (row?.status !== 'provisioning') return;
     const updated = await tx.hostingAccount.update({
       where: { id: hostingId },
       data: { status: 'active', provisionedAt: now, certStatus: 'issued', certDomains: [row.domain], certIssuedAt: now, certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000) },

@@ -6,7 +6,7 @@ import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
 import {
-  aliasView, createAlias, createMailbox, deleteAlias, deleteMailbox, disableMailDomain, enableMailDomain, listAliases, listMailboxes, listMailDomains, mailboxView, mailDomainView,
+  type aliasView, createAlias, createMailbox, deleteAlias, deleteMailbox, disableMailDomain, enableMailDomain, listAliases, listMailboxes, listMailDomains, type mailboxView, type mailDomainView,
   MAIL_RULES, QUOTA_DEFAULT_MB, QUOTA_MAX_MB, QUOTA_MIN_MB, setMailboxPassword,
 } from './service.ts';
 import { DNS_RECORD_TYPES, mailSetup, type DnsRecord } from './setup.ts';

@@ -9,13 +9,13 @@ import { hashPassword } from '../auth/password.ts';
 import { requireDomainControl } from '../domains/ownership.ts';
 
 /** Limits of email hosting (docs/REFERENCE.md: Email hosting). */
-export const MAX_MAIL_DOMAINS = 50;
-export const MAX_MAILBOXES_PER_DOMAIN = 200;
-export const MAX_ALIASES_PER_DOMAIN = 200;
+const MAX_MAIL_DOMAINS = 50;
+const MAX_MAILBOXES_PER_DOMAIN = 200;
+const MAX_ALIASES_PER_DOMAIN = 200;
 export const QUOTA_MIN_MB = 100;
 export const QUOTA_MAX_MB = 51_200;
 export const QUOTA_DEFAULT_MB = 1024;
-export const PASSWORD_MIN = 10;
+const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 128;
 
 export interface MailContext {

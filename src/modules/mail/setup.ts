@@ -5,7 +5,7 @@ import { normalDnsName } from '../../core/input-rules.ts';
 
 export const DNS_RECORD_TYPES = ['MX', 'A', 'TXT', 'CNAME', 'SRV'] as const;
 
-export const RECORD_TTL = 3600;
+const RECORD_TTL = 3600;
 
 export interface DnsRecord {
   type: (typeof DNS_RECORD_TYPES)[number];
@@ -16,7 +16,7 @@ export interface DnsRecord {
 }
 
 /** The client block: mail programs must use `host` (the only name on the TLS certificate). */
-export function clientBlock() {
+function clientBlock() {
   const host = mailBackend.platform.clientHost;
   return {
     host,
@@ -27,7 +27,7 @@ export function clientBlock() {
 }
 
 /** The DNS records a hosted domain needs: MX, the MX host's A, SPF, DKIM, DMARC, autodiscover/autoconfig and RFC 6186 SRV. */
-export function composeRecords(domain: string, dkim: { selector: string; publicKey: string }): DnsRecord[] {
+function composeRecords(domain: string, dkim: { selector: string; publicKey: string }): DnsRecord[] {
   const p = mailBackend.platform;
   const r = (type: DnsRecord['type'], name: string, value: string, priority: number | null = null): DnsRecord => ({ type, name, value, priority, ttl: RECORD_TTL });
   return [

@@ -17,7 +17,7 @@ import { issueTokens, parseScopeParam, PREFIX, revokeGrantById, type ClientInput
  */
 
 /** Seconds an authorization code stays valid. */
-export const AUTHORIZATION_CODE_TTL_SECONDS = 60;
+const AUTHORIZATION_CODE_TTL_SECONDS = 60;
 /** Longest `state` accepted (it travels back in a URL). */
 const MAX_STATE_LENGTH = 1024;
 const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -68,7 +68,7 @@ export function redirectWith(redirectUri: string, issuer: string, params: Record
 export async function validateAuthorizationRequest(prisma: PrismaClient, params: URLSearchParams, ctx: { baseUrl: string; now: Date; documents: DocumentPolicy }): Promise<AuthorizationRequest> {
   const clientIds = params.getAll('client_id');
   if (clientIds.length !== 1 || !clientIds[0]) throw new AuthorizationPageError('The request names no client (client_id), or names it twice.');
-  let client;
+  let client: Awaited<ReturnType<typeof requireClient>>;
   try {
     client = await requireClient(prisma, clientIds[0], ctx.now, ctx.documents);
   } catch (err) {

@@ -6,16 +6,16 @@ export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_c
  * Grant types a redirecting client may register. The device grant only when it asks for it:
  * its device and consent pages then show its id and "unverified" (clients.ts isVerifiedClient).
  */
-export const REDIRECT_GRANT_TYPES = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE] as const;
+const REDIRECT_GRANT_TYPES = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE] as const;
 /** Redirect URIs one client may register. */
-export const MAX_REDIRECT_URIS = 10;
+const MAX_REDIRECT_URIS = 10;
 const MAX_REDIRECT_URI_LENGTH = 2000;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 // ---------------------------------------------------------------- redirect URIs
 
 /** Why a redirect URI cannot be registered, or null when it can: https, or http on loopback (RFC 8252 §7.3). */
-export function redirectUriProblem(raw: unknown): string | null {
+function redirectUriProblem(raw: unknown): string | null {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_REDIRECT_URI_LENGTH) return `must be a string of 1 to ${MAX_REDIRECT_URI_LENGTH} characters`;
   let url: URL;
   try {

@@ -43,7 +43,7 @@ export async function registerClient(prisma: PrismaClient, name: unknown, now: D
   return clientView(row);
 }
 
-export function clientView(c: { id: string; name: string; createdAt: Date }) {
+function clientView(c: { id: string; name: string; createdAt: Date }) {
   return { client_id: c.id, name: c.name, token_endpoint_auth_method: 'none', grant_types: [DEVICE_CODE_GRANT_TYPE, 'refresh_token'], created_at: c.createdAt.toISOString() };
 }
 

@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { getDocument } from '../../egress/http.ts';
-import { EgressRefused, parseHttpUrl } from '../../egress/policy.ts';
-import { validateClientMetadata } from './client-metadata.ts';
+import { type EgressRefused, parseHttpUrl } from '../../egress/policy.ts';
+import { validateClientMetadata, type ClientMetadata } from './client-metadata.ts';
 import { OAuthError } from './errors.ts';
 
 /**
@@ -17,11 +17,11 @@ export interface DocumentPolicy {
 }
 
 /** Largest document accepted. */
-export const METADATA_DOCUMENT_MAX_BYTES = 8 * 1024;
+const METADATA_DOCUMENT_MAX_BYTES = 8 * 1024;
 /** Longest wait for a document, whatever WEBHOOK_TIMEOUT_MS says. */
-export const METADATA_DOCUMENT_TIMEOUT_MS = 5000;
+const METADATA_DOCUMENT_TIMEOUT_MS = 5000;
 /** Cache time bounds (seconds) applied to the document's Cache-Control max-age; the default when it has none. */
-export const METADATA_CACHE_SECONDS = { min: 60, max: 86_400, default: 3600 } as const;
+const METADATA_CACHE_SECONDS = { min: 60, max: 86_400, default: 3600 } as const;
 
 export function isMetadataDocumentId(clientId: string, policy: DocumentPolicy): boolean {
   return clientId.startsWith('https://') || (policy.allowPrivate && clientId.startsWith('http://'));
@@ -32,7 +32,7 @@ function refused(clientId: string, why: string): OAuthError {
 }
 
 /** max-age within the bounds; no-store and no-cache count as the minimum. */
-export function cacheSeconds(cacheControl: string | undefined): number {
+function cacheSeconds(cacheControl: string | undefined): number {
   const value = (cacheControl ?? '').toLowerCase();
   if (/\bno-store\b|\bno-cache\b/.test(value)) return METADATA_CACHE_SECONDS.min;
   const maxAge = /\bmax-age=(\d+)/.exec(value);
@@ -62,7 +62,7 @@ export async function fetchMetadataDocumentClient(prisma: PrismaClient, clientId
   }
   if (typeof doc !== 'object' || doc === null || (doc as Record<string, unknown>).client_id !== clientId) throw refused(clientId, 'must name itself as its client_id.');
   if ('client_secret' in doc) throw refused(clientId, 'must not carry a client_secret.');
-  let meta;
+  let meta: ClientMetadata;
   try {
     meta = validateClientMetadata(doc);
   } catch (err) {

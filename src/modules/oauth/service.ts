@@ -17,18 +17,18 @@ export { OAuthError, DEVICE_CODE_GRANT_TYPE };
  */
 
 /** Seconds a device code stays valid. */
-export const DEVICE_CODE_TTL_SECONDS = 600;
+const DEVICE_CODE_TTL_SECONDS = 600;
 /** Seconds a client waits between polls at first; each slow_down adds 5 (RFC 8628 §3.5). */
-export const DEFAULT_POLL_INTERVAL_SECONDS = 5;
-export const SLOW_DOWN_STEP_SECONDS = 5;
+const DEFAULT_POLL_INTERVAL_SECONDS = 5;
+const SLOW_DOWN_STEP_SECONDS = 5;
 /** Access token (`svc_at_`) lifetime. */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 /** Refresh token (`svc_rt_`) lifetime, counted from its issue (each rotation issues a new one). */
-export const REFRESH_TOKEN_TTL_SECONDS = 90 * 86400;
+const REFRESH_TOKEN_TTL_SECONDS = 90 * 86400;
 
 
 /** No vowels (no words), no 0/O, 1/I/L, 2/Z, 5/S, 8/B: 20 letters a person cannot confuse (RFC 8628 §6.1). */
-export const USER_CODE_ALPHABET = 'CDFGHJKMNPQRTVWXY' + '347';
+const USER_CODE_ALPHABET = 'CDFGHJKMNPQRTVWXY' + '347';
 const USER_CODE_LENGTH = 8;
 
 const ACCESS_TOKEN = /^svc_at_[A-Za-z0-9]{40}$/;
@@ -49,12 +49,12 @@ export function parseScopeParam(value: string | undefined): Scope[] {
 
 // ---------------------------------------------------------------- device authorization
 
-export function formatUserCode(code: string): string {
+function formatUserCode(code: string): string {
   return `${code.slice(0, 4)}-${code.slice(4)}`;
 }
 
 /** Upper-cases and drops everything but the alphabet's characters (spaces, dashes) before lookup. */
-export function normalizeUserCode(input: string): string | null {
+function normalizeUserCode(input: string): string | null {
   const code = input.toUpperCase().replace(/[\s-]/g, '');
   if (code.length !== USER_CODE_LENGTH || [...code].some((c) => !USER_CODE_ALPHABET.includes(c))) return null;
   return code;
@@ -116,7 +116,7 @@ export async function findPendingDevice(prisma: PrismaClient, userCodeInput: str
   const code = normalizeUserCode(userCodeInput);
   if (!code) return null;
   const row = await prisma.oAuthDeviceCode.findUnique({ where: { userCodeHash: hashSecret(code) }, include: { client: true } });
-  if (!row || row.status !== 'pending' || row.expiresAt <= now) return null;
+  if (row?.status !== 'pending' || row.expiresAt <= now) return null;
   return { id: row.id, userCode: formatUserCode(code), client: { id: row.client.id, name: row.client.name, verified: isVerifiedClient(row.client) }, scopes: row.scopes as Scope[], expiresAt: row.expiresAt };
 }
 
@@ -212,7 +212,7 @@ export async function refreshTokens(prisma: PrismaClient, input: ClientInput & {
   if (!input.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required.');
   if (!REFRESH_TOKEN.test(input.refreshToken)) throw new OAuthError('invalid_grant', 'The refresh token is invalid.');
   const row = await prisma.oAuthToken.findUnique({ where: { tokenHash: hashSecret(input.refreshToken) }, include: { grant: true } });
-  if (!row || row.kind !== 'refresh' || row.grant.clientId !== client.id) throw new OAuthError('invalid_grant', 'The refresh token is invalid.');
+  if (row?.kind !== 'refresh' || row.grant.clientId !== client.id) throw new OAuthError('invalid_grant', 'The refresh token is invalid.');
   if (row.grant.revokedAt || row.revokedAt) throw new OAuthError('invalid_grant', 'The refresh token has been revoked.');
   if (row.expiresAt <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired.');
   // RFC 8707 §2.2: a refresh may name the grant's resource again, never another one.
@@ -294,7 +294,7 @@ export async function revokeGrant(prisma: PrismaClient, accountId: string, grant
 // ---------------------------------------------------------------- access token lookup
 
 /** A grant's "last used" moves at most this often (seconds): a write per call would cost every request. */
-export const LAST_USED_RESOLUTION_SECONDS = 60;
+const LAST_USED_RESOLUTION_SECONDS = 60;
 
 /**
  * Resolves an `svc_at_` access token: by SHA-256, not expired, not revoked, and its grant not
@@ -304,7 +304,7 @@ export const LAST_USED_RESOLUTION_SECONDS = 60;
 export async function lookupAccessToken(prisma: PrismaClient, token: string, now: Date) {
   if (!ACCESS_TOKEN.test(token)) return null;
   const row = await prisma.oAuthToken.findUnique({ where: { tokenHash: hashSecret(token) }, include: { grant: true } });
-  if (!row || row.kind !== 'access' || row.revokedAt || row.grant.revokedAt || row.expiresAt <= now) return null;
+  if (row?.kind !== 'access' || row.revokedAt || row.grant.revokedAt || row.expiresAt <= now) return null;
   const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_SECONDS * 1000);
   if (!row.grant.lastUsedAt || row.grant.lastUsedAt < stale) {
     await prisma.oAuthGrant.updateMany({ where: { id: row.grantId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: stale } }] }, data: { lastUsedAt: now } });

@@ -1,3 +1,4 @@
+import type { ResponsePath } from 'graphql';
 import { builder } from '../../schema/builder.ts';
 import { accountListEdge, connectionAfter, connectionArgs, connectionOf, edge, loaderOf, nodeKind, pageSize } from '../../schema/graph.ts';
 import { poolIpsOfPools, serversOfPools } from '../servers/graph-reads.ts';
@@ -55,9 +56,9 @@ builder.prismaObjectField(Server, 'pool', (t) =>
 );
 
 /** Where in the response a field sits, list indices left out: the pools of one list share one loader. */
-function pathKey(path: { prev: any; key: string | number }): string {
+function pathKey(path: ResponsePath): string {
   const keys: string[] = [];
-  for (let p: any = path; p; p = p.prev) if (typeof p.key === 'string') keys.push(p.key);
+  for (let p: ResponsePath | undefined = path; p; p = p.prev) if (typeof p.key === 'string') keys.push(p.key);
   return keys.reverse().join('.');
 }
 

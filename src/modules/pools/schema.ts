@@ -1,4 +1,5 @@
-import { builder } from '../../schema/builder.ts';
+import type { ArgBuilder, ObjectFieldBuilder } from '@pothos/core';
+import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
@@ -86,7 +87,7 @@ const PoolQuote = builder.objectRef<Quote>('PoolQuote').implement({
   }),
 });
 
-const unitArgs = (t: any) => ({
+const unitArgs = (t: { arg: ArgBuilder<Types> }) => ({
   vcpu: t.arg.int({ required: true, description: 'vCPUs, within the product\'s bounds.', ...example(8) }),
   ram2gb: t.arg.int({ required: true, description: 'Blocks of 2 GB RAM, within the product\'s bounds.', ...example(8) }),
   disk100: t.arg.int({ required: true, description: 'Blocks of 100 GB disk, within the product\'s bounds.', ...example(2) }),
@@ -130,7 +131,7 @@ const PoolServer = builder.objectRef<Detail['servers'][number]>('PoolServer').im
   }),
 });
 
-const summaryFields = (t: any) => ({
+const summaryFields = (t: ObjectFieldBuilder<Types, Summary>) => ({
   id: t.exposeID('id', { description: 'The pool id (pool_…).' }),
   productId: t.exposeString('productId', { description: 'The pool product it was bought as.', ...example('pool-fra1') }),
   label: t.exposeString('label', { description: 'Your name for the pool.' }),

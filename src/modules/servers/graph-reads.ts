@@ -10,7 +10,7 @@ export interface ServerFilter {
   search?: string | null;
 }
 
-export function serverWhere(f: ServerFilter) {
+function serverWhere(f: ServerFilter) {
   return {
     AND: [
       VISIBLE,

@@ -1,5 +1,6 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { ArgBuilder } from '@pothos/core';
+import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from '../../schema/builder.ts';
 import { connectionAfter, connectionArgs, connectionOf, connectionType, edge, nodeKind, pageSize } from '../../schema/graph.ts';
 import { attachedAddonsByIds, countServers, serverIpsByIds, serverPage, serversByIds, snapshotsByIds, type ServerFilter } from './graph-reads.ts';
@@ -17,7 +18,7 @@ export const serverFilterArgs = (t: { arg: ArgBuilder<Types> }) => ({
 });
 
 /** The prisma plugin's selection for the nodes of a connection, asked as `nodes` or `edges { node }`. */
-export const nodesQuery = (ctx: object, info: any, typeName: string) => queryFromInfo({ context: ctx, info, typeName, paths: [['nodes'], ['edges', 'node']] });
+export const nodesQuery = (ctx: object, info: GraphQLResolveInfo, typeName: string) => queryFromInfo({ context: ctx, info, typeName, paths: [['nodes'], ['edges', 'node']] });
 
 builder.prismaObjectField('Account', 'servers', (t) =>
   t.field({

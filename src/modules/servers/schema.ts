@@ -22,7 +22,7 @@ import { createSnapshot, deleteSnapshot, listSnapshots, revertSnapshot, SNAPSHOT
 import { createSsoLink } from './sso.ts';
 import { ADDON_TYPES, OS_FAMILIES, PLAN_FAMILIES } from '../../db/catalogue-seed.ts';
 
-export const ServerIp = builder.prismaObject('ServerIp', {
+const ServerIp = builder.prismaObject('ServerIp', {
   description: 'An address routed to a server, with its reverse DNS record.',
   interfaces: [Node],
   fields: (t) => ({
@@ -104,7 +104,7 @@ builder.mutationField('serverPower', (t) =>
   }),
 );
 
-export const Snapshot = builder.prismaObject('Snapshot', {
+const Snapshot = builder.prismaObject('Snapshot', {
   description: 'A restore point of a server disk.',
   interfaces: [Node],
   fields: (t) => ({

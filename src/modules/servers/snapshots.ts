@@ -13,7 +13,7 @@ export async function listSnapshots(db: TenantDb, serverId: string, query: objec
   return db.snapshot.findMany({ ...query, where: { serverId }, orderBy: { id: 'desc' } });
 }
 
-export const SNAPSHOTS_PER_SERVER = 10;
+const SNAPSHOTS_PER_SERVER = 10;
 
 export async function createSnapshot(ctx: ServiceContext, serverId: string, input: { name: string; description?: string | null }, query: object = {}) {
   const name = input.name.trim();

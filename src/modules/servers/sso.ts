@@ -7,12 +7,12 @@ import { getServer, type ServiceContext } from './server-row.ts';
 // One-time login links into the server's control panel (dashboard SSO).
 
 /** Lifetime of a dashboard login link, on the simulated clock. */
-export const SSO_TTL_SECONDS = 300;
+const SSO_TTL_SECONDS = 300;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A relative dashboard path: one leading slash, no scheme, no host, no backslash, no control characters. */
-export function checkNextPath(next: string): string {
+function checkNextPath(next: string): string {
   const ok =
     next.length <= 512 &&
     next.startsWith('/') &&

@@ -9,7 +9,7 @@ import { enforceRules, type InputRules } from '../../core/input-rules.ts';
 // Suspension and reactivation, by an operator or by billing (an unpaid renewal).
 
 /** The operator's suspension reason (the operator API is not GraphQL, so the rule is enforced here). */
-export const SUSPEND_REASON_RULES: InputRules = { minLength: 1, maxLength: 500, trim: true };
+const SUSPEND_REASON_RULES: InputRules = { minLength: 1, maxLength: 500, trim: true };
 
 /** Operator suspension (for example expiry): powered off, `suspended` with the reason, `server.suspended`. Repeating it changes nothing. */
 export async function suspendServer(prisma: PrismaClient, provider: ServerProvider, serverId: string, reason: unknown, now: Date) {

@@ -1,4 +1,5 @@
-import { builder } from '../../schema/builder.ts';
+import type { ObjectFieldBuilder } from '@pothos/core';
+import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
@@ -7,12 +8,12 @@ import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
 import { closeTicket, createTicket, DEPARTMENTS, getTicket, listTickets, MESSAGE_AUTHORS, MESSAGE_MAX, MESSAGE_RULES, PRIORITIES, TICKET_STATES, replyTicket, SUBJECT_MAX, SUBJECT_RULES, type TicketDetail, type TicketView } from './service.ts';
 
-const ticketFields = (t: any) => ({
+const ticketFields = (t: ObjectFieldBuilder<Types, TicketView>) => ({
   id: t.exposeID('id', { description: 'The ticket id (tkt_…).' }),
   number: t.exposeString('number', { ...example('TKT-100042'), description: 'TKT-<number>, as in ticket events (ticketNumber).' }),
   subject: t.exposeString('subject', { description: `The subject, 1 to ${SUBJECT_MAX} characters.` }),
-  department: t.exposeString('department', { ...values(DEPARTMENTS, 'technical'), description: DEPARTMENTS.join(', ') + '.' }),
-  priority: t.exposeString('priority', { ...values(PRIORITIES, 'normal'), description: PRIORITIES.join(', ') + '.' }),
+  department: t.exposeString('department', { ...values(DEPARTMENTS, 'technical'), description: `${DEPARTMENTS.join(', ')}.` }),
+  priority: t.exposeString('priority', { ...values(PRIORITIES, 'normal'), description: `${PRIORITIES.join(', ')}.` }),
   status: t.exposeString('status', { ...values(TICKET_STATES), description: 'open (waiting on support), answered (waiting on you) or closed.' }),
   lastReplyAt: t.expose('lastReplyAt', { type: 'DateTime', description: 'When the last message was added.' }),
   closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true, description: 'When it was closed; null unless closed.' }),

@@ -35,7 +35,7 @@ export interface TicketContext {
 type TicketRow = NonNullable<Awaited<ReturnType<Tx['ticket']['findFirst']>>>;
 type MessageRow = { id: string; author: string; body: string; createdAt: Date };
 
-export function ticketView(t: TicketRow) {
+function ticketView(t: TicketRow) {
   return {
     id: t.id,
     number: t.number,

@@ -4,8 +4,8 @@
  * 6 h (the cap): 16 attempts spread over about 44.5 hours. Then it is marked failed (a
  * redeliver can still queue another attempt).
  */
-export const FIRST_RETRY_SECONDS = 60;
-export const MAX_RETRY_SECONDS = 6 * 60 * 60;
+const FIRST_RETRY_SECONDS = 60;
+const MAX_RETRY_SECONDS = 6 * 60 * 60;
 export const MAX_ATTEMPTS = 16;
 
 /** Seconds to wait after the `failedAttempts`-th failed attempt (1-based) before the next. */

@@ -130,7 +130,10 @@ function secretsOfBatch(key: Buffer): (d: Claimed) => string {
   return (d) => {
     const cacheKey = `${d.webhookId} ${d.secretEnc}`;
     let secret = secrets.get(cacheKey);
-    if (secret === undefined) secrets.set(cacheKey, (secret = decryptSecret(key, d.webhookId, d.secretEnc)));
+    if (secret === undefined) {
+      secret = decryptSecret(key, d.webhookId, d.secretEnc);
+      secrets.set(cacheKey, secret);
+    }
     return secret;
   };
 }

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
  * only as AES-256-GCM ciphertext (`v1.<iv>.<tag>.<ciphertext>`, base64url) with the
  * webhook id as associated data, so a ciphertext copied onto another row does not decrypt.
  */
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 export function generateSecret(): string {
   return SECRET_PREFIX + randomBytes(24).toString('base64url');

@@ -1,11 +1,11 @@
 import type { TenantDb } from '../../db/tenant.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { EVENT_TYPES, type EventType } from '../../events/catalog.ts';
 import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import type { InputRules } from '../../core/input-rules.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
-import { MAX_ATTEMPTS } from './backoff.ts';
 import { checkHttpUrl, EgressRefused } from '../../egress/policy.ts';
 import { encryptSecret, generateSecret, maskSecret, secretHint } from './secrets.ts';
 import { readDeliveryPage } from './delivery-read.ts';
@@ -19,7 +19,7 @@ export interface WebhookContext {
 }
 
 /** Subscriptions per account. */
-export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** Delivery log page size (docs/REFERENCE.md: Webhooks). */
 export const DELIVERY_PAGE_LIMITS = { max: 100, fallback: 20 };
 export interface WebhookView {
@@ -121,7 +121,8 @@ export async function createWebhook(ctx: WebhookContext, input: { url: string; e
       throw badRequest(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook subscriptions; delete one first.`);
     }
     const row = await tx.webhook.create({
-      data: { id, url, events, ownerScopes: scopes, description, isActive: true, secretEnc: encryptSecret(ctx.app.webhookSecretKey, id, secret), secretHint: secretHint(secret), createdAt: now, updatedAt: now } as any,
+      // accountId: the tenant client sets it.
+      data: { id, url, events, ownerScopes: scopes, description, isActive: true, secretEnc: encryptSecret(ctx.app.webhookSecretKey, id, secret), secretHint: secretHint(secret), createdAt: now, updatedAt: now } as Prisma.WebhookUncheckedCreateInput,
     });
     return view(row, secret);
   });
@@ -203,8 +204,6 @@ export async function redeliver(ctx: WebhookContext, webhookId: string, delivery
     return tx.webhookDelivery.findFirstOrThrow({ where: { id: d.id }, select: DELIVERY_SELECT });
   });
 }
-
-export { MAX_ATTEMPTS };
 
 // The graph's batched reads.
 

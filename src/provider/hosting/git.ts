@@ -4,7 +4,7 @@ import { EgressRefused, resolveGitTarget } from '../../egress/policy.ts';
 import { HostingRefusal, type GitCommit } from './types.ts';
 
 /** Longest a clone, fetch or log may run. */
-export const GIT_TIMEOUT_MS = 60_000;
+const GIT_TIMEOUT_MS = 60_000;
 
 /**
  * Runs the real `git` binary: execFile with an argument array (no shell, so nothing in a

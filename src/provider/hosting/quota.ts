@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { HostingRefusal, type SiteQuota, type SiteUsage } from './types.ts';
@@ -14,7 +15,7 @@ export async function measure(dirs: string[]): Promise<SiteUsage> {
   const stack = [...dirs];
   while (stack.length) {
     const dir = stack.pop()!;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await fs.readdir(dir, { withFileTypes: true });
     } catch {

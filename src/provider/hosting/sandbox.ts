@@ -28,7 +28,7 @@ export class PathRefused extends Error {
   }
 }
 
-export const MAX_PATH_CHARS = 4096;
+const MAX_PATH_CHARS = 4096;
 const SEGMENT_MAX_BYTES = 255;
 
 export interface ResolvedPath {

@@ -33,8 +33,6 @@ const NODES = [
 ];
 /** Simulated seconds hosting provisioning takes. */
 export const HOSTING_PROVISION_SECONDS = 60;
-/** Top-level directories of every account's home. */
-export const HOME_DIRS = ['public_html', 'logs'] as const;
 
 /**
  * The default hosting driver. Each account is a real directory tree:

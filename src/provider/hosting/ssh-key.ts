@@ -54,7 +54,7 @@ export function generateDeployKey(comment: string): OpenSshKeyPair {
 }
 
 /** `SHA256:<base64, unpadded>` of the key blob, as `ssh-keygen -l` prints it. */
-export function fingerprintOf(blob: Buffer): string {
+function fingerprintOf(blob: Buffer): string {
   return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 }
 
