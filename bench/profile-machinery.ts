@@ -8,7 +8,7 @@
 import { conditionalRead } from '../src/http/conditional.ts';
 import { createGraphQLServer } from '../src/http/graphql.ts';
 import { readAnswer } from '../src/http/respond.ts';
-import { sofaHandlers } from '../src/http/sofa-handlers.ts';
+import { sofaHandler } from '../src/http/sofa-handlers.ts';
 import { tenantClient } from '../src/db/tenant.ts';
 import { authenticate } from '../src/modules/auth/service.ts';
 import { resourceUrl } from '../src/modules/oauth/resources.ts';
@@ -23,7 +23,7 @@ const first = (await (await fetch(`${bench.url}/v1/servers?limit=1`, { headers: 
 const id = first.data[0].id;
 // The same pipeline the app built (graphql.ts, sofa-handlers.ts), made again here to be called without HTTP.
 const yoga = createGraphQLServer(app.schema, () => app.limits);
-const handler = sofaHandlers(app.schema, yoga).get('server')!;
+const handler = sofaHandler(app.schema, yoga);
 const principal = (await authenticate(app.prisma, `Bearer ${c.key}`, app.clock.now(), resourceUrl(app.config.publicBaseUrl, 'rest'), app.principals))!;
 const { Request: FetchRequest, Headers: FetchHeaders } = yoga.fetchAPI;
 

@@ -32,7 +32,7 @@ import { buildOpenApi } from './http/openapi.ts';
 import { handleOps } from './http/ops.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { v1Router } from './http/rest-routes.ts';
-import { sofaHandlers } from './http/sofa-handlers.ts';
+import { sofaHandler } from './http/sofa-handlers.ts';
 import { createHttpServer } from './http/server.ts';
 import { seedCatalogue } from './db/catalogue-seed.ts';
 import { ensureDemoAccount } from './modules/account/demo.ts';
@@ -71,7 +71,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const yoga = createGraphQLServer(schema, () => app.limits);
   const openApi = buildOpenApi(restView(schema));
   const restRoutes = v1Router(schema);
-  const restHandlers = sofaHandlers(schema, yoga);
+  const restHandler = sofaHandler(schema, yoga);
   const toolCatalog = buildToolCatalog(schema);
   const db = await opening;
   const clock = new Clock(db.prisma);
@@ -145,7 +145,7 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const dashboard = createDashboardHandler(app);
   const docs = createDocsHandler(app);
   const server = createHttpServer(app, {
-    api: createApiHandler(app, yoga, restRoutes, restHandlers, () => openApi, docs.graphiql),
+    api: createApiHandler(app, yoga, restRoutes, restHandler, () => openApi, docs.graphiql),
     admin: createAdminHandler(app),
     hooks: createHooksHandler(app),
     mcp: createMcpHandler(app, toolCatalog, createOperationExecutor(app, yoga), createCodeModeRunner(schema, createDocumentExecutor(app, yoga))),

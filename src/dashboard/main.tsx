@@ -1,6 +1,6 @@
 import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { dash, loadSession, liveStatus, onLiveStatus, startLive, stopLive, type SessionState } from './api.ts';
+import { dash, HttpError, loadSession, liveStatus, onLiveStatus, startLive, stopLive, type SessionState } from './api.ts';
 import { Link, navigate, useLocation } from './router.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { Overview } from './pages/overview.tsx';
@@ -56,7 +56,10 @@ function App() {
   if (path === '/sign-in') navigate(query.get('next') ?? '/', true);
 
   const signOut = async () => {
-    await dash('POST', '/sign-out', {});
+    // 401: the session had already ended (expired, or signed out in another tab): signed out all the same.
+    await dash('POST', '/sign-out', {}).catch((err: unknown) => {
+      if (!(err instanceof HttpError && err.status === 401)) throw err;
+    });
     stopLive();
     setSession(await loadSession());
     navigate('/sign-in', true);

@@ -3,7 +3,6 @@ import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
 import { readBody, parseJsonBody } from './body.ts';
 import type { YogaServer } from './graphql.ts';
-import { graphqlHandler } from './graphql-handle.ts';
 import { admit } from './admit.ts';
 import { wantsGraphiQL } from './docs.ts';
 import { requestScope } from './request-scope.ts';
@@ -24,19 +23,18 @@ import { conditionalRead } from './conditional.ts';
  *    binary stream (leaves here), or the operation, whose query parameters and body fields must
  *    be its arguments;
  * 3. body: read within the size limit and parsed once (body.ts);
- * 4. REST: the variables built once (rest-variables.ts), then sofa's generated handler for the
- *    operation (sofa-handlers.ts); GraphQL: yoga's handling without its Fetch adapter
- *    (graphql-handle.ts), handed the parsed body;
+ * 4. REST: the variables built once (rest-variables.ts), then sofa's generated router
+ *    (sofa-handlers.ts); GraphQL: yoga.handleRequest, handed the parsed body
+ *    (plugins/parsed-body.ts). Only the libraries' public APIs: nothing private read or patched;
  * 5. both execute through the same yoga/envelop plugins (graphql.ts: limits, input errors and
  *    rules, rate-limit classes, idempotency, scope-auth, error masking);
  * 6. a REST GET's answer gets its ETag, or becomes a 304 (conditional.ts); a streamed answer
  *    (a subscription over SSE) is sent as it comes (respond.ts).
  */
-export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, sofa: Map<string, SofaHandler>, openApi: () => object, graphiql: (req: IncomingMessage, res: ServerResponse) => void) {
+export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, sofa: SofaHandler, openApi: () => object, graphiql: (req: IncomingMessage, res: ServerResponse) => void) {
   // yoga's own Fetch API (whatwg-node's, lazier than Node's built-in Request and Headers): what it and sofa read.
   const { Request: FetchRequest, Headers: FetchHeaders } = yoga.fetchAPI;
   const headersOf = (req: IncomingMessage) => toHeaders(req, new FetchHeaders());
-  const handleGraphQL = graphqlHandler(yoga);
   return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -100,10 +98,10 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
         const restVars = restVariables(restMatch.operation, restMatch.params, url.searchParams, parsed as Record<string, unknown> | undefined);
         // Headers only: the variables are the ones just built (sofa-handlers.ts).
         const request = new FetchRequest(`${url.origin}${url.pathname}`, { method, headers: headersOf(req) });
-        response = await sofa.get(restMatch.operation.name)!(request, { ...server, restVariables: restVars });
+        response = await sofa(request, { ...server, restVariables: restVars });
       } else {
         // The body is handed over parsed (plugins/parsed-body.ts), never read and parsed again.
-        response = await handleGraphQL(new FetchRequest(url.href, { method, headers: headersOf(req) }), { ...server, jsonBody: parsed });
+        response = await yoga.handleRequest(new FetchRequest(url.href, { method, headers: headersOf(req) }), { ...server, jsonBody: parsed });
       }
       if (isStreamed(response)) {
         liftDatabaseBudget();

@@ -1,4 +1,4 @@
-import { lexicographicSortSchema, parse, printType, type GraphQLSchema } from 'graphql';
+import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
 import { withInternedRelationPaths } from './interned-paths.ts';
 // Each area registers its types and operations on the builder.
@@ -28,20 +28,8 @@ let built: GraphQLSchema | undefined;
 
 /** The one schema every transport serves. Built once per process. */
 export function getSchema(): GraphQLSchema {
-  built ??= withInternedRelationPaths(withRootTypeAstNodes(builder.toSchema()));
+  built ??= withInternedRelationPaths(builder.toSchema());
   return built;
-}
-
-/**
- * sofa looks up each route argument's description through its root type's `astNode`, which a
- * code-first schema lacks; without one it prints and re-parses the whole Mutation type for
- * every argument of every route (a quarter of a second at each start). Parsed once here instead.
- */
-function withRootTypeAstNodes(schema: GraphQLSchema): GraphQLSchema {
-  for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
-    if (type && !type.astNode) (type as { astNode: unknown }).astNode = parse(printType(type)).definitions[0];
-  }
-  return schema;
 }
 
 /** The schema with types sorted, as printed to schema/schema.graphql. */

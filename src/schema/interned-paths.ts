@@ -21,11 +21,8 @@ export function withInternedRelationPaths(schema: GraphQLSchema): GraphQLSchema 
 }
 
 function internPaths(resolve: GraphQLFieldResolver<unknown, object>): GraphQLFieldResolver<unknown, object> {
-  return (parent, args, context, info) => {
-    // Each call gets its own info object (graphql-js and graphql-jit alike): replacing its path is local to the call.
-    (info as { path: ResponsePath }).path = internerOf(info).intern(info.path);
-    return resolve(parent, args, context, info);
-  };
+  // The plugin's resolver is given its own info with the interned path; the engine's is left as it is.
+  return (parent, args, context, info) => resolve(parent, args, context, { ...info, path: internerOf(info).intern(info.path) });
 }
 
 type Key = string | number;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { browserSignIn, dashboardWithServer, hasChromium, launchBrowser, screenshot, type Browser } from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
+import { SESSION_COOKIE } from '../../src/modules/dashboard/sessions.ts';
 
 /** The dashboard in Chromium: sign in, mint a key and use it, see a live update, revoke the key. */
 describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
@@ -129,9 +130,25 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
       const shown = await page.locator('body').innerText({ timeout: 2000 }).catch((e: Error) => `(no text: ${e.message})`);
       const sudoOpen = await page.getByTestId('sudo-prompt').evaluate((d) => (d as HTMLDialogElement).open).catch(() => 'unknown');
       await screenshot(page, 'sign-out-failed').catch(() => undefined);
-      throw new Error(`${(err as Error).message}\nurl: ${page.url()}\nsudo prompt open: ${sudoOpen}\npage text: ${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-20).join('\n')}`);
+      throw new Error(`${(err as Error).message}\nurl: ${page.url()}\nsudo prompt open: ${sudoOpen}\npage text: ${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-20).join('\n')}\nserver: ${app.logs.filter((l) => /dashboard|graphql|sso/.test(l)).slice(-25).join('')}`);
     }
     expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('signs out a session that had already ended elsewhere, to the sign-in form', async () => {
+    const { page, context } = browser;
+    await browserSignIn(page, app.url, holder.email, holder.password);
+    const secret = (await context.cookies(app.url)).find((c) => c.name === SESSION_COOKIE)!.value;
+    // Another tab signs the session out: the server forgets it, this page does not know yet.
+    const headers = { cookie: `${SESSION_COOKIE}=${secret}`, origin: app.url, accept: 'application/json' };
+    const { csrfToken } = (await (await fetch(`${app.url}/dashboard/api/session`, { headers })).json()) as { csrfToken: string };
+    const ended = await fetch(`${app.url}/dashboard/api/sign-out`, { method: 'POST', headers: { ...headers, 'x-csrf-token': csrfToken, 'content-type': 'application/json' }, body: '{}' });
+    expect(ended.status).toBe(200);
+    const refused = page.waitForResponse((r) => r.url().endsWith('/dashboard/api/sign-out'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    expect((await refused).status()).toBe(401);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
     expect(pageErrors).toEqual([]);
   });
 });
