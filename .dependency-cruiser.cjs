@@ -8,7 +8,10 @@ const layer = (name, below) => ({
   severity: 'error',
   comment: `src/${name} may import only ${below.join(', ')} (and shared top-level files)`,
   from: { path: `^src/${name}/` },
-  to: { path: '^src/(http|mcp|dashboard|schema|modules|provider|db|events|egress|cluster|core)/', pathNot: [`^src/(${[name, ...below].join('|')})/`] },
+  to: {
+    path: '^src/(http|mcp|dashboard|schema|modules|provider|db|events|egress|cluster|core)/',
+    pathNot: [`^src/(${[name, ...below].join('|')})/`],
+  },
 });
 
 module.exports = {
@@ -22,7 +25,8 @@ module.exports = {
       // transactions work without the GraphQL schema (the operator API, jobs, the CLI use them).
       name: 'services-never-load-pothos',
       severity: 'error',
-      comment: 'a module file other than schema.ts, *.schema.ts or graph.ts reaches @pothos/* or src/schema/builder.ts (use src/core/ for input rules and paging)',
+      comment:
+        'a module file other than schema.ts, *.schema.ts or graph.ts reaches @pothos/* or src/schema/builder.ts (use src/core/ for input rules and paging)',
       from: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/(schema|[^/]+[.]schema|graph)[.]ts$' },
       to: { path: ['^node_modules/@pothos/', '^src/schema/builder[.]ts$'], reachable: true },
     },

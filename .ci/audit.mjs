@@ -29,7 +29,11 @@ function main() {
   const allowlist = JSON.parse(fs.readFileSync(path.join(here, 'audit-allowlist.json'), 'utf8'));
   let raw;
   try {
-    raw = execFileSync('npm', ['audit', '--omit=dev', '--json'], { cwd: path.join(here, '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    raw = execFileSync('npm', ['audit', '--omit=dev', '--json'], {
+      cwd: path.join(here, '..'),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (err) {
     raw = err.stdout ?? ''; // npm audit exits non-zero when it finds anything
   }

@@ -21,21 +21,50 @@ import { PAGE_DEFAULT } from '../src/core/paging.ts';
 /** A timestamptz as the API writes it (`Date#toISOString`): UTC, milliseconds, `Z`. */
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 /** `json_build_object` from a map of JSON keys to SQL expressions. */
-const obj = (fields: Record<string, string>) => `json_build_object(${Object.entries(fields).map(([k, v]) => `'${k}', ${v}`).join(', ')})`;
+const obj = (fields: Record<string, string>) =>
+  `json_build_object(${Object.entries(fields)
+    .map(([k, v]) => `'${k}', ${v}`)
+    .join(', ')})`;
 /** A JSON array of `item` over `from` (a FROM … WHERE … tail), `[]` when empty. */
-const arr = (item: string, from: string, orderBy: string) => `COALESCE((SELECT json_agg(${item} ORDER BY ${orderBy}) FROM ${from}), '[]'::json)`;
+const arr = (item: string, from: string, orderBy: string) =>
+  `COALESCE((SELECT json_agg(${item} ORDER BY ${orderBy}) FROM ${from}), '[]'::json)`;
 
 /** The relations of a server row `s`, each as an item, its rows (a FROM … WHERE tail on the alias, without the server) and order. */
 const serverRelations = {
-  ips: { item: obj({ ip: 'i.address', version: 'i.version', ptr: 'i.ptr', zoneHosted: 'i."zoneHosted"', primary: 'i."isPrimary"' }), from: `"ServerIp" i WHERE`, orderBy: 'i."isPrimary" DESC, i.address', server: 'i."serverId"' },
+  ips: {
+    item: obj({
+      ip: 'i.address',
+      version: 'i.version',
+      ptr: 'i.ptr',
+      zoneHosted: 'i."zoneHosted"',
+      primary: 'i."isPrimary"',
+    }),
+    from: `"ServerIp" i WHERE`,
+    orderBy: 'i."isPrimary" DESC, i.address',
+    server: 'i."serverId"',
+  },
   snapshots: {
-    item: obj({ id: 'n.id', serverId: 'n."serverId"', name: 'n.name', description: 'n.description', status: 'n.status', sizeGb: 'n."sizeGb"', createdAt: iso('n."createdAt"') }),
+    item: obj({
+      id: 'n.id',
+      serverId: 'n."serverId"',
+      name: 'n.name',
+      description: 'n.description',
+      status: 'n.status',
+      sizeGb: 'n."sizeGb"',
+      createdAt: iso('n."createdAt"'),
+    }),
     from: `"Snapshot" n WHERE`,
     orderBy: 'n.id DESC',
     server: 'n."serverId"',
   },
   addons: {
-    item: obj({ id: 'a.id', addonId: 'a."productId"', type: 'a.type', monthlyUsdCents: 'a."monthlyUsdCents"', attachedAt: iso('a."createdAt"') }),
+    item: obj({
+      id: 'a.id',
+      addonId: 'a."productId"',
+      type: 'a.type',
+      monthlyUsdCents: 'a."monthlyUsdCents"',
+      attachedAt: iso('a."createdAt"'),
+    }),
     from: `"ServerAddon" a WHERE a."endedAt" IS NULL AND`,
     orderBy: 'a.id',
     server: 'a."serverId"',
@@ -110,7 +139,12 @@ const invoiceObject = obj({
   totalUsdCents: 'v."totalUsdCents"',
   reference: 'v.reference',
   items: arr(
-    obj({ description: 'it.description', amountUsdCents: 'it."amountUsdCents"', periodStart: iso('it."periodStart"'), periodEnd: iso('it."periodEnd"') }),
+    obj({
+      description: 'it.description',
+      amountUsdCents: 'it."amountUsdCents"',
+      periodStart: iso('it."periodStart"'),
+      periodEnd: iso('it."periodEnd"'),
+    }),
     `"InvoiceItem" it WHERE it."invoiceId" = v.id`,
     'it.position',
   ),
@@ -145,7 +179,11 @@ const ticketFields = {
 };
 const ticketThread = obj({
   ...ticketFields,
-  messages: arr(obj({ id: 'm.id', author: 'm.author', body: 'm.body', createdAt: iso('m."createdAt"') }), `"TicketMessage" m WHERE m."ticketId" = t.id`, 'm.id'),
+  messages: arr(
+    obj({ id: 'm.id', author: 'm.author', body: 'm.body', createdAt: iso('m."createdAt"') }),
+    `"TicketMessage" m WHERE m."ticketId" = t.id`,
+    'm.id',
+  ),
 });
 
 const deliveryObject = obj({
@@ -162,7 +200,15 @@ const deliveryObject = obj({
   lastAttemptAt: iso('d."lastAttemptAt"'),
   createdAt: iso('d."createdAt"'),
   attempts: arr(
-    obj({ number: 'a.number', startedAt: iso('a."startedAt"'), durationMs: 'a."durationMs"', statusCode: 'a."statusCode"', error: 'a.error', succeeded: 'a.succeeded', manual: 'a.manual' }),
+    obj({
+      number: 'a.number',
+      startedAt: iso('a."startedAt"'),
+      durationMs: 'a."durationMs"',
+      statusCode: 'a."statusCode"',
+      error: 'a.error',
+      succeeded: 'a.succeeded',
+      manual: 'a.manual',
+    }),
     `"WebhookDeliveryAttempt" a WHERE a."deliveryId" = d.id`,
     'a.number',
   ),
@@ -184,7 +230,12 @@ const poolFields = {
   ram2gb: 'p.ram2gb',
   disk100: 'p.disk100',
   ip16: 'p.ip16',
-  quota: obj({ vcpu: `p.vcpu * ${UNIT_SIZES.vcpu}`, ramMb: `p.ram2gb * ${UNIT_SIZES.ram2gb}`, diskGb: `p.disk100 * ${UNIT_SIZES.disk100}`, ips: `p.ip16 * ${UNIT_SIZES.ip16}` }),
+  quota: obj({
+    vcpu: `p.vcpu * ${UNIT_SIZES.vcpu}`,
+    ramMb: `p.ram2gb * ${UNIT_SIZES.ram2gb}`,
+    diskGb: `p.disk100 * ${UNIT_SIZES.disk100}`,
+    ips: `p.ip16 * ${UNIT_SIZES.ip16}`,
+  }),
   rates_cents: units((u) => `(p."ratesCents"->>'${u}')::int`),
   monthlyUsdCents: 'p."monthlyUsdCents"',
   renewsAt: iso('p."paidUntil"'),
@@ -228,7 +279,13 @@ const hostingObject = obj({
   php_version: 'h."phpVersion"',
   ip: 'h.ip',
   customDomain: `CASE WHEN h."customDomain" <> '' THEN ${obj({ domain: 'h."customDomain"', status: `COALESCE(h."customDomainStatus", 'pending')`, attachedAt: iso('h."customDomainAttachedAt"') })} END`,
-  certificate: obj({ status: 'h."certStatus"', domains: 'h."certDomains"', issuedAt: iso('h."certIssuedAt"'), expiresAt: iso('h."certExpiresAt"'), error: 'h."certError"' }),
+  certificate: obj({
+    status: 'h."certStatus"',
+    domains: 'h."certDomains"',
+    issuedAt: iso('h."certIssuedAt"'),
+    expiresAt: iso('h."certExpiresAt"'),
+    error: 'h."certError"',
+  }),
   connection: obj({
     host: 'h.username || $4::text',
     ip: 'h.ip',
@@ -263,7 +320,10 @@ interface AnchorRoute {
 }
 
 /** `$2` the limit (the list's own default), `$3` the cursor. */
-const keyset = (fallback: number) => (_path: RegExpExecArray, query: URLSearchParams) => [Number(query.get('limit') ?? fallback), query.get('cursor')];
+const keyset = (fallback: number) => (_path: RegExpExecArray, query: URLSearchParams) => [
+  Number(query.get('limit') ?? fallback),
+  query.get('cursor'),
+];
 const byId = (path: RegExpExecArray) => [path[1]];
 
 /** The account's visible servers. */
@@ -278,7 +338,10 @@ const ANCHOR_ROUTES: AnchorRoute[] = [
     // each relation aggregated once and joined: the anchor is the faster form on each.
     sql: {
       postgresql: page('s', serverWithSubqueries, `SELECT * FROM ${SERVERS}`),
-      pglite: page('s', pageServer, `SELECT * FROM ${SERVERS}`, '', { ctes: serverPageRelations, joins: serverPageJoins }),
+      pglite: page('s', pageServer, `SELECT * FROM ${SERVERS}`, '', {
+        ctes: serverPageRelations,
+        joins: serverPageJoins,
+      }),
     },
   },
   {
@@ -352,7 +415,10 @@ interface KeyRow {
 /** The anchor's database access: a pg pool of the app's size on PostgreSQL, PGlite's own `query` on the embedded one. */
 export function anchorDatabase(app: App): { run: Run; close(): Promise<void> } {
   if (app.config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: app.config.databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const pool = new pg.Pool({
+      connectionString: app.config.databaseUrl,
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    });
     return {
       // Named, so each connection parses and plans each statement once (as the app does).
       run: async (name, text, values) => (await pool.query({ name, text, values })).rows[0],
@@ -361,13 +427,22 @@ export function anchorDatabase(app: App): { run: Run; close(): Promise<void> } {
   }
   // The lean client the app's Prisma adapter runs on: each statement prepared once, then one call into WebAssembly per execution.
   const embedded = app.db.embedded!;
-  return { run: async <Row extends object>(_name: string, sql: string, params: unknown[]) => (await embedded.query(sql, params)).rows[0] as Row | undefined, close: async () => undefined };
+  return {
+    run: async <Row extends object>(_name: string, sql: string, params: unknown[]) =>
+      (await embedded.query(sql, params)).rows[0] as Row | undefined,
+    close: async () => undefined,
+  };
 }
 
 /** Serves ANCHOR_ROUTES under `prefix` (mounted beside the app, bench/lib.ts `mountBeside`). */
 export function anchorHandler(run: Run, prefix: string, site: AnchorSite): http.RequestListener {
   const send = (res: http.ServerResponse, status: number, body: string) =>
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
+    res
+      .writeHead(status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+      })
+      .end(body);
   return async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://x');
@@ -376,11 +451,17 @@ export function anchorHandler(run: Run, prefix: string, site: AnchorSite): http.
       if (index < 0) return send(res, 404, '{"statusCode":404}');
       const route = ANCHOR_ROUTES[index];
       const token = /^Bearer (svc_[A-Za-z0-9]{40})$/.exec(req.headers.authorization ?? '')?.[1];
-      const key = token && (await run<KeyRow>('anchor_key', KEY_SQL, [createHash('sha256').update(token).digest('hex')]));
-      if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= site.now())) return send(res, 401, '{"statusCode":401}');
+      const key =
+        token && (await run<KeyRow>('anchor_key', KEY_SQL, [createHash('sha256').update(token).digest('hex')]));
+      if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= site.now()))
+        return send(res, 401, '{"statusCode":401}');
       if (!key.scopes.includes(route.scope)) return send(res, 403, '{"statusCode":403}');
       const params = [key.accountId, ...route.params(route.pattern.exec(path)!, url.searchParams, site)];
-      const row = await run<{ body: string }>(`anchor_${index}`, typeof route.sql === 'string' ? route.sql : route.sql[site.database], params);
+      const row = await run<{ body: string }>(
+        `anchor_${index}`,
+        typeof route.sql === 'string' ? route.sql : route.sql[site.database],
+        params,
+      );
       if (!row) return send(res, 404, '{"statusCode":404}');
       send(res, 200, row.body);
     } catch (err) {

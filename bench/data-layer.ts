@@ -22,8 +22,15 @@ export function dataLayerHandler(app: App, prefix: string): http.RequestListener
       const url = new URL(req.url ?? '/', 'http://x');
       const id = /^\/servers\/([^/]+)$/.exec(url.pathname.slice(prefix.length))?.[1];
       const db = tenantClient(app.prisma, principal.accountId);
-      const body = id ? await serverJson(db, id) : serversPageBody(await listServersWithRelations(db, { limit: Number(url.searchParams.get('limit') ?? 50) }));
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
+      const body = id
+        ? await serverJson(db, id)
+        : serversPageBody(await listServersWithRelations(db, { limit: Number(url.searchParams.get('limit') ?? 50) }));
+      res
+        .writeHead(200, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(body),
+        })
+        .end(body);
     } catch (err) {
       res.writeHead(500).end(String(err));
     }

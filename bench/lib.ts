@@ -25,27 +25,33 @@ export interface BenchApp {
 }
 
 /** The app in this process on an ephemeral port, on PGlite in a temp dir or on BENCH_DATABASE_URL. */
-export async function startBenchApp(overrides: Partial<Config> = {}, opts: { dataDir?: string } = {}): Promise<BenchApp> {
+export async function startBenchApp(
+  overrides: Partial<Config> = {},
+  opts: { dataDir?: string } = {},
+): Promise<BenchApp> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   // Only the requests asked for are counted: counting every statement of a timed run would be
   // work the app is charged with and the anchor is not.
   const statements = new Map<string, number>();
   const logSql = Boolean(process.env.BENCH_SQL_LOG);
-  const config = loadConfig({}, {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: process.env.BENCH_DATABASE_URL || undefined,
-    adminToken: 'bench-admin',
-    seedDemo: false,
-    // Errors only: the 1,000 req/s run overloads the server on purpose, and each request that
-    // waits longer than the pool's 3 s answers 503 with a warning.
-    logLevel: 'error',
-    webhookAllowPrivate: true,
-    // The spec's 120 per minute would refuse almost every benchmark request.
-    requestsPerMinute: 1e9,
-    ...overrides,
-  });
+  const config = loadConfig(
+    {},
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl: process.env.BENCH_DATABASE_URL || undefined,
+      adminToken: 'bench-admin',
+      seedDemo: false,
+      // Errors only: the 1,000 req/s run overloads the server on purpose, and each request that
+      // waits longer than the pool's 3 s answers 503 with a warning.
+      logLevel: 'error',
+      webhookAllowPrivate: true,
+      // The spec's 120 per minute would refuse almost every benchmark request.
+      requestsPerMinute: 1e9,
+      ...overrides,
+    },
+  );
   const running = await startApp(config, {
     onQuery: (q) => {
       if (statements.size === 0 && !logSql) return;
@@ -70,7 +76,11 @@ export async function startBenchApp(overrides: Partial<Config> = {}, opts: { dat
 /** A fresh account with a full-scope key. */
 export async function benchCustomer(app: BenchApp) {
   const prisma = app.running.app.prisma;
-  const account = await createAccount(prisma, { email: `bench-${newId('x')}@example.com`, name: 'Bench', country: 'DE', walletBalanceUsdCents: 1_000_000 }, new Date());
+  const account = await createAccount(
+    prisma,
+    { email: `bench-${newId('x')}@example.com`, name: 'Bench', country: 'DE', walletBalanceUsdCents: 1_000_000 },
+    new Date(),
+  );
   const key = await mintApiKey(prisma, account.id, { name: 'bench', scopes: ALL_SCOPES });
   return { accountId: account.id, key: key.key };
 }
@@ -84,7 +94,12 @@ function nextAddress(): string {
 }
 
 /** Loads `count` running servers with 2 IPs, and when `nested` `snapshots` snapshots (1 unless told) and 1 add-on each, straight into the database. */
-export async function loadServers(app: BenchApp, accountId: string, count: number, opts: { nested?: boolean; snapshots?: number } = {}): Promise<void> {
+export async function loadServers(
+  app: BenchApp,
+  accountId: string,
+  count: number,
+  opts: { nested?: boolean; snapshots?: number } = {},
+): Promise<void> {
   const prisma = app.running.app.prisma;
   const now = Date.now();
   for (let start = 0; start < count; start += 1000) {
@@ -105,19 +120,43 @@ export async function loadServers(app: BenchApp, accountId: string, count: numbe
     }));
     await prisma.server.createMany({ data: servers });
     await prisma.serverIp.createMany({
-      data: servers.flatMap((s) => [0, 1].map((k) => ({
-        id: newId(ID_PREFIX.serverIp),
-        accountId,
-        serverId: s.id,
-        address: nextAddress(),
-        zoneHosted: true,
-        isPrimary: k === 0,
-      }))),
+      data: servers.flatMap((s) =>
+        [0, 1].map((k) => ({
+          id: newId(ID_PREFIX.serverIp),
+          accountId,
+          serverId: s.id,
+          address: nextAddress(),
+          zoneHosted: true,
+          isPrimary: k === 0,
+        })),
+      ),
     });
     if (opts.nested) {
       const snapshots = Array.from({ length: opts.snapshots ?? 1 }, (_, k) => k);
-      await prisma.snapshot.createMany({ data: servers.flatMap((s) => snapshots.map((k) => ({ id: newId(ID_PREFIX.snapshot), accountId, serverId: s.id, name: k ? `weekly-${k}` : 'nightly', status: 'available', sizeGb: 10 }))) });
-      await prisma.serverAddon.createMany({ data: servers.map((s) => ({ id: newId('sad'), accountId, serverId: s.id, productId: 'addon-ipv4-1', type: 'extra_ip', activeType: 'extra_ip', monthlyUsdCents: 300, chargedUsdCents: 300 })) });
+      await prisma.snapshot.createMany({
+        data: servers.flatMap((s) =>
+          snapshots.map((k) => ({
+            id: newId(ID_PREFIX.snapshot),
+            accountId,
+            serverId: s.id,
+            name: k ? `weekly-${k}` : 'nightly',
+            status: 'available',
+            sizeGb: 10,
+          })),
+        ),
+      });
+      await prisma.serverAddon.createMany({
+        data: servers.map((s) => ({
+          id: newId('sad'),
+          accountId,
+          serverId: s.id,
+          productId: 'addon-ipv4-1',
+          type: 'extra_ip',
+          activeType: 'extra_ip',
+          monthlyUsdCents: 300,
+          chargedUsdCents: 300,
+        })),
+      });
     }
   }
 }
@@ -132,7 +171,15 @@ export interface LoadResult {
 }
 
 /** Drives a URL with autocannon: closed loop (`connections`) or open loop at `rate` requests/s. */
-export async function load(opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; seconds: number; connections?: number; rate?: number }): Promise<LoadResult> {
+export async function load(opts: {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  seconds: number;
+  connections?: number;
+  rate?: number;
+}): Promise<LoadResult> {
   const result = await autocannon({
     url: opts.url,
     method: opts.method ?? 'GET',
@@ -203,15 +250,25 @@ export async function slicedLoad<S extends string>(opts: {
   const base = new URL(opts.url);
   const send = (r: SlicedRequest) =>
     new Promise<void>((resolve, reject) => {
-      const req = http.request({ host: base.hostname, port: base.port, path: r.path, method: r.method ?? 'GET', headers: r.headers, agent }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode! >= 200 && res.statusCode! < 300 ? resolve() : reject(new Error(`${r.method ?? 'GET'} ${r.path}: HTTP ${res.statusCode}`))));
-        res.on('error', reject);
-      });
+      const req = http.request(
+        { host: base.hostname, port: base.port, path: r.path, method: r.method ?? 'GET', headers: r.headers, agent },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            res.statusCode! >= 200 && res.statusCode! < 300
+              ? resolve()
+              : reject(new Error(`${r.method ?? 'GET'} ${r.path}: HTTP ${res.statusCode}`)),
+          );
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(r.body);
     });
-  const answered = Object.fromEntries(opts.states.map((s) => [s, { requests: 0, ms: 0 }])) as Record<S, { requests: number; ms: number }>;
+  const answered = Object.fromEntries(opts.states.map((s) => [s, { requests: 0, ms: 0 }])) as Record<
+    S,
+    { requests: number; ms: number }
+  >;
   // At least eight counted slices per state, so one the timer served late does not decide it.
   const rounds = Math.max(Math.ceil((opts.seconds * 1000) / opts.sliceMs / opts.states.length), 9);
   // Each round in a random order and each slice ±25 % long: with a fixed rhythm, periodic work
@@ -249,7 +306,10 @@ export async function slicedLoad<S extends string>(opts: {
   } finally {
     agent.destroy();
   }
-  return Object.fromEntries(opts.states.map((s) => [s, answered[s].requests / (answered[s].ms / 1000)])) as Record<S, number>;
+  return Object.fromEntries(opts.states.map((s) => [s, answered[s].requests / (answered[s].ms / 1000)])) as Record<
+    S,
+    number
+  >;
 }
 
 export function percentile(values: number[], p: number): number {

@@ -19,18 +19,35 @@ const bench = await startBenchApp();
 const app = bench.running.app;
 const c = await benchCustomer(bench);
 await loadServers(bench, c.accountId, 50, { nested: true, snapshots: 2 });
-const first = (await (await fetch(`${bench.url}/v1/servers?limit=1`, { headers: { Authorization: `Bearer ${c.key}` } })).json()) as { data: { id: string }[] };
+const first = (await (
+  await fetch(`${bench.url}/v1/servers?limit=1`, { headers: { Authorization: `Bearer ${c.key}` } })
+).json()) as { data: { id: string }[] };
 const id = first.data[0].id;
 // The same pipeline the app built (graphql.ts, sofa-handlers.ts), made again here to be called without HTTP.
 const yoga = createGraphQLServer(app.schema, () => app.limits);
 const handler = sofaHandler(app.schema, yoga);
-const principal = (await authenticate(app.prisma, `Bearer ${c.key}`, app.clock.now(), resourceUrl(app.config.publicBaseUrl, 'rest'), app.principals))!;
+const principal = (await authenticate(
+  app.prisma,
+  `Bearer ${c.key}`,
+  app.clock.now(),
+  resourceUrl(app.config.publicBaseUrl, 'rest'),
+  app.principals,
+))!;
 const { Request: FetchRequest, Headers: FetchHeaders } = yoga.fetchAPI;
 
 const ways: Record<string, () => Promise<unknown>> = {
   async sofa() {
-    const request = new FetchRequest(`http://localhost/v1/servers/${id}`, { headers: new FetchHeaders({ authorization: `Bearer ${c.key}` }) });
-    const context = { app, principal, requestId: 'profile', log: app.log, responseHeaders: new FetchHeaders(), restVariables: { id } };
+    const request = new FetchRequest(`http://localhost/v1/servers/${id}`, {
+      headers: new FetchHeaders({ authorization: `Bearer ${c.key}` }),
+    });
+    const context = {
+      app,
+      principal,
+      requestId: 'profile',
+      log: app.log,
+      responseHeaders: new FetchHeaders(),
+      restVariables: { id },
+    };
     return conditionalRead(undefined, await readAnswer(await handler(request, context)));
   },
   async 'data layer'() {

@@ -14,12 +14,20 @@ import { benchCustomer, loadServers, startBenchApp } from './lib.ts';
 const app = await startBenchApp();
 const c = await benchCustomer(app);
 await loadServers(app, c.accountId, 50, { nested: true, snapshots: 2 });
-const first = (await (await fetch(`${app.url}/v1/servers?limit=1`, { headers: { Authorization: `Bearer ${c.key}` } })).json()) as { data: { id: string }[] };
+const first = (await (
+  await fetch(`${app.url}/v1/servers?limit=1`, { headers: { Authorization: `Bearer ${c.key}` } })
+).json()) as { data: { id: string }[] };
 const target = process.argv[2] ?? '/v1/servers?limit=50';
 const field = target.startsWith('graphql:') ? target.slice('graphql:'.length) : undefined;
-const request = field ? graphqlRequest(field) : ['-H', `Authorization=Bearer ${c.key}`, app.url + target.replace(':id', first.data[0].id)];
+const request = field
+  ? graphqlRequest(field)
+  : ['-H', `Authorization=Bearer ${c.key}`, app.url + target.replace(':id', first.data[0].id)];
 const seconds = process.env.PROFILE_SECONDS ?? '8';
-const { stdout } = await promisify(execFile)(process.execPath, ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', seconds, ...request], { encoding: 'utf8', maxBuffer: 1 << 24 });
+const { stdout } = await promisify(execFile)(
+  process.execPath,
+  ['node_modules/autocannon/autocannon.js', '-j', '-c', '10', '-d', seconds, ...request],
+  { encoding: 'utf8', maxBuffer: 1 << 24 },
+);
 const r = JSON.parse(stdout);
 console.error(`${target}: ${r.requests.average} req/s, p50 ${r.latency.p50} ms, non-2xx ${r.non2xx}`);
 await app.stop();
@@ -27,8 +35,25 @@ process.exit(0);
 
 /** autocannon's arguments for the GraphQL document REST runs for `rootField`. */
 function graphqlRequest(rootField: string): string[] {
-  const node = buildOperationNodeForField({ schema: restView(app.running.app.schema), kind: OperationTypeNode.QUERY, field: rootField, models: [], ignore: [], circularReferenceDepth: 2 });
+  const node = buildOperationNodeForField({
+    schema: restView(app.running.app.schema),
+    kind: OperationTypeNode.QUERY,
+    field: rootField,
+    models: [],
+    ignore: [],
+    circularReferenceDepth: 2,
+  });
   const variables = rootField === 'server' ? { id: first.data[0].id } : { limit: 50 };
   const body = JSON.stringify({ query: print({ kind: Kind.DOCUMENT, definitions: [node] }), variables });
-  return ['-m', 'POST', '-H', `Authorization=Bearer ${c.key}`, '-H', 'Content-Type=application/json', '-b', body, `${app.url}/graphql`];
+  return [
+    '-m',
+    'POST',
+    '-H',
+    `Authorization=Bearer ${c.key}`,
+    '-H',
+    'Content-Type=application/json',
+    '-b',
+    body,
+    `${app.url}/graphql`,
+  ];
 }

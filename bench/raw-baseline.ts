@@ -22,13 +22,23 @@ export function rawBaselineHandler(app: App): http.RequestListener {
   };
   return async (req, res) => {
     try {
-      const principal = await authenticate(app.prisma, req.headers.authorization ?? null, app.clock.now(), `${app.config.publicBaseUrl}/v1`);
+      const principal = await authenticate(
+        app.prisma,
+        req.headers.authorization ?? null,
+        app.clock.now(),
+        `${app.config.publicBaseUrl}/v1`,
+      );
       if (!principal) throw new Error('no credential');
       const limit = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('limit') ?? 50);
       const page = await listServers(tenantClient(app.prisma, principal.accountId), { limit }, { include });
       // listServers' type leaves out what `include` adds; the rows carry the relations.
       const body = serversPageBody(page as Page<ServerWithRelations>);
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
+      res
+        .writeHead(200, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(body),
+        })
+        .end(body);
     } catch (err) {
       res.writeHead(500).end(String(err));
     }
@@ -36,18 +46,53 @@ export function rawBaselineHandler(app: App): http.RequestListener {
 }
 
 /** A page of servers with their relations as GET /v1/servers answers it, as JSON text. */
-export function serversPageBody(page: { data: ServerWithRelations[]; hasMore: boolean; nextCursor: string | null }): string {
+export function serversPageBody(page: {
+  data: ServerWithRelations[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}): string {
   return JSON.stringify({ data: page.data.map(serverBody), hasMore: page.hasMore, nextCursor: page.nextCursor });
 }
 
 /** A server with its relations (Prisma's row) as GET /v1/servers/:id answers it. */
 export function serverBody(s: ServerWithRelations) {
   return {
-    id: s.id, label: s.label, status: s.status, productId: s.productId, vcpu: s.vcpu, ramMb: s.ramMb, diskGb: s.diskGb, os: s.os, osTemplate: s.osTemplate,
-    suspendReason: s.suspendReason, poolId: s.poolId, renewsAt: iso(s.paidUntil),
-    ips: s.ips.map((ip) => ({ ip: ip.address, version: ip.version, ptr: ip.ptr, zoneHosted: ip.zoneHosted, primary: ip.isPrimary })),
-    snapshots: s.snapshots.map((n) => ({ id: n.id, serverId: n.serverId, name: n.name, description: n.description, status: n.status, sizeGb: n.sizeGb, createdAt: iso(n.createdAt) })),
-    addons: s.addons.map((a) => ({ id: a.id, addonId: a.productId, type: a.type, monthlyUsdCents: a.monthlyUsdCents, attachedAt: iso(a.createdAt) })),
-    createdAt: iso(s.createdAt), provisionedAt: iso(s.provisionedAt),
+    id: s.id,
+    label: s.label,
+    status: s.status,
+    productId: s.productId,
+    vcpu: s.vcpu,
+    ramMb: s.ramMb,
+    diskGb: s.diskGb,
+    os: s.os,
+    osTemplate: s.osTemplate,
+    suspendReason: s.suspendReason,
+    poolId: s.poolId,
+    renewsAt: iso(s.paidUntil),
+    ips: s.ips.map((ip) => ({
+      ip: ip.address,
+      version: ip.version,
+      ptr: ip.ptr,
+      zoneHosted: ip.zoneHosted,
+      primary: ip.isPrimary,
+    })),
+    snapshots: s.snapshots.map((n) => ({
+      id: n.id,
+      serverId: n.serverId,
+      name: n.name,
+      description: n.description,
+      status: n.status,
+      sizeGb: n.sizeGb,
+      createdAt: iso(n.createdAt),
+    })),
+    addons: s.addons.map((a) => ({
+      id: a.id,
+      addonId: a.productId,
+      type: a.type,
+      monthlyUsdCents: a.monthlyUsdCents,
+      attachedAt: iso(a.createdAt),
+    })),
+    createdAt: iso(s.createdAt),
+    provisionedAt: iso(s.provisionedAt),
   };
 }

@@ -28,7 +28,10 @@ export async function loadOtherLists(app: BenchApp, customer: { accountId: strin
   const call = async (method: string, path: string, body: unknown, token: string) => {
     const res = await fetch(app.url + path, {
       method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -36,22 +39,45 @@ export async function loadOtherLists(app: BenchApp, customer: { accountId: strin
     return JSON.parse(text);
   };
   const api = (method: string, path: string, body?: unknown) => call(method, `/v1${path}`, body, customer.key);
-  const admin = (method: string, path: string, body?: unknown) => call(method, `/admin${path}`, body, app.running.app.config.adminToken!);
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(method, `/admin${path}`, body, app.running.app.config.adminToken!);
   const account = `/accounts/${customer.accountId}`;
 
   // Hosting accounts, active (the clock advance runs the provisioning), one with a custom domain pending.
   const hosting: string[] = [];
-  for (let i = 0; i < HOSTING_ACCOUNTS; i++) hosting.push((await admin('POST', `${account}/hosting`, { domain: `bench-${randomBytes(4).toString('hex')}.example.com` })).id);
+  for (let i = 0; i < HOSTING_ACCOUNTS; i++)
+    hosting.push(
+      (await admin('POST', `${account}/hosting`, { domain: `bench-${randomBytes(4).toString('hex')}.example.com` })).id,
+    );
   await admin('POST', '/clock/advance', { seconds: 61 });
   const shop = `shop-${randomBytes(4).toString('hex')}.example.com`;
   await admin('PUT', `/dns/${shop}`, { txt: [ownershipTxt(customer.accountId, shop)] });
   await api('PUT', `/hosting/${hosting[0]}/custom-domain`, { domain: shop });
 
   // Two pools; the first with servers (two addresses each from its block), provisioned by the clock advance.
-  const pool = await api('POST', '/pools', { productId: 'pool-fra1', label: 'bench-pool', vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1 });
-  await api('POST', '/pools', { productId: 'pool-fra1', label: 'bench-pool-small', vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0 });
+  const pool = await api('POST', '/pools', {
+    productId: 'pool-fra1',
+    label: 'bench-pool',
+    vcpu: 8,
+    ram2gb: 8,
+    disk100: 2,
+    ip16: 1,
+  });
+  await api('POST', '/pools', {
+    productId: 'pool-fra1',
+    label: 'bench-pool-small',
+    vcpu: 2,
+    ram2gb: 1,
+    disk100: 1,
+    ip16: 0,
+  });
   for (let i = 0; i < POOL_SERVERS; i++) {
-    await api('POST', `/pools/${pool.id}/servers`, { productId: 'std-2c-4g-50', label: `pool-${i}`, osTemplate: 'ubuntu-24.04', ipCount: i % 2 ? 1 : 2 });
+    await api('POST', `/pools/${pool.id}/servers`, {
+      productId: 'std-2c-4g-50',
+      label: `pool-${i}`,
+      osTemplate: 'ubuntu-24.04',
+      ipCount: i % 2 ? 1 : 2,
+    });
   }
   await admin('POST', '/clock/advance', { seconds: 180 });
 
@@ -64,7 +90,14 @@ export async function loadOtherLists(app: BenchApp, customer: { accountId: strin
 
   // Tickets; the newest with a thread of customer and staff replies, one closed.
   let ticketId = '';
-  for (let i = 0; i < TICKETS; i++) ticketId = (await api('POST', '/tickets', { subject: `Bench ticket ${i}`, message: `First message of ticket ${i}.`, priority: i % 4 ? 'normal' : 'high' })).id;
+  for (let i = 0; i < TICKETS; i++)
+    ticketId = (
+      await api('POST', '/tickets', {
+        subject: `Bench ticket ${i}`,
+        message: `First message of ticket ${i}.`,
+        priority: i % 4 ? 'normal' : 'high',
+      })
+    ).id;
   for (let i = 0; i < THREAD_REPLIES; i++) {
     await admin('POST', `/tickets/${ticketId}/replies`, { body: `Staff reply ${i}.` });
     await api('POST', `/tickets/${ticketId}/reply`, { body: `Customer reply ${i}.` });
@@ -73,7 +106,11 @@ export async function loadOtherLists(app: BenchApp, customer: { accountId: strin
   await api('POST', `/tickets/${tickets.data[1].id}/close`);
 
   // A paused subscription to a kind nothing here fires, so nothing adds to or attempts its log.
-  const webhook = await api('POST', '/webhooks', { url: 'http://127.0.0.1:9/bench', events: ['domain.registered'], description: 'bench' });
+  const webhook = await api('POST', '/webhooks', {
+    url: 'http://127.0.0.1:9/bench',
+    events: ['domain.registered'],
+    description: 'bench',
+  });
   await api('PATCH', `/webhooks/${webhook.id}`, { isActive: false });
   await loadDeliveries(app, customer.accountId, webhook.id);
   return { ticketId, webhookId: webhook.id, poolId: pool.id };
@@ -87,7 +124,18 @@ async function loadDeliveries(app: BenchApp, accountId: string, webhookId: strin
     const attempts = [];
     for (let i = 0; i < DELIVERIES; i++) {
       const at = now - (DELIVERIES - i) * 60_000;
-      const eventId = await recordEvent(tx, accountId, 'domain.registered', { domainId: `dom_bench${i}`, domain: `bench-${i}.example.com`, periodYears: 1, expiresAt: new Date(at + 365 * 86_400_000).toISOString() }, new Date(at));
+      const eventId = await recordEvent(
+        tx,
+        accountId,
+        'domain.registered',
+        {
+          domainId: `dom_bench${i}`,
+          domain: `bench-${i}.example.com`,
+          periodYears: 1,
+          expiresAt: new Date(at + 365 * 86_400_000).toISOString(),
+        },
+        new Date(at),
+      );
       const id = newId(ID_PREFIX.webhookDelivery, at);
       const outcome = i % 5 === 0 ? 'failed' : i % 5 === 1 ? 'pending' : 'succeeded';
       const tries = outcome === 'failed' ? 3 : outcome === 'pending' ? 1 : 1 + (i % 2);

@@ -44,24 +44,62 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
   const app = await startBenchApp();
   const database = app.running.app.db.kind;
   const anchorDb = anchorDatabase(app.running.app);
-  const site = { now: () => app.running.app.clock.now(), hostingSuffix: serviceHostname(app.running.app.config.publicBaseUrl, ''), database };
+  const site = {
+    now: () => app.running.app.clock.now(),
+    hostingSuffix: serviceHostname(app.running.app.config.publicBaseUrl, ''),
+    database,
+  };
   const unmountAnchor = mountBeside(app.running.server, PREFIX, anchorHandler(anchorDb.run, PREFIX, site));
   const unmountData = mountBeside(app.running.server, DATA_PREFIX, dataLayerHandler(app.running.app, DATA_PREFIX));
   try {
     const c = await benchCustomer(app);
     await loadServers(app, c.accountId, 50, { nested: true, snapshots: 2 });
     const auth = { Authorization: `Bearer ${c.key}` };
-    const first = (await (await fetch(`${app.url}/v1/servers?limit=1`, { headers: auth })).json()) as { data: { id: string }[] };
+    const first = (await (await fetch(`${app.url}/v1/servers?limit=1`, { headers: auth })).json()) as {
+      data: { id: string }[];
+    };
     const id = first.data[0].id;
     const other = await benchCustomer(app);
     const lists = await loadOtherLists(app, other);
     const otherAuth = { Authorization: `Bearer ${other.key}` };
     const all: Record<string, Read> = {
-      list: { rest: '/v1/servers?limit=50', route: '/v1/servers', field: 'servers', variables: { limit: 50 }, headers: auth, dataLayer: true },
-      detail: { rest: `/v1/servers/${id}`, route: '/v1/servers/:id', field: 'server', variables: { id }, headers: auth, dataLayer: true },
-      invoices: { rest: '/v1/billing/invoices?page=1&limit=20', route: '/v1/billing/invoices', field: 'invoices', variables: { page: 1, limit: 20 }, headers: otherAuth },
-      tickets: { rest: '/v1/tickets?limit=50', route: '/v1/tickets', field: 'tickets', variables: { limit: 50 }, headers: otherAuth },
-      ticket: { rest: `/v1/tickets/${lists.ticketId}`, route: '/v1/tickets/:id', field: 'ticket', variables: { id: lists.ticketId }, headers: otherAuth },
+      list: {
+        rest: '/v1/servers?limit=50',
+        route: '/v1/servers',
+        field: 'servers',
+        variables: { limit: 50 },
+        headers: auth,
+        dataLayer: true,
+      },
+      detail: {
+        rest: `/v1/servers/${id}`,
+        route: '/v1/servers/:id',
+        field: 'server',
+        variables: { id },
+        headers: auth,
+        dataLayer: true,
+      },
+      invoices: {
+        rest: '/v1/billing/invoices?page=1&limit=20',
+        route: '/v1/billing/invoices',
+        field: 'invoices',
+        variables: { page: 1, limit: 20 },
+        headers: otherAuth,
+      },
+      tickets: {
+        rest: '/v1/tickets?limit=50',
+        route: '/v1/tickets',
+        field: 'tickets',
+        variables: { limit: 50 },
+        headers: otherAuth,
+      },
+      ticket: {
+        rest: `/v1/tickets/${lists.ticketId}`,
+        route: '/v1/tickets/:id',
+        field: 'ticket',
+        variables: { id: lists.ticketId },
+        headers: otherAuth,
+      },
       deliveries: {
         rest: `/v1/webhooks/${lists.webhookId}/deliveries?limit=20`,
         route: '/v1/webhooks/:id/deliveries',
@@ -69,21 +107,47 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
         variables: { id: lists.webhookId, limit: 20 },
         headers: otherAuth,
       },
-      pools: { rest: '/v1/pools?limit=50', route: '/v1/pools', field: 'pools', variables: { limit: 50 }, headers: otherAuth },
-      pool: { rest: `/v1/pools/${lists.poolId}`, route: '/v1/pools/:id', field: 'pool', variables: { id: lists.poolId }, headers: otherAuth },
-      hosting: { rest: '/v1/hosting?limit=50', route: '/v1/hosting', field: 'hostingAccounts', variables: { limit: 50 }, headers: otherAuth },
+      pools: {
+        rest: '/v1/pools?limit=50',
+        route: '/v1/pools',
+        field: 'pools',
+        variables: { limit: 50 },
+        headers: otherAuth,
+      },
+      pool: {
+        rest: `/v1/pools/${lists.poolId}`,
+        route: '/v1/pools/:id',
+        field: 'pool',
+        variables: { id: lists.poolId },
+        headers: otherAuth,
+      },
+      hosting: {
+        rest: '/v1/hosting?limit=50',
+        route: '/v1/hosting',
+        field: 'hostingAccounts',
+        variables: { limit: 50 },
+        headers: otherAuth,
+      },
     };
     // BENCH_READS=list,detail times those reads alone (a shorter run while working on them).
     const only = process.env.BENCH_READS?.split(',').map((n) => n.trim());
     const unknown = only?.filter((n) => !(n in all));
-    if (unknown?.length) throw new Error(`BENCH_READS: no read ${unknown.join(', ')} (reads: ${Object.keys(all).join(', ')}).`);
+    if (unknown?.length)
+      throw new Error(`BENCH_READS: no read ${unknown.join(', ')} (reads: ${Object.keys(all).join(', ')}).`);
     const reads = only ? Object.fromEntries(only.map((n) => [n, all[n]])) : all;
     // The REST view: the same selection REST answers, without the graph's edges.
     const schema = restView(app.running.app.schema);
     const targets: Record<string, SlicedRequest> = {};
     const compared: string[] = [];
     for (const [name, read] of Object.entries(reads)) {
-      const node = buildOperationNodeForField({ schema, kind: OperationTypeNode.QUERY, field: read.field, models: [], ignore: [], circularReferenceDepth: 2 });
+      const node = buildOperationNodeForField({
+        schema,
+        kind: OperationTypeNode.QUERY,
+        field: read.field,
+        models: [],
+        ignore: [],
+        circularReferenceDepth: 2,
+      });
       const graphql: SlicedRequest = {
         path: '/graphql',
         method: 'POST',
@@ -100,28 +164,64 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
       sameJson(`${read.field} (GraphQL) and the anchor`, graphqlBody, anchorBody);
       if (read.dataLayer) {
         targets[`${name} data layer`] = { path: DATA_PREFIX + read.rest.slice('/v1'.length), headers: read.headers };
-        sameJson(`${read.rest} (data layer) and the anchor`, await bodyOf(app.url, targets[`${name} data layer`]), anchorBody);
+        sameJson(
+          `${read.rest} (data layer) and the anchor`,
+          await bodyOf(app.url, targets[`${name} data layer`]),
+          anchorBody,
+        );
       }
       compared.push(read.rest);
     }
 
     const names = Object.keys(targets);
-    if (sizes.warmUp) for (const name of names) await load({ url: app.url + targets[name].path, ...targets[name], seconds: Math.max(1, Math.round(sizes.seconds * 0.2)) });
+    if (sizes.warmUp)
+      for (const name of names)
+        await load({
+          url: app.url + targets[name].path,
+          ...targets[name],
+          seconds: Math.max(1, Math.round(sizes.seconds * 0.2)),
+        });
     const seconds = sizes.seconds * 3;
     // slicedLoad runs nine rounds of every state at least: at tiny size the slices are short, so 27 states take seconds.
-    const rps = await slicedLoad({ url: app.url, states: names, seconds, sliceMs: Math.min(500, (seconds * 1000) / names.length / 2), request: (name) => targets[name] });
-    if (process.env.BENCH_VERBOSE) process.stderr.write(`sliced: ${names.map((n) => `${n} ${rps[n].toFixed(1)} req/s`).join(', ')}\n`);
+    const rps = await slicedLoad({
+      url: app.url,
+      states: names,
+      seconds,
+      sliceMs: Math.min(500, (seconds * 1000) / names.length / 2),
+      request: (name) => targets[name],
+    });
+    if (process.env.BENCH_VERBOSE)
+      process.stderr.write(`sliced: ${names.map((n) => `${n} ${rps[n].toFixed(1)} req/s`).join(', ')}\n`);
 
     const figures: Figure[] = [];
     const budget = ANCHOR_BUDGET[database];
     for (const [name, read] of Object.entries(reads)) {
       const scenario = `8 read path ${name}`;
       const [anchor, rest, graphql] = [rps[`${name} anchor`], rps[`${name} REST`], rps[`${name} GraphQL`]];
-      figures.push({ scenario, metric: `anchor (one statement) ${read.route.slice('/v1'.length)}`, value: anchor, unit: 'req/s' });
+      figures.push({
+        scenario,
+        metric: `anchor (one statement) ${read.route.slice('/v1'.length)}`,
+        value: anchor,
+        unit: 'req/s',
+      });
       figures.push({ scenario, metric: `REST ${read.route}`, value: rest, unit: 'req/s' });
       figures.push({ scenario, metric: `GraphQL ${read.field}`, value: graphql, unit: 'req/s' });
-      figures.push({ scenario, metric: `REST / anchor (${database})`, value: rest / anchor, unit: 'ratio', budget: `≥ ${budget}`, pass: rest / anchor >= budget });
-      figures.push({ scenario, metric: 'GraphQL / REST', value: graphql / rest, unit: 'ratio', budget: '≥ 1 (no slower)', pass: graphql / rest >= 1 });
+      figures.push({
+        scenario,
+        metric: `REST / anchor (${database})`,
+        value: rest / anchor,
+        unit: 'ratio',
+        budget: `≥ ${budget}`,
+        pass: rest / anchor >= budget,
+      });
+      figures.push({
+        scenario,
+        metric: 'GraphQL / REST',
+        value: graphql / rest,
+        unit: 'ratio',
+        budget: '≥ 1 (no slower)',
+        pass: graphql / rest >= 1,
+      });
       if (!read.dataLayer) continue;
       // Informational: how far the data layer alone is from the anchor, and what the GraphQL machinery leaves of it.
       const data = rps[`${name} data layer`];
@@ -148,7 +248,8 @@ async function bodyOf(base: string, r: SlicedRequest): Promise<unknown> {
 /** Fails the run when two bodies differ as parsed JSON, naming the first difference. */
 function sameJson(what: string, actual: unknown, expected: unknown, at = '$'): void {
   if (Array.isArray(expected) && Array.isArray(actual)) {
-    if (actual.length !== expected.length) throw new Error(`${what} differ at ${at}: ${actual.length} items, not ${expected.length}`);
+    if (actual.length !== expected.length)
+      throw new Error(`${what} differ at ${at}: ${actual.length} items, not ${expected.length}`);
     expected.forEach((e, i) => {
       sameJson(what, actual[i], e, `${at}[${i}]`);
     });
@@ -156,8 +257,10 @@ function sameJson(what: string, actual: unknown, expected: unknown, at = '$'): v
   }
   if (expected && actual && typeof expected === 'object' && typeof actual === 'object') {
     const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])];
-    for (const k of keys) sameJson(what, (actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${at}.${k}`);
+    for (const k of keys)
+      sameJson(what, (actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${at}.${k}`);
     return;
   }
-  if (actual !== expected) throw new Error(`${what} differ at ${at}: ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`);
+  if (actual !== expected)
+    throw new Error(`${what} differ at ${at}: ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`);
 }

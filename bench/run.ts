@@ -3,7 +3,16 @@
 // `npm run bench -- --tiny` runs every scenario once at a tiny size (the test suite does).
 import fs from 'node:fs';
 import { readPath } from './read-path.ts';
-import { coldStartAndMemory, FULL, nestedQuery, restAndGraphql, subscribers, TINY, webhookPipeline, type Figure } from './scenarios.ts';
+import {
+  coldStartAndMemory,
+  FULL,
+  nestedQuery,
+  restAndGraphql,
+  subscribers,
+  TINY,
+  webhookPipeline,
+  type Figure,
+} from './scenarios.ts';
 
 const sizes = process.argv.includes('--tiny') ? TINY : FULL;
 const only = process.argv.find((a) => /^\d$/.test(a));
@@ -24,13 +33,26 @@ for (const [id, run] of scenarios) {
 }
 
 const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(v < 10 ? 2 : 1));
-const rows = figures.map((f) => [f.scenario, f.metric, `${fmt(f.value)} ${f.unit}`, f.budget ?? '', f.pass === undefined ? '' : f.pass ? 'pass' : 'MISS']);
-const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...[['scenario', 'metric', 'value', 'budget', ''], ...rows].map((r) => r[i].length)));
+const rows = figures.map((f) => [
+  f.scenario,
+  f.metric,
+  `${fmt(f.value)} ${f.unit}`,
+  f.budget ?? '',
+  f.pass === undefined ? '' : f.pass ? 'pass' : 'MISS',
+]);
+const widths = [0, 1, 2, 3, 4].map((i) =>
+  Math.max(...[['scenario', 'metric', 'value', 'budget', ''], ...rows].map((r) => r[i].length)),
+);
 const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
 console.log(line(['scenario', 'metric', 'value', 'budget', '']));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of rows) console.log(line(r));
 const database = process.env.BENCH_DATABASE_URL ? 'postgresql' : 'pglite';
-console.log(`\n${database}, ${sizes === TINY ? 'tiny' : 'full'} sizes, ${((Date.now() - started) / 1000).toFixed(0)} s`);
-fs.writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify({ at: new Date().toISOString(), database, sizes, figures }, null, 2)}\n`);
+console.log(
+  `\n${database}, ${sizes === TINY ? 'tiny' : 'full'} sizes, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
+fs.writeFileSync(
+  new URL('./results.json', import.meta.url),
+  `${JSON.stringify({ at: new Date().toISOString(), database, sizes, figures }, null, 2)}\n`,
+);
 process.exit(0);

@@ -33,8 +33,30 @@ export interface Sizes {
   rssServers: number;
 }
 
-export const FULL: Sizes = { seconds: 10, warmUp: true, nested: [10, 100, 1000], webhookEvents: 2000, webhookSubscriptions: 5, latencyRate: 200, latencySeconds: 5, subscribers: 500, subscriberEvents: 50, rssServers: 10_000 };
-export const TINY: Sizes = { seconds: 1, warmUp: false, nested: [2, 4], webhookEvents: 20, webhookSubscriptions: 2, latencyRate: 20, latencySeconds: 1, subscribers: 5, subscriberEvents: 3, rssServers: 200 };
+export const FULL: Sizes = {
+  seconds: 10,
+  warmUp: true,
+  nested: [10, 100, 1000],
+  webhookEvents: 2000,
+  webhookSubscriptions: 5,
+  latencyRate: 200,
+  latencySeconds: 5,
+  subscribers: 500,
+  subscriberEvents: 50,
+  rssServers: 10_000,
+};
+export const TINY: Sizes = {
+  seconds: 1,
+  warmUp: false,
+  nested: [2, 4],
+  webhookEvents: 20,
+  webhookSubscriptions: 2,
+  latencyRate: 20,
+  latencySeconds: 1,
+  subscribers: 5,
+  subscriberEvents: 3,
+  rssServers: 200,
+};
 
 export interface Figure {
   scenario: string;
@@ -48,7 +70,9 @@ export interface Figure {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Scenarios 1, 2 and 7: GET /v1/servers (50 servers) through SOFA and POST /graphql against a raw node:http baseline. */
-export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[]; sameJson: boolean; middlewareOff: boolean }> {
+export async function restAndGraphql(
+  sizes: Sizes,
+): Promise<{ figures: Figure[]; sameJson: boolean; middlewareOff: boolean }> {
   const app = await startBenchApp();
   try {
     const figures: Figure[] = [];
@@ -56,27 +80,52 @@ export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[];
     await loadServers(app, c.accountId, 50, { nested: true });
     const unmount = mountBeside(app.running.server, '/bench-raw', rawBaselineHandler(app.running.app));
     const auth = { Authorization: `Bearer ${c.key}` };
-    const node = buildOperationNodeForField({ schema: restView(app.running.app.schema), kind: OperationTypeNode.QUERY, field: 'servers', models: [], ignore: [], circularReferenceDepth: 2 });
+    const node = buildOperationNodeForField({
+      schema: restView(app.running.app.schema),
+      kind: OperationTypeNode.QUERY,
+      field: 'servers',
+      models: [],
+      ignore: [],
+      circularReferenceDepth: 2,
+    });
     const query = print({ kind: Kind.DOCUMENT, definitions: [node] });
     const gqlBody = JSON.stringify({ query, variables: { limit: 50 } });
     const targets = {
       raw: { path: '/bench-raw/?limit=50', headers: auth },
       sofa: { path: '/v1/servers?limit=50', headers: auth },
-      graphql: { path: '/graphql', method: 'POST' as const, headers: { ...auth, 'Content-Type': 'application/json' }, body: gqlBody },
+      graphql: {
+        path: '/graphql',
+        method: 'POST' as const,
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: gqlBody,
+      },
     };
 
-    const ask = (t: (typeof targets)[keyof typeof targets]) => fetch(app.url + t.path, { method: 'method' in t ? t.method : 'GET', headers: t.headers, body: 'body' in t ? t.body : undefined }).then((r) => r.json());
+    const ask = (t: (typeof targets)[keyof typeof targets]) =>
+      fetch(app.url + t.path, {
+        method: 'method' in t ? t.method : 'GET',
+        headers: t.headers,
+        body: 'body' in t ? t.body : undefined,
+      }).then((r) => r.json());
     const viaRest = await ask(targets.sofa);
     const viaRaw = await ask(targets.raw);
     const viaGql = await ask(targets.graphql);
-    const sameJson = JSON.stringify(sortKeys(viaRest)) === JSON.stringify(sortKeys(viaRaw)) && JSON.stringify(sortKeys(viaGql.data.servers)) === JSON.stringify(sortKeys(viaRaw));
+    const sameJson =
+      JSON.stringify(sortKeys(viaRest)) === JSON.stringify(sortKeys(viaRaw)) &&
+      JSON.stringify(sortKeys(viaGql.data.servers)) === JSON.stringify(sortKeys(viaRaw));
 
     // Warm every path up (JIT, caches, pool connections) before anything is measured, then one
     // run that switches between the three every half second (`slicedLoad`): the raw handler is served
     // on the app's own HTTP server, so all three share the server, the connections and the
     // machine's moment. Runs seconds apart (the method before) moved these ratios by ±0.05.
     const names = Object.keys(targets) as (keyof typeof targets)[];
-    if (sizes.warmUp) for (const name of names) await load({ url: app.url + targets[name].path, ...targets[name], seconds: Math.max(1, Math.round(sizes.seconds * 0.3)) });
+    if (sizes.warmUp)
+      for (const name of names)
+        await load({
+          url: app.url + targets[name].path,
+          ...targets[name],
+          seconds: Math.max(1, Math.round(sizes.seconds * 0.3)),
+        });
     // Scenario 7's "off": the app counts nothing (a limiter that always allows), set and unset on
     // the running app between slices; production code has no switch for it. Idempotency does
     // nothing on a GET beyond reading the header, so the figure is the rate limiter's.
@@ -89,20 +138,66 @@ export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[];
     await fetch(app.url + targets.sofa.path, { headers: auth });
     const middlewareOff = unlimited.calls === 1;
     middleware(true);
-    const middlewareOn = (await fetch(app.url + targets.sofa.path, { headers: auth })).headers.get('x-ratelimit-limit') === String(running.config.requestsPerMinute) && unlimited.calls === 1;
+    const middlewareOn =
+      (await fetch(app.url + targets.sofa.path, { headers: auth })).headers.get('x-ratelimit-limit') ===
+        String(running.config.requestsPerMinute) && unlimited.calls === 1;
     const sliceMs = (seconds: number) => Math.min(500, (seconds * 1000) / 16);
-    const rps = await slicedLoad({ url: app.url, states: names, seconds: sizes.seconds * 3, sliceMs: sliceMs(sizes.seconds * 3), request: (name) => targets[name] });
-    if (process.env.BENCH_VERBOSE) process.stderr.write(`sliced: ${names.map((n) => `${n} ${rps[n].toFixed(1)} req/s`).join(', ')}\n`);
+    const rps = await slicedLoad({
+      url: app.url,
+      states: names,
+      seconds: sizes.seconds * 3,
+      sliceMs: sliceMs(sizes.seconds * 3),
+      request: (name) => targets[name],
+    });
+    if (process.env.BENCH_VERBOSE)
+      process.stderr.write(`sliced: ${names.map((n) => `${n} ${rps[n].toFixed(1)} req/s`).join(', ')}\n`);
     const sofaRatio = rps.sofa / rps.raw;
     const gqlRatio = rps.graphql / rps.raw;
     figures.push({ scenario: '1 REST vs raw', metric: 'raw node:http throughput', value: rps.raw, unit: 'req/s' });
     figures.push({ scenario: '1 REST vs raw', metric: 'SOFA throughput', value: rps.sofa, unit: 'req/s' });
-    figures.push({ scenario: '1 REST vs raw', metric: 'SOFA / raw', value: sofaRatio, unit: 'ratio', budget: '≥ 0.8', pass: sofaRatio >= 0.8 });
-    const fixed = await load({ url: `${app.url}/v1/servers?limit=50`, headers: auth, seconds: sizes.seconds, rate: 1000, connections: 50 });
-    figures.push({ scenario: '1 REST vs raw', metric: 'throughput offered 1,000 req/s', value: fixed.rps, unit: 'req/s' });
-    figures.push({ scenario: '1 REST vs raw', metric: 'p99 at 1,000 req/s offered', value: fixed.p99, unit: 'ms', budget: '≤ 20', pass: fixed.p99 <= 20 });
-    figures.push({ scenario: '2 GraphQL vs raw', metric: 'POST /graphql throughput', value: rps.graphql, unit: 'req/s' });
-    figures.push({ scenario: '2 GraphQL vs raw', metric: 'GraphQL / raw', value: gqlRatio, unit: 'ratio', budget: '≥ 0.8', pass: gqlRatio >= 0.8 });
+    figures.push({
+      scenario: '1 REST vs raw',
+      metric: 'SOFA / raw',
+      value: sofaRatio,
+      unit: 'ratio',
+      budget: '≥ 0.8',
+      pass: sofaRatio >= 0.8,
+    });
+    const fixed = await load({
+      url: `${app.url}/v1/servers?limit=50`,
+      headers: auth,
+      seconds: sizes.seconds,
+      rate: 1000,
+      connections: 50,
+    });
+    figures.push({
+      scenario: '1 REST vs raw',
+      metric: 'throughput offered 1,000 req/s',
+      value: fixed.rps,
+      unit: 'req/s',
+    });
+    figures.push({
+      scenario: '1 REST vs raw',
+      metric: 'p99 at 1,000 req/s offered',
+      value: fixed.p99,
+      unit: 'ms',
+      budget: '≤ 20',
+      pass: fixed.p99 <= 20,
+    });
+    figures.push({
+      scenario: '2 GraphQL vs raw',
+      metric: 'POST /graphql throughput',
+      value: rps.graphql,
+      unit: 'req/s',
+    });
+    figures.push({
+      scenario: '2 GraphQL vs raw',
+      metric: 'GraphQL / raw',
+      value: gqlRatio,
+      unit: 'ratio',
+      budget: '≥ 0.8',
+      pass: gqlRatio >= 0.8,
+    });
     // Scenario 7: the same path with the middleware switched on and off every half second.
     const seconds7 = Math.max(2, sizes.seconds * 2);
     const sliced = await slicedLoad({
@@ -114,9 +209,21 @@ export async function restAndGraphql(sizes: Sizes): Promise<{ figures: Figure[];
       request: () => targets.sofa,
     }).finally(() => middleware(true));
     const overhead = 1 - sliced.on / sliced.off;
-    figures.push({ scenario: '7 middleware overhead', metric: 'SOFA with rate limit and idempotency', value: sliced.on, unit: 'req/s' });
+    figures.push({
+      scenario: '7 middleware overhead',
+      metric: 'SOFA with rate limit and idempotency',
+      value: sliced.on,
+      unit: 'req/s',
+    });
     figures.push({ scenario: '7 middleware overhead', metric: 'SOFA without them', value: sliced.off, unit: 'req/s' });
-    figures.push({ scenario: '7 middleware overhead', metric: 'rate limit + idempotency cost', value: overhead * 100, unit: '%', budget: '≤ 5', pass: overhead <= 0.05 });
+    figures.push({
+      scenario: '7 middleware overhead',
+      metric: 'rate limit + idempotency cost',
+      value: overhead * 100,
+      unit: '%',
+      budget: '≤ 5',
+      pass: overhead <= 0.05,
+    });
     unmount();
     return { figures, sameJson, middlewareOff: middlewareOff && middlewareOn };
   } finally {
@@ -150,11 +257,16 @@ export async function nestedQuery(sizes: Sizes): Promise<Figure[]> {
       await loadServers(app, c.accountId, n, { nested: true });
       const body = JSON.stringify({ query, variables: { limit: n } });
       const ask = (requestId: string) =>
-        fetch(`${app.url}/graphql`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}`, 'Content-Type': 'application/json', 'X-Request-Id': requestId }, body }).then((r) => r.json());
+        fetch(`${app.url}/graphql`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${c.key}`, 'Content-Type': 'application/json', 'X-Request-Id': requestId },
+          body,
+        }).then((r) => r.json());
       await ask(`warm-${n}`);
       app.countSql(`count-${n}`);
       const result = (await ask(`count-${n}`)) as { data: { servers: { data: unknown[] } } };
-      if (result.data.servers.data.length !== n) throw new Error(`expected ${n} servers, got ${result.data.servers.data.length}`);
+      if (result.data.servers.data.length !== n)
+        throw new Error(`expected ${n} servers, got ${result.data.servers.data.length}`);
       const statements = app.sqlFor(`count-${n}`);
       counts.push(statements);
       const reps = 3;
@@ -163,14 +275,33 @@ export async function nestedQuery(sizes: Sizes): Promise<Figure[]> {
       const ms = (performance.now() - started) / reps;
       const rows = n * 5; // the server, 2 IPs, a snapshot, an add-on
       perRow.push(ms / rows);
-      figures.push({ scenario: '3 nested N+1', metric: `${n} servers: SQL statements`, value: statements, unit: 'statements' });
+      figures.push({
+        scenario: '3 nested N+1',
+        metric: `${n} servers: SQL statements`,
+        value: statements,
+        unit: 'statements',
+      });
       figures.push({ scenario: '3 nested N+1', metric: `${n} servers: latency`, value: ms, unit: 'ms' });
     }
     const constant = counts.every((x) => x === counts[0]);
-    figures.push({ scenario: '3 nested N+1', metric: 'statements the same for every size', value: constant ? 1 : 0, unit: 'bool', budget: '= 1', pass: constant });
+    figures.push({
+      scenario: '3 nested N+1',
+      metric: 'statements the same for every size',
+      value: constant ? 1 : 0,
+      unit: 'bool',
+      budget: '= 1',
+      pass: constant,
+    });
     // At most linear: the time per row returned may not grow with the size.
     const growth = perRow[perRow.length - 1] / perRow[0];
-    figures.push({ scenario: '3 nested N+1', metric: 'time per row, largest / smallest', value: growth, unit: 'ratio', budget: '≤ 1 (at most linear)', pass: growth <= 1.2 });
+    figures.push({
+      scenario: '3 nested N+1',
+      metric: 'time per row, largest / smallest',
+      value: growth,
+      unit: 'ratio',
+      budget: '≤ 1 (at most linear)',
+      pass: growth <= 1.2,
+    });
     return figures;
   } finally {
     await app.stop();
@@ -179,7 +310,10 @@ export async function nestedQuery(sizes: Sizes): Promise<Figure[]> {
 
 /** A webhook receiver in its own process (bench/receiver.ts). */
 async function startReceiverProcess() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/receiver.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/receiver.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
     child.once('exit', (code) => reject(new Error(`receiver exited ${code}`)));
@@ -187,7 +321,8 @@ async function startReceiverProcess() {
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
-    stats: async (): Promise<{ received: number; latencies: number[] }> => (await fetch(`${url}/stats`)).json() as Promise<{ received: number; latencies: number[] }>,
+    stats: async (): Promise<{ received: number; latencies: number[] }> =>
+      (await fetch(`${url}/stats`)).json() as Promise<{ received: number; latencies: number[] }>,
     reset: async () => void (await fetch(`${url}/reset`, { method: 'POST' })),
     close: () => child.kill(),
   };
@@ -201,12 +336,23 @@ export async function webhookPipeline(sizes: Sizes): Promise<Figure[]> {
     const prisma = app.running.app.prisma;
     const c = await benchCustomer(app);
     for (let i = 0; i < sizes.webhookSubscriptions; i++) {
-      const res = await fetch(`${app.url}/v1/webhooks`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: `${receiver.url}/h${i}`, events: ['*'] }) });
+      const res = await fetch(`${app.url}/v1/webhooks`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${c.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url: `${receiver.url}/h${i}`, events: ['*'] }),
+      });
       if (res.status !== 200) throw new Error(`webhook create: ${res.status} ${await res.text()}`);
     }
     const emit = (n: number) =>
       prisma.$transaction(async (tx) => {
-        for (let i = 0; i < n; i++) await recordEvent(tx, c.accountId, 'server.power.changed', { serverId: `srv_bench${i}`, action: 'reboot' }, app.running.app.clock.now());
+        for (let i = 0; i < n; i++)
+          await recordEvent(
+            tx,
+            c.accountId,
+            'server.power.changed',
+            { serverId: `srv_bench${i}`, action: 'reboot' },
+            app.running.app.clock.now(),
+          );
       });
     const waitFor = async (n: number) => {
       const started = performance.now();
@@ -225,8 +371,20 @@ export async function webhookPipeline(sizes: Sizes): Promise<Figure[]> {
     await waitFor(expected);
     const seconds = (performance.now() - started) / 1000;
     const figures: Figure[] = [
-      { scenario: '4 webhooks', metric: `${sizes.webhookEvents} events × ${sizes.webhookSubscriptions} subscriptions`, value: expected, unit: 'deliveries' },
-      { scenario: '4 webhooks', metric: 'delivery throughput', value: expected / seconds, unit: 'deliveries/s', budget: '≥ 1,000', pass: expected / seconds >= 1000 },
+      {
+        scenario: '4 webhooks',
+        metric: `${sizes.webhookEvents} events × ${sizes.webhookSubscriptions} subscriptions`,
+        value: expected,
+        unit: 'deliveries',
+      },
+      {
+        scenario: '4 webhooks',
+        metric: 'delivery throughput',
+        value: expected / seconds,
+        unit: 'deliveries/s',
+        budget: '≥ 1,000',
+        pass: expected / seconds >= 1000,
+      },
     ];
 
     // Latency at a steady rate: commit time (the event's `created`) to receipt.
@@ -240,8 +398,20 @@ export async function webhookPipeline(sizes: Sizes): Promise<Figure[]> {
     }
     await waitFor(total * sizes.webhookSubscriptions);
     const { latencies } = await receiver.stats();
-    figures.push({ scenario: '4 webhooks', metric: `commit→receipt p50 at ${sizes.latencyRate} events/s`, value: percentile(latencies, 50), unit: 'ms' });
-    figures.push({ scenario: '4 webhooks', metric: `commit→receipt p99 at ${sizes.latencyRate} events/s`, value: percentile(latencies, 99), unit: 'ms', budget: '≤ 250', pass: percentile(latencies, 99) <= 250 });
+    figures.push({
+      scenario: '4 webhooks',
+      metric: `commit→receipt p50 at ${sizes.latencyRate} events/s`,
+      value: percentile(latencies, 50),
+      unit: 'ms',
+    });
+    figures.push({
+      scenario: '4 webhooks',
+      metric: `commit→receipt p99 at ${sizes.latencyRate} events/s`,
+      value: percentile(latencies, 99),
+      unit: 'ms',
+      budget: '≤ 250',
+      pass: percentile(latencies, 99) <= 250,
+    });
     return figures;
   } finally {
     receiver.close();
@@ -259,28 +429,56 @@ export async function subscribers(sizes: Sizes): Promise<Figure[]> {
     const latencies: number[] = [];
     let ready = 0;
     for (let i = 0; i < sizes.subscribers; i++) {
-      const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${c.key}` }, retryAttempts: 0 });
-      clients.push(client);
-      client.subscribe<{ events: { created: string } }>({ query: 'subscription { events { id created } }' }, {
-        next: (msg) => latencies.push(Date.now() - Date.parse(msg.data!.events.created)),
-        error: () => undefined,
-        complete: () => undefined,
+      const client = createClient({
+        url: `${app.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${c.key}` },
+        retryAttempts: 0,
       });
+      clients.push(client);
+      client.subscribe<{ events: { created: string } }>(
+        { query: 'subscription { events { id created } }' },
+        {
+          next: (msg) => latencies.push(Date.now() - Date.parse(msg.data!.events.created)),
+          error: () => undefined,
+          complete: () => undefined,
+        },
+      );
       client.on('connected', () => void ready++);
     }
     while (ready < sizes.subscribers) await sleep(20);
     await sleep(500);
     for (let i = 0; i < sizes.subscriberEvents; i++) {
-      await prisma.$transaction((tx) => recordEvent(tx, c.accountId, 'server.power.changed', { serverId: `srv_sub${i}`, action: 'stop' }, app.running.app.clock.now()));
+      await prisma.$transaction((tx) =>
+        recordEvent(
+          tx,
+          c.accountId,
+          'server.power.changed',
+          { serverId: `srv_sub${i}`, action: 'stop' },
+          app.running.app.clock.now(),
+        ),
+      );
       await sleep(100);
     }
     const expected = sizes.subscribers * sizes.subscriberEvents;
     const until = Date.now() + 90_000;
     while (latencies.length < expected && Date.now() < until) await sleep(20);
     return [
-      { scenario: '5 subscriptions', metric: `${sizes.subscribers} subscribers × ${sizes.subscriberEvents} events received`, value: latencies.length, unit: 'messages' },
+      {
+        scenario: '5 subscriptions',
+        metric: `${sizes.subscribers} subscribers × ${sizes.subscriberEvents} events received`,
+        value: latencies.length,
+        unit: 'messages',
+      },
       { scenario: '5 subscriptions', metric: 'commit→receipt p50', value: percentile(latencies, 50), unit: 'ms' },
-      { scenario: '5 subscriptions', metric: 'commit→receipt p99', value: percentile(latencies, 99), unit: 'ms', budget: '≤ 200', pass: latencies.length === expected && percentile(latencies, 99) <= 200 },
+      {
+        scenario: '5 subscriptions',
+        metric: 'commit→receipt p99',
+        value: percentile(latencies, 99),
+        unit: 'ms',
+        budget: '≤ 200',
+        pass: latencies.length === expected && percentile(latencies, 99) <= 200,
+      },
     ];
   } finally {
     await Promise.all(clients.map((c) => c.dispose()));
@@ -324,12 +522,21 @@ export async function coldStartAndMemory(sizes: Sizes): Promise<Figure[]> {
   // serving process's steady state, not the one-off cost of the load.
   const walkDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-rss-'));
   const { key } = await new Promise<{ key: string }>((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'bench/rss-walk.ts', walkDir, String(sizes.rssServers)], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', 'bench/rss-walk.ts', walkDir, String(sizes.rssServers)], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     p.stdout.on('data', (d) => (out += d));
-    p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`rss-walk exited ${code}`))));
+    p.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`rss-walk exited ${code}`)),
+    );
   });
-  const server = await startServerProcess(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}, walkDir);
+  const server = await startServerProcess(
+    process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {},
+    walkDir,
+  );
   let pages = 0;
   let seen = 0;
   let rss = 0;
@@ -337,7 +544,9 @@ export async function coldStartAndMemory(sizes: Sizes): Promise<Figure[]> {
     await server.ready();
     let cursor: string | null = null;
     do {
-      const res = await fetch(`${server.url}/v1/servers?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { Authorization: `Bearer ${key}` } });
+      const res = await fetch(`${server.url}/v1/servers?limit=100${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
       const page = (await res.json()) as { data: unknown[]; nextCursor: string | null };
       seen += page.data.length;
       cursor = page.nextCursor;
@@ -350,13 +559,32 @@ export async function coldStartAndMemory(sizes: Sizes): Promise<Figure[]> {
   }
   if (seen !== sizes.rssServers) throw new Error(`walked ${seen} of ${sizes.rssServers} servers`);
   return [
-    { scenario: '6 start and memory', metric: 'cold start to /readyz (fresh data directory)', value: coldMs, unit: 'ms', budget: '≤ 3,000', pass: coldMs <= 3000 },
-    { scenario: '6 start and memory', metric: `peak RSS of the server, ${sizes.rssServers} servers walked in ${pages} pages`, value: rss / 1024 / 1024, unit: 'MB', budget: '≤ 300', pass: rss / 1024 / 1024 <= 300 },
+    {
+      scenario: '6 start and memory',
+      metric: 'cold start to /readyz (fresh data directory)',
+      value: coldMs,
+      unit: 'ms',
+      budget: '≤ 3,000',
+      pass: coldMs <= 3000,
+    },
+    {
+      scenario: '6 start and memory',
+      metric: `peak RSS of the server, ${sizes.rssServers} servers walked in ${pages} pages`,
+      value: rss / 1024 / 1024,
+      unit: 'MB',
+      budget: '≤ 300',
+      pass: rss / 1024 / 1024 <= 300,
+    },
   ];
 }
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
   return value;
 }

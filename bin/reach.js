@@ -41,7 +41,9 @@ let warned = false;
 export function baseUrlFromEnv(env = process.env, warn = (line) => process.stderr.write(`${line}\n`)) {
   if (env.SVC_URL && !warned) {
     warned = true;
-    warn(`svc: SVC_URL is deprecated; set ${BASE_URL_VARIABLE}${env[BASE_URL_VARIABLE] ? ' (it is set, so SVC_URL is ignored)' : ''}`);
+    warn(
+      `svc: SVC_URL is deprecated; set ${BASE_URL_VARIABLE}${env[BASE_URL_VARIABLE] ? ' (it is set, so SVC_URL is ignored)' : ''}`,
+    );
   }
   return env[BASE_URL_VARIABLE] || env.SVC_URL || undefined;
 }

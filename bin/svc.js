@@ -39,7 +39,16 @@ const EMBEDDED_SEMI_SPACE_MB = 8;
 if (command === 'serve' && !process.env.DATABASE_URL && typeof process.execve === 'function') {
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   if (!given.some((flag) => /^--max-semi-space-size\b/.test(flag))) {
-    process.execve(process.execPath, [process.execPath, `--max-semi-space-size=${EMBEDDED_SEMI_SPACE_MB}`, ...process.execArgv, ...process.argv.slice(1)], process.env);
+    process.execve(
+      process.execPath,
+      [
+        process.execPath,
+        `--max-semi-space-size=${EMBEDDED_SEMI_SPACE_MB}`,
+        ...process.execArgv,
+        ...process.argv.slice(1),
+      ],
+      process.env,
+    );
   }
 }
 if (command === 'login' || command === 'logout' || command === 'api') {
@@ -67,7 +76,9 @@ async function runServerCli() {
   let useBundle = false;
   try {
     // bin/ too: the server's commands import bin/reach.js.
-    useBundle = fs.statSync(bundle).mtimeMs > Math.max(newestSource(path.join(root, 'src')), newestSource(path.join(root, 'bin')));
+    useBundle =
+      fs.statSync(bundle).mtimeMs >
+      Math.max(newestSource(path.join(root, 'src')), newestSource(path.join(root, 'bin')));
   } catch {
     useBundle = false;
   }

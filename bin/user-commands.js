@@ -78,7 +78,8 @@ function serverUrl(opts, loggedIn) {
   } catch {
     throw new CliError(`"${given}" is not a URL; give the server's base URL, e.g. ${DEFAULT_URL}.`, 2);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`The server URL must be http or https, not ${url.protocol}`, 2);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CliError(`The server URL must be http or https, not ${url.protocol}`, 2);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
@@ -100,7 +101,12 @@ function readCredentials() {
   }
   try {
     const creds = JSON.parse(text);
-    if (typeof creds.url === 'string' && typeof creds.accessToken === 'string' && typeof creds.tokenEndpoint === 'string') return creds;
+    if (
+      typeof creds.url === 'string' &&
+      typeof creds.accessToken === 'string' &&
+      typeof creds.tokenEndpoint === 'string'
+    )
+      return creds;
   } catch {
     /* reported below */
   }
@@ -118,7 +124,8 @@ function writeCredentials(creds) {
 }
 
 function fromTokenResponse(t, base, now = Date.now()) {
-  if (typeof t.access_token !== 'string' || String(t.token_type).toLowerCase() !== 'bearer') throw new CliError('The token endpoint answered no bearer access token.');
+  if (typeof t.access_token !== 'string' || String(t.token_type).toLowerCase() !== 'bearer')
+    throw new CliError('The token endpoint answered no bearer access token.');
   return {
     ...base,
     accessToken: t.access_token,
@@ -149,7 +156,9 @@ async function postForm(endpoint, params) {
 }
 
 function oauthFailure(what, { status, body }) {
-  return new CliError(`${what} failed: HTTP ${status}${body.error ? ` ${body.error}` : ''}${body.error_description ? ` (${body.error_description})` : ''}`);
+  return new CliError(
+    `${what} failed: HTTP ${status}${body.error ? ` ${body.error}` : ''}${body.error_description ? ` (${body.error_description})` : ''}`,
+  );
 }
 
 /** RFC 8414 metadata: the endpoints come from the server, not from assumed paths. */
@@ -171,7 +180,10 @@ async function login(opts) {
   if (opts.positional.length) throw new CliError(USAGE, 2);
   const base = serverUrl(opts, null);
   const meta = await discover(base);
-  const started = await postForm(meta.device_authorization_endpoint, { client_id: CLIENT_ID, ...(opts.scope ? { scope: opts.scope } : {}) });
+  const started = await postForm(meta.device_authorization_endpoint, {
+    client_id: CLIENT_ID,
+    ...(opts.scope ? { scope: opts.scope } : {}),
+  });
   if (started.status !== 200) throw oauthFailure('Device authorization', started);
   const device = started.body;
   const out = (line) => process.stdout.write(`${line}\n`);
@@ -185,10 +197,19 @@ async function login(opts) {
   const deadline = Date.now() + (Number(device.expires_in) > 0 ? Number(device.expires_in) : 600) * 1000;
   for (;;) {
     await sleep(interval * 1000);
-    const polled = await postForm(meta.token_endpoint, { grant_type: DEVICE_GRANT, device_code: device.device_code, client_id: CLIENT_ID });
+    const polled = await postForm(meta.token_endpoint, {
+      grant_type: DEVICE_GRANT,
+      device_code: device.device_code,
+      client_id: CLIENT_ID,
+    });
     const error = polled.body.error;
     if (polled.status === 200) {
-      const creds = fromTokenResponse(polled.body, { url: base, clientId: CLIENT_ID, tokenEndpoint: meta.token_endpoint, revocationEndpoint: meta.revocation_endpoint ?? null });
+      const creds = fromTokenResponse(polled.body, {
+        url: base,
+        clientId: CLIENT_ID,
+        tokenEndpoint: meta.token_endpoint,
+        revocationEndpoint: meta.revocation_endpoint ?? null,
+      });
       writeCredentials(creds);
       out(`Logged in to ${base} with scopes: ${creds.scope || '(the default scopes)'}`);
       out(`Tokens stored in ${credentialsFile()}`);
@@ -196,7 +217,8 @@ async function login(opts) {
     }
     if (error === 'slow_down') interval += 5;
     else if (error === 'access_denied') throw new CliError('The request was denied in the browser.');
-    else if (error === 'expired_token') throw new CliError('The code expired before it was approved; run svc login again.');
+    else if (error === 'expired_token')
+      throw new CliError('The code expired before it was approved; run svc login again.');
     else if (error !== 'authorization_pending') throw oauthFailure('Sign-in', polled);
     if (Date.now() > deadline) throw new CliError('The code expired before it was approved; run svc login again.');
   }
@@ -224,9 +246,14 @@ async function refresh(creds, rejectedToken) {
     const latest = readCredentials() ?? creds;
     if (latest.url === creds.url && latest.accessToken !== rejectedToken && !expiring(latest)) return latest;
     if (!latest.refreshToken) throw new CliError(`The session at ${latest.url} has expired: run svc login`);
-    const answer = await postForm(latest.tokenEndpoint, { grant_type: 'refresh_token', refresh_token: latest.refreshToken, client_id: latest.clientId });
+    const answer = await postForm(latest.tokenEndpoint, {
+      grant_type: 'refresh_token',
+      refresh_token: latest.refreshToken,
+      client_id: latest.clientId,
+    });
     if (answer.status !== 200) {
-      if (answer.body.error === 'invalid_grant') throw new CliError(`The session at ${latest.url} has ended (signed out, revoked or expired): run svc login`);
+      if (answer.body.error === 'invalid_grant')
+        throw new CliError(`The session at ${latest.url} has ended (signed out, revoked or expired): run svc login`);
       throw oauthFailure('Token refresh', answer);
     }
     const next = fromTokenResponse(answer.body, latest);
@@ -253,7 +280,8 @@ async function withLock(work) {
       }
     })();
     if (age > STALE_LOCK_MS) fs.rmSync(lock, { force: true });
-    else if (Date.now() - since > LOCK_WAIT_MS) throw new CliError(`Another svc process holds ${lock}; delete it if none is running.`);
+    else if (Date.now() - since > LOCK_WAIT_MS)
+      throw new CliError(`Another svc process holds ${lock}; delete it if none is running.`);
     else await sleep(100);
   }
   try {
@@ -285,7 +313,11 @@ async function api(opts) {
   const call = (token) =>
     send(url, {
       method: method.toUpperCase(),
-      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        Accept: 'application/json',
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
       body,
     });
 
@@ -311,7 +343,10 @@ async function api(opts) {
   }
   if (!res.ok) {
     const missing = res.status === 403 ? missingScope(answer) : undefined;
-    if (missing) process.stderr.write(`svc: this login lacks the scope "${missing}"; sign in again asking for it: ${loginForScope(creds, missing)}\n`);
+    if (missing)
+      process.stderr.write(
+        `svc: this login lacks the scope "${missing}"; sign in again asking for it: ${loginForScope(creds, missing)}\n`,
+      );
     throw new CliError(`${method.toUpperCase()} ${new URL(url).pathname} answered ${res.status}`);
   }
 }
@@ -351,14 +386,18 @@ async function logout(opts) {
       } catch (err) {
         // Unreachable: the same one line as every command, then what became of the file.
         fs.rmSync(credentialsFile(), { force: true });
-        throw new CliError(`${err.message}; deleted ${credentialsFile()} all the same: the tokens were not revoked and work until they expire.`);
+        throw new CliError(
+          `${err.message}; deleted ${credentialsFile()} all the same: the tokens were not revoked and work until they expire.`,
+        );
       }
       if (answer.status !== 200) problems.push(`revocation answered HTTP ${answer.status}`);
     }
   }
   fs.rmSync(credentialsFile(), { force: true });
   if (problems.length) {
-    throw new CliError(`Deleted ${credentialsFile()}, but the tokens were not revoked at ${creds.url} (${problems.join('; ')}): they work until they expire.`);
+    throw new CliError(
+      `Deleted ${credentialsFile()}, but the tokens were not revoked at ${creds.url} (${problems.join('; ')}): they work until they expire.`,
+    );
   }
   process.stdout.write(`Logged out of ${creds.url}: tokens revoked, ${credentialsFile()} deleted.\n`);
 }

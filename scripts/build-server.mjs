@@ -29,7 +29,9 @@ buildSync({
     'tsx/*',
   ],
   // CommonJS dependencies call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);",
+  },
   sourcemap: 'linked',
   logLevel: 'warning',
 });

@@ -9,7 +9,9 @@ const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim();
 try {
   git('cat-file', '-e', `${SINCE}^{commit}`);
 } catch {
-  console.error(`commit subjects: ${SINCE.slice(0, 12)} is not in this clone's history (a shallow clone?): fetch the full history to check`);
+  console.error(
+    `commit subjects: ${SINCE.slice(0, 12)} is not in this clone's history (a shallow clone?): fetch the full history to check`,
+  );
   process.exit(1);
 }
 const long = git('log', '--format=%h %s', `${SINCE}..HEAD`)

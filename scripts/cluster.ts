@@ -9,7 +9,9 @@ const count = Number(process.argv[2] ?? process.env.INSTANCES ?? 3);
 const basePort = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 if (!process.env.DATABASE_URL) {
-  console.error('cluster: DATABASE_URL must name a PostgreSQL database (instances cannot share the embedded one). REDIS_URL is recommended.');
+  console.error(
+    'cluster: DATABASE_URL must name a PostgreSQL database (instances cannot share the embedded one). REDIS_URL is recommended.',
+  );
   process.exit(2);
 }
 if (!Number.isInteger(count) || count < 1 || count > 16) {
@@ -22,18 +24,27 @@ const children: ChildProcess[] = [];
 for (let i = 1; i <= count; i++) {
   const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
     cwd: root,
-    env: { ...process.env, PORT: String(basePort + i), HOST: host, PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://${host}:${basePort}` },
+    env: {
+      ...process.env,
+      PORT: String(basePort + i),
+      HOST: host,
+      PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://${host}:${basePort}`,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(child);
 }
 await startBalancer({ port: basePort, host, targets: children.map((_, i) => ({ host, port: basePort + i + 1 })) });
-console.error(`cluster: ${count} instances on ports ${basePort + 1}-${basePort + count}, balancer on http://${host}:${basePort}`);
+console.error(
+  `cluster: ${count} instances on ports ${basePort + 1}-${basePort + count}, balancer on http://${host}:${basePort}`,
+);
 
 const stop = () => {
   for (const c of children) c.kill('SIGTERM');
   setTimeout(() => process.exit(0), 12_000).unref();
-  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.on('exit', r))))).then(() => process.exit(0));
+  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.on('exit', r))))).then(() =>
+    process.exit(0),
+  );
 };
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

@@ -24,6 +24,8 @@ await mkdir(dir, { recursive: true });
 await writeFile(`${dir}/migration.sql`, sql);
 // 'wx': create the lock file only if missing; never rewrite an existing one.
 await writeFile(`${MIGRATIONS_DIR}/migration_lock.toml`, MIGRATION_LOCK_TOML, { flag: 'wx' }).catch(
-  (e: NodeJS.ErrnoException) => { if (e.code !== 'EEXIST') throw e; },
+  (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EEXIST') throw e;
+  },
 );
 console.log(`created prisma/migrations/${stamp}_${name}/migration.sql`);

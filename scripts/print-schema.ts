@@ -10,5 +10,8 @@ for (const [file, text] of Object.entries(artifacts)) {
   writeFileSync(new URL(`../${file}`, import.meta.url), text);
   console.log(`wrote ${file}`);
 }
-writeFileSync(new URL(`../${TYPED_CLIENT_TYPES}`, import.meta.url), await typedClientTypes(artifacts['schema/openapi.json']));
+writeFileSync(
+  new URL(`../${TYPED_CLIENT_TYPES}`, import.meta.url),
+  await typedClientTypes(artifacts['schema/openapi.json']),
+);
 console.log(`wrote ${TYPED_CLIENT_TYPES}`);

@@ -8,4 +8,8 @@ const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABL
 env.PRISMA_SCHEMA_ENGINE_BINARY ??= fileURLToPath(import.meta.url);
 // The pothos generator is a bin of @pothos/plugin-prisma; prisma finds it on PATH.
 env.PATH = `${root}node_modules/.bin:${env.PATH ?? ''}`;
-execFileSync(process.execPath, ['node_modules/prisma/build/index.js', 'generate'], { cwd: root, env, stdio: 'inherit' });
+execFileSync(process.execPath, ['node_modules/prisma/build/index.js', 'generate'], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});

@@ -37,7 +37,13 @@ import { createHttpServer } from './http/server.ts';
 import { seedCatalogue } from './db/catalogue-seed.ts';
 import { ensureDemoAccount } from './modules/account/demo.ts';
 import { KeyUseRecorder } from './modules/auth/key-usage.ts';
-import { announceCredentialChange, countCredentialListeners, CREDENTIALS_CHANNEL, CREDENTIALS_LISTENER_NAME, PrincipalCache } from './modules/auth/principal-cache.ts';
+import {
+  announceCredentialChange,
+  countCredentialListeners,
+  CREDENTIALS_CHANNEL,
+  CREDENTIALS_LISTENER_NAME,
+  PrincipalCache,
+} from './modules/auth/principal-cache.ts';
 import * as servers from './modules/servers/service.ts';
 import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
@@ -60,13 +66,24 @@ export interface RunningApp {
 }
 
 /** Starts one instance: database and migrations, catalogue, operator token, demo data, HTTP server. */
-export async function startApp(config: Config, opts: { logStream?: DestinationStream; onQuery?: (sql: string) => void } = {}): Promise<RunningApp> {
-  const log: Logger = pino({ level: config.logLevel, base: undefined, redact: ['req.headers.authorization', 'key', 'password'] }, opts.logStream);
+export async function startApp(
+  config: Config,
+  opts: { logStream?: DestinationStream; onQuery?: (sql: string) => void } = {},
+): Promise<RunningApp> {
+  const log: Logger = pino(
+    { level: config.logLevel, base: undefined, redact: ['req.headers.authorization', 'key', 'password'] },
+    opts.logStream,
+  );
   fs.mkdirSync(config.dataDir, { recursive: true });
 
   // Opening a new embedded database copies its template in a worker thread: build what depends
   // only on the schema meanwhile. (No await before `await opening`, so its failure is handled.)
-  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (msg) => log.info(msg), onQuery: opts.onQuery });
+  const opening = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (msg) => log.info(msg),
+    onQuery: opts.onQuery,
+  });
   const schema = getSchema();
   const yoga = createGraphQLServer(schema, () => app.limits);
   const openApi = buildOpenApi(restView(schema));
@@ -80,15 +97,23 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
   const prisma = withClockTimestamps(db.prisma, () => clock.now());
   const namespace = await databaseNamespace(prisma, config.databaseUrl);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
-  const outages: Outages = { database: new Outage('database', log, () => db.ping()), redis: redis ? new Outage('redis', log, () => redis.ping()) : undefined };
+  const outages: Outages = {
+    database: new Outage('database', log, () => db.ping()),
+    redis: redis ? new Outage('redis', log, () => redis.ping()) : undefined,
+  };
   // An error that is an outage of the database or Redis is counted by it; anything else is logged as itself.
-  const warnOr = (msg: string) => (err: Error) => (isDatabaseUnavailable(err) ? outages.database.failed(err) : log.warn({ err: err.message }, msg));
+  const warnOr = (msg: string) => (err: Error) =>
+    isDatabaseUnavailable(err) ? outages.database.failed(err) : log.warn({ err: err.message }, msg);
   const redisFailed = (err: Error) => outages.redis?.failed(err);
-  if (config.databaseUrl) clock.watch({ redisUrl: config.redisUrl, namespace, onError: warnOr('clock refresh failed') });
+  if (config.databaseUrl)
+    clock.watch({ redisUrl: config.redisUrl, namespace, onError: warnOr('clock refresh failed') });
   await seedCatalogue(prisma);
 
   const provider = new SimulatedProvider(servers.providerCallbacks, { provisionSeconds: config.provisionSeconds });
-  const hosting = new SimulatedHostingDriver(hostingCallbacks, { dataDir: config.dataDir, allowLocalGit: config.hostingAllowLocalGit });
+  const hosting = new SimulatedHostingDriver(hostingCallbacks, {
+    dataDir: config.dataDir,
+    allowLocalGit: config.hostingAllowLocalGit,
+  });
   // One job table for the simulated datacenter: hosting provisioning runs beside the server jobs.
   Object.assign(provider.jobHandlers, hosting.jobHandlers);
   redis?.on('error', redisFailed);
@@ -98,7 +123,17 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     { checkMs: 1000 },
   );
   const webhookSecretKey = resolveWebhookSecretKey({ key: config.webhookSecretKey, dataDir: config.dataDir, log });
-  const background = await createBackground({ config, db, prisma, clock, log, provider, events, webhookSecretKey, outages });
+  const background = await createBackground({
+    config,
+    db,
+    prisma,
+    clock,
+    log,
+    provider,
+    events,
+    webhookSecretKey,
+    outages,
+  });
   await events.start();
   // Every instance forgets a credential the moment its change commits, whichever instance made it (docs/REFERENCE.md: Authentication).
   const principals = new PrincipalCache({
@@ -148,7 +183,12 @@ export async function startApp(config: Config, opts: { logStream?: DestinationSt
     api: createApiHandler(app, yoga, restRoutes, restHandler, () => openApi, docs.graphiql),
     admin: createAdminHandler(app),
     hooks: createHooksHandler(app),
-    mcp: createMcpHandler(app, toolCatalog, createOperationExecutor(app, yoga), createCodeModeRunner(schema, createDocumentExecutor(app, yoga))),
+    mcp: createMcpHandler(
+      app,
+      toolCatalog,
+      createOperationExecutor(app, yoga),
+      createCodeModeRunner(schema, createDocumentExecutor(app, yoga)),
+    ),
     ops: (req, res, p) => handleOps(app, req, res, p),
     oauth: createOAuthHandler(app, dashboard.devicePage),
     docs: docs.handle,

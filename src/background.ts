@@ -102,7 +102,10 @@ export async function createBackground(deps: BackgroundDeps): Promise<Background
       relay.wake(); // what was committed before the listener was
       relay.start();
       if (config.backgroundJobs) {
-        ticker = setInterval(() => runDueWork().catch((err) => logFailure(deps.outages, log, err, 'background work failed')), TICK_MS);
+        ticker = setInterval(
+          () => runDueWork().catch((err) => logFailure(deps.outages, log, err, 'background work failed')),
+          TICK_MS,
+        );
         ticker.unref();
       }
     },

@@ -55,7 +55,9 @@ async function admin(args: string[]): Promise<void> {
     text = await res.text();
   } catch (err) {
     // One line, no stack: the same words as every svc command (bin/reach.js).
-    process.stderr.write(`svc: ${cannotReach(url, err) ?? `cannot reach ${new URL(url).origin} (${(err as Error).message})`}\n`);
+    process.stderr.write(
+      `svc: ${cannotReach(url, err) ?? `cannot reach ${new URL(url).origin} (${(err as Error).message})`}\n`,
+    );
     process.exit(1);
   }
   process.stdout.write(`${text}\n`);

@@ -2,7 +2,6 @@ import { Redis } from 'ioredis';
 import { connectRedis } from './events/stream.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 
-
 /**
  * The simulated clock: real time plus an offset stored in the database, so every
  * instance agrees. Provisioning, renewals, retries and expiries all read `now()`;

@@ -87,7 +87,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     backgroundJobs: env.BACKGROUND_JOBS !== '0',
     seedDemo: true,
     requestsPerMinute: 120,
-    accountRequestsPerMinute: intFrom(env.ACCOUNT_REQUESTS_PER_MINUTE, ACCOUNT_LIMIT_MULTIPLE * (overrides.requestsPerMinute ?? 120), 'ACCOUNT_REQUESTS_PER_MINUTE'),
+    accountRequestsPerMinute: intFrom(
+      env.ACCOUNT_REQUESTS_PER_MINUTE,
+      ACCOUNT_LIMIT_MULTIPLE * (overrides.requestsPerMinute ?? 120),
+      'ACCOUNT_REQUESTS_PER_MINUTE',
+    ),
     relayPollMs: 1000,
     idempotencyLeaseMs: 30_000,
     ...overrides,

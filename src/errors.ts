@@ -57,7 +57,11 @@ export interface ErrorBody {
 export class ApiError extends GraphQLError {
   readonly status: number;
   /** `code`: a more precise machine code than the status's own (QUOTA_EXCEEDED, SUDO_REQUIRED), where a client must tell one refusal from another. */
-  constructor(status: number, message: string, opts: { headers?: Record<string, string>; field?: string; code?: string } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    opts: { headers?: Record<string, string>; field?: string; code?: string } = {},
+  ) {
     super(message, {
       extensions: {
         code: opts.code ?? ERROR_CODES[status] ?? 'ERROR',
@@ -97,7 +101,12 @@ export interface Refusal {
 const REFUSALS: Refusal[] = [];
 
 export function refusal(status: number, description: string, code?: string): Refusal {
-  const rule: Refusal = { status, code: code ?? ERROR_CODES[status] ?? 'ERROR', description, error: (message) => new ApiError(status, message, { code }) };
+  const rule: Refusal = {
+    status,
+    code: code ?? ERROR_CODES[status] ?? 'ERROR',
+    description,
+    error: (message) => new ApiError(status, message, { code }),
+  };
   REFUSALS.push(rule);
   return rule;
 }
@@ -110,7 +119,13 @@ export const IDEMPOTENCY_KEY_BUSY = refusal(409, 'A request with this Idempotenc
 export const IDEMPOTENCY_KEY_REUSED = refusal(422, 'This Idempotency-Key was used with other parameters');
 
 export function errorBody(status: number, message: string, param?: string, code?: string): ErrorBody {
-  return { statusCode: status, message, error: STATUS_NAMES[status] ?? 'Error', code: code ?? ERROR_CODES[status] ?? 'ERROR', ...(param ? { param } : {}) };
+  return {
+    statusCode: status,
+    message,
+    error: STATUS_NAMES[status] ?? 'Error',
+    code: code ?? ERROR_CODES[status] ?? 'ERROR',
+    ...(param ? { param } : {}),
+  };
 }
 
 /** The machine code of an ApiError (its status's, unless it was given a more precise one). */
@@ -143,8 +158,11 @@ export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 /** What an unexpected failure answers: 503 (retry shortly) when the database is unreachable, else 500. */
 export function unexpectedError(cause: unknown): ApiError {
   // A request that outlived its Idempotency-Key lease and saw a retry take the key over.
-  if (cause instanceof ClaimLostError) return IDEMPOTENCY_KEY_BUSY.error('A request with this Idempotency-Key is still being processed; retry later.');
+  if (cause instanceof ClaimLostError)
+    return IDEMPOTENCY_KEY_BUSY.error('A request with this Idempotency-Key is still being processed; retry later.');
   return isDatabaseUnavailable(cause)
-    ? new ApiError(503, 'The service is temporarily unavailable (database unreachable); retry shortly.', { headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) } })
+    ? new ApiError(503, 'The service is temporarily unavailable (database unreachable); retry shortly.', {
+        headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+      })
     : new ApiError(500, 'Internal server error.');
 }

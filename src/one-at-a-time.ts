@@ -5,7 +5,11 @@
  * run is in flight costs exactly one more run, not one each. `settled` waits for the run in
  * progress, if any — what a graceful stop needs.
  */
-export function oneAtATime<T>(work: () => Promise<T>): { run(): Promise<T>; request(): Promise<T>; settled(): Promise<void> } {
+export function oneAtATime<T>(work: () => Promise<T>): {
+  run(): Promise<T>;
+  request(): Promise<T>;
+  settled(): Promise<void>;
+} {
   let current: Promise<T> | undefined;
   let queued: Promise<T> | undefined;
   const start = async (): Promise<T> => {

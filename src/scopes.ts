@@ -4,7 +4,8 @@
  */
 export const SCOPES = {
   'account:read': 'Account profile',
-  'servers:read': 'Server reads, stats, snapshots, IPs, plan options, add-on list, dashboard SSO, pool reads and quotes',
+  'servers:read':
+    'Server reads, stats, snapshots, IPs, plan options, add-on list, dashboard SSO, pool reads and quotes',
   'servers:write': 'Power, snapshots, PTR, plan change, add-ons, pool buy/resize/servers/IP apply',
   'servers:destroy': 'Reinstall, snapshot revert, server terminate, pool delete (opt-in)',
   'hosting:read': 'Hosting list and detail',

@@ -37,7 +37,9 @@ beforeAll(async () => {
   // `prisma migrate deploy` records the SHA-256 of each migration.sql.
   checksums = await Promise.all(
     folders.map(async (f) =>
-      createHash('sha256').update(await readFile(join(MIGRATIONS_DIR, f, 'migration.sql'))).digest('hex'),
+      createHash('sha256')
+        .update(await readFile(join(MIGRATIONS_DIR, f, 'migration.sql')))
+        .digest('hex'),
     ),
   );
 });
@@ -104,10 +106,15 @@ describe('schema engine on PGlite', () => {
       baseDir: '/nowhere',
       lockfile: { path: 'migration_lock.toml', content: MIGRATION_LOCK_TOML },
       shadowDbInitScript: '',
-      migrationDirectories: [{
-        path: '1_broken',
-        migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: 'CREATE TABLE t (id int); SELECT no_such_fn();' } },
-      }],
+      migrationDirectories: [
+        {
+          path: '1_broken',
+          migrationFile: {
+            path: 'migration.sql',
+            content: { tag: 'ok' as const, value: 'CREATE TABLE t (id int); SELECT no_such_fn();' },
+          },
+        },
+      ],
     };
     try {
       await expect(
@@ -185,7 +192,10 @@ describe.skipIf(!baseUrl)('applyPendingMigrations on PostgreSQL (TEST_DATABASE_U
       await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       const pending = applyPendingMigrations(new PrismaPg({ connectionString: url }));
       await new Promise((r) => setTimeout(r, 1000));
-      const [{ table }] = await query<{ table: string | null }>(url, "SELECT to_regclass('_prisma_migrations')::text AS table");
+      const [{ table }] = await query<{ table: string | null }>(
+        url,
+        "SELECT to_regclass('_prisma_migrations')::text AS table",
+      );
       expect(table).toBeNull(); // still blocked: nothing created yet
       await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
       expect((await pending).applied).toEqual(folders);

@@ -12,7 +12,8 @@ const lock = JSON.parse(fs.readFileSync('package-lock.json', 'utf8'));
 describe('supported runtime', () => {
   it('declares Node 24 LTS and 22.15+, nothing older', () => {
     const range: string = pkg.engines.node;
-    for (const v of ['24.0.0', '24.21.0', '26.1.0', '22.15.0', '22.20.1']) expect(semver.satisfies(v, range), v).toBe(true);
+    for (const v of ['24.0.0', '24.21.0', '26.1.0', '22.15.0', '22.20.1'])
+      expect(semver.satisfies(v, range), v).toBe(true);
     for (const v of ['20.19.5', '20.20.2', '22.14.0', '18.20.0']) expect(semver.satisfies(v, range), v).toBe(false);
   });
 
@@ -22,7 +23,11 @@ describe('supported runtime', () => {
 
   it('satisfies every engines.node in the lock file (npm ci prints no EBADENGINE)', () => {
     const refused = Object.entries(lock.packages as Record<string, { engines?: { node?: string } }>)
-      .filter(([, p]) => typeof p.engines?.node === 'string' && !semver.satisfies(process.versions.node, p.engines.node, { includePrerelease: true }))
+      .filter(
+        ([, p]) =>
+          typeof p.engines?.node === 'string' &&
+          !semver.satisfies(process.versions.node, p.engines.node, { includePrerelease: true }),
+      )
       .map(([name, p]) => `${name} wants ${p.engines!.node}`);
     expect(refused).toEqual([]);
   });
@@ -67,7 +72,10 @@ describe('supported runtime', () => {
     });
 
     it.skipIf(!old)('the config of vitest stops at once under the old Node: one line, exit 1, no test run', () => {
-      const run = spawnSync('/usr/bin/node', ['node_modules/vitest/vitest.mjs', 'run', 'test/runtime.test.ts'], { encoding: 'utf8', timeout: 60_000 });
+      const run = spawnSync('/usr/bin/node', ['node_modules/vitest/vitest.mjs', 'run', 'test/runtime.test.ts'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect(run.status).toBe(1);
       expect(run.stderr.trim()).toBe(message);
       expect(run.stdout).not.toMatch(/Test Files/);
@@ -76,19 +84,27 @@ describe('supported runtime', () => {
       expect(spawnSync(process.execPath, ['scripts/check-node.mjs'], { encoding: 'utf8' }).status).toBe(0);
     });
 
-    it.skipIf(!old || !fs.existsSync('/usr/bin/npm'))('npm ci under the old Node refuses with EBADENGINE and installs nothing', () => {
-      // A scratch copy of what npm ci reads: the refusal comes before anything is fetched.
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-npm-ci-'));
-      try {
-        for (const f of ['package.json', 'package-lock.json', '.npmrc']) fs.copyFileSync(f, path.join(dir, f));
-        const run = spawnSync('/usr/bin/npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { PATH: '/usr/bin:/bin', HOME: process.env.HOME } });
-        expect(run.status, run.stderr).not.toBe(0);
-        expect(run.stderr).toContain('EBADENGINE');
-        expect(run.stderr).toContain(`Required: {"node":"${pkg.engines.node}"}`);
-        expect(fs.existsSync(path.join(dir, 'node_modules'))).toBe(false);
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    });
+    it.skipIf(!old || !fs.existsSync('/usr/bin/npm'))(
+      'npm ci under the old Node refuses with EBADENGINE and installs nothing',
+      () => {
+        // A scratch copy of what npm ci reads: the refusal comes before anything is fetched.
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-npm-ci-'));
+        try {
+          for (const f of ['package.json', 'package-lock.json', '.npmrc']) fs.copyFileSync(f, path.join(dir, f));
+          const run = spawnSync('/usr/bin/npm', ['ci', '--no-audit', '--no-fund'], {
+            cwd: dir,
+            encoding: 'utf8',
+            timeout: 120_000,
+            env: { PATH: '/usr/bin:/bin', HOME: process.env.HOME },
+          });
+          expect(run.status, run.stderr).not.toBe(0);
+          expect(run.stderr).toContain('EBADENGINE');
+          expect(run.stderr).toContain(`Required: {"node":"${pkg.engines.node}"}`);
+          expect(fs.existsSync(path.join(dir, 'node_modules'))).toBe(false);
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    );
   });
 });

@@ -21,9 +21,16 @@ const rows = (area: string, scope: string | null, text: string): SpecOperation[]
     });
 
 export const SPEC_OPERATIONS: SpecOperation[] = [
-  ...rows('account', null, `
-    GET /account account:read`),
-  ...rows('servers', null, `
+  ...rows(
+    'account',
+    null,
+    `
+    GET /account account:read`,
+  ),
+  ...rows(
+    'servers',
+    null,
+    `
     GET /servers servers:read
     GET /servers/:id servers:read
     DELETE /servers/:id servers:destroy
@@ -43,8 +50,12 @@ export const SPEC_OPERATIONS: SpecOperation[] = [
     GET /servers/:id/addons servers:read
     POST /servers/:id/addons servers:write
     DELETE /servers/:id/addons/:addonId servers:write
-    POST /servers/:id/password-reset servers:write`),
-  ...rows('pools', null, `
+    POST /servers/:id/password-reset servers:write`,
+  ),
+  ...rows(
+    'pools',
+    null,
+    `
     GET /pools/catalogue servers:read
     POST /pools/quote servers:read
     GET /pools servers:read
@@ -55,14 +66,22 @@ export const SPEC_OPERATIONS: SpecOperation[] = [
     POST /pools/:id/servers servers:write
     GET /pools/:id/ips servers:read
     POST /pools/:id/ips/apply servers:write
-    DELETE /pools/:id servers:destroy`),
-  ...rows('hosting', null, `
+    DELETE /pools/:id servers:destroy`,
+  ),
+  ...rows(
+    'hosting',
+    null,
+    `
     GET /hosting hosting:read
     GET /hosting/:id hosting:read
     PUT /hosting/:id/custom-domain hosting:write
     POST /hosting/:id/custom-domain/verify hosting:write
-    DELETE /hosting/:id/custom-domain hosting:write`),
-  ...rows('hosting', 'hosting:manage', `
+    DELETE /hosting/:id/custom-domain hosting:write`,
+  ),
+  ...rows(
+    'hosting',
+    'hosting:manage',
+    `
     GET /hosting/:id/stats
     GET /hosting/:id/logs
     POST /hosting/:id/cert/retry
@@ -103,8 +122,12 @@ export const SPEC_OPERATIONS: SpecOperation[] = [
     GET /hosting/:id/visitor-stats
     GET /hosting/:id/databases
     POST /hosting/:id/databases
-    DELETE /hosting/:id/databases/:name`),
-  ...rows('mail', null, `
+    DELETE /hosting/:id/databases/:name`,
+  ),
+  ...rows(
+    'mail',
+    null,
+    `
     GET /mail/setup mail:read
     GET /mail/domains mail:read
     POST /mail/domains mail:write
@@ -116,24 +139,40 @@ export const SPEC_OPERATIONS: SpecOperation[] = [
     PATCH /mail/mailboxes/:id/password mail:write
     DELETE /mail/mailboxes/:id mail:write
     POST /mail/aliases mail:write
-    DELETE /mail/aliases/:id mail:write`),
-  ...rows('domains', null, `
+    DELETE /mail/aliases/:id mail:write`,
+  ),
+  ...rows(
+    'domains',
+    null,
+    `
     GET /domains domains:read
     GET /domains/:id domains:read
-    PATCH /domains/:id domains:write`),
-  ...rows('billing', null, `
+    PATCH /domains/:id domains:write`,
+  ),
+  ...rows(
+    'billing',
+    null,
+    `
     GET /billing/invoices billing:read
     GET /billing/invoices/:id billing:read
     GET /billing/wallet billing:read
     GET /billing/wallet/transactions billing:read
-    PATCH /billing/wallet/auto-recharge billing:write`),
-  ...rows('tickets', null, `
+    PATCH /billing/wallet/auto-recharge billing:write`,
+  ),
+  ...rows(
+    'tickets',
+    null,
+    `
     GET /tickets tickets:read
     GET /tickets/:id tickets:read
     POST /tickets tickets:write
     POST /tickets/:id/reply tickets:write
-    POST /tickets/:id/close tickets:write`),
-  ...rows('webhooks', null, `
+    POST /tickets/:id/close tickets:write`,
+  ),
+  ...rows(
+    'webhooks',
+    null,
+    `
     GET /webhooks webhooks:read
     POST /webhooks webhooks:write
     GET /webhooks/:id webhooks:read
@@ -141,8 +180,13 @@ export const SPEC_OPERATIONS: SpecOperation[] = [
     DELETE /webhooks/:id webhooks:write
     POST /webhooks/:id/rotate-secret webhooks:write
     GET /webhooks/:id/deliveries webhooks:read
-    POST /webhooks/:id/deliveries/:deliveryId/redeliver webhooks:write`),
+    POST /webhooks/:id/deliveries/:deliveryId/redeliver webhooks:write`,
+  ),
 ];
 
 /** Binary streams: served by hand-written routes with the same auth, scope and errors, not by schema fields. */
-export const BINARY_ROUTES = new Set(['POST /hosting/:id/files/upload', 'GET /hosting/:id/files/download', 'GET /hosting/:id/backups/:bid/download']);
+export const BINARY_ROUTES = new Set([
+  'POST /hosting/:id/files/upload',
+  'GET /hosting/:id/files/download',
+  'GET /hosting/:id/backups/:bid/download',
+]);

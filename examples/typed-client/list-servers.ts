@@ -30,7 +30,11 @@ console.log(`${servers.data.data.length} server(s)${servers.data.hasMore ? ', mo
 
 // POST /v1/tickets: the body's fields and their types come from the document.
 const ticket = await api.POST('/tickets', {
-  body: { subject: 'Hello from the typed client', message: `I have ${servers.data.data.length} server(s).`, priority: 'low' },
+  body: {
+    subject: 'Hello from the typed client',
+    message: `I have ${servers.data.data.length} server(s).`,
+    priority: 'low',
+  },
 });
 if (ticket.error) fail('open ticket', ticket.error);
 console.log(`opened ${ticket.data.number} (${ticket.data.status}): ${ticket.data.subject}`);

@@ -6,20 +6,37 @@ import net from 'node:net';
  * cluster`): HTTP requests and WebSocket upgrades (graphql-ws) go to the next target in
  * turn; a target that refuses the connection is skipped for that request.
  */
-export function startBalancer(opts: { port: number; host?: string; targets: { host: string; port: number }[] }): Promise<http.Server> {
+export function startBalancer(opts: {
+  port: number;
+  host?: string;
+  targets: { host: string; port: number }[];
+}): Promise<http.Server> {
   let next = 0;
   const pick = () => opts.targets[next++ % opts.targets.length];
 
   const server = http.createServer((req, res) => {
     const forward = (attempt: number) => {
       const target = pick();
-      const upstream = http.request({ host: target.host, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '' } }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const upstream = http.request(
+        {
+          host: target.host,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '' },
+        },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       upstream.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.code === 'ECONNREFUSED' && attempt < opts.targets.length && !res.headersSent) return forward(attempt + 1);
-        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' }).end(JSON.stringify({ statusCode: 502, message: 'No instance answered.', error: 'Bad Gateway' }));
+        if (err.code === 'ECONNREFUSED' && attempt < opts.targets.length && !res.headersSent)
+          return forward(attempt + 1);
+        if (!res.headersSent)
+          res
+            .writeHead(502, { 'Content-Type': 'application/json' })
+            .end(JSON.stringify({ statusCode: 502, message: 'No instance answered.', error: 'Bad Gateway' }));
         else res.destroy();
       });
       req.pipe(upstream);
@@ -30,7 +47,9 @@ export function startBalancer(opts: { port: number; host?: string; targets: { ho
   server.on('upgrade', (req, socket, head) => {
     const target = pick();
     const upstream = net.connect(target.port, target.host, () => {
-      const headers = Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${v}`]));
+      const headers = Object.entries(req.headers).flatMap(([k, v]) =>
+        Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${v}`],
+      );
       upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`);
       if (head.length) upstream.write(head);
       upstream.pipe(socket).pipe(upstream);

@@ -43,7 +43,13 @@ const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 export function isDnsName(name: string): boolean {
   const labels = name.split('.');
   const tld = labels[labels.length - 1];
-  return name.length >= 3 && name.length <= 253 && labels.length >= 2 && labels.every((l) => DNS_LABEL.test(l)) && (/^[a-z]{2,63}$/.test(tld) || /^xn--[a-z0-9-]{1,59}$/.test(tld));
+  return (
+    name.length >= 3 &&
+    name.length <= 253 &&
+    labels.length >= 2 &&
+    labels.every((l) => DNS_LABEL.test(l)) &&
+    (/^[a-z]{2,63}$/.test(tld) || /^xn--[a-z0-9-]{1,59}$/.test(tld))
+  );
 }
 
 /** Trimmed, lowercased, trailing dot dropped. */
@@ -51,7 +57,10 @@ export function normalDnsName(input: string): string {
   return input.trim().toLowerCase().replace(/\.$/, '');
 }
 
-export const DNS_NAME_EXAMPLES = { 'dns-name': 'a domain name such as "example.com"', 'host-name': 'a host name such as "ns1.example.net"' } as const;
+export const DNS_NAME_EXAMPLES = {
+  'dns-name': 'a domain name such as "example.com"',
+  'host-name': 'a host name such as "ns1.example.net"',
+} as const;
 
 /** The DNS-name sentence; `what` names the kind of value ("an e-mail address such as …"). */
 export function dnsNameMessage(path: string, what: string): string {
@@ -63,7 +72,12 @@ const EMAIL_MESSAGE_EXAMPLE = 'an e-mail address such as "ada@example.com"';
 /** A local part, "@", a DNS name; at most 254 characters. */
 function isEmail(text: string): boolean {
   const at = text.lastIndexOf('@');
-  return at >= 1 && text.length <= 254 && /^[^\s@]{1,64}$/.test(text.slice(0, at)) && isDnsName(normalDnsName(text.slice(at + 1)));
+  return (
+    at >= 1 &&
+    text.length <= 254 &&
+    /^[^\s@]{1,64}$/.test(text.slice(0, at)) &&
+    isDnsName(normalDnsName(text.slice(at + 1)))
+  );
 }
 
 /** "a, b or c" */
@@ -80,16 +94,23 @@ function range(min: number | undefined, max: number | undefined, unit: string): 
 function valueProblem(r: InputRules, value: unknown, path: string): string | undefined {
   if (typeof value === 'string') {
     const text = r.trim ? value.trim() : value;
-    if ((r.minLength !== undefined && text.length < r.minLength) || (r.maxLength !== undefined && text.length > r.maxLength)) {
+    if (
+      (r.minLength !== undefined && text.length < r.minLength) ||
+      (r.maxLength !== undefined && text.length > r.maxLength)
+    ) {
       return `${path} must be ${range(r.minLength, r.maxLength, ' characters')}.`;
     }
     if (r.pattern && !r.pattern.regex.test(text)) return `${path} must be ${r.pattern.means}.`;
     if (r.oneOf && !r.oneOf.includes(text)) return `${path} must be ${orList(r.oneOf)}.`;
     if (r.format === 'email' && !isEmail(text)) return `${path} must be ${EMAIL_MESSAGE_EXAMPLE}.`;
-    if ((r.format === 'dns-name' || r.format === 'host-name') && !isDnsName(normalDnsName(text))) return dnsNameMessage(path, DNS_NAME_EXAMPLES[r.format]);
+    if ((r.format === 'dns-name' || r.format === 'host-name') && !isDnsName(normalDnsName(text)))
+      return dnsNameMessage(path, DNS_NAME_EXAMPLES[r.format]);
   } else if (typeof value === 'number') {
     if ((r.minimum !== undefined && value < r.minimum) || (r.maximum !== undefined && value > r.maximum)) {
-      const bounds = r.minimum !== undefined && r.maximum !== undefined ? `from ${r.minimum} to ${r.maximum}` : range(r.minimum, r.maximum, '');
+      const bounds =
+        r.minimum !== undefined && r.maximum !== undefined
+          ? `from ${r.minimum} to ${r.maximum}`
+          : range(r.minimum, r.maximum, '');
       return `${path} must be ${r.cents ? 'an integer number of cents' : Number.isInteger(value) ? 'an integer' : 'a number'} ${bounds}.`;
     }
   }
@@ -100,7 +121,10 @@ function valueProblem(r: InputRules, value: unknown, path: string): string | und
 export function ruleProblem(r: InputRules, value: unknown, path: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) return valueProblem(r, value, path);
-  if ((r.minItems !== undefined && value.length < r.minItems) || (r.maxItems !== undefined && value.length > r.maxItems)) {
+  if (
+    (r.minItems !== undefined && value.length < r.minItems) ||
+    (r.maxItems !== undefined && value.length > r.maxItems)
+  ) {
     return `${path} must list ${range(r.minItems, r.maxItems, ` ${r.itemsNoun ?? 'entries'}`)}.`;
   }
   for (let i = 0; i < value.length; i++) {

@@ -31,8 +31,16 @@ type Find<T, K> = (q: { take: number; where: { id?: { lt: K } }; orderBy: { id: 
  * Runs a keyset-paginated findMany on a model with time-ordered ids, newest first.
  * Asks for one row more than the page to know whether another page follows.
  */
-async function keysetPage<T extends { id: K }, K extends string | number>(limit: number, after: K | undefined, find: Find<T, K>): Promise<Page<T>> {
-  const rows = await find({ take: limit + 1, where: after === undefined ? {} : { id: { lt: after } }, orderBy: { id: 'desc' } });
+async function keysetPage<T extends { id: K }, K extends string | number>(
+  limit: number,
+  after: K | undefined,
+  find: Find<T, K>,
+): Promise<Page<T>> {
+  const rows = await find({
+    take: limit + 1,
+    where: after === undefined ? {} : { id: { lt: after } },
+    orderBy: { id: 'desc' },
+  });
   const hasMore = rows.length > limit;
   const data = hasMore ? rows.slice(0, limit) : rows;
   return { data, hasMore, nextCursor: hasMore ? String(data[data.length - 1].id) : null };
@@ -55,11 +63,21 @@ export function checkCursor(cursor: string, kind: string, param: 'cursor' | 'aft
   } else if (cursor.startsWith(`${kind}_`) && ID_TAIL.test(cursor.slice(kind.length + 1))) {
     return cursor;
   }
-  throw badRequest(param === 'cursor' ? 'cursor must be the nextCursor of a previous page.' : 'after must be the endCursor of a previous page.', param);
+  throw badRequest(
+    param === 'cursor'
+      ? 'cursor must be the nextCursor of a previous page.'
+      : 'after must be the endCursor of a previous page.',
+    param,
+  );
 }
 
 /** A page of a model whose ids are `<prefix>_<time><random>` strings; a list may have its own limits. */
-export function paginate<T extends { id: string }>(args: PageArgs, prefix: string, find: Find<T, string>, limits = PAGE_LIMITS): Promise<Page<T>> {
+export function paginate<T extends { id: string }>(
+  args: PageArgs,
+  prefix: string,
+  find: Find<T, string>,
+  limits = PAGE_LIMITS,
+): Promise<Page<T>> {
   const after = args.cursor == null ? undefined : (checkCursor(args.cursor, prefix) as string);
   return keysetPage(args.limit ?? limits.fallback, after, find);
 }

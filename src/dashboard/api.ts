@@ -34,7 +34,10 @@ export function onPasswordNeeded(prompt: PasswordPrompt): () => void {
 }
 
 export async function loadSession(): Promise<SessionState> {
-  const res = await fetch('/dashboard/api/session', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+  const res = await fetch('/dashboard/api/session', {
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json' },
+  });
   const body = (await res.json()) as SessionState;
   csrf = body.csrfToken;
   return body;
@@ -46,11 +49,19 @@ interface AnswerBody {
   code?: string;
 }
 
-async function dashCall(method: string, path: string, body?: unknown): Promise<{ ok: boolean; status: number; data: AnswerBody }> {
+async function dashCall(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ ok: boolean; status: number; data: AnswerBody }> {
   const res = await fetch(`/dashboard/api${path}`, {
     method,
     credentials: 'same-origin',
-    headers: { Accept: 'application/json', 'X-CSRF-Token': csrf, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      Accept: 'application/json',
+      'X-CSRF-Token': csrf,
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   return { ok: res.ok, status: res.status, data: await res.json().catch(() => ({})) };
@@ -92,7 +103,9 @@ export async function gql<T = unknown>(query: string, variables?: Record<string,
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': csrf },
     body: JSON.stringify({ query, variables }),
   });
-  const body: { data?: unknown; errors?: { message: string; extensions?: { status?: number } }[] } = await res.json().catch(() => ({}));
+  const body: { data?: unknown; errors?: { message: string; extensions?: { status?: number } }[] } = await res
+    .json()
+    .catch(() => ({}));
   if (body.errors?.length) throw new HttpError(body.errors[0].extensions?.status ?? res.status, body.errors[0].message);
   if (!res.ok) throw new HttpError(res.status, `HTTP ${res.status}`);
   return body.data as T;

@@ -4,7 +4,13 @@ import { useRef } from 'preact/hooks';
  * A destructive action: a red `danger` button that opens a modal <dialog> asking to confirm.
  * Cancel (focused first, and Escape) closes it with nothing done.
  */
-export function ConfirmButton(props: { label: string; question: string; detail: string; confirmLabel: string; onConfirm(): unknown }) {
+export function ConfirmButton(props: {
+  label: string;
+  question: string;
+  detail: string;
+  confirmLabel: string;
+  onConfirm(): unknown;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <>

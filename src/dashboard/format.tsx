@@ -20,4 +20,6 @@ export function When(props: { at: string | null | undefined; none?: string }) {
 }
 
 /** A state (server, delivery, ticket …) as a coloured badge. */
-export const StatusBadge = (props: { status: string }) => <span class={`status status-${props.status}`}>{props.status}</span>;
+export const StatusBadge = (props: { status: string }) => (
+  <span class={`status status-${props.status}`}>{props.status}</span>
+);

@@ -27,12 +27,23 @@ export function useLive<T>(query: string, refreshOn: string[], variables?: Recor
   return state;
 }
 
-export function Section<T>(props: { title: string; testid: string; state: { data?: T; error?: string }; children: (data: T) => ComponentChildren }) {
+export function Section<T>(props: {
+  title: string;
+  testid: string;
+  state: { data?: T; error?: string };
+  children: (data: T) => ComponentChildren;
+}) {
   const { data, error } = props.state;
   return (
     <section class="card" data-testid={props.testid}>
       <h2>{props.title}</h2>
-      {error ? <p class="muted">Not available: {error}</p> : data === undefined ? <p class="muted">Loading…</p> : props.children(data)}
+      {error ? (
+        <p class="muted">Not available: {error}</p>
+      ) : data === undefined ? (
+        <p class="muted">Loading…</p>
+      ) : (
+        props.children(data)
+      )}
     </section>
   );
 }

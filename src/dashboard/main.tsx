@@ -1,6 +1,15 @@
 import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { dash, HttpError, loadSession, liveStatus, onLiveStatus, startLive, stopLive, type SessionState } from './api.ts';
+import {
+  dash,
+  HttpError,
+  loadSession,
+  liveStatus,
+  onLiveStatus,
+  startLive,
+  stopLive,
+  type SessionState,
+} from './api.ts';
 import { Link, navigate, useLocation } from './router.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { Overview } from './pages/overview.tsx';
@@ -26,7 +35,11 @@ const NAV = [
 function LiveBadge() {
   const [s, setS] = useState(liveStatus());
   useEffect(() => onLiveStatus(setS), []);
-  return <span class={`live live-${s}`} data-testid="live-status">{s === 'live' ? '● live' : s === 'connecting' ? '○ connecting' : '○ offline'}</span>;
+  return (
+    <span class={`live live-${s}`} data-testid="live-status">
+      {s === 'live' ? '● live' : s === 'connecting' ? '○ connecting' : '○ offline'}
+    </span>
+  );
 }
 
 function App() {
@@ -75,7 +88,13 @@ function App() {
   else if (path === '/oauth/device') page = <Device initialCode={query.get('user_code') ?? ''} />;
   else if (path === '/webhooks') page = <Webhooks />;
   else if (path === '/events') page = <EventFeed />;
-  else page = <section><h1>Not found</h1><p>No page at {path}.</p></section>;
+  else
+    page = (
+      <section>
+        <h1>Not found</h1>
+        <p>No page at {path}.</p>
+      </section>
+    );
 
   return (
     <div class="shell">
@@ -83,7 +102,11 @@ function App() {
         <span class="brand">☁ Cloud account</span>
         <nav>
           {NAV.map(([href, label]) => (
-            <Link key={href} href={href} class={path === href || (href !== '/' && path.startsWith(`${href}/`)) ? 'active' : ''}>
+            <Link
+              key={href}
+              href={href}
+              class={path === href || (href !== '/' && path.startsWith(`${href}/`)) ? 'active' : ''}
+            >
               {label}
             </Link>
           ))}

@@ -51,7 +51,14 @@ export function SudoPrompt() {
         <p>{asking?.message}</p>
         <label>
           Password
-          <input name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          <input
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
         </label>
         <div class="actions">
           <button type="button" class="secondary" onClick={() => finish(null)}>

@@ -22,5 +22,8 @@ export function accountPage<T>(model: string, condition?: string): (db: TenantDb
     WHERE r."accountId" = $1::uuid${condition ? ` AND (${condition})` : ''} AND ($3::text IS NULL OR r.id < $3::text)
     ORDER BY r.id DESC
     LIMIT $2::int`);
-  return async (db, query) => (await tenantRows<{ row: Record<string, unknown> }>(db, statement, query.take, query.where.id?.lt ?? null)).map((r) => asModelRow<T>(model, r.row));
+  return async (db, query) =>
+    (await tenantRows<{ row: Record<string, unknown> }>(db, statement, query.take, query.where.id?.lt ?? null)).map(
+      (r) => asModelRow<T>(model, r.row),
+    );
 }

@@ -62,7 +62,13 @@ function countRawReads(reads: RawReads, onQuery: (sql: string) => void): RawRead
  * 4.5 s (the server cannot cancel what it never hears about). TCP keepalive finds a dead peer
  * under idle connections.
  */
-const POOL_BOUNDS = { connectionTimeoutMillis: 3000, statement_timeout: 4000, query_timeout: 4500, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+const POOL_BOUNDS = {
+  connectionTimeoutMillis: 3000,
+  statement_timeout: 4000,
+  query_timeout: 4500,
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+} as const;
 
 /**
  * A connection whose query timed out client-side is closed at once: its answer may still come,
@@ -74,10 +80,11 @@ class DroppingClient extends pg.Client {
   override query(...args: unknown[]): any {
     // The pool's own query() passes a callback; Prisma's adapter awaits a promise.
     const last = args.length - 1;
-    const callback = typeof args[last] === 'function' ? (args[last] as (err: Error | undefined, res?: unknown) => void) : undefined;
+    const callback =
+      typeof args[last] === 'function' ? (args[last] as (err: Error | undefined, res?: unknown) => void) : undefined;
     // Each statement spends from its request's database budget (deadline.ts) and waits no longer than what is left of it.
     const config = args[0];
-    const text = typeof config === 'string' ? config : (config as { text?: string } | null)?.text ?? '';
+    const text = typeof config === 'string' ? config : ((config as { text?: string } | null)?.text ?? '');
     let admitted: ReturnType<typeof admitStatement>;
     try {
       admitted = admitStatement(text, POOL_BOUNDS.query_timeout);
@@ -85,10 +92,15 @@ class DroppingClient extends pg.Client {
       if (!callback) return Promise.reject(err);
       return void process.nextTick(callback, err);
     }
-    if (admitted.timeoutMs < POOL_BOUNDS.query_timeout) args[0] = typeof config === 'string' ? { text: config, query_timeout: admitted.timeoutMs } : { ...(config as object), query_timeout: admitted.timeoutMs };
+    if (admitted.timeoutMs < POOL_BOUNDS.query_timeout)
+      args[0] =
+        typeof config === 'string'
+          ? { text: config, query_timeout: admitted.timeoutMs }
+          : { ...(config as object), query_timeout: admitted.timeoutMs };
     const settled = (err?: Error) => {
       admitted.settle();
-      if (err?.message === 'Query read timeout') (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      if (err?.message === 'Query read timeout')
+        (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     };
     if (callback) {
       args[last] = (err: Error | undefined, res: unknown) => {
@@ -129,7 +141,12 @@ export interface Database {
  * PostgreSQL through @prisma/adapter-pg when DATABASE_URL is set, otherwise PGlite
  * (PostgreSQL compiled to WebAssembly) stored under DATA_DIR/pgdata.
  */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (msg: string) => void; onQuery?: (sql: string) => void }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  log?: (msg: string) => void;
+  onQuery?: (sql: string) => void;
+}): Promise<Database> {
   const counted = <F extends SqlDriverAdapterFactory>(f: F): F => (opts.onQuery ? countQueries(f, opts.onQuery) : f);
   const countedReads = (reads: RawReads): RawReads => (opts.onQuery ? countRawReads(reads, opts.onQuery) : reads);
   const databaseUrl = opts.databaseUrl;
@@ -137,10 +154,23 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     await applyPendingMigrations(new PrismaPg({ connectionString: databaseUrl }), { log: opts.log });
     // Fail fast when PostgreSQL is unreachable: requests answer 503 instead of queueing.
     // One pool, Prisma's and the hand-written tenant reads' (tenant.ts), so both share its bound.
-    const pool = new pg.Pool({ ...POOL_BOUNDS, Client: DroppingClient, connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const pool = new pg.Pool({
+      ...POOL_BOUNDS,
+      Client: DroppingClient,
+      connectionString: databaseUrl,
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    });
     const adapter = new PrismaPg(pool, { statementNameGenerator: preparedStatementName, disposeExternalPool: true });
-    const prisma = withRecoveryPoints(new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal', transactionOptions: TRANSACTION_OPTIONS }));
-    registerRawReads(prisma, countedReads({ rows: async (sql, values) => (await pool.query({ name: preparedStatementName({ sql }) || undefined, text: sql, values })).rows }));
+    const prisma = withRecoveryPoints(
+      new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal', transactionOptions: TRANSACTION_OPTIONS }),
+    );
+    registerRawReads(
+      prisma,
+      countedReads({
+        rows: async (sql, values) =>
+          (await pool.query({ name: preparedStatementName({ sql }) || undefined, text: sql, values })).rows,
+      }),
+    );
     return {
       prisma,
       kind: 'postgresql',
@@ -155,7 +185,10 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     // A new database: copy the migrated template (building it first if this is the first ever).
     // With the template built, nothing is awaited before the copy's worker starts, so it runs
     // while the caller builds the schema (app.ts); an await here would start it only after.
-    if (!hasTemplate()) await ensureTemplate(opts.log).catch((err) => opts.log?.(`no database template (${err.message}); running initdb`));
+    if (!hasTemplate())
+      await ensureTemplate(opts.log).catch((err) =>
+        opts.log?.(`no database template (${err.message}); running initdb`),
+      );
     if (await copyTemplate(dir)) opts.log?.('new embedded database from the migrated template');
   }
   const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
@@ -163,9 +196,16 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const client = fastQueryClient(pglite, { preparedStatements: PREPARED_STATEMENTS });
   const adapter = new PrismaPGlite(client as unknown as PGlite);
   await applyPendingMigrations(adapter, { log: opts.log });
-  const prisma = withRecoveryPoints(new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal', transactionOptions: TRANSACTION_OPTIONS }));
-  registerRawReads(prisma, countedReads({ rows: async (sql, values) => (await client.query(sql, values)).rows as Record<string, unknown>[] }));
-  const autovacuum = startEmbeddedAutovacuum(pglite, { onError: (err) => opts.log?.(`embedded autovacuum failed: ${err.message}`) });
+  const prisma = withRecoveryPoints(
+    new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal', transactionOptions: TRANSACTION_OPTIONS }),
+  );
+  registerRawReads(
+    prisma,
+    countedReads({ rows: async (sql, values) => (await client.query(sql, values)).rows as Record<string, unknown>[] }),
+  );
+  const autovacuum = startEmbeddedAutovacuum(pglite, {
+    onError: (err) => opts.log?.(`embedded autovacuum failed: ${err.message}`),
+  });
   return {
     prisma,
     kind: 'pglite',

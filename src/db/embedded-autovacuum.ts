@@ -24,7 +24,10 @@ export function startEmbeddedAutovacuum(pglite: PGlite, opts: { onError: (err: E
   };
   const tick = () => {
     running = runEmbeddedAutovacuum(pglite)
-      .then(() => undefined, (err: Error) => opts.onError(err))
+      .then(
+        () => undefined,
+        (err: Error) => opts.onError(err),
+      )
       .finally(() => {
         running = undefined;
         schedule();

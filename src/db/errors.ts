@@ -33,5 +33,21 @@ interface ErrorParts {
 // SQLSTATE: 57014 query_canceled (statement_timeout: the server is too slow to answer now), 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now,
 // 53300 too_many_connections, 55000 (used for "database is not accepting connections");
 // class 08 connection exceptions; Prisma P1001/P1002/P1017; Node socket errors.
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014', 'P1001', 'P1002', 'P1017', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
-const UNAVAILABLE_MESSAGE = /not currently accepting connections|Connection terminated|timeout exceeded when trying to connect|Can't reach database server|the database system is (starting up|shutting down|in recovery mode)|Code: `(57P0[123]|53300|57014|08\d\d\d)`|connect ECONNREFUSED|Client has encountered a connection error|Query read timeout/i;
+const UNAVAILABLE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  'P1001',
+  'P1002',
+  'P1017',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+const UNAVAILABLE_MESSAGE =
+  /not currently accepting connections|Connection terminated|timeout exceeded when trying to connect|Can't reach database server|the database system is (starting up|shutting down|in recovery mode)|Code: `(57P0[123]|53300|57014|08\d\d\d)`|connect ECONNREFUSED|Client has encountered a connection error|Query read timeout/i;

@@ -47,7 +47,12 @@ export function listenPostgres(connectionString: string, channel: string, opts: 
   };
 
   async function connect(): Promise<void> {
-    const c = new pg.Client({ connectionString, application_name: opts.applicationName ?? LISTENER_APPLICATION_NAME, connectionTimeoutMillis: 3000, keepAlive: true });
+    const c = new pg.Client({
+      connectionString,
+      application_name: opts.applicationName ?? LISTENER_APPLICATION_NAME,
+      connectionTimeoutMillis: 3000,
+      keepAlive: true,
+    });
     client = c;
     c.on('notification', (n) => n.channel === channel && opts.onNotify(n.payload ?? ''));
     c.on('error', (err) => reconnectLater(err));

@@ -4,16 +4,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import type {
-  SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
-} from '@prisma/driver-adapter-utils';
-import {
-  MIGRATION_LOCK_TOML,
-  NO_FILTERS,
-  withSchemaEngine,
-  type MigrationList,
-} from './schema-engine.ts';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { MIGRATION_LOCK_TOML, NO_FILTERS, withSchemaEngine, type MigrationList } from './schema-engine.ts';
 
 // Relative to this file, not the cwd: src/db/ -> prisma/.
 const PRISMA_DIR = fileURLToPath(new URL('../../prisma/', import.meta.url));
@@ -45,7 +37,12 @@ export async function applyPendingMigrations(
   const migrationsList = await loadMigrationsList();
   // Fast path for the usual start: every migration is recorded as applied, so the engine
   // (a large WebAssembly module, seconds to load on a busy machine) is not needed at all.
-  if (await allRecorded(adapterFactory, migrationsList.migrationDirectories.map((d) => d.path))) {
+  if (
+    await allRecorded(
+      adapterFactory,
+      migrationsList.migrationDirectories.map((d) => d.path),
+    )
+  ) {
     log('no pending migrations');
     return { applied: [] };
   }
@@ -53,9 +50,11 @@ export async function applyPendingMigrations(
     const { appliedMigrationNames } = await withSchemaEngine(adapterFactory, (engine) =>
       engine.applyMigrations({ migrationsList, filters: NO_FILTERS }),
     );
-    log(appliedMigrationNames.length
-      ? `applied migrations: ${appliedMigrationNames.join(', ')}`
-      : 'no pending migrations');
+    log(
+      appliedMigrationNames.length
+        ? `applied migrations: ${appliedMigrationNames.join(', ')}`
+        : 'no pending migrations',
+    );
     return { applied: appliedMigrationNames };
   });
 }
@@ -113,9 +112,7 @@ export async function diffMigrationsToSchema(opts: { schema?: string } = {}): Pr
 async function loadMigrationsList(): Promise<MigrationList> {
   // The engine picks its connector from the lock file and refuses a folder without one (as
   // before the first migration); this project is PostgreSQL only, so default to that.
-  const lockfile = await readFile(`${MIGRATIONS_DIR}/migration_lock.toml`, 'utf8').catch(
-    () => MIGRATION_LOCK_TOML,
-  );
+  const lockfile = await readFile(`${MIGRATIONS_DIR}/migration_lock.toml`, 'utf8').catch(() => MIGRATION_LOCK_TOML);
   const entries = await readdir(MIGRATIONS_DIR, { withFileTypes: true }).catch(() => []);
   const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name);
   const migrationDirectories = await Promise.all(
@@ -215,5 +212,10 @@ function inMemoryPGliteFactory(): {
     connect: open,
     connectToShadowDb: open,
   };
-  return { factory, close: async () => { await Promise.all(dbs.map((db) => db.close())); } };
+  return {
+    factory,
+    close: async () => {
+      await Promise.all(dbs.map((db) => db.close()));
+    },
+  };
 }

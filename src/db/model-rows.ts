@@ -45,14 +45,32 @@ export function readTimestamp(text: string): Date {
   const n = text.length;
   // Digits after the point: none (and no point) in 25 characters, up to three in 27 to 29.
   const fraction = n === 25 ? 0 : n - 26;
-  const shaped = (n === 25 || (n >= 27 && n <= 29 && text[19] === '.')) && text.endsWith('+00:00') && text[4] === '-' && text[7] === '-' && text[10] === 'T' && text[13] === ':' && text[16] === ':';
+  const shaped =
+    (n === 25 || (n >= 27 && n <= 29 && text[19] === '.')) &&
+    text.endsWith('+00:00') &&
+    text[4] === '-' &&
+    text[7] === '-' &&
+    text[10] === 'T' &&
+    text[13] === ':' &&
+    text[16] === ':';
   const year = shaped ? digits(text, 0, 4) : 0;
   // Date.UTC reads years 0-99 as 1900-1999.
   if (year < 100) return new Date(text);
   // Fraction digits as milliseconds: "5" is 500, "52" is 520.
   const ms = fraction > 0 ? digits(text, 20, fraction) * 10 ** (3 - fraction) : 0;
-  const instant = Date.UTC(year, digits(text, 5, 2) - 1, digits(text, 8, 2), digits(text, 11, 2), digits(text, 14, 2), digits(text, 17, 2), ms);
-  return new ReadDate(instant, fraction > 0 ? `${text.slice(0, n - 6)}${'000'.slice(fraction)}Z` : `${text.slice(0, 19)}.000Z`);
+  const instant = Date.UTC(
+    year,
+    digits(text, 5, 2) - 1,
+    digits(text, 8, 2),
+    digits(text, 11, 2),
+    digits(text, 14, 2),
+    digits(text, 17, 2),
+    ms,
+  );
+  return new ReadDate(
+    instant,
+    fraction > 0 ? `${text.slice(0, n - 6)}${'000'.slice(fraction)}Z` : `${text.slice(0, 19)}.000Z`,
+  );
 }
 
 /** The number written in `count` decimal digits of `text` from `from`. */

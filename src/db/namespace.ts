@@ -10,5 +10,8 @@ export async function databaseNamespace(prisma: PrismaClient, databaseUrl: strin
   if (!databaseUrl) return 'embedded';
   const [{ db }] = await prisma.$queryRaw<{ db: string }[]>`SELECT current_database() AS db`;
   const url = new URL(databaseUrl);
-  return createHash('sha256').update(`${url.hostname}:${url.port || 5432}/${db}`).digest('hex').slice(0, 12);
+  return createHash('sha256')
+    .update(`${url.hostname}:${url.port || 5432}/${db}`)
+    .digest('hex')
+    .slice(0, 12);
 }

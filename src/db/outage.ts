@@ -40,7 +40,10 @@ export class Outage {
       this.timer.unref();
     } else if (now - this.reported >= (this.opts.summaryMs ?? 30_000)) {
       this.reported = now;
-      this.log.warn({ dependency: this.name, failures: this.failures, downMs: now - this.since }, `${this.name} still unreachable`);
+      this.log.warn(
+        { dependency: this.name, failures: this.failures, downMs: now - this.since },
+        `${this.name} still unreachable`,
+      );
     }
   }
 
@@ -59,7 +62,10 @@ export class Outage {
 
   private recovered(): void {
     if (this.since === undefined) return;
-    this.log.info({ dependency: this.name, failures: this.failures, downMs: Date.now() - this.since }, `${this.name} reachable again`);
+    this.log.info(
+      { dependency: this.name, failures: this.failures, downMs: Date.now() - this.since },
+      `${this.name} reachable again`,
+    );
     this.stop();
     this.since = undefined;
     this.failures = 0;
@@ -81,11 +87,16 @@ export interface Outages {
  * Logs `err` as part of a database outage when it is one (no stack trace: it is expected and
  * answered with a 503), else as the error it is.
  */
-export function logFailure(outages: Outages | undefined, log: { error(obj: object, msg: string): void }, err: unknown, msg: string): void {
+export function logFailure(
+  outages: Outages | undefined,
+  log: { error(obj: object, msg: string): void },
+  err: unknown,
+  msg: string,
+): void {
   if (outages && isDatabaseUnavailable(err)) outages.database.failed(err);
   else log.error({ err }, msg);
 }
 
 function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message.trim().split('\n').filter(Boolean).at(-1) ?? err.name : String(err);
+  return err instanceof Error ? (err.message.trim().split('\n').filter(Boolean).at(-1) ?? err.name) : String(err);
 }

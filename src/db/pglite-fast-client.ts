@@ -42,7 +42,10 @@ const { serialize } = protocol;
  * syncs the files after; inside one it runs as part of it. Errors are PGlite's
  * DatabaseError, which the adapter maps to Prisma's error codes.
  */
-export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: number }): AdapterClient & { transaction: <T>(fn: (tx: Transaction & AdapterClient) => Promise<T>) => Promise<T> } {
+export function fastQueryClient(
+  pglite: PGlite,
+  opts: { preparedStatements: number },
+): AdapterClient & { transaction: <T>(fn: (tx: Transaction & AdapterClient) => Promise<T>) => Promise<T> } {
   const internals = pglite as unknown as PGliteInternals;
   const statements = new Map<string, Statement>();
   const merged = new WeakMap<object, Record<number, Parser>>();
@@ -62,8 +65,13 @@ export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: numb
     if (known) return known;
     // Beyond the bound, statements go unnamed: parsed again each time, as PGlite would.
     const name = statements.size < opts.preparedStatements ? `svc_${statements.size}` : '';
-    const { messages } = await pglite.execProtocol(concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
-    const description = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined;
+    const { messages } = await pglite.execProtocol(
+      concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      { syncToFs: false },
+    );
+    const description = messages.find((m) => m.name === 'parameterDescription') as
+      | { dataTypeIDs: number[] }
+      | undefined;
     const statement = { name, paramTypes: description?.dataTypeIDs ?? [] };
     if (name) statements.set(sql, statement);
     return statement;
@@ -92,7 +100,8 @@ export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: numb
   // BEGIN, COMMIT, ROLLBACK (and any other statement a transaction `exec`s): one simple-protocol
   // message each, results unread (PGlite's own `exec` converts them through its generic result
   // parser, ~10 % of the embedded database's CPU at 200 webhook events/s).
-  const control = (sql: string) => pglite.runExclusive(() => pglite.execProtocol(serialize.query(sql), { syncToFs: false }));
+  const control = (sql: string) =>
+    pglite.runExclusive(() => pglite.execProtocol(serialize.query(sql), { syncToFs: false }));
 
   return {
     async query(sql, values, options) {
@@ -162,7 +171,10 @@ function toResults(messages: Message[], parsers: Record<number, Parser>, rowMode
   const result: Results = { rows: [], fields: [], affectedRows: 0 };
   for (const message of messages) {
     if (message.name === 'rowDescription') {
-      result.fields = (message as Extract<Message, { name: 'rowDescription' }>).fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
+      result.fields = (message as Extract<Message, { name: 'rowDescription' }>).fields.map((f) => ({
+        name: f.name,
+        dataTypeID: f.dataTypeID,
+      }));
     } else if (message.name === 'dataRow') {
       const values = (message as Extract<Message, { name: 'dataRow' }>).fields.map((v, i) => {
         if (v === null) return null;
@@ -170,7 +182,9 @@ function toResults(messages: Message[], parsers: Record<number, Parser>, rowMode
         const parse = parsers[typeId];
         return parse ? parse(v, typeId) : v;
       });
-      result.rows.push(rowMode === 'array' ? values : Object.fromEntries(values.map((v, i) => [result.fields[i].name, v])));
+      result.rows.push(
+        rowMode === 'array' ? values : Object.fromEntries(values.map((v, i) => [result.fields[i].name, v])),
+      );
     } else if (message.name === 'commandComplete') {
       result.affectedRows = rowCount((message as Extract<Message, { name: 'commandComplete' }>).text);
       break;

@@ -14,7 +14,11 @@ import { applyPendingMigrations, MIGRATIONS_DIR } from './migrate.ts';
  * the embedded database's files sit in the OS page cache anyway, and the WebAssembly heap
  * never shrinks, so this is most of the process's memory.
  */
-export const PGLITE_START_PARAMS = [...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams, '-c', `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS ?? '32MB'}`];
+export const PGLITE_START_PARAMS = [
+  ...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams,
+  '-c',
+  `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS ?? '32MB'}`,
+];
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'cloud-account-api');
@@ -30,7 +34,9 @@ const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'cloud-account-api')
  */
 function templateKey(): string {
   const hash = createHash('sha256');
-  hash.update(JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version);
+  hash.update(
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version,
+  );
   hash.update(PGLITE_START_PARAMS.join(' '));
   for (const folder of fs.readdirSync(MIGRATIONS_DIR).sort()) {
     const file = path.join(MIGRATIONS_DIR, folder, 'migration.sql');
@@ -57,7 +63,10 @@ export async function copyTemplate(dataDir: string): Promise<boolean> {
   if (!hasTemplate(template)) return false;
   const partial = `${dataDir}.partial`;
   fs.rmSync(partial, { recursive: true, force: true });
-  const worker = new Worker(COPY_TREE_WORKER, { eval: true, workerData: { from: template, to: partial, concurrency: 8 } });
+  const worker = new Worker(COPY_TREE_WORKER, {
+    eval: true,
+    workerData: { from: template, to: partial, concurrency: 8 },
+  });
   await new Promise<void>((resolve, reject) => {
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`template copy exited with ${code}`))));

@@ -6,7 +6,11 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction }
  * to count statements (N+1 checks); production never installs it.
  */
 export function countQueries<F extends SqlDriverAdapterFactory>(factory: F, onQuery: (sql: string) => void): F {
-  const wrapQueryable = <T extends { queryRaw(q: SqlQuery): Promise<unknown>; executeRaw(q: SqlQuery): Promise<number> }>(target: T): T =>
+  const wrapQueryable = <
+    T extends { queryRaw(q: SqlQuery): Promise<unknown>; executeRaw(q: SqlQuery): Promise<number> },
+  >(
+    target: T,
+  ): T =>
     new Proxy(target, {
       get(obj, prop, receiver) {
         const value = Reflect.get(obj, prop, receiver);
@@ -17,7 +21,8 @@ export function countQueries<F extends SqlDriverAdapterFactory>(factory: F, onQu
           };
         }
         if (prop === 'startTransaction') {
-          return async (...args: unknown[]) => wrapQueryable(await (value as (...a: unknown[]) => Promise<Transaction>).apply(obj, args));
+          return async (...args: unknown[]) =>
+            wrapQueryable(await (value as (...a: unknown[]) => Promise<Transaction>).apply(obj, args));
         }
         return typeof value === 'function' ? value.bind(obj) : value;
       },
@@ -25,7 +30,8 @@ export function countQueries<F extends SqlDriverAdapterFactory>(factory: F, onQu
   return new Proxy(factory, {
     get(obj, prop, receiver) {
       const value = Reflect.get(obj, prop, receiver);
-      if (prop === 'connect') return async () => wrapQueryable(await (value as () => Promise<SqlDriverAdapter>).call(obj));
+      if (prop === 'connect')
+        return async () => wrapQueryable(await (value as () => Promise<SqlDriverAdapter>).call(obj));
       return typeof value === 'function' ? value.bind(obj) : value;
     },
   });

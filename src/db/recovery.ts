@@ -72,9 +72,17 @@ export function withRecoveryPoints(prisma: PrismaClient): PrismaClient {
             : self._transactionWithArray({ promises: arg as unknown[], options });
         if (!claim || claim.closed || insideStep.getStore()) return plain();
         const index = claim.next++;
-        if (index < claim.recorded.length) return isBatchStep(claim.recorded[index]) ? plain() : Promise.resolve(decode(claim.recorded[index]));
+        if (index < claim.recorded.length)
+          return isBatchStep(claim.recorded[index]) ? plain() : Promise.resolve(decode(claim.recorded[index]));
         const mark = (client: PrismaClient, result: unknown) =>
-          client.$executeRawUnsafe(MARK_SQL, claim.accountId, claim.key, JSON.stringify(encode(result)), claim.token, index);
+          client.$executeRawUnsafe(
+            MARK_SQL,
+            claim.accountId,
+            claim.key,
+            JSON.stringify(encode(result)),
+            claim.token,
+            index,
+          );
         if (typeof arg === 'function') {
           return self._transactionWithCallback({
             options,
@@ -90,10 +98,12 @@ export function withRecoveryPoints(prisma: PrismaClient): PrismaClient {
         // and a replay runs it again. Batches here are conditional updates (revocations), so the
         // second run changes nothing; it answers what a repeated call answers.
         const promises = arg as unknown[];
-        return self._transactionWithArray({ promises: [...promises, mark(self, BATCH_STEP)], options }).then((results) => {
-          if (results.at(-1) !== 1) throw new ClaimLostError();
-          return results.slice(0, -1);
-        });
+        return self
+          ._transactionWithArray({ promises: [...promises, mark(self, BATCH_STEP)], options })
+          .then((results) => {
+            if (results.at(-1) !== 1) throw new ClaimLostError();
+            return results.slice(0, -1);
+          });
       },
     },
   }) as unknown as PrismaClient;

@@ -32,7 +32,9 @@ function loadSchemaEngineWasm(): Promise<typeof bg> {
     let panic = '';
     g.PRISMA_WASM_PANIC_REGISTRY ??= {
       get: () => panic,
-      set_message: (m: string) => { panic = `RuntimeError: ${m}`; },
+      set_message: (m: string) => {
+        panic = `RuntimeError: ${m}`;
+      },
     };
     // Node 20 cannot `import` a .wasm module without --experimental-wasm-modules, so do what
     // the package's schema_engine.js does, by hand: instantiate with the JS glue as imports.
@@ -46,7 +48,9 @@ function loadSchemaEngineWasm(): Promise<typeof bg> {
     (instance.exports.__wbindgen_start as () => void)();
     return bg;
   })();
-  loading.catch(() => { loading = undefined; }); // let a later call retry
+  loading.catch(() => {
+    loading = undefined;
+  }); // let a later call retry
   return loading;
 }
 
@@ -105,9 +109,11 @@ function forEngine(inner: SqlMigrationAwareDriverAdapterFactory): {
     opened.push(adapter);
     const client = (adapter as { client?: ScriptClient }).client;
     const run =
-      adapter.adapterName === 'pglite-prisma-adapter' ? client?.exec
-      : adapter.adapterName === '@prisma/adapter-pg' ? client?.query
-      : undefined;
+      adapter.adapterName === 'pglite-prisma-adapter'
+        ? client?.exec
+        : adapter.adapterName === '@prisma/adapter-pg'
+          ? client?.query
+          : undefined;
     if (client && typeof run === 'function') {
       adapter.executeScript = async (script) => {
         try {

@@ -12,9 +12,20 @@ const TENANT_MODELS = new Set(
 );
 
 const FILTERED = new Set([
-  'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany',
-  'count', 'aggregate', 'groupBy', 'update', 'updateMany', 'updateManyAndReturn',
-  'delete', 'deleteMany', 'upsert',
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'findMany',
+  'count',
+  'aggregate',
+  'groupBy',
+  'update',
+  'updateMany',
+  'updateManyAndReturn',
+  'delete',
+  'deleteMany',
+  'upsert',
 ]);
 const CREATES = new Set(['create', 'createMany', 'createManyAndReturn']);
 

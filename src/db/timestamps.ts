@@ -27,7 +27,9 @@ const MODELS = new Map<string, ModelStamps>(
     name,
     {
       updated: model.fields.filter((f) => f.isUpdatedAt).map((f) => f.name),
-      created: model.fields.filter((f) => f.kind === 'scalar' && f.type === 'DateTime' && f.hasDefaultValue && !f.isUpdatedAt).map((f) => f.name),
+      created: model.fields
+        .filter((f) => f.kind === 'scalar' && f.type === 'DateTime' && f.hasDefaultValue && !f.isUpdatedAt)
+        .map((f) => f.name),
       relations: new Map(model.fields.filter((f) => f.kind === 'object').map((f) => [f.name, f.type])),
       hasDataField: model.fields.some((f) => f.name === 'data'),
     },
@@ -35,8 +37,10 @@ const MODELS = new Map<string, ModelStamps>(
 );
 
 type Data = Record<string, unknown>;
-const isData = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
-const each = (v: unknown, fn: (d: Data) => Data): unknown => (Array.isArray(v) ? v.map((d) => (isData(d) ? fn(d) : d)) : isData(v) ? fn(v) : v);
+const isData = (v: unknown): v is Data =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+const each = (v: unknown, fn: (d: Data) => Data): unknown =>
+  Array.isArray(v) ? v.map((d) => (isData(d) ? fn(d) : d)) : isData(v) ? fn(v) : v;
 
 function fill(data: Data, fields: string[], now: Date): Data {
   const missing = fields.filter((f) => data[f] === undefined);
@@ -68,16 +72,29 @@ function nested(m: ModelStamps, data: Data, now: Date): Data {
     if (!isData(ops)) continue;
     const next: Data = { ...ops };
     if (ops.create !== undefined) next.create = each(ops.create, (d) => stampCreate(related, d, now));
-    if (isData(ops.createMany)) next.createMany = { ...ops.createMany, data: each(ops.createMany.data, (d) => stampCreate(related, d, now)) };
-    if (ops.connectOrCreate !== undefined) next.connectOrCreate = each(ops.connectOrCreate, (c) => ({ ...c, create: isData(c.create) ? stampCreate(related, c.create, now) : c.create }));
+    if (isData(ops.createMany))
+      next.createMany = { ...ops.createMany, data: each(ops.createMany.data, (d) => stampCreate(related, d, now)) };
+    if (ops.connectOrCreate !== undefined)
+      next.connectOrCreate = each(ops.connectOrCreate, (c) => ({
+        ...c,
+        create: isData(c.create) ? stampCreate(related, c.create, now) : c.create,
+      }));
     for (const key of ['update', 'updateMany'] as const) {
       if (ops[key] === undefined) continue;
       // To-one: `update: data` or `update: { where?, data }`; to-many: `{ where, data }` (or a list of them).
-      const wrapped = (u: Data) => isData(u.data) && (u.where !== undefined || (Object.keys(u).length === 1 && !MODELS.get(related)?.hasDataField));
-      next[key] = each(ops[key], (u) => (wrapped(u) ? { ...u, data: stampUpdate(related, u.data as Data, now) } : stampUpdate(related, u, now)));
+      const wrapped = (u: Data) =>
+        isData(u.data) &&
+        (u.where !== undefined || (Object.keys(u).length === 1 && !MODELS.get(related)?.hasDataField));
+      next[key] = each(ops[key], (u) =>
+        wrapped(u) ? { ...u, data: stampUpdate(related, u.data as Data, now) } : stampUpdate(related, u, now),
+      );
     }
     if (ops.upsert !== undefined) {
-      next.upsert = each(ops.upsert, (u) => ({ ...u, create: isData(u.create) ? stampCreate(related, u.create, now) : u.create, update: isData(u.update) ? stampUpdate(related, u.update, now) : u.update }));
+      next.upsert = each(ops.upsert, (u) => ({
+        ...u,
+        create: isData(u.create) ? stampCreate(related, u.create, now) : u.create,
+        update: isData(u.update) ? stampUpdate(related, u.update, now) : u.update,
+      }));
     }
     out = out === data ? { ...data } : out;
     out[field] = next;
@@ -90,8 +107,10 @@ type Hook<Args = Data> = { model: string; args: Args; query: (args: Data) => Pro
 
 /** The client whose writes take their timestamps from `now` (the simulated clock). */
 export function withClockTimestamps(prisma: PrismaClient, now: () => Date): PrismaClient {
-  const creates = ({ model, args, query }: Hook) => query({ ...args, data: each(args.data, (d) => stampCreate(model, d, now())) });
-  const updates = ({ model, args, query }: Hook) => query({ ...args, data: each(args.data, (d) => stampUpdate(model, d, now())) });
+  const creates = ({ model, args, query }: Hook) =>
+    query({ ...args, data: each(args.data, (d) => stampCreate(model, d, now())) });
+  const updates = ({ model, args, query }: Hook) =>
+    query({ ...args, data: each(args.data, (d) => stampUpdate(model, d, now())) });
   const clocked = prisma.$extends({
     name: 'clock-timestamps',
     query: {
@@ -104,7 +123,11 @@ export function withClockTimestamps(prisma: PrismaClient, now: () => Date): Pris
         updateManyAndReturn: updates,
         upsert: ({ model, args, query }: Hook<Data & { create: Data; update: Data }>) => {
           const at = now();
-          return query({ ...args, create: stampCreate(model, args.create, at), update: stampUpdate(model, args.update, at) });
+          return query({
+            ...args,
+            create: stampCreate(model, args.create, at),
+            update: stampUpdate(model, args.update, at),
+          });
         },
       },
     },

@@ -36,21 +36,48 @@ interface GuardedOptions {
  * not followed. The whole exchange (DNS, connect, TLS, request, response headers and body)
  * must finish within `timeoutMs`. Never throws.
  */
-export async function postWebhook(rawUrl: string, body: string, headers: Record<string, string>, opts: { timeoutMs: number; allowPrivate: boolean }): Promise<PostResult> {
-  const { statusCode, error, durationMs } = await guardedRequest(rawUrl, 'POST', { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, body, { ...opts, maxBytes: MAX_RESPONSE_BYTES, keepBody: false });
+export async function postWebhook(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { timeoutMs: number; allowPrivate: boolean },
+): Promise<PostResult> {
+  const { statusCode, error, durationMs } = await guardedRequest(
+    rawUrl,
+    'POST',
+    { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+    body,
+    { ...opts, maxBytes: MAX_RESPONSE_BYTES, keepBody: false },
+  );
   return { statusCode, error, durationMs };
 }
 
 /** GETs a small document (an OAuth client ID metadata document) under the same guard and deadline as a webhook. */
-export function getDocument(rawUrl: string, headers: Record<string, string>, opts: { timeoutMs: number; allowPrivate: boolean; maxBytes: number }): Promise<DocumentResult> {
+export function getDocument(
+  rawUrl: string,
+  headers: Record<string, string>,
+  opts: { timeoutMs: number; allowPrivate: boolean; maxBytes: number },
+): Promise<DocumentResult> {
   return guardedRequest(rawUrl, 'GET', headers, undefined, { ...opts, keepBody: true });
 }
 
-async function guardedRequest(rawUrl: string, method: 'GET' | 'POST', headers: Record<string, string>, body: string | undefined, opts: GuardedOptions): Promise<DocumentResult> {
+async function guardedRequest(
+  rawUrl: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: string | undefined,
+  opts: GuardedOptions,
+): Promise<DocumentResult> {
   const started = performance.now();
   let responseHeaders: IncomingHttpHeaders = {};
   let kept: Buffer | null = null;
-  const done = (statusCode: number | null, error: string | null): DocumentResult => ({ statusCode, error, durationMs: Math.round(performance.now() - started), headers: responseHeaders, body: error ? null : kept });
+  const done = (statusCode: number | null, error: string | null): DocumentResult => ({
+    statusCode,
+    error,
+    durationMs: Math.round(performance.now() - started),
+    headers: responseHeaders,
+    body: error ? null : kept,
+  });
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -63,7 +90,9 @@ async function guardedRequest(rawUrl: string, method: 'GET' | 'POST', headers: R
   try {
     target = await Promise.race([
       resolvePinned(url.hostname, opts.allowPrivate, 'url'),
-      new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error('timeout')), { once: true })),
+      new Promise<never>((_, reject) =>
+        deadline.addEventListener('abort', () => reject(new Error('timeout')), { once: true }),
+      ),
     ]);
   } catch (err) {
     return done(null, err instanceof EgressRefused ? err.message : `timed out after ${opts.timeoutMs} ms`);
@@ -98,7 +127,10 @@ async function guardedRequest(rawUrl: string, method: 'GET' | 'POST', headers: R
           if (opts.keepBody) chunks.push(chunk);
           if (read > opts.maxBytes) {
             res.destroy();
-            finish(opts.keepBody ? null : (res.statusCode ?? null), opts.keepBody ? `response larger than ${opts.maxBytes} bytes` : null);
+            finish(
+              opts.keepBody ? null : (res.statusCode ?? null),
+              opts.keepBody ? `response larger than ${opts.maxBytes} bytes` : null,
+            );
           }
         });
         res.on('end', () => {
@@ -106,7 +138,10 @@ async function guardedRequest(rawUrl: string, method: 'GET' | 'POST', headers: R
           finish(res.statusCode ?? null, null);
         });
         // A body cut off by the deadline is a timeout, whatever the status said.
-        const cut = () => (deadline.aborted ? finish(null, `timed out after ${opts.timeoutMs} ms`) : finish(opts.keepBody ? null : (res.statusCode ?? null), opts.keepBody ? 'response cut off' : null));
+        const cut = () =>
+          deadline.aborted
+            ? finish(null, `timed out after ${opts.timeoutMs} ms`)
+            : finish(opts.keepBody ? null : (res.statusCode ?? null), opts.keepBody ? 'response cut off' : null);
         res.on('error', cut);
         res.on('close', cut);
       },

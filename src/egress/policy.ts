@@ -14,16 +14,40 @@ import { BlockList, isIP } from 'node:net';
  */
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
-  ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv4');
 // Azure's wire server / metadata address is public address space.
 BLOCKED.addAddress('168.63.129.16', 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64],
-  ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 /** A refusal by the policy; its message is safe to show the customer (it never says what a name resolves to). */
 export class EgressRefused extends Error {}
@@ -51,7 +75,9 @@ export interface Target {
  * saying which (or what it resolves to) would make this server a DNS oracle for its own network.
  */
 function notAllowed(field: string): EgressRefused {
-  return new EgressRefused(`${field} is not allowed: its host must resolve to public addresses only, not to a loopback, private, link-local or metadata address.`);
+  return new EgressRefused(
+    `${field} is not allowed: its host must resolve to public addresses only, not to a loopback, private, link-local or metadata address.`,
+  );
 }
 
 /**
@@ -124,12 +150,16 @@ function gitHost(repoUrl: string): string | null {
   } else if (/^[^/@:]+@[^/:]+:/.test(repoUrl)) {
     host = repoUrl.slice(repoUrl.indexOf('@') + 1, repoUrl.indexOf(':', repoUrl.indexOf('@')));
   } else return null;
-  if (/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(host) || (/^\[[0-9A-Fa-f:.]+\]$/.test(host) && isIP(host.slice(1, -1)) === 6)) return host.replace(/^\[|\]$/g, '');
+  if (/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(host) || (/^\[[0-9A-Fa-f:.]+\]$/.test(host) && isIP(host.slice(1, -1)) === 6))
+    return host.replace(/^\[|\]$/g, '');
   throw new EgressRefused('repo_url must name its host by a DNS name or an IP address.');
 }
 
 /** Resolves and checks a git repository's host; null for a local path (which has no host). */
-export async function resolveGitTarget(repoUrl: string, allowLocal: boolean): Promise<(Target & { host: string }) | null> {
+export async function resolveGitTarget(
+  repoUrl: string,
+  allowLocal: boolean,
+): Promise<(Target & { host: string }) | null> {
   const host = gitHost(repoUrl);
   if (host === null) return null;
   return { host, ...(await resolvePinned(host, allowLocal, 'repo_url')) };

@@ -90,7 +90,10 @@ export class GaplessEventStream implements EventStream {
           } catch (err) {
             // The database is away: pass the live event on rather than hold the stream; the
             // missed ones stay in the outbox for a replay with `after`.
-            this.deps.log.warn({ err: (err as Error).message, from: String(this.last), to: String(event.position) }, 'event stream gap not filled');
+            this.deps.log.warn(
+              { err: (err as Error).message, from: String(this.last), to: String(event.position) },
+              'event stream gap not filled',
+            );
           }
         }
         this.emit(event);

@@ -52,7 +52,12 @@ export type RelayFanOut = (relayed: string, now: Date) => Prisma.Sql;
  * and goes on only if both reads agree (every run that numbers events moves the cursor
  * forward); if not, it changes nothing and runs again with a new snapshot.
  */
-export async function relayBatch(prisma: PrismaClient, now: Date, fanOut: RelayFanOut, limit = RELAY_BATCH): Promise<RelayedEvent[] | 'busy'> {
+export async function relayBatch(
+  prisma: PrismaClient,
+  now: Date,
+  fanOut: RelayFanOut,
+  limit = RELAY_BATCH,
+): Promise<RelayedEvent[] | 'busy'> {
   for (;;) {
     const rows = await prisma.$queryRaw<RelayRow[]>`
       WITH seen AS (
@@ -81,7 +86,10 @@ export async function relayBatch(prisma: PrismaClient, now: Date, fanOut: RelayF
     if (!first.current) continue;
     const events = rows.filter((r): r is RelayRow & Row => r.id !== null);
     events.sort((a, b) => (BigInt(a.relaySeq) < BigInt(b.relaySeq) ? -1 : 1));
-    return events.map((r) => ({ position: BigInt(r.relaySeq), envelope: toEnvelope({ ...r, createdAt: new Date(r.createdAt) }) }));
+    return events.map((r) => ({
+      position: BigInt(r.relaySeq),
+      envelope: toEnvelope({ ...r, createdAt: new Date(r.createdAt) }),
+    }));
   }
 }
 
@@ -97,7 +105,14 @@ export class Relay {
   private stopped = false;
 
   constructor(
-    private readonly deps: { prisma: PrismaClient; stream: EventStream; now: () => Date; log: Logger; fanOut: RelayFanOut; outages?: Outages },
+    private readonly deps: {
+      prisma: PrismaClient;
+      stream: EventStream;
+      now: () => Date;
+      log: Logger;
+      fanOut: RelayFanOut;
+      outages?: Outages;
+    },
     private readonly opts: { pollMs: number; onRelayed?: (events: RelayedEvent[]) => void },
   ) {}
 
@@ -107,7 +122,10 @@ export class Relay {
     const max = await this.deps.prisma.event.aggregate({ _max: { relaySeq: true } });
     // A restored or hand-edited database could leave the cursor behind the numbers in use.
     if (max._max.relaySeq !== null) {
-      await this.deps.prisma.relayCursor.updateMany({ where: { name: CURSOR, position: { lt: max._max.relaySeq } }, data: { position: max._max.relaySeq } });
+      await this.deps.prisma.relayCursor.updateMany({
+        where: { name: CURSOR, position: { lt: max._max.relaySeq } },
+        data: { position: max._max.relaySeq },
+      });
     }
   }
 

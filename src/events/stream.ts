@@ -49,11 +49,15 @@ export function connectRedis(url: string): Redis {
       return command.promise;
     }
     let settled = false;
-    const timer = setTimeout(() => setImmediate(() => {
-      if (settled) return;
-      quietUntil = performance.now() + REDIS_QUIET_AFTER_TIMEOUT_MS;
-      command.reject(new Error('Command timed out'));
-    }), REDIS_COMMAND_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          quietUntil = performance.now() + REDIS_QUIET_AFTER_TIMEOUT_MS;
+          command.reject(new Error('Command timed out'));
+        }),
+      REDIS_COMMAND_TIMEOUT_MS,
+    );
     const settle = () => {
       settled = true;
       clearTimeout(timer);
@@ -65,8 +69,14 @@ export function connectRedis(url: string): Redis {
 }
 
 /** `namespace` keeps deployments that share a Redis apart (src/db/namespace.ts). */
-export function createEventStream(opts: { redisUrl?: string; namespace?: string; onError?: (err: Error) => void }): EventStream {
-  return opts.redisUrl ? new RedisEventStream(opts.redisUrl, `svc:${opts.namespace ?? 'default'}:events`, opts.onError) : new MemoryEventStream();
+export function createEventStream(opts: {
+  redisUrl?: string;
+  namespace?: string;
+  onError?: (err: Error) => void;
+}): EventStream {
+  return opts.redisUrl
+    ? new RedisEventStream(opts.redisUrl, `svc:${opts.namespace ?? 'default'}:events`, opts.onError)
+    : new MemoryEventStream();
 }
 
 class MemoryEventStream implements EventStream {
@@ -119,7 +129,8 @@ class RedisEventStream implements EventStream {
   async publish(events: RelayedEvent[]): Promise<void> {
     await this.subscribed;
     const pipeline = this.pub.pipeline();
-    for (const e of events) pipeline.publish(this.channel, JSON.stringify({ p: e.position.toString(), e: e.envelope } satisfies Wire));
+    for (const e of events)
+      pipeline.publish(this.channel, JSON.stringify({ p: e.position.toString(), e: e.envelope } satisfies Wire));
     await pipeline.exec();
   }
 

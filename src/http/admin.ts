@@ -40,8 +40,13 @@ const ROUTES: AdminRoute[] = [
     async handle(app, p, body) {
       await requireAccount(app, p.accountId);
       const expiresAt = timestampOrNull(body.expiresAt ?? null);
-      if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length < 1 || body.name.length > 100)) throw badRequest('name must be 1 to 100 characters.', 'name');
-      const key = await mintApiKey(app.prisma, p.accountId, { name: body.name as string | undefined, scopes: body.scopes, expiresAt });
+      if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length < 1 || body.name.length > 100))
+        throw badRequest('name must be 1 to 100 characters.', 'name');
+      const key = await mintApiKey(app.prisma, p.accountId, {
+        name: body.name as string | undefined,
+        scopes: body.scopes,
+        expiresAt,
+      });
       return [201, key];
     },
   },
@@ -50,9 +55,16 @@ const ROUTES: AdminRoute[] = [
     path: '/admin/accounts/:accountId/api-keys/:keyId',
     async handle(app, p, body) {
       await requireAccount(app, p.accountId);
-      for (const field of Object.keys(body)) if (field !== 'scopes' && field !== 'expiresAt') throw badRequest(`Unknown body field "${field}".`, field);
+      for (const field of Object.keys(body))
+        if (field !== 'scopes' && field !== 'expiresAt') throw badRequest(`Unknown body field "${field}".`, field);
       const expiresAt = body.expiresAt === undefined ? undefined : timestampOrNull(body.expiresAt);
-      const key = await updateApiKey(app.prisma, p.accountId, p.keyId, { scopes: body.scopes, expiresAt }, app.principals);
+      const key = await updateApiKey(
+        app.prisma,
+        p.accountId,
+        p.keyId,
+        { scopes: body.scopes, expiresAt },
+        app.principals,
+      );
       if (!key) throw notFound('API key');
       return [200, key];
     },
@@ -62,7 +74,8 @@ const ROUTES: AdminRoute[] = [
     path: '/admin/accounts/:accountId/api-keys/:keyId',
     async handle(app, p) {
       await requireAccount(app, p.accountId);
-      if (!(await revokeApiKey(app.prisma, p.accountId, p.keyId, app.clock.now(), app.principals))) throw notFound('API key');
+      if (!(await revokeApiKey(app.prisma, p.accountId, p.keyId, app.clock.now(), app.principals)))
+        throw notFound('API key');
       return [200, { id: p.keyId, revoked: true }];
     },
   },
@@ -71,15 +84,34 @@ const ROUTES: AdminRoute[] = [
     path: '/admin/accounts/:accountId/servers',
     async handle(app, p, body) {
       await requireAccount(app, p.accountId);
-      if (body.charge !== undefined && typeof body.charge !== 'boolean') throw badRequest('charge must be true or false.', 'charge');
+      if (body.charge !== undefined && typeof body.charge !== 'boolean')
+        throw badRequest('charge must be true or false.', 'charge');
       const now = app.clock.now();
       let invoiceId: string | null = null;
-      const server = await orderServer(app.prisma, app.provider, p.accountId, body, now, body.charge === true
-        ? async (tx, s, monthlyUsdCents) => {
-            invoiceId = (await chargeServerOrder(tx, p.accountId, s, monthlyUsdCents, now)).id;
-          }
-        : undefined);
-      return [201, { id: server.id, status: server.status, label: server.label, productId: server.productId, os: server.os, osTemplate: server.osTemplate, invoiceId }];
+      const server = await orderServer(
+        app.prisma,
+        app.provider,
+        p.accountId,
+        body,
+        now,
+        body.charge === true
+          ? async (tx, s, monthlyUsdCents) => {
+              invoiceId = (await chargeServerOrder(tx, p.accountId, s, monthlyUsdCents, now)).id;
+            }
+          : undefined,
+      );
+      return [
+        201,
+        {
+          id: server.id,
+          status: server.status,
+          label: server.label,
+          productId: server.productId,
+          os: server.os,
+          osTemplate: server.osTemplate,
+          invoiceId,
+        },
+      ];
     },
   },
   {
@@ -169,7 +201,8 @@ const ROUTES: AdminRoute[] = [
     method: 'POST',
     path: '/admin/oauth/clients',
     async handle(app, _p, body) {
-      if (typeof body.name !== 'string' || body.name.trim().length < 1 || body.name.trim().length > 100) throw badRequest('name must be 1 to 100 characters.', 'name');
+      if (typeof body.name !== 'string' || body.name.trim().length < 1 || body.name.trim().length > 100)
+        throw badRequest('name must be 1 to 100 characters.', 'name');
       return [201, await registerClient(app.prisma, body.name, app.clock.now())];
     },
   },
@@ -187,12 +220,15 @@ const ROUTER = new Router(ROUTES);
 function timestampOrNull(value: unknown): Date | null {
   if (value === null) return null;
   const at = new Date(String(value));
-  if (typeof value !== 'string' || Number.isNaN(at.getTime())) throw badRequest('expiresAt must be an ISO 8601 timestamp.', 'expiresAt');
+  if (typeof value !== 'string' || Number.isNaN(at.getTime()))
+    throw badRequest('expiresAt must be an ISO 8601 timestamp.', 'expiresAt');
   return at;
 }
 
 async function requireAccount(app: App, accountId: string): Promise<void> {
-  const found = /^[0-9a-f-]{36}$/i.test(accountId) && (await app.prisma.account.findUnique({ where: { id: accountId }, select: { id: true } }));
+  const found =
+    /^[0-9a-f-]{36}$/i.test(accountId) &&
+    (await app.prisma.account.findUnique({ where: { id: accountId }, select: { id: true } }));
   if (!found) throw notFound('Account');
 }
 
@@ -206,7 +242,8 @@ export function tokenMatches(given: string, expected: string): boolean {
 /** The operator token check of /admin, also guarding /metrics: the 401 to answer, if any. */
 export function operatorRefusal(app: App, req: IncomingMessage): ApiError | undefined {
   const auth = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-  if (!auth || !tokenMatches(auth[1], app.adminToken)) return unauthorized('The operator API needs Authorization: Bearer $ADMIN_TOKEN.');
+  if (!auth || !tokenMatches(auth[1], app.adminToken))
+    return unauthorized('The operator API needs Authorization: Bearer $ADMIN_TOKEN.');
   return undefined;
 }
 
@@ -223,7 +260,8 @@ export function createAdminHandler(app: App) {
       requestScope.getStore()!.operation = `admin ${route.method} ${route.path}`;
       const raw = method === 'GET' ? Buffer.alloc(0) : await readBody(req, app.config.bodyLimitBytes);
       const body = parseJsonBody(req, raw) ?? {};
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw badRequest('The request body must be a JSON object.');
       const [status, result] = await route.handle(app, params, body as Body);
       sendJson(res, status, result);
     } catch (err) {

@@ -37,7 +37,13 @@ export async function admit(app: App, req: IncomingMessage, opts: { conditional?
   try {
     const path = (req.url ?? '').split('?')[0];
     const surface = path === '/mcp' ? 'mcp' : path === '/graphql' ? 'graphql' : 'rest';
-    principal = await authenticate(app.prisma, headerOf(req, 'authorization'), app.clock.now(), resourceUrl(app.config.publicBaseUrl, surface), app.principals);
+    principal = await authenticate(
+      app.prisma,
+      headerOf(req, 'authorization'),
+      app.clock.now(),
+      resourceUrl(app.config.publicBaseUrl, surface),
+      app.principals,
+    );
     // The dashboard on /graphql: its session cookie plus the CSRF header, when no Bearer is given.
     if (!principal && path === '/graphql') principal = await sessionPrincipalForHttp(app, req);
     app.keyUse.record(principal);
@@ -65,8 +71,12 @@ export async function admit(app: App, req: IncomingMessage, opts: { conditional?
 
 /** The 429 of a spent budget: the credential's own, or the ceiling all of the account's credentials share. */
 export function overLimit(limit: RateLimitResult): ApiError {
-  const whose = limit.scope === 'account' ? 'account-wide rate limit (all credentials of the account together)' : 'rate limit';
-  return new ApiError(429, `The ${whose} of ${limit.limit} requests per minute was exceeded. Retry after ${limit.retryAfter} s.`);
+  const whose =
+    limit.scope === 'account' ? 'account-wide rate limit (all credentials of the account together)' : 'rate limit';
+  return new ApiError(
+    429,
+    `The ${whose} of ${limit.limit} requests per minute was exceeded. Retry after ${limit.retryAfter} s.`,
+  );
 }
 
 export function headerOf(req: IncomingMessage, name: string): string | null {

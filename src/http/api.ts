@@ -31,16 +31,28 @@ import { conditionalRead } from './conditional.ts';
  * 6. a REST GET's answer gets its ETag, or becomes a 304 (conditional.ts); a streamed answer
  *    (a subscription over SSE) is sent as it comes (respond.ts).
  */
-export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Route>, sofa: SofaHandler, openApi: () => object, graphiql: (req: IncomingMessage, res: ServerResponse) => void) {
+export function createApiHandler(
+  app: App,
+  yoga: YogaServer,
+  routes: Router<V1Route>,
+  sofa: SofaHandler,
+  openApi: () => object,
+  graphiql: (req: IncomingMessage, res: ServerResponse) => void,
+) {
   // yoga's own Fetch API (whatwg-node's, lazier than Node's built-in Request and Headers): what it and sofa read.
   const { Request: FetchRequest, Headers: FetchHeaders } = yoga.fetchAPI;
   const headersOf = (req: IncomingMessage) => toHeaders(req, new FetchHeaders());
-  return async function handleApi(req: IncomingMessage, res: ServerResponse, surface: 'rest' | 'graphql'): Promise<void> {
+  return async function handleApi(
+    req: IncomingMessage,
+    res: ServerResponse,
+    surface: 'rest' | 'graphql',
+  ): Promise<void> {
     const scope = requestScope.getStore()!;
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     // `/v1/servers/` is `/v1/servers`: the route table allows the slash and sofa must see the same path.
-    if (surface === 'rest' && url.pathname.length > 4 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '');
+    if (surface === 'rest' && url.pathname.length > 4 && url.pathname.endsWith('/'))
+      url.pathname = url.pathname.replace(/\/+$/, '');
 
     // The OpenAPI document is public: it describes the API, not an account.
     if (surface === 'rest' && url.pathname === '/v1/openapi.json') {
@@ -83,10 +95,12 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
           if (!restArgs.has(name)) throw badRequest(`Unknown query parameter "${name}".`, name);
         }
       }
-      const raw = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(req, app.config.bodyLimitBytes);
+      const raw =
+        method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(req, app.config.bodyLimitBytes);
       const parsed = parseJsonBody(req, raw);
       if (restArgs && parsed !== undefined) {
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('The request body must be a JSON object.');
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+          throw badRequest('The request body must be a JSON object.');
         for (const name of Object.keys(parsed)) {
           if (!restArgs.has(name)) throw badRequest(`Unknown body field "${name}".`, name);
         }
@@ -95,13 +109,21 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
       const server = { app, principal, requestId: scope.requestId, log: scope.log, responseHeaders };
       let response: Response;
       if (restMatch) {
-        const restVars = restVariables(restMatch.operation, restMatch.params, url.searchParams, parsed as Record<string, unknown> | undefined);
+        const restVars = restVariables(
+          restMatch.operation,
+          restMatch.params,
+          url.searchParams,
+          parsed as Record<string, unknown> | undefined,
+        );
         // Headers only: the variables are the ones just built (sofa-handlers.ts).
         const request = new FetchRequest(`${url.origin}${url.pathname}`, { method, headers: headersOf(req) });
         response = await sofa(request, { ...server, restVariables: restVars });
       } else {
         // The body is handed over parsed (plugins/parsed-body.ts), never read and parsed again.
-        response = await yoga.handleRequest(new FetchRequest(url.href, { method, headers: headersOf(req) }), { ...server, jsonBody: parsed });
+        response = await yoga.handleRequest(new FetchRequest(url.href, { method, headers: headersOf(req) }), {
+          ...server,
+          jsonBody: parsed,
+        });
       }
       if (isStreamed(response)) {
         liftDatabaseBudget();
@@ -125,12 +147,18 @@ export function createApiHandler(app: App, yoga: YogaServer, routes: Router<V1Ro
 
 /** A read of /v1 that may end in 304 (conditional.ts): an operation's GET with If-None-Match (binary streams have no ETag). */
 function isConditionalRead(req: IncomingMessage, match: RouteMatch<V1Route> | undefined): boolean {
-  return req.headers['if-none-match'] !== undefined && match?.kind === 'found' && match.route.method === 'GET' && !match.route.binary;
+  return (
+    req.headers['if-none-match'] !== undefined &&
+    match?.kind === 'found' &&
+    match.route.method === 'GET' &&
+    !match.route.binary
+  );
 }
 
 function toHeaders(req: IncomingMessage, headers: Headers = new Headers()): Headers {
   for (const [key, value] of Object.entries(req.headers)) {
-    if (value === undefined || key === 'content-length' || key === 'transfer-encoding' || key === 'connection') continue;
+    if (value === undefined || key === 'content-length' || key === 'transfer-encoding' || key === 'connection')
+      continue;
     headers.set(key, Array.isArray(value) ? value.join(', ') : value);
   }
   return headers;

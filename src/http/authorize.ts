@@ -10,16 +10,44 @@ import {
   type AuthorizationRequest,
 } from '../modules/oauth/authorize.ts';
 import { formCsrfValid, readForm } from './forms.ts';
-import { clientLine, escapeHtml, hidden, htmlPage, messagePage, pickedScopes, scopePicker, securityHeaders, sendHtml } from './html.ts';
+import {
+  clientLine,
+  escapeHtml,
+  hidden,
+  htmlPage,
+  messagePage,
+  pickedScopes,
+  scopePicker,
+  securityHeaders,
+  sendHtml,
+} from './html.ts';
 import { sessionOf } from './session-auth.ts';
 import { formSudo, sudoPasswordField } from './sudo.ts';
 
 /** The authorization request's parameters that the consent form carries back on its post. */
-const REQUEST_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'resource', 'code_challenge', 'code_challenge_method'] as const;
+const REQUEST_PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'resource',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
 
 /** `sudo`: the password field when approving needs the password typed again (src/http/sudo.ts). */
-function consentPage(request: AuthorizationRequest, params: URLSearchParams, csrf: string, email: string, sudo: string, error?: string): string {
-  const carried = REQUEST_PARAMS.map((name) => (name === 'redirect_uri' ? hidden(name, request.redirectUri) : hidden(name, params.get(name) ?? undefined))).join('');
+function consentPage(
+  request: AuthorizationRequest,
+  params: URLSearchParams,
+  csrf: string,
+  email: string,
+  sudo: string,
+  error?: string,
+): string {
+  const carried = REQUEST_PARAMS.map((name) =>
+    name === 'redirect_uri' ? hidden(name, request.redirectUri) : hidden(name, params.get(name) ?? undefined),
+  ).join('');
   const redirectHost = new URL(request.redirectUri).host;
   return htmlPage(
     `Allow ${request.client.name}?`,
@@ -59,15 +87,29 @@ export async function handleAuthorize(app: App, req: IncomingMessage, res: Serve
   const now = app.clock.now();
   let request: AuthorizationRequest;
   try {
-    request = await validateAuthorizationRequest(app.prisma, params, { baseUrl: base, now, documents: { allowPrivate: app.config.webhookAllowPrivate, timeoutMs: app.config.webhookTimeoutMs } });
+    request = await validateAuthorizationRequest(app.prisma, params, {
+      baseUrl: base,
+      now,
+      documents: { allowPrivate: app.config.webhookAllowPrivate, timeoutMs: app.config.webhookTimeoutMs },
+    });
   } catch (err) {
-    if (err instanceof AuthorizationPageError) return sendHtml(res, 400, messagePage('This authorization request cannot be used', err.message), headers);
+    if (err instanceof AuthorizationPageError)
+      return sendHtml(res, 400, messagePage('This authorization request cannot be used', err.message), headers);
     if (err instanceof AuthorizationRedirectError) {
-      const location = redirectWith(err.redirectUri, base, { error: err.error, error_description: err.description, state: err.state });
+      const location = redirectWith(err.redirectUri, base, {
+        error: err.error,
+        error_description: err.description,
+        state: err.state,
+      });
       if (err.clientVerified) return redirect(location);
       // A client that registered itself gets its error through the person's click, never by an automatic redirect.
       const back = `<a href="${escapeHtml(location)}" data-testid="return-to-client" rel="noreferrer">Return to ${escapeHtml(new URL(err.redirectUri).host)}</a>`;
-      return sendHtml(res, 400, messagePage('This authorization request cannot be used', err.description, back), headers);
+      return sendHtml(
+        res,
+        400,
+        messagePage('This authorization request cannot be used', err.description, back),
+        headers,
+      );
     }
     throw err;
   }
@@ -77,23 +119,60 @@ export async function handleAuthorize(app: App, req: IncomingMessage, res: Serve
     for (const name of REQUEST_PARAMS) for (const v of params.getAll(name)) original.append(name, v);
     return redirect(`/sign-in?next=${encodeURIComponent(`/oauth/authorize?${original}`)}`);
   }
-  const account = await app.prisma.account.findUniqueOrThrow({ where: { id: found.session.accountId }, select: { email: true } });
+  const account = await app.prisma.account.findUniqueOrThrow({
+    where: { id: found.session.accountId },
+    select: { email: true },
+  });
   const consentHeaders = securityHeaders(app, [new URL(request.redirectUri).origin]);
   const csrf = found.session.csrfToken;
   const sudo = () => sudoPasswordField(app, found.session);
-  if (req.method !== 'POST') return sendHtml(res, 200, consentPage(request, params, csrf, account.email, sudo()), consentHeaders);
+  if (req.method !== 'POST')
+    return sendHtml(res, 200, consentPage(request, params, csrf, account.email, sudo()), consentHeaders);
 
   if (!formCsrfValid(app, req, params, csrf)) {
-    return sendHtml(res, 403, messagePage('Authorization refused', 'The form expired or did not come from this site. Start again from the application.'), headers);
+    return sendHtml(
+      res,
+      403,
+      messagePage(
+        'Authorization refused',
+        'The form expired or did not come from this site. Start again from the application.',
+      ),
+      headers,
+    );
   }
   const action = params.get('action');
-  if (action === 'deny') return redirect(redirectWith(request.redirectUri, base, { error: 'access_denied', error_description: 'The account holder denied the request.', state: request.state }));
+  if (action === 'deny')
+    return redirect(
+      redirectWith(request.redirectUri, base, {
+        error: 'access_denied',
+        error_description: 'The account holder denied the request.',
+        state: request.state,
+      }),
+    );
   const granted = pickedScopes(params, request.scopes);
   if (action !== 'approve' || granted.length === 0) {
-    return sendHtml(res, 400, consentPage(request, params, csrf, account.email, sudo(), action === 'approve' ? 'Tick at least one scope to approve.' : 'Choose Approve or Deny.'), consentHeaders);
+    return sendHtml(
+      res,
+      400,
+      consentPage(
+        request,
+        params,
+        csrf,
+        account.email,
+        sudo(),
+        action === 'approve' ? 'Tick at least one scope to approve.' : 'Choose Approve or Deny.',
+      ),
+      consentHeaders,
+    );
   }
   const refused = await formSudo(app, req, res, found.session, params);
-  if (refused) return sendHtml(res, refused.status, consentPage(request, params, csrf, account.email, sudo(), refused.message), consentHeaders);
+  if (refused)
+    return sendHtml(
+      res,
+      refused.status,
+      consentPage(request, params, csrf, account.email, sudo(), refused.message),
+      consentHeaders,
+    );
   const code = await issueAuthorizationCode(app.prisma, request, found.session.accountId, granted, now);
   redirect(redirectWith(request.redirectUri, base, { code, state: request.state }));
 }

@@ -65,7 +65,11 @@ function contentDisposition(name: string): string {
 }
 
 /** Streams a file as an attachment: Content-Type, Content-Length and Content-Disposition set before the first byte. */
-async function sendAttachment(res: ServerResponse, headers: Record<string, string>, { file, contentType }: Extract<BinaryResult, { kind: 'attachment' }>): Promise<void> {
+async function sendAttachment(
+  res: ServerResponse,
+  headers: Record<string, string>,
+  { file, contentType }: Extract<BinaryResult, { kind: 'attachment' }>,
+): Promise<void> {
   const stream = file.open();
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());

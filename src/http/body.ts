@@ -21,7 +21,8 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;.*)?$/i;
 export function parseJsonBody(req: IncomingMessage, body: Buffer): unknown {
   if (body.length === 0) return undefined;
   const type = req.headers['content-type'] ?? '';
-  if (!JSON_TYPE.test(type)) throw new ApiError(415, `Content-Type must be application/json (got "${type || 'none'}").`);
+  if (!JSON_TYPE.test(type))
+    throw new ApiError(415, `Content-Type must be application/json (got "${type || 'none'}").`);
   try {
     return JSON.parse(body.toString('utf8'));
   } catch (err) {

@@ -92,7 +92,15 @@ const ROUTES: Route[] = [
     session: false,
     async handle({ app, req, res, body }) {
       const { accountId, session } = await signInWithPassword(app, req, res, body.email, body.password);
-      return [200, { signedIn: true, account: await accountSummary(app, accountId), csrfToken: session.csrfToken, expiresAt: session.expiresAt.toISOString() }];
+      return [
+        200,
+        {
+          signedIn: true,
+          account: await accountSummary(app, accountId),
+          csrfToken: session.csrfToken,
+          expiresAt: session.expiresAt.toISOString(),
+        },
+      ];
     },
   },
   {
@@ -140,7 +148,8 @@ const ROUTES: Route[] = [
     session: true,
     account: 'sudo',
     async handle({ app, accountId, params }) {
-      if (!(await revokeApiKey(app.prisma, accountId, params.id, app.clock.now(), app.principals))) throw notFound('API key');
+      if (!(await revokeApiKey(app.prisma, accountId, params.id, app.clock.now(), app.principals)))
+        throw notFound('API key');
       return [200, { id: params.id, revoked: true }];
     },
   },
@@ -159,7 +168,8 @@ const ROUTES: Route[] = [
     session: true,
     account: 'sudo',
     async handle({ app, accountId, params }) {
-      if (!(await revokeGrant(app.prisma, accountId, params.id, app.clock.now(), app.principals))) throw notFound('Connected app');
+      if (!(await revokeGrant(app.prisma, accountId, params.id, app.clock.now(), app.principals)))
+        throw notFound('Connected app');
       return [200, { id: params.id, revoked: true }];
     },
   },
@@ -170,7 +180,15 @@ const ROUTES: Route[] = [
     async handle(ctx) {
       const found = await findPendingDevice(ctx.app.prisma, await userCodeAttempt(ctx), ctx.app.clock.now());
       if (!found) throw notFoundMessage(UNKNOWN_CODE);
-      return [200, { userCode: found.userCode, client: found.client, scopes: found.scopes, expiresAt: found.expiresAt.toISOString() }];
+      return [
+        200,
+        {
+          userCode: found.userCode,
+          client: found.client,
+          scopes: found.scopes,
+          expiresAt: found.expiresAt.toISOString(),
+        },
+      ];
     },
   },
   {
@@ -178,12 +196,20 @@ const ROUTES: Route[] = [
     path: '/device/:decision',
     session: true,
     async handle(ctx) {
-      if (ctx.params.decision !== 'approve' && ctx.params.decision !== 'deny') throw new ApiError(404, `No route for POST /dashboard/api/device/${ctx.params.decision}.`);
+      if (ctx.params.decision !== 'approve' && ctx.params.decision !== 'deny')
+        throw new ApiError(404, `No route for POST /dashboard/api/device/${ctx.params.decision}.`);
       if (ctx.params.decision === 'approve') requireSudo(ctx.app, ctx.session!);
       const code = await userCodeAttempt(ctx);
       const approve = ctx.params.decision === 'approve';
-      const result = await decideDevice(ctx.app.prisma, ctx.accountId, code, approve ? { approve: true, scopes: ctx.body.scopes } : { approve: false }, ctx.app.clock.now());
-      if (!result.ok && result.reason === 'invalid_scope') throw badRequest('scopes must be a non-empty subset of the requested scopes.', 'scopes');
+      const result = await decideDevice(
+        ctx.app.prisma,
+        ctx.accountId,
+        code,
+        approve ? { approve: true, scopes: ctx.body.scopes } : { approve: false },
+        ctx.app.clock.now(),
+      );
+      if (!result.ok && result.reason === 'invalid_scope')
+        throw badRequest('scopes must be a non-empty subset of the requested scopes.', 'scopes');
       if (!result.ok) throw notFoundMessage(UNKNOWN_CODE);
       return [200, approve ? { approved: true, scopes: result.scopes } : { denied: true }];
     },
@@ -204,17 +230,39 @@ export function createDashboardHandler(app: App) {
   /** The dashboard app, with what a browser without script shows instead in its <noscript>. */
   async function servePage(req: IncomingMessage, res: ServerResponse, status = 200): Promise<void> {
     const index = dashboardIndex();
-    if (!index) return sendHtml(res, 503, messagePage('Dashboard not built', 'The dashboard has not been built. Run npm run build:dashboard (npm ci runs it).'));
-    const html = index.toString('utf8').replace('<div id="app"></div>', `<div id="app"></div><noscript>${await noScriptContent(req, res)}</noscript>`);
-    res.writeHead(status, { 'Content-Type': TYPES['.html'], 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-cache' });
+    if (!index)
+      return sendHtml(
+        res,
+        503,
+        messagePage(
+          'Dashboard not built',
+          'The dashboard has not been built. Run npm run build:dashboard (npm ci runs it).',
+        ),
+      );
+    const html = index
+      .toString('utf8')
+      .replace('<div id="app"></div>', `<div id="app"></div><noscript>${await noScriptContent(req, res)}</noscript>`);
+    res.writeHead(status, {
+      'Content-Type': TYPES['.html'],
+      'Content-Length': Buffer.byteLength(html),
+      'Cache-Control': 'no-cache',
+    });
     res.end(html);
   }
 
   async function noScriptContent(req: IncomingMessage, res: ServerResponse): Promise<string> {
     const url = new URL(req.url ?? '/', 'http://x');
     const found = await sessionOf(app, req);
-    if (!found || (url.pathname === '/sign-in' && !found.session.passwordAt)) return signInForm({ csrf: loginCsrfToken(app, req, res), next: url.pathname === '/sign-in' ? safeNext(url.searchParams.get('next')) : `${url.pathname}${url.search}` });
-    if (url.pathname === '/oauth/device') return deviceCodeForm({ csrf: found.session.csrfToken, code: (url.searchParams.get('user_code') ?? '').slice(0, 32) });
+    if (!found || (url.pathname === '/sign-in' && !found.session.passwordAt))
+      return signInForm({
+        csrf: loginCsrfToken(app, req, res),
+        next: url.pathname === '/sign-in' ? safeNext(url.searchParams.get('next')) : `${url.pathname}${url.search}`,
+      });
+    if (url.pathname === '/oauth/device')
+      return deviceCodeForm({
+        csrf: found.session.csrfToken,
+        code: (url.searchParams.get('user_code') ?? '').slice(0, 32),
+      });
     return '<main class="narrow"><section class="card"><h1>This dashboard needs JavaScript</h1><p>Without it you can sign in, <a href="/oauth/device">connect a device</a> and approve applications that ask for access.</p></section></main>';
   }
 
@@ -244,12 +292,22 @@ export function createDashboardHandler(app: App) {
     const now = app.clock.now();
     const redeemed = /^sso_[A-Za-z0-9_-]{43}$/.test(token) ? await consumeSsoToken(app.prisma, token, now) : null;
     if (!redeemed) {
-      const message = 'Dashboard sign-in links work once and for 5 minutes. This one has expired or was already used. Ask for a new link, or sign in with your e-mail and password.';
-      return sendHtml(res, 410, messagePage('This sign-in link cannot be used', message, '<a href="/sign-in">Sign in to the dashboard</a>'));
+      const message =
+        'Dashboard sign-in links work once and for 5 minutes. This one has expired or was already used. Ask for a new link, or sign in with your e-mail and password.';
+      return sendHtml(
+        res,
+        410,
+        messagePage('This sign-in link cannot be used', message, '<a href="/sign-in">Sign in to the dashboard</a>'),
+      );
     }
     // The session may do what the link's maker could, and never an account-wide act (sudo.ts).
     const { secret } = await createSession(app.prisma, redeemed.accountId, now, { scopes: redeemed.scopes });
-    res.writeHead(303, { Location: redeemed.next, 'Set-Cookie': cookie(app, SESSION_COOKIE, secret, SESSION_TTL_SECONDS), 'Cache-Control': 'no-store', 'Content-Length': 0 });
+    res.writeHead(303, {
+      Location: redeemed.next,
+      'Set-Cookie': cookie(app, SESSION_COOKIE, secret, SESSION_TTL_SECONDS),
+      'Cache-Control': 'no-store',
+      'Content-Length': 0,
+    });
     res.end();
   }
 
@@ -267,7 +325,13 @@ export function createDashboardHandler(app: App) {
       if (found) {
         const { session } = found;
         const passwordSignIn = session.passwordAt !== null;
-        return sendJson(res, 200, { signedIn: true, account: await accountSummary(app, session.accountId), csrfToken: session.csrfToken, expiresAt: session.expiresAt.toISOString(), passwordSignIn });
+        return sendJson(res, 200, {
+          signedIn: true,
+          account: await accountSummary(app, session.accountId),
+          csrfToken: session.csrfToken,
+          expiresAt: session.expiresAt.toISOString(),
+          passwordSignIn,
+        });
       }
       // Not signed in: the sign-in form's CSRF token, double-submitted through a Strict cookie.
       const loginToken = loginCsrfToken(app, req, res);
@@ -278,13 +342,24 @@ export function createDashboardHandler(app: App) {
     if (method !== 'GET' && !sameOrigin(app, req)) throw forbidden('Cross-origin request refused.');
     const expected = route.session ? found?.session.csrfToken : cookies[LOGIN_CSRF_COOKIE];
     if (route.session && !found) throw new ApiError(401, 'Sign in to the dashboard first.');
-    if (typeof given !== 'string' || !expected || !safeEqual(given, expected)) throw forbidden('Missing or invalid CSRF token (X-CSRF-Token).');
+    if (typeof given !== 'string' || !expected || !safeEqual(given, expected))
+      throw forbidden('Missing or invalid CSRF token (X-CSRF-Token).');
     if (route.account === 'password') requirePasswordSession(found!.session);
     if (route.account === 'sudo') requireSudo(app, found!.session);
     const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readBody(req, 64 * 1024);
     const body = parseJsonBody(req, raw) ?? {};
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object.');
-    const [status, result] = await route.handle({ app, req, res, params, body: body as Record<string, unknown>, accountId: found?.session.accountId ?? '', secret: found?.secret ?? '', session: found?.session ?? null });
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw badRequest('The request body must be a JSON object.');
+    const [status, result] = await route.handle({
+      app,
+      req,
+      res,
+      params,
+      body: body as Record<string, unknown>,
+      accountId: found?.session.accountId ?? '',
+      secret: found?.secret ?? '',
+      session: found?.session ?? null,
+    });
     res.setHeader('Cache-Control', 'no-store');
     sendJson(res, status, result);
   }
@@ -301,7 +376,8 @@ export function createDashboardHandler(app: App) {
       const method = req.method ?? 'GET';
       for (const [k, v] of Object.entries(securityHeaders(app))) res.setHeader(k, v);
       try {
-        if (urlPath === '/dashboard/api' || urlPath.startsWith('/dashboard/api/')) return await api(req, res, urlPath, method);
+        if (urlPath === '/dashboard/api' || urlPath.startsWith('/dashboard/api/'))
+          return await api(req, res, urlPath, method);
         const sso = /^\/sso\/([^/]+)$/.exec(urlPath);
         if (sso && method === 'GET') {
           requestScope.getStore()!.operation = 'dashboard sso';
@@ -314,7 +390,11 @@ export function createDashboardHandler(app: App) {
         if (urlPath === '/sign-in' && method === 'GET' && (await sessionOf(app, req))?.session.passwordAt) {
           // Already signed in with a password: straight on to where the sign-in was for (a
           // session from a sign-in link gets the form, to sign in with the password).
-          res.writeHead(303, { Location: safeNext(new URL(req.url ?? '/', 'http://x').searchParams.get('next')), 'Cache-Control': 'no-store', 'Content-Length': 0 });
+          res.writeHead(303, {
+            Location: safeNext(new URL(req.url ?? '/', 'http://x').searchParams.get('next')),
+            'Cache-Control': 'no-store',
+            'Content-Length': 0,
+          });
           return void res.end();
         }
         if (method === 'GET' || method === 'HEAD') {

@@ -3,7 +3,17 @@ import type { App } from '../app-services.ts';
 import { apiErrorOf } from '../errors.ts';
 import { decideDevice, findPendingDevice } from '../modules/oauth/service.ts';
 import { clientAddress, consumeLimit, formCsrfValid, readForm } from './forms.ts';
-import { clientLine, escapeHtml, hidden, htmlPage, messagePage, pickedScopes, scopePicker, securityHeaders, sendHtml } from './html.ts';
+import {
+  clientLine,
+  escapeHtml,
+  hidden,
+  htmlPage,
+  messagePage,
+  pickedScopes,
+  scopePicker,
+  securityHeaders,
+  sendHtml,
+} from './html.ts';
 import { sessionOf } from './session-auth.ts';
 import { formSudo, sudoPasswordField } from './sudo.ts';
 
@@ -52,7 +62,16 @@ export async function handleDeviceForm(app: App, req: IncomingMessage, res: Serv
   try {
     const form = await readForm(req);
     if (!formCsrfValid(app, req, form, csrf)) {
-      return sendHtml(res, 403, messagePage('Request refused', 'The form expired or did not come from this site. Load the device page again.', '<a href="/oauth/device">Connect a device</a>'), headers);
+      return sendHtml(
+        res,
+        403,
+        messagePage(
+          'Request refused',
+          'The form expired or did not come from this site. Load the device page again.',
+          '<a href="/oauth/device">Connect a device</a>',
+        ),
+        headers,
+      );
     }
     const code = form.get('user_code') ?? '';
     await consumeLimit(app, res, 'userCodeAddress', clientAddress(req));
@@ -63,18 +82,29 @@ export async function handleDeviceForm(app: App, req: IncomingMessage, res: Serv
     if (!pending) return page(404, deviceCodeForm({ csrf, code: code.slice(0, 32), error: UNKNOWN_CODE }));
     const sudo = () => sudoPasswordField(app, found.session);
     if (action === 'lookup') return page(200, decisionForm(csrf, pending, sudo()));
-    if (action !== 'approve' && action !== 'deny') return page(400, decisionForm(csrf, pending, sudo(), 'Choose Approve or Deny.'));
+    if (action !== 'approve' && action !== 'deny')
+      return page(400, decisionForm(csrf, pending, sudo(), 'Choose Approve or Deny.'));
     const approve = action === 'approve';
     const refused = approve ? await formSudo(app, req, res, found.session, form) : null;
     if (refused) return page(refused.status, decisionForm(csrf, pending, sudo(), refused.message));
-    const result = await decideDevice(app.prisma, found.session.accountId, code, approve ? { approve: true, scopes: pickedScopes(form, pending.scopes) } : { approve: false }, now);
-    if (!result.ok && result.reason === 'invalid_scope') return page(400, decisionForm(csrf, pending, '', 'Tick at least one scope to approve.'));
+    const result = await decideDevice(
+      app.prisma,
+      found.session.accountId,
+      code,
+      approve ? { approve: true, scopes: pickedScopes(form, pending.scopes) } : { approve: false },
+      now,
+    );
+    if (!result.ok && result.reason === 'invalid_scope')
+      return page(400, decisionForm(csrf, pending, '', 'Tick at least one scope to approve.'));
     if (!result.ok) return page(404, deviceCodeForm({ csrf, code: '', error: UNKNOWN_CODE }));
     return sendHtml(
       res,
       200,
       approve
-        ? messagePage('Device connected', `${pending.client.name} can now use your account with the scopes you chose. You can return to your device.`)
+        ? messagePage(
+            'Device connected',
+            `${pending.client.name} can now use your account with the scopes you chose. You can return to your device.`,
+          )
         : messagePage('Request denied', 'The device was not given access.'),
       headers,
     );

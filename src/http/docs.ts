@@ -50,7 +50,9 @@ const SVG = 'image/svg+xml';
  * One part of yoga's GraphiQL build (@graphql-yoga/render-graphiql: a module of string exports,
  * ≈ 9 MB in all), read as data rather than imported, so only the gzipped copies stay in memory.
  */
-async function graphiqlPart(name: 'js' | 'css' | 'editorWorkerService' | 'jsonWorker' | 'graphqlWorker'): Promise<string> {
+async function graphiqlPart(
+  name: 'js' | 'css' | 'editorWorkerService' | 'jsonWorker' | 'graphqlWorker',
+): Promise<string> {
   const file = path.join(path.dirname(resolvePackage('@graphql-yoga/render-graphiql/package.json')), 'esm/graphiql.js');
   const found = new RegExp(`^export const ${name} = (".*");$`, 'm').exec(await fs.promises.readFile(file, 'utf8'));
   if (!found) throw new Error(`${file} no longer exports ${name} as one string literal.`);
@@ -73,7 +75,11 @@ const ASSETS: Record<string, Asset> = {
   'graphiql-editor.worker.js': { type: JS, load: () => graphiqlPart('editorWorkerService') },
   'graphiql-json.worker.js': { type: JS, load: () => graphiqlPart('jsonWorker') },
   'graphiql-graphql.worker.js': { type: JS, load: () => graphiqlPart('graphqlWorker') },
-  'graphql-ws.js': { type: JS, load: () => fs.promises.readFile(path.join(path.dirname(resolvePackage('graphql-ws/package.json')), 'umd/graphql-ws.min.js')) },
+  'graphql-ws.js': {
+    type: JS,
+    load: () =>
+      fs.promises.readFile(path.join(path.dirname(resolvePackage('graphql-ws/package.json')), 'umd/graphql-ws.min.js')),
+  },
   'graphiql-start.js': { type: JS, load: () => fs.promises.readFile(path.join(ROOT, 'src/http/graphiql-start.js')) },
 };
 
@@ -113,7 +119,11 @@ export function createDocsHandler(app: App) {
       entry = found.load().then(async (content) => {
         const body = Buffer.isBuffer(content) ? content : Buffer.from(content);
         // Compressed off the event loop, once (graphiql.js: 5.3 MB → 1.4 MB).
-        return { gzip: await gzipAsync(body), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, type: found.type };
+        return {
+          gzip: await gzipAsync(body),
+          etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+          type: found.type,
+        };
       });
       // A failed load is tried again at the next request.
       entry.catch(() => loaded.delete(name));
@@ -127,22 +137,40 @@ export function createDocsHandler(app: App) {
     if (!found) throw new ApiError(404, `No route for GET /docs/assets/${name}.`);
     const { gzip, etag, type } = await found;
     // Unversioned names: revalidated on each use (a 304 while unchanged), so an upgrade shows at once.
-    const headers: Record<string, string | number> = { 'Content-Type': type, ETag: etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+    const headers: Record<string, string | number> = {
+      'Content-Type': type,
+      ETag: etag,
+      'Cache-Control': 'no-cache',
+      Vary: 'Accept-Encoding',
+    };
     if (req.headers['if-none-match']?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
       res.writeHead(304, headers);
       return void res.end();
     }
     const zipped = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     const sent = zipped ? gzip : gunzipSync(gzip);
-    res.writeHead(200, { ...headers, ...(zipped ? { 'Content-Encoding': 'gzip' } : {}), 'Content-Length': sent.length });
+    res.writeHead(200, {
+      ...headers,
+      ...(zipped ? { 'Content-Encoding': 'gzip' } : {}),
+      'Content-Length': sent.length,
+    });
     res.end(sent);
   }
 
   /** A page of one of the two libraries, under the dashboard's CSP with this response's style nonce. */
   function sendPage(res: ServerResponse, nonce: string, html: string, csp: { styleAttributes?: boolean } = {}): void {
     // Both libraries inline their fonts as data: URLs.
-    const headers = securityHeaders(app, [], { 'style-src': [`'nonce-${nonce}'`], 'font-src': ['data:'], ...(csp.styleAttributes ? { 'style-src-attr': ["'unsafe-inline'"] } : {}) });
-    res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-store' });
+    const headers = securityHeaders(app, [], {
+      'style-src': [`'nonce-${nonce}'`],
+      'font-src': ['data:'],
+      ...(csp.styleAttributes ? { 'style-src-attr': ["'unsafe-inline'"] } : {}),
+    });
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': Buffer.byteLength(html),
+      'Cache-Control': 'no-store',
+    });
     res.end(html);
   }
 

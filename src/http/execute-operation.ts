@@ -17,14 +17,25 @@ export function createOperationExecutor(app: App, yoga: YogaServer) {
   const documentFor = (op: Operation): DocumentNode => {
     let doc = documents.get(op.name);
     if (!doc) {
-      const node = buildOperationNodeForField({ schema: restView(app.schema), kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION, field: op.name, models: [], ignore: [], circularReferenceDepth: 2 });
+      const node = buildOperationNodeForField({
+        schema: restView(app.schema),
+        kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
+        field: op.name,
+        models: [],
+        ignore: [],
+        circularReferenceDepth: 2,
+      });
       doc = { kind: Kind.DOCUMENT, definitions: [node] };
       documents.set(op.name, doc);
     }
     return doc;
   };
 
-  return async function executeOperation(op: Operation, variables: Record<string, unknown>, opts: McpCallOptions): Promise<ExecutionResult> {
+  return async function executeOperation(
+    op: Operation,
+    variables: Record<string, unknown>,
+    opts: McpCallOptions,
+  ): Promise<ExecutionResult> {
     const scope = requestScope.getStore()!;
     const request = new Request('http://localhost/mcp', { method: 'POST', headers: opts.headers });
     const { schema, execute, contextFactory } = yoga.getEnveloped({
@@ -37,7 +48,12 @@ export function createOperationExecutor(app: App, yoga: YogaServer) {
       mcp: { readOnly: opts.readOnly },
     });
     const contextValue = await contextFactory();
-    return (await execute({ schema, document: documentFor(op), variableValues: variables, contextValue })) as ExecutionResult;
+    return (await execute({
+      schema,
+      document: documentFor(op),
+      variableValues: variables,
+      contextValue,
+    })) as ExecutionResult;
   };
 }
 

@@ -17,7 +17,13 @@ import { sameOrigin } from './session-auth.ts';
 /** Largest form post accepted. */
 const FORM_LIMIT_BYTES = 16 * 1024;
 
-export function cookie(app: App, name: string, value: string, maxAgeSeconds: number, sameSite: 'Lax' | 'Strict' = 'Lax'): string {
+export function cookie(
+  app: App,
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+  sameSite: 'Lax' | 'Strict' = 'Lax',
+): string {
   const secure = app.config.publicBaseUrl.startsWith('https:') ? '; Secure' : '';
   return `${name}=${value}; Path=/; HttpOnly; SameSite=${sameSite}; Max-Age=${maxAgeSeconds}${secure}`;
 }
@@ -52,12 +58,18 @@ export function loginCsrfToken(app: App, req: IncomingMessage, res: ServerRespon
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const raw = await readBody(req, FORM_LIMIT_BYTES);
-  if (type !== 'application/x-www-form-urlencoded') throw badRequest('A form post must be application/x-www-form-urlencoded.');
+  if (type !== 'application/x-www-form-urlencoded')
+    throw badRequest('A form post must be application/x-www-form-urlencoded.');
   return new URLSearchParams(raw.toString('utf8'));
 }
 
 /** A form post is ours when it comes from our origin and carries the expected CSRF token. */
-export function formCsrfValid(app: App, req: IncomingMessage, form: URLSearchParams, expected: string | undefined): boolean {
+export function formCsrfValid(
+  app: App,
+  req: IncomingMessage,
+  form: URLSearchParams,
+  expected: string | undefined,
+): boolean {
   const given = form.get('csrf');
   return sameOrigin(app, req) && !!given && !!expected && safeEqual(given, expected);
 }

@@ -61,7 +61,8 @@
       else if (token === ')') parens--;
       else if (parens > 0) return;
       else if (token === '{') {
-        if (braces === 0 && pending !== 'fragment') found.push({ type: pending || 'query', name: pending ? named || null : null });
+        if (braces === 0 && pending !== 'fragment')
+          found.push({ type: pending || 'query', name: pending ? named || null : null });
         if (braces === 0) {
           pending = null;
           named = false;
@@ -77,7 +78,10 @@
   async function overHttp(params, headers) {
     var response = await fetch(config.endpoint, {
       method: 'POST',
-      headers: Object.assign({}, headers, { 'Content-Type': 'application/json', Accept: 'application/graphql-response+json, application/json' }),
+      headers: Object.assign({}, headers, {
+        'Content-Type': 'application/json',
+        Accept: 'application/graphql-response+json, application/json',
+      }),
       body: JSON.stringify(params),
     });
     return response.json();
@@ -119,5 +123,8 @@
     return chosen && chosen.type === 'subscription' ? overWebSocket(request, headers) : overHttp(request, headers);
   }
 
-  YogaGraphiQL.renderYogaGraphiQL(document.getElementById('root'), Object.assign({}, config.graphiql, { fetcher: fetcher }));
+  YogaGraphiQL.renderYogaGraphiQL(
+    document.getElementById('root'),
+    Object.assign({}, config.graphiql, { fetcher: fetcher }),
+  );
 })();

@@ -18,7 +18,12 @@ export interface SocketExtra {
  * error's message as the reason. Here a failure is logged through pino (JSON-escaped) and the
  * close reason is generic. Client mistakes never get here: onSubscribe answers them in protocol.
  */
-export function serveGraphQLWs<E extends SocketExtra>(wss: WebSocketServer, options: ServerOptions<Record<string, unknown>, E>, log: Logger, extraOf: (socket: WebSocket, request: IncomingMessage) => E) {
+export function serveGraphQLWs<E extends SocketExtra>(
+  wss: WebSocketServer,
+  options: ServerOptions<Record<string, unknown>, E>,
+  log: Logger,
+  extraOf: (socket: WebSocket, request: IncomingMessage) => E,
+) {
   const server = makeServer(options);
   wss.options.handleProtocols = handleProtocols;
   wss.on('connection', (socket, request) => {

@@ -26,7 +26,10 @@ type Extra = SocketExtra & {
 };
 
 /** Yoga's envelop for one operation: onSubscribe hands its execute and subscribe over as the root value. */
-type Enveloped = Pick<ReturnType<YogaServerInstance<ServerContext, RequestContext>['getEnveloped']>, 'execute' | 'subscribe'>;
+type Enveloped = Pick<
+  ReturnType<YogaServerInstance<ServerContext, RequestContext>['getEnveloped']>,
+  'execute' | 'subscribe'
+>;
 
 /**
  * GraphQL over WebSocket (graphql-ws protocol) on /graphql, beside HTTP GraphQL on the same
@@ -40,7 +43,11 @@ type Enveloped = Pick<ReturnType<YogaServerInstance<ServerContext, RequestContex
  * through yoga's envelop (the same plugins, context and scope-auth as HTTP), as the graphql-yoga
  * docs show for graphql-ws.
  */
-export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerInstance<ServerContext, RequestContext>) {
+export function attachGraphQLWs(
+  server: http.Server,
+  app: App,
+  yoga: YogaServerInstance<ServerContext, RequestContext>,
+) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -61,7 +68,13 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
         const given = params.authorization ?? params.Authorization ?? ctx.extra.request.headers.authorization;
         const bearer = async () => {
           try {
-            return await authenticate(app.prisma, typeof given === 'string' ? given : null, app.clock.now(), audience, app.principals);
+            return await authenticate(
+              app.prisma,
+              typeof given === 'string' ? given : null,
+              app.clock.now(),
+              audience,
+              app.principals,
+            );
           } catch (err) {
             if (apiErrorOf(err)) return null;
             throw err;
@@ -76,7 +89,10 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
           current = session;
         }
         if (!principal) {
-          ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized: a valid API key is required in connectionParams.authorization');
+          ctx.extra.socket.close(
+            CloseCode.Unauthorized,
+            'Unauthorized: a valid API key is required in connectionParams.authorization',
+          );
           return false;
         }
         app.keyUse.record(principal);
@@ -98,7 +114,11 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
           if (!limit.allowed) {
             // No headers on a socket: the wait travels in the error.
             const refused = overLimit(limit);
-            return [new GraphQLError(refused.message, { extensions: { code: refused.extensions.code, status: refused.status, retryAfter: limit.retryAfter } })];
+            return [
+              new GraphQLError(refused.message, {
+                extensions: { code: refused.extensions.code, status: refused.status, retryAfter: limit.retryAfter },
+              }),
+            ];
           }
           const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
             app,
@@ -115,7 +135,12 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
           if (errors.length) return [...errors];
           if (getOperationAST(document, params.operationName)?.operation === 'subscription') {
             if (ctx.extra.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
-              return [new ApiError(429, `This connection already has ${MAX_SUBSCRIPTIONS_PER_SOCKET} open subscriptions, the most one connection may hold: complete one first.`)];
+              return [
+                new ApiError(
+                  429,
+                  `This connection already has ${MAX_SUBSCRIPTIONS_PER_SOCKET} open subscriptions, the most one connection may hold: complete one first.`,
+                ),
+              ];
             }
             ctx.extra.subscriptions.add(id);
           }
@@ -131,7 +156,10 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
           // A syntax error (the client's) or a failure (ours, logged): an `error` message either way.
           if (isClientGraphQLError(err) || apiErrorOf(err)) return [err as GraphQLError];
           const masked = unexpectedError(err);
-          log[masked.status === 503 ? 'warn' : 'error']({ err, requestId }, masked.status === 503 ? 'database unavailable' : 'unexpected error');
+          log[masked.status === 503 ? 'warn' : 'error'](
+            { err, requestId },
+            masked.status === 503 ? 'database unavailable' : 'unexpected error',
+          );
           return [masked];
         }
       },
@@ -139,7 +167,8 @@ export function attachGraphQLWs(server: http.Server, app: App, yoga: YogaServerI
         ctx.extra.subscriptions.delete(id);
       },
       onError: (_ctx, _id, _payload, errors) => errors.map(formatted),
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(formatted) } : undefined),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map(formatted) } : undefined,
     },
     log,
     (socket, request) => ({ socket, request, subscriptions: new Set() }),
@@ -164,6 +193,10 @@ function formatted(error: GraphQLError): GraphQLFormattedError {
     message: error.message,
     ...(error.locations ? { locations: error.locations } : {}),
     ...(error.path ? { path: error.path } : {}),
-    extensions: { ...extensions, code: extensions.code ?? (status === 400 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR'), status: status ?? 500 },
+    extensions: {
+      ...extensions,
+      code: extensions.code ?? (status === 400 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR'),
+      status: status ?? 500,
+    },
   };
 }

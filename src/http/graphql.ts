@@ -93,9 +93,11 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
     plugins: [
       // Validation errors are returned, not thrown, so the masker never sees them: 400 here.
       {
-        onValidate: () => ({ result, setResult }: { result: readonly GraphQLError[]; setResult(errors: GraphQLError[]): void }) => {
-          if (result.length) setResult(result.map((e) => asBadRequest(e, 'GRAPHQL_VALIDATION_FAILED')));
-        },
+        onValidate:
+          () =>
+          ({ result, setResult }: { result: readonly GraphQLError[]; setResult(errors: GraphQLError[]): void }) => {
+            if (result.length) setResult(result.map((e) => asBadRequest(e, 'GRAPHQL_VALIDATION_FAILED')));
+          },
       },
       maxTokensPlugin({ n: GRAPHQL_LIMITS.maxTokens }),
       maxDepthPlugin({ n: GRAPHQL_LIMITS.maxDepth, flattenFragments: true }),
@@ -120,7 +122,6 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
   });
 }
 
-
 /**
  * GraphQL's own refusals (parse, validation, limits, variables) as the API's 400: yoga would
  * otherwise answer them with a 200 and no `status`, unlike every other error here.
@@ -136,6 +137,11 @@ function asBadRequest(error: GraphQLError, code = 'BAD_REQUEST'): GraphQLError {
     positions: error.positions,
     path: error.path,
     originalError: error.originalError,
-    extensions: { ...error.extensions, code: error.extensions?.code ?? code, status: 400, http: { status: 400, spec: false } },
+    extensions: {
+      ...error.extensions,
+      code: error.extensions?.code ?? code,
+      status: 400,
+      http: { status: 400, spec: false },
+    },
   });
 }

@@ -24,7 +24,10 @@ export function createHooksHandler(app: App) {
       if (!/^[A-Za-z0-9_]{1,64}$/.test(hostingId)) throw new ApiError(404, `No route for ${req.method} ${path}.`);
       if (!limit.allowed) throw new ApiError(429, `Rate limit of ${limit.limit} requests per minute exceeded.`);
       const body = await readBody(req, app.config.bodyLimitBytes);
-      const status = await receivePushHook(app, hostingId, body, { hubSignature: headerOf(req, 'x-hub-signature-256'), gitlabToken: headerOf(req, 'x-gitlab-token') });
+      const status = await receivePushHook(app, hostingId, body, {
+        hubSignature: headerOf(req, 'x-hub-signature-256'),
+        gitlabToken: headerOf(req, 'x-gitlab-token'),
+      });
       sendJson(res, 200, status, headers);
     } catch (err) {
       const api = apiErrorOf(err);

@@ -22,7 +22,11 @@ export function escapeHtml(value: string): string {
  * consent page's redirect), `extra` adds sources to other directives, for one response only (the
  * API reference and GraphiQL, see src/http/docs.ts).
  */
-export function securityHeaders(app: App, formTargets: string[] = [], extra: Partial<Record<'style-src' | 'style-src-attr' | 'font-src', string[]>> = {}): Record<string, string> {
+export function securityHeaders(
+  app: App,
+  formTargets: string[] = [],
+  extra: Partial<Record<'style-src' | 'style-src-attr' | 'font-src', string[]>> = {},
+): Record<string, string> {
   const base = new URL(app.config.publicBaseUrl);
   const https = base.protocol === 'https:';
   const ws = `${https ? 'wss' : 'ws'}://${base.host}`;
@@ -68,14 +72,27 @@ export function htmlPage(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>${stylesheets()}</head><body>${body}</body></html>`;
 }
 
-export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-store' });
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(html),
+    'Cache-Control': 'no-store',
+  });
   res.end(html);
 }
 
 /** A page that only says something (an error, a result). */
 export function messagePage(title: string, message: string, link = '<a href="/">Go to the dashboard</a>'): string {
-  return htmlPage(title, `<main class="narrow"><section class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p>${link}</p></section></main>`);
+  return htmlPage(
+    title,
+    `<main class="narrow"><section class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p>${link}</p></section></main>`,
+  );
 }
 
 /**
@@ -97,7 +114,10 @@ export function hidden(name: string, value: string | undefined): string {
  */
 export function scopePicker(requested: readonly Scope[], chosen: ReadonlySet<string> = new Set(requested)): string {
   const boxes = requested
-    .map((s) => `<label class="check" title="${escapeHtml(SCOPES[s])}"><input type="checkbox" name="granted" value="${s}"${chosen.has(s) ? ' checked' : ''}><span class="mono">${s}</span></label>`)
+    .map(
+      (s) =>
+        `<label class="check" title="${escapeHtml(SCOPES[s])}"><input type="checkbox" name="granted" value="${s}"${chosen.has(s) ? ' checked' : ''}><span class="mono">${s}</span></label>`,
+    )
     .join('');
   const about = requested.map((s) => `<li><span class="mono">${s}</span>: ${escapeHtml(SCOPES[s])}</li>`).join('');
   return `<div class="scopes" data-testid="scope-picker">${boxes}</div><ul class="small muted">${about}</ul>`;

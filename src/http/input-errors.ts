@@ -51,7 +51,10 @@ export function inputProblem(type: GraphQLInputType, value: unknown, path: strin
   }
   if (isEnumType(type)) {
     if (typeof value === 'string' && type.getValue(value)) return undefined;
-    return `${path} must be one of ${type.getValues().map((v) => v.name).join(', ')}.`;
+    return `${path} must be one of ${type
+      .getValues()
+      .map((v) => v.name)
+      .join(', ')}.`;
   }
   switch (type.name) {
     case 'String':
@@ -64,7 +67,9 @@ export function inputProblem(type: GraphQLInputType, value: unknown, path: strin
       return typeof value === 'number' && Number.isFinite(value) ? undefined : `${path} must be a number.`;
     case 'Int':
       if (!Number.isInteger(value)) return `${path} must be an integer.`;
-      return (value as number) < INT_MIN || (value as number) > INT_MAX ? `${path} must be an integer from ${INT_MIN} to ${INT_MAX}.` : undefined;
+      return (value as number) < INT_MIN || (value as number) > INT_MAX
+        ? `${path} must be an integer from ${INT_MIN} to ${INT_MAX}.`
+        : undefined;
   }
   // The API's own scalars state their rule as "Expected <what it must be>.".
   try {
@@ -82,7 +87,12 @@ export function isVariableError(error: { message: string; path?: readonly unknow
 }
 
 /** The problems of an operation's variables, one sentence per refused variable. */
-export function variableProblems(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): string[] {
+export function variableProblems(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+): string[] {
   const operation = getOperationAST(document, operationName);
   const problems: string[] = [];
   for (const def of operation?.variableDefinitions ?? []) {

@@ -71,7 +71,8 @@ function protectedResourceMetadata(baseUrl: string) {
 }
 
 /** Where the MCP endpoint's protected resource metadata is (the `resource_metadata` of its 401s). */
-export const protectedResourceMetadataUrl = (baseUrl: string) => `${baseUrl}${OAUTH_PATHS.protectedResource}${RESOURCE_PATHS.mcp}`;
+export const protectedResourceMetadataUrl = (baseUrl: string) =>
+  `${baseUrl}${OAUTH_PATHS.protectedResource}${RESOURCE_PATHS.mcp}`;
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
@@ -84,12 +85,19 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
   type Ctx = { req: IncomingMessage; res: ServerResponse; now: Date; base: string; documents: Documents };
   const form = (endpoint: (form: URLSearchParams, ctx: Ctx) => Promise<unknown>) => (ctx: Ctx) =>
     answerForm(ctx.req, ctx.res, app.config.bodyLimitBytes, (f) => endpoint(f, ctx));
-  const document = (body: (base: string) => unknown) => async ({ res, base }: Ctx) => sendJson(res, 200, body(base), PUBLIC_DOCUMENT);
+  const document =
+    (body: (base: string) => unknown) =>
+    async ({ res, base }: Ctx) =>
+      sendJson(res, 200, body(base), PUBLIC_DOCUMENT);
   // HEAD is answered as GET (node drops the body).
   const router = new Router<{ method: string; path: string; handle(ctx: Ctx): Promise<void> }>([
     { method: 'GET', path: OAUTH_PATHS.metadata, handle: document(authorizationServerMetadata) },
     { method: 'GET', path: OAUTH_PATHS.protectedResource, handle: document(protectedResourceMetadata) },
-    { method: 'GET', path: `${OAUTH_PATHS.protectedResource}${RESOURCE_PATHS.mcp}`, handle: document(protectedResourceMetadata) },
+    {
+      method: 'GET',
+      path: `${OAUTH_PATHS.protectedResource}${RESOURCE_PATHS.mcp}`,
+      handle: document(protectedResourceMetadata),
+    },
     { method: 'GET', path: OAUTH_PATHS.devicePage, handle: ({ req, res }) => devicePage(req, res) },
     { method: 'POST', path: OAUTH_PATHS.devicePage, handle: ({ req, res }) => handleDeviceForm(app, req, res) },
     { method: 'GET', path: OAUTH_PATHS.authorization, handle: ({ req, res }) => handleAuthorize(app, req, res) },
@@ -101,15 +109,29 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
       handle: form(async (f, { req, res, base, now, documents }) => {
         // Each call stores a device code: counted per client address, like registrations.
         await consumeLimit(app, res, 'deviceAuthorization', clientAddress(req));
-        return startDeviceAuthorization(app.prisma, { clientId: one(f, 'client_id'), scope: one(f, 'scope'), documents }, base, now);
+        return startDeviceAuthorization(
+          app.prisma,
+          { clientId: one(f, 'client_id'), scope: one(f, 'scope'), documents },
+          base,
+          now,
+        );
       }),
     },
-    { method: 'POST', path: OAUTH_PATHS.token, handle: form((f, { base, now, documents }) => token(app, f, documents, base, now)) },
+    {
+      method: 'POST',
+      path: OAUTH_PATHS.token,
+      handle: form((f, { base, now, documents }) => token(app, f, documents, base, now)),
+    },
     {
       method: 'POST',
       path: OAUTH_PATHS.revocation,
       handle: form(async (f, { now, documents }) => {
-        await revokeToken(app.prisma, { clientId: one(f, 'client_id'), documents, token: one(f, 'token') }, now, app.principals);
+        await revokeToken(
+          app.prisma,
+          { clientId: one(f, 'client_id'), documents, token: one(f, 'token') },
+          now,
+          app.principals,
+        );
         return {};
       }),
     },
@@ -140,17 +162,39 @@ async function token(app: App, form: URLSearchParams, documents: Documents, base
   if (grantType === 'authorization_code') {
     return exchangeAuthorizationCode(
       app.prisma,
-      { clientId, documents, code: one(form, 'code'), redirectUri: one(form, 'redirect_uri'), codeVerifier: one(form, 'code_verifier'), resource: one(form, 'resource') },
+      {
+        clientId,
+        documents,
+        code: one(form, 'code'),
+        redirectUri: one(form, 'redirect_uri'),
+        codeVerifier: one(form, 'code_verifier'),
+        resource: one(form, 'resource'),
+      },
       base,
       now,
       app.principals,
     );
   }
-  if (grantType === DEVICE_CODE_GRANT_TYPE) return exchangeDeviceCode(app.prisma, { clientId, documents, deviceCode: one(form, 'device_code') }, now);
+  if (grantType === DEVICE_CODE_GRANT_TYPE)
+    return exchangeDeviceCode(app.prisma, { clientId, documents, deviceCode: one(form, 'device_code') }, now);
   if (grantType === 'refresh_token') {
-    return refreshTokens(app.prisma, { clientId, documents, refreshToken: one(form, 'refresh_token'), scope: one(form, 'scope'), resource: one(form, 'resource') }, now, app.principals);
+    return refreshTokens(
+      app.prisma,
+      {
+        clientId,
+        documents,
+        refreshToken: one(form, 'refresh_token'),
+        scope: one(form, 'scope'),
+        resource: one(form, 'resource'),
+      },
+      now,
+      app.principals,
+    );
   }
-  throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported; use authorization_code, ${DEVICE_CODE_GRANT_TYPE} or refresh_token.`);
+  throw new OAuthError(
+    'unsupported_grant_type',
+    `grant_type ${grantType} is not supported; use authorization_code, ${DEVICE_CODE_GRANT_TYPE} or refresh_token.`,
+  );
 }
 
 /** POST /oauth/register (RFC 7591): JSON in, the client's metadata out; OAuth error codes. */
@@ -161,15 +205,26 @@ async function register(app: App, req: IncomingMessage, res: ServerResponse, now
     await consumeLimit(app, res, 'clientRegistration', clientAddress(req));
     return sendJson(res, 201, await registerDynamicClient(app.prisma, metadata, now), NO_STORE);
   } catch (err) {
-    if (err instanceof OAuthError) return sendJson(res, err.status, { error: err.error, error_description: err.description }, NO_STORE);
+    if (err instanceof OAuthError)
+      return sendJson(res, err.status, { error: err.error, error_description: err.description }, NO_STORE);
     const api = apiErrorOf(err);
     if (!api) throw err;
-    return sendJson(res, api.status, { error: api.status === 429 ? 'too_many_requests' : 'invalid_client_metadata', error_description: api.message }, NO_STORE);
+    return sendJson(
+      res,
+      api.status,
+      { error: api.status === 429 ? 'too_many_requests' : 'invalid_client_metadata', error_description: api.message },
+      NO_STORE,
+    );
   }
 }
 
 /** A form-encoded endpoint: its JSON answer, or the RFC 6749 §5.2 error object. */
-async function answerForm(req: IncomingMessage, res: ServerResponse, limit: number, endpoint: (form: URLSearchParams) => Promise<unknown>): Promise<void> {
+async function answerForm(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  endpoint: (form: URLSearchParams) => Promise<unknown>,
+): Promise<void> {
   try {
     const form = await readForm(req, limit);
     sendJson(res, 200, await endpoint(form), NO_STORE);
@@ -179,9 +234,11 @@ async function answerForm(req: IncomingMessage, res: ServerResponse, limit: numb
       if (err.status === 401) headers['WWW-Authenticate'] = 'Basic realm="oauth"';
       return sendJson(res, err.status, { error: err.error, error_description: err.description }, headers);
     }
-    if (err instanceof ApiError && err.status === 413) return sendJson(res, 413, { error: 'invalid_request', error_description: err.message }, NO_STORE);
+    if (err instanceof ApiError && err.status === 413)
+      return sendJson(res, 413, { error: 'invalid_request', error_description: err.message }, NO_STORE);
     // consumeLimit has set Retry-After and the limit headers; the body is RFC 6749's shape, as for registrations.
-    if (err instanceof ApiError && err.status === 429) return sendJson(res, 429, { error: 'too_many_requests', error_description: err.message }, NO_STORE);
+    if (err instanceof ApiError && err.status === 429)
+      return sendJson(res, 429, { error: 'too_many_requests', error_description: err.message }, NO_STORE);
     throw err;
   }
 }
@@ -202,7 +259,11 @@ async function readForm(req: IncomingMessage, limit: number): Promise<URLSearchP
   const form = new URLSearchParams(raw.toString('utf8'));
   if (req.headers.authorization) {
     // Public clients only: a client secret (HTTP Basic) is a credential we never issued.
-    throw new OAuthError('invalid_client', 'Clients here are public (token_endpoint_auth_method none): send client_id in the body, no Authorization header.', 401);
+    throw new OAuthError(
+      'invalid_client',
+      'Clients here are public (token_endpoint_auth_method none): send client_id in the body, no Authorization header.',
+      401,
+    );
   }
   return form;
 }

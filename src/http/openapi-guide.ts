@@ -34,9 +34,19 @@ export const AREA_TAGS: readonly { name: Area; description: string }[] = [
     description:
       'Web hosting accounts and their control panel: files, databases, backups, cron, git deploy, custom domain and certificate, PHP version, WAF, logs, statistics and browser SSH. The panel needs the opt-in `hosting:manage` scope. File upload and downloads are streamed (not available over GraphQL or MCP).',
   },
-  { name: 'mail', description: 'Email hosting: mail domains, mailboxes, forwarding aliases and the DNS records a domain needs.' },
-  { name: 'domains', description: 'Registered domains and their registrar settings: auto-renew, transfer lock, nameservers, WHOIS privacy.' },
-  { name: 'billing', description: 'Invoices, the prepaid wallet, its transactions and auto-recharge. Money is always integer US cents.' },
+  {
+    name: 'mail',
+    description: 'Email hosting: mail domains, mailboxes, forwarding aliases and the DNS records a domain needs.',
+  },
+  {
+    name: 'domains',
+    description:
+      'Registered domains and their registrar settings: auto-renew, transfer lock, nameservers, WHOIS privacy.',
+  },
+  {
+    name: 'billing',
+    description: 'Invoices, the prepaid wallet, its transactions and auto-recharge. Money is always integer US cents.',
+  },
   { name: 'tickets', description: 'Support tickets and their message threads.' },
   {
     name: 'webhooks',
@@ -52,7 +62,10 @@ export function apiGuide(schema: GraphQLSchema): string {
   const classes = [...new Set(listOperations(schema).flatMap((op) => (op.meta.rateLimit ? [op.meta.rateLimit] : [])))];
   const retryHours = retrySchedule().reduce((sum, seconds) => sum + seconds, 0) / 3600;
   const scopeRows = (Object.entries(SCOPES) as [Scope, string][])
-    .map(([scope, covers]) => `| \`${scope}\` | ${covers.replace(/ \(opt-in\)$/, '')} | ${OPT_IN_SCOPES.includes(scope) ? 'opt-in' : 'yes'} |`)
+    .map(
+      ([scope, covers]) =>
+        `| \`${scope}\` | ${covers.replace(/ \(opt-in\)$/, '')} | ${OPT_IN_SCOPES.includes(scope) ? 'opt-in' : 'yes'} |`,
+    )
     .join('\n');
 
   return `Servers, capacity pools, web hosting, email hosting, domains, billing, support tickets and webhooks of one customer account. The same operations are served as GraphQL at \`/graphql\` (GraphiQL when opened in a browser; subscriptions over graphql-ws) and as MCP tools at \`/mcp\`; this document is generated from that one schema.
@@ -137,4 +150,7 @@ A delivery succeeds on any 2xx within the timeout (10 seconds by default); anyth
 }
 
 /** `info.license`, from package.json's `license` (its one declaration): an SPDX identifier. */
-export const LICENSE: { name: string; identifier: string } = { name: packageJson.license, identifier: packageJson.license };
+export const LICENSE: { name: string; identifier: string } = {
+  name: packageJson.license,
+  identifier: packageJson.license,
+};

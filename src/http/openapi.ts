@@ -1,4 +1,14 @@
-import { GraphQLID, GraphQLInt, GraphQLString, isInputObjectType, isIntrospectionType, isInterfaceType, isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLID,
+  GraphQLInt,
+  GraphQLString,
+  isInputObjectType,
+  isIntrospectionType,
+  isInterfaceType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import { EVENT_TYPES } from '../events/catalog.ts';
 import { SCOPES } from '../scopes.ts';
 import { argumentsExample, exampleOf } from '../schema/examples.ts';
@@ -11,10 +21,16 @@ import { errorSchema, HEADERS, responsesOf, sharedResponses } from './openapi-re
 import { apiGuide, AREA_TAGS, LICENSE } from './openapi-guide.ts';
 
 const WEBHOOK_HEADERS: Record<string, [string, string]> = {
-  'X-Service-Signature': ['t=<Unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">, keyed with the subscription\'s secret.', 't=1773480600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd'],
+  'X-Service-Signature': [
+    't=<Unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">, keyed with the subscription\'s secret.',
+    't=1773480600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+  ],
   'X-Service-Event-Id': ["The event's id.", 'evt_01jq8k2m4p6rab3c5d7e9f1g2h'],
   'X-Service-Event-Type': ["The event's kind.", 'server.power.changed'],
-  'X-Service-Delivery-Id': ['The same on every attempt and redelivery: drop a repeat by it.', 'whd_01jq8k2m4p6rab3c5d7e9f1g2h'],
+  'X-Service-Delivery-Id': [
+    'The same on every attempt and redelivery: drop a repeat by it.',
+    'whd_01jq8k2m4p6rab3c5d7e9f1g2h',
+  ],
   'X-Service-Delivery-Attempt': ['1, 2, … for each attempt.', '1'],
 };
 
@@ -24,11 +40,22 @@ function eventWebhook(): object {
     post: {
       operationId: 'eventDelivery',
       summary: 'Event delivery',
-      description: 'Each event of a subscribed kind is POSTed as JSON to the subscription\'s URL, signed (see "Webhooks and their signature"). Answer any 2xx within the timeout; anything else is retried.',
+      description:
+        'Each event of a subscribed kind is POSTed as JSON to the subscription\'s URL, signed (see "Webhooks and their signature"). Answer any 2xx within the timeout; anything else is retried.',
       tags: ['webhooks'],
       security: [],
-      parameters: Object.entries(WEBHOOK_HEADERS).map(([name, [description, example]]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example })),
-      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/EventDelivery' } } } },
+      parameters: Object.entries(WEBHOOK_HEADERS).map(([name, [description, example]]) => ({
+        name,
+        in: 'header',
+        required: true,
+        description,
+        schema: { type: 'string' },
+        example,
+      })),
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/EventDelivery' } } },
+      },
       responses: {
         200: { description: 'Any 2xx acknowledges the delivery.' },
         400: { description: 'Any other status (or none within the timeout) is retried with growing waits.' },
@@ -47,21 +74,45 @@ function eventDeliverySchemas(): Record<string, JsonSchema> {
   for (const [kind, { fields }] of Object.entries(EVENT_TYPES)) {
     const name = `Event_${kind.replace(/\./g, '_')}`;
     mapping[kind] = `#/components/schemas/${name}`;
-    const properties = Object.fromEntries(Object.entries<{ type: string | readonly string[]; format?: string; examples?: readonly string[] }>(fields).map(([field, s]) => {
-      const example = s.examples?.[0] ?? exampleOf(s.type === 'integer' ? GraphQLInt : GraphQLString, field, { parent: 'EventData' });
-      return [field, { ...s, type: Array.isArray(s.type) ? [...s.type] : s.type, description: `${field} of the ${kind} event.`, examples: [example] }];
-    }));
+    const properties = Object.fromEntries(
+      Object.entries<{ type: string | readonly string[]; format?: string; examples?: readonly string[] }>(fields).map(
+        ([field, s]) => {
+          const example =
+            s.examples?.[0] ??
+            exampleOf(s.type === 'integer' ? GraphQLInt : GraphQLString, field, { parent: 'EventData' });
+          return [
+            field,
+            {
+              ...s,
+              type: Array.isArray(s.type) ? [...s.type] : s.type,
+              description: `${field} of the ${kind} event.`,
+              examples: [example],
+            },
+          ];
+        },
+      ),
+    );
     out[name] = {
       type: 'object',
       description: `A ${kind} event.`,
       allOf: [{ $ref: '#/components/schemas/Event' }],
       properties: {
         type: { const: kind, description: 'The event kind.', examples: [kind] },
-        data: { type: 'object', description: `The payload of ${kind}.`, required: Object.keys(fields), properties, additionalProperties: false },
+        data: {
+          type: 'object',
+          description: `The payload of ${kind}.`,
+          required: Object.keys(fields),
+          properties,
+          additionalProperties: false,
+        },
       },
     };
   }
-  out.EventDelivery = { description: 'What a webhook receives: the Event envelope of one of the kinds, its payload typed by `type`.', oneOf: Object.values(mapping).map(($ref) => ({ $ref })), discriminator: { propertyName: 'type', mapping } };
+  out.EventDelivery = {
+    description: 'What a webhook receives: the Event envelope of one of the kinds, its payload typed by `type`.',
+    oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
+    discriminator: { propertyName: 'type', mapping },
+  };
   return out;
 }
 
@@ -71,7 +122,8 @@ const IF_NONE_MATCH = {
   in: 'header',
   required: false,
   schema: { type: 'string' },
-  description: 'ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit.',
+  description:
+    'ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit.',
 };
 
 /**
@@ -81,14 +133,21 @@ const IF_NONE_MATCH = {
 export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
   const operations = listOperations(schema);
   const routes = binaryRoutes();
-  const refusals = [...operations.flatMap((op) => op.meta.refuses ?? []), ...routes.flatMap((r) => r.refuses ?? []), IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED];
+  const refusals = [
+    ...operations.flatMap((op) => op.meta.refuses ?? []),
+    ...routes.flatMap((r) => r.refuses ?? []),
+    IDEMPOTENCY_KEY_BUSY,
+    IDEMPOTENCY_KEY_REUSED,
+  ];
   const schemas: Record<string, JsonSchema> = {
     Error: errorSchema([...Object.values(ERROR_CODES), 'ERROR', ...refusals.map((r) => r.code)]) as JsonSchema,
   };
   for (const type of Object.values(schema.getTypeMap())) {
     if (isIntrospectionType(type) || type.name.startsWith('__')) continue;
-    if (type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType()) continue;
-    if (isObjectType(type) || isInputObjectType(type) || isInterfaceType(type)) schemas[type.name] = objectSchemaOf(type, { examples: true });
+    if (type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType())
+      continue;
+    if (isObjectType(type) || isInputObjectType(type) || isInterfaceType(type))
+      schemas[type.name] = objectSchemaOf(type, { examples: true });
   }
   Object.assign(schemas, eventDeliverySchemas());
 
@@ -102,20 +161,39 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
     for (const arg of op.field.args) {
       const where = op.argLocation(arg);
       if (where === 'body') {
-        (body.properties as Record<string, unknown>)[arg.name] = inputSchemaOf(arg, { examples: true, example: examples[arg.name] });
+        (body.properties as Record<string, unknown>)[arg.name] = inputSchemaOf(arg, {
+          examples: true,
+          example: examples[arg.name],
+        });
         bodyExample[arg.name] = examples[arg.name];
         if (isNonNullType(arg.type)) (body.required as string[]).push(arg.name);
       } else {
         const schema = inputSchemaOf(arg);
-        parameters.push({ name: arg.name, in: where, required: where === 'path' || isNonNullType(arg.type), description: schema.description, schema, example: examples[arg.name] });
+        parameters.push({
+          name: arg.name,
+          in: where,
+          required: where === 'path' || isNonNullType(arg.type),
+          description: schema.description,
+          schema,
+          example: examples[arg.name],
+        });
       }
     }
     if (op.idempotencyKey) {
-      parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'Retries with the same key within 24 hours return the first result.', example: '4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e' });
+      parameters.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', maxLength: 255 },
+        description: 'Retries with the same key within 24 hours return the first result.',
+        example: '4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e',
+      });
     }
     const conditional = op.method === 'GET';
     if (conditional) parameters.push(IF_NONE_MATCH);
-    const limitNote = op.meta.rateLimit ? ` Rate limit class: ${RATE_LIMIT_CLASSES[op.meta.rateLimit].description}.` : '';
+    const limitNote = op.meta.rateLimit
+      ? ` Rate limit class: ${RATE_LIMIT_CLASSES[op.meta.rateLimit].description}.`
+      : '';
     paths[path] ??= {};
     paths[path][op.method.toLowerCase()] = {
       operationId: op.name,
@@ -126,14 +204,29 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
       'x-scope': op.meta.scope,
       ...(parameters.length ? { parameters } : {}),
       ...(Object.keys(body.properties as object).length
-        ? { requestBody: { required: (body.required as string[]).length > 0, content: { 'application/json': { schema: (body.required as string[]).length ? body : { ...body, required: undefined }, example: bodyExample } } } }
+        ? {
+            requestBody: {
+              required: (body.required as string[]).length > 0,
+              content: {
+                'application/json': {
+                  schema: (body.required as string[]).length ? body : { ...body, required: undefined },
+                  example: bodyExample,
+                },
+              },
+            },
+          }
         : {}),
       responses: responsesOf({
         conditional,
         readsBody: op.method !== 'GET',
         idempotencyKey: op.idempotencyKey,
         refuses: op.meta.refuses ?? [],
-        success: { description: 'Success.', content: { 'application/json': { schema: jsonSchemaOf(op.field.type), example: exampleOf(op.field.type, op.name) } } },
+        success: {
+          description: 'Success.',
+          content: {
+            'application/json': { schema: jsonSchemaOf(op.field.type), example: exampleOf(op.field.type, op.name) },
+          },
+        },
       }),
     };
   }
@@ -142,15 +235,36 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
-      name: m[1], in: 'path', required: true, schema: { type: 'string' },
-      description: m[1] === 'id' ? 'The hosting account id.' : 'The backup id.', example: exampleOf(GraphQLID, m[1], { parent: m[1] === 'id' ? 'hosting' : undefined }),
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+      description: m[1] === 'id' ? 'The hosting account id.' : 'The backup id.',
+      example: exampleOf(GraphQLID, m[1], { parent: m[1] === 'id' ? 'hosting' : undefined }),
     }));
-    const query = route.query.map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: { type: 'string' }, example: q.example }));
+    const query = route.query.map((q) => ({
+      name: q.name,
+      in: 'query',
+      required: q.required,
+      description: q.description,
+      schema: { type: 'string' },
+      example: q.example,
+    }));
     // A JSON answer of the API's own (an upload's HostingFile), not a file that happens to be JSON.
     const json = route.response.contentTypes.length === 1 && route.response.contentTypes[0] === 'application/json';
     const success = json
-      ? { 'application/json': { schema: { $ref: '#/components/schemas/HostingFile' }, example: exampleOf(schema.getType('HostingFile')!, 'file') } }
-      : Object.fromEntries([...new Set(route.response.contentTypes.map(mediaType))].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+      ? {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/HostingFile' },
+            example: exampleOf(schema.getType('HostingFile')!, 'file'),
+          },
+        }
+      : Object.fromEntries(
+          [...new Set(route.response.contentTypes.map(mediaType))].map((type) => [
+            type,
+            { schema: { type: 'string', format: 'binary' } },
+          ]),
+        );
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: route.operationId,
@@ -166,7 +280,13 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
               required: true,
               content: {
                 'multipart/form-data': {
-                  schema: { type: 'object', required: [route.upload.field], properties: { [route.upload.field]: { type: 'string', format: 'binary', description: route.upload.description } } },
+                  schema: {
+                    type: 'object',
+                    required: [route.upload.field],
+                    properties: {
+                      [route.upload.field]: { type: 'string', format: 'binary', description: route.upload.description },
+                    },
+                  },
                 },
               },
             },
@@ -177,9 +297,15 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
         readsBody: route.method !== 'GET',
         idempotencyKey: false,
         refuses: route.refuses ?? [],
-        success: { description: route.response.description, content: success, headers: json ? [] : ['Content-Disposition', 'Cache-Control'] },
+        success: {
+          description: route.response.description,
+          content: success,
+          headers: json ? [] : ['Content-Disposition', 'Cache-Control'],
+        },
         bodyStatuses: {
-          413: { description: 'The body is larger than the upload limit (HOSTING_UPLOAD_LIMIT_BYTES, 50 MiB by default).' },
+          413: {
+            description: 'The body is larger than the upload limit (HOSTING_UPLOAD_LIMIT_BYTES, 50 MiB by default).',
+          },
           415: { description: 'The body is not multipart/form-data.' },
         },
       }),
@@ -203,7 +329,11 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
       headers: HEADERS,
       responses: sharedResponses(),
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: `API key (svc_...) or OAuth access token. Scopes: ${Object.keys(SCOPES).join(', ')}.` },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `API key (svc_...) or OAuth access token. Scopes: ${Object.keys(SCOPES).join(', ')}.`,
+        },
       },
       schemas,
     },

@@ -13,12 +13,16 @@ import { sendError, sendJson } from './respond.ts';
 export async function handleOps(app: App, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   // The surface routes only these three paths here, so the label set stays fixed.
   requestScope.getStore()!.operation = path.slice(1);
-  if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 'ops', new ApiError(405, 'Use GET.'), { Allow: 'GET' });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return sendError(res, 'ops', new ApiError(405, 'Use GET.'), { Allow: 'GET' });
   if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
   if (path === '/readyz') {
     const checks: Record<string, string> = { migrations: app.ready ? 'ok' : 'pending' };
     // A frozen dependency (connected, not answering) reads as unreachable within the probe's bound.
-    const [database, redis] = await Promise.all([answers(app.db.ping(), DATABASE_PROBE_MS), app.redis ? answers(app.redis.ping(), REDIS_PROBE_MS) : undefined]);
+    const [database, redis] = await Promise.all([
+      answers(app.db.ping(), DATABASE_PROBE_MS),
+      app.redis ? answers(app.redis.ping(), REDIS_PROBE_MS) : undefined,
+    ]);
     checks.database = database;
     // Redis down degrades (per-instance rate limits, live events via replay) but does not stop serving.
     if (redis) checks.redis = redis;
@@ -39,5 +43,11 @@ const REDIS_PROBE_MS = 500;
 function answers(probe: Promise<unknown>, ms: number): Promise<'ok' | 'unreachable'> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'unreachable'>((r) => (timer = setTimeout(() => r('unreachable'), ms)));
-  return Promise.race([probe.then(() => 'ok' as const, () => 'unreachable' as const), late]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    probe.then(
+      () => 'ok' as const,
+      () => 'unreachable' as const,
+    ),
+    late,
+  ]).finally(() => clearTimeout(timer));
 }

@@ -42,9 +42,11 @@ export class RateLimits {
     let limiter = this.limiters.get(bucket);
     if (!limiter) {
       const { points, durationSeconds } =
-        bucket === 'default' ? { points: this.requestsPerMinute, durationSeconds: 60 }
-        : bucket === 'account' ? { points: this.accountRequestsPerMinute, durationSeconds: 60 }
-        : RATE_LIMIT_CLASSES[bucket];
+        bucket === 'default'
+          ? { points: this.requestsPerMinute, durationSeconds: 60 }
+          : bucket === 'account'
+            ? { points: this.accountRequestsPerMinute, durationSeconds: 60 }
+            : RATE_LIMIT_CLASSES[bucket];
       const opts = { points, duration: durationSeconds, keyPrefix: `svc:${this.namespace}:rl:${bucket}` };
       limiter = this.redis
         ? new RateLimiterRedis({ ...opts, storeClient: this.redis, insuranceLimiter: this.insurance(opts) })
@@ -102,7 +104,10 @@ export class RateLimits {
     const own = await this.consume('default', key);
     if (!own.allowed || !accountId || !this.accountRequestsPerMinute) return own;
     const account = { ...(await this.consume('account', accountId)), scope: 'account' as const };
-    if (!account.allowed) await this.limiter('default').reward(key, 1).catch(() => undefined);
+    if (!account.allowed)
+      await this.limiter('default')
+        .reward(key, 1)
+        .catch(() => undefined);
     return tighter(own, account);
   }
 

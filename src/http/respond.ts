@@ -3,18 +3,37 @@ import { type ApiError, codeOf, errorBody, paramOf } from '../errors.ts';
 
 export type Surface = 'rest' | 'graphql' | 'admin' | 'ops' | 'mcp';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
 /** An error in the shape its surface speaks: the spec's error object, or GraphQL's `errors`. */
-export function sendError(res: ServerResponse, surface: Surface, error: ApiError, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  surface: Surface,
+  error: ApiError,
+  headers: Record<string, string> = {},
+): void {
   const http = (error.extensions.http ?? {}) as { headers?: Record<string, string> };
   const all = { ...headers, ...http.headers };
   if (surface === 'graphql') {
-    sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: error.extensions.code, status: error.status } }] }, all);
+    sendJson(
+      res,
+      error.status,
+      { errors: [{ message: error.message, extensions: { code: error.extensions.code, status: error.status } }] },
+      all,
+    );
   } else {
     sendJson(res, error.status, errorBody(error.status, error.message, paramOf(error), codeOf(error)), all);
   }
@@ -54,7 +73,11 @@ export function isStreamed(response: Response): boolean {
  * Sends a streamed answer part by part as it comes, adding `extra` headers. The client hanging
  * up cancels the stream, which ends the subscription behind it.
  */
-export async function streamAnswer(res: ServerResponse, response: Response, extra: Record<string, string>): Promise<void> {
+export async function streamAnswer(
+  res: ServerResponse,
+  response: Response,
+  extra: Record<string, string>,
+): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => {
     headers[key.toLowerCase()] = value;
@@ -71,14 +94,15 @@ export async function streamAnswer(res: ServerResponse, response: Response, extr
       const { done, value } = await reader.read();
       if (done || res.destroyed) break;
       // A slow reader: wait until the socket drains (or closes) before taking the next part.
-      if (!res.write(value)) await new Promise<void>((resolve) => {
-        const go = () => {
-          res.off('drain', go);
-          res.off('close', go);
-          resolve();
-        };
-        res.on('drain', go).on('close', go);
-      });
+      if (!res.write(value))
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            resolve();
+          };
+          res.on('drain', go).on('close', go);
+        });
     }
   } finally {
     res.off('close', cancel);

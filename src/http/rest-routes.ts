@@ -5,7 +5,10 @@ import { binaryRoutes } from './binary-routes.ts';
 import { Router } from './router.ts';
 
 /** A /v1 route: a schema operation (served by its sofa-generated handler, sofa-handlers.ts) or a binary stream. */
-export type V1Route = { method: string; path: string } & ({ operation: Operation; binary?: undefined } | { binary: BinaryRoute; operation?: undefined });
+export type V1Route = { method: string; path: string } & (
+  | { operation: Operation; binary?: undefined }
+  | { binary: BinaryRoute; operation?: undefined }
+);
 
 /**
  * The /v1 route table, from the same metadata sofa serves and the modules' binary routes: one

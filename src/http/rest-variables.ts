@@ -1,4 +1,12 @@
-import { getNamedType, isEnumType, isListType, isNonNullType, isScalarType, type GraphQLArgument, type GraphQLInputType } from 'graphql';
+import {
+  getNamedType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLInputType,
+} from 'graphql';
 import type { Operation } from '../schema/operation.ts';
 import { badRequest } from '../errors.ts';
 import { inputProblem } from './input-errors.ts';
@@ -11,14 +19,22 @@ import { inputProblem } from './input-errors.ts';
  * input (input-errors.ts). sofa's own conversion is looser (it would read `"yes"` as false),
  * so the execution uses these, handed to sofa's generated handler (sofa-handlers.ts).
  */
-export function restVariables(op: Operation, params: Record<string, string>, query: URLSearchParams, body: Record<string, unknown> | undefined): Record<string, unknown> {
+export function restVariables(
+  op: Operation,
+  params: Record<string, string>,
+  query: URLSearchParams,
+  body: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const vars: Record<string, unknown> = {};
   for (const arg of op.field.args) {
     const where = op.argLocation(arg);
     if (where === 'path') vars[arg.name] = fromText(arg, params[arg.name]);
     else if (where === 'query') {
       const values = query.getAll(arg.name);
-      if (values.length) vars[arg.name] = isListArg(arg) ? values.map((v, i) => fromText(arg, v, `${arg.name}[${i}]`)) : fromText(arg, values[values.length - 1]);
+      if (values.length)
+        vars[arg.name] = isListArg(arg)
+          ? values.map((v, i) => fromText(arg, v, `${arg.name}[${i}]`))
+          : fromText(arg, values[values.length - 1]);
     } else if (body && Object.hasOwn(body, arg.name)) vars[arg.name] = body[arg.name];
   }
   return vars;

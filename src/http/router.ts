@@ -20,14 +20,22 @@ export class Router<R extends { method: string; path: string }> {
   private readonly parameterFirst: Compiled<R>;
 
   /** `basePath` is stripped before matching (`/v1`), and a path outside it is not found. */
-  constructor(routes: readonly R[], private readonly basePath = '') {
+  constructor(
+    routes: readonly R[],
+    private readonly basePath = '',
+  ) {
     // A fixed segment wins over a parameter in the same place: `/pools/catalogue` before `/pools/:id`.
-    const compiled = [...routes].sort((x, y) => specificity(x.path, y.path)).map((route) => ({ route, pattern: pathPattern(route.path) }));
+    const compiled = [...routes]
+      .sort((x, y) => specificity(x.path, y.path))
+      .map((route) => ({ route, pattern: pathPattern(route.path) }));
     this.parameterFirst = compiled.filter((c) => firstSegment(c.route.path).startsWith(':'));
     for (const c of compiled) {
       const first = firstSegment(c.route.path);
       if (!first.startsWith(':') && !this.byFirstSegment.has(first)) {
-        this.byFirstSegment.set(first, [...compiled.filter((d) => firstSegment(d.route.path) === first), ...this.parameterFirst]);
+        this.byFirstSegment.set(first, [
+          ...compiled.filter((d) => firstSegment(d.route.path) === first),
+          ...this.parameterFirst,
+        ]);
       }
     }
   }
@@ -51,7 +59,11 @@ export class Router<R extends { method: string; path: string }> {
 }
 
 /** The answer to a request no route takes: 404, or 405 naming the methods the path has (`Allow`). */
-export function noRoute(match: Exclude<RouteMatch<unknown>, { kind: 'found' }>, method: string, pathname: string): ApiError {
+export function noRoute(
+  match: Exclude<RouteMatch<unknown>, { kind: 'found' }>,
+  method: string,
+  pathname: string,
+): ApiError {
   if (match.kind === 'not-found') return new ApiError(404, `No route for ${method} ${pathname}.`);
   const allow = match.allow.join(', ');
   return new ApiError(405, `${method} is not allowed on ${pathname}; use ${allow}.`, { headers: { Allow: allow } });

@@ -43,7 +43,12 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
     const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     const path = (req.url ?? '/').split('?')[0];
     const surface = surfaceOf(path);
-    const scope: RequestScope = { requestId, log: app.log.child({ requestId }), operation: surface === 'graphql' ? 'graphql' : UNMATCHED, outages: app.outages };
+    const scope: RequestScope = {
+      requestId,
+      log: app.log.child({ requestId }),
+      operation: surface === 'graphql' ? 'graphql' : UNMATCHED,
+      outages: app.outages,
+    };
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('API-Version', API_REVISION);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -52,34 +57,44 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
       app.metrics.observe(scope.operation, req.method ?? 'GET', res.statusCode, seconds);
       // The SSO landing's path carries a one-time credential: never log it.
       const logged = path.startsWith('/sso/') ? '/sso/:token' : path;
-      scope.log.info({ method: req.method, path: logged, status: res.statusCode, ms: Math.round(seconds * 1000), operation: scope.operation }, 'request');
+      scope.log.info(
+        {
+          method: req.method,
+          path: logged,
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+          operation: scope.operation,
+        },
+        'request',
+      );
     });
-    const serve = () => requestScope.run(scope, async () => {
-      try {
-        if (surface === 'rest' || surface === 'graphql') await handlers.api(req, res, surface);
-        else if (surface === 'admin') await handlers.admin(req, res);
-        else if (surface === 'mcp') await handlers.mcp(req, res);
-        else if (surface === 'ops') await handlers.ops(req, res, path);
-        else if (surface === 'oauth' && handlers.oauth) await handlers.oauth(req, res);
-        else if (surface === 'hooks') await handlers.hooks(req, res, path);
-        else if (surface === 'docs' && handlers.docs) await handlers.docs(req, res, path);
-        else if (handlers.dashboard) await handlers.dashboard(req, res);
-        else sendError(res, 'rest', new ApiError(404, `No route for ${req.method} ${path}.`));
-      } catch (err) {
-        // The client went away (or was cut off by the request timeout) while its body was read:
-        // nobody is left to answer, and it says nothing about the database.
-        if (!req.complete && req.destroyed) {
-          scope.log.info({ code: (err as NodeJS.ErrnoException)?.code }, 'request aborted by the client');
-          return void res.destroy();
+    const serve = () =>
+      requestScope.run(scope, async () => {
+        try {
+          if (surface === 'rest' || surface === 'graphql') await handlers.api(req, res, surface);
+          else if (surface === 'admin') await handlers.admin(req, res);
+          else if (surface === 'mcp') await handlers.mcp(req, res);
+          else if (surface === 'ops') await handlers.ops(req, res, path);
+          else if (surface === 'oauth' && handlers.oauth) await handlers.oauth(req, res);
+          else if (surface === 'hooks') await handlers.hooks(req, res, path);
+          else if (surface === 'docs' && handlers.docs) await handlers.docs(req, res, path);
+          else if (handlers.dashboard) await handlers.dashboard(req, res);
+          else sendError(res, 'rest', new ApiError(404, `No route for ${req.method} ${path}.`));
+        } catch (err) {
+          // The client went away (or was cut off by the request timeout) while its body was read:
+          // nobody is left to answer, and it says nothing about the database.
+          if (!req.complete && req.destroyed) {
+            scope.log.info({ code: (err as NodeJS.ErrnoException)?.code }, 'request aborted by the client');
+            return void res.destroy();
+          }
+          const answer = unexpectedError(err);
+          // An expected 503 (the database is away) is one line per outage, not a stack trace per request.
+          if (answer.status === 503) app.outages.database.failed(err);
+          else if (answer.status >= 500) scope.log.error({ err }, 'unhandled error');
+          if (!res.headersSent) sendError(res, surface === 'graphql' ? 'graphql' : 'rest', answer);
+          else res.destroy();
         }
-        const answer = unexpectedError(err);
-        // An expected 503 (the database is away) is one line per outage, not a stack trace per request.
-        if (answer.status === 503) app.outages.database.failed(err);
-        else if (answer.status >= 500) scope.log.error({ err }, 'unhandled error');
-        if (!res.headersSent) sendError(res, surface === 'graphql' ? 'graphql' : 'rest', answer);
-        else res.destroy();
-      }
-    });
+      });
     // One database budget per request (src/db/deadline.ts): a frozen database costs it seconds,
     // however many statements it would send. The operator's clock advance runs due work of any size.
     await (surface === 'admin' ? serve() : withDatabaseBudget(serve));
@@ -94,9 +109,25 @@ export function createHttpServer(app: App, handlers: Handlers): http.Server {
   // HTTP) still get the error object, then the connection closes.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const body = JSON.stringify(errorBody(status, status === 431 ? 'The request line and headers are larger than 16 KB.' : status === 408 ? 'The request took too long to arrive.' : 'Malformed HTTP request.'));
-    socket.end(`HTTP/1.1 ${status} ${STATUS_NAMES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const status =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? 431
+        : err.code === 'HPE_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : 400;
+    const body = JSON.stringify(
+      errorBody(
+        status,
+        status === 431
+          ? 'The request line and headers are larger than 16 KB.'
+          : status === 408
+            ? 'The request took too long to arrive.'
+            : 'Malformed HTTP request.',
+      ),
+    );
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_NAMES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   return server;
 }
@@ -108,7 +139,8 @@ function surfaceOf(path: string): Surface | 'oauth' | 'hooks' | 'docs' | 'none' 
   if (path === '/mcp') return 'mcp';
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') return 'ops';
   if (path.startsWith('/oauth/') || path === '/.well-known/oauth-authorization-server') return 'oauth';
-  if (path === '/.well-known/oauth-protected-resource' || path.startsWith('/.well-known/oauth-protected-resource/')) return 'oauth';
+  if (path === '/.well-known/oauth-protected-resource' || path.startsWith('/.well-known/oauth-protected-resource/'))
+    return 'oauth';
   if (path.startsWith('/hooks/')) return 'hooks';
   if (path === '/docs' || path.startsWith('/docs/') || /^\/(redoc|swagger)\/?$/.test(path)) return 'docs';
   return 'none';

@@ -1,7 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { App } from '../app-services.ts';
 import type { Principal } from '../modules/auth/service.ts';
-import { findSession, parseCookies, safeEqual, SESSION_COOKIE, sessionScopes, type Session } from '../modules/dashboard/sessions.ts';
+import {
+  findSession,
+  parseCookies,
+  safeEqual,
+  SESSION_COOKIE,
+  sessionScopes,
+  type Session,
+} from '../modules/dashboard/sessions.ts';
 
 /** The dashboard session of a request, from its cookie (no CSRF check: callers add theirs). */
 export async function sessionOf(app: App, req: IncomingMessage): Promise<{ secret: string; session: Session } | null> {
@@ -32,7 +39,12 @@ export function sameOrigin(app: App, req: IncomingMessage): boolean {
 
 /** A password sign-in may use every scope; a session opened from a credential (SSO link) only that credential's. */
 function principalOf(session: Session): Principal {
-  return { accountId: session.accountId, credentialId: session.id, kind: 'session', scopes: new Set(sessionScopes(session)) };
+  return {
+    accountId: session.accountId,
+    credentialId: session.id,
+    kind: 'session',
+    scopes: new Set(sessionScopes(session)),
+  };
 }
 
 /**

@@ -1,8 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
-import { checkPassword, createSession, LOGIN_CSRF_COOKIE, parseCookies, SESSION_COOKIE, SESSION_TTL_SECONDS } from '../modules/dashboard/sessions.ts';
-import { appendCookie, clientAddress, consumeLimit, cookie, formCsrfValid, loginCsrfToken, readForm, safeNext } from './forms.ts';
+import {
+  checkPassword,
+  createSession,
+  LOGIN_CSRF_COOKIE,
+  parseCookies,
+  SESSION_COOKIE,
+  SESSION_TTL_SECONDS,
+} from '../modules/dashboard/sessions.ts';
+import {
+  appendCookie,
+  clientAddress,
+  consumeLimit,
+  cookie,
+  formCsrfValid,
+  loginCsrfToken,
+  readForm,
+  safeNext,
+} from './forms.ts';
 import { escapeHtml, hidden, htmlPage, messagePage, securityHeaders, sendHtml } from './html.ts';
 
 const SIGN_IN_FAILED = 'Wrong e-mail or password.';
@@ -12,7 +28,12 @@ const SIGN_IN_FAILED = 'Wrong e-mail or password.';
  * address. The e-mail's lockout is keyed by the address too, so guesses from elsewhere never
  * lock the owner out of their own sign-in; the per-address limit bounds any one guesser.
  */
-export async function countPasswordAttempt(app: App, req: IncomingMessage, res: ServerResponse, email: string): Promise<void> {
+export async function countPasswordAttempt(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  email: string,
+): Promise<void> {
   const address = clientAddress(req);
   await consumeLimit(app, res, 'signInAddress', address);
   await consumeLimit(app, res, 'signInEmail', `${address} ${email}`);
@@ -23,10 +44,17 @@ export async function countPasswordAttempt(app: App, req: IncomingMessage, res: 
  * (countPasswordAttempt), then a new session in its cookie; the login CSRF cookie is cleared.
  * Throws 400, 401 or 429.
  */
-export async function signInWithPassword(app: App, req: IncomingMessage, res: ServerResponse, emailInput: unknown, passwordInput: unknown) {
+export async function signInWithPassword(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  emailInput: unknown,
+  passwordInput: unknown,
+) {
   const email = typeof emailInput === 'string' ? emailInput.trim().toLowerCase() : '';
   const password = typeof passwordInput === 'string' ? passwordInput : '';
-  if (!email || !password || password.length > 200 || email.length > 254) throw badRequest('email and password are required.');
+  if (!email || !password || password.length > 200 || email.length > 254)
+    throw badRequest('email and password are required.');
   await countPasswordAttempt(app, req, res, email);
   const account = await checkPassword(app.prisma, email, password);
   if (!account) throw new ApiError(401, SIGN_IN_FAILED);
@@ -48,9 +76,22 @@ ${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : '
 }
 
 /** The sign-in form as a page of its own, for `next` (a path on this site). */
-function sendSignInPage(app: App, req: IncomingMessage, res: ServerResponse, next: string, status = 200, error?: string, email?: string): void {
+function sendSignInPage(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: string,
+  status = 200,
+  error?: string,
+  email?: string,
+): void {
   const csrf = loginCsrfToken(app, req, res);
-  sendHtml(res, status, htmlPage('Sign in', signInForm({ csrf, next: safeNext(next), error, email })), securityHeaders(app));
+  sendHtml(
+    res,
+    status,
+    htmlPage('Sign in', signInForm({ csrf, next: safeNext(next), error, email })),
+    securityHeaders(app),
+  );
 }
 
 /** POST /sign-in: the form without script. Success goes on to `next` (303); a refusal shows the form again. */
@@ -62,11 +103,25 @@ export async function handleSignInForm(app: App, req: IncomingMessage, res: Serv
   } catch (err) {
     const api = apiErrorOf(err);
     if (!api) throw err;
-    return sendHtml(res, api.status, messagePage('Sign-in refused', api.message, '<a href="/sign-in">Sign in</a>'), headers);
+    return sendHtml(
+      res,
+      api.status,
+      messagePage('Sign-in refused', api.message, '<a href="/sign-in">Sign in</a>'),
+      headers,
+    );
   }
   const next = safeNext(form.get('next'));
   if (!formCsrfValid(app, req, form, parseCookies(req.headers.cookie)[LOGIN_CSRF_COOKIE])) {
-    return sendHtml(res, 403, messagePage('Sign-in refused', 'The form expired or did not come from this site. Load the sign-in page again.', `<a href="/sign-in?next=${encodeURIComponent(next)}">Sign in</a>`), headers);
+    return sendHtml(
+      res,
+      403,
+      messagePage(
+        'Sign-in refused',
+        'The form expired or did not come from this site. Load the sign-in page again.',
+        `<a href="/sign-in?next=${encodeURIComponent(next)}">Sign in</a>`,
+      ),
+      headers,
+    );
   }
   try {
     await signInWithPassword(app, req, res, form.get('email'), form.get('password'));

@@ -7,7 +7,10 @@ import type { ServerContext, YogaServer } from './graphql.ts';
 import { restErrorResponse } from './rest-errors.ts';
 
 /** What runs a /v1 operation: the request (its path, method and headers) and what yoga's context is built from. */
-export type SofaHandler = (request: Request, context: ServerContext & { restVariables: Record<string, unknown> }) => Promise<Response>;
+export type SofaHandler = (
+  request: Request,
+  context: ServerContext & { restVariables: Record<string, unknown> },
+) => Promise<Response>;
 
 type Enveloped = ReturnType<YogaServer['getEnveloped']>;
 
@@ -27,7 +30,12 @@ export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandle
     // GraphQL-only), as sofa reads schemas: from SDL, every type with its AST node.
     schema: buildASTSchema(parse(printSchema(restView(schema)))),
     basePath: '/v1',
-    routes: Object.fromEntries(operations.map((op) => [`${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`, { method: op.method, path: op.path }])),
+    routes: Object.fromEntries(
+      operations.map((op) => [
+        `${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`,
+        { method: op.method, path: op.path },
+      ]),
+    ),
     // Every object type is returned whole: sofa would otherwise cut "models" to { id }.
     models: [],
     depthLimit: 2,
@@ -42,7 +50,11 @@ export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandle
       const envelope = enveloped.get(args.contextValue as object);
       if (!envelope) throw new TypeError('sofa executed outside a request context.');
       // The document, built from the REST view, runs on the full schema (the same resolvers).
-      return envelope.execute({ ...args, schema: envelope.schema, variableValues: (args.contextValue as RequestContext).restVariables ?? {} });
+      return envelope.execute({
+        ...args,
+        schema: envelope.schema,
+        variableValues: (args.contextValue as RequestContext).restVariables ?? {},
+      });
     },
   } as unknown as Parameters<typeof createSofa>[0]);
   const router = createSofaRouter(sofa);

@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
-import { checkPassword, renewPassword, sudoState, SUDO_WINDOW_SECONDS, type Session } from '../modules/dashboard/sessions.ts';
+import {
+  checkPassword,
+  renewPassword,
+  sudoState,
+  SUDO_WINDOW_SECONDS,
+  type Session,
+} from '../modules/dashboard/sessions.ts';
 import { countPasswordAttempt } from './sign-in.ts';
 
 /**
@@ -19,7 +25,11 @@ const PASSWORD_SIGN_IN_REQUIRED = 'PASSWORD_SIGN_IN_REQUIRED';
 const MINUTES = SUDO_WINDOW_SECONDS / 60;
 
 function credentialRefusal(): ApiError {
-  return new ApiError(403, 'This session was opened from a sign-in link, which cannot manage keys, apps or devices: sign in with your password.', { code: PASSWORD_SIGN_IN_REQUIRED });
+  return new ApiError(
+    403,
+    'This session was opened from a sign-in link, which cannot manage keys, apps or devices: sign in with your password.',
+    { code: PASSWORD_SIGN_IN_REQUIRED },
+  );
 }
 
 /** Throws 403 unless the session came from a password sign-in (account-wide reads: keys, apps). */
@@ -31,7 +41,10 @@ export function requirePasswordSession(session: Session): void {
 export function requireSudo(app: App, session: Session): void {
   const state = sudoState(session, app.clock.now());
   if (state === 'credential') throw credentialRefusal();
-  if (state === 'stale') throw new ApiError(403, `Confirm your password: it was entered more than ${MINUTES} minutes ago.`, { code: SUDO_REQUIRED });
+  if (state === 'stale')
+    throw new ApiError(403, `Confirm your password: it was entered more than ${MINUTES} minutes ago.`, {
+      code: SUDO_REQUIRED,
+    });
 }
 
 /**
@@ -39,14 +52,26 @@ export function requireSudo(app: App, session: Session): void {
  * sudo mode for SUDO_WINDOW_SECONDS more. Throws 400, 401 (wrong password), 403 (session from a
  * credential) or 429.
  */
-export async function confirmPassword(app: App, req: IncomingMessage, res: ServerResponse, session: Session, password: unknown): Promise<Date> {
+export async function confirmPassword(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  session: Session,
+  password: unknown,
+): Promise<Date> {
   if (!session.passwordAt) throw credentialRefusal();
-  if (typeof password !== 'string' || !password || password.length > 200) throw badRequest('password is required.', 'password');
-  const { email } = await app.prisma.account.findUniqueOrThrow({ where: { id: session.accountId }, select: { email: true } });
+  if (typeof password !== 'string' || !password || password.length > 200)
+    throw badRequest('password is required.', 'password');
+  const { email } = await app.prisma.account.findUniqueOrThrow({
+    where: { id: session.accountId },
+    select: { email: true },
+  });
   await countPasswordAttempt(app, req, res, email.toLowerCase());
-  if (!(await checkPassword(app.prisma, email, password))) throw new ApiError(401, 'Wrong password.', { field: 'password' });
+  if (!(await checkPassword(app.prisma, email, password)))
+    throw new ApiError(401, 'Wrong password.', { field: 'password' });
   const now = app.clock.now();
-  if (!(await renewPassword(app.prisma, session.id, now, app.principals))) throw new ApiError(401, 'Sign in to the dashboard first.');
+  if (!(await renewPassword(app.prisma, session.id, now, app.principals)))
+    throw new ApiError(401, 'Sign in to the dashboard first.');
   return new Date(now.getTime() + SUDO_WINDOW_SECONDS * 1000);
 }
 
@@ -54,11 +79,20 @@ export async function confirmPassword(app: App, req: IncomingMessage, res: Serve
  * The HTML forms' sudo check before an approval: null when the session may go on (the form's
  * `password` field renews a stale one), else the refusal to show with the form again.
  */
-export async function formSudo(app: App, req: IncomingMessage, res: ServerResponse, session: Session, form: URLSearchParams): Promise<ApiError | null> {
+export async function formSudo(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  session: Session,
+  form: URLSearchParams,
+): Promise<ApiError | null> {
   const state = sudoState(session, app.clock.now());
   if (state === 'ok') return null;
   if (state === 'credential') return credentialRefusal();
-  if (!form.get('password')) return new ApiError(403, `Enter your password to approve: it was entered more than ${MINUTES} minutes ago.`, { code: SUDO_REQUIRED });
+  if (!form.get('password'))
+    return new ApiError(403, `Enter your password to approve: it was entered more than ${MINUTES} minutes ago.`, {
+      code: SUDO_REQUIRED,
+    });
   try {
     await confirmPassword(app, req, res, session, form.get('password'));
     return null;
@@ -72,7 +106,8 @@ export async function formSudo(app: App, req: IncomingMessage, res: ServerRespon
 /** The forms' password field, shown when the session's password entry is stale (plain HTML, no script). */
 export function sudoPasswordField(app: App, session: Session): string {
   const state = sudoState(session, app.clock.now());
-  if (state === 'credential') return '<p class="muted">This session was opened from a sign-in link: approving needs a sign-in with your password (<a href="/sign-in">sign in</a>).</p>';
+  if (state === 'credential')
+    return '<p class="muted">This session was opened from a sign-in link: approving needs a sign-in with your password (<a href="/sign-in">sign in</a>).</p>';
   if (state === 'ok') return '';
   return `<label>Your password <span class="muted small">(entered more than ${MINUTES} minutes ago; needed to approve)</span> <input name="password" type="password" autocomplete="current-password"></label>`;
 }

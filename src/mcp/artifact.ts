@@ -2,7 +2,16 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { GraphQLSchema } from 'graphql';
 import { ALL_SCOPES } from '../scopes.ts';
 import { isMcpTool, listOperations, type Area } from '../schema/operation.ts';
-import { buildToolCatalog, CODE_MODE_TOOLSET, DEFAULT_TOOLSETS, IDEMPOTENCY_ARG, OPERATION_TOOLSETS, OPTIONAL_TOOLSETS, type Tool, type ToolSelection } from './catalog.ts';
+import {
+  buildToolCatalog,
+  CODE_MODE_TOOLSET,
+  DEFAULT_TOOLSETS,
+  IDEMPOTENCY_ARG,
+  OPERATION_TOOLSETS,
+  OPTIONAL_TOOLSETS,
+  type Tool,
+  type ToolSelection,
+} from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
 import { MCP_INSTRUCTIONS } from './conventions.ts';
 import { listedTools } from './server.ts';
@@ -50,7 +59,12 @@ export function mcpToolsArtifact(schema: GraphQLSchema): object {
       annotations: t.annotations,
       ...(t.operation.idempotencyKey ? { idempotencyKeyArgument: IDEMPOTENCY_ARG } : {}),
     })),
-    codeModeTools: codeModeTools(false).map((t) => ({ name: t.name, toolset: CODE_MODE_TOOLSET, title: t.title, annotations: t.annotations })),
+    codeModeTools: codeModeTools(false).map((t) => ({
+      name: t.name,
+      toolset: CODE_MODE_TOOLSET,
+      title: t.title,
+      annotations: t.annotations,
+    })),
     notTools: listOperations(schema)
       .filter((op) => !isMcpTool(op.meta))
       .map((op) => ({ operation: op.meta.rest, reason: op.meta.notTool })),

@@ -11,7 +11,15 @@ export const CODE_MODE_TOOLSET = 'graphql';
 export type Toolset = Area | typeof CODE_MODE_TOOLSET;
 
 /** Toolsets a client gets without asking; the others only when named in X-MCP-Toolsets. */
-export const DEFAULT_TOOLSETS: readonly Area[] = ['servers', 'pools', 'hosting', 'domains', 'billing', 'tickets', 'webhooks'];
+export const DEFAULT_TOOLSETS: readonly Area[] = [
+  'servers',
+  'pools',
+  'hosting',
+  'domains',
+  'billing',
+  'tickets',
+  'webhooks',
+];
 export const OPTIONAL_TOOLSETS: readonly Area[] = ['mail', 'account'];
 export const OPERATION_TOOLSETS: readonly Area[] = [...DEFAULT_TOOLSETS, ...OPTIONAL_TOOLSETS];
 export const ALL_TOOLSETS: readonly Toolset[] = [...OPERATION_TOOLSETS, CODE_MODE_TOOLSET];
@@ -83,7 +91,11 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
     // 25 descriptions and bounds would cost an agent ~475 tokens on every listing.
     properties[IDEMPOTENCY_ARG] = { type: 'string' };
   }
-  return listedInputSchema({ type: 'object', properties, ...(required.length ? { required } : {}) }) as Tool['inputSchema'];
+  return listedInputSchema({
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+  }) as Tool['inputSchema'];
 }
 
 /** `type: [t, 'null']` as `type: t`. */
@@ -108,7 +120,10 @@ function listedInputSchema(schema: JsonSchema): JsonSchema {
       out[key] = withoutStatedRange(value, schema);
       continue;
     }
-    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, listedInputSchema(v)]));
+    if (key === 'properties')
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, listedInputSchema(v)]),
+      );
     else if (key === 'items' && value && typeof value === 'object') out[key] = listedInputSchema(value as JsonSchema);
     else out[key] = value;
   }
@@ -122,10 +137,14 @@ function listedInputSchema(schema: JsonSchema): JsonSchema {
  * is nothing but its range stays.
  */
 function withoutStatedRange(description: string, schema: JsonSchema): string {
-  const ranges = [[schema.minimum, schema.maximum, ''], [schema.minLength, schema.maxLength, ' characters']] as const;
+  const ranges = [
+    [schema.minimum, schema.maximum, ''],
+    [schema.minLength, schema.maxLength, ' characters'],
+  ] as const;
   let text = description;
   for (const [min, max, unit] of ranges) {
-    if (min !== undefined && max !== undefined) text = text.replace(new RegExp(`[,:] ${min} to ${max}${unit}(?=[\\s.;)])`), '');
+    if (min !== undefined && max !== undefined)
+      text = text.replace(new RegExp(`[,:] ${min} to ${max}${unit}(?=[\\s.;)])`), '');
   }
   return text;
 }
@@ -139,8 +158,13 @@ const HINT_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHi
  * of a read-only tool, which the spec gives a meaning only when readOnlyHint is false.
  */
 export function listedAnnotations(annotations: Tool['annotations']): Partial<Tool['annotations']> {
-  const meaningless = (hint: string) => annotations.readOnlyHint && (hint === 'destructiveHint' || hint === 'idempotentHint');
-  return Object.fromEntries(Object.entries(annotations).filter(([hint, value]) => HINT_DEFAULTS[hint as keyof typeof HINT_DEFAULTS] !== value && !meaningless(hint)));
+  const meaningless = (hint: string) =>
+    annotations.readOnlyHint && (hint === 'destructiveHint' || hint === 'idempotentHint');
+  return Object.fromEntries(
+    Object.entries(annotations).filter(
+      ([hint, value]) => HINT_DEFAULTS[hint as keyof typeof HINT_DEFAULTS] !== value && !meaningless(hint),
+    ),
+  );
 }
 
 /**
@@ -153,7 +177,11 @@ export function listedAnnotations(annotations: Tool['annotations']): Partial<Too
 export function toolOutputSchemaOf(op: Operation, strict = false): Tool['outputSchema'] {
   const schema = jsonSchemaOf(op.field.type, strict ? { inline: true } : { inline: true, lean: true });
   if (!wrapsResult(op)) return schema as Tool['outputSchema'];
-  return { type: 'object', properties: { result: schema }, ...(strict ? { required: ['result'], additionalProperties: false } : {}) };
+  return {
+    type: 'object',
+    properties: { result: schema },
+    ...(strict ? { required: ['result'], additionalProperties: false } : {}),
+  };
 }
 
 function wrapsResult(op: Operation): boolean {
@@ -173,5 +201,7 @@ export interface ToolSelection {
 /** The tools a credential sees: in the chosen toolsets, allowed by its scopes, read-only if asked. */
 export function selectTools(tools: readonly Tool[], sel: ToolSelection): Tool[] {
   const sets = new Set<Toolset>(sel.toolsets ?? DEFAULT_TOOLSETS);
-  return tools.filter((t) => sets.has(t.toolset) && sel.scopes.has(t.scope) && (!sel.readOnly || t.annotations.readOnlyHint));
+  return tools.filter(
+    (t) => sets.has(t.toolset) && sel.scopes.has(t.scope) && (!sel.readOnly || t.annotations.readOnlyHint),
+  );
 }

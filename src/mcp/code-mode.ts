@@ -41,9 +41,25 @@ export function codeModeTools(readOnly: boolean): CodeModeTool[] {
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', minLength: 1, maxLength: 200, description: 'Words to look for, e.g. "server power".' },
-          type: { type: 'string', minLength: 1, maxLength: 100, description: 'Exact type name, e.g. "Server" (instead of query).' },
-          limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT.max, default: SEARCH_LIMIT.default, description: 'Matches per page.' },
+          query: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            description: 'Words to look for, e.g. "server power".',
+          },
+          type: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 100,
+            description: 'Exact type name, e.g. "Server" (instead of query).',
+          },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: SEARCH_LIMIT.max,
+            default: SEARCH_LIMIT.default,
+            description: 'Matches per page.',
+          },
           cursor: { type: 'string', description: 'nextCursor of the previous page.' },
         },
         additionalProperties: false,
@@ -51,7 +67,14 @@ export function codeModeTools(readOnly: boolean): CodeModeTool[] {
       // A page of matches, or (with type) the type itself: { kind, name, typeKind, fields }.
       outputSchema: {
         type: 'object',
-        properties: { data: { type: 'array', items: { type: 'object' } }, hasMore: { type: 'boolean' }, nextCursor: { type: ['string', 'null'] }, kind: { type: 'string' }, name: { type: 'string' }, fields: { type: 'array', items: { type: 'object' } } },
+        properties: {
+          data: { type: 'array', items: { type: 'object' } },
+          hasMore: { type: 'boolean' },
+          nextCursor: { type: ['string', 'null'] },
+          kind: { type: 'string' },
+          name: { type: 'string' },
+          fields: { type: 'array', items: { type: 'object' } },
+        },
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -68,13 +91,26 @@ export function codeModeTools(readOnly: boolean): CodeModeTool[] {
           query: { type: 'string', minLength: 1, description: 'The GraphQL document.' },
           variables: { type: 'object', description: 'Values of its variables.' },
           operationName: { type: 'string', description: 'The operation to run when the document has several.' },
-          ...(readOnly ? {} : { [IDEMPOTENCY_ARG]: { type: 'string', minLength: 1, maxLength: 255, description: 'For mutations that honour Idempotency-Key: a retry with the same key returns the first result.' } }),
+          ...(readOnly
+            ? {}
+            : {
+                [IDEMPOTENCY_ARG]: {
+                  type: 'string',
+                  minLength: 1,
+                  maxLength: 255,
+                  description:
+                    'For mutations that honour Idempotency-Key: a retry with the same key returns the first result.',
+                },
+              }),
         },
         required: ['query'],
         additionalProperties: false,
       },
       // The GraphQL response.
-      outputSchema: { type: 'object', properties: { data: { type: ['object', 'null'] }, errors: { type: 'array', items: { type: 'object' } } } },
+      outputSchema: {
+        type: 'object',
+        properties: { data: { type: ['object', 'null'] }, errors: { type: 'array', items: { type: 'object' } } },
+      },
       annotations: readOnly
         ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
         : { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -86,7 +122,11 @@ interface CodeModeCall {
   principal: Principal;
   readOnly: boolean;
 }
-export type CodeModeRunner = (name: string, args: Record<string, unknown>, call: CodeModeCall) => Promise<CallToolResult>;
+export type CodeModeRunner = (
+  name: string,
+  args: Record<string, unknown>,
+  call: CodeModeCall,
+) => Promise<CallToolResult>;
 
 /** Runs the code-mode tools for one credential: the schema search on the schema, documents through /graphql's pipeline. */
 export function createCodeModeRunner(schema: GraphQLSchema, executeDocument: DocumentExecutor): CodeModeRunner {
@@ -104,36 +144,61 @@ function searchTool(schema: GraphQLSchema, args: Record<string, unknown>, call: 
   const view = schemaView(schema, call.principal.scopes, call.readOnly);
   if (typeof type === 'string' && query === undefined) {
     const found = describeType(view, type);
-    return found ? toolResult(found) : toolError(404, `No type named "${type}" that this credential can use; search with query to find names.`);
+    return found
+      ? toolResult(found)
+      : toolError(404, `No type named "${type}" that this credential can use; search with query to find names.`);
   }
-  if (typeof query !== 'string' || type !== undefined) return toolError(400, 'Give either query (words to look for) or type (an exact type name).');
+  if (typeof query !== 'string' || type !== undefined)
+    return toolError(400, 'Give either query (words to look for) or type (an exact type name).');
   const words = queryWords(query);
-  if (!words.length || query.length > 200) return toolError(400, 'query must have 1 to 200 characters with at least one letter or digit.');
-  if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_LIMIT.max) return toolError(400, `limit must be an integer from 1 to ${SEARCH_LIMIT.max}.`, 'limit');
+  if (!words.length || query.length > 200)
+    return toolError(400, 'query must have 1 to 200 characters with at least one letter or digit.');
+  if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_LIMIT.max)
+    return toolError(400, `limit must be an integer from 1 to ${SEARCH_LIMIT.max}.`, 'limit');
   const matches = searchSchema(view, words);
   // A nextCursor is an offset inside the matches (1 up to their count); anything else was not issued.
-  const offset = cursor === undefined ? 0 : typeof cursor === 'string' && /^[1-9]\d{0,5}$/.test(cursor) ? Number(cursor) : -1;
-  if (offset < 0 || (cursor !== undefined && offset >= matches.length)) return toolError(400, 'cursor must be the nextCursor of a previous page.', 'cursor');
+  const offset =
+    cursor === undefined ? 0 : typeof cursor === 'string' && /^[1-9]\d{0,5}$/.test(cursor) ? Number(cursor) : -1;
+  if (offset < 0 || (cursor !== undefined && offset >= matches.length))
+    return toolError(400, 'cursor must be the nextCursor of a previous page.', 'cursor');
   const end = offset + (limit as number);
-  return toolResult({ data: matches.slice(offset, end), hasMore: end < matches.length, nextCursor: end < matches.length ? String(end) : null });
+  return toolResult({
+    data: matches.slice(offset, end),
+    hasMore: end < matches.length,
+    nextCursor: end < matches.length ? String(end) : null,
+  });
 }
 
-async function executeTool(executeDocument: DocumentExecutor, args: Record<string, unknown>, call: CodeModeCall): Promise<CallToolResult> {
+async function executeTool(
+  executeDocument: DocumentExecutor,
+  args: Record<string, unknown>,
+  call: CodeModeCall,
+): Promise<CallToolResult> {
   const { query, variables, operationName, [IDEMPOTENCY_ARG]: idempotencyKey, ...rest } = args;
   const unknown = Object.keys(rest)[0] ?? (call.readOnly && idempotencyKey !== undefined ? IDEMPOTENCY_ARG : undefined);
   if (unknown) return graphqlError(400, `Unknown argument "${unknown}".`);
   if (typeof query !== 'string' || !query.trim()) return graphqlError(400, 'query must be a GraphQL document.');
-  if (variables !== undefined && (typeof variables !== 'object' || variables === null || Array.isArray(variables))) return graphqlError(400, 'variables must be an object.');
-  if (operationName !== undefined && typeof operationName !== 'string') return graphqlError(400, 'operationName must be a string.');
+  if (variables !== undefined && (typeof variables !== 'object' || variables === null || Array.isArray(variables)))
+    return graphqlError(400, 'variables must be an object.');
+  if (operationName !== undefined && typeof operationName !== 'string')
+    return graphqlError(400, 'operationName must be a string.');
   // Checked here as the pipeline would check the header: a header cannot carry every string.
-  if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))) return graphqlError(400, `${IDEMPOTENCY_ARG} must be 1 to 255 visible ASCII characters.`);
+  if (
+    idempotencyKey !== undefined &&
+    (typeof idempotencyKey !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey))
+  )
+    return graphqlError(400, `${IDEMPOTENCY_ARG} must be 1 to 255 visible ASCII characters.`);
 
   // What MCP refuses (subscriptions, mutations when read-only, what is not a tool) is refused at
   // execution on the operation that runs (src/http/plugins/mcp-boundary.ts); operationName goes
   // on exactly as given, so the pipeline answers "" as /graphql does.
   const headers = new Headers();
   if (idempotencyKey) headers.set('idempotency-key', idempotencyKey);
-  const body = { query, ...(variables ? { variables: variables as Record<string, unknown> } : {}), ...(operationName !== undefined ? { operationName } : {}) };
+  const body = {
+    query,
+    ...(variables ? { variables: variables as Record<string, unknown> } : {}),
+    ...(operationName !== undefined ? { operationName } : {}),
+  };
   const result = await executeDocument(body, { principal: call.principal, headers, readOnly: call.readOnly });
   return { ...toolResult(result), ...(result.errors?.length ? { isError: true } : {}) };
 }

@@ -23,7 +23,8 @@ const CONVENTIONS: readonly Convention[] = [
   {
     sentence: PAGED_SENTENCE,
     instead: '',
-    instruction: 'A list tool with a `cursor` argument answers one page {data, hasMore, nextCursor}: while hasMore, call it again with cursor = nextCursor. A list tool with neither `cursor` nor `page` answers the whole list in the same envelope.',
+    instruction:
+      'A list tool with a `cursor` argument answers one page {data, hasMore, nextCursor}: while hasMore, call it again with cursor = nextCursor. A list tool with neither `cursor` nor `page` answers the whole list in the same envelope.',
   },
   {
     sentence: ` ${INOPERABLE_409}`,

@@ -20,24 +20,48 @@ import { createMcpServer, toolError, toolResult } from './server.ts';
  * access token), is counted against the same per-credential limit as REST, and gets a fresh
  * MCP server showing only the tools that credential may call.
  */
-export function createMcpHandler(app: App, catalog: readonly Tool[], execute: OperationExecutor, codeMode: CodeModeRunner) {
+export function createMcpHandler(
+  app: App,
+  catalog: readonly Tool[],
+  execute: OperationExecutor,
+  codeMode: CodeModeRunner,
+) {
   return async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const scope = requestScope.getStore()!;
     scope.operation = 'mcp';
     // DNS rebinding (MCP transport spec): a browser page on another origin is refused before
     // anything else. Clients that are not browsers send no Origin and are served.
     if (req.headers.origin !== undefined && !sameOrigin(app, req)) {
-      return sendError(res, 'rest', new ApiError(403, 'This Origin may not call the MCP endpoint: only this service\'s own origin, or no Origin header.'));
+      return sendError(
+        res,
+        'rest',
+        new ApiError(
+          403,
+          "This Origin may not call the MCP endpoint: only this service's own origin, or no Origin header.",
+        ),
+      );
     }
     const { principal, limitHeaders, refusal } = await admit(app, req);
     const challenge = mcpChallenge(app.config.publicBaseUrl, headerOf(req, 'authorization') !== null);
     // A 401 carries the MCP challenge instead of the API's own.
-    const fail = (error: ApiError) => sendError(res, 'rest', error.status === 401 ? new ApiError(401, error.message, { headers: { 'WWW-Authenticate': challenge } }) : error, limitHeaders);
+    const fail = (error: ApiError) =>
+      sendError(
+        res,
+        'rest',
+        error.status === 401 ? new ApiError(401, error.message, { headers: { 'WWW-Authenticate': challenge } }) : error,
+        limitHeaders,
+      );
     if (refusal) return fail(refusal);
     try {
-      if (!principal) throw new ApiError(401, 'The MCP endpoint needs Authorization: Bearer <API key or access token>.');
+      if (!principal)
+        throw new ApiError(401, 'The MCP endpoint needs Authorization: Bearer <API key or access token>.');
       if (req.method !== 'POST') {
-        return sendError(res, 'rest', new ApiError(405, 'This MCP endpoint is stateless: send JSON-RPC messages with POST.'), { ...limitHeaders, Allow: 'POST' });
+        return sendError(
+          res,
+          'rest',
+          new ApiError(405, 'This MCP endpoint is stateless: send JSON-RPC messages with POST.'),
+          { ...limitHeaders, Allow: 'POST' },
+        );
       }
       const selection = {
         scopes: principal.scopes,
@@ -48,25 +72,32 @@ export function createMcpHandler(app: App, catalog: readonly Tool[], execute: Op
       const body = parseJsonBody(req, await readBody(req, app.config.bodyLimitBytes));
       for (const [k, v] of Object.entries(limitHeaders)) res.setHeader(k, v);
       // Protocol 2025-06-18 has no batches, and a batch would run many calls for one rate-limit point.
-      if (Array.isArray(body)) return sendJsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported: send one message per request.');
+      if (Array.isArray(body))
+        return sendJsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported: send one message per request.');
 
-      const server = createMcpServer(catalog, selection, async (tool, args) => {
-        scope.operation = `mcp ${tool.name}`;
-        const { [IDEMPOTENCY_ARG]: idempotencyKey, ...variables } = args;
-        const known = new Set(tool.operation.field.args.map((a) => a.name));
-        const unknown = Object.keys(variables).filter((k) => !known.has(k));
-        if (unknown.length) return toolError(400, `Unknown argument "${unknown[0]}".`);
-        if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') return toolError(400, `${IDEMPOTENCY_ARG} must be a string.`);
-        const headers = new Headers();
-        const key = idempotencyKey ?? headerOf(req, 'idempotency-key');
-        if (key && tool.operation.idempotencyKey) headers.set('idempotency-key', key);
-        const result = await execute(tool.operation, variables, { principal, headers, readOnly: selection.readOnly });
-        if (result.errors?.length) {
-          const { body: error } = errorFromGraphQLErrors(result.errors);
-          return toolError(error.statusCode, error.message, error.param);
-        }
-        return toolResult(result.data?.[tool.operation.name], tool.wrapsResult);
-      }, (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }));
+      const server = createMcpServer(
+        catalog,
+        selection,
+        async (tool, args) => {
+          scope.operation = `mcp ${tool.name}`;
+          const { [IDEMPOTENCY_ARG]: idempotencyKey, ...variables } = args;
+          const known = new Set(tool.operation.field.args.map((a) => a.name));
+          const unknown = Object.keys(variables).filter((k) => !known.has(k));
+          if (unknown.length) return toolError(400, `Unknown argument "${unknown[0]}".`);
+          if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
+            return toolError(400, `${IDEMPOTENCY_ARG} must be a string.`);
+          const headers = new Headers();
+          const key = idempotencyKey ?? headerOf(req, 'idempotency-key');
+          if (key && tool.operation.idempotencyKey) headers.set('idempotency-key', key);
+          const result = await execute(tool.operation, variables, { principal, headers, readOnly: selection.readOnly });
+          if (result.errors?.length) {
+            const { body: error } = errorFromGraphQLErrors(result.errors);
+            return toolError(error.statusCode, error.message, error.param);
+          }
+          return toolResult(result.data?.[tool.operation.name], tool.wrapsResult);
+        },
+        (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }),
+      );
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
@@ -94,17 +125,28 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
  * credential that was sent and refused adds error="invalid_token".
  */
 function mcpChallenge(baseUrl: string, credentialSent: boolean): string {
-  const params = [`realm="mcp"`, `resource_metadata="${protectedResourceMetadataUrl(baseUrl)}"`, `scope="${DEFAULT_SCOPES.join(' ')}"`];
+  const params = [
+    `realm="mcp"`,
+    `resource_metadata="${protectedResourceMetadataUrl(baseUrl)}"`,
+    `scope="${DEFAULT_SCOPES.join(' ')}"`,
+  ];
   if (credentialSent) params.push('error="invalid_token"');
   return `Bearer ${params.join(', ')}`;
 }
 
 function parseToolsets(header: string | null): Toolset[] | undefined {
   if (header === null || header.trim() === '') return undefined;
-  const names = header.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = header
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (names.includes('all')) return [...ALL_TOOLSETS];
   const unknown = names.filter((n) => !ALL_TOOLSETS.includes(n as Toolset));
-  if (unknown.length) throw badRequest(`X-MCP-Toolsets names unknown toolset(s): ${unknown.join(', ')}. Known: ${ALL_TOOLSETS.join(', ')}, all.`, 'X-MCP-Toolsets');
+  if (unknown.length)
+    throw badRequest(
+      `X-MCP-Toolsets names unknown toolset(s): ${unknown.join(', ')}. Known: ${ALL_TOOLSETS.join(', ')}, all.`,
+      'X-MCP-Toolsets',
+    );
   return names as Toolset[];
 }
 

@@ -28,7 +28,9 @@ export interface SchemaView {
 }
 
 export function schemaView(schema: GraphQLSchema, scopes: ReadonlySet<string>, readOnly: boolean): SchemaView {
-  const roots = [schema.getQueryType(), readOnly ? null : schema.getMutationType()].filter((t): t is GraphQLObjectType => !!t);
+  const roots = [schema.getQueryType(), readOnly ? null : schema.getMutationType()].filter(
+    (t): t is GraphQLObjectType => !!t,
+  );
   const rootFields = new Map<GraphQLObjectType, GraphQLField<unknown, unknown>[]>();
   const types = new Map<string, GraphQLNamedType>();
   const visit = (type: GraphQLNamedType) => {
@@ -67,13 +69,24 @@ type Described = { description?: string };
 const described = (description: string | null | undefined): Described => (description ? { description } : {});
 
 function argumentOf(arg: GraphQLArgument | GraphQLInputField) {
-  return { name: arg.name, type: String(arg.type), ...described(arg.description), ...(arg.defaultValue !== undefined ? { defaultValue: arg.defaultValue } : {}) };
+  return {
+    name: arg.name,
+    type: String(arg.type),
+    ...described(arg.description),
+    ...(arg.defaultValue !== undefined ? { defaultValue: arg.defaultValue } : {}),
+  };
 }
 
 /** A field as search results and type lookups show it; a root field names the scope it needs. */
 function fieldOf(field: GraphQLField<unknown, unknown>, withName: { name: string } | { coordinate: string }) {
   const scope = scopeOf(field);
-  return { ...withName, type: String(field.type), ...described(field.description), ...(field.args.length ? { args: field.args.map(argumentOf) } : {}), ...(scope ? { scope } : {}) };
+  return {
+    ...withName,
+    type: String(field.type),
+    ...described(field.description),
+    ...(field.args.length ? { args: field.args.map(argumentOf) } : {}),
+    ...(scope ? { scope } : {}),
+  };
 }
 
 /** One type by exact name with all its fields (values, members); undefined when the view lacks it. */
@@ -86,7 +99,8 @@ export function describeType(view: SchemaView, name: string) {
     return { ...head, fields: fields.map((f) => fieldOf(f, { name: f.name })) };
   }
   if (isInputObjectType(type)) return { ...head, fields: Object.values(type.getFields()).map(argumentOf) };
-  if (isEnumType(type)) return { ...head, values: type.getValues().map((v) => ({ name: v.name, ...described(v.description) })) };
+  if (isEnumType(type))
+    return { ...head, values: type.getValues().map((v) => ({ name: v.name, ...described(v.description) })) };
   if (isUnionType(type)) return { ...head, possibleTypes: type.getTypes().map((t) => t.name) };
   return head;
 }
@@ -114,20 +128,43 @@ function entriesOf(view: SchemaView): Entry[] {
   for (const root of view.roots) {
     for (const field of view.rootFields.get(root)!) {
       const coordinate = `${root.name}.${field.name}`;
-      entries.push({ rank: 0, key: coordinate, name: field.name, description: field.description ?? '', render: () => ({ kind: 'field', ...fieldOf(field, { coordinate }) }) });
+      entries.push({
+        rank: 0,
+        key: coordinate,
+        name: field.name,
+        description: field.description ?? '',
+        render: () => ({ kind: 'field', ...fieldOf(field, { coordinate }) }),
+      });
     }
   }
   for (const type of view.types.values()) {
-    entries.push({ rank: 1, key: type.name, name: type.name, description: type.description ?? '', render: () => summaryOf(type) });
+    entries.push({
+      rank: 1,
+      key: type.name,
+      name: type.name,
+      description: type.description ?? '',
+      render: () => summaryOf(type),
+    });
     const fields = isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : [];
     for (const field of fields) {
       const coordinate = `${type.name}.${field.name}`;
-      entries.push({ rank: 2, key: coordinate, name: field.name, description: field.description ?? '', render: () => ({ kind: 'field', ...fieldOf(field, { coordinate }) }) });
+      entries.push({
+        rank: 2,
+        key: coordinate,
+        name: field.name,
+        description: field.description ?? '',
+        render: () => ({ kind: 'field', ...fieldOf(field, { coordinate }) }),
+      });
     }
     const inputFields = isInputObjectType(type) ? Object.values(type.getFields()) : [];
     for (const field of inputFields) {
       const coordinate = `${type.name}.${field.name}`;
-      entries.push({ rank: 3, key: coordinate, name: field.name, description: field.description ?? '', render: () => {
+      entries.push({
+        rank: 3,
+        key: coordinate,
+        name: field.name,
+        description: field.description ?? '',
+        render: () => {
           const { name: _, ...rest } = argumentOf(field);
           return { kind: 'inputField', coordinate, ...rest };
         },
@@ -140,7 +177,8 @@ function entriesOf(view: SchemaView): Entry[] {
 /** A type in a result list: its fields, values or members by name only (describeType has them whole). */
 function summaryOf(type: GraphQLNamedType): object {
   const head = { kind: 'type', name: type.name, typeKind: typeKindOf(type), ...described(type.description) };
-  if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) return { ...head, fields: Object.keys(type.getFields()) };
+  if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type))
+    return { ...head, fields: Object.keys(type.getFields()) };
   if (isEnumType(type)) return { ...head, values: type.getValues().map((v) => v.name) };
   if (isUnionType(type)) return { ...head, possibleTypes: type.getTypes().map((t) => t.name) };
   return head;
@@ -157,7 +195,14 @@ function stem(word: string): string {
 }
 
 export function queryWords(query: string): string[] {
-  return [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean))];
+  return [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**
@@ -186,6 +231,11 @@ export function searchSchema(view: SchemaView, words: readonly string[]): object
   return entriesOf(view)
     .map((entry) => ({ entry, score: scoreOf(entry, words) }))
     .filter((m) => m.score > 0)
-    .sort((a, b) => b.score - a.score || a.entry.rank - b.entry.rank || (a.entry.key < b.entry.key ? -1 : a.entry.key > b.entry.key ? 1 : 0))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.entry.rank - b.entry.rank ||
+        (a.entry.key < b.entry.key ? -1 : a.entry.key > b.entry.key ? 1 : 0),
+    )
     .map((m) => m.entry.render());
 }

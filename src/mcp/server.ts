@@ -1,5 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool as ListedTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { API_REVISION } from '../version.ts';
 import { CODE_MODE_TOOLSET, listedAnnotations, selectTools, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
@@ -17,8 +23,18 @@ export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) =
  * half of the listing an agent pays for before its first call, and results are the same without.
  */
 export function listedTools(catalog: readonly Tool[], selection: ToolSelection): ListedTool[] {
-  const operations = selectTools(catalog, selection).map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: listedAnnotations(t.annotations) }));
-  const tools = [...operations, ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : [])];
+  const operations = selectTools(catalog, selection).map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    outputSchema: t.outputSchema,
+    annotations: listedAnnotations(t.annotations),
+  }));
+  const tools = [
+    ...operations,
+    ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : []),
+  ];
   return selection.outputSchemas ? tools : tools.map(({ outputSchema: _, ...tool }) => tool);
 }
 
@@ -28,12 +44,26 @@ export function listedTools(catalog: readonly Tool[], selection: ToolSelection):
  * credential's scopes or read-only mode forbid is refused with the REST error object. When
  * operation tools are listed, initialize carries the conventions they share (conventions.ts).
  */
-export function createMcpServer(catalog: readonly Tool[], selection: ToolSelection, run: ToolRunner, runCodeMode: CodeModeToolRunner): Server {
+export function createMcpServer(
+  catalog: readonly Tool[],
+  selection: ToolSelection,
+  run: ToolRunner,
+  runCodeMode: CodeModeToolRunner,
+): Server {
   const instructions = selectTools(catalog, selection).length ? MCP_INSTRUCTIONS : undefined;
-  const server = new Server({ name: 'cloud-account-api', version: API_REVISION }, { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) });
+  const server = new Server(
+    { name: 'cloud-account-api', version: API_REVISION },
+    { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
+  );
   const visible = listedTools(catalog, selection);
-  const inToolsets = selectTools(catalog, { ...selection, scopes: new Set(catalog.map((t) => t.scope)), readOnly: false });
-  const codeMode = new Set(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(false).map((t) => t.name) : []);
+  const inToolsets = selectTools(catalog, {
+    ...selection,
+    scopes: new Set(catalog.map((t) => t.scope)),
+    readOnly: false,
+  });
+  const codeMode = new Set(
+    selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(false).map((t) => t.name) : [],
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible }));
 
@@ -43,7 +73,8 @@ export function createMcpServer(catalog: readonly Tool[], selection: ToolSelecti
     const tool = inToolsets.find((t) => t.name === request.params.name);
     if (!tool) throw unknownTool(request.params.name);
     if (!selection.scopes.has(tool.scope)) return toolError(403, `This credential lacks the scope "${tool.scope}".`);
-    if (selection.readOnly && !tool.annotations.readOnlyHint) return toolError(403, `${tool.name} changes state; this session is read-only (X-MCP-Readonly).`);
+    if (selection.readOnly && !tool.annotations.readOnlyHint)
+      return toolError(403, `${tool.name} changes state; this session is read-only (X-MCP-Readonly).`);
     return run(tool, args);
   });
   return server;

@@ -14,7 +14,9 @@ import { API_REVISION } from '../version.ts';
 export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const key = env.SERVICE_API_KEY;
   if (!key) {
-    process.stderr.write('svc mcp: SERVICE_API_KEY is not set. Set it to an API key (svc_...) or OAuth access token; SERVICE_BASE_URL names the API (default http://127.0.0.1:8080).\n');
+    process.stderr.write(
+      'svc mcp: SERVICE_API_KEY is not set. Set it to an API key (svc_...) or OAuth access token; SERVICE_BASE_URL names the API (default http://127.0.0.1:8080).\n',
+    );
     process.exit(2);
   }
   const base = (baseUrlFromEnv(env) || 'http://127.0.0.1:8080').replace(/\/+$/, '');
@@ -28,13 +30,18 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
     await upstream.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
   } catch (err) {
     const unreachable = cannotReach(`${base}/mcp`, err);
-    process.stderr.write(unreachable ? `svc: ${unreachable}\n` : `svc mcp: ${base}/mcp refused this key: ${(err as Error).message}\n`);
+    process.stderr.write(
+      unreachable ? `svc: ${unreachable}\n` : `svc mcp: ${base}/mcp refused this key: ${(err as Error).message}\n`,
+    );
     process.exit(1);
   }
 
   // The API's instructions (the conventions its tools share) pass on as they are.
   const instructions = upstream.getInstructions();
-  const server = new Server({ name: 'cloud-account-api', version: API_REVISION }, { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) });
+  const server = new Server(
+    { name: 'cloud-account-api', version: API_REVISION },
+    { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
+  );
   server.setRequestHandler(ListToolsRequestSchema, (request) => relayed(upstream.listTools(request.params)));
   server.setRequestHandler(CallToolRequestSchema, (request) => relayed(upstream.callTool(request.params)));
   server.onclose = () => void upstream.close();
@@ -49,6 +56,9 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
 function relayed<T>(call: Promise<T>): Promise<T> {
   return call.catch((err: unknown) => {
     if (!(err instanceof McpError)) throw err;
-    throw Object.assign(new Error(err.message.replace(`MCP error ${err.code}: `, '')), { code: err.code, data: err.data });
+    throw Object.assign(new Error(err.message.replace(`MCP error ${err.code}: `, '')), {
+      code: err.code,
+      data: err.data,
+    });
   });
 }

@@ -3,7 +3,11 @@ import { errorBody } from '../errors.ts';
 
 export function toolError(status: number, message: string, param?: string): CallToolResult {
   const body = errorBody(status, message, param);
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    structuredContent: body as unknown as Record<string, unknown>,
+  };
 }
 
 /**
@@ -11,7 +15,10 @@ export function toolError(status: number, message: string, param?: string): Call
  * content as it is; anything else (or anything, when `wrap` says so: a tool whose output schema
  * is `{ result }`) travels under `result`.
  */
-export function toolResult(value: unknown, wrap = value === null || typeof value !== 'object' || Array.isArray(value)): CallToolResult {
+export function toolResult(
+  value: unknown,
+  wrap = value === null || typeof value !== 'object' || Array.isArray(value),
+): CallToolResult {
   const structured = wrap ? { result: value } : (value as Record<string, unknown>);
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: structured };
 }

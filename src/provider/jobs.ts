@@ -17,7 +17,11 @@ export async function scheduleJob(tx: Tx, kind: string, runAt: Date, payload: ob
  * Runs every job due at `now`, oldest first, each in its own transaction with its effects.
  * Jobs are claimed with FOR UPDATE SKIP LOCKED, so instances sharing a database never run one twice.
  */
-export async function runDueJobs(prisma: PrismaClient, handlers: Record<string, JobHandler>, now: Date): Promise<number> {
+export async function runDueJobs(
+  prisma: PrismaClient,
+  handlers: Record<string, JobHandler>,
+  now: Date,
+): Promise<number> {
   let ran = 0;
   for (;;) {
     const done = await prisma.$transaction(async (tx) => {

@@ -40,7 +40,11 @@ class SimulatedMailBackend implements MailBackend {
   };
 
   async enableDomain(): Promise<{ dkimSelector: string; dkimPublicKey: string }> {
-    const { publicKey } = await generateRsa('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'der' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const { publicKey } = await generateRsa('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'der' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     return { dkimSelector: 'default', dkimPublicKey: Buffer.from(publicKey).toString('base64') };
   }
 

@@ -33,7 +33,8 @@ class SimulatedGateway implements PaymentGateway {
   ) {}
 
   async charge(req: ChargeRequest): Promise<{ chargeId: string }> {
-    if (!Number.isSafeInteger(req.amountUsdCents) || req.amountUsdCents <= 0) throw new PaymentDeclined('amount must be a positive integer of cents');
+    if (!Number.isSafeInteger(req.amountUsdCents) || req.amountUsdCents <= 0)
+      throw new PaymentDeclined('amount must be a positive integer of cents');
     return { chargeId: this.chargeId() };
   }
 }

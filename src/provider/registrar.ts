@@ -3,9 +3,16 @@ export interface Registrar {
   /** Yearly price of a registration for the domain's TLD, in cents; null when the TLD is not sold. */
   priceUsdCents(domain: string): number | null;
   /** Registers a paid domain for `years`; resolves once the registry confirmed it. */
-  register(req: { domain: string; years: number; nameservers: string[]; whoisPrivacy: boolean; transferLock: boolean }, now: Date): Promise<{ expiresAt: Date }>;
+  register(
+    req: { domain: string; years: number; nameservers: string[]; whoisPrivacy: boolean; transferLock: boolean },
+    now: Date,
+  ): Promise<{ expiresAt: Date }>;
   /** Applies settings to a registered domain (nameservers, lock, privacy; auto-renew is ours). */
-  update(domain: string, changes: { nameservers?: string[]; transferLock?: boolean; whoisPrivacy?: boolean }, now: Date): Promise<void>;
+  update(
+    domain: string,
+    changes: { nameservers?: string[]; transferLock?: boolean; whoisPrivacy?: boolean },
+    now: Date,
+  ): Promise<void>;
 }
 
 /** Yearly prices of the simulated registrar, in cents (docs/REFERENCE.md: Domains). */

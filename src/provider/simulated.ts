@@ -41,7 +41,11 @@ const SEO_LEASED_ADDRESSES = 2;
  * appended (operators and tests read it; customers never see it).
  */
 export async function providerServerLog(db: Pick<Tx, 'providerServerLogEntry'>, serverId: string): Promise<string> {
-  const rows = await db.providerServerLogEntry.findMany({ where: { serverId }, orderBy: { id: 'asc' }, select: { at: true, line: true } });
+  const rows = await db.providerServerLogEntry.findMany({
+    where: { serverId },
+    orderBy: { id: 'asc' },
+    select: { at: true, line: true },
+  });
   return rows.map((r) => `${r.at.toISOString()} ${r.line}\n`).join('');
 }
 
@@ -81,12 +85,16 @@ export class SimulatedProvider implements ServerProvider {
         log: { create: { at: now, line: `queued ${req.osTemplate} on ${req.productId}` } },
       },
     });
-    await scheduleJob(tx, 'server.provision', this.after(now, this.opts.provisionSeconds), { serverId: req.serverId, pool: req.poolAddresses !== undefined });
+    await scheduleJob(tx, 'server.provision', this.after(now, this.opts.provisionSeconds), {
+      serverId: req.serverId,
+      pool: req.poolAddresses !== undefined,
+    });
   }
 
   async power(tx: Tx, serverId: string, action: 'start' | 'stop' | 'reboot', now: Date): Promise<void> {
     await this.log(tx, serverId, now, `power ${action}`);
-    if (action === 'reboot') await scheduleJob(tx, 'server.settle', this.after(now, REBOOT_SECONDS), { serverId, status: 'running' });
+    if (action === 'reboot')
+      await scheduleJob(tx, 'server.settle', this.after(now, REBOOT_SECONDS), { serverId, status: 'running' });
   }
 
   async snapshot(tx: Tx, serverId: string, snapshotId: string, now: Date): Promise<{ sizeGb: number }> {
@@ -100,7 +108,13 @@ export class SimulatedProvider implements ServerProvider {
     await this.log(tx, serverId, now, `snapshot ${snapshotId} deleted`);
   }
 
-  async revertSnapshot(tx: Tx, serverId: string, snapshotId: string, resumeStatus: 'running' | 'stopped', now: Date): Promise<void> {
+  async revertSnapshot(
+    tx: Tx,
+    serverId: string,
+    snapshotId: string,
+    resumeStatus: 'running' | 'stopped',
+    now: Date,
+  ): Promise<void> {
     await this.log(tx, serverId, now, `disk rolled back to ${snapshotId}`);
     await scheduleJob(tx, 'server.settle', this.after(now, RESTORE_SECONDS), { serverId, status: resumeStatus });
   }
@@ -110,21 +124,33 @@ export class SimulatedProvider implements ServerProvider {
     await scheduleJob(tx, 'server.reinstall', this.after(now, REINSTALL_SECONDS), { serverId });
   }
 
-  async resize(tx: Tx, serverId: string, plan: { productId: string; vcpu: number; ramMb: number }, running: boolean, now: Date): Promise<void> {
+  async resize(
+    tx: Tx,
+    serverId: string,
+    plan: { productId: string; vcpu: number; ramMb: number },
+    running: boolean,
+    now: Date,
+  ): Promise<void> {
     await this.log(tx, serverId, now, `resize to ${plan.productId} (${plan.vcpu} vCPU, ${plan.ramMb} MB)`);
-    if (running) await scheduleJob(tx, 'server.settle', this.after(now, REBOOT_SECONDS), { serverId, status: 'running' });
+    if (running)
+      await scheduleJob(tx, 'server.settle', this.after(now, REBOOT_SECONDS), { serverId, status: 'running' });
   }
 
   async setPtr(_tx: Tx, address: string, _hostname: string | null, _now: Date): Promise<void> {
-    if (!zoneHosted(address)) throw new ProviderRefusal('zone_not_hosted', `The reverse zone of ${address} is not hosted by the service.`);
+    if (!zoneHosted(address))
+      throw new ProviderRefusal('zone_not_hosted', `The reverse zone of ${address} is not hosted by the service.`);
   }
 
   async stats(tx: Tx, serverId: string, now: Date): Promise<ServerStats> {
-    const s = await tx.server.findUniqueOrThrow({ where: { id: serverId }, select: { status: true, ramMb: true, diskGb: true, vcpu: true, os: true, provisionedAt: true } });
+    const s = await tx.server.findUniqueOrThrow({
+      where: { id: serverId },
+      select: { status: true, ramMb: true, diskGb: true, vcpu: true, os: true, provisionedAt: true },
+    });
     const on = s.status === 'running';
     // Figures vary from minute to minute but are the same for every read within a minute.
     const minute = Math.floor(now.getTime() / 60_000);
-    const r = (salt: string) => createHash('sha256').update(`${serverId}:${minute}:${salt}`).digest().readUInt32BE(0) / 2 ** 32;
+    const r = (salt: string) =>
+      createHash('sha256').update(`${serverId}:${minute}:${salt}`).digest().readUInt32BE(0) / 2 ** 32;
     const uptime = s.provisionedAt ? Math.max(0, (now.getTime() - s.provisionedAt.getTime()) / 1000) : 0;
     const base = s.os === 'windows' ? 14 : 3;
     const diskUsedGb = Math.min(s.diskGb, Math.round((base + Math.min(s.diskGb * 0.4, uptime / 86400)) * 10) / 10);
@@ -172,13 +198,19 @@ export class SimulatedProvider implements ServerProvider {
   async attachAddon(tx: Tx, serverId: string, addon: AddonSpec, now: Date): Promise<{ ips: UpstreamIp[] }> {
     if (addon.stockKey) {
       await this.ensureStock(tx, addon.stockKey, addon.initialStock ?? 0);
-      if (!(await this.take(tx, addon.stockKey, 1))) throw new ProviderRefusal('out_of_stock', 'This add-on is out of stock.');
+      if (!(await this.take(tx, addon.stockKey, 1)))
+        throw new ProviderRefusal('out_of_stock', 'This add-on is out of stock.');
     }
     let ips: UpstreamIp[] = [];
     if (addon.type === 'ip_block_24') ips = await this.allocateBlock24(tx);
     else if (addon.distinctSubnets) ips = await this.allocateSpread(tx, addon.ips);
     else if (addon.ips > 0) ips = await this.allocateSingles(tx, addon.ips);
-    await this.log(tx, serverId, now, `add-on ${addon.type} attached${ips.length ? `; routing ${ips.length} addresses` : ''}`);
+    await this.log(
+      tx,
+      serverId,
+      now,
+      `add-on ${addon.type} attached${ips.length ? `; routing ${ips.length} addresses` : ''}`,
+    );
     return { ips };
   }
 
@@ -194,7 +226,10 @@ export class SimulatedProvider implements ServerProvider {
       const key = `pool:${productId}:${unit}`;
       await this.ensureStock(tx, key, capacity[unit]);
       if (!(await this.take(tx, key, delta[unit]))) {
-        throw new ProviderRefusal('no_capacity', `The datacenter of ${productId} has not enough ${unit} capacity left for this selection.`);
+        throw new ProviderRefusal(
+          'no_capacity',
+          `The datacenter of ${productId} has not enough ${unit} capacity left for this selection.`,
+        );
       }
     }
   }
@@ -275,9 +310,15 @@ export class SimulatedProvider implements ServerProvider {
   private async allocateBlock24(tx: Tx): Promise<UpstreamIp[]> {
     for (;;) {
       const octet3 = randomInt(128);
-      const used = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "ServerIp" WHERE "address" LIKE ${`198.19.${octet3}.%`} LIMIT 1`;
+      const used = await tx.$queryRaw<
+        unknown[]
+      >`SELECT 1 FROM "ServerIp" WHERE "address" LIKE ${`198.19.${octet3}.%`} LIMIT 1`;
       if (used.length) continue;
-      return Array.from({ length: 256 }, (_, i) => ({ address: `198.19.${octet3}.${i}`, version: 4 as const, zoneHosted: true }));
+      return Array.from({ length: 256 }, (_, i) => ({
+        address: `198.19.${octet3}.${i}`,
+        version: 4 as const,
+        zoneHosted: true,
+      }));
     }
   }
 
@@ -287,7 +328,9 @@ export class SimulatedProvider implements ServerProvider {
     const subnets = new Set<string>();
     while (out.length < count) {
       const leased = out.length >= count - SEO_LEASED_ADDRESSES;
-      const subnet = leased ? `198.19.${LEASED_FIRST_OCTET3 + randomInt(256 - LEASED_FIRST_OCTET3)}` : `198.18.${randomInt(256)}`;
+      const subnet = leased
+        ? `198.19.${LEASED_FIRST_OCTET3 + randomInt(256 - LEASED_FIRST_OCTET3)}`
+        : `198.18.${randomInt(256)}`;
       if (subnets.has(subnet)) continue;
       const address = `${subnet}.${1 + randomInt(254)}`;
       if (await this.taken(tx, [address])) continue;

@@ -78,11 +78,23 @@ export interface ServerProvider {
   /** Deletes a stored snapshot; the live disk is untouched. */
   deleteSnapshot(tx: Tx, serverId: string, snapshotId: string, now: Date): Promise<void>;
   /** Rolls the live disk back; the server is down until serverSettled reports `resumeStatus`. */
-  revertSnapshot(tx: Tx, serverId: string, snapshotId: string, resumeStatus: 'running' | 'stopped', now: Date): Promise<void>;
+  revertSnapshot(
+    tx: Tx,
+    serverId: string,
+    snapshotId: string,
+    resumeStatus: 'running' | 'stopped',
+    now: Date,
+  ): Promise<void>;
   /** Wipes the disk and rebuilds from a template; completion comes through serverReinstalled. */
   reinstall(tx: Tx, serverId: string, template: { os: string; osTemplate: string }, now: Date): Promise<void>;
   /** Changes vCPU/RAM (disk unchanged). A running server reboots: serverSettled reports it running again. */
-  resize(tx: Tx, serverId: string, plan: { productId: string; vcpu: number; ramMb: number }, running: boolean, now: Date): Promise<void>;
+  resize(
+    tx: Tx,
+    serverId: string,
+    plan: { productId: string; vcpu: number; ramMb: number },
+    running: boolean,
+    now: Date,
+  ): Promise<void>;
   /** Writes (hostname) or removes (null) the PTR record of an address; refuses when its zone is not hosted. */
   setPtr(tx: Tx, address: string, hostname: string | null, now: Date): Promise<void>;
   /** Live usage figures. */

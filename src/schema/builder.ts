@@ -27,7 +27,8 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   scopeAuth: {
     authorizeOnSubscribe: true,
-    authScopes: (ctx) => Object.fromEntries(ALL_SCOPES.map((s) => [s, ctx.principal?.scopes.has(s) ?? false])) as Record<Scope, boolean>,
+    authScopes: (ctx) =>
+      Object.fromEntries(ALL_SCOPES.map((s) => [s, ctx.principal?.scopes.has(s) ?? false])) as Record<Scope, boolean>,
     unauthorizedError: (_parent, ctx, _info, result) =>
       ctx.principal ? forbidden(scopeMessage(result.failure)) : unauthorized(),
   },
@@ -43,7 +44,9 @@ export const builder = new SchemaBuilder<{
 
 function scopeMessage(failure: unknown): string {
   const scope = firstScope(failure);
-  return scope ? `This credential lacks the scope "${scope}".` : 'This credential lacks the scope this operation requires.';
+  return scope
+    ? `This credential lacks the scope "${scope}".`
+    : 'This credential lacks the scope this operation requires.';
 }
 
 /** The first scope scope-auth's failure names: its own, or one of the failures it combines. */
@@ -63,7 +66,8 @@ builder.scalarType('DateTime', {
   serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
   parseValue: (value) => {
     const date = new Date(String(value));
-    if (typeof value !== 'string' || Number.isNaN(date.getTime())) throw new TypeError('Expected an ISO 8601 timestamp.');
+    if (typeof value !== 'string' || Number.isNaN(date.getTime()))
+      throw new TypeError('Expected an ISO 8601 timestamp.');
     return date;
   },
 });

@@ -8,5 +8,11 @@ import { example } from './examples.ts';
  */
 export const Deleted = builder.objectRef<{ id: string; deleted: boolean }>('Deleted').implement({
   description: 'Confirmation that a resource was deleted.',
-  fields: (t) => ({ id: t.exposeID('id', { description: 'The id of the resource deleted.', ...example('snap_01jq8k2m4p6rab3c5d7e9f1g2h') }), deleted: t.exposeBoolean('deleted', { description: 'Always true.' }) }),
+  fields: (t) => ({
+    id: t.exposeID('id', {
+      description: 'The id of the resource deleted.',
+      ...example('snap_01jq8k2m4p6rab3c5d7e9f1g2h'),
+    }),
+    deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
+  }),
 });

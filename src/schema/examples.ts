@@ -1,6 +1,18 @@
 import {
-  getNamedType, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType,
-  type GraphQLArgument, type GraphQLField, type GraphQLInputField, type GraphQLInputObjectType, type GraphQLInterfaceType, type GraphQLObjectType,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLInputObjectType,
+  type GraphQLInterfaceType,
+  type GraphQLObjectType,
   type GraphQLType,
 } from 'graphql';
 import { ID_PREFIX } from '../db/ids.ts';
@@ -55,30 +67,114 @@ const ID_NOUNS: Record<string, string> = {
 
 /** Examples by the name of a value, where its name says more than its type. */
 const BY_NAME: Record<string, unknown> = {
-  label: 'web-1', name: 'before-upgrade', subject: 'Cannot reach my server', body: 'Thanks, it works again.', message: 'My server does not answer on port 443 since 09:00 UTC.',
-  description: 'Nightly build server', email: 'ada@example.com', country: 'DE', domain: 'example.com', hostname: 'mail.example.com', ptr: 'mail.example.com',
-  ip: '203.0.113.10', address: '203.0.113.10', os: 'linux', osTemplate: 'ubuntu-24.04', productId: 'std-1c-2g-50', addonId: 'addon-ipv4-1', type: 'ipv4',
-  url: 'https://hooks.example.com/cloud', events: ['server.power.changed'], eventType: 'server.power.changed', cursor: 'srv_01jq8k2m4p6rab3c5d7e9f1g2h',
-  path: '/public_html/index.html', from: '/public_html/old.html', to: '/public_html/new.html', content: '<h1>Hello</h1>\n', suffix: 'shop', php_version: '8.3',
-  repo_url: 'git@github.com:example/site.git', branch: 'main', subdir: 'public', basic_user: 'admin', password: 'correct-horse-battery', local_part: 'ada',
-  source_local: 'sales', destination: 'ada@example.com', kind: 'access', period: '7d', department: 'technical', priority: 'normal', status: 'active',
-  currency: 'USD', gateway: 'card', next: '/servers', schedule: '*/15 * * * *', command: 'php /home/site/cron.php', sha: '9fceb02d0ae598e95dc970b74767f19372d61af8',
-  commit: '9fceb02d0ae598e95dc970b74767f19372d61af8', number: 'INV-2026-000042', invoiceNumber: 'INV-2026-000042', fingerprint: 'SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8',
-  publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEXAMPLEKEYFORDOCS deploy@example.com', secret: 'whsec_b7d0c4e5…', rootPassword: 'tR4-vq9L-x2Mp', user: 'site', username: 'site',
-  webRoot: '/public_html', mysqlHost: 'localhost', host: 'mail.example.net', action: 'reboot', reason: 'Unpaid invoice INV-2026-000042',
-  nameservers: ['ns1.example.net', 'ns2.example.net'], lines: ['203.0.113.7 - - [14/Mar/2026:09:30:00 +0000] "GET / HTTP/1.1" 200 512'], header: 'MAILTO=ada@example.com',
-  error: 'connect ECONNREFUSED', lastError: 'HTTP 503', token: 'sshs_Xk3v9QmB2rT7yL0pW5nZ8cD1fG4hJ6sA', webmail_url: 'https://webmail.example.net',
-  customDomain: 'shop.example.com', unit: 'vcpu', family: 'std', apiVersion: API_REVISION, created: AT, account: ACCOUNT_ID,
-  suspendReason: 'Unpaid invoice INV-2026-000042', stock_note: 'Temporarily out of stock: the datacenter is waiting for new address space.',
-  ips: ['203.0.113.10', '203.0.113.11'], releasedIps: ['203.0.113.11'], assignedTo: `srv_${ID_TAIL}`, reference: `srv_${ID_TAIL}`,
-  paidWith: 'wallet', author: 'customer', permissions: '0644', homeDirectory: '/', databasePrefix: 'u5d7e9f1g2h_', databases: ['u5d7e9f1g2h_shop'],
-  sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', domains: ['example.com', 'www.example.com'],
-  availableVersions: ['8.1', '8.2', '8.3'], mx_host: 'mail.example.com', mail_ip: '203.0.113.25',
+  label: 'web-1',
+  name: 'before-upgrade',
+  subject: 'Cannot reach my server',
+  body: 'Thanks, it works again.',
+  message: 'My server does not answer on port 443 since 09:00 UTC.',
+  description: 'Nightly build server',
+  email: 'ada@example.com',
+  country: 'DE',
+  domain: 'example.com',
+  hostname: 'mail.example.com',
+  ptr: 'mail.example.com',
+  ip: '203.0.113.10',
+  address: '203.0.113.10',
+  os: 'linux',
+  osTemplate: 'ubuntu-24.04',
+  productId: 'std-1c-2g-50',
+  addonId: 'addon-ipv4-1',
+  type: 'ipv4',
+  url: 'https://hooks.example.com/cloud',
+  events: ['server.power.changed'],
+  eventType: 'server.power.changed',
+  cursor: 'srv_01jq8k2m4p6rab3c5d7e9f1g2h',
+  path: '/public_html/index.html',
+  from: '/public_html/old.html',
+  to: '/public_html/new.html',
+  content: '<h1>Hello</h1>\n',
+  suffix: 'shop',
+  php_version: '8.3',
+  repo_url: 'git@github.com:example/site.git',
+  branch: 'main',
+  subdir: 'public',
+  basic_user: 'admin',
+  password: 'correct-horse-battery',
+  local_part: 'ada',
+  source_local: 'sales',
+  destination: 'ada@example.com',
+  kind: 'access',
+  period: '7d',
+  department: 'technical',
+  priority: 'normal',
+  status: 'active',
+  currency: 'USD',
+  gateway: 'card',
+  next: '/servers',
+  schedule: '*/15 * * * *',
+  command: 'php /home/site/cron.php',
+  sha: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+  commit: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+  number: 'INV-2026-000042',
+  invoiceNumber: 'INV-2026-000042',
+  fingerprint: 'SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8',
+  publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEXAMPLEKEYFORDOCS deploy@example.com',
+  secret: 'whsec_b7d0c4e5…',
+  rootPassword: 'tR4-vq9L-x2Mp',
+  user: 'site',
+  username: 'site',
+  webRoot: '/public_html',
+  mysqlHost: 'localhost',
+  host: 'mail.example.net',
+  action: 'reboot',
+  reason: 'Unpaid invoice INV-2026-000042',
+  nameservers: ['ns1.example.net', 'ns2.example.net'],
+  lines: ['203.0.113.7 - - [14/Mar/2026:09:30:00 +0000] "GET / HTTP/1.1" 200 512'],
+  header: 'MAILTO=ada@example.com',
+  error: 'connect ECONNREFUSED',
+  lastError: 'HTTP 503',
+  token: 'sshs_Xk3v9QmB2rT7yL0pW5nZ8cD1fG4hJ6sA',
+  webmail_url: 'https://webmail.example.net',
+  customDomain: 'shop.example.com',
+  unit: 'vcpu',
+  family: 'std',
+  apiVersion: API_REVISION,
+  created: AT,
+  account: ACCOUNT_ID,
+  suspendReason: 'Unpaid invoice INV-2026-000042',
+  stock_note: 'Temporarily out of stock: the datacenter is waiting for new address space.',
+  ips: ['203.0.113.10', '203.0.113.11'],
+  releasedIps: ['203.0.113.11'],
+  assignedTo: `srv_${ID_TAIL}`,
+  reference: `srv_${ID_TAIL}`,
+  paidWith: 'wallet',
+  author: 'customer',
+  permissions: '0644',
+  homeDirectory: '/',
+  databasePrefix: 'u5d7e9f1g2h_',
+  databases: ['u5d7e9f1g2h_shop'],
+  sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  domains: ['example.com', 'www.example.com'],
+  availableVersions: ['8.1', '8.2', '8.3'],
+  mx_host: 'mail.example.com',
+  mail_ip: '203.0.113.25',
 };
 
 /** A number within declared bounds: cents look like money, everything else a small count. */
 function numberExample(name: string, r: InputRules | undefined, integer: boolean): number {
-  let n = /cents$/i.test(name) ? 1500 : /statusCode$/i.test(name) ? 200 : /bytes$/i.test(name) ? 1_048_576 : /Mb$|_mb$/.test(name) ? 1024 : /port$/i.test(name) ? 22 : integer ? 1 : 0.5;
+  let n = /cents$/i.test(name)
+    ? 1500
+    : /statusCode$/i.test(name)
+      ? 200
+      : /bytes$/i.test(name)
+        ? 1_048_576
+        : /Mb$|_mb$/.test(name)
+          ? 1024
+          : /port$/i.test(name)
+            ? 22
+            : integer
+              ? 1
+              : 0.5;
   if (r?.minimum !== undefined) n = Math.max(n, r.minimum);
   if (r?.maximum !== undefined) n = Math.min(n, r.maximum);
   return n;
@@ -89,43 +185,64 @@ const NOUNS_LONGEST_FIRST = Object.keys(ID_NOUNS).sort((a, b) => b.length - a.le
 /** `srv_…` for a server's id: the noun is the name (`serverId`), or the type or path segment holding an `id`. */
 function idExample(name: string, parent?: string): string {
   // A name that is itself a noun (`bid`, a backup's) before the `Id` suffix is cut off.
-  const noun = (name === 'id' ? parent ?? '' : ID_NOUNS[name.toLowerCase()] ? name : name.replace(/_?[iI]d$/, '')).toLowerCase();
+  const noun = (
+    name === 'id' ? (parent ?? '') : ID_NOUNS[name.toLowerCase()] ? name : name.replace(/_?[iI]d$/, '')
+  ).toLowerCase();
   if (noun === 'account') return ACCOUNT_ID;
-  const known = ID_NOUNS[noun] ? noun : NOUNS_LONGEST_FIRST.find((n) => noun.startsWith(n)) ?? NOUNS_LONGEST_FIRST.find((n) => noun.endsWith(n));
+  const known = ID_NOUNS[noun]
+    ? noun
+    : (NOUNS_LONGEST_FIRST.find((n) => noun.startsWith(n)) ?? NOUNS_LONGEST_FIRST.find((n) => noun.endsWith(n)));
   return `${known ? ID_NOUNS[known] : 'id'}_${ID_TAIL}`;
 }
 
 /** The example of a value named `name` (in `parent`, a type name) of `type`, under declared rules. */
-export function exampleOf(type: GraphQLType, name: string, opts: { parent?: string; rules?: InputRules; declared?: unknown; depth?: number } = {}): unknown {
+export function exampleOf(
+  type: GraphQLType,
+  name: string,
+  opts: { parent?: string; rules?: InputRules; declared?: unknown; depth?: number } = {},
+): unknown {
   if (opts.declared !== undefined) return opts.declared;
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
     if (Array.isArray(BY_NAME[name]) && isScalarType(getNamedType(inner))) return BY_NAME[name];
     const { minItems: _min, maxItems: _max, ...each } = opts.rules ?? {};
     const item = exampleOf(inner.ofType, name, { ...opts, rules: each });
-    return Array.from({ length: Math.max(1, opts.rules?.minItems ?? 1) }, (_, i) => (typeof item === 'string' && i > 0 ? `${item.replace(/^ns1/, 'ns2')}${i > 1 ? i : ''}` : item));
+    return Array.from({ length: Math.max(1, opts.rules?.minItems ?? 1) }, (_, i) =>
+      typeof item === 'string' && i > 0 ? `${item.replace(/^ns1/, 'ns2')}${i > 1 ? i : ''}` : item,
+    );
   }
   const r = opts.rules;
   if (isEnumType(inner)) return inner.getValues()[0].name;
-  if (isInputObjectType(inner) || isObjectType(inner) || isInterfaceType(inner)) return objectExample(inner, (opts.depth ?? 0) + 1);
-  if (r?.oneOf) return BY_NAME[name] !== undefined && r.oneOf.includes(BY_NAME[name] as string) ? BY_NAME[name] : r.oneOf[0];
+  if (isInputObjectType(inner) || isObjectType(inner) || isInterfaceType(inner))
+    return objectExample(inner, (opts.depth ?? 0) + 1);
+  if (r?.oneOf)
+    return BY_NAME[name] !== undefined && r.oneOf.includes(BY_NAME[name] as string) ? BY_NAME[name] : r.oneOf[0];
   if (r?.format === 'email') return 'ada@example.com';
   if (r?.format === 'host-name') return 'ns1.example.net';
-  if (r?.format === 'dns-name') return typeof BY_NAME[name] === 'string' && String(BY_NAME[name]).includes('.') ? BY_NAME[name] : 'example.com';
+  if (r?.format === 'dns-name')
+    return typeof BY_NAME[name] === 'string' && String(BY_NAME[name]).includes('.') ? BY_NAME[name] : 'example.com';
   switch (inner.name) {
-    case 'ID': return typeof BY_NAME[name] === 'string' && name !== 'id' ? BY_NAME[name] : idExample(name, opts.parent);
-    case 'Int': return name === 'id' || /_id$/.test(name) ? 42 : numberExample(name, r, true);
-    case 'Float': return numberExample(name, r, false);
-    case 'Boolean': return true;
-    case 'DateTime': return AT;
-    case 'JSON': return { serverId: idExample('serverId'), action: 'reboot' };
+    case 'ID':
+      return typeof BY_NAME[name] === 'string' && name !== 'id' ? BY_NAME[name] : idExample(name, opts.parent);
+    case 'Int':
+      return name === 'id' || /_id$/.test(name) ? 42 : numberExample(name, r, true);
+    case 'Float':
+      return numberExample(name, r, false);
+    case 'Boolean':
+      return true;
+    case 'DateTime':
+      return AT;
+    case 'JSON':
+      return { serverId: idExample('serverId'), action: 'reboot' };
   }
   const byName = BY_NAME[name];
   if (typeof byName === 'string' && (!r?.maxLength || byName.length <= r.maxLength)) return byName;
   if (/At$|_at$/.test(name)) return AT;
   if (/(^|[a-z])Id$|_id$/.test(name)) return idExample(name);
   // No placeholder: a value the reference cannot show teaches nothing (issue #20).
-  throw new Error(`No example for the string ${opts.parent ? `${opts.parent}.` : ''}${name}: add it to BY_NAME in src/schema/examples.ts, or declare example(...) on the field.`);
+  throw new Error(
+    `No example for the string ${opts.parent ? `${opts.parent}.` : ''}${name}: add it to BY_NAME in src/schema/examples.ts, or declare example(...) on the field.`,
+  );
 }
 
 function declaredExample(f: { extensions?: Record<string, unknown> | null }): unknown {

@@ -29,7 +29,11 @@ const loaders = new WeakMap<object, Map<string, DataLoader<unknown, unknown>>>()
  * a nested query instead of one per parent). The name must include anything besides the key
  * that changes the answer (a connection's arguments).
  */
-export function loaderOf<K, V>(ctx: object, name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
+export function loaderOf<K, V>(
+  ctx: object,
+  name: string,
+  batch: (keys: readonly K[]) => Promise<V[]>,
+): DataLoader<K, V> {
   let byName = loaders.get(ctx);
   if (!byName) {
     byName = new Map();
@@ -80,15 +84,26 @@ export interface ConnectionArgs {
 /** `first` checked against the list limits (docs/REFERENCE.md: Pagination): 1 to PAGE_MAX, default CONNECTION_DEFAULT. */
 export function pageSize(args: ConnectionArgs): number {
   const first = args.first ?? CONNECTION_DEFAULT;
-  if (!Number.isInteger(first) || first < 1 || first > PAGE_MAX) throw badRequest(`first must be an integer from 1 to ${PAGE_MAX}.`, 'first');
+  if (!Number.isInteger(first) || first < 1 || first > PAGE_MAX)
+    throw badRequest(`first must be an integer from 1 to ${PAGE_MAX}.`, 'first');
   return first;
 }
 
 /** A connection from rows fetched one beyond the page (newest first, cursor = the row's id). */
-export function connectionOf<T extends { id: string | number }>(rows: T[], first: number, count?: () => Promise<number>): Connection<T> {
+export function connectionOf<T extends { id: string | number }>(
+  rows: T[],
+  first: number,
+  count?: () => Promise<number>,
+): Connection<T> {
   const nodes = rows.length > first ? rows.slice(0, first) : rows;
   const cursorOf = (n: T) => String(n.id);
-  return { nodes, hasNextPage: rows.length > first, endCursor: nodes.length ? cursorOf(nodes[nodes.length - 1]) : null, cursorOf, count };
+  return {
+    nodes,
+    hasNextPage: rows.length > first,
+    endCursor: nodes.length ? cursorOf(nodes[nodes.length - 1]) : null,
+    cursorOf,
+    count,
+  };
 }
 
 /** `after` checked to be an endCursor this connection issues (docs/REFERENCE.md: Pagination): an id of kind `kind` (or `'int'`). */
@@ -101,13 +116,17 @@ export async function pageForConnection<T>(read: Promise<Page<T>>): Promise<Page
   try {
     return await read;
   } catch (e) {
-    if (e instanceof ApiError && e.extensions.field === 'cursor') throw badRequest('after must be the endCursor of a previous page.', 'after');
+    if (e instanceof ApiError && e.extensions.field === 'cursor')
+      throw badRequest('after must be the endCursor of a previous page.', 'after');
     throw e;
   }
 }
 
 /** A connection from a service's list page (`{ data, hasMore, nextCursor }`). */
-export function connectionOfPage<T extends { id: string | number }>(page: { data: T[]; hasMore: boolean }, count?: () => Promise<number>): Connection<T> {
+export function connectionOfPage<T extends { id: string | number }>(
+  page: { data: T[]; hasMore: boolean },
+  count?: () => Promise<number>,
+): Connection<T> {
   const cursorOf = (n: T) => String(n.id);
   const last = page.data[page.data.length - 1];
   return { nodes: page.data, hasNextPage: page.hasMore, endCursor: last ? cursorOf(last) : null, cursorOf, count };
@@ -124,7 +143,10 @@ const PageInfo = builder.objectRef<Connection<unknown>>('PageInfo').implement({
 
 /** `first`/`after` arguments of a connection field. */
 export const connectionArgs = (t: { arg: ArgBuilder<Types> }) => ({
-  first: t.arg.int({ required: false, description: `Items per page, 1 to ${PAGE_MAX} (default ${CONNECTION_DEFAULT}).` }),
+  first: t.arg.int({
+    required: false,
+    description: `Items per page, 1 to ${PAGE_MAX} (default ${CONNECTION_DEFAULT}).`,
+  }),
   after: t.arg.string({ required: false, description: 'endCursor of the previous page.' }),
 });
 
@@ -142,10 +164,22 @@ export function connectionType<T>(name: string, node: ObjectRef<Types, unknown>)
     description: `A page of ${name} items, newest first.`,
     extensions: GRAPH_ONLY,
     fields: (t) => ({
-      edges: t.field({ type: [Edge], description: 'The items of this page with their cursors.', resolve: (c) => c.nodes.map((n) => ({ node: n, cursor: c.cursorOf(n) })) }),
+      edges: t.field({
+        type: [Edge],
+        description: 'The items of this page with their cursors.',
+        resolve: (c) => c.nodes.map((n) => ({ node: n, cursor: c.cursorOf(n) })),
+      }),
       nodes: t.field({ type: [node], description: 'The items of this page.', resolve: (c) => c.nodes }),
-      pageInfo: t.field({ type: PageInfo, description: 'Where this page ends and whether another follows.', resolve: (c) => c as Connection<unknown> }),
-      totalCount: t.int({ nullable: true, description: 'Items in the whole list (null where counting is not offered).', resolve: (c) => c.count?.() ?? null }),
+      pageInfo: t.field({
+        type: PageInfo,
+        description: 'Where this page ends and whether another follows.',
+        resolve: (c) => c as Connection<unknown>,
+      }),
+      totalCount: t.int({
+        nullable: true,
+        description: 'Items in the whole list (null where counting is not offered).',
+        resolve: (c) => c.count?.() ?? null,
+      }),
     }),
   });
 }
@@ -181,7 +215,9 @@ const kindOf = (id: string) => kinds.get(id.slice(0, id.indexOf('_')));
 export const Node = builder.interfaceRef<{ id: string | number }>('Node').implement({
   description: 'A resource with a global id: the id REST uses for it (its prefix names the kind: srv_, pool_, inv_ …).',
   extensions: GRAPH_ONLY,
-  fields: (t) => ({ id: t.exposeID('id', { description: 'The global id: the one REST uses; its prefix names the kind.' }) }),
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The global id: the one REST uses; its prefix names the kind.' }),
+  }),
   resolveType: (obj) => kindOf(String(obj.id))?.typename ?? null,
 });
 
@@ -248,17 +284,30 @@ export async function batchedConnection<K, T extends { id: string | number }>(
   parentOf: (row: T) => K,
 ): Promise<Connection<T>> {
   const first = pageSize(args);
-  const loader = loaderOf<K, T[]>(ctx, `${name}:${first}:${args.after ?? ''}`, async (keys) => groupBy(keys, await fetch(keys, args.after), parentOf));
+  const loader = loaderOf<K, T[]>(ctx, `${name}:${first}:${args.after ?? ''}`, async (keys) =>
+    groupBy(keys, await fetch(keys, args.after), parentOf),
+  );
   return connectionOf((await loader.load(parent)).slice(0, first + 1), first);
 }
 
 /** A list under each parent of a list, batched the same way (bounded lists: a ticket's messages). */
-export function batchedList<K, T>(ctx: object, name: string, parent: K, fetch: (parents: readonly K[]) => Promise<T[]>, parentOf: (row: T) => K): Promise<T[]> {
+export function batchedList<K, T>(
+  ctx: object,
+  name: string,
+  parent: K,
+  fetch: (parents: readonly K[]) => Promise<T[]>,
+  parentOf: (row: T) => K,
+): Promise<T[]> {
   return loaderOf<K, T[]>(ctx, name, async (keys) => groupBy(keys, await fetch(keys), parentOf)).load(parent);
 }
 
 /** One row per id under each parent (server → pool, mailbox → domain), batched; null when it is not visible. */
-export function batchedOne<T extends { id: string | number }>(ctx: object, name: string, id: string | number, fetch: (ids: readonly (string | number)[]) => Promise<T[]>): Promise<T | null> {
+export function batchedOne<T extends { id: string | number }>(
+  ctx: object,
+  name: string,
+  id: string | number,
+  fetch: (ids: readonly (string | number)[]) => Promise<T[]>,
+): Promise<T | null> {
   return loaderOf<string | number, T | null>(ctx, name, async (ids) => {
     const byId = new Map((await fetch(ids)).map((r) => [r.id, r]));
     return ids.map((i) => byId.get(i) ?? null);
@@ -283,7 +332,8 @@ export function accountListEdge<T extends { id: string | number }>(
       type: connection,
       description,
       args: connectionArgs(t),
-      resolve: async (_account, args, ctx) => connectionOfPage(await pageForConnection(list(ctx, { limit: pageSize(args), cursor: args.after }))),
+      resolve: async (_account, args, ctx) =>
+        connectionOfPage(await pageForConnection(list(ctx, { limit: pageSize(args), cursor: args.after }))),
     }),
   );
 }

@@ -1,6 +1,11 @@
 import {
-  getNamedType, isInputObjectType, isListType, isNonNullType,
-  type GraphQLArgument, type GraphQLInputField, type GraphQLInputType,
+  getNamedType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  type GraphQLArgument,
+  type GraphQLInputField,
+  type GraphQLInputType,
 } from 'graphql';
 import { ruleProblem, type InputRules } from '../core/input-rules.ts';
 
@@ -24,7 +29,13 @@ export interface RuleProblem {
 }
 
 /** Every rule broken by a coerced value of `type` (nested input objects and lists), the value named by `path`. */
-export function inputRuleProblems(type: GraphQLInputType, declared: InputRules | undefined, value: unknown, path: string, out: RuleProblem[] = []): RuleProblem[] {
+export function inputRuleProblems(
+  type: GraphQLInputType,
+  declared: InputRules | undefined,
+  value: unknown,
+  path: string,
+  out: RuleProblem[] = [],
+): RuleProblem[] {
   if (value === undefined || value === null) return out;
   if (declared) {
     const message = ruleProblem(declared, value, path);
@@ -40,7 +51,13 @@ export function inputRuleProblems(type: GraphQLInputType, declared: InputRules |
     });
   } else if (isInputObjectType(inner) && typeof value === 'object') {
     for (const field of Object.values(inner.getFields())) {
-      inputRuleProblems(field.type, rulesOf(field), (value as Record<string, unknown>)[field.name], `${path}.${field.name}`, out);
+      inputRuleProblems(
+        field.type,
+        rulesOf(field),
+        (value as Record<string, unknown>)[field.name],
+        `${path}.${field.name}`,
+        out,
+      );
     }
   }
   return out;

@@ -1,4 +1,10 @@
-import { isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema, type ResponsePath } from 'graphql';
+import {
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  type ResponsePath,
+} from 'graphql';
 
 /**
  * graphql-jit hands each resolver a response path built afresh for that call, one new object
@@ -22,7 +28,8 @@ export function withInternedRelationPaths(schema: GraphQLSchema): GraphQLSchema 
 
 function internPaths(resolve: GraphQLFieldResolver<unknown, object>): GraphQLFieldResolver<unknown, object> {
   // The plugin's resolver is given its own info with the interned path; the engine's is left as it is.
-  return (parent, args, context, info) => resolve(parent, args, context, { ...info, path: internerOf(info).intern(info.path) });
+  return (parent, args, context, info) =>
+    resolve(parent, args, context, { ...info, path: internerOf(info).intern(info.path) });
 }
 
 type Key = string | number;

@@ -1,7 +1,18 @@
 import {
-  isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType, isUnionType,
-  type GraphQLInputType, type GraphQLNamedType, type GraphQLOutputType, type GraphQLType,
-  type GraphQLArgument, type GraphQLInputField,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  isUnionType,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLType,
+  type GraphQLArgument,
+  type GraphQLInputField,
 } from 'graphql';
 import { fieldExample, inputExample } from './examples.ts';
 import { rulesOf } from './input-rules.ts';
@@ -55,11 +66,16 @@ function nonNullSchemaOf(type: GraphQLType, opts: SchemaOptions): JsonSchema {
   if (isListType(type)) return { type: 'array', items: jsonSchemaOf(type.ofType, opts) };
   if (isScalarType(type)) {
     if (opts.lean) return SCALARS[type.name]?.type ? { type: SCALARS[type.name].type } : {};
-    return { ...(SCALARS[type.name] ?? {}), ...(type.description && !SCALARS[type.name] ? { description: type.description } : {}) };
+    return {
+      ...(SCALARS[type.name] ?? {}),
+      ...(type.description && !SCALARS[type.name] ? { description: type.description } : {}),
+    };
   }
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
-  if ((isObjectType(type) || isInputObjectType(type) || isInterfaceType(type)) && !opts.inline) return { $ref: `${opts.refBase ?? '#/components/schemas/'}${type.name}` };
-  if (isInputObjectType(type) || isObjectType(type) || isInterfaceType(type)) return opts.inlining?.includes(type.name) ? {} : objectSchemaOf(type, opts);
+  if ((isObjectType(type) || isInputObjectType(type) || isInterfaceType(type)) && !opts.inline)
+    return { $ref: `${opts.refBase ?? '#/components/schemas/'}${type.name}` };
+  if (isInputObjectType(type) || isObjectType(type) || isInterfaceType(type))
+    return opts.inlining?.includes(type.name) ? {} : objectSchemaOf(type, opts);
   if (isUnionType(type)) return { oneOf: type.getTypes().map((t) => jsonSchemaOf(t, opts)) };
   return {};
 }
@@ -73,12 +89,26 @@ export function objectSchemaOf(type: GraphQLNamedType, opts: SchemaOptions = {})
   const describe = !opts.lean;
   for (const field of Object.values(type.getFields())) {
     properties[field.name] = isInputObjectType(type)
-      ? inputSchemaOf(field as GraphQLInputField, { ...inner, example: opts.examples ? inputExample(field as GraphQLInputField, type.name) : undefined })
-      : withExample(withDescription(withValues(jsonSchemaOf(field.type as GraphQLOutputType, inner), field, opts), describe ? field.description : undefined), opts.examples ? fieldExample(field as never, type) : undefined);
+      ? inputSchemaOf(field as GraphQLInputField, {
+          ...inner,
+          example: opts.examples ? inputExample(field as GraphQLInputField, type.name) : undefined,
+        })
+      : withExample(
+          withDescription(
+            withValues(jsonSchemaOf(field.type as GraphQLOutputType, inner), field, opts),
+            describe ? field.description : undefined,
+          ),
+          opts.examples ? fieldExample(field as never, type) : undefined,
+        );
     // An output object is always sent whole (sofa selects every field; a null one is present as
     // null), so every field is required and a nullable one's type admits null. An input field is
     // required when it is non-null without a default.
-    if (isInputObjectType(type) ? isNonNullType(field.type) && (field as { defaultValue?: unknown }).defaultValue === undefined : true) required.push(field.name);
+    if (
+      isInputObjectType(type)
+        ? isNonNullType(field.type) && (field as { defaultValue?: unknown }).defaultValue === undefined
+        : true
+    )
+      required.push(field.name);
   }
   return {
     type: 'object',
@@ -93,7 +123,11 @@ export function objectSchemaOf(type: GraphQLNamedType, opts: SchemaOptions = {})
  * A String field whose values are a fixed set (`values(...)` on the field, src/schema/examples.ts)
  * as `enum`, with null when the field is nullable. Lean schemas (MCP listings) leave it out.
  */
-function withValues(schema: JsonSchema, field: { type: GraphQLType; extensions?: unknown }, opts: SchemaOptions): JsonSchema {
+function withValues(
+  schema: JsonSchema,
+  field: { type: GraphQLType; extensions?: unknown },
+  opts: SchemaOptions,
+): JsonSchema {
   const set = (field.extensions as { values?: readonly string[] } | null | undefined)?.values;
   if (!set || opts.lean) return schema;
   return { ...schema, enum: isNonNullType(field.type) ? [...set] : [...set, null] };
@@ -116,11 +150,20 @@ function schemaHoldsObjects(schema: JsonSchema): boolean {
 }
 
 /** The schema of an argument or input field: its type, its declared rules as keywords, its description and, when given, its example. */
-export function inputSchemaOf(arg: GraphQLArgument | GraphQLInputField, opts: SchemaOptions & { example?: unknown } = {}): JsonSchema {
+export function inputSchemaOf(
+  arg: GraphQLArgument | GraphQLInputField,
+  opts: SchemaOptions & { example?: unknown } = {},
+): JsonSchema {
   const { example, ...rest } = opts;
   const declared = rulesOf(arg);
   const schema = withValues(jsonSchemaOf(arg.type, rest), arg, rest);
-  return withExample(withDescription(declared ? ruleKeywords(declared, arg.type, schema) : schema, rest.lean ? undefined : arg.description), example);
+  return withExample(
+    withDescription(
+      declared ? ruleKeywords(declared, arg.type, schema) : schema,
+      rest.lean ? undefined : arg.description,
+    ),
+    example,
+  );
 }
 
 /** The JSON Schema keywords of declared rules, for the schema of a value of `type`. */

@@ -6,18 +6,51 @@ import type { Scope } from '../scopes.ts';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Areas of the API; MCP toolsets and OpenAPI tags use them. */
-export type Area = 'account' | 'servers' | 'pools' | 'hosting' | 'mail' | 'domains' | 'billing' | 'tickets' | 'webhooks';
+export type Area =
+  | 'account'
+  | 'servers'
+  | 'pools'
+  | 'hosting'
+  | 'mail'
+  | 'domains'
+  | 'billing'
+  | 'tickets'
+  | 'webhooks';
 
 /** Rate-limit classes an operation can belong to on top of the per-credential limit. */
 export const RATE_LIMIT_CLASSES = {
   poolIpApply: { points: 6, durationSeconds: 60, description: 'pool IP apply: 6 calls per minute per credential' },
   // Dashboard and OAuth (src/http/dashboard.ts), not operations: guessing passwords and user codes.
-  signInEmail: { points: 10, durationSeconds: 900, description: 'dashboard sign-in and sudo: 10 attempts per 15 minutes per e-mail address from one client address' },
-  signInAddress: { points: 100, durationSeconds: 900, description: 'dashboard sign-in and sudo: 100 attempts per 15 minutes per client address' },
-  userCodeAccount: { points: 20, durationSeconds: 900, description: 'device user-code entry: 20 per 15 minutes per account' },
-  userCodeAddress: { points: 100, durationSeconds: 900, description: 'device user-code entry: 100 per 15 minutes per client address' },
-  clientRegistration: { points: 20, durationSeconds: 3600, description: 'OAuth dynamic client registrations: 20 per hour per client address' },
-  deviceAuthorization: { points: 30, durationSeconds: 900, description: 'OAuth device authorizations: 30 per 15 minutes per client address' },
+  signInEmail: {
+    points: 10,
+    durationSeconds: 900,
+    description: 'dashboard sign-in and sudo: 10 attempts per 15 minutes per e-mail address from one client address',
+  },
+  signInAddress: {
+    points: 100,
+    durationSeconds: 900,
+    description: 'dashboard sign-in and sudo: 100 attempts per 15 minutes per client address',
+  },
+  userCodeAccount: {
+    points: 20,
+    durationSeconds: 900,
+    description: 'device user-code entry: 20 per 15 minutes per account',
+  },
+  userCodeAddress: {
+    points: 100,
+    durationSeconds: 900,
+    description: 'device user-code entry: 100 per 15 minutes per client address',
+  },
+  clientRegistration: {
+    points: 20,
+    durationSeconds: 3600,
+    description: 'OAuth dynamic client registrations: 20 per hour per client address',
+  },
+  deviceAuthorization: {
+    points: 30,
+    durationSeconds: 900,
+    description: 'OAuth device authorizations: 30 per 15 minutes per client address',
+  },
 } as const;
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
 
@@ -122,7 +155,10 @@ const BODY_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
 /** Reads every operation declared in the schema, in declaration order. */
 export function listOperations(schema: GraphQLSchema): Operation[] {
   const out: Operation[] = [];
-  for (const [kind, type] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as const) {
+  for (const [kind, type] of [
+    ['query', schema.getQueryType()],
+    ['mutation', schema.getMutationType()],
+  ] as const) {
     if (!type) continue;
     for (const field of Object.values(type.getFields())) {
       const meta = field.extensions?.operation as OperationMeta | undefined;

@@ -9,7 +9,11 @@ import { rules } from './input-rules.ts';
 
 /** `limit` and `cursor` arguments, shared by every cursor-paginated list. */
 export const pageArgs = (t: { arg: ArgBuilder<Types> }, limits = PAGE_LIMITS) => ({
-  limit: t.arg.int({ required: false, description: `Items per page, 1 to ${limits.max} (default ${limits.fallback}).`, ...rules(limitRules(limits.max)) }),
+  limit: t.arg.int({
+    required: false,
+    description: `Items per page, 1 to ${limits.max} (default ${limits.fallback}).`,
+    ...rules(limitRules(limits.max)),
+  }),
   cursor: t.arg.string({ required: false, description: 'nextCursor of the previous page.' }),
 });
 
@@ -21,7 +25,10 @@ export function listType<T extends object>(name: string, item: ObjectRef<Types, 
     fields: (t) => ({
       data: t.field({ type: [item], description: 'The items of this page.', resolve: (p) => p.data }),
       hasMore: t.exposeBoolean('hasMore', { description: 'True when another page follows.' }),
-      nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last.' }),
+      nextCursor: t.exposeString('nextCursor', {
+        nullable: true,
+        description: 'Pass as cursor for the next page; null on the last.',
+      }),
     }),
   });
 }

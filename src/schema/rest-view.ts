@@ -23,8 +23,13 @@ export function restView(schema: GraphQLSchema): GraphQLSchema {
         if (graphOnly(type.extensions)) return null;
         const config = type.toConfig();
         const fields: Record<string, GraphQLFieldConfig<unknown, unknown>> = {};
-        for (const [name, field] of Object.entries(config.fields)) if (!graphOnly(field.extensions)) fields[name] = field;
-        return new GraphQLObjectType({ ...config, fields, interfaces: config.interfaces.filter((i) => !graphOnly(i.extensions)) });
+        for (const [name, field] of Object.entries(config.fields))
+          if (!graphOnly(field.extensions)) fields[name] = field;
+        return new GraphQLObjectType({
+          ...config,
+          fields,
+          interfaces: config.interfaces.filter((i) => !graphOnly(i.extensions)),
+        });
       },
       [MapperKind.INTERFACE_TYPE]: (type) => (graphOnly(type.extensions) ? null : type),
     });

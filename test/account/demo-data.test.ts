@@ -49,7 +49,9 @@ describe('npm start on a fresh data directory: the demo account holds something 
     const hosting = (await get('/hosting')).data;
     expect(hosting.length).toBeGreaterThanOrEqual(1);
     expect(hosting[0].status).toBe('active');
-    const index = await get(`/hosting/${hosting[0].id}/files/read?path=${encodeURIComponent('/public_html/index.html')}`);
+    const index = await get(
+      `/hosting/${hosting[0].id}/files/read?path=${encodeURIComponent('/public_html/index.html')}`,
+    );
     expect(index.content).toContain('ACME Demo Shop');
 
     const domains = (await get('/domains')).data;
@@ -68,7 +70,9 @@ describe('npm start on a fresh data directory: the demo account holds something 
     // The balance is what the history says: each transaction's balance follows from the one before.
     const oldestFirst = [...transactions].reverse();
     for (let i = 1; i < oldestFirst.length; i++) {
-      expect(oldestFirst[i].balance_after_usd_cents).toBe(oldestFirst[i - 1].balance_after_usd_cents + oldestFirst[i].amount_usd_cents);
+      expect(oldestFirst[i].balance_after_usd_cents).toBe(
+        oldestFirst[i - 1].balance_after_usd_cents + oldestFirst[i].amount_usd_cents,
+      );
     }
     expect((await get('/billing/wallet')).balance_usd_cents).toBe(transactions[0].balance_after_usd_cents);
 
@@ -79,8 +83,13 @@ describe('npm start on a fresh data directory: the demo account holds something 
     expect(ticket.status).toBe('answered');
 
     // The demo's history happened in the past: the live clock was not moved forward for it.
-    const stamps = [...servers, ...pools, ...invoices, ...tickets].map((r: { createdAt: string }) => Date.parse(r.createdAt));
-    stamps.push(...servers.map((s: { provisionedAt: string }) => Date.parse(s.provisionedAt)), ...tickets.map((t: { lastReplyAt: string }) => Date.parse(t.lastReplyAt)));
+    const stamps = [...servers, ...pools, ...invoices, ...tickets].map((r: { createdAt: string }) =>
+      Date.parse(r.createdAt),
+    );
+    stamps.push(
+      ...servers.map((s: { provisionedAt: string }) => Date.parse(s.provisionedAt)),
+      ...tickets.map((t: { lastReplyAt: string }) => Date.parse(t.lastReplyAt)),
+    );
     stamps.push(...transactions.map((t: { created_at: string }) => Date.parse(t.created_at)));
     for (const t of stamps) expect(t).toBeLessThan(wallNow);
     expect(Math.min(...stamps)).toBeGreaterThan(wallNow - 4 * 86_400_000);

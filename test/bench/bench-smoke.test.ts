@@ -1,6 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { readPath } from '../../bench/read-path.ts';
-import { coldStartAndMemory, nestedQuery, restAndGraphql, subscribers, TINY, webhookPipeline } from '../../bench/scenarios.ts';
+import {
+  coldStartAndMemory,
+  nestedQuery,
+  restAndGraphql,
+  subscribers,
+  TINY,
+  webhookPipeline,
+} from '../../bench/scenarios.ts';
 
 /**
  * Every benchmark scenario once at a tiny size, so `npm run bench` cannot rot. Figures are
@@ -19,10 +26,23 @@ describe.skipIf(repeatsTheEmbeddedRun)('benchmark scenarios at tiny size', () =>
     const { figures, sameJson, middlewareOff } = await restAndGraphql(TINY);
     expect(sameJson).toBe(true);
     expect(middlewareOff).toBe(true);
-    expect(figures.map((f) => f.metric)).toEqual(expect.arrayContaining(['SOFA / raw', 'GraphQL / raw', 'rate limit + idempotency cost', 'p99 at 1,000 req/s offered']));
+    expect(figures.map((f) => f.metric)).toEqual(
+      expect.arrayContaining([
+        'SOFA / raw',
+        'GraphQL / raw',
+        'rate limit + idempotency cost',
+        'p99 at 1,000 req/s offered',
+      ]),
+    );
     for (const f of figures) expect(Number.isFinite(f.value)).toBe(true);
     // The sliced runs served requests in every state: the three targets of 1 and 2, both states of 7's switch.
-    for (const metric of ['raw node:http throughput', 'SOFA throughput', 'POST /graphql throughput', 'SOFA with rate limit and idempotency', 'SOFA without them']) {
+    for (const metric of [
+      'raw node:http throughput',
+      'SOFA throughput',
+      'POST /graphql throughput',
+      'SOFA with rate limit and idempotency',
+      'SOFA without them',
+    ]) {
       expect(figures.find((f) => f.metric === metric)!.value).toBeGreaterThan(0);
     }
   });
@@ -39,7 +59,9 @@ describe.skipIf(repeatsTheEmbeddedRun)('benchmark scenarios at tiny size', () =>
 
   it('4: every event reaches every webhook subscription', async () => {
     const figures = await webhookPipeline(TINY);
-    expect(figures.find((f) => f.metric.includes('events ×'))!.value).toBe(TINY.webhookEvents * TINY.webhookSubscriptions);
+    expect(figures.find((f) => f.metric.includes('events ×'))!.value).toBe(
+      TINY.webhookEvents * TINY.webhookSubscriptions,
+    );
     expect(Number.isFinite(figures.find((f) => f.metric.startsWith('commit→receipt p99'))!.value)).toBe(true);
   });
 
@@ -63,7 +85,10 @@ describe.skipIf(repeatsTheEmbeddedRun)('benchmark scenarios at tiny size', () =>
     ]);
     for (const f of figures) expect(f.value, f.metric).toBeGreaterThan(0);
     expect(figures.filter((f) => f.metric.startsWith('REST / anchor')).length).toBe(9);
-    expect(figures.filter((f) => f.metric === 'REST / data layer').map((f) => f.scenario)).toEqual(['8 read path list', '8 read path detail']);
+    expect(figures.filter((f) => f.metric === 'REST / data layer').map((f) => f.scenario)).toEqual([
+      '8 read path list',
+      '8 read path detail',
+    ]);
   });
 
   it('6: a fresh start becomes ready and the walk sees every server', async () => {

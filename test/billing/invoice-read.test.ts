@@ -19,7 +19,10 @@ beforeAll(async () => {
   other = await app.customer();
   for (const customer of [c, other]) {
     for (let i = 0; i < 7; i++) {
-      const items = Array.from({ length: (i % 3) + 1 }, (_, n) => ({ description: `Line ${n} of ${i}`, amountUsdCents: 100 * (n + 1) }));
+      const items = Array.from({ length: (i % 3) + 1 }, (_, n) => ({
+        description: `Line ${n} of ${i}`,
+        amountUsdCents: 100 * (n + 1),
+      }));
       expect((await app.admin('POST', `/admin/accounts/${customer.accountId}/invoices`, { items })).status).toBe(201);
     }
   }
@@ -32,9 +35,20 @@ describe('the invoice page in one statement', () => {
   it('equals Prisma findMany with the items and count, page by page', async () => {
     const prisma = app.running.app.prisma;
     const db = tenantClient(prisma, c.accountId);
-    for (const [offset, limit] of [[0, 3], [3, 3], [6, 3], [9, 3], [0, 50]]) {
+    for (const [offset, limit] of [
+      [0, 3],
+      [3, 3],
+      [6, 3],
+      [9, 3],
+      [0, 50],
+    ]) {
       const viaPrisma = {
-        rows: await db.invoice.findMany({ include: { items: { orderBy: { position: 'asc' } } }, orderBy: [{ createdAt: 'desc' }, { number: 'desc' }], skip: offset, take: limit }),
+        rows: await db.invoice.findMany({
+          include: { items: { orderBy: { position: 'asc' } } },
+          orderBy: [{ createdAt: 'desc' }, { number: 'desc' }],
+          skip: offset,
+          take: limit,
+        }),
         total: await db.invoice.count(),
       };
       expect(comparable(await readInvoicePage(db, offset, limit))).toStrictEqual(comparable(viaPrisma));
@@ -42,13 +56,17 @@ describe('the invoice page in one statement', () => {
     expect((await readInvoicePage(db, 0, 50)).rows.map((r) => r.items.length).sort()).toEqual([1, 1, 1, 2, 2, 3, 3]);
   });
 
-  it('REST answers the page from it, only the account\'s invoices', async () => {
+  it("REST answers the page from it, only the account's invoices", async () => {
     const res = await app.call('GET', '/v1/billing/invoices?limit=5&page=2', { key: c.key });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ page: 2, limit: 5, total: 7, hasMore: false });
     expect(res.body.data).toHaveLength(2);
-    const all = (await app.call('GET', '/v1/billing/invoices?limit=50', { key: c.key })).body.data.map((i: { id: string }) => i.id);
-    const theirs = (await app.call('GET', '/v1/billing/invoices?limit=50', { key: other.key })).body.data.map((i: { id: string }) => i.id);
+    const all = (await app.call('GET', '/v1/billing/invoices?limit=50', { key: c.key })).body.data.map(
+      (i: { id: string }) => i.id,
+    );
+    const theirs = (await app.call('GET', '/v1/billing/invoices?limit=50', { key: other.key })).body.data.map(
+      (i: { id: string }) => i.id,
+    );
     expect(all.filter((id: string) => theirs.includes(id))).toEqual([]);
   });
 });

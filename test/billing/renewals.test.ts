@@ -66,15 +66,29 @@ const INVOICES = [
 ] as const;
 
 describe('renewals over three months', () => {
-  it('invoices, wallet transactions, auto-recharges and a suspension match the hand-computed table', { timeout: 60_000 }, async () => {
+  it('invoices, wallet transactions, auto-recharges and a suspension match the hand-computed table', {
+    timeout: 60_000,
+  }, async () => {
     await advanceTo(app, nextFirstOfMonth(app.running.app.clock.now()));
     const c = await app.customer({ walletBalanceUsdCents: 7000 });
     const call = (method: string, path: string, body?: unknown) => app.call(method, `/v1${path}`, { key: c.key, body });
 
-    const pool = await call('POST', '/pools', { productId: 'pool-fra1', label: 'batch', vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0 });
+    const pool = await call('POST', '/pools', {
+      productId: 'pool-fra1',
+      label: 'batch',
+      vcpu: 2,
+      ram2gb: 1,
+      disk100: 1,
+      ip16: 0,
+    });
     expect(pool.status, pool.text).toBe(200);
     expect(pool.body.monthlyUsdCents).toBe(1600);
-    const order = await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, { productId: 'std-2c-4g-50', label: 'web-1', os: 'linux', osTemplate: 'ubuntu-24.04' });
+    const order = await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, {
+      productId: 'std-2c-4g-50',
+      label: 'web-1',
+      os: 'linux',
+      osTemplate: 'ubuntu-24.04',
+    });
     expect(order.status, order.text).toBe(201);
     expect(order.body.invoiceId).toBeNull(); // an operator order is not charged without "charge": true
     const serverId = order.body.id;
@@ -82,9 +96,16 @@ describe('renewals over three months', () => {
     const attach = await call('POST', `/servers/${serverId}/addons`, { addonId: 'addon-ipv4-4' });
     expect(attach.status, attach.text).toBe(200);
     expect(attach.body.chargedUsdCents).toBe(1000);
-    const ar = await call('PATCH', '/billing/wallet/auto-recharge', { enabled: true, threshold_usd_cents: 3000, amount_usd_cents: 1000 });
+    const ar = await call('PATCH', '/billing/wallet/auto-recharge', {
+      enabled: true,
+      threshold_usd_cents: 3000,
+      amount_usd_cents: 1000,
+    });
     expect(ar.status, ar.text).toBe(200);
-    expect(ar.body).toMatchObject({ balance_usd_cents: 4400, auto_recharge: { enabled: true, threshold_usd_cents: 3000, amount_usd_cents: 1000 } });
+    expect(ar.body).toMatchObject({
+      balance_usd_cents: 4400,
+      auto_recharge: { enabled: true, threshold_usd_cents: 3000, amount_usd_cents: 1000 },
+    });
 
     const serverRenews = async () => new Date((await call('GET', `/servers/${serverId}`)).body.renewsAt);
     const poolRenews = async () => new Date((await call('GET', `/pools/${pool.body.id}`)).body.renewsAt);
@@ -106,11 +127,19 @@ describe('renewals over three months', () => {
     expect((await call('GET', `/servers/${serverId}`)).body.status).toBe('running');
     await advanceTo(app, new Date(s2.getTime() + 3 * DAY * 1000 + HOUR * 1000));
     const suspended = (await call('GET', `/servers/${serverId}`)).body;
-    expect(suspended).toMatchObject({ status: 'suspended', suspendReason: expect.stringMatching(/^non-payment: renewal invoice INV-\d{4}-\d{6} \(\$22\.00\) unpaid 3 days after its due date$/) });
+    expect(suspended).toMatchObject({
+      status: 'suspended',
+      suspendReason: expect.stringMatching(
+        /^non-payment: renewal invoice INV-\d{4}-\d{6} \(\$22\.00\) unpaid 3 days after its due date$/,
+      ),
+    });
     expect(await serverRenews()).toEqual(s2);
 
     // A deposit lets the next run settle the overdue invoice from the wallet: the suspension is lifted.
-    const dep = await app.admin('POST', `/admin/accounts/${c.accountId}/wallet/deposits`, { amountUsdCents: 3000, gateway: 'crypto' });
+    const dep = await app.admin('POST', `/admin/accounts/${c.accountId}/wallet/deposits`, {
+      amountUsdCents: 3000,
+      gateway: 'crypto',
+    });
     expect(dep.status, dep.text).toBe(201);
     await advance(app, 60);
     expect((await call('GET', `/servers/${serverId}`)).body).toMatchObject({ status: 'stopped', suspendReason: null });
@@ -123,20 +152,54 @@ describe('renewals over three months', () => {
 
     // The ledger, row by row.
     const txns = (await call('GET', '/billing/wallet/transactions?limit=100')).body.data.reverse();
-    expect(txns.map((t: { kind: string; amount_usd_cents: number; balance_after_usd_cents: number }) => [t.kind, t.amount_usd_cents, t.balance_after_usd_cents])).toEqual(LEDGER.map((r) => [...r]));
-    expect(txns.filter((t: { kind: string }) => t.kind === 'auto_recharge').every((t: { gateway: string | null }) => t.gateway === 'card')).toBe(true);
+    expect(
+      txns.map((t: { kind: string; amount_usd_cents: number; balance_after_usd_cents: number }) => [
+        t.kind,
+        t.amount_usd_cents,
+        t.balance_after_usd_cents,
+      ]),
+    ).toEqual(LEDGER.map((r) => [...r]));
+    expect(
+      txns
+        .filter((t: { kind: string }) => t.kind === 'auto_recharge')
+        .every((t: { gateway: string | null }) => t.gateway === 'card'),
+    ).toBe(true);
     expect(txns.find((t: { kind: string }) => t.kind === 'deposit').gateway).toBe('crypto');
 
     // The invoices, in issue order.
     const list = await call('GET', '/billing/invoices?limit=100');
     expect(list.status).toBe(200);
     const invoices = list.body.data.reverse();
-    expect(invoices.map((i: { reference: string | null; totalUsdCents: number; status: string; paidWith: string | null }) => [i.reference === serverId ? 'server' : i.reference === pool.body.id ? 'pool' : i.reference, i.totalUsdCents, i.status, i.paidWith])).toEqual(INVOICES.map((r) => [...r]));
+    expect(
+      invoices.map(
+        (i: { reference: string | null; totalUsdCents: number; status: string; paidWith: string | null }) => [
+          i.reference === serverId ? 'server' : i.reference === pool.body.id ? 'pool' : i.reference,
+          i.totalUsdCents,
+          i.status,
+          i.paidWith,
+        ],
+      ),
+    ).toEqual(INVOICES.map((r) => [...r]));
     for (const inv of invoices) {
-      expect(inv).toMatchObject({ source: 'renewal', currency: 'USD', number: expect.stringMatching(/^INV-\d{4}-\d{6}$/) });
-      if (inv.reference === serverId) expect(inv.items.map((i: { description: string; amountUsdCents: number }) => ({ description: i.description, amountUsdCents: i.amountUsdCents }))).toEqual(SERVER_ITEMS);
-      else expect(inv.items).toMatchObject([{ amountUsdCents: 1600, description: expect.stringContaining('Capacity pool "batch"') }]);
-      expect(new Date(inv.items[0].periodEnd).getUTCMonth()).toBe((new Date(inv.items[0].periodStart).getUTCMonth() + 1) % 12);
+      expect(inv).toMatchObject({
+        source: 'renewal',
+        currency: 'USD',
+        number: expect.stringMatching(/^INV-\d{4}-\d{6}$/),
+      });
+      if (inv.reference === serverId)
+        expect(
+          inv.items.map((i: { description: string; amountUsdCents: number }) => ({
+            description: i.description,
+            amountUsdCents: i.amountUsdCents,
+          })),
+        ).toEqual(SERVER_ITEMS);
+      else
+        expect(inv.items).toMatchObject([
+          { amountUsdCents: 1600, description: expect.stringContaining('Capacity pool "batch"') },
+        ]);
+      expect(new Date(inv.items[0].periodEnd).getUTCMonth()).toBe(
+        (new Date(inv.items[0].periodStart).getUTCMonth() + 1) % 12,
+      );
     }
     expect(new Set(invoices.map((i: { number: string }) => i.number)).size).toBe(6);
     // Invoice #4 (server, month 2) is the one the suspension named; it was paid after the deposit.
@@ -145,25 +208,44 @@ describe('renewals over three months', () => {
     // Events: 6 invoices created, 5 paid, 3 auto-recharges and 1 deposit received, 1 suspension.
     const evs = await events(app, c);
     const count = (type: string) => evs.filter((e) => e.type === type).length;
-    expect([count('invoice.created'), count('invoice.paid'), count('wallet.deposit.received'), count('server.suspended')]).toEqual([6, 5, 4, 1]);
+    expect([
+      count('invoice.created'),
+      count('invoice.paid'),
+      count('wallet.deposit.received'),
+      count('server.suspended'),
+    ]).toEqual([6, 5, 4, 1]);
     expect(evs.find((e) => e.type === 'server.suspended')!.data).toEqual({ serverId, reason: suspended.suspendReason });
-    expect(evs.filter((e) => e.type === 'wallet.deposit.received').map((e) => [e.data.amountUsdCents, e.data.gateway])).toEqual([
+    expect(
+      evs.filter((e) => e.type === 'wallet.deposit.received').map((e) => [e.data.amountUsdCents, e.data.gateway]),
+    ).toEqual([
       [1000, 'card'],
       [1000, 'card'],
       [3000, 'crypto'],
       [1000, 'card'],
     ]);
     const created = evs.find((e) => e.type === 'invoice.created')!.data;
-    expect(created).toEqual({ invoiceId: invoices[0].id, invoiceNumber: invoices[0].number, status: 'open', totalUsdCents: 1600, currency: 'USD' });
+    expect(created).toEqual({
+      invoiceId: invoices[0].id,
+      invoiceNumber: invoices[0].number,
+      status: 'open',
+      totalUsdCents: 1600,
+      currency: 'USD',
+    });
 
     // The job is idempotent per period: running it again, twice at once, issues nothing new.
     const now = app.running.app.clock.now();
-    await Promise.all([runRenewals(app.running.app.prisma, app.running.app.provider, now), runRenewals(app.running.app.prisma, app.running.app.provider, now)]);
+    await Promise.all([
+      runRenewals(app.running.app.prisma, app.running.app.provider, now),
+      runRenewals(app.running.app.prisma, app.running.app.provider, now),
+    ]);
     expect(await app.running.app.prisma.invoice.count({ where: { accountId: c.accountId } })).toBe(6);
     expect(await balance(app, c)).toBe(1200);
 
     // The balance is the sum of the ledger.
-    const sum = await app.running.app.prisma.walletTransaction.aggregate({ where: { accountId: c.accountId }, _sum: { amountUsdCents: true } });
+    const sum = await app.running.app.prisma.walletTransaction.aggregate({
+      where: { accountId: c.accountId },
+      _sum: { amountUsdCents: true },
+    });
     expect(sum._sum.amountUsdCents).toBe(1200);
   });
 });

@@ -54,7 +54,11 @@ describe('svc login / api / logout with SERVICE_BASE_URL', () => {
   it('a 403 for a missing scope names the login that adds it, keeping the scopes held', async () => {
     const destroy = await runSvc(['api', 'DELETE', `/servers/srv_${'0'.repeat(26)}`], env);
     expect(destroy.code).toBe(1);
-    expect(JSON.parse(destroy.stdout)).toMatchObject({ statusCode: 403, code: 'FORBIDDEN', message: 'This credential lacks the scope "servers:destroy".' });
+    expect(JSON.parse(destroy.stdout)).toMatchObject({
+      statusCode: 403,
+      code: 'FORBIDDEN',
+      message: 'This credential lacks the scope "servers:destroy".',
+    });
     expect(lines(destroy.stderr)).toEqual([
       `svc: this login lacks the scope "servers:destroy"; sign in again asking for it: svc login --url ${app.url} --scope "servers:read servers:destroy"`,
       `svc: DELETE /v1/servers/srv_${'0'.repeat(26)} answered 403`,

@@ -18,14 +18,30 @@ let env: Record<string, string>;
 function storeLogin(expiresAt: string) {
   const dir = path.join(home, 'xdg', 'svc');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const creds = { url: base, clientId: 'svc-cli', tokenEndpoint: `${base}/oauth/token`, revocationEndpoint: `${base}/oauth/revoke`, accessToken: 'svc_at_x', refreshToken: 'svc_rt_x', scope: 'servers:read', expiresAt };
+  const creds = {
+    url: base,
+    clientId: 'svc-cli',
+    tokenEndpoint: `${base}/oauth/token`,
+    revocationEndpoint: `${base}/oauth/revoke`,
+    accessToken: 'svc_at_x',
+    refreshToken: 'svc_rt_x',
+    scope: 'servers:read',
+    expiresAt,
+  };
   fs.writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify(creds), { mode: 0o600 });
 }
 
 beforeAll(async () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-unreachable-'));
   base = `http://127.0.0.1:${await freePort()}`;
-  env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'xdg'), SERVICE_BASE_URL: base, ADMIN_TOKEN: 'any-token', SERVICE_API_KEY: 'svc_any', DATA_DIR: path.join(home, 'data') };
+  env = {
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, 'xdg'),
+    SERVICE_BASE_URL: base,
+    ADMIN_TOKEN: 'any-token',
+    SERVICE_API_KEY: 'svc_any',
+    DATA_DIR: path.join(home, 'data'),
+  };
 });
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
@@ -34,7 +50,11 @@ describe('a server that cannot be reached', () => {
   const cases: [string, string[], () => void][] = [
     ['login', ['login'], () => {}],
     ['api (token still fresh: the call itself)', ['api', 'GET', '/servers'], () => storeLogin(later())],
-    ['api (token expiring: the refresh first)', ['api', 'GET', '/servers'], () => storeLogin(new Date(Date.now() - 1000).toISOString())],
+    [
+      'api (token expiring: the refresh first)',
+      ['api', 'GET', '/servers'],
+      () => storeLogin(new Date(Date.now() - 1000).toISOString()),
+    ],
     ['admin', ['admin', 'GET', '/catalogue'], () => {}],
     ['mcp', ['mcp'], () => {}],
   ];
@@ -53,7 +73,11 @@ describe('a server that cannot be reached', () => {
     expect(run.code).toBe(1);
     const [line, ...more] = lines(run.stderr);
     expect(more).toEqual([]);
-    expect(line).toMatch(new RegExp(`^svc: cannot reach ${base} \\(connection refused\\); deleted .*credentials\\.json all the same: the tokens were not revoked and work until they expire\\.$`));
+    expect(line).toMatch(
+      new RegExp(
+        `^svc: cannot reach ${base} \\(connection refused\\); deleted .*credentials\\.json all the same: the tokens were not revoked and work until they expire\\.$`,
+      ),
+    );
     expect(fs.existsSync(file)).toBe(false);
   });
 
@@ -62,10 +86,16 @@ describe('a server that cannot be reached', () => {
     for (const args of [['login'], ['admin', 'GET', '/catalogue'], ['mcp']]) {
       const run = await runSvc(args, { ...rest, SVC_URL: base });
       expect(run.code, args.join(' ')).toBe(1);
-      expect(lines(run.stderr), args.join(' ')).toEqual(['svc: SVC_URL is deprecated; set SERVICE_BASE_URL', `svc: cannot reach ${base} (connection refused)`]);
+      expect(lines(run.stderr), args.join(' ')).toEqual([
+        'svc: SVC_URL is deprecated; set SERVICE_BASE_URL',
+        `svc: cannot reach ${base} (connection refused)`,
+      ]);
     }
     // Both set: SERVICE_BASE_URL wins, and the line says SVC_URL is ignored.
     const run = await runSvc(['login'], { ...env, SVC_URL: 'http://127.0.0.1:9' });
-    expect(lines(run.stderr)).toEqual(['svc: SVC_URL is deprecated; set SERVICE_BASE_URL (it is set, so SVC_URL is ignored)', `svc: cannot reach ${base} (connection refused)`]);
+    expect(lines(run.stderr)).toEqual([
+      'svc: SVC_URL is deprecated; set SERVICE_BASE_URL (it is set, so SVC_URL is ignored)',
+      `svc: cannot reach ${base} (connection refused)`,
+    ]);
   });
 });

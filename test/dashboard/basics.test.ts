@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { browserSignIn, dashboardWithServer, hasChromium, launchBrowser, screenshot, type Browser } from '../helpers/browser.ts';
+import {
+  browserSignIn,
+  dashboardWithServer,
+  hasChromium,
+  launchBrowser,
+  screenshot,
+  type Browser,
+} from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -9,7 +16,11 @@ const DESKTOP = { width: 1280, height: 800 };
 /** The dashboard's one date format (src/dashboard/format.tsx). */
 const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/;
 /** What Date's toUTCString, toLocaleString and toLocaleTimeString print. */
-const OLD_DATES = [/\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4}/, /\b\d{1,2}\/\d{1,2}\/\d{4}\b/, /\b\d{1,2}:\d{2}:\d{2}\s?[AP]M\b/];
+const OLD_DATES = [
+  /\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4}/,
+  /\b\d{1,2}\/\d{1,2}\/\d{4}\b/,
+  /\b\d{1,2}:\d{2}:\d{2}\s?[AP]M\b/,
+];
 
 /** Client-side navigation, as the app's own links do (keeps the tab's live event feed). */
 async function go(page: Page, path: string): Promise<void> {
@@ -34,9 +45,22 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
 
   beforeAll(async () => {
     ({ app, holder, serverId } = await dashboardWithServer());
-    readKey = (await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { name: 'reader', scopes: ['servers:read', 'webhooks:write'] })).body.key;
-    unusedKey = (await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { name: 'unused', scopes: ['servers:read'] })).body.key;
-    const hook = await app.call('POST', '/v1/webhooks', { key: readKey, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    readKey = (
+      await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+        name: 'reader',
+        scopes: ['servers:read', 'webhooks:write'],
+      })
+    ).body.key;
+    unusedKey = (
+      await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+        name: 'unused',
+        scopes: ['servers:read'],
+      })
+    ).body.key;
+    const hook = await app.call('POST', '/v1/webhooks', {
+      key: readKey,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
+    });
     expect(hook.status, hook.text).toBe(200);
     browser = await launchBrowser();
     const { page } = browser;
@@ -92,7 +116,9 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
     const colour = (el: typeof stop) => el.evaluate((b) => getComputedStyle(b).color);
     expect(await colour(stop)).toBe('rgb(200, 54, 61)');
     expect(await colour(stop)).not.toBe(await colour(start));
-    await expect(actions.getByRole('button', { name: 'Reboot', exact: true }).getAttribute('class')).resolves.toContain('danger');
+    await expect(actions.getByRole('button', { name: 'Reboot', exact: true }).getAttribute('class')).resolves.toContain(
+      'danger',
+    );
 
     await stop.click();
     const dialog = page.getByRole('dialog');
@@ -104,7 +130,9 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
     await expect(page.getByTestId('server-status').textContent()).resolves.toBe('running');
 
     await stop.click();
-    await expect(dialog.getByRole('button', { name: 'Stop server' }).getAttribute('class')).resolves.toContain('danger');
+    await expect(dialog.getByRole('button', { name: 'Stop server' }).getAttribute('class')).resolves.toContain(
+      'danger',
+    );
     await dialog.getByRole('button', { name: 'Stop server' }).click();
     await page.getByTestId('server-status').getByText('stopped').waitFor({ timeout: 10_000 });
     expect(await apiStatus()).toBe('stopped');
@@ -119,7 +147,12 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
     await page.getByTestId('keys').getByRole('columnheader', { name: 'Last used' }).waitFor();
     // The reader key has made requests (recorded at most once a minute); the other one never has.
     await expect(row.getByTestId('key-last-used').textContent()).resolves.toMatch(DATE);
-    await expect(page.getByTestId(`key-${unusedKey.slice(0, 12)}`).getByTestId('key-last-used').textContent()).resolves.toBe('never');
+    await expect(
+      page
+        .getByTestId(`key-${unusedKey.slice(0, 12)}`)
+        .getByTestId('key-last-used')
+        .textContent(),
+    ).resolves.toBe('never');
     const revoke = row.getByRole('button', { name: 'Revoke', exact: true });
     await expect(revoke.getAttribute('class')).resolves.toContain('danger');
     await revoke.click();
@@ -148,7 +181,11 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
         expect(scrollWidth, `${name} at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
 
         const header = (await page.locator('header.top').boundingBox())!;
-        const shown = [...(await page.locator('header.top nav a').all()), page.getByTestId('account-email'), page.getByRole('button', { name: 'Sign out' })];
+        const shown = [
+          ...(await page.locator('header.top nav a').all()),
+          page.getByTestId('account-email'),
+          page.getByRole('button', { name: 'Sign out' }),
+        ];
         for (const el of shown) {
           const box = (await el.boundingBox())!;
           const what = `${await el.textContent()} on ${name} at ${viewport.width} px`;

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { browserSignIn, dashboardWithServer, hasChromium, launchBrowser, screenshot, type Browser } from '../helpers/browser.ts';
+import {
+  browserSignIn,
+  dashboardWithServer,
+  hasChromium,
+  launchBrowser,
+  screenshot,
+  type Browser,
+} from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
 import { SESSION_COOKIE } from '../../src/modules/dashboard/sessions.ts';
 
@@ -34,7 +41,9 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     await browserSignIn(page, app.url, holder.email, holder.password);
     await page.getByTestId(`server-${serverId}`).waitFor();
     await page.getByTestId('live-status').getByText('live').waitFor();
-    await expect(page.getByTestId(`server-${serverId}`).getByTestId('server-status').textContent()).resolves.toBe('running');
+    await expect(page.getByTestId(`server-${serverId}`).getByTestId('server-status').textContent()).resolves.toBe(
+      'running',
+    );
     await expect(page.getByTestId('wallet').textContent()).resolves.toContain('$500.00');
     await screenshot(page, 'overview');
   });
@@ -79,7 +88,14 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     await page.getByRole('heading', { name: /web-1/ }).waitFor();
     await screenshot(page, 'server');
 
-    const hook = await app.call('POST', '/v1/webhooks', { key: (await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['webhooks:write', 'servers:read'] })).body.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    const hook = await app.call('POST', '/v1/webhooks', {
+      key: (
+        await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+          scopes: ['webhooks:write', 'servers:read'],
+        })
+      ).body.key,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
+    });
     expect(hook.status, hook.text).toBe(200);
     await app.call('POST', `/v1/servers/${serverId}/power/start`, { key });
     await app.running.app.runDueWork();
@@ -127,10 +143,21 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     } catch (err) {
       // What the page showed, for whoever reads the failure.
       // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText(): the page's rendered text, as the reader of the failure would see it
-      const shown = await page.locator('body').innerText({ timeout: 2000 }).catch((e: Error) => `(no text: ${e.message})`);
-      const sudoOpen = await page.getByTestId('sudo-prompt').evaluate((d) => (d as HTMLDialogElement).open).catch(() => 'unknown');
+      const shown = await page
+        .locator('body')
+        .innerText({ timeout: 2000 })
+        .catch((e: Error) => `(no text: ${e.message})`);
+      const sudoOpen = await page
+        .getByTestId('sudo-prompt')
+        .evaluate((d) => (d as HTMLDialogElement).open)
+        .catch(() => 'unknown');
       await screenshot(page, 'sign-out-failed').catch(() => undefined);
-      throw new Error(`${(err as Error).message}\nurl: ${page.url()}\nsudo prompt open: ${sudoOpen}\npage text: ${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-20).join('\n')}\nserver: ${app.logs.filter((l) => /dashboard|graphql|sso/.test(l)).slice(-25).join('')}`);
+      throw new Error(
+        `${(err as Error).message}\nurl: ${page.url()}\nsudo prompt open: ${sudoOpen}\npage text: ${shown.slice(0, 1500)}\nconsole: ${consoleLines.slice(-20).join('\n')}\nserver: ${app.logs
+          .filter((l) => /dashboard|graphql|sso/.test(l))
+          .slice(-25)
+          .join('')}`,
+      );
     }
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
@@ -142,8 +169,14 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     const secret = (await context.cookies(app.url)).find((c) => c.name === SESSION_COOKIE)!.value;
     // Another tab signs the session out: the server forgets it, this page does not know yet.
     const headers = { cookie: `${SESSION_COOKIE}=${secret}`, origin: app.url, accept: 'application/json' };
-    const { csrfToken } = (await (await fetch(`${app.url}/dashboard/api/session`, { headers })).json()) as { csrfToken: string };
-    const ended = await fetch(`${app.url}/dashboard/api/sign-out`, { method: 'POST', headers: { ...headers, 'x-csrf-token': csrfToken, 'content-type': 'application/json' }, body: '{}' });
+    const { csrfToken } = (await (await fetch(`${app.url}/dashboard/api/session`, { headers })).json()) as {
+      csrfToken: string;
+    };
+    const ended = await fetch(`${app.url}/dashboard/api/sign-out`, {
+      method: 'POST',
+      headers: { ...headers, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(ended.status).toBe(200);
     const refused = page.waitForResponse((r) => r.url().endsWith('/dashboard/api/sign-out'));
     await page.getByRole('button', { name: 'Sign out' }).click();

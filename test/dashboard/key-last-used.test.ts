@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { TestApp } from '../helpers/app.ts';
-import { accountHolder, dashboard, signIn, startOAuthApp, type DashboardSession, type Holder } from '../helpers/oauth.ts';
+import {
+  accountHolder,
+  dashboard,
+  signIn,
+  startOAuthApp,
+  type DashboardSession,
+  type Holder,
+} from '../helpers/oauth.ts';
 import { advance } from '../helpers/servers.ts';
 import { KeyUseRecorder } from '../../src/modules/auth/key-usage.ts';
 
@@ -30,7 +37,9 @@ async function lastUsedAt(session: DashboardSession, keyId: string, previous: st
 
 describe('API key lastUsedAt', () => {
   it('is recorded from the simulated clock, at most once a minute per key, and shown in the dashboard key list', async () => {
-    const minted = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['account:read'] });
+    const minted = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+      scopes: ['account:read'],
+    });
     expect(minted.status, minted.text).toBe(201);
     // Far from the wall clock, so a wall-clock write could not pass for the simulated one.
     const simulated = await advance(app, 10 * 86_400);
@@ -44,7 +53,9 @@ describe('API key lastUsedAt', () => {
     // Within the minute: more requests (REST and GraphQL) leave it as it is.
     await advance(app, 30);
     expect((await app.call('GET', '/v1/account', { key: minted.body.key })).status).toBe(200);
-    expect((await app.call('POST', '/graphql', { key: minted.body.key, body: { query: '{ account { id } }' } })).status).toBe(200);
+    expect(
+      (await app.call('POST', '/graphql', { key: minted.body.key, body: { query: '{ account { id } }' } })).status,
+    ).toBe(200);
     // A later read through the same database has seen any write those requests started.
     await app.call('GET', '/v1/account', { key: minted.body.key });
     const unchanged = await dashboard(app, session, 'GET', '/keys');
@@ -66,7 +77,14 @@ describe('KeyUseRecorder', () => {
     const lines: string[] = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
     let calls = 0;
-    const prisma = { apiKey: { updateMany: async () => { calls++; throw new Error('database unavailable'); } } } as never;
+    const prisma = {
+      apiKey: {
+        updateMany: async () => {
+          calls++;
+          throw new Error('database unavailable');
+        },
+      },
+    } as never;
     const recorder = new KeyUseRecorder({ prisma, now: () => new Date('2030-01-01T00:00:00Z'), log });
     expect(() => recorder.record(principal)).not.toThrow();
     await recorder.settled();

@@ -2,7 +2,14 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { ensureDashboardBuilt } from '../helpers/browser.ts';
-import { accountHolder, dashboard, signIn, startOAuthApp, type DashboardSession, type Holder } from '../helpers/oauth.ts';
+import {
+  accountHolder,
+  dashboard,
+  signIn,
+  startOAuthApp,
+  type DashboardSession,
+  type Holder,
+} from '../helpers/oauth.ts';
 import { advance, runningServer } from '../helpers/servers.ts';
 
 let app: TestApp;
@@ -94,11 +101,21 @@ describe('sign-in, session cookie and CSRF', () => {
     const { csrfToken } = await pre.json();
     const cookie = pre.headers.getSetCookie()[0].split(';')[0];
     const post = (body: object, headers: Record<string, string>) =>
-      fetch(`${app.url}/dashboard/api/sign-in`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: app.url, ...headers }, body: JSON.stringify(body) });
-    const wrong = await post({ email: holder.email, password: 'wrong password!' }, { Cookie: cookie, 'X-CSRF-Token': csrfToken });
+      fetch(`${app.url}/dashboard/api/sign-in`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: app.url, ...headers },
+        body: JSON.stringify(body),
+      });
+    const wrong = await post(
+      { email: holder.email, password: 'wrong password!' },
+      { Cookie: cookie, 'X-CSRF-Token': csrfToken },
+    );
     expect(wrong.status).toBe(401);
     expect((await wrong.json()).message).toBe('Wrong e-mail or password.');
-    const unknown = await post({ email: 'nobody@example.com', password: 'wrong password!' }, { Cookie: cookie, 'X-CSRF-Token': csrfToken });
+    const unknown = await post(
+      { email: 'nobody@example.com', password: 'wrong password!' },
+      { Cookie: cookie, 'X-CSRF-Token': csrfToken },
+    );
     expect((await unknown.json()).message).toBe('Wrong e-mail or password.');
     const noCsrf = await post({ email: holder.email, password: holder.password }, { Cookie: cookie });
     expect(noCsrf.status).toBe(403);
@@ -108,9 +125,13 @@ describe('sign-in, session cookie and CSRF', () => {
   it('refuses every form post without the CSRF token, with a wrong one, or from another origin', async () => {
     expect((await dashboard(app, session, 'POST', '/keys', { name: 'x' }, { csrf: null })).status).toBe(403);
     expect((await dashboard(app, session, 'POST', '/keys', { name: 'x' }, { csrf: 'forged' })).status).toBe(403);
-    expect((await dashboard(app, session, 'POST', '/keys', { name: 'x' }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (await dashboard(app, session, 'POST', '/keys', { name: 'x' }, { origin: 'https://evil.example' })).status,
+    ).toBe(403);
     expect((await dashboard(app, session, 'DELETE', '/apps/ogr_x', undefined, { csrf: null })).status).toBe(403);
-    expect((await dashboard(app, session, 'POST', '/device/approve', { userCode: 'CCCC-CCCC' }, { csrf: null })).status).toBe(403);
+    expect(
+      (await dashboard(app, session, 'POST', '/device/approve', { userCode: 'CCCC-CCCC' }, { csrf: null })).status,
+    ).toBe(403);
     const keys = await dashboard(app, session, 'GET', '/keys');
     expect(keys.body.data).toEqual([]);
   });
@@ -138,7 +159,9 @@ describe('sign-in, session cookie and CSRF', () => {
     expect(minted.status).toBe(201);
     expect(minted.body.key).toMatch(/^svc_[A-Za-z0-9]{40}$/);
     const list = await dashboard(app, session, 'GET', '/keys');
-    expect(list.body.data).toEqual([expect.objectContaining({ id: minted.body.id, prefix: minted.body.key.slice(0, 12), scopes: ['account:read'] })]);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ id: minted.body.id, prefix: minted.body.key.slice(0, 12), scopes: ['account:read'] }),
+    ]);
     expect(JSON.stringify(list.body)).not.toContain(minted.body.key);
     expect((await app.call('GET', '/v1/account', { key: minted.body.key })).status).toBe(200);
     expect((await dashboard(app, session, 'DELETE', `/keys/${minted.body.id}`)).status).toBe(200);
@@ -158,13 +181,24 @@ describe('sign-in, session cookie and CSRF', () => {
 describe('the session as an API credential', () => {
   it('works on /graphql only with the CSRF header', async () => {
     const query = JSON.stringify({ query: '{ account { id email } }' });
-    const withToken = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: session.cookie, 'X-CSRF-Token': session.csrf }, body: query });
+    const withToken = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: session.cookie, 'X-CSRF-Token': session.csrf },
+      body: query,
+    });
     expect(withToken.status).toBe(200);
     expect((await withToken.json()).data.account.id).toBe(holder.accountId);
-    const cookieOnly = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: session.cookie }, body: query });
+    const cookieOnly = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: session.cookie },
+      body: query,
+    });
     expect(cookieOnly.status).toBe(401);
     // REST does not take the cookie at all.
-    expect((await fetch(`${app.url}/v1/account`, { headers: { Cookie: session.cookie, 'X-CSRF-Token': session.csrf } })).status).toBe(401);
+    expect(
+      (await fetch(`${app.url}/v1/account`, { headers: { Cookie: session.cookie, 'X-CSRF-Token': session.csrf } }))
+        .status,
+    ).toBe(401);
   });
 
   it('works on the graphql-ws upgrade only from our own origin (no cross-site WebSocket hijacking)', async () => {
@@ -177,7 +211,11 @@ describe('the session as an API credential', () => {
 describe('server SSO landing', () => {
   it('signs in once with the link and lands on the server page; a used or expired link shows a page and no session', async () => {
     const minted = await dashboard(app, session, 'POST', '/keys', { name: 'sso', scopes: ['servers:read'] });
-    const serverId = await runningServer(app, { accountId: holder.accountId, key: minted.body.key, keyId: minted.body.id });
+    const serverId = await runningServer(app, {
+      accountId: holder.accountId,
+      key: minted.body.key,
+      keyId: minted.body.id,
+    });
     const link = await app.call('POST', `/v1/servers/${serverId}/sso`, { key: minted.body.key });
     expect(link.status).toBe(200);
     const url = new URL(link.body.url);

@@ -12,7 +12,9 @@ afterAll(async () => {
 });
 
 describe('npm start: dashboard and OAuth on the real process', () => {
-  it('serves the dashboard, the OAuth metadata at PUBLIC_BASE_URL, and the demo account signs in with its password', { timeout: 90_000 }, async () => {
+  it('serves the dashboard, the OAuth metadata at PUBLIC_BASE_URL, and the demo account signs in with its password', {
+    timeout: 90_000,
+  }, async () => {
     ensureDashboardBuilt();
     server = await spawnServer();
     await waitReady(server);
@@ -30,7 +32,12 @@ describe('npm start: dashboard and OAuth on the real process', () => {
     const { csrfToken } = await pre.json();
     const signIn = await fetch(`${server.url}/dashboard/api/sign-in`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: server.url, Cookie: pre.headers.getSetCookie()[0].split(';')[0], 'X-CSRF-Token': csrfToken },
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: server.url,
+        Cookie: pre.headers.getSetCookie()[0].split(';')[0],
+        'X-CSRF-Token': csrfToken,
+      },
       body: JSON.stringify({ email: creds.email, password: creds.password }),
     });
     expect(signIn.status).toBe(200);

@@ -46,7 +46,10 @@ describe('/graphql for a browser, over HTTP', () => {
   });
 
   it('still answers JSON clients as before', async () => {
-    const get = await app.call('GET', `/graphql?query=${encodeURIComponent('{ account { id } }')}`, { key: customer.key, headers: { Accept: 'application/json' } });
+    const get = await app.call('GET', `/graphql?query=${encodeURIComponent('{ account { id } }')}`, {
+      key: customer.key,
+      headers: { Accept: 'application/json' },
+    });
     expect(get.status).toBe(200);
     expect(get.body.data.account.id).toBe(customer.accountId);
     const post = await app.call('POST', '/graphql', { key: customer.key, body: { query: '{ account { id } }' } });
@@ -110,7 +113,11 @@ describe.skipIf(!hasChromium)('GraphiQL in Chromium', () => {
     await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
     await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).click();
     // The `account` root field and its description, from the schema.
-    await page.locator('.graphiql-doc-explorer').getByText('The profile of the account the credential belongs to: name, e-mail, country and when it was created.').first().waitFor();
+    await page
+      .locator('.graphiql-doc-explorer')
+      .getByText('The profile of the account the credential belongs to: name, e-mail, country and when it was created.')
+      .first()
+      .waitFor();
     page.off('request', listener);
     expect(introspections).toContain(`Bearer ${customer.key}`);
     await screenshot(page, 'graphiql-docs');
@@ -125,7 +132,10 @@ describe.skipIf(!hasChromium)('GraphiQL in Chromium', () => {
     await expect
       .poll(
         async () => {
-          const ticket = await app.call('POST', '/v1/tickets', { key: customer.key, body: { subject: 'From GraphiQL', message: 'An event, please.' } });
+          const ticket = await app.call('POST', '/v1/tickets', {
+            key: customer.key,
+            body: { subject: 'From GraphiQL', message: 'An event, please.' },
+          });
           expect(ticket.status, ticket.text).toBe(200);
           return response().getByText('ticket.created').count();
         },
@@ -138,7 +148,9 @@ describe.skipIf(!hasChromium)('GraphiQL in Chromium', () => {
 
   it('made every request to this origin, with no console error', () => {
     const origin = app.url.replace(/^http:\/\//, '');
-    expect(requests.filter((url) => !url.startsWith(`http://${origin}/`) && !url.startsWith(`ws://${origin}/`))).toEqual([]);
+    expect(
+      requests.filter((url) => !url.startsWith(`http://${origin}/`) && !url.startsWith(`ws://${origin}/`)),
+    ).toEqual([]);
     expect(errors).toEqual([]);
   });
 });

@@ -24,7 +24,13 @@ describe('the OpenAPI document under Redocly', () => {
   });
 
   it('every operation and parameter described, every scalar property with an example', async () => {
-    expect(await lint({ 'operation-description': 'error', 'parameter-description': 'error', 'scalar-property-missing-example': 'error' })).toEqual([]);
+    expect(
+      await lint({
+        'operation-description': 'error',
+        'parameter-description': 'error',
+        'scalar-property-missing-example': 'error',
+      }),
+    ).toEqual([]);
   });
 
   it('the lint can fail: an example that breaks its schema is reported', async () => {
@@ -57,8 +63,13 @@ describe('the OpenAPI document under Redocly', () => {
   });
 
   it('every property of every schema is described', () => {
-    const missing = Object.entries<{ properties?: Record<string, { description?: string }> }>(doc.components.schemas).flatMap(([name, schema]) =>
-      Object.entries(schema.properties ?? {}).filter(([, p]) => !p.description).map(([prop]) => `${name}.${prop}`));
+    const missing = Object.entries<{ properties?: Record<string, { description?: string }> }>(
+      doc.components.schemas,
+    ).flatMap(([name, schema]) =>
+      Object.entries(schema.properties ?? {})
+        .filter(([, p]) => !p.description)
+        .map(([prop]) => `${name}.${prop}`),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -70,7 +81,8 @@ describe('the OpenAPI document under Redocly', () => {
       if (typeof value === 'string') {
         if (inExample && /^(text|string|foo|bar|example)$|^id_/i.test(value)) placeholders.push(`${path}: ${value}`);
       } else if (value && typeof value === 'object') {
-        for (const [key, v] of Object.entries(value)) walk(v, `${path}/${key}`, inExample || key === 'example' || key === 'examples');
+        for (const [key, v] of Object.entries(value))
+          walk(v, `${path}/${key}`, inExample || key === 'example' || key === 'examples');
       }
     };
     walk(doc, '#', false);
@@ -78,6 +90,8 @@ describe('the OpenAPI document under Redocly', () => {
   });
 
   it('a string field with no example to give fails the printing instead of showing a placeholder', () => {
-    expect(() => exampleOf(GraphQLString, 'flavour', { parent: 'Widget' })).toThrow(/No example for the string Widget\.flavour/);
+    expect(() => exampleOf(GraphQLString, 'flavour', { parent: 'Widget' })).toThrow(
+      /No example for the string Widget\.flavour/,
+    );
   });
 });

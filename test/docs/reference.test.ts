@@ -17,7 +17,12 @@ afterAll(async () => {
 /** The CSP's directives by name. */
 function directives(csp: string | null): Record<string, string[]> {
   expect(csp, 'Content-Security-Policy header').toBeTruthy();
-  return Object.fromEntries(csp!.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+  return Object.fromEntries(
+    csp!
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name, sources]),
+  );
 }
 
 describe('/docs over HTTP', () => {
@@ -42,7 +47,8 @@ describe('/docs over HTTP', () => {
     expect(/<meta property="csp-nonce" content="([^"]+)">/.exec(again)?.[1]).not.toBe(nonce);
     // No inline script: every script is a file of this origin.
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    for (const src of [...html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1])) expect(src).toMatch(/^\/docs\/assets\//);
+    for (const src of [...html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]))
+      expect(src).toMatch(/^\/docs\/assets\//);
   });
 
   it('leads /redoc and /swagger to /docs', async () => {
@@ -64,10 +70,14 @@ describe('/docs over HTTP', () => {
     expect(body).toContain('/docs/assets/redocly-logo-full.svg');
     const etag = res.headers.get('etag');
     expect(etag).toMatch(/^"[\w-]{27}"$/);
-    const revalidated = await fetch(`${app.url}/docs/assets/redoc.standalone.js`, { headers: { 'If-None-Match': etag! } });
+    const revalidated = await fetch(`${app.url}/docs/assets/redoc.standalone.js`, {
+      headers: { 'If-None-Match': etag! },
+    });
     expect(revalidated.status).toBe(304);
     // Without gzip: the same bytes, uncompressed.
-    const plain = await fetch(`${app.url}/docs/assets/redoc.standalone.js`, { headers: { 'Accept-Encoding': 'identity' } });
+    const plain = await fetch(`${app.url}/docs/assets/redoc.standalone.js`, {
+      headers: { 'Accept-Encoding': 'identity' },
+    });
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(await plain.text()).toBe(body);
     const logo = await fetch(`${app.url}/docs/assets/redocly-logo-full.svg`);
@@ -88,14 +98,39 @@ describe('the OpenAPI document explains the API once', () => {
   it('has a licence, a description of each shared convention and a described tag for every tag used', async () => {
     const doc = (await app.call('GET', '/v1/openapi.json')).body;
     expect(doc.info.license.name).toBeTruthy();
-    for (const heading of ['Authentication', 'Scopes', 'Rate limits', 'Idempotency', 'Errors', 'Pagination', 'Webhooks and their signature']) {
+    for (const heading of [
+      'Authentication',
+      'Scopes',
+      'Rate limits',
+      'Idempotency',
+      'Errors',
+      'Pagination',
+      'Webhooks and their signature',
+    ]) {
       expect(doc.info.description).toContain(`\n## ${heading}\n`);
     }
-    for (const needle of ['X-RateLimit-Reset', 'Retry-After', 'Idempotency-Key', 'Idempotent-Replayed', '"statusCode"', 'nextCursor', 'hasMore', 'X-Service-Signature', 'constructEvent', 'servers:destroy']) {
+    for (const needle of [
+      'X-RateLimit-Reset',
+      'Retry-After',
+      'Idempotency-Key',
+      'Idempotent-Replayed',
+      '"statusCode"',
+      'nextCursor',
+      'hasMore',
+      'X-Service-Signature',
+      'constructEvent',
+      'servers:destroy',
+    ]) {
       expect(doc.info.description).toContain(needle);
     }
-    const declared = new Map<string, string>(doc.tags.map((t: { name: string; description: string }) => [t.name, t.description]));
-    const used = new Set<string>(Object.values<Record<string, { tags: string[] }>>(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op: { tags: string[] }) => op.tags)));
+    const declared = new Map<string, string>(
+      doc.tags.map((t: { name: string; description: string }) => [t.name, t.description]),
+    );
+    const used = new Set<string>(
+      Object.values<Record<string, { tags: string[] }>>(doc.paths).flatMap((ops) =>
+        Object.values(ops).flatMap((op: { tags: string[] }) => op.tags),
+      ),
+    );
     expect([...used].filter((t) => !declared.has(t))).toEqual([]);
     expect([...declared.keys()].filter((t) => !used.has(t))).toEqual([]);
     for (const [name, description] of declared) expect(description.length, name).toBeGreaterThan(20);
@@ -126,7 +161,10 @@ describe.skipIf(!hasChromium)('/docs in Chromium', () => {
     await page.locator('h2', { hasText: /^Idempotency$/ }).waitFor({ timeout: 20_000 });
     // The servers tag from the menu: its operations, by the summary the document gives them.
     const listServers = (await app.call('GET', '/v1/openapi.json')).body.paths['/servers'].get.summary;
-    await page.locator('[data-component-name="Menu/MenuItem"]', { hasText: /^servers/ }).first().click();
+    await page
+      .locator('[data-component-name="Menu/MenuItem"]', { hasText: /^servers/ })
+      .first()
+      .click();
     await page.getByText(listServers, { exact: true }).first().waitFor();
     // Let late requests (fonts, images, telemetry) happen before judging them.
     await page.waitForLoadState('networkidle');

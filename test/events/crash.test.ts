@@ -39,7 +39,9 @@ async function freePort(): Promise<number> {
 }
 
 describe('crash safety of the outbox, relay and delivery queue', () => {
-  it('SIGKILL mid-stream loses no committed event; duplicates only repeat a delivery id', { timeout: 240_000 }, async () => {
+  it('SIGKILL mid-stream loses no committed event; duplicates only repeat a delivery id', {
+    timeout: 240_000,
+  }, async () => {
     const started = Date.now();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-crash-'));
     const database = await freshDatabase();
@@ -61,11 +63,18 @@ describe('crash safety of the outbox, relay and delivery queue', () => {
     };
     let stderr = '';
     const launch = async () => {
-      const child = spawn(process.execPath, ['bin/svc.js', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       child.stderr!.on('data', (d) => (stderr += d));
       procs.push(child);
       for (let i = 0; i < 300; i++) {
-        const ok = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+        const ok = await fetch(`${base}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) return child;
         if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
         await sleep(100);
@@ -80,38 +89,70 @@ describe('crash safety of the outbox, relay and delivery queue', () => {
       req.resume();
       req.on('end', () => {
         const deliveryId = String(req.headers['x-service-delivery-id']);
-        receipts.push({ path: req.url!, eventId: String(req.headers['x-service-event-id']), deliveryId, attempt: String(req.headers['x-service-delivery-attempt']) });
+        receipts.push({
+          path: req.url!,
+          eventId: String(req.headers['x-service-event-id']),
+          deliveryId,
+          attempt: String(req.headers['x-service-delivery-attempt']),
+        });
         const fail = !failedOnce.has(deliveryId) && deliveryId.charCodeAt(deliveryId.length - 1) % 20 === 0;
         if (fail) failedOnce.add(deliveryId);
         res.writeHead(fail ? 500 : 200).end();
       });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => { receiver.closeAllConnections(); receiver.close(() => r()); }));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          receiver.closeAllConnections();
+          receiver.close(() => r());
+        }),
+    );
     const hookBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
     const call = async (method: string, p: string, token: string, body?: unknown) => {
-      const res = await fetch(base + p, { method, headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(base + p, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     };
 
     let server = await launch();
-    const account = (await call('POST', '/admin/accounts', ADMIN, { email: 'crash@example.com', name: 'Crash', country: 'DE' })).body;
-    const bystander = (await call('POST', '/admin/accounts', ADMIN, { email: 'other@example.com', name: 'Other', country: 'DE' })).body;
+    const account = (
+      await call('POST', '/admin/accounts', ADMIN, { email: 'crash@example.com', name: 'Crash', country: 'DE' })
+    ).body;
+    const bystander = (
+      await call('POST', '/admin/accounts', ADMIN, { email: 'other@example.com', name: 'Other', country: 'DE' })
+    ).body;
     const keys: string[] = [];
-    for (let i = 0; i < KEYS; i++) keys.push((await call('POST', `/admin/accounts/${account.id}/api-keys`, ADMIN, {})).body.key);
+    for (let i = 0; i < KEYS; i++)
+      keys.push((await call('POST', `/admin/accounts/${account.id}/api-keys`, ADMIN, {})).body.key);
     const otherKey = (await call('POST', `/admin/accounts/${bystander.id}/api-keys`, ADMIN, {})).body.key;
     const hooks = {
       all: (await call('POST', '/v1/webhooks', keys[0], { url: `${hookBase}/all`, events: ['*'] })).body.id,
-      power: (await call('POST', '/v1/webhooks', keys[0], { url: `${hookBase}/power`, events: ['server.power.changed'] })).body.id,
-      tickets: (await call('POST', '/v1/webhooks', keys[0], { url: `${hookBase}/tickets`, events: ['ticket.created'] })).body.id,
+      power: (
+        await call('POST', '/v1/webhooks', keys[0], { url: `${hookBase}/power`, events: ['server.power.changed'] })
+      ).body.id,
+      tickets: (await call('POST', '/v1/webhooks', keys[0], { url: `${hookBase}/tickets`, events: ['ticket.created'] }))
+        .body.id,
       other: (await call('POST', '/v1/webhooks', otherKey, { url: `${hookBase}/other`, events: ['*'] })).body.id,
     };
     expect(Object.values(hooks).every((id) => /^wh_/.test(id))).toBe(true);
     const serverIds: string[] = [];
     for (let i = 0; i < SERVERS; i++) {
-      serverIds.push((await call('POST', `/admin/accounts/${account.id}/servers`, ADMIN, { productId: 'std-2c-4g-50', label: `s${i}`, os: 'linux', osTemplate: 'ubuntu-24.04' })).body.id);
+      serverIds.push(
+        (
+          await call('POST', `/admin/accounts/${account.id}/servers`, ADMIN, {
+            productId: 'std-2c-4g-50',
+            label: `s${i}`,
+            os: 'linux',
+            osTemplate: 'ubuntu-24.04',
+          })
+        ).body.id,
+      );
     }
     await call('POST', '/admin/clock/advance', ADMIN, { seconds: 180 });
 
@@ -162,7 +203,11 @@ describe('crash safety of the outbox, relay and delivery queue', () => {
     for (let round = 0; round < 120; round++) {
       await sleep(500);
       await call('POST', '/admin/clock/advance', ADMIN, { seconds: 120 });
-      const pending = await Promise.all(Object.values(hooks).map((id) => call('GET', `/v1/webhooks/${id}/deliveries?limit=100`, id === hooks.other ? otherKey : keys[0])));
+      const pending = await Promise.all(
+        Object.values(hooks).map((id) =>
+          call('GET', `/v1/webhooks/${id}/deliveries?limit=100`, id === hooks.other ? otherKey : keys[0]),
+        ),
+      );
       const settled = pending.every((r) => r.body.data.every((d: { status: string }) => d.status === 'succeeded'));
       if (settled && receipts.length === seen) break;
       seen = receipts.length;
@@ -182,7 +227,8 @@ describe('crash safety of the outbox, relay and delivery queue', () => {
 
       const got = (p: string) => {
         const m = new Map<string, Set<string>>();
-        for (const r of receipts.filter((x) => x.path === p)) m.set(r.eventId, (m.get(r.eventId) ?? new Set()).add(r.deliveryId));
+        for (const r of receipts.filter((x) => x.path === p))
+          m.set(r.eventId, (m.get(r.eventId) ?? new Set()).add(r.deliveryId));
         return m;
       };
       const all = got('/all');

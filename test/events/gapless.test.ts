@@ -71,7 +71,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one database wit
   beforeAll(async () => {
     a = await startTestApp({ redisUrl: undefined, backgroundJobs: true });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-b-'));
-    b = await startApp(loadConfig({}, { ...a.running.app.config, port: 0, dataDir, redisUrl: undefined, logLevel: 'warn' }));
+    b = await startApp(
+      loadConfig({}, { ...a.running.app.config, port: 0, dataDir, redisUrl: undefined, logLevel: 'warn' }),
+    );
   });
   afterAll(async () => {
     await b?.stop();
@@ -86,7 +88,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one database wit
     try {
       const actions = ['stop', 'start', 'stop', 'start', 'stop', 'start'];
       for (const action of actions) {
-        const res = await fetch(`${b.url}/v1/servers/${serverId}/power/${action}`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}` } });
+        const res = await fetch(`${b.url}/v1/servers/${serverId}/power/${action}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${c.key}` },
+        });
         expect(res.status).toBe(200);
       }
       const events = await sub.waitFor(actions.length, 10_000);
@@ -94,7 +99,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one database wit
 
       // B stops; what A's clients cause afterwards is A's to relay, all of it reaches A's subscriber.
       await b.stop();
-      for (const action of ['stop', 'start']) expect((await a.call('POST', `/v1/servers/${serverId}/power/${action}`, { key: c.key })).status).toBe(200);
+      for (const action of ['stop', 'start'])
+        expect((await a.call('POST', `/v1/servers/${serverId}/power/${action}`, { key: c.key })).status).toBe(200);
       await sub.waitFor(actions.length + 2, 10_000);
       expect(new Set(sub.events.map((e) => e.id)).size).toBe(actions.length + 2);
     } finally {

@@ -11,14 +11,21 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 /** Reads SSE frames from a fetch body until `until` holds or `ms` pass. */
-async function readFrames(body: ReadableStream<Uint8Array>, until: (text: string) => boolean, ms: number): Promise<string> {
+async function readFrames(
+  body: ReadableStream<Uint8Array>,
+  until: (text: string) => boolean,
+  ms: number,
+): Promise<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   const deadline = Date.now() + ms;
   try {
     while (!until(text) && Date.now() < deadline) {
-      const next = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
+      const next = await Promise.race([
+        reader.read(),
+        new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now())),
+      ]);
       if (!next || next.done) break;
       text += decoder.decode(next.value, { stream: true });
     }

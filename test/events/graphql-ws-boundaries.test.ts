@@ -16,7 +16,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ACCOUNT = '{ account { id } }';
 
 describe('graphql-ws: every operation spends the credential budget HTTP spends', () => {
-  it('300 queries over one socket after HTTP spent the budget: each gets a 429 error in protocol, none gets data, the socket stays open', { timeout: 60_000 }, async () => {
+  it('300 queries over one socket after HTTP spent the budget: each gets a 429 error in protocol, none gets data, the socket stays open', {
+    timeout: 60_000,
+  }, async () => {
     const c = await app.customer();
     for (let i = 0; i < 120; i++) expect((await app.call('GET', '/v1/account', { key: c.key })).status).toBe(200);
     expect((await app.call('GET', '/v1/account', { key: c.key })).status).toBe(429);
@@ -29,7 +31,12 @@ describe('graphql-ws: every operation spends the credential budget HTTP spends',
       const errors = ws.messages.filter((m) => m.type === 'error');
       expect(errors).toHaveLength(300);
       for (const e of errors) {
-        expect(e.payload).toEqual([{ message: expect.stringMatching(/120 requests per minute/), extensions: { code: 'RATE_LIMITED', status: 429, retryAfter: expect.any(Number) } }]);
+        expect(e.payload).toEqual([
+          {
+            message: expect.stringMatching(/120 requests per minute/),
+            extensions: { code: 'RATE_LIMITED', status: 429, retryAfter: expect.any(Number) },
+          },
+        ]);
       }
       expect(ws.closed).toBeUndefined();
     } finally {
@@ -37,30 +44,42 @@ describe('graphql-ws: every operation spends the credential budget HTTP spends',
     }
   });
 
-  it('queries over the socket spend from the HTTP budget: after 100 of them HTTP has 19 left, and the 21st more is refused', { timeout: 60_000 }, async () => {
+  it('queries over the socket spend from the HTTP budget: after 100 of them HTTP has 19 left, and the 21st more is refused', {
+    timeout: 60_000,
+  }, async () => {
     const c = await app.customer();
     const ws = await rawGraphQLWs(app.url, c.key);
     try {
       for (let i = 0; i < 100; i++) ws.start(`q${i}`, ACCOUNT);
       for (let i = 0; i < 100; i++) await ws.finished(`q${i}`);
-      expect(ws.messages.filter((m) => m.type === 'next' && m.payload.data?.account?.id === c.accountId)).toHaveLength(100);
+      expect(ws.messages.filter((m) => m.type === 'next' && m.payload.data?.account?.id === c.accountId)).toHaveLength(
+        100,
+      );
       const http = await app.call('GET', '/v1/account', { key: c.key });
       expect(http.headers.get('x-ratelimit-remaining')).toBe('19');
       for (let i = 100; i < 120; i++) ws.start(`q${i}`, ACCOUNT);
       for (let i = 100; i < 120; i++) await ws.finished(`q${i}`);
       ws.start('over', ACCOUNT);
       const [refused] = await ws.finished('over');
-      expect(refused).toMatchObject({ type: 'error', payload: [{ extensions: { status: 429, code: 'RATE_LIMITED' } }] });
+      expect(refused).toMatchObject({
+        type: 'error',
+        payload: [{ extensions: { status: 429, code: 'RATE_LIMITED' } }],
+      });
     } finally {
       await ws.close();
     }
   });
 
-  it('30 keys of one account over 30 sockets: the account ceiling (600) answers exactly 600 queries, refuses the rest, and refuses a 31st key over HTTP', { timeout: 120_000 }, async () => {
+  it('30 keys of one account over 30 sockets: the account ceiling (600) answers exactly 600 queries, refuses the rest, and refuses a 31st key over HTTP', {
+    timeout: 120_000,
+  }, async () => {
     const c = await app.customer();
     const other = await app.customer();
     const keys: string[] = [];
-    for (let i = 0; i < 30; i++) keys.push((await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['account:read'] })).body.key);
+    for (let i = 0; i < 30; i++)
+      keys.push(
+        (await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['account:read'] })).body.key,
+      );
     const sockets = await Promise.all(keys.map((k) => rawGraphQLWs(app.url, k)));
     try {
       for (const ws of sockets) for (let i = 0; i < 25; i++) ws.start(`q${i}`, ACCOUNT);
@@ -69,13 +88,21 @@ describe('graphql-ws: every operation spends the credential budget HTTP spends',
       expect(all.filter((m) => m.type === 'next' && m.payload.data?.account?.id === c.accountId)).toHaveLength(600);
       const refused = all.filter((m) => m.type === 'error');
       expect(refused).toHaveLength(150);
-      for (const e of refused) expect(e.payload[0]).toMatchObject({ message: expect.stringMatching(/account-wide rate limit .* 600 requests per minute/), extensions: { status: 429, code: 'RATE_LIMITED' } });
+      for (const e of refused)
+        expect(e.payload[0]).toMatchObject({
+          message: expect.stringMatching(/account-wide rate limit .* 600 requests per minute/),
+          extensions: { status: 429, code: 'RATE_LIMITED' },
+        });
 
       // A freshly minted key brings no new budget: the account's is spent.
       const fresh = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['account:read'] });
       const res = await app.call('GET', '/v1/account', { key: fresh.body.key });
       expect(res.status).toBe(429);
-      expect(res.body).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED', message: expect.stringMatching(/account-wide/) });
+      expect(res.body).toMatchObject({
+        statusCode: 429,
+        code: 'RATE_LIMITED',
+        message: expect.stringMatching(/account-wide/),
+      });
       expect(res.headers.get('x-ratelimit-limit')).toBe('600');
       expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -98,10 +125,11 @@ describe('graphql-ws: bad documents are answered in protocol', () => {
     const err = process.stderr.write.bind(process.stderr);
     const capture = (chunk: unknown) => void written.push(String(chunk));
     // Whatever a caller passes goes on to the original write, unchanged.
-    const passOn = (write: typeof out) => ((chunk: unknown, ...rest: unknown[]) => {
-      capture(chunk);
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof process.stdout.write;
+    const passOn = (write: typeof out) =>
+      ((chunk: unknown, ...rest: unknown[]) => {
+        capture(chunk);
+        return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+      }) as typeof process.stdout.write;
     process.stdout.write = passOn(out);
     process.stderr.write = passOn(err);
     // The test runner routes console.* around process.stdout: watched as well.
@@ -115,7 +143,17 @@ describe('graphql-ws: bad documents are answered in protocol', () => {
       // The same error HTTP GraphQL answers for that document.
       const overHttp = await gql(app, document, { key: c.key });
       expect(overHttp.status).toBe(400);
-      expect(answer).toEqual({ id: 'bad', type: 'error', payload: [{ message: overHttp.body.errors[0].message, locations: [expect.any(Object)], extensions: { code: overHttp.body.errors[0].extensions.code, status: 400 } }] });
+      expect(answer).toEqual({
+        id: 'bad',
+        type: 'error',
+        payload: [
+          {
+            message: overHttp.body.errors[0].message,
+            locations: [expect.any(Object)],
+            extensions: { code: overHttp.body.errors[0].extensions.code, status: 400 },
+          },
+        ],
+      });
       expect(answer.payload[0].message).toMatch(/^Syntax Error/);
       expect(JSON.stringify(answer)).not.toMatch(/stack|at \S+ \(/);
       ws.start('unknown', '{ noSuchField }');
@@ -151,7 +189,10 @@ describe('graphql-ws: subscriptions per socket', () => {
       await sleep(500);
       ws.start('extra', EVENTS_SUBSCRIPTION);
       const [refused] = await ws.finished('extra');
-      expect(refused).toMatchObject({ type: 'error', payload: [{ message: expect.stringMatching(/already has 20 open subscriptions/), extensions: { status: 429 } }] });
+      expect(refused).toMatchObject({
+        type: 'error',
+        payload: [{ message: expect.stringMatching(/already has 20 open subscriptions/), extensions: { status: 429 } }],
+      });
       // The first twenty are still open (no error, no complete).
       for (let i = 0; i < MAX_SUBSCRIPTIONS_PER_SOCKET; i++) expect(ws.of(`s${i}`)).toEqual([]);
 
@@ -168,7 +209,9 @@ describe('graphql-ws: subscriptions per socket', () => {
 });
 
 describe('graphql-ws: a subscription follows its credential', () => {
-  it('narrowing the key\'s scopes stops the subscription: the next event is not delivered', { timeout: 30_000 }, async () => {
+  it("narrowing the key's scopes stops the subscription: the next event is not delivered", {
+    timeout: 30_000,
+  }, async () => {
     const c = await app.customer();
     const [serverId] = await provisionedServers(app, c.accountId);
     const reader = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['servers:read'] });
@@ -177,7 +220,9 @@ describe('graphql-ws: a subscription follows its credential', () => {
       await app.call('POST', `/v1/servers/${serverId}/power/stop`, { key: c.key });
       await sub.waitFor(1);
 
-      const narrowed = await app.admin('PATCH', `/admin/accounts/${c.accountId}/api-keys/${reader.body.id}`, { scopes: ['tickets:read'] });
+      const narrowed = await app.admin('PATCH', `/admin/accounts/${c.accountId}/api-keys/${reader.body.id}`, {
+        scopes: ['tickets:read'],
+      });
       expect(narrowed.status).toBe(200);
       await app.call('POST', `/v1/servers/${serverId}/power/start`, { key: c.key });
       const until = Date.now() + 5000;
@@ -213,11 +258,17 @@ describe('graphql-ws: credentials that end — an OAuth access token expiring on
   });
   afterAll(() => oauth?.stop());
 
-  it('an access token\'s subscription delivers nothing after the token expired and ends with an error', { timeout: 30_000 }, async () => {
+  it("an access token's subscription delivers nothing after the token expired and ends with an error", {
+    timeout: 30_000,
+  }, async () => {
     const holder = await accountHolder(oauth);
     const session = await signIn(oauth, holder);
     const tokens = await deviceTokens(oauth, session, 'servers:read');
-    const key = (await oauth.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['servers:read', 'servers:write'] })).body.key;
+    const key = (
+      await oauth.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+        scopes: ['servers:read', 'servers:write'],
+      })
+    ).body.key;
     const [serverId] = await provisionedServers(oauth, holder.accountId);
     const sub = await subscribeEvents(oauth.url, tokens.access_token);
     try {
@@ -236,10 +287,16 @@ describe('graphql-ws: credentials that end — an OAuth access token expiring on
     }
   });
 
-  it('a dashboard session\'s subscription delivers nothing once the session is signed out', { timeout: 30_000 }, async () => {
+  it("a dashboard session's subscription delivers nothing once the session is signed out", {
+    timeout: 30_000,
+  }, async () => {
     const holder = await accountHolder(oauth);
     const session = await signIn(oauth, holder);
-    const key = (await oauth.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['servers:read', 'servers:write'] })).body.key;
+    const key = (
+      await oauth.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+        scopes: ['servers:read', 'servers:write'],
+      })
+    ).body.key;
     const [serverId] = await provisionedServers(oauth, holder.accountId);
     const ws = await rawGraphQLWs(oauth.url, null, { Cookie: session.cookie, Origin: oauth.url });
     try {
@@ -253,7 +310,10 @@ describe('graphql-ws: credentials that end — an OAuth access token expiring on
       expect((await dashboard(oauth, session, 'POST', '/sign-out')).status).toBeLessThan(300);
       await oauth.call('POST', `/v1/servers/${serverId}/power/start`, { key });
       const [, ended] = await ws.finished('events');
-      expect(ended).toMatchObject({ type: 'error', payload: [{ message: expect.stringMatching(/revoked or has expired/), extensions: { status: 401 } }] });
+      expect(ended).toMatchObject({
+        type: 'error',
+        payload: [{ message: expect.stringMatching(/revoked or has expired/), extensions: { status: 401 } }],
+      });
       expect(ws.of('events').filter((m) => m.type === 'next')).toHaveLength(1);
     } finally {
       await ws.close();

@@ -70,7 +70,9 @@ describe('GraphQL subscriptions over graphql-ws on /graphql', () => {
   it('a subscriber sees only its own account and only kinds its scopes can read', async () => {
     const c = await app.customer();
     const [serverId] = await provisionedServers(app, c.accountId);
-    const ticketsOnly = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['tickets:read'] });
+    const ticketsOnly = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, {
+      scopes: ['tickets:read'],
+    });
     const other = await app.customer();
     const owner = await subscribeEvents(app.url, c.key);
     const narrow = await subscribeEvents(app.url, ticketsOnly.body.key);

@@ -11,17 +11,24 @@ const SLOW_POLL_MS = 60_000;
 const WITHIN_MS = 20_000;
 
 const until = async (check: () => Promise<boolean> | boolean, ms = WITHIN_MS): Promise<boolean> => {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (await check()) return true;
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20)))
+    if (await check()) return true;
   return check();
 };
 
 /** Opens a ticket through the API; resolves once its ticket.created event is relayed (false: not within WITHIN_MS). */
 async function ticketRelayed(app: TestApp, observer: TestApp = app): Promise<boolean> {
   const c = await app.customer();
-  const ticket = await app.call('POST', '/v1/tickets', { key: c.key, body: { subject: 'Notify', message: 'Relayed at commit?', department: 'technical' } });
+  const ticket = await app.call('POST', '/v1/tickets', {
+    key: c.key,
+    body: { subject: 'Notify', message: 'Relayed at commit?', department: 'technical' },
+  });
   expect(ticket.status).toBe(200);
   const relayed = async () => {
-    const event = await observer.running.app.prisma.event.findFirst({ where: { accountId: c.accountId, type: 'ticket.created' }, select: { relaySeq: true } });
+    const event = await observer.running.app.prisma.event.findFirst({
+      where: { accountId: c.accountId, type: 'ticket.created' },
+      select: { relaySeq: true },
+    });
     return event?.relaySeq != null;
   };
   return until(relayed);
@@ -111,7 +118,12 @@ describe.skipIf(!shared)('the relay woken at commit, across instances', () => {
     await admin.connect();
     try {
       const listeners = async () =>
-        (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [LISTENER_APPLICATION_NAME])).rows;
+        (
+          await admin.query<{ pid: number }>(
+            'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+            [LISTENER_APPLICATION_NAME],
+          )
+        ).rows;
       const [listener] = await listeners();
       expect(listener).toBeDefined();
       await admin.query('SELECT pg_terminate_backend($1)', [listener.pid]);

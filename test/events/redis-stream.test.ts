@@ -16,13 +16,17 @@ beforeAll(async () => {
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const { port } = s.address() as AddressInfo;
   await new Promise((r) => s.close(r));
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   for (let i = 0; i < 50; i++) {
     const up = await new Promise<boolean>((resolve) => {
-      const c = net.connect(port, '127.0.0.1', () => {
-        c.end();
-        resolve(true);
-      }).on('error', () => resolve(false));
+      const c = net
+        .connect(port, '127.0.0.1', () => {
+          c.end();
+          resolve(true);
+        })
+        .on('error', () => resolve(false));
     });
     if (up) break;
     await new Promise((r) => setTimeout(r, 100));
@@ -43,7 +47,11 @@ describe.skipIf(!hasRedis)('event stream over Redis pub/sub', () => {
     try {
       await app.call('POST', `/v1/servers/${serverId}/power/stop`, { key: c.key });
       const [event] = await sub.waitFor(1);
-      expect(event).toMatchObject({ type: 'server.power.changed', account: c.accountId, data: { serverId, action: 'stop' } });
+      expect(event).toMatchObject({
+        type: 'server.power.changed',
+        account: c.accountId,
+        data: { serverId, action: 'stop' },
+      });
     } finally {
       await sub.dispose();
     }

@@ -32,7 +32,13 @@ async function relayAll(): Promise<void> {
 describe('event relay', () => {
   it('queues one delivery per matching subscription, with ids in the form of every other id', async () => {
     const c = await app.customer();
-    const hook = async (events: string[]) => (await app.call<{ id: string }>('POST', '/v1/webhooks', { key: c.key, body: { url: 'http://127.0.0.1:9/h', events } })).body.id;
+    const hook = async (events: string[]) =>
+      (
+        await app.call<{ id: string }>('POST', '/v1/webhooks', {
+          key: c.key,
+          body: { url: 'http://127.0.0.1:9/h', events },
+        })
+      ).body.id;
     const all = await hook(['*']);
     const power = await hook(['server.power.changed']);
     await hook(['ticket.replied']);
@@ -44,9 +50,14 @@ describe('event relay', () => {
     ]);
     await relayAll();
 
-    const rows = await prisma.webhookDelivery.findMany({ where: { eventId: { in: ids } }, select: { id: true, webhookId: true, eventId: true, eventType: true, createdAt: true } });
+    const rows = await prisma.webhookDelivery.findMany({
+      where: { eventId: { in: ids } },
+      select: { id: true, webhookId: true, eventId: true, eventType: true, createdAt: true },
+    });
     const pairs = rows.map((r) => `${r.eventType}→${r.webhookId}`).sort();
-    expect(pairs).toEqual([`server.terminated→${all}`, `server.power.changed→${all}`, `server.power.changed→${power}`].sort());
+    expect(pairs).toEqual(
+      [`server.terminated→${all}`, `server.power.changed→${all}`, `server.power.changed→${power}`].sort(),
+    );
     for (const r of rows) {
       expect(r.id).toMatch(/^whd_[0-9a-hjkmnp-tv-z]{26}$/);
       expect(idTimeMs(r.id)).toBe(r.createdAt.getTime());
@@ -54,7 +65,9 @@ describe('event relay', () => {
     expect(new Set(rows.map((r) => r.id.slice(14))).size).toBe(rows.length);
   });
 
-  it('relays racing with each other and with writers number every committed event once, densely, and publish each once', { timeout: 60_000 }, async () => {
+  it('relays racing with each other and with writers number every committed event once, densely, and publish each once', {
+    timeout: 60_000,
+  }, async () => {
     const c = await app.customer();
     const prisma = app.running.app.prisma;
     const before = await relayCursorPosition(prisma);
@@ -74,8 +87,20 @@ describe('event relay', () => {
         for (let i = 0; i < 25; i++) {
           recorded.push(
             ...(await prisma.$transaction(async (tx) => [
-              await recordEvent(tx, c.accountId, 'server.power.changed', { serverId: `srv_race${w}`, action: 'start' }, app.running.app.clock.now()),
-              await recordEvent(tx, c.accountId, 'server.power.changed', { serverId: `srv_race${w}`, action: 'stop' }, app.running.app.clock.now()),
+              await recordEvent(
+                tx,
+                c.accountId,
+                'server.power.changed',
+                { serverId: `srv_race${w}`, action: 'start' },
+                app.running.app.clock.now(),
+              ),
+              await recordEvent(
+                tx,
+                c.accountId,
+                'server.power.changed',
+                { serverId: `srv_race${w}`, action: 'stop' },
+                app.running.app.clock.now(),
+              ),
             ])),
           );
         }
@@ -85,10 +110,16 @@ describe('event relay', () => {
     await Promise.all(relays);
     await relayAll(); // what the app's own relay (woken by recordEvent's notification) took is in the table, not in `published`
 
-    const events = await prisma.event.findMany({ where: { relaySeq: { gt: before } }, select: { id: true, relaySeq: true }, orderBy: { relaySeq: 'asc' } });
+    const events = await prisma.event.findMany({
+      where: { relaySeq: { gt: before } },
+      select: { id: true, relaySeq: true },
+      orderBy: { relaySeq: 'asc' },
+    });
     const after = await relayCursorPosition(prisma);
     // Dense: every number after the old cursor is used exactly once, up to the new cursor.
-    expect(events.map((e) => e.relaySeq)).toEqual(Array.from({ length: Number(after - before) }, (_, i) => before + BigInt(i) + 1n));
+    expect(events.map((e) => e.relaySeq)).toEqual(
+      Array.from({ length: Number(after - before) }, (_, i) => before + BigInt(i) + 1n),
+    );
     expect(recorded.every((id) => events.some((e) => e.id === id))).toBe(true);
     // Each event published once, under the number it has in the table.
     const ours = published.filter((p) => recorded.includes(p.envelope.id));

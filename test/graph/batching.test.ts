@@ -28,13 +28,70 @@ async function growTo(total: number, have: number) {
   const accountId = c.accountId;
   const now = Date.now();
   if (have === 0) {
-    await db.pool.create({ data: { id: 'pool_batchingtest00000000000000', accountId, productId: 'pool-fra1', label: 'batch', vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1, ratesCents: { vcpu: 1, ram2gb: 1, disk100: 1, ip16: 1 }, monthlyUsdCents: 4, paidUntil: new Date(now + 864e5) } });
+    await db.pool.create({
+      data: {
+        id: 'pool_batchingtest00000000000000',
+        accountId,
+        productId: 'pool-fra1',
+        label: 'batch',
+        vcpu: 8,
+        ram2gb: 8,
+        disk100: 2,
+        ip16: 1,
+        ratesCents: { vcpu: 1, ram2gb: 1, disk100: 1, ip16: 1 },
+        monthlyUsdCents: 4,
+        paidUntil: new Date(now + 864e5),
+      },
+    });
   }
   const ids = Array.from({ length: total - have }, (_, i) => `srv_batch${String(have + i).padStart(21, '0')}`);
-  await db.server.createMany({ data: ids.map((id, i) => ({ id, accountId, label: `b-${have + i}`, status: 'running', productId: 'std-2c-4g-50', vcpu: 2, ramMb: 4096, diskGb: 50, os: 'linux', osTemplate: 'ubuntu-24.04', poolId: i % 2 ? 'pool_batchingtest00000000000000' : null })) });
-  await db.serverIp.createMany({ data: ids.flatMap((id, i) => [0, 1].map((k) => ({ id: `ip_${id.slice(4)}${k}`, accountId, serverId: id, address: `10.${k}.${Math.floor((have + i) / 250)}.${(have + i) % 250}`, isPrimary: k === 0 }))) });
-  await db.snapshot.createMany({ data: ids.map((id) => ({ id: `snap_${id.slice(4)}`, accountId, serverId: id, name: 'nightly', status: 'available' })) });
-  await db.serverAddon.createMany({ data: ids.map((id) => ({ id: `sad_${id.slice(4)}`, accountId, serverId: id, productId: 'addon-ipv4-1', type: 'extra_ip', activeType: 'extra_ip', monthlyUsdCents: 100, chargedUsdCents: 0 })) });
+  await db.server.createMany({
+    data: ids.map((id, i) => ({
+      id,
+      accountId,
+      label: `b-${have + i}`,
+      status: 'running',
+      productId: 'std-2c-4g-50',
+      vcpu: 2,
+      ramMb: 4096,
+      diskGb: 50,
+      os: 'linux',
+      osTemplate: 'ubuntu-24.04',
+      poolId: i % 2 ? 'pool_batchingtest00000000000000' : null,
+    })),
+  });
+  await db.serverIp.createMany({
+    data: ids.flatMap((id, i) =>
+      [0, 1].map((k) => ({
+        id: `ip_${id.slice(4)}${k}`,
+        accountId,
+        serverId: id,
+        address: `10.${k}.${Math.floor((have + i) / 250)}.${(have + i) % 250}`,
+        isPrimary: k === 0,
+      })),
+    ),
+  });
+  await db.snapshot.createMany({
+    data: ids.map((id) => ({
+      id: `snap_${id.slice(4)}`,
+      accountId,
+      serverId: id,
+      name: 'nightly',
+      status: 'available',
+    })),
+  });
+  await db.serverAddon.createMany({
+    data: ids.map((id) => ({
+      id: `sad_${id.slice(4)}`,
+      accountId,
+      serverId: id,
+      productId: 'addon-ipv4-1',
+      type: 'extra_ip',
+      activeType: 'extra_ip',
+      monthlyUsdCents: 100,
+      chargedUsdCents: 0,
+    })),
+  });
 }
 
 it('runs the same number of SQL statements for 10, 100 and 1,000 servers', async () => {
@@ -51,12 +108,22 @@ it('runs the same number of SQL statements for 10, 100 and 1,000 servers', async
     const servers = res.body.data.account.servers;
     expect(servers.nodes).toHaveLength(n);
     expect(servers.totalCount).toBe(n);
-    expect(servers.nodes.every((s: { ips: unknown[]; snapshots: unknown[]; addons: unknown[] }) => s.ips.length === 2 && s.snapshots.length === 1 && s.addons.length === 1)).toBe(true);
-    expect(servers.nodes.filter((s: { pool: { id: string } | null }) => s.pool?.id === 'pool_batchingtest00000000000000').length).toBe(n / 2);
+    expect(
+      servers.nodes.every(
+        (s: { ips: unknown[]; snapshots: unknown[]; addons: unknown[] }) =>
+          s.ips.length === 2 && s.snapshots.length === 1 && s.addons.length === 1,
+      ),
+    ).toBe(true);
+    expect(
+      servers.nodes.filter((s: { pool: { id: string } | null }) => s.pool?.id === 'pool_batchingtest00000000000000')
+        .length,
+    ).toBe(n / 2);
     // Statements of the query (the key check, rate limit and background work are not counted).
     counts[n] = sql.filter((s) => /"(Server|ServerIp|Snapshot|ServerAddon|Pool)"/.test(s)).length;
   }
-  console.log(`statements per nested query: ${JSON.stringify(counts)}; paged cost for 100 servers: ${documentCost(app.running.app.schema, parse(QUERY), undefined, { n: 100 })}`);
+  console.log(
+    `statements per nested query: ${JSON.stringify(counts)}; paged cost for 100 servers: ${documentCost(app.running.app.schema, parse(QUERY), undefined, { n: 100 })}`,
+  );
   expect(counts[100]).toBe(counts[10]);
   expect(counts[1000]).toBe(counts[10]);
   expect(counts[10]).toBeLessThanOrEqual(8);

@@ -22,7 +22,10 @@ beforeAll(async () => {
   receiver = await startReceiver();
   A = await buildEstate(app, await app.customer({ walletBalanceUsdCents: 1_000_000 }), receiver);
   B = await buildEstate(app, await app.customer({ walletBalanceUsdCents: 1_000_000 }), receiver);
-  const inPool = await app.call('POST', `/v1/pools/${A.poolId}/servers`, { key: A.customer.key, body: { productId: 'std-2c-4g-50', label: 'Pool-Worker', osTemplate: 'ubuntu-24.04' } });
+  const inPool = await app.call('POST', `/v1/pools/${A.poolId}/servers`, {
+    key: A.customer.key,
+    body: { productId: 'std-2c-4g-50', label: 'Pool-Worker', osTemplate: 'ubuntu-24.04' },
+  });
   if (inPool.status !== 200) throw new Error(inPool.text);
 }, 180_000);
 afterAll(async () => {
@@ -30,7 +33,8 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const q = (query: string, key = A.customer.key, variables?: Record<string, unknown>) => gql(app, query, { key, variables });
+const q = (query: string, key = A.customer.key, variables?: Record<string, unknown>) =>
+  gql(app, query, { key, variables });
 
 const WHOLE = `{
   account {
@@ -82,26 +86,38 @@ describe('everything is reachable from the account', () => {
   });
 
   it('connections page with cursors in a stable order, and servers filter by status, pool and label', async () => {
-    const all = (await q('{ account { servers(first: 100) { nodes { id label status } } } }')).body.data.account.servers.nodes;
+    const all = (await q('{ account { servers(first: 100) { nodes { id label status } } } }')).body.data.account.servers
+      .nodes;
     expect(all.length).toBeGreaterThan(1);
     const ids: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const page: { nodes: { id: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } = (await q('query($after: String) { account { servers(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } } }', A.customer.key, { after })).body.data.account.servers;
+      const page: { nodes: { id: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } = (
+        await q(
+          'query($after: String) { account { servers(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } } }',
+          A.customer.key,
+          { after },
+        )
+      ).body.data.account.servers;
       ids.push(...page.nodes.map((n) => n.id));
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;
     }
     expect(ids).toEqual(all.map((s: { id: string }) => s.id));
     expect(ids).toEqual([...ids].sort().reverse());
-    const inPool = (await q(`{ account { servers(poolId: "${A.poolId}") { nodes { id pool { id } } } } }`)).body.data.account.servers.nodes;
+    const inPool = (await q(`{ account { servers(poolId: "${A.poolId}") { nodes { id pool { id } } } } }`)).body.data
+      .account.servers.nodes;
     expect(inPool.length).toBeGreaterThan(0);
     for (const s of inPool) expect(s.pool.id).toBe(A.poolId);
     const label = all[0].label as string;
-    const byLabel = (await q(`{ account { servers(search: "${label.slice(1).toUpperCase()}") { nodes { label } } } }`)).body.data.account.servers.nodes;
-    expect(byLabel.every((s: { label: string }) => s.label.toLowerCase().includes(label.slice(1).toLowerCase()))).toBe(true);
+    const byLabel = (await q(`{ account { servers(search: "${label.slice(1).toUpperCase()}") { nodes { label } } } }`))
+      .body.data.account.servers.nodes;
+    expect(byLabel.every((s: { label: string }) => s.label.toLowerCase().includes(label.slice(1).toLowerCase()))).toBe(
+      true,
+    );
     expect(byLabel.length).toBeGreaterThan(0);
-    const running = (await q('{ account { servers(status: "running") { nodes { status } } } }')).body.data.account.servers.nodes;
+    const running = (await q('{ account { servers(status: "running") { nodes { status } } } }')).body.data.account
+      .servers.nodes;
     expect(running.length).toBeGreaterThan(0);
     expect(running.every((s: { status: string }) => s.status === 'running')).toBe(true);
     const bad = await q('{ account { servers(first: 0) { nodes { id } } } }');
@@ -117,14 +133,21 @@ describe('global object identification', () => {
     more.txn = (await get('/billing/wallet/transactions')).data[0].id;
     more.tmsg = (await get(`/tickets/${A.ticketId}`)).messages[0].id;
     // Events of two kinds needing different scopes, by the ids their webhook deliveries name.
-    const ptr = await app.call('PUT', `/v1/servers/${A.serverId}/ips/${A.serverIp}/ptr`, { key: A.customer.key, body: { hostname: 'graph.example.com' } });
+    const ptr = await app.call('PUT', `/v1/servers/${A.serverId}/ips/${A.serverIp}/ptr`, {
+      key: A.customer.key,
+      body: { hostname: 'graph.example.com' },
+    });
     expect(ptr.status, ptr.text).toBe(200);
     await app.running.app.runDueWork();
     const deliveries = (await get(`/webhooks/${A.webhookId}/deliveries?limit=100`)).data;
     more.ticketEvent = deliveries.find((d: { eventType: string }) => d.eventType === 'ticket.created').eventId;
     more.ptrEvent = deliveries.find((d: { eventType: string }) => d.eventType === 'server.ptr.changed').eventId;
-    expect((await app.call('POST', `/v1/hosting/${A.hostingId}/ssh-terminal/access`, { key: A.customer.key })).status).toBe(200);
-    more.hss = (await app.call('POST', `/v1/hosting/${A.hostingId}/ssh-terminal/launch`, { key: A.customer.key })).body.sessionId;
+    expect(
+      (await app.call('POST', `/v1/hosting/${A.hostingId}/ssh-terminal/access`, { key: A.customer.key })).status,
+    ).toBe(200);
+    more.hss = (
+      await app.call('POST', `/v1/hosting/${A.hostingId}/ssh-terminal/launch`, { key: A.customer.key })
+    ).body.sessionId;
   });
 
   /** Every kind of Node: an id of A's and the scope reading it needs (an event's is its type's). */
@@ -152,7 +175,9 @@ describe('global object identification', () => {
       const res = await q(`{ node(id: "${id}") { __typename id } }`);
       expect(res.body, typename).toEqual({ data: { node: { __typename: typename, id } } });
     }
-    const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, A.customer.key, { ids: [A.serverId, 'srv_00000000000000000000000000', A.poolId] });
+    const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, A.customer.key, {
+      ids: [A.serverId, 'srv_00000000000000000000000000', A.poolId],
+    });
     expect(many.body.data.nodes).toEqual([{ id: A.serverId }, null, { id: A.poolId }]);
   });
 
@@ -170,7 +195,11 @@ describe('global object identification', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.txn).toEqual(txn);
     expect(res.body.data.msg).toEqual({ author: 'customer', body: 'Hello support' });
-    expect(res.body.data.evt).toMatchObject({ type: 'ticket.created', account: A.customer.accountId, data: { ticketId: A.ticketId } });
+    expect(res.body.data.evt).toMatchObject({
+      type: 'ticket.created',
+      account: A.customer.accountId,
+      data: { ticketId: A.ticketId },
+    });
     expect(res.body.data.key.prefix).toBe(A.customer.key.slice(0, 12));
     expect(res.body.data.hbk).toEqual({ hostingId: A.hostingId, status: 'available' });
     expect(res.body.data.hss.expiresAt).toEqual(expect.any(String));
@@ -180,13 +209,18 @@ describe('global object identification', () => {
     const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }`, A.customer.key, { ids: asked });
     expect(many.body.errors).toBeUndefined();
     const typenameOf = new Map(Object.entries(kinds()).map(([t, { id }]) => [id, t]));
-    expect(many.body.data.nodes).toEqual(asked.map((id) => (typenameOf.has(id) ? { __typename: typenameOf.get(id), id } : null)));
+    expect(many.body.data.nodes).toEqual(
+      asked.map((id) => (typenameOf.has(id) ? { __typename: typenameOf.get(id), id } : null)),
+    );
   });
 
   it("another account's id reads exactly like a missing one: null", async () => {
     for (const id of ids()) {
       const foreign = await q(`{ node(id: "${id}") { id } }`, B.customer.key);
-      const missing = await q(`{ node(id: "${id.replace(/_.*/, '_00000000000000000000000000')}") { id } }`, B.customer.key);
+      const missing = await q(
+        `{ node(id: "${id.replace(/_.*/, '_00000000000000000000000000')}") { id } }`,
+        B.customer.key,
+      );
       expect(foreign.body).toEqual({ data: { node: null } });
       expect(foreign.text).toBe(missing.text);
     }
@@ -194,7 +228,9 @@ describe('global object identification', () => {
 
   // A server's attached add-on (sad_, as GET /v1/servers/:id shows it) and its addresses (ip_, graph-only ids).
   const serverParts = async (e: Estate) => {
-    const server = (await q(`{ node(id: "${e.serverId}") { ... on Server { addons { id addonId } ips { id ip } } } }`, e.customer.key)).body.data.node;
+    const server = (
+      await q(`{ node(id: "${e.serverId}") { ... on Server { addons { id addonId } ips { id ip } } } }`, e.customer.key)
+    ).body.data.node;
     const rest = (await app.call('GET', `/v1/servers/${e.serverId}`, { key: e.customer.key })).body;
     const addon = server.addons.find((a: { addonId: string }) => a.addonId === e.addonId);
     expect(rest.addons.map((a: { id: string }) => a.id)).toContain(addon.id);
@@ -207,10 +243,14 @@ describe('global object identification', () => {
     expect(own.addonId).toMatch(/^sad_/);
     expect(own.ipId).toMatch(/^ip_/);
     const addon = await q(`{ node(id: "${own.addonId}") { __typename id ... on AttachedAddon { addonId } } }`);
-    expect(addon.body).toEqual({ data: { node: { __typename: 'AttachedAddon', id: own.addonId, addonId: A.addonId } } });
+    expect(addon.body).toEqual({
+      data: { node: { __typename: 'AttachedAddon', id: own.addonId, addonId: A.addonId } },
+    });
     const ip = await q(`{ node(id: "${own.ipId}") { __typename id ... on ServerIp { ip } } }`);
     expect(ip.body).toEqual({ data: { node: { __typename: 'ServerIp', id: own.ipId, ip: A.serverIp } } });
-    const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, A.customer.key, { ids: [own.ipId, own.addonId, 'ip_00000000000000000000000000'] });
+    const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, A.customer.key, {
+      ids: [own.ipId, own.addonId, 'ip_00000000000000000000000000'],
+    });
     expect(many.body.data.nodes).toEqual([{ id: own.ipId }, { id: own.addonId }, null]);
   });
 
@@ -224,7 +264,9 @@ describe('global object identification', () => {
 
   it("a key without servers:read: an add-on's or an address's id is the root field's FORBIDDEN", async () => {
     const own = await serverParts(A);
-    const key = (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['billing:read'] })).body.key;
+    const key = (
+      await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['billing:read'] })
+    ).body.key;
     const root = await q(`{ server(id: "${A.serverId}") { id } }`, key);
     expect(root.body.errors[0].extensions.code).toBe('FORBIDDEN');
     for (const id of [own.addonId, own.ipId]) {
@@ -236,51 +278,85 @@ describe('global object identification', () => {
   });
 
   it("a credential lacking a kind's scope gets that scope's FORBIDDEN, one holding it alone reads the kind", async () => {
-    const withScopes = async (scopes: string[]) => (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes })).body.key as string;
+    const withScopes = async (scopes: string[]) =>
+      (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes })).body.key as string;
     const mailOnly = await withScopes(['mail:read']);
     const only = new Map<string, string>();
     for (const [typename, { id, scope }] of Object.entries(kinds())) {
       const refused = await q(`{ node(id: "${id}") { id } }`, mailOnly);
       expect(refused.body.data, typename).toEqual({ node: null });
-      expect(refused.body.errors[0], typename).toMatchObject({ path: ['node'], message: `This credential lacks the scope "${scope}".`, extensions: { code: 'FORBIDDEN' } });
+      expect(refused.body.errors[0], typename).toMatchObject({
+        path: ['node'],
+        message: `This credential lacks the scope "${scope}".`,
+        extensions: { code: 'FORBIDDEN' },
+      });
       if (!only.has(scope)) only.set(scope, await withScopes([scope]));
-      expect((await q(`{ node(id: "${id}") { id } }`, only.get(scope))).body, typename).toEqual({ data: { node: { id } } });
+      expect((await q(`{ node(id: "${id}") { id } }`, only.get(scope))).body, typename).toEqual({
+        data: { node: { id } },
+      });
     }
     // Under nodes(ids), the refusal stays at its index and the others resolve.
-    const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, only.get('tickets:read'), { ids: [A.ticketId, A.invoiceId, more.tmsg] });
+    const many = await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, only.get('tickets:read'), {
+      ids: [A.ticketId, A.invoiceId, more.tmsg],
+    });
     expect(many.body.data.nodes).toEqual([{ id: A.ticketId }, null, { id: more.tmsg }]);
     expect(many.body.errors).toHaveLength(1);
     expect(many.body.errors[0]).toMatchObject({ path: ['nodes', 1], extensions: { code: 'FORBIDDEN' } });
   });
 
   it("an event needs its own kind's read scope", async () => {
-    const key = (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] })).body.key;
+    const key = (
+      await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] })
+    ).body.key;
     const ptr = await q(`{ node(id: "${more.ptrEvent}") { __typename ... on Event { type data } } }`, key);
-    expect(ptr.body).toEqual({ data: { node: { __typename: 'Event', type: 'server.ptr.changed', data: { serverId: A.serverId, ip: A.serverIp, ptr: 'graph.example.com' } } } });
+    expect(ptr.body).toEqual({
+      data: {
+        node: {
+          __typename: 'Event',
+          type: 'server.ptr.changed',
+          data: { serverId: A.serverId, ip: A.serverIp, ptr: 'graph.example.com' },
+        },
+      },
+    });
     const ticket = await q(`{ node(id: "${more.ticketEvent}") { id } }`, key);
     expect(ticket.body.data.node).toBeNull();
-    expect(ticket.body.errors[0]).toMatchObject({ message: 'This credential lacks the scope "tickets:read".', extensions: { code: 'FORBIDDEN' } });
-    expect((await q('{ node(id: "evt_00000000000000000000000000") { id } }', key)).body).toEqual({ data: { node: null } });
+    expect(ticket.body.errors[0]).toMatchObject({
+      message: 'This credential lacks the scope "tickets:read".',
+      extensions: { code: 'FORBIDDEN' },
+    });
+    expect((await q('{ node(id: "evt_00000000000000000000000000") { id } }', key)).body).toEqual({
+      data: { node: null },
+    });
   });
 
   it('a revoked API key and an ended browser-SSH session read as null', async () => {
-    const minted = (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] })).body;
+    const minted = (
+      await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] })
+    ).body;
     expect((await q(`{ node(id: "${minted.id}") { id } }`)).body).toEqual({ data: { node: { id: minted.id } } });
-    expect((await app.admin('DELETE', `/admin/accounts/${A.customer.accountId}/api-keys/${minted.id}`)).status).toBe(200);
+    expect((await app.admin('DELETE', `/admin/accounts/${A.customer.accountId}/api-keys/${minted.id}`)).status).toBe(
+      200,
+    );
     expect((await q(`{ node(id: "${minted.id}") { id } }`)).body).toEqual({ data: { node: null } });
     // Another customer's hosting, so A's live session stays live for the other cases.
     const c = await app.customer();
     const hostingId = await activeHosting(app, c);
     expect((await app.call('POST', `/v1/hosting/${hostingId}/ssh-terminal/access`, { key: c.key })).status).toBe(200);
-    const first = (await app.call('POST', `/v1/hosting/${hostingId}/ssh-terminal/launch`, { key: c.key })).body.sessionId;
+    const first = (await app.call('POST', `/v1/hosting/${hostingId}/ssh-terminal/launch`, { key: c.key })).body
+      .sessionId;
     expect((await q(`{ node(id: "${first}") { id } }`, c.key)).body).toEqual({ data: { node: { id: first } } });
-    const second = (await app.call('POST', `/v1/hosting/${hostingId}/ssh-terminal/launch`, { key: c.key })).body.sessionId;
-    expect((await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, c.key, { ids: [first, second] })).body).toEqual({ data: { nodes: [null, { id: second }] } });
+    const second = (await app.call('POST', `/v1/hosting/${hostingId}/ssh-terminal/launch`, { key: c.key })).body
+      .sessionId;
+    expect((await q(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, c.key, { ids: [first, second] })).body).toEqual({
+      data: { nodes: [null, { id: second }] },
+    });
   });
 
   it("a kind the credential's scopes cannot read: the root field's FORBIDDEN", async () => {
     const key = (await app.customer({ scopes: ['servers:read'] })).key;
-    const own = await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] });
+    const own = await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, {
+      scopes: ['servers:read'],
+    });
     const invoice = await q(`{ node(id: "${A.invoiceId}") { id } }`, own.body.key);
     const root = await q(`{ invoice(id: "${A.invoiceId}") { id } }`, own.body.key);
     expect(invoice.body.errors[0].extensions.code).toBe('FORBIDDEN');
@@ -292,12 +368,18 @@ describe('global object identification', () => {
 
 describe('scopes per field', () => {
   it('a servers:read-only key gets account { servers } and a FORBIDDEN error on account { invoices }, with the rest of the data', async () => {
-    const key = (await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] })).body.key;
+    const key = (
+      await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes: ['servers:read'] })
+    ).body.key;
     const res = await q('{ account { id servers { nodes { id } } invoices { nodes { id } } } }', key);
     expect(res.body.data.account.servers.nodes.map((s: { id: string }) => s.id)).toContain(A.serverId);
     expect(res.body.data.account.invoices).toBeNull();
     expect(res.body.errors).toHaveLength(1);
-    expect(res.body.errors[0]).toMatchObject({ path: ['account', 'invoices'], message: 'This credential lacks the scope "billing:read".', extensions: { code: 'FORBIDDEN' } });
+    expect(res.body.errors[0]).toMatchObject({
+      path: ['account', 'invoices'],
+      message: 'This credential lacks the scope "billing:read".',
+      extensions: { code: 'FORBIDDEN' },
+    });
   });
 });
 
@@ -337,19 +419,26 @@ describe('REST stays as it is', () => {
 
 describe('cost of connections', () => {
   it('refuses first: 1000 at three levels with a clear 400 before anything runs', async () => {
-    const res = await q('{ account { webhooks(first: 1000) { nodes { deliveries(first: 1000) { nodes { webhook { deliveries(first: 1000) { nodes { id } } } } } } } } }');
+    const res = await q(
+      '{ account { webhooks(first: 1000) { nodes { deliveries(first: 1000) { nodes { webhook { deliveries(first: 1000) { nodes { id } } } } } } } } }',
+    );
     expect(res.status, res.text).toBe(400);
     expect(res.body.data).toBeUndefined();
-    expect(res.body.errors[0].message).toMatch(new RegExp(`cost limit of ${GRAPHQL_LIMITS.maxPagedCost} for pages exceeded.*first`));
+    expect(res.body.errors[0].message).toMatch(
+      new RegExp(`cost limit of ${GRAPHQL_LIMITS.maxPagedCost} for pages exceeded.*first`),
+    );
     // Through a variable as well, for the same document that passed with small pages: its cost follows each request's variables.
-    const document = 'query($n: Int) { account { pools(first: $n) { nodes { servers(first: $n) { nodes { pool { servers(first: $n) { nodes { id } } } } } } } } }';
+    const document =
+      'query($n: Int) { account { pools(first: $n) { nodes { servers(first: $n) { nodes { pool { servers(first: $n) { nodes { id } } } } } } } } }';
     expect((await q(document, A.customer.key, { n: 2 })).status).toBe(200);
     const viaVariable = await q(document, A.customer.key, { n: 1000 });
     expect(viaVariable.status).toBe(400);
   });
 
   it('a reasonable nested query passes', async () => {
-    const res = await q('{ account { servers(first: 100) { nodes { id label status pool { id label } ips { ip ptr } snapshots { id name } addons { id type } } } pools(first: 20) { nodes { id servers(first: 50) { nodes { id } } } } } }');
+    const res = await q(
+      '{ account { servers(first: 100) { nodes { id label status pool { id label } ips { ip ptr } snapshots { id name } addons { id type } } } pools(first: 20) { nodes { id servers(first: 50) { nodes { id } } } } } }',
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.body.errors).toBeUndefined();
   });

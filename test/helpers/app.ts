@@ -80,23 +80,32 @@ let customers = 0;
  * Starts the app in-process on an ephemeral port, on PGlite in a temp dir (or PostgreSQL when
  * TEST_DATABASE_URL is set). `onQuery` sees every SQL statement the app sends (src/db/query-counter.ts).
  */
-export async function startTestApp(overrides: Partial<Config> = {}, opts: { onQuery?: (sql: string) => void } = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  opts: { onQuery?: (sql: string) => void } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
   const database = await freshDatabase();
   const logs: string[] = [];
-  const config = loadConfig({}, {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: database?.url,
-    redisUrl: process.env.TEST_REDIS_URL || undefined,
-    adminToken: ADMIN_TOKEN,
-    backgroundJobs: false,
-    seedDemo: false,
-    logLevel: 'info',
-    ...overrides,
+  const config = loadConfig(
+    {},
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl: database?.url,
+      redisUrl: process.env.TEST_REDIS_URL || undefined,
+      adminToken: ADMIN_TOKEN,
+      backgroundJobs: false,
+      seedDemo: false,
+      logLevel: 'info',
+      ...overrides,
+    },
+  );
+  const running = await startApp(config, {
+    logStream: { write: (line: string) => void logs.push(line) },
+    onQuery: opts.onQuery,
   });
-  const running = await startApp(config, { logStream: { write: (line: string) => void logs.push(line) }, onQuery: opts.onQuery });
   const url = running.url;
 
   async function request<T>(method: string, p: string, opts: CallOptions = {}): Promise<Reply<T>> {
@@ -146,7 +155,11 @@ export async function startTestApp(overrides: Partial<Config> = {}, opts: { onQu
         walletBalanceUsdCents: opts.walletBalanceUsdCents ?? 10_000,
       });
       if (account.status !== 201) throw new Error(`account: ${account.text}`);
-      const key = await app.admin('POST', `/admin/accounts/${account.body.id}/api-keys`, opts.scopes ? { scopes: opts.scopes } : { scopes: ALL });
+      const key = await app.admin(
+        'POST',
+        `/admin/accounts/${account.body.id}/api-keys`,
+        opts.scopes ? { scopes: opts.scopes } : { scopes: ALL },
+      );
       if (key.status !== 201) throw new Error(`key: ${key.text}`);
       return { accountId: account.body.id, key: key.body.key, keyId: key.body.id };
     },

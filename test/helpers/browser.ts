@@ -11,7 +11,8 @@ import { runningServer } from './servers.ts';
 /** Debian's chromium; the browser tests skip (with the reason printed) when it is absent. */
 const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium; .ci/run installs it)`);
+if (!hasChromium)
+  console.warn(`browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium; .ci/run installs it)`);
 
 const ARTIFACTS = path.join(ROOT, 'test/artifacts');
 
@@ -34,7 +35,16 @@ export async function launchBrowser(opts: { javaScriptEnabled?: boolean } = {}):
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 860 },
     javaScriptEnabled: opts.javaScriptEnabled ?? true,
   });
@@ -56,7 +66,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Signs in through the dashboard's form. */
-export async function browserSignIn(page: Page, baseUrl: string, email: string, password: string, pathAfter = '/'): Promise<void> {
+export async function browserSignIn(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  password: string,
+  pathAfter = '/',
+): Promise<void> {
   await page.goto(`${baseUrl}${pathAfter}`);
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);

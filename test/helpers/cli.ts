@@ -11,8 +11,16 @@ export interface SvcRun {
  * `node bin/svc.js ...` as a person runs it, with only the environment given (PATH added), stdin
  * closed. `onStdout` sees the output so far, for commands that print something to act on.
  */
-export function runSvc(args: string[], env: Record<string, string>, opts: { onStdout?: (text: string) => void; node?: string } = {}): Promise<SvcRun> {
-  const child = spawn(opts.node ?? process.execPath, ['bin/svc.js', ...args], { cwd: ROOT, env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runSvc(
+  args: string[],
+  env: Record<string, string>,
+  opts: { onStdout?: (text: string) => void; node?: string } = {},
+): Promise<SvcRun> {
+  const child = spawn(opts.node ?? process.execPath, ['bin/svc.js', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH!, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => {

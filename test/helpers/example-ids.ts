@@ -19,7 +19,11 @@ export function collectIds(value: unknown, into: Map<string, string>): void {
 }
 
 /** The operation's example arguments without `leaveOut`, each example id replaced by a real one of its kind. */
-export function argumentsWithRealIds(op: Operation, ids: Map<string, string>, leaveOut: string[]): Record<string, unknown> {
+export function argumentsWithRealIds(
+  op: Operation,
+  ids: Map<string, string>,
+  leaveOut: string[],
+): Record<string, unknown> {
   const args = argumentsExample(op.field, op.path);
   for (const name of leaveOut) delete args[name];
   for (const [name, value] of Object.entries(args)) {

@@ -27,7 +27,11 @@ export interface Subscriber {
 }
 
 /** A graphql-ws client subscribed to `events`, collecting what it receives. */
-export async function subscribeEvents(baseUrl: string, key: string | null, variables: Record<string, unknown> = {}): Promise<Subscriber> {
+export async function subscribeEvents(
+  baseUrl: string,
+  key: string | null,
+  variables: Record<string, unknown> = {},
+): Promise<Subscriber> {
   const s: Partial<Subscriber> & { events: SubscribedEvent[]; errors: unknown[] } = { events: [], errors: [] };
   let connected!: () => void;
   let failed!: (err: unknown) => void;
@@ -49,19 +53,23 @@ export async function subscribeEvents(baseUrl: string, key: string | null, varia
       },
     },
   });
-  client.subscribe<{ events: SubscribedEvent }>({ query: EVENTS_SUBSCRIPTION, variables }, {
-    next: (msg) => {
-      if (msg.errors) s.errors.push(...msg.errors);
-      else s.events.push(msg.data!.events);
+  client.subscribe<{ events: SubscribedEvent }>(
+    { query: EVENTS_SUBSCRIPTION, variables },
+    {
+      next: (msg) => {
+        if (msg.errors) s.errors.push(...msg.errors);
+        else s.events.push(msg.data!.events);
+      },
+      error: (err) => s.errors.push(err),
+      complete: () => undefined,
     },
-    error: (err) => s.errors.push(err),
-    complete: () => undefined,
-  });
+  );
   s.client = client;
   s.waitFor = async (n, ms = 5000) => {
     const until = Date.now() + ms;
     while (s.events.length < n) {
-      if (Date.now() > until) throw new Error(`got ${s.events.length} of ${n} events; errors: ${JSON.stringify(s.errors)}`);
+      if (Date.now() > until)
+        throw new Error(`got ${s.events.length} of ${n} events; errors: ${JSON.stringify(s.errors)}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     return s.events;
@@ -99,12 +107,17 @@ export interface RawSocket {
  * Opens /graphql over graphql-ws with `key` in connectionParams (null: none, e.g. the dashboard's
  * session cookie in `headers`) and waits for connection_ack.
  */
-export async function rawGraphQLWs(baseUrl: string, key: string | null, headers: Record<string, string> = {}): Promise<RawSocket> {
+export async function rawGraphQLWs(
+  baseUrl: string,
+  key: string | null,
+  headers: Record<string, string> = {},
+): Promise<RawSocket> {
   const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers });
   const s: RawSocket = {
     messages: [],
     send: (message) => ws.send(typeof message === 'string' ? message : JSON.stringify(message)),
-    start: (id, query, variables) => s.send({ id, type: 'subscribe', payload: { query, ...(variables ? { variables } : {}) } }),
+    start: (id, query, variables) =>
+      s.send({ id, type: 'subscribe', payload: { query, ...(variables ? { variables } : {}) } }),
     of: (id) => s.messages.filter((m) => m.id === id),
     async finished(id, ms = 10_000) {
       const until = Date.now() + ms;
@@ -125,9 +138,16 @@ export async function rawGraphQLWs(baseUrl: string, key: string | null, headers:
   ws.on('message', (data) => s.messages.push(JSON.parse(String(data))));
   ws.on('close', (code, reason) => (s.closed = { code, reason: String(reason) }));
   await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: key ? { authorization: `Bearer ${key}` } : {} })));
+    ws.once('open', () =>
+      ws.send(JSON.stringify({ type: 'connection_init', payload: key ? { authorization: `Bearer ${key}` } : {} })),
+    );
     ws.once('error', reject);
-    const acked = () => (s.messages.some((m) => m.type === 'connection_ack') ? resolve() : s.closed ? reject(new Error(`closed ${s.closed.code}`)) : setTimeout(acked, 10));
+    const acked = () =>
+      s.messages.some((m) => m.type === 'connection_ack')
+        ? resolve()
+        : s.closed
+          ? reject(new Error(`closed ${s.closed.code}`))
+          : setTimeout(acked, 10);
     acked();
   });
   return s;

@@ -11,8 +11,15 @@ export function domainName(label = 'site'): string {
 }
 
 /** Orders a hosting account through the operator API and advances the clock until it is active. */
-export async function activeHosting(app: TestApp, c: Customer, opts: { domain?: string; productId?: string } = {}): Promise<string> {
-  const order = await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, { domain: opts.domain ?? domainName(), ...(opts.productId ? { productId: opts.productId } : {}) });
+export async function activeHosting(
+  app: TestApp,
+  c: Customer,
+  opts: { domain?: string; productId?: string } = {},
+): Promise<string> {
+  const order = await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, {
+    domain: opts.domain ?? domainName(),
+    ...(opts.productId ? { productId: opts.productId } : {}),
+  });
   expect(order.status, order.text).toBe(201);
   const tick = await app.admin('POST', '/admin/clock/advance', { seconds: 61 });
   expect(tick.status, tick.text).toBe(200);
@@ -20,16 +27,29 @@ export async function activeHosting(app: TestApp, c: Customer, opts: { domain?: 
 }
 
 /** The account's directory on disk (src/provider/hosting/simulated.ts). */
-export function siteDir(app: TestApp, hostingId: string, part: 'home' | 'mysql' | 'backups' | 'private' | 'tmp' = 'home'): string {
+export function siteDir(
+  app: TestApp,
+  hostingId: string,
+  part: 'home' | 'mysql' | 'backups' | 'private' | 'tmp' = 'home',
+): string {
   return path.join(app.dataDir, 'hosting', hostingId, part);
 }
 
 /** POSTs a multipart upload with one `file` field. */
-export async function upload(app: TestApp, key: string, hostingId: string, opts: { path?: string; name: string; data: Uint8Array; field?: string }) {
+export async function upload(
+  app: TestApp,
+  key: string,
+  hostingId: string,
+  opts: { path?: string; name: string; data: Uint8Array; field?: string },
+) {
   const form = new FormData();
   form.append(opts.field ?? 'file', new Blob([new Uint8Array(opts.data)]), opts.name);
   const qs = opts.path === undefined ? '' : `?path=${encodeURIComponent(opts.path)}`;
-  const res = await fetch(`${app.url}/v1/hosting/${hostingId}/files/upload${qs}`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: form });
+  const res = await fetch(`${app.url}/v1/hosting/${hostingId}/files/upload${qs}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}` },
+    body: form,
+  });
   const text = await res.text();
   let body: Json = text;
   try {

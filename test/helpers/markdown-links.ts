@@ -20,14 +20,16 @@ export function strayReferences(file: string, text: string, exists: (p: string) 
     if (/^(https?|mailto):/i.test(target) || target.startsWith('#')) continue;
     const bare = decodeURIComponent(target.replace(/[#?].*$/, ''));
     const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), bare));
-    if (/^[a-z][\w+.-]*:/i.test(target) || bare.startsWith('/') || resolved.startsWith('..')) found.push(`${target}: leaves the repository`);
+    if (/^[a-z][\w+.-]*:/i.test(target) || bare.startsWith('/') || resolved.startsWith('..'))
+      found.push(`${target}: leaves the repository`);
     else if (!exists(resolved)) found.push(`${target}: no such file (${resolved})`);
   }
   // A sentence's full stop or comma after a path is not part of it.
   const paths = (re: RegExp) => [...text.matchAll(re)].map((m) => m[0].replace(/[.,;:]+$/, ''));
   // `../` in the text leaves the repository when it climbs above the root from where the file is.
   for (const p of paths(/(?<![\w.])\.\.\/[^\s)`'"]*/g)) {
-    if (path.posix.normalize(path.posix.join(path.posix.dirname(file), p)).startsWith('..')) found.push(`${p}: leaves the repository`);
+    if (path.posix.normalize(path.posix.join(path.posix.dirname(file), p)).startsWith('..'))
+      found.push(`${p}: leaves the repository`);
   }
   for (const p of paths(/(?<![\w.:/~-])\/(?:work|home|Users|root|tmp|var|opt|srv|mnt|usr|etc)\/[^\s)`'"]*/g)) {
     if (!SYSTEM_PATHS.has(p)) found.push(`${p}: an absolute path on one machine`);
@@ -44,7 +46,10 @@ function headingAnchors(text: string): Set<string> {
     if (/^\s{0,3}(```|~~~)/.test(line)) fenced = !fenced;
     const m = !fenced && /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m) continue;
-    const slug = m[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = m[1]
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     anchors.add(n === 0 ? slug : `${slug}-${n}`);
@@ -61,10 +66,13 @@ export function brokenAnchors(file: string, text: string, read: (p: string) => s
   for (const [, target] of text.matchAll(/\]\(\s*<?([^)\s>]*#[^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
     if (/^[a-z][\w+.-]*:/i.test(target)) continue;
     const [bare, anchor] = target.split('#');
-    const resolved = bare ? path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURIComponent(bare))) : file;
+    const resolved = bare
+      ? path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURIComponent(bare)))
+      : file;
     if (!resolved.endsWith('.md')) continue;
     const linked = read(resolved);
-    if (linked !== undefined && !headingAnchors(linked).has(decodeURIComponent(anchor))) found.push(`${target}: no heading #${anchor} in ${resolved}`);
+    if (linked !== undefined && !headingAnchors(linked).has(decodeURIComponent(anchor)))
+      found.push(`${target}: no heading #${anchor} in ${resolved}`);
   }
   return found;
 }

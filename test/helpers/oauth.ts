@@ -22,7 +22,13 @@ export interface Holder {
 /** A fresh account with a dashboard password. */
 export async function accountHolder(app: TestApp, opts: { walletBalanceUsdCents?: number } = {}): Promise<Holder> {
   const email = `holder-${randomBytes(4).toString('hex')}@example.com`;
-  const r = await app.admin('POST', '/admin/accounts', { email, name: 'Ada Holder', country: 'GB', password: PASSWORD, walletBalanceUsdCents: opts.walletBalanceUsdCents ?? 50_000 });
+  const r = await app.admin('POST', '/admin/accounts', {
+    email,
+    name: 'Ada Holder',
+    country: 'GB',
+    password: PASSWORD,
+    walletBalanceUsdCents: opts.walletBalanceUsdCents ?? 50_000,
+  });
   if (r.status !== 201) throw new Error(`account: ${r.text}`);
   return { accountId: r.body.id, email, password: PASSWORD };
 }
@@ -37,10 +43,18 @@ export interface DashboardSession {
 export async function signIn(app: TestApp, holder: Holder): Promise<DashboardSession> {
   const pre = await fetch(`${app.url}/dashboard/api/session`);
   const preBody = await pre.json();
-  const loginCookie = pre.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const loginCookie = pre.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const res = await fetch(`${app.url}/dashboard/api/sign-in`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Cookie: loginCookie, 'X-CSRF-Token': preBody.csrfToken, Origin: app.url },
+    headers: {
+      'Content-Type': 'application/json',
+      Cookie: loginCookie,
+      'X-CSRF-Token': preBody.csrfToken,
+      Origin: app.url,
+    },
     body: JSON.stringify({ email: holder.email, password: holder.password }),
   });
   const body = await res.json();
@@ -51,12 +65,23 @@ export async function signIn(app: TestApp, holder: Holder): Promise<DashboardSes
 }
 
 /** A call to /dashboard/api with the session (and, unless told otherwise, its CSRF token and our Origin). */
-export async function dashboard(app: TestApp, s: DashboardSession, method: string, path: string, body?: unknown, opts: { csrf?: string | null; origin?: string } = {}) {
+export async function dashboard(
+  app: TestApp,
+  s: DashboardSession,
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: { csrf?: string | null; origin?: string } = {},
+) {
   const headers: Record<string, string> = { Cookie: s.cookie, Origin: opts.origin ?? app.url };
   const csrf = opts.csrf === undefined ? s.csrf : opts.csrf;
   if (csrf !== null) headers['X-CSRF-Token'] = csrf;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${app.url}/dashboard/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${app.url}/dashboard/api${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
@@ -77,7 +102,14 @@ export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 export async function startDevice(app: TestApp, scope?: string, clientId = 'svc-cli') {
   const r = await oauthPost(app, '/oauth/device_authorization', { client_id: clientId, ...(scope ? { scope } : {}) });
   if (r.status !== 200) throw new Error(`device_authorization ${r.status}: ${JSON.stringify(r.body)}`);
-  return r.body as { device_code: string; user_code: string; verification_uri: string; verification_uri_complete: string; expires_in: number; interval: number };
+  return r.body as {
+    device_code: string;
+    user_code: string;
+    verification_uri: string;
+    verification_uri_complete: string;
+    expires_in: number;
+    interval: number;
+  };
 }
 
 export function pollToken(app: TestApp, deviceCode: string, clientId = 'svc-cli') {
@@ -87,9 +119,18 @@ export function pollToken(app: TestApp, deviceCode: string, clientId = 'svc-cli'
 /** The whole flow over HTTP: start, approve in the dashboard API (optionally fewer scopes), exchange. */
 export async function deviceTokens(app: TestApp, s: DashboardSession, scope: string, granted?: string[]) {
   const d = await startDevice(app, scope);
-  const ok = await dashboard(app, s, 'POST', '/device/approve', { userCode: d.user_code, ...(granted ? { scopes: granted } : {}) });
+  const ok = await dashboard(app, s, 'POST', '/device/approve', {
+    userCode: d.user_code,
+    ...(granted ? { scopes: granted } : {}),
+  });
   if (ok.status !== 200) throw new Error(`approve ${ok.status}: ${JSON.stringify(ok.body)}`);
   const t = await pollToken(app, d.device_code);
   if (t.status !== 200) throw new Error(`token ${t.status}: ${JSON.stringify(t.body)}`);
-  return t.body as { access_token: string; refresh_token: string; expires_in: number; scope: string; token_type: string };
+  return t.body as {
+    access_token: string;
+    refresh_token: string;
+    expires_in: number;
+    scope: string;
+    token_type: string;
+  };
 }

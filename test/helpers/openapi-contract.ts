@@ -10,7 +10,15 @@ import addFormats from 'ajv-formats';
  */
 
 /** Headers of HTTP itself, never an API's to declare. ETag is not here: it is declared where sent. */
-const GENERIC_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding', 'vary']);
+const GENERIC_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'vary',
+]);
 
 export interface Answer {
   status: number;
@@ -34,8 +42,12 @@ const DEFS = 'https://contract.test/openapi.json';
 export function openApiContract(doc: Doc) {
   const ajv = new Ajv2020({ strict: true, allErrors: true, keywords: ['example', 'discriminator'] }); // discriminator: OpenAPI's annotation; oneOf decides
   addFormats.default(ajv);
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
-  const local = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${DEFS}#/$defs/`));
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  });
+  const local = (schema: unknown) =>
+    JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${DEFS}#/$defs/`));
   ajv.addSchema({ $id: DEFS, $defs: local(doc.components.schemas) });
   const compiled = new Map<string, ValidateFunction>();
   const validator = (schema: unknown): ValidateFunction => {
@@ -58,7 +70,9 @@ export function openApiContract(doc: Doc) {
     const response = resolve(operation.responses[String(answer.status)], 'responses');
     if (!response) return [`${where}: status not declared (body ${answer.text.slice(0, 200)})`];
     const problems: string[] = [];
-    const declared = new Map(Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), resolve(h, 'headers')]));
+    const declared = new Map(
+      Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), resolve(h, 'headers')]),
+    );
     answer.headers.forEach((value, name) => {
       if (GENERIC_HEADERS.has(name)) return;
       const header = declared.get(name);
@@ -68,7 +82,8 @@ export function openApiContract(doc: Doc) {
       }
       const typed = header.schema?.type === 'integer' ? Number(value) : value;
       const validate = validator(header.schema ?? {});
-      if (!validate(typed)) problems.push(`${where}: header ${name}: ${JSON.stringify(value)} ${ajv.errorsText(validate.errors)}`);
+      if (!validate(typed))
+        problems.push(`${where}: header ${name}: ${JSON.stringify(value)} ${ajv.errorsText(validate.errors)}`);
     });
     const type = answer.headers.get('content-type');
     if (!response.content) {
@@ -77,7 +92,8 @@ export function openApiContract(doc: Doc) {
     }
     if (!type) return [...problems, `${where}: no Content-Type`];
     const media = response.content[type.split(';')[0].trim().toLowerCase()];
-    if (!media) return [...problems, `${where}: content type ${type} not declared (${Object.keys(response.content).join(', ')})`];
+    if (!media)
+      return [...problems, `${where}: content type ${type} not declared (${Object.keys(response.content).join(', ')})`];
     if (media.schema?.format === 'binary') return problems;
     let body: unknown;
     try {
@@ -86,7 +102,8 @@ export function openApiContract(doc: Doc) {
       return [...problems, `${where}: body is not JSON: ${answer.text.slice(0, 100)}`];
     }
     const validate = validator(media.schema ?? {});
-    if (!validate(body)) problems.push(`${where}: body: ${ajv.errorsText(validate.errors)} in ${answer.text.slice(0, 300)}`);
+    if (!validate(body))
+      problems.push(`${where}: body: ${ajv.errorsText(validate.errors)} in ${answer.text.slice(0, 300)}`);
     return problems;
   }
 

@@ -25,12 +25,22 @@ export interface ServerProcess {
 }
 
 /** Runs `node bin/svc.js serve` (what `npm start` runs) as a separate process, as a user would. */
-export async function spawnServer(env: Record<string, string> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-proc-'))): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string> = {},
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-proc-')),
+): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
   const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));

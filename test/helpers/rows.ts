@@ -6,6 +6,7 @@
 export function comparable(value: unknown): unknown {
   if (value instanceof Date) return { instant: value.getTime(), iso: value.toISOString() };
   if (Array.isArray(value)) return value.map(comparable);
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v)]));
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v)]));
   return value;
 }

@@ -2,7 +2,11 @@ import { expect } from 'vitest';
 import type { Customer, Json, TestApp } from './app.ts';
 
 /** Orders a server through the operator API and advances the clock until it runs. */
-export async function runningServer(app: TestApp, c: Customer, opts: { productId?: string; label?: string; osTemplate?: string } = {}): Promise<string> {
+export async function runningServer(
+  app: TestApp,
+  c: Customer,
+  opts: { productId?: string; label?: string; osTemplate?: string } = {},
+): Promise<string> {
   const order = await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, {
     productId: opts.productId ?? 'std-2c-4g-50',
     label: opts.label ?? 'web-1',
@@ -29,11 +33,17 @@ export async function balance(app: TestApp, c: Customer): Promise<number> {
 
 /** Wallet transactions other than the opening balance, oldest first. */
 export async function debits(app: TestApp, c: Customer) {
-  return app.running.app.prisma.walletTransaction.findMany({ where: { accountId: c.accountId, kind: { not: 'opening_balance' } }, orderBy: { id: 'asc' } });
+  return app.running.app.prisma.walletTransaction.findMany({
+    where: { accountId: c.accountId, kind: { not: 'opening_balance' } },
+    orderBy: { id: 'asc' },
+  });
 }
 
 export async function events(app: TestApp, c: Customer, type?: string) {
-  const rows = await app.running.app.prisma.event.findMany({ where: { accountId: c.accountId, ...(type ? { type } : {}) }, orderBy: { seq: 'asc' } });
+  const rows = await app.running.app.prisma.event.findMany({
+    where: { accountId: c.accountId, ...(type ? { type } : {}) },
+    orderBy: { seq: 'asc' },
+  });
   return rows.map((e) => ({ type: e.type, data: e.data as Record<string, unknown> }));
 }
 

@@ -22,10 +22,11 @@ export async function startReceiver(): Promise<Receiver> {
     url: '',
     received: [],
     respond: () => 200,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -19,27 +19,49 @@ describe('hosting accounts', () => {
     const domain = domainName('shop');
     const order = await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, { domain: domain.toUpperCase() });
     expect(order.status, order.text).toBe(201);
-    expect(order.body).toMatchObject({ id: expect.stringMatching(/^hst_[0-9a-z]{26}$/), status: 'provisioning', domain, productId: 'hosting-starter' });
+    expect(order.body).toMatchObject({
+      id: expect.stringMatching(/^hst_[0-9a-z]{26}$/),
+      status: 'provisioning',
+      domain,
+      productId: 'hosting-starter',
+    });
     const id = order.body.id;
 
     let list = await app.call('GET', '/v1/hosting', { key: c.key });
     expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ data: [{ id, status: 'provisioning', domain }], hasMore: false, nextCursor: null });
+    expect(list.body).toMatchObject({
+      data: [{ id, status: 'provisioning', domain }],
+      hasMore: false,
+      nextCursor: null,
+    });
     expectError(await app.call('GET', `/v1/hosting/${id}/files`, { key: c.key }), 409, /provisioning/);
     expect(await events(app, c, 'hosting.created')).toEqual([]);
 
     await advance(app, 61);
     list = await app.call('GET', '/v1/hosting', { key: c.key });
     expect(list.body.data[0].status).toBe('active');
-    expect(await events(app, c, 'hosting.created')).toEqual([{ type: 'hosting.created', data: { hostingId: id, domain, status: 'active' } }]);
+    expect(await events(app, c, 'hosting.created')).toEqual([
+      { type: 'hosting.created', data: { hostingId: id, domain, status: 'active' } },
+    ]);
 
     const detail = await app.call('GET', `/v1/hosting/${id}`, { key: c.key });
     expect(detail.status).toBe(200);
     expect(detail.body).toMatchObject({
-      id, domain, status: 'active', productId: 'hosting-starter', php_version: '8.3', customDomain: null,
+      id,
+      domain,
+      status: 'active',
+      productId: 'hosting-starter',
+      php_version: '8.3',
+      customDomain: null,
       ip: expect.stringMatching(/^198\.18\./),
       certificate: { status: 'issued', domains: [domain] },
-      connection: { sftpPort: 22, homeDirectory: '/', webRoot: '/public_html', mysqlPort: 3306, username: expect.stringMatching(/^u[0-9a-z]{10}$/) },
+      connection: {
+        sftpPort: 22,
+        homeDirectory: '/',
+        webRoot: '/public_html',
+        mysqlPort: 3306,
+        username: expect.stringMatching(/^u[0-9a-z]{10}$/),
+      },
     });
     expect(detail.body.connection.databasePrefix).toBe(`${detail.body.connection.username}_`);
     const text = JSON.stringify(detail.body);
@@ -49,22 +71,48 @@ describe('hosting accounts', () => {
     const other = await app.customer({ scopes: MANAGE });
     expectError(await app.call('GET', `/v1/hosting/${id}`, { key: other.key }), 404);
     expectError(await app.call('GET', `/v1/hosting/${id}/files`, { key: other.key }), 404);
-    expectError(await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: other.key, body: { domain: domainName() } }), 404);
-    expect((await fetchBytes(app, other.key, `/v1/hosting/${id}/files/download?path=/public_html/index.html`)).status).toBe(404);
+    expectError(
+      await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: other.key, body: { domain: domainName() } }),
+      404,
+    );
+    expect(
+      (await fetchBytes(app, other.key, `/v1/hosting/${id}/files/download?path=/public_html/index.html`)).status,
+    ).toBe(404);
     expect((await upload(app, other.key, id, { name: 'x.txt', data: Buffer.from('x') })).status).toBe(404);
     expect((await app.call('GET', '/v1/hosting', { key: other.key })).body.data).toEqual([]);
   });
 
   it('operator order validation: domain, duplicate domain, plan', async () => {
     const c = await app.customer();
-    expectError(await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, { domain: 'not a domain' }), 400, /domain/);
-    expectError(await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, { domain: domainName(), productId: 'std-1c-2g-50' }), 400, /productId/);
+    expectError(
+      await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, { domain: 'not a domain' }),
+      400,
+      /domain/,
+    );
+    expectError(
+      await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, {
+        domain: domainName(),
+        productId: 'std-1c-2g-50',
+      }),
+      400,
+      /productId/,
+    );
     const domain = domainName();
-    expect((await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, { domain, productId: 'hosting-business' })).status).toBe(201);
+    expect(
+      (await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, { domain, productId: 'hosting-business' }))
+        .status,
+    ).toBe(201);
     expectError(await app.admin('POST', `/admin/accounts/${c.accountId}/hosting`, { domain }), 400, /already used/);
     const catalogue = await app.admin('GET', '/admin/catalogue');
-    expect(catalogue.body.hostingPlans.map((p: { id: string }) => p.id)).toEqual(['hosting-starter', 'hosting-business']);
-    expect(catalogue.body.hostingPlans[0]).toMatchObject({ phpVersions: ['8.1', '8.2', '8.3'], databases: 2, backupsKept: 5 });
+    expect(catalogue.body.hostingPlans.map((p: { id: string }) => p.id)).toEqual([
+      'hosting-starter',
+      'hosting-business',
+    ]);
+    expect(catalogue.body.hostingPlans[0]).toMatchObject({
+      phpVersions: ['8.1', '8.2', '8.3'],
+      databases: 2,
+      backupsKept: 5,
+    });
   });
 });
 
@@ -73,19 +121,31 @@ describe('custom domain', () => {
     const c = await app.customer({ scopes: ['hosting:read', 'hosting:write'] });
     const id = await activeHosting(app, c);
     const detail = (await app.call('GET', `/v1/hosting/${id}`, { key: c.key })).body;
-    expectError(await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: c.key, body: { domain: 'bad_domain!' } }), 400, /domain/);
+    expectError(
+      await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: c.key, body: { domain: 'bad_domain!' } }),
+      400,
+      /domain/,
+    );
     expectError(await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: c.key, body: {} }), 400);
     expectError(await app.call('POST', `/v1/hosting/${id}/custom-domain/verify`, { key: c.key }), 404, /Custom domain/);
 
     const custom = domainName('www');
-    expectError(await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: c.key, body: { domain: custom } }), 400, /needs proof that you control the domain/);
+    expectError(
+      await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: c.key, body: { domain: custom } }),
+      400,
+      /needs proof that you control the domain/,
+    );
     await proveDomain(app, c.accountId, custom);
     const set = await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: c.key, body: { domain: custom } });
     expect(set.status, set.text).toBe(200);
     expect(set.body.customDomain).toEqual({ domain: custom, status: 'pending', attachedAt: null });
 
     let verify = await app.call('POST', `/v1/hosting/${id}/custom-domain/verify`, { key: c.key });
-    expectError(verify, 400, new RegExp(`${custom.replace(/\./g, '\\.')} has no DNS record yet.*${detail.ip.replace(/\./g, '\\.')}.*CNAME`));
+    expectError(
+      verify,
+      400,
+      new RegExp(`${custom.replace(/\./g, '\\.')} has no DNS record yet.*${detail.ip.replace(/\./g, '\\.')}.*CNAME`),
+    );
 
     expect((await app.admin('PUT', `/admin/dns/${custom}`, { target: '203.0.113.9' })).status).toBe(200);
     verify = await app.call('POST', `/v1/hosting/${id}/custom-domain/verify`, { key: c.key });
@@ -97,13 +157,21 @@ describe('custom domain', () => {
     expect((await app.admin('PUT', `/admin/dns/edge.${custom}`, { target: detail.connection.host })).status).toBe(200);
     verify = await app.call('POST', `/v1/hosting/${id}/custom-domain/verify`, { key: c.key });
     expect(verify.status, verify.text).toBe(200);
-    expect(verify.body.customDomain).toMatchObject({ domain: custom, status: 'attached', attachedAt: expect.any(String) });
+    expect(verify.body.customDomain).toMatchObject({
+      domain: custom,
+      status: 'attached',
+      attachedAt: expect.any(String),
+    });
     expect(verify.body.certificate.domains).toEqual([detail.domain, custom]);
 
     // Another account cannot take the same domain, and is told only that it must prove control.
     const other = await app.customer({ scopes: ['hosting:read', 'hosting:write'] });
     const otherId = await activeHosting(app, other);
-    expectError(await app.call('PUT', `/v1/hosting/${otherId}/custom-domain`, { key: other.key, body: { domain: custom } }), 400, /^A custom domain for .* needs proof that you control the domain/);
+    expectError(
+      await app.call('PUT', `/v1/hosting/${otherId}/custom-domain`, { key: other.key, body: { domain: custom } }),
+      400,
+      /^A custom domain for .* needs proof that you control the domain/,
+    );
 
     const del = await app.call('DELETE', `/v1/hosting/${id}/custom-domain`, { key: c.key });
     expect(del.status).toBe(200);
@@ -141,8 +209,12 @@ function requestFor(op: { method: string; path: string }, hostingId: string): { 
 
 describe('scopes', () => {
   const panelOps = [
-    ...listOperations(getSchema()).filter((op) => op.meta.area === 'hosting' && op.meta.scope === 'hosting:manage').map((op) => ({ method: op.method, path: op.path })),
-    ...binaryRoutes().filter((r) => r.area === 'hosting').map((r) => ({ method: r.method, path: r.path })),
+    ...listOperations(getSchema())
+      .filter((op) => op.meta.area === 'hosting' && op.meta.scope === 'hosting:manage')
+      .map((op) => ({ method: op.method, path: op.path })),
+    ...binaryRoutes()
+      .filter((r) => r.area === 'hosting')
+      .map((r) => ({ method: r.method, path: r.path })),
   ];
 
   it('covers the 41 control-panel operations', () => {
@@ -152,23 +224,38 @@ describe('scopes', () => {
   it('hosting:read + hosting:write without hosting:manage gets 403 on every control-panel operation; nothing changes', async () => {
     const owner = await app.customer({ scopes: MANAGE });
     const id = await activeHosting(app, owner);
-    const key = (await app.admin('POST', `/admin/accounts/${owner.accountId}/api-keys`, { scopes: ['hosting:read', 'hosting:write'] })).body.key;
+    const key = (
+      await app.admin('POST', `/admin/accounts/${owner.accountId}/api-keys`, {
+        scopes: ['hosting:read', 'hosting:write'],
+      })
+    ).body.key;
     for (const op of panelOps) {
       const req = requestFor(op, id);
       const res = op.path.endsWith('/files/upload')
         ? await upload(app, key, id, { name: 'x.txt', data: Buffer.from('x') })
         : await app.call(op.method, req.path, { key, body: req.body });
       expect(res.status, `${op.method} ${op.path}: ${res.text}`).toBe(403);
-      expect(res.body, `${op.method} ${op.path}`).toEqual({ statusCode: 403, message: 'This credential lacks the scope "hosting:manage".', error: 'Forbidden', code: 'FORBIDDEN' });
+      expect(res.body, `${op.method} ${op.path}`).toEqual({
+        statusCode: 403,
+        message: 'This credential lacks the scope "hosting:manage".',
+        error: 'Forbidden',
+        code: 'FORBIDDEN',
+      });
     }
     // The same requests with the manage scope run (proof the loop hit real routes).
     expect((await app.call('GET', `/v1/hosting/${id}/files`, { key: owner.key })).status).toBe(200);
-    expect((await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/index.html`, { key: owner.key })).status).toBe(200);
+    expect(
+      (await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/index.html`, { key: owner.key })).status,
+    ).toBe(200);
     // hosting:write works where it is the scope; hosting:read alone does not.
     const custom = domainName();
     await proveDomain(app, owner.accountId, custom);
-    expect((await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key, body: { domain: custom } })).status).toBe(200);
-    const readOnly = (await app.admin('POST', `/admin/accounts/${owner.accountId}/api-keys`, { scopes: ['hosting:read'] })).body.key;
+    expect((await app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key, body: { domain: custom } })).status).toBe(
+      200,
+    );
+    const readOnly = (
+      await app.admin('POST', `/admin/accounts/${owner.accountId}/api-keys`, { scopes: ['hosting:read'] })
+    ).body.key;
     expectError(await app.call('DELETE', `/v1/hosting/${id}/custom-domain`, { key: readOnly }), 403, /hosting:write/);
     expect((await app.call('GET', `/v1/hosting/${id}`, { key: readOnly })).status).toBe(200);
   });
@@ -178,9 +265,17 @@ describe('scopes', () => {
     const id = await activeHosting(app, c);
     const anon = await fetch(`${app.url}/v1/hosting/${id}/files/download?path=/public_html/index.html`);
     expect(anon.status).toBe(401);
-    expect(await anon.json()).toEqual({ statusCode: 401, message: expect.any(String), error: 'Unauthorized', code: 'UNAUTHENTICATED' });
+    expect(await anon.json()).toEqual({
+      statusCode: 401,
+      message: expect.any(String),
+      error: 'Unauthorized',
+      code: 'UNAUTHENTICATED',
+    });
     expect(anon.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    const noAuthUpload = await fetch(`${app.url}/v1/hosting/${id}/files/upload`, { method: 'POST', body: new FormData() });
+    const noAuthUpload = await fetch(`${app.url}/v1/hosting/${id}/files/upload`, {
+      method: 'POST',
+      body: new FormData(),
+    });
     expect(noAuthUpload.status).toBe(401);
 
     let res = await app.call('POST', `/v1/hosting/${id}/files/download`, { key: c.key });
@@ -194,9 +289,17 @@ describe('scopes', () => {
     expect(res.headers.get('allow')!.split(', ').sort()).toEqual(['DELETE', 'GET', 'PUT']);
     expectError(await app.call('GET', `/v1/hosting/${id}/files/nope`, { key: c.key }), 404);
     expectError(await app.call('GET', `/v1/hosting/${id}/backups/hbk_x/download/more`, { key: c.key }), 404);
-    expectError(await app.call('GET', `/v1/hosting/${id}/files/download?path=/public_html/index.html&extra=1`, { key: c.key }), 400, /extra/);
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/files/download?path=/public_html/index.html&extra=1`, { key: c.key }),
+      400,
+      /extra/,
+    );
     expectError(await app.call('GET', `/v1/hosting/${id}/files/download`, { key: c.key }), 400, /path is required/);
-    expectError(await app.call('GET', `/v1/hosting/${id}/backups/hbk_00000000000000000000000000/download`, { key: c.key }), 404, /Backup/);
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/backups/hbk_00000000000000000000000000/download`, { key: c.key }),
+      404,
+      /Backup/,
+    );
     expect(res.headers.get('x-ratelimit-limit')).toBe('120');
   });
 });
@@ -205,8 +308,15 @@ describe('control panel: PHP, logs, stats, certificate, WAF, browser SSH', () =>
   it('PHP version: only versions the plan lists', async () => {
     const c = await app.customer({ scopes: MANAGE });
     const id = await activeHosting(app, c);
-    expectError(await app.call('PUT', `/v1/hosting/${id}/php-version`, { key: c.key, body: { php_version: '7.4' } }), 400, /php_version must be one of 8\.1, 8\.2, 8\.3/);
-    expectError(await app.call('PUT', `/v1/hosting/${id}/php-version`, { key: c.key, body: { php_version: 8.2 } }), 400);
+    expectError(
+      await app.call('PUT', `/v1/hosting/${id}/php-version`, { key: c.key, body: { php_version: '7.4' } }),
+      400,
+      /php_version must be one of 8\.1, 8\.2, 8\.3/,
+    );
+    expectError(
+      await app.call('PUT', `/v1/hosting/${id}/php-version`, { key: c.key, body: { php_version: 8.2 } }),
+      400,
+    );
     const res = await app.call('PUT', `/v1/hosting/${id}/php-version`, { key: c.key, body: { php_version: '8.1' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ id, php_version: '8.1', availableVersions: ['8.1', '8.2', '8.3'] });
@@ -216,7 +326,11 @@ describe('control panel: PHP, logs, stats, certificate, WAF, browser SSH', () =>
   it('logs: kind access|error, lines bounded; the tail grows with simulated traffic', async () => {
     const c = await app.customer({ scopes: MANAGE });
     const id = await activeHosting(app, c);
-    expectError(await app.call('GET', `/v1/hosting/${id}/logs?kind=debug`, { key: c.key }), 400, /kind must be access or error/);
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/logs?kind=debug`, { key: c.key }),
+      400,
+      /kind must be access or error/,
+    );
     expectError(await app.call('GET', `/v1/hosting/${id}/logs`, { key: c.key }), 400);
     expectError(await app.call('GET', `/v1/hosting/${id}/logs?kind=access&lines=0`, { key: c.key }), 400, /lines/);
     expectError(await app.call('GET', `/v1/hosting/${id}/logs?kind=access&lines=1001`, { key: c.key }), 400, /lines/);
@@ -225,7 +339,9 @@ describe('control panel: PHP, logs, stats, certificate, WAF, browser SSH', () =>
     expect(access.status, access.text).toBe(200);
     expect(access.body.kind).toBe('access');
     expect(access.body.lines).toHaveLength(5);
-    expect(access.body.lines[0]).toMatch(/^\d+\.\d+\.\d+\.\d+ - - \[\d{2}\/\w{3}\/\d{4}:[\d:]+ \+0000\] "GET \S+ HTTP\/1\.1" \d{3} \d+/);
+    expect(access.body.lines[0]).toMatch(
+      /^\d+\.\d+\.\d+\.\d+ - - \[\d{2}\/\w{3}\/\d{4}:[\d:]+ \+0000\] "GET \S+ HTTP\/1\.1" \d{3} \d+/,
+    );
     const all = await app.call('GET', `/v1/hosting/${id}/logs?kind=access&lines=1000`, { key: c.key });
     expect(all.body.lines.length).toBeGreaterThanOrEqual(19);
     const errors = await app.call('GET', `/v1/hosting/${id}/logs?kind=error`, { key: c.key });
@@ -249,15 +365,29 @@ describe('control panel: PHP, logs, stats, certificate, WAF, browser SSH', () =>
     expect(stats.body.disk.usedBytes).toBeGreaterThan(0);
     expect(stats.body.inodes.used).toBeGreaterThanOrEqual(5);
     expect(stats.body.bandwidth.usedBytes).toBeGreaterThan(0);
-    for (const [period, points] of [['24h', 24], ['7d', 7], ['30d', 30]] as const) {
+    for (const [period, points] of [
+      ['24h', 24],
+      ['7d', 7],
+      ['30d', 30],
+    ] as const) {
       const res = await app.call('GET', `/v1/hosting/${id}/visitor-stats?period=${period}`, { key: c.key });
       expect(res.status, res.text).toBe(200);
-      expect(res.body).toMatchObject({ id, period, visits: expect.any(Number), uniqueVisitors: expect.any(Number), pageViews: expect.any(Number) });
+      expect(res.body).toMatchObject({
+        id,
+        period,
+        visits: expect.any(Number),
+        uniqueVisitors: expect.any(Number),
+        pageViews: expect.any(Number),
+      });
       expect(res.body.series).toHaveLength(points);
       expect(res.body.pageViews).toBeGreaterThan(0);
       expect(res.body.uniqueVisitors).toBeLessThanOrEqual(res.body.visits);
     }
-    expectError(await app.call('GET', `/v1/hosting/${id}/visitor-stats?period=1y`, { key: c.key }), 400, /period must be 24h, 7d or 30d/);
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/visitor-stats?period=1y`, { key: c.key }),
+      400,
+      /period must be 24h, 7d or 30d/,
+    );
   });
 
   it('certificate retry; WAF status and temporary log access on the simulated clock', async () => {
@@ -265,37 +395,70 @@ describe('control panel: PHP, logs, stats, certificate, WAF, browser SSH', () =>
     const id = await activeHosting(app, c);
     const cert = await app.call('POST', `/v1/hosting/${id}/cert/retry`, { key: c.key });
     expect(cert.status, cert.text).toBe(200);
-    expect(cert.body).toMatchObject({ status: 'issued', error: null, issuedAt: expect.any(String), expiresAt: expect.any(String) });
+    expect(cert.body).toMatchObject({
+      status: 'issued',
+      error: null,
+      issuedAt: expect.any(String),
+      expiresAt: expect.any(String),
+    });
 
     const waf = await app.call('GET', `/v1/hosting/${id}/waf`, { key: c.key });
-    expect(waf.body).toMatchObject({ id, enabled: true, mode: 'blocking', logAccess: { active: false, expiresAt: null } });
-    expect((await app.call('GET', `/v1/hosting/${id}/waf/access`, { key: c.key })).body).toEqual({ active: false, expiresAt: null });
+    expect(waf.body).toMatchObject({
+      id,
+      enabled: true,
+      mode: 'blocking',
+      logAccess: { active: false, expiresAt: null },
+    });
+    expect((await app.call('GET', `/v1/hosting/${id}/waf/access`, { key: c.key })).body).toEqual({
+      active: false,
+      expiresAt: null,
+    });
     const granted = await app.call('POST', `/v1/hosting/${id}/waf/access`, { key: c.key });
     expect(granted.body.active).toBe(true);
     await advance(app, 59 * 60);
     expect((await app.call('GET', `/v1/hosting/${id}/waf/access`, { key: c.key })).body).toEqual(granted.body);
     await advance(app, 2 * 60);
-    expect((await app.call('GET', `/v1/hosting/${id}/waf/access`, { key: c.key })).body).toEqual({ active: false, expiresAt: null });
+    expect((await app.call('GET', `/v1/hosting/${id}/waf/access`, { key: c.key })).body).toEqual({
+      active: false,
+      expiresAt: null,
+    });
   });
 
   it('browser SSH: enable, launch (short-lived token), status, expiry, stop', async () => {
     const c = await app.customer({ scopes: MANAGE });
     const id = await activeHosting(app, c);
-    expect((await app.call('GET', `/v1/hosting/${id}/ssh-terminal/access`, { key: c.key })).body).toEqual({ enabled: false, enabledAt: null, session: null });
+    expect((await app.call('GET', `/v1/hosting/${id}/ssh-terminal/access`, { key: c.key })).body).toEqual({
+      enabled: false,
+      enabledAt: null,
+      session: null,
+    });
     expectError(await app.call('POST', `/v1/hosting/${id}/ssh-terminal/launch`, { key: c.key }), 409, /not enabled/);
     const enabled = await app.call('POST', `/v1/hosting/${id}/ssh-terminal/access`, { key: c.key });
     expect(enabled.body).toMatchObject({ enabled: true, enabledAt: expect.any(String), session: null });
     const launch = await app.call('POST', `/v1/hosting/${id}/ssh-terminal/launch`, { key: c.key });
     expect(launch.status, launch.text).toBe(200);
-    expect(launch.body).toMatchObject({ sessionId: expect.stringMatching(/^hss_/), token: expect.stringMatching(/^sshs_/), expiresAt: expect.any(String) });
+    expect(launch.body).toMatchObject({
+      sessionId: expect.stringMatching(/^hss_/),
+      token: expect.stringMatching(/^sshs_/),
+      expiresAt: expect.any(String),
+    });
     expect(launch.body.url).toContain(launch.body.sessionId);
     const rows = await app.running.app.prisma.hostingSshSession.findMany({ where: { hostingId: id } });
     expect(JSON.stringify(rows)).not.toContain(launch.body.token);
-    expect((await app.call('GET', `/v1/hosting/${id}/ssh-terminal/access`, { key: c.key })).body.session).toEqual({ id: launch.body.sessionId, expiresAt: launch.body.expiresAt });
+    expect((await app.call('GET', `/v1/hosting/${id}/ssh-terminal/access`, { key: c.key })).body.session).toEqual({
+      id: launch.body.sessionId,
+      expiresAt: launch.body.expiresAt,
+    });
     await advance(app, 16 * 60);
     expect((await app.call('GET', `/v1/hosting/${id}/ssh-terminal/access`, { key: c.key })).body.session).toBeNull();
     const second = await app.call('POST', `/v1/hosting/${id}/ssh-terminal/launch`, { key: c.key });
-    expect((await app.call('POST', `/v1/hosting/${id}/ssh-terminal/stop`, { key: c.key })).body).toEqual({ stopped: true, sessionId: second.body.sessionId });
-    expect((await app.call('POST', `/v1/hosting/${id}/ssh-terminal/stop`, { key: c.key })).body).toEqual({ stopped: false, sessionId: null });
+    expect((await app.call('POST', `/v1/hosting/${id}/ssh-terminal/stop`, { key: c.key })).body).toEqual({
+      stopped: true,
+      sessionId: second.body.sessionId,
+    });
+    expect((await app.call('POST', `/v1/hosting/${id}/ssh-terminal/stop`, { key: c.key })).body).toEqual({
+      stopped: false,
+      sessionId: null,
+    });
   });
 });

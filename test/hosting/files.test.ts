@@ -32,45 +32,125 @@ describe('file manager', () => {
     const k = c.key;
     const list = await app.call('GET', `/v1/hosting/${id}/files`, { key: k });
     expect(list.status, list.text).toBe(200);
-    expect(list.body).toMatchObject({ path: '/public_html', truncated: false, entries: [{ name: 'index.html', path: '/public_html/index.html', type: 'file', permissions: '0644' }] });
+    expect(list.body).toMatchObject({
+      path: '/public_html',
+      truncated: false,
+      entries: [{ name: 'index.html', path: '/public_html/index.html', type: 'file', permissions: '0644' }],
+    });
     const root = await app.call('GET', `/v1/hosting/${id}/files?path=/`, { key: k });
-    expect(root.body.entries.map((e: { name: string; type: string }) => [e.name, e.type])).toEqual([['logs', 'directory'], ['public_html', 'directory']]);
+    expect(root.body.entries.map((e: { name: string; type: string }) => [e.name, e.type])).toEqual([
+      ['logs', 'directory'],
+      ['public_html', 'directory'],
+    ]);
 
-    expect((await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: k, body: { path: '/public_html/blog' } })).status).toBe(200);
-    expectError(await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: k, body: { path: '/public_html/blog' } }), 400, /already exists/);
-    expectError(await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: k, body: { path: '/public_html/a/b/c' } }), 400, /does not exist/);
+    expect(
+      (await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: k, body: { path: '/public_html/blog' } })).status,
+    ).toBe(200);
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: k, body: { path: '/public_html/blog' } }),
+      400,
+      /already exists/,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: k, body: { path: '/public_html/a/b/c' } }),
+      400,
+      /does not exist/,
+    );
 
-    const write = await app.call('PUT', `/v1/hosting/${id}/files`, { key: k, body: { path: '/public_html/blog/post.md', content: '# Hëllo\n' } });
+    const write = await app.call('PUT', `/v1/hosting/${id}/files`, {
+      key: k,
+      body: { path: '/public_html/blog/post.md', content: '# Hëllo\n' },
+    });
     expect(write.status, write.text).toBe(200);
-    expect(write.body).toMatchObject({ name: 'post.md', path: '/public_html/blog/post.md', type: 'file', sizeBytes: 9 });
+    expect(write.body).toMatchObject({
+      name: 'post.md',
+      path: '/public_html/blog/post.md',
+      type: 'file',
+      sizeBytes: 9,
+    });
     expect(fs.readFileSync(path.join(home, 'public_html/blog/post.md'), 'utf8')).toBe('# Hëllo\n');
-    expectError(await app.call('PUT', `/v1/hosting/${id}/files`, { key: k, body: { path: '/nope/post.md', content: 'x' } }), 400, /"\/nope" does not exist/);
-    expectError(await app.call('PUT', `/v1/hosting/${id}/files`, { key: k, body: { path: '/public_html/blog', content: 'x' } }), 400, /is a directory/);
-    expectError(await app.call('PUT', `/v1/hosting/${id}/files`, { key: k, body: { path: '/public_html/x.txt' } }), 400);
+    expectError(
+      await app.call('PUT', `/v1/hosting/${id}/files`, { key: k, body: { path: '/nope/post.md', content: 'x' } }),
+      400,
+      /"\/nope" does not exist/,
+    );
+    expectError(
+      await app.call('PUT', `/v1/hosting/${id}/files`, { key: k, body: { path: '/public_html/blog', content: 'x' } }),
+      400,
+      /is a directory/,
+    );
+    expectError(
+      await app.call('PUT', `/v1/hosting/${id}/files`, { key: k, body: { path: '/public_html/x.txt' } }),
+      400,
+    );
 
-    const read = await app.call('GET', `/v1/hosting/${id}/files/read?path=${encodeURIComponent('/public_html/blog/post.md')}`, { key: k });
+    const read = await app.call(
+      'GET',
+      `/v1/hosting/${id}/files/read?path=${encodeURIComponent('/public_html/blog/post.md')}`,
+      { key: k },
+    );
     expect(read.body).toMatchObject({ path: '/public_html/blog/post.md', content: '# Hëllo\n', sizeBytes: 9 });
-    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/missing.txt`, { key: k }), 404, /does not exist/);
-    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html`, { key: k }), 400, /is a directory/);
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/missing.txt`, { key: k }),
+      404,
+      /does not exist/,
+    );
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html`, { key: k }),
+      400,
+      /is a directory/,
+    );
 
-    const moved = await app.call('POST', `/v1/hosting/${id}/files/rename`, { key: k, body: { from: '/public_html/blog/post.md', to: '/public_html/first.md' } });
+    const moved = await app.call('POST', `/v1/hosting/${id}/files/rename`, {
+      key: k,
+      body: { from: '/public_html/blog/post.md', to: '/public_html/first.md' },
+    });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body).toMatchObject({ path: '/public_html/first.md', type: 'file' });
     expect(fs.existsSync(path.join(home, 'public_html/blog/post.md'))).toBe(false);
-    expectError(await app.call('POST', `/v1/hosting/${id}/files/rename`, { key: k, body: { from: '/public_html/first.md', to: '/public_html/index.html' } }), 400, /already exists/);
-    expectError(await app.call('POST', `/v1/hosting/${id}/files/rename`, { key: k, body: { from: '/public_html/blog', to: '/public_html/blog/inner' } }), 400, /into itself/);
-    expectError(await app.call('POST', `/v1/hosting/${id}/files/rename`, { key: k, body: { from: '/', to: '/x' } }), 400, /root/);
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/files/rename`, {
+        key: k,
+        body: { from: '/public_html/first.md', to: '/public_html/index.html' },
+      }),
+      400,
+      /already exists/,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/files/rename`, {
+        key: k,
+        body: { from: '/public_html/blog', to: '/public_html/blog/inner' },
+      }),
+      400,
+      /into itself/,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/files/rename`, { key: k, body: { from: '/', to: '/x' } }),
+      400,
+      /root/,
+    );
 
-    await app.call('PUT', `/v1/hosting/${id}/files`, { key: k, body: { path: '/public_html/blog/draft.md', content: 'x' } });
+    await app.call('PUT', `/v1/hosting/${id}/files`, {
+      key: k,
+      body: { path: '/public_html/blog/draft.md', content: 'x' },
+    });
     const refused = await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/blog`, { key: k });
     expectError(refused, 400, /not empty.*recursive=true/);
     expect(fs.existsSync(path.join(home, 'public_html/blog/draft.md'))).toBe(true);
     const del = await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/blog&recursive=true`, { key: k });
     expect(del.body).toEqual({ path: '/public_html/blog', type: 'directory', deleted: true });
     expect(fs.existsSync(path.join(home, 'public_html/blog'))).toBe(false);
-    expect((await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/first.md`, { key: k })).body).toEqual({ path: '/public_html/first.md', type: 'file', deleted: true });
+    expect((await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/first.md`, { key: k })).body).toEqual({
+      path: '/public_html/first.md',
+      type: 'file',
+      deleted: true,
+    });
     expectError(await app.call('DELETE', `/v1/hosting/${id}/files?path=/`, { key: k }), 400, /root/);
-    expectError(await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/index.html&recursive=maybe`, { key: k }), 400, /recursive/);
+    expectError(
+      await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/index.html&recursive=maybe`, { key: k }),
+      400,
+      /recursive/,
+    );
   });
 
   it('a file or directory that does not exist → 404 on read, download, delete, rename (source) and list; a path leaving the site stays 400', async () => {
@@ -79,27 +159,59 @@ describe('file manager', () => {
     const answers = {
       read: await app.call('GET', `/v1/hosting/${id}/files/read?path=${q(missing)}`, { key: c.key }),
       delete: await app.call('DELETE', `/v1/hosting/${id}/files?path=${q(missing)}`, { key: c.key }),
-      rename: await app.call('POST', `/v1/hosting/${id}/files/rename`, { key: c.key, body: { from: missing, to: '/public_html/x.txt' } }),
+      rename: await app.call('POST', `/v1/hosting/${id}/files/rename`, {
+        key: c.key,
+        body: { from: missing, to: '/public_html/x.txt' },
+      }),
       list: await app.call('GET', `/v1/hosting/${id}/files?path=${q('/public_html/gone')}`, { key: c.key }),
     };
     for (const [what, res] of Object.entries(answers)) {
       expect(res.status, `${what}: ${res.text}`).toBe(404);
-      expect(res.body, what).toEqual({ statusCode: 404, message: expect.stringMatching(/"\/public_html\/gone(\/nothing\.txt)?" does not exist\.$/), error: 'Not Found', code: 'NOT_FOUND', param: expect.stringMatching(/^(path|from)$/) });
+      expect(res.body, what).toEqual({
+        statusCode: 404,
+        message: expect.stringMatching(/"\/public_html\/gone(\/nothing\.txt)?" does not exist\.$/),
+        error: 'Not Found',
+        code: 'NOT_FOUND',
+        param: expect.stringMatching(/^(path|from)$/),
+      });
     }
     expect(answers.rename.body.message).toMatch(/^from /);
     const down = await fetchBytes(app, c.key, `/v1/hosting/${id}/files/download?path=${q(missing)}`);
     expect(down.status).toBe(404);
-    expect(down.json()).toEqual({ statusCode: 404, message: `path "${missing}" does not exist.`, error: 'Not Found', code: 'NOT_FOUND', param: 'path' });
+    expect(down.json()).toEqual({
+      statusCode: 404,
+      message: `path "${missing}" does not exist.`,
+      error: 'Not Found',
+      code: 'NOT_FOUND',
+      param: 'path',
+    });
     // Escaping the site is a refused path, not a missing file.
-    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=${q('/public_html/../../etc/passwd')}`, { key: c.key }), 400, /"\.\." segments/);
-    expect((await fetchBytes(app, c.key, `/v1/hosting/${id}/files/download?path=${q('../etc/passwd')}`)).status).toBe(400);
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/files/read?path=${q('/public_html/../../etc/passwd')}`, { key: c.key }),
+      400,
+      /"\.\." segments/,
+    );
+    expect((await fetchBytes(app, c.key, `/v1/hosting/${id}/files/download?path=${q('../etc/passwd')}`)).status).toBe(
+      400,
+    );
   });
 
   it('reading a binary file as text → 400 with a clear message', async () => {
-    fs.writeFileSync(path.join(home, 'public_html/logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    fs.writeFileSync(
+      path.join(home, 'public_html/logo.png'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    );
     fs.writeFileSync(path.join(home, 'public_html/latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
-    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/logo.png`, { key: c.key }), 400, /binary file, not UTF-8 text; download it/);
-    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/latin1.txt`, { key: c.key }), 400, /binary file/);
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/logo.png`, { key: c.key }),
+      400,
+      /binary file, not UTF-8 text; download it/,
+    );
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/latin1.txt`, { key: c.key }),
+      400,
+      /binary file/,
+    );
   });
 });
 
@@ -113,25 +225,45 @@ describe('upload and download', () => {
     expect(up.headers.get('x-ratelimit-limit')).toBe('120');
     expect(fs.readFileSync(path.join(home, 'public_html', name)).equals(data)).toBe(true);
 
-    const down = await fetchBytes(app, c.key, `/v1/hosting/${id}/files/download?path=${encodeURIComponent(`/public_html/${name}`)}`);
+    const down = await fetchBytes(
+      app,
+      c.key,
+      `/v1/hosting/${id}/files/download?path=${encodeURIComponent(`/public_html/${name}`)}`,
+    );
     expect(down.status).toBe(200);
     expect(down.bytes.equals(data)).toBe(true);
     expect(createHash('sha256').update(down.bytes).digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
     expect(down.headers.get('content-type')).toBe('application/octet-stream');
     expect(down.headers.get('content-length')).toBe(String(data.length));
-    expect(down.headers.get('content-disposition')).toBe(`attachment; filename="donn_es _.bin"; filename*=UTF-8''donn%C3%A9es%20%E2%82%AC.bin`);
+    expect(down.headers.get('content-disposition')).toBe(
+      `attachment; filename="donn_es _.bin"; filename*=UTF-8''donn%C3%A9es%20%E2%82%AC.bin`,
+    );
     expect(down.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
 
     // A path that is not a directory names the file itself; an existing file is replaced.
-    const again = await upload(app, c.key, id, { path: '/public_html/renamed.bin', name: 'ignored.bin', data: data.subarray(0, 1000) });
+    const again = await upload(app, c.key, id, {
+      path: '/public_html/renamed.bin',
+      name: 'ignored.bin',
+      data: data.subarray(0, 1000),
+    });
     expect(again.body).toMatchObject({ path: '/public_html/renamed.bin', sizeBytes: 1000 });
-    const replaced = await upload(app, c.key, id, { path: '/public_html/renamed.bin', name: 'x', data: Buffer.from('short') });
+    const replaced = await upload(app, c.key, id, {
+      path: '/public_html/renamed.bin',
+      name: 'x',
+      data: Buffer.from('short'),
+    });
     expect(replaced.body.sizeBytes).toBe(5);
     const dl = await fetchBytes(app, c.key, `/v1/hosting/${id}/files/download?path=/public_html/renamed.bin`);
     expect(dl.bytes.toString()).toBe('short');
     // Default target: /public_html.
-    expect((await upload(app, c.key, id, { name: 'default.txt', data: Buffer.from('d') })).body.path).toBe('/public_html/default.txt');
-    expectError(await app.call('GET', `/v1/hosting/${id}/files/download?path=/public_html`, { key: c.key }), 400, /is a directory/);
+    expect((await upload(app, c.key, id, { name: 'default.txt', data: Buffer.from('d') })).body.path).toBe(
+      '/public_html/default.txt',
+    );
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/files/download?path=/public_html`, { key: c.key }),
+      400,
+      /is a directory/,
+    );
   });
 
   it('over the size limit → 413 and the partial file is removed; a body without "file" → 400; not multipart → 415', async () => {
@@ -143,10 +275,18 @@ describe('upload and download', () => {
     // Exactly at the limit is fine.
     expect((await upload(app, c.key, id, { name: 'edge.bin', data: big.subarray(0, UPLOAD_LIMIT) })).status).toBe(200);
 
-    expectError(await upload(app, c.key, id, { name: 'x.txt', data: Buffer.from('x'), field: 'document' }), 400, /"file"/);
+    expectError(
+      await upload(app, c.key, id, { name: 'x.txt', data: Buffer.from('x'), field: 'document' }),
+      400,
+      /"file"/,
+    );
     const json = await app.call('POST', `/v1/hosting/${id}/files/upload`, { key: c.key, body: { file: 'x' } });
     expectError(json, 415, /multipart\/form-data/);
-    expectError(await upload(app, c.key, id, { path: '/no/such/dir/x', name: 'x', data: Buffer.from('x') }), 400, /does not exist/);
+    expectError(
+      await upload(app, c.key, id, { path: '/no/such/dir/x', name: 'x', data: Buffer.from('x') }),
+      400,
+      /does not exist/,
+    );
   });
 });
 
@@ -208,7 +348,10 @@ describe('sandbox: hostile paths', () => {
         ['write', await call('PUT', `/v1/hosting/${id}/files`, { path: p, content: 'pwned' })],
         ['delete', await call('DELETE', `/v1/hosting/${id}/files?path=${q(p)}&recursive=true`)],
         ['mkdir', await call('POST', `/v1/hosting/${id}/files/mkdir`, { path: p })],
-        ['rename from', await call('POST', `/v1/hosting/${id}/files/rename`, { from: p, to: '/public_html/stolen.txt' })],
+        [
+          'rename from',
+          await call('POST', `/v1/hosting/${id}/files/rename`, { from: p, to: '/public_html/stolen.txt' }),
+        ],
         ['rename to', await call('POST', `/v1/hosting/${id}/files/rename`, { from: '/public_html/index.html', to: p })],
         ['download', await call('GET', `/v1/hosting/${id}/files/download?path=${q(p)}`)],
       ];
@@ -226,7 +369,10 @@ describe('sandbox: hostile paths', () => {
     }
     // Hostile multipart file names (the target directory is fine).
     for (const name of ['../canary.txt', '..\\canary.txt', 'a/b.txt', '..']) {
-      expectError(await upload(app, await freshKey(), id, { path: '/public_html', name, data: Buffer.from('pwned') }), 400);
+      expectError(
+        await upload(app, await freshKey(), id, { path: '/public_html', name, data: Buffer.from('pwned') }),
+        400,
+      );
     }
 
     expect(snapshot(app.dataDir)).toEqual(outsideBefore);
@@ -247,7 +393,8 @@ function snapshot(root: string): Record<string, string> {
       const full = path.join(dir, e.name);
       if (full === home || full === path.join(root, 'pgdata')) continue;
       if (e.isDirectory()) walk(full);
-      else if (e.isFile()) out[path.relative(root, full)] = createHash('sha256').update(fs.readFileSync(full)).digest('hex');
+      else if (e.isFile())
+        out[path.relative(root, full)] = createHash('sha256').update(fs.readFileSync(full)).digest('hex');
       else out[path.relative(root, full)] = 'link';
     }
   };

@@ -23,7 +23,10 @@ const MB = 1024 * 1024;
 async function setQuota(diskQuotaMb: number, inodeQuota: number) {
   const prisma = app.running.app.prisma;
   const plan = await prisma.product.findUniqueOrThrow({ where: { id: 'hosting-starter' } });
-  await prisma.product.update({ where: { id: plan.id }, data: { details: { ...(plan.details as object), diskQuotaMb, inodeQuota } } });
+  await prisma.product.update({
+    where: { id: plan.id },
+    data: { details: { ...(plan.details as object), diskQuotaMb, inodeQuota } },
+  });
 }
 
 /** Every file and directory under the site's home and databases, with sizes: what must not change. */
@@ -40,15 +43,24 @@ function snapshot(id: string): string[] {
 }
 
 async function stats(c: Customer, id: string) {
-  return (await app.call('GET', `/v1/hosting/${id}/stats`, { key: c.key })).body as { disk: { usedBytes: number; quotaBytes: number }; inodes: { used: number; quota: number } };
+  return (await app.call('GET', `/v1/hosting/${id}/stats`, { key: c.key })).body as {
+    disk: { usedBytes: number; quotaBytes: number };
+    inodes: { used: number; quota: number };
+  };
 }
 
 function expectQuotaRefusal(res: { status: number; body: Json; text: string }) {
   expect(res.status, res.text).toBe(409);
-  expect(res.body).toMatchObject({ statusCode: 409, error: 'Conflict', code: 'QUOTA_EXCEEDED', message: expect.stringMatching(/quota|allows/) });
+  expect(res.body).toMatchObject({
+    statusCode: 409,
+    error: 'Conflict',
+    code: 'QUOTA_EXCEEDED',
+    message: expect.stringMatching(/quota|allows/),
+  });
 }
 
-const put = (c: Customer, id: string, p: string, content: string) => app.call('PUT', `/v1/hosting/${id}/files`, { key: c.key, body: { path: p, content } });
+const put = (c: Customer, id: string, p: string, content: string) =>
+  app.call('PUT', `/v1/hosting/${id}/files`, { key: c.key, body: { path: p, content } });
 
 describe('hosting disk and inode quotas', () => {
   it('a file save that would pass the disk quota is refused (409 QUOTA_EXCEEDED) and writes nothing; replacing or shrinking a file within it works', async () => {
@@ -74,7 +86,9 @@ describe('hosting disk and inode quotas', () => {
     expectQuotaRefusal(res);
     expect(snapshot(id)).toEqual(before);
     expect(fs.readdirSync(siteDir(app, id, 'tmp'))).toEqual([]);
-    expect((await upload(app, c.key, id, { path: '/public_html', name: 'small.bin', data: new Uint8Array(1000) })).status).toBe(200);
+    expect(
+      (await upload(app, c.key, id, { path: '/public_html', name: 'small.bin', data: new Uint8Array(1000) })).status,
+    ).toBe(200);
   });
 
   it('mkdir past the inode quota is refused and creates nothing; deleting still works over quota', async () => {
@@ -83,13 +97,20 @@ describe('hosting disk and inode quotas', () => {
     const id = await activeHosting(app, c);
     const used = (await stats(c, id)).inodes.used;
     await setQuota(10, used + 1);
-    expect((await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: c.key, body: { path: '/public_html/one' } })).status).toBe(200);
+    expect(
+      (await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: c.key, body: { path: '/public_html/one' } }))
+        .status,
+    ).toBe(200);
     const before = snapshot(id);
-    expectQuotaRefusal(await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: c.key, body: { path: '/public_html/two' } }));
+    expectQuotaRefusal(
+      await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: c.key, body: { path: '/public_html/two' } }),
+    );
     expectQuotaRefusal(await put(c, id, '/public_html/new.txt', 'x'));
     expect(snapshot(id)).toEqual(before);
     await setQuota(10, used - 1);
-    expect((await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/one`, { key: c.key })).status).toBe(200);
+    expect((await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/one`, { key: c.key })).status).toBe(
+      200,
+    );
   });
 
   it('a backup restore that would pass the quota is refused, and the site stays as it is', async () => {
@@ -99,7 +120,10 @@ describe('hosting disk and inode quotas', () => {
     for (let i = 0; i < 5; i++) expect((await put(c, id, `/public_html/page${i}.html`, `page ${i}`)).status).toBe(200);
     const backup = await app.call('POST', `/v1/hosting/${id}/backups`, { key: c.key });
     expect(backup.status, backup.text).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/page${i}.html`, { key: c.key })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/page${i}.html`, { key: c.key })).status,
+      ).toBe(200);
     expect((await put(c, id, '/public_html/now.html', 'current')).status).toBe(200);
     await setQuota(10, (await stats(c, id)).inodes.used + 2);
     const before = snapshot(id);
@@ -122,12 +146,18 @@ describe('hosting disk and inode quotas', () => {
     git(clone, 'commit', '-m', 'big');
     git(clone, 'push', 'origin', 'HEAD:main');
     const before = snapshot(id);
-    expectQuotaRefusal(await app.call('POST', `/v1/hosting/${id}/git/deploy`, { key: c.key, body: { repo_url: bare, branch: 'main' } }));
+    expectQuotaRefusal(
+      await app.call('POST', `/v1/hosting/${id}/git/deploy`, { key: c.key, body: { repo_url: bare, branch: 'main' } }),
+    );
     expect(snapshot(id)).toEqual(before);
     expect((await app.call('GET', `/v1/hosting/${id}/git`, { key: c.key })).body).toMatchObject({ connected: false });
   });
 });
 
 function git(cwd: string, ...args: string[]) {
-  return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync(
+    'git',
+    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  ).trim();
 }

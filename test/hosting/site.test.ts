@@ -29,17 +29,45 @@ describe('databases', () => {
     const prefix = (await app.call('GET', `/v1/hosting/${id}`, { key: c.key })).body.connection.databasePrefix;
     expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data).toEqual([]);
     for (const bad of ['Shop', 'shop-1', '', 'a'.repeat(17), 'x;drop']) {
-      expectError(await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: bad } }), 400, /suffix/);
+      expectError(
+        await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: bad } }),
+        400,
+        /suffix/,
+      );
     }
     const created = await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'shop' } });
     expect(created.status, created.text).toBe(200);
-    expect(created.body).toMatchObject({ name: `${prefix}shop`, suffix: 'shop', user: `${prefix}shop`, host: 'localhost' });
-    expect(fs.readFileSync(path.join(siteDir(app, id, 'mysql'), `${prefix}shop.sql`), 'utf8')).toContain(`CREATE DATABASE IF NOT EXISTS \`${prefix}shop\``);
-    expectError(await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'shop' } }), 400, /already exists/);
-    expect((await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'blog' } })).status).toBe(200);
-    expectError(await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'third' } }), 400, /allows 2 extra databases/);
-    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data.map((d: { suffix: string }) => d.suffix)).toEqual(['blog', 'shop']);
-    expect((await app.call('DELETE', `/v1/hosting/${id}/databases/${prefix}shop`, { key: c.key })).body).toEqual({ name: `${prefix}shop`, deleted: true });
+    expect(created.body).toMatchObject({
+      name: `${prefix}shop`,
+      suffix: 'shop',
+      user: `${prefix}shop`,
+      host: 'localhost',
+    });
+    expect(fs.readFileSync(path.join(siteDir(app, id, 'mysql'), `${prefix}shop.sql`), 'utf8')).toContain(
+      `CREATE DATABASE IF NOT EXISTS \`${prefix}shop\``,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'shop' } }),
+      400,
+      /already exists/,
+    );
+    expect(
+      (await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'blog' } })).status,
+    ).toBe(200);
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'third' } }),
+      400,
+      /allows 2 extra databases/,
+    );
+    expect(
+      (await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data.map(
+        (d: { suffix: string }) => d.suffix,
+      ),
+    ).toEqual(['blog', 'shop']);
+    expect((await app.call('DELETE', `/v1/hosting/${id}/databases/${prefix}shop`, { key: c.key })).body).toEqual({
+      name: `${prefix}shop`,
+      deleted: true,
+    });
     expect(fs.existsSync(path.join(siteDir(app, id, 'mysql'), `${prefix}shop.sql`))).toBe(false);
     expectError(await app.call('DELETE', `/v1/hosting/${id}/databases/${prefix}shop`, { key: c.key }), 404);
   });
@@ -50,19 +78,37 @@ describe('backups', () => {
     const c = await app.customer({ scopes: MANAGE });
     const id = await activeHosting(app, c);
     const prefix = (await app.call('GET', `/v1/hosting/${id}`, { key: c.key })).body.connection.databasePrefix;
-    await app.call('PUT', `/v1/hosting/${id}/files`, { key: c.key, body: { path: '/public_html/index.html', content: 'version 1' } });
+    await app.call('PUT', `/v1/hosting/${id}/files`, {
+      key: c.key,
+      body: { path: '/public_html/index.html', content: 'version 1' },
+    });
     await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: c.key, body: { path: '/public_html/assets' } });
-    await app.call('PUT', `/v1/hosting/${id}/files`, { key: c.key, body: { path: '/public_html/assets/app.css', content: 'body{}' } });
+    await app.call('PUT', `/v1/hosting/${id}/files`, {
+      key: c.key,
+      body: { path: '/public_html/assets/app.css', content: 'body{}' },
+    });
     await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'wp' } });
 
     const backup = await app.call('POST', `/v1/hosting/${id}/backups`, { key: c.key });
     expect(backup.status, backup.text).toBe(200);
-    expect(backup.body).toMatchObject({ id: expect.stringMatching(/^hbk_/), hostingId: id, status: 'available', databases: [`${prefix}wp`], sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(backup.body).toMatchObject({
+      id: expect.stringMatching(/^hbk_/),
+      hostingId: id,
+      status: 'available',
+      databases: [`${prefix}wp`],
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(backup.body.sizeBytes).toBeGreaterThan(100);
 
     // Change everything.
-    await app.call('PUT', `/v1/hosting/${id}/files`, { key: c.key, body: { path: '/public_html/index.html', content: 'version 2' } });
-    await app.call('PUT', `/v1/hosting/${id}/files`, { key: c.key, body: { path: '/public_html/new.html', content: 'new' } });
+    await app.call('PUT', `/v1/hosting/${id}/files`, {
+      key: c.key,
+      body: { path: '/public_html/index.html', content: 'version 2' },
+    });
+    await app.call('PUT', `/v1/hosting/${id}/files`, {
+      key: c.key,
+      body: { path: '/public_html/new.html', content: 'new' },
+    });
     await app.call('DELETE', `/v1/hosting/${id}/files?path=/public_html/assets&recursive=true`, { key: c.key });
     await app.call('DELETE', `/v1/hosting/${id}/databases/${prefix}wp`, { key: c.key });
     await app.call('POST', `/v1/hosting/${id}/databases`, { key: c.key, body: { suffix: 'later' } });
@@ -70,27 +116,51 @@ describe('backups', () => {
     const restore = await app.call('POST', `/v1/hosting/${id}/backups/${backup.body.id}/restore`, { key: c.key });
     expect(restore.status, restore.text).toBe(200);
     expect(restore.body).toMatchObject({ id: backup.body.id, hostingId: id, databases: [`${prefix}wp`] });
-    expect((await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/index.html`, { key: c.key })).body.content).toBe('version 1');
-    expect((await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/assets/app.css`, { key: c.key })).body.content).toBe('body{}');
-    expectError(await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/new.html`, { key: c.key }), 404, /does not exist/);
-    expect((await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data.map((d: { name: string }) => d.name)).toEqual([`${prefix}wp`]);
+    expect(
+      (await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/index.html`, { key: c.key })).body.content,
+    ).toBe('version 1');
+    expect(
+      (await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/assets/app.css`, { key: c.key })).body
+        .content,
+    ).toBe('body{}');
+    expectError(
+      await app.call('GET', `/v1/hosting/${id}/files/read?path=/public_html/new.html`, { key: c.key }),
+      404,
+      /does not exist/,
+    );
+    expect(
+      (await app.call('GET', `/v1/hosting/${id}/databases`, { key: c.key })).body.data.map(
+        (d: { name: string }) => d.name,
+      ),
+    ).toEqual([`${prefix}wp`]);
     expect(fs.existsSync(path.join(siteDir(app, id, 'mysql'), `${prefix}later.sql`))).toBe(false);
 
     const down = await fetchBytes(app, c.key, `/v1/hosting/${id}/backups/${backup.body.id}/download`);
     expect(down.status).toBe(200);
     expect(down.headers.get('content-type')).toBe('application/gzip');
     expect(down.headers.get('content-length')).toBe(String(backup.body.sizeBytes));
-    expect(down.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename=".*-${backup.body.id}\\.tar\\.gz"; filename\\*=UTF-8''`));
+    expect(down.headers.get('content-disposition')).toMatch(
+      new RegExp(`^attachment; filename=".*-${backup.body.id}\\.tar\\.gz"; filename\\*=UTF-8''`),
+    );
     expect([...down.bytes.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
     const file = path.join(work, 'backup.tar.gz');
     fs.writeFileSync(file, down.bytes);
     const entries: string[] = [];
     await tar.t({ file, onReadEntry: (e) => void entries.push(e.path) });
-    expect(entries).toEqual(expect.arrayContaining(['home/public_html/index.html', 'home/public_html/assets/app.css', `mysql/${prefix}wp.sql`]));
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        'home/public_html/index.html',
+        'home/public_html/assets/app.css',
+        `mysql/${prefix}wp.sql`,
+      ]),
+    );
 
     const list = await app.call('GET', `/v1/hosting/${id}/backups`, { key: c.key });
     expect(list.body.data).toEqual([backup.body]);
-    expect((await app.call('DELETE', `/v1/hosting/${id}/backups/${backup.body.id}`, { key: c.key })).body).toEqual({ id: backup.body.id, deleted: true });
+    expect((await app.call('DELETE', `/v1/hosting/${id}/backups/${backup.body.id}`, { key: c.key })).body).toEqual({
+      id: backup.body.id,
+      deleted: true,
+    });
     expect(fs.readdirSync(siteDir(app, id, 'backups'))).toEqual([]);
     expectError(await app.call('POST', `/v1/hosting/${id}/backups/${backup.body.id}/restore`, { key: c.key }), 404);
     expect((await fetchBytes(app, c.key, `/v1/hosting/${id}/backups/${backup.body.id}/download`)).status).toBe(404);
@@ -127,9 +197,16 @@ describe('cron', () => {
       [{ schedule: '* * * * *', command: 'echo a\nrm -rf /' }, /jobs\[1\]\.command must be a single line/],
       [{ schedule: '* * * * *', command: '   ' }, /jobs\[1\]\.command/],
     ] as const) {
-      expectError(await app.call('PUT', `/v1/hosting/${id}/cron`, { key: c.key, body: { jobs: [jobs[0], bad] } }), 400, message);
+      expectError(
+        await app.call('PUT', `/v1/hosting/${id}/cron`, { key: c.key, body: { jobs: [jobs[0], bad] } }),
+        400,
+        message,
+      );
     }
-    expectError(await app.call('PUT', `/v1/hosting/${id}/cron`, { key: c.key, body: { jobs: [{ schedule: '* * * * *' }] } }), 400);
+    expectError(
+      await app.call('PUT', `/v1/hosting/${id}/cron`, { key: c.key, body: { jobs: [{ schedule: '* * * * *' }] } }),
+      400,
+    );
     expect((await app.call('GET', `/v1/hosting/${id}/cron`, { key: c.key })).body.jobs).toEqual(jobs);
     expect((await app.call('PUT', `/v1/hosting/${id}/cron`, { key: c.key, body: { jobs: [] } })).body.jobs).toEqual([]);
   });
@@ -140,15 +217,58 @@ describe('protected directories', () => {
     const c = await app.customer({ scopes: MANAGE });
     const id = await activeHosting(app, c);
     await app.call('POST', `/v1/hosting/${id}/files/mkdir`, { key: c.key, body: { path: '/public_html/admin' } });
-    expectError(await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/nope', basic_user: 'ada', password: 'correct horse' } }), 404, /does not exist/);
-    expectError(await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/index.html', basic_user: 'ada', password: 'correct horse' } }), 400, /not a directory/);
-    expectError(await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/admin', basic_user: 'ada:x', password: 'correct horse' } }), 400, /basic_user/);
-    expectError(await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/admin', basic_user: 'ada', password: 'short' } }), 400, /password/);
-    expectError(await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '../admin', basic_user: 'ada', password: 'correct horse' } }), 400, /path/);
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/protected-dirs`, {
+        key: c.key,
+        body: { path: '/public_html/nope', basic_user: 'ada', password: 'correct horse' },
+      }),
+      404,
+      /does not exist/,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/protected-dirs`, {
+        key: c.key,
+        body: { path: '/public_html/index.html', basic_user: 'ada', password: 'correct horse' },
+      }),
+      400,
+      /not a directory/,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/protected-dirs`, {
+        key: c.key,
+        body: { path: '/public_html/admin', basic_user: 'ada:x', password: 'correct horse' },
+      }),
+      400,
+      /basic_user/,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/protected-dirs`, {
+        key: c.key,
+        body: { path: '/public_html/admin', basic_user: 'ada', password: 'short' },
+      }),
+      400,
+      /password/,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/protected-dirs`, {
+        key: c.key,
+        body: { path: '../admin', basic_user: 'ada', password: 'correct horse' },
+      }),
+      400,
+      /path/,
+    );
 
-    const added = await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/admin/', basic_user: 'ada', password: 'correct horse' } });
+    const added = await app.call('POST', `/v1/hosting/${id}/protected-dirs`, {
+      key: c.key,
+      body: { path: '/public_html/admin/', basic_user: 'ada', password: 'correct horse' },
+    });
     expect(added.status, added.text).toBe(200);
-    expect(added.body).toEqual({ path: '/public_html/admin', basic_user: 'ada', createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(added.body).toEqual({
+      path: '/public_html/admin',
+      basic_user: 'ada',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(added.text).not.toMatch(/correct horse|\$2y\$/);
     const htpasswdDir = path.join(siteDir(app, id, 'private'), 'htpasswd');
     const [file] = fs.readdirSync(htpasswdDir);
@@ -157,7 +277,10 @@ describe('protected directories', () => {
     expect(hash).toMatch(/^\$2y\$10\$/);
     expect(await bcrypt.compare('correct horse', hash)).toBe(true);
 
-    const updated = await app.call('POST', `/v1/hosting/${id}/protected-dirs`, { key: c.key, body: { path: '/public_html/admin', basic_user: 'grace', password: 'another secret' } });
+    const updated = await app.call('POST', `/v1/hosting/${id}/protected-dirs`, {
+      key: c.key,
+      body: { path: '/public_html/admin', basic_user: 'grace', password: 'another secret' },
+    });
     expect(updated.body.basic_user).toBe('grace');
     const listed = await app.call('GET', `/v1/hosting/${id}/protected-dirs`, { key: c.key });
     expect(listed.body.data).toEqual([updated.body]);
@@ -166,24 +289,49 @@ describe('protected directories', () => {
     expect(user2).toBe('grace');
     expect(await bcrypt.compare('another secret', hash2)).toBe(true);
 
-    expectError(await app.call('DELETE', `/v1/hosting/${id}/protected-dirs?path=/public_html/other`, { key: c.key }), 404);
+    expectError(
+      await app.call('DELETE', `/v1/hosting/${id}/protected-dirs?path=/public_html/other`, { key: c.key }),
+      404,
+    );
     expectError(await app.call('DELETE', `/v1/hosting/${id}/protected-dirs`, { key: c.key }), 400);
-    expect((await app.call('DELETE', `/v1/hosting/${id}/protected-dirs?path=/public_html/admin`, { key: c.key })).body).toEqual({ path: '/public_html/admin', deleted: true });
+    expect(
+      (await app.call('DELETE', `/v1/hosting/${id}/protected-dirs?path=/public_html/admin`, { key: c.key })).body,
+    ).toEqual({ path: '/public_html/admin', deleted: true });
     expect(fs.readdirSync(htpasswdDir)).toEqual([]);
     expect((await app.call('GET', `/v1/hosting/${id}/protected-dirs`, { key: c.key })).body.data).toEqual([]);
   });
 });
 
 function git(cwd: string, ...args: string[]) {
-  return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync(
+    'git',
+    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  ).trim();
 }
 
 describe('git deploy', () => {
   it('repo_url accepts SSH addresses (and local paths only when allowed); option injection is refused', () => {
-    for (const ok of ['git@github.com:owner/repo.git', 'ssh://git@example.com/owner/repo.git', 'ssh://git@example.com:2222/srv/repo', 'deploy@git.example.org:site']) {
+    for (const ok of [
+      'git@github.com:owner/repo.git',
+      'ssh://git@example.com/owner/repo.git',
+      'ssh://git@example.com:2222/srv/repo',
+      'deploy@git.example.org:site',
+    ]) {
       expect(checkRepoUrl(ok, false)).toBe(ok);
     }
-    for (const bad of ['https://github.com/owner/repo.git', 'http://x/y', '-uexploit', '--upload-pack=touch /tmp/x', 'git@-oProxyCommand=x:y', 'ext::sh -c touch% /tmp/pwned', 'file:///srv/repo', '/srv/repo', 'ssh://-oProxyCommand=x/y', 'git@host:repo\nx']) {
+    for (const bad of [
+      'https://github.com/owner/repo.git',
+      'http://x/y',
+      '-uexploit',
+      '--upload-pack=touch /tmp/x',
+      'git@-oProxyCommand=x:y',
+      'ext::sh -c touch% /tmp/pwned',
+      'file:///srv/repo',
+      '/srv/repo',
+      'ssh://-oProxyCommand=x/y',
+      'git@host:repo\nx',
+    ]) {
       expect(() => checkRepoUrl(bad, false), bad).toThrow(/repo_url/);
     }
     expect(checkRepoUrl('/srv/repo.git', true)).toBe('/srv/repo.git');
@@ -209,10 +357,19 @@ describe('git deploy', () => {
     git(clone, 'push', 'origin', 'HEAD:main');
     const first = git(clone, 'rev-parse', 'HEAD');
 
-    expect((await app.call('GET', `/v1/hosting/${id}/git`, { key: c.key })).body).toMatchObject({ connected: false, status: 'not_connected', repo_url: null, commit: null });
+    expect((await app.call('GET', `/v1/hosting/${id}/git`, { key: c.key })).body).toMatchObject({
+      connected: false,
+      status: 'not_connected',
+      repo_url: null,
+      commit: null,
+    });
 
     const key = await app.call('GET', `/v1/hosting/${id}/git/deploy-key`, { key: c.key });
-    expect(key.body).toMatchObject({ type: 'ssh-ed25519', publicKey: expect.stringMatching(/^ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43} deploy@hst_/), fingerprint: expect.stringMatching(/^SHA256:[A-Za-z0-9+/]{43}$/) });
+    expect(key.body).toMatchObject({
+      type: 'ssh-ed25519',
+      publicKey: expect.stringMatching(/^ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI[A-Za-z0-9+/]{43} deploy@hst_/),
+      fingerprint: expect.stringMatching(/^SHA256:[A-Za-z0-9+/]{43}$/),
+    });
     expect(key.text).not.toMatch(/PRIVATE/);
     const privateKey = path.join(siteDir(app, id, 'private'), 'deploy_key');
     expect(fs.statSync(privateKey).mode & 0o777).toBe(0o600);
@@ -220,17 +377,54 @@ describe('git deploy', () => {
     expect(execFileSync('ssh-keygen', ['-l', '-f', privateKey], { encoding: 'utf8' })).toContain(key.body.fingerprint);
     expect((await app.call('GET', `/v1/hosting/${id}/git/deploy-key`, { key: c.key })).body).toEqual(key.body);
 
-    expectError(await app.call('POST', `/v1/hosting/${id}/git/deploy`, { key: c.key, body: { repo_url: 'https://github.com/a/b.git' } }), 400, /repo_url must be an SSH repository address/);
-    expectError(await app.call('POST', `/v1/hosting/${id}/git/deploy`, { key: c.key, body: { repo_url: bare, branch: '--upload-pack=touch' } }), 400, /branch/);
-    expectError(await app.call('POST', `/v1/hosting/${id}/git/deploy`, { key: c.key, body: { repo_url: bare, subdir: '../../private' } }), 400, /subdir/);
-    expectError(await app.call('POST', `/v1/hosting/${id}/git/deploy`, { key: c.key, body: { repo_url: bare, branch: 'nope' } }), 400, /git clone failed/);
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/git/deploy`, {
+        key: c.key,
+        body: { repo_url: 'https://github.com/a/b.git' },
+      }),
+      400,
+      /repo_url must be an SSH repository address/,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/git/deploy`, {
+        key: c.key,
+        body: { repo_url: bare, branch: '--upload-pack=touch' },
+      }),
+      400,
+      /branch/,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/git/deploy`, {
+        key: c.key,
+        body: { repo_url: bare, subdir: '../../private' },
+      }),
+      400,
+      /subdir/,
+    );
+    expectError(
+      await app.call('POST', `/v1/hosting/${id}/git/deploy`, { key: c.key, body: { repo_url: bare, branch: 'nope' } }),
+      400,
+      /git clone failed/,
+    );
     expectError(await app.call('POST', `/v1/hosting/${id}/git/pull`, { key: c.key }), 409, /not connected/);
     expectError(await app.call('POST', `/v1/hosting/${id}/git/webhook`, { key: c.key }), 409, /not connected/);
     expect((await app.call('GET', `/v1/hosting/${id}/git`, { key: c.key })).body.connected).toBe(false);
 
-    const deployed = await app.call('POST', `/v1/hosting/${id}/git/deploy`, { key: c.key, body: { repo_url: bare, branch: 'main', subdir: 'app' } });
+    const deployed = await app.call('POST', `/v1/hosting/${id}/git/deploy`, {
+      key: c.key,
+      body: { repo_url: bare, branch: 'main', subdir: 'app' },
+    });
     expect(deployed.status, deployed.text).toBe(200);
-    expect(deployed.body).toMatchObject({ connected: true, repo_url: bare, branch: 'main', subdir: 'app', status: 'deployed', commit: { sha: first, message: 'first' }, lastError: null, webhookEnabled: false });
+    expect(deployed.body).toMatchObject({
+      connected: true,
+      repo_url: bare,
+      branch: 'main',
+      subdir: 'app',
+      status: 'deployed',
+      commit: { sha: first, message: 'first' },
+      lastError: null,
+      webhookEnabled: false,
+    });
     expect(fs.readFileSync(path.join(home, 'public_html/app/index.html'), 'utf8')).toBe('<h1>from git v1</h1>');
     expect(fs.readFileSync(path.join(home, 'public_html/app/css/site.css'), 'utf8')).toBe('h1{}');
     expect(fs.existsSync(path.join(home, 'public_html/app/.git'))).toBe(false);
@@ -247,9 +441,17 @@ describe('git deploy', () => {
     expect(fs.readFileSync(path.join(home, 'public_html/app/index.html'), 'utf8')).toBe('<h1>from git v2</h1>');
     expect(fs.existsSync(path.join(home, 'public_html/app/old.txt'))).toBe(false);
 
-    expect((await app.call('GET', `/v1/hosting/${id}/git/webhook`, { key: c.key })).body).toEqual({ enabled: false, url: null, secret: null });
+    expect((await app.call('GET', `/v1/hosting/${id}/git/webhook`, { key: c.key })).body).toEqual({
+      enabled: false,
+      url: null,
+      secret: null,
+    });
     const hook = await app.call('POST', `/v1/hosting/${id}/git/webhook`, { key: c.key });
-    expect(hook.body).toEqual({ enabled: true, url: expect.stringContaining(id), secret: expect.stringMatching(/^gdh_/) });
+    expect(hook.body).toEqual({
+      enabled: true,
+      url: expect.stringContaining(id),
+      secret: expect.stringMatching(/^gdh_/),
+    });
     expect((await app.call('GET', `/v1/hosting/${id}/git/webhook`, { key: c.key })).body).toEqual(hook.body);
     const stored = await app.running.app.prisma.hostingGitDeploy.findUniqueOrThrow({ where: { hostingId: id } });
     expect(JSON.stringify(stored)).not.toContain(hook.body.secret);
@@ -263,27 +465,56 @@ describe('git deploy', () => {
     expect(hookPath).toBe(`/hooks/git/${id}`);
     const payload = JSON.stringify({ ref: 'refs/heads/main', after: git(clone, 'rev-parse', 'HEAD') });
     const signature = `sha256=${createHmac('sha256', hook.body.secret).update(payload).digest('hex')}`;
-    const forged = await app.call('POST', hookPath, { raw: payload, headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}` } });
+    const forged = await app.call('POST', hookPath, {
+      raw: payload,
+      headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}` },
+    });
     expectError(forged, 401, /signature does not match/);
-    expectError(await app.call('POST', hookPath, { raw: payload, headers: { 'Content-Type': 'application/json' } }), 401);
+    expectError(
+      await app.call('POST', hookPath, { raw: payload, headers: { 'Content-Type': 'application/json' } }),
+      401,
+    );
     expect(fs.readFileSync(path.join(home, 'public_html/app/index.html'), 'utf8')).toBe('<h1>from git v2</h1>');
-    const pushed = await app.call('POST', hookPath, { raw: payload, headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': signature } });
+    const pushed = await app.call('POST', hookPath, {
+      raw: payload,
+      headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': signature },
+    });
     expect(pushed.status, pushed.text).toBe(200);
     expect(pushed.body.commit).toEqual({ sha: git(clone, 'rev-parse', 'HEAD'), message: 'third' });
     expect(fs.readFileSync(path.join(home, 'public_html/app/index.html'), 'utf8')).toBe('<h1>from git v3</h1>');
     // GitLab's form: the secret itself in X-Gitlab-Token.
-    expect((await app.call('POST', hookPath, { raw: '{}', headers: { 'Content-Type': 'application/json', 'X-Gitlab-Token': hook.body.secret } })).status).toBe(200);
-    expectError(await app.call('POST', '/hooks/git/hst_doesnotexist', { raw: payload, headers: { 'X-Hub-Signature-256': signature } }), 404);
+    expect(
+      (
+        await app.call('POST', hookPath, {
+          raw: '{}',
+          headers: { 'Content-Type': 'application/json', 'X-Gitlab-Token': hook.body.secret },
+        })
+      ).status,
+    ).toBe(200);
+    expectError(
+      await app.call('POST', '/hooks/git/hst_doesnotexist', {
+        raw: payload,
+        headers: { 'X-Hub-Signature-256': signature },
+      }),
+      404,
+    );
     expectError(await app.call('GET', hookPath), 405);
 
-    expect((await app.call('DELETE', `/v1/hosting/${id}/git/webhook`, { key: c.key })).body).toEqual({ enabled: false, url: null, secret: null });
+    expect((await app.call('DELETE', `/v1/hosting/${id}/git/webhook`, { key: c.key })).body).toEqual({
+      enabled: false,
+      url: null,
+      secret: null,
+    });
     // Disabled: the old secret no longer deploys anything.
     expectError(await app.call('POST', hookPath, { raw: payload, headers: { 'X-Hub-Signature-256': signature } }), 404);
 
     // A failing pull is recorded.
     fs.renameSync(bare, `${bare}.moved`);
     expectError(await app.call('POST', `/v1/hosting/${id}/git/pull`, { key: c.key }), 400, /git fetch failed/);
-    expect((await app.call('GET', `/v1/hosting/${id}/git`, { key: c.key })).body).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/git fetch failed/) });
+    expect((await app.call('GET', `/v1/hosting/${id}/git`, { key: c.key })).body).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringMatching(/git fetch failed/),
+    });
     fs.renameSync(`${bare}.moved`, bare);
 
     const off = await app.call('DELETE', `/v1/hosting/${id}/git`, { key: c.key });

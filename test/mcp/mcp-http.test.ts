@@ -13,7 +13,12 @@ let serverId: string;
 beforeAll(async () => {
   app = await startTestApp();
   c = await app.customer({ walletBalanceUsdCents: 50_000 });
-  const order = await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, { productId: 'std-1c-2g-50', label: 'mcp', os: 'linux', osTemplate: 'debian-12' });
+  const order = await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, {
+    productId: 'std-1c-2g-50',
+    label: 'mcp',
+    os: 'linux',
+    osTemplate: 'debian-12',
+  });
   serverId = order.body.id;
   await app.admin('POST', '/admin/clock/advance', { seconds: 300 });
 });
@@ -25,9 +30,18 @@ const names = (tools: { name: string }[]) => tools.map((t) => t.name).sort();
 
 describe('MCP over Streamable HTTP', () => {
   it('refuses a missing or bad credential with 401 and WWW-Authenticate', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     for (const headers of [{}, { Authorization: `Bearer svc_${'Z'.repeat(40)}` }] as Record<string, string>[]) {
-      const res = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(init) });
+      const res = await fetch(`${app.url}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(init),
+      });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
       expect(await res.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
@@ -54,8 +68,13 @@ describe('MCP over Streamable HTTP', () => {
       // No openWorldHint is sent: a host reads the spec's default, true.
       const full = catalog.find((t) => t.name === tool.name)!.annotations;
       const meaningful = Object.entries(full).filter(([hint]) => !full.readOnlyHint || hint === 'readOnlyHint');
-      expect(tool.annotations, tool.name).toEqual(Object.fromEntries(meaningful.filter(([hint, value]) => SPEC_HINT_DEFAULTS[hint as keyof typeof SPEC_HINT_DEFAULTS] !== value)));
-      if (!full.readOnlyHint) expect({ ...SPEC_HINT_DEFAULTS, ...tool.annotations }, tool.name).toEqual({ ...full, openWorldHint: true });
+      expect(tool.annotations, tool.name).toEqual(
+        Object.fromEntries(
+          meaningful.filter(([hint, value]) => SPEC_HINT_DEFAULTS[hint as keyof typeof SPEC_HINT_DEFAULTS] !== value),
+        ),
+      );
+      if (!full.readOnlyHint)
+        expect({ ...SPEC_HINT_DEFAULTS, ...tool.annotations }, tool.name).toEqual({ ...full, openWorldHint: true });
     }
     const terminate = tools.find((t) => t.name === 'server_terminate')!;
     expect(terminate.annotations).toEqual({ idempotentHint: true });
@@ -63,7 +82,9 @@ describe('MCP over Streamable HTTP', () => {
     expect(tools.find((t) => t.name === 'server_power')!.annotations).toEqual({ destructiveHint: false });
     const ptr = tools.find((t) => t.name === 'server_ptr_set')!;
     expect(ptr.inputSchema).toMatchObject({ required: expect.arrayContaining(['id', 'ip', 'hostname']) });
-    expect(tools.find((t) => t.name === 'server_snapshot_create')!.inputSchema.properties).toHaveProperty('idempotency_key');
+    expect(tools.find((t) => t.name === 'server_snapshot_create')!.inputSchema.properties).toHaveProperty(
+      'idempotency_key',
+    );
     // The listing leaves out additionalProperties: false; an unknown argument is still refused, by name.
     const unknown = await client.callTool({ name: 'server_get', arguments: { id: serverId, verbose: true } });
     expect(unknown.isError).toBe(true);
@@ -77,7 +98,15 @@ describe('MCP over Streamable HTTP', () => {
     // Sent once per session, not per listing: the list envelope and paging, idempotency_key, the
     // busy server's 409, null arguments and errors.
     expect(MCP_INSTRUCTIONS.length).toBeLessThan(1500);
-    for (const said of ['cursor = nextCursor', 'idempotency_key', '1 to 255 visible ASCII characters', '24 h', 'provisioning, rebooting, restoring, reinstalling or suspended', 'null']) expect(MCP_INSTRUCTIONS).toContain(said);
+    for (const said of [
+      'cursor = nextCursor',
+      'idempotency_key',
+      '1 to 255 visible ASCII characters',
+      '24 h',
+      'provisioning, rebooting, restoring, reinstalling or suspended',
+      'null',
+    ])
+      expect(MCP_INSTRUCTIONS).toContain(said);
     const { tools } = await client.listTools();
     const byName = (name: string) => tools.find((t) => t.name === name)!;
     expect(byName('servers_list').description).not.toMatch(/nextCursor/);
@@ -85,13 +114,21 @@ describe('MCP over Streamable HTTP', () => {
     expect(byName('server_snapshot_create').inputSchema.properties!.idempotency_key).toEqual({ type: 'string' });
     // Optional arguments are listed without null, and an explicit null is still their absence.
     expect(byName('ticket_create').inputSchema.properties!.department).toMatchObject({ type: 'string' });
-    const ticket = await client.callTool({ name: 'ticket_create', arguments: { subject: 'Nulls', message: 'Explicit nulls.', department: null, priority: null } });
+    const ticket = await client.callTool({
+      name: 'ticket_create',
+      arguments: { subject: 'Nulls', message: 'Explicit nulls.', department: null, priority: null },
+    });
     expect(ticket.isError, JSON.stringify(ticket.structuredContent)).toBeFalsy();
     expect(ticket.structuredContent).toMatchObject({ department: 'general', priority: 'normal' });
     const page = await client.callTool({ name: 'servers_list', arguments: { cursor: null, limit: null } });
-    expect(page.structuredContent).toEqual((await client.callTool({ name: 'servers_list', arguments: {} })).structuredContent);
+    expect(page.structuredContent).toEqual(
+      (await client.callTool({ name: 'servers_list', arguments: {} })).structuredContent,
+    );
     // No format: int32 is listed; an integer beyond it is still a 400 naming the argument.
-    const huge = await client.callTool({ name: 'pool_quote', arguments: { productId: 'pool-fra1', vcpu: 2 ** 40, ram2gb: 1, disk100: 1, ip16: 1 } });
+    const huge = await client.callTool({
+      name: 'pool_quote',
+      arguments: { productId: 'pool-fra1', vcpu: 2 ** 40, ram2gb: 1, disk100: 1, ip16: 1 },
+    });
     expect(huge.isError).toBe(true);
     expect(huge.structuredContent).toMatchObject({ statusCode: 400 });
     expect(JSON.stringify(huge.structuredContent)).toContain('vcpu');
@@ -102,12 +139,16 @@ describe('MCP over Streamable HTTP', () => {
     const readKey = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['servers:read'] });
     const reader = await mcpClient(app.url, readKey.body.key);
     const readTools = (await reader.listTools()).tools;
-    expect(names(readTools)).toEqual(names(catalog.filter((t) => t.scope === 'servers:read' && DEFAULT_TOOLSETS.includes(t.toolset))));
+    expect(names(readTools)).toEqual(
+      names(catalog.filter((t) => t.scope === 'servers:read' && DEFAULT_TOOLSETS.includes(t.toolset))),
+    );
     expect(readTools.length).toBeGreaterThan(5);
     await reader.close();
 
     const webhooksOnly = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'webhooks' });
-    expect(names((await webhooksOnly.listTools()).tools)).toEqual(names(catalog.filter((t) => t.toolset === 'webhooks')));
+    expect(names((await webhooksOnly.listTools()).tools)).toEqual(
+      names(catalog.filter((t) => t.toolset === 'webhooks')),
+    );
     await webhooksOnly.close();
 
     const optional = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'account' });
@@ -124,7 +165,16 @@ describe('MCP over Streamable HTTP', () => {
     expect(refused.structuredContent).toMatchObject({ statusCode: 403 });
     await readOnly.close();
 
-    const bad = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}`, 'X-MCP-Toolsets': 'servers,nope', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
+    const bad = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${c.key}`,
+        'X-MCP-Toolsets': 'servers,nope',
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: '{}',
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toMatch(/nope/);
   });
@@ -151,7 +201,9 @@ describe('MCP over Streamable HTTP', () => {
     expect(missing.isError).toBe(true);
     expect(missing.structuredContent).toEqual(rest.body);
     const invalid = await client.callTool({ name: 'server_power', arguments: { id: serverId, action: 'explode' } });
-    expect(invalid.structuredContent).toEqual((await app.call('POST', `/v1/servers/${serverId}/power/explode`, { key: c.key })).body);
+    expect(invalid.structuredContent).toEqual(
+      (await app.call('POST', `/v1/servers/${serverId}/power/explode`, { key: c.key })).body,
+    );
     const unknownArg = await client.callTool({ name: 'servers_list', arguments: { colour: 'red' } });
     expect(unknownArg.structuredContent).toMatchObject({ statusCode: 400, message: expect.stringMatching(/colour/) });
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
@@ -159,12 +211,18 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('a destructive tool is not listed and is refused without servers:destroy', async () => {
-    const writeKey = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['servers:read', 'servers:write'] });
+    const writeKey = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, {
+      scopes: ['servers:read', 'servers:write'],
+    });
     const client = await mcpClient(app.url, writeKey.body.key);
     expect(names((await client.listTools()).tools)).not.toContain('server_terminate');
     const res = await client.callTool({ name: 'server_terminate', arguments: { id: serverId } });
     expect(res.isError).toBe(true);
-    expect(res.structuredContent).toMatchObject({ statusCode: 403, error: 'Forbidden', message: expect.stringContaining('servers:destroy') });
+    expect(res.structuredContent).toMatchObject({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: expect.stringContaining('servers:destroy'),
+    });
     expect((await app.call('GET', `/v1/servers/${serverId}`, { key: c.key })).body.status).toBe('running');
     await client.close();
   });
@@ -172,13 +230,23 @@ describe('MCP over Streamable HTTP', () => {
   it('idempotent replay: the same idempotency_key returns the first result without running again', async () => {
     const client = await mcpClient(app.url, c.key);
     const before = await app.running.app.prisma.snapshot.count({ where: { serverId } });
-    const first = await client.callTool({ name: 'server_snapshot_create', arguments: { id: serverId, name: 'via mcp', idempotency_key: 'mcp-1' } });
-    const again = await client.callTool({ name: 'server_snapshot_create', arguments: { id: serverId, name: 'via mcp', idempotency_key: 'mcp-1' } });
+    const first = await client.callTool({
+      name: 'server_snapshot_create',
+      arguments: { id: serverId, name: 'via mcp', idempotency_key: 'mcp-1' },
+    });
+    const again = await client.callTool({
+      name: 'server_snapshot_create',
+      arguments: { id: serverId, name: 'via mcp', idempotency_key: 'mcp-1' },
+    });
     expect(first.isError).toBeFalsy();
     expect(again.structuredContent).toEqual(first.structuredContent);
     expect(await app.running.app.prisma.snapshot.count({ where: { serverId } })).toBe(before + 1);
     // The key is shared with REST: the same key with other parameters is refused there too.
-    const rest = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { name: 'other' }, headers: { 'Idempotency-Key': 'mcp-1' } });
+    const rest = await app.call('POST', `/v1/servers/${serverId}/snapshots`, {
+      key: c.key,
+      body: { name: 'other' },
+      headers: { 'Idempotency-Key': 'mcp-1' },
+    });
     expect(rest.status).toBe(422);
     await client.close();
   });

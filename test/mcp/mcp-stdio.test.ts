@@ -17,7 +17,13 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 function stdioClient(env: Record<string, string>) {
-  return new StdioClientTransport({ command: process.execPath, args: ['bin/svc.js', 'mcp'], cwd: ROOT, env: { PATH: process.env.PATH!, ...env }, stderr: 'pipe' });
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: ['bin/svc.js', 'mcp'],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH!, ...env },
+    stderr: 'pipe',
+  });
 }
 
 describe('svc mcp (stdio)', () => {
@@ -33,7 +39,14 @@ describe('svc mcp (stdio)', () => {
     const account = await client.callTool({ name: 'servers_list', arguments: {} });
     expect(account.structuredContent).toEqual({ data: [], hasMore: false, nextCursor: null });
     const readOnly = new Client({ name: 'stdio-test', version: '1' });
-    await readOnly.connect(stdioClient({ SERVICE_API_KEY: c.key, SERVICE_BASE_URL: app.url, SERVICE_MCP_READONLY: 'true', SERVICE_MCP_TOOLSETS: 'servers' }));
+    await readOnly.connect(
+      stdioClient({
+        SERVICE_API_KEY: c.key,
+        SERVICE_BASE_URL: app.url,
+        SERVICE_MCP_READONLY: 'true',
+        SERVICE_MCP_TOOLSETS: 'servers',
+      }),
+    );
     const ro = (await readOnly.listTools()).tools;
     expect(ro.every((t) => t.annotations?.readOnlyHint)).toBe(true);
     expect(ro.some((t) => t.name === 'servers_list')).toBe(true);
@@ -41,7 +54,11 @@ describe('svc mcp (stdio)', () => {
   });
 
   it('a missing key is a clear error on stderr and a non-zero exit; stdout stays clean', async () => {
-    const child = spawn(process.execPath, ['bin/svc.js', 'mcp'], { cwd: ROOT, env: { PATH: process.env.PATH }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/svc.js', 'mcp'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -53,7 +70,11 @@ describe('svc mcp (stdio)', () => {
   });
 
   it('a bad key fails at start with a clear error', async () => {
-    const child = spawn(process.execPath, ['bin/svc.js', 'mcp'], { cwd: ROOT, env: { PATH: process.env.PATH, SERVICE_API_KEY: `svc_${'Q'.repeat(40)}`, SERVICE_BASE_URL: app.url }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/svc.js', 'mcp'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, SERVICE_API_KEY: `svc_${'Q'.repeat(40)}`, SERVICE_BASE_URL: app.url },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise<number | null>((r) => child.on('exit', r));

@@ -4,7 +4,13 @@ import addFormats from 'ajv-formats';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { isNonNullType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildToolCatalog, DEFAULT_TOOLSETS, IDEMPOTENCY_ARG, toolOutputSchemaOf, type Tool } from '../../src/mcp/catalog.ts';
+import {
+  buildToolCatalog,
+  DEFAULT_TOOLSETS,
+  IDEMPOTENCY_ARG,
+  toolOutputSchemaOf,
+  type Tool,
+} from '../../src/mcp/catalog.ts';
 import { MCP_INSTRUCTIONS } from '../../src/mcp/conventions.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
@@ -23,7 +29,10 @@ const catalog = buildToolCatalog(getSchema());
 const artifact = JSON.parse(fs.readFileSync(new URL('../../schema/mcp-tools.json', import.meta.url), 'utf8'));
 const ajv = new Ajv2020({ strict: true, allErrors: true, keywords: ['example'] });
 addFormats.default(ajv);
-ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+ajv.addFormat('int32', {
+  type: 'number',
+  validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+});
 
 let app: TestApp;
 let c: Customer;
@@ -34,7 +43,9 @@ beforeAll(async () => {
   await runningServer(app, c);
   await activeHosting(app, c);
   await app.admin('POST', `/admin/accounts/${c.accountId}/domains`, { domain: 'teach-example.com', periodYears: 1 });
-  await app.admin('POST', `/admin/accounts/${c.accountId}/invoices`, { items: [{ description: 'Support hours', amountUsdCents: 4200 }] });
+  await app.admin('POST', `/admin/accounts/${c.accountId}/invoices`, {
+    items: [{ description: 'Support hours', amountUsdCents: 4200 }],
+  });
   // The examples name example.com for mail and the custom domain: the account proves it controls it.
   await proveDomain(app, c.accountId, 'example.com');
 }, 60_000);
@@ -47,7 +58,8 @@ function order(t: Tool): number {
 }
 
 /** The example arguments of a tool, each example id replaced by a real one of the same kind. */
-const argumentsFor = (tool: Tool, ids: Map<string, string>) => argumentsWithRealIds(tool.operation, ids, ['cursor', 'limit']);
+const argumentsFor = (tool: Tool, ids: Map<string, string>) =>
+  argumentsWithRealIds(tool.operation, ids, ['cursor', 'limit']);
 
 describe('MCP tools: titles and output schemas', () => {
   it('every tool has a title and an object outputSchema, listed by tools/list', async () => {
@@ -58,7 +70,9 @@ describe('MCP tools: titles and output schemas', () => {
       expect(tool.title, tool.name).toMatch(/^[A-Z][^.]{3,40}$/);
       expect(tool.outputSchema?.type, tool.name).toBe('object');
       // Every argument is described; idempotency_key once, in the server's instructions.
-      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) if (name !== IDEMPOTENCY_ARG) expect((property as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {}))
+        if (name !== IDEMPOTENCY_ARG)
+          expect((property as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
     }
     expect(client.getInstructions()).toContain(IDEMPOTENCY_ARG);
     await client.close();
@@ -76,9 +90,14 @@ describe('MCP tools: titles and output schemas', () => {
         failed.push(`${tool.name}: ${JSON.stringify(result.structuredContent)}`);
         continue;
       }
-      for (const [kind, schema] of [['listed', tool.outputSchema], ['strict', toolOutputSchemaOf(tool.operation, true)]] as const) {
+      for (const [kind, schema] of [
+        ['listed', tool.outputSchema],
+        ['strict', toolOutputSchemaOf(tool.operation, true)],
+      ] as const) {
         const validate = ajv.compile(schema);
-        expect(validate(result.structuredContent), `${tool.name} (${kind}): ${ajv.errorsText(validate.errors)}`).toBe(true);
+        expect(validate(result.structuredContent), `${tool.name} (${kind}): ${ajv.errorsText(validate.errors)}`).toBe(
+          true,
+        );
       }
       collectIds(result.structuredContent, ids);
       succeeded.push(tool.name);
@@ -100,9 +119,18 @@ describe('MCP tools: titles and output schemas', () => {
     // The printed sizes (schema/mcp-tools.json) are what the SDK client receives, in characters
     // and in tokens of OpenAI's o200k_base (gpt-tokenizer).
     const size = (x: unknown) => ({ characters: JSON.stringify(x).length, tokens: countTokens(JSON.stringify(x)) });
-    expect(size(listed)).toEqual({ characters: artifact.catalogSize.default.characters, tokens: artifact.catalogSize.default.tokens });
-    expect(size(withSchemas)).toEqual({ characters: artifact.catalogSize['default (X-MCP-Output-Schemas)'].characters, tokens: artifact.catalogSize['default (X-MCP-Output-Schemas)'].tokens });
-    expect(artifact.instructionsSize).toEqual({ characters: MCP_INSTRUCTIONS.length, tokens: countTokens(MCP_INSTRUCTIONS) });
+    expect(size(listed)).toEqual({
+      characters: artifact.catalogSize.default.characters,
+      tokens: artifact.catalogSize.default.tokens,
+    });
+    expect(size(withSchemas)).toEqual({
+      characters: artifact.catalogSize['default (X-MCP-Output-Schemas)'].characters,
+      tokens: artifact.catalogSize['default (X-MCP-Output-Schemas)'].tokens,
+    });
+    expect(artifact.instructionsSize).toEqual({
+      characters: MCP_INSTRUCTIONS.length,
+      tokens: countTokens(MCP_INSTRUCTIONS),
+    });
     // The issue: the default tools/list is under 10,000 tokens without losing any tool. It keeps
     // all 85 default tools, each with every argument of its operation (and idempotency_key where
     // it honours one), every required one and every description; what many tools share is said
@@ -116,9 +144,18 @@ describe('MCP tools: titles and output schemas', () => {
       const { args } = tool.operation.field;
       const listedTool = listed.tools.find((t) => t.name === tool.name)!;
       const { properties = {}, required = [] } = listedTool.inputSchema;
-      expect(Object.keys(properties).sort(), tool.name).toEqual([...args.map((a) => a.name), ...(tool.operation.idempotencyKey ? [IDEMPOTENCY_ARG] : [])].sort());
-      expect([...required].sort(), tool.name).toEqual(args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined).map((a) => a.name).sort());
-      for (const [name, property] of Object.entries(properties)) if (name !== IDEMPOTENCY_ARG) expect((property as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
+      expect(Object.keys(properties).sort(), tool.name).toEqual(
+        [...args.map((a) => a.name), ...(tool.operation.idempotencyKey ? [IDEMPOTENCY_ARG] : [])].sort(),
+      );
+      expect([...required].sort(), tool.name).toEqual(
+        args
+          .filter((a) => isNonNullType(a.type) && a.defaultValue === undefined)
+          .map((a) => a.name)
+          .sort(),
+      );
+      for (const [name, property] of Object.entries(properties))
+        if (name !== IDEMPOTENCY_ARG)
+          expect((property as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
       expect(listedTool.title, tool.name).toBe(tool.operation.meta.summary);
       expect(listedTool.description, tool.name).toBe(tool.description);
     }
@@ -129,7 +166,16 @@ describe('MCP tools: titles and output schemas', () => {
     await lean.close();
     await full.close();
 
-    const bad = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${c.key}`, 'X-MCP-Output-Schemas': 'maybe', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
+    const bad = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${c.key}`,
+        'X-MCP-Output-Schemas': 'maybe',
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: '{}',
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ statusCode: 400, message: 'X-MCP-Output-Schemas must be true or false.' });
   });

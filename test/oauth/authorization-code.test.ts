@@ -1,8 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { mcpClient } from '../helpers/mcp.ts';
-import { accountHolder, dashboard, oauthPost, signIn, startOAuthApp, type DashboardSession, type Holder } from '../helpers/oauth.ts';
-import { approvedCode, codeFlow, getAuthorize, mcpPost, pkce, postConsent, register, registeredClient, tokenRequest, type AuthorizeParams } from '../helpers/oauth-code.ts';
+import {
+  accountHolder,
+  dashboard,
+  oauthPost,
+  signIn,
+  startOAuthApp,
+  type DashboardSession,
+  type Holder,
+} from '../helpers/oauth.ts';
+import {
+  approvedCode,
+  codeFlow,
+  getAuthorize,
+  mcpPost,
+  pkce,
+  postConsent,
+  register,
+  registeredClient,
+  tokenRequest,
+  type AuthorizeParams,
+} from '../helpers/oauth-code.ts';
 import { advance } from '../helpers/servers.ts';
 import { ALL_SCOPES, DEFAULT_SCOPES } from '../../src/scopes.ts';
 
@@ -27,12 +46,26 @@ const REDIRECT = 'http://127.0.0.1/callback';
 async function request(scope = 'servers:read tickets:read', extra: Partial<AuthorizeParams> = {}) {
   const client = shared;
   const { verifier, challenge } = pkce();
-  const params: AuthorizeParams = { client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: challenge, scope, state: 'xyz', ...extra };
+  const params: AuthorizeParams = {
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    scope,
+    state: 'xyz',
+    ...extra,
+  };
   return { client, verifier, params };
 }
 
 const exchange = (clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) =>
-  tokenRequest(app, { grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: REDIRECT, code_verifier: verifier, ...extra });
+  tokenRequest(app, {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    ...extra,
+  });
 
 describe('discovery', () => {
   it('serves the protected resource metadata of /mcp (RFC 9728) at both well-known paths', async () => {
@@ -73,13 +106,22 @@ describe('discovery', () => {
     );
     const bad = await mcpPost(app, `svc_at_${'x'.repeat(40)}`, 'tools/list');
     expect(bad.status).toBe(401);
-    expect(bad.headers.get('www-authenticate')).toMatch(/resource_metadata="[^"]+", scope="[^"]+", error="invalid_token"$/);
+    expect(bad.headers.get('www-authenticate')).toMatch(
+      /resource_metadata="[^"]+", scope="[^"]+", error="invalid_token"$/,
+    );
   });
 });
 
 describe('dynamic client registration (RFC 7591)', () => {
   it('registers a public client: 201 with its metadata', async () => {
-    const r = await register(app, { client_name: 'My host', redirect_uris: ['https://host.example/cb', 'http://localhost/cb'], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none', scope: 'servers:read', logo_uri: 'ignored' });
+    const r = await register(app, {
+      client_name: 'My host',
+      redirect_uris: ['https://host.example/cb', 'http://localhost/cb'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_method: 'none',
+      scope: 'servers:read',
+      logo_uri: 'ignored',
+    });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
       client_id: expect.stringMatching(/^oac_/),
@@ -115,7 +157,11 @@ describe('dynamic client registration (RFC 7591)', () => {
       expect(r.body.error, JSON.stringify(body)).toBe(error);
       expect(r.body.error_description).toEqual(expect.any(String));
     }
-    const notJson = await fetch(`${app.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'x' });
+    const notJson = await fetch(`${app.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'x',
+    });
     expect(notJson.status).toBe(415);
     expect(await app.running.app.prisma.oAuthClient.count()).toBe(before);
   });
@@ -155,8 +201,15 @@ describe('authorization endpoint', () => {
 
   it('a loopback redirect URI matches on any port (RFC 8252 §7.3), nothing else does', async () => {
     const { params } = await request();
-    expect((await getAuthorize(app, { ...params, redirect_uri: 'http://127.0.0.1:49152/callback' }, session)).status).toBe(200);
-    for (const uri of ['http://127.0.0.1:49152/other', 'http://localhost/callback', 'https://127.0.0.1/callback', 'http://127.0.0.1/callback?x=1']) {
+    expect(
+      (await getAuthorize(app, { ...params, redirect_uri: 'http://127.0.0.1:49152/callback' }, session)).status,
+    ).toBe(200);
+    for (const uri of [
+      'http://127.0.0.1:49152/other',
+      'http://localhost/callback',
+      'https://127.0.0.1/callback',
+      'http://127.0.0.1/callback?x=1',
+    ]) {
       const r = await getAuthorize(app, { ...params, redirect_uri: uri }, session);
       expect(r.status, uri).toBe(400);
       expect(r.location, uri).toBeNull();
@@ -185,12 +238,19 @@ describe('authorization endpoint', () => {
       [{ resource: 'https://elsewhere.example/mcp' }, 'invalid_target'],
     ];
     for (const [change, error] of cases) {
-      const q = new URLSearchParams({ response_type: 'code', code_challenge_method: 'S256', ...params, ...change } as Record<string, string>);
+      const q = new URLSearchParams({
+        response_type: 'code',
+        code_challenge_method: 'S256',
+        ...params,
+        ...change,
+      } as Record<string, string>);
       if (change.code_challenge === undefined && 'code_challenge' in change) q.delete('code_challenge');
       const r = await getAuthorize(app, q, session);
       expect(r.status, error).toBe(400);
       expect(r.location).toBeNull();
-      const href = /<a href="([^"]+)" data-testid="return-to-client"/.exec(r.html)![1].replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+      const href = /<a href="([^"]+)" data-testid="return-to-client"/
+        .exec(r.html)![1]
+        .replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
       const to = new URL(href);
       expect(to.origin + to.pathname).toBe(REDIRECT);
       expect(to.searchParams.get('error'), JSON.stringify(change)).toBe(error);
@@ -215,8 +275,24 @@ describe('authorization endpoint', () => {
     const { params } = await request();
     expect((await postConsent(app, session, params, 'approve', undefined, { csrf: null })).status).toBe(403);
     expect((await postConsent(app, session, params, 'approve', undefined, { csrf: 'forged' })).status).toBe(403);
-    const form = new URLSearchParams({ response_type: 'code', code_challenge_method: 'S256', ...params, csrf: session.csrf, action: 'approve', granted: 'servers:read' } as Record<string, string>);
-    const foreign = await fetch(`${app.url}/oauth/authorize`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session.cookie, Origin: 'https://evil.example' }, body: form.toString() });
+    const form = new URLSearchParams({
+      response_type: 'code',
+      code_challenge_method: 'S256',
+      ...params,
+      csrf: session.csrf,
+      action: 'approve',
+      granted: 'servers:read',
+    } as Record<string, string>);
+    const foreign = await fetch(`${app.url}/oauth/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Cookie: session.cookie,
+        Origin: 'https://evil.example',
+      },
+      body: form.toString(),
+    });
     expect(foreign.status).toBe(403);
   });
 });
@@ -232,7 +308,10 @@ describe('token endpoint: authorization_code', () => {
 
   it('a wrong redirect_uri or another client burns the code', async () => {
     const other = await registeredClient(app);
-    for (const spoil of [{ redirect_uri: 'http://127.0.0.1/elsewhere' }, { client_id: other.client_id }] as Record<string, string>[]) {
+    for (const spoil of [{ redirect_uri: 'http://127.0.0.1/elsewhere' }, { client_id: other.client_id }] as Record<
+      string,
+      string
+    >[]) {
       const { client, params, verifier } = await request();
       const code = await approvedCode(app, session, params);
       const bad = await exchange(client.client_id, code, verifier, spoil);
@@ -245,7 +324,10 @@ describe('token endpoint: authorization_code', () => {
     const { client, params, verifier } = await request();
     const code = await approvedCode(app, session, params);
     await advance(app, 61);
-    expect((await exchange(client.client_id, code, verifier)).body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('expired') });
+    expect((await exchange(client.client_id, code, verifier)).body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('expired'),
+    });
   });
 
   it('reusing a code revokes the tokens issued from it', async () => {
@@ -257,7 +339,15 @@ describe('token endpoint: authorization_code', () => {
     const again = await exchange(client.client_id, code, verifier);
     expect(again.body.error).toBe('invalid_grant');
     expect((await mcpPost(app, first.body.access_token, 'tools/list')).status).toBe(401);
-    expect((await tokenRequest(app, { grant_type: 'refresh_token', client_id: client.client_id, refresh_token: first.body.refresh_token })).body.error).toBe('invalid_grant');
+    expect(
+      (
+        await tokenRequest(app, {
+          grant_type: 'refresh_token',
+          client_id: client.client_id,
+          refresh_token: first.body.refresh_token,
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
   });
 
   it('codes are stored as their SHA-256 only', async () => {
@@ -282,35 +372,59 @@ describe('resource indicators (RFC 8707)', () => {
     expect(refused.body.message).toContain(`issued for ${app.url}/v1`);
   });
 
-  it('the token request may repeat the authorization\'s resource, not name another (invalid_target)', async () => {
+  it("the token request may repeat the authorization's resource, not name another (invalid_target)", async () => {
     const { client, params, verifier } = await request('servers:read', { resource: `${app.url}/mcp` });
     const code = await approvedCode(app, session, params);
     const other = await exchange(client.client_id, code, verifier, { resource: `${app.url}/v1` });
     expect(other.body.error).toBe('invalid_target');
     const { client: c2, params: p2, verifier: v2 } = await request('servers:read');
     const code2 = await approvedCode(app, session, p2);
-    expect((await exchange(c2.client_id, code2, v2, { resource: 'https://elsewhere.example/' })).body.error).toBe('invalid_target');
+    expect((await exchange(c2.client_id, code2, v2, { resource: 'https://elsewhere.example/' })).body.error).toBe(
+      'invalid_target',
+    );
   });
 
   it('refresh rotates (single use), keeps the binding, and a reused refresh token revokes the grant', async () => {
-    const { client, tokens } = await codeFlow(app, session, { client: shared, scope: 'servers:read', resource: `${app.url}/mcp` });
-    const foreign = await tokenRequest(app, { grant_type: 'refresh_token', client_id: client.client_id, refresh_token: tokens.refresh_token, resource: `${app.url}/v1` });
+    const { client, tokens } = await codeFlow(app, session, {
+      client: shared,
+      scope: 'servers:read',
+      resource: `${app.url}/mcp`,
+    });
+    const foreign = await tokenRequest(app, {
+      grant_type: 'refresh_token',
+      client_id: client.client_id,
+      refresh_token: tokens.refresh_token,
+      resource: `${app.url}/v1`,
+    });
     expect(foreign.body.error).toBe('invalid_target');
-    const next = await tokenRequest(app, { grant_type: 'refresh_token', client_id: client.client_id, refresh_token: tokens.refresh_token, resource: `${app.url}/mcp` });
+    const next = await tokenRequest(app, {
+      grant_type: 'refresh_token',
+      client_id: client.client_id,
+      refresh_token: tokens.refresh_token,
+      resource: `${app.url}/mcp`,
+    });
     expect(next.status).toBe(200);
     expect(next.body.refresh_token).not.toBe(tokens.refresh_token);
     expect(next.body.access_token).toMatch(/^svc_at_/);
     expect((await mcpPost(app, next.body.access_token, 'tools/list')).status).toBe(200);
     expect((await app.call('GET', '/v1/servers', { key: next.body.access_token })).status).toBe(401);
-    const reuse = await tokenRequest(app, { grant_type: 'refresh_token', client_id: client.client_id, refresh_token: tokens.refresh_token });
+    const reuse = await tokenRequest(app, {
+      grant_type: 'refresh_token',
+      client_id: client.client_id,
+      refresh_token: tokens.refresh_token,
+    });
     expect(reuse.body.error).toBe('invalid_grant');
     expect((await mcpPost(app, next.body.access_token, 'tools/list')).status).toBe(401);
   });
 });
 
 describe('tools a token cannot call are hidden, and refused when called', () => {
-  it('lists only the granted scopes\' tools; a call of a hidden tool is a 403 tool error and runs nothing', async () => {
-    const { tokens } = await codeFlow(app, session, { client: shared, scope: 'tickets:read', resource: `${app.url}/mcp` });
+  it("lists only the granted scopes' tools; a call of a hidden tool is a 403 tool error and runs nothing", async () => {
+    const { tokens } = await codeFlow(app, session, {
+      client: shared,
+      scope: 'tickets:read',
+      resource: `${app.url}/mcp`,
+    });
     const client = await mcpClient(app.url, tokens.access_token);
     const { tools } = await client.listTools();
     expect(tools.some((t) => t.name.startsWith('ticket'))).toBe(true);
@@ -318,7 +432,10 @@ describe('tools a token cannot call are hidden, and refused when called', () => 
     // Run, it would answer 404 (no such server): the 403 comes before the tool.
     const called = await client.callTool({ name: 'server_power', arguments: { id: 'srv_none', action: 'reboot' } });
     expect(called.isError).toBe(true);
-    expect(called.structuredContent).toMatchObject({ statusCode: 403, message: expect.stringContaining('servers:write') });
+    expect(called.structuredContent).toMatchObject({
+      statusCode: 403,
+      message: expect.stringContaining('servers:write'),
+    });
     await client.close();
   });
 });
@@ -329,15 +446,33 @@ describe('connected apps', () => {
     expect((await mcpPost(app, tokens.access_token, 'tools/list')).status).toBe(200);
     const list = await dashboard(app, session, 'GET', '/apps');
     const row = list.body.data.find((g: { client: { id: string } }) => g.client.id === client.client_id);
-    expect(row).toMatchObject({ client: { name: 'Test MCP host' }, redirectHost: '127.0.0.1', resource: `${app.url}/mcp`, scopes: ['servers:read'], lastUsedAt: expect.any(String) });
+    expect(row).toMatchObject({
+      client: { name: 'Test MCP host' },
+      redirectHost: '127.0.0.1',
+      resource: `${app.url}/mcp`,
+      scopes: ['servers:read'],
+      lastUsedAt: expect.any(String),
+    });
     const revoked = await dashboard(app, session, 'DELETE', `/apps/${row.id}`);
     expect(revoked.status).toBe(200);
     expect((await mcpPost(app, tokens.access_token, 'tools/list')).status).toBe(401);
-    expect((await tokenRequest(app, { grant_type: 'refresh_token', client_id: client.client_id, refresh_token: tokens.refresh_token })).body.error).toBe('invalid_grant');
+    expect(
+      (
+        await tokenRequest(app, {
+          grant_type: 'refresh_token',
+          client_id: client.client_id,
+          refresh_token: tokens.refresh_token,
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
   });
 
   it('RFC 7009 revocation of the refresh token ends the grant', async () => {
-    const { client, tokens } = await codeFlow(app, session, { client: shared, scope: 'servers:read', resource: `${app.url}/mcp` });
+    const { client, tokens } = await codeFlow(app, session, {
+      client: shared,
+      scope: 'servers:read',
+      resource: `${app.url}/mcp`,
+    });
     const r = await oauthPost(app, '/oauth/revoke', { client_id: client.client_id, token: tokens.refresh_token });
     expect(r.status).toBe(200);
     expect((await mcpPost(app, tokens.access_token, 'tools/list')).status).toBe(401);
@@ -348,7 +483,8 @@ describe('registration limit', () => {
   it('dynamic registration is limited per client address (rate-limit class clientRegistration)', async () => {
     let status = 201;
     let registered = 0;
-    for (; registered < 40 && status === 201; registered++) status = (await register(app, { redirect_uris: [REDIRECT] })).status;
+    for (; registered < 40 && status === 201; registered++)
+      status = (await register(app, { redirect_uris: [REDIRECT] })).status;
     expect(status).toBe(429);
     expect(registered).toBeLessThanOrEqual(21);
   });

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { accountHolder, dashboard, DEVICE_GRANT, oauthPost, signIn, startDevice, startOAuthApp, type DashboardSession } from '../helpers/oauth.ts';
+import {
+  accountHolder,
+  dashboard,
+  DEVICE_GRANT,
+  oauthPost,
+  signIn,
+  startDevice,
+  startOAuthApp,
+  type DashboardSession,
+} from '../helpers/oauth.ts';
 import { approvedCode, getAuthorize, pkce, register, registeredClient, tokenRequest } from '../helpers/oauth-code.ts';
 
 let app: TestApp;
@@ -34,7 +43,10 @@ describe('device authorization endpoint', () => {
       }
       expect(statuses.filter((s) => s === 200)).toHaveLength(30);
       expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
-      expect(refused!.body).toEqual({ error: 'too_many_requests', error_description: expect.stringMatching(/Retry after/) });
+      expect(refused!.body).toEqual({
+        error: 'too_many_requests',
+        error_description: expect.stringMatching(/Retry after/),
+      });
       expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(await other.running.app.prisma.oAuthDeviceCode.count()).toBe(30);
     } finally {
@@ -44,14 +56,21 @@ describe('device authorization endpoint', () => {
 
   it('a self-registered client not registered for the device grant is refused (unauthorized_client), and no device code is stored', async () => {
     const before = await prisma().oAuthDeviceCode.count();
-    const r = await oauthPost(app, '/oauth/device_authorization', { client_id: impostor.client_id, scope: 'servers:read' });
+    const r = await oauthPost(app, '/oauth/device_authorization', {
+      client_id: impostor.client_id,
+      scope: 'servers:read',
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('unauthorized_client');
     expect(await prisma().oAuthDeviceCode.count()).toBe(before);
   });
 
   it('a self-registered client that asked for the device grant is shown as "unverified" with its id, on the page and in the dashboard API', async () => {
-    const reg = await register(app, { client_name: 'svc command-line interface', redirect_uris: [REDIRECT], grant_types: ['authorization_code', DEVICE_GRANT] });
+    const reg = await register(app, {
+      client_name: 'svc command-line interface',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', DEVICE_GRANT],
+    });
     expect(reg.status).toBe(201);
     expect(reg.body.grant_types).toContain(DEVICE_GRANT);
     const d = await startDevice(app, 'servers:read', reg.body.client_id);
@@ -85,7 +104,16 @@ async function devicePage(userCode: string): Promise<string> {
 
 describe('authorization endpoint', () => {
   it('the consent page shows a self-registered client\'s id and "unverified" next to the name it chose', async () => {
-    const r = await getAuthorize(app, { client_id: impostor.client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, scope: 'servers:read' }, session);
+    const r = await getAuthorize(
+      app,
+      {
+        client_id: impostor.client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: pkce().challenge,
+        scope: 'servers:read',
+      },
+      session,
+    );
     expect(r.status).toBe(200);
     expect(r.html).toContain(`data-testid="client-id">${impostor.client_id}<`);
     expect(r.html).toContain('data-testid="unverified"');
@@ -94,11 +122,23 @@ describe('authorization endpoint', () => {
   it('an error for a self-registered client is a page with a link back, not an automatic redirect, and issues no code', async () => {
     const before = await prisma().oAuthAuthorizationCode.count();
     for (const session_ of [session, undefined]) {
-      const r = await getAuthorize(app, { client_id: impostor.client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'plain', state: 's1' }, session_);
+      const r = await getAuthorize(
+        app,
+        {
+          client_id: impostor.client_id,
+          redirect_uri: REDIRECT,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'plain',
+          state: 's1',
+        },
+        session_,
+      );
       expect(r.status).toBe(400);
       expect(r.location).toBeNull();
       expect(r.headers.get('content-type')).toMatch(/text\/html/);
-      expect(r.html).toMatch(/<a href="http:\/\/127\.0\.0\.1\/callback\?[^"]*error=invalid_request[^"]*" data-testid="return-to-client"/);
+      expect(r.html).toMatch(
+        /<a href="http:\/\/127\.0\.0\.1\/callback\?[^"]*error=invalid_request[^"]*" data-testid="return-to-client"/,
+      );
     }
     expect(await prisma().oAuthAuthorizationCode.count()).toBe(before);
   });
@@ -107,12 +147,29 @@ describe('authorization endpoint', () => {
 describe('token endpoint: PKCE', () => {
   it('a code presented without code_verifier is burned: the right verifier then fails too, and no grant is made', async () => {
     const { verifier, challenge } = pkce();
-    const params = { client_id: impostor.client_id, redirect_uri: REDIRECT, code_challenge: challenge, scope: 'servers:read', state: 'x' };
+    const params = {
+      client_id: impostor.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      scope: 'servers:read',
+      state: 'x',
+    };
     const code = await approvedCode(app, session, params);
     const grants = await prisma().oAuthGrant.count();
-    const bare = await tokenRequest(app, { grant_type: 'authorization_code', client_id: impostor.client_id, code, redirect_uri: REDIRECT });
+    const bare = await tokenRequest(app, {
+      grant_type: 'authorization_code',
+      client_id: impostor.client_id,
+      code,
+      redirect_uri: REDIRECT,
+    });
     expect(bare).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    const right = await tokenRequest(app, { grant_type: 'authorization_code', client_id: impostor.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const right = await tokenRequest(app, {
+      grant_type: 'authorization_code',
+      client_id: impostor.client_id,
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
     expect(right).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(await prisma().oAuthGrant.count()).toBe(grants);
   });

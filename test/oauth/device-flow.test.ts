@@ -3,7 +3,19 @@ import type { TestApp } from '../helpers/app.ts';
 import { subscribeEvents } from '../helpers/graphql-ws.ts';
 import { gql } from '../helpers/graphql.ts';
 import { mcpClient } from '../helpers/mcp.ts';
-import { accountHolder, dashboard, deviceTokens, DEVICE_GRANT, oauthPost, pollToken, signIn, startDevice, startOAuthApp, type DashboardSession, type Holder } from '../helpers/oauth.ts';
+import {
+  accountHolder,
+  dashboard,
+  deviceTokens,
+  DEVICE_GRANT,
+  oauthPost,
+  pollToken,
+  signIn,
+  startDevice,
+  startOAuthApp,
+  type DashboardSession,
+  type Holder,
+} from '../helpers/oauth.ts';
 import { advance, runningServer } from '../helpers/servers.ts';
 
 let app: TestApp;
@@ -52,10 +64,17 @@ describe('device authorization (RFC 8628 §3.1–3.2)', () => {
     const unknown = await oauthPost(app, '/oauth/device_authorization', { client_id: 'nope' });
     expect(unknown.status).toBe(401);
     expect(unknown.body.error).toBe('invalid_client');
-    const scope = await oauthPost(app, '/oauth/device_authorization', { client_id: 'svc-cli', scope: 'servers:read root' });
+    const scope = await oauthPost(app, '/oauth/device_authorization', {
+      client_id: 'svc-cli',
+      scope: 'servers:read root',
+    });
     expect(scope.status).toBe(400);
     expect(scope.body.error).toBe('invalid_scope');
-    const json = await fetch(`${app.url}/oauth/device_authorization`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"client_id":"svc-cli"}' });
+    const json = await fetch(`${app.url}/oauth/device_authorization`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"client_id":"svc-cli"}',
+    });
     expect(json.status).toBe(400);
     expect((await json.json()).error).toBe('invalid_request');
     const get = await fetch(`${app.url}/oauth/token`);
@@ -68,9 +87,15 @@ describe('device authorization (RFC 8628 §3.1–3.2)', () => {
     expect(c.body).toMatchObject({ name: 'Terraform provider', token_endpoint_auth_method: 'none' });
     expect(c.body.client_id).toMatch(/^oac_/);
     const d = await startDevice(app, 'account:read', c.body.client_id);
-    const lookup = await dashboard(app, session, 'POST', '/device/lookup', { userCode: d.user_code.toLowerCase().replace('-', ' ') });
+    const lookup = await dashboard(app, session, 'POST', '/device/lookup', {
+      userCode: d.user_code.toLowerCase().replace('-', ' '),
+    });
     expect(lookup.status).toBe(200);
-    expect(lookup.body).toMatchObject({ userCode: d.user_code, client: { id: c.body.client_id, name: 'Terraform provider' }, scopes: ['account:read'] });
+    expect(lookup.body).toMatchObject({
+      userCode: d.user_code,
+      client: { id: c.body.client_id, name: 'Terraform provider' },
+      scopes: ['account:read'],
+    });
   });
 });
 
@@ -130,7 +155,10 @@ describe('token endpoint: polling (RFC 8628 §3.4–3.5)', () => {
 
   it('refuses approving scopes that were not requested', async () => {
     const d = await startDevice(app, 'account:read');
-    const r = await dashboard(app, session, 'POST', '/device/approve', { userCode: d.user_code, scopes: ['account:read', 'servers:destroy'] });
+    const r = await dashboard(app, session, 'POST', '/device/approve', {
+      userCode: d.user_code,
+      scopes: ['account:read', 'servers:destroy'],
+    });
     expect(r.status).toBe(400);
   });
 });
@@ -142,7 +170,10 @@ describe('access tokens on every surface, with exactly the granted scopes', () =
   beforeAll(async () => {
     serverId = await runningServer(app, { accountId: holder.accountId, key: '', keyId: '' });
     // Asked for read and write on servers; the user grants read only.
-    const t = await deviceTokens(app, session, 'servers:read servers:write account:read', ['servers:read', 'account:read']);
+    const t = await deviceTokens(app, session, 'servers:read servers:write account:read', [
+      'servers:read',
+      'account:read',
+    ]);
     expect(t.scope).toBe('account:read servers:read');
     token = t.access_token;
   });
@@ -203,30 +234,56 @@ describe('access tokens on every surface, with exactly the granted scopes', () =
 describe('refresh: rotation and reuse detection', () => {
   it('rotates the refresh token; reusing a spent one revokes the whole grant and its access tokens', async () => {
     const first = await deviceTokens(app, session, 'account:read');
-    const r1 = await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: 'svc-cli' });
+    const r1 = await oauthPost(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: 'svc-cli',
+    });
     expect(r1.status).toBe(200);
     expect(r1.body.refresh_token).not.toBe(first.refresh_token);
     expect(r1.body.scope).toBe('account:read');
     expect((await app.call('GET', '/v1/account', { key: r1.body.access_token })).status).toBe(200);
 
-    const reuse = await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: 'svc-cli' });
+    const reuse = await oauthPost(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: 'svc-cli',
+    });
     expect(reuse.status).toBe(400);
     expect(reuse.body.error).toBe('invalid_grant');
     // Everything of the grant is dead: both access tokens and the newest refresh token.
     expect((await app.call('GET', '/v1/account', { key: r1.body.access_token })).status).toBe(401);
     expect((await app.call('GET', '/v1/account', { key: first.access_token })).status).toBe(401);
-    const next = await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: r1.body.refresh_token, client_id: 'svc-cli' });
+    const next = await oauthPost(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: r1.body.refresh_token,
+      client_id: 'svc-cli',
+    });
     expect(next.body.error).toBe('invalid_grant');
   });
 
   it('may narrow the scopes, never widen them; another client cannot use the token', async () => {
     const t = await deviceTokens(app, session, 'account:read servers:read');
-    const wider = await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token, client_id: 'svc-cli', scope: 'servers:write' });
+    const wider = await oauthPost(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token,
+      client_id: 'svc-cli',
+      scope: 'servers:write',
+    });
     expect(wider.body.error).toBe('invalid_scope');
     const c = await app.admin('POST', '/admin/oauth/clients', { name: 'Other app' });
-    const stolen = await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token, client_id: c.body.client_id });
+    const stolen = await oauthPost(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token,
+      client_id: c.body.client_id,
+    });
     expect(stolen.body.error).toBe('invalid_grant');
-    const narrow = await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token, client_id: 'svc-cli', scope: 'account:read' });
+    const narrow = await oauthPost(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token,
+      client_id: 'svc-cli',
+      scope: 'account:read',
+    });
     expect(narrow.status).toBe(200);
     expect(narrow.body.scope).toBe('account:read');
     expect((await app.call('GET', '/v1/servers', { key: narrow.body.access_token })).status).toBe(403);
@@ -239,13 +296,29 @@ describe('revocation (RFC 7009) and connected apps', () => {
     const r = await oauthPost(app, '/oauth/revoke', { token: t.access_token, client_id: 'svc-cli' });
     expect(r.status).toBe(200);
     expect((await app.call('GET', '/v1/account', { key: t.access_token })).status).toBe(401);
-    const refreshed = await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token, client_id: 'svc-cli' });
+    const refreshed = await oauthPost(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token,
+      client_id: 'svc-cli',
+    });
     expect(refreshed.status).toBe(200);
 
-    const r2 = await oauthPost(app, '/oauth/revoke', { token: refreshed.body.refresh_token, token_type_hint: 'refresh_token', client_id: 'svc-cli' });
+    const r2 = await oauthPost(app, '/oauth/revoke', {
+      token: refreshed.body.refresh_token,
+      token_type_hint: 'refresh_token',
+      client_id: 'svc-cli',
+    });
     expect(r2.status).toBe(200);
     expect((await app.call('GET', '/v1/account', { key: refreshed.body.access_token })).status).toBe(401);
-    expect((await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, client_id: 'svc-cli' })).body.error).toBe('invalid_grant');
+    expect(
+      (
+        await oauthPost(app, '/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: refreshed.body.refresh_token,
+          client_id: 'svc-cli',
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
 
     expect((await oauthPost(app, '/oauth/revoke', { token: 'svc_at_unknown', client_id: 'svc-cli' })).status).toBe(200);
     expect((await oauthPost(app, '/oauth/revoke', { client_id: 'svc-cli' })).body.error).toBe('invalid_request');
@@ -255,11 +328,22 @@ describe('revocation (RFC 7009) and connected apps', () => {
     const t = await deviceTokens(app, session, 'account:read');
     const apps = await dashboard(app, session, 'GET', '/apps');
     expect(apps.status).toBe(200);
-    const grant = apps.body.data.find((g: { client: { id: string }; scopes: string[] }) => g.client.id === 'svc-cli' && g.scopes.join() === 'account:read');
+    const grant = apps.body.data.find(
+      (g: { client: { id: string }; scopes: string[] }) =>
+        g.client.id === 'svc-cli' && g.scopes.join() === 'account:read',
+    );
     expect(grant).toBeTruthy();
     expect((await dashboard(app, session, 'DELETE', `/apps/${grant.id}`)).status).toBe(200);
     expect((await app.call('GET', '/v1/account', { key: t.access_token })).status).toBe(401);
-    expect((await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: t.refresh_token, client_id: 'svc-cli' })).body.error).toBe('invalid_grant');
+    expect(
+      (
+        await oauthPost(app, '/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: t.refresh_token,
+          client_id: 'svc-cli',
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
     const after = await dashboard(app, session, 'GET', '/apps');
     expect(after.body.data.find((g: { id: string }) => g.id === grant.id)).toBeUndefined();
   });
@@ -280,7 +364,8 @@ describe('user-code guessing', () => {
     const other = await accountHolder(app);
     const s = await signIn(app, other);
     const statuses: number[] = [];
-    for (let i = 0; i < 21; i++) statuses.push((await dashboard(app, s, 'POST', '/device/lookup', { userCode: 'CCCC-CCCC' })).status);
+    for (let i = 0; i < 21; i++)
+      statuses.push((await dashboard(app, s, 'POST', '/device/lookup', { userCode: 'CCCC-CCCC' })).status);
     expect(statuses.slice(0, 20).every((x) => x === 404)).toBe(true);
     expect(statuses[20]).toBe(429);
   });

@@ -36,14 +36,39 @@ afterAll(async () => {
 
 const REDIRECT = 'http://127.0.0.1/callback';
 
-function serve(path: string, doc: Record<string, unknown> | string, opts: { status?: number; headers?: Record<string, string> } = {}): string {
+function serve(
+  path: string,
+  doc: Record<string, unknown> | string,
+  opts: { status?: number; headers?: Record<string, string> } = {},
+): string {
   const clientId = `${docBase}${path}`;
-  const body = typeof doc === 'string' ? doc : JSON.stringify({ client_id: clientId, client_name: 'Metadata host', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none', ...doc });
+  const body =
+    typeof doc === 'string'
+      ? doc
+      : JSON.stringify({
+          client_id: clientId,
+          client_name: 'Metadata host',
+          redirect_uris: [REDIRECT],
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'none',
+          ...doc,
+        });
   documents.set(path, { body, ...opts });
   return clientId;
 }
 
-const consent = (clientId: string, redirectUri = REDIRECT) => getAuthorize(app, { client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce().challenge, scope: 'servers:read', state: 's' }, session);
+const consent = (clientId: string, redirectUri = REDIRECT) =>
+  getAuthorize(
+    app,
+    {
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      code_challenge: pkce().challenge,
+      scope: 'servers:read',
+      state: 's',
+    },
+    session,
+  );
 
 describe('client ID metadata documents', () => {
   it('a URL client_id is fetched, shown by its client_name, cached, and completes the flow', async () => {
@@ -55,13 +80,28 @@ describe('client ID metadata documents', () => {
     expect(fetches.get('/host.json')).toBe(1);
 
     const { verifier, challenge } = pkce();
-    const params = { client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, scope: 'servers:read', state: 's' };
+    const params = {
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      scope: 'servers:read',
+      state: 's',
+    };
     const code = await approvedCode(app, session, params);
-    const t = await tokenRequest(app, { grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const t = await tokenRequest(app, {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
     expect(t.status).toBe(200);
     expect(t.body.access_token).toMatch(/^svc_at_/);
     const apps = await dashboard(app, session, 'GET', '/apps');
-    expect(apps.body.data.find((g: { client: { id: string } }) => g.client.id === clientId)).toMatchObject({ client: { name: 'Metadata host' }, redirectHost: '127.0.0.1' });
+    expect(apps.body.data.find((g: { client: { id: string } }) => g.client.id === clientId)).toMatchObject({
+      client: { name: 'Metadata host' },
+      redirectHost: '127.0.0.1',
+    });
     expect(fetches.get('/host.json')).toBe(1);
   });
 
@@ -72,7 +112,9 @@ describe('client ID metadata documents', () => {
     await consent(clientId);
     expect(fetches.get('/short.json')).toBe(1);
     await advance(app, 30);
-    documents.set('/short.json', { body: JSON.stringify({ client_id: clientId, client_name: 'Renamed host', redirect_uris: [REDIRECT] }) });
+    documents.set('/short.json', {
+      body: JSON.stringify({ client_id: clientId, client_name: 'Renamed host', redirect_uris: [REDIRECT] }),
+    });
     expect((await consent(clientId)).html).toContain('Renamed host');
     expect(fetches.get('/short.json')).toBe(2);
   });

@@ -21,10 +21,22 @@ async function formSignIn(opts: { withCsrf: boolean; password?: string }) {
   const page = await fetch(`${app.url}/sign-in`, { headers: { Accept: 'text/html' } });
   const html = await page.text();
   const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1];
-  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const form = new URLSearchParams({ email: holder.email, password: opts.password ?? holder.password, next: '/oauth/device' });
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const form = new URLSearchParams({
+    email: holder.email,
+    password: opts.password ?? holder.password,
+    next: '/oauth/device',
+  });
   if (opts.withCsrf) form.set('csrf', csrf);
-  return fetch(`${app.url}/sign-in`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: app.url }, body: form.toString() });
+  return fetch(`${app.url}/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: app.url },
+    body: form.toString(),
+  });
 }
 
 describe('the pages as plain HTML forms (fetch)', () => {
@@ -32,7 +44,11 @@ describe('the pages as plain HTML forms (fetch)', () => {
     const ok = await formSignIn({ withCsrf: true });
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe('/oauth/device');
-    expect(ok.headers.getSetCookie().some((c) => c.startsWith('svc_session=') && c.includes('HttpOnly') && c.includes('SameSite=Lax'))).toBe(true);
+    expect(
+      ok.headers
+        .getSetCookie()
+        .some((c) => c.startsWith('svc_session=') && c.includes('HttpOnly') && c.includes('SameSite=Lax')),
+    ).toBe(true);
   });
 
   it('a form post without the CSRF token is refused 403: sign-in, device', async () => {
@@ -43,11 +59,23 @@ describe('the pages as plain HTML forms (fetch)', () => {
     const session = await signIn(app, holder);
     const d = await startDevice(app, 'servers:read');
     const post = (form: Record<string, string>) =>
-      fetch(`${app.url}/oauth/device`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session.cookie, Origin: app.url }, body: new URLSearchParams(form).toString() });
+      fetch(`${app.url}/oauth/device`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session.cookie, Origin: app.url },
+        body: new URLSearchParams(form).toString(),
+      });
     expect((await post({ user_code: d.user_code, action: 'approve', granted: 'servers:read' })).status).toBe(403);
-    expect((await post({ user_code: d.user_code, action: 'approve', granted: 'servers:read', csrf: 'forged' })).status).toBe(403);
+    expect(
+      (await post({ user_code: d.user_code, action: 'approve', granted: 'servers:read', csrf: 'forged' })).status,
+    ).toBe(403);
     expect((await pollToken(app, d.device_code)).body.error).toBe('authorization_pending');
-    const approved = await post({ user_code: d.user_code, action: 'approve', granted: 'servers:read', csrf: session.csrf });
+    const approved = await post({
+      user_code: d.user_code,
+      action: 'approve',
+      granted: 'servers:read',
+      csrf: session.csrf,
+    });
     expect(approved.status).toBe(200);
     expect(await approved.text()).toContain('Device connected');
   });
@@ -84,7 +112,13 @@ describe.skipIf(!hasChromium)('the pages in Chromium with JavaScript disabled', 
       const receiver = await redirectReceiver();
       const client = await registeredClient(app, 'http://127.0.0.1/callback', 'No-script host');
       const { verifier, challenge } = pkce();
-      const query = authorizeQuery({ client_id: client.client_id, redirect_uri: receiver.url, code_challenge: challenge, scope: 'servers:read', state: 'plain' });
+      const query = authorizeQuery({
+        client_id: client.client_id,
+        redirect_uri: receiver.url,
+        code_challenge: challenge,
+        scope: 'servers:read',
+        state: 'plain',
+      });
       await page.goto(`${app.url}/oauth/authorize?${query}`);
       await page.getByText('No-script host').waitFor();
       await screenshot(page, 'no-script-consent');
@@ -92,7 +126,13 @@ describe.skipIf(!hasChromium)('the pages in Chromium with JavaScript disabled', 
       const callback = await receiver.received;
       await receiver.close();
       expect(callback.state).toBe('plain');
-      const t = await tokenRequest(app, { grant_type: 'authorization_code', client_id: client.client_id, code: callback.code!, redirect_uri: receiver.url, code_verifier: verifier });
+      const t = await tokenRequest(app, {
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        code: callback.code!,
+        redirect_uri: receiver.url,
+        code_verifier: verifier,
+      });
       expect(t.status).toBe(200);
       expect(t.body.scope).toBe('servers:read');
     } finally {
@@ -106,7 +146,13 @@ describe.skipIf(!hasChromium)('the pages in Chromium with JavaScript disabled', 
     try {
       const receiver = await redirectReceiver();
       const client = await registeredClient(app, 'http://127.0.0.1/callback', 'Second host');
-      const query = authorizeQuery({ client_id: client.client_id, redirect_uri: receiver.url, code_challenge: pkce().challenge, scope: 'tickets:read', state: 's2' });
+      const query = authorizeQuery({
+        client_id: client.client_id,
+        redirect_uri: receiver.url,
+        code_challenge: pkce().challenge,
+        scope: 'tickets:read',
+        state: 's2',
+      });
       await page.goto(`${app.url}/oauth/authorize?${query}`);
       await page.getByLabel('E-mail').fill(holder.email);
       await page.getByLabel('Password').fill(holder.password);

@@ -1,7 +1,14 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { browserSignIn, ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from '../helpers/browser.ts';
+import {
+  browserSignIn,
+  ensureDashboardBuilt,
+  hasChromium,
+  launchBrowser,
+  screenshot,
+  type Browser,
+} from '../helpers/browser.ts';
 import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
 
 /**
@@ -19,7 +26,10 @@ describe.skipIf(!hasChromium)('device flow: openid-client + Chromium', () => {
     app = await startOAuthApp();
     holder = await accountHolder(app);
     browser = await launchBrowser();
-    config = await client.discovery(new URL(app.url), 'svc-cli', undefined, client.None(), { algorithm: 'oauth2', execute: [client.allowInsecureRequests] });
+    config = await client.discovery(new URL(app.url), 'svc-cli', undefined, client.None(), {
+      algorithm: 'oauth2',
+      execute: [client.allowInsecureRequests],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -30,7 +40,9 @@ describe.skipIf(!hasChromium)('device flow: openid-client + Chromium', () => {
 
   it('discovers the server, gets a user code, the user approves in the browser, the client receives tokens', async () => {
     expect(config.serverMetadata().device_authorization_endpoint).toBe(`${app.url}/oauth/device_authorization`);
-    const device = await client.initiateDeviceAuthorization(config, { scope: 'account:read servers:read servers:write' });
+    const device = await client.initiateDeviceAuthorization(config, {
+      scope: 'account:read servers:read servers:write',
+    });
     expect(device.user_code).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
     const polling = client.pollDeviceAuthorizationGrant(config, device);
 

@@ -19,7 +19,11 @@ interface Run {
 
 /** `node bin/svc.js ...` as a person runs it, with only the environment given (no SERVICE_BASE_URL unless given). */
 function svc(args: string[], env: Record<string, string>, onStdout?: (text: string) => void): Promise<Run> {
-  const child = spawn(process.execPath, ['bin/svc.js', ...args], { cwd: ROOT, env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/svc.js', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH!, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => {
@@ -65,7 +69,10 @@ describe.skipIf(!hasChromium)('svc login / api / logout against a running server
       const link = /(http\S+\/oauth\/device\?user_code=\S+)/.exec(out)?.[1];
       if (code && link) printed({ code, link });
     });
-    const { code, link } = await Promise.race([shown, login.then((r) => Promise.reject(new Error(`login ended early: ${r.stderr}`)))]);
+    const { code, link } = await Promise.race([
+      shown,
+      login.then((r) => Promise.reject(new Error(`login ended early: ${r.stderr}`))),
+    ]);
     expect(link).toBe(`${app.url}/oauth/device?user_code=${code}`);
 
     const { page } = browser;
@@ -83,15 +90,28 @@ describe.skipIf(!hasChromium)('svc login / api / logout against a running server
     expect(done.stdout).toContain(`Logged in to ${app.url}`);
     expect(mode(file)).toBe('600');
     expect(mode(path.dirname(file))).toBe('700');
-    expect(credentials()).toMatchObject({ url: app.url, clientId: 'svc-cli', accessToken: expect.stringMatching(/^svc_at_/), refreshToken: expect.stringMatching(/^svc_rt_/) });
+    expect(credentials()).toMatchObject({
+      url: app.url,
+      clientId: 'svc-cli',
+      accessToken: expect.stringMatching(/^svc_at_/),
+      refreshToken: expect.stringMatching(/^svc_rt_/),
+    });
   }, 120_000);
 
-  it('api GET /servers prints the account\'s servers; POST sends a JSON body; a non-2xx prints the error object and exits 1', async () => {
+  it("api GET /servers prints the account's servers; POST sends a JSON body; a non-2xx prints the error object and exits 1", async () => {
     const list = await svc(['api', 'GET', '/servers'], env);
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout).data.map((s: { id: string }) => s.id)).toEqual([serverId]);
 
-    const ticket = await svc(['api', 'POST', '/tickets', JSON.stringify({ subject: 'Sent from svc', message: 'Hello from the command line.' })], env);
+    const ticket = await svc(
+      [
+        'api',
+        'POST',
+        '/tickets',
+        JSON.stringify({ subject: 'Sent from svc', message: 'Hello from the command line.' }),
+      ],
+      env,
+    );
     expect(ticket.code, ticket.stderr).toBe(0);
     expect(JSON.parse(ticket.stdout)).toMatchObject({ subject: 'Sent from svc', status: 'open' });
 
@@ -140,7 +160,11 @@ describe.skipIf(!hasChromium)('svc login / api / logout against a running server
     expect(out.code, out.stderr).toBe(0);
     expect(fs.existsSync(file)).toBe(false);
     expect((await app.call('GET', '/v1/account', { key: last.accessToken })).status).toBe(401);
-    const refresh = await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: last.refreshToken, client_id: 'svc-cli' });
+    const refresh = await oauthPost(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: last.refreshToken,
+      client_id: 'svc-cli',
+    });
     expect(refresh.body.error).toBe('invalid_grant');
     const after = await svc(['api', 'GET', '/servers'], env);
     expect(after.code).toBe(1);
@@ -157,15 +181,34 @@ describe('svc login and logout against a scripted authorization server: interval
       req.on('data', (d) => (body += d));
       req.on('end', () => {
         seen.push({ path: req.url!, at: Date.now(), form: new URLSearchParams(body) });
-        const json = (status: number, value: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+        const json = (status: number, value: unknown) =>
+          res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
         if (req.url === '/.well-known/oauth-authorization-server') {
-          return json(200, { issuer: base, device_authorization_endpoint: `${base}/device`, token_endpoint: `${base}/token`, revocation_endpoint: `${base}/revoke` });
+          return json(200, {
+            issuer: base,
+            device_authorization_endpoint: `${base}/device`,
+            token_endpoint: `${base}/token`,
+            revocation_endpoint: `${base}/revoke`,
+          });
         }
-        if (req.url === '/device') return json(200, { device_code: 'dc-1', user_code: 'WXYZ-3479', verification_uri: `${base}/activate`, expires_in: 120, interval: 1 });
+        if (req.url === '/device')
+          return json(200, {
+            device_code: 'dc-1',
+            user_code: 'WXYZ-3479',
+            verification_uri: `${base}/activate`,
+            expires_in: 120,
+            interval: 1,
+          });
         if (req.url === '/revoke') return json(200, {});
         const polls = seen.filter((s) => s.path === '/token').length;
         if (polls === 1) return json(400, { error: 'slow_down' });
-        return json(200, { access_token: 'at-1', token_type: 'Bearer', expires_in: 3600, refresh_token: 'rt-1', scope: 'account:read' });
+        return json(200, {
+          access_token: 'at-1',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          refresh_token: 'rt-1',
+          scope: 'account:read',
+        });
       });
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
@@ -190,13 +233,22 @@ describe('svc login and logout against a scripted authorization server: interval
       const dir = path.join(home, '.config', 'svc');
       expect(mode(dir)).toBe('700');
       expect(mode(path.join(dir, 'credentials.json'))).toBe('600');
-      expect(JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8'))).toMatchObject({ url: base, accessToken: 'at-1', refreshToken: 'rt-1', tokenEndpoint: `${base}/token`, revocationEndpoint: `${base}/revoke` });
+      expect(JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8'))).toMatchObject({
+        url: base,
+        accessToken: 'at-1',
+        refreshToken: 'rt-1',
+        tokenEndpoint: `${base}/token`,
+        revocationEndpoint: `${base}/revoke`,
+      });
 
       // Logout sends RFC 7009 requests for both tokens, the refresh token (and so its grant) first.
       const out = await svc(['logout'], { HOME: home });
       expect(out.code, out.stderr).toBe(0);
       const revocations = seen.filter((s) => s.path === '/revoke').map((s) => Object.fromEntries(s.form));
-      expect(revocations).toEqual([{ token: 'rt-1', client_id: 'svc-cli' }, { token: 'at-1', client_id: 'svc-cli' }]);
+      expect(revocations).toEqual([
+        { token: 'rt-1', client_id: 'svc-cli' },
+        { token: 'at-1', client_id: 'svc-cli' },
+      ]);
       expect(fs.existsSync(path.join(dir, 'credentials.json'))).toBe(false);
     } finally {
       fake.close();

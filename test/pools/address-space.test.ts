@@ -17,11 +17,15 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 describe('pool address blocks across accounts', () => {
-  it('with every /28 of the pool range held by one account but one, another account\'s new pool gets that one', async () => {
+  it("with every /28 of the pool range held by one account but one, another account's new pool gets that one", async () => {
     const holder = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 100_000 });
     const first = await app.call('POST', '/v1/pools', { key: holder.key, body: SHAPE });
     expect(first.status, first.text).toBe(200);
-    const held = new Set((await app.call('GET', `/v1/pools/${first.body.id}/ips`, { key: holder.key })).body.data.map((ip: { ip: string }) => ip.ip));
+    const held = new Set(
+      (await app.call('GET', `/v1/pools/${first.body.id}/ips`, { key: holder.key })).body.data.map(
+        (ip: { ip: string }) => ip.ip,
+      ),
+    );
     // The rest of the range (198.19.128.0 – 198.19.199.255 in /28s) goes to the holder's pool too, but one block.
     const rows = [];
     const now = new Date();
@@ -30,18 +34,35 @@ describe('pool address blocks across accounts', () => {
         if (`198.19.${octet3}.${first16}` === FREE_BLOCK) continue;
         for (let i = 0; i < 16; i++) {
           const address = `198.19.${octet3}.${first16 + i}`;
-          if (!held.has(address)) rows.push({ id: newId(ID_PREFIX.serverIp, now.getTime()), accountId: holder.accountId, poolId: first.body.id, serverId: null, address, version: 4, zoneHosted: true, createdAt: now });
+          if (!held.has(address))
+            rows.push({
+              id: newId(ID_PREFIX.serverIp, now.getTime()),
+              accountId: holder.accountId,
+              poolId: first.body.id,
+              serverId: null,
+              address,
+              version: 4,
+              zoneHosted: true,
+              createdAt: now,
+            });
         }
       }
     }
-    for (let i = 0; i < rows.length; i += 2000) await app.running.app.prisma.serverIp.createMany({ data: rows.slice(i, i + 2000) });
+    for (let i = 0; i < rows.length; i += 2000)
+      await app.running.app.prisma.serverIp.createMany({ data: rows.slice(i, i + 2000) });
 
     const other = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 100_000 });
     const bought = await app.call('POST', '/v1/pools', { key: other.key, body: SHAPE });
     expect(bought.status, bought.text).toBe(200);
-    const ips = (await app.call('GET', `/v1/pools/${bought.body.id}/ips`, { key: other.key })).body.data.map((ip: { ip: string }) => ip.ip);
+    const ips = (await app.call('GET', `/v1/pools/${bought.body.id}/ips`, { key: other.key })).body.data.map(
+      (ip: { ip: string }) => ip.ip,
+    );
     expect(ips).toHaveLength(16);
     expect(ips[0]).toBe(FREE_BLOCK);
-    expect(ips.every((ip: string) => ip.startsWith('198.19.150.') && Number(ip.split('.')[3]) >= 32 && Number(ip.split('.')[3]) < 48)).toBe(true);
+    expect(
+      ips.every(
+        (ip: string) => ip.startsWith('198.19.150.') && Number(ip.split('.')[3]) >= 32 && Number(ip.split('.')[3]) < 48,
+      ),
+    ).toBe(true);
   }, 120_000);
 });

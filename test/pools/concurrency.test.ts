@@ -33,16 +33,28 @@ describe('pool resizes under concurrency', () => {
     const refused = ra.status === 400 ? { res: ra, c: a } : { res: rb, c: b };
     expectError(refused.res, 400, /capacity/);
     expect(await debits(app, refused.c)).toHaveLength(1); // the purchase only
-    const stock = await app.running.app.prisma.providerStock.findUniqueOrThrow({ where: { key: 'pool:pool-ams2:vcpu' } });
+    const stock = await app.running.app.prisma.providerStock.findUniqueOrThrow({
+      where: { key: 'pool:pool-ams2:vcpu' },
+    });
     expect(stock.available).toBe(0);
     // A third buyer finds nothing left.
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 100_000 });
-    expectError(await app.call('POST', '/v1/pools', { key: c.key, body: { productId: 'pool-ams2', label: 'p', ...SHAPE, vcpu: 2 } }), 400, /capacity/);
+    expectError(
+      await app.call('POST', '/v1/pools', {
+        key: c.key,
+        body: { productId: 'pool-ams2', label: 'p', ...SHAPE, vcpu: 2 },
+      }),
+      400,
+      /capacity/,
+    );
     expect(await balance(app, c)).toBe(100_000);
     // Deleting the pools returns their capacity.
     expect((await app.call('DELETE', `/v1/pools/${pa.id}`, { key: a.key })).status).toBe(200);
     expect((await app.call('DELETE', `/v1/pools/${pb.id}`, { key: b.key })).status).toBe(200);
-    expect((await app.running.app.prisma.providerStock.findUniqueOrThrow({ where: { key: 'pool:pool-ams2:vcpu' } })).available).toBe(48);
+    expect(
+      (await app.running.app.prisma.providerStock.findUniqueOrThrow({ where: { key: 'pool:pool-ams2:vcpu' } }))
+        .available,
+    ).toBe(48);
   });
 
   it('two simultaneous resizes of one pool are serialized: the growth is charged once', async () => {
@@ -58,7 +70,9 @@ describe('pool resizes under concurrency', () => {
     const resizes = (await debits(app, c)).filter((t) => t.kind === 'pool_resize');
     expect(resizes).toHaveLength(1);
     expect(await balance(app, c)).toBe(charged + resizes[0].amountUsdCents);
-    const ram = await app.running.app.prisma.providerStock.findUniqueOrThrow({ where: { key: 'pool:pool-ams2:ram2gb' } });
+    const ram = await app.running.app.prisma.providerStock.findUniqueOrThrow({
+      where: { key: 'pool:pool-ams2:ram2gb' },
+    });
     const ramBefore = before.find((s) => s.key === 'pool:pool-ams2:ram2gb')!.available;
     expect(ram.available).toBe(ramBefore - 8);
   });
@@ -67,7 +81,10 @@ describe('pool resizes under concurrency', () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 100_000 });
     const pool = await buy(c.key, { vcpu: 4, ram2gb: 4, disk100: 1, ip16: 1 });
     const [create, shrink] = await Promise.all([
-      app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-4c-8g-50', label: 'x', osTemplate: 'debian-12' } }),
+      app.call('POST', `/v1/pools/${pool.id}/servers`, {
+        key: c.key,
+        body: { productId: 'std-4c-8g-50', label: 'x', osTemplate: 'debian-12' },
+      }),
       app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { vcpu: 2, ram2gb: 4, disk100: 1, ip16: 1 } }),
     ]);
     const detail = (await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body;

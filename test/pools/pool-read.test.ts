@@ -15,13 +15,27 @@ let pool: { id: string };
 
 beforeAll(async () => {
   app = await startTestApp();
-  c = await app.customer({ scopes: ['servers:read', 'servers:write', 'servers:destroy'], walletBalanceUsdCents: 1_000_000 });
-  const bought = await app.call('POST', '/v1/pools', { key: c.key, body: { productId: 'pool-fra1', label: 'cluster', vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1 } });
+  c = await app.customer({
+    scopes: ['servers:read', 'servers:write', 'servers:destroy'],
+    walletBalanceUsdCents: 1_000_000,
+  });
+  const bought = await app.call('POST', '/v1/pools', {
+    key: c.key,
+    body: { productId: 'pool-fra1', label: 'cluster', vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1 },
+  });
   expect(bought.status, bought.text).toBe(200);
   pool = bought.body;
   const create = (label: string, ipCount: number) =>
-    app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label, osTemplate: 'debian-12', ipCount } });
-  for (const [label, ips] of [['a', 2], ['b', 0], ['c', 1]] as const) expect((await create(label, ips)).status).toBe(200);
+    app.call('POST', `/v1/pools/${pool.id}/servers`, {
+      key: c.key,
+      body: { productId: 'std-1c-2g-50', label, osTemplate: 'debian-12', ipCount },
+    });
+  for (const [label, ips] of [
+    ['a', 2],
+    ['b', 0],
+    ['c', 1],
+  ] as const)
+    expect((await create(label, ips)).status).toBe(200);
   const gone = await create('gone', 1);
   expect((await app.call('DELETE', `/v1/servers/${gone.body.id}`, { key: c.key })).status).toBe(200);
 }, 120_000);
@@ -36,7 +50,11 @@ describe('the pool detail in one statement', () => {
     const viaStatement = await getPool(db, pool.id);
     expect(comparable(viaStatement)).toStrictEqual(comparable(viaPrisma));
     // The data exercises every part: servers with several, one and no addresses, a terminated one left out.
-    expect(viaStatement.servers.map((s: { label: string; ips: string[] }) => [s.label, s.ips.length])).toEqual([['a', 2], ['b', 0], ['c', 1]]);
+    expect(viaStatement.servers.map((s: { label: string; ips: string[] }) => [s.label, s.ips.length])).toEqual([
+      ['a', 2],
+      ['b', 0],
+      ['c', 1],
+    ]);
     expect(viaStatement.usage).toMatchObject({ servers: 3, ips: 3 });
     expect(viaStatement.bounds).not.toBeNull();
   });

@@ -30,7 +30,12 @@ describe('catalogue and quote', () => {
       productId: 'pool-fra1',
       name: expect.any(String),
       rates_cents: { vcpu: 400, ram2gb: 500, disk100: 300, ip16: 3200 },
-      bounds: { vcpu: { min: 2, max: 64 }, ram2gb: { min: 1, max: 128 }, disk100: { min: 1, max: 40 }, ip16: { min: 0, max: 8 } },
+      bounds: {
+        vcpu: { min: 2, max: 64 },
+        ram2gb: { min: 1, max: 128 },
+        disk100: { min: 1, max: 40 },
+        ip16: { min: 0, max: 8 },
+      },
       unitSizes: { vcpu: '1 vCPU', ram2gb: '2 GB RAM', disk100: '100 GB disk', ip16: '16 IPv4 addresses' },
     });
   });
@@ -50,9 +55,23 @@ describe('catalogue and quote', () => {
       ],
       resolved: { vcpu: 8, ramGb: 16, diskGb: 200, ipv4Addresses: 16 },
     });
-    expectError(await app.call('POST', '/v1/pools/quote', { key: c.key, body: { productId: 'pool-fra1', ...SHAPE, vcpu: 65 } }), 400, /vcpu/);
-    expectError(await app.call('POST', '/v1/pools/quote', { key: c.key, body: { productId: 'nope', ...SHAPE } }), 400, /productId/);
-    expectError(await app.call('POST', '/v1/pools/quote', { key: c.key, body: { productId: 'pool-fra1', ...SHAPE, totalUsdCents: 1 } }), 400);
+    expectError(
+      await app.call('POST', '/v1/pools/quote', { key: c.key, body: { productId: 'pool-fra1', ...SHAPE, vcpu: 65 } }),
+      400,
+      /vcpu/,
+    );
+    expectError(
+      await app.call('POST', '/v1/pools/quote', { key: c.key, body: { productId: 'nope', ...SHAPE } }),
+      400,
+      /productId/,
+    );
+    expectError(
+      await app.call('POST', '/v1/pools/quote', {
+        key: c.key,
+        body: { productId: 'pool-fra1', ...SHAPE, totalUsdCents: 1 },
+      }),
+      400,
+    );
     expect(await debits(app, c)).toEqual([]);
   });
 });
@@ -75,28 +94,66 @@ describe('buy', () => {
       servers: [],
     });
     expect(await balance(app, c)).toBe(50_000 - SHAPE_PRICE);
-    expect(await debits(app, c)).toMatchObject([{ amountUsdCents: -SHAPE_PRICE, kind: 'pool_purchase', reference: pool.id }]);
+    expect(await debits(app, c)).toMatchObject([
+      { amountUsdCents: -SHAPE_PRICE, kind: 'pool_purchase', reference: pool.id },
+    ]);
     const list = await app.call('GET', '/v1/pools', { key: c.key });
     expect(list.body.data).toHaveLength(1);
-    expect(list.body.data[0]).toMatchObject({ id: pool.id, status: 'active', monthlyUsdCents: SHAPE_PRICE, renewsAt: pool.renewsAt, vcpu: 8 });
+    expect(list.body.data[0]).toMatchObject({
+      id: pool.id,
+      status: 'active',
+      monthlyUsdCents: SHAPE_PRICE,
+      renewsAt: pool.renewsAt,
+      vcpu: 8,
+    });
     const ips = await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key });
     expect(ips.body.data).toHaveLength(16);
-    expect(ips.body.data[0]).toEqual({ ip: expect.stringMatching(/^198\.19\./), version: 4, ptr: null, zoneHosted: true, assignedTo: null });
+    expect(ips.body.data[0]).toEqual({
+      ip: expect.stringMatching(/^198\.19\./),
+      version: 4,
+      ptr: null,
+      zoneHosted: true,
+      assignedTo: null,
+    });
   });
 
   it('400 on insufficient balance or a selection outside the bounds, with nothing debited', async () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: SHAPE_PRICE - 1 });
-    expectError(await app.call('POST', '/v1/pools', { key: c.key, body: { productId: 'pool-fra1', label: 'x', ...SHAPE } }), 400, /Insufficient wallet balance/);
+    expectError(
+      await app.call('POST', '/v1/pools', { key: c.key, body: { productId: 'pool-fra1', label: 'x', ...SHAPE } }),
+      400,
+      /Insufficient wallet balance/,
+    );
     for (const bad of [{ vcpu: 1 }, { vcpu: 65 }, { ram2gb: 0 }, { disk100: 41 }, { ip16: 9 }, { ip16: -1 }]) {
-      expectError(await app.call('POST', '/v1/pools', { key: c.key, body: { productId: 'pool-fra1', label: 'x', ...SHAPE, ...bad } }), 400, /outside the bounds/);
+      expectError(
+        await app.call('POST', '/v1/pools', {
+          key: c.key,
+          body: { productId: 'pool-fra1', label: 'x', ...SHAPE, ...bad },
+        }),
+        400,
+        /outside the bounds/,
+      );
     }
-    expectError(await app.call('POST', '/v1/pools', { key: c.key, body: { productId: 'pool-fra1', label: '', ...SHAPE } }), 400, /label/);
-    expectError(await app.call('POST', '/v1/pools', { key: c.key, body: { productId: 'pool-fra1', label: 'x', ...SHAPE, vcpu: 2.5 } }), 400);
+    expectError(
+      await app.call('POST', '/v1/pools', { key: c.key, body: { productId: 'pool-fra1', label: '', ...SHAPE } }),
+      400,
+      /label/,
+    );
+    expectError(
+      await app.call('POST', '/v1/pools', {
+        key: c.key,
+        body: { productId: 'pool-fra1', label: 'x', ...SHAPE, vcpu: 2.5 },
+      }),
+      400,
+    );
     expect(await balance(app, c)).toBe(SHAPE_PRICE - 1);
     expect(await debits(app, c)).toEqual([]);
     expect((await app.call('GET', '/v1/pools', { key: c.key })).body.data).toEqual([]);
     const reader = await app.customer({ scopes: ['servers:read'] });
-    expectError(await app.call('POST', '/v1/pools', { key: reader.key, body: { productId: 'pool-fra1', label: 'x', ...SHAPE } }), 403);
+    expectError(
+      await app.call('POST', '/v1/pools', { key: reader.key, body: { productId: 'pool-fra1', label: 'x', ...SHAPE } }),
+      403,
+    );
   });
 
   it('another account sees 404 on every pool path', async () => {
@@ -108,7 +165,13 @@ describe('buy', () => {
     expectError(await app.call('PATCH', `/v1/pools/${pool.id}`, { key: other.key, body: SHAPE }), 404);
     expectError(await app.call('POST', `/v1/pools/${pool.id}/resize-quote`, { key: other.key, body: SHAPE }), 404);
     expectError(await app.call('DELETE', `/v1/pools/${pool.id}`, { key: other.key }), 404);
-    expectError(await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: other.key, body: { productId: 'std-1c-2g-50', label: 'x', osTemplate: 'debian-12' } }), 404);
+    expectError(
+      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+        key: other.key,
+        body: { productId: 'std-1c-2g-50', label: 'x', osTemplate: 'debian-12' },
+      }),
+      404,
+    );
   });
 });
 
@@ -117,24 +180,70 @@ describe('servers inside a pool', () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
     const pool = await buy(c);
     const before = await balance(app, c);
-    const a = await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-4c-8g-100', label: 'a', os: 'linux', osTemplate: 'ubuntu-24.04' } });
+    const a = await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+      key: c.key,
+      body: { productId: 'std-4c-8g-100', label: 'a', os: 'linux', osTemplate: 'ubuntu-24.04' },
+    });
     expect(a.status, a.text).toBe(200);
-    expect(a.body).toMatchObject({ status: 'provisioning', poolId: pool.id, vcpu: 4, ramMb: 8192, diskGb: 100, renewsAt: null });
+    expect(a.body).toMatchObject({
+      status: 'provisioning',
+      poolId: pool.id,
+      vcpu: 4,
+      ramMb: 8192,
+      diskGb: 100,
+      renewsAt: null,
+    });
     expect(a.body.ips).toHaveLength(1);
-    const b = await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-2c-4g-50', label: 'private', osTemplate: 'debian-12', ipCount: 0 } });
+    const b = await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+      key: c.key,
+      body: { productId: 'std-2c-4g-50', label: 'private', osTemplate: 'debian-12', ipCount: 0 },
+    });
     expect(b.status).toBe(200);
     expect(b.body.ips).toEqual([]);
     expect(await balance(app, c)).toBe(before);
 
-    expectError(await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-4c-8g-50', label: 'c', osTemplate: 'debian-12' } }), 400, /quota/);
-    expectError(await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'w', osTemplate: 'windows-2022' } }), 400, /Linux only/);
-    expectError(await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'x', osTemplate: 'debian-12', ipCount: 16 } }), 400, /free addresses/);
-    expectError(await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'x', osTemplate: 'debian-12', ipCount: -1 } }), 400, /ipCount/);
+    expectError(
+      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+        key: c.key,
+        body: { productId: 'std-4c-8g-50', label: 'c', osTemplate: 'debian-12' },
+      }),
+      400,
+      /quota/,
+    );
+    expectError(
+      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+        key: c.key,
+        body: { productId: 'std-1c-2g-50', label: 'w', osTemplate: 'windows-2022' },
+      }),
+      400,
+      /Linux only/,
+    );
+    expectError(
+      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+        key: c.key,
+        body: { productId: 'std-1c-2g-50', label: 'x', osTemplate: 'debian-12', ipCount: 16 },
+      }),
+      400,
+      /free addresses/,
+    );
+    expectError(
+      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+        key: c.key,
+        body: { productId: 'std-1c-2g-50', label: 'x', osTemplate: 'debian-12', ipCount: -1 },
+      }),
+      400,
+      /ipCount/,
+    );
 
     await advance(app, 180);
     const detail = (await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body;
     expect(detail.usage).toEqual({ vcpu: 6, ramMb: 12288, diskGb: 150, ips: 1, servers: 2 });
-    expect(detail.servers.map((s: { label: string; status: string; ips: unknown[] }) => [s.label, s.status, s.ips.length])).toEqual([['a', 'running', 1], ['private', 'running', 0]]);
+    expect(
+      detail.servers.map((s: { label: string; status: string; ips: unknown[] }) => [s.label, s.status, s.ips.length]),
+    ).toEqual([
+      ['a', 'running', 1],
+      ['private', 'running', 0],
+    ]);
     expect((await events(app, c, 'server.created')).length).toBe(2);
     // A stopped server still holds its allocation.
     await app.call('POST', `/v1/servers/${a.body.id}/power/stop`, { key: c.key });
@@ -149,7 +258,10 @@ describe('resize', () => {
     const pool = await buy(c);
     await advance(app, 10 * 86400);
     const before = await balance(app, c);
-    const q = await app.call('POST', `/v1/pools/${pool.id}/resize-quote`, { key: c.key, body: { ...SHAPE, vcpu: 16, disk100: 1 } });
+    const q = await app.call('POST', `/v1/pools/${pool.id}/resize-quote`, {
+      key: c.key,
+      body: { ...SHAPE, vcpu: 16, disk100: 1 },
+    });
     expect(q.status).toBe(200);
     const cycle = cycleOf(new Date(pool.renewsAt), app.running.app.clock.now());
     expect(cycle.daysLeft).toBeLessThan(cycle.cycleDays);
@@ -173,19 +285,48 @@ describe('resize', () => {
     const prisma = app.running.app.prisma;
     // The catalogue price goes up after the sale; the pool keeps its rates.
     const product = await prisma.product.findUniqueOrThrow({ where: { id: 'pool-fra1' } });
-    await prisma.product.update({ where: { id: 'pool-fra1' }, data: { details: { ...(product.details as object), unitPricesCents: { vcpu: 999, ram2gb: 999, disk100: 999, ip16: 9999 } } } });
+    await prisma.product.update({
+      where: { id: 'pool-fra1' },
+      data: {
+        details: {
+          ...(product.details as object),
+          unitPricesCents: { vcpu: 999, ram2gb: 999, disk100: 999, ip16: 9999 },
+        },
+      },
+    });
     try {
-      const quote = (await app.call('POST', `/v1/pools/${pool.id}/resize-quote`, { key: c.key, body: { ...SHAPE, vcpu: 12, ip16: 2 } })).body;
+      const quote = (
+        await app.call('POST', `/v1/pools/${pool.id}/resize-quote`, {
+          key: c.key,
+          body: { ...SHAPE, vcpu: 12, ip16: 2 },
+        })
+      ).body;
       const before = await balance(app, c);
-      const grown = await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, vcpu: 12, ip16: 2 } });
+      const grown = await app.call('PATCH', `/v1/pools/${pool.id}`, {
+        key: c.key,
+        body: { ...SHAPE, vcpu: 12, ip16: 2 },
+      });
       expect(grown.status, grown.text).toBe(200);
-      expect(grown.body).toMatchObject({ vcpu: 12, ip16: 2, monthlyUsdCents: SHAPE_PRICE + 4 * 400 + 3200, rates_cents: { vcpu: 400 }, renewsAt: pool.renewsAt });
+      expect(grown.body).toMatchObject({
+        vcpu: 12,
+        ip16: 2,
+        monthlyUsdCents: SHAPE_PRICE + 4 * 400 + 3200,
+        rates_cents: { vcpu: 400 },
+        renewsAt: pool.renewsAt,
+      });
       expect(await balance(app, c)).toBe(before - quote.charge_now_usd_cents);
-      expect((await debits(app, c)).at(-1)).toMatchObject({ kind: 'pool_resize', amountUsdCents: -quote.charge_now_usd_cents, reference: pool.id });
+      expect((await debits(app, c)).at(-1)).toMatchObject({
+        kind: 'pool_resize',
+        amountUsdCents: -quote.charge_now_usd_cents,
+        reference: pool.id,
+      });
       expect((await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data).toHaveLength(32);
 
       const mid = await balance(app, c);
-      const shrunk = await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, vcpu: 4, ip16: 0 } });
+      const shrunk = await app.call('PATCH', `/v1/pools/${pool.id}`, {
+        key: c.key,
+        body: { ...SHAPE, vcpu: 4, ip16: 0 },
+      });
       expect(shrunk.status).toBe(200);
       expect(shrunk.body).toMatchObject({ vcpu: 4, ip16: 0, monthlyUsdCents: SHAPE_PRICE - 4 * 400 - 3200 });
       expect(await balance(app, c)).toBe(mid);
@@ -198,14 +339,40 @@ describe('resize', () => {
   it('refuses (409) a shrink below what the pool servers hold, 400 outside bounds or on short balance; wallet unchanged', async () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: SHAPE_PRICE + 100 });
     const pool = await buy(c);
-    await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-4c-8g-100', label: 'a', osTemplate: 'debian-12', ipCount: 1 } });
+    await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+      key: c.key,
+      body: { productId: 'std-4c-8g-100', label: 'a', osTemplate: 'debian-12', ipCount: 1 },
+    });
     const before = await balance(app, c);
-    expectError(await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, vcpu: 3 } }), 409, /hold more/);
-    expectError(await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, disk100: 1, ram2gb: 3 } }), 409, /ramMb 8192 > 6144/);
-    expectError(await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, ip16: 0 } }), 409, /ips/);
-    expectError(await app.call('POST', `/v1/pools/${pool.id}/resize-quote`, { key: c.key, body: { ...SHAPE, vcpu: 3 } }), 409);
-    expectError(await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, vcpu: 100 } }), 400, /bounds/);
-    expectError(await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, vcpu: 64 } }), 400, /Insufficient wallet balance/);
+    expectError(
+      await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, vcpu: 3 } }),
+      409,
+      /hold more/,
+    );
+    expectError(
+      await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, disk100: 1, ram2gb: 3 } }),
+      409,
+      /ramMb 8192 > 6144/,
+    );
+    expectError(
+      await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, ip16: 0 } }),
+      409,
+      /ips/,
+    );
+    expectError(
+      await app.call('POST', `/v1/pools/${pool.id}/resize-quote`, { key: c.key, body: { ...SHAPE, vcpu: 3 } }),
+      409,
+    );
+    expectError(
+      await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, vcpu: 100 } }),
+      400,
+      /bounds/,
+    );
+    expectError(
+      await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { ...SHAPE, vcpu: 64 } }),
+      400,
+      /Insufficient wallet balance/,
+    );
     expectError(await app.call('PATCH', `/v1/pools/${pool.id}`, { key: c.key, body: { vcpu: 8 } }), 400);
     expect(await balance(app, c)).toBe(before);
     expect((await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body).toMatchObject(SHAPE);
@@ -216,40 +383,98 @@ describe('pool IPs', () => {
   it('applies a batch of {ip, serverId|null} atomically; refuses the whole batch (400) naming a foreign server or address', async () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
     const pool = await buy(c);
-    const a = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12' } })).body;
-    const b = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'b', osTemplate: 'debian-12', ipCount: 0 } })).body;
-    const ips: { ip: string; assignedTo: string | null }[] = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data;
+    const a = (
+      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+        key: c.key,
+        body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12' },
+      })
+    ).body;
+    const b = (
+      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+        key: c.key,
+        body: { productId: 'std-1c-2g-50', label: 'b', osTemplate: 'debian-12', ipCount: 0 },
+      })
+    ).body;
+    const ips: { ip: string; assignedTo: string | null }[] = (
+      await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })
+    ).body.data;
     const aIp = ips.find((ip) => ip.assignedTo === a.id)!.ip;
     const free = ips.filter((ip) => ip.assignedTo === null).map((ip) => ip.ip);
 
     const res = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
       key: c.key,
-      body: { changes: [{ ip: aIp, serverId: b.id }, { ip: free[0], serverId: a.id }, { ip: free[1], serverId: b.id }] },
+      body: {
+        changes: [
+          { ip: aIp, serverId: b.id },
+          { ip: free[0], serverId: a.id },
+          { ip: free[1], serverId: b.id },
+        ],
+      },
     });
     expect(res.status, res.text).toBe(200);
     const holder = (ip: string) => res.body.find((x: { ip: string }) => x.ip === ip).assignedTo;
     expect([holder(aIp), holder(free[0]), holder(free[1])]).toEqual([b.id, a.id, b.id]);
-    expect((await app.call('GET', `/v1/servers/${b.id}/ips`, { key: c.key })).body.data.map((x: { ip: string }) => x.ip).sort()).toEqual([aIp, free[1]].sort());
+    expect(
+      (await app.call('GET', `/v1/servers/${b.id}/ips`, { key: c.key })).body.data
+        .map((x: { ip: string }) => x.ip)
+        .sort(),
+    ).toEqual([aIp, free[1]].sort());
 
     // Another pool's server, a standalone address, an address outside the block: the whole batch is refused.
     const otherPool = await buy(c);
-    const foreign = (await app.call('POST', `/v1/pools/${otherPool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'f', osTemplate: 'debian-12' } })).body;
+    const foreign = (
+      await app.call('POST', `/v1/pools/${otherPool.id}/servers`, {
+        key: c.key,
+        body: { productId: 'std-1c-2g-50', label: 'f', osTemplate: 'debian-12' },
+      })
+    ).body;
     const snapshot = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data;
     expectError(
-      await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip: free[2], serverId: a.id }, { ip: free[3], serverId: foreign.id }] } }),
+      await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
+        key: c.key,
+        body: {
+          changes: [
+            { ip: free[2], serverId: a.id },
+            { ip: free[3], serverId: foreign.id },
+          ],
+        },
+      }),
       400,
       /changes\[1\]\.serverId.*not a server of this pool/,
     );
     expectError(
-      await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip: free[2], serverId: a.id }, { ip: '203.0.113.9', serverId: null }] } }),
+      await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
+        key: c.key,
+        body: {
+          changes: [
+            { ip: free[2], serverId: a.id },
+            { ip: '203.0.113.9', serverId: null },
+          ],
+        },
+      }),
       400,
       /changes\[1\]\.ip.*not an address of this pool/,
     );
-    expectError(await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip: free[2], serverId: a.id }, { ip: free[2], serverId: null }] } }), 400, /twice/);
+    expectError(
+      await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
+        key: c.key,
+        body: {
+          changes: [
+            { ip: free[2], serverId: a.id },
+            { ip: free[2], serverId: null },
+          ],
+        },
+      }),
+      400,
+      /twice/,
+    );
     expect((await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data).toEqual(snapshot);
 
     // null returns an address to the block
-    const back = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip: free[1], serverId: null }] } });
+    const back = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
+      key: c.key,
+      body: { changes: [{ ip: free[1], serverId: null }] },
+    });
     expect(back.body.find((x: { ip: string }) => x.ip === free[1]).assignedTo).toBeNull();
   });
 
@@ -260,7 +485,10 @@ describe('pool IPs', () => {
     const statuses: number[] = [];
     let last!: Reply<Json>;
     for (let i = 0; i < 7; i++) {
-      last = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, { key: c.key, body: { changes: [{ ip, serverId: null }] } });
+      last = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
+        key: c.key,
+        body: { changes: [{ ip, serverId: null }] },
+      });
       statuses.push(last.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
@@ -272,7 +500,12 @@ describe('delete', () => {
   it('needs servers:destroy; servers powered off and preserved, IP block returned, no refund', async () => {
     const c = await app.customer({ scopes: ALL, walletBalanceUsdCents: 50_000 });
     const pool = await buy(c);
-    const a = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12' } })).body;
+    const a = (
+      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+        key: c.key,
+        body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12' },
+      })
+    ).body;
     await advance(app, 180);
     const writer = await app.customer({ scopes: WRITE });
     expectError(await app.call('DELETE', `/v1/pools/${pool.id}`, { key: writer.key }), 403);
@@ -294,12 +527,29 @@ describe('GraphQL serves the same operations', () => {
   it('poolQuote and poolCreate over /graphql, with scope checks', async () => {
     const { gql } = await import('../helpers/graphql.ts');
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
-    const q = await gql(app, 'query($p: String!) { poolQuote(productId: $p, vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1) { monthlyUsdCents resolved { ramGb } } }', { key: c.key, variables: { p: 'pool-fra1' } });
+    const q = await gql(
+      app,
+      'query($p: String!) { poolQuote(productId: $p, vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1) { monthlyUsdCents resolved { ramGb } } }',
+      { key: c.key, variables: { p: 'pool-fra1' } },
+    );
     expect(q.body).toEqual({ data: { poolQuote: { monthlyUsdCents: SHAPE_PRICE, resolved: { ramGb: 16 } } } });
-    const m = await gql(app, 'mutation { poolCreate(productId: "pool-fra1", label: "g", vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0) { id status monthlyUsdCents usage { servers } bounds { vcpu { min max } } } }', { key: c.key });
-    expect(m.body.data.poolCreate).toMatchObject({ status: 'active', monthlyUsdCents: 2 * 400 + 500 + 300, usage: { servers: 0 }, bounds: { vcpu: { min: 2, max: 64 } } });
+    const m = await gql(
+      app,
+      'mutation { poolCreate(productId: "pool-fra1", label: "g", vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0) { id status monthlyUsdCents usage { servers } bounds { vcpu { min max } } } }',
+      { key: c.key },
+    );
+    expect(m.body.data.poolCreate).toMatchObject({
+      status: 'active',
+      monthlyUsdCents: 2 * 400 + 500 + 300,
+      usage: { servers: 0 },
+      bounds: { vcpu: { min: 2, max: 64 } },
+    });
     const reader = await app.customer({ scopes: ['servers:read'] });
-    const denied = await gql(app, 'mutation { poolCreate(productId: "pool-fra1", label: "g", vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0) { id } }', { key: reader.key });
+    const denied = await gql(
+      app,
+      'mutation { poolCreate(productId: "pool-fra1", label: "g", vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0) { id } }',
+      { key: reader.key },
+    );
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(await balance(app, reader)).toBe(10_000);
   });
@@ -309,19 +559,42 @@ describe('pool servers follow pool rules', () => {
   it('no plan change or add-ons of their own, Linux-only reinstall, and termination returns addresses to the block', async () => {
     const c = await app.customer({ scopes: ALL, walletBalanceUsdCents: 50_000 });
     const pool = await buy(c);
-    const s = (await app.call('POST', `/v1/pools/${pool.id}/servers`, { key: c.key, body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12', ipCount: 2 } })).body;
+    const s = (
+      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
+        key: c.key,
+        body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12', ipCount: 2 },
+      })
+    ).body;
     await advance(app, 180);
     expectError(await app.call('GET', `/v1/servers/${s.id}/plan-options`, { key: c.key }), 409, /capacity pool/);
-    expectError(await app.call('POST', `/v1/servers/${s.id}/change-plan`, { key: c.key, body: { productId: 'std-2c-4g-50' } }), 409, /capacity pool/);
+    expectError(
+      await app.call('POST', `/v1/servers/${s.id}/change-plan`, { key: c.key, body: { productId: 'std-2c-4g-50' } }),
+      409,
+      /capacity pool/,
+    );
     expect((await app.call('GET', `/v1/servers/${s.id}/addons`, { key: c.key })).body.data).toEqual([]);
-    expectError(await app.call('POST', `/v1/servers/${s.id}/addons`, { key: c.key, body: { addonId: 'addon-ipv4-1' } }), 400, /pool/);
-    expectError(await app.call('POST', `/v1/servers/${s.id}/reinstall`, { key: c.key, body: { osTemplate: 'windows-2022' } }), 400, /Linux only/);
+    expectError(
+      await app.call('POST', `/v1/servers/${s.id}/addons`, { key: c.key, body: { addonId: 'addon-ipv4-1' } }),
+      400,
+      /pool/,
+    );
+    expectError(
+      await app.call('POST', `/v1/servers/${s.id}/reinstall`, { key: c.key, body: { osTemplate: 'windows-2022' } }),
+      400,
+      /Linux only/,
+    );
     const before = await balance(app, c);
     expect((await app.call('DELETE', `/v1/servers/${s.id}`, { key: c.key })).status).toBe(200);
     const ips = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data;
     expect(ips).toHaveLength(16);
     expect(ips.every((ip: { assignedTo: string | null }) => ip.assignedTo === null)).toBe(true);
-    expect((await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body.usage).toEqual({ vcpu: 0, ramMb: 0, diskGb: 0, ips: 0, servers: 0 });
+    expect((await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body.usage).toEqual({
+      vcpu: 0,
+      ramMb: 0,
+      diskGb: 0,
+      ips: 0,
+      servers: 0,
+    });
     expect(await balance(app, c)).toBe(before);
   });
 });

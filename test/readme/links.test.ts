@@ -6,13 +6,17 @@ import { ROOT } from '../helpers/process.ts';
 
 /** The README, every Markdown file under docs/ and the benchmarks' README. */
 function markdownFiles(): string[] {
-  const under = (dir: string) => fs.existsSync(path.join(ROOT, dir))
-    ? (fs.readdirSync(path.join(ROOT, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => `${dir}/${f.split(path.sep).join('/')}`)
-    : [];
+  const under = (dir: string) =>
+    fs.existsSync(path.join(ROOT, dir))
+      ? (fs.readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
+          .filter((f) => f.endsWith('.md'))
+          .map((f) => `${dir}/${f.split(path.sep).join('/')}`)
+      : [];
   return ['README.md', ...under('docs'), 'bench/README.md'].filter((f) => fs.existsSync(path.join(ROOT, f)));
 }
 
-const readInRepo = (p: string) => (fs.existsSync(path.join(ROOT, p)) ? fs.readFileSync(path.join(ROOT, p), 'utf8') : undefined);
+const readInRepo = (p: string) =>
+  fs.existsSync(path.join(ROOT, p)) ? fs.readFileSync(path.join(ROOT, p), 'utf8') : undefined;
 
 const inRepo = (p: string) => fs.existsSync(path.join(ROOT, p));
 

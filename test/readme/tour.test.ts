@@ -16,7 +16,8 @@ function tourSnippets(): Map<string, { lang: string; code: string }> {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const tour = readme.slice(readme.indexOf('\n## Tour\n'), readme.indexOf('\n## ', readme.indexOf('\n## Tour\n') + 1));
   const snippets = new Map<string, { lang: string; code: string }>();
-  for (const m of tour.matchAll(/<!-- tour:([\w-]+) -->\n```(\w+)\n([\s\S]*?)\n```/g)) snippets.set(m[1], { lang: m[2], code: m[3] });
+  for (const m of tour.matchAll(/<!-- tour:([\w-]+) -->\n```(\w+)\n([\s\S]*?)\n```/g))
+    snippets.set(m[1], { lang: m[2], code: m[3] });
   // Every code block of the tour is one of them: none goes untested.
   expect(tour.match(/^```\w+$/gm)?.length).toBe(snippets.size);
   return snippets;
@@ -36,7 +37,10 @@ describe("README's tour, run as printed against a live server", () => {
     receiver = await startReceiver();
     customer = await app.customer();
     const serverId = await runningServer(app, customer, { label: 'web-1' });
-    const snapshot = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: customer.key, body: { name: 'before-upgrade' } });
+    const snapshot = await app.call('POST', `/v1/servers/${serverId}/snapshots`, {
+      key: customer.key,
+      body: { name: 'before-upgrade' },
+    });
     expect(snapshot.status, snapshot.text).toBe(200);
     // A directory standing for the checkout the reader runs in: the demo credentials file where
     // `npm start` writes it (with this test's key), and the project's node_modules for imports.
@@ -56,11 +60,16 @@ describe("README's tour, run as printed against a live server", () => {
     const s = snippets.get(name);
     expect(s, `README tour snippet ${name}`).toBeDefined();
     expect(s!.lang).toBe(lang);
-    return s!.code.replaceAll(DOCUMENTED, app.url).replaceAll(DOCUMENTED.replace('http', 'ws'), app.url.replace('http', 'ws'));
+    return s!.code
+      .replaceAll(DOCUMENTED, app.url)
+      .replaceAll(DOCUMENTED.replace('http', 'ws'), app.url.replace('http', 'ws'));
   }
 
   async function sh(code: string, env: Record<string, string> = { KEY: customer.key }): Promise<string> {
-    const { stdout } = await promisify(execFile)('bash', ['-eo', 'pipefail', '-c', code], { cwd: dir, env: { PATH: process.env.PATH, ...env } });
+    const { stdout } = await promisify(execFile)('bash', ['-eo', 'pipefail', '-c', code], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, ...env },
+    });
     return stdout;
   }
 
@@ -74,16 +83,25 @@ describe("README's tour, run as printed against a live server", () => {
   it('GraphQL: one request returns servers with their addresses, snapshots and add-ons', async () => {
     const out = JSON.parse(await sh(snippet('graphql', 'sh')));
     expect(out.errors).toBeUndefined();
-    expect(out.data.servers.data).toEqual([{
-      label: 'web-1', status: 'running', ips: [{ ip: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/), ptr: null }],
-      snapshots: [{ name: 'before-upgrade' }], addons: [],
-    }]);
+    expect(out.data.servers.data).toEqual([
+      {
+        label: 'web-1',
+        status: 'running',
+        ips: [{ ip: expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/), ptr: null }],
+        snapshots: [{ name: 'before-upgrade' }],
+        addons: [],
+      },
+    ]);
   });
 
   it('subscription: the graphql-ws client prints the events as they happen', async () => {
     const file = path.join(dir, 'subscribe.mjs');
     fs.writeFileSync(file, snippet('subscription', 'js'));
-    const child = spawn(process.execPath, [file], { cwd: dir, env: { PATH: process.env.PATH, KEY: customer.key }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [file], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, KEY: customer.key },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -91,7 +109,10 @@ describe("README's tour, run as printed against a live server", () => {
     try {
       // The client subscribes once it has connected; open tickets until one is printed.
       for (let i = 1; i <= 50 && !out.includes('ticket.created'); i++) {
-        const ticket = await app.call('POST', '/v1/tickets', { key: customer.key, body: { subject: `Tour ticket ${i}`, message: 'Hello' } });
+        const ticket = await app.call('POST', '/v1/tickets', {
+          key: customer.key,
+          body: { subject: `Tour ticket ${i}`, message: 'Hello' },
+        });
         expect(ticket.status, ticket.text).toBe(200);
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -102,8 +123,11 @@ describe("README's tour, run as printed against a live server", () => {
     const [type, data] = out.split('\n')[0].split(/ (.*)/);
     expect(type).toBe('ticket.created');
     expect(JSON.parse(data)).toEqual({
-      ticketId: expect.stringMatching(/^tkt_/), ticketNumber: expect.stringMatching(/^TKT-\d+$/),
-      subject: expect.stringMatching(/^Tour ticket \d+$/), status: 'open', priority: 'normal',
+      ticketId: expect.stringMatching(/^tkt_/),
+      ticketNumber: expect.stringMatching(/^TKT-\d+$/),
+      subject: expect.stringMatching(/^Tour ticket \d+$/),
+      status: 'open',
+      priority: 'normal',
     });
   });
 
@@ -115,11 +139,20 @@ describe("README's tour, run as printed against a live server", () => {
   });
 
   it('webhooks: the subscription created by curl delivers, and the verifier accepts exactly the genuine signature', async () => {
-    const create = snippet('webhook-create', 'sh').replace('https://example.com/hooks/svc', `${receiver.url}/hooks/svc`);
+    const create = snippet('webhook-create', 'sh').replace(
+      'https://example.com/hooks/svc',
+      `${receiver.url}/hooks/svc`,
+    );
     const hook = JSON.parse(await sh(create));
-    expect(hook).toMatchObject({ events: ['ticket.created', 'server.power.changed'], secret: expect.stringMatching(/^whsec_/) });
+    expect(hook).toMatchObject({
+      events: ['ticket.created', 'server.power.changed'],
+      secret: expect.stringMatching(/^whsec_/),
+    });
 
-    const opened = await app.call('POST', '/v1/tickets', { key: customer.key, body: { subject: 'Signed', message: 'Hello' } });
+    const opened = await app.call('POST', '/v1/tickets', {
+      key: customer.key,
+      body: { subject: 'Signed', message: 'Hello' },
+    });
     expect(opened.status, opened.text).toBe(200);
     await runDueWork(app);
     const delivery = receiver.received.find((r) => r.path === '/hooks/svc' && r.json?.data?.subject === 'Signed');
@@ -127,14 +160,17 @@ describe("README's tour, run as printed against a live server", () => {
 
     const file = path.join(dir, 'verify.mjs');
     fs.writeFileSync(file, snippet('webhook-verify', 'js'));
-    const { verifySignature } = (await import(pathToFileURL(file).href)) as { verifySignature: (body: Buffer, header: string, secret: string, tolerance?: number) => boolean };
+    const { verifySignature } = (await import(pathToFileURL(file).href)) as {
+      verifySignature: (body: Buffer, header: string, secret: string, tolerance?: number) => boolean;
+    };
     const body = Buffer.from(delivery!.body);
     const header = String(delivery!.headers['x-service-signature']);
     expect(verifySignature(body, header, hook.secret)).toBe(true);
     expect(verifySignature(Buffer.from(delivery!.body.replace('Signed', 'Forged')), header, hook.secret)).toBe(false);
     expect(verifySignature(body, header, 'whsec_another')).toBe(false);
     expect(verifySignature(body, 'nonsense', hook.secret)).toBe(false);
-    const signed = (t: number) => `t=${t},v1=${createHmac('sha256', hook.secret).update(`${t}.${delivery!.body}`).digest('hex')}`;
+    const signed = (t: number) =>
+      `t=${t},v1=${createHmac('sha256', hook.secret).update(`${t}.${delivery!.body}`).digest('hex')}`;
     const now = Math.floor(Date.now() / 1000);
     expect(verifySignature(body, signed(now), hook.secret)).toBe(true);
     expect(verifySignature(body, signed(now - 3600), hook.secret)).toBe(false);

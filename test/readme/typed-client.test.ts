@@ -18,7 +18,11 @@ describe('typed client example (examples/typed-client)', () => {
   });
 
   it('type-checks, and the same calls with a wrong path, field or type do not', () => {
-    const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+    const config = ts.getParsedCommandLineOfConfigFile(
+      path.join(ROOT, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    )!;
     // A file beside the example, never written to disk: each marked line must be refused.
     const wrongFile = path.join(ROOT, 'examples/typed-client/wrong.ts');
     const wrong = [
@@ -37,14 +41,17 @@ describe('typed client example (examples/typed-client)', () => {
     const host = ts.createCompilerHost(config.options);
     const getSourceFile = host.getSourceFile.bind(host);
     host.getSourceFile = (file, language, ...rest) =>
-      path.resolve(file) === wrongFile ? ts.createSourceFile(file, wrong, language) : getSourceFile(file, language, ...rest);
+      path.resolve(file) === wrongFile
+        ? ts.createSourceFile(file, wrong, language)
+        : getSourceFile(file, language, ...rest);
     const fileExists = host.fileExists.bind(host);
     host.fileExists = (file) => path.resolve(file) === wrongFile || fileExists(file);
     const program = ts.createProgram([EXAMPLE, wrongFile], config.options, host);
-    const messages = (file: string) => ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => {
-      const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
-      return { line, text: ts.flattenDiagnosticMessageText(d.messageText, '\n') };
-    });
+    const messages = (file: string) =>
+      ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => {
+        const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+        return { line, text: ts.flattenDiagnosticMessageText(d.messageText, '\n') };
+      });
     expect(messages(EXAMPLE)).toEqual([]);
     const refusedLines = new Set(messages(wrongFile).map((m) => m.line));
     const markedLines = wrong.split('\n').flatMap((text, i) => (text.includes('// wrong') ? [i + 1] : []));

@@ -14,7 +14,10 @@ import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
  */
 const DB = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
-if (!DB || !REDIS) console.log('scale-out suite skipped: it needs TEST_DATABASE_URL (PostgreSQL) and TEST_REDIS_URL (Redis); .ci/run sets both.');
+if (!DB || !REDIS)
+  console.log(
+    'scale-out suite skipped: it needs TEST_DATABASE_URL (PostgreSQL) and TEST_REDIS_URL (Redis); .ci/run sets both.',
+  );
 
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 
@@ -36,18 +39,33 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
     SIM_PROVISION_SECONDS: '60',
     LOG_LEVEL: 'warn',
   });
-  const call = async (base: string, method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+  const call = async (
+    base: string,
+    method: string,
+    path: string,
+    opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(base + path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const res = await fetch(base + path, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   };
-  const admin = (base: string, method: string, path: string, body?: unknown) => call(base, method, path, { body, headers: { Authorization: `Bearer ${ADMIN}` } });
+  const admin = (base: string, method: string, path: string, body?: unknown) =>
+    call(base, method, path, { body, headers: { Authorization: `Bearer ${ADMIN}` } });
   let customerCount = 0;
   const customer = async (scopes?: string[]) => {
-    const a = await admin(lb, 'POST', '/admin/accounts', { email: `c${++customerCount}-${Date.now()}@example.com`, name: 'C', country: 'DE', walletBalanceUsdCents: 100_000 });
+    const a = await admin(lb, 'POST', '/admin/accounts', {
+      email: `c${++customerCount}-${Date.now()}@example.com`,
+      name: 'C',
+      country: 'DE',
+      walletBalanceUsdCents: 100_000,
+    });
     const k = await admin(lb, 'POST', `/admin/accounts/${a.body.id}/api-keys`, scopes ? { scopes } : {});
     return { accountId: a.body.id as string, key: k.body.key as string };
   };
@@ -73,21 +91,32 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
   it('started together, they applied the migrations once', async () => {
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
-    const rows = (await client.query('SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY migration_name')).rows;
+    const rows = (
+      await client.query('SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY migration_name')
+    ).rows;
     await client.end();
-    const folders = fs.readdirSync(new URL('../../prisma/migrations', import.meta.url)).filter((f) => /^\d{14}_/.test(f));
+    const folders = fs
+      .readdirSync(new URL('../../prisma/migrations', import.meta.url))
+      .filter((f) => /^\d{14}_/.test(f));
     expect(rows.length).toBe(folders.length);
     expect(rows.every((r) => r.n === 1)).toBe(true);
-    for (const i of instances) expect((await call(i.url, 'GET', '/readyz')).body).toMatchObject({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+    for (const i of instances)
+      expect((await call(i.url, 'GET', '/readyz')).body).toMatchObject({
+        status: 'ready',
+        checks: { database: 'ok', redis: 'ok' },
+      });
   });
 
   it('200 requests with one key spread over the instances → exactly 120 allowed', async () => {
     const c = await customer(['account:read']);
     const statuses: number[] = [];
     const queue = Array.from({ length: 200 }, (_, i) => i);
-    await Promise.all(Array.from({ length: 12 }, async () => {
-      for (let i = queue.shift(); i !== undefined; i = queue.shift()) statuses.push((await call(lb, 'GET', '/v1/account', { key: c.key })).status);
-    }));
+    await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        for (let i = queue.shift(); i !== undefined; i = queue.shift())
+          statuses.push((await call(lb, 'GET', '/v1/account', { key: c.key })).status);
+      }),
+    );
     expect(statuses.filter((s) => s === 200).length).toBe(120);
     expect(statuses.filter((s) => s === 429).length).toBe(80);
     // Every instance served some of them: the balancer spreads round-robin.
@@ -100,11 +129,17 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
   it('a subscriber on instance A receives an event produced on instance B; the clock and idempotency records are shared', async () => {
     const [a, b, c3] = instances;
     const c = await customer();
-    const order = await admin(a.url, 'POST', `/admin/accounts/${c.accountId}/servers`, { productId: 'std-1c-2g-50', label: 'x', os: 'linux', osTemplate: 'debian-12' });
+    const order = await admin(a.url, 'POST', `/admin/accounts/${c.accountId}/servers`, {
+      productId: 'std-1c-2g-50',
+      label: 'x',
+      os: 'linux',
+      osTemplate: 'debian-12',
+    });
     await admin(a.url, 'POST', '/admin/clock/advance', { seconds: 120 });
     // Instance C sees the advanced clock and the provisioned server.
     let status = '';
-    for (let t = 0; t < 50 && status !== 'running'; t++, await sleep(100)) status = (await call(c3.url, 'GET', `/v1/servers/${order.body.id}`, { key: c.key })).body.status;
+    for (let t = 0; t < 50 && status !== 'running'; t++, await sleep(100))
+      status = (await call(c3.url, 'GET', `/v1/servers/${order.body.id}`, { key: c.key })).body.status;
     expect(status).toBe('running');
 
     const sub = await subscribeEvents(a.url, c.key, { types: ['server.power.changed'] });
@@ -116,13 +151,25 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
       await sub.dispose();
     }
 
-    const first = await call(a.url, 'POST', `/v1/servers/${order.body.id}/snapshots`, { key: c.key, body: { name: 'x' }, headers: { 'Idempotency-Key': 'cross-1' } });
-    const replay = await call(b.url, 'POST', `/v1/servers/${order.body.id}/snapshots`, { key: c.key, body: { name: 'x' }, headers: { 'Idempotency-Key': 'cross-1' } });
+    const first = await call(a.url, 'POST', `/v1/servers/${order.body.id}/snapshots`, {
+      key: c.key,
+      body: { name: 'x' },
+      headers: { 'Idempotency-Key': 'cross-1' },
+    });
+    const replay = await call(b.url, 'POST', `/v1/servers/${order.body.id}/snapshots`, {
+      key: c.key,
+      body: { name: 'x' },
+      headers: { 'Idempotency-Key': 'cross-1' },
+    });
     expect(first.status).toBe(200);
     expect(replay.status).toBe(200);
     expect(replay.body).toEqual(first.body);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    const other = await call(c3.url, 'POST', `/v1/servers/${order.body.id}/snapshots`, { key: c.key, body: { name: 'y' }, headers: { 'Idempotency-Key': 'cross-1' } });
+    const other = await call(c3.url, 'POST', `/v1/servers/${order.body.id}/snapshots`, {
+      key: c.key,
+      body: { name: 'y' },
+      headers: { 'Idempotency-Key': 'cross-1' },
+    });
     expect(other.status).toBe(422);
   });
 
@@ -132,7 +179,10 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
     beforeAll(async () => {
       receiver = await startReceiver();
       c = await customer();
-      const hook = await call(lb, 'POST', '/v1/webhooks', { key: c.key, body: { url: `${receiver.url}/hook`, events: ['server.created'], description: 'cluster' } });
+      const hook = await call(lb, 'POST', '/v1/webhooks', {
+        key: c.key,
+        body: { url: `${receiver.url}/hook`, events: ['server.created'], description: 'cluster' },
+      });
       expect(hook.status).toBe(200);
     });
     afterAll(() => receiver?.close());
@@ -140,13 +190,20 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
     const order = async (n: number) => {
       const ids: string[] = [];
       const queue = Array.from({ length: n }, (_, i) => i);
-      await Promise.all(Array.from({ length: 15 }, async () => {
-        for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
-          const r = await admin(lb, 'POST', `/admin/accounts/${c.accountId}/servers`, { productId: 'std-1c-2g-50', label: `s${i}`, os: 'linux', osTemplate: 'debian-12' });
-          expect(r.status).toBe(201);
-          ids.push(r.body.id);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 15 }, async () => {
+          for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+            const r = await admin(lb, 'POST', `/admin/accounts/${c.accountId}/servers`, {
+              productId: 'std-1c-2g-50',
+              label: `s${i}`,
+              os: 'linux',
+              osTemplate: 'debian-12',
+            });
+            expect(r.status).toBe(201);
+            ids.push(r.body.id);
+          }
+        }),
+      );
       return ids;
     };
     const byDelivery = () => {
@@ -188,8 +245,18 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
 
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
-      const events = (await client.query(`SELECT id FROM "Event" WHERE "accountId" = $1 AND type = 'server.created' AND data->>'serverId' = ANY($2)`, [c.accountId, ids])).rows;
-      const pending = (await client.query(`SELECT count(*)::int AS n FROM "WebhookDelivery" WHERE "accountId" = $1 AND status <> 'succeeded'`, [c.accountId])).rows[0].n;
+      const events = (
+        await client.query(
+          `SELECT id FROM "Event" WHERE "accountId" = $1 AND type = 'server.created' AND data->>'serverId' = ANY($2)`,
+          [c.accountId, ids],
+        )
+      ).rows;
+      const pending = (
+        await client.query(
+          `SELECT count(*)::int AS n FROM "WebhookDelivery" WHERE "accountId" = $1 AND status <> 'succeeded'`,
+          [c.accountId],
+        )
+      ).rows[0].n;
       await client.end();
       expect(events.length).toBe(400);
       expect(pending).toBe(0);
@@ -198,9 +265,12 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
       for (const e of events) expect(delivered.has(e.id)).toBe(true);
       // Duplicates, if any, are repeats of one delivery id for one event.
       const deliveriesPerEvent = new Map<string, Set<string>>();
-      for (const [delivery, v] of counts) deliveriesPerEvent.set(v.event, (deliveriesPerEvent.get(v.event) ?? new Set()).add(delivery));
+      for (const [delivery, v] of counts)
+        deliveriesPerEvent.set(v.event, (deliveriesPerEvent.get(v.event) ?? new Set()).add(delivery));
       expect([...deliveriesPerEvent.values()].every((s) => s.size === 1)).toBe(true);
-      console.log(`SIGKILL run: ${events.length} events, ${counts.size} deliveries, ${receiver.received.length} receipts (${receiver.received.length - counts.size} repeats of an attempt cut by the kill)`);
+      console.log(
+        `SIGKILL run: ${events.length} events, ${counts.size} deliveries, ${receiver.received.length} receipts (${receiver.received.length - counts.size} repeats of an attempt cut by the kill)`,
+      );
     });
   });
 });

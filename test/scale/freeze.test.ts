@@ -18,11 +18,13 @@ const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 
 /** Answers of `calls` started together, each with how long it took. */
 async function timed(calls: (() => Promise<Reply<Json>>)[]): Promise<{ res: Reply<Json>; ms: number }[]> {
-  return Promise.all(calls.map(async (call) => {
-    const started = Date.now();
-    const res = await call();
-    return { res, ms: Date.now() - started };
-  }));
+  return Promise.all(
+    calls.map(async (call) => {
+      const started = Date.now();
+      const res = await call();
+      return { res, ms: Date.now() - started };
+    }),
+  );
 }
 
 const lines = (app: TestApp, msg: string) => app.logs.filter((l) => l.includes(`"msg":"${msg}"`)).length;
@@ -50,8 +52,16 @@ describe.skipIf(!process.env.TEST_REDIS_URL || !hasRedisServer)('Redis frozen (S
 
   it('every request is answered within 1 s, rate limits fall back per instance, /readyz says degraded, the log says it once', async () => {
     const port = await freePort();
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await until(async () => !!spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().includes('PONG'), 5000);
+    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
+    await until(
+      async () =>
+        !!spawnSync('redis-cli', ['-p', String(port), 'ping'])
+          .stdout?.toString()
+          .includes('PONG'),
+      5000,
+    );
     const app = await startTestApp({ redisUrl: `redis://127.0.0.1:${port}` });
     apps.push(app);
     const c = await app.customer();
@@ -96,7 +106,10 @@ async function freezableProxy(targetPort: number) {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(targetPort, '127.0.0.1');
-    for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       sockets.add(from);
       from.on('data', (chunk) => to.write(chunk));
       from.on('error', () => to.destroy());
@@ -145,7 +158,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL frozen (no bytes eit
     const app = await startTestApp({ databaseUrl: url.href, idempotencyLeaseMs: 2000 });
     apps.push(app);
     const c: Customer = await app.customer();
-    const ticket = (key: string) => app.call('POST', '/v1/tickets', { key: c.key, body: { subject: `Frozen ${key}`, message: 'Hello?' }, headers: { 'Idempotency-Key': key } });
+    const ticket = (key: string) =>
+      app.call('POST', '/v1/tickets', {
+        key: c.key,
+        body: { subject: `Frozen ${key}`, message: 'Hello?' },
+        headers: { 'Idempotency-Key': key },
+      });
     expect((await app.call('GET', '/v1/account', { key: c.key })).status).toBe(200);
     expect((await ticket('warm')).status).toBe(200);
 
@@ -188,7 +206,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL frozen (no bytes eit
       let res = await ticket(key);
       for (let i = 0; i < 40 && res.status === 409; i++, await sleep(100)) res = await ticket(key);
       expect(res.status).toBe(200);
-      expect(await app.running.app.prisma.ticket.count({ where: { accountId: c.accountId, subject: `Frozen ${key}` } })).toBe(1);
+      expect(
+        await app.running.app.prisma.ticket.count({ where: { accountId: c.accountId, subject: `Frozen ${key}` } }),
+      ).toBe(1);
     }
   });
 });

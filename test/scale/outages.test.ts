@@ -18,9 +18,16 @@ afterAll(async () => {
 describe.runIf(hasRedisServer)('losing Redis', () => {
   let redis: ChildProcess | undefined;
   const startRedis = async (port: number) => {
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     for (let i = 0; i < 50; i++) {
-      if (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().includes('PONG')) return;
+      if (
+        spawnSync('redis-cli', ['-p', String(port), 'ping'])
+          .stdout?.toString()
+          .includes('PONG')
+      )
+        return;
       await sleep(100);
     }
     throw new Error('redis-server did not start');
@@ -43,9 +50,17 @@ describe.runIf(hasRedisServer)('losing Redis', () => {
     // The memory insurance limiter counts while Redis is away.
     expect(Number(during.headers.get('x-ratelimit-remaining'))).toBeLessThan(120);
     // Writes still commit their events at full speed; the relay does not wait for Redis.
-    const hook = await app.call('POST', '/v1/webhooks', { key: c.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    const hook = await app.call('POST', '/v1/webhooks', {
+      key: c.key,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
+    });
     expect(hook.status).toBe(200);
-    await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, { productId: 'std-1c-2g-50', label: 'r', os: 'linux', osTemplate: 'debian-12' });
+    await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, {
+      productId: 'std-1c-2g-50',
+      label: 'r',
+      os: 'linux',
+      osTemplate: 'debian-12',
+    });
     const started = Date.now();
     await app.admin('POST', '/admin/clock/advance', { seconds: 300 });
     expect(Date.now() - started).toBeLessThan(2000);
@@ -57,7 +72,8 @@ describe.runIf(hasRedisServer)('losing Redis', () => {
 
     await startRedis(port);
     let status = '';
-    for (let i = 0; i < 100 && status !== 'ready'; i++, await sleep(100)) status = (await app.call('GET', '/readyz')).body.status;
+    for (let i = 0; i < 100 && status !== 'ready'; i++, await sleep(100))
+      status = (await app.call('GET', '/readyz')).body.status;
     expect(status).toBe('ready');
     expect((await app.call('GET', '/v1/account', { key: c.key })).status).toBe(200);
   });
@@ -73,13 +89,21 @@ describe.runIf(process.env.TEST_DATABASE_URL)('losing PostgreSQL', () => {
     await admin.connect();
     try {
       await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
       for (const path of ['/v1/account', '/v1/servers']) {
         const started = Date.now();
         const res = await app.call('GET', path, { key: c.key });
         expect(Date.now() - started).toBeLessThan(4000);
         expect(res.status).toBe(503);
-        expect(res.body).toEqual({ statusCode: 503, message: expect.stringMatching(/database unreachable/), error: 'Service Unavailable', code: 'SERVICE_UNAVAILABLE' });
+        expect(res.body).toEqual({
+          statusCode: 503,
+          message: expect.stringMatching(/database unreachable/),
+          error: 'Service Unavailable',
+          code: 'SERVICE_UNAVAILABLE',
+        });
         expect(res.headers.get('retry-after')).toBe('5');
       }
       expect((await app.call('GET', '/readyz')).status).toBe(503);

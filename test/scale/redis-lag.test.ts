@@ -25,30 +25,37 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('Redis command bound under a busy e
   });
 });
 
-describe.skipIf(spawnSync('redis-server', ['--version']).status !== 0)('a frozen Redis (SIGSTOP, a throwaway server)', () => {
-  it('the first command waits out the bound; the next ones fail at once, unsent, for the quiet window; after it Redis is tried again', async () => {
-    const port = await freePort();
-    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    const redis = connectRedis(`redis://127.0.0.1:${port}`);
-    redis.on('error', () => undefined);
-    try {
-      for (let i = 0; i < 50 && redis.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 100));
-      await expect(redis.ping()).resolves.toBe('PONG');
-      server.kill('SIGSTOP');
-      let started = performance.now();
-      await expect(redis.ping()).rejects.toThrow('Command timed out');
-      expect(performance.now() - started).toBeGreaterThanOrEqual(REDIS_COMMAND_TIMEOUT_MS - 5);
-      started = performance.now();
-      await expect(redis.incr('x')).rejects.toThrow(/not answering/);
-      expect(performance.now() - started).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS / 2);
-      server.kill('SIGCONT');
-      await new Promise((r) => setTimeout(r, REDIS_QUIET_AFTER_TIMEOUT_MS + 50));
-      await expect(redis.ping()).resolves.toBe('PONG');
-      // The command refused during the quiet window was never sent.
-      await expect(redis.get('x')).resolves.toBeNull();
-    } finally {
-      redis.disconnect();
-      server.kill('SIGKILL');
-    }
-  });
-});
+describe.skipIf(spawnSync('redis-server', ['--version']).status !== 0)(
+  'a frozen Redis (SIGSTOP, a throwaway server)',
+  () => {
+    it('the first command waits out the bound; the next ones fail at once, unsent, for the quiet window; after it Redis is tried again', async () => {
+      const port = await freePort();
+      const server = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
+      const redis = connectRedis(`redis://127.0.0.1:${port}`);
+      redis.on('error', () => undefined);
+      try {
+        for (let i = 0; i < 50 && redis.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 100));
+        await expect(redis.ping()).resolves.toBe('PONG');
+        server.kill('SIGSTOP');
+        let started = performance.now();
+        await expect(redis.ping()).rejects.toThrow('Command timed out');
+        expect(performance.now() - started).toBeGreaterThanOrEqual(REDIS_COMMAND_TIMEOUT_MS - 5);
+        started = performance.now();
+        await expect(redis.incr('x')).rejects.toThrow(/not answering/);
+        expect(performance.now() - started).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS / 2);
+        server.kill('SIGCONT');
+        await new Promise((r) => setTimeout(r, REDIS_QUIET_AFTER_TIMEOUT_MS + 50));
+        await expect(redis.ping()).resolves.toBe('PONG');
+        // The command refused during the quiet window was never sent.
+        await expect(redis.get('x')).resolves.toBeNull();
+      } finally {
+        redis.disconnect();
+        server.kill('SIGKILL');
+      }
+    });
+  },
+);

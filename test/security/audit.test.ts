@@ -9,10 +9,34 @@ import { newFindings } from '../../.ci/audit.mjs';
  */
 const report = {
   vulnerabilities: {
-    tar: { via: [{ source: 1, title: 'Path traversal', url: 'https://github.com/advisories/GHSA-aaaa', severity: 'high', range: '<7.5.3' }] },
-    pino: { via: [{ source: 2, title: 'Slow regex', url: 'https://github.com/advisories/GHSA-bbbb', severity: 'moderate', range: '<1' }] },
+    tar: {
+      via: [
+        {
+          source: 1,
+          title: 'Path traversal',
+          url: 'https://github.com/advisories/GHSA-aaaa',
+          severity: 'high',
+          range: '<7.5.3',
+        },
+      ],
+    },
+    pino: {
+      via: [
+        {
+          source: 2,
+          title: 'Slow regex',
+          url: 'https://github.com/advisories/GHSA-bbbb',
+          severity: 'moderate',
+          range: '<1',
+        },
+      ],
+    },
     sofa: { via: ['tar'] },
-    ws: { via: [{ source: 3, title: 'DoS', url: 'https://github.com/advisories/GHSA-cccc', severity: 'critical', range: '<8' }] },
+    ws: {
+      via: [
+        { source: 3, title: 'DoS', url: 'https://github.com/advisories/GHSA-cccc', severity: 'critical', range: '<8' },
+      ],
+    },
   },
 };
 
@@ -25,12 +49,24 @@ describe('dependency audit rule', () => {
   });
 
   it('passes an allowlisted advisory', () => {
-    expect(newFindings(report, { advisories: [{ url: 'https://github.com/advisories/GHSA-aaaa' }, { url: 'https://github.com/advisories/GHSA-cccc' }] })).toEqual([]);
+    expect(
+      newFindings(report, {
+        advisories: [
+          { url: 'https://github.com/advisories/GHSA-aaaa' },
+          { url: 'https://github.com/advisories/GHSA-cccc' },
+        ],
+      }),
+    ).toEqual([]);
   });
 
   it('the allowlist gives every exception a package and a reason', () => {
     const list = JSON.parse(fs.readFileSync(new URL('../../.ci/audit-allowlist.json', import.meta.url), 'utf8'));
-    for (const a of list.advisories) expect(a).toMatchObject({ url: expect.stringMatching(/^https:\/\//), package: expect.any(String), reason: expect.stringMatching(/.{20}/) });
+    for (const a of list.advisories)
+      expect(a).toMatchObject({
+        url: expect.stringMatching(/^https:\/\//),
+        package: expect.any(String),
+        reason: expect.stringMatching(/.{20}/),
+      });
   });
 
   it('.ci/run runs it', () => {

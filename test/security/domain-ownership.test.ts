@@ -19,20 +19,26 @@ const SCOPES = ['mail:read', 'mail:write', 'hosting:read', 'hosting:write'];
 /** A domain registered (paid, active) in the customer's account. */
 async function registered(c: Customer, label = 'owned'): Promise<string> {
   const name = domainName(label);
-  const r = await app.admin('POST', `/admin/accounts/${c.accountId}/domains`, { domain: name, periodYears: 1, charge: true });
+  const r = await app.admin('POST', `/admin/accounts/${c.accountId}/domains`, {
+    domain: name,
+    periodYears: 1,
+    charge: true,
+  });
   expect(r.status, r.text).toBe(201);
   expect(r.body.domain.status).toBe('active');
   return name;
 }
 
 /** A refusal with the names and the proof value taken out: what it says about the world. */
-const shape = (message: string, ...names: string[]) => names.reduce((m, n) => m.replaceAll(n, 'NAME'), message).replace(/cloudhost-verify=[0-9a-f]+/g, 'PROOF');
+const shape = (message: string, ...names: string[]) =>
+  names.reduce((m, n) => m.replaceAll(n, 'NAME'), message).replace(/cloudhost-verify=[0-9a-f]+/g, 'PROOF');
 
-const enableMail = (c: Customer, domain: string) => app.call('POST', '/v1/mail/domains', { key: c.key, body: { domain } });
+const enableMail = (c: Customer, domain: string) =>
+  app.call('POST', '/v1/mail/domains', { key: c.key, body: { domain } });
 const mailRows = (domain: string) => app.running.app.prisma.mailDomain.count({ where: { domain } });
 
 describe('mail for a domain registered to another account', () => {
-  it('is refused as any unproven domain is, even with the stranger\'s own proof published; the owner then enables it at once', async () => {
+  it("is refused as any unproven domain is, even with the stranger's own proof published; the owner then enables it at once", async () => {
     const owner = await app.customer({ scopes: SCOPES });
     const stranger = await app.customer({ scopes: SCOPES });
     const domain = await registered(owner);
@@ -82,10 +88,15 @@ describe('mail for a domain registered to another account', () => {
 });
 
 describe('hosting custom domains', () => {
-  const put = (c: Customer, id: string, domain: string) => app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: c.key, body: { domain } });
-  const customOf = async (id: string) => app.running.app.prisma.hostingAccount.findUnique({ where: { id }, select: { customDomain: true, customDomainStatus: true } });
+  const put = (c: Customer, id: string, domain: string) =>
+    app.call('PUT', `/v1/hosting/${id}/custom-domain`, { key: c.key, body: { domain } });
+  const customOf = async (id: string) =>
+    app.running.app.prisma.hostingAccount.findUnique({
+      where: { id },
+      select: { customDomain: true, customDomainStatus: true },
+    });
 
-  it('a stranger cannot claim the registrant\'s domain, and a pending claim of theirs does not block the owner', async () => {
+  it("a stranger cannot claim the registrant's domain, and a pending claim of theirs does not block the owner", async () => {
     const owner = await app.customer({ scopes: SCOPES });
     const stranger = await app.customer({ scopes: SCOPES });
     const domain = await registered(owner, 'shop');
@@ -99,14 +110,20 @@ describe('hosting custom domains', () => {
 
     // A pending claim left from before proofs were asked for (or proven once, then the domain
     // changed hands) holds the name; the registrant's claim drops it.
-    await app.running.app.prisma.hostingAccount.update({ where: { id: strangerSite }, data: { customDomain: domain, customDomainStatus: 'pending' } });
+    await app.running.app.prisma.hostingAccount.update({
+      where: { id: strangerSite },
+      data: { customDomain: domain, customDomainStatus: 'pending' },
+    });
     const mine = await put(owner, ownerSite, domain);
     expect(mine.status, mine.text).toBe(200);
     expect(mine.body.customDomain).toMatchObject({ domain, status: 'pending' });
     expect(await customOf(strangerSite)).toEqual({ customDomain: null, customDomainStatus: null });
 
     // Nor can the stranger attach it by pointing DNS at their own site.
-    await app.running.app.prisma.hostingAccount.update({ where: { id: strangerSite }, data: { customDomain: `x.${domain}`, customDomainStatus: 'pending' } });
+    await app.running.app.prisma.hostingAccount.update({
+      where: { id: strangerSite },
+      data: { customDomain: `x.${domain}`, customDomainStatus: 'pending' },
+    });
     const strangerIp = (await app.call('GET', `/v1/hosting/${strangerSite}`, { key: stranger.key })).body.ip;
     expect((await app.admin('PUT', `/admin/dns/x.${domain}`, { target: strangerIp })).status).toBe(200);
     const verify = await app.call('POST', `/v1/hosting/${strangerSite}/custom-domain/verify`, { key: stranger.key });
@@ -127,7 +144,9 @@ describe('hosting custom domains', () => {
     const strangerSite = await activeHosting(app, stranger);
 
     const nobody = domainName('nobody');
-    const answers = await Promise.all([primary, custom, nobody].map(async (d) => [d, await put(stranger, strangerSite, d)] as const));
+    const answers = await Promise.all(
+      [primary, custom, nobody].map(async (d) => [d, await put(stranger, strangerSite, d)] as const),
+    );
     for (const [d, r] of answers) {
       expect(r.status, d).toBe(400);
       expect(r.body.message, d).not.toMatch(/used|another|already/);

@@ -20,7 +20,11 @@ async function listener() {
     socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, connections: () => connections, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 const NOT_ALLOWED = /^repo_url is not allowed: its host must resolve to public addresses only/;
@@ -42,7 +46,10 @@ afterAll(async () => {
 async function deploy(app: TestApp, repoUrl: string) {
   const c = await app.customer({ scopes: MANAGE });
   const id = await activeHosting(app, c);
-  const res = await app.call('POST', `/v1/hosting/${id}/git/deploy`, { key: c.key, body: { repo_url: repoUrl, branch: 'main' } });
+  const res = await app.call('POST', `/v1/hosting/${id}/git/deploy`, {
+    key: c.key,
+    body: { repo_url: repoUrl, branch: 'main' },
+  });
   const status = await app.call('GET', `/v1/hosting/${id}/git`, { key: c.key });
   return { res, status: status.body };
 }
@@ -115,7 +122,12 @@ describe('git deploy cannot reach loopback or private addresses', () => {
     // The name does not resolve at all: only the pin can bring ssh to the listener.
     const host = 'pinned.invalid';
     await expect(
-      runGit(['ls-remote', `ssh://git@${host}:${lis.port}/x.git`], { sshKey: '/dev/null', allowLocal: false, pin: { host, address: '127.0.0.1' }, timeoutMs: 20_000 }),
+      runGit(['ls-remote', `ssh://git@${host}:${lis.port}/x.git`], {
+        sshKey: '/dev/null',
+        allowLocal: false,
+        pin: { host, address: '127.0.0.1' },
+        timeoutMs: 20_000,
+      }),
     ).rejects.toThrow(/git ls-remote failed/);
     expect(lis.connections()).toBeGreaterThan(before);
   });
@@ -126,8 +138,14 @@ describe('webhooks and client metadata documents: no DNS oracle, no private fetc
     const prod = await startOAuthApp({ webhookAllowPrivate: false });
     try {
       const c = await prod.customer();
-      const internal = await prod.call('POST', '/v1/webhooks', { key: c.key, body: { url: `https://localhost:${lis.port}/hook`, events: ['*'] } });
-      const missing = await prod.call('POST', '/v1/webhooks', { key: c.key, body: { url: 'https://no-such-host.invalid/hook', events: ['*'] } });
+      const internal = await prod.call('POST', '/v1/webhooks', {
+        key: c.key,
+        body: { url: `https://localhost:${lis.port}/hook`, events: ['*'] },
+      });
+      const missing = await prod.call('POST', '/v1/webhooks', {
+        key: c.key,
+        body: { url: 'https://no-such-host.invalid/hook', events: ['*'] },
+      });
       expect(internal.status).toBe(400);
       expect(internal.body.message).toMatch(/not allowed/);
       expect(internal.body.message).not.toMatch(ADDRESS);
@@ -137,8 +155,22 @@ describe('webhooks and client metadata documents: no DNS oracle, no private fetc
       // A client metadata document on a private address is never fetched.
       const s = await signIn(prod, await accountHolder(prod));
       const before = lis.connections();
-      for (const clientId of [`https://localhost:${lis.port}/client.json`, `https://127.0.0.1:${lis.port}/client.json`, `https://[::ffff:7f00:1]:${lis.port}/client.json`]) {
-        const r = await getAuthorize(prod, { client_id: clientId, redirect_uri: 'http://127.0.0.1/callback', code_challenge: pkce().challenge, scope: 'servers:read', state: 's' }, s);
+      for (const clientId of [
+        `https://localhost:${lis.port}/client.json`,
+        `https://127.0.0.1:${lis.port}/client.json`,
+        `https://[::ffff:7f00:1]:${lis.port}/client.json`,
+      ]) {
+        const r = await getAuthorize(
+          prod,
+          {
+            client_id: clientId,
+            redirect_uri: 'http://127.0.0.1/callback',
+            code_challenge: pkce().challenge,
+            scope: 'servers:read',
+            state: 's',
+          },
+          s,
+        );
         expect(r.status, clientId).toBe(400);
         expect(r.html, clientId).toContain('not allowed');
         expect(await prod.running.app.prisma.oAuthClient.count({ where: { id: clientId } })).toBe(0);

@@ -35,7 +35,11 @@ export interface Estate {
   secrets: Record<string, string>;
 }
 
-async function ok(res: Promise<{ status: number; body: Json; text: string }>, what: string, status = 200): Promise<Json> {
+async function ok(
+  res: Promise<{ status: number; body: Json; text: string }>,
+  what: string,
+  status = 200,
+): Promise<Json> {
   const r = await res;
   expect(r.status, `${what}: ${r.text}`).toBe(status);
   return r.body;
@@ -48,23 +52,48 @@ export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver)
 
   const serverId = await runningServer(app, c);
   // Under load (parallel files, PostgreSQL) provisioning can need another tick of the simulated clock.
-  for (let i = 0; i < 5 && (await call('GET', `/v1/servers/${serverId}`)).body.status !== 'running'; i++) await advance(app, 120);
+  for (let i = 0; i < 5 && (await call('GET', `/v1/servers/${serverId}`)).body.status !== 'running'; i++)
+    await advance(app, 120);
   const ips = (await ok(call('GET', `/v1/servers/${serverId}/ips`), 'ips')).data;
-  if (!ips.length) throw new Error(`server ${serverId} has no addresses: ${JSON.stringify((await call('GET', `/v1/servers/${serverId}`)).body)}`);
+  if (!ips.length)
+    throw new Error(
+      `server ${serverId} has no addresses: ${JSON.stringify((await call('GET', `/v1/servers/${serverId}`)).body)}`,
+    );
   const serverIp: string = ips[0].ip;
-  const snapshot = await ok(call('POST', `/v1/servers/${serverId}/snapshots`, { name: 'before-upgrade', description: 'fixture' }), 'snapshot');
+  const snapshot = await ok(
+    call('POST', `/v1/servers/${serverId}/snapshots`, { name: 'before-upgrade', description: 'fixture' }),
+    'snapshot',
+  );
   await advance(app, 120);
   const addon = await ok(call('POST', `/v1/servers/${serverId}/addons`, { addonId: 'addon-ipv4-1' }), 'addon');
   await ok(call('PUT', `/v1/servers/${serverId}/ips/${serverIp}/ptr`, { hostname: 'mail.example.com' }), 'ptr');
 
-  const pool = await ok(call('POST', '/v1/pools', { productId: 'pool-fra1', label: 'cluster', vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1 }), 'pool');
+  const pool = await ok(
+    call('POST', '/v1/pools', { productId: 'pool-fra1', label: 'cluster', vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1 }),
+    'pool',
+  );
   await advance(app, 180);
 
   const hostingId = await activeHosting(app, c);
-  await ok(call('PUT', `/v1/hosting/${hostingId}/files`, { path: '/public_html/index.html', content: '<h1>hello</h1>' }), 'file');
-  await ok(call('PUT', `/v1/hosting/${hostingId}/cron`, { jobs: [{ schedule: '*/5 * * * *', command: 'php /home/site/cron.php' }] }), 'cron');
+  await ok(
+    call('PUT', `/v1/hosting/${hostingId}/files`, { path: '/public_html/index.html', content: '<h1>hello</h1>' }),
+    'file',
+  );
+  await ok(
+    call('PUT', `/v1/hosting/${hostingId}/cron`, {
+      jobs: [{ schedule: '*/5 * * * *', command: 'php /home/site/cron.php' }],
+    }),
+    'cron',
+  );
   secrets.protectedDirPassword = 'Pr0tected-Dir-Secret-9d1f';
-  await ok(call('POST', `/v1/hosting/${hostingId}/protected-dirs`, { path: '/public_html', basic_user: 'admin', password: secrets.protectedDirPassword }), 'protected dir');
+  await ok(
+    call('POST', `/v1/hosting/${hostingId}/protected-dirs`, {
+      path: '/public_html',
+      basic_user: 'admin',
+      password: secrets.protectedDirPassword,
+    }),
+    'protected dir',
+  );
   const database = await ok(call('POST', `/v1/hosting/${hostingId}/databases`, { suffix: 'shop' }), 'database');
   const backup = await ok(call('POST', `/v1/hosting/${hostingId}/backups`), 'backup');
 
@@ -72,13 +101,47 @@ export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver)
   await proveDomain(app, c.accountId, mailName);
   const mailDomain = await ok(call('POST', '/v1/mail/domains', { domain: mailName }), 'mail domain');
   secrets.mailboxPassword = 'Mailbox-Secret-Passw0rd-7c2e';
-  const mailbox = await ok(call('POST', '/v1/mail/mailboxes', { domain_id: mailDomain.id, local_part: 'ada', password: secrets.mailboxPassword, quota_mb: 1024 }), 'mailbox');
-  const alias = await ok(call('POST', '/v1/mail/aliases', { domain_id: mailDomain.id, source_local: 'info', destination: 'ada@example.org' }), 'alias');
+  const mailbox = await ok(
+    call('POST', '/v1/mail/mailboxes', {
+      domain_id: mailDomain.id,
+      local_part: 'ada',
+      password: secrets.mailboxPassword,
+      quota_mb: 1024,
+    }),
+    'mailbox',
+  );
+  const alias = await ok(
+    call('POST', '/v1/mail/aliases', {
+      domain_id: mailDomain.id,
+      source_local: 'info',
+      destination: 'ada@example.org',
+    }),
+    'alias',
+  );
 
-  const domain = (await ok(app.admin('POST', `/admin/accounts/${c.accountId}/domains`, { domain: domainName('reg'), periodYears: 1, charge: true }), 'domain', 201)).domain;
-  const invoice = await ok(app.admin('POST', `/admin/accounts/${c.accountId}/invoices`, { items: [{ description: 'Consulting', amountUsdCents: 1200 }] }), 'invoice', 201);
+  const domain = (
+    await ok(
+      app.admin('POST', `/admin/accounts/${c.accountId}/domains`, {
+        domain: domainName('reg'),
+        periodYears: 1,
+        charge: true,
+      }),
+      'domain',
+      201,
+    )
+  ).domain;
+  const invoice = await ok(
+    app.admin('POST', `/admin/accounts/${c.accountId}/invoices`, {
+      items: [{ description: 'Consulting', amountUsdCents: 1200 }],
+    }),
+    'invoice',
+    201,
+  );
 
-  const hook = await ok(call('POST', '/v1/webhooks', { url: `${receiver.url}/estate`, events: ['*'], description: 'fixture' }), 'webhook');
+  const hook = await ok(
+    call('POST', '/v1/webhooks', { url: `${receiver.url}/estate`, events: ['*'], description: 'fixture' }),
+    'webhook',
+  );
   secrets.webhookSecret = hook.secret;
   const ticket = await ok(call('POST', '/v1/tickets', { subject: 'Fixture', message: 'Hello support' }), 'ticket');
   await app.running.app.runDueWork();
@@ -125,7 +188,10 @@ export async function accountState(app: TestApp, accountId: string): Promise<Rec
     );
     // One statement for all tables: cheap enough to run around every fuzz case.
     sql = [
-      ...tables.map(({ table_name }) => `SELECT '${table_name}' AS t, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS d FROM "${table_name}" x WHERE "accountId"::text = $1`),
+      ...tables.map(
+        ({ table_name }) =>
+          `SELECT '${table_name}' AS t, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS d FROM "${table_name}" x WHERE "accountId"::text = $1`,
+      ),
       `SELECT 'Account' AS t, md5(x::text) AS d FROM "Account" x WHERE id::text = $1`,
     ].join(' UNION ALL ');
     stateQueries.set(app, sql);

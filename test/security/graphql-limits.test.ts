@@ -19,7 +19,14 @@ import { gql } from '../helpers/graphql.ts';
 // REST and MCP build their documents from the REST view (no graph edges).
 const schema = restView(getSchema());
 const selectionOf = (op: Operation): string => {
-  const node = buildOperationNodeForField({ schema, kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION, field: op.name, models: [], ignore: [], circularReferenceDepth: 2 });
+  const node = buildOperationNodeForField({
+    schema,
+    kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
+    field: op.name,
+    models: [],
+    ignore: [],
+    circularReferenceDepth: 2,
+  });
   return print({ kind: Kind.DOCUMENT, definitions: [node] } as DocumentNode);
 };
 
@@ -37,7 +44,10 @@ afterAll(() => app?.stop());
 async function send(query: string, body?: unknown) {
   await app.running.app.runDueWork();
   sql.length = 0;
-  const res = body === undefined ? await gql(app, query, { key: c.key }) : await app.call('POST', '/graphql', { key: c.key, body });
+  const res =
+    body === undefined
+      ? await gql(app, query, { key: c.key })
+      : await app.call('POST', '/graphql', { key: c.key, body });
   // The statements of the fields these documents name (background work — the event relay, its
   // transactions — may run meanwhile and is not counted).
   const ran = sql.filter((s) => /"(Server|ServerIp|Snapshot|ServerAddon|Pool|Account)"/.test(s));
@@ -54,7 +64,11 @@ function expectRefused({ res, ran }: Awaited<ReturnType<typeof send>>, message: 
 
 describe('GraphQL query limits', () => {
   it('every document REST and MCP build for an operation fits the limits', () => {
-    const rules = [maxDepthRule({ n: GRAPHQL_LIMITS.maxDepth }), costLimitRule({ maxCost: GRAPHQL_LIMITS.maxCost }), maxAliasesRule({ n: GRAPHQL_LIMITS.maxAliases })];
+    const rules = [
+      maxDepthRule({ n: GRAPHQL_LIMITS.maxDepth }),
+      costLimitRule({ maxCost: GRAPHQL_LIMITS.maxCost }),
+      maxAliasesRule({ n: GRAPHQL_LIMITS.maxAliases }),
+    ];
     const ops = listOperations(schema);
     for (const op of ops) expect(validate(schema, parse(selectionOf(op)), rules), op.name).toEqual([]);
     expect(ops.length).toBeGreaterThan(100);
@@ -74,25 +88,40 @@ describe('GraphQL query limits', () => {
 
   it(`refuses a document whose cost is over ${GRAPHQL_LIMITS.maxCost} (every field of a pool, ${GRAPHQL_LIMITS.maxAliases} times)`, async () => {
     const pool = listOperations(schema).find((op) => op.name === 'pool')!;
-    const body = selectionOf(pool).replace(/^query[^{]*\{\s*pool\(id: \$id\)/, '').trim().replace(/\}$/, '');
+    const body = selectionOf(pool)
+      .replace(/^query[^{]*\{\s*pool\(id: \$id\)/, '')
+      .trim()
+      .replace(/\}$/, '');
     const query = `{ ${Array.from({ length: GRAPHQL_LIMITS.maxAliases }, (_, i) => `p${i}: pool(id: "pool_x") ${body}`).join(' ')} }`;
     expectRefused(await send(query), /cost limit/i);
   });
 
   it(`refuses more than ${GRAPHQL_LIMITS.maxAliases} aliases`, async () => {
-    expectRefused(await send(`{ ${Array.from({ length: 16 }, (_, i) => `s${i}: servers { data { id } }`).join(' ')} }`), /aliases limit of 15/i);
+    expectRefused(
+      await send(`{ ${Array.from({ length: 16 }, (_, i) => `s${i}: servers { data { id } }`).join(' ')} }`),
+      /aliases limit of 15/i,
+    );
   });
 
   it(`refuses more than ${GRAPHQL_LIMITS.maxDirectives} directives`, async () => {
-    expectRefused(await send(`{ servers ${'@include(if: true) '.repeat(11)}{ data { id } } }`), /directives limit of 10/i);
+    expectRefused(
+      await send(`{ servers ${'@include(if: true) '.repeat(11)}{ data { id } } }`),
+      /directives limit of 10/i,
+    );
   });
 
   it(`refuses a document of more than ${GRAPHQL_LIMITS.maxTokens} tokens`, async () => {
-    expectRefused(await send(`{ servers { data { ${'id '.repeat(GRAPHQL_LIMITS.maxTokens)}} } }`), /token limit of 2000/i);
+    expectRefused(
+      await send(`{ servers { data { ${'id '.repeat(GRAPHQL_LIMITS.maxTokens)}} } }`),
+      /token limit of 2000/i,
+    );
   });
 
   it('refuses introspection nested through fields → type → fields (graphql-js MaxIntrospectionDepthRule)', async () => {
-    expectRefused(await send('{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }'), /introspection depth/i);
+    expectRefused(
+      await send('{ __schema { types { fields { type { fields { type { fields { name } } } } } } } }'),
+      /introspection depth/i,
+    );
   });
 
   it('still answers the standard introspection query', async () => {
@@ -103,7 +132,10 @@ describe('GraphQL query limits', () => {
   });
 
   it('refuses batching (an array body) before running anything', async () => {
-    const { res, ran } = await send('', [{ query: '{ servers { data { id } } }' }, { query: '{ servers { data { id } } }' }]);
+    const { res, ran } = await send('', [
+      { query: '{ servers { data { id } } }' },
+      { query: '{ servers { data { id } } }' },
+    ]);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(/batching/i);
     expect(ran).toEqual([]);
@@ -116,7 +148,10 @@ describe('GraphQL query limits', () => {
     const invalid = await send('{ servers { nope } }');
     expectRefused(invalid, /Cannot query field "nope"/);
     expect(invalid.res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    const variables = await gql(app, 'query($l: Int) { servers(limit: $l) { data { id } } }', { key: c.key, variables: { l: 'ten' } });
+    const variables = await gql(app, 'query($l: Int) { servers(limit: $l) { data { id } } }', {
+      key: c.key,
+      variables: { l: 'ten' },
+    });
     expect(variables.status, variables.text).toBe(400);
     expect(variables.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
   });

@@ -27,11 +27,29 @@ function surfaces(): { name: string; method: string; path: string; headers?: Rec
     { name: 'REST error', method: 'GET', path: '/v1/account' },
     { name: 'REST unknown route', method: 'GET', path: '/v1/nope', headers: bearer },
     { name: 'OpenAPI', method: 'GET', path: '/v1/openapi.json' },
-    { name: 'GraphQL', method: 'POST', path: '/graphql', headers: { ...bearer, ...json }, body: '{"query":"{ account { id } }"}' },
+    {
+      name: 'GraphQL',
+      method: 'POST',
+      path: '/graphql',
+      headers: { ...bearer, ...json },
+      body: '{"query":"{ account { id } }"}',
+    },
     { name: 'GraphQL error', method: 'POST', path: '/graphql', headers: json, body: '{"query":"{ account { id } }"}' },
-    { name: 'MCP', method: 'POST', path: '/mcp', headers: { ...bearer, ...json, Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) },
+    {
+      name: 'MCP',
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...bearer, ...json, Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    },
     { name: 'MCP error', method: 'POST', path: '/mcp', headers: json, body: '{}' },
-    { name: 'OAuth token', method: 'POST', path: '/oauth/token', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=x&client_id=svc-cli' },
+    {
+      name: 'OAuth token',
+      method: 'POST',
+      path: '/oauth/token',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=x&client_id=svc-cli',
+    },
     { name: 'OAuth metadata', method: 'GET', path: '/.well-known/oauth-authorization-server' },
     { name: 'admin', method: 'GET', path: '/admin/catalogue', headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } },
     { name: 'admin error', method: 'GET', path: '/admin/catalogue' },
@@ -52,7 +70,11 @@ describe('every surface', () => {
   it('sends no X-Powered-By, sends nosniff, and no CORS header to a foreign Origin', async () => {
     const failures: string[] = [];
     for (const s of surfaces()) {
-      const res = await fetch(app.url + s.path, { method: s.method, headers: { ...s.headers, Origin: EVIL }, body: s.body });
+      const res = await fetch(app.url + s.path, {
+        method: s.method,
+        headers: { ...s.headers, Origin: EVIL },
+        body: s.body,
+      });
       await res.arrayBuffer();
       const cors = [...res.headers.keys()].filter((k) => k.startsWith('access-control-'));
       if (res.headers.has('x-powered-by')) failures.push(`${s.name}: X-Powered-By`);
@@ -64,8 +86,23 @@ describe('every surface', () => {
 
   it('answers a CORS preflight from a foreign Origin without any Access-Control-Allow-* header', async () => {
     const failures: string[] = [];
-    for (const path of ['/graphql', '/v1/account', '/v1/servers', '/mcp', '/oauth/token', '/admin/accounts', '/dashboard/api/keys']) {
-      const res = await fetch(app.url + path, { method: 'OPTIONS', headers: { Origin: EVIL, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' } });
+    for (const path of [
+      '/graphql',
+      '/v1/account',
+      '/v1/servers',
+      '/mcp',
+      '/oauth/token',
+      '/admin/accounts',
+      '/dashboard/api/keys',
+    ]) {
+      const res = await fetch(app.url + path, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: EVIL,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization, content-type',
+        },
+      });
       await res.arrayBuffer();
       const cors = [...res.headers.keys()].filter((k) => k.startsWith('access-control-'));
       if (cors.length) failures.push(`${path} (${res.status}): ${cors.join(', ')}`);

@@ -73,7 +73,10 @@ const BY_NAME: Record<string, unknown> = {
 
 /** A plausible value of a GraphQL input type. */
 function sampleOf(type: GraphQLInputType, name: string, op: Operation): unknown {
-  if (name === 'productId') return op.meta.area === 'pools' && op.path.startsWith('/pools') && !op.path.endsWith('/servers') ? 'pool-fra1' : 'std-2c-4g-50';
+  if (name === 'productId')
+    return op.meta.area === 'pools' && op.path.startsWith('/pools') && !op.path.endsWith('/servers')
+      ? 'pool-fra1'
+      : 'std-2c-4g-50';
   if (name === 'cursor') return undefined;
   if (Object.hasOwn(BY_NAME, name)) return BY_NAME[name];
   const inner = isNonNullType(type) ? type.ofType : type;
@@ -106,7 +109,8 @@ export function pathValue(path: string, param: string, e: Estate): string | numb
   if (param === 'addonId') return e.addonId;
   if (param === 'ip') return e.serverIp;
   if (param === 'action') return 'reboot';
-  if (param !== 'id') throw new Error(`No fixture for path parameter :${param} of ${path}: add one to test/security/requests.ts`);
+  if (param !== 'id')
+    throw new Error(`No fixture for path parameter :${param} of ${path}: add one to test/security/requests.ts`);
   const prefixes: [string, string | number][] = [
     ['/servers/', e.serverId],
     ['/pools/', e.poolId],
@@ -175,10 +179,17 @@ export function restRequest(op: Operation, args: Args): RestRequest {
 }
 
 /** The binary route's request (path parameters from the estate). */
-export function binaryRequest(route: BinaryRoute, e: Estate, params: Record<string, string | number> = {}): { method: string; url: string; form?: FormData } {
+export function binaryRequest(
+  route: BinaryRoute,
+  e: Estate,
+  params: Record<string, string | number> = {},
+): { method: string; url: string; form?: FormData } {
   let path: string = route.path;
-  for (const [, name] of route.path.matchAll(/:(\w+)/g)) path = path.replace(`:${name}`, encodeURIComponent(String(params[name] ?? pathValue(route.path, name, e))));
-  const query = route.query.some((q) => q.name === 'path') ? `?path=${encodeURIComponent(route.upload ? '/public_html' : '/public_html/index.html')}` : '';
+  for (const [, name] of route.path.matchAll(/:(\w+)/g))
+    path = path.replace(`:${name}`, encodeURIComponent(String(params[name] ?? pathValue(route.path, name, e))));
+  const query = route.query.some((q) => q.name === 'path')
+    ? `?path=${encodeURIComponent(route.upload ? '/public_html' : '/public_html/index.html')}`
+    : '';
   let form: FormData | undefined;
   if (route.upload) {
     form = new FormData();
@@ -193,7 +204,14 @@ const documents = new Map<string, string>();
 export function documentFor(schema: GraphQLSchema, op: Operation): string {
   let text = documents.get(op.name);
   if (!text) {
-    const node = buildOperationNodeForField({ schema: restView(schema), kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION, field: op.name, models: [], ignore: [], circularReferenceDepth: 2 });
+    const node = buildOperationNodeForField({
+      schema: restView(schema),
+      kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
+      field: op.name,
+      models: [],
+      ignore: [],
+      circularReferenceDepth: 2,
+    });
     text = print({ kind: Kind.DOCUMENT, definitions: [node] } as DocumentNode);
     documents.set(op.name, text);
   }

@@ -11,7 +11,16 @@ import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { SPEC_OPERATIONS } from '../spec-operations.ts';
 import { accountState, buildEstate, type Estate } from './estate.ts';
-import { argsFor, binaryRequest, documentFor, inPool, missingLike, RESOURCE_PARAMS, restRequest, type Args } from './requests.ts';
+import {
+  argsFor,
+  binaryRequest,
+  documentFor,
+  inPool,
+  missingLike,
+  RESOURCE_PARAMS,
+  restRequest,
+  type Args,
+} from './requests.ts';
 
 /**
  * OWASP API1 (broken object level authorization) and API5 (broken function level
@@ -52,7 +61,8 @@ const counts = { rest: 0, graphql: 0, mcp: 0, restOps: 0, graphqlOps: 0, mcpTool
 
 const lacking = (scope: Scope) => sets.filter((s) => !s.scopes.includes(scope));
 const hasResourceParam = (path: string) => [...path.matchAll(/:(\w+)/g)].some((m) => RESOURCE_PARAMS.has(m[1]));
-const resourceParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]).filter((p) => RESOURCE_PARAMS.has(p));
+const resourceParams = (path: string) =>
+  [...path.matchAll(/:(\w+)/g)].map((m) => m[1]).filter((p) => RESOURCE_PARAMS.has(p));
 
 async function rest(req: { method: string; url: string; body?: unknown; form?: FormData }, key?: string) {
   const headers: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
@@ -106,7 +116,9 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  const scopeSets = operations.reduce((n, op) => n + lacking(op.meta.scope).length, 0) + binaries.reduce((n, r) => n + lacking(r.scope).length, 0);
+  const scopeSets =
+    operations.reduce((n, op) => n + lacking(op.meta.scope).length, 0) +
+    binaries.reduce((n, r) => n + lacking(r.scope).length, 0);
   console.log(
     `scope matrix: REST ${counts.restOps} operations (${operations.length} + ${binaries.length} binary), GraphQL ${counts.graphqlOps} fields, MCP ${counts.mcpTools} tools; ` +
       `${sets.length} keys, ${scopeSets} (operation × lacking scope set) pairs on REST; checks: REST ${counts.rest}, GraphQL ${counts.graphql}, MCP ${counts.mcp}, total ${counts.rest + counts.graphql + counts.mcp}`,
@@ -120,7 +132,10 @@ vi.setConfig({ testTimeout: 180_000 });
 
 describe('the matrix is generated from the metadata', () => {
   it('covers every operation of the spec coverage table', () => {
-    const covered = new Set([...operations.map((op) => `${op.method} ${op.path}`), ...binaries.map((r) => `${r.method} ${r.path}`)]);
+    const covered = new Set([
+      ...operations.map((op) => `${op.method} ${op.path}`),
+      ...binaries.map((r) => `${r.method} ${r.path}`),
+    ]);
     expect(SPEC_OPERATIONS.filter((s) => !covered.has(`${s.method} ${s.path}`))).toEqual([]);
     expect(sets).toHaveLength(ALL_SCOPES.length * 2);
     for (const op of operations) expect(lacking(op.meta.scope)).toHaveLength(ALL_SCOPES.length);
@@ -130,7 +145,14 @@ describe('the matrix is generated from the metadata', () => {
 describe('REST', () => {
   it("the generated requests are real: account A's own full-scope key reads every GET operation with 200", async () => {
     const failures: string[] = [];
-    const reads = [...operations.filter((op) => op.method === 'GET').map((op) => ({ name: op.meta.rest, req: restRequest(op, argsFor(op, A)) })), ...binaries.filter((r) => r.method === 'GET').map((r) => ({ name: `${r.method} ${r.path}`, req: binaryRequest(r, A) }))];
+    const reads = [
+      ...operations
+        .filter((op) => op.method === 'GET')
+        .map((op) => ({ name: op.meta.rest, req: restRequest(op, argsFor(op, A)) })),
+      ...binaries
+        .filter((r) => r.method === 'GET')
+        .map((r) => ({ name: `${r.method} ${r.path}`, req: binaryRequest(r, A) })),
+    ];
     await inPool(reads, 4, async ({ name, req }) => {
       const res = await rest(req, A.customer.key);
       counts.rest++;
@@ -142,11 +164,21 @@ describe('REST', () => {
 
   it('no credential → 401 with WWW-Authenticate on every operation', async () => {
     const failures: string[] = [];
-    const reqs = [...operations.map((op) => ({ name: op.meta.rest, req: restRequest(op, argsFor(op, A)) })), ...binaries.map((r) => ({ name: `${r.method} ${r.path}`, req: binaryRequest(r, A) }))];
+    const reqs = [
+      ...operations.map((op) => ({ name: op.meta.rest, req: restRequest(op, argsFor(op, A)) })),
+      ...binaries.map((r) => ({ name: `${r.method} ${r.path}`, req: binaryRequest(r, A) })),
+    ];
     await inPool(reqs, 6, async ({ name, req }) => {
       const res = await rest(req);
       counts.rest++;
-      check(failures, res.status === 401 && res.body?.statusCode === 401 && res.body?.error === 'Unauthorized' && /^Bearer/.test(res.headers.get('www-authenticate') ?? ''), `${name}: ${res.status} ${res.text}`);
+      check(
+        failures,
+        res.status === 401 &&
+          res.body?.statusCode === 401 &&
+          res.body?.error === 'Unauthorized' &&
+          /^Bearer/.test(res.headers.get('www-authenticate') ?? ''),
+        `${name}: ${res.status} ${res.text}`,
+      );
     });
     counts.restOps = reqs.length;
     expect(failures).toEqual([]);
@@ -155,14 +187,37 @@ describe('REST', () => {
   it('every scope set lacking the scope → 403 naming it, on a real resource', async () => {
     const failures: string[] = [];
     const cases = [
-      ...operations.flatMap((op) => lacking(op.meta.scope).map((set) => ({ name: `${op.meta.rest} [${set.label}]`, scope: op.meta.scope, req: restRequest(op, argsFor(op, A)), key: set.key }))),
-      ...binaries.flatMap((r) => lacking(r.scope).map((set) => ({ name: `${r.method} ${r.path} [${set.label}]`, scope: r.scope, req: binaryRequest(r, A), key: set.key }))),
+      ...operations.flatMap((op) =>
+        lacking(op.meta.scope).map((set) => ({
+          name: `${op.meta.rest} [${set.label}]`,
+          scope: op.meta.scope,
+          req: restRequest(op, argsFor(op, A)),
+          key: set.key,
+        })),
+      ),
+      ...binaries.flatMap((r) =>
+        lacking(r.scope).map((set) => ({
+          name: `${r.method} ${r.path} [${set.label}]`,
+          scope: r.scope,
+          req: binaryRequest(r, A),
+          key: set.key,
+        })),
+      ),
     ];
     await inPool(cases, 6, async (c) => {
       const res = await rest(c.req, c.key);
       counts.rest++;
-      const expected = { statusCode: 403, message: `This credential lacks the scope "${c.scope}".`, error: 'Forbidden', code: 'FORBIDDEN' };
-      check(failures, res.status === 403 && JSON.stringify(res.body) === JSON.stringify(expected), `${c.name}: ${res.status} ${res.text}`);
+      const expected = {
+        statusCode: 403,
+        message: `This credential lacks the scope "${c.scope}".`,
+        error: 'Forbidden',
+        code: 'FORBIDDEN',
+      };
+      check(
+        failures,
+        res.status === 403 && JSON.stringify(res.body) === JSON.stringify(expected),
+        `${c.name}: ${res.status} ${res.text}`,
+      );
     });
     expect(failures).toEqual([]);
   });
@@ -178,7 +233,11 @@ describe('REST', () => {
       const foreign = await rest(restRequest(op, foreignArgs), full);
       const missing = await rest(restRequest(op, missingArgs), full);
       counts.rest += 2;
-      check(failures, foreign.status === 404 && foreign.text === missing.text, `${op.meta.rest}: foreign ${foreign.status} ${foreign.text} vs missing ${missing.status} ${missing.text}`);
+      check(
+        failures,
+        foreign.status === 404 && foreign.text === missing.text,
+        `${op.meta.rest}: foreign ${foreign.status} ${foreign.text} vs missing ${missing.status} ${missing.text}`,
+      );
       const inner = resourceParams(op.path).filter((p) => p !== 'id');
       if (inner.length) {
         const nested = argsFor(op, B);
@@ -190,14 +249,34 @@ describe('REST', () => {
         const a = await rest(restRequest(op, nested), full);
         const b = await rest(restRequest(op, nestedMissing), full);
         counts.rest += 2;
-        check(failures, a.status === 404 && a.text === b.text, `${op.meta.rest} (nested): ${a.status} ${a.text} vs ${b.status} ${b.text}`);
+        check(
+          failures,
+          a.status === 404 && a.text === b.text,
+          `${op.meta.rest} (nested): ${a.status} ${a.text} vs ${b.status} ${b.text}`,
+        );
       }
     });
     for (const r of binaries) {
       const foreign = await rest(binaryRequest(r, A), full);
-      const missing = await rest(binaryRequest(r, A, Object.fromEntries(resourceParams(r.path).map((p) => [p, missingLike(r.path.includes(':bid') && p === 'bid' ? A.backupId : A.hostingId)]))), full);
+      const missing = await rest(
+        binaryRequest(
+          r,
+          A,
+          Object.fromEntries(
+            resourceParams(r.path).map((p) => [
+              p,
+              missingLike(r.path.includes(':bid') && p === 'bid' ? A.backupId : A.hostingId),
+            ]),
+          ),
+        ),
+        full,
+      );
       counts.rest += 2;
-      check(failures, foreign.status === 404 && foreign.text === missing.text, `${r.method} ${r.path}: foreign ${foreign.status} ${foreign.text} vs missing ${missing.status} ${missing.text}`);
+      check(
+        failures,
+        foreign.status === 404 && foreign.text === missing.text,
+        `${r.method} ${r.path}: foreign ${foreign.status} ${foreign.text} vs missing ${missing.status} ${missing.text}`,
+      );
     }
     expect(failures).toEqual([]);
   });
@@ -210,7 +289,11 @@ describe('GraphQL', () => {
       const res = await graphql(op, argsFor(op, A));
       counts.graphql++;
       const e = res.body.errors?.[0];
-      check(failures, res.status === 401 && e?.extensions?.code === 'UNAUTHENTICATED' && !res.body.data?.[op.name], `${op.name}: ${res.status} ${JSON.stringify(res.body)}`);
+      check(
+        failures,
+        res.status === 401 && e?.extensions?.code === 'UNAUTHENTICATED' && !res.body.data?.[op.name],
+        `${op.name}: ${res.status} ${JSON.stringify(res.body)}`,
+      );
     });
     counts.graphqlOps = operations.length;
     expect(failures).toEqual([]);
@@ -225,7 +308,10 @@ describe('GraphQL', () => {
       const e = res.body.errors?.[0];
       check(
         failures,
-        res.status === 403 && e?.extensions?.code === 'FORBIDDEN' && e?.message === `This credential lacks the scope "${op.meta.scope}".` && !res.body.data?.[op.name],
+        res.status === 403 &&
+          e?.extensions?.code === 'FORBIDDEN' &&
+          e?.message === `This credential lacks the scope "${op.meta.scope}".` &&
+          !res.body.data?.[op.name],
         `${op.name} [${set.label}]: ${res.status} ${JSON.stringify(res.body)}`,
       );
     });
@@ -234,17 +320,25 @@ describe('GraphQL', () => {
 
   it("another account's resource → 404 NOT_FOUND with the message of a missing id", async () => {
     const failures: string[] = [];
-    await inPool(operations.filter((op) => hasResourceParam(op.path)), 4, async (op) => {
-      const foreignArgs = argsFor(op, A);
-      const missingArgs = { ...foreignArgs };
-      for (const p of resourceParams(op.path)) missingArgs[p] = missingLike(foreignArgs[p] as string | number);
-      const foreign = await graphql(op, foreignArgs, B.customer.key);
-      const missing = await graphql(op, missingArgs, B.customer.key);
-      counts.graphql += 2;
-      const f = foreign.body.errors?.[0];
-      const m = missing.body.errors?.[0];
-      check(failures, foreign.status === 404 && f?.extensions?.code === 'NOT_FOUND' && f?.message === m?.message, `${op.name}: ${JSON.stringify(foreign.body)} vs ${JSON.stringify(missing.body)}`);
-    });
+    await inPool(
+      operations.filter((op) => hasResourceParam(op.path)),
+      4,
+      async (op) => {
+        const foreignArgs = argsFor(op, A);
+        const missingArgs = { ...foreignArgs };
+        for (const p of resourceParams(op.path)) missingArgs[p] = missingLike(foreignArgs[p] as string | number);
+        const foreign = await graphql(op, foreignArgs, B.customer.key);
+        const missing = await graphql(op, missingArgs, B.customer.key);
+        counts.graphql += 2;
+        const f = foreign.body.errors?.[0];
+        const m = missing.body.errors?.[0];
+        check(
+          failures,
+          foreign.status === 404 && f?.extensions?.code === 'NOT_FOUND' && f?.message === m?.message,
+          `${op.name}: ${JSON.stringify(foreign.body)} vs ${JSON.stringify(missing.body)}`,
+        );
+      },
+    );
     expect(failures).toEqual([]);
   });
 });
@@ -252,27 +346,38 @@ describe('GraphQL', () => {
 describe('GraphQL edges of the graph (every field declared with edge(), from the schema)', () => {
   const edges = Object.values(schema.getTypeMap())
     .filter((t): t is GraphQLObjectType => isObjectType(t) && !t.name.startsWith('__'))
-    .flatMap((type) => Object.values(type.getFields()).filter((f) => f.extensions?.graphEdge).map((field) => ({ type, field, scope: (field.extensions!.graphEdge as { scope: Scope }).scope })));
+    .flatMap((type) =>
+      Object.values(type.getFields())
+        .filter((f) => f.extensions?.graphEdge)
+        .map((field) => ({ type, field, scope: (field.extensions!.graphEdge as { scope: Scope }).scope })),
+    );
   const fromAccount = edges.filter((e) => e.type.name === 'Account');
-  const areaScope = (typeName: string) => edges.find((e) => getNamedType(e.field.type).name === typeName || getNamedType(e.field.type).name === `${typeName}Connection`)?.scope;
+  const areaScope = (typeName: string) =>
+    edges.find(
+      (e) =>
+        getNamedType(e.field.type).name === typeName || getNamedType(e.field.type).name === `${typeName}Connection`,
+    )?.scope;
 
   it('every edge is found, and an edge below the account needs the scope that reaches its parent', () => {
     expect(fromAccount.length).toBeGreaterThanOrEqual(11);
-    for (const e of edges.filter((x) => x.type.name !== 'Account')) expect(areaScope(e.type.name), `${e.type.name}.${e.field.name}`).toBe(e.scope);
+    for (const e of edges.filter((x) => x.type.name !== 'Account'))
+      expect(areaScope(e.type.name), `${e.type.name}.${e.field.name}`).toBe(e.scope);
   });
 
   it("account's own full-scope key reads every edge of the account", async () => {
     const res = await fetch(`${app.url}/graphql`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${A.customer.key}` },
-      body: JSON.stringify({ query: `{ account { id ${fromAccount.map((e) => `${e.field.name} { __typename }`).join(' ')} } }` }),
+      body: JSON.stringify({
+        query: `{ account { id ${fromAccount.map((e) => `${e.field.name} { __typename }`).join(' ')} } }`,
+      }),
     });
     const body = (await res.json()) as Json;
     expect(body.errors).toBeUndefined();
     for (const e of fromAccount) expect(body.data.account[e.field.name], e.field.name).not.toBeNull();
   });
 
-  it('every scope set lacking an edge\'s scope → FORBIDDEN naming it at that edge, and the rest of the data', async () => {
+  it("every scope set lacking an edge's scope → FORBIDDEN naming it at that edge, and the rest of the data", async () => {
     const failures: string[] = [];
     const cases = fromAccount.flatMap((e) => lacking(e.scope).map((set) => ({ e, set })));
     await inPool(cases, 6, async ({ e, set }) => {
@@ -286,8 +391,12 @@ describe('GraphQL edges of the graph (every field declared with edge(), from the
       const err = body.errors?.[0];
       check(
         failures,
-        body.errors?.length === 1 && err.extensions?.code === 'FORBIDDEN' && err.message === `This credential lacks the scope "${e.scope}".` && err.path?.join('.') === `account.${e.field.name}` &&
-          body.data?.account?.id === A.customer.accountId && body.data.account[e.field.name] === null,
+        body.errors?.length === 1 &&
+          err.extensions?.code === 'FORBIDDEN' &&
+          err.message === `This credential lacks the scope "${e.scope}".` &&
+          err.path?.join('.') === `account.${e.field.name}` &&
+          body.data?.account?.id === A.customer.accountId &&
+          body.data.account[e.field.name] === null,
         `Account.${e.field.name} [${set.label}]: ${JSON.stringify(body)}`,
       );
     });
@@ -316,11 +425,20 @@ describe('MCP', () => {
       const res = await fetch(`${app.url}/mcp`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: argsFor(tool.operation, A) } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: tool.name, arguments: argsFor(tool.operation, A) },
+        }),
       });
       const body = await res.json();
       counts.mcp++;
-      check(failures, res.status === 401 && body.statusCode === 401 && /^Bearer/.test(res.headers.get('www-authenticate') ?? ''), `${tool.name}: ${res.status} ${JSON.stringify(body)}`);
+      check(
+        failures,
+        res.status === 401 && body.statusCode === 401 && /^Bearer/.test(res.headers.get('www-authenticate') ?? ''),
+        `${tool.name}: ${res.status} ${JSON.stringify(body)}`,
+      );
     });
     counts.mcpTools = tools.length;
     expect(failures).toEqual([]);
@@ -336,10 +454,20 @@ describe('MCP', () => {
         check(failures, !listed.has(tool.name), `${tool.name} listed for [${set.label}]`);
         const res = await callTool(client, tool.name, argsFor(tool.operation, A));
         counts.mcp++;
-        const expected = { statusCode: 403, message: `This credential lacks the scope "${tool.scope}".`, error: 'Forbidden', code: 'FORBIDDEN' };
-        check(failures, res.isError === true && JSON.stringify(res.structuredContent) === JSON.stringify(expected), `${tool.name} [${set.label}]: ${JSON.stringify(res)}`);
+        const expected = {
+          statusCode: 403,
+          message: `This credential lacks the scope "${tool.scope}".`,
+          error: 'Forbidden',
+          code: 'FORBIDDEN',
+        };
+        check(
+          failures,
+          res.isError === true && JSON.stringify(res.structuredContent) === JSON.stringify(expected),
+          `${tool.name} [${set.label}]: ${JSON.stringify(res)}`,
+        );
       }
-      for (const tool of tools.filter((t) => set.scopes.includes(t.scope))) check(failures, listed.has(tool.name), `${tool.name} not listed for [${set.label}]`);
+      for (const tool of tools.filter((t) => set.scopes.includes(t.scope)))
+        check(failures, listed.has(tool.name), `${tool.name} not listed for [${set.label}]`);
     });
     expect(failures).toEqual([]);
   });
@@ -347,21 +475,32 @@ describe('MCP', () => {
   it("another account's resource → a 404 tool error, the same as a missing id", async () => {
     const failures: string[] = [];
     const client = await clientFor(B.customer.key);
-    await inPool(tools.filter((t) => hasResourceParam(t.operation.path)), 3, async (tool) => {
-      const foreignArgs = argsFor(tool.operation, A);
-      const missingArgs = { ...foreignArgs };
-      for (const p of resourceParams(tool.operation.path)) missingArgs[p] = missingLike(foreignArgs[p] as string | number);
-      const foreign = await callTool(client, tool.name, foreignArgs);
-      const missing = await callTool(client, tool.name, missingArgs);
-      counts.mcp += 2;
-      check(failures, foreign.isError === true && foreign.structuredContent?.statusCode === 404 && JSON.stringify(foreign.structuredContent) === JSON.stringify(missing.structuredContent), `${tool.name}: ${JSON.stringify(foreign)} vs ${JSON.stringify(missing)}`);
-    });
+    await inPool(
+      tools.filter((t) => hasResourceParam(t.operation.path)),
+      3,
+      async (tool) => {
+        const foreignArgs = argsFor(tool.operation, A);
+        const missingArgs = { ...foreignArgs };
+        for (const p of resourceParams(tool.operation.path))
+          missingArgs[p] = missingLike(foreignArgs[p] as string | number);
+        const foreign = await callTool(client, tool.name, foreignArgs);
+        const missing = await callTool(client, tool.name, missingArgs);
+        counts.mcp += 2;
+        check(
+          failures,
+          foreign.isError === true &&
+            foreign.structuredContent?.statusCode === 404 &&
+            JSON.stringify(foreign.structuredContent) === JSON.stringify(missing.structuredContent),
+          `${tool.name}: ${JSON.stringify(foreign)} vs ${JSON.stringify(missing)}`,
+        );
+      },
+    );
     expect(failures).toEqual([]);
   });
 });
 
 describe('afterwards', () => {
-  it("nothing of account A changed (rows of every account table, hosting files)", async () => {
+  it('nothing of account A changed (rows of every account table, hosting files)', async () => {
     await app.running.app.runDueWork();
     expect(await accountState(app, A.customer.accountId)).toEqual(stateBefore);
   });

@@ -4,7 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { accountHolder, dashboard, deviceTokens, oauthPost, PASSWORD, signIn, startDevice, startOAuthApp } from '../helpers/oauth.ts';
+import {
+  accountHolder,
+  dashboard,
+  deviceTokens,
+  oauthPost,
+  PASSWORD,
+  signIn,
+  startDevice,
+  startOAuthApp,
+} from '../helpers/oauth.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { buildEstate } from './estate.ts';
 
@@ -36,7 +45,8 @@ function harvest(body: unknown, where: string) {
       for (const [i, x] of v.entries()) walk(x, `${p}[${i}]`);
     } else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
-        if (typeof x === 'string' && SECRET_FIELD.test(k) && x.length >= 8 && !/\*{3}/.test(x)) secrets.set(`${where} ${p}${k}`, x);
+        if (typeof x === 'string' && SECRET_FIELD.test(k) && x.length >= 8 && !/\*{3}/.test(x))
+          secrets.set(`${where} ${p}${k}`, x);
         else walk(x, `${p}${k}.`);
       }
     }
@@ -45,7 +55,11 @@ function harvest(body: unknown, where: string) {
 }
 
 function git(cwd: string, ...args: string[]) {
-  return execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync(
+    'git',
+    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  ).trim();
 }
 
 beforeAll(async () => {
@@ -61,7 +75,27 @@ beforeAll(async () => {
   secrets.set('csrf token', session.csrf);
 
   // API keys: one from the operator API, one minted in the dashboard.
-  const adminKey = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['account:read', 'servers:read', 'servers:write', 'servers:destroy', 'hosting:read', 'hosting:write', 'hosting:manage', 'mail:read', 'mail:write', 'domains:read', 'domains:write', 'billing:read', 'billing:write', 'tickets:read', 'tickets:write', 'webhooks:read', 'webhooks:write'] });
+  const adminKey = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+    scopes: [
+      'account:read',
+      'servers:read',
+      'servers:write',
+      'servers:destroy',
+      'hosting:read',
+      'hosting:write',
+      'hosting:manage',
+      'mail:read',
+      'mail:write',
+      'domains:read',
+      'domains:write',
+      'billing:read',
+      'billing:write',
+      'tickets:read',
+      'tickets:write',
+      'webhooks:read',
+      'webhooks:write',
+    ],
+  });
   harvest(adminKey.body, 'admin api key');
   const dashKey = await dashboard(app, session, 'POST', '/keys', { name: 'laptop', scopes: ['servers:read'] });
   expect(dashKey.status).toBe(201);
@@ -73,7 +107,11 @@ beforeAll(async () => {
   harvest(pending, 'pending device authorization');
   const tokens = await deviceTokens(app, session, 'servers:read account:read');
   harvest(tokens, 'device tokens');
-  const refreshed = await oauthPost(app, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'svc-cli' });
+  const refreshed = await oauthPost(app, '/oauth/token', {
+    grant_type: 'refresh_token',
+    refresh_token: tokens.refresh_token,
+    client_id: 'svc-cli',
+  });
   expect(refreshed.status).toBe(200);
   harvest(refreshed.body, 'refreshed tokens');
   expect((await app.call('GET', '/v1/account', { key: refreshed.body.access_token })).status).toBe(200);
@@ -89,8 +127,14 @@ beforeAll(async () => {
   };
   await call('POST', `/v1/webhooks/${E.webhookId}/rotate-secret`);
   secrets.set('mailbox password (changed)', 'Changed-Mailbox-Passw0rd-31a9');
-  await call('PATCH', `/v1/mail/mailboxes/${E.mailboxId}/password`, { password: secrets.get('mailbox password (changed)') });
-  await call('POST', `/v1/hosting/${E.hostingId}/protected-dirs`, { path: '/public_html', basic_user: 'admin', password: 'Second-Dir-Secret-44' });
+  await call('PATCH', `/v1/mail/mailboxes/${E.mailboxId}/password`, {
+    password: secrets.get('mailbox password (changed)'),
+  });
+  await call('POST', `/v1/hosting/${E.hostingId}/protected-dirs`, {
+    path: '/public_html',
+    basic_user: 'admin',
+    password: 'Second-Dir-Secret-44',
+  });
   secrets.set('protected dir password (changed)', 'Second-Dir-Secret-44');
 
   // Git push-to-deploy: a local bare repository, deployed, then the webhook secret.
@@ -136,7 +180,8 @@ function forms(secret: string): string[] {
 function findIn(haystack: string): string[] {
   const hits: string[] = [];
   for (const [name, secret] of secrets) {
-    for (const f of forms(secret)) if (haystack.includes(f)) hits.push(`${name} (${f === secret ? 'clear' : 'encoded'})`);
+    for (const f of forms(secret))
+      if (haystack.includes(f)) hits.push(`${name} (${f === secret ? 'clear' : 'encoded'})`);
   }
   return hits;
 }
@@ -144,7 +189,24 @@ function findIn(haystack: string): string[] {
 describe('secrets at rest and in logs', () => {
   it('the scenario handed out every kind of secret', () => {
     const names = [...secrets.keys()].join('\n');
-    for (const kind of [/api key.*key/, /dashboard key.*key/, /device_code/, /user_code/, /access_token/, /refresh_token/, /rotate-secret.*secret/, /git\/webhook.*secret/, /password-reset.*rootPassword/, /ssh-terminal\/launch.*token/, /sso token/, /mailbox password/, /protected dir password/i, /webhookSecret/, /account password/, /session cookie/]) {
+    for (const kind of [
+      /api key.*key/,
+      /dashboard key.*key/,
+      /device_code/,
+      /user_code/,
+      /access_token/,
+      /refresh_token/,
+      /rotate-secret.*secret/,
+      /git\/webhook.*secret/,
+      /password-reset.*rootPassword/,
+      /ssh-terminal\/launch.*token/,
+      /sso token/,
+      /mailbox password/,
+      /protected dir password/i,
+      /webhookSecret/,
+      /account password/,
+      /session cookie/,
+    ]) {
       expect(names).toMatch(kind);
     }
     expect(secrets.size).toBeGreaterThan(20);
@@ -152,7 +214,9 @@ describe('secrets at rest and in logs', () => {
 
   it('no row of any table holds one in clear, hex or base64', async () => {
     const prisma = app.running.app.prisma;
-    const tables = await prisma.$queryRawUnsafe<{ table_name: string }[]>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`);
+    const tables = await prisma.$queryRawUnsafe<{ table_name: string }[]>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    );
     expect(tables.length).toBeGreaterThan(30);
     const hits: string[] = [];
     for (const { table_name } of tables) {
@@ -170,7 +234,8 @@ describe('secrets at rest and in logs', () => {
         if (e.isDirectory()) {
           if (e.name !== 'pgdata' && e.name !== '.git') walk(p);
         } else if (e.isFile() && fs.statSync(p).size < 5_000_000) {
-          for (const h of findIn(fs.readFileSync(p).toString('latin1'))) hits.push(`${path.relative(app.dataDir, p)}: ${h}`);
+          for (const h of findIn(fs.readFileSync(p).toString('latin1')))
+            hits.push(`${path.relative(app.dataDir, p)}: ${h}`);
         }
       }
     };

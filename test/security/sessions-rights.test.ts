@@ -3,7 +3,16 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json, TestApp } from '../helpers/app.ts';
 import { ensureDashboardBuilt } from '../helpers/browser.ts';
-import { accountHolder, dashboard, pollToken, signIn, startDevice, startOAuthApp, type DashboardSession, type Holder } from '../helpers/oauth.ts';
+import {
+  accountHolder,
+  dashboard,
+  pollToken,
+  signIn,
+  startDevice,
+  startOAuthApp,
+  type DashboardSession,
+  type Holder,
+} from '../helpers/oauth.ts';
 import { getAuthorize, pkce, postConsent, registeredClient, type AuthorizeParams } from '../helpers/oauth-code.ts';
 import { advance, runningServer } from '../helpers/servers.ts';
 
@@ -36,25 +45,35 @@ async function ssoSession(key: string, serverId: string): Promise<{ session: Das
   expect(link.status, link.text).toBe(200);
   const landed = await fetch(link.body.url, { redirect: 'manual' });
   expect(landed.status).toBe(303);
-  const cookie = landed.headers.getSetCookie().find((c) => c.startsWith('svc_session='))!.split(';')[0];
+  const cookie = landed.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('svc_session='))!
+    .split(';')[0];
   const state = await (await fetch(`${app.url}/dashboard/api/session`, { headers: { Cookie: cookie } })).json();
   return { session: { cookie, csrf: state.csrfToken, setCookie: [] }, state };
 }
 
 /** GraphQL over HTTP with the dashboard session. */
 async function sessionGql(s: DashboardSession, query: string, variables: Record<string, unknown> = {}) {
-  const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: s.cookie, 'X-CSRF-Token': s.csrf }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${app.url}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: s.cookie, 'X-CSRF-Token': s.csrf },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: res.status, body: (await res.json()) as Json };
 }
 
 /** One operation over graphql-ws with the session cookie (from our origin); resolves with its first result. */
 function wsOperation(s: DashboardSession, query: string, variables: Record<string, unknown> = {}): Promise<Json> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${app.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers: { Cookie: s.cookie, Origin: app.url } });
+    const ws = new WebSocket(`${app.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', {
+      headers: { Cookie: s.cookie, Origin: app.url },
+    });
     ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: {} })));
     ws.on('message', (data) => {
       const m = JSON.parse(String(data));
-      if (m.type === 'connection_ack') ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query, variables } }));
+      if (m.type === 'connection_ack')
+        ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query, variables } }));
       else if (m.type === 'next' || m.type === 'error') {
         resolve(m.type === 'next' ? m.payload : { errors: m.payload });
         ws.close();
@@ -85,7 +104,10 @@ describe('a session opened from an SSO link carries the link maker’s scopes', 
     const { session, state } = await ssoSession(readKey.key, serverId);
     expect(state).toMatchObject({ signedIn: true, passwordSignIn: false, account: { id: holder.accountId } });
 
-    const mint = await dashboard(app, session, 'POST', '/keys', { name: 'escalated', scopes: ['servers:destroy', 'hosting:manage', 'billing:write'] });
+    const mint = await dashboard(app, session, 'POST', '/keys', {
+      name: 'escalated',
+      scopes: ['servers:destroy', 'hosting:manage', 'billing:write'],
+    });
     expect(mint.status).toBe(403);
     expect(mint.body.code).toBe('PASSWORD_SIGN_IN_REQUIRED');
     expect(mint.body.message).toMatch(/sign in with your password/);
@@ -115,7 +137,11 @@ describe('a session opened from an SSO link carries the link maker’s scopes', 
 
     // The way out is a password sign-in: /sign-in shows its form to the link's session (a
     // password session is sent straight on).
-    const signInPage = async (cookie: string) => fetch(`${app.url}/sign-in?next=%2Fkeys`, { redirect: 'manual', headers: { Cookie: cookie, Accept: 'text/html' } });
+    const signInPage = async (cookie: string) =>
+      fetch(`${app.url}/sign-in?next=%2Fkeys`, {
+        redirect: 'manual',
+        headers: { Cookie: cookie, Accept: 'text/html' },
+      });
     const linkPage = await signInPage(session.cookie);
     expect(linkPage.status).toBe(200);
     expect(await linkPage.text()).toMatch(/<input name="password" type="password"/);
@@ -127,7 +153,9 @@ describe('a session opened from an SSO link carries the link maker’s scopes', 
     const read = await sessionGql(session, 'query($id: ID!) { server(id: $id) { id status } }', { id: serverId });
     expect(read.body.data.server).toEqual({ id: serverId, status: 'running' });
 
-    const power = await sessionGql(session, 'mutation($id: ID!) { serverPower(id: $id, action: stop) { id status } }', { id: serverId });
+    const power = await sessionGql(session, 'mutation($id: ID!) { serverPower(id: $id, action: stop) { id status } }', {
+      id: serverId,
+    });
     expect(power.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(power.body.errors[0].message).toMatch(/servers:write/);
     const wallet = await sessionGql(session, '{ wallet { balance_usd_cents } }');
@@ -192,7 +220,12 @@ describe('sudo mode: account-wide acts need the password typed in the last 10 mi
     expect((await dashboard(app, s, 'DELETE', '/apps/ogr_none')).body.code).toBe('SUDO_REQUIRED');
 
     const post = (form: Record<string, string>) =>
-      fetch(`${app.url}/oauth/device`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: s.cookie, Origin: app.url }, body: new URLSearchParams({ csrf: s.csrf, user_code: d.user_code, ...form }).toString() });
+      fetch(`${app.url}/oauth/device`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: s.cookie, Origin: app.url },
+        body: new URLSearchParams({ csrf: s.csrf, user_code: d.user_code, ...form }).toString(),
+      });
     const lookup = await post({ action: 'lookup' });
     expect(await lookup.text()).toMatch(/<input name="password" type="password"/);
     const bare = await post({ action: 'approve', granted: 'servers:read' });
@@ -212,7 +245,13 @@ describe('sudo mode: account-wide acts need the password typed in the last 10 mi
     const holder = await accountHolder(app);
     const s = await signIn(app, holder);
     const client = await registeredClient(app);
-    const params: AuthorizeParams = { client_id: client.client_id, redirect_uri: 'http://127.0.0.1/callback', code_challenge: pkce().challenge, scope: 'servers:read', state: 'st' };
+    const params: AuthorizeParams = {
+      client_id: client.client_id,
+      redirect_uri: 'http://127.0.0.1/callback',
+      code_challenge: pkce().challenge,
+      scope: 'servers:read',
+      state: 'st',
+    };
     await advance(app, STALE_SECONDS);
 
     const page = await getAuthorize(app, params, s);
@@ -242,19 +281,28 @@ describe('sudo mode: account-wide acts need the password typed in the last 10 mi
     const holder = await accountHolder(app);
     const s = await signIn(app, holder); // 1 attempt
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await dashboard(app, s, 'POST', '/sudo', { password: `guess-${i}` })).status);
+    for (let i = 0; i < 10; i++)
+      statuses.push((await dashboard(app, s, 'POST', '/sudo', { password: `guess-${i}` })).status);
     expect(statuses.slice(0, 9).every((x) => x === 401)).toBe(true);
     expect(statuses[9]).toBe(429);
   });
 });
 
 /** An HTTP request to the app sent from a given loopback address (Linux answers on all of 127/8). */
-function requestFrom(localAddress: string, method: string, path: string, headers: Record<string, string>, body?: string) {
+function requestFrom(
+  localAddress: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Json }>((resolve, reject) => {
     const req = http.request(`${app.url}${path}`, { method, headers, localAddress }, (res) => {
       let text = '';
       res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -266,7 +314,13 @@ async function signInFrom(localAddress: string, email: string, password: string)
   const pre = await requestFrom(localAddress, 'GET', '/dashboard/api/session', {});
   const cookie = (pre.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
   const body = JSON.stringify({ email, password });
-  return requestFrom(localAddress, 'POST', '/dashboard/api/sign-in', { 'Content-Type': 'application/json', Cookie: cookie, 'X-CSRF-Token': pre.body.csrfToken, Origin: app.url }, body);
+  return requestFrom(
+    localAddress,
+    'POST',
+    '/dashboard/api/sign-in',
+    { 'Content-Type': 'application/json', Cookie: cookie, 'X-CSRF-Token': pre.body.csrfToken, Origin: app.url },
+    body,
+  );
 }
 
 describe('sign-in lockout per (e-mail, client address)', () => {

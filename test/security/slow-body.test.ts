@@ -16,7 +16,9 @@ const BODY = JSON.stringify({ subject: 'Slow', message: 'Sent a byte at a time.'
 function partialPost(sent: number): { socket: net.Socket; answer: Promise<string> } {
   const { port } = new URL(app.url);
   const socket = net.connect(Number(port), '127.0.0.1');
-  socket.write(`POST /v1/tickets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${c.key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY.slice(0, sent)}`);
+  socket.write(
+    `POST /v1/tickets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${c.key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY.slice(0, sent)}`,
+  );
   let text = '';
   socket.on('data', (d) => (text += d.toString()));
   const answer = new Promise<string>((resolve) => {
@@ -45,7 +47,9 @@ describe('a slow or abandoned request body', () => {
     await new Promise((r) => setTimeout(r, 200));
     socket.destroy();
     await answer;
-    await expect.poll(() => app.logs.some((l) => JSON.parse(l).msg === 'request aborted by the client'), { timeout: 3000 }).toBe(true);
+    await expect
+      .poll(() => app.logs.some((l) => JSON.parse(l).msg === 'request aborted by the client'), { timeout: 3000 })
+      .toBe(true);
     const lines = app.logs.map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.msg === 'database unavailable' || l.msg === 'unhandled error')).toEqual([]);
     expect(await tickets()).toBe(0);

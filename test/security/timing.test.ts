@@ -34,12 +34,15 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 /** A Prisma stand-in that records every call's arguments and finds nothing. */
 function recordingPrisma() {
   const seen: unknown[] = [];
-  const model = new Proxy({}, {
-    get: (_t, method) => async (args: unknown) => {
-      seen.push({ method, args });
-      return null;
+  const model = new Proxy(
+    {},
+    {
+      get: (_t, method) => async (args: unknown) => {
+        seen.push({ method, args });
+        return null;
+      },
     },
-  });
+  );
   return { prisma: new Proxy({}, { get: () => model }) as PrismaClient, seen };
 }
 
@@ -47,7 +50,9 @@ describe('lookups by hash', () => {
   it('an API key is looked up by its SHA-256 only; the key itself never reaches the database', async () => {
     const key = `svc_${'Ab1'.repeat(13)}x`;
     const { prisma, seen } = recordingPrisma();
-    await expect(authenticate(prisma, `Bearer ${key}`, new Date(), 'http://127.0.0.1/v1')).rejects.toMatchObject({ status: 401 });
+    await expect(authenticate(prisma, `Bearer ${key}`, new Date(), 'http://127.0.0.1/v1')).rejects.toMatchObject({
+      status: 401,
+    });
     expect(seen).toEqual([{ method: 'findUnique', args: { where: { keyHash: sha256(key) } } }]);
     expect(JSON.stringify(seen)).not.toContain(key);
   });
@@ -55,12 +60,16 @@ describe('lookups by hash', () => {
   it('an OAuth access token too; a malformed credential is refused without any lookup', async () => {
     const token = `svc_at_${'Zz9'.repeat(13)}q`;
     const { prisma, seen } = recordingPrisma();
-    await expect(authenticate(prisma, `Bearer ${token}`, new Date(), 'http://127.0.0.1/v1')).rejects.toMatchObject({ status: 401 });
+    await expect(authenticate(prisma, `Bearer ${token}`, new Date(), 'http://127.0.0.1/v1')).rejects.toMatchObject({
+      status: 401,
+    });
     expect(seen).toMatchObject([{ method: 'findUnique', args: { where: { tokenHash: sha256(token) } } }]);
     expect(JSON.stringify(seen)).not.toContain(token);
     const none = recordingPrisma();
     for (const bad of ['svc_short', `svc_rt_${'a'.repeat(40)}`, 'Basic x', `svc_${'a'.repeat(41)}`]) {
-      await expect(authenticate(none.prisma, bad.startsWith('Basic') ? bad : `Bearer ${bad}`, new Date(), 'http://127.0.0.1/v1')).rejects.toMatchObject({ status: 401 });
+      await expect(
+        authenticate(none.prisma, bad.startsWith('Basic') ? bad : `Bearer ${bad}`, new Date(), 'http://127.0.0.1/v1'),
+      ).rejects.toMatchObject({ status: 401 });
     }
     expect(none.seen).toEqual([]);
   });
@@ -78,7 +87,8 @@ describe('comparisons in constant time', () => {
     const expected = 'test-admin-token-0123456789';
     calls.timingSafeEqual = 0;
     expect(tokenMatches(expected, expected)).toBe(true);
-    for (const given of ['', 't', expected.slice(0, -1), `${expected}x`, 'x'.repeat(10_000)]) expect(tokenMatches(given, expected)).toBe(false);
+    for (const given of ['', 't', expected.slice(0, -1), `${expected}x`, 'x'.repeat(10_000)])
+      expect(tokenMatches(given, expected)).toBe(false);
     expect(calls.timingSafeEqual).toBe(6);
   });
 

@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 describe('transaction options, set once on the client (db/client.ts)', () => {
-  it('an interactive transaction given no options outlives Prisma\'s 5 s default', async () => {
+  it("an interactive transaction given no options outlives Prisma's 5 s default", async () => {
     const one = await app.running.app.prisma.$transaction(async (tx) => {
       await sleep(5_300);
       return tx.$queryRawUnsafe<{ one: number }[]>('SELECT 1 AS one');

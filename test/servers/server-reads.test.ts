@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ID_PREFIX, newId } from '../../src/db/ids.ts';
 import { rawReadsOf, tenantClient, tenantRows, tenantStatement } from '../../src/db/tenant.ts';
-import { getServerWithRelations, listServersWithRelations, SERVER_RELATIONS } from '../../src/modules/servers/server-reads.ts';
+import {
+  getServerWithRelations,
+  listServersWithRelations,
+  SERVER_RELATIONS,
+} from '../../src/modules/servers/server-reads.ts';
 import { VISIBLE } from '../../src/modules/servers/server-row.ts';
 import { paginate } from '../../src/core/paging.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -55,7 +59,13 @@ beforeAll(async () => {
   terminated = rows[2].id;
   otherAccountServer = rows[6].id;
   const [s1, s2, , s4] = rows;
-  const ip = (srv: { id: string; accountId: string }, address: string, extra: object = {}) => ({ id: newId(ID_PREFIX.serverIp), accountId: srv.accountId, serverId: srv.id, address, ...extra });
+  const ip = (srv: { id: string; accountId: string }, address: string, extra: object = {}) => ({
+    id: newId(ID_PREFIX.serverIp),
+    accountId: srv.accountId,
+    serverId: srv.id,
+    address,
+    ...extra,
+  });
   await prisma.serverIp.createMany({
     data: [
       // Text order of addresses (10 before 9) and the primary first, whatever the insertion order.
@@ -70,20 +80,58 @@ beforeAll(async () => {
     ],
   });
   await prisma.snapshot.createMany({
-    data: [0, 1, 2].map((k) => ({ id: newId(ID_PREFIX.snapshot, now + k), accountId: a, serverId: s1.id, name: `snap-${k}`, description: k ? `before upgrade ${k}` : '', status: k ? 'available' : 'creating', sizeGb: 10 * k })),
+    data: [0, 1, 2].map((k) => ({
+      id: newId(ID_PREFIX.snapshot, now + k),
+      accountId: a,
+      serverId: s1.id,
+      name: `snap-${k}`,
+      description: k ? `before upgrade ${k}` : '',
+      status: k ? 'available' : 'creating',
+      sizeGb: 10 * k,
+    })),
   });
   await prisma.serverAddon.createMany({
     data: [
-      { id: newId('sad', now), accountId: a, serverId: s1.id, productId: 'addon-ipv4-1', type: 'extra_ip', activeType: 'extra_ip', monthlyUsdCents: 300, chargedUsdCents: 150 },
-      { id: newId('sad', now + 1), accountId: a, serverId: s1.id, productId: 'addon-backups', type: 'backups', activeType: null, monthlyUsdCents: 500, chargedUsdCents: 500, endedAt: new Date(now) },
-      { id: newId('sad', now + 2), accountId: a, serverId: s2.id, productId: 'addon-backups', type: 'backups', activeType: 'backups', monthlyUsdCents: 500, chargedUsdCents: 0 },
+      {
+        id: newId('sad', now),
+        accountId: a,
+        serverId: s1.id,
+        productId: 'addon-ipv4-1',
+        type: 'extra_ip',
+        activeType: 'extra_ip',
+        monthlyUsdCents: 300,
+        chargedUsdCents: 150,
+      },
+      {
+        id: newId('sad', now + 1),
+        accountId: a,
+        serverId: s1.id,
+        productId: 'addon-backups',
+        type: 'backups',
+        activeType: null,
+        monthlyUsdCents: 500,
+        chargedUsdCents: 500,
+        endedAt: new Date(now),
+      },
+      {
+        id: newId('sad', now + 2),
+        accountId: a,
+        serverId: s2.id,
+        productId: 'addon-backups',
+        type: 'backups',
+        activeType: 'backups',
+        monthlyUsdCents: 500,
+        chargedUsdCents: 0,
+      },
     ],
   });
 });
 afterAll(() => app?.stop());
 
 const prismaPage = (db: ReturnType<typeof tenantClient>, limit: number, cursor?: string) =>
-  paginate({ limit, cursor }, 'srv', (page) => db.server.findMany({ include: SERVER_RELATIONS, ...page, where: { ...page.where, ...VISIBLE } }));
+  paginate({ limit, cursor }, 'srv', (page) =>
+    db.server.findMany({ include: SERVER_RELATIONS, ...page, where: { ...page.where, ...VISIBLE } }),
+  );
 
 describe('typed server reads', () => {
   it('a page of servers equals Prisma’s, page after page, with the same cursors', async () => {
@@ -111,7 +159,9 @@ describe('typed server reads', () => {
   it('one server equals Prisma’s findFirst for every server; missing, terminated and other accounts’ read as missing', async () => {
     const db = tenantClient(app.running.app.prisma, a);
     for (const id of ids) {
-      expect(comparable(await getServerWithRelations(db, id))).toStrictEqual(comparable(await db.server.findFirst({ include: SERVER_RELATIONS, where: { id, ...VISIBLE } })));
+      expect(comparable(await getServerWithRelations(db, id))).toStrictEqual(
+        comparable(await db.server.findFirst({ include: SERVER_RELATIONS, where: { id, ...VISIBLE } })),
+      );
     }
     for (const id of [terminated, otherAccountServer, 'srv_missing']) {
       await expect(getServerWithRelations(db, id)).rejects.toMatchObject({ status: 404 });
@@ -119,12 +169,16 @@ describe('typed server reads', () => {
     // The other account sees its own server and nothing of the first's.
     const other = tenantClient(app.running.app.prisma, b);
     expect((await listServersWithRelations(other, { limit: 50 })).data.map((s) => s.id)).toEqual([otherAccountServer]);
-    expect(comparable(await getServerWithRelations(other, otherAccountServer))).toStrictEqual(comparable(await other.server.findFirst({ include: SERVER_RELATIONS, where: { id: otherAccountServer } })));
+    expect(comparable(await getServerWithRelations(other, otherAccountServer))).toStrictEqual(
+      comparable(await other.server.findFirst({ include: SERVER_RELATIONS, where: { id: otherAccountServer } })),
+    );
   });
 
   it('an account with no servers reads an empty page', async () => {
     const db = tenantClient(app.running.app.prisma, randomUUID());
-    expect(comparable(await listServersWithRelations(db, {}))).toStrictEqual(comparable({ data: [], hasMore: false, nextCursor: null }));
+    expect(comparable(await listServersWithRelations(db, {}))).toStrictEqual(
+      comparable({ data: [], hasMore: false, nextCursor: null }),
+    );
   });
 
   it('tenant statements run only on a tenant client and must filter on the account', () => {
@@ -156,10 +210,25 @@ describe('typed server reads', () => {
   it('REST and GraphQL serve the server list and detail from the typed reads, with the same body', async () => {
     const c = await app.customer();
     const id = newId(ID_PREFIX.server);
-    await app.running.app.prisma.server.create({ data: { id, accountId: c.accountId, label: 'via-api', status: 'running', productId: 'std-1c-2g-50', vcpu: 1, ramMb: 2048, diskGb: 50, os: 'linux', osTemplate: 'debian-12' } });
+    await app.running.app.prisma.server.create({
+      data: {
+        id,
+        accountId: c.accountId,
+        label: 'via-api',
+        status: 'running',
+        productId: 'std-1c-2g-50',
+        vcpu: 1,
+        ramMb: 2048,
+        diskGb: 50,
+        os: 'linux',
+        osTemplate: 'debian-12',
+      },
+    });
     const list = await app.call('GET', '/v1/servers', { key: c.key });
     expect(list.status).toBe(200);
-    expect(list.body.data).toEqual([expect.objectContaining({ id, label: 'via-api', ips: [], snapshots: [], addons: [], renewsAt: null })]);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ id, label: 'via-api', ips: [], snapshots: [], addons: [], renewsAt: null }),
+    ]);
     const detail = await app.call('GET', `/v1/servers/${id}`, { key: c.key });
     expect(detail.body).toEqual(list.body.data[0]);
   });

@@ -27,18 +27,27 @@ beforeAll(async () => {
   other = await app.customer({ walletBalanceUsdCents: 1_000_000 });
   for (const customer of [c, other]) {
     for (let i = 0; i < 4; i++) {
-      const t = await app.call('POST', '/v1/tickets', { key: customer.key, body: { subject: `ticket ${i}`, message: `first message of ${i}` } });
+      const t = await app.call('POST', '/v1/tickets', {
+        key: customer.key,
+        body: { subject: `ticket ${i}`, message: `first message of ${i}` },
+      });
       expect(t.status, t.text).toBe(200);
       if (customer === c) tickets.push(t.body.id);
     }
-    const buy = (label: string) => app.call('POST', '/v1/pools', { key: customer.key, body: { productId: 'pool-fra1', label, vcpu: 4, ram2gb: 4, disk100: 1, ip16: 1 } });
+    const buy = (label: string) =>
+      app.call('POST', '/v1/pools', {
+        key: customer.key,
+        body: { productId: 'pool-fra1', label, vcpu: 4, ram2gb: 4, disk100: 1, ip16: 1 },
+      });
     for (const label of ['one', 'two', 'gone', 'three']) expect((await buy(label)).status).toBe(200);
     await activeHosting(app, customer);
     await activeHosting(app, customer);
   }
   // A thread of customer and staff messages, one ticket closed, one pool deleted.
   await app.call('POST', `/v1/tickets/${tickets[1]}/reply`, { key: c.key, body: { body: 'Any news?' } });
-  expect((await app.admin('POST', `/admin/tickets/${tickets[1]}/replies`, { body: 'Looking into it.' })).status).toBe(201);
+  expect((await app.admin('POST', `/admin/tickets/${tickets[1]}/replies`, { body: 'Looking into it.' })).status).toBe(
+    201,
+  );
   await app.call('POST', `/v1/tickets/${tickets[1]}/reply`, { key: c.key, body: { body: 'Thanks.' } });
   expect((await app.call('POST', `/v1/tickets/${tickets[2]}/close`, { key: c.key })).status).toBe(200);
   const pools = (await app.call('GET', '/v1/pools', { key: c.key })).body.data as { id: string; label: string }[];
@@ -67,7 +76,12 @@ async function samePages(read: Read, viaPrisma: Read, take: number): Promise<str
 describe('flat lists in one statement', () => {
   const cases: [string, Read, Read, number][] = [
     ['tickets', ticketPage, (db, q) => db.ticket.findMany({ ...q, orderBy: { id: 'desc' } }), 4],
-    ['pools (deleted ones left out)', poolPage, (db, q) => db.pool.findMany({ ...q, where: { ...q.where, status: { not: 'deleted' } }, orderBy: { id: 'desc' } }), 3],
+    [
+      'pools (deleted ones left out)',
+      poolPage,
+      (db, q) => db.pool.findMany({ ...q, where: { ...q.where, status: { not: 'deleted' } }, orderBy: { id: 'desc' } }),
+      3,
+    ],
     ['hosting accounts', hostingPage, (db, q) => db.hostingAccount.findMany({ ...q, orderBy: { id: 'desc' } }), 2],
   ];
   for (const [name, read, viaPrisma, expected] of cases) {
@@ -84,7 +98,8 @@ describe('flat lists in one statement', () => {
       const paged: unknown[] = [];
       let cursor: string | null = null;
       do {
-        const page: { status: number; text: string; body: { data: unknown[]; nextCursor: string | null } } = await app.call('GET', `${path}?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { key: c.key });
+        const page: { status: number; text: string; body: { data: unknown[]; nextCursor: string | null } } =
+          await app.call('GET', `${path}?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { key: c.key });
         expect(page.status, page.text).toBe(200);
         paged.push(...page.body.data);
         cursor = page.body.nextCursor;
@@ -99,7 +114,9 @@ describe('a ticket with its thread in one statement', () => {
     const db = tenantClient(app.running.app.prisma, c.accountId);
     for (const id of tickets) {
       const read = await readTicketWithThread(db, id);
-      expect(comparable(read)).toStrictEqual(comparable(await db.ticket.findFirst({ where: { id }, include: MESSAGES })));
+      expect(comparable(read)).toStrictEqual(
+        comparable(await db.ticket.findFirst({ where: { id }, include: MESSAGES })),
+      );
     }
     expect((await readTicketWithThread(db, tickets[1]))!.messages.map((m) => [m.author, m.body])).toEqual([
       ['customer', 'first message of 1'],

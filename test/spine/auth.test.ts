@@ -11,7 +11,12 @@ beforeAll(async () => {
   app = await startTestApp();
   owner = await app.customer();
   other = await app.customer();
-  const order = await app.admin('POST', `/admin/accounts/${owner.accountId}/servers`, { productId: 'std-1c-2g-50', label: 'a', os: 'linux', osTemplate: 'debian-12' });
+  const order = await app.admin('POST', `/admin/accounts/${owner.accountId}/servers`, {
+    productId: 'std-1c-2g-50',
+    label: 'a',
+    os: 'linux',
+    osTemplate: 'debian-12',
+  });
   serverId = order.body.id;
 });
 afterAll(() => app?.stop());
@@ -19,7 +24,12 @@ afterAll(() => app?.stop());
 const expectError = (res: { status: number; body: Json }, status: number, error: string) => {
   expect(res.status).toBe(status);
   const { param, ...rest } = res.body;
-  expect(rest).toEqual({ statusCode: status, message: expect.any(String), error, code: expect.stringMatching(/^[A-Z_]+$/) });
+  expect(rest).toEqual({
+    statusCode: status,
+    message: expect.any(String),
+    error,
+    code: expect.stringMatching(/^[A-Z_]+$/),
+  });
   if (param !== undefined) expect(param).toMatch(/^[\w.[\]-]+$/);
 };
 
@@ -31,7 +41,13 @@ describe('API keys on REST', () => {
   });
 
   it('malformed, unknown and non-Bearer credentials → 401', async () => {
-    for (const authorization of ['Bearer nope', `Bearer svc_${'x'.repeat(10)}`, `Bearer svc_${'A'.repeat(40)}`, `Basic ${Buffer.from('a:b').toString('base64')}`, 'Bearer']) {
+    for (const authorization of [
+      'Bearer nope',
+      `Bearer svc_${'x'.repeat(10)}`,
+      `Bearer svc_${'A'.repeat(40)}`,
+      `Basic ${Buffer.from('a:b').toString('base64')}`,
+      'Bearer',
+    ]) {
       const res = await app.call('GET', '/v1/account', { headers: { Authorization: authorization } });
       expectError(res, 401, 'Unauthorized');
     }
@@ -39,7 +55,10 @@ describe('API keys on REST', () => {
 
   it('an expired key → 401; a key that has not expired yet works', async () => {
     const soon = new Date(Date.now() + 60_000).toISOString();
-    const key = await app.admin('POST', `/admin/accounts/${owner.accountId}/api-keys`, { scopes: ['account:read'], expiresAt: soon });
+    const key = await app.admin('POST', `/admin/accounts/${owner.accountId}/api-keys`, {
+      scopes: ['account:read'],
+      expiresAt: soon,
+    });
     expect(key.status).toBe(201);
     expect((await app.call('GET', '/v1/account', { key: key.body.key })).status).toBe(200);
     await app.admin('POST', '/admin/clock/advance', { seconds: 120 });
@@ -84,7 +103,9 @@ describe('API keys on REST', () => {
     expect(key.body.scopes).not.toContain('hosting:manage');
     expect(key.body.scopes).not.toContain('billing:write');
     expect(key.body.scopes).toContain('mail:read');
-    const bad = await app.admin('POST', `/admin/accounts/${owner.accountId}/api-keys`, { scopes: ['servers:read', 'root'] });
+    const bad = await app.admin('POST', `/admin/accounts/${owner.accountId}/api-keys`, {
+      scopes: ['servers:read', 'root'],
+    });
     expectError(bad, 400, 'Bad Request');
     expect(bad.body.message).toContain('root');
   });
@@ -111,10 +132,16 @@ describe('the same rules on GraphQL', () => {
   });
 
   it("another account's server → 404 NOT_FOUND", async () => {
-    const res = await gql(app, 'query($id: ID!) { server(id: $id) { id } }', { key: other.key, variables: { id: serverId } });
+    const res = await gql(app, 'query($id: ID!) { server(id: $id) { id } }', {
+      key: other.key,
+      variables: { id: serverId },
+    });
     expect(res.status).toBe(404);
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', status: 404 });
-    const mine = await gql(app, 'query($id: ID!) { server(id: $id) { id label } }', { key: owner.key, variables: { id: serverId } });
+    const mine = await gql(app, 'query($id: ID!) { server(id: $id) { id label } }', {
+      key: owner.key,
+      variables: { id: serverId },
+    });
     expect(mine.status).toBe(200);
     expect(mine.body.data.server).toEqual({ id: serverId, label: 'a' });
   });

@@ -21,22 +21,36 @@ function near(value: string, at: Date) {
 
 describe('timestamps after POST /admin/clock/advance', () => {
   it('an updated webhook and wallet carry the simulated time, never earlier than their creation; created rows too', async () => {
-    const hook = await app.call('POST', '/v1/webhooks', { key: c.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
+    const hook = await app.call('POST', '/v1/webhooks', {
+      key: c.key,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
+    });
     expect(hook.status, hook.text).toBe(200);
 
     const later = await advance(app, 3 * 86_400);
-    const patched = await app.call('PATCH', `/v1/webhooks/${hook.body.id}`, { key: c.key, body: { description: 'renamed' } });
+    const patched = await app.call('PATCH', `/v1/webhooks/${hook.body.id}`, {
+      key: c.key,
+      body: { description: 'renamed' },
+    });
     expect(patched.status, patched.text).toBe(200);
-    expect(new Date(patched.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(patched.body.createdAt).getTime());
+    expect(new Date(patched.body.updatedAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(patched.body.createdAt).getTime(),
+    );
     near(patched.body.updatedAt, later);
     near((await app.call('GET', `/v1/webhooks/${hook.body.id}`, { key: c.key })).body.updatedAt, later);
 
     // A Prisma update (auto-recharge) and a raw SQL one (a deposit moves the balance).
-    const recharge = await app.call('PATCH', '/v1/billing/wallet/auto-recharge', { key: c.key, body: { enabled: true, threshold_usd_cents: 1000, amount_usd_cents: 2000 } });
+    const recharge = await app.call('PATCH', '/v1/billing/wallet/auto-recharge', {
+      key: c.key,
+      body: { enabled: true, threshold_usd_cents: 1000, amount_usd_cents: 2000 },
+    });
     expect(recharge.status, recharge.text).toBe(200);
     near(recharge.body.updated_at, later);
     const evenLater = await advance(app, 2 * 86_400);
-    const deposit = await app.admin('POST', `/admin/accounts/${c.accountId}/wallet/deposits`, { amountUsdCents: 500, gateway: 'card' });
+    const deposit = await app.admin('POST', `/admin/accounts/${c.accountId}/wallet/deposits`, {
+      amountUsdCents: 500,
+      gateway: 'card',
+    });
     expect(deposit.status, deposit.text).toBe(201);
     near((await app.call('GET', '/v1/billing/wallet', { key: c.key })).body.updated_at, evenLater);
 

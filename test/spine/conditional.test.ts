@@ -31,7 +31,8 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const get = (key: string, url: string, ifNoneMatch?: string) => app.call('GET', url, { key, headers: ifNoneMatch === undefined ? {} : { 'If-None-Match': ifNoneMatch } });
+const get = (key: string, url: string, ifNoneMatch?: string) =>
+  app.call('GET', url, { key, headers: ifNoneMatch === undefined ? {} : { 'If-None-Match': ifNoneMatch } });
 const remaining = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
 
 /** A second key of the estate's account: its own budget of 120 for one test. */
@@ -57,8 +58,16 @@ describe('ETag and 304 on every GET operation', () => {
       const again = await get(key, req.url, etag);
       // Server stats move with time (uptime counters): a new body between the two reads is a new tag, never a 304.
       if (again.status === 200 && again.text !== first.text && again.headers.get('etag') !== etag) continue;
-      if (again.status !== 304 || again.text !== '' || again.headers.get('etag') !== etag || again.headers.get('x-ratelimit-limit') !== '120' || again.headers.has('content-length')) {
-        failures.push(`${op.meta.rest}: conditional → ${again.status} ETag ${again.headers.get('etag')} body ${JSON.stringify(again.text.slice(0, 80))}`);
+      if (
+        again.status !== 304 ||
+        again.text !== '' ||
+        again.headers.get('etag') !== etag ||
+        again.headers.get('x-ratelimit-limit') !== '120' ||
+        again.headers.has('content-length')
+      ) {
+        failures.push(
+          `${op.meta.rest}: conditional → ${again.status} ETag ${again.headers.get('etag')} body ${JSON.stringify(again.text.slice(0, 80))}`,
+        );
       }
     }
     expect(failures).toEqual([]);
@@ -85,7 +94,11 @@ describe('ETag and 304 on every GET operation', () => {
     expect(missing.status).toBe(404);
     expect(missing.body.statusCode).toBe(404);
     expect(missing.headers.has('etag')).toBe(false);
-    const reply = await app.call('POST', `/v1/tickets/${E.ticketId}/reply`, { key: E.customer.key, body: { body: 'Any news?' }, headers: { 'If-None-Match': '*' } });
+    const reply = await app.call('POST', `/v1/tickets/${E.ticketId}/reply`, {
+      key: E.customer.key,
+      body: { body: 'Any news?' },
+      headers: { 'If-None-Match': '*' },
+    });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.headers.has('etag')).toBe(false);
   });
@@ -110,7 +123,9 @@ describe('no stale 304: the old tag gets the new body', () => {
   it('after a change through the API: a ticket reply, a server powered off, a webhook edited', async () => {
     const ticket = `/v1/tickets/${E.ticketId}`;
     const t0 = await snapshot(ticket);
-    expect((await app.call('POST', `${ticket}/reply`, { key: E.customer.key, body: { body: 'One more thing' } })).status).toBe(200);
+    expect(
+      (await app.call('POST', `${ticket}/reply`, { key: E.customer.key, body: { body: 'One more thing' } })).status,
+    ).toBe(200);
     await expectChanged(ticket, t0);
 
     const server = `/v1/servers/${E.serverId}`;
@@ -129,7 +144,12 @@ describe('no stale 304: the old tag gets the new body', () => {
   });
 
   it('after a provider job finishes on a clock advance: provisioning → running', async () => {
-    const order = await app.admin('POST', `/admin/accounts/${E.customer.accountId}/servers`, { productId: 'std-2c-4g-50', label: 'etag-1', os: 'linux', osTemplate: 'ubuntu-24.04' });
+    const order = await app.admin('POST', `/admin/accounts/${E.customer.accountId}/servers`, {
+      productId: 'std-2c-4g-50',
+      label: 'etag-1',
+      os: 'linux',
+      osTemplate: 'ubuntu-24.04',
+    });
     expect(order.status, order.text).toBe(201);
     const url = `/v1/servers/${order.body.id}`;
     const before = await snapshot(url);

@@ -36,7 +36,10 @@ beforeAll(async () => {
   receiver = await startReceiver();
   E = await buildEstate(app, await app.customer({ walletBalanceUsdCents: 1_000_000 }), receiver);
   // A second pool, so one string-id list surely has a next page.
-  const res = await app.call('POST', '/v1/pools', { key: E.customer.key, body: { productId: 'pool-fra1', label: 'second', vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0 } });
+  const res = await app.call('POST', '/v1/pools', {
+    key: E.customer.key,
+    body: { productId: 'pool-fra1', label: 'second', vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0 },
+  });
   expect(res.status, res.text).toBe(200);
 }, 120_000);
 
@@ -48,7 +51,17 @@ afterAll(async () => {
 describe('a cursor the list did not issue', () => {
   it('the lists that page are the ones expected (the delivery log and wallet included)', () => {
     expect(paged.map((op) => op.meta.rest)).toEqual(
-      expect.arrayContaining(['GET /servers', 'GET /pools', 'GET /domains', 'GET /hosting', 'GET /tickets', 'GET /webhooks', 'GET /webhooks/:id/deliveries', 'GET /billing/wallet/transactions', 'GET /mail/domains']),
+      expect.arrayContaining([
+        'GET /servers',
+        'GET /pools',
+        'GET /domains',
+        'GET /hosting',
+        'GET /tickets',
+        'GET /webhooks',
+        'GET /webhooks/:id/deliveries',
+        'GET /billing/wallet/transactions',
+        'GET /mail/domains',
+      ]),
     );
     // The invoice list pages by number: it has no cursor to refuse (a `cursor` there is an unknown parameter).
     expect(paged.map((op) => op.meta.rest)).not.toContain('GET /billing/invoices');
@@ -61,13 +74,15 @@ describe('a cursor the list did not issue', () => {
       const args = argsFor(op, E);
       for (const cursor of ['zzz', otherKind(op)]) {
         const res = await rest(op, { ...args, cursor });
-        if (res.status !== 400 || !isDeepStrictEqual(res.body, REFUSAL)) failures.push(`${op.meta.rest} cursor=${cursor}: ${res.status} ${res.text}`);
+        if (res.status !== 400 || !isDeepStrictEqual(res.body, REFUSAL))
+          failures.push(`${op.meta.rest} cursor=${cursor}: ${res.status} ${res.text}`);
       }
       const first = await rest(op, { ...args, limit: 1 });
       expect(first.status, `${op.meta.rest}: ${first.text}`).toBe(200);
       if (!first.body.hasMore) continue;
       const next = await rest(op, { ...args, limit: 1, cursor: first.body.nextCursor });
-      if (next.status !== 200 || next.body.data[0]?.id === first.body.data[0].id) failures.push(`${op.meta.rest} nextCursor: ${next.status} ${next.text}`);
+      if (next.status !== 200 || next.body.data[0]?.id === first.body.data[0].id)
+        failures.push(`${op.meta.rest} nextCursor: ${next.status} ${next.text}`);
       followed++;
     }
     expect(failures).toEqual([]);
@@ -84,11 +99,20 @@ describe('a cursor the list did not issue', () => {
       const query = documentFor(schema, op);
       const res = await gql(app, query, { key: E.customer.key, variables: { ...argsFor(op, E), cursor: 'zzz' } });
       const err = res.body.errors?.[0];
-      if (err?.message !== MESSAGE || err.extensions?.code !== 'BAD_REQUEST' || err.extensions?.status !== 400 || res.body.data?.[op.name]) failures.push(`${op.name}: ${res.status} ${res.text.slice(0, 300)}`);
+      if (
+        err?.message !== MESSAGE ||
+        err.extensions?.code !== 'BAD_REQUEST' ||
+        err.extensions?.status !== 400 ||
+        res.body.data?.[op.name]
+      )
+        failures.push(`${op.name}: ${res.status} ${res.text.slice(0, 300)}`);
     }
     const pools = paged.find((op) => op.meta.rest === 'GET /pools')!;
     const first = await gql(app, documentFor(schema, pools), { key: E.customer.key, variables: { limit: 1 } });
-    const next = await gql(app, documentFor(schema, pools), { key: E.customer.key, variables: { limit: 1, cursor: first.body.data.pools.nextCursor } });
+    const next = await gql(app, documentFor(schema, pools), {
+      key: E.customer.key,
+      variables: { limit: 1, cursor: first.body.data.pools.nextCursor },
+    });
     expect(next.body.errors, next.text).toBeUndefined();
     expect(next.body.data.pools.data[0].id).not.toBe(first.body.data.pools.data[0].id);
     expect(failures).toEqual([]);
@@ -97,20 +121,42 @@ describe('a cursor the list did not issue', () => {
   it('GraphQL connections: an `after` that is not an endCursor of theirs → 400 naming after; their own endCursor pages', async () => {
     const c = (field: string) => `${field}(after: $a) { nodes { id } }`;
     const connections = [
-      c('servers'), c('pools'), c('domains'), c('hostingAccounts'), c('invoices'), c('mailDomains'), c('tickets'), c('webhooks'),
-      `wallet { ${c('transactions')} }`, `pools { nodes { ${c('servers')} } }`, `mailDomains { nodes { ${c('mailboxes')} } }`,
-      `mailDomains { nodes { ${c('aliases')} } }`, `webhooks { nodes { ${c('deliveries')} } }`,
+      c('servers'),
+      c('pools'),
+      c('domains'),
+      c('hostingAccounts'),
+      c('invoices'),
+      c('mailDomains'),
+      c('tickets'),
+      c('webhooks'),
+      `wallet { ${c('transactions')} }`,
+      `pools { nodes { ${c('servers')} } }`,
+      `mailDomains { nodes { ${c('mailboxes')} } }`,
+      `mailDomains { nodes { ${c('aliases')} } }`,
+      `webhooks { nodes { ${c('deliveries')} } }`,
     ];
     const failures: string[] = [];
     for (const selection of connections) {
       for (const after of ['zzz', `snap_${'0'.repeat(26)}`]) {
-        const res = await gql(app, `query($a: String) { account { ${selection} } }`, { key: E.customer.key, variables: { a: after } });
+        const res = await gql(app, `query($a: String) { account { ${selection} } }`, {
+          key: E.customer.key,
+          variables: { a: after },
+        });
         const err = res.body.errors?.[0];
-        if (err?.message !== 'after must be the endCursor of a previous page.' || err.extensions?.code !== 'BAD_REQUEST') failures.push(`${selection} after=${after}: ${res.text.slice(0, 300)}`);
+        if (
+          err?.message !== 'after must be the endCursor of a previous page.' ||
+          err.extensions?.code !== 'BAD_REQUEST'
+        )
+          failures.push(`${selection} after=${after}: ${res.text.slice(0, 300)}`);
       }
     }
     expect(failures).toEqual([]);
-    const page = (after: string | null) => gql(app, 'query($a: String) { account { pools(first: 1, after: $a) { nodes { id } pageInfo { endCursor hasNextPage } } } }', { key: E.customer.key, variables: { a: after } });
+    const page = (after: string | null) =>
+      gql(
+        app,
+        'query($a: String) { account { pools(first: 1, after: $a) { nodes { id } pageInfo { endCursor hasNextPage } } } }',
+        { key: E.customer.key, variables: { a: after } },
+      );
     const first = (await page(null)).body.data.account.pools;
     expect(first.pageInfo.hasNextPage).toBe(true);
     const next = await page(first.pageInfo.endCursor);
@@ -127,13 +173,16 @@ describe('a cursor the list did not issue', () => {
       const failures: string[] = [];
       for (const tool of tools) {
         const res = await callTool(client, tool.name, { ...argsFor(tool.operation, E), cursor: 'zzz' });
-        if (!res.isError || !isDeepStrictEqual(res.structuredContent, REFUSAL)) failures.push(`${tool.name}: ${JSON.stringify(res).slice(0, 300)}`);
+        if (!res.isError || !isDeepStrictEqual(res.structuredContent, REFUSAL))
+          failures.push(`${tool.name}: ${JSON.stringify(res).slice(0, 300)}`);
       }
       expect(failures).toEqual([]);
       // Code mode's schema search pages too: its cursors are offsets it issued.
       const code = await mcpClient(app.url, E.customer.key, { 'X-MCP-Toolsets': 'graphql' });
-      const search = (args: Record<string, unknown>) => callTool(code, 'graphql_schema_search', { query: 'server', limit: 2, ...args });
-      for (const cursor of ['zzz', '0', '999999']) expect((await search({ cursor })).structuredContent, cursor).toEqual(REFUSAL);
+      const search = (args: Record<string, unknown>) =>
+        callTool(code, 'graphql_schema_search', { query: 'server', limit: 2, ...args });
+      for (const cursor of ['zzz', '0', '999999'])
+        expect((await search({ cursor })).structuredContent, cursor).toEqual(REFUSAL);
       const first = await search({});
       expect((await search({ cursor: first.structuredContent.nextCursor })).isError).toBeFalsy();
       await code.close();

@@ -8,7 +8,12 @@ let serverId: string;
 beforeAll(async () => {
   app = await startTestApp({ bodyLimitBytes: 4096 });
   c = await app.customer();
-  const order = await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, { productId: 'std-1c-2g-50', label: 'e', os: 'linux', osTemplate: 'debian-12' });
+  const order = await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, {
+    productId: 'std-1c-2g-50',
+    label: 'e',
+    os: 'linux',
+    osTemplate: 'debian-12',
+  });
   serverId = order.body.id;
   await app.admin('POST', '/admin/clock/advance', { seconds: 300 });
 });
@@ -17,7 +22,12 @@ afterAll(() => app?.stop());
 function expectShape(res: { status: number; body: Json }, status: number, error: string, message?: RegExp) {
   expect(res.status).toBe(status);
   const { param, ...rest } = res.body;
-  expect(rest).toEqual({ statusCode: status, message: expect.any(String), error, code: expect.stringMatching(/^[A-Z_]+$/) });
+  expect(rest).toEqual({
+    statusCode: status,
+    message: expect.any(String),
+    error,
+    code: expect.stringMatching(/^[A-Z_]+$/),
+  });
   if (param !== undefined) expect(param).toMatch(/^[\w.[\]-]+$/);
   if (message) expect(res.body.message).toMatch(message);
 }
@@ -37,28 +47,48 @@ describe('every REST error is {statusCode, message, error}', () => {
   });
 
   it('malformed JSON → 400', async () => {
-    const res = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, raw: '{"name": "x",', headers: { 'Content-Type': 'application/json' } });
+    const res = await app.call('POST', `/v1/servers/${serverId}/snapshots`, {
+      key: c.key,
+      raw: '{"name": "x",',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expectShape(res, 400, 'Bad Request', /not valid JSON/);
   });
 
   it('wrong content type → 415', async () => {
-    const res = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, raw: 'name=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const res = await app.call('POST', `/v1/servers/${serverId}/snapshots`, {
+      key: c.key,
+      raw: 'name=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expectShape(res, 415, 'Unsupported Media Type');
   });
 
   it('body over the limit → 413', async () => {
-    const res = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { name: 'x', description: 'y'.repeat(5000) } });
+    const res = await app.call('POST', `/v1/servers/${serverId}/snapshots`, {
+      key: c.key,
+      body: { name: 'x', description: 'y'.repeat(5000) },
+    });
     expectShape(res, 413, 'Payload Too Large', /4096 bytes/);
   });
 
   it('validation failures → 400 naming the field, and nothing changes', async () => {
-    const missing = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { description: 'no name' } });
+    const missing = await app.call('POST', `/v1/servers/${serverId}/snapshots`, {
+      key: c.key,
+      body: { description: 'no name' },
+    });
     expectShape(missing, 400, 'Bad Request', /^name is required\.$/);
     const wrongType = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { name: 42 } });
     expectShape(wrongType, 400, 'Bad Request', /^name must be a string\.$/);
-    const tooLong = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { name: 'n'.repeat(65) } });
+    const tooLong = await app.call('POST', `/v1/servers/${serverId}/snapshots`, {
+      key: c.key,
+      body: { name: 'n'.repeat(65) },
+    });
     expectShape(tooLong, 400, 'Bad Request', /^name must be/);
-    const unknownField = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: { name: 'ok', size: 5 } });
+    const unknownField = await app.call('POST', `/v1/servers/${serverId}/snapshots`, {
+      key: c.key,
+      body: { name: 'ok', size: 5 },
+    });
     expectShape(unknownField, 400, 'Bad Request', /Unknown body field "size"/);
     const notObject = await app.call('POST', `/v1/servers/${serverId}/snapshots`, { key: c.key, body: ['name'] });
     expectShape(notObject, 400, 'Bad Request');
@@ -76,7 +106,10 @@ describe('every REST error is {statusCode, message, error}', () => {
     const prisma = app.running.app.prisma;
     await prisma.$executeRawUnsafe('ALTER TABLE "ServerIp" RENAME TO "ServerIpGone"');
     try {
-      const res = await app.call('GET', `/v1/servers/${serverId}`, { key: c.key, headers: { 'X-Request-Id': 'req-boom-1' } });
+      const res = await app.call('GET', `/v1/servers/${serverId}`, {
+        key: c.key,
+        headers: { 'X-Request-Id': 'req-boom-1' },
+      });
       expectShape(res, 500, 'Internal Server Error');
       expect(res.body.message).toBe('Internal server error.');
       expect(res.text).not.toMatch(/ServerIp|prisma|stack|at \w+ \(/i);
@@ -92,7 +125,12 @@ describe('every REST error is {statusCode, message, error}', () => {
 
   it('the operator API speaks the same error shape', async () => {
     expectShape(await app.call('GET', '/admin/catalogue'), 401, 'Unauthorized');
-    expectShape(await app.admin('POST', '/admin/accounts', { email: 'not-an-email', name: 'x', country: 'DE' }), 400, 'Bad Request', /email/);
+    expectShape(
+      await app.admin('POST', '/admin/accounts', { email: 'not-an-email', name: 'x', country: 'DE' }),
+      400,
+      'Bad Request',
+      /email/,
+    );
     expectShape(await app.admin('GET', '/admin/nope'), 404, 'Not Found');
     expectShape(await app.admin('GET', '/admin/accounts'), 405, 'Method Not Allowed');
   });

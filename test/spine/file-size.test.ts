@@ -9,7 +9,10 @@ const MAX_LINES = 450;
 
 describe('file size', () => {
   it(`keeps every tracked source, test, script and benchmark file at ${MAX_LINES} lines or fewer`, () => {
-    const files = execFileSync('git', ['ls-files', 'src', 'test', 'bin', 'scripts', 'bench', 'examples'], { cwd: ROOT, encoding: 'utf8' })
+    const files = execFileSync('git', ['ls-files', 'src', 'test', 'bin', 'scripts', 'bench', 'examples'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
       .split('\n')
       .filter((f) => /\.(ts|tsx|js|mjs)$/.test(f) && !f.endsWith('.d.ts')); // .d.ts: generated (typed client)
     expect(files.length).toBeGreaterThan(300);

@@ -34,7 +34,11 @@ afterAll(async () => {
 async function send(req: { method: string; url: string; body?: unknown }, key: string) {
   const res = await fetch(app.url + req.url, {
     method: req.method,
-    headers: { Authorization: `Bearer ${estate.customer.key}`, 'Idempotency-Key': key, ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      Authorization: `Bearer ${estate.customer.key}`,
+      'Idempotency-Key': key,
+      ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
     body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
   });
   return { status: res.status, replayed: res.headers.get('idempotent-replayed'), text: await res.text() };
@@ -42,7 +46,8 @@ async function send(req: { method: string; url: string; body?: unknown }, key: s
 
 describe('Idempotency-Key on every POST', () => {
   it('is derived from the method: every POST mutation and nothing else', () => {
-    for (const op of operations) expect(op.idempotencyKey, op.meta.rest).toBe(op.kind === 'mutation' && op.method === 'POST');
+    for (const op of operations)
+      expect(op.idempotencyKey, op.meta.rest).toBe(op.kind === 'mutation' && op.method === 'POST');
     expect(posts.length).toBeGreaterThan(30);
   });
 
@@ -53,9 +58,16 @@ describe('Idempotency-Key on every POST', () => {
       const key = `every-post-${op.name}`;
       const first = await send(req, key);
       const again = await send(req, key);
-      if (first.status >= 500) failures.push(`${op.meta.rest}: first answer ${first.status} ${first.text.slice(0, 200)}`);
-      if (again.replayed !== 'true' || again.status !== first.status || !isDeepStrictEqual(JSON.parse(again.text), JSON.parse(first.text))) {
-        failures.push(`${op.meta.rest}: not replayed (${first.status} then ${again.status}, replayed=${again.replayed}) ${again.text.slice(0, 200)}`);
+      if (first.status >= 500)
+        failures.push(`${op.meta.rest}: first answer ${first.status} ${first.text.slice(0, 200)}`);
+      if (
+        again.replayed !== 'true' ||
+        again.status !== first.status ||
+        !isDeepStrictEqual(JSON.parse(again.text), JSON.parse(first.text))
+      ) {
+        failures.push(
+          `${op.meta.rest}: not replayed (${first.status} then ${again.status}, replayed=${again.replayed}) ${again.text.slice(0, 200)}`,
+        );
       }
     }
     expect(failures).toEqual([]);

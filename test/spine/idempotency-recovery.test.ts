@@ -16,12 +16,20 @@ describe('Idempotency-Key when the database drops mid-request', () => {
   const sql = (text: string) => app.running.app.prisma.$executeRawUnsafe(text);
   const ticketCount = () => app.running.app.prisma.ticket.count({ where: { accountId: c.accountId } });
   const open = (key: string, subject: string) =>
-    app.call('POST', '/v1/tickets', { key: c.key, body: { subject, message: 'The disk is full.' }, headers: { 'Idempotency-Key': key } });
+    app.call('POST', '/v1/tickets', {
+      key: c.key,
+      body: { subject, message: 'The disk is full.' },
+      headers: { 'Idempotency-Key': key },
+    });
 
   /** Fails the matching statements on `table` with SQLSTATE 08006 (connection failure) until `heal()`. */
   const cut = async (table: string, events: string, when = 'true') => {
-    await sql(`CREATE OR REPLACE FUNCTION test_cut() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'connection to server was lost' USING ERRCODE = '08006'; END $$`);
-    await sql(`CREATE TRIGGER test_cut BEFORE ${events} ON "${table}" FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION test_cut()`);
+    await sql(
+      `CREATE OR REPLACE FUNCTION test_cut() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'connection to server was lost' USING ERRCODE = '08006'; END $$`,
+    );
+    await sql(
+      `CREATE TRIGGER test_cut BEFORE ${events} ON "${table}" FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION test_cut()`,
+    );
   };
   const heal = async () => {
     await sql('DROP TRIGGER IF EXISTS test_cut ON "IdempotencyRecord"');
@@ -59,11 +67,16 @@ describe('Idempotency-Key when the database drops mid-request', () => {
     expect(again.body).toEqual(retry.body);
     expect(await ticketCount()).toBe(1);
     // One event: the replay did not record the creation again.
-    expect(await app.running.app.prisma.event.count({ where: { accountId: c.accountId, type: 'ticket.created' } })).toBe(1);
+    expect(
+      await app.running.app.prisma.event.count({ where: { accountId: c.accountId, type: 'ticket.created' } }),
+    ).toBe(1);
   });
 
   it('the same over GraphQL: the replay answers the same ticket in the shape the query asked for', async () => {
-    const body = { query: 'mutation($s: String!) { ticketCreate(subject: $s, message: "Fans loud.") { id number subject } }', variables: { s: 'Fans' } };
+    const body = {
+      query: 'mutation($s: String!) { ticketCreate(subject: $s, message: "Fans loud.") { id number subject } }',
+      variables: { s: 'Fans' },
+    };
     const call = () => app.call('POST', '/graphql', { key: c.key, body, headers: { 'Idempotency-Key': 'cut-gql' } });
     const before = await ticketCount();
     await cut('IdempotencyRecord', 'UPDATE', `NEW.state = 'completed'`);
@@ -75,7 +88,9 @@ describe('Idempotency-Key when the database drops mid-request', () => {
     }
     expect(first.status).toBe(503);
     expect(await ticketCount()).toBe(before + 1);
-    const created = await app.running.app.prisma.ticket.findFirstOrThrow({ where: { accountId: c.accountId, subject: 'Fans' } });
+    const created = await app.running.app.prisma.ticket.findFirstOrThrow({
+      where: { accountId: c.accountId, subject: 'Fans' },
+    });
     const retry = await call();
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual({ data: { ticketCreate: { id: created.id, number: created.number, subject: 'Fans' } } });
@@ -95,7 +110,10 @@ describe('Idempotency-Key when the database drops mid-request', () => {
     }
     expect(first.status).toBe(503);
     expect(await ticketCount()).toBe(before);
-    const state = () => app.running.app.prisma.idempotencyRecord.findUniqueOrThrow({ where: { accountId_key: { accountId: c.accountId, key: 'lease-1' } } });
+    const state = () =>
+      app.running.app.prisma.idempotencyRecord.findUniqueOrThrow({
+        where: { accountId_key: { accountId: c.accountId, key: 'lease-1' } },
+      });
     expect((await state()).state).toBe('in_progress');
     const leftAt = Date.now();
 
@@ -117,38 +135,52 @@ describe('Idempotency-Key when the database drops mid-request', () => {
   });
 
   // PostgreSQL only: the embedded database runs one transaction at a time, so no lock can hold a request there.
-  it.runIf(process.env.TEST_DATABASE_URL)('a request whose lease was taken over cannot commit under the key: one ticket, whichever ran', async () => {
-    const before = await ticketCount();
-    const prisma = app.running.app.prisma;
-    // The first request is stopped at its ticket insert (a lock held here) past its lease.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const locking = prisma.$transaction(async (tx) => {
-      await tx.$queryRawUnsafe('SELECT 1 FROM "Counter" FOR UPDATE');
-      locked();
-      await held;
-    }, { timeout: 20_000 });
-    await isLocked;
-    const slow = open('fence-1', 'Slow');
-    for (let i = 0; i < 100 && !(await prisma.idempotencyRecord.findFirst({ where: { key: 'fence-1' } })); i++) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, LEASE_MS + 100));
-    const retry = open('fence-1', 'Slow');
-    await new Promise((r) => setTimeout(r, 200));
-    release();
-    await locking;
-    const answers = await Promise.all([slow, retry]);
-    expect(await ticketCount()).toBe(before + 1);
-    // The request that lost its claim is refused (409), its ticket rolled back.
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
-  });
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'a request whose lease was taken over cannot commit under the key: one ticket, whichever ran',
+    async () => {
+      const before = await ticketCount();
+      const prisma = app.running.app.prisma;
+      // The first request is stopped at its ticket insert (a lock held here) past its lease.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      const locking = prisma.$transaction(
+        async (tx) => {
+          await tx.$queryRawUnsafe('SELECT 1 FROM "Counter" FOR UPDATE');
+          locked();
+          await held;
+        },
+        { timeout: 20_000 },
+      );
+      await isLocked;
+      const slow = open('fence-1', 'Slow');
+      for (let i = 0; i < 100 && !(await prisma.idempotencyRecord.findFirst({ where: { key: 'fence-1' } })); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, LEASE_MS + 100));
+      const retry = open('fence-1', 'Slow');
+      await new Promise((r) => setTimeout(r, 200));
+      release();
+      await locking;
+      const answers = await Promise.all([slow, retry]);
+      expect(await ticketCount()).toBe(before + 1);
+      // The request that lost its claim is refused (409), its ticket rolled back.
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    },
+  );
 });
 
 describe('a recorded step survives the database as the value the transaction returned', () => {
   it('dates, bigints, bytes, undefined and keys that look like tags come back as they were', async () => {
     const { encode, decode } = await import('../../src/db/recovery.ts');
-    const value = { at: new Date('2026-01-02T03:04:05.678Z'), seq: 12345678901234567890n, raw: Buffer.from('hi'), gone: undefined, list: [1, null, { $d: 'not a date' }], nested: { $o: 1 } };
+    const value = {
+      at: new Date('2026-01-02T03:04:05.678Z'),
+      seq: 12345678901234567890n,
+      raw: Buffer.from('hi'),
+      gone: undefined,
+      list: [1, null, { $d: 'not a date' }],
+      nested: { $o: 1 },
+    };
     const back = decode(JSON.parse(JSON.stringify(encode(value)))) as typeof value;
     expect(back.at).toBeInstanceOf(Date);
     expect(back.at.toISOString()).toBe('2026-01-02T03:04:05.678Z');

@@ -1,4 +1,11 @@
-import { GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString, type GraphQLArgument } from 'graphql';
+import {
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLString,
+  type GraphQLArgument,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
@@ -19,21 +26,46 @@ describe('the rule checker', () => {
     ['minLength alone', { minLength: 10 }, 'short', 'x must be at least 10 characters.'],
     ['trim: blanks do not count', { minLength: 1, maxLength: 64, trim: true }, '   ', 'x must be 1 to 64 characters.'],
     ['trim: surrounding blanks ignored', { maxLength: 2, trim: true }, '  ab  ', undefined],
-    ['pattern', { pattern: { regex: /^[a-z0-9_]{1,16}$/, means: 'lowercase letters, digits or underscores' } }, 'Bad-Name', 'x must be lowercase letters, digits or underscores.'],
+    [
+      'pattern',
+      { pattern: { regex: /^[a-z0-9_]{1,16}$/, means: 'lowercase letters, digits or underscores' } },
+      'Bad-Name',
+      'x must be lowercase letters, digits or underscores.',
+    ],
     ['minimum and maximum', { minimum: 1, maximum: 100 }, 0, 'x must be an integer from 1 to 100.'],
     ['maximum, a fraction', { minimum: 0, maximum: 1 }, 1.5, 'x must be a number from 0 to 1.'],
     ['minimum alone', { minimum: 5 }, 4, 'x must be an integer at least 5.'],
     ['cents', { minimum: 1, maximum: 500, cents: true }, 501, 'x must be an integer number of cents from 1 to 500.'],
     ['within range', { minimum: 1, maximum: 100 }, 100, undefined],
-    ['minItems and maxItems', { minItems: 2, maxItems: 3, itemsNoun: 'host names' }, ['a.com'], 'x must list 2 to 3 host names.'],
+    [
+      'minItems and maxItems',
+      { minItems: 2, maxItems: 3, itemsNoun: 'host names' },
+      ['a.com'],
+      'x must list 2 to 3 host names.',
+    ],
     ['maxItems alone, default noun', { maxItems: 1 }, ['a', 'b'], 'x must list at most 1 entries.'],
-    ['list elements take the value rules', { maxItems: 3, maxLength: 2 }, ['ab', 'abc'], 'x[1] must be at most 2 characters.'],
-    ['dns-name', { format: 'dns-name' }, 'localhost', 'x must be a domain name such as "example.com" (labels of letters, digits and hyphens, at most 253 characters).'],
+    [
+      'list elements take the value rules',
+      { maxItems: 3, maxLength: 2 },
+      ['ab', 'abc'],
+      'x[1] must be at most 2 characters.',
+    ],
+    [
+      'dns-name',
+      { format: 'dns-name' },
+      'localhost',
+      'x must be a domain name such as "example.com" (labels of letters, digits and hyphens, at most 253 characters).',
+    ],
     ['dns-name ok (case, trailing dot)', { format: 'dns-name' }, 'Shop.Example.COM.', undefined],
-    ['host-name', { format: 'host-name' }, 'ns1..example.net', 'x must be a host name such as "ns1.example.net" (labels of letters, digits and hyphens, at most 253 characters).'],
+    [
+      'host-name',
+      { format: 'host-name' },
+      'ns1..example.net',
+      'x must be a host name such as "ns1.example.net" (labels of letters, digits and hyphens, at most 253 characters).',
+    ],
     ['email', { format: 'email' }, 'ada.example.com', 'x must be an e-mail address such as "ada@example.com".'],
     ['email ok', { format: 'email' }, 'ada@example.com', undefined],
-    ['absent values are the type\'s business', { minLength: 1 }, undefined, undefined],
+    ["absent values are the type's business", { minLength: 1 }, undefined, undefined],
   ];
   it.each(cases)('%s', (_name, r, value, expected) => {
     expect(ruleProblem(r, value, 'x')).toBe(expected);
@@ -43,26 +75,54 @@ describe('the rule checker', () => {
     const Item = new GraphQLInputObjectType({
       name: 'RuleItem',
       fields: {
-        description: { type: new GraphQLNonNull(GraphQLString), extensions: { inputRules: { minLength: 1, maxLength: 5 } } },
+        description: {
+          type: new GraphQLNonNull(GraphQLString),
+          extensions: { inputRules: { minLength: 1, maxLength: 5 } },
+        },
         amount: { type: GraphQLInt, extensions: { inputRules: { minimum: 1 } } },
       },
     });
     const type = new GraphQLList(Item);
-    const value = [{ description: 'ok', amount: 1 }, { description: 'toolong', amount: 0 }];
+    const value = [
+      { description: 'ok', amount: 1 },
+      { description: 'toolong', amount: 0 },
+    ];
     expect(inputRuleProblems(type, { maxItems: 5 }, value, 'items')).toEqual([
       { message: 'items[1].description must be 1 to 5 characters.', path: 'items[1].description' },
       { message: 'items[1].amount must be an integer at least 1.', path: 'items[1].amount' },
     ]);
-    expect(inputRuleProblems(type, { maxItems: 1 }, value, 'items')).toEqual([{ message: 'items must list at most 1 entries.', path: 'items' }]);
+    expect(inputRuleProblems(type, { maxItems: 1 }, value, 'items')).toEqual([
+      { message: 'items must list at most 1 entries.', path: 'items' },
+    ]);
   });
 
   it('prints each rule as its JSON Schema keyword (list bounds on the array, the rest on its items)', () => {
-    const arg = (type: GraphQLArgument['type'], inputRules: InputRules) => ({ name: 'x', type, extensions: { inputRules } }) as unknown as GraphQLArgument;
-    expect(inputSchemaOf(arg(new GraphQLNonNull(GraphQLString), { minLength: 1, maxLength: 64, pattern: { regex: /^[a-z]+$/, means: 'letters' } }))).toEqual({ type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z]+$' });
-    expect(inputSchemaOf(arg(GraphQLInt, { minimum: 1, maximum: 100 }))).toEqual({ type: ['integer', 'null'], format: 'int32', minimum: 1, maximum: 100 });
-    expect(inputSchemaOf(arg(new GraphQLList(new GraphQLNonNull(GraphQLString)), { minItems: 2, maxItems: 13, format: 'host-name' }))).toEqual({ type: ['array', 'null'], minItems: 2, maxItems: 13, items: { type: 'string', format: 'hostname' } });
+    const arg = (type: GraphQLArgument['type'], inputRules: InputRules) =>
+      ({ name: 'x', type, extensions: { inputRules } }) as unknown as GraphQLArgument;
+    expect(
+      inputSchemaOf(
+        arg(new GraphQLNonNull(GraphQLString), {
+          minLength: 1,
+          maxLength: 64,
+          pattern: { regex: /^[a-z]+$/, means: 'letters' },
+        }),
+      ),
+    ).toEqual({ type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z]+$' });
+    expect(inputSchemaOf(arg(GraphQLInt, { minimum: 1, maximum: 100 }))).toEqual({
+      type: ['integer', 'null'],
+      format: 'int32',
+      minimum: 1,
+      maximum: 100,
+    });
+    expect(
+      inputSchemaOf(
+        arg(new GraphQLList(new GraphQLNonNull(GraphQLString)), { minItems: 2, maxItems: 13, format: 'host-name' }),
+      ),
+    ).toEqual({ type: ['array', 'null'], minItems: 2, maxItems: 13, items: { type: 'string', format: 'hostname' } });
     expect(inputSchemaOf(arg(GraphQLString, { format: 'email' }))).toMatchObject({ format: 'email' });
-    expect(inputSchemaOf(arg(new GraphQLList(new GraphQLNonNull(GraphQLString)), { maxItems: 2, oneOf: ['a', 'b'] }))).toEqual({ type: ['array', 'null'], maxItems: 2, items: { type: 'string', enum: ['a', 'b'] } });
+    expect(
+      inputSchemaOf(arg(new GraphQLList(new GraphQLNonNull(GraphQLString)), { maxItems: 2, oneOf: ['a', 'b'] })),
+    ).toEqual({ type: ['array', 'null'], maxItems: 2, items: { type: 'string', enum: ['a', 'b'] } });
   });
 });
 
@@ -88,9 +148,10 @@ describe('declared rules over the wire', () => {
       const entry = doc.paths[path][op.method.toLowerCase()];
       for (const arg of op.field.args) {
         if (!rulesOf(arg)) continue;
-        const printed = op.argLocation(arg) === 'body'
-          ? entry.requestBody.content['application/json'].schema.properties[arg.name]
-          : entry.parameters.find((p: { name: string }) => p.name === arg.name).schema;
+        const printed =
+          op.argLocation(arg) === 'body'
+            ? entry.requestBody.content['application/json'].schema.properties[arg.name]
+            : entry.parameters.find((p: { name: string }) => p.name === arg.name).schema;
         expect(withoutExamples(printed), `${op.method} ${op.path} ${arg.name}`).toEqual(inputSchemaOf(arg));
         checked++;
       }
@@ -99,7 +160,10 @@ describe('declared rules over the wire', () => {
       if (!(type instanceof GraphQLInputObjectType)) continue;
       for (const field of Object.values(type.getFields())) {
         if (!rulesOf(field)) continue;
-        expect(withoutExamples(doc.components.schemas[type.name].properties[field.name]), `${type.name}.${field.name}`).toEqual(inputSchemaOf(field));
+        expect(
+          withoutExamples(doc.components.schemas[type.name].properties[field.name]),
+          `${type.name}.${field.name}`,
+        ).toEqual(inputSchemaOf(field));
         checked++;
       }
     }
@@ -108,22 +172,42 @@ describe('declared rules over the wire', () => {
 
   it('representative arguments: their keywords in OpenAPI and in the MCP input schemas', async () => {
     const doc = (await app.call('GET', '/v1/openapi.json')).body;
-    const param = (path: string, method: string, name: string) => doc.paths[path][method].parameters.find((p: { name: string }) => p.name === name).schema;
+    const param = (path: string, method: string, name: string) =>
+      doc.paths[path][method].parameters.find((p: { name: string }) => p.name === name).schema;
     expect(param('/servers', 'get', 'limit')).toMatchObject({ minimum: 1, maximum: 1000 });
-    const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'servers,pools,hosting,mail,domains,billing,tickets,webhooks,account' });
+    const client = await mcpClient(app.url, c.key, {
+      'X-MCP-Toolsets': 'servers,pools,hosting,mail,domains,billing,tickets,webhooks,account',
+    });
     const { tools } = await client.listTools();
-    const input = (tool: string) => tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    const input = (tool: string) =>
+      tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(input('servers_list').limit).toMatchObject({ minimum: 1, maximum: 1000 });
-    const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema.properties;
+    const body = (path: string, method: string) =>
+      doc.paths[path][method].requestBody.content['application/json'].schema.properties;
     expect(body('/pools/{id}/servers', 'post').label).toMatchObject({ type: 'string', minLength: 1, maxLength: 64 });
-    expect(body('/servers/{id}/snapshots', 'post')).toMatchObject({ name: { minLength: 1, maxLength: 64 }, description: { maxLength: 500 } });
+    expect(body('/servers/{id}/snapshots', 'post')).toMatchObject({
+      name: { minLength: 1, maxLength: 64 },
+      description: { maxLength: 500 },
+    });
     expect(input('pool_server_create').label).toMatchObject({ type: 'string', minLength: 1, maxLength: 64 });
-    expect(input('domain_update').nameservers).toMatchObject({ type: 'array', minItems: 2, maxItems: 13, items: { type: 'string', format: 'hostname' } });
+    expect(input('domain_update').nameservers).toMatchObject({
+      type: 'array',
+      minItems: 2,
+      maxItems: 13,
+      items: { type: 'string', format: 'hostname' },
+    });
     expect(input('pool_ips_apply').changes).toMatchObject({ type: 'array', minItems: 1, maxItems: 1024 });
-    expect(input('webhook_create').events).toMatchObject({ type: 'array', maxItems: 50, items: { type: 'string', enum: expect.arrayContaining(['server.created', '*']) } });
+    expect(input('webhook_create').events).toMatchObject({
+      type: 'array',
+      maxItems: 50,
+      items: { type: 'string', enum: expect.arrayContaining(['server.created', '*']) },
+    });
     expect(body('/webhooks', 'post')).toMatchObject({ url: { maxLength: 2048 }, description: { maxLength: 500 } });
     expect(param('/hosting/{id}/logs', 'get', 'kind')).toMatchObject({ enum: ['access', 'error'] });
-    expect(input('mail_alias_create')).toMatchObject({ destination: { format: 'email' }, source_local: { pattern: expect.any(String) } });
+    expect(input('mail_alias_create')).toMatchObject({
+      destination: { format: 'email' },
+      source_local: { pattern: expect.any(String) },
+    });
     await client.close();
   });
 
@@ -149,16 +233,29 @@ describe('declared rules over the wire', () => {
 
     const kind = r.tool.endsWith('_list') || r.tool.endsWith('_get') ? 'query' : 'mutation';
     const names = Object.keys(r.args);
-    const withVars = await gql(app, `${kind} (${r.varDefs}) { ${r.field}(${names.map((n) => `${n}: $${n}`).join(', ')}) ${r.selection} }`, { key: c.key, variables: r.args });
-    const literal = await gql(app, `${kind} { ${r.field}(${names.map((n) => `${n}: ${JSON.stringify(r.args[n])}`).join(', ')}) ${r.selection} }`, { key: c.key });
+    const withVars = await gql(
+      app,
+      `${kind} (${r.varDefs}) { ${r.field}(${names.map((n) => `${n}: $${n}`).join(', ')}) ${r.selection} }`,
+      { key: c.key, variables: r.args },
+    );
+    const literal = await gql(
+      app,
+      `${kind} { ${r.field}(${names.map((n) => `${n}: ${JSON.stringify(r.args[n])}`).join(', ')}) ${r.selection} }`,
+      { key: c.key },
+    );
     for (const res of [withVars, literal]) {
       expect(res.status).toBe(400);
       expect(res.body.data ?? undefined).toBeUndefined();
       expect(res.body.errors).toHaveLength(1);
-      expect(res.body.errors[0]).toMatchObject({ message: r.message, extensions: { code: 'BAD_REQUEST', status: 400, field: r.param } });
+      expect(res.body.errors[0]).toMatchObject({
+        message: r.message,
+        extensions: { code: 'BAD_REQUEST', status: 400, field: r.param },
+      });
     }
 
-    const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'servers,pools,hosting,mail,domains,billing,tickets,webhooks,account' });
+    const client = await mcpClient(app.url, c.key, {
+      'X-MCP-Toolsets': 'servers,pools,hosting,mail,domains,billing,tickets,webhooks,account',
+    });
     const tool = await client.callTool({ name: r.tool, arguments: r.args });
     expect(tool.isError).toBe(true);
     expect(tool.structuredContent).toEqual(expected);
@@ -167,54 +264,99 @@ describe('declared rules over the wire', () => {
 
   it('a range: limit', async () => {
     await expectRefusedEverywhere({
-      rest: ['GET', '/v1/servers?limit=0'], field: 'servers', varDefs: '$limit: Int', args: { limit: 0 }, selection: '{ hasMore }',
-      tool: 'servers_list', message: 'limit must be an integer from 1 to 1000.', param: 'limit',
+      rest: ['GET', '/v1/servers?limit=0'],
+      field: 'servers',
+      varDefs: '$limit: Int',
+      args: { limit: 0 },
+      selection: '{ hasMore }',
+      tool: 'servers_list',
+      message: 'limit must be an integer from 1 to 1000.',
+      param: 'limit',
     });
   });
 
   it('authorization comes first: a credential lacking the scope gets 403, whatever the values', async () => {
     const reader = await app.customer({ scopes: ['account:read'] });
-    const res = await app.call('POST', '/v1/servers/srv_missing/snapshots', { key: reader.key, body: { name: 'before upgrade', description: 'x'.repeat(501) } });
+    const res = await app.call('POST', '/v1/servers/srv_missing/snapshots', {
+      key: reader.key,
+      body: { name: 'before upgrade', description: 'x'.repeat(501) },
+    });
     expect(res.status).toBe(403);
     expect(res.body.message).toMatch(/servers:write/);
   });
 
   it('a maximum length alone: a snapshot description (REST)', async () => {
-    const res = await app.call('POST', '/v1/servers/srv_missing/snapshots', { key: c.key, body: { name: 'before upgrade', description: 'x'.repeat(501) } });
-    expect(res.body).toEqual({ statusCode: 400, message: 'description must be at most 500 characters.', error: 'Bad Request', code: 'BAD_REQUEST', param: 'description' });
+    const res = await app.call('POST', '/v1/servers/srv_missing/snapshots', {
+      key: c.key,
+      body: { name: 'before upgrade', description: 'x'.repeat(501) },
+    });
+    expect(res.body).toEqual({
+      statusCode: 400,
+      message: 'description must be at most 500 characters.',
+      error: 'Bad Request',
+      code: 'BAD_REQUEST',
+      param: 'description',
+    });
   });
 
   it('a DNS-name format on each element of a list: nameservers', async () => {
     const nameservers = ['ns1.example.net', 'ns2..example.net'];
     await expectRefusedEverywhere({
-      rest: ['PATCH', '/v1/domains/dom_missing', { nameservers }], field: 'domainUpdate', varDefs: '$id: ID!, $nameservers: [String!]', args: { id: 'dom_missing', nameservers }, selection: '{ id }',
-      tool: 'domain_update', message: 'nameservers[1] must be a host name such as "ns1.example.net" (labels of letters, digits and hyphens, at most 253 characters).', param: 'nameservers[1]',
+      rest: ['PATCH', '/v1/domains/dom_missing', { nameservers }],
+      field: 'domainUpdate',
+      varDefs: '$id: ID!, $nameservers: [String!]',
+      args: { id: 'dom_missing', nameservers },
+      selection: '{ id }',
+      tool: 'domain_update',
+      message:
+        'nameservers[1] must be a host name such as "ns1.example.net" (labels of letters, digits and hyphens, at most 253 characters).',
+      param: 'nameservers[1]',
     });
   });
 
   it('a pattern: a hosting database suffix (the rule is checked before the account is looked up)', async () => {
     await expectRefusedEverywhere({
-      rest: ['POST', '/v1/hosting/hst_missing/databases', { suffix: 'Shop-DB' }], field: 'hostingDatabaseCreate', varDefs: '$id: ID!, $suffix: String!',
-      args: { id: 'hst_missing', suffix: 'Shop-DB' }, selection: '{ name }', tool: 'hosting_database_create',
-      message: 'suffix must be 1 to 16 characters of lowercase letters, digits and underscores (the database is named <prefix>_<suffix>).', param: 'suffix',
+      rest: ['POST', '/v1/hosting/hst_missing/databases', { suffix: 'Shop-DB' }],
+      field: 'hostingDatabaseCreate',
+      varDefs: '$id: ID!, $suffix: String!',
+      args: { id: 'hst_missing', suffix: 'Shop-DB' },
+      selection: '{ name }',
+      tool: 'hosting_database_create',
+      message:
+        'suffix must be 1 to 16 characters of lowercase letters, digits and underscores (the database is named <prefix>_<suffix>).',
+      param: 'suffix',
     });
   });
 
   it('one of a set, on each element of a list: webhook event kinds', async () => {
     const events = ['server.created', 'server.exploded'];
     await expectRefusedEverywhere({
-      rest: ['POST', '/v1/webhooks', { url: 'https://example.com/hook', events }], field: 'webhookCreate', varDefs: '$url: String!, $events: [String!]!',
-      args: { url: 'https://example.com/hook', events }, selection: '{ id }', tool: 'webhook_create',
-      message: expect.stringMatching(/^events\[1\] must be (\S+, )+\S+ or \*\.$/) as unknown as string, param: 'events[1]',
+      rest: ['POST', '/v1/webhooks', { url: 'https://example.com/hook', events }],
+      field: 'webhookCreate',
+      varDefs: '$url: String!, $events: [String!]!',
+      args: { url: 'https://example.com/hook', events },
+      selection: '{ id }',
+      tool: 'webhook_create',
+      message: expect.stringMatching(/^events\[1\] must be (\S+, )+\S+ or \*\.$/) as unknown as string,
+      param: 'events[1]',
     });
   });
 
   it('a length, blanks trimmed: a server label', async () => {
     const args = { id: 'pool_missing', productId: 'vps-s', label: '   ', osTemplate: 'ubuntu-24.04' };
     await expectRefusedEverywhere({
-      rest: ['POST', '/v1/pools/pool_missing/servers', { productId: 'vps-s', label: '   ', osTemplate: 'ubuntu-24.04' }], field: 'poolServerCreate',
-      varDefs: '$id: ID!, $productId: String!, $label: String!, $osTemplate: String!', args, selection: '{ id }',
-      tool: 'pool_server_create', message: 'label must be 1 to 64 characters.', param: 'label',
+      rest: [
+        'POST',
+        '/v1/pools/pool_missing/servers',
+        { productId: 'vps-s', label: '   ', osTemplate: 'ubuntu-24.04' },
+      ],
+      field: 'poolServerCreate',
+      varDefs: '$id: ID!, $productId: String!, $label: String!, $osTemplate: String!',
+      args,
+      selection: '{ id }',
+      tool: 'pool_server_create',
+      message: 'label must be 1 to 64 characters.',
+      param: 'label',
     });
   });
 });

@@ -17,8 +17,9 @@ function cruise(cwd: string) {
   });
   expect(run.error).toBeUndefined();
   const result = JSON.parse(run.stdout);
-  const violations: string[] = result.summary.violations.map((v: { rule: { name: string }; from: string; to: string; cycle?: { name: string }[] }) =>
-    `${v.rule.name}: ${v.from} → ${v.cycle?.length ? v.cycle.map((c) => c.name).join(' → ') : v.to}`,
+  const violations: string[] = result.summary.violations.map(
+    (v: { rule: { name: string }; from: string; to: string; cycle?: { name: string }[] }) =>
+      `${v.rule.name}: ${v.from} → ${v.cycle?.length ? v.cycle.map((c) => c.name).join(' → ') : v.to}`,
   );
   return { result, violations };
 }
@@ -33,7 +34,9 @@ describe('layers', () => {
     expect(violations).toEqual([]);
     // It really read the tree (a wrong path or config would cruise nothing and pass).
     expect(result.summary.totalCruised).toBeGreaterThan(150);
-    expect(result.summary.ruleSetUsed.forbidden.map((r: { name: string }) => r.name)).toContain('services-never-load-pothos');
+    expect(result.summary.ruleSetUsed.forbidden.map((r: { name: string }) => r.name)).toContain(
+      'services-never-load-pothos',
+    );
   });
 
   it('a service that reaches Pothos, even through a schema helper, breaks the rules; a schema file does not', () => {
@@ -41,14 +44,20 @@ describe('layers', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
     try {
       const files: Record<string, string> = {
-        'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', allowImportingTsExtensions: true, noEmit: true } }),
-        'src/schema/builder.ts': "export const builder = {};\n",
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: { module: 'nodenext', allowImportingTsExtensions: true, noEmit: true },
+        }),
+        'src/schema/builder.ts': 'export const builder = {};\n',
         'src/schema/pagination.ts': "import { builder } from './builder.ts';\nexport const paginate = () => builder;\n",
         'src/core/paging.ts': 'export const paginate = () => null;\n',
-        'src/modules/things/service.ts': "import { paginate } from '../../schema/pagination.ts';\nexport const list = () => paginate();\n",
-        'src/modules/things/rules.ts': "import { paginate } from '../../core/paging.ts';\nexport const list = () => paginate();\n",
-        'src/modules/things/schema.ts': "import { builder } from '../../schema/builder.ts';\nimport { list } from './rules.ts';\nexport const field = [builder, list];\n",
-        'src/modules/things/graph.ts': "import { builder } from '../../schema/builder.ts';\nexport const node = builder;\n",
+        'src/modules/things/service.ts':
+          "import { paginate } from '../../schema/pagination.ts';\nexport const list = () => paginate();\n",
+        'src/modules/things/rules.ts':
+          "import { paginate } from '../../core/paging.ts';\nexport const list = () => paginate();\n",
+        'src/modules/things/schema.ts':
+          "import { builder } from '../../schema/builder.ts';\nimport { list } from './rules.ts';\nexport const field = [builder, list];\n",
+        'src/modules/things/graph.ts':
+          "import { builder } from '../../schema/builder.ts';\nexport const node = builder;\n",
       };
       for (const [name, text] of Object.entries(files)) {
         fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });

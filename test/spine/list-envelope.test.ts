@@ -30,7 +30,11 @@ const isEnvelope = (t: GraphQLOutputType) => {
 const isListRead = (op: Operation) => {
   const t = unwrap(op.field.type);
   const named = getNamedType(t);
-  return op.method === 'GET' && (isListType(t) || (isObjectType(named) && 'data' in named.getFields() && isListType(unwrap(named.getFields().data.type))));
+  return (
+    op.method === 'GET' &&
+    (isListType(t) ||
+      (isObjectType(named) && 'data' in named.getFields() && isListType(unwrap(named.getFields().data.type))))
+  );
 };
 // The invoice list pages by page number, as the spec names it (`page`, `limit`): docs/REFERENCE.md, Pagination.
 const PAGE_NUMBERED = new Set(['GET /billing/invoices']);
@@ -62,12 +66,21 @@ beforeAll(async () => {
     expect(res.status, res.text).toBe(200);
     return res.body;
   };
-  for (const label of ['second', 'third']) await call('/v1/pools', { productId: 'pool-fra1', label, vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0 });
+  for (const label of ['second', 'third'])
+    await call('/v1/pools', { productId: 'pool-fra1', label, vcpu: 2, ram2gb: 1, disk100: 1, ip16: 0 });
   await proveDomain(app, E.customer.accountId, `second-${E.mailDomain}`);
   await call('/v1/mail/domains', { domain: `second-${E.mailDomain}` });
   for (const local of ['grace', 'linus']) {
-    await call('/v1/mail/mailboxes', { domain_id: E.mailDomainId, local_part: local, password: 'a long enough password' });
-    await call('/v1/mail/aliases', { domain_id: E.mailDomainId, source_local: `to-${local}`, destination: `${local}@example.org` });
+    await call('/v1/mail/mailboxes', {
+      domain_id: E.mailDomainId,
+      local_part: local,
+      password: 'a long enough password',
+    });
+    await call('/v1/mail/aliases', {
+      domain_id: E.mailDomainId,
+      source_local: `to-${local}`,
+      destination: `${local}@example.org`,
+    });
   }
 }, 120_000);
 
@@ -81,10 +94,24 @@ describe('declared once: every list read returns an envelope type', () => {
     const bare = operations.filter((op) => isListType(unwrap(op.field.type))).map((op) => op.meta.rest);
     expect(bare).toEqual(['POST /pools/:id/ips/apply']);
     expect(lists.filter((op) => !isEnvelope(op.field.type)).map((op) => op.meta.rest)).toEqual([]);
-    for (const rest of ['GET /servers/:id/snapshots', 'GET /pools', 'GET /hosting/:id/backups', 'GET /mail/domains/:id/aliases']) {
+    for (const rest of [
+      'GET /servers/:id/snapshots',
+      'GET /pools',
+      'GET /hosting/:id/backups',
+      'GET /mail/domains/:id/aliases',
+    ]) {
       expect(lists.map((op) => op.meta.rest)).toContain(rest);
     }
-    expect(paged.map((op) => op.meta.rest)).toEqual(expect.arrayContaining(['GET /servers', 'GET /pools', 'GET /mail/domains', 'GET /mail/mailboxes', 'GET /mail/domains/:id/mailboxes', 'GET /mail/domains/:id/aliases']));
+    expect(paged.map((op) => op.meta.rest)).toEqual(
+      expect.arrayContaining([
+        'GET /servers',
+        'GET /pools',
+        'GET /mail/domains',
+        'GET /mail/mailboxes',
+        'GET /mail/domains/:id/mailboxes',
+        'GET /mail/domains/:id/aliases',
+      ]),
+    );
   });
 });
 
@@ -96,13 +123,16 @@ describe('REST', () => {
       const b = res.body;
       const envelope =
         res.status === 200 &&
-        Object.keys(b ?? {}).sort().join() === 'data,hasMore,nextCursor' &&
+        Object.keys(b ?? {})
+          .sort()
+          .join() === 'data,hasMore,nextCursor' &&
         Array.isArray(b.data) &&
         typeof b.hasMore === 'boolean' &&
         (b.nextCursor === null || typeof b.nextCursor === 'string') &&
         b.hasMore === (b.nextCursor !== null);
       if (!envelope) failures.push(`${op.meta.rest}: ${res.status} ${res.text.slice(0, 200)}`);
-      else if (!paged.includes(op) && (b.hasMore || b.nextCursor !== null)) failures.push(`${op.meta.rest} does not page but answered hasMore ${b.hasMore}`);
+      else if (!paged.includes(op) && (b.hasMore || b.nextCursor !== null))
+        failures.push(`${op.meta.rest} does not page but answered hasMore ${b.hasMore}`);
     }
     expect(failures).toEqual([]);
     expect(lists.length).toBeGreaterThanOrEqual(20);
@@ -128,11 +158,22 @@ describe('REST', () => {
       }
       expect(seen.map(itemKey), op.meta.rest).toEqual(all.body.data.map(itemKey));
       const ids = all.body.data.map((item: { id: string | number }) => item.id);
-      expect(ids.every((id: string | number, i: number) => i === 0 || ids[i - 1] > id), `${op.meta.rest} newest first: ${ids}`).toBe(true);
+      expect(
+        ids.every((id: string | number, i: number) => i === 0 || ids[i - 1] > id),
+        `${op.meta.rest} newest first: ${ids}`,
+      ).toBe(true);
       if (seen.length >= 2) walked.push(op.meta.rest);
     }
     // The lists that page since the envelope came to every list, with several pages each.
-    expect(walked).toEqual(expect.arrayContaining(['GET /pools', 'GET /mail/domains', 'GET /mail/mailboxes', 'GET /mail/domains/:id/mailboxes', 'GET /mail/domains/:id/aliases']));
+    expect(walked).toEqual(
+      expect.arrayContaining([
+        'GET /pools',
+        'GET /mail/domains',
+        'GET /mail/mailboxes',
+        'GET /mail/domains/:id/mailboxes',
+        'GET /mail/domains/:id/aliases',
+      ]),
+    );
   });
 
   it('a limit out of range or a cursor that is not one → 400 naming it; a whole list takes no limit', async () => {
@@ -141,21 +182,26 @@ describe('REST', () => {
       const args = argsFor(op, E);
       for (const limit of [0, 1001]) {
         const res = await get(op, { ...args, limit });
-        if (res.status !== 400 || !/limit/.test(res.body?.message)) failures.push(`${op.meta.rest} limit=${limit}: ${res.status} ${res.text}`);
+        if (res.status !== 400 || !/limit/.test(res.body?.message))
+          failures.push(`${op.meta.rest} limit=${limit}: ${res.status} ${res.text}`);
       }
     }
     // Mail ids are integers: their cursors are too.
     for (const op of paged.filter((o) => o.path.startsWith('/mail/'))) {
       for (const cursor of ['abc', '-1', '1.5', '99999999999']) {
         const res = await get(op, { ...argsFor(op, E), cursor });
-        if (res.status !== 400 || !/cursor/.test(res.body?.message)) failures.push(`${op.meta.rest} cursor=${cursor}: ${res.status} ${res.text}`);
+        if (res.status !== 400 || !/cursor/.test(res.body?.message))
+          failures.push(`${op.meta.rest} cursor=${cursor}: ${res.status} ${res.text}`);
       }
     }
     // A list that comes whole takes no paging arguments.
     for (const op of lists.filter((o) => !paged.includes(o))) {
       const req = restRequest(op, argsFor(op, E));
-      const res = await app.call('GET', `${req.url}${req.url.includes('?') ? '&' : '?'}limit=1`, { key: E.customer.key });
-      if (res.status !== 400 || !/limit/.test(res.body?.message)) failures.push(`${op.meta.rest} limit=1: ${res.status} ${res.text}`);
+      const res = await app.call('GET', `${req.url}${req.url.includes('?') ? '&' : '?'}limit=1`, {
+        key: E.customer.key,
+      });
+      if (res.status !== 400 || !/limit/.test(res.body?.message))
+        failures.push(`${op.meta.rest} limit=1: ${res.status} ${res.text}`);
     }
     expect(failures).toEqual([]);
   });
@@ -168,12 +214,14 @@ describe('OpenAPI', () => {
     type DocOperation = { responses?: Record<string, { content?: Record<string, { schema?: { type?: string } }> }> };
     for (const [path, methods] of Object.entries<Record<string, DocOperation>>(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        if (op.responses?.['200']?.content?.['application/json']?.schema?.type === 'array') arrays.push(`${method} ${path}`);
+        if (op.responses?.['200']?.content?.['application/json']?.schema?.type === 'array')
+          arrays.push(`${method} ${path}`);
       }
     }
     expect(arrays).toEqual([MUTATION_RESULT_ARRAY]);
     for (const op of lists) {
-      const schemaRef = doc.paths[op.path.replace(/:(\w+)/g, '{$1}')].get.responses['200'].content['application/json'].schema.$ref as string;
+      const schemaRef = doc.paths[op.path.replace(/:(\w+)/g, '{$1}')].get.responses['200'].content['application/json']
+        .schema.$ref as string;
       const envelope = doc.components.schemas[schemaRef.split('/').pop()!];
       expect(Object.keys(envelope.properties).sort(), op.meta.rest).toEqual(['data', 'hasMore', 'nextCursor']);
       expect(envelope.properties.data.type, op.meta.rest).toBe('array');
@@ -192,7 +240,14 @@ describe('MCP', () => {
       for (const tool of tools) {
         const res = await callTool(client, tool.name, argsFor(tool.operation, E));
         const s = res.structuredContent;
-        if (res.isError || Object.keys(s ?? {}).sort().join() !== 'data,hasMore,nextCursor' || !Array.isArray(s.data)) failures.push(`${tool.name}: ${JSON.stringify(res).slice(0, 200)}`);
+        if (
+          res.isError ||
+          Object.keys(s ?? {})
+            .sort()
+            .join() !== 'data,hasMore,nextCursor' ||
+          !Array.isArray(s.data)
+        )
+          failures.push(`${tool.name}: ${JSON.stringify(res).slice(0, 200)}`);
       }
       expect(failures).toEqual([]);
     } finally {

@@ -11,7 +11,10 @@ afterAll(() => app?.stop());
 describe('operations endpoints', () => {
   it('/healthz and /readyz', async () => {
     expect(await app.call('GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect(await app.call('GET', '/readyz')).toMatchObject({ status: 200, body: { status: 'ready', checks: { database: 'ok', migrations: 'ok' } } });
+    expect(await app.call('GET', '/readyz')).toMatchObject({
+      status: 200,
+      body: { status: 'ready', checks: { database: 'ok', migrations: 'ok' } },
+    });
   });
 
   it('/readyz reports 503 when the database is gone (and recovers on PostgreSQL)', async () => {
@@ -22,7 +25,10 @@ describe('operations endpoints', () => {
         const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
         await admin.connect();
         await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
         const down = await other.call('GET', '/readyz');
         expect(down.status).toBe(503);
         expect(down.body.checks.database).toBe('unreachable');
@@ -47,7 +53,9 @@ describe('operations endpoints', () => {
     const text = (await app.call('GET', '/metrics', { key: ADMIN_TOKEN })).text;
     expect(text).toMatch(/http_requests_total\{operation="account",method="GET",status="200"\} 1/);
     expect(text).toMatch(/http_requests_total\{operation="server",method="GET",status="404"\} 1/);
-    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0.1",operation="account",method="GET",status="200"\} \d/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0.1",operation="account",method="GET",status="200"\} \d/,
+    );
     expect(text).toMatch(/process_resident_memory_bytes/);
   });
 
@@ -61,16 +69,28 @@ describe('operations endpoints', () => {
   });
 
   it('1,000 unauthenticated requests to random paths add no metric series', async () => {
-    const series = async () => (await app.call('GET', '/metrics', { key: ADMIN_TOKEN })).text.split('\n').filter((l) => l.startsWith('http_requests_total{'));
+    const series = async () =>
+      (await app.call('GET', '/metrics', { key: ADMIN_TOKEN })).text
+        .split('\n')
+        .filter((l) => l.startsWith('http_requests_total{'));
     // One of each kind first, so their (fixed) series exist before counting.
-    const paths = (i: number) => [`/x${i}-${Math.random().toString(36).slice(2)}`, `/v1/nope${i}`, `/oauth/nope${i}`, `/admin/nope${i}`, `/hooks/nope${i}`, `/docs/nope${i}`];
+    const paths = (i: number) => [
+      `/x${i}-${Math.random().toString(36).slice(2)}`,
+      `/v1/nope${i}`,
+      `/oauth/nope${i}`,
+      `/admin/nope${i}`,
+      `/hooks/nope${i}`,
+      `/docs/nope${i}`,
+    ];
     for (const p of paths(0)) await app.call('GET', p);
     await series(); // /metrics counts itself once it has answered
     const before = await series();
     const queue = Array.from({ length: 1000 }, (_, i) => paths(i + 1)[i % 6]);
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let p = queue.shift(); p !== undefined; p = queue.shift()) await app.call('GET', p);
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let p = queue.shift(); p !== undefined; p = queue.shift()) await app.call('GET', p);
+      }),
+    );
     const after = await series();
     // A status may newly appear (the anonymous budget answers 429), but no operation label does.
     const operations = (lines: string[]) => [...new Set(lines.map((l) => /operation="([^"]*)"/.exec(l)![1]))].sort();

@@ -19,11 +19,14 @@ const credentialReads: string[] = [];
 
 beforeAll(async () => {
   const port = await freePort();
-  app = await startTestApp({ port, publicBaseUrl: `http://127.0.0.1:${port}` }, {
-    onQuery: (sql) => {
-      if (/^\s*SELECT/i.test(sql) && /"(ApiKey|OAuthToken|DashboardSession)"/.test(sql)) credentialReads.push(sql);
+  app = await startTestApp(
+    { port, publicBaseUrl: `http://127.0.0.1:${port}` },
+    {
+      onQuery: (sql) => {
+        if (/^\s*SELECT/i.test(sql) && /"(ApiKey|OAuthToken|DashboardSession)"/.test(sql)) credentialReads.push(sql);
+      },
     },
-  });
+  );
 });
 afterAll(() => app?.stop());
 
@@ -78,8 +81,12 @@ describe('one instance', () => {
     await patchKey(c, { scopes: [...ALL_SCOPES] });
     expect((await servers(c.key)).status).toBe(200);
     // Bad input changes nothing.
-    expect((await app.admin('PATCH', `/admin/accounts/${c.accountId}/api-keys/${c.keyId}`, { scopes: ['nope'] })).status).toBe(400);
-    expect((await app.admin('PATCH', `/admin/accounts/${c.accountId}/api-keys/${c.keyId}`, { name: 'x' })).status).toBe(400);
+    expect(
+      (await app.admin('PATCH', `/admin/accounts/${c.accountId}/api-keys/${c.keyId}`, { scopes: ['nope'] })).status,
+    ).toBe(400);
+    expect((await app.admin('PATCH', `/admin/accounts/${c.accountId}/api-keys/${c.keyId}`, { name: 'x' })).status).toBe(
+      400,
+    );
     expect((await servers(c.key)).status).toBe(200);
   });
 
@@ -111,12 +118,15 @@ describe('one instance', () => {
     expect((await account(tokens.access_token)).status).toBe(401);
 
     // The password typed again (sudo mode) shows on the cached session at once.
-    expect((await dashboard(app, session, 'POST', '/device/approve', { userCode: 'CCCC-CCCC' })).body.code).toBe('SUDO_REQUIRED');
+    expect((await dashboard(app, session, 'POST', '/device/approve', { userCode: 'CCCC-CCCC' })).body.code).toBe(
+      'SUDO_REQUIRED',
+    );
     expect((await dashboard(app, session, 'POST', '/sudo', { password: holder.password })).status).toBe(200);
     const fresh = await deviceTokens(app, session, 'account:read');
     expect((await account(fresh.access_token)).status).toBe(200);
     const apps = await dashboard(app, session, 'GET', '/apps');
-    for (const grant of apps.body.data) expect((await dashboard(app, session, 'DELETE', `/apps/${grant.id}`)).status).toBe(200);
+    for (const grant of apps.body.data)
+      expect((await dashboard(app, session, 'DELETE', `/apps/${grant.id}`)).status).toBe(200);
     expect((await account(fresh.access_token)).status).toBe(401);
   });
 
@@ -146,7 +156,8 @@ describe.skipIf(!shared)('two instances on one PostgreSQL database (and Redis, w
     b = await startTestApp({ databaseUrl: app.running.app.config.databaseUrl });
   });
   afterAll(() => b?.stop());
-  const onB = (key: string, path = '/v1/account', headers: Record<string, string> = {}) => b.call('GET', path, { key, headers });
+  const onB = (key: string, path = '/v1/account', headers: Record<string, string> = {}) =>
+    b.call('GET', path, { key, headers });
 
   it('a key revoked on A is refused by the next request on B', async () => {
     const c = await app.customer();
@@ -169,7 +180,9 @@ describe.skipIf(!shared)('two instances on one PostgreSQL database (and Redis, w
     expect(first.headers.get('x-ratelimit-remaining')).toBe('119');
     const etag = first.headers.get('etag')!;
     for (let i = 0; i < 10; i++) {
-      const r = await (i % 2 ? app.call('GET', '/v1/account', { key: c.key, headers: { 'If-None-Match': etag } }) : onB(c.key, '/v1/account', { 'If-None-Match': etag }));
+      const r = await (i % 2
+        ? app.call('GET', '/v1/account', { key: c.key, headers: { 'If-None-Match': etag } })
+        : onB(c.key, '/v1/account', { 'If-None-Match': etag }));
       expect(r.status).toBe(304);
       expect(r.headers.get('x-ratelimit-remaining')).toBe(process.env.TEST_REDIS_URL || i % 2 ? '119' : '120');
     }

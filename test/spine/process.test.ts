@@ -25,7 +25,12 @@ describe('npm start on a fresh data directory', () => {
     const ms = await waitReady(server);
     console.log(`start-up to /readyz on a fresh data directory: ${ms} ms`);
     // On the embedded database the process replaced itself (same pid) with a capped young generation.
-    expect(commandLine(server)).toEqual([process.execPath, '--max-semi-space-size=8', path.join(ROOT, 'bin/svc.js'), 'serve']);
+    expect(commandLine(server)).toEqual([
+      process.execPath,
+      '--max-semi-space-size=8',
+      path.join(ROOT, 'bin/svc.js'),
+      'serve',
+    ]);
 
     const creds = JSON.parse(fs.readFileSync(path.join(server.dataDir, 'demo-credentials.json'), 'utf8'));
     expect(creds.apiKey).toMatch(/^svc_[A-Za-z0-9]{40}$/);
@@ -42,9 +47,22 @@ describe('npm start on a fresh data directory', () => {
     expect(server.output()).not.toContain(creds.apiKey);
 
     // The CLI calls the operator API with the token from the data directory.
-    const cli = await run(process.execPath, ['bin/svc.js', 'admin', 'GET', '/catalogue'], { cwd: ROOT, env: { ...process.env, DATA_DIR: server.dataDir, PORT: String(server.port), ADMIN_TOKEN: '' } });
+    const cli = await run(process.execPath, ['bin/svc.js', 'admin', 'GET', '/catalogue'], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: server.dataDir, PORT: String(server.port), ADMIN_TOKEN: '' },
+    });
     expect(JSON.parse(cli.stdout).serverPlans.length).toBeGreaterThan(3);
-    const created = await run(process.execPath, ['bin/svc.js', 'admin', 'POST', '/accounts', JSON.stringify({ email: 'cli@example.com', name: 'CLI', country: 'fr' })], { cwd: ROOT, env: { ...process.env, DATA_DIR: server.dataDir, SERVICE_BASE_URL: server.url, ADMIN_TOKEN: '' } });
+    const created = await run(
+      process.execPath,
+      [
+        'bin/svc.js',
+        'admin',
+        'POST',
+        '/accounts',
+        JSON.stringify({ email: 'cli@example.com', name: 'CLI', country: 'fr' }),
+      ],
+      { cwd: ROOT, env: { ...process.env, DATA_DIR: server.dataDir, SERVICE_BASE_URL: server.url, ADMIN_TOKEN: '' } },
+    );
     expect(JSON.parse(created.stdout)).toMatchObject({ email: 'cli@example.com', country: 'FR' });
 
     server.child.kill('SIGTERM');
@@ -57,7 +75,9 @@ describe('npm start on a fresh data directory', () => {
     await waitReady(again);
     const res2 = await fetch(`${again.url}/v1/account`, { headers: { Authorization: `Bearer ${creds.apiKey}` } });
     expect(res2.status).toBe(200);
-    expect(JSON.parse(fs.readFileSync(path.join(server.dataDir, 'demo-credentials.json'), 'utf8')).apiKey).toBe(creds.apiKey);
+    expect(JSON.parse(fs.readFileSync(path.join(server.dataDir, 'demo-credentials.json'), 'utf8')).apiKey).toBe(
+      creds.apiKey,
+    );
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
   });
@@ -69,11 +89,22 @@ describe('npm start on a fresh data directory', () => {
     const body = JSON.stringify({ email: 'late@example.com', name: 'Late', country: 'NL' });
     // Start a request and send only half its body.
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(`${server.url}/admin/accounts`, { method: 'POST', headers: { Authorization: 'Bearer graceful-admin-token', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-      });
+      const req = http.request(
+        `${server.url}/admin/accounts`,
+        {
+          method: 'POST',
+          headers: {
+            Authorization: 'Bearer graceful-admin-token',
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
       setTimeout(() => {
@@ -92,7 +123,7 @@ describe('npm start on a fresh data directory', () => {
   });
 });
 
-describe('the embedded server\'s young generation', () => {
+describe("the embedded server's young generation", () => {
   it('is left as the operator sets it (NODE_OPTIONS --max-semi-space-size): no re-launch', async () => {
     const server = await spawnServer({ NODE_OPTIONS: '--max-semi-space-size=16' });
     started.push(server);
@@ -124,7 +155,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('with DATABASE_URL', () => {
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       try {
-        const counts = await client.query('SELECT (SELECT count(*) FROM "Account")::int AS accounts, (SELECT count(*) FROM "Server")::int AS servers, (SELECT count(*) FROM "Invoice")::int AS invoices');
+        const counts = await client.query(
+          'SELECT (SELECT count(*) FROM "Account")::int AS accounts, (SELECT count(*) FROM "Server")::int AS servers, (SELECT count(*) FROM "Invoice")::int AS invoices',
+        );
         expect(counts.rows[0]).toEqual({ accounts: 0, servers: 0, invoices: 0 });
       } finally {
         await client.end();

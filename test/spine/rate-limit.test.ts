@@ -22,11 +22,17 @@ describe('rate limits: 120 requests per minute per credential', () => {
     expect(reset).toBeLessThanOrEqual(Math.ceil(nowSeconds) + 61);
 
     const statuses: number[] = [];
-    for (let i = 0; i < 119; i++) statuses.push((await app.call('GET', i % 2 ? '/v1/account' : '/v1/nowhere', { key: c.key })).status);
+    for (let i = 0; i < 119; i++)
+      statuses.push((await app.call('GET', i % 2 ? '/v1/account' : '/v1/nowhere', { key: c.key })).status);
     expect(statuses.filter((s) => s === 429)).toEqual([]);
     const refused = await app.call('GET', '/v1/account', { key: c.key });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ statusCode: 429, message: expect.stringMatching(/120 requests per minute/), error: 'Too Many Requests', code: 'RATE_LIMITED' });
+    expect(refused.body).toEqual({
+      statusCode: 429,
+      message: expect.stringMatching(/120 requests per minute/),
+      error: 'Too Many Requests',
+      code: 'RATE_LIMITED',
+    });
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
@@ -48,35 +54,59 @@ describe('rate limits: 120 requests per minute per credential', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe('120');
   });
 
-  it('30 keys of one account do not buy 30 budgets: the account ceiling (600) refuses every key, REST, GraphQL, MCP and conditional reads alike; headers show the tighter limit', { timeout: 60_000 }, async () => {
+  it('30 keys of one account do not buy 30 budgets: the account ceiling (600) refuses every key, REST, GraphQL, MCP and conditional reads alike; headers show the tighter limit', {
+    timeout: 60_000,
+  }, async () => {
     const c = await app.customer();
     const other = await app.customer();
     const keys: { id: string; key: string }[] = [];
-    for (let i = 0; i < 30; i++) keys.push((await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['account:read'] })).body);
+    for (let i = 0; i < 30; i++)
+      keys.push(
+        (await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['account:read'] })).body,
+      );
 
     // Fresh: the key's own budget is the tighter one.
     const first = await app.call('GET', '/v1/account', { key: keys[0].key });
-    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual(['120', '119']);
+    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual([
+      '120',
+      '119',
+    ]);
     // A 304 spends nothing, from either budget.
     const etag = first.headers.get('etag')!;
     const notModified = await app.call('GET', '/v1/account', { key: keys[0].key, headers: { 'If-None-Match': etag } });
     expect(notModified.status).toBe(304);
     expect(notModified.headers.get('x-ratelimit-remaining')).toBe('119');
 
-    for (let round = 0; round < 19; round++) for (const k of keys) expect((await app.call('GET', '/v1/account', { key: k.key })).status).toBe(200);
+    for (let round = 0; round < 19; round++)
+      for (const k of keys) expect((await app.call('GET', '/v1/account', { key: k.key })).status).toBe(200);
     // 571 spent: the account (29 left) is now tighter than any key (100 or 101 left).
     const tight = await app.call('GET', '/v1/account', { key: keys[1].key });
     expect([tight.headers.get('x-ratelimit-limit'), tight.headers.get('x-ratelimit-remaining')]).toEqual(['600', '28']);
-    for (let i = 0; i < 28; i++) expect((await app.call('GET', '/v1/account', { key: keys[2 + i].key })).status).toBe(200);
+    for (let i = 0; i < 28; i++)
+      expect((await app.call('GET', '/v1/account', { key: keys[2 + i].key })).status).toBe(200);
 
     const refused = await app.call('GET', '/v1/account', { key: keys[0].key });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ statusCode: 429, message: expect.stringMatching(/account-wide rate limit .*600 requests per minute/), error: 'Too Many Requests', code: 'RATE_LIMITED' });
-    expect([refused.headers.get('x-ratelimit-limit'), refused.headers.get('x-ratelimit-remaining')]).toEqual(['600', '0']);
+    expect(refused.body).toEqual({
+      statusCode: 429,
+      message: expect.stringMatching(/account-wide rate limit .*600 requests per minute/),
+      error: 'Too Many Requests',
+      code: 'RATE_LIMITED',
+    });
+    expect([refused.headers.get('x-ratelimit-limit'), refused.headers.get('x-ratelimit-remaining')]).toEqual([
+      '600',
+      '0',
+    ]);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await gql(app, '{ account { id } }', { key: keys[3].key })).status).toBe(429);
-    expect((await app.call('GET', '/v1/account', { key: keys[4].key, headers: { 'If-None-Match': etag } })).status).toBe(429);
-    const mcp = await app.call('POST', '/mcp', { key: keys[5].key, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { Accept: 'application/json, text/event-stream' } });
+    expect(
+      (await app.call('GET', '/v1/account', { key: keys[4].key, headers: { 'If-None-Match': etag } })).status,
+    ).toBe(429);
+    const mcp = await app.call('POST', '/mcp', {
+      key: keys[5].key,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { Accept: 'application/json, text/event-stream' },
+    });
     expect(mcp.status).toBe(429);
     const minted = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['account:read'] });
     expect((await app.call('GET', '/v1/account', { key: minted.body.key })).status).toBe(429);

@@ -13,7 +13,11 @@ describe('the one path matcher (src/http/router.ts)', () => {
   );
 
   it('finds a route with its decoded parameters, a trailing slash allowed', () => {
-    expect(router.match('POST', '/v1/servers/srv%5F1/power/start/')).toEqual({ kind: 'found', route: { method: 'POST', path: '/servers/:id/power/:action' }, params: { id: 'srv_1', action: 'start' } });
+    expect(router.match('POST', '/v1/servers/srv%5F1/power/start/')).toEqual({
+      kind: 'found',
+      route: { method: 'POST', path: '/servers/:id/power/:action' },
+      params: { id: 'srv_1', action: 'start' },
+    });
   });
 
   it('a known path with another method → 405 naming the methods; an unknown path or one outside the base → 404', () => {
@@ -27,9 +31,22 @@ describe('the one path matcher (src/http/router.ts)', () => {
   });
 
   it('a fixed segment wins over a parameter in the same place, whatever the order declared', () => {
-    const pools = new Router([{ method: 'GET', path: '/pools/:id' }, { method: 'GET', path: '/pools/catalogue' }], '/v1');
-    expect(pools.match('GET', '/v1/pools/catalogue')).toMatchObject({ kind: 'found', route: { path: '/pools/catalogue' } });
-    expect(pools.match('GET', '/v1/pools/pool_1')).toMatchObject({ kind: 'found', route: { path: '/pools/:id' }, params: { id: 'pool_1' } });
+    const pools = new Router(
+      [
+        { method: 'GET', path: '/pools/:id' },
+        { method: 'GET', path: '/pools/catalogue' },
+      ],
+      '/v1',
+    );
+    expect(pools.match('GET', '/v1/pools/catalogue')).toMatchObject({
+      kind: 'found',
+      route: { path: '/pools/catalogue' },
+    });
+    expect(pools.match('GET', '/v1/pools/pool_1')).toMatchObject({
+      kind: 'found',
+      route: { path: '/pools/:id' },
+      params: { id: 'pool_1' },
+    });
   });
 
   it('a path is tried against the routes of its first segment and those starting with a parameter, fixed ones first', () => {
@@ -43,7 +60,11 @@ describe('the one path matcher (src/http/router.ts)', () => {
       '/v1',
     );
     expect(mixed.match('GET', '/v1/pools/status')).toMatchObject({ kind: 'found', route: { path: '/pools/status' } });
-    expect(mixed.match('GET', '/v1/acme/status')).toMatchObject({ kind: 'found', route: { path: '/:tenant/status' }, params: { tenant: 'acme' } });
+    expect(mixed.match('GET', '/v1/acme/status')).toMatchObject({
+      kind: 'found',
+      route: { path: '/:tenant/status' },
+      params: { tenant: 'acme' },
+    });
     expect(mixed.match('PUT', '/v1/pools/status')).toEqual({ kind: 'method-not-allowed', allow: ['GET', 'POST'] });
     expect(mixed.match('GET', '/v1/')).toMatchObject({ kind: 'found', route: { path: '/' } });
     expect(mixed.match('GET', '/v1/pools')).toEqual({ kind: 'not-found' });
@@ -79,7 +100,9 @@ describe('one match per request', () => {
     expect(await matchesFor(() => app.call('GET', '/v1/servers', { key: c.key }), 200)).toBe(1);
     expect(await matchesFor(() => app.call('GET', '/v1/servers/srv_missing', { key: c.key }), 404)).toBe(1);
     expect(await matchesFor(() => app.call('GET', '/v1/pools/catalogue', { key: c.key }), 200)).toBe(1);
-    expect(await matchesFor(() => app.call('GET', '/v1/hosting/hst_missing/files/download?path=/x', { key: c.key }), 404)).toBe(1);
+    expect(
+      await matchesFor(() => app.call('GET', '/v1/hosting/hst_missing/files/download?path=/x', { key: c.key }), 404),
+    ).toBe(1);
     expect(await matchesFor(() => app.call('GET', '/v1/nothing/here', { key: c.key }), 404)).toBe(1);
     expect(await matchesFor(() => app.call('PUT', '/v1/servers', { key: c.key }), 405)).toBe(1);
     expect(await matchesFor(() => app.admin('GET', '/admin/catalogue'), 200)).toBe(1);

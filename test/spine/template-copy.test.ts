@@ -16,7 +16,10 @@ function tree(dir: string): string[] {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else out.push(`${path.relative(dir, p)} ${fs.statSync(p).size} ${createHash('sha1').update(fs.readFileSync(p)).digest('hex')}`);
+      else
+        out.push(
+          `${path.relative(dir, p)} ${fs.statSync(p).size} ${createHash('sha1').update(fs.readFileSync(p)).digest('hex')}`,
+        );
     }
   };
   walk(dir);

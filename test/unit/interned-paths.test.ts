@@ -1,4 +1,12 @@
-import { GraphQLList, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, responsePathAsArray, type GraphQLResolveInfo } from 'graphql';
+import {
+  GraphQLList,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  parse,
+  responsePathAsArray,
+  type GraphQLResolveInfo,
+} from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { describe, expect, it } from 'vitest';
 import { withInternedRelationPaths } from '../../src/schema/interned-paths.ts';
@@ -10,10 +18,11 @@ import { withInternedRelationPaths } from '../../src/schema/interned-paths.ts';
 // (which runs once per event in one context, where the plugin keeps its mappings by link).
 
 function schemaRecording(seen: GraphQLResolveInfo[]) {
-  const record = (key: string) => (parent: Record<string, unknown>, _args: unknown, _ctx: unknown, info: GraphQLResolveInfo) => {
-    seen.push(info);
-    return parent[key];
-  };
+  const record =
+    (key: string) => (parent: Record<string, unknown>, _args: unknown, _ctx: unknown, info: GraphQLResolveInfo) => {
+      seen.push(info);
+      return parent[key];
+    };
   const Item = new GraphQLObjectType({ name: 'Item', fields: { name: { type: GraphQLString } } });
   const Row = new GraphQLObjectType({
     name: 'Row',
@@ -24,7 +33,14 @@ function schemaRecording(seen: GraphQLResolveInfo[]) {
     },
   });
   const rows = [0, 1].map((i) => ({ label: `r${i}`, ips: [{ name: `ip${i}` }], snapshots: [{ name: `s${i}` }] }));
-  return withInternedRelationPaths(new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { rows: { type: new GraphQLList(Row), resolve: () => rows } } }) }));
+  return withInternedRelationPaths(
+    new GraphQLSchema({
+      query: new GraphQLObjectType({
+        name: 'Query',
+        fields: { rows: { type: new GraphQLList(Row), resolve: () => rows } },
+      }),
+    }),
+  );
 }
 
 describe('interned relation paths', () => {
@@ -33,10 +49,17 @@ describe('interned relation paths', () => {
     const compiled = compileQuery(schemaRecording(seen), parse('{ rows { label ips { name } snapshots { name } } }'));
     if (!isCompiledQuery(compiled)) throw new Error('did not compile');
     const first = await compiled.query({}, {}, {});
-    expect(first).toEqual({ data: { rows: [0, 1].map((i) => ({ label: `r${i}`, ips: [{ name: `ip${i}` }], snapshots: [{ name: `s${i}` }] })) } });
+    expect(first).toEqual({
+      data: {
+        rows: [0, 1].map((i) => ({ label: `r${i}`, ips: [{ name: `ip${i}` }], snapshots: [{ name: `s${i}` }] })),
+      },
+    });
 
-    const byPath = (infos: GraphQLResolveInfo[], p: string) => infos.find((i) => responsePathAsArray(i.path).join('.') === p)!;
-    const [ips0, snaps0, ips1, label0] = ['rows.0.ips', 'rows.0.snapshots', 'rows.1.ips', 'rows.0.label'].map((p) => byPath(seen, p));
+    const byPath = (infos: GraphQLResolveInfo[], p: string) =>
+      infos.find((i) => responsePathAsArray(i.path).join('.') === p)!;
+    const [ips0, snaps0, ips1, label0] = ['rows.0.ips', 'rows.0.snapshots', 'rows.1.ips', 'rows.0.label'].map((p) =>
+      byPath(seen, p),
+    );
     // Same row: the same link for `rows.0`, and the same `rows` link for every row.
     expect(ips0.path.prev).toBe(snaps0.path.prev);
     expect(ips0.path.prev).not.toBe(ips1.path.prev);
@@ -62,7 +85,11 @@ describe('interned relation paths', () => {
     const ips = schemaRecording(seen).getType('Row') as GraphQLObjectType;
     const resolve = ips.getFields().ips.resolve!;
     const operation = parse('subscription { rows { ips { name } } }').definitions[0];
-    const fresh = () => ({ prev: { prev: { prev: undefined, key: 'rows', typename: 'Subscription' }, key: 0, typename: undefined }, key: 'ips', typename: 'Row' });
+    const fresh = () => ({
+      prev: { prev: { prev: undefined, key: 'rows', typename: 'Subscription' }, key: 0, typename: undefined },
+      key: 'ips',
+      typename: 'Row',
+    });
     const execute = (variableValues: object) => {
       resolve({ ips: [] }, {}, {}, { operation, variableValues, path: fresh() } as unknown as GraphQLResolveInfo);
       return seen.at(-1)!.path;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PRINCIPAL_CACHE_MAX_ENTRIES, PrincipalCache, type CachedCredential } from '../../src/modules/auth/principal-cache.ts';
+import {
+  PRINCIPAL_CACHE_MAX_ENTRIES,
+  PrincipalCache,
+  type CachedCredential,
+} from '../../src/modules/auth/principal-cache.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 
@@ -39,7 +43,8 @@ describe('PrincipalCache', () => {
 
   it('the default bound holds under many distinct credentials', async () => {
     const cache = listeningCache();
-    for (let i = 0; i < PRINCIPAL_CACHE_MAX_ENTRIES + 500; i++) await cache.resolve(`k${i}`, NOW, counting(`c${i}`).load);
+    for (let i = 0; i < PRINCIPAL_CACHE_MAX_ENTRIES + 500; i++)
+      await cache.resolve(`k${i}`, NOW, counting(`c${i}`).load);
     expect(cache.size).toBe(PRINCIPAL_CACHE_MAX_ENTRIES);
   });
 
@@ -136,10 +141,12 @@ describe('PrincipalCache', () => {
     const l = counting('key1');
     await cache.resolve('k', NOW, l.load);
     let answered = false;
-    const change = cache.changing('key1', async () => 'done').then((r) => {
-      answered = true;
-      return r;
-    });
+    const change = cache
+      .changing('key1', async () => 'done')
+      .then((r) => {
+        answered = true;
+        return r;
+      });
     await new Promise((r) => setImmediate(r));
     await cache.resolve('k', NOW, l.load);
     expect(l.calls).toBe(2); // forgotten here before any acknowledgement

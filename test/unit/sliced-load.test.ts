@@ -26,7 +26,9 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('slicedLoad', () => {
-  it('switches only once the old state is answered, and measures each state on its own time', { timeout: 30_000 }, async () => {
+  it('switches only once the old state is answered, and measures each state on its own time', {
+    timeout: 30_000,
+  }, async () => {
     const rps = await slicedLoad({
       url,
       states: ['a', 'b'] as const,
@@ -42,12 +44,22 @@ describe('slicedLoad', () => {
   });
 
   it('fails the run on an answer other than 2xx', async () => {
-    await expect(slicedLoad({ url, states: ['a'] as const, seconds: 0.2, sliceMs: 50, request: () => ({ path: '/', method: 'POST', headers: { 'X-State': 'a' }, body: 'x' }) }).then(() => 'ran')).resolves.toBe('ran');
+    await expect(
+      slicedLoad({
+        url,
+        states: ['a'] as const,
+        seconds: 0.2,
+        sliceMs: 50,
+        request: () => ({ path: '/', method: 'POST', headers: { 'X-State': 'a' }, body: 'x' }),
+      }).then(() => 'ran'),
+    ).resolves.toBe('ran');
     const failing = http.createServer((_req, res) => res.writeHead(503).end());
     await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
     try {
       const at = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
-      await expect(slicedLoad({ url: at, states: ['a'] as const, seconds: 0.2, sliceMs: 50, request: () => ({ path: '/x' }) })).rejects.toThrow('GET /x: HTTP 503');
+      await expect(
+        slicedLoad({ url: at, states: ['a'] as const, seconds: 0.2, sliceMs: 50, request: () => ({ path: '/x' }) }),
+      ).rejects.toThrow('GET /x: HTTP 503');
     } finally {
       await new Promise<void>((r) => failing.close(() => r()));
     }

@@ -23,9 +23,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('start-up rows, created by instanc
     for (let round = 0; round < 20; round++) {
       await first.simClock.deleteMany({});
       await first.oAuthClient.deleteMany({ where: { kind: 'builtin' } });
-      const starts = opened.flatMap((db) => [0, 1].map(() => Promise.all([new Clock(db.prisma).load(), ensureBuiltInClients(db.prisma)])));
+      const starts = opened.flatMap((db) =>
+        [0, 1].map(() => Promise.all([new Clock(db.prisma).load(), ensureBuiltInClients(db.prisma)])),
+      );
       const settled = await Promise.allSettled(starts);
-      expect(settled.filter((s) => s.status === 'rejected'), `round ${round}`).toEqual([]);
+      expect(
+        settled.filter((s) => s.status === 'rejected'),
+        `round ${round}`,
+      ).toEqual([]);
       expect(await first.simClock.count()).toBe(1);
       expect(await first.oAuthClient.count({ where: { kind: 'builtin' } })).toBe(BUILT_IN_CLIENTS.length);
     }

@@ -24,12 +24,22 @@ describe('webhook delivery outcomes', () => {
   it('120 deliveries are queued in one statement and recorded in a handful, every one of them', async () => {
     const c = await app.customer();
     for (const path of ['/a', '/b']) {
-      expect((await app.call('POST', '/v1/webhooks', { key: c.key, body: { url: receiver.url + path, events: ['*'] } })).status).toBe(200);
+      expect(
+        (await app.call('POST', '/v1/webhooks', { key: c.key, body: { url: receiver.url + path, events: ['*'] } }))
+          .status,
+      ).toBe(200);
     }
     const prisma = app.running.app.prisma;
     statements.length = 0;
     await prisma.$transaction(async (tx) => {
-      for (let i = 0; i < 60; i++) await recordEvent(tx, c.accountId, 'server.power.changed', { serverId: `srv_batch${i}`, action: 'stop' }, app.running.app.clock.now());
+      for (let i = 0; i < 60; i++)
+        await recordEvent(
+          tx,
+          c.accountId,
+          'server.power.changed',
+          { serverId: `srv_batch${i}`, action: 'stop' },
+          app.running.app.clock.now(),
+        );
     });
     await runDueWork(app);
 
@@ -39,12 +49,20 @@ describe('webhook delivery outcomes', () => {
     // the clock moves with real time).
     const fanOuts = statements.filter((sql) => sql.includes('INSERT INTO "WebhookDelivery" ('));
     expect(fanOuts.every((sql) => sql.includes('UPDATE "RelayCursor"') && sql.includes('UPDATE "Event"'))).toBe(true);
-    const queuedAt = await prisma.webhookDelivery.groupBy({ by: ['createdAt'], where: { accountId: c.accountId }, _count: true });
+    const queuedAt = await prisma.webhookDelivery.groupBy({
+      by: ['createdAt'],
+      where: { accountId: c.accountId },
+      _count: true,
+    });
     expect(queuedAt.map((g) => g._count)).toEqual([120]);
     const writes = statements.filter((sql) => sql.includes('INSERT INTO "WebhookDeliveryAttempt"')).length;
     expect(writes).toBeGreaterThanOrEqual(2); // at most 100 outcomes per statement
     expect(writes).toBeLessThanOrEqual(30);
-    const rows = await prisma.webhookDelivery.groupBy({ by: ['status'], where: { accountId: c.accountId }, _count: true });
+    const rows = await prisma.webhookDelivery.groupBy({
+      by: ['status'],
+      where: { accountId: c.accountId },
+      _count: true,
+    });
     expect(rows).toEqual([{ status: 'succeeded', _count: 120 }]);
     expect(await prisma.webhookDeliveryAttempt.count({ where: { accountId: c.accountId } })).toBe(120);
   });

@@ -30,14 +30,32 @@ async function subscribe(key: string, path: string, events: string[] = ['*']) {
 
 /** A ticket (tickets:read) and an invoice (billing:read) on the account, relayed and delivered. */
 async function ticketAndInvoice(c: Customer) {
-  expect((await app.call('POST', '/v1/tickets', { key: c.key, body: { subject: 'Hi', message: 'Hello.', department: 'technical' } })).status).toBe(200);
-  expect((await app.admin('POST', `/admin/accounts/${c.accountId}/invoices`, { items: [{ description: 'Secret amount', amountUsdCents: 123_456 }] })).status).toBe(201);
+  expect(
+    (
+      await app.call('POST', '/v1/tickets', {
+        key: c.key,
+        body: { subject: 'Hi', message: 'Hello.', department: 'technical' },
+      })
+    ).status,
+  ).toBe(200);
+  expect(
+    (
+      await app.admin('POST', `/admin/accounts/${c.accountId}/invoices`, {
+        items: [{ description: 'Secret amount', amountUsdCents: 123_456 }],
+      })
+    ).status,
+  ).toBe(201);
   await runDueWork(app);
   await runDueWork(app);
 }
 
-const kindsSent = (path: string) => receiver.received.filter((r) => r.path === path).map((r) => r.json.type).sort();
-const kindsQueued = async (webhookId: string) => (await app.running.app.prisma.webhookDelivery.findMany({ where: { webhookId } })).map((d) => d.eventType).sort();
+const kindsSent = (path: string) =>
+  receiver.received
+    .filter((r) => r.path === path)
+    .map((r) => r.json.type)
+    .sort();
+const kindsQueued = async (webhookId: string) =>
+  (await app.running.app.prisma.webhookDelivery.findMany({ where: { webhookId } })).map((d) => d.eventType).sort();
 
 describe('a webhook is sent only what its owner credential can read', () => {
   it('a webhooks:write key subscribed to "*" gets ticket events but no invoice amounts; a full key on the same account gets both', async () => {
@@ -47,16 +65,26 @@ describe('a webhook is sent only what its owner credential can read', () => {
     await ticketAndInvoice(c);
     expect(await kindsQueued(narrow)).toEqual(['ticket.created']);
     expect(kindsSent('/narrow-star')).toEqual(['ticket.created']);
-    expect(receiver.received.filter((r) => r.path === '/narrow-star').some((r) => r.body.includes('123456'))).toBe(false);
+    expect(receiver.received.filter((r) => r.path === '/narrow-star').some((r) => r.body.includes('123456'))).toBe(
+      false,
+    );
     expect(await kindsQueued(full)).toEqual(['invoice.created', 'ticket.created']);
   });
 
   it('subscribing to a kind the key cannot read is refused (403, param events) and creates nothing', async () => {
     const c = await app.customer();
     const key = await keyOf(c, NARROW);
-    const res = await app.call('POST', '/v1/webhooks', { key, body: { url: `${receiver.url}/denied`, events: ['ticket.created', 'invoice.paid'] } });
+    const res = await app.call('POST', '/v1/webhooks', {
+      key,
+      body: { url: `${receiver.url}/denied`, events: ['ticket.created', 'invoice.paid'] },
+    });
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ statusCode: 403, code: 'FORBIDDEN', param: 'events', message: expect.stringContaining('billing:read') });
+    expect(res.body).toMatchObject({
+      statusCode: 403,
+      code: 'FORBIDDEN',
+      param: 'events',
+      message: expect.stringContaining('billing:read'),
+    });
     expect((await app.call('GET', '/v1/webhooks', { key: c.key })).body.data).toEqual([]);
   });
 
@@ -69,7 +97,9 @@ describe('a webhook is sent only what its owner credential can read', () => {
     expect((await app.call('GET', `/v1/webhooks/${full}`, { key: c.key })).body.events).toEqual(['*']);
 
     // Moved by the narrow key: from now on it is sent what that key can read.
-    expect((await app.call('PATCH', `/v1/webhooks/${full}`, { key, body: { url: `${receiver.url}/moved` } })).status).toBe(200);
+    expect(
+      (await app.call('PATCH', `/v1/webhooks/${full}`, { key, body: { url: `${receiver.url}/moved` } })).status,
+    ).toBe(200);
     await ticketAndInvoice(c);
     expect(kindsSent('/moved')).toEqual(['ticket.created']);
   });

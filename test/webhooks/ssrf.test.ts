@@ -22,7 +22,10 @@ describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
     ['https://[::ffff:127.0.0.1]/hook', /loopback, private, link-local or metadata/],
     ['https://[fd00:ec2::254]/hook', /loopback, private, link-local or metadata/],
     // A name is refused without saying what it resolves to (no DNS oracle): see test/security/egress.test.ts.
-    ['https://localhost/hook', /^url is not allowed: its host must resolve to public addresses only, not to a loopback, private, link-local or metadata address\.$/],
+    [
+      'https://localhost/hook',
+      /^url is not allowed: its host must resolve to public addresses only, not to a loopback, private, link-local or metadata address\.$/,
+    ],
   ] as const) {
     it(`refuses ${url} on create and on update`, async () => {
       const c = await app.customer();
@@ -38,13 +41,23 @@ describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
     // A literal public address needs no DNS, so this runs offline. Nothing is ever sent to it: the
     // test app runs no background work (no delivery is attempted), and the subscription is
     // deleted at the end; the address is only stored and compared.
-    const created = await app.call('POST', '/v1/webhooks', { key: c.key, body: { url: 'https://93.184.215.14/hook', events: ['*'] } });
+    const created = await app.call('POST', '/v1/webhooks', {
+      key: c.key,
+      body: { url: 'https://93.184.215.14/hook', events: ['*'] },
+    });
     expect(created.status).toBe(200);
-    for (const url of ['https://10.0.0.1/x', 'https://169.254.169.254/', 'http://93.184.215.14/x', 'https://localhost/x']) {
+    for (const url of [
+      'https://10.0.0.1/x',
+      'https://169.254.169.254/',
+      'http://93.184.215.14/x',
+      'https://localhost/x',
+    ]) {
       const res = await app.call('PATCH', `/v1/webhooks/${created.body.id}`, { key: c.key, body: { url } });
       expect(res.status, url).toBe(400);
     }
-    expect((await app.call('GET', `/v1/webhooks/${created.body.id}`, { key: c.key })).body.url).toBe('https://93.184.215.14/hook');
+    expect((await app.call('GET', `/v1/webhooks/${created.body.id}`, { key: c.key })).body.url).toBe(
+      'https://93.184.215.14/hook',
+    );
     expect((await app.call('DELETE', `/v1/webhooks/${created.body.id}`, { key: c.key })).status).toBe(200);
   });
 
@@ -55,9 +68,22 @@ describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
       for (const url of ['ftp://x', 'ws://127.0.0.1/hook', 'file:///etc/passwd']) {
         const res = await dev.call('POST', '/v1/webhooks', { key: c.key, body: { url, events: ['*'] } });
         expect(res.status, url).toBe(400);
-        expect(res.body).toEqual({ statusCode: 400, message: 'url must use http or https.', error: 'Bad Request', code: 'BAD_REQUEST', param: 'url' });
+        expect(res.body).toEqual({
+          statusCode: 400,
+          message: 'url must use http or https.',
+          error: 'Bad Request',
+          code: 'BAD_REQUEST',
+          param: 'url',
+        });
       }
-      expect((await dev.call('POST', '/v1/webhooks', { key: c.key, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } })).status).toBe(200);
+      expect(
+        (
+          await dev.call('POST', '/v1/webhooks', {
+            key: c.key,
+            body: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await dev.stop();
     }
@@ -65,7 +91,29 @@ describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
 
   it('classifies addresses', () => {
     for (const a of ['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111']) expect(isPublicAddress(a), a).toBe(true);
-    for (const a of ['0.0.0.0', '127.0.0.53', '10.1.2.3', '100.64.0.1', '100.100.100.200', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '168.63.129.16', '224.0.0.1', '255.255.255.255', '::', '::1', '::ffff:10.0.0.1', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '2001:db8::1', '64:ff9b::a00:1']) {
+    for (const a of [
+      '0.0.0.0',
+      '127.0.0.53',
+      '10.1.2.3',
+      '100.64.0.1',
+      '100.100.100.200',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '168.63.129.16',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      '::ffff:10.0.0.1',
+      'fe80::1',
+      'fc00::1',
+      'fd00:ec2::254',
+      'ff02::1',
+      '2001:db8::1',
+      '64:ff9b::a00:1',
+    ]) {
       expect(isPublicAddress(a), a).toBe(false);
     }
   });

@@ -26,13 +26,19 @@ afterAll(async () => {
 describe('webhook delivery timeout', () => {
   it('counts a response slower than the timeout as a failed attempt and schedules a retry', async () => {
     const c = await app.customer();
-    const hook = (await app.call('POST', '/v1/webhooks', { key: c.key, body: { url, events: ['server.created'] } })).body;
+    const hook = (await app.call('POST', '/v1/webhooks', { key: c.key, body: { url, events: ['server.created'] } }))
+      .body;
     await provisionedServers(app, c.accountId);
     const started = Date.now();
     await runDueWork(app);
     expect(Date.now() - started).toBeLessThan(1900);
     const d = (await app.call('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: c.key })).body.data[0];
-    expect(d).toMatchObject({ status: 'pending', attemptCount: 1, lastStatusCode: null, lastError: 'timed out after 400 ms' });
+    expect(d).toMatchObject({
+      status: 'pending',
+      attemptCount: 1,
+      lastStatusCode: null,
+      lastError: 'timed out after 400 ms',
+    });
     expect(d.attempts[0].durationMs).toBeGreaterThanOrEqual(390);
     expect(d.attempts[0].durationMs).toBeLessThan(1500);
   });

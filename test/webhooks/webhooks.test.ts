@@ -1,7 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
-import { advance, parseSignature, provisionedServers, runDueWork, startReceiver, type Receiver } from '../helpers/webhooks.ts';
+import {
+  advance,
+  parseSignature,
+  provisionedServers,
+  runDueWork,
+  startReceiver,
+  type Receiver,
+} from '../helpers/webhooks.ts';
 
 let app: TestApp;
 let receiver: Receiver;
@@ -14,10 +21,14 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const hmac = (secret: string, t: number, body: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+const hmac = (secret: string, t: number, body: string) =>
+  createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
 
 async function subscribe(c: Customer, events: string[] = ['*'], path = '/hook') {
-  const res = await app.call('POST', '/v1/webhooks', { key: c.key, body: { url: receiver.url + path, events, description: 'test' } });
+  const res = await app.call('POST', '/v1/webhooks', {
+    key: c.key,
+    body: { url: receiver.url + path, events, description: 'test' },
+  });
   expect(res.status).toBe(200);
   return res.body as { id: string; secret: string };
 }
@@ -28,7 +39,10 @@ const at = (path: string) => receiver.received.filter((r) => r.path === path);
 describe('webhook subscriptions', () => {
   it('create returns the secret once; get and list mask it; patch, delete; 404 across accounts', async () => {
     const c = await app.customer();
-    const created = await app.call('POST', '/v1/webhooks', { key: c.key, body: { url: `${receiver.url}/crud`, events: ['server.created', 'ticket.created'], description: 'ops' } });
+    const created = await app.call('POST', '/v1/webhooks', {
+      key: c.key,
+      body: { url: `${receiver.url}/crud`, events: ['server.created', 'ticket.created'], description: 'ops' },
+    });
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^wh_[0-9a-z]{26}$/),
@@ -46,20 +60,39 @@ describe('webhook subscriptions', () => {
     expect(got.text).not.toContain(secret);
     const list = await app.call('GET', '/v1/webhooks', { key: c.key });
     expect(list.body).toMatchObject({ hasMore: false, nextCursor: null });
-    expect(list.body.data.map((w: { id: string; secret: string }) => [w.id, w.secret])).toEqual([[id, got.body.secret]]);
+    expect(list.body.data.map((w: { id: string; secret: string }) => [w.id, w.secret])).toEqual([
+      [id, got.body.secret],
+    ]);
     // The secret is encrypted at rest.
     const row = await app.running.app.prisma.webhook.findUniqueOrThrow({ where: { id } });
     expect(JSON.stringify(row)).not.toContain(secret.slice(6));
 
-    const patched = await app.call('PATCH', `/v1/webhooks/${id}`, { key: c.key, body: { events: ['*'], description: 'all', isActive: false } });
+    const patched = await app.call('PATCH', `/v1/webhooks/${id}`, {
+      key: c.key,
+      body: { events: ['*'], description: 'all', isActive: false },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ events: ['*'], description: 'all', isActive: false, secret: got.body.secret });
 
     const other = await app.customer();
-    for (const [method, path] of [['GET', `/v1/webhooks/${id}`], ['PATCH', `/v1/webhooks/${id}`], ['DELETE', `/v1/webhooks/${id}`], ['POST', `/v1/webhooks/${id}/rotate-secret`], ['GET', `/v1/webhooks/${id}/deliveries`]]) {
-      const res = await app.call(method, path, { key: other.key, body: method === 'PATCH' ? { isActive: true } : undefined });
+    for (const [method, path] of [
+      ['GET', `/v1/webhooks/${id}`],
+      ['PATCH', `/v1/webhooks/${id}`],
+      ['DELETE', `/v1/webhooks/${id}`],
+      ['POST', `/v1/webhooks/${id}/rotate-secret`],
+      ['GET', `/v1/webhooks/${id}/deliveries`],
+    ]) {
+      const res = await app.call(method, path, {
+        key: other.key,
+        body: method === 'PATCH' ? { isActive: true } : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect(res.body).toEqual({ statusCode: 404, message: 'Webhook not found.', error: 'Not Found', code: 'NOT_FOUND' });
+      expect(res.body).toEqual({
+        statusCode: 404,
+        message: 'Webhook not found.',
+        error: 'Not Found',
+        code: 'NOT_FOUND',
+      });
     }
     expect((await app.call('GET', '/v1/webhooks', { key: other.key })).body.data).toEqual([]);
 
@@ -80,7 +113,10 @@ describe('webhook subscriptions', () => {
 
     const reader = await app.customer({ scopes: ['webhooks:read'] });
     expect((await app.call('GET', '/v1/webhooks', { key: reader.key })).status).toBe(200);
-    const refused = await app.call('POST', '/v1/webhooks', { key: reader.key, body: { url: `${receiver.url}/x`, events: ['*'] } });
+    const refused = await app.call('POST', '/v1/webhooks', {
+      key: reader.key,
+      body: { url: `${receiver.url}/x`, events: ['*'] },
+    });
     expect(refused.status).toBe(403);
     const none = await app.customer({ scopes: ['servers:read'] });
     expect((await app.call('GET', '/v1/webhooks', { key: none.key })).status).toBe(403);
@@ -113,7 +149,9 @@ describe('webhook subscriptions', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(hook.secret);
-    expect((await app.call('GET', `/v1/webhooks/${hook.id}`, { key: c.key })).body.secret).toBe(`whsec_****${rotated.body.secret.slice(-4)}`);
+    expect((await app.call('GET', `/v1/webhooks/${hook.id}`, { key: c.key })).body.secret).toBe(
+      `whsec_****${rotated.body.secret.slice(-4)}`,
+    );
 
     expect((await app.call('POST', `/v1/servers/${serverId}/power/stop`, { key: c.key })).status).toBe(200);
     await runDueWork(app);
@@ -150,8 +188,24 @@ describe('webhook subscriptions', () => {
 
       log = await app.call('GET', `/v1/webhooks/${hook.id}/deliveries?limit=5`, { key: c.key });
       d = log.body.data[0];
-      expect(d).toMatchObject({ status: 'succeeded', attemptCount: 2, lastStatusCode: 200, nextAttemptAt: null, maxAttempts: 16 });
-      expect(d.attempts.map((x: { number: number; statusCode: number | null; succeeded: boolean; manual: boolean }) => [x.number, x.statusCode, x.succeeded, x.manual])).toEqual([[1, 500, false, false], [2, 200, true, false]]);
+      expect(d).toMatchObject({
+        status: 'succeeded',
+        attemptCount: 2,
+        lastStatusCode: 200,
+        nextAttemptAt: null,
+        maxAttempts: 16,
+      });
+      expect(
+        d.attempts.map((x: { number: number; statusCode: number | null; succeeded: boolean; manual: boolean }) => [
+          x.number,
+          x.statusCode,
+          x.succeeded,
+          x.manual,
+        ]),
+      ).toEqual([
+        [1, 500, false, false],
+        [2, 200, true, false],
+      ]);
       for (const x of d.attempts) expect(x.durationMs).toBeGreaterThanOrEqual(0);
       expect((await app.call('GET', `/v1/webhooks/${hook.id}/deliveries?limit=0`, { key: c.key })).status).toBe(400);
       expect((await app.call('GET', `/v1/webhooks/${hook.id}/deliveries?limit=101`, { key: c.key })).status).toBe(400);
@@ -191,18 +245,27 @@ describe('webhook subscriptions', () => {
     const c = await app.customer();
     const hook = await subscribe(c, ['server.power.changed'], '/paused');
     const [serverId] = await provisionedServers(app, c.accountId);
-    expect((await app.call('PATCH', `/v1/webhooks/${hook.id}`, { key: c.key, body: { isActive: false } })).body.isActive).toBe(false);
+    expect(
+      (await app.call('PATCH', `/v1/webhooks/${hook.id}`, { key: c.key, body: { isActive: false } })).body.isActive,
+    ).toBe(false);
     await app.call('POST', `/v1/servers/${serverId}/power/stop`, { key: c.key });
     await app.call('POST', `/v1/servers/${serverId}/power/start`, { key: c.key });
     await runDueWork(app);
     await advance(app, 3600);
     expect(at('/paused')).toHaveLength(0);
     const log = (await app.call('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: c.key })).body.data;
-    expect(log.map((d: { status: string; attemptCount: number }) => [d.status, d.attemptCount])).toEqual([['pending', 0], ['pending', 0]]);
+    expect(log.map((d: { status: string; attemptCount: number }) => [d.status, d.attemptCount])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+    ]);
 
     await app.call('PATCH', `/v1/webhooks/${hook.id}`, { key: c.key, body: { isActive: true } });
     await runDueWork(app);
-    expect(at('/paused').map((r) => r.json.data.action).sort()).toEqual(['start', 'stop']);
+    expect(
+      at('/paused')
+        .map((r) => r.json.data.action)
+        .sort(),
+    ).toEqual(['start', 'stop']);
   });
 
   it('redeliver queues a new attempt of a past delivery (same delivery id), marked manual', async () => {
@@ -223,9 +286,13 @@ describe('webhook subscriptions', () => {
     const after = (await app.call('GET', `/v1/webhooks/${hook.id}/deliveries`, { key: c.key })).body.data[0];
     expect(after).toMatchObject({ id: d.id, status: 'succeeded', attemptCount: 2 });
     expect(after.attempts.map((a: { manual: boolean }) => a.manual)).toEqual([false, true]);
-    expect((await app.call('POST', `/v1/webhooks/${hook.id}/deliveries/whd_nope/redeliver`, { key: c.key })).status).toBe(404);
+    expect(
+      (await app.call('POST', `/v1/webhooks/${hook.id}/deliveries/whd_nope/redeliver`, { key: c.key })).status,
+    ).toBe(404);
     const other = await app.customer();
-    expect((await app.call('POST', `/v1/webhooks/${hook.id}/deliveries/${d.id}/redeliver`, { key: other.key })).status).toBe(404);
+    expect(
+      (await app.call('POST', `/v1/webhooks/${hook.id}/deliveries/${d.id}/redeliver`, { key: other.key })).status,
+    ).toBe(404);
   });
 
   it('delivers each event once to every matching subscription, and nothing to others', async () => {
@@ -238,7 +305,11 @@ describe('webhook subscriptions', () => {
     const [serverId] = await provisionedServers(app, c.accountId);
     await app.call('POST', `/v1/servers/${serverId}/power/stop`, { key: c.key });
     await runDueWork(app);
-    expect(at('/all').map((r) => r.json.type).sort()).toEqual(['server.created', 'server.power.changed']);
+    expect(
+      at('/all')
+        .map((r) => r.json.type)
+        .sort(),
+    ).toEqual(['server.created', 'server.power.changed']);
     expect(at('/power').map((r) => r.json.type)).toEqual(['server.power.changed']);
     expect(at('/tickets')).toEqual([]);
     expect(at('/other')).toEqual([]);
@@ -248,7 +319,10 @@ describe('webhook subscriptions', () => {
     const c = await app.customer();
     // Accepted while private targets were allowed; an https URL on a host that resolves to loopback.
     const port = new URL(receiver.url).port;
-    const created = await app.call('POST', '/v1/webhooks', { key: c.key, body: { url: `https://localhost:${port}/rebound`, events: ['server.created'] } });
+    const created = await app.call('POST', '/v1/webhooks', {
+      key: c.key,
+      body: { url: `https://localhost:${port}/rebound`, events: ['server.created'] },
+    });
     const hook = created.body;
     app.running.app.config.webhookAllowPrivate = false;
     try {
@@ -262,6 +336,8 @@ describe('webhook subscriptions', () => {
     expect(d.status).toBe('pending');
     expect(d.attempts[0]).toMatchObject({ statusCode: null, succeeded: false });
     // Refused without saying what the name resolves to (no DNS oracle in the delivery log).
-    expect(d.attempts[0].error).toBe('url is not allowed: its host must resolve to public addresses only, not to a loopback, private, link-local or metadata address.');
+    expect(d.attempts[0].error).toBe(
+      'url is not allowed: its host must resolve to public addresses only, not to a loopback, private, link-local or metadata address.',
+    );
   });
 });

@@ -34,31 +34,62 @@ export function Apps() {
       <h1>Connected apps</h1>
       <section class="card">
         {error && <p class="error">{error}</p>}
-        <p class="muted">Programs you approved: with a device code (for example the <span class="mono">svc</span> command line), or on a consent page (MCP hosts such as Claude, VS Code or Cursor).</p>
-        {!grants ? <p class="muted">Loading…</p> : grants.length === 0 ? <p class="muted">No connected apps.</p> : (
-          <div class="table-wrap"><table data-testid="apps">
-            <thead><tr><th>App</th><th>Redirects to</th><th>Scopes</th><th>Connected</th><th>Last used</th><th></th></tr></thead>
-            <tbody>
-              {grants.map((g) => (
-                <tr key={g.id} data-testid={`app-${g.client.id}`}>
-                  <td>{g.client.name} <span class="muted mono">{g.client.id}</span></td>
-                  <td class="mono small">{g.redirectHost ?? '—'}</td>
-                  <td class="small">{g.scopes.join(' ')}{g.resource && <div class="muted">for <span class="mono">{g.resource}</span></div>}</td>
-                  <td><When at={g.createdAt} /></td>
-                  <td><When at={g.lastUsedAt} /></td>
-                  <td>
-                    <ConfirmButton
-                      label="Revoke"
-                      question={`Disconnect ${g.client.name}?`}
-                      detail="Its access and refresh tokens stop working at once."
-                      confirmLabel="Disconnect app"
-                      onConfirm={() => revoke(g.id)}
-                    />
-                  </td>
+        <p class="muted">
+          Programs you approved: with a device code (for example the <span class="mono">svc</span> command line), or on
+          a consent page (MCP hosts such as Claude, VS Code or Cursor).
+        </p>
+        {!grants ? (
+          <p class="muted">Loading…</p>
+        ) : grants.length === 0 ? (
+          <p class="muted">No connected apps.</p>
+        ) : (
+          <div class="table-wrap">
+            <table data-testid="apps">
+              <thead>
+                <tr>
+                  <th>App</th>
+                  <th>Redirects to</th>
+                  <th>Scopes</th>
+                  <th>Connected</th>
+                  <th>Last used</th>
+                  <th></th>
                 </tr>
-              ))}
-            </tbody>
-          </table></div>
+              </thead>
+              <tbody>
+                {grants.map((g) => (
+                  <tr key={g.id} data-testid={`app-${g.client.id}`}>
+                    <td>
+                      {g.client.name} <span class="muted mono">{g.client.id}</span>
+                    </td>
+                    <td class="mono small">{g.redirectHost ?? '—'}</td>
+                    <td class="small">
+                      {g.scopes.join(' ')}
+                      {g.resource && (
+                        <div class="muted">
+                          for <span class="mono">{g.resource}</span>
+                        </div>
+                      )}
+                    </td>
+                    <td>
+                      <When at={g.createdAt} />
+                    </td>
+                    <td>
+                      <When at={g.lastUsedAt} />
+                    </td>
+                    <td>
+                      <ConfirmButton
+                        label="Revoke"
+                        question={`Disconnect ${g.client.name}?`}
+                        detail="Its access and refresh tokens stop working at once."
+                        confirmLabel="Disconnect app"
+                        onConfirm={() => revoke(g.id)}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
     </div>

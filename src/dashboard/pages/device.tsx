@@ -38,7 +38,11 @@ export function Device(props: { initialCode: string }) {
   const decide = async (approve: boolean) => {
     setError('');
     try {
-      await dash('POST', `/device/${approve ? 'approve' : 'deny'}`, approve ? { userCode: pending!.userCode, scopes: [...chosen] } : { userCode: pending!.userCode });
+      await dash(
+        'POST',
+        `/device/${approve ? 'approve' : 'deny'}`,
+        approve ? { userCode: pending!.userCode, scopes: [...chosen] } : { userCode: pending!.userCode },
+      );
       setDone(approve ? 'approved' : 'denied');
     } catch (err) {
       setError((err as Error).message);
@@ -49,7 +53,11 @@ export function Device(props: { initialCode: string }) {
     return (
       <section class="card narrow" data-testid="device-done">
         <h1>{done === 'approved' ? 'Device connected' : 'Request denied'}</h1>
-        <p>{done === 'approved' ? `${pending!.client.name} can now use your account with the scopes you chose. You can return to your device.` : 'The device was not given access.'}</p>
+        <p>
+          {done === 'approved'
+            ? `${pending!.client.name} can now use your account with the scopes you chose. You can return to your device.`
+            : 'The device was not given access.'}
+        </p>
       </section>
     );
   }
@@ -59,25 +67,60 @@ export function Device(props: { initialCode: string }) {
       <form class="card" onSubmit={lookup} method="post" action="/dashboard/api/device/lookup">
         <label>
           Code shown on your device
-          <input name="user_code" class="code" autocomplete="off" spellcheck={false} placeholder="XXXX-XXXX" maxLength={12} value={code} onInput={(e) => setCode(e.currentTarget.value.toUpperCase())} />
+          <input
+            name="user_code"
+            class="code"
+            autocomplete="off"
+            spellcheck={false}
+            placeholder="XXXX-XXXX"
+            maxLength={12}
+            value={code}
+            onInput={(e) => setCode(e.currentTarget.value.toUpperCase())}
+          />
         </label>
         <button type="submit">Continue</button>
-        {error && <p class="error" role="alert">{error}</p>}
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
       </form>
       {pending && (
         <section class="card" data-testid="device-request">
-          <h2><strong>{pending.client.name}</strong> wants access to your account</h2>
+          <h2>
+            <strong>{pending.client.name}</strong> wants access to your account
+          </h2>
           <p class="muted">
-            Code <span class="mono">{pending.userCode}</span>. Client <span class="mono" data-testid="client-id">{pending.client.id}</span>
-            {!pending.client.verified && <> <strong class="unverified" data-testid="unverified">unverified</strong>: the name above is the one it chose for itself</>}. Untick any scope you do not want to grant.
+            Code <span class="mono">{pending.userCode}</span>. Client{' '}
+            <span class="mono" data-testid="client-id">
+              {pending.client.id}
+            </span>
+            {!pending.client.verified && (
+              <>
+                {' '}
+                <strong class="unverified" data-testid="unverified">
+                  unverified
+                </strong>
+                : the name above is the one it chose for itself
+              </>
+            )}
+            . Untick any scope you do not want to grant.
           </p>
           <ScopePicker scopes={pending.scopes} chosen={chosen} onChange={setChosen} />
           <ul class="small muted">
-            {pending.scopes.map((s) => <li key={s}><span class="mono">{s}</span>: {SCOPES[s as Scope]}</li>)}
+            {pending.scopes.map((s) => (
+              <li key={s}>
+                <span class="mono">{s}</span>: {SCOPES[s as Scope]}
+              </li>
+            ))}
           </ul>
           <div class="actions">
-            <button type="button" disabled={chosen.size === 0} onClick={() => decide(true)}>Approve</button>
-            <button type="button" class="danger" onClick={() => decide(false)}>Deny</button>
+            <button type="button" disabled={chosen.size === 0} onClick={() => decide(true)}>
+              Approve
+            </button>
+            <button type="button" class="danger" onClick={() => decide(false)}>
+              Deny
+            </button>
           </div>
         </section>
       )}

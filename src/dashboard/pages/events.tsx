@@ -11,12 +11,16 @@ export function EventFeed() {
       <h1>Live events</h1>
       <section class="card">
         <p class="muted">Events of your account since you opened the dashboard in this tab, newest first.</p>
-        {events.length === 0 ? <p class="muted">Waiting for events…</p> : (
+        {events.length === 0 ? (
+          <p class="muted">Waiting for events…</p>
+        ) : (
           <ol class="feed" data-testid="event-feed">
             {events.map((e) => (
               <li key={e.id}>
                 <span class="mono type">{e.type}</span>
-                <span class="muted small"><When at={e.created} /></span>
+                <span class="muted small">
+                  <When at={e.created} />
+                </span>
                 <code class="small">{JSON.stringify(e.data)}</code>
               </li>
             ))}

@@ -14,7 +14,11 @@ interface KeyRow {
   expiresAt: string | null;
 }
 
-export function ScopePicker(props: { scopes: readonly string[]; chosen: Set<string>; onChange(next: Set<string>): void }) {
+export function ScopePicker(props: {
+  scopes: readonly string[];
+  chosen: Set<string>;
+  onChange(next: Set<string>): void;
+}) {
   return (
     <div class="scopes">
       {props.scopes.map((s) => (
@@ -45,14 +49,21 @@ export function Keys() {
   const [minted, setMinted] = useState<{ key: string; name: string } | null>(null);
   const [error, setError] = useState('');
 
-  const load = () => dash<{ data: KeyRow[] }>('GET', '/keys').then((r) => setKeys(r.data), (e: Error) => setError(e.message));
+  const load = () =>
+    dash<{ data: KeyRow[] }>('GET', '/keys').then(
+      (r) => setKeys(r.data),
+      (e: Error) => setError(e.message),
+    );
   useEffect(() => void load(), []);
 
   const mint = async (e: Event) => {
     e.preventDefault();
     setError('');
     try {
-      const k = await dash<{ key: string; name: string }>('POST', '/keys', { name: name || undefined, scopes: [...chosen] });
+      const k = await dash<{ key: string; name: string }>('POST', '/keys', {
+        name: name || undefined,
+        scopes: [...chosen],
+      });
       setMinted(k);
       setName('');
       await load();
@@ -78,39 +89,76 @@ export function Keys() {
         <h2>Mint a key</h2>
         <label>
           Name
-          <input name="name" maxLength={100} placeholder="Dashboard key" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            name="name"
+            maxLength={100}
+            placeholder="Dashboard key"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </label>
         <ScopePicker scopes={Object.keys(SCOPES)} chosen={chosen} onChange={setChosen} />
-        <button type="submit" disabled={chosen.size === 0}>Mint key</button>
+        <button type="submit" disabled={chosen.size === 0}>
+          Mint key
+        </button>
         {error && <p class="error">{error}</p>}
       </form>
       {minted && (
         <section class="card notice" data-testid="minted-key">
           <h2>Key “{minted.name}” — copy it now</h2>
           <p>It is shown this once; only its hash is stored.</p>
-          <code class="secret" data-testid="minted-key-value">{minted.key}</code>
-          <button type="button" class="link" onClick={() => setMinted(null)}>Done</button>
+          <code class="secret" data-testid="minted-key-value">
+            {minted.key}
+          </code>
+          <button type="button" class="link" onClick={() => setMinted(null)}>
+            Done
+          </button>
         </section>
       )}
       <section class="card">
         <h2>Active keys</h2>
-        {!keys ? <p class="muted">Loading…</p> : keys.length === 0 ? <p class="muted">No keys.</p> : (
+        {!keys ? (
+          <p class="muted">Loading…</p>
+        ) : keys.length === 0 ? (
+          <p class="muted">No keys.</p>
+        ) : (
           <div class="table-wrap">
-          <table data-testid="keys">
-            <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Created</th><th>Last used</th><th></th></tr></thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} data-testid={`key-${k.prefix}`}>
-                  <td>{k.name}</td>
-                  <td class="mono">{k.prefix}…</td>
-                  <td class="small wrap">{k.scopes.join(' ')}</td>
-                  <td><When at={k.createdAt} /></td>
-                  <td data-testid="key-last-used"><When at={k.lastUsedAt} none="never" /></td>
-                  <td><ConfirmButton label="Revoke" question={`Revoke “${k.name}”?`} detail="Programs using this key stop working at once. This cannot be undone." confirmLabel="Revoke key" onConfirm={() => revoke(k.id)} /></td>
+            <table data-testid="keys">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Prefix</th>
+                  <th>Scopes</th>
+                  <th>Created</th>
+                  <th>Last used</th>
+                  <th></th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {keys.map((k) => (
+                  <tr key={k.id} data-testid={`key-${k.prefix}`}>
+                    <td>{k.name}</td>
+                    <td class="mono">{k.prefix}…</td>
+                    <td class="small wrap">{k.scopes.join(' ')}</td>
+                    <td>
+                      <When at={k.createdAt} />
+                    </td>
+                    <td data-testid="key-last-used">
+                      <When at={k.lastUsedAt} none="never" />
+                    </td>
+                    <td>
+                      <ConfirmButton
+                        label="Revoke"
+                        question={`Revoke “${k.name}”?`}
+                        detail="Programs using this key stop working at once. This cannot be undone."
+                        confirmLabel="Revoke key"
+                        onConfirm={() => revoke(k.id)}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
         )}
       </section>

@@ -13,21 +13,44 @@ const OVERVIEW_QUERY = `{ account {
 
 interface Overview {
   servers: { nodes: ServerRow[] };
-  pools: { nodes: { id: string; label: string; status: string; vcpu: number; ram2gb: number; disk100: number; ip16: number; monthlyUsdCents: number }[] };
+  pools: {
+    nodes: {
+      id: string;
+      label: string;
+      status: string;
+      vcpu: number;
+      ram2gb: number;
+      disk100: number;
+      ip16: number;
+      monthlyUsdCents: number;
+    }[];
+  };
   hostingAccounts: { nodes: { id: string; domain: string; status: string; productId: string }[] };
   domains: { nodes: { id: string; domain: string; status: string; expires_at: string | null }[] };
   wallet: { balance_usd_cents: number; currency: string };
   tickets: { nodes: { id: string; number: string; subject: string; status: string; priority: string }[] };
 }
 
-export const money = (cents: number, currency = 'USD') => `${(cents / 100).toLocaleString('en-US', { style: 'currency', currency })}`;
+export const money = (cents: number, currency = 'USD') =>
+  `${(cents / 100).toLocaleString('en-US', { style: 'currency', currency })}`;
 
 const status = (s: string) => <StatusBadge status={s} />;
 
 export function Overview() {
   // One request for the whole page: the account and everything it reaches (docs/REFERENCE.md: The graph).
-  const page = useLive<{ account: Overview }>(OVERVIEW_QUERY, ['server.', 'pool.', 'hosting.', 'domain.', 'invoice.', 'wallet.', 'ticket.']);
-  const part = <K extends keyof Overview>(k: K) => ({ error: page.error, data: page.data && { [k]: page.data.account[k] } as Pick<Overview, K> });
+  const page = useLive<{ account: Overview }>(OVERVIEW_QUERY, [
+    'server.',
+    'pool.',
+    'hosting.',
+    'domain.',
+    'invoice.',
+    'wallet.',
+    'ticket.',
+  ]);
+  const part = <K extends keyof Overview>(k: K) => ({
+    error: page.error,
+    data: page.data && ({ [k]: page.data.account[k] } as Pick<Overview, K>),
+  });
   const servers = part('servers');
   const pools = part('pools');
   const hosting = part('hostingAccounts');
@@ -47,10 +70,17 @@ export function Overview() {
         </Section>
         <Section title="Capacity pools" testid="pools" state={pools}>
           {(d) =>
-            d.pools.nodes.length === 0 ? <p class="muted">No pools.</p> : (
+            d.pools.nodes.length === 0 ? (
+              <p class="muted">No pools.</p>
+            ) : (
               <ul class="plain">
                 {d.pools.nodes.map((p) => (
-                  <li key={p.id}>{p.label} {status(p.status)} <span class="muted">{p.vcpu} vCPU · {p.ram2gb * 2} GB · {money(p.monthlyUsdCents)}/mo</span></li>
+                  <li key={p.id}>
+                    {p.label} {status(p.status)}{' '}
+                    <span class="muted">
+                      {p.vcpu} vCPU · {p.ram2gb * 2} GB · {money(p.monthlyUsdCents)}/mo
+                    </span>
+                  </li>
                 ))}
               </ul>
             )
@@ -58,23 +88,47 @@ export function Overview() {
         </Section>
         <Section title="Web hosting" testid="hosting" state={hosting}>
           {(d) =>
-            d.hostingAccounts.nodes.length === 0 ? <p class="muted">No hosting accounts.</p> : (
-              <ul class="plain">{d.hostingAccounts.nodes.map((h) => <li key={h.id}>{h.domain} {status(h.status)}</li>)}</ul>
+            d.hostingAccounts.nodes.length === 0 ? (
+              <p class="muted">No hosting accounts.</p>
+            ) : (
+              <ul class="plain">
+                {d.hostingAccounts.nodes.map((h) => (
+                  <li key={h.id}>
+                    {h.domain} {status(h.status)}
+                  </li>
+                ))}
+              </ul>
             )
           }
         </Section>
         <Section title="Domains" testid="domains" state={domains}>
           {(d) =>
-            d.domains.nodes.length === 0 ? <p class="muted">No domains.</p> : (
-              <ul class="plain">{d.domains.nodes.map((x) => <li key={x.id}>{x.domain} {status(x.status)}</li>)}</ul>
+            d.domains.nodes.length === 0 ? (
+              <p class="muted">No domains.</p>
+            ) : (
+              <ul class="plain">
+                {d.domains.nodes.map((x) => (
+                  <li key={x.id}>
+                    {x.domain} {status(x.status)}
+                  </li>
+                ))}
+              </ul>
             )
           }
         </Section>
         <Section title="Open tickets" testid="tickets" state={tickets}>
           {(d) => {
             const open = d.tickets.nodes.filter((t) => t.status !== 'closed');
-            return open.length === 0 ? <p class="muted">No open tickets.</p> : (
-              <ul class="plain">{open.map((t) => <li key={t.id}><span class="mono">{t.number}</span> {t.subject} {status(t.status)}</li>)}</ul>
+            return open.length === 0 ? (
+              <p class="muted">No open tickets.</p>
+            ) : (
+              <ul class="plain">
+                {open.map((t) => (
+                  <li key={t.id}>
+                    <span class="mono">{t.number}</span> {t.subject} {status(t.status)}
+                  </li>
+                ))}
+              </ul>
             );
           }}
         </Section>

@@ -36,34 +36,81 @@ export function ServerPage(props: { id: string }) {
   const power = async (action: string) => {
     setMessage('');
     try {
-      await gql('mutation($id: ID!, $action: PowerAction!) { serverPower(id: $id, action: $action) { id status } }', { id: props.id, action });
+      await gql('mutation($id: ID!, $action: PowerAction!) { serverPower(id: $id, action: $action) { id status } }', {
+        id: props.id,
+        action,
+      });
     } catch (err) {
       setMessage((err as Error).message);
     }
   };
-  if (state.error) return <section class="card"><h1>Server</h1><p class="error">{state.error}</p></section>;
+  if (state.error)
+    return (
+      <section class="card">
+        <h1>Server</h1>
+        <p class="error">{state.error}</p>
+      </section>
+    );
   const s = state.data?.server;
   if (!s) return <p class="muted">Loading…</p>;
   return (
     <div>
-      <p><Link href="/servers">← Servers</Link></p>
-      <h1>{s.label} <span data-testid="server-status"><StatusBadge status={s.status} /></span></h1>
+      <p>
+        <Link href="/servers">← Servers</Link>
+      </p>
+      <h1>
+        {s.label}{' '}
+        <span data-testid="server-status">
+          <StatusBadge status={s.status} />
+        </span>
+      </h1>
       <section class="card">
         <dl class="facts">
-          <dt>Id</dt><dd class="mono">{s.id}</dd>
-          <dt>Plan</dt><dd>{s.productId} — {s.vcpu} vCPU, {s.ramMb / 1024} GB RAM, {s.diskGb} GB disk</dd>
-          <dt>System</dt><dd>{s.os} / {s.osTemplate}</dd>
-          <dt>Created</dt><dd><When at={s.createdAt} /></dd>
-          <dt>Renews</dt><dd><When at={s.renewsAt} none="with its pool" /></dd>
-          <dt>Pool</dt><dd>{s.pool ? s.pool.label : '—'}</dd>
-          <dt>Snapshots</dt><dd>{s.snapshots.map((x) => x.name).join(', ') || '—'}</dd>
-          <dt>Add-ons</dt><dd>{s.addons.map((x) => x.type).join(', ') || '—'}</dd>
-          <dt>Addresses</dt><dd class="mono">{s.ips.map((i) => i.ip + (i.ptr ? ` (${i.ptr})` : '')).join(', ') || '—'}</dd>
+          <dt>Id</dt>
+          <dd class="mono">{s.id}</dd>
+          <dt>Plan</dt>
+          <dd>
+            {s.productId} — {s.vcpu} vCPU, {s.ramMb / 1024} GB RAM, {s.diskGb} GB disk
+          </dd>
+          <dt>System</dt>
+          <dd>
+            {s.os} / {s.osTemplate}
+          </dd>
+          <dt>Created</dt>
+          <dd>
+            <When at={s.createdAt} />
+          </dd>
+          <dt>Renews</dt>
+          <dd>
+            <When at={s.renewsAt} none="with its pool" />
+          </dd>
+          <dt>Pool</dt>
+          <dd>{s.pool ? s.pool.label : '—'}</dd>
+          <dt>Snapshots</dt>
+          <dd>{s.snapshots.map((x) => x.name).join(', ') || '—'}</dd>
+          <dt>Add-ons</dt>
+          <dd>{s.addons.map((x) => x.type).join(', ') || '—'}</dd>
+          <dt>Addresses</dt>
+          <dd class="mono">{s.ips.map((i) => i.ip + (i.ptr ? ` (${i.ptr})` : '')).join(', ') || '—'}</dd>
         </dl>
         <div class="actions">
-          <button type="button" onClick={() => power('start')}>Start</button>
-          <ConfirmButton label="Stop" question={`Stop ${s.label}?`} detail="The server is powered off: its programs stop and it stops answering until you start it again." confirmLabel="Stop server" onConfirm={() => power('stop')} />
-          <ConfirmButton label="Reboot" question={`Reboot ${s.label}?`} detail="The server restarts: its programs are interrupted and it is unreachable for a short while." confirmLabel="Reboot server" onConfirm={() => power('reboot')} />
+          <button type="button" onClick={() => power('start')}>
+            Start
+          </button>
+          <ConfirmButton
+            label="Stop"
+            question={`Stop ${s.label}?`}
+            detail="The server is powered off: its programs stop and it stops answering until you start it again."
+            confirmLabel="Stop server"
+            onConfirm={() => power('stop')}
+          />
+          <ConfirmButton
+            label="Reboot"
+            question={`Reboot ${s.label}?`}
+            detail="The server restarts: its programs are interrupted and it is unreachable for a short while."
+            confirmLabel="Reboot server"
+            onConfirm={() => power('reboot')}
+          />
         </div>
         {message && <p class="error">{message}</p>}
       </section>

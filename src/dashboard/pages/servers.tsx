@@ -24,16 +24,30 @@ export function ServerTable(props: { servers: ServerRow[] }) {
     <div class="table-wrap">
       <table>
         <thead>
-          <tr><th>Label</th><th>Status</th><th>Plan</th><th>Address</th><th>Created</th></tr>
+          <tr>
+            <th>Label</th>
+            <th>Status</th>
+            <th>Plan</th>
+            <th>Address</th>
+            <th>Created</th>
+          </tr>
         </thead>
         <tbody>
           {props.servers.map((s) => (
             <tr key={s.id} data-testid={`server-${s.id}`}>
-              <td><Link href={`/servers/${s.id}`}>{s.label}</Link></td>
-              <td data-testid="server-status"><StatusBadge status={s.status} /></td>
-              <td>{s.vcpu} vCPU · {s.ramMb / 1024} GB <div class="small muted mono">{s.productId}</div></td>
+              <td>
+                <Link href={`/servers/${s.id}`}>{s.label}</Link>
+              </td>
+              <td data-testid="server-status">
+                <StatusBadge status={s.status} />
+              </td>
+              <td>
+                {s.vcpu} vCPU · {s.ramMb / 1024} GB <div class="small muted mono">{s.productId}</div>
+              </td>
               <td class="mono">{s.ips.find((i) => i.primary)?.ip ?? '—'}</td>
-              <td><When at={s.createdAt} /></td>
+              <td>
+                <When at={s.createdAt} />
+              </td>
             </tr>
           ))}
         </tbody>

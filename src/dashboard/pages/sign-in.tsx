@@ -31,13 +31,31 @@ export function SignIn(props: { onSignedIn(s: SessionState): void }) {
         <p class="muted">Your cloud account dashboard.</p>
         <label>
           E-mail
-          <input name="email" type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input
+            name="email"
+            type="email"
+            autocomplete="username"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
         </label>
         <label>
           Password
-          <input name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          <input
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
         </label>
-        {error && <p class="error" role="alert">{error}</p>}
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

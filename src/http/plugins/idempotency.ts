@@ -30,20 +30,40 @@ export function useIdempotency(): Plugin<RequestContext> {
       if (getOperationAST(args.document, args.operationName)?.operation !== 'mutation') return;
       if (!rootOperations(args).some((m) => honoursIdempotencyKey(m, 'mutation'))) return;
       if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-        setResultAndStopExecution({ errors: [badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters.', 'Idempotency-Key')] });
+        setResultAndStopExecution({
+          errors: [badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters.', 'Idempotency-Key')],
+        });
         return;
       }
       const { prisma, clock, config } = ctx.app;
       const accountId = ctx.principal.accountId;
-      const fingerprint = createHash('sha256').update(print(args.document)).update('\0').update(stableJson(args.variableValues ?? {})).digest('hex');
+      const fingerprint = createHash('sha256')
+        .update(print(args.document))
+        .update('\0')
+        .update(stableJson(args.variableValues ?? {}))
+        .digest('hex');
 
-      const outcome = await claim(prisma, { accountId, key, fingerprint, now: clock.now(), leaseMs: config.idempotencyLeaseMs });
+      const outcome = await claim(prisma, {
+        accountId,
+        key,
+        fingerprint,
+        now: clock.now(),
+        leaseMs: config.idempotencyLeaseMs,
+      });
       if (outcome.kind === 'mismatch') {
-        setResultAndStopExecution({ errors: [IDEMPOTENCY_KEY_REUSED.error('This Idempotency-Key was already used with different request parameters.')] });
+        setResultAndStopExecution({
+          errors: [
+            IDEMPOTENCY_KEY_REUSED.error('This Idempotency-Key was already used with different request parameters.'),
+          ],
+        });
         return;
       }
       if (outcome.kind === 'busy') {
-        setResultAndStopExecution({ errors: [IDEMPOTENCY_KEY_BUSY.error('A request with this Idempotency-Key is still being processed; retry later.')] });
+        setResultAndStopExecution({
+          errors: [
+            IDEMPOTENCY_KEY_BUSY.error('A request with this Idempotency-Key is still being processed; retry later.'),
+          ],
+        });
         return;
       }
       if (outcome.kind === 'stored') {
@@ -69,7 +89,10 @@ export function useIdempotency(): Plugin<RequestContext> {
             if (statuses.includes(503)) freeing.catch(() => undefined);
             else await freeing;
           } else {
-            await prisma.idempotencyRecord.updateMany({ where: mine, data: { state: 'completed', result: JSON.parse(JSON.stringify(single)) } });
+            await prisma.idempotencyRecord.updateMany({
+              where: mine,
+              data: { state: 'completed', result: JSON.parse(JSON.stringify(single)) },
+            });
           }
         },
       };
@@ -77,9 +100,24 @@ export function useIdempotency(): Plugin<RequestContext> {
   };
 }
 
-type Stored = { fingerprint: string; state: string; result: unknown; steps: unknown; claimToken: string | null; leaseUntil: Date | null; expiresAt: Date };
-type StoredResult = { data?: Record<string, unknown> | null; errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> & { field?: string } }[] };
-type Outcome = { kind: 'run'; claim: Claim } | { kind: 'stored'; result: unknown } | { kind: 'mismatch' } | { kind: 'busy' };
+type Stored = {
+  fingerprint: string;
+  state: string;
+  result: unknown;
+  steps: unknown;
+  claimToken: string | null;
+  leaseUntil: Date | null;
+  expiresAt: Date;
+};
+type StoredResult = {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> & { field?: string } }[];
+};
+type Outcome =
+  | { kind: 'run'; claim: Claim }
+  | { kind: 'stored'; result: unknown }
+  | { kind: 'mismatch' }
+  | { kind: 'busy' };
 
 /**
  * Claims the key for this request: a new in_progress record with a lease (wall clock: it bounds
@@ -96,13 +134,29 @@ async function claim(
   for (let attempt = 0; attempt < 3; attempt++) {
     const token = randomUUID();
     const leaseUntil = new Date(Date.now() + c.leaseMs);
-    const running = (recorded: unknown[]): Outcome => ({ kind: 'run', claim: { accountId, key, token, recorded, next: 0, closed: false } });
+    const running = (recorded: unknown[]): Outcome => ({
+      kind: 'run',
+      claim: { accountId, key, token, recorded, next: 0, closed: false },
+    });
     const { count } = await prisma.idempotencyRecord.createMany({
-      data: [{ accountId, key, fingerprint, state: 'in_progress', claimToken: token, leaseUntil, createdAt: now, expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS) }],
+      data: [
+        {
+          accountId,
+          key,
+          fingerprint,
+          state: 'in_progress',
+          claimToken: token,
+          leaseUntil,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
+        },
+      ],
       skipDuplicates: true,
     });
     if (count === 1) return running([]);
-    const existing: Stored | null = await prisma.idempotencyRecord.findUnique({ where: { accountId_key: { accountId, key } } });
+    const existing: Stored | null = await prisma.idempotencyRecord.findUnique({
+      where: { accountId_key: { accountId, key } },
+    });
     if (!existing) continue; // removed meanwhile (a failed first attempt): claim again
     if (existing.expiresAt <= now) {
       await prisma.idempotencyRecord.deleteMany({ where: { accountId, key, expiresAt: { lte: now } } });
@@ -110,12 +164,14 @@ async function claim(
     }
     if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
     if (existing.state === 'completed') return { kind: 'stored', result: existing.result };
-    if (existing.state === 'in_progress' && existing.leaseUntil && existing.leaseUntil.getTime() > Date.now()) return { kind: 'busy' };
+    if (existing.state === 'in_progress' && existing.leaseUntil && existing.leaseUntil.getTime() > Date.now())
+      return { kind: 'busy' };
     const taken = await prisma.idempotencyRecord.updateMany({
       where: { accountId, key, state: existing.state, claimToken: existing.claimToken },
       data: { claimToken: token, leaseUntil },
     });
-    if (taken.count === 1) return running(existing.state === 'committed' && Array.isArray(existing.steps) ? existing.steps : []);
+    if (taken.count === 1)
+      return running(existing.state === 'committed' && Array.isArray(existing.steps) ? existing.steps : []);
   }
   return { kind: 'busy' };
 }
@@ -140,7 +196,10 @@ function revive(stored: StoredResult): ExecutionResult {
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -1,6 +1,14 @@
 import {
-  getArgumentValues, getOperationAST, getVariableValues, Kind,
-  type DocumentNode, type FieldNode, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, type SelectionSetNode,
+  getArgumentValues,
+  getOperationAST,
+  getVariableValues,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { badRequest } from '../../errors.ts';
@@ -23,7 +31,13 @@ export function useInputRules(): Plugin {
         const meta = field.extensions?.operation as OperationMeta | undefined;
         return !meta || (scopes?.has(meta.scope) ?? false);
       };
-      const problems = argumentRuleProblems(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined, mayCall);
+      const problems = argumentRuleProblems(
+        args.schema,
+        args.document,
+        args.operationName,
+        args.variableValues as Record<string, unknown> | undefined,
+        mayCall,
+      );
       if (problems.length) setResultAndStopExecution({ errors: problems.map((p) => badRequest(p.message, p.path)) });
     },
   };
@@ -37,9 +51,16 @@ function argumentRuleProblems(
   mayCall: (field: GraphQLField<unknown, unknown>) => boolean = () => true,
 ): RuleProblem[] {
   const operation = getOperationAST(document, operationName);
-  const root = operation?.operation === 'query' ? schema.getQueryType() : operation?.operation === 'mutation' ? schema.getMutationType() : undefined;
+  const root =
+    operation?.operation === 'query'
+      ? schema.getQueryType()
+      : operation?.operation === 'mutation'
+        ? schema.getMutationType()
+        : undefined;
   if (!operation || !root) return [];
-  const fields = rootFields(root, operation.selectionSet, document).filter(([field]) => fieldHasRules(field) && mayCall(field));
+  const fields = rootFields(root, operation.selectionSet, document).filter(
+    ([field]) => fieldHasRules(field) && mayCall(field),
+  );
   if (!fields.length) return [];
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
   if (coerced.errors) return [];
@@ -68,7 +89,12 @@ function fieldHasRules(field: GraphQLField<unknown, unknown>): boolean {
 }
 
 /** The root fields an operation selects (through fragments too), with their definitions. */
-function rootFields(root: GraphQLObjectType, selectionSet: SelectionSetNode, document: DocumentNode, seen = new Set<string>()): [GraphQLField<unknown, unknown>, FieldNode][] {
+function rootFields(
+  root: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+  document: DocumentNode,
+  seen = new Set<string>(),
+): [GraphQLField<unknown, unknown>, FieldNode][] {
   const out: [GraphQLField<unknown, unknown>, FieldNode][] = [];
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
@@ -78,8 +104,11 @@ function rootFields(root: GraphQLObjectType, selectionSet: SelectionSetNode, doc
       out.push(...rootFields(root, selection.selectionSet, document, seen));
     } else if (!seen.has(selection.name.value)) {
       seen.add(selection.name.value);
-      const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
-      if (fragment?.kind === Kind.FRAGMENT_DEFINITION) out.push(...rootFields(root, fragment.selectionSet, document, seen));
+      const fragment = document.definitions.find(
+        (d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value,
+      );
+      if (fragment?.kind === Kind.FRAGMENT_DEFINITION)
+        out.push(...rootFields(root, fragment.selectionSet, document, seen));
     }
   }
   return out;

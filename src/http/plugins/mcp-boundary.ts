@@ -29,12 +29,25 @@ function mcpRefusal(args: ExecutionArgs): ApiError | undefined {
   if (!mcp) return undefined;
   const op = getOperationAST(args.document, args.operationName);
   // Fails closed: the executor would refuse such a document too, but nothing here may guess.
-  if (!op) return new ApiError(400, 'Could not determine what operation to execute: give operationName when the document has several.');
+  if (!op)
+    return new ApiError(
+      400,
+      'Could not determine what operation to execute: give operationName when the document has several.',
+    );
   if (op.operation === 'subscription') return subscriptionRefused();
   const excluded = rootFields(args).find((f) => !isMcpTool(f.meta));
-  if (excluded) return new ApiError(403, `${excluded.name} is not available over MCP (${excluded.meta.notTool}); a person can use it through the REST API or the dashboard.`);
-  if (op.operation === 'mutation' && mcp.readOnly) return new ApiError(403, 'This session is read-only (X-MCP-Readonly): graphql_execute runs queries only, and this document is a mutation.');
+  if (excluded)
+    return new ApiError(
+      403,
+      `${excluded.name} is not available over MCP (${excluded.meta.notTool}); a person can use it through the REST API or the dashboard.`,
+    );
+  if (op.operation === 'mutation' && mcp.readOnly)
+    return new ApiError(
+      403,
+      'This session is read-only (X-MCP-Readonly): graphql_execute runs queries only, and this document is a mutation.',
+    );
   return undefined;
 }
 
-const subscriptionRefused = () => new ApiError(400, 'graphql_execute does not run subscriptions; subscribe over graphql-ws on /graphql.');
+const subscriptionRefused = () =>
+  new ApiError(400, 'graphql_execute does not run subscriptions; subscribe over graphql-ws on /graphql.');

@@ -21,7 +21,13 @@ export function useOperationRateLimit(limits: () => RateLimits): Plugin<RequestC
         for (const [k, v] of Object.entries(headers)) ctx.responseHeaders.set(k, v);
         if (!result.allowed) {
           setResultAndStopExecution({
-            errors: [new ApiError(429, `Too many requests to ${meta.rest}: the limit is ${result.limit} per minute. Retry after ${result.retryAfter} s.`, { headers })],
+            errors: [
+              new ApiError(
+                429,
+                `Too many requests to ${meta.rest}: the limit is ${result.limit} per minute. Retry after ${result.retryAfter} s.`,
+                { headers },
+              ),
+            ],
           });
           return;
         }

@@ -1,6 +1,17 @@
 import {
-  getNamedType, getOperationAST, isObjectType, isInterfaceType, Kind, valueFromASTUntyped,
-  type ASTVisitor, type DocumentNode, type FragmentDefinitionNode, type ValidationContext, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode,
+  getNamedType,
+  getOperationAST,
+  isObjectType,
+  isInterfaceType,
+  Kind,
+  valueFromASTUntyped,
+  type ASTVisitor,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type ValidationContext,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
@@ -24,12 +35,22 @@ export interface CostLimits {
  * (a `…Connection` type) costs its page size times what each item selects — `first` as written,
  * from a variable, or the default — so the cost follows what the query can return.
  */
-export function documentCost(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): number {
+export function documentCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string | null,
+  variables?: Record<string, unknown> | null,
+): number {
   return costOf(schema, document, operationName, variables).cost;
 }
 
 /** The cost, and whether it counted a connection's page size (so depends on the variables). */
-function costOf(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): { cost: number; paged: boolean } {
+function costOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string | null,
+  variables?: Record<string, unknown> | null,
+): { cost: number; paged: boolean } {
   const operation = getOperationAST(document, operationName);
   if (!operation) return { cost: 0, paged: false };
   let paged = false;
@@ -49,14 +70,19 @@ function costOf(schema: GraphQLSchema, document: DocumentNode, operationName?: s
         cost += setCost(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) ?? undefined, depth);
         spreading.delete(fragment.name.value);
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        cost += setCost(sel.selectionSet, sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) ?? undefined) : type, depth);
+        cost += setCost(
+          sel.selectionSet,
+          sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) ?? undefined) : type,
+          depth,
+        );
       } else {
         if (sel.name.value === '__schema' || sel.name.value === '__type') continue;
         if (!sel.selectionSet) {
           cost += depth === 0 ? SCALAR_COST : DEPTH_FACTOR * SCALAR_COST;
           continue;
         }
-        const field = type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields()[sel.name.value] : undefined;
+        const field =
+          type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields()[sel.name.value] : undefined;
         const child = field ? getNamedType(field.type) : undefined;
         let itemCost = OBJECT_COST + setCost(sel.selectionSet, child, depth + 1);
         if (variables && child?.name.endsWith('Connection') && child.extensions?.graphOnly) {
@@ -77,7 +103,12 @@ function costOf(schema: GraphQLSchema, document: DocumentNode, operationName?: s
 /** Paged costs that do not depend on the variables (no connection selected), per document and operation: the documents are the parse cache's and sofa's, the same objects for every request. */
 const fixedPagedCosts = new WeakMap<DocumentNode, Map<string, number>>();
 
-function pagedCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>): number {
+function pagedCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown>,
+): number {
   let fixed = fixedPagedCosts.get(document);
   if (!fixed) {
     fixed = new Map();
@@ -98,20 +129,30 @@ function pagedCost(schema: GraphQLSchema, document: DocumentNode, operationName:
 export function useQueryCost(limits: CostLimits): Plugin {
   return {
     onValidate({ addValidationRule }) {
-      addValidationRule((context: ValidationContext): ASTVisitor => ({
-        Document: {
-          enter(document: DocumentNode) {
-            for (const d of document.definitions) {
-              if (d.kind !== Kind.OPERATION_DEFINITION) continue;
-              const cost = documentCost(context.getSchema(), document, d.name?.value);
-              if (cost > limits.maxCost) context.reportError(new GraphQLError(`Query cost limit of ${limits.maxCost} exceeded, found ${Math.round(cost)}.`));
-            }
+      addValidationRule(
+        (context: ValidationContext): ASTVisitor => ({
+          Document: {
+            enter(document: DocumentNode) {
+              for (const d of document.definitions) {
+                if (d.kind !== Kind.OPERATION_DEFINITION) continue;
+                const cost = documentCost(context.getSchema(), document, d.name?.value);
+                if (cost > limits.maxCost)
+                  context.reportError(
+                    new GraphQLError(`Query cost limit of ${limits.maxCost} exceeded, found ${Math.round(cost)}.`),
+                  );
+              }
+            },
           },
-        },
-      }));
+        }),
+      );
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const cost = pagedCost(args.schema, args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>);
+      const cost = pagedCost(
+        args.schema,
+        args.document,
+        args.operationName,
+        (args.variableValues ?? {}) as Record<string, unknown>,
+      );
       if (cost > limits.maxPagedCost) {
         setResultAndStopExecution({
           errors: [

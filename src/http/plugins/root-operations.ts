@@ -14,11 +14,18 @@ export function rootOperations(args: ExecutionArgs): OperationMeta[] {
 export function rootFields(args: ExecutionArgs): { name: string; meta: OperationMeta }[] {
   const op = getOperationAST(args.document, args.operationName);
   if (!op) return [];
-  const root = op.operation === 'mutation' ? args.schema.getMutationType() : op.operation === 'query' ? args.schema.getQueryType() : args.schema.getSubscriptionType();
+  const root =
+    op.operation === 'mutation'
+      ? args.schema.getMutationType()
+      : op.operation === 'query'
+        ? args.schema.getQueryType()
+        : args.schema.getSubscriptionType();
   if (!root) return [];
   const fields = root.getFields();
   const fragments = new Map(
-    args.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])),
+    args.document.definitions.flatMap((d) =>
+      d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [],
+    ),
   );
   const found: { name: string; meta: OperationMeta }[] = [];
   const walk = (set: SelectionSetNode, seen: Set<string>) => {

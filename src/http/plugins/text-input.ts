@@ -12,7 +12,12 @@ export function useTextInput(): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const where = nulIn(args.variableValues, '') ?? nulInDocument(args.document);
-      if (where !== undefined) setResultAndStopExecution({ errors: [badRequest(`${where || 'The request'} must not contain the NUL character (U+0000).`, where || undefined)] });
+      if (where !== undefined)
+        setResultAndStopExecution({
+          errors: [
+            badRequest(`${where || 'The request'} must not contain the NUL character (U+0000).`, where || undefined),
+          ],
+        });
     },
   };
 }

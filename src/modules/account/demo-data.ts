@@ -75,7 +75,11 @@ export function startDemoStory(app: App): DemoStory {
  */
 export async function fillDemoAccount(app: App, accountId: string, world: DemoWorld, story: DemoStory): Promise<void> {
   const { timeline, prisma } = story;
-  const context = (s: DemoStory) => ({ db: tenantClient(s.prisma, accountId), principal: { accountId }, app: { ...app, prisma: s.prisma, clock: s.timeline } });
+  const context = (s: DemoStory) => ({
+    db: tenantClient(s.prisma, accountId),
+    principal: { accountId },
+    app: { ...app, prisma: s.prisma, clock: s.timeline },
+  });
   const ctx = context(story);
   const runJobs = () => runDueJobs(prisma, world.jobHandlers, timeline.now());
   const endOfStory = new Date(app.clock.now().getTime() - 3600 * 1000);
@@ -91,7 +95,11 @@ export async function fillDemoAccount(app: App, accountId: string, world: DemoWo
     mailStory.timeline.wait(600);
     const domain = await enableMailDomain(mailCtx, { domain: DEMO_DOMAIN });
     mailStory.timeline.wait(120);
-    await createMailbox(mailCtx, { domain_id: domain.id, local_part: 'hello', password: randomBytes(12).toString('base64url') });
+    await createMailbox(mailCtx, {
+      domain_id: domain.id,
+      local_part: 'hello',
+      password: randomBytes(12).toString('base64url'),
+    });
   };
   const failed = (await Promise.allSettled([mail(), rest()])).find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
@@ -100,15 +108,34 @@ export async function fillDemoAccount(app: App, accountId: string, world: DemoWo
     // Servers ordered and paid from the wallet, as the operator API's `"charge": true` does.
     const order = (label: string, productId: string, osTemplate: string) => {
       const now = timeline.wait(60);
-      return orderServer(prisma, app.provider, accountId, { label, productId, os: 'linux', osTemplate }, now, (tx, s, monthlyUsdCents) => chargeServerOrder(tx, accountId, s, monthlyUsdCents, now));
+      return orderServer(
+        prisma,
+        app.provider,
+        accountId,
+        { label, productId, os: 'linux', osTemplate },
+        now,
+        (tx, s, monthlyUsdCents) => chargeServerOrder(tx, accountId, s, monthlyUsdCents, now),
+      );
     };
     timeline.wait(1800);
     const web = await order('web-1', 'std-2c-4g-50', 'ubuntu-24.04');
     const db = await order('db-1', 'std-4c-8g-100', 'debian-12');
     timeline.wait(180);
-    const pool = await createPool(ctx, { productId: 'pool-fra1', label: 'batch-workers', vcpu: 4, ram2gb: 4, disk100: 2, ip16: 1 });
+    const pool = await createPool(ctx, {
+      productId: 'pool-fra1',
+      label: 'batch-workers',
+      vcpu: 4,
+      ram2gb: 4,
+      disk100: 2,
+      ip16: 1,
+    });
     timeline.wait(60);
-    await createServerInPool(ctx, pool.id, { productId: 'std-2c-4g-50', label: 'worker-1', os: 'linux', osTemplate: 'ubuntu-24.04' });
+    await createServerInPool(ctx, pool.id, {
+      productId: 'std-2c-4g-50',
+      label: 'worker-1',
+      os: 'linux',
+      osTemplate: 'ubuntu-24.04',
+    });
     timeline.wait(app.config.provisionSeconds + 60);
     await runJobs();
 
@@ -117,11 +144,23 @@ export async function fillDemoAccount(app: App, accountId: string, world: DemoWo
     timeline.wait(120);
     await attachAddon(ctx, db.id, 'addon-backups-daily');
     timeline.wait(1200);
-    await createSnapshot(ctx, web.id, { name: 'clean-install', description: 'Ubuntu 24.04 with nginx, before the first deploy' });
+    await createSnapshot(ctx, web.id, {
+      name: 'clean-install',
+      description: 'Ubuntu 24.04 with nginx, before the first deploy',
+    });
     timeline.wait(300);
-    await createSnapshot(ctx, db.id, { name: 'before-postgres-17', description: 'Before upgrading PostgreSQL 16 to 17' });
+    await createSnapshot(ctx, db.id, {
+      name: 'before-postgres-17',
+      description: 'Before upgrading PostgreSQL 16 to 17',
+    });
 
-    const site = await orderHosting(prisma, app.hosting, accountId, { domain: DEMO_DOMAIN, productId: 'hosting-starter' }, timeline.wait(1800));
+    const site = await orderHosting(
+      prisma,
+      app.hosting,
+      accountId,
+      { domain: DEMO_DOMAIN, productId: 'hosting-starter' },
+      timeline.wait(1800),
+    );
     timeline.wait(HOSTING_PROVISION_SECONDS + 30);
     await runJobs();
     await writeFile(ctx, site.id, '/public_html/index.html', SITE_INDEX);
@@ -130,14 +169,25 @@ export async function fillDemoAccount(app: App, accountId: string, world: DemoWo
     timeline.wait(86_400);
     const ticket = await createTicket(ctx, {
       subject: 'Reverse DNS for the extra address of web-1',
-      message: 'Hello, we added an extra IPv4 address to web-1 for the shop\'s mail. Can it have a PTR record of mail.acme-demo.com?',
+      message:
+        "Hello, we added an extra IPv4 address to web-1 for the shop's mail. Can it have a PTR record of mail.acme-demo.com?",
       department: 'technical',
       priority: 'normal',
     });
-    await staffReply(prisma, ticket.id, {
-      body: 'Hello! You can set it yourself: PUT /v1/servers/{id}/ips/{ip}/ptr with {"hostname":"mail.acme-demo.com"}, or in the dashboard under the server\'s addresses. It is live within a minute.',
-    }, timeline.wait(2700));
-    await operatorInvoice(prisma, accountId, { items: [{ description: 'Migration assistance for acme-demo.com, 2 hours', amountUsdCents: 9_000 }] }, timeline.until(endOfStory));
+    await staffReply(
+      prisma,
+      ticket.id,
+      {
+        body: 'Hello! You can set it yourself: PUT /v1/servers/{id}/ips/{ip}/ptr with {"hostname":"mail.acme-demo.com"}, or in the dashboard under the server\'s addresses. It is live within a minute.',
+      },
+      timeline.wait(2700),
+    );
+    await operatorInvoice(
+      prisma,
+      accountId,
+      { items: [{ description: 'Migration assistance for acme-demo.com, 2 hours', amountUsdCents: 9_000 }] },
+      timeline.until(endOfStory),
+    );
   }
 }
 

@@ -17,9 +17,17 @@ export async function ensureDemoAccount(app: App, world: DemoWorld): Promise<voi
   if (fs.existsSync(file) || (await app.prisma.account.count()) > 0) return;
   const story = startDemoStory(app);
   const password = randomBytes(12).toString('base64url');
-  const account = await createAccount(story.prisma, { email: 'demo@example.com', name: 'Demo Customer', country: 'DE', password, walletBalanceUsdCents: 50_000 }, story.timeline.now());
+  const account = await createAccount(
+    story.prisma,
+    { email: 'demo@example.com', name: 'Demo Customer', country: 'DE', password, walletBalanceUsdCents: 50_000 },
+    story.timeline.now(),
+  );
   const key = await mintApiKey(story.prisma, account.id, { name: 'Demo key (all scopes)', scopes: ALL_SCOPES });
-  fs.writeFileSync(file, `${JSON.stringify({ accountId: account.id, email: account.email, password, apiKey: key.key, scopes: key.scopes }, null, 2)}\n`, { mode: 0o600 });
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ accountId: account.id, email: account.email, password, apiKey: key.key, scopes: key.scopes }, null, 2)}\n`,
+    { mode: 0o600 },
+  );
   try {
     await fillDemoAccount(app, account.id, world, story);
   } catch (err) {

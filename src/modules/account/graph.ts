@@ -18,8 +18,14 @@ const ApiKey = builder.objectRef<Key>('ApiKey').implement({
     name: t.exposeString('name', { description: 'Its name, given when it was made.' }),
     prefix: t.exposeString('prefix', { description: 'The first characters of the key, to recognise it.' }),
     scopes: t.exposeStringList('scopes', { description: 'Scopes it grants.' }),
-    expiresAt: t.exposeString('expiresAt', { nullable: true, description: 'When it stops working (ISO 8601, UTC); null for never.' }),
-    lastUsedAt: t.exposeString('lastUsedAt', { nullable: true, description: 'Its last use, to the minute (ISO 8601, UTC); null when never used.' }),
+    expiresAt: t.exposeString('expiresAt', {
+      nullable: true,
+      description: 'When it stops working (ISO 8601, UTC); null for never.',
+    }),
+    lastUsedAt: t.exposeString('lastUsedAt', {
+      nullable: true,
+      description: 'Its last use, to the minute (ISO 8601, UTC); null when never used.',
+    }),
     createdAt: t.exposeString('createdAt', { description: 'When it was made (ISO 8601, UTC).' }),
   }),
 });
@@ -30,21 +36,41 @@ const ConnectedApp = builder.objectRef<Grant>('ConnectedApp').implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The grant.' }),
     clientId: t.string({ description: 'The OAuth client id of the app.', resolve: (g) => g.client.id }),
-    name: t.string({ description: 'The app\'s name, as it registered.', resolve: (g) => g.client.name }),
-    redirectHost: t.exposeString('redirectHost', { nullable: true, description: 'Host the authorization redirected to; null for a device sign-in.' }),
-    resource: t.exposeString('resource', { nullable: true, description: 'The one resource (RFC 8707) its tokens are accepted at, such as the MCP endpoint; null for every surface.' }),
+    name: t.string({ description: "The app's name, as it registered.", resolve: (g) => g.client.name }),
+    redirectHost: t.exposeString('redirectHost', {
+      nullable: true,
+      description: 'Host the authorization redirected to; null for a device sign-in.',
+    }),
+    resource: t.exposeString('resource', {
+      nullable: true,
+      description:
+        'The one resource (RFC 8707) its tokens are accepted at, such as the MCP endpoint; null for every surface.',
+    }),
     scopes: t.exposeStringList('scopes', { description: 'Scopes granted.' }),
-    lastUsedAt: t.exposeString('lastUsedAt', { nullable: true, description: 'Last use of its tokens (ISO 8601, UTC); null when never used.' }),
+    lastUsedAt: t.exposeString('lastUsedAt', {
+      nullable: true,
+      description: 'Last use of its tokens (ISO 8601, UTC); null when never used.',
+    }),
     createdAt: t.exposeString('createdAt', { description: 'When the app was connected (ISO 8601, UTC).' }),
   }),
 });
 
 builder.prismaObjectField('Account', 'apiKeys', (t) =>
-  t.field({ ...edge('account:read'), type: [ApiKey], description: 'Active API keys, newest first.', resolve: (a, _args, ctx) => listApiKeys(ctx.app.prisma, a.id) }),
+  t.field({
+    ...edge('account:read'),
+    type: [ApiKey],
+    description: 'Active API keys, newest first.',
+    resolve: (a, _args, ctx) => listApiKeys(ctx.app.prisma, a.id),
+  }),
 );
 
 builder.prismaObjectField('Account', 'connectedApps', (t) =>
-  t.field({ ...edge('account:read'), type: [ConnectedApp], description: 'Connected OAuth apps, newest first.', resolve: (a, _args, ctx) => listGrants(ctx.app.prisma, a.id) }),
+  t.field({
+    ...edge('account:read'),
+    type: [ConnectedApp],
+    description: 'Connected OAuth apps, newest first.',
+    resolve: (a, _args, ctx) => listGrants(ctx.app.prisma, a.id),
+  }),
 );
 
 nodeKind({ prefix: 'key', typename: 'ApiKey', scope: 'account:read', load: (ctx, ids) => apiKeysByIds(ctx.db, ids) });

@@ -14,18 +14,28 @@ builder.prismaObject('Account', {
   description: 'The account the credential belongs to.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The account id (a UUID).' }),
-    email: t.exposeString('email', { ...PROFILE, description: 'The account holder\'s e-mail address.' }),
-    name: t.exposeString('name', { ...PROFILE, description: 'The account holder\'s name.', ...example('Ada Lovelace') }),
+    email: t.exposeString('email', { ...PROFILE, description: "The account holder's e-mail address." }),
+    name: t.exposeString('name', { ...PROFILE, description: "The account holder's name.", ...example('Ada Lovelace') }),
     country: t.exposeString('country', { ...PROFILE, description: 'Country, ISO 3166-1 alpha-2.' }),
-    email_verified: t.exposeBoolean('emailVerified', { ...PROFILE, description: 'True once the e-mail address is confirmed.' }),
+    email_verified: t.exposeBoolean('emailVerified', {
+      ...PROFILE,
+      description: 'True once the e-mail address is confirmed.',
+    }),
     created_at: t.expose('createdAt', { type: 'DateTime', ...PROFILE, description: 'When the account was opened.' }),
   }),
 });
 
 builder.queryField('account', (t) =>
   t.prismaField({
-    ...operation({ summary: 'Get the account', scope: 'account:read', rest: 'GET /account', area: 'account', tool: 'account_get',
-      description: 'The profile of the account the credential belongs to: name, e-mail, country and when it was created.' }),
+    ...operation({
+      summary: 'Get the account',
+      scope: 'account:read',
+      rest: 'GET /account',
+      area: 'account',
+      tool: 'account_get',
+      description:
+        'The profile of the account the credential belongs to: name, e-mail, country and when it was created.',
+    }),
     authScopes: ANY_SCOPE,
     type: 'Account',
     resolve: (query, _root, _args, ctx) => getAccount(ctx.db, query),

@@ -34,7 +34,8 @@ const ACCOUNT_RULES = {
 function field<T>(input: NewAccount, name: keyof typeof ACCOUNT_RULES, type: 'string' | 'integer', fallback?: T): T {
   const value = input[name] ?? fallback;
   if (value === undefined) throw badRequest(`${name} is required.`, name);
-  if (type === 'string' ? typeof value !== 'string' : !Number.isInteger(value)) throw badRequest(`${name} must be ${type === 'string' ? 'a string' : 'an integer'}.`, name);
+  if (type === 'string' ? typeof value !== 'string' : !Number.isInteger(value))
+    throw badRequest(`${name} must be ${type === 'string' ? 'a string' : 'an integer'}.`, name);
   enforceRules(ACCOUNT_RULES[name], value, name);
   return value as T;
 }
@@ -47,7 +48,8 @@ export async function createAccount(prisma: PrismaClient, input: NewAccount, now
   const password = input.password === undefined ? undefined : field<string>(input, 'password', 'string');
   const balance = field<number>(input, 'walletBalanceUsdCents', 'integer', 0);
   const passwordHash = password === undefined ? null : await hashPassword(password);
-  if (await prisma.account.findUnique({ where: { email }, select: { id: true } })) throw conflict(`An account with email ${email} already exists.`);
+  if (await prisma.account.findUnique({ where: { email }, select: { id: true } }))
+    throw conflict(`An account with email ${email} already exists.`);
   return prisma.$transaction(async (tx) => {
     const account = await tx.account.create({ data: { email, name, country, passwordHash, createdAt: now } });
     await openWallet(tx, account.id, balance, now);
@@ -56,6 +58,20 @@ export async function createAccount(prisma: PrismaClient, input: NewAccount, now
 }
 
 /** The operator's view of an account (no secrets). */
-export function accountView(a: { id: string; email: string; name: string; country: string; emailVerified: boolean; createdAt: Date }) {
-  return { id: a.id, email: a.email, name: a.name, country: a.country, email_verified: a.emailVerified, created_at: a.createdAt.toISOString() };
+export function accountView(a: {
+  id: string;
+  email: string;
+  name: string;
+  country: string;
+  emailVerified: boolean;
+  createdAt: Date;
+}) {
+  return {
+    id: a.id,
+    email: a.email,
+    name: a.name,
+    country: a.country,
+    email_verified: a.emailVerified,
+    created_at: a.createdAt.toISOString(),
+  };
 }

@@ -29,7 +29,10 @@ export class KeyUseRecorder {
     this.writtenAt.set(keyId, now.getTime());
     const cutoff = new Date(now.getTime() - KEY_USE_RESOLUTION_MS);
     const write = this.deps.prisma.apiKey
-      .updateMany({ where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: cutoff } }] }, data: { lastUsedAt: now } })
+      .updateMany({
+        where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: cutoff } }] },
+        data: { lastUsedAt: now },
+      })
       .then(
         () => undefined,
         (err: unknown) => {

@@ -1,7 +1,9 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
+  new Promise<Buffer>((resolve, reject) =>
+    scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 
 // scrypt N=2^15, r=8, p=1: ~50 ms and 32 MiB per hash on these machines (OWASP's minimum is 2^17 with less memory; this is the equivalent cost).
 const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -17,6 +19,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [kind, n, r, p, salt, hash] = stored.split('$');
   if (kind !== 'scrypt') return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem });
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: PARAMS.maxmem,
+  });
   return timingSafeEqual(actual, expected);
 }

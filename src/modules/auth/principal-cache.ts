@@ -64,7 +64,14 @@ export class PrincipalCache {
   private epoch = 0;
   private listening = false;
 
-  constructor(private readonly opts: { ttlMs?: number; maxEntries?: number; wallClock?: () => number; peers?: CredentialPeers } = {}) {}
+  constructor(
+    private readonly opts: {
+      ttlMs?: number;
+      maxEntries?: number;
+      wallClock?: () => number;
+      peers?: CredentialPeers;
+    } = {},
+  ) {}
 
   get size(): number {
     return this.entries.size;
@@ -75,7 +82,11 @@ export class PrincipalCache {
    * and not past its expiry on the simulated clock (`now`), else from `load` (null: no such
    * live credential, never cached).
    */
-  async resolve<T>(key: string, now: Date, load: () => Promise<CachedCredential<T> | null>): Promise<CachedCredential<T> | null> {
+  async resolve<T>(
+    key: string,
+    now: Date,
+    load: () => Promise<CachedCredential<T> | null>,
+  ): Promise<CachedCredential<T> | null> {
     const hit = this.lookup(key, now);
     if (hit) return hit as CachedCredential<T>;
     const epoch = this.epoch;
@@ -92,13 +103,16 @@ export class PrincipalCache {
       return;
     }
     this.forget(payload);
-    this.opts.peers?.acknowledge(`ack ${this.instanceId} ${payload}`).catch((err: Error) => this.opts.peers?.onError?.(err));
+    this.opts.peers
+      ?.acknowledge(`ack ${this.instanceId} ${payload}`)
+      .catch((err: Error) => this.opts.peers?.onError?.(err));
   }
 
   /** A credential changed (revoked, scopes or expiry edited, session ended): drop every entry of it. */
   forget(credentialId: string): void {
     this.epoch++;
-    for (const [key, entry] of this.entries) if (entry.credential.credentialId === credentialId) this.entries.delete(key);
+    for (const [key, entry] of this.entries)
+      if (entry.credential.credentialId === credentialId) this.entries.delete(key);
   }
 
   /**
@@ -184,7 +198,11 @@ export class PrincipalCache {
 }
 
 /** `principals.changing(…)` when the caller has the instance's cache; the change alone otherwise (the notification still reaches every instance). */
-export function changingCredential<T>(principals: PrincipalCache | undefined, credentialId: string, commit: () => Promise<T>): Promise<T> {
+export function changingCredential<T>(
+  principals: PrincipalCache | undefined,
+  credentialId: string,
+  commit: () => Promise<T>,
+): Promise<T> {
   return principals ? principals.changing(credentialId, commit) : commit();
 }
 

@@ -3,7 +3,12 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, unauthorized } from '../../errors.ts';
 import { isAccessTokenShape, lookupAccessToken } from '../oauth/service.ts';
-import { announceCredentialChange, changingCredential, type CachedCredential, type PrincipalCache } from './principal-cache.ts';
+import {
+  announceCredentialChange,
+  changingCredential,
+  type CachedCredential,
+  type PrincipalCache,
+} from './principal-cache.ts';
 import { hashSecret, randomBase62 } from './secrets.ts';
 import { DEFAULT_SCOPES, isScope, type Scope } from '../../scopes.ts';
 
@@ -34,7 +39,8 @@ export interface MintedKey {
 
 function parseScopes(input: unknown, field = 'scopes'): Scope[] {
   if (input === undefined || input === null) return [...DEFAULT_SCOPES];
-  if (!Array.isArray(input) || input.length === 0) throw badRequest(`${field} must be a non-empty array of scope names.`, field);
+  if (!Array.isArray(input) || input.length === 0)
+    throw badRequest(`${field} must be a non-empty array of scope names.`, field);
   const unknown = input.filter((s) => typeof s !== 'string' || !isScope(s));
   if (unknown.length) throw badRequest(`${field} has unknown scope(s): ${unknown.map(String).join(', ')}.`, field);
   return [...new Set(input as Scope[])];
@@ -59,7 +65,15 @@ export async function mintApiKey(
       expiresAt: opts.expiresAt ?? null,
     },
   });
-  return { id: row.id, key, prefix: row.prefix, name: row.name, scopes, expiresAt: row.expiresAt, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    key,
+    prefix: row.prefix,
+    name: row.name,
+    scopes,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+  };
 }
 
 /**
@@ -70,7 +84,13 @@ export async function mintApiKey(
  * Missing credential → null; malformed, unknown, revoked or expired → 401, and so is an access
  * token bound (RFC 8707) to another resource than `audience`, the surface being called.
  */
-export async function authenticate(prisma: PrismaClient, authorization: string | null, now: Date, audience: string, cache?: PrincipalCache): Promise<Principal | null> {
+export async function authenticate(
+  prisma: PrismaClient,
+  authorization: string | null,
+  now: Date,
+  audience: string,
+  cache?: PrincipalCache,
+): Promise<Principal | null> {
   if (!authorization) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <API key>".');
@@ -81,21 +101,38 @@ export async function authenticate(prisma: PrismaClient, authorization: string |
       ? await cached(cache, `at:${hashSecret(token)}`, now, async () => {
           const found = await lookupAccessToken(prisma, token, now);
           if (!found) return null;
-          const principal: Principal = { accountId: found.accountId, credentialId: found.grantId, kind: 'access_token', scopes: new Set(found.scopes) };
-          return { credentialId: found.grantId, expiresAt: found.expiresAt, value: { principal, resource: found.resource } };
+          const principal: Principal = {
+            accountId: found.accountId,
+            credentialId: found.grantId,
+            kind: 'access_token',
+            scopes: new Set(found.scopes),
+          };
+          return {
+            credentialId: found.grantId,
+            expiresAt: found.expiresAt,
+            value: { principal, resource: found.resource },
+          };
         })
       : null;
-    if (!access || (access.expiresAt && access.expiresAt <= now)) throw unauthorized('The access token is invalid, expired or revoked.');
+    if (!access || (access.expiresAt && access.expiresAt <= now))
+      throw unauthorized('The access token is invalid, expired or revoked.');
     const { principal, resource } = access.value;
-    if (resource && resource !== audience) throw unauthorized(`This access token was issued for ${resource}; it is not accepted here.`);
+    if (resource && resource !== audience)
+      throw unauthorized(`This access token was issued for ${resource}; it is not accepted here.`);
     return principal;
   }
-  if (token.startsWith('svc_rt_')) throw unauthorized('A refresh token cannot authenticate API calls; exchange it at the token endpoint.');
+  if (token.startsWith('svc_rt_'))
+    throw unauthorized('A refresh token cannot authenticate API calls; exchange it at the token endpoint.');
   if (!API_KEY_PATTERN.test(token)) throw unauthorized('The API key is malformed.');
   const key = await cached(cache, `key:${hashSecret(token)}`, now, async () => {
     const row = await prisma.apiKey.findUnique({ where: { keyHash: hashSecret(token) } });
     if (!row || row.revokedAt) return null;
-    const principal: Principal = { accountId: row.accountId, credentialId: row.id, kind: 'api_key', scopes: new Set(row.scopes.filter(isScope)) };
+    const principal: Principal = {
+      accountId: row.accountId,
+      credentialId: row.id,
+      kind: 'api_key',
+      scopes: new Set(row.scopes.filter(isScope)),
+    };
     return { credentialId: row.id, expiresAt: row.expiresAt, value: principal };
   });
   if (!key) throw unauthorized('The API key is invalid or has been revoked.');
@@ -103,7 +140,12 @@ export async function authenticate(prisma: PrismaClient, authorization: string |
   return key.value;
 }
 
-function cached<T>(cache: PrincipalCache | undefined, key: string, now: Date, load: () => Promise<CachedCredential<T> | null>): Promise<CachedCredential<T> | null> {
+function cached<T>(
+  cache: PrincipalCache | undefined,
+  key: string,
+  now: Date,
+  load: () => Promise<CachedCredential<T> | null>,
+): Promise<CachedCredential<T> | null> {
   return cache ? cache.resolve(key, now, load) : load();
 }
 
@@ -134,9 +176,18 @@ export async function apiKeysByIds(db: TenantDb, ids: readonly string[]) {
 }
 
 /** Revokes a key of the account at once: the next request with it answers 401, on every instance. */
-export async function revokeApiKey(prisma: PrismaClient, accountId: string, keyId: string, now: Date, principals?: PrincipalCache): Promise<boolean> {
+export async function revokeApiKey(
+  prisma: PrismaClient,
+  accountId: string,
+  keyId: string,
+  now: Date,
+  principals?: PrincipalCache,
+): Promise<boolean> {
   const [{ count }] = await changingCredential(principals, keyId, () =>
-    prisma.$transaction([prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } }), announceCredentialChange(prisma, keyId)]),
+    prisma.$transaction([
+      prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data: { revokedAt: now } }),
+      announceCredentialChange(prisma, keyId),
+    ]),
   );
   return count === 1;
 }
@@ -145,17 +196,33 @@ export async function revokeApiKey(prisma: PrismaClient, accountId: string, keyI
  * Changes a live key's scopes and/or expiry (null: never expires); the next request with it, on
  * any instance, has the new ones. Null when the account has no such live key.
  */
-export async function updateApiKey(prisma: PrismaClient, accountId: string, keyId: string, change: { scopes?: unknown; expiresAt?: Date | null }, principals?: PrincipalCache) {
+export async function updateApiKey(
+  prisma: PrismaClient,
+  accountId: string,
+  keyId: string,
+  change: { scopes?: unknown; expiresAt?: Date | null },
+  principals?: PrincipalCache,
+) {
   const data = {
     ...(change.scopes !== undefined ? { scopes: parseScopes(change.scopes) } : {}),
     ...(change.expiresAt !== undefined ? { expiresAt: change.expiresAt } : {}),
   };
   const [{ count }] = await changingCredential(principals, keyId, () =>
-    prisma.$transaction([prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data }), announceCredentialChange(prisma, keyId)]),
+    prisma.$transaction([
+      prisma.apiKey.updateMany({ where: { id: keyId, accountId, revokedAt: null }, data }),
+      announceCredentialChange(prisma, keyId),
+    ]),
   );
   if (count !== 1) return null;
   const row = await prisma.apiKey.findUniqueOrThrow({ where: { id: keyId } });
-  return { id: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes, expiresAt: row.expiresAt, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+  };
 }
 
 /**
@@ -167,15 +234,24 @@ export async function updateApiKey(prisma: PrismaClient, accountId: string, keyI
 export async function credentialStillValid(prisma: PrismaClient, principal: Principal, now: Date): Promise<boolean> {
   switch (principal.kind) {
     case 'api_key': {
-      const key = await prisma.apiKey.findUnique({ where: { id: principal.credentialId }, select: { revokedAt: true, expiresAt: true } });
+      const key = await prisma.apiKey.findUnique({
+        where: { id: principal.credentialId },
+        select: { revokedAt: true, expiresAt: true },
+      });
       return Boolean(key && !key.revokedAt && (!key.expiresAt || key.expiresAt > now));
     }
     case 'access_token': {
-      const grant = await prisma.oAuthGrant.findUnique({ where: { id: principal.credentialId }, select: { revokedAt: true } });
+      const grant = await prisma.oAuthGrant.findUnique({
+        where: { id: principal.credentialId },
+        select: { revokedAt: true },
+      });
       return Boolean(grant && !grant.revokedAt);
     }
     case 'session': {
-      const session = await prisma.dashboardSession.findUnique({ where: { id: principal.credentialId }, select: { expiresAt: true } });
+      const session = await prisma.dashboardSession.findUnique({
+        where: { id: principal.credentialId },
+        select: { expiresAt: true },
+      });
       return Boolean(session && session.expiresAt > now);
     }
   }

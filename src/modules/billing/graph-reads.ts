@@ -7,7 +7,12 @@ const WITH_ITEMS = { items: { orderBy: { position: 'asc' as const } } };
 
 /** Invoices newest first (ids carry their creation time), one beyond the page. */
 export async function invoicePage(db: TenantDb, first: number, after?: string | null) {
-  const rows = await db.invoice.findMany({ where: after ? { id: { lt: after } } : {}, include: WITH_ITEMS, orderBy: { id: 'desc' }, take: first + 1 });
+  const rows = await db.invoice.findMany({
+    where: after ? { id: { lt: after } } : {},
+    include: WITH_ITEMS,
+    orderBy: { id: 'desc' },
+    take: first + 1,
+  });
   return rows.map(invoiceView);
 }
 

@@ -1,5 +1,15 @@
 import { builder } from '../../schema/builder.ts';
-import { connectionAfter, connectionArgs, connectionOf, connectionOfPage, connectionType, edge, nodeKind, pageForConnection, pageSize } from '../../schema/graph.ts';
+import {
+  connectionAfter,
+  connectionArgs,
+  connectionOf,
+  connectionOfPage,
+  connectionType,
+  edge,
+  nodeKind,
+  pageForConnection,
+  pageSize,
+} from '../../schema/graph.ts';
 import { countInvoices, invoicePage, invoicesByIds } from './graph-reads.ts';
 import { Invoice, Wallet, WalletTransaction } from './schema.ts';
 import { getWallet, listWalletTransactions, walletTransactionsByIds } from './service.ts';
@@ -10,7 +20,12 @@ const InvoiceConnection = connectionType('Invoice', Invoice);
 const WalletTransactionConnection = connectionType('WalletTransaction', WalletTransaction);
 
 builder.prismaObjectField('Account', 'wallet', (t) =>
-  t.field({ ...edge('billing:read'), type: Wallet, description: 'The prepaid wallet.', resolve: (_a, _args, ctx) => getWallet(ctx.db) }),
+  t.field({
+    ...edge('billing:read'),
+    type: Wallet,
+    description: 'The prepaid wallet.',
+    resolve: (_a, _args, ctx) => getWallet(ctx.db),
+  }),
 );
 
 builder.objectField(Wallet, 'transactions', (t) =>
@@ -19,7 +34,10 @@ builder.objectField(Wallet, 'transactions', (t) =>
     type: WalletTransactionConnection,
     description: 'Ledger rows, newest first.',
     args: connectionArgs(t),
-    resolve: async (_w, args, ctx) => connectionOfPage(await pageForConnection(listWalletTransactions(ctx.db, { limit: pageSize(args), cursor: args.after }))),
+    resolve: async (_w, args, ctx) =>
+      connectionOfPage(
+        await pageForConnection(listWalletTransactions(ctx.db, { limit: pageSize(args), cursor: args.after })),
+      ),
   }),
 );
 
@@ -31,10 +49,17 @@ builder.prismaObjectField('Account', 'invoices', (t) =>
     args: connectionArgs(t),
     resolve: async (_a, args, ctx) => {
       const first = pageSize(args);
-      return connectionOf(await invoicePage(ctx.db, first, connectionAfter(args, 'inv')), first, () => countInvoices(ctx.db));
+      return connectionOf(await invoicePage(ctx.db, first, connectionAfter(args, 'inv')), first, () =>
+        countInvoices(ctx.db),
+      );
     },
   }),
 );
 
 nodeKind({ prefix: 'inv', typename: 'Invoice', scope: 'billing:read', load: (ctx, ids) => invoicesByIds(ctx.db, ids) });
-nodeKind({ prefix: 'txn', typename: 'WalletTransaction', scope: 'billing:read', load: (ctx, ids) => walletTransactionsByIds(ctx.db, ids) });
+nodeKind({
+  prefix: 'txn',
+  typename: 'WalletTransaction',
+  scope: 'billing:read',
+  load: (ctx, ids) => walletTransactionsByIds(ctx.db, ids),
+});

@@ -25,7 +25,16 @@ const INVOICE_PAGE = tenantStatement(`
 export type InvoiceWithItems = Invoice & { items: InvoiceItem[] };
 
 /** Invoices `offset` to `offset + limit` of the account, newest first, with their items, and how many it has. */
-export async function readInvoicePage(db: TenantDb, offset: number, limit: number): Promise<{ rows: InvoiceWithItems[]; total: number }> {
-  const [row] = await tenantRows<{ invoices: Record<string, unknown>[]; total: number }>(db, INVOICE_PAGE, offset, limit);
+export async function readInvoicePage(
+  db: TenantDb,
+  offset: number,
+  limit: number,
+): Promise<{ rows: InvoiceWithItems[]; total: number }> {
+  const [row] = await tenantRows<{ invoices: Record<string, unknown>[]; total: number }>(
+    db,
+    INVOICE_PAGE,
+    offset,
+    limit,
+  );
   return { rows: row.invoices.map((i) => asModelRow<InvoiceWithItems>('Invoice', i)), total: row.total };
 }

@@ -65,7 +65,15 @@ export interface NewInvoice {
 }
 
 type InvoiceRow = NonNullable<Awaited<ReturnType<Tx['invoice']['findFirst']>>>;
-type InvoiceWithItems = InvoiceRow & { items: { position: number; description: string; amountUsdCents: number; periodStart: Date | null; periodEnd: Date | null }[] };
+type InvoiceWithItems = InvoiceRow & {
+  items: {
+    position: number;
+    description: string;
+    amountUsdCents: number;
+    periodStart: Date | null;
+    periodEnd: Date | null;
+  }[];
+};
 
 /** What paying an invoice of a purpose completes (extend a renewal, register a domain), in the paying transaction. */
 export type PaidHandler = (tx: Tx, invoice: InvoiceWithItems, now: Date) => Promise<void>;
@@ -77,7 +85,9 @@ export function onInvoicePaid(purpose: string, handler: PaidHandler): void {
 /** Issues an invoice with its items and `invoice.created`, in the caller's transaction. */
 export async function issueInvoice(tx: Tx, inv: NewInvoice): Promise<InvoiceWithItems> {
   if (!inv.items.length) throw new Error('an invoice needs at least one line item');
-  for (const item of inv.items) if (!Number.isSafeInteger(item.amountUsdCents) || item.amountUsdCents < 0) throw new Error('line items are non-negative integers of cents');
+  for (const item of inv.items)
+    if (!Number.isSafeInteger(item.amountUsdCents) || item.amountUsdCents < 0)
+      throw new Error('line items are non-negative integers of cents');
   const year = inv.now.getUTCFullYear();
   const number = formatInvoiceNumber(year, await nextCounter(tx, `invoice:${year}`));
   const total = inv.items.reduce((sum, i) => sum + i.amountUsdCents, 0);
@@ -109,7 +119,13 @@ export async function issueInvoice(tx: Tx, inv: NewInvoice): Promise<InvoiceWith
     },
     include: ITEMS,
   });
-  await recordEvent(tx, inv.accountId, 'invoice.created', { invoiceId: id, invoiceNumber: number, status: 'open', totalUsdCents: total, currency: CURRENCY }, inv.now);
+  await recordEvent(
+    tx,
+    inv.accountId,
+    'invoice.created',
+    { invoiceId: id, invoiceNumber: number, status: 'open', totalUsdCents: total, currency: CURRENCY },
+    inv.now,
+  );
   return created;
 }
 
@@ -123,9 +139,30 @@ async function lockInvoice(tx: Tx, id: string): Promise<InvoiceWithItems> {
   return invoice;
 }
 
-async function markPaid(tx: Tx, invoice: InvoiceWithItems, method: PaymentMethod, reference: string, now: Date): Promise<InvoiceWithItems> {
-  const paid = await tx.invoice.update({ where: { id: invoice.id }, data: { status: 'paid', paidAt: now, paidWith: method, paymentReference: reference }, include: ITEMS });
-  await recordEvent(tx, invoice.accountId, 'invoice.paid', { invoiceId: invoice.id, invoiceNumber: invoice.number, totalUsdCents: invoice.totalUsdCents, currency: invoice.currency }, now);
+async function markPaid(
+  tx: Tx,
+  invoice: InvoiceWithItems,
+  method: PaymentMethod,
+  reference: string,
+  now: Date,
+): Promise<InvoiceWithItems> {
+  const paid = await tx.invoice.update({
+    where: { id: invoice.id },
+    data: { status: 'paid', paidAt: now, paidWith: method, paymentReference: reference },
+    include: ITEMS,
+  });
+  await recordEvent(
+    tx,
+    invoice.accountId,
+    'invoice.paid',
+    {
+      invoiceId: invoice.id,
+      invoiceNumber: invoice.number,
+      totalUsdCents: invoice.totalUsdCents,
+      currency: invoice.currency,
+    },
+    now,
+  );
   const handler = invoice.purpose ? paidHandlers.get(invoice.purpose) : undefined;
   if (handler) await handler(tx, paid, now);
   return paid;
@@ -136,18 +173,38 @@ async function markPaid(tx: Tx, invoice: InvoiceWithItems, method: PaymentMethod
  * nothing taken when the balance is short). Through a gateway: the simulated gateway
  * charges. 409 when the invoice is not open.
  */
-export async function payInvoice(tx: Tx, invoiceId: string, method: PaymentMethod, now: Date): Promise<InvoiceWithItems> {
+export async function payInvoice(
+  tx: Tx,
+  invoiceId: string,
+  method: PaymentMethod,
+  now: Date,
+): Promise<InvoiceWithItems> {
   const invoice = await lockInvoice(tx, invoiceId);
-  if (invoice.status !== 'open') throw conflict(`Invoice ${invoice.number} is ${invoice.status}; only an open invoice can be paid.`);
+  if (invoice.status !== 'open')
+    throw conflict(`Invoice ${invoice.number} is ${invoice.status}; only an open invoice can be paid.`);
   if (method === 'wallet') {
     const paid = await payFromWallet(tx, invoice, now);
     if (!paid) {
-      const wallet = await tx.wallet.findUnique({ where: { accountId: invoice.accountId }, select: { balanceUsdCents: true } });
-      throw badRequest(`Insufficient wallet balance: invoice ${invoice.number} is ${formatUsd(invoice.totalUsdCents)} and the balance is ${formatUsd(wallet?.balanceUsdCents ?? 0)}; nothing was charged.`, 'gateway');
+      const wallet = await tx.wallet.findUnique({
+        where: { accountId: invoice.accountId },
+        select: { balanceUsdCents: true },
+      });
+      throw badRequest(
+        `Insufficient wallet balance: invoice ${invoice.number} is ${formatUsd(invoice.totalUsdCents)} and the balance is ${formatUsd(wallet?.balanceUsdCents ?? 0)}; nothing was charged.`,
+        'gateway',
+      );
     }
     return paid;
   }
-  const { chargeId } = await paymentGateways[method].charge({ accountId: invoice.accountId, amountUsdCents: invoice.totalUsdCents, description: `Invoice ${invoice.number}`, reference: invoice.id }, now);
+  const { chargeId } = await paymentGateways[method].charge(
+    {
+      accountId: invoice.accountId,
+      amountUsdCents: invoice.totalUsdCents,
+      description: `Invoice ${invoice.number}`,
+      reference: invoice.id,
+    },
+    now,
+  );
   return markPaid(tx, invoice, method, chargeId, now);
 }
 
@@ -183,7 +240,12 @@ export function invoiceView(inv: InvoiceWithItems) {
     currency: inv.currency,
     totalUsdCents: inv.totalUsdCents,
     reference: inv.reference,
-    items: inv.items.map((i) => ({ description: i.description, amountUsdCents: i.amountUsdCents, periodStart: i.periodStart, periodEnd: i.periodEnd })),
+    items: inv.items.map((i) => ({
+      description: i.description,
+      amountUsdCents: i.amountUsdCents,
+      periodStart: i.periodStart,
+      periodEnd: i.periodEnd,
+    })),
     dueAt: inv.dueAt,
     paidAt: inv.paidAt,
     paidWith: inv.paidWith,

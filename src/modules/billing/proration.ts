@@ -21,7 +21,8 @@ export function cycleOf(paidUntil: Date, now: Date): Cycle {
 }
 
 export function prorate(monthlyUsdCents: number, cycle: Cycle): number {
-  if (!Number.isSafeInteger(monthlyUsdCents) || monthlyUsdCents < 0) throw new Error('monthly price must be a non-negative integer of cents');
+  if (!Number.isSafeInteger(monthlyUsdCents) || monthlyUsdCents < 0)
+    throw new Error('monthly price must be a non-negative integer of cents');
   if (cycle.daysLeft <= 0) return 0;
   return Math.floor((2 * monthlyUsdCents * cycle.daysLeft + cycle.cycleDays) / (2 * cycle.cycleDays));
 }

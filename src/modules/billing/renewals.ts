@@ -86,13 +86,18 @@ async function renewDue(prisma: PrismaClient, now: Date): Promise<number> {
   const due: { source: RenewalSource; r: servers.DueRenewal }[] = [];
   for (const source of SOURCES) for (const r of await source.due(prisma, now)) due.push({ source, r });
   // Oldest period first across sources, so the ledger follows the calendar.
-  due.sort((a, b) => a.r.periodStart.getTime() - b.r.periodStart.getTime() || a.r.resourceId.localeCompare(b.r.resourceId));
+  due.sort(
+    (a, b) => a.r.periodStart.getTime() - b.r.periodStart.getTime() || a.r.resourceId.localeCompare(b.r.resourceId),
+  );
   let changed = 0;
   for (const { source, r } of due) {
     const key = renewalKey(r.resourceId, r.periodStart);
     try {
       changed += await prisma.$transaction(async (tx) => {
-        const existing = await tx.invoice.findUnique({ where: { renewalKey: key }, select: { id: true, status: true } });
+        const existing = await tx.invoice.findUnique({
+          where: { renewalKey: key },
+          select: { id: true, status: true },
+        });
         if (existing) return existing.status === 'open' && (await retryFromWallet(tx, existing.id, now)) ? 1 : 0;
         const invoice = await issueInvoice(tx, {
           accountId: r.accountId,
@@ -118,7 +123,12 @@ async function renewDue(prisma: PrismaClient, now: Date): Promise<number> {
 /** Suspends the resource of each renewal invoice still open when its grace period has ended. */
 async function suspendOverdue(prisma: PrismaClient, provider: ServerProvider, now: Date): Promise<number> {
   const overdue = await prisma.invoice.findMany({
-    where: { status: 'open', source: 'renewal', suspendedAt: null, dueAt: { lte: new Date(now.getTime() - GRACE_DAYS * DAY_MS) } },
+    where: {
+      status: 'open',
+      source: 'renewal',
+      suspendedAt: null,
+      dueAt: { lte: new Date(now.getTime() - GRACE_DAYS * DAY_MS) },
+    },
     orderBy: { dueAt: 'asc' },
     take: 200,
   });
@@ -128,7 +138,10 @@ async function suspendOverdue(prisma: PrismaClient, provider: ServerProvider, no
     if (!source || !invoice.reference) continue;
     const reason = `non-payment: renewal invoice ${invoice.number} (${formatUsd(invoice.totalUsdCents)}) unpaid ${GRACE_DAYS} days after its due date`;
     changed += await prisma.$transaction(async (tx) => {
-      const { count } = await tx.invoice.updateMany({ where: { id: invoice.id, status: 'open', suspendedAt: null }, data: { suspendedAt: now } });
+      const { count } = await tx.invoice.updateMany({
+        where: { id: invoice.id, status: 'open', suspendedAt: null },
+        data: { suspendedAt: now },
+      });
       if (!count) return 0;
       const found = await source.suspend(tx, provider, invoice.reference!, reason, now);
       // The resource was terminated or deleted before it was paid: nothing is owed any more.

@@ -5,8 +5,27 @@ import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
-import { getInvoice, INVOICE_PAGE_RULES, INVOICE_SOURCES, INVOICE_STATES, PAYMENT_METHODS, INVOICES_PAGE_DEFAULT, INVOICES_PAGE_MAX, listInvoices, type InvoiceView } from './invoices.ts';
-import { AUTO_RECHARGE_AMOUNT_MAX, AUTO_RECHARGE_RULES, AUTO_RECHARGE_AMOUNT_MIN, AUTO_RECHARGE_THRESHOLD_MAX, getWallet, listWalletTransactions, setAutoRecharge, type WalletView } from './service.ts';
+import {
+  getInvoice,
+  INVOICE_PAGE_RULES,
+  INVOICE_SOURCES,
+  INVOICE_STATES,
+  PAYMENT_METHODS,
+  INVOICES_PAGE_DEFAULT,
+  INVOICES_PAGE_MAX,
+  listInvoices,
+  type InvoiceView,
+} from './invoices.ts';
+import {
+  AUTO_RECHARGE_AMOUNT_MAX,
+  AUTO_RECHARGE_RULES,
+  AUTO_RECHARGE_AMOUNT_MIN,
+  AUTO_RECHARGE_THRESHOLD_MAX,
+  getWallet,
+  listWalletTransactions,
+  setAutoRecharge,
+  type WalletView,
+} from './service.ts';
 import { GATEWAYS } from '../../provider/payments.ts';
 import { AUTO_RECHARGE_GATEWAYS, MOVEMENT_KINDS, WALLET_STATES } from './wallet.ts';
 
@@ -16,10 +35,21 @@ import { AUTO_RECHARGE_GATEWAYS, MOVEMENT_KINDS, WALLET_STATES } from './wallet.
 const InvoiceItem = builder.objectRef<InvoiceView['items'][number]>('InvoiceItem').implement({
   description: 'A line of an invoice.',
   fields: (t) => ({
-    description: t.exposeString('description', { description: 'What the line bills.', ...example('Server "web-1" (std-1c-2g-50)') }),
+    description: t.exposeString('description', {
+      description: 'What the line bills.',
+      ...example('Server "web-1" (std-1c-2g-50)'),
+    }),
     amountUsdCents: t.exposeInt('amountUsdCents', { description: 'Amount in US cents.' }),
-    periodStart: t.expose('periodStart', { type: 'DateTime', nullable: true, description: 'Start of the period billed (renewals).' }),
-    periodEnd: t.expose('periodEnd', { type: 'DateTime', nullable: true, description: 'End of the period billed (renewals), exclusive.' }),
+    periodStart: t.expose('periodStart', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Start of the period billed (renewals).',
+    }),
+    periodEnd: t.expose('periodEnd', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'End of the period billed (renewals), exclusive.',
+    }),
   }),
 });
 
@@ -30,14 +60,28 @@ export const Invoice = builder.objectRef<InvoiceView>('Invoice').implement({
     id: t.exposeID('id', { description: 'The invoice id (inv_…).' }),
     number: t.exposeString('number', { description: 'INV-<year>-<6 digits>, gap-free per year.' }),
     status: t.exposeString('status', { ...values(INVOICE_STATES, 'paid'), description: 'open, paid or void.' }),
-    source: t.exposeString('source', { ...values(INVOICE_SOURCES, 'renewal'), description: 'order, renewal or operator.' }),
+    source: t.exposeString('source', {
+      ...values(INVOICE_SOURCES, 'renewal'),
+      description: 'order, renewal or operator.',
+    }),
     currency: t.exposeString('currency', { description: 'Always USD.' }),
     totalUsdCents: t.exposeInt('totalUsdCents', { description: 'Sum of the lines, in US cents.' }),
-    reference: t.exposeString('reference', { nullable: true, description: 'The resource it bills (srv_..., pool_..., dom_...).' }),
+    reference: t.exposeString('reference', {
+      nullable: true,
+      description: 'The resource it bills (srv_..., pool_..., dom_...).',
+    }),
     items: t.field({ type: [InvoiceItem], description: 'Its lines.', resolve: (i) => i.items }),
     dueAt: t.expose('dueAt', { type: 'DateTime', description: 'When payment is due.' }),
-    paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true, description: 'When it was paid; null unless paid.' }),
-    paidWith: t.exposeString('paidWith', { nullable: true, ...values(PAYMENT_METHODS), description: 'wallet, card, online or crypto.' }),
+    paidAt: t.expose('paidAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was paid; null unless paid.',
+    }),
+    paidWith: t.exposeString('paidWith', {
+      nullable: true,
+      ...values(PAYMENT_METHODS),
+      description: 'wallet, card, online or crypto.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was issued.' }),
   }),
 });
@@ -55,28 +99,64 @@ const InvoicePage = builder.objectRef<Awaited<ReturnType<typeof listInvoices>>>(
 
 builder.queryField('invoices', (t) =>
   t.field({
-    ...operation({ summary: 'List invoices', scope: 'billing:read', rest: 'GET /billing/invoices', area: 'billing', tool: 'invoices_list',
-      description: 'The invoices of the account, newest first, by page number (page, limit; total counts them all).' }),
+    ...operation({
+      summary: 'List invoices',
+      scope: 'billing:read',
+      rest: 'GET /billing/invoices',
+      area: 'billing',
+      tool: 'invoices_list',
+      description: 'The invoices of the account, newest first, by page number (page, limit; total counts them all).',
+    }),
     type: InvoicePage,
     args: {
-      page: t.arg.int({ required: false, description: 'Page number, from 1 (default 1).', ...rules(INVOICE_PAGE_RULES.page) }),
-      limit: t.arg.int({ required: false, description: `Invoices per page, 1 to ${INVOICES_PAGE_MAX} (default ${INVOICES_PAGE_DEFAULT}).`, ...rules(INVOICE_PAGE_RULES.limit) }),
+      page: t.arg.int({
+        required: false,
+        description: 'Page number, from 1 (default 1).',
+        ...rules(INVOICE_PAGE_RULES.page),
+      }),
+      limit: t.arg.int({
+        required: false,
+        description: `Invoices per page, 1 to ${INVOICES_PAGE_MAX} (default ${INVOICES_PAGE_DEFAULT}).`,
+        ...rules(INVOICE_PAGE_RULES.limit),
+      }),
     },
     resolve: (_root, args, ctx) => listInvoices(ctx.db, args),
   }),
 );
 
-idOperation('query', 'invoice', Invoice, 'The invoice id.', (ctx, id) => getInvoice(ctx.db, id),
-  operation({ summary: 'Get an invoice', scope: 'billing:read', rest: 'GET /billing/invoices/:id', area: 'billing', tool: 'invoice_get',
-    description: 'One invoice with its line items, total and payment state.' }));
+idOperation(
+  'query',
+  'invoice',
+  Invoice,
+  'The invoice id.',
+  (ctx, id) => getInvoice(ctx.db, id),
+  operation({
+    summary: 'Get an invoice',
+    scope: 'billing:read',
+    rest: 'GET /billing/invoices/:id',
+    area: 'billing',
+    tool: 'invoice_get',
+    description: 'One invoice with its line items, total and payment state.',
+  }),
+);
 
 const AutoRecharge = builder.objectRef<WalletView['auto_recharge']>('WalletAutoRecharge').implement({
-  description: 'Automatic top-up through the card gateway when a debit takes the balance below the threshold (once per drop).',
+  description:
+    'Automatic top-up through the card gateway when a debit takes the balance below the threshold (once per drop).',
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'True when auto-recharge is on.' }),
-    threshold_usd_cents: t.exposeInt('threshold_usd_cents', { nullable: true, description: 'Top up when a debit takes the balance below this, in US cents; null when not set.' }),
-    amount_usd_cents: t.exposeInt('amount_usd_cents', { nullable: true, description: 'Charged to the card and credited per top-up, in US cents; null when not set.' }),
-    gateway: t.exposeString('gateway', { ...values(AUTO_RECHARGE_GATEWAYS), description: 'The gateway top-ups go through: card.' }),
+    threshold_usd_cents: t.exposeInt('threshold_usd_cents', {
+      nullable: true,
+      description: 'Top up when a debit takes the balance below this, in US cents; null when not set.',
+    }),
+    amount_usd_cents: t.exposeInt('amount_usd_cents', {
+      nullable: true,
+      description: 'Charged to the card and credited per top-up, in US cents; null when not set.',
+    }),
+    gateway: t.exposeString('gateway', {
+      ...values(AUTO_RECHARGE_GATEWAYS),
+      description: 'The gateway top-ups go through: card.',
+    }),
   }),
 });
 
@@ -85,16 +165,29 @@ export const Wallet = builder.objectRef<WalletView>('Wallet').implement({
   fields: (t) => ({
     balance_usd_cents: t.exposeInt('balance_usd_cents', { description: 'Never negative.' }),
     currency: t.exposeString('currency', { description: 'Always USD.' }),
-    state: t.exposeString('state', { ...values(WALLET_STATES), description: 'active, or low when auto-recharge is on and the balance is under its threshold.' }),
-    auto_recharge: t.field({ type: AutoRecharge, description: 'Automatic top-up settings.', resolve: (w) => w.auto_recharge }),
+    state: t.exposeString('state', {
+      ...values(WALLET_STATES),
+      description: 'active, or low when auto-recharge is on and the balance is under its threshold.',
+    }),
+    auto_recharge: t.field({
+      type: AutoRecharge,
+      description: 'Automatic top-up settings.',
+      resolve: (w) => w.auto_recharge,
+    }),
     updated_at: t.expose('updated_at', { type: 'DateTime', description: 'When the balance or settings last changed.' }),
   }),
 });
 
 builder.queryField('wallet', (t) =>
   t.field({
-    ...operation({ summary: 'Get the wallet', scope: 'billing:read', rest: 'GET /billing/wallet', area: 'billing', tool: 'wallet_get',
-      description: 'The prepaid wallet balance in cents and its auto-recharge settings.' }),
+    ...operation({
+      summary: 'Get the wallet',
+      scope: 'billing:read',
+      rest: 'GET /billing/wallet',
+      area: 'billing',
+      tool: 'wallet_get',
+      description: 'The prepaid wallet balance in cents and its auto-recharge settings.',
+    }),
     type: Wallet,
     resolve: (_root, _args, ctx) => getWallet(ctx.db),
   }),
@@ -107,30 +200,67 @@ export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('Wal
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The transaction id (txn_…).' }),
     amount_usd_cents: t.exposeInt('amount_usd_cents', { description: 'Signed: credits positive, debits negative.' }),
-    balance_after_usd_cents: t.exposeInt('balance_after_usd_cents', { description: 'Wallet balance after it, in US cents.' }),
-    kind: t.exposeString('kind', { ...values(MOVEMENT_KINDS, 'invoice_payment'), description: 'opening_balance, deposit, auto_recharge, invoice_payment, addon_purchase, pool_purchase or pool_resize.' }),
-    description: t.exposeString('description', { description: 'What it was for, in words.', ...example('Invoice INV-2026-000042') }),
-    gateway: t.exposeString('gateway', { nullable: true, ...values(GATEWAYS), description: 'card, online or crypto for deposits.' }),
-    reference: t.exposeString('reference', { nullable: true, ...example('inv_01jq8k2m4p6rab3c5d7e9f1g2h'), description: 'What it was for (inv_..., srv_..., pool_...) or the gateway charge id of a deposit.' }),
+    balance_after_usd_cents: t.exposeInt('balance_after_usd_cents', {
+      description: 'Wallet balance after it, in US cents.',
+    }),
+    kind: t.exposeString('kind', {
+      ...values(MOVEMENT_KINDS, 'invoice_payment'),
+      description:
+        'opening_balance, deposit, auto_recharge, invoice_payment, addon_purchase, pool_purchase or pool_resize.',
+    }),
+    description: t.exposeString('description', {
+      description: 'What it was for, in words.',
+      ...example('Invoice INV-2026-000042'),
+    }),
+    gateway: t.exposeString('gateway', {
+      nullable: true,
+      ...values(GATEWAYS),
+      description: 'card, online or crypto for deposits.',
+    }),
+    reference: t.exposeString('reference', {
+      nullable: true,
+      ...example('inv_01jq8k2m4p6rab3c5d7e9f1g2h'),
+      description: 'What it was for (inv_..., srv_..., pool_...) or the gateway charge id of a deposit.',
+    }),
     created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was booked.' }),
   }),
 });
 
 const WalletTransactionList = listType('WalletTransactionList', WalletTransaction);
 
-pagedListQuery('walletTransactions', WalletTransactionList, (ctx, args) => listWalletTransactions(ctx.db, args),
-  { summary: 'List wallet transactions', scope: 'billing:read', rest: 'GET /billing/wallet/transactions', area: 'billing', tool: 'wallet_transactions_list',
-    description: 'Credits and debits of the wallet, newest first, each with the balance after it.' });
+pagedListQuery('walletTransactions', WalletTransactionList, (ctx, args) => listWalletTransactions(ctx.db, args), {
+  summary: 'List wallet transactions',
+  scope: 'billing:read',
+  rest: 'GET /billing/wallet/transactions',
+  area: 'billing',
+  tool: 'wallet_transactions_list',
+  description: 'Credits and debits of the wallet, newest first, each with the balance after it.',
+});
 
 builder.mutationField('walletAutoRechargeSet', (t) =>
   t.field({
-    ...operation({ summary: 'Set auto-recharge', scope: 'billing:write', rest: 'PATCH /billing/wallet/auto-recharge', area: 'billing', tool: 'wallet_auto_recharge_set',
-      description: 'Turn wallet auto-recharge on or off and set its threshold and top-up amount: when a debit takes the balance below the threshold, the card on file is charged the amount and the wallet credited. Answers the wallet.' }),
+    ...operation({
+      summary: 'Set auto-recharge',
+      scope: 'billing:write',
+      rest: 'PATCH /billing/wallet/auto-recharge',
+      area: 'billing',
+      tool: 'wallet_auto_recharge_set',
+      description:
+        'Turn wallet auto-recharge on or off and set its threshold and top-up amount: when a debit takes the balance below the threshold, the card on file is charged the amount and the wallet credited. Answers the wallet.',
+    }),
     type: Wallet,
     args: {
       enabled: t.arg.boolean({ required: false, description: 'Auto-recharge on or off.' }),
-      threshold_usd_cents: t.arg.int({ required: false, description: `Top up when a debit takes the balance below this: 1 to ${AUTO_RECHARGE_THRESHOLD_MAX}.`, ...rules(AUTO_RECHARGE_RULES.threshold_usd_cents) }),
-      amount_usd_cents: t.arg.int({ required: false, description: `Charged to the card and credited per top-up: ${AUTO_RECHARGE_AMOUNT_MIN} to ${AUTO_RECHARGE_AMOUNT_MAX}.`, ...rules(AUTO_RECHARGE_RULES.amount_usd_cents) }),
+      threshold_usd_cents: t.arg.int({
+        required: false,
+        description: `Top up when a debit takes the balance below this: 1 to ${AUTO_RECHARGE_THRESHOLD_MAX}.`,
+        ...rules(AUTO_RECHARGE_RULES.threshold_usd_cents),
+      }),
+      amount_usd_cents: t.arg.int({
+        required: false,
+        description: `Charged to the card and credited per top-up: ${AUTO_RECHARGE_AMOUNT_MIN} to ${AUTO_RECHARGE_AMOUNT_MAX}.`,
+        ...rules(AUTO_RECHARGE_RULES.amount_usd_cents),
+      }),
     },
     resolve: (_root, args, ctx) => setAutoRecharge(ctx.db, args),
   }),

@@ -6,7 +6,15 @@ import { GATEWAYS, isGateway } from '../../provider/payments.ts';
 import { enforceRules, type InputRules } from '../../core/input-rules.ts';
 import { ID_PREFIX } from '../../db/ids.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
-import { invoiceView, issueInvoice, MAX_INVOICE_ITEMS, MAX_ITEM_USD_CENTS, payInvoice, type LineItem, type PaymentMethod } from './invoices.ts';
+import {
+  invoiceView,
+  issueInvoice,
+  MAX_INVOICE_ITEMS,
+  MAX_ITEM_USD_CENTS,
+  payInvoice,
+  type LineItem,
+  type PaymentMethod,
+} from './invoices.ts';
 import { credit, deposit } from './wallet.ts';
 
 /**
@@ -17,7 +25,13 @@ import { credit, deposit } from './wallet.ts';
 export async function openWallet(tx: Tx, accountId: string, openingBalanceUsdCents: number, now: Date): Promise<void> {
   await tx.wallet.create({ data: { accountId, balanceUsdCents: 0 } });
   if (openingBalanceUsdCents > 0) {
-    await credit(tx, { accountId, amountUsdCents: openingBalanceUsdCents, kind: 'opening_balance', description: 'Opening balance', now });
+    await credit(tx, {
+      accountId,
+      amountUsdCents: openingBalanceUsdCents,
+      kind: 'opening_balance',
+      description: 'Opening balance',
+      now,
+    });
   }
 }
 
@@ -28,14 +42,25 @@ export const AUTO_RECHARGE_AMOUNT_MAX = 1_000_000; // $10,000
 /** A single operator deposit: $1,000,000 at most (larger is a typo). */
 const MAX_DEPOSIT_USD_CENTS = 100_000_000;
 
-type WalletRow = { balanceUsdCents: number; autoRechargeEnabled: boolean; autoRechargeThresholdUsdCents: number | null; autoRechargeAmountUsdCents: number | null; updatedAt: Date };
+type WalletRow = {
+  balanceUsdCents: number;
+  autoRechargeEnabled: boolean;
+  autoRechargeThresholdUsdCents: number | null;
+  autoRechargeAmountUsdCents: number | null;
+  updatedAt: Date;
+};
 
 function walletView(w: WalletRow) {
   return {
     balance_usd_cents: w.balanceUsdCents,
     currency: 'USD',
     // The wallet is always usable; `low` tells a balance under the auto-recharge threshold.
-    state: w.autoRechargeThresholdUsdCents !== null && w.autoRechargeEnabled && w.balanceUsdCents < w.autoRechargeThresholdUsdCents ? 'low' : 'active',
+    state:
+      w.autoRechargeThresholdUsdCents !== null &&
+      w.autoRechargeEnabled &&
+      w.balanceUsdCents < w.autoRechargeThresholdUsdCents
+        ? 'low'
+        : 'active',
     auto_recharge: {
       enabled: w.autoRechargeEnabled,
       threshold_usd_cents: w.autoRechargeThresholdUsdCents,
@@ -93,7 +118,10 @@ export const AUTO_RECHARGE_RULES = {
  * Sets auto-recharge. Any of the three fields may be sent; the result must be coherent:
  * enabling needs a threshold and an amount (sent now or set before). Returns the wallet.
  */
-export async function setAutoRecharge(db: TenantDb, input: { enabled?: boolean | null; threshold_usd_cents?: number | null; amount_usd_cents?: number | null }) {
+export async function setAutoRecharge(
+  db: TenantDb,
+  input: { enabled?: boolean | null; threshold_usd_cents?: number | null; amount_usd_cents?: number | null },
+) {
   if (input.enabled == null && input.threshold_usd_cents == null && input.amount_usd_cents == null) {
     throw badRequest('Send at least one of enabled, threshold_usd_cents and amount_usd_cents.');
   }
@@ -105,8 +133,10 @@ export async function setAutoRecharge(db: TenantDb, input: { enabled?: boolean |
     autoRechargeThresholdUsdCents: threshold ?? current.autoRechargeThresholdUsdCents,
     autoRechargeAmountUsdCents: amount ?? current.autoRechargeAmountUsdCents,
   };
-  if (next.autoRechargeEnabled && next.autoRechargeThresholdUsdCents === null) throw badRequest('threshold_usd_cents is required to enable auto-recharge.', 'threshold_usd_cents');
-  if (next.autoRechargeEnabled && next.autoRechargeAmountUsdCents === null) throw badRequest('amount_usd_cents is required to enable auto-recharge.', 'amount_usd_cents');
+  if (next.autoRechargeEnabled && next.autoRechargeThresholdUsdCents === null)
+    throw badRequest('threshold_usd_cents is required to enable auto-recharge.', 'threshold_usd_cents');
+  if (next.autoRechargeEnabled && next.autoRechargeAmountUsdCents === null)
+    throw badRequest('amount_usd_cents is required to enable auto-recharge.', 'amount_usd_cents');
   await db.wallet.updateMany({ data: next });
   return walletView(await findWallet(db));
 }
@@ -115,7 +145,10 @@ export async function setAutoRecharge(db: TenantDb, input: { enabled?: boolean |
 
 function gatewayOf(value: unknown, allowWallet: boolean): PaymentMethod {
   if (isGateway(value) || (allowWallet && value === 'wallet')) return value as PaymentMethod;
-  throw badRequest(`gateway must be one of ${[...GATEWAYS, ...(allowWallet ? ['wallet'] : [])].join(', ')}.`, 'gateway');
+  throw badRequest(
+    `gateway must be one of ${[...GATEWAYS, ...(allowWallet ? ['wallet'] : [])].join(', ')}.`,
+    'gateway',
+  );
 }
 
 /** The operator API's deposit and invoice fields: declared once, enforced here (the operator API is not GraphQL). */
@@ -133,11 +166,23 @@ function integer(value: unknown, r: InputRules, path: string): number {
 }
 
 /** Operator deposit through a gateway: wallet credited, `wallet.deposit.received`. */
-export async function operatorDeposit(prisma: PrismaClient, accountId: string, body: { amountUsdCents?: unknown; gateway?: unknown }, now: Date) {
+export async function operatorDeposit(
+  prisma: PrismaClient,
+  accountId: string,
+  body: { amountUsdCents?: unknown; gateway?: unknown },
+  now: Date,
+) {
   const amount = integer(body.amountUsdCents, OPERATOR_BILLING_RULES.amountUsdCents, 'amountUsdCents');
   const gateway = gatewayOf(body.gateway, false) as Exclude<PaymentMethod, 'wallet'>;
   return prisma.$transaction(async (tx) => {
-    const txn = await deposit(tx, { accountId, amountUsdCents: amount, gateway, kind: 'deposit', description: `Deposit by ${gateway}`, now });
+    const txn = await deposit(tx, {
+      accountId,
+      amountUsdCents: amount,
+      gateway,
+      kind: 'deposit',
+      description: `Deposit by ${gateway}`,
+      now,
+    });
     return { transactionId: txn.id, amountUsdCents: amount, gateway, balanceUsdCents: txn.balanceAfterUsdCents };
   });
 }
@@ -152,14 +197,36 @@ export async function operatorInvoice(prisma: PrismaClient, accountId: string, b
     const path = `items[${i}].description`;
     if (typeof item.description !== 'string') throw badRequest(`${path} must be a string.`, path);
     enforceRules(OPERATOR_BILLING_RULES.itemDescription, item.description, path);
-    return { description: item.description.trim(), amountUsdCents: integer(item.amountUsdCents, OPERATOR_BILLING_RULES.itemAmountUsdCents, `items[${i}].amountUsdCents`) };
+    return {
+      description: item.description.trim(),
+      amountUsdCents: integer(
+        item.amountUsdCents,
+        OPERATOR_BILLING_RULES.itemAmountUsdCents,
+        `items[${i}].amountUsdCents`,
+      ),
+    };
   });
-  return prisma.$transaction(async (tx) => invoiceView(await issueInvoice(tx, { accountId, source: 'operator', items: lines, dueAt: new Date(now.getTime() + OPERATOR_INVOICE_DUE_DAYS * 86_400_000), now })));
+  return prisma.$transaction(async (tx) =>
+    invoiceView(
+      await issueInvoice(tx, {
+        accountId,
+        source: 'operator',
+        items: lines,
+        dueAt: new Date(now.getTime() + OPERATOR_INVOICE_DUE_DAYS * 86_400_000),
+        now,
+      }),
+    ),
+  );
 }
 const OPERATOR_INVOICE_DUE_DAYS = 14;
 
 /** Operator marks an invoice paid through a gateway or the wallet (`invoice.paid`). */
-export async function operatorPayInvoice(prisma: PrismaClient, invoiceId: string, body: { gateway?: unknown }, now: Date) {
+export async function operatorPayInvoice(
+  prisma: PrismaClient,
+  invoiceId: string,
+  body: { gateway?: unknown },
+  now: Date,
+) {
   const method = gatewayOf(body.gateway, true);
   if (!/^inv_[0-9a-z]{26}$/.test(invoiceId)) throw notFound('Invoice');
   return prisma.$transaction(async (tx) => invoiceView(await payInvoice(tx, invoiceId, method, now)));
@@ -170,11 +237,31 @@ export async function operatorPayInvoice(prisma: PrismaClient, invoiceId: string
  * wallet in the order's transaction (400 and nothing ordered when the balance is short).
  */
 async function chargeOrder(tx: Tx, order: { accountId: string; reference: string; items: LineItem[]; now: Date }) {
-  const invoice = await issueInvoice(tx, { accountId: order.accountId, source: 'order', reference: order.reference, items: order.items, dueAt: order.now, now: order.now });
+  const invoice = await issueInvoice(tx, {
+    accountId: order.accountId,
+    source: 'order',
+    reference: order.reference,
+    items: order.items,
+    dueAt: order.now,
+    now: order.now,
+  });
   return invoiceView(await payInvoice(tx, invoice.id, 'wallet', order.now));
 }
 
 /** A server ordered with `"charge": true`: its first month, invoiced and paid from the wallet (chargeOrder). */
-export function chargeServerOrder(tx: Tx, accountId: string, server: { id: string; label: string; productId: string }, monthlyUsdCents: number, now: Date) {
-  return chargeOrder(tx, { accountId, reference: server.id, items: [{ description: `Server "${server.label}" (${server.productId}), first month`, amountUsdCents: monthlyUsdCents }], now });
+export function chargeServerOrder(
+  tx: Tx,
+  accountId: string,
+  server: { id: string; label: string; productId: string },
+  monthlyUsdCents: number,
+  now: Date,
+) {
+  return chargeOrder(tx, {
+    accountId,
+    reference: server.id,
+    items: [
+      { description: `Server "${server.label}" (${server.productId}), first month`, amountUsdCents: monthlyUsdCents },
+    ],
+    now,
+  });
 }

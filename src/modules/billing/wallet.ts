@@ -12,7 +12,15 @@ import type { Tx } from '../../db/tx.ts';
  * take the balance below zero.
  */
 /** The kinds of wallet movement (a transaction's `kind`). */
-export const MOVEMENT_KINDS = ['opening_balance', 'deposit', 'auto_recharge', 'invoice_payment', 'addon_purchase', 'pool_purchase', 'pool_resize'] as const;
+export const MOVEMENT_KINDS = [
+  'opening_balance',
+  'deposit',
+  'auto_recharge',
+  'invoice_payment',
+  'addon_purchase',
+  'pool_purchase',
+  'pool_resize',
+] as const;
 /** `low`: auto-recharge is on and the balance is under its threshold. */
 export const WALLET_STATES = ['active', 'low'] as const;
 /** The gateway auto-recharge top-ups go through. */
@@ -37,7 +45,8 @@ export interface WalletTransactionRow {
 }
 
 function checkAmount(amount: number): void {
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`wallet movement must be a positive integer of cents, got ${amount}`);
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new Error(`wallet movement must be a positive integer of cents, got ${amount}`);
 }
 
 /**
@@ -46,7 +55,11 @@ function checkAmount(amount: number): void {
  * holds the wallet row lock, so movements of one account cannot interleave here.
  */
 async function nextTransactionId(tx: Tx, accountId: string, now: Date): Promise<string> {
-  const last = await tx.walletTransaction.findFirst({ where: { accountId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+  const last = await tx.walletTransaction.findFirst({
+    where: { accountId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: { id: true },
+  });
   const id = newId(ID_PREFIX.walletTransaction, now.getTime());
   return !last || id > last.id ? id : newId(ID_PREFIX.walletTransaction, idTimeMs(last.id) + 1);
 }
@@ -75,7 +88,14 @@ async function record(tx: Tx, m: Movement, signed: number, balanceAfter: number)
  */
 export async function tryDebit(tx: Tx, m: Movement): Promise<WalletTransactionRow | null> {
   checkAmount(m.amountUsdCents);
-  const rows = await tx.$queryRaw<{ balanceUsdCents: number; autoRechargeEnabled: boolean; autoRechargeThresholdUsdCents: number | null; autoRechargeAmountUsdCents: number | null }[]>`
+  const rows = await tx.$queryRaw<
+    {
+      balanceUsdCents: number;
+      autoRechargeEnabled: boolean;
+      autoRechargeThresholdUsdCents: number | null;
+      autoRechargeAmountUsdCents: number | null;
+    }[]
+  >`
     UPDATE "Wallet" SET "balanceUsdCents" = "balanceUsdCents" - ${m.amountUsdCents}, "updatedAt" = ${m.now}
     WHERE "accountId" = ${m.accountId}::uuid AND "balanceUsdCents" >= ${m.amountUsdCents}
     RETURNING "balanceUsdCents", "autoRechargeEnabled", "autoRechargeThresholdUsdCents", "autoRechargeAmountUsdCents"`;
@@ -83,7 +103,13 @@ export async function tryDebit(tx: Tx, m: Movement): Promise<WalletTransactionRo
   const after = Number(rows[0].balanceUsdCents);
   const row = await record(tx, m, -m.amountUsdCents, after);
   const { autoRechargeEnabled, autoRechargeThresholdUsdCents: threshold, autoRechargeAmountUsdCents: amount } = rows[0];
-  if (autoRechargeEnabled && threshold !== null && amount !== null && after + m.amountUsdCents >= Number(threshold) && after < Number(threshold)) {
+  if (
+    autoRechargeEnabled &&
+    threshold !== null &&
+    amount !== null &&
+    after + m.amountUsdCents >= Number(threshold) &&
+    after < Number(threshold)
+  ) {
     await deposit(tx, {
       accountId: m.accountId,
       amountUsdCents: Number(amount),
@@ -116,12 +142,36 @@ export async function debit(tx: Tx, m: Movement): Promise<WalletTransactionRow> 
  */
 export async function deposit(
   tx: Tx,
-  d: { accountId: string; amountUsdCents: number; gateway: GatewayName; kind: 'deposit' | 'auto_recharge'; description: string; now: Date },
+  d: {
+    accountId: string;
+    amountUsdCents: number;
+    gateway: GatewayName;
+    kind: 'deposit' | 'auto_recharge';
+    description: string;
+    now: Date;
+  },
 ): Promise<WalletTransactionRow> {
   checkAmount(d.amountUsdCents);
-  const { chargeId } = await paymentGateways[d.gateway].charge({ accountId: d.accountId, amountUsdCents: d.amountUsdCents, description: d.description }, d.now);
-  const row = await credit(tx, { accountId: d.accountId, amountUsdCents: d.amountUsdCents, kind: d.kind, description: d.description, gateway: d.gateway, reference: chargeId, now: d.now });
-  await recordEvent(tx, d.accountId, 'wallet.deposit.received', { amountUsdCents: d.amountUsdCents, gateway: d.gateway, transactionId: row.id }, d.now);
+  const { chargeId } = await paymentGateways[d.gateway].charge(
+    { accountId: d.accountId, amountUsdCents: d.amountUsdCents, description: d.description },
+    d.now,
+  );
+  const row = await credit(tx, {
+    accountId: d.accountId,
+    amountUsdCents: d.amountUsdCents,
+    kind: d.kind,
+    description: d.description,
+    gateway: d.gateway,
+    reference: chargeId,
+    now: d.now,
+  });
+  await recordEvent(
+    tx,
+    d.accountId,
+    'wallet.deposit.received',
+    { amountUsdCents: d.amountUsdCents, gateway: d.gateway, transactionId: row.id },
+    d.now,
+  );
   return row;
 }
 

@@ -9,25 +9,48 @@ export async function getCatalogue(prisma: PrismaClient) {
   ]);
   const byKind = (kind: string) => products.filter((p) => p.kind === kind);
   return {
-    serverPlans: byKind('server_plan').map(({ id, family, name, vcpu, ramMb, diskGb, monthlyUsdCents }) => ({ id, family, name, vcpu, ramMb, diskGb, monthlyUsdCents })),
+    serverPlans: byKind('server_plan').map(({ id, family, name, vcpu, ramMb, diskGb, monthlyUsdCents }) => ({
+      id,
+      family,
+      name,
+      vcpu,
+      ramMb,
+      diskGb,
+      monthlyUsdCents,
+    })),
     osTemplates: osTemplates.map(({ id, os, name }) => ({ id, os, name })),
-    addons: byKind('addon').map(({ id, name, monthlyUsdCents, details }) => ({ id, name, monthlyUsdCents, ...(details as object) })),
+    addons: byKind('addon').map(({ id, name, monthlyUsdCents, details }) => ({
+      id,
+      name,
+      monthlyUsdCents,
+      ...(details as object),
+    })),
     poolProducts: byKind('pool').map(({ id, name, details }) => ({ id, name, ...(details as object) })),
-    hostingPlans: byKind('hosting_plan').map(({ id, name, monthlyUsdCents, details }) => ({ id, name, monthlyUsdCents, ...(details as object) })),
+    hostingPlans: byKind('hosting_plan').map(({ id, name, monthlyUsdCents, details }) => ({
+      id,
+      name,
+      monthlyUsdCents,
+      ...(details as object),
+    })),
   };
 }
 
 /** Resolves an OS template (and checks `os` against it when given); 400 naming the field otherwise. */
 export async function resolveOsTemplate(db: Pick<Tx, 'osTemplate'>, input: { osTemplate: unknown; os?: unknown }) {
-  if (typeof input.osTemplate !== 'string' || !input.osTemplate) throw badRequest('osTemplate is required.', 'osTemplate');
+  if (typeof input.osTemplate !== 'string' || !input.osTemplate)
+    throw badRequest('osTemplate is required.', 'osTemplate');
   const template = await db.osTemplate.findUnique({ where: { id: input.osTemplate } });
   if (!template) throw badRequest(`osTemplate "${input.osTemplate}" is not in the catalogue.`, 'osTemplate');
-  if (input.os !== undefined && input.os !== null && input.os !== template.os) throw badRequest(`os must be "${template.os}" for osTemplate "${template.id}".`, 'os');
+  if (input.os !== undefined && input.os !== null && input.os !== template.os)
+    throw badRequest(`os must be "${template.os}" for osTemplate "${template.id}".`, 'os');
   return template;
 }
 
 /** Resolves a server plan and OS template for an order; 400 naming the field otherwise. */
-export async function resolveServerOrder(prisma: Pick<Tx, 'product' | 'osTemplate'>, input: { productId: unknown; os: unknown; osTemplate: unknown }) {
+export async function resolveServerOrder(
+  prisma: Pick<Tx, 'product' | 'osTemplate'>,
+  input: { productId: unknown; os: unknown; osTemplate: unknown },
+) {
   if (typeof input.productId !== 'string') throw badRequest('productId is required.', 'productId');
   if (typeof input.osTemplate !== 'string') throw badRequest('osTemplate is required.', 'osTemplate');
   const product = await prisma.product.findFirst({ where: { id: input.productId, kind: 'server_plan', active: true } });
@@ -50,7 +73,12 @@ export async function getServerPlan(db: CatalogueDb, productId: string) {
 /** Plans a server on `current` can switch to in place: same family, same disk size, cheapest first (current included). */
 export async function switchablePlans(db: CatalogueDb, current: { family: string; diskGb: number; id: string }) {
   const plans = await db.product.findMany({
-    where: { kind: 'server_plan', family: current.family, diskGb: current.diskGb, OR: [{ active: true }, { id: current.id }] },
+    where: {
+      kind: 'server_plan',
+      family: current.family,
+      diskGb: current.diskGb,
+      OR: [{ active: true }, { id: current.id }],
+    },
     orderBy: [{ monthlyUsdCents: 'asc' }, { vcpu: 'asc' }, { sortOrder: 'asc' }],
   });
   return plans;
@@ -69,11 +97,21 @@ export interface AddonProduct {
 
 function toAddon(p: { id: string; name: string; monthlyUsdCents: number; details: unknown }): AddonProduct {
   const d = p.details as { type: string; ips?: number; stock?: number | null; distinctSubnets?: boolean };
-  return { id: p.id, name: p.name, monthlyUsdCents: p.monthlyUsdCents, type: d.type, ips: d.ips ?? 0, stock: d.stock ?? null, distinctSubnets: d.distinctSubnets ?? false };
+  return {
+    id: p.id,
+    name: p.name,
+    monthlyUsdCents: p.monthlyUsdCents,
+    type: d.type,
+    ips: d.ips ?? 0,
+    stock: d.stock ?? null,
+    distinctSubnets: d.distinctSubnets ?? false,
+  };
 }
 
 export async function listAddonProducts(db: CatalogueDb): Promise<AddonProduct[]> {
-  return (await db.product.findMany({ where: { kind: 'addon', active: true }, orderBy: { sortOrder: 'asc' } })).map(toAddon);
+  return (await db.product.findMany({ where: { kind: 'addon', active: true }, orderBy: { sortOrder: 'asc' } })).map(
+    toAddon,
+  );
 }
 
 /** An add-on product by id, including retired ones (an attached add-on can still be detached). */
@@ -100,7 +138,9 @@ export function toPoolProduct(p: { id: string; name: string; details: unknown })
 }
 
 export async function listPoolProducts(db: CatalogueDb): Promise<PoolProduct[]> {
-  return (await db.product.findMany({ where: { kind: 'pool', active: true }, orderBy: { sortOrder: 'asc' } })).map(toPoolProduct);
+  return (await db.product.findMany({ where: { kind: 'pool', active: true }, orderBy: { sortOrder: 'asc' } })).map(
+    toPoolProduct,
+  );
 }
 
 /** A pool product by id; `activeOnly` for purchases, any for existing pools (bounds of a resize). */

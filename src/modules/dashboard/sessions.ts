@@ -75,7 +75,12 @@ export async function checkPassword(prisma: PrismaClient, email: string, passwor
   return ok && account?.passwordHash ? account : null;
 }
 
-export async function createSession(prisma: PrismaClient, accountId: string, now: Date, origin: SessionOrigin): Promise<{ secret: string; session: Session }> {
+export async function createSession(
+  prisma: PrismaClient,
+  accountId: string,
+  now: Date,
+  origin: SessionOrigin,
+): Promise<{ secret: string; session: Session }> {
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_TTL_SECONDS * 1000);
   // Sessions past their expiry are of no use: clear the account's old ones on the way.
@@ -83,18 +88,37 @@ export async function createSession(prisma: PrismaClient, accountId: string, now
   const scopes = 'password' in origin ? [] : [...origin.scopes];
   const passwordAt = 'password' in origin ? now : null;
   const row = await prisma.dashboardSession.create({
-    data: { id: newId('ses', now.getTime()), accountId, tokenHash: hashSecret(secret), scopes, passwordAt, expiresAt, createdAt: now },
+    data: {
+      id: newId('ses', now.getTime()),
+      accountId,
+      tokenHash: hashSecret(secret),
+      scopes,
+      passwordAt,
+      expiresAt,
+      createdAt: now,
+    },
   });
   return { secret, session: { id: row.id, accountId, csrfToken: csrfTokenFor(secret), expiresAt, scopes, passwordAt } };
 }
 
 /** The live session of a cookie's secret; with `cache`, one resolved in the last few seconds costs no query (auth/principal-cache.ts). */
-export async function findSession(prisma: PrismaClient, secret: string | undefined, now: Date, cache?: PrincipalCache): Promise<Session | null> {
+export async function findSession(
+  prisma: PrismaClient,
+  secret: string | undefined,
+  now: Date,
+  cache?: PrincipalCache,
+): Promise<Session | null> {
   if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return null;
   const tokenHash = hashSecret(secret);
   const load = async () => {
     const row = await prisma.dashboardSession.findUnique({ where: { tokenHash } });
-    return row ? { credentialId: row.id, expiresAt: row.expiresAt, value: { id: row.id, accountId: row.accountId, scopes: row.scopes ?? [], passwordAt: row.passwordAt } } : null;
+    return row
+      ? {
+          credentialId: row.id,
+          expiresAt: row.expiresAt,
+          value: { id: row.id, accountId: row.accountId, scopes: row.scopes ?? [], passwordAt: row.passwordAt },
+        }
+      : null;
   };
   const found = cache ? await cache.resolve(`ses:${tokenHash}`, now, load) : await load();
   if (!found || found.expiresAt! <= now) return null;
@@ -103,9 +127,17 @@ export async function findSession(prisma: PrismaClient, secret: string | undefin
 
 /** Signs out: the session ends on every instance at once. */
 export async function endSession(prisma: PrismaClient, secret: string, principals?: PrincipalCache): Promise<void> {
-  const row = await prisma.dashboardSession.findUnique({ where: { tokenHash: hashSecret(secret) }, select: { id: true } });
+  const row = await prisma.dashboardSession.findUnique({
+    where: { tokenHash: hashSecret(secret) },
+    select: { id: true },
+  });
   if (!row) return;
-  await changingCredential(principals, row.id, () => prisma.$transaction([prisma.dashboardSession.deleteMany({ where: { id: row.id } }), announceCredentialChange(prisma, row.id)]));
+  await changingCredential(principals, row.id, () =>
+    prisma.$transaction([
+      prisma.dashboardSession.deleteMany({ where: { id: row.id } }),
+      announceCredentialChange(prisma, row.id),
+    ]),
+  );
 }
 
 /**
@@ -113,9 +145,20 @@ export async function endSession(prisma: PrismaClient, secret: string, principal
  * password session renews (a session from a credential stays one); every instance forgets the
  * cached session first. False when the session is gone or is not a password session.
  */
-export async function renewPassword(prisma: PrismaClient, sessionId: string, now: Date, principals?: PrincipalCache): Promise<boolean> {
+export async function renewPassword(
+  prisma: PrismaClient,
+  sessionId: string,
+  now: Date,
+  principals?: PrincipalCache,
+): Promise<boolean> {
   const [renewed] = await changingCredential(principals, sessionId, () =>
-    prisma.$transaction([prisma.dashboardSession.updateMany({ where: { id: sessionId, passwordAt: { not: null } }, data: { passwordAt: now } }), announceCredentialChange(prisma, sessionId)]),
+    prisma.$transaction([
+      prisma.dashboardSession.updateMany({
+        where: { id: sessionId, passwordAt: { not: null } },
+        data: { passwordAt: now },
+      }),
+      announceCredentialChange(prisma, sessionId),
+    ]),
   );
   return renewed.count === 1;
 }

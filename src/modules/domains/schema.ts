@@ -5,7 +5,17 @@ import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
-import { getDomain, listDomains, NAMESERVERS_MAX, NAMESERVERS_MIN, NAMESERVERS_RULES, updateDomain, type DomainView, DOMAIN_PENDING_PAYMENT, DOMAIN_STATES } from './service.ts';
+import {
+  getDomain,
+  listDomains,
+  NAMESERVERS_MAX,
+  NAMESERVERS_MIN,
+  NAMESERVERS_RULES,
+  updateDomain,
+  type DomainView,
+  DOMAIN_PENDING_PAYMENT,
+  DOMAIN_STATES,
+} from './service.ts';
 
 // snake_case like the spec's request fields (auto_renew, transfer_lock).
 export const Domain = builder.objectRef<DomainView>('Domain').implement({
@@ -14,38 +24,86 @@ export const Domain = builder.objectRef<DomainView>('Domain').implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The domain id (dom_…).' }),
     domain: t.exposeString('domain', { description: 'The domain name.' }),
-    status: t.exposeString('status', { ...values(DOMAIN_STATES, 'active'), description: 'pending_payment (its invoice is open) or active.' }),
+    status: t.exposeString('status', {
+      ...values(DOMAIN_STATES, 'active'),
+      description: 'pending_payment (its invoice is open) or active.',
+    }),
     period_years: t.exposeInt('period_years', { description: 'Years it was registered for.' }),
     auto_renew: t.exposeBoolean('auto_renew', { description: 'True renews it automatically before it expires.' }),
     transfer_lock: t.exposeBoolean('transfer_lock', { description: 'Registrar lock: true refuses transfers away.' }),
-    whois_privacy: t.exposeBoolean('whois_privacy', { description: 'WHOIS privacy: true publishes a privacy service instead of the holder contact.' }),
-    nameservers: t.exposeStringList('nameservers', { description: `Its nameservers at the registry: ${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} host names.` }),
-    registered_at: t.expose('registered_at', { type: 'DateTime', nullable: true, description: 'When it was registered; null until its invoice is paid.' }),
-    expires_at: t.expose('expires_at', { type: 'DateTime', nullable: true, description: 'When the registration ends; null until registered.' }),
+    whois_privacy: t.exposeBoolean('whois_privacy', {
+      description: 'WHOIS privacy: true publishes a privacy service instead of the holder contact.',
+    }),
+    nameservers: t.exposeStringList('nameservers', {
+      description: `Its nameservers at the registry: ${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} host names.`,
+    }),
+    registered_at: t.expose('registered_at', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was registered; null until its invoice is paid.',
+    }),
+    expires_at: t.expose('expires_at', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the registration ends; null until registered.',
+    }),
     created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was ordered.' }),
   }),
 });
 
 const DomainList = listType('DomainList', Domain);
 
-pagedListQuery('domains', DomainList, (ctx, args) => listDomains(ctx.db, args),
-  { summary: 'List domains', scope: 'domains:read', rest: 'GET /domains', area: 'domains', tool: 'domains_list',
-    description: 'The registered domains of the account, newest first.' });
+pagedListQuery('domains', DomainList, (ctx, args) => listDomains(ctx.db, args), {
+  summary: 'List domains',
+  scope: 'domains:read',
+  rest: 'GET /domains',
+  area: 'domains',
+  tool: 'domains_list',
+  description: 'The registered domains of the account, newest first.',
+});
 
-idOperation('query', 'domain', Domain, 'The domain id.', (ctx, id) => getDomain(ctx.db, id),
-  operation({ summary: 'Get a domain', scope: 'domains:read', rest: 'GET /domains/:id', area: 'domains', tool: 'domain_get',
-    description: 'One domain with its registrar settings: expiry, auto-renew, transfer lock, nameservers and WHOIS privacy.' }));
+idOperation(
+  'query',
+  'domain',
+  Domain,
+  'The domain id.',
+  (ctx, id) => getDomain(ctx.db, id),
+  operation({
+    summary: 'Get a domain',
+    scope: 'domains:read',
+    rest: 'GET /domains/:id',
+    area: 'domains',
+    tool: 'domain_get',
+    description:
+      'One domain with its registrar settings: expiry, auto-renew, transfer lock, nameservers and WHOIS privacy.',
+  }),
+);
 
 builder.mutationField('domainUpdate', (t) =>
   t.field({
-    ...operation({ summary: 'Update a domain', scope: 'domains:write', refuses: [DOMAIN_PENDING_PAYMENT], rest: 'PATCH /domains/:id', area: 'domains', tool: 'domain_update',
-      description: 'Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid).' }),
+    ...operation({
+      summary: 'Update a domain',
+      scope: 'domains:write',
+      refuses: [DOMAIN_PENDING_PAYMENT],
+      rest: 'PATCH /domains/:id',
+      area: 'domains',
+      tool: 'domain_update',
+      description:
+        'Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid).',
+    }),
     type: Domain,
     args: {
       id: t.arg.id({ required: true, description: 'The domain id.' }),
       auto_renew: t.arg.boolean({ required: false, description: 'Renew the domain automatically before it expires.' }),
-      transfer_lock: t.arg.boolean({ required: false, description: 'Refuse transfers of the domain to another registrar.' }),
-      nameservers: t.arg.stringList({ required: false, description: `${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} distinct host names.`, ...rules(NAMESERVERS_RULES) }),
+      transfer_lock: t.arg.boolean({
+        required: false,
+        description: 'Refuse transfers of the domain to another registrar.',
+      }),
+      nameservers: t.arg.stringList({
+        required: false,
+        description: `${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} distinct host names.`,
+        ...rules(NAMESERVERS_RULES),
+      }),
       whois_privacy: t.arg.boolean({ required: false, description: 'WHOIS privacy on or off.' }),
     },
     resolve: (_root, args, ctx) => updateDomain(ctx, args.id, args),

@@ -56,7 +56,12 @@ export async function getDomain(db: TenantDb, id: string) {
 }
 
 /** 2 to 13 host names (docs/REFERENCE.md: Domains), declared on the argument; distinct, checked here. */
-export const NAMESERVERS_RULES: InputRules = { minItems: NAMESERVERS_MIN, maxItems: NAMESERVERS_MAX, itemsNoun: 'host names', format: 'host-name' };
+export const NAMESERVERS_RULES: InputRules = {
+  minItems: NAMESERVERS_MIN,
+  maxItems: NAMESERVERS_MAX,
+  itemsNoun: 'host names',
+  format: 'host-name',
+};
 
 function parseNameservers(input: unknown): string[] {
   // The operator API orders here without GraphQL's check of the declared rules.
@@ -74,25 +79,43 @@ export interface DomainUpdate {
   whois_privacy?: boolean | null;
 }
 
-export const DOMAIN_PENDING_PAYMENT = refusal(409, 'The domain is not registered yet (status pending_payment: its invoice is open)');
+export const DOMAIN_PENDING_PAYMENT = refusal(
+  409,
+  'The domain is not registered yet (status pending_payment: its invoice is open)',
+);
 
 /** Updates auto-renew, transfer lock, nameservers and WHOIS privacy; 409 before the domain is registered. */
-export async function updateDomain(ctx: { db: TenantDb; app: { clock: { now(): Date } } }, id: string, input: DomainUpdate) {
-  if (input.auto_renew == null && input.transfer_lock == null && input.nameservers == null && input.whois_privacy == null) {
+export async function updateDomain(
+  ctx: { db: TenantDb; app: { clock: { now(): Date } } },
+  id: string,
+  input: DomainUpdate,
+) {
+  if (
+    input.auto_renew == null &&
+    input.transfer_lock == null &&
+    input.nameservers == null &&
+    input.whois_privacy == null
+  ) {
     throw badRequest('Send at least one of auto_renew, transfer_lock, nameservers and whois_privacy.');
   }
   const nameservers = input.nameservers == null ? undefined : parseNameservers(input.nameservers);
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
     const domain = await findDomain(tx, id);
-    if (domain.status !== 'active') throw DOMAIN_PENDING_PAYMENT.error(`${domain.name} is not registered yet (status ${domain.status}); it can be changed once its invoice is paid.`);
+    if (domain.status !== 'active')
+      throw DOMAIN_PENDING_PAYMENT.error(
+        `${domain.name} is not registered yet (status ${domain.status}); it can be changed once its invoice is paid.`,
+      );
     const changes = {
       ...(nameservers ? { nameservers } : {}),
       ...(input.transfer_lock != null ? { transferLock: input.transfer_lock } : {}),
       ...(input.whois_privacy != null ? { whoisPrivacy: input.whois_privacy } : {}),
     };
     if (Object.keys(changes).length) await registrar.update(domain.name, changes, now);
-    const updated = await tx.domain.update({ where: { id }, data: { ...changes, ...(input.auto_renew != null ? { autoRenew: input.auto_renew } : {}) } });
+    const updated = await tx.domain.update({
+      where: { id },
+      data: { ...changes, ...(input.auto_renew != null ? { autoRenew: input.auto_renew } : {}) },
+    });
     return domainView(updated);
   });
 }
@@ -104,25 +127,40 @@ export async function updateDomain(ctx: { db: TenantDb; app: { clock: { now(): D
  * (POST /admin/invoices/:id/pay); with `"charge": true` the wallet pays it at once (400 and
  * nothing ordered when the balance is short). The domain registers when the invoice is paid.
  */
-export async function orderDomain(prisma: PrismaClient, accountId: string, body: { domain?: unknown; periodYears?: unknown; charge?: unknown; nameservers?: unknown }, now: Date) {
+export async function orderDomain(
+  prisma: PrismaClient,
+  accountId: string,
+  body: { domain?: unknown; periodYears?: unknown; charge?: unknown; nameservers?: unknown },
+  now: Date,
+) {
   const name = parseDnsName(body.domain, 'domain');
   const years = body.periodYears ?? 1;
-  if (typeof years !== 'number' || !Number.isInteger(years)) throw badRequest('periodYears must be an integer.', 'periodYears');
+  if (typeof years !== 'number' || !Number.isInteger(years))
+    throw badRequest('periodYears must be an integer.', 'periodYears');
   enforceRules({ minimum: 1, maximum: PERIOD_YEARS_MAX }, years, 'periodYears');
-  if (body.charge !== undefined && typeof body.charge !== 'boolean') throw badRequest('charge must be true or false.', 'charge');
+  if (body.charge !== undefined && typeof body.charge !== 'boolean')
+    throw badRequest('charge must be true or false.', 'charge');
   const nameservers = body.nameservers === undefined ? DEFAULT_NAMESERVERS : parseNameservers(body.nameservers);
   const price = registrar.priceUsdCents(name);
-  if (price === null) throw badRequest(`The registrar does not sell .${name.slice(name.lastIndexOf('.') + 1)} domains.`, 'domain');
+  if (price === null)
+    throw badRequest(`The registrar does not sell .${name.slice(name.lastIndexOf('.') + 1)} domains.`, 'domain');
   try {
     return await prisma.$transaction(async (tx) => {
       const id = newId(ID_PREFIX.domain, now.getTime());
-      await tx.domain.create({ data: { id, accountId, name, status: 'pending_payment', periodYears: years, nameservers, createdAt: now } });
+      await tx.domain.create({
+        data: { id, accountId, name, status: 'pending_payment', periodYears: years, nameservers, createdAt: now },
+      });
       let invoice = await issueInvoice(tx, {
         accountId,
         source: 'order',
         purpose: DOMAIN_PURPOSE,
         reference: id,
-        items: [{ description: `Domain registration ${name}, ${years} year${years > 1 ? 's' : ''}`, amountUsdCents: price * years }],
+        items: [
+          {
+            description: `Domain registration ${name}, ${years} year${years > 1 ? 's' : ''}`,
+            amountUsdCents: price * years,
+          },
+        ],
         dueAt: now,
         now,
       });
@@ -140,9 +178,24 @@ export async function orderDomain(prisma: PrismaClient, accountId: string, body:
 onInvoicePaid(DOMAIN_PURPOSE, async (tx, invoice, now) => {
   const domain = await tx.domain.findUnique({ where: { id: invoice.reference ?? '' } });
   if (domain?.status !== 'pending_payment') return;
-  const { expiresAt } = await registrar.register({ domain: domain.name, years: domain.periodYears, nameservers: domain.nameservers, whoisPrivacy: domain.whoisPrivacy, transferLock: domain.transferLock }, now);
+  const { expiresAt } = await registrar.register(
+    {
+      domain: domain.name,
+      years: domain.periodYears,
+      nameservers: domain.nameservers,
+      whoisPrivacy: domain.whoisPrivacy,
+      transferLock: domain.transferLock,
+    },
+    now,
+  );
   await tx.domain.update({ where: { id: domain.id }, data: { status: 'active', registeredAt: now, expiresAt } });
-  await recordEvent(tx, domain.accountId, 'domain.registered', { domainId: domain.id, domain: domain.name, periodYears: domain.periodYears, expiresAt: expiresAt.toISOString() }, now);
+  await recordEvent(
+    tx,
+    domain.accountId,
+    'domain.registered',
+    { domainId: domain.id, domain: domain.name, periodYears: domain.periodYears, expiresAt: expiresAt.toISOString() },
+    now,
+  );
 });
 
 export async function domainsByIds(db: TenantDb, ids: readonly string[]) {

@@ -35,7 +35,8 @@ export async function subscribeEvents(
   app: App,
   principal: Principal,
   args: { after?: string | null; types?: string[] | null },
-  current: CurrentPrincipal = async () => ((await credentialStillValid(app.prisma, principal, app.clock.now())) ? principal : null),
+  current: CurrentPrincipal = async () =>
+    (await credentialStillValid(app.prisma, principal, app.clock.now())) ? principal : null,
 ): Promise<AsyncIterable<EventEnvelope>> {
   const allowed = new Set<string>(visibleTypes(principal));
   let kinds = allowed;
@@ -43,13 +44,19 @@ export async function subscribeEvents(
     const unknown = args.types.filter((t) => !Object.hasOwn(EVENT_TYPES, t));
     if (unknown.length) throw badRequest(`types has unknown kind(s): ${unknown.join(', ')}.`, 'types');
     const denied = args.types.filter((t) => !allowed.has(t));
-    if (denied.length) throw forbidden(`This credential lacks the scope "${EVENT_TYPES[denied[0] as EventType].scope}" to see ${denied[0]} events.`);
+    if (denied.length)
+      throw forbidden(
+        `This credential lacks the scope "${EVENT_TYPES[denied[0] as EventType].scope}" to see ${denied[0]} events.`,
+      );
     kinds = new Set(args.types);
   }
   const accountId = principal.accountId;
   let from: bigint | undefined;
   if (args.after) {
-    const row = await app.prisma.event.findFirst({ where: { id: args.after, accountId }, select: { relaySeq: true, seq: true } });
+    const row = await app.prisma.event.findFirst({
+      where: { id: args.after, accountId },
+      select: { relaySeq: true, seq: true },
+    });
     if (!row) throw notFound('Event');
     // Not relayed yet (the client cannot have seen it live): nothing relayed after it is older.
     from = row.relaySeq ?? (await relayCursorPosition(app.prisma));
@@ -75,7 +82,11 @@ export async function subscribeEvents(
     }
     if (!now) return unauthorized('The credential of this subscription was revoked or has expired.');
     const lost = [...kinds].find((t) => !now.scopes.has(EVENT_TYPES[t as EventType].scope));
-    return lost ? forbidden(`This credential no longer has the scope "${EVENT_TYPES[lost as EventType].scope}" this subscription needs (${lost} events).`) : null;
+    return lost
+      ? forbidden(
+          `This credential no longer has the scope "${EVENT_TYPES[lost as EventType].scope}" this subscription needs (${lost} events).`,
+        )
+      : null;
   };
 
   return new Repeater<EventEnvelope>(async (push, stop) => {

@@ -12,7 +12,10 @@ const Event = builder.objectRef<EventEnvelope>('Event').implement({
   description: 'The event envelope, the same as a webhook delivery body.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'evt_...; pass it as `after` to resume.' }),
-    type: t.exposeString('type', { ...values(Object.keys(EVENT_TYPES), 'server.power.changed'), description: 'The event kind.' }),
+    type: t.exposeString('type', {
+      ...values(Object.keys(EVENT_TYPES), 'server.power.changed'),
+      description: 'The event kind.',
+    }),
     created: t.exposeString('created', { description: 'When it happened, ISO 8601 UTC.' }),
     account: t.exposeID('account', { description: 'The account id.' }),
     apiVersion: t.exposeString('apiVersion', { description: 'Interface revision of the payload.' }),
@@ -21,7 +24,9 @@ const Event = builder.objectRef<EventEnvelope>('Event').implement({
 });
 
 /** Any scope that can read some event kind lets a credential subscribe; each event is then filtered by its own. */
-const READ_SCOPES = Object.fromEntries([...new Set(Object.values(EVENT_TYPES).map((e) => e.scope))].map((s) => [s, true])) as Record<Scope, boolean>;
+const READ_SCOPES = Object.fromEntries(
+  [...new Set(Object.values(EVENT_TYPES).map((e) => e.scope))].map((s) => [s, true]),
+) as Record<Scope, boolean>;
 
 builder.subscriptionType({});
 

@@ -6,27 +6,52 @@ import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
-import { detachCustomDomain, hostingDetail, listHosting, setCustomDomain, verifyCustomDomain, type HostingView, HOSTING_PROVISIONING } from './service.ts';
+import {
+  detachCustomDomain,
+  hostingDetail,
+  listHosting,
+  setCustomDomain,
+  verifyCustomDomain,
+  type HostingView,
+  HOSTING_PROVISIONING,
+} from './service.ts';
 import { CERT_STATES, CUSTOM_DOMAIN_STATES, HOSTING_STATES } from './service.ts';
 
 // Hosting accounts and their custom domains.
 
-const HostingCustomDomain = builder.objectRef<NonNullable<HostingView['customDomain']>>('HostingCustomDomain').implement({
-  description: 'A custom domain: pending until verify finds its DNS pointing to the account, then attached.',
-  fields: (t) => ({
-    domain: t.exposeString('domain', { description: 'The custom domain.', ...example('shop.example.com') }),
-    status: t.exposeString('status', { ...values(CUSTOM_DOMAIN_STATES, 'attached'), description: 'pending or attached.' }),
-    attachedAt: t.expose('attachedAt', { type: 'DateTime', nullable: true, description: 'When verify attached it; null while pending.' }),
-  }),
-});
+const HostingCustomDomain = builder
+  .objectRef<NonNullable<HostingView['customDomain']>>('HostingCustomDomain')
+  .implement({
+    description: 'A custom domain: pending until verify finds its DNS pointing to the account, then attached.',
+    fields: (t) => ({
+      domain: t.exposeString('domain', { description: 'The custom domain.', ...example('shop.example.com') }),
+      status: t.exposeString('status', {
+        ...values(CUSTOM_DOMAIN_STATES, 'attached'),
+        description: 'pending or attached.',
+      }),
+      attachedAt: t.expose('attachedAt', {
+        type: 'DateTime',
+        nullable: true,
+        description: 'When verify attached it; null while pending.',
+      }),
+    }),
+  });
 
 export const HostingCertificate = builder.objectRef<HostingView['certificate']>('HostingCertificate').implement({
   description: 'The TLS certificate of the site.',
   fields: (t) => ({
     status: t.exposeString('status', { ...values(CERT_STATES, 'issued'), description: 'issued, pending or failed.' }),
     domains: t.exposeStringList('domains', { description: 'Names the certificate covers.' }),
-    issuedAt: t.expose('issuedAt', { type: 'DateTime', nullable: true, description: 'When the current certificate was issued; null before the first.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When the current certificate expires; null before the first.' }),
+    issuedAt: t.expose('issuedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the current certificate was issued; null before the first.',
+    }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the current certificate expires; null before the first.',
+    }),
     error: t.exposeString('error', { nullable: true, description: 'Why a name was left out at the last issuance.' }),
   }),
 });
@@ -34,7 +59,10 @@ export const HostingCertificate = builder.objectRef<HostingView['certificate']>(
 const HostingConnection = builder.objectRef<HostingView['connection']>('HostingConnection').implement({
   description: 'How to reach the account over SFTP and MySQL.',
   fields: (t) => ({
-    host: t.exposeString('host', { ...example('u5d7e9f1g2h.hosting.cloud.example.com'), description: 'SFTP host; also the CNAME target for a custom domain.' }),
+    host: t.exposeString('host', {
+      ...example('u5d7e9f1g2h.hosting.cloud.example.com'),
+      description: 'SFTP host; also the CNAME target for a custom domain.',
+    }),
     ip: t.exposeString('ip', { description: 'A-record target for a custom domain.' }),
     sftpPort: t.exposeInt('sftpPort', { description: 'SFTP port.' }),
     username: t.exposeString('username', { description: 'SFTP user name.', ...example('u5d7e9f1g2h') }),
@@ -42,7 +70,9 @@ const HostingConnection = builder.objectRef<HostingView['connection']>('HostingC
     webRoot: t.exposeString('webRoot', { description: 'The directory the site is served from.' }),
     mysqlHost: t.exposeString('mysqlHost', { description: 'MySQL host, as the site reaches it.' }),
     mysqlPort: t.exposeInt('mysqlPort', { description: 'MySQL port.', ...example(3306) }),
-    databasePrefix: t.exposeString('databasePrefix', { description: 'Extra databases are named <databasePrefix><suffix>.' }),
+    databasePrefix: t.exposeString('databasePrefix', {
+      description: 'Extra databases are named <databasePrefix><suffix>.',
+    }),
   }),
 });
 
@@ -56,38 +86,117 @@ export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').i
     productId: t.exposeString('productId', { ...example('hosting-starter'), description: 'Hosting plan.' }),
     php_version: t.exposeString('php_version', { description: 'PHP-FPM version the site runs.' }),
     ip: t.exposeString('ip', { description: 'The address the site is served from.' }),
-    customDomain: t.field({ type: HostingCustomDomain, nullable: true, description: 'The custom domain; null when none is set.', resolve: (h) => h.customDomain }),
-    certificate: t.field({ type: HostingCertificate, description: 'The TLS certificate of the site.', resolve: (h) => h.certificate }),
-    connection: t.field({ type: HostingConnection, description: 'SFTP and MySQL connection details.', resolve: (h) => h.connection }),
+    customDomain: t.field({
+      type: HostingCustomDomain,
+      nullable: true,
+      description: 'The custom domain; null when none is set.',
+      resolve: (h) => h.customDomain,
+    }),
+    certificate: t.field({
+      type: HostingCertificate,
+      description: 'The TLS certificate of the site.',
+      resolve: (h) => h.certificate,
+    }),
+    connection: t.field({
+      type: HostingConnection,
+      description: 'SFTP and MySQL connection details.',
+      resolve: (h) => h.connection,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was ordered.' }),
-    provisionedAt: t.expose('provisionedAt', { type: 'DateTime', nullable: true, description: 'When it became active; null while provisioning.' }),
+    provisionedAt: t.expose('provisionedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it became active; null while provisioning.',
+    }),
   }),
 });
 
 const HostingAccountList = listType('HostingAccountList', HostingAccount);
 
-pagedListQuery('hostingAccounts', HostingAccountList, (ctx, args) => listHosting(ctx, args),
-  { summary: 'List hosting accounts', scope: 'hosting:read', rest: 'GET /hosting', area: 'hosting', tool: 'hosting_list',
-    description: 'The web-hosting accounts, newest first, with connection details.' });
+pagedListQuery('hostingAccounts', HostingAccountList, (ctx, args) => listHosting(ctx, args), {
+  summary: 'List hosting accounts',
+  scope: 'hosting:read',
+  rest: 'GET /hosting',
+  area: 'hosting',
+  tool: 'hosting_list',
+  description: 'The web-hosting accounts, newest first, with connection details.',
+});
 
-idOperation('query', 'hostingAccount', HostingAccount, 'The hosting account id.', hostingDetail,
-  operation({ summary: 'Get a hosting account', scope: 'hosting:read', rest: 'GET /hosting/:id', area: 'hosting', tool: 'hosting_get',
-    description: 'One web-hosting account with its plan, status, connection details (SFTP, MySQL, web root), custom domain and certificate.' }));
+idOperation(
+  'query',
+  'hostingAccount',
+  HostingAccount,
+  'The hosting account id.',
+  hostingDetail,
+  operation({
+    summary: 'Get a hosting account',
+    scope: 'hosting:read',
+    rest: 'GET /hosting/:id',
+    area: 'hosting',
+    tool: 'hosting_get',
+    description:
+      'One web-hosting account with its plan, status, connection details (SFTP, MySQL, web root), custom domain and certificate.',
+  }),
+);
 
 builder.mutationField('hostingCustomDomainSet', (t) =>
   t.field({
-    ...operation({ summary: 'Set the custom domain', scope: 'hosting:write', refuses: [HOSTING_PROVISIONING], rest: 'PUT /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_set',
-      description: 'Set the account\'s custom domain; it stays pending until verify finds its DNS pointing here (A record to the account\'s IP, or a CNAME). A domain not registered in this account needs the ownership TXT record the refusal names first. 400 when the domain is the primary one or used by another hosting account.' }),
+    ...operation({
+      summary: 'Set the custom domain',
+      scope: 'hosting:write',
+      refuses: [HOSTING_PROVISIONING],
+      rest: 'PUT /hosting/:id/custom-domain',
+      area: 'hosting',
+      tool: 'hosting_custom_domain_set',
+      description:
+        "Set the account's custom domain; it stays pending until verify finds its DNS pointing here (A record to the account's IP, or a CNAME). A domain not registered in this account needs the ownership TXT record the refusal names first. 400 when the domain is the primary one or used by another hosting account.",
+    }),
     type: HostingAccount,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), domain: t.arg.string({ required: true, description: 'A domain name such as shop.example.com.', ...rules(DNS_NAME_RULES) }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      domain: t.arg.string({
+        required: true,
+        description: 'A domain name such as shop.example.com.',
+        ...rules(DNS_NAME_RULES),
+      }),
+    },
     resolve: (_root, args, ctx) => setCustomDomain(ctx, args.id, args.domain),
   }),
 );
 
-idOperation('mutation', 'hostingCustomDomainVerify', HostingAccount, 'The hosting account id.', verifyCustomDomain,
-  operation({ summary: 'Verify the custom domain', scope: 'hosting:write', refuses: [HOSTING_PROVISIONING], rest: 'POST /hosting/:id/custom-domain/verify', area: 'hosting', tool: 'hosting_custom_domain_verify', hints: { idempotent: true },
-    description: 'Check the custom domain\'s DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.' }));
+idOperation(
+  'mutation',
+  'hostingCustomDomainVerify',
+  HostingAccount,
+  'The hosting account id.',
+  verifyCustomDomain,
+  operation({
+    summary: 'Verify the custom domain',
+    scope: 'hosting:write',
+    refuses: [HOSTING_PROVISIONING],
+    rest: 'POST /hosting/:id/custom-domain/verify',
+    area: 'hosting',
+    tool: 'hosting_custom_domain_verify',
+    hints: { idempotent: true },
+    description:
+      "Check the custom domain's DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.",
+  }),
+);
 
-idOperation('mutation', 'hostingCustomDomainDelete', HostingAccount, 'The hosting account id.', detachCustomDomain,
-  operation({ summary: 'Remove the custom domain', scope: 'hosting:write', refuses: [HOSTING_PROVISIONING], rest: 'DELETE /hosting/:id/custom-domain', area: 'hosting', tool: 'hosting_custom_domain_delete',
-    description: 'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.' }));
+idOperation(
+  'mutation',
+  'hostingCustomDomainDelete',
+  HostingAccount,
+  'The hosting account id.',
+  detachCustomDomain,
+  operation({
+    summary: 'Remove the custom domain',
+    scope: 'hosting:write',
+    refuses: [HOSTING_PROVISIONING],
+    rest: 'DELETE /hosting/:id/custom-domain',
+    area: 'hosting',
+    tool: 'hosting_custom_domain_delete',
+    description:
+      'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.',
+  }),
+);

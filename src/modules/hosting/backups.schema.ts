@@ -30,7 +30,9 @@ const HostingBackupRestore = builder.objectRef<Out<typeof restoreBackup>>('Hosti
     id: t.exposeID('id', { description: 'The backup.' }),
     hostingId: t.exposeString('hostingId', { description: 'The hosting account restored.' }),
     restoredAt: t.expose('restoredAt', { type: 'DateTime', description: 'When the restore finished.' }),
-    databases: t.exposeStringList('databases', { description: 'Databases restored; any made since the backup were dropped.' }),
+    databases: t.exposeStringList('databases', {
+      description: 'Databases restored; any made since the backup were dropped.',
+    }),
   }),
 });
 
@@ -38,34 +40,59 @@ const HostingBackupList = listType('HostingBackupList', HostingBackup);
 
 builder.queryField('hostingBackups', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/backups', 'hosting_backups_list', { summary: 'List backups',
-      description: 'The backups (restore points) of the site, newest first, whole.' }),
+    ...panel('GET /hosting/:id/backups', 'hosting_backups_list', {
+      summary: 'List backups',
+      description: 'The backups (restore points) of the site, newest first, whole.',
+    }),
     type: HostingBackupList,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listBackups(ctx, args.id)),
   }),
 );
 
-idOperation('mutation', 'hostingBackupCreate', HostingBackup, 'The hosting account id.', createBackup,
-  panel('POST /hosting/:id/backups', 'hosting_backup_create', { refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED], summary: 'Create a backup',
-    description: 'Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan\'s number of kept backups is reached (delete one first). 409 while the account is still provisioning.' }));
+idOperation(
+  'mutation',
+  'hostingBackupCreate',
+  HostingBackup,
+  'The hosting account id.',
+  createBackup,
+  panel('POST /hosting/:id/backups', 'hosting_backup_create', {
+    refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
+    summary: 'Create a backup',
+    description:
+      "Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning.",
+  }),
+);
 
 builder.mutationField('hostingBackupDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/backups/:bid', 'hosting_backup_delete', { summary: 'Delete a backup',
-      description: 'Delete a backup and its archive.' }),
+    ...panel('DELETE /hosting/:id/backups/:bid', 'hosting_backup_delete', {
+      summary: 'Delete a backup',
+      description: 'Delete a backup and its archive.',
+    }),
     type: Deleted,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), bid: t.arg.id({ required: true, description: 'The backup id.' }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      bid: t.arg.id({ required: true, description: 'The backup id.' }),
+    },
     resolve: (_root, args, ctx) => deleteBackup(ctx, args.id, args.bid),
   }),
 );
 
 builder.mutationField('hostingBackupRestore', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/backups/:bid/restore', 'hosting_backup_restore', { refuses: [...SITE_WRITE_REFUSALS], summary: 'Restore a backup',
-      description: 'Put the site files and databases back as they were in a backup; the current ones are replaced. 409 while the account is still provisioning.', hints: { destructive: true, idempotent: true } }),
+    ...panel('POST /hosting/:id/backups/:bid/restore', 'hosting_backup_restore', {
+      refuses: [...SITE_WRITE_REFUSALS],
+      summary: 'Restore a backup',
+      description:
+        'Put the site files and databases back as they were in a backup; the current ones are replaced. 409 while the account is still provisioning.',
+      hints: { destructive: true, idempotent: true },
+    }),
     type: HostingBackupRestore,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), bid: t.arg.id({ required: true, description: 'The backup id.' }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      bid: t.arg.id({ required: true, description: 'The backup id.' }),
+    },
     resolve: (_root, args, ctx) => restoreBackup(ctx, args.id, args.bid),
   }),
 );

@@ -9,7 +9,15 @@ import { activeHosting, driver, getHosting, planOf, siteQuota, type HostingConte
 /** A backup is available as soon as it is made. */
 export const BACKUP_STATES = ['available'] as const;
 
-const BACKUP_SELECT = { id: true, hostingId: true, status: true, sizeBytes: true, sha256: true, databases: true, createdAt: true } as const;
+const BACKUP_SELECT = {
+  id: true,
+  hostingId: true,
+  status: true,
+  sizeBytes: true,
+  sha256: true,
+  databases: true,
+  createdAt: true,
+} as const;
 
 export async function listBackups(ctx: HostingContext, hostingId: string) {
   await getHosting(ctx.db, hostingId);
@@ -38,7 +46,16 @@ export async function createBackup(ctx: HostingContext, hostingId: string) {
   const made = await driver(ctx.app.hosting.createBackup(hostingId, id));
   try {
     return await ctx.db.hostingBackup.create({
-      data: { id, accountId: hosting.accountId, hostingId, status: 'available', sizeBytes: made.sizeBytes, sha256: made.sha256, databases: made.databases, createdAt: now },
+      data: {
+        id,
+        accountId: hosting.accountId,
+        hostingId,
+        status: 'available',
+        sizeBytes: made.sizeBytes,
+        sha256: made.sha256,
+        databases: made.databases,
+        createdAt: now,
+      },
       select: BACKUP_SELECT,
     });
   } catch (err) {
@@ -60,13 +77,25 @@ export async function restoreBackup(ctx: HostingContext, hostingId: string, back
   const hosting = await activeHosting(ctx.db, hostingId);
   const backup = await findBackup(ctx, hostingId, backupId);
   const now = ctx.app.clock.now();
-  const { databases } = await driver(ctx.app.hosting.restoreBackup(hostingId, backupId, await siteQuota(ctx.db, hosting)));
+  const { databases } = await driver(
+    ctx.app.hosting.restoreBackup(hostingId, backupId, await siteQuota(ctx.db, hosting)),
+  );
   await ctx.db.$transaction(async (tx) => {
     await tx.hostingDatabase.deleteMany({ where: { hostingId, name: { notIn: databases } } });
-    const existing = new Set((await tx.hostingDatabase.findMany({ where: { hostingId }, select: { name: true } })).map((d) => d.name));
+    const existing = new Set(
+      (await tx.hostingDatabase.findMany({ where: { hostingId }, select: { name: true } })).map((d) => d.name),
+    );
     const missing = databases.filter((name) => !existing.has(name) && name.startsWith(`${hosting.username}_`));
     if (missing.length) {
-      await tx.hostingDatabase.createMany({ data: missing.map((name) => ({ id: newId(ID_PREFIX.hostingDatabase, now.getTime()), accountId: hosting.accountId, hostingId, name, createdAt: now })) });
+      await tx.hostingDatabase.createMany({
+        data: missing.map((name) => ({
+          id: newId(ID_PREFIX.hostingDatabase, now.getTime()),
+          accountId: hosting.accountId,
+          hostingId,
+          name,
+          createdAt: now,
+        })),
+      });
     }
   });
   return { id: backup.id, hostingId, restoredAt: now, databases };

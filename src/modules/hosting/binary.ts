@@ -8,11 +8,29 @@ import { HOSTING_FILE_TOO_LARGE, HOSTING_PROVISIONING, SITE_WRITE_REFUSALS, type
 
 /** The hosting binary streams: file upload (multipart, streamed to disk), file download, backup download. */
 const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json', '.txt': 'text/plain; charset=utf-8', '.md': 'text/markdown; charset=utf-8', '.php': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml', '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif',
-  '.webp': 'image/webp', '.ico': 'image/x-icon', '.pdf': 'application/pdf', '.zip': 'application/zip', '.gz': 'application/gzip', '.tgz': 'application/gzip',
-  '.sql': 'application/sql', '.woff2': 'font/woff2', '.mp4': 'video/mp4',
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.php': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.pdf': 'application/pdf',
+  '.zip': 'application/zip',
+  '.gz': 'application/gzip',
+  '.tgz': 'application/gzip',
+  '.sql': 'application/sql',
+  '.woff2': 'font/woff2',
+  '.mp4': 'video/mp4',
 };
 
 const OTHER = 'application/octet-stream';
@@ -35,7 +53,8 @@ async function upload(r: BinaryRequest): Promise<BinaryResult> {
   const id = r.params.id;
   const target = r.query.get('path');
   const type = r.req.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data\s*;/i.test(type)) throw new ApiError(415, `Content-Type must be multipart/form-data with a "file" field (got "${type || 'none'}").`);
+  if (!/^multipart\/form-data\s*;/i.test(type))
+    throw new ApiError(415, `Content-Type must be multipart/form-data with a "file" field (got "${type || 'none'}").`);
   const ctx = hostingCtx(r);
   const limit = r.app.config.hostingUploadLimitBytes;
   // The account and the target path are checked before the body is read (again with the file's name once it is known).
@@ -43,12 +62,17 @@ async function upload(r: BinaryRequest): Promise<BinaryResult> {
 
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: r.req.headers, preservePath: true, defParamCharset: 'utf8', limits: { files: 1, fileSize: limit + 1, fields: 10, fieldSize: 1024, parts: 11 } });
+    parser = busboy({
+      headers: r.req.headers,
+      preservePath: true,
+      defParamCharset: 'utf8',
+      limits: { files: 1, fileSize: limit + 1, fields: 10, fieldSize: 1024, parts: 11 },
+    });
   } catch (err) {
     throw badRequest(`The multipart body is malformed: ${(err as Error).message}.`, 'file');
   }
   let work: Promise<unknown> | undefined;
-  let fileStream: NodeJS.ReadableStream & { destroy(err?: Error): void } | undefined;
+  let fileStream: (NodeJS.ReadableStream & { destroy(err?: Error): void }) | undefined;
   parser.on('file', (name, file, info) => {
     // busboy also destroys the file stream with the parser's error (e.g. a body cut short): that
     // error is reported through the parser's, so one without a listener must not crash the process.
@@ -102,7 +126,11 @@ async function download(r: BinaryRequest): Promise<BinaryResult> {
 }
 
 async function backupDownload(r: BinaryRequest): Promise<BinaryResult> {
-  return { kind: 'attachment', file: await openBackup(hostingCtx(r), r.params.id, r.params.bid), contentType: 'application/gzip' };
+  return {
+    kind: 'attachment',
+    file: await openBackup(hostingCtx(r), r.params.id, r.params.bid),
+    contentType: 'application/gzip',
+  };
 }
 
 export const hostingBinaryRoutes: BinaryRoute[] = [
@@ -113,9 +141,21 @@ export const hostingBinaryRoutes: BinaryRoute[] = [
     area: 'hosting',
     operationId: 'hostingFileUpload',
     summary: 'Upload a file',
-    description: 'Upload a file (multipart/form-data, field "file") into a directory of the site, or to a file path; an existing file is replaced. The directory must exist. 413 when the file is larger than the upload limit, 415 when the body is not multipart.',
-    query: [{ name: 'path', required: false, description: 'Target directory (the file keeps its name) or target file path; default /public_html.', example: '/public_html/images' }],
-    upload: { field: 'file', description: 'The file; its multipart filename names it when path is a directory. At most HOSTING_UPLOAD_LIMIT_BYTES (default 50 MiB).' },
+    description:
+      'Upload a file (multipart/form-data, field "file") into a directory of the site, or to a file path; an existing file is replaced. The directory must exist. 413 when the file is larger than the upload limit, 415 when the body is not multipart.',
+    query: [
+      {
+        name: 'path',
+        required: false,
+        description: 'Target directory (the file keeps its name) or target file path; default /public_html.',
+        example: '/public_html/images',
+      },
+    ],
+    upload: {
+      field: 'file',
+      description:
+        'The file; its multipart filename names it when path is a directory. At most HOSTING_UPLOAD_LIMIT_BYTES (default 50 MiB).',
+    },
     response: { contentTypes: ['application/json'], description: 'The uploaded file (HostingFile).' },
     refuses: [...SITE_WRITE_REFUSALS, HOSTING_FILE_TOO_LARGE],
     handle: upload,
@@ -127,9 +167,21 @@ export const hostingBinaryRoutes: BinaryRoute[] = [
     area: 'hosting',
     operationId: 'hostingFileDownload',
     summary: 'Download a file',
-    description: 'Download a file of the site, streamed as an attachment. 404 when nothing is at the path, 400 when it is a directory.',
-    query: [{ name: 'path', required: true, description: 'File, absolute inside the account.', example: '/public_html/index.html' }],
-    response: { contentTypes: [...new Set([...Object.values(MIME), OTHER])], description: "The file bytes, with Content-Disposition: attachment (RFC 6266), as the type its name's extension implies (application/octet-stream when none is known)." },
+    description:
+      'Download a file of the site, streamed as an attachment. 404 when nothing is at the path, 400 when it is a directory.',
+    query: [
+      {
+        name: 'path',
+        required: true,
+        description: 'File, absolute inside the account.',
+        example: '/public_html/index.html',
+      },
+    ],
+    response: {
+      contentTypes: [...new Set([...Object.values(MIME), OTHER])],
+      description:
+        "The file bytes, with Content-Disposition: attachment (RFC 6266), as the type its name's extension implies (application/octet-stream when none is known).",
+    },
     refuses: [HOSTING_PROVISIONING],
     handle: download,
   },

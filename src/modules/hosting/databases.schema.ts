@@ -12,24 +12,34 @@ import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
 const HostingDatabase = builder.objectRef<Out<typeof createDatabase>>('HostingDatabase').implement({
   description: 'An extra MySQL database (its user has the same name).',
   fields: (t) => ({
-    name: t.exposeString('name', { description: 'Full database name: <databasePrefix><suffix>.', ...example('u5d7e9f1g2h_shop') }),
+    name: t.exposeString('name', {
+      description: 'Full database name: <databasePrefix><suffix>.',
+      ...example('u5d7e9f1g2h_shop'),
+    }),
     suffix: t.exposeString('suffix', { description: 'The name after the account prefix.', ...example('shop') }),
     user: t.exposeString('user', { description: 'Its MySQL user (the same name).', ...example('u5d7e9f1g2h_shop') }),
     host: t.exposeString('host', { description: 'MySQL host, as the site reaches it.', ...example('localhost') }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
   }),
 });
-const HostingDatabaseDeleted = builder.objectRef<{ name: string; deleted: boolean }>('HostingDatabaseDeleted').implement({
-  description: 'A database that was deleted.',
-  fields: (t) => ({ name: t.exposeString('name', { description: 'The database deleted.', ...example('u5d7e9f1g2h_shop') }), deleted: t.exposeBoolean('deleted', { description: 'Always true.' }) }),
-});
+const HostingDatabaseDeleted = builder
+  .objectRef<{ name: string; deleted: boolean }>('HostingDatabaseDeleted')
+  .implement({
+    description: 'A database that was deleted.',
+    fields: (t) => ({
+      name: t.exposeString('name', { description: 'The database deleted.', ...example('u5d7e9f1g2h_shop') }),
+      deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
+    }),
+  });
 
 const HostingDatabaseList = listType('HostingDatabaseList', HostingDatabase);
 
 builder.queryField('hostingDatabases', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/databases', 'hosting_databases_list', { summary: 'List databases',
-      description: 'The extra MySQL databases of the account with their sizes, whole.' }),
+    ...panel('GET /hosting/:id/databases', 'hosting_databases_list', {
+      summary: 'List databases',
+      description: 'The extra MySQL databases of the account with their sizes, whole.',
+    }),
     type: HostingDatabaseList,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listDatabases(ctx, args.id)),
@@ -38,20 +48,43 @@ builder.queryField('hostingDatabases', (t) =>
 
 builder.mutationField('hostingDatabaseCreate', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/databases', 'hosting_database_create', { refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED], summary: 'Create a database',
-      description: 'Create an extra MySQL database named <prefix>_<suffix>, reachable with the account\'s MySQL user. 400 when it exists or the plan\'s number of databases is reached. 409 while the account is still provisioning.' }),
+    ...panel('POST /hosting/:id/databases', 'hosting_database_create', {
+      refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
+      summary: 'Create a database',
+      description:
+        "Create an extra MySQL database named <prefix>_<suffix>, reachable with the account's MySQL user. 400 when it exists or the plan's number of databases is reached. 409 while the account is still provisioning.",
+    }),
     type: HostingDatabase,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), suffix: t.arg.string({ required: true, description: 'The database name after the account prefix: 1 to 16 lowercase letters, digits or underscores.', ...rules({ pattern: { regex: /^[a-z0-9_]{1,16}$/, means: '1 to 16 characters of lowercase letters, digits and underscores (the database is named <prefix>_<suffix>)' } }) }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      suffix: t.arg.string({
+        required: true,
+        description: 'The database name after the account prefix: 1 to 16 lowercase letters, digits or underscores.',
+        ...rules({
+          pattern: {
+            regex: /^[a-z0-9_]{1,16}$/,
+            means:
+              '1 to 16 characters of lowercase letters, digits and underscores (the database is named <prefix>_<suffix>)',
+          },
+        }),
+      }),
+    },
     resolve: (_root, args, ctx) => createDatabase(ctx, args.id, args.suffix),
   }),
 );
 
 builder.mutationField('hostingDatabaseDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/databases/:name', 'hosting_database_delete', { refuses: [HOSTING_PROVISIONING], summary: 'Delete a database',
-      description: 'Delete an extra MySQL database and all its data.' }),
+    ...panel('DELETE /hosting/:id/databases/:name', 'hosting_database_delete', {
+      refuses: [HOSTING_PROVISIONING],
+      summary: 'Delete a database',
+      description: 'Delete an extra MySQL database and all its data.',
+    }),
     type: HostingDatabaseDeleted,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), name: t.arg.string({ required: true, description: 'Full database name.' }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      name: t.arg.string({ required: true, description: 'Full database name.' }),
+    },
     resolve: (_root, args, ctx) => deleteDatabase(ctx, args.id, args.name),
   }),
 );

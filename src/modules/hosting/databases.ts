@@ -26,10 +26,19 @@ export async function createDatabase(ctx: HostingContext, hostingId: string, suf
   if ((await ctx.db.hostingDatabase.count({ where: { hostingId } })) >= plan.databases) {
     throw badRequest(`This plan allows ${plan.databases} extra databases; delete one first.`, 'suffix');
   }
-  if (await ctx.db.hostingDatabase.findFirst({ where: { hostingId, name } })) throw badRequest(`The database ${name} already exists.`, 'suffix');
+  if (await ctx.db.hostingDatabase.findFirst({ where: { hostingId, name } }))
+    throw badRequest(`The database ${name} already exists.`, 'suffix');
   const now = ctx.app.clock.now();
   try {
-    const row = await ctx.db.hostingDatabase.create({ data: { id: newId(ID_PREFIX.hostingDatabase, now.getTime()), accountId: hosting.accountId, hostingId, name, createdAt: now } });
+    const row = await ctx.db.hostingDatabase.create({
+      data: {
+        id: newId(ID_PREFIX.hostingDatabase, now.getTime()),
+        accountId: hosting.accountId,
+        hostingId,
+        name,
+        createdAt: now,
+      },
+    });
     await ctx.app.hosting.createDatabase(hostingId, name, now);
     return view(row, hosting.username);
   } catch (err) {

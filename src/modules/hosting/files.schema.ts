@@ -21,7 +21,10 @@ const HostingFile = builder.objectRef<Out<typeof makeDirectory>>('HostingFile').
 const HostingDirectory = builder.objectRef<Out<typeof listFiles>>('HostingDirectory').implement({
   description: 'A directory listing: directories first, then files, by name.',
   fields: (t) => ({
-    path: t.exposeString('path', { description: 'The directory listed, absolute inside the account.', ...example('/public_html') }),
+    path: t.exposeString('path', {
+      description: 'The directory listed, absolute inside the account.',
+      ...example('/public_html'),
+    }),
     entries: t.field({ type: [HostingFile], description: 'Its entries, at most 1000.', resolve: (d) => d.entries }),
     truncated: t.exposeBoolean('truncated', { description: 'True when the directory holds more than 1000 entries.' }),
   }),
@@ -46,28 +49,49 @@ const HostingFileDeleted = builder.objectRef<Out<typeof deleteFile>>('HostingFil
 
 builder.queryField('hostingFilesList', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/files', 'hosting_files_list', { refuses: [HOSTING_PROVISIONING], summary: 'List a directory',
-      description: 'The entries of a directory of the site (default /public_html): name, type, size and modification time. 400 when the path is a file.' }),
+    ...panel('GET /hosting/:id/files', 'hosting_files_list', {
+      refuses: [HOSTING_PROVISIONING],
+      summary: 'List a directory',
+      description:
+        'The entries of a directory of the site (default /public_html): name, type, size and modification time. 400 when the path is a file.',
+    }),
     type: HostingDirectory,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: false, description: 'Directory, absolute inside the account (default /public_html).' }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      path: t.arg.string({
+        required: false,
+        description: 'Directory, absolute inside the account (default /public_html).',
+      }),
+    },
     resolve: (_root, args, ctx) => listFiles(ctx, args.id, args.path),
   }),
 );
 
 builder.queryField('hostingFileRead', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/files/read', 'hosting_file_read', { refuses: [HOSTING_PROVISIONING], summary: 'Read a text file',
-      description: 'Read a UTF-8 text file of at most 1 MiB; download binary or larger files instead. 400 when the path is a directory.' }),
+    ...panel('GET /hosting/:id/files/read', 'hosting_file_read', {
+      refuses: [HOSTING_PROVISIONING],
+      summary: 'Read a text file',
+      description:
+        'Read a UTF-8 text file of at most 1 MiB; download binary or larger files instead. 400 when the path is a directory.',
+    }),
     type: HostingTextFile,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: true, description: 'File, absolute inside the account.' }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      path: t.arg.string({ required: true, description: 'File, absolute inside the account.' }),
+    },
     resolve: (_root, args, ctx) => readFile(ctx, args.id, args.path),
   }),
 );
 
 builder.mutationField('hostingFileWrite', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/files', 'hosting_file_write', { refuses: [...SITE_WRITE_REFUSALS], summary: 'Write a text file',
-      description: 'Create or overwrite a UTF-8 text file of at most 1 MiB; its directory must exist. Upload binary or larger files instead.' }),
+    ...panel('PUT /hosting/:id/files', 'hosting_file_write', {
+      refuses: [...SITE_WRITE_REFUSALS],
+      summary: 'Write a text file',
+      description:
+        'Create or overwrite a UTF-8 text file of at most 1 MiB; its directory must exist. Upload binary or larger files instead.',
+    }),
     type: HostingFile,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
@@ -80,8 +104,12 @@ builder.mutationField('hostingFileWrite', (t) =>
 
 builder.mutationField('hostingFileDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/files', 'hosting_file_delete', { refuses: [HOSTING_PROVISIONING], summary: 'Delete a file',
-      description: 'Delete a file, or a directory (pass recursive=true when it is not empty). 404 when nothing is at the path.' }),
+    ...panel('DELETE /hosting/:id/files', 'hosting_file_delete', {
+      refuses: [HOSTING_PROVISIONING],
+      summary: 'Delete a file',
+      description:
+        'Delete a file, or a directory (pass recursive=true when it is not empty). 404 when nothing is at the path.',
+    }),
     type: HostingFileDeleted,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
@@ -94,18 +122,28 @@ builder.mutationField('hostingFileDelete', (t) =>
 
 builder.mutationField('hostingFileMkdir', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/files/mkdir', 'hosting_file_mkdir', { refuses: [...SITE_WRITE_REFUSALS], summary: 'Create a directory',
-      description: 'Create a directory; its parent must exist and the path must be free.' }),
+    ...panel('POST /hosting/:id/files/mkdir', 'hosting_file_mkdir', {
+      refuses: [...SITE_WRITE_REFUSALS],
+      summary: 'Create a directory',
+      description: 'Create a directory; its parent must exist and the path must be free.',
+    }),
     type: HostingFile,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: true, description: 'New directory, absolute inside the account.' }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      path: t.arg.string({ required: true, description: 'New directory, absolute inside the account.' }),
+    },
     resolve: (_root, args, ctx) => makeDirectory(ctx, args.id, args.path),
   }),
 );
 
 builder.mutationField('hostingFileRename', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/files/rename', 'hosting_file_rename', { refuses: [HOSTING_PROVISIONING], summary: 'Rename or move a file',
-      description: 'Rename or move a file or directory inside the account; the target must not exist and its directory must.' }),
+    ...panel('POST /hosting/:id/files/rename', 'hosting_file_rename', {
+      refuses: [HOSTING_PROVISIONING],
+      summary: 'Rename or move a file',
+      description:
+        'Rename or move a file or directory inside the account; the target must not exist and its directory must.',
+    }),
     type: HostingFile,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),

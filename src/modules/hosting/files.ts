@@ -28,7 +28,8 @@ export async function readFile(ctx: HostingContext, id: string, path: unknown) {
 
 export async function writeFile(ctx: HostingContext, id: string, path: unknown, content: unknown) {
   const body = text(content, 'content');
-  if (Buffer.byteLength(body) > WRITE_MAX_BYTES) throw badRequest(`content must be at most ${WRITE_MAX_BYTES} bytes; upload larger files.`, 'content');
+  if (Buffer.byteLength(body) > WRITE_MAX_BYTES)
+    throw badRequest(`content must be at most ${WRITE_MAX_BYTES} bytes; upload larger files.`, 'content');
   const row = await activeHosting(ctx.db, id);
   return driver(ctx.app.hosting.writeText(id, text(path, 'path'), body, await siteQuota(ctx.db, row)));
 }
@@ -55,9 +56,24 @@ export async function prepareUpload(ctx: HostingContext, id: string, path: strin
   return driver(ctx.app.hosting.uploadTarget(id, path ?? DEFAULT_LIST_PATH, fileName));
 }
 
-export async function uploadFile(ctx: HostingContext, id: string, path: string | null, fileName: string, source: Readable & { truncated?: boolean }) {
+export async function uploadFile(
+  ctx: HostingContext,
+  id: string,
+  path: string | null,
+  fileName: string,
+  source: Readable & { truncated?: boolean },
+) {
   const quota = await siteQuota(ctx.db, await activeHosting(ctx.db, id));
-  return driver(ctx.app.hosting.upload(id, path ?? DEFAULT_LIST_PATH, fileName, source, ctx.app.config.hostingUploadLimitBytes, quota));
+  return driver(
+    ctx.app.hosting.upload(
+      id,
+      path ?? DEFAULT_LIST_PATH,
+      fileName,
+      source,
+      ctx.app.config.hostingUploadLimitBytes,
+      quota,
+    ),
+  );
 }
 
 export async function downloadFile(ctx: HostingContext, id: string, path: unknown) {

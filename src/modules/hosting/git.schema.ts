@@ -2,7 +2,19 @@ import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
-import { BRANCH_RULES, disableGitWebhook, enableGitWebhook, gitDeploy, gitDeployKey, gitDisconnect, gitPull, gitStatus, gitWebhook, GIT_NOT_CONNECTED, GIT_STATES } from './git.ts';
+import {
+  BRANCH_RULES,
+  disableGitWebhook,
+  enableGitWebhook,
+  gitDeploy,
+  gitDeployKey,
+  gitDisconnect,
+  gitPull,
+  gitStatus,
+  gitWebhook,
+  GIT_NOT_CONNECTED,
+  GIT_STATES,
+} from './git.ts';
 import { panel, type Out } from './panel-operation.ts';
 import { HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
 
@@ -10,19 +22,46 @@ import { HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
 
 const HostingGitCommit = builder.objectRef<{ sha: string; message: string }>('HostingGitCommit').implement({
   description: 'A commit of the repository.',
-  fields: (t) => ({ sha: t.exposeString('sha', { description: 'Commit hash, 40 hex digits.' }), message: t.exposeString('message', { description: 'Commit message, at most 500 characters.', ...example('Fix the contact form') }) }),
+  fields: (t) => ({
+    sha: t.exposeString('sha', { description: 'Commit hash, 40 hex digits.' }),
+    message: t.exposeString('message', {
+      description: 'Commit message, at most 500 characters.',
+      ...example('Fix the contact form'),
+    }),
+  }),
 });
 const HostingGitStatus = builder.objectRef<Out<typeof gitStatus>>('HostingGitStatus').implement({
   description: 'Git-deploy status: the repository, the deployed commit and the last error.',
   fields: (t) => ({
     connected: t.exposeBoolean('connected', { description: 'True once a repository has been deployed here.' }),
-    repo_url: t.exposeString('repo_url', { nullable: true, description: 'SSH address of the repository; null when not connected.' }),
+    repo_url: t.exposeString('repo_url', {
+      nullable: true,
+      description: 'SSH address of the repository; null when not connected.',
+    }),
     branch: t.exposeString('branch', { nullable: true, description: 'The branch deployed; null when not connected.' }),
-    subdir: t.exposeString('subdir', { nullable: true, description: 'Directory under /public_html the repository is published to ("" for public_html itself).' }),
-    status: t.exposeString('status', { ...values(GIT_STATES, 'deployed'), description: 'not_connected, deployed or failed.' }),
-    commit: t.field({ type: HostingGitCommit, nullable: true, description: 'The commit published; null before the first deploy.', resolve: (s) => s.commit }),
-    lastDeployedAt: t.expose('lastDeployedAt', { type: 'DateTime', nullable: true, description: 'When a commit was last published; null before the first.' }),
-    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the last deploy or pull failed; null after a success.' }),
+    subdir: t.exposeString('subdir', {
+      nullable: true,
+      description: 'Directory under /public_html the repository is published to ("" for public_html itself).',
+    }),
+    status: t.exposeString('status', {
+      ...values(GIT_STATES, 'deployed'),
+      description: 'not_connected, deployed or failed.',
+    }),
+    commit: t.field({
+      type: HostingGitCommit,
+      nullable: true,
+      description: 'The commit published; null before the first deploy.',
+      resolve: (s) => s.commit,
+    }),
+    lastDeployedAt: t.expose('lastDeployedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When a commit was last published; null before the first.',
+    }),
+    lastError: t.exposeString('lastError', {
+      nullable: true,
+      description: 'Why the last deploy or pull failed; null after a success.',
+    }),
     webhookEnabled: t.exposeBoolean('webhookEnabled', { description: 'True when push-to-deploy is on.' }),
   }),
 });
@@ -38,50 +77,140 @@ const HostingGitWebhook = builder.objectRef<Out<typeof gitWebhook>>('HostingGitW
   description: 'Push-to-deploy: the URL to give the repository host and the secret it signs with.',
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'True when push-to-deploy is on.' }),
-    url: t.exposeString('url', { nullable: true, description: 'The payload URL for the repository host; null when off.', ...example('https://cloud.example.com/hooks/git/hst_01jq8k2m4p6rab3c5d7e9f1g2h') }),
-    secret: t.exposeString('secret', { nullable: true, description: 'The webhook secret (GitHub X-Hub-Signature-256 or GitLab X-Gitlab-Token); null when off.' }),
+    url: t.exposeString('url', {
+      nullable: true,
+      description: 'The payload URL for the repository host; null when off.',
+      ...example('https://cloud.example.com/hooks/git/hst_01jq8k2m4p6rab3c5d7e9f1g2h'),
+    }),
+    secret: t.exposeString('secret', {
+      nullable: true,
+      description: 'The webhook secret (GitHub X-Hub-Signature-256 or GitLab X-Gitlab-Token); null when off.',
+    }),
   }),
 });
 
-idOperation('query', 'hostingGit', HostingGitStatus, 'The hosting account id.', gitStatus,
-  panel('GET /hosting/:id/git', 'hosting_git_status', { summary: 'Get git-deploy status',
-    description: 'The git deploy of the site: repository, branch, last commit and deploy time, or not connected.' }));
+idOperation(
+  'query',
+  'hostingGit',
+  HostingGitStatus,
+  'The hosting account id.',
+  gitStatus,
+  panel('GET /hosting/:id/git', 'hosting_git_status', {
+    summary: 'Get git-deploy status',
+    description: 'The git deploy of the site: repository, branch, last commit and deploy time, or not connected.',
+  }),
+);
 
-idOperation('query', 'hostingGitDeployKey', HostingDeployKey, 'The hosting account id.', gitDeployKey,
-  panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key', { refuses: [HOSTING_PROVISIONING], summary: 'Get the deploy key',
-    description: 'The SSH deploy key (public key and fingerprint) to add, read-only, to the repository before deploying.' }));
+idOperation(
+  'query',
+  'hostingGitDeployKey',
+  HostingDeployKey,
+  'The hosting account id.',
+  gitDeployKey,
+  panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Get the deploy key',
+    description:
+      'The SSH deploy key (public key and fingerprint) to add, read-only, to the repository before deploying.',
+  }),
+);
 
-idOperation('query', 'hostingGitWebhook', HostingGitWebhook, 'The hosting account id.', gitWebhook,
-  panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', { summary: 'Get the push-to-deploy hook',
-    description: 'The push-to-deploy webhook URL and its secret, and whether it is enabled.', notTool: 'hands out the push-to-deploy signing secret' }));
+idOperation(
+  'query',
+  'hostingGitWebhook',
+  HostingGitWebhook,
+  'The hosting account id.',
+  gitWebhook,
+  panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', {
+    summary: 'Get the push-to-deploy hook',
+    description: 'The push-to-deploy webhook URL and its secret, and whether it is enabled.',
+    notTool: 'hands out the push-to-deploy signing secret',
+  }),
+);
 
-idOperation('mutation', 'hostingGitWebhookEnable', HostingGitWebhook, 'The hosting account id.', enableGitWebhook,
-  panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', { refuses: [HOSTING_PROVISIONING, GIT_NOT_CONNECTED], summary: 'Enable push-to-deploy',
-    description: 'Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository\'s webhook settings (enabling again keeps the secret). 409 when git deploy is not connected.', notTool: 'hands out the push-to-deploy signing secret', hints: { idempotent: true } }));
+idOperation(
+  'mutation',
+  'hostingGitWebhookEnable',
+  HostingGitWebhook,
+  'The hosting account id.',
+  enableGitWebhook,
+  panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', {
+    refuses: [HOSTING_PROVISIONING, GIT_NOT_CONNECTED],
+    summary: 'Enable push-to-deploy',
+    description:
+      "Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository's webhook settings (enabling again keeps the secret). 409 when git deploy is not connected.",
+    notTool: 'hands out the push-to-deploy signing secret',
+    hints: { idempotent: true },
+  }),
+);
 
-idOperation('mutation', 'hostingGitWebhookDisable', HostingGitWebhook, 'The hosting account id.', disableGitWebhook,
-  panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', { refuses: [HOSTING_PROVISIONING], summary: 'Disable push-to-deploy',
-    description: 'Disable push-to-deploy; the secret is discarded and pushes are refused.' }));
+idOperation(
+  'mutation',
+  'hostingGitWebhookDisable',
+  HostingGitWebhook,
+  'The hosting account id.',
+  disableGitWebhook,
+  panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Disable push-to-deploy',
+    description: 'Disable push-to-deploy; the secret is discarded and pushes are refused.',
+  }),
+);
 
 builder.mutationField('hostingGitDeploy', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/git/deploy', 'hosting_git_deploy', { refuses: [...SITE_WRITE_REFUSALS], summary: 'Deploy a repository',
-      description: 'Clone a branch of a repository over SSH with the deploy key and publish it into /public_html (or a directory under it). A failed clone is recorded (status failed, lastError) and answered 400.', hints: { destructive: true } }),
+    ...panel('POST /hosting/:id/git/deploy', 'hosting_git_deploy', {
+      refuses: [...SITE_WRITE_REFUSALS],
+      summary: 'Deploy a repository',
+      description:
+        'Clone a branch of a repository over SSH with the deploy key and publish it into /public_html (or a directory under it). A failed clone is recorded (status failed, lastError) and answered 400.',
+      hints: { destructive: true },
+    }),
     type: HostingGitStatus,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
-      repo_url: t.arg.string({ required: true, description: 'SSH address: git@host:owner/repo.git or ssh://[user@]host[:port]/path.' }),
-      branch: t.arg.string({ required: false, description: 'Branch to deploy (default main).', ...rules(BRANCH_RULES) }),
-      subdir: t.arg.string({ required: false, description: 'Directory under /public_html to publish into (default: public_html itself).' }),
+      repo_url: t.arg.string({
+        required: true,
+        description: 'SSH address: git@host:owner/repo.git or ssh://[user@]host[:port]/path.',
+      }),
+      branch: t.arg.string({
+        required: false,
+        description: 'Branch to deploy (default main).',
+        ...rules(BRANCH_RULES),
+      }),
+      subdir: t.arg.string({
+        required: false,
+        description: 'Directory under /public_html to publish into (default: public_html itself).',
+      }),
     },
     resolve: (_root, args, ctx) => gitDeploy(ctx, args.id, args),
   }),
 );
 
-idOperation('mutation', 'hostingGitPull', HostingGitStatus, 'The hosting account id.', gitPull,
-  panel('POST /hosting/:id/git/pull', 'hosting_git_pull', { refuses: [...SITE_WRITE_REFUSALS, GIT_NOT_CONNECTED], summary: 'Pull and publish',
-    description: 'Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.', hints: { destructive: true } }));
+idOperation(
+  'mutation',
+  'hostingGitPull',
+  HostingGitStatus,
+  'The hosting account id.',
+  gitPull,
+  panel('POST /hosting/:id/git/pull', 'hosting_git_pull', {
+    refuses: [...SITE_WRITE_REFUSALS, GIT_NOT_CONNECTED],
+    summary: 'Pull and publish',
+    description:
+      'Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.',
+    hints: { destructive: true },
+  }),
+);
 
-idOperation('mutation', 'hostingGitDisconnect', HostingGitStatus, 'The hosting account id.', gitDisconnect,
-  panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', { refuses: [HOSTING_PROVISIONING], summary: 'Disconnect git deploy',
-    description: 'Disconnect git deploy; the published files stay.' }));
+idOperation(
+  'mutation',
+  'hostingGitDisconnect',
+  HostingGitStatus,
+  'The hosting account id.',
+  gitDisconnect,
+  panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Disconnect git deploy',
+    description: 'Disconnect git deploy; the published files stay.',
+  }),
+);

@@ -13,14 +13,21 @@ const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9][A-Za-z0-9.-]*:[A-Za-z0-9._~/-]+$/
 /** The branch argument's declared rule (git.schema.ts spreads it). */
 export const BRANCH_RULES = {
   // biome-ignore lint/complexity/noUselessEscapeInRegex: the source is published as the OpenAPI pattern (schema/openapi.json) as written
-  pattern: { regex: /^(?!-)(?!\/)(?!.*\/\/)(?!.*\.\.)(?!.*@\{)(?!.*\.lock$)(?!.*\/$)[A-Za-z0-9._\/-]{1,200}$/, means: 'a git branch name (letters, digits, ".", "_", "-", "/"; not starting with "-")' },
+  pattern: {
+    regex: /^(?!-)(?!\/)(?!.*\/\/)(?!.*\.\.)(?!.*@\{)(?!.*\.lock$)(?!.*\/$)[A-Za-z0-9._\/-]{1,200}$/,
+    means: 'a git branch name (letters, digits, ".", "_", "-", "/"; not starting with "-")',
+  },
 } satisfies InputRules;
 
 type Row = NonNullable<Awaited<ReturnType<HostingContext['db']['hostingGitDeploy']['findFirst']>>>;
 
 /** repo_url: an SSH address (`git@host:owner/repo.git` or `ssh://[user@]host[:port]/path`); local paths only with HOSTING_ALLOW_LOCAL_GIT=1. */
 export function checkRepoUrl(input: unknown, allowLocal: boolean): string {
-  const bad = () => badRequest('repo_url must be an SSH repository address such as git@github.com:owner/repo.git or ssh://git@example.com/owner/repo.git.', 'repo_url');
+  const bad = () =>
+    badRequest(
+      'repo_url must be an SSH repository address such as git@github.com:owner/repo.git or ssh://git@example.com/owner/repo.git.',
+      'repo_url',
+    );
   if (typeof input !== 'string') throw bad();
   const url = input.trim();
   // eslint-disable-next-line no-control-regex
@@ -38,7 +45,6 @@ export function checkRepoUrl(input: unknown, allowLocal: boolean): string {
   if (allowLocal && (url.startsWith('file:///') || (url.startsWith('/') && !url.split('/').includes('..')))) return url;
   throw bad();
 }
-
 
 function checkSubdir(input: unknown): string {
   if (input === undefined || input === null || input === '') return '';
@@ -82,14 +88,29 @@ export async function gitDeployKey(ctx: HostingContext, id: string) {
 }
 
 /** Clones repo_url's branch and publishes it; a failure changes nothing (the previous deploy stays). */
-export async function gitDeploy(ctx: HostingContext, id: string, input: { repo_url: unknown; branch?: string | null; subdir?: unknown }) {
+export async function gitDeploy(
+  ctx: HostingContext,
+  id: string,
+  input: { repo_url: unknown; branch?: string | null; subdir?: unknown },
+) {
   const repoUrl = checkRepoUrl(input.repo_url, ctx.app.config.hostingAllowLocalGit);
   const branch = input.branch ?? 'main';
   const subdir = checkSubdir(input.subdir);
   const row = await activeHosting(ctx.db, id);
-  const commit = await driver(ctx.app.hosting.gitDeploy(id, { repoUrl, branch, subdir, quota: await siteQuota(ctx.db, row) }));
+  const commit = await driver(
+    ctx.app.hosting.gitDeploy(id, { repoUrl, branch, subdir, quota: await siteQuota(ctx.db, row) }),
+  );
   const now = ctx.app.clock.now();
-  const data = { repoUrl, branch, subdir, status: 'deployed', commitSha: commit.sha, commitMessage: commit.message.slice(0, 500), lastDeployedAt: now, lastError: null };
+  const data = {
+    repoUrl,
+    branch,
+    subdir,
+    status: 'deployed',
+    commitSha: commit.sha,
+    commitMessage: commit.message.slice(0, 500),
+    lastDeployedAt: now,
+    lastError: null,
+  };
   const saved = await ctx.db.hostingGitDeploy.upsert({
     where: { hostingId: id },
     create: { hostingId: id, accountId: row.accountId, ...data, createdAt: now, updatedAt: now },
@@ -105,19 +126,33 @@ export const GIT_NOT_CONNECTED = refusal(409, 'Git deploy is not connected: depl
 export async function gitPull(ctx: HostingContext, id: string) {
   const hosting = await activeHosting(ctx.db, id);
   const row = await findDeploy(ctx, id);
-  if (!row) throw GIT_NOT_CONNECTED.error('Git deploy is not connected; deploy a repository first (POST /hosting/:id/git/deploy).');
+  if (!row)
+    throw GIT_NOT_CONNECTED.error(
+      'Git deploy is not connected; deploy a repository first (POST /hosting/:id/git/deploy).',
+    );
   const now = ctx.app.clock.now();
   const quota = await siteQuota(ctx.db, hosting);
   try {
     const commit = await ctx.app.hosting.gitPull(id, { branch: row.branch, subdir: row.subdir, quota });
     const saved = await ctx.db.hostingGitDeploy.update({
       where: { hostingId: id },
-      data: { status: 'deployed', commitSha: commit.sha, commitMessage: commit.message.slice(0, 500), lastDeployedAt: now, lastError: null, updatedAt: now },
+      data: {
+        status: 'deployed',
+        commitSha: commit.sha,
+        commitMessage: commit.message.slice(0, 500),
+        lastDeployedAt: now,
+        lastError: null,
+        updatedAt: now,
+      },
     });
     return statusView(saved);
   } catch (err) {
     const api = asApiError(err);
-    if (api !== err) await ctx.db.hostingGitDeploy.update({ where: { hostingId: id }, data: { status: 'failed', lastError: (err as Error).message.slice(0, 1000), updatedAt: now } });
+    if (api !== err)
+      await ctx.db.hostingGitDeploy.update({
+        where: { hostingId: id },
+        data: { status: 'failed', lastError: (err as Error).message.slice(0, 1000), updatedAt: now },
+      });
     throw api;
   }
 }
@@ -132,7 +167,11 @@ export async function gitDisconnect(ctx: HostingContext, id: string) {
 
 function webhookView(ctx: HostingContext, id: string, row: Row | null) {
   if (!row?.webhookEnabled || !row.webhookSecretEnc) return { enabled: false, url: null, secret: null };
-  return { enabled: true, url: webhookUrl(ctx, id), secret: decryptSecret(ctx.app.webhookSecretKey, `git:${id}`, row.webhookSecretEnc) };
+  return {
+    enabled: true,
+    url: webhookUrl(ctx, id),
+    secret: decryptSecret(ctx.app.webhookSecretKey, `git:${id}`, row.webhookSecretEnc),
+  };
 }
 
 export async function gitWebhook(ctx: HostingContext, id: string) {
@@ -144,18 +183,28 @@ export async function gitWebhook(ctx: HostingContext, id: string) {
 export async function enableGitWebhook(ctx: HostingContext, id: string) {
   await activeHosting(ctx.db, id);
   const row = await findDeploy(ctx, id);
-  if (!row) throw GIT_NOT_CONNECTED.error('Git deploy is not connected; deploy a repository first (POST /hosting/:id/git/deploy).');
+  if (!row)
+    throw GIT_NOT_CONNECTED.error(
+      'Git deploy is not connected; deploy a repository first (POST /hosting/:id/git/deploy).',
+    );
   if (row.webhookEnabled) return webhookView(ctx, id, row);
   const secret = `gdh_${randomBytes(24).toString('base64url')}`;
   const saved = await ctx.db.hostingGitDeploy.update({
     where: { hostingId: id },
-    data: { webhookEnabled: true, webhookSecretEnc: encryptSecret(ctx.app.webhookSecretKey, `git:${id}`, secret), updatedAt: ctx.app.clock.now() },
+    data: {
+      webhookEnabled: true,
+      webhookSecretEnc: encryptSecret(ctx.app.webhookSecretKey, `git:${id}`, secret),
+      updatedAt: ctx.app.clock.now(),
+    },
   });
   return webhookView(ctx, id, saved);
 }
 
 export async function disableGitWebhook(ctx: HostingContext, id: string) {
   await activeHosting(ctx.db, id);
-  await ctx.db.hostingGitDeploy.updateMany({ where: { hostingId: id }, data: { webhookEnabled: false, webhookSecretEnc: null, updatedAt: ctx.app.clock.now() } });
+  await ctx.db.hostingGitDeploy.updateMany({
+    where: { hostingId: id },
+    data: { webhookEnabled: false, webhookSecretEnc: null, updatedAt: ctx.app.clock.now() },
+  });
   return { enabled: false, url: null, secret: null };
 }

@@ -6,8 +6,23 @@ import { hostingByIds, listHosting } from './service.ts';
 
 accountListEdge('hostingAccounts', 'hosting:read', HostingAccount, 'Hosting accounts, newest first.', listHosting);
 
-nodeKind({ prefix: 'hst', typename: 'HostingAccount', scope: 'hosting:read', load: (ctx, ids) => hostingByIds(ctx, ids) });
+nodeKind({
+  prefix: 'hst',
+  typename: 'HostingAccount',
+  scope: 'hosting:read',
+  load: (ctx, ids) => hostingByIds(ctx, ids),
+});
 
 // Backups and browser-SSH sessions are control-panel resources: their operations need hosting:manage.
-nodeKind({ prefix: 'hbk', typename: 'HostingBackup', scope: 'hosting:manage', load: (ctx, ids) => backupsByIds(ctx, ids) });
-nodeKind({ prefix: 'hss', typename: 'HostingSshSession', scope: 'hosting:manage', load: (ctx, ids) => liveSshSessionsByIds(ctx, ids) });
+nodeKind({
+  prefix: 'hbk',
+  typename: 'HostingBackup',
+  scope: 'hosting:manage',
+  load: (ctx, ids) => backupsByIds(ctx, ids),
+});
+nodeKind({
+  prefix: 'hss',
+  typename: 'HostingSshSession',
+  scope: 'hosting:manage',
+  load: (ctx, ids) => liveSshSessionsByIds(ctx, ids),
+});

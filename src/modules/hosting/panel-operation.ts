@@ -1,8 +1,11 @@
 import { operation, type OperationMeta } from '../../schema/operation.ts';
 
 /** Every control-panel operation: scope hosting:manage, area hosting. */
-export const panel = (rest: OperationMeta['rest'], tool: string, meta: Pick<OperationMeta, 'summary' | 'description'> & Partial<OperationMeta>) =>
-  operation({ scope: 'hosting:manage', rest, area: 'hosting', tool, ...meta });
+export const panel = (
+  rest: OperationMeta['rest'],
+  tool: string,
+  meta: Pick<OperationMeta, 'summary' | 'description'> & Partial<OperationMeta>,
+) => operation({ scope: 'hosting:manage', rest, area: 'hosting', tool, ...meta });
 
 /** What a service function resolves to: the shape its GraphQL object type exposes. */
 export type Out<F extends (...args: never) => unknown> = Awaited<ReturnType<F>>;

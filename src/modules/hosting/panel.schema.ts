@@ -6,8 +6,25 @@ import { idOperation } from '../../schema/operation-fields.ts';
 import { listType } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
 import {
-  enableSshAccess, getCron, hostingStats, launchSsh, listProtectedDirs, LOG_LINES_DEFAULT, PANEL_RULES, removeProtectedDir, requestWafAccess,
-  setCron, setPhpVersion, setProtectedDir, sshAccess, stopSsh, tailLog, visitorStats, wafAccess, wafStatus, SSH_ACCESS_OFF,
+  enableSshAccess,
+  getCron,
+  hostingStats,
+  launchSsh,
+  listProtectedDirs,
+  LOG_LINES_DEFAULT,
+  PANEL_RULES,
+  removeProtectedDir,
+  requestWafAccess,
+  setCron,
+  setPhpVersion,
+  setProtectedDir,
+  sshAccess,
+  stopSsh,
+  tailLog,
+  visitorStats,
+  wafAccess,
+  wafStatus,
+  SSH_ACCESS_OFF,
 } from './panel.ts';
 import { retryCertificate, HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
 import { HostingCertificate } from './accounts.schema.ts';
@@ -17,16 +34,25 @@ import { panel, type Out } from './panel-operation.ts';
 
 const Usage = builder.objectRef<{ used: number; quota: number }>('HostingUsage').implement({
   description: 'A count against its plan quota.',
-  fields: (t) => ({ used: t.exposeInt('used', { description: 'In use now.' }), quota: t.exposeInt('quota', { description: 'What the plan allows.' }) }),
-});
-const ByteUsage = builder.objectRef<{ usedBytes: number; quotaBytes: number; periodStart?: Date }>('HostingByteUsage').implement({
-  description: 'Bytes against their plan quota.',
   fields: (t) => ({
-    usedBytes: t.exposeFloat('usedBytes', { description: 'Bytes used.' }),
-    quotaBytes: t.exposeFloat('quotaBytes', { description: 'Bytes the plan allows.' }),
-    periodStart: t.expose('periodStart', { type: 'DateTime', nullable: true, description: 'Start of the counting period (bandwidth: the calendar month, UTC).' }),
+    used: t.exposeInt('used', { description: 'In use now.' }),
+    quota: t.exposeInt('quota', { description: 'What the plan allows.' }),
   }),
 });
+const ByteUsage = builder
+  .objectRef<{ usedBytes: number; quotaBytes: number; periodStart?: Date }>('HostingByteUsage')
+  .implement({
+    description: 'Bytes against their plan quota.',
+    fields: (t) => ({
+      usedBytes: t.exposeFloat('usedBytes', { description: 'Bytes used.' }),
+      quotaBytes: t.exposeFloat('quotaBytes', { description: 'Bytes the plan allows.' }),
+      periodStart: t.expose('periodStart', {
+        type: 'DateTime',
+        nullable: true,
+        description: 'Start of the counting period (bandwidth: the calendar month, UTC).',
+      }),
+    }),
+  });
 
 const HostingStats = builder.objectRef<Out<typeof hostingStats>>('HostingStats').implement({
   description: 'Disk usage, inode count, bandwidth and mailbox count of a hosting account, with the plan quotas.',
@@ -35,38 +61,73 @@ const HostingStats = builder.objectRef<Out<typeof hostingStats>>('HostingStats')
     sampledAt: t.expose('sampledAt', { type: 'DateTime', description: 'When the figures were taken.' }),
     disk: t.field({ type: ByteUsage, description: 'Disk space of the files.', resolve: (s) => s.disk }),
     inodes: t.field({ type: Usage, description: 'Files and directories (inodes).', resolve: (s) => s.inodes }),
-    bandwidth: t.field({ type: ByteUsage, description: 'Traffic served this calendar month (UTC).', resolve: (s) => s.bandwidth }),
+    bandwidth: t.field({
+      type: ByteUsage,
+      description: 'Traffic served this calendar month (UTC).',
+      resolve: (s) => s.bandwidth,
+    }),
     mailboxes: t.field({ type: Usage, description: 'Mailboxes.', resolve: (s) => s.mailboxes }),
     databases: t.field({ type: Usage, description: 'Extra MySQL databases.', resolve: (s) => s.databases }),
   }),
 });
 
-idOperation('query', 'hostingStats', HostingStats, 'The hosting account id.', hostingStats,
-  panel('GET /hosting/:id/stats', 'hosting_stats', { refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED], summary: 'Get hosting usage',
-    description: 'Disk, inode, bandwidth (this calendar month, UTC), mailbox and database usage of a hosting account, with the plan quotas.' }));
+idOperation(
+  'query',
+  'hostingStats',
+  HostingStats,
+  'The hosting account id.',
+  hostingStats,
+  panel('GET /hosting/:id/stats', 'hosting_stats', {
+    refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
+    summary: 'Get hosting usage',
+    description:
+      'Disk, inode, bandwidth (this calendar month, UTC), mailbox and database usage of a hosting account, with the plan quotas.',
+  }),
+);
 
 const HostingLog = builder.objectRef<Out<typeof tailLog>>('HostingLog').implement({
   description: 'The tail of a web-server log, oldest line first.',
-  fields: (t) => ({ kind: t.exposeString('kind', { ...values(PANEL_RULES.logKind.oneOf), description: 'access or error.' }), lines: t.exposeStringList('lines', { description: 'The last lines, oldest first.' }) }),
+  fields: (t) => ({
+    kind: t.exposeString('kind', { ...values(PANEL_RULES.logKind.oneOf), description: 'access or error.' }),
+    lines: t.exposeStringList('lines', { description: 'The last lines, oldest first.' }),
+  }),
 });
 
 builder.queryField('hostingLogs', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/logs', 'hosting_logs', { refuses: [HOSTING_PROVISIONING], summary: 'Tail a site log',
-      description: 'The last lines of the access or error log of the site, oldest first.' }),
+    ...panel('GET /hosting/:id/logs', 'hosting_logs', {
+      refuses: [HOSTING_PROVISIONING],
+      summary: 'Tail a site log',
+      description: 'The last lines of the access or error log of the site, oldest first.',
+    }),
     type: HostingLog,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
       kind: t.arg.string({ required: true, description: 'access or error.', ...rules(PANEL_RULES.logKind) }),
-      lines: t.arg.int({ required: false, description: `Lines from the end (default ${LOG_LINES_DEFAULT}).`, ...rules(PANEL_RULES.logLines) }),
+      lines: t.arg.int({
+        required: false,
+        description: `Lines from the end (default ${LOG_LINES_DEFAULT}).`,
+        ...rules(PANEL_RULES.logLines),
+      }),
     },
     resolve: (_root, args, ctx) => tailLog(ctx, args.id, args.kind as 'access' | 'error', args.lines),
   }),
 );
 
-idOperation('mutation', 'hostingCertRetry', HostingCertificate, 'The hosting account id.', retryCertificate,
-  panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', { refuses: [HOSTING_PROVISIONING], summary: 'Retry the certificate',
-    description: 'Retry certificate issuance now: the DNS of each name is checked again. Answers the certificate state.', hints: { idempotent: true } }));
+idOperation(
+  'mutation',
+  'hostingCertRetry',
+  HostingCertificate,
+  'The hosting account id.',
+  retryCertificate,
+  panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Retry the certificate',
+    description:
+      'Retry certificate issuance now: the DNS of each name is checked again. Answers the certificate state.',
+    hints: { idempotent: true },
+  }),
+);
 
 const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingPhpVersion').implement({
   description: 'The PHP-FPM version of the site and the versions its plan offers.',
@@ -79,10 +140,16 @@ const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingP
 
 builder.mutationField('hostingPhpVersionSet', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/php-version', 'hosting_php_version_set', { refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED], summary: 'Set the PHP version',
-      description: 'Switch the PHP-FPM version of the site to one its plan offers (400 names the versions offered).' }),
+    ...panel('PUT /hosting/:id/php-version', 'hosting_php_version_set', {
+      refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
+      summary: 'Set the PHP version',
+      description: 'Switch the PHP-FPM version of the site to one its plan offers (400 names the versions offered).',
+    }),
     type: HostingPhpVersion,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), php_version: t.arg.string({ required: true, description: 'One of the plan phpVersions, e.g. 8.3.' }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      php_version: t.arg.string({ required: true, description: 'One of the plan phpVersions, e.g. 8.3.' }),
+    },
     resolve: (_root, args, ctx) => setPhpVersion(ctx, args.id, args.php_version),
   }),
 );
@@ -98,7 +165,10 @@ const VisitorPoint = builder.objectRef<Out<typeof visitorStats>['series'][number
 });
 const TopPage = builder.objectRef<{ path: string; views: number }>('HostingTopPage').implement({
   description: 'A page and its views over the period.',
-  fields: (t) => ({ path: t.exposeString('path', { description: 'URL path of the page.', ...example('/pricing') }), views: t.exposeInt('views', { description: 'Page views.' }) }),
+  fields: (t) => ({
+    path: t.exposeString('path', { description: 'URL path of the page.', ...example('/pricing') }),
+    views: t.exposeInt('views', { description: 'Page views.' }),
+  }),
 });
 const HostingVisitorStats = builder.objectRef<Out<typeof visitorStats>>('HostingVisitorStats').implement({
   description: 'Visitor statistics over a period: totals, top pages and a series (hourly for 24h, daily otherwise).',
@@ -111,17 +181,32 @@ const HostingVisitorStats = builder.objectRef<Out<typeof visitorStats>>('Hosting
     uniqueVisitors: t.exposeInt('uniqueVisitors', { description: 'Distinct visitors over the period.' }),
     pageViews: t.exposeInt('pageViews', { description: 'Page views over the period.' }),
     bandwidthBytes: t.exposeFloat('bandwidthBytes', { description: 'Bytes served over the period.' }),
-    topPages: t.field({ type: [TopPage], description: 'The most viewed pages, most first.', resolve: (s) => s.topPages }),
-    series: t.field({ type: [VisitorPoint], description: 'The period hour by hour (24h) or day by day, oldest first.', resolve: (s) => s.series }),
+    topPages: t.field({
+      type: [TopPage],
+      description: 'The most viewed pages, most first.',
+      resolve: (s) => s.topPages,
+    }),
+    series: t.field({
+      type: [VisitorPoint],
+      description: 'The period hour by hour (24h) or day by day, oldest first.',
+      resolve: (s) => s.series,
+    }),
   }),
 });
 
 builder.queryField('hostingVisitorStats', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/visitor-stats', 'hosting_visitor_stats', { refuses: [HOSTING_PROVISIONING], summary: 'Get visitor statistics',
-      description: 'Visits, unique visitors and page views of the site over 24h, 7d or 30d, with a series and the top pages.' }),
+    ...panel('GET /hosting/:id/visitor-stats', 'hosting_visitor_stats', {
+      refuses: [HOSTING_PROVISIONING],
+      summary: 'Get visitor statistics',
+      description:
+        'Visits, unique visitors and page views of the site over 24h, 7d or 30d, with a series and the top pages.',
+    }),
     type: HostingVisitorStats,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), period: t.arg.string({ required: true, description: '24h, 7d or 30d.', ...rules(PANEL_RULES.period) }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      period: t.arg.string({ required: true, description: '24h, 7d or 30d.', ...rules(PANEL_RULES.period) }),
+    },
     resolve: (_root, args, ctx) => visitorStats(ctx, args.id, args.period),
   }),
 );
@@ -130,33 +215,67 @@ builder.queryField('hostingVisitorStats', (t) =>
 
 const HostingCronJob = builder.objectRef<{ schedule: string; command: string }>('HostingCronJob').implement({
   description: 'One crontab line.',
-  fields: (t) => ({ schedule: t.exposeString('schedule', { description: 'Five cron fields, or a macro such as @daily (UTC).' }), command: t.exposeString('command', { description: 'The command, run as the account user.' }) }),
+  fields: (t) => ({
+    schedule: t.exposeString('schedule', { description: 'Five cron fields, or a macro such as @daily (UTC).' }),
+    command: t.exposeString('command', { description: 'The command, run as the account user.' }),
+  }),
 });
 const HostingCrontab = builder.objectRef<Out<typeof getCron>>('HostingCrontab').implement({
   description: 'The crontab: its fixed header and the jobs, in order.',
   fields: (t) => ({
-    header: t.exposeString('header', { description: 'Lines the panel writes above the jobs (SHELL, PATH, MAILTO, CRON_TZ); not editable.' }),
+    header: t.exposeString('header', {
+      description: 'Lines the panel writes above the jobs (SHELL, PATH, MAILTO, CRON_TZ); not editable.',
+    }),
     jobs: t.field({ type: [HostingCronJob], description: 'The jobs, in crontab order.', resolve: (c) => c.jobs }),
   }),
 });
 const HostingCronJobInput = builder.inputType('HostingCronJobInput', {
   description: 'One crontab line.',
   fields: (t) => ({
-    schedule: t.string({ required: true, description: 'Five cron fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly.' }),
-    command: t.string({ required: true, description: 'A single line, at most 1000 characters.', ...rules(PANEL_RULES.cronCommand) }),
+    schedule: t.string({
+      required: true,
+      description:
+        'Five cron fields (minute hour day-of-month month day-of-week) or @hourly, @daily, @weekly, @monthly, @yearly.',
+    }),
+    command: t.string({
+      required: true,
+      description: 'A single line, at most 1000 characters.',
+      ...rules(PANEL_RULES.cronCommand),
+    }),
   }),
 });
 
-idOperation('query', 'hostingCron', HostingCrontab, 'The hosting account id.', getCron,
-  panel('GET /hosting/:id/cron', 'hosting_cron_get', { refuses: [HOSTING_PROVISIONING], summary: 'Get the crontab',
-    description: 'The crontab header and the cron jobs of the account.' }));
+idOperation(
+  'query',
+  'hostingCron',
+  HostingCrontab,
+  'The hosting account id.',
+  getCron,
+  panel('GET /hosting/:id/cron', 'hosting_cron_get', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Get the crontab',
+    description: 'The crontab header and the cron jobs of the account.',
+  }),
+);
 
 builder.mutationField('hostingCronSet', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/cron', 'hosting_cron_set', { refuses: [HOSTING_PROVISIONING], summary: 'Replace the crontab',
-      description: 'Replace every cron job of the account with the list given; an empty list clears the crontab. 400 names the first invalid schedule or command; nothing changes then.' }),
+    ...panel('PUT /hosting/:id/cron', 'hosting_cron_set', {
+      refuses: [HOSTING_PROVISIONING],
+      summary: 'Replace the crontab',
+      description:
+        'Replace every cron job of the account with the list given; an empty list clears the crontab. 400 names the first invalid schedule or command; nothing changes then.',
+    }),
     type: HostingCrontab,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), jobs: t.arg({ type: [HostingCronJobInput], required: true, description: 'At most 50 jobs.', ...rules(PANEL_RULES.cronJobs) }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      jobs: t.arg({
+        type: [HostingCronJobInput],
+        required: true,
+        description: 'At most 50 jobs.',
+        ...rules(PANEL_RULES.cronJobs),
+      }),
+    },
     resolve: (_root, args, ctx) => setCron(ctx, args.id, args.jobs),
   }),
 );
@@ -166,7 +285,10 @@ builder.mutationField('hostingCronSet', (t) =>
 const HostingProtectedDir = builder.objectRef<Out<typeof setProtectedDir>>('HostingProtectedDir').implement({
   description: 'A password-protected directory (the password is never returned).',
   fields: (t) => ({
-    path: t.exposeString('path', { description: 'The directory, absolute inside the account.', ...example('/public_html/admin') }),
+    path: t.exposeString('path', {
+      description: 'The directory, absolute inside the account.',
+      ...example('/public_html/admin'),
+    }),
     basic_user: t.exposeString('basic_user', { description: 'The HTTP basic-auth user name.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was protected.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its user or password last changed.' }),
@@ -174,15 +296,23 @@ const HostingProtectedDir = builder.objectRef<Out<typeof setProtectedDir>>('Host
 });
 const PathDeleted = builder.objectRef<{ path: string; deleted: boolean }>('HostingPathDeleted').implement({
   description: 'A directory whose protection was removed.',
-  fields: (t) => ({ path: t.exposeString('path', { description: 'The directory, no longer protected.', ...example('/public_html/admin') }), deleted: t.exposeBoolean('deleted', { description: 'Always true.' }) }),
+  fields: (t) => ({
+    path: t.exposeString('path', {
+      description: 'The directory, no longer protected.',
+      ...example('/public_html/admin'),
+    }),
+    deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
+  }),
 });
 
 const HostingProtectedDirList = listType('HostingProtectedDirList', HostingProtectedDir);
 
 builder.queryField('hostingProtectedDirs', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/protected-dirs', 'hosting_protected_dirs_list', { summary: 'List protected directories',
-      description: 'The directories protected by HTTP basic auth, with their user, whole.' }),
+    ...panel('GET /hosting/:id/protected-dirs', 'hosting_protected_dirs_list', {
+      summary: 'List protected directories',
+      description: 'The directories protected by HTTP basic auth, with their user, whole.',
+    }),
     type: HostingProtectedDirList,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listProtectedDirs(ctx, args.id)),
@@ -191,13 +321,22 @@ builder.queryField('hostingProtectedDirs', (t) =>
 
 builder.mutationField('hostingProtectedDirSet', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/protected-dirs', 'hosting_protected_dir_set', { refuses: [HOSTING_PROVISIONING], summary: 'Protect a directory',
-      description: 'Protect an existing directory with HTTP basic auth, or change its user and password. The password is stored only as a bcrypt hash.', hints: { idempotent: true } }),
+    ...panel('POST /hosting/:id/protected-dirs', 'hosting_protected_dir_set', {
+      refuses: [HOSTING_PROVISIONING],
+      summary: 'Protect a directory',
+      description:
+        'Protect an existing directory with HTTP basic auth, or change its user and password. The password is stored only as a bcrypt hash.',
+      hints: { idempotent: true },
+    }),
     type: HostingProtectedDir,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
       path: t.arg.string({ required: true, description: 'An existing directory, e.g. /public_html/admin.' }),
-      basic_user: t.arg.string({ required: true, description: '1 to 64 letters, digits, ".", "-" or "_".', ...rules(PANEL_RULES.basicUser) }),
+      basic_user: t.arg.string({
+        required: true,
+        description: '1 to 64 letters, digits, ".", "-" or "_".',
+        ...rules(PANEL_RULES.basicUser),
+      }),
       password: t.arg.string({ required: true, description: '8 to 72 bytes; stored only as a bcrypt hash.' }),
     },
     resolve: (_root, args, ctx) => setProtectedDir(ctx, args.id, args),
@@ -206,10 +345,16 @@ builder.mutationField('hostingProtectedDirSet', (t) =>
 
 builder.mutationField('hostingProtectedDirDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/protected-dirs', 'hosting_protected_dir_delete', { refuses: [HOSTING_PROVISIONING], summary: 'Unprotect a directory',
-      description: 'Remove the password protection of a directory; its files stay. 404 when it is not protected.' }),
+    ...panel('DELETE /hosting/:id/protected-dirs', 'hosting_protected_dir_delete', {
+      refuses: [HOSTING_PROVISIONING],
+      summary: 'Unprotect a directory',
+      description: 'Remove the password protection of a directory; its files stay. 404 when it is not protected.',
+    }),
     type: PathDeleted,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }), path: t.arg.string({ required: true, description: 'The protected directory.' }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      path: t.arg.string({ required: true, description: 'The protected directory.' }),
+    },
     resolve: (_root, args, ctx) => removeProtectedDir(ctx, args.id, args.path),
   }),
 );
@@ -220,7 +365,11 @@ const HostingWafAccess = builder.objectRef<Out<typeof wafAccess>>('HostingWafAcc
   description: 'Temporary access to the web application firewall log.',
   fields: (t) => ({
     active: t.exposeBoolean('active', { description: 'True while the WAF log can be viewed.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'When access ends; null when not active.' }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When access ends; null when not active.',
+    }),
   }),
 });
 const HostingWaf = builder.objectRef<Out<typeof wafStatus>>('HostingWaf').implement({
@@ -231,66 +380,169 @@ const HostingWaf = builder.objectRef<Out<typeof wafStatus>>('HostingWaf').implem
     mode: t.exposeString('mode', { description: 'blocking: matching requests are refused.', ...example('blocking') }),
     ruleset: t.exposeString('ruleset', { description: 'The rule set in force.', ...example('OWASP CRS 4') }),
     blockedRequests24h: t.exposeInt('blockedRequests24h', { description: 'Requests blocked in the last 24 hours.' }),
-    logAccess: t.field({ type: HostingWafAccess, description: 'Temporary access to the WAF log.', resolve: (w) => w.logAccess }),
+    logAccess: t.field({
+      type: HostingWafAccess,
+      description: 'Temporary access to the WAF log.',
+      resolve: (w) => w.logAccess,
+    }),
   }),
 });
 
-idOperation('query', 'hostingWaf', HostingWaf, 'The hosting account id.', wafStatus,
-  panel('GET /hosting/:id/waf', 'hosting_waf_status', { refuses: [HOSTING_PROVISIONING], summary: 'Get the WAF status',
-    description: 'The web application firewall of the site: mode, ruleset and requests blocked in the last 24 hours.' }));
+idOperation(
+  'query',
+  'hostingWaf',
+  HostingWaf,
+  'The hosting account id.',
+  wafStatus,
+  panel('GET /hosting/:id/waf', 'hosting_waf_status', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Get the WAF status',
+    description: 'The web application firewall of the site: mode, ruleset and requests blocked in the last 24 hours.',
+  }),
+);
 
-idOperation('query', 'hostingWafAccess', HostingWafAccess, 'The hosting account id.', wafAccess,
-  panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', { refuses: [HOSTING_PROVISIONING], summary: 'Get WAF-log access',
-    description: 'Whether temporary access to the WAF log is active, and until when.', notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }));
+idOperation(
+  'query',
+  'hostingWafAccess',
+  HostingWafAccess,
+  'The hosting account id.',
+  wafAccess,
+  panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Get WAF-log access',
+    description: 'Whether temporary access to the WAF log is active, and until when.',
+    notTool: 'temporary WAF-log access opens the log viewer for a person at a browser',
+  }),
+);
 
-idOperation('mutation', 'hostingWafAccessRequest', HostingWafAccess, 'The hosting account id.', requestWafAccess,
-  panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', { refuses: [HOSTING_PROVISIONING], summary: 'Request WAF-log access',
-    description: 'Open access to the WAF log for 60 minutes from now.', notTool: 'temporary WAF-log access opens the log viewer for a person at a browser' }));
+idOperation(
+  'mutation',
+  'hostingWafAccessRequest',
+  HostingWafAccess,
+  'The hosting account id.',
+  requestWafAccess,
+  panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Request WAF-log access',
+    description: 'Open access to the WAF log for 60 minutes from now.',
+    notTool: 'temporary WAF-log access opens the log viewer for a person at a browser',
+  }),
+);
 
 // ------------------------------------------------------------------ browser SSH
 
 const HostingSshSession = builder.objectRef<{ id: string; expiresAt: Date }>('HostingSshSession').implement({
   description: 'A live browser-SSH session.',
   interfaces: [Node],
-  fields: (t) => ({ id: t.exposeID('id', { description: 'The session id (hss_…).' }), expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When it ends at the latest.' }) }),
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The session id (hss_…).' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When it ends at the latest.' }),
+  }),
 });
 const HostingSshAccess = builder.objectRef<Out<typeof sshAccess>>('HostingSshAccess').implement({
   description: 'Whether browser-SSH access is enabled, and the live session if any.',
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'True once browser SSH is enabled.' }),
-    enabledAt: t.expose('enabledAt', { type: 'DateTime', nullable: true, description: 'When it was enabled; null when not.' }),
-    session: t.field({ type: HostingSshSession, nullable: true, description: 'The live session; null when none.', resolve: (a) => a.session }),
+    enabledAt: t.expose('enabledAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was enabled; null when not.',
+    }),
+    session: t.field({
+      type: HostingSshSession,
+      nullable: true,
+      description: 'The live session; null when none.',
+      resolve: (a) => a.session,
+    }),
   }),
 });
 const HostingSshLaunch = builder.objectRef<Out<typeof launchSsh>>('HostingSshLaunch').implement({
   description: 'A browser-SSH session: open the URL (or pass the token) before it expires.',
   fields: (t) => ({
     sessionId: t.exposeString('sessionId', { description: 'The session id (hss_…).' }),
-    url: t.exposeString('url', { description: 'Opens the terminal in a browser; it carries the token.', ...example('https://cloud.example.com/ssh-terminal/hss_01jq8k2m4p6rab3c5d7e9f1g2h#token=sshs_Xk3v9QmB2rT7yL0pW5nZ8cD1fG4hJ6sA') }),
+    url: t.exposeString('url', {
+      description: 'Opens the terminal in a browser; it carries the token.',
+      ...example(
+        'https://cloud.example.com/ssh-terminal/hss_01jq8k2m4p6rab3c5d7e9f1g2h#token=sshs_Xk3v9QmB2rT7yL0pW5nZ8cD1fG4hJ6sA',
+      ),
+    }),
     token: t.exposeString('token', { description: 'Shown once; stored only as a hash.' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When the session ends (15 minutes after launch).' }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      description: 'When the session ends (15 minutes after launch).',
+    }),
   }),
 });
 const HostingSshStop = builder.objectRef<Out<typeof stopSsh>>('HostingSshStop').implement({
   description: 'The browser-SSH session stopped, if one was live.',
-  fields: (t) => ({ stopped: t.exposeBoolean('stopped', { description: 'False when no session was live.' }), sessionId: t.exposeString('sessionId', { nullable: true, description: 'The session stopped; null when none was live.' }) }),
+  fields: (t) => ({
+    stopped: t.exposeBoolean('stopped', { description: 'False when no session was live.' }),
+    sessionId: t.exposeString('sessionId', {
+      nullable: true,
+      description: 'The session stopped; null when none was live.',
+    }),
+  }),
 });
 
 /** Why the browser-SSH operations are not MCP tools. */
-const BROWSER_SSH_NOT_A_TOOL = 'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)';
+const BROWSER_SSH_NOT_A_TOOL =
+  'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)';
 
-idOperation('query', 'hostingSshAccess', HostingSshAccess, 'The hosting account id.', sshAccess,
-  panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', { refuses: [HOSTING_PROVISIONING], summary: 'Get browser-SSH access',
-    description: 'Whether browser-SSH access is enabled for the account, and the live session if any.', notTool: BROWSER_SSH_NOT_A_TOOL }));
+idOperation(
+  'query',
+  'hostingSshAccess',
+  HostingSshAccess,
+  'The hosting account id.',
+  sshAccess,
+  panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Get browser-SSH access',
+    description: 'Whether browser-SSH access is enabled for the account, and the live session if any.',
+    notTool: BROWSER_SSH_NOT_A_TOOL,
+  }),
+);
 
-idOperation('mutation', 'hostingSshAccessEnable', HostingSshAccess, 'The hosting account id.', enableSshAccess,
-  panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', { refuses: [HOSTING_PROVISIONING], summary: 'Enable browser SSH',
-    description: 'Enable browser-SSH access for the account; sessions can then be launched.', notTool: BROWSER_SSH_NOT_A_TOOL, hints: { idempotent: true } }));
+idOperation(
+  'mutation',
+  'hostingSshAccessEnable',
+  HostingSshAccess,
+  'The hosting account id.',
+  enableSshAccess,
+  panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Enable browser SSH',
+    description: 'Enable browser-SSH access for the account; sessions can then be launched.',
+    notTool: BROWSER_SSH_NOT_A_TOOL,
+    hints: { idempotent: true },
+  }),
+);
 
-idOperation('mutation', 'hostingSshLaunch', HostingSshLaunch, 'The hosting account id.', launchSsh,
-  panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', { refuses: [HOSTING_PROVISIONING, SSH_ACCESS_OFF], summary: 'Launch a browser-SSH session',
-    description: 'Start a browser-SSH session and return a short-lived URL and token to open it. 409 until access is enabled (POST …/ssh-terminal/access).', notTool: BROWSER_SSH_NOT_A_TOOL }));
+idOperation(
+  'mutation',
+  'hostingSshLaunch',
+  HostingSshLaunch,
+  'The hosting account id.',
+  launchSsh,
+  panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', {
+    refuses: [HOSTING_PROVISIONING, SSH_ACCESS_OFF],
+    summary: 'Launch a browser-SSH session',
+    description:
+      'Start a browser-SSH session and return a short-lived URL and token to open it. 409 until access is enabled (POST …/ssh-terminal/access).',
+    notTool: BROWSER_SSH_NOT_A_TOOL,
+  }),
+);
 
-idOperation('mutation', 'hostingSshStop', HostingSshStop, 'The hosting account id.', stopSsh,
-  panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', { refuses: [HOSTING_PROVISIONING], summary: 'Stop the browser-SSH session',
-    description: 'Stop the live browser-SSH session, if any.', notTool: BROWSER_SSH_NOT_A_TOOL, hints: { idempotent: true } }));
+idOperation(
+  'mutation',
+  'hostingSshStop',
+  HostingSshStop,
+  'The hosting account id.',
+  stopSsh,
+  panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', {
+    refuses: [HOSTING_PROVISIONING],
+    summary: 'Stop the browser-SSH session',
+    description: 'Stop the live browser-SSH session, if any.',
+    notTool: BROWSER_SSH_NOT_A_TOOL,
+    hints: { idempotent: true },
+  }),
+);

@@ -13,7 +13,10 @@ export async function setPhpVersion(ctx: HostingContext, id: string, version: un
   const row = await activeHosting(ctx.db, id);
   const plan = await planOf(ctx.db, row);
   if (typeof version !== 'string' || !plan.phpVersions.includes(version)) {
-    throw badRequest(`php_version must be one of ${plan.phpVersions.join(', ')} on the ${plan.name} plan.`, 'php_version');
+    throw badRequest(
+      `php_version must be one of ${plan.phpVersions.join(', ')} on the ${plan.name} plan.`,
+      'php_version',
+    );
   }
   const updated = await ctx.db.hostingAccount.update({ where: { id }, data: { phpVersion: version } });
   return { id, php_version: updated.phpVersion, availableVersions: plan.phpVersions };
@@ -61,14 +64,22 @@ export async function hostingStats(ctx: HostingContext, id: string) {
     sampledAt: now,
     disk: { usedBytes: usage.diskBytes, quotaBytes: plan.diskQuotaMb * 1024 * 1024 },
     inodes: { used: usage.inodes, quota: plan.inodeQuota },
-    bandwidth: { usedBytes: servedBytes(id, since, now.getTime()), quotaBytes: plan.bandwidthQuotaGb * 1024 ** 3, periodStart: new Date(monthStart) },
+    bandwidth: {
+      usedBytes: servedBytes(id, since, now.getTime()),
+      quotaBytes: plan.bandwidthQuotaGb * 1024 ** 3,
+      periodStart: new Date(monthStart),
+    },
     // Mailboxes on the account's domains: the mail module counts them once it exists; none yet.
     mailboxes: { used: 0, quota: plan.mailboxes },
     databases: { used: await ctx.db.hostingDatabase.count({ where: { hostingId: id } }), quota: plan.databases },
   };
 }
 
-const PERIODS = { '24h': { hours: 24, bucketHours: 1 }, '7d': { hours: 168, bucketHours: 24 }, '30d': { hours: 720, bucketHours: 24 } } as const;
+const PERIODS = {
+  '24h': { hours: 24, bucketHours: 1 },
+  '7d': { hours: 168, bucketHours: 24 },
+  '30d': { hours: 720, bucketHours: 24 },
+} as const;
 
 export async function visitorStats(ctx: HostingContext, id: string, period: string) {
   const row = await activeHosting(ctx.db, id);
@@ -89,7 +100,8 @@ export async function visitorStats(ctx: HostingContext, id: string, period: stri
       const views = Math.round(60 + unit(id, 'pv', h) * 120);
       pageViews += views;
       visits += Math.round(views * (0.35 + unit(id, 'v', h) * 0.2));
-      for (const page of ['/', '/about', '/contact', '/blog']) pages.set(page, (pages.get(page) ?? 0) + Math.round(views * (page === '/' ? 0.5 : 0.5 / 3)));
+      for (const page of ['/', '/about', '/contact', '/blog'])
+        pages.set(page, (pages.get(page) ?? 0) + Math.round(views * (page === '/' ? 0.5 : 0.5 / 3)));
       bandwidth += views * 35_000;
     }
     series.push({ start: new Date(b), visits, uniqueVisitors: Math.round(visits * 0.7), pageViews });
@@ -121,7 +133,9 @@ export const PANEL_RULES = {
   period: { oneOf: Object.keys(PERIODS) },
   cronJobs: { maxItems: CRON_MAX_JOBS, itemsNoun: 'jobs' },
   cronCommand: { minLength: 1, maxLength: CRON_COMMAND_MAX, trim: true },
-  basicUser: { pattern: { regex: /^[A-Za-z0-9._-]{1,64}$/, means: '1 to 64 letters, digits, dots, hyphens or underscores' } },
+  basicUser: {
+    pattern: { regex: /^[A-Za-z0-9._-]{1,64}$/, means: '1 to 64 letters, digits, dots, hyphens or underscores' },
+  },
 } satisfies Record<string, InputRules>;
 const CRON_MACROS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
 
@@ -136,7 +150,11 @@ function crontabHeader(row: HostingRow): string {
 }
 
 async function cronView(ctx: HostingContext, row: HostingRow) {
-  const jobs = await ctx.db.hostingCronJob.findMany({ where: { hostingId: row.id }, orderBy: { position: 'asc' }, select: { schedule: true, command: true } });
+  const jobs = await ctx.db.hostingCronJob.findMany({
+    where: { hostingId: row.id },
+    orderBy: { position: 'asc' },
+    select: { schedule: true, command: true },
+  });
   return { header: crontabHeader(row), jobs };
 }
 
@@ -149,7 +167,10 @@ function checkSchedule(schedule: string, field: string): string {
   const s = schedule.trim().replace(/\s+/g, ' ');
   const macro = s.startsWith('@');
   if (macro ? !CRON_MACROS.has(s) : s.split(' ').length !== 5) {
-    throw badRequest(`${field} "${schedule}" is not a cron schedule: use five fields (minute hour day-of-month month day-of-week) or one of ${[...CRON_MACROS].join(', ')}.`, field);
+    throw badRequest(
+      `${field} "${schedule}" is not a cron schedule: use five fields (minute hour day-of-month month day-of-week) or one of ${[...CRON_MACROS].join(', ')}.`,
+      field,
+    );
   }
   try {
     CronExpressionParser.parse(s, { tz: 'UTC' });
@@ -164,9 +185,11 @@ export async function setCron(ctx: HostingContext, id: string, input: { schedule
   const jobs = input.map((job, i) => {
     const schedule = checkSchedule(job.schedule, `jobs[${i}].schedule`);
     const command = job.command.trim();
-    if (/[\r\n]/.test(job.command)) throw badRequest(`jobs[${i}].command must be a single line (no newlines).`, `jobs[${i}].command`);
+    if (/[\r\n]/.test(job.command))
+      throw badRequest(`jobs[${i}].command must be a single line (no newlines).`, `jobs[${i}].command`);
     // eslint-disable-next-line no-control-regex
-    if (/[\x00-\x08\x0b-\x1f\x7f]/.test(command)) throw badRequest(`jobs[${i}].command must not contain control characters.`, `jobs[${i}].command`);
+    if (/[\x00-\x08\x0b-\x1f\x7f]/.test(command))
+      throw badRequest(`jobs[${i}].command must not contain control characters.`, `jobs[${i}].command`);
     return { schedule, command };
   });
   const row = await activeHosting(ctx.db, id);
@@ -175,11 +198,21 @@ export async function setCron(ctx: HostingContext, id: string, input: { schedule
     await tx.hostingCronJob.deleteMany({ where: { hostingId: id } });
     if (jobs.length) {
       await tx.hostingCronJob.createMany({
-        data: jobs.map((j, position) => ({ id: newId(ID_PREFIX.hostingCronJob, now.getTime()), accountId: row.accountId, hostingId: id, position, ...j, createdAt: now })),
+        data: jobs.map((j, position) => ({
+          id: newId(ID_PREFIX.hostingCronJob, now.getTime()),
+          accountId: row.accountId,
+          hostingId: id,
+          position,
+          ...j,
+          createdAt: now,
+        })),
       });
     }
     // The crontab file is written inside the transaction: if it fails, the rows roll back.
-    await ctx.app.hosting.writeCrontab(id, `${crontabHeader(row)}\n\n${jobs.map((j) => `${j.schedule} ${j.command}`).join('\n')}${jobs.length ? '\n' : ''}`);
+    await ctx.app.hosting.writeCrontab(
+      id,
+      `${crontabHeader(row)}\n\n${jobs.map((j) => `${j.schedule} ${j.command}`).join('\n')}${jobs.length ? '\n' : ''}`,
+    );
   });
   return cronView(ctx, row);
 }
@@ -204,7 +237,11 @@ export async function listProtectedDirs(ctx: HostingContext, id: string) {
 }
 
 /** Adds or updates (same path) a protected directory; the password is stored only as a bcrypt ($2y$) hash in its htpasswd file. */
-export async function setProtectedDir(ctx: HostingContext, id: string, input: { path: string; basic_user: string; password: string }) {
+export async function setProtectedDir(
+  ctx: HostingContext,
+  id: string,
+  input: { path: string; basic_user: string; password: string },
+) {
   const password = input.password;
   // Bytes, not characters (bcrypt reads 72 bytes), so this stays here rather than a declared length.
   if (password.length < PASSWORD_MIN || Buffer.byteLength(password) > PASSWORD_MAX_BYTES) {
@@ -219,7 +256,15 @@ export async function setProtectedDir(ctx: HostingContext, id: string, input: { 
   await ctx.app.hosting.writeHtpasswd(id, dir, { user: input.basic_user, hash });
   const saved = await ctx.db.hostingProtectedDir.upsert({
     where: { hostingId_path: { hostingId: id, path: dir } },
-    create: { id: newId(ID_PREFIX.hostingProtectedDir, now.getTime()), accountId: row.accountId, hostingId: id, path: dir, basicUser: input.basic_user, createdAt: now, updatedAt: now },
+    create: {
+      id: newId(ID_PREFIX.hostingProtectedDir, now.getTime()),
+      accountId: row.accountId,
+      hostingId: id,
+      path: dir,
+      basicUser: input.basic_user,
+      createdAt: now,
+      updatedAt: now,
+    },
     update: { basicUser: input.basic_user, updatedAt: now },
   });
   return protectedView(saved);
@@ -271,7 +316,10 @@ export async function wafAccess(ctx: HostingContext, id: string) {
 export async function requestWafAccess(ctx: HostingContext, id: string) {
   await activeHosting(ctx.db, id);
   const now = ctx.app.clock.now();
-  const updated = await ctx.db.hostingAccount.update({ where: { id }, data: { wafAccessUntil: new Date(now.getTime() + WAF_ACCESS_MINUTES * 60_000) } });
+  const updated = await ctx.db.hostingAccount.update({
+    where: { id },
+    data: { wafAccessUntil: new Date(now.getTime() + WAF_ACCESS_MINUTES * 60_000) },
+  });
   return wafAccessView(updated, now);
 }
 
@@ -281,18 +329,28 @@ export async function requestWafAccess(ctx: HostingContext, id: string) {
 const SSH_SESSION_MINUTES = 15;
 
 async function activeSession(ctx: HostingContext, id: string, now: Date) {
-  return ctx.db.hostingSshSession.findFirst({ where: { hostingId: id, endedAt: null, expiresAt: { gt: now } }, orderBy: { id: 'desc' } });
+  return ctx.db.hostingSshSession.findFirst({
+    where: { hostingId: id, endedAt: null, expiresAt: { gt: now } },
+    orderBy: { id: 'desc' },
+  });
 }
 
 /** The graph's read by id: sessions still live, as the access shows its session (an ended or expired one reads as missing). */
 export function liveSshSessionsByIds(ctx: HostingContext, ids: readonly string[]) {
-  return ctx.db.hostingSshSession.findMany({ where: { id: { in: [...ids] }, endedAt: null, expiresAt: { gt: ctx.app.clock.now() } }, select: { id: true, expiresAt: true } });
+  return ctx.db.hostingSshSession.findMany({
+    where: { id: { in: [...ids] }, endedAt: null, expiresAt: { gt: ctx.app.clock.now() } },
+    select: { id: true, expiresAt: true },
+  });
 }
 
 async function sshView(ctx: HostingContext, row: HostingRow) {
   const now = ctx.app.clock.now();
   const s = await activeSession(ctx, row.id, now);
-  return { enabled: row.sshAccessEnabled, enabledAt: row.sshAccessEnabledAt, session: s ? { id: s.id, expiresAt: s.expiresAt } : null };
+  return {
+    enabled: row.sshAccessEnabled,
+    enabledAt: row.sshAccessEnabledAt,
+    session: s ? { id: s.id, expiresAt: s.expiresAt } : null,
+  };
 }
 
 export async function sshAccess(ctx: HostingContext, id: string) {
@@ -302,7 +360,10 @@ export async function sshAccess(ctx: HostingContext, id: string) {
 export async function enableSshAccess(ctx: HostingContext, id: string) {
   const row = await activeHosting(ctx.db, id);
   if (row.sshAccessEnabled) return sshView(ctx, row);
-  const updated = await ctx.db.hostingAccount.update({ where: { id }, data: { sshAccessEnabled: true, sshAccessEnabledAt: ctx.app.clock.now() } });
+  const updated = await ctx.db.hostingAccount.update({
+    where: { id },
+    data: { sshAccessEnabled: true, sshAccessEnabledAt: ctx.app.clock.now() },
+  });
   return sshView(ctx, updated);
 }
 
@@ -311,16 +372,33 @@ export const SSH_ACCESS_OFF = refusal(409, 'Browser-SSH access is not enabled: e
 /** Starts a session (ending any other): a single-use token, shown once, stored only as its SHA-256. */
 export async function launchSsh(ctx: HostingContext, id: string) {
   const row = await activeHosting(ctx.db, id);
-  if (!row.sshAccessEnabled) throw SSH_ACCESS_OFF.error(`Browser-SSH access is not enabled; enable it first with POST /hosting/${id}/ssh-terminal/access.`);
+  if (!row.sshAccessEnabled)
+    throw SSH_ACCESS_OFF.error(
+      `Browser-SSH access is not enabled; enable it first with POST /hosting/${id}/ssh-terminal/access.`,
+    );
   const now = ctx.app.clock.now();
   const token = `sshs_${randomBytes(24).toString('base64url')}`;
   const sessionId = newId(ID_PREFIX.hostingSshSession, now.getTime());
   const expiresAt = new Date(now.getTime() + SSH_SESSION_MINUTES * 60_000);
   await ctx.db.$transaction(async (tx) => {
     await tx.hostingSshSession.updateMany({ where: { hostingId: id, endedAt: null }, data: { endedAt: now } });
-    await tx.hostingSshSession.create({ data: { id: sessionId, accountId: row.accountId, hostingId: id, tokenHash: createHash('sha256').update(token).digest('hex'), expiresAt, createdAt: now } });
+    await tx.hostingSshSession.create({
+      data: {
+        id: sessionId,
+        accountId: row.accountId,
+        hostingId: id,
+        tokenHash: createHash('sha256').update(token).digest('hex'),
+        expiresAt,
+        createdAt: now,
+      },
+    });
   });
-  return { sessionId, url: `${ctx.app.config.publicBaseUrl}/ssh-terminal/${sessionId}#token=${token}`, token, expiresAt };
+  return {
+    sessionId,
+    url: `${ctx.app.config.publicBaseUrl}/ssh-terminal/${sessionId}#token=${token}`,
+    token,
+    expiresAt,
+  };
 }
 
 export async function stopSsh(ctx: HostingContext, id: string) {

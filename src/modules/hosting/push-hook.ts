@@ -23,18 +23,31 @@ export async function receivePushHook(
   const row = await app.prisma.hostingGitDeploy.findUnique({ where: { hostingId } }).catch(() => null);
   if (!row?.webhookEnabled || !row.webhookSecretEnc) throw notFound('Push-to-deploy hook');
   const secret = decryptSecret(app.webhookSecretKey, `git:${hostingId}`, row.webhookSecretEnc);
-  if (!signedBy(secret, rawBody, headers)) throw unauthorized('The push-to-deploy signature does not match (X-Hub-Signature-256 or X-Gitlab-Token).');
-  const ctx: HostingContext = { app, principal: { accountId: row.accountId }, db: tenantClient(app.prisma, row.accountId) };
+  if (!signedBy(secret, rawBody, headers))
+    throw unauthorized('The push-to-deploy signature does not match (X-Hub-Signature-256 or X-Gitlab-Token).');
+  const ctx: HostingContext = {
+    app,
+    principal: { accountId: row.accountId },
+    db: tenantClient(app.prisma, row.accountId),
+  };
   return gitPull(ctx, hostingId);
 }
 
-function signedBy(secret: string, body: Buffer, headers: { hubSignature?: string | null; gitlabToken?: string | null }): boolean {
+function signedBy(
+  secret: string,
+  body: Buffer,
+  headers: { hubSignature?: string | null; gitlabToken?: string | null },
+): boolean {
   const same = (a: string, b: string) => {
     const x = Buffer.from(a);
     const y = Buffer.from(b);
     return x.length === y.length && timingSafeEqual(x, y);
   };
-  if (headers.hubSignature) return same(headers.hubSignature.toLowerCase(), `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
+  if (headers.hubSignature)
+    return same(
+      headers.hubSignature.toLowerCase(),
+      `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    );
   if (headers.gitlabToken) return same(headers.gitlabToken, secret);
   return false;
 }

@@ -7,7 +7,12 @@ import { isUniqueViolation, type Tx } from '../../db/tx.ts';
 import { ApiError, badRequest, notFound, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { PathRefused } from '../../provider/hosting/sandbox.ts';
-import { HostingRefusal, type HostingCallbacks, type HostingDriver, type SiteQuota } from '../../provider/hosting/types.ts';
+import {
+  HostingRefusal,
+  type HostingCallbacks,
+  type HostingDriver,
+  type SiteQuota,
+} from '../../provider/hosting/types.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { simulatedDnsTxt } from '../../provider/dns.ts';
 import { parseDnsName } from '../domains/names.ts';
@@ -50,7 +55,9 @@ const DEFAULT_HOSTING_PLAN = 'hosting-starter';
 
 async function getHostingPlan(db: Pick<Tx, 'product'>, productId: string): Promise<HostingPlan | null> {
   const p = await db.product.findFirst({ where: { id: productId, kind: 'hosting_plan' } });
-  return p ? { id: p.id, name: p.name, monthlyUsdCents: p.monthlyUsdCents, ...(p.details as object) } as HostingPlan : null;
+  return p
+    ? ({ id: p.id, name: p.name, monthlyUsdCents: p.monthlyUsdCents, ...(p.details as object) } as HostingPlan)
+    : null;
 }
 
 export const HOSTING_STATES = ['provisioning', 'active'] as const;
@@ -58,9 +65,16 @@ export const CERT_STATES = ['issued', 'pending', 'failed'] as const;
 export const CUSTOM_DOMAIN_STATES = ['pending', 'attached'] as const;
 
 // The refusals of the hosting services, declared on every operation that can meet them (`refuses`).
-export const HOSTING_PROVISIONING = refusal(409, 'The hosting account is still provisioning: its site can be changed once its status is active');
+export const HOSTING_PROVISIONING = refusal(
+  409,
+  'The hosting account is still provisioning: its site can be changed once its status is active',
+);
 export const HOSTING_PLAN_RETIRED = refusal(409, 'The plan of the hosting account is no longer in the catalogue');
-const HOSTING_QUOTA_EXCEEDED = refusal(409, "The change would take the site over its plan's disk or inode quota (code QUOTA_EXCEEDED): delete files or change plan first", 'QUOTA_EXCEEDED');
+const HOSTING_QUOTA_EXCEEDED = refusal(
+  409,
+  "The change would take the site over its plan's disk or inode quota (code QUOTA_EXCEEDED): delete files or change plan first",
+  'QUOTA_EXCEEDED',
+);
 export const HOSTING_FILE_TOO_LARGE = refusal(413, 'The file is larger than the upload limit');
 /** What every operation that changes the site's files can meet (the rules of siteQuota and the driver). */
 export const SITE_WRITE_REFUSALS = [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED, HOSTING_QUOTA_EXCEEDED];
@@ -111,7 +125,8 @@ export async function getHosting(db: TenantDb | Tx, id: string): Promise<Hosting
 /** The account must have finished provisioning before its site can be changed. */
 export async function activeHosting(db: TenantDb | Tx, id: string): Promise<HostingRow> {
   const row = await getHosting(db, id);
-  if (row.status === 'provisioning') throw HOSTING_PROVISIONING.error('The hosting account is still provisioning; retry once its status is active.');
+  if (row.status === 'provisioning')
+    throw HOSTING_PROVISIONING.error('The hosting account is still provisioning; retry once its status is active.');
   return row;
 }
 
@@ -130,9 +145,30 @@ export interface HostingView {
   productId: string;
   php_version: string;
   ip: string;
-  customDomain: { domain: string; status: string; attachedAt: Date | null; target: { a: string; cname: string } } | null;
-  certificate: { status: string; domains: string[]; issuedAt: Date | null; expiresAt: Date | null; error: string | null };
-  connection: { host: string; ip: string; sftpPort: number; username: string; homeDirectory: string; webRoot: string; mysqlHost: string; mysqlPort: number; databasePrefix: string };
+  customDomain: {
+    domain: string;
+    status: string;
+    attachedAt: Date | null;
+    target: { a: string; cname: string };
+  } | null;
+  certificate: {
+    status: string;
+    domains: string[];
+    issuedAt: Date | null;
+    expiresAt: Date | null;
+    error: string | null;
+  };
+  connection: {
+    host: string;
+    ip: string;
+    sftpPort: number;
+    username: string;
+    homeDirectory: string;
+    webRoot: string;
+    mysqlHost: string;
+    mysqlPort: number;
+    databasePrefix: string;
+  };
   createdAt: Date;
   provisionedAt: Date | null;
 }
@@ -148,7 +184,12 @@ function hostingView(row: HostingRow, publicBaseUrl: string): HostingView {
     php_version: row.phpVersion,
     ip: row.ip,
     customDomain: row.customDomain
-      ? { domain: row.customDomain, status: row.customDomainStatus ?? 'pending', attachedAt: row.customDomainAttachedAt, target: { a: row.ip, cname: host } }
+      ? {
+          domain: row.customDomain,
+          status: row.customDomainStatus ?? 'pending',
+          attachedAt: row.customDomainAttachedAt,
+          target: { a: row.ip, cname: host },
+        }
       : null,
     certificate: certificateView(row),
     connection: {
@@ -168,7 +209,13 @@ function hostingView(row: HostingRow, publicBaseUrl: string): HostingView {
 }
 
 function certificateView(row: HostingRow) {
-  return { status: row.certStatus, domains: row.certDomains, issuedAt: row.certIssuedAt, expiresAt: row.certExpiresAt, error: row.certError };
+  return {
+    status: row.certStatus,
+    domains: row.certDomains,
+    issuedAt: row.certIssuedAt,
+    expiresAt: row.certExpiresAt,
+    error: row.certError,
+  };
 }
 
 /** The account's hosting accounts, newest first, as one statement (db/account-page.ts). */
@@ -180,7 +227,9 @@ export async function listHosting(ctx: HostingContext, args: PageArgs) {
 }
 
 export async function hostingByIds(ctx: HostingContext, ids: readonly string[]) {
-  return (await ctx.db.hostingAccount.findMany({ where: { id: { in: [...ids] } } })).map((r) => hostingView(r, ctx.app.config.publicBaseUrl));
+  return (await ctx.db.hostingAccount.findMany({ where: { id: { in: [...ids] } } })).map((r) =>
+    hostingView(r, ctx.app.config.publicBaseUrl),
+  );
 }
 
 export async function hostingDetail(ctx: HostingContext, id: string): Promise<HostingView> {
@@ -191,7 +240,10 @@ export async function hostingDetail(ctx: HostingContext, id: string): Promise<Ho
 
 /** Whether a domain is already used by any hosting account (primary or custom), other than `except`. */
 async function domainTaken(prisma: PrismaClient, domain: string, except: string): Promise<boolean> {
-  const row = await prisma.hostingAccount.findFirst({ where: { OR: [{ domain }, { customDomain: domain }], NOT: { id: except } }, select: { id: true } });
+  const row = await prisma.hostingAccount.findFirst({
+    where: { OR: [{ domain }, { customDomain: domain }], NOT: { id: except } },
+    select: { id: true },
+  });
   return row !== null;
 }
 
@@ -208,15 +260,28 @@ export async function setCustomDomain(ctx: HostingContext, id: string, input: st
   if (domain === row.domain) throw badRequest(`domain ${domain} is this account's primary domain already.`, 'domain');
   if (row.customDomain === domain) return hostingView(row, ctx.app.config.publicBaseUrl);
   await requireDomainControl(ctx.app.prisma, row.accountId, domain, 'A custom domain');
-  const inUse = () => badRequest(`domain ${domain} is used by another hosting account; remove it there first.`, 'domain');
+  const inUse = () =>
+    badRequest(`domain ${domain} is used by another hosting account; remove it there first.`, 'domain');
   try {
     const updated = await ctx.app.prisma.$transaction(async (tx) => {
-      const held = await tx.hostingAccount.findFirst({ where: { OR: [{ domain }, { customDomain: domain }], NOT: { id } }, select: { domain: true, customDomainStatus: true } });
+      const held = await tx.hostingAccount.findFirst({
+        where: { OR: [{ domain }, { customDomain: domain }], NOT: { id } },
+        select: { domain: true, customDomainStatus: true },
+      });
       if (held && (held.domain === domain || held.customDomainStatus === 'attached')) throw inUse();
-      await tx.hostingAccount.updateMany({ where: { customDomain: domain, NOT: { id } }, data: { customDomain: null, customDomainStatus: null, customDomainAttachedAt: null } });
+      await tx.hostingAccount.updateMany({
+        where: { customDomain: domain, NOT: { id } },
+        data: { customDomain: null, customDomainStatus: null, customDomainAttachedAt: null },
+      });
       return tx.hostingAccount.update({
         where: { id },
-        data: { customDomain: domain, customDomainStatus: 'pending', customDomainAttachedAt: null, certDomains: [row.domain], certError: null },
+        data: {
+          customDomain: domain,
+          customDomainStatus: 'pending',
+          customDomainAttachedAt: null,
+          certDomains: [row.domain],
+          certError: null,
+        },
       });
     });
     return hostingView(updated, ctx.app.config.publicBaseUrl);
@@ -227,7 +292,11 @@ export async function setCustomDomain(ctx: HostingContext, id: string, input: st
 }
 
 /** Follows the simulated DNS (A or CNAME chain, at most 8 hops) and says whether it reaches this account. */
-async function dnsPointsHere(ctx: HostingContext, row: HostingRow, domain: string): Promise<{ ok: boolean; found: string | null }> {
+async function dnsPointsHere(
+  ctx: HostingContext,
+  row: HostingRow,
+  domain: string,
+): Promise<{ ok: boolean; found: string | null }> {
   const host = serviceHostname(ctx.app.config.publicBaseUrl, row.username);
   let name = domain;
   let found: string | null = null;
@@ -253,7 +322,10 @@ export async function verifyCustomDomain(ctx: HostingContext, id: string): Promi
   const host = serviceHostname(ctx.app.config.publicBaseUrl, row.username);
   if (!ok) {
     const where = found === null ? 'has no DNS record yet' : `points to ${found}, not to this hosting account`;
-    throw badRequest(`${domain} ${where}. Point it to ${row.ip} (A record) or to ${host} (CNAME), then verify again; DNS changes can take a while to be visible.`, 'domain');
+    throw badRequest(
+      `${domain} ${where}. Point it to ${row.ip} (A record) or to ${host} (CNAME), then verify again; DNS changes can take a while to be visible.`,
+      'domain',
+    );
   }
   if (row.customDomainStatus === 'attached') return hostingView(row, ctx.app.config.publicBaseUrl);
   const now = ctx.app.clock.now();
@@ -291,11 +363,18 @@ export async function retryCertificate(ctx: HostingContext, id: string) {
   if (row.customDomain && row.customDomainStatus === 'attached') {
     const { ok, found } = await dnsPointsHere(ctx, row, row.customDomain);
     if (ok) domains.push(row.customDomain);
-    else error = `${row.customDomain} ${found === null ? 'has no DNS record' : `points to ${found}`}: the CA's HTTP challenge cannot reach this account, so it is left out of the certificate.`;
+    else
+      error = `${row.customDomain} ${found === null ? 'has no DNS record' : `points to ${found}`}: the CA's HTTP challenge cannot reach this account, so it is left out of the certificate.`;
   }
   const updated = await ctx.db.hostingAccount.update({
     where: { id },
-    data: { certStatus: error ? 'failed' : 'issued', certDomains: domains, certIssuedAt: now, certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000), certError: error },
+    data: {
+      certStatus: error ? 'failed' : 'issued',
+      certDomains: domains,
+      certIssuedAt: now,
+      certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000),
+      certError: error,
+    },
   });
   return certificateView(updated);
 }
@@ -303,26 +382,47 @@ export async function retryCertificate(ctx: HostingContext, id: string) {
 // ------------------------------------------------------------------ operator: order, DNS
 
 /** An order from the operator API: the row now, the site later (`hosting.created` when provisioning completes). */
-export async function orderHosting(prisma: PrismaClient, hosting: HostingDriver, accountId: string, body: { domain?: unknown; productId?: unknown }, now: Date) {
+export async function orderHosting(
+  prisma: PrismaClient,
+  hosting: HostingDriver,
+  accountId: string,
+  body: { domain?: unknown; productId?: unknown },
+  now: Date,
+) {
   const domain = parseDnsName(body.domain, 'domain');
-  if (body.productId !== undefined && typeof body.productId !== 'string') throw badRequest('productId must be a string.', 'productId');
+  if (body.productId !== undefined && typeof body.productId !== 'string')
+    throw badRequest('productId must be a string.', 'productId');
   const plan = await getHostingPlan(prisma, (body.productId as string | undefined) ?? DEFAULT_HOSTING_PLAN);
-  if (!plan) throw badRequest(`productId "${String(body.productId)}" is not a hosting plan in the catalogue.`, 'productId');
-  if (await domainTaken(prisma, domain, '')) throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
+  if (!plan)
+    throw badRequest(`productId "${String(body.productId)}" is not a hosting plan in the catalogue.`, 'productId');
+  if (await domainTaken(prisma, domain, ''))
+    throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
   const id = newId(ID_PREFIX.hosting, now.getTime());
   // System user: "u" + the id's random tail, so it is unique and a valid Unix/MySQL name.
   const username = `u${id.slice(-10)}`;
   try {
     return await prisma.$transaction(async (tx) => {
       await tx.hostingAccount.create({
-        data: { id, accountId, productId: plan.id, domain, status: 'provisioning', username, ip: '', phpVersion: plan.defaultPhpVersion, certDomains: [domain], createdAt: now },
+        data: {
+          id,
+          accountId,
+          productId: plan.id,
+          domain,
+          status: 'provisioning',
+          username,
+          ip: '',
+          phpVersion: plan.defaultPhpVersion,
+          certDomains: [domain],
+          createdAt: now,
+        },
       });
       // The upstream picks the web node, and so the address the site answers on.
       const { ip } = await hosting.provision(tx, { hostingId: id, domain, username, productId: plan.id }, now);
       return tx.hostingAccount.update({ where: { id }, data: { ip } });
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
+    if (isUniqueViolation(err))
+      throw badRequest(`domain ${domain} is already used by another hosting account.`, 'domain');
     throw err;
   }
 }
@@ -338,20 +438,44 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  * hostname; null removes it), `txt` its TXT values (null or [] removes them); at least one.
  * Without either (DELETE) both are removed.
  */
-export async function setSimulatedDns(prisma: PrismaClient, hosting: HostingDriver, hostnameInput: string, target: unknown, txt?: unknown) {
+export async function setSimulatedDns(
+  prisma: PrismaClient,
+  hosting: HostingDriver,
+  hostnameInput: string,
+  target: unknown,
+  txt?: unknown,
+) {
   const hostname = parseDnsName(hostnameInput, 'hostname');
-  if (target === undefined && txt === undefined) throw badRequest('target or txt is required: target an IPv4 address or a hostname, txt a list of TXT values (null removes either).', 'target');
+  if (target === undefined && txt === undefined)
+    throw badRequest(
+      'target or txt is required: target an IPv4 address or a hostname, txt a list of TXT values (null removes either).',
+      'target',
+    );
   let value: string | null = null;
   if (target !== undefined && target !== null) {
-    if (typeof target !== 'string' || !target.trim()) throw badRequest('target must be an IPv4 address or a hostname (null removes the record).', 'target');
+    if (typeof target !== 'string' || !target.trim())
+      throw badRequest('target must be an IPv4 address or a hostname (null removes the record).', 'target');
     value = isIP(target.trim()) === 4 ? target.trim() : parseDnsName(target, 'target');
   }
-  if (txt !== undefined && txt !== null && (!Array.isArray(txt) || txt.length > MAX_TXT_VALUES || txt.some((t) => typeof t !== 'string' || !t || t.length > MAX_TXT_LENGTH || CONTROL.test(t)))) {
-    throw badRequest(`txt must be a list of at most ${MAX_TXT_VALUES} values of 1 to ${MAX_TXT_LENGTH} printable characters (null removes them).`, 'txt');
+  if (
+    txt !== undefined &&
+    txt !== null &&
+    (!Array.isArray(txt) ||
+      txt.length > MAX_TXT_VALUES ||
+      txt.some((t) => typeof t !== 'string' || !t || t.length > MAX_TXT_LENGTH || CONTROL.test(t)))
+  ) {
+    throw badRequest(
+      `txt must be a list of at most ${MAX_TXT_VALUES} values of 1 to ${MAX_TXT_LENGTH} printable characters (null removes them).`,
+      'txt',
+    );
   }
   if (target !== undefined) await hosting.setDns(prisma, hostname, value);
   if (txt !== undefined) await simulatedDnsTxt.setTxt(prisma, hostname, txt as string[] | null);
-  return { hostname, ...(target !== undefined ? { target: value } : {}), ...(txt !== undefined ? { txt: (txt as string[] | null) ?? [] } : {}) };
+  return {
+    hostname,
+    ...(target !== undefined ? { target: value } : {}),
+    ...(txt !== undefined ? { txt: (txt as string[] | null) ?? [] } : {}),
+  };
 }
 
 /** Provider callbacks: the site exists on disk; the account is active and `hosting.created` fires. */
@@ -361,8 +485,21 @@ export const hostingCallbacks: HostingCallbacks = {
     if (row?.status !== 'provisioning') return;
     const updated = await tx.hostingAccount.update({
       where: { id: hostingId },
-      data: { status: 'active', provisionedAt: now, certStatus: 'issued', certDomains: [row.domain], certIssuedAt: now, certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000) },
+      data: {
+        status: 'active',
+        provisionedAt: now,
+        certStatus: 'issued',
+        certDomains: [row.domain],
+        certIssuedAt: now,
+        certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000),
+      },
     });
-    await recordEvent(tx, row.accountId, 'hosting.created', { hostingId, domain: updated.domain, status: updated.status }, now);
+    await recordEvent(
+      tx,
+      row.accountId,
+      'hosting.created',
+      { hostingId, domain: updated.domain, status: updated.status },
+      now,
+    );
   },
 };

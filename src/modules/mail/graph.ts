@@ -1,5 +1,13 @@
 import { builder } from '../../schema/builder.ts';
-import { accountListEdge, batchedConnection, batchedOne, connectionAfter, connectionArgs, connectionType, edge } from '../../schema/graph.ts';
+import {
+  accountListEdge,
+  batchedConnection,
+  batchedOne,
+  connectionAfter,
+  connectionArgs,
+  connectionType,
+  edge,
+} from '../../schema/graph.ts';
 import { MailAlias, MailDomain, Mailbox } from './schema.ts';
 import { aliasesOfDomains, listMailDomains, mailboxesOfDomains, mailDomainsByIds } from './service.ts';
 
@@ -10,7 +18,9 @@ import { aliasesOfDomains, listMailDomains, mailboxesOfDomains, mailDomainsByIds
 const MailboxConnection = connectionType('Mailbox', Mailbox);
 const MailAliasConnection = connectionType('MailAlias', MailAlias);
 
-accountListEdge('mailDomains', 'mail:read', MailDomain, 'Domains with email hosting, newest first.', (ctx, page) => listMailDomains(ctx.db, page));
+accountListEdge('mailDomains', 'mail:read', MailDomain, 'Domains with email hosting, newest first.', (ctx, page) =>
+  listMailDomains(ctx.db, page),
+);
 
 builder.objectField(MailDomain, 'mailboxes', (t) =>
   t.field({
@@ -18,7 +28,15 @@ builder.objectField(MailDomain, 'mailboxes', (t) =>
     type: MailboxConnection,
     description: 'The mailboxes of the domain, newest first.',
     args: connectionArgs(t),
-    resolve: (d, args, ctx) => batchedConnection(ctx, 'MailDomain.mailboxes', d.id, { ...args, after: connectionAfter(args, 'int') }, (ids, after) => mailboxesOfDomains(ctx.db, ids, after), (m) => m.domain_id),
+    resolve: (d, args, ctx) =>
+      batchedConnection(
+        ctx,
+        'MailDomain.mailboxes',
+        d.id,
+        { ...args, after: connectionAfter(args, 'int') },
+        (ids, after) => mailboxesOfDomains(ctx.db, ids, after),
+        (m) => m.domain_id,
+      ),
   }),
 );
 
@@ -28,7 +46,15 @@ builder.objectField(MailDomain, 'aliases', (t) =>
     type: MailAliasConnection,
     description: 'The forwarding aliases of the domain, newest first.',
     args: connectionArgs(t),
-    resolve: (d, args, ctx) => batchedConnection(ctx, 'MailDomain.aliases', d.id, { ...args, after: connectionAfter(args, 'int') }, (ids, after) => aliasesOfDomains(ctx.db, ids, after), (a) => a.domain_id),
+    resolve: (d, args, ctx) =>
+      batchedConnection(
+        ctx,
+        'MailDomain.aliases',
+        d.id,
+        { ...args, after: connectionAfter(args, 'int') },
+        (ids, after) => aliasesOfDomains(ctx.db, ids, after),
+        (a) => a.domain_id,
+      ),
   }),
 );
 
@@ -38,7 +64,8 @@ for (const ref of [Mailbox, MailAlias] as const) {
       ...edge('mail:read'),
       type: MailDomain,
       description: 'The mail domain it belongs to.',
-      resolve: (m, _args, ctx) => batchedOne(ctx, 'MailDomain', m.domain_id, (ids) => mailDomainsByIds(ctx.db, ids as number[])),
+      resolve: (m, _args, ctx) =>
+        batchedOne(ctx, 'MailDomain', m.domain_id, (ids) => mailDomainsByIds(ctx.db, ids as number[])),
     }),
   );
 }

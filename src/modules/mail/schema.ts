@@ -6,8 +6,23 @@ import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
 import {
-  type aliasView, createAlias, createMailbox, deleteAlias, deleteMailbox, disableMailDomain, enableMailDomain, listAliases, listMailboxes, listMailDomains, type mailboxView, type mailDomainView,
-  MAIL_RULES, QUOTA_DEFAULT_MB, QUOTA_MAX_MB, QUOTA_MIN_MB, setMailboxPassword,
+  type aliasView,
+  createAlias,
+  createMailbox,
+  deleteAlias,
+  deleteMailbox,
+  disableMailDomain,
+  enableMailDomain,
+  listAliases,
+  listMailboxes,
+  listMailDomains,
+  type mailboxView,
+  type mailDomainView,
+  MAIL_RULES,
+  QUOTA_DEFAULT_MB,
+  QUOTA_MAX_MB,
+  QUOTA_MIN_MB,
+  setMailboxPassword,
 } from './service.ts';
 import { DNS_RECORD_TYPES, mailSetup, type DnsRecord } from './setup.ts';
 
@@ -34,7 +49,10 @@ export const Mailbox = builder.objectRef<ReturnType<typeof mailboxView>>('Mailbo
     address: t.exposeString('address', { description: 'The full e-mail address.', ...example('ada@example.com') }),
     quota_mb: t.exposeInt('quota_mb', { description: 'Storage quota in MB.' }),
     used_mb: t.exposeInt('used_mb', { description: 'Storage used in MB.' }),
-    password_changed_at: t.expose('password_changed_at', { type: 'DateTime', description: 'When its password was last set.' }),
+    password_changed_at: t.expose('password_changed_at', {
+      type: 'DateTime',
+      description: 'When its password was last set.',
+    }),
     created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was created.' }),
   }),
 });
@@ -45,7 +63,10 @@ export const MailAlias = builder.objectRef<ReturnType<typeof aliasView>>('MailAl
     id: t.exposeInt('id', { description: 'The alias id.' }),
     domain_id: t.exposeInt('domain_id', { description: 'Its mail domain.' }),
     source_local: t.exposeString('source_local', { description: 'The part before @ of the alias address.' }),
-    source: t.exposeString('source', { description: 'The alias address: <source_local>@<domain>.', ...example('sales@example.com') }),
+    source: t.exposeString('source', {
+      description: 'The alias address: <source_local>@<domain>.',
+      ...example('sales@example.com'),
+    }),
     destination: t.exposeString('destination', { description: 'The address its mail is forwarded to.' }),
     created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was created.' }),
   }),
@@ -55,20 +76,25 @@ const MailDomainList = listType('MailDomainList', MailDomain);
 const MailboxList = listType('MailboxList', Mailbox);
 const MailAliasList = listType('MailAliasList', MailAlias);
 
-const MailDomainDeleted = builder.objectRef<Awaited<ReturnType<typeof disableMailDomain>>>('MailDomainDisabled').implement({
-  description: 'A domain whose email hosting was disabled, with what was removed.',
-  fields: (t) => ({
-    id: t.exposeInt('id', { description: 'The mail domain id.' }),
-    domain: t.exposeString('domain', { description: 'The domain.' }),
-    deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
-    mailboxes_removed: t.exposeInt('mailboxes_removed', { description: 'Mailboxes removed with their mail.' }),
-    aliases_removed: t.exposeInt('aliases_removed', { description: 'Aliases removed.' }),
-  }),
-});
+const MailDomainDeleted = builder
+  .objectRef<Awaited<ReturnType<typeof disableMailDomain>>>('MailDomainDisabled')
+  .implement({
+    description: 'A domain whose email hosting was disabled, with what was removed.',
+    fields: (t) => ({
+      id: t.exposeInt('id', { description: 'The mail domain id.' }),
+      domain: t.exposeString('domain', { description: 'The domain.' }),
+      deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
+      mailboxes_removed: t.exposeInt('mailboxes_removed', { description: 'Mailboxes removed with their mail.' }),
+      aliases_removed: t.exposeInt('aliases_removed', { description: 'Aliases removed.' }),
+    }),
+  });
 
 const MailDeleted = builder.objectRef<{ id: number; deleted: boolean }>('MailDeleted').implement({
   description: 'A mailbox or alias that was deleted.',
-  fields: (t) => ({ id: t.exposeInt('id', { description: 'The mailbox or alias id.' }), deleted: t.exposeBoolean('deleted', { description: 'Always true.' }) }),
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'The mailbox or alias id.' }),
+    deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
+  }),
 });
 
 const DnsRecordType = builder.objectRef<DnsRecord>('MailDnsRecord').implement({
@@ -76,7 +102,10 @@ const DnsRecordType = builder.objectRef<DnsRecord>('MailDnsRecord').implement({
   fields: (t) => ({
     type: t.exposeString('type', { ...values(DNS_RECORD_TYPES), description: 'MX, A, TXT, CNAME or SRV.' }),
     name: t.exposeString('name', { description: 'The record name (owner).', ...example('example.com') }),
-    value: t.exposeString('value', { ...example('mail.example.com'), description: 'SRV values are "priority weight port target".' }),
+    value: t.exposeString('value', {
+      ...example('mail.example.com'),
+      description: 'SRV values are "priority weight port target".',
+    }),
     priority: t.exposeInt('priority', { nullable: true, ...example(10), description: 'MX preference.' }),
     ttl: t.exposeInt('ttl', { description: 'Time to live in seconds.', ...example(3600) }),
   }),
@@ -105,16 +134,27 @@ const Client = builder.objectRef<Setup['client']>('MailClientSettings').implemen
   description: 'Settings for mail programs. Use host: it is the only name on the TLS certificate.',
   fields: (t) => ({
     host: t.exposeString('host', { description: 'Server name for IMAP, POP3 and SMTP.' }),
-    username: t.exposeString('username', { description: 'What to sign in with.', ...example('the full e-mail address') }),
+    username: t.exposeString('username', {
+      description: 'What to sign in with.',
+      ...example('the full e-mail address'),
+    }),
     ports: t.field({ type: Ports, description: 'Port of each protocol.', resolve: (c) => c.ports }),
-    security: t.field({ type: Security, description: 'Connection security of each protocol.', resolve: (c) => c.security }),
+    security: t.field({
+      type: Security,
+      description: 'Connection security of each protocol.',
+      resolve: (c) => c.security,
+    }),
   }),
 });
 const MailSetup = builder.objectRef<Setup>('MailSetup').implement({
   description: 'DNS records and client settings for email hosting.',
   fields: (t) => ({
     domain: t.exposeString('domain', { nullable: true, description: 'The mail domain asked for; null without one.' }),
-    records: t.field({ type: [DnsRecordType], description: 'Records to publish in its zone; empty without a domain.', resolve: (s) => s.records }),
+    records: t.field({
+      type: [DnsRecordType],
+      description: 'Records to publish in its zone; empty without a domain.',
+      resolve: (s) => s.records,
+    }),
     mx_host: t.exposeString('mx_host', { nullable: true, description: 'mail.<domain>; null without a domain.' }),
     webmail_url: t.exposeString('webmail_url', { description: 'Webmail sign-in page.' }),
     mail_ip: t.exposeString('mail_ip', { description: 'The address mail.<domain> points to.' }),
@@ -124,60 +164,144 @@ const MailSetup = builder.objectRef<Setup>('MailSetup').implement({
 
 builder.queryField('mailSetup', (t) =>
   t.field({
-    ...operation({ summary: 'Get mail setup', scope: 'mail:read', rest: 'GET /mail/setup', area: 'mail', tool: 'mail_setup',
-      description: 'The DNS records a mail domain needs (MX, SPF, DKIM, DMARC), the webmail URL and the IMAP, POP3 and SMTP settings for mail programs. Without domain, only the settings.' }),
+    ...operation({
+      summary: 'Get mail setup',
+      scope: 'mail:read',
+      rest: 'GET /mail/setup',
+      area: 'mail',
+      tool: 'mail_setup',
+      description:
+        'The DNS records a mail domain needs (MX, SPF, DKIM, DMARC), the webmail URL and the IMAP, POP3 and SMTP settings for mail programs. Without domain, only the settings.',
+    }),
     type: MailSetup,
-    args: { domain: t.arg.string({ required: false, description: 'One of your mail domains; without it no records and no mx_host.', ...rules(DNS_NAME_RULES) }) },
+    args: {
+      domain: t.arg.string({
+        required: false,
+        description: 'One of your mail domains; without it no records and no mx_host.',
+        ...rules(DNS_NAME_RULES),
+      }),
+    },
     resolve: (_root, args, ctx) => mailSetup(ctx.db, args.domain),
   }),
 );
 
-pagedListQuery('mailDomains', MailDomainList, (ctx, args) => listMailDomains(ctx.db, args),
-  { summary: 'List mail domains', scope: 'mail:read', rest: 'GET /mail/domains', area: 'mail', tool: 'mail_domains_list',
-    description: 'The domains with email hosting enabled, with mailbox and alias counts, newest first.' });
+pagedListQuery('mailDomains', MailDomainList, (ctx, args) => listMailDomains(ctx.db, args), {
+  summary: 'List mail domains',
+  scope: 'mail:read',
+  rest: 'GET /mail/domains',
+  area: 'mail',
+  tool: 'mail_domains_list',
+  description: 'The domains with email hosting enabled, with mailbox and alias counts, newest first.',
+});
 
 builder.mutationField('mailDomainEnable', (t) =>
   t.field({
-    ...operation({ summary: 'Enable email hosting', scope: 'mail:write', rest: 'POST /mail/domains', area: 'mail', tool: 'mail_domain_enable',
-      description: 'Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. A domain not registered in this account needs the ownership TXT record the refusal names first. At most 50 mail domains per account; 400 when the domain is hosted already.' }),
+    ...operation({
+      summary: 'Enable email hosting',
+      scope: 'mail:write',
+      rest: 'POST /mail/domains',
+      area: 'mail',
+      tool: 'mail_domain_enable',
+      description:
+        'Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. A domain not registered in this account needs the ownership TXT record the refusal names first. At most 50 mail domains per account; 400 when the domain is hosted already.',
+    }),
     type: MailDomain,
-    args: { domain: t.arg.string({ required: true, description: 'A domain name such as example.com.', ...rules(DNS_NAME_RULES) }) },
+    args: {
+      domain: t.arg.string({
+        required: true,
+        description: 'A domain name such as example.com.',
+        ...rules(DNS_NAME_RULES),
+      }),
+    },
     resolve: (_root, args, ctx) => enableMailDomain(ctx, args),
   }),
 );
 
 builder.mutationField('mailDomainDisable', (t) =>
   t.field({
-    ...operation({ summary: 'Disable email hosting', scope: 'mail:write', rest: 'DELETE /mail/domains/:id', area: 'mail', tool: 'mail_domain_disable',
-      description: 'Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed permanently.' }),
+    ...operation({
+      summary: 'Disable email hosting',
+      scope: 'mail:write',
+      rest: 'DELETE /mail/domains/:id',
+      area: 'mail',
+      tool: 'mail_domain_disable',
+      description:
+        'Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed permanently.',
+    }),
     type: MailDomainDeleted,
     args: { id: t.arg.int({ required: true, description: 'The mail domain id.' }) },
     resolve: (_root, args, ctx) => disableMailDomain(ctx, args.id),
   }),
 );
 
-pagedListQuery<{ id: number }>('mailDomainMailboxes', MailboxList, (ctx, args) => listMailboxes(ctx.db, args, args.id),
-  { summary: 'List domain mailboxes', scope: 'mail:read', rest: 'GET /mail/domains/:id/mailboxes', area: 'mail', tool: 'mail_domain_mailboxes_list',
-    description: 'The mailboxes of one mail domain, newest first.' }, (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }));
+pagedListQuery<{ id: number }>(
+  'mailDomainMailboxes',
+  MailboxList,
+  (ctx, args) => listMailboxes(ctx.db, args, args.id),
+  {
+    summary: 'List domain mailboxes',
+    scope: 'mail:read',
+    rest: 'GET /mail/domains/:id/mailboxes',
+    area: 'mail',
+    tool: 'mail_domain_mailboxes_list',
+    description: 'The mailboxes of one mail domain, newest first.',
+  },
+  (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }),
+);
 
-pagedListQuery<{ id: number }>('mailDomainAliases', MailAliasList, (ctx, args) => listAliases(ctx.db, args.id, args),
-  { summary: 'List aliases', scope: 'mail:read', rest: 'GET /mail/domains/:id/aliases', area: 'mail', tool: 'mail_domain_aliases_list',
-    description: 'The forwarding aliases of one mail domain, newest first.' }, (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }));
+pagedListQuery<{ id: number }>(
+  'mailDomainAliases',
+  MailAliasList,
+  (ctx, args) => listAliases(ctx.db, args.id, args),
+  {
+    summary: 'List aliases',
+    scope: 'mail:read',
+    rest: 'GET /mail/domains/:id/aliases',
+    area: 'mail',
+    tool: 'mail_domain_aliases_list',
+    description: 'The forwarding aliases of one mail domain, newest first.',
+  },
+  (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }),
+);
 
-pagedListQuery('mailboxes', MailboxList, (ctx, args) => listMailboxes(ctx.db, args),
-  { summary: 'List all mailboxes', scope: 'mail:read', rest: 'GET /mail/mailboxes', area: 'mail', tool: 'mailboxes_list',
-    description: 'The mailboxes of every mail domain, newest first.' });
+pagedListQuery('mailboxes', MailboxList, (ctx, args) => listMailboxes(ctx.db, args), {
+  summary: 'List all mailboxes',
+  scope: 'mail:read',
+  rest: 'GET /mail/mailboxes',
+  area: 'mail',
+  tool: 'mailboxes_list',
+  description: 'The mailboxes of every mail domain, newest first.',
+});
 
 builder.mutationField('mailboxCreate', (t) =>
   t.field({
-    ...operation({ summary: 'Create a mailbox', scope: 'mail:write', rest: 'POST /mail/mailboxes', area: 'mail', tool: 'mailbox_create',
-      description: 'Create a mailbox on one of the account\'s mail domains. At most 200 per domain; 400 when the address is already a mailbox or an alias.' }),
+    ...operation({
+      summary: 'Create a mailbox',
+      scope: 'mail:write',
+      rest: 'POST /mail/mailboxes',
+      area: 'mail',
+      tool: 'mailbox_create',
+      description:
+        "Create a mailbox on one of the account's mail domains. At most 200 per domain; 400 when the address is already a mailbox or an alias.",
+    }),
     type: Mailbox,
     args: {
       domain_id: t.arg.int({ required: true, description: 'The mail domain id, from GET /mail/domains.' }),
-      local_part: t.arg.string({ required: true, description: 'The part before @: 1 to 64 of letters, digits, . _ - +.', ...rules(MAIL_RULES.localPart) }),
-      password: t.arg.string({ required: true, description: 'Stored hashed, never returned.', ...rules(MAIL_RULES.password) }),
-      quota_mb: t.arg.int({ required: false, description: `Default ${QUOTA_DEFAULT_MB}.`, ...rules({ minimum: QUOTA_MIN_MB, maximum: QUOTA_MAX_MB }) }),
+      local_part: t.arg.string({
+        required: true,
+        description: 'The part before @: 1 to 64 of letters, digits, . _ - +.',
+        ...rules(MAIL_RULES.localPart),
+      }),
+      password: t.arg.string({
+        required: true,
+        description: 'Stored hashed, never returned.',
+        ...rules(MAIL_RULES.password),
+      }),
+      quota_mb: t.arg.int({
+        required: false,
+        description: `Default ${QUOTA_DEFAULT_MB}.`,
+        ...rules({ minimum: QUOTA_MIN_MB, maximum: QUOTA_MAX_MB }),
+      }),
     },
     resolve: (_root, args, ctx) => createMailbox(ctx, args),
   }),
@@ -185,18 +309,37 @@ builder.mutationField('mailboxCreate', (t) =>
 
 builder.mutationField('mailboxPasswordSet', (t) =>
   t.field({
-    ...operation({ summary: 'Set a mailbox password', scope: 'mail:write', rest: 'PATCH /mail/mailboxes/:id/password', area: 'mail', tool: 'mailbox_password_set',
-      description: 'Set a new password on a mailbox; it is stored hashed and never returned.' }),
+    ...operation({
+      summary: 'Set a mailbox password',
+      scope: 'mail:write',
+      rest: 'PATCH /mail/mailboxes/:id/password',
+      area: 'mail',
+      tool: 'mailbox_password_set',
+      description: 'Set a new password on a mailbox; it is stored hashed and never returned.',
+    }),
     type: Mailbox,
-    args: { id: t.arg.int({ required: true, description: 'The mailbox id.' }), password: t.arg.string({ required: true, description: 'The new password; stored hashed, never returned.', ...rules(MAIL_RULES.password) }) },
+    args: {
+      id: t.arg.int({ required: true, description: 'The mailbox id.' }),
+      password: t.arg.string({
+        required: true,
+        description: 'The new password; stored hashed, never returned.',
+        ...rules(MAIL_RULES.password),
+      }),
+    },
     resolve: (_root, args, ctx) => setMailboxPassword(ctx, args.id, args),
   }),
 );
 
 builder.mutationField('mailboxDelete', (t) =>
   t.field({
-    ...operation({ summary: 'Delete a mailbox', scope: 'mail:write', rest: 'DELETE /mail/mailboxes/:id', area: 'mail', tool: 'mailbox_delete',
-      description: 'Delete a mailbox and all of its mail, permanently.' }),
+    ...operation({
+      summary: 'Delete a mailbox',
+      scope: 'mail:write',
+      rest: 'DELETE /mail/mailboxes/:id',
+      area: 'mail',
+      tool: 'mailbox_delete',
+      description: 'Delete a mailbox and all of its mail, permanently.',
+    }),
     type: MailDeleted,
     args: { id: t.arg.int({ required: true, description: 'The mailbox id.' }) },
     resolve: (_root, args, ctx) => deleteMailbox(ctx, args.id),
@@ -205,13 +348,28 @@ builder.mutationField('mailboxDelete', (t) =>
 
 builder.mutationField('mailAliasCreate', (t) =>
   t.field({
-    ...operation({ summary: 'Create an alias', scope: 'mail:write', rest: 'POST /mail/aliases', area: 'mail', tool: 'mail_alias_create',
-      description: 'Create a forwarding alias: mail to <source_local>@<domain> is forwarded to destination. 400 when the address is already a mailbox or an alias.' }),
+    ...operation({
+      summary: 'Create an alias',
+      scope: 'mail:write',
+      rest: 'POST /mail/aliases',
+      area: 'mail',
+      tool: 'mail_alias_create',
+      description:
+        'Create a forwarding alias: mail to <source_local>@<domain> is forwarded to destination. 400 when the address is already a mailbox or an alias.',
+    }),
     type: MailAlias,
     args: {
       domain_id: t.arg.int({ required: true, description: 'The mail domain id, from GET /mail/domains.' }),
-      source_local: t.arg.string({ required: true, description: 'The part before @ of the alias address.', ...rules(MAIL_RULES.localPart) }),
-      destination: t.arg.string({ required: true, description: 'The e-mail address mail is forwarded to.', ...rules(MAIL_RULES.address) }),
+      source_local: t.arg.string({
+        required: true,
+        description: 'The part before @ of the alias address.',
+        ...rules(MAIL_RULES.localPart),
+      }),
+      destination: t.arg.string({
+        required: true,
+        description: 'The e-mail address mail is forwarded to.',
+        ...rules(MAIL_RULES.address),
+      }),
     },
     resolve: (_root, args, ctx) => createAlias(ctx, args),
   }),
@@ -219,8 +377,14 @@ builder.mutationField('mailAliasCreate', (t) =>
 
 builder.mutationField('mailAliasDelete', (t) =>
   t.field({
-    ...operation({ summary: 'Delete an alias', scope: 'mail:write', rest: 'DELETE /mail/aliases/:id', area: 'mail', tool: 'mail_alias_delete',
-      description: 'Remove a forwarding alias.' }),
+    ...operation({
+      summary: 'Delete an alias',
+      scope: 'mail:write',
+      rest: 'DELETE /mail/aliases/:id',
+      area: 'mail',
+      tool: 'mail_alias_delete',
+      description: 'Remove a forwarding alias.',
+    }),
     type: MailDeleted,
     args: { id: t.arg.int({ required: true, description: 'The alias id.' }) },
     resolve: (_root, args, ctx) => deleteAlias(ctx, args.id),

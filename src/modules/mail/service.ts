@@ -27,7 +27,13 @@ export interface MailContext {
 /** The declared rules of the mail arguments (schema.ts spreads them; checked before a resolver runs). */
 export const MAIL_RULES = {
   // Letters, digits and . _ - + ; no dot at either end or twice in a row; 1–64 characters; stored lowercased.
-  localPart: { trim: true, pattern: { regex: /^(?!\.)(?!.*\.\.)[A-Za-z0-9._+-]{1,64}(?<!\.)$/, means: '1 to 64 characters of letters, digits, ".", "_", "-" or "+", with no dot at either end or two in a row' } },
+  localPart: {
+    trim: true,
+    pattern: {
+      regex: /^(?!\.)(?!.*\.\.)[A-Za-z0-9._+-]{1,64}(?<!\.)$/,
+      means: '1 to 64 characters of letters, digits, ".", "_", "-" or "+", with no dot at either end or two in a row',
+    },
+  },
   address: { trim: true, format: 'email' },
   password: { minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX },
 } satisfies Record<string, InputRules>;
@@ -43,15 +49,53 @@ function normalAddress(input: string): string {
 
 type DomainRow = { id: number; domain: string; createdAt: Date; _count?: { mailboxes: number; aliases: number } };
 export function mailDomainView(d: DomainRow) {
-  return { id: d.id, domain: d.domain, status: 'active', mailbox_count: d._count?.mailboxes ?? 0, alias_count: d._count?.aliases ?? 0, created_at: d.createdAt };
+  return {
+    id: d.id,
+    domain: d.domain,
+    status: 'active',
+    mailbox_count: d._count?.mailboxes ?? 0,
+    alias_count: d._count?.aliases ?? 0,
+    created_at: d.createdAt,
+  };
 }
-type MailboxRow = { id: number; domainId: number; localPart: string; address: string; quotaMb: number; passwordChangedAt: Date; createdAt: Date };
+type MailboxRow = {
+  id: number;
+  domainId: number;
+  localPart: string;
+  address: string;
+  quotaMb: number;
+  passwordChangedAt: Date;
+  createdAt: Date;
+};
 export function mailboxView(m: MailboxRow) {
-  return { id: m.id, domain_id: m.domainId, local_part: m.localPart, address: m.address, quota_mb: m.quotaMb, used_mb: 0, password_changed_at: m.passwordChangedAt, created_at: m.createdAt };
+  return {
+    id: m.id,
+    domain_id: m.domainId,
+    local_part: m.localPart,
+    address: m.address,
+    quota_mb: m.quotaMb,
+    used_mb: 0,
+    password_changed_at: m.passwordChangedAt,
+    created_at: m.createdAt,
+  };
 }
-type AliasRow = { id: number; domainId: number; sourceLocal: string; source: string; destination: string; createdAt: Date };
+type AliasRow = {
+  id: number;
+  domainId: number;
+  sourceLocal: string;
+  source: string;
+  destination: string;
+  createdAt: Date;
+};
 export function aliasView(a: AliasRow) {
-  return { id: a.id, domain_id: a.domainId, source_local: a.sourceLocal, source: a.source, destination: a.destination, created_at: a.createdAt };
+  return {
+    id: a.id,
+    domain_id: a.domainId,
+    source_local: a.sourceLocal,
+    source: a.source,
+    destination: a.destination,
+    created_at: a.createdAt,
+  };
 }
 
 const COUNTS = { _count: { select: { mailboxes: true, aliases: true } } };
@@ -77,15 +121,24 @@ async function findMailDomain(db: TenantDb, id: number) {
 export async function enableMailDomain(ctx: MailContext, input: { domain: string }) {
   const domain = normalDnsName(input.domain);
   const now = ctx.app.clock.now();
-  if ((await ctx.db.mailDomain.count()) >= MAX_MAIL_DOMAINS) throw badRequest(`An account hosts mail for at most ${MAX_MAIL_DOMAINS} domains.`, 'domain');
-  if (await ctx.db.mailDomain.findFirst({ where: { domain } })) throw badRequest(`Email hosting is already enabled for ${domain}.`, 'domain');
+  if ((await ctx.db.mailDomain.count()) >= MAX_MAIL_DOMAINS)
+    throw badRequest(`An account hosts mail for at most ${MAX_MAIL_DOMAINS} domains.`, 'domain');
+  if (await ctx.db.mailDomain.findFirst({ where: { domain } }))
+    throw badRequest(`Email hosting is already enabled for ${domain}.`, 'domain');
   await requireDomainControl(ctx.app.prisma, ctx.principal!.accountId, domain, 'Email hosting');
   const { dkimSelector, dkimPublicKey } = await mailBackend.enableDomain(domain);
   try {
-    const row = await ctx.db.mailDomain.create({ data: { accountId: ctx.principal!.accountId, domain, dkimSelector, dkimPublicKey, createdAt: now }, include: COUNTS });
+    const row = await ctx.db.mailDomain.create({
+      data: { accountId: ctx.principal!.accountId, domain, dkimSelector, dkimPublicKey, createdAt: now },
+      include: COUNTS,
+    });
     return mailDomainView(row);
   } catch (err) {
-    if (isUniqueViolation(err)) throw badRequest(`${domain} is already hosted for email by another account; it must be removed there first.`, 'domain');
+    if (isUniqueViolation(err))
+      throw badRequest(
+        `${domain} is already hosted for email by another account; it must be removed there first.`,
+        'domain',
+      );
     throw err;
   }
 }
@@ -108,24 +161,47 @@ export async function disableMailDomain(ctx: MailContext, id: number) {
 /** Every mailbox of the account, or of one of its domains. */
 export async function listMailboxes(db: TenantDb, args: PageArgs, domainId?: number) {
   if (domainId !== undefined) await findMailDomain(db, domainId);
-  const page = await paginateIntIds(args, (q) => db.mailbox.findMany({ ...q, where: { ...q.where, ...(domainId === undefined ? {} : { domainId }) } }));
+  const page = await paginateIntIds(args, (q) =>
+    db.mailbox.findMany({ ...q, where: { ...q.where, ...(domainId === undefined ? {} : { domainId }) } }),
+  );
   return { ...page, data: page.data.map(mailboxView) };
 }
 
-export async function createMailbox(ctx: MailContext, input: { domain_id: number; local_part: string; password: string; quota_mb?: number | null }) {
+export async function createMailbox(
+  ctx: MailContext,
+  input: { domain_id: number; local_part: string; password: string; quota_mb?: number | null },
+) {
   const localPart = input.local_part.trim().toLowerCase();
   const quotaMb = input.quota_mb ?? QUOTA_DEFAULT_MB;
   const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domain_id } });
-  if (!domain) throw badRequest(`domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`, 'domain_id');
+  if (!domain)
+    throw badRequest(
+      `domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`,
+      'domain_id',
+    );
   const address = `${localPart}@${domain.domain}`;
   const passwordHash = await hashPassword(input.password);
   const now = ctx.app.clock.now();
   try {
     return await ctx.db.$transaction(async (tx) => {
-      if ((await tx.mailbox.count({ where: { domainId: domain.id } })) >= MAX_MAILBOXES_PER_DOMAIN) throw badRequest(`A mail domain holds at most ${MAX_MAILBOXES_PER_DOMAIN} mailboxes.`, 'domain_id');
-      if (await tx.mailbox.findFirst({ where: { address } })) throw badRequest(`The mailbox ${address} already exists.`, 'local_part');
-      if (await tx.mailAlias.findFirst({ where: { source: address } })) throw badRequest(`${address} is already an alias; delete the alias first.`, 'local_part');
-      const row = await tx.mailbox.create({ data: { accountId: domain.accountId, domainId: domain.id, localPart, address, passwordHash, quotaMb, passwordChangedAt: now, createdAt: now } });
+      if ((await tx.mailbox.count({ where: { domainId: domain.id } })) >= MAX_MAILBOXES_PER_DOMAIN)
+        throw badRequest(`A mail domain holds at most ${MAX_MAILBOXES_PER_DOMAIN} mailboxes.`, 'domain_id');
+      if (await tx.mailbox.findFirst({ where: { address } }))
+        throw badRequest(`The mailbox ${address} already exists.`, 'local_part');
+      if (await tx.mailAlias.findFirst({ where: { source: address } }))
+        throw badRequest(`${address} is already an alias; delete the alias first.`, 'local_part');
+      const row = await tx.mailbox.create({
+        data: {
+          accountId: domain.accountId,
+          domainId: domain.id,
+          localPart,
+          address,
+          passwordHash,
+          quotaMb,
+          passwordChangedAt: now,
+          createdAt: now,
+        },
+      });
       await mailBackend.createMailbox(address, passwordHash, quotaMb);
       return mailboxView(row);
     });
@@ -164,20 +240,33 @@ export async function listAliases(db: TenantDb, domainId: number, args: PageArgs
 }
 
 /** A forwarding alias source_local@domain → destination (any valid address, not itself). */
-export async function createAlias(ctx: MailContext, input: { domain_id: number; source_local: string; destination: string }) {
+export async function createAlias(
+  ctx: MailContext,
+  input: { domain_id: number; source_local: string; destination: string },
+) {
   const sourceLocal = input.source_local.trim().toLowerCase();
   const destination = normalAddress(input.destination);
   const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domain_id } });
-  if (!domain) throw badRequest(`domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`, 'domain_id');
+  if (!domain)
+    throw badRequest(
+      `domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`,
+      'domain_id',
+    );
   const source = `${sourceLocal}@${domain.domain}`;
-  if (destination === source) throw badRequest('destination must differ from the alias address itself (it would loop).', 'destination');
+  if (destination === source)
+    throw badRequest('destination must differ from the alias address itself (it would loop).', 'destination');
   const now = ctx.app.clock.now();
   try {
     return await ctx.db.$transaction(async (tx) => {
-      if ((await tx.mailAlias.count({ where: { domainId: domain.id } })) >= MAX_ALIASES_PER_DOMAIN) throw badRequest(`A mail domain holds at most ${MAX_ALIASES_PER_DOMAIN} aliases.`, 'domain_id');
-      if (await tx.mailAlias.findFirst({ where: { source } })) throw badRequest(`The alias ${source} already exists.`, 'source_local');
-      if (await tx.mailbox.findFirst({ where: { address: source } })) throw badRequest(`${source} is a mailbox; an alias cannot take its address.`, 'source_local');
-      const row = await tx.mailAlias.create({ data: { accountId: domain.accountId, domainId: domain.id, sourceLocal, source, destination, createdAt: now } });
+      if ((await tx.mailAlias.count({ where: { domainId: domain.id } })) >= MAX_ALIASES_PER_DOMAIN)
+        throw badRequest(`A mail domain holds at most ${MAX_ALIASES_PER_DOMAIN} aliases.`, 'domain_id');
+      if (await tx.mailAlias.findFirst({ where: { source } }))
+        throw badRequest(`The alias ${source} already exists.`, 'source_local');
+      if (await tx.mailbox.findFirst({ where: { address: source } }))
+        throw badRequest(`${source} is a mailbox; an alias cannot take its address.`, 'source_local');
+      const row = await tx.mailAlias.create({
+        data: { accountId: domain.accountId, domainId: domain.id, sourceLocal, source, destination, createdAt: now },
+      });
       await mailBackend.createAlias(source, destination);
       return aliasView(row);
     });
@@ -198,16 +287,27 @@ export async function deleteAlias(ctx: MailContext, id: number) {
 
 // ---------------------------------------------------------------- the graph's batched reads
 
-const before = (after: string | null | undefined) => (after && /^[1-9][0-9]{0,9}$/.test(after) ? { id: { lt: Number(after) } } : {});
+const before = (after: string | null | undefined) =>
+  after && /^[1-9][0-9]{0,9}$/.test(after) ? { id: { lt: Number(after) } } : {};
 
 export async function mailDomainsByIds(db: TenantDb, ids: readonly number[]) {
   return (await db.mailDomain.findMany({ where: { id: { in: [...ids] } }, include: COUNTS })).map(mailDomainView);
 }
 
 export async function mailboxesOfDomains(db: TenantDb, domainIds: readonly number[], after?: string | null) {
-  return (await db.mailbox.findMany({ where: { domainId: { in: [...domainIds] }, ...before(after) }, orderBy: { id: 'desc' } })).map(mailboxView);
+  return (
+    await db.mailbox.findMany({
+      where: { domainId: { in: [...domainIds] }, ...before(after) },
+      orderBy: { id: 'desc' },
+    })
+  ).map(mailboxView);
 }
 
 export async function aliasesOfDomains(db: TenantDb, domainIds: readonly number[], after?: string | null) {
-  return (await db.mailAlias.findMany({ where: { domainId: { in: [...domainIds] }, ...before(after) }, orderBy: { id: 'desc' } })).map(aliasView);
+  return (
+    await db.mailAlias.findMany({
+      where: { domainId: { in: [...domainIds] }, ...before(after) },
+      orderBy: { id: 'desc' },
+    })
+  ).map(aliasView);
 }

@@ -29,7 +29,13 @@ function clientBlock() {
 /** The DNS records a hosted domain needs: MX, the MX host's A, SPF, DKIM, DMARC, autodiscover/autoconfig and RFC 6186 SRV. */
 function composeRecords(domain: string, dkim: { selector: string; publicKey: string }): DnsRecord[] {
   const p = mailBackend.platform;
-  const r = (type: DnsRecord['type'], name: string, value: string, priority: number | null = null): DnsRecord => ({ type, name, value, priority, ttl: RECORD_TTL });
+  const r = (type: DnsRecord['type'], name: string, value: string, priority: number | null = null): DnsRecord => ({
+    type,
+    name,
+    value,
+    priority,
+    ttl: RECORD_TTL,
+  });
   return [
     r('MX', domain, `mail.${domain}`, 10),
     r('A', `mail.${domain}`, p.mailIp),
@@ -57,5 +63,10 @@ export async function mailSetup(db: TenantDb, domainInput: string | null | undef
   const domain = normalDnsName(domainInput);
   const row = await db.mailDomain.findFirst({ where: { domain } });
   if (!row) throw notFound('Mail domain');
-  return { domain, records: composeRecords(domain, { selector: row.dkimSelector, publicKey: row.dkimPublicKey }), mx_host: `mail.${domain}`, ...base };
+  return {
+    domain,
+    records: composeRecords(domain, { selector: row.dkimSelector, publicKey: row.dkimPublicKey }),
+    mx_host: `mail.${domain}`,
+    ...base,
+  };
 }

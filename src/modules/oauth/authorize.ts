@@ -8,7 +8,14 @@ import { isVerifiedClient, requireClient, type DocumentPolicy } from './clients.
 import { OAuthError } from './errors.ts';
 import { parseResource } from './resources.ts';
 import type { PrincipalCache } from '../auth/principal-cache.ts';
-import { issueTokens, parseScopeParam, PREFIX, revokeGrantById, type ClientInput, type TokenResponse } from './service.ts';
+import {
+  issueTokens,
+  parseScopeParam,
+  PREFIX,
+  revokeGrantById,
+  type ClientInput,
+  type TokenResponse,
+} from './service.ts';
 
 /**
  * The authorization code grant with PKCE (RFC 6749 §4.1, RFC 7636, OAuth 2.1): validating an
@@ -65,26 +72,39 @@ export function redirectWith(redirectUri: string, issuer: string, params: Record
  * Checks an authorization request (the GET query, or the consent form's fields). The client
  * and its redirect URI come first: until both are known good, errors are AuthorizationPageError.
  */
-export async function validateAuthorizationRequest(prisma: PrismaClient, params: URLSearchParams, ctx: { baseUrl: string; now: Date; documents: DocumentPolicy }): Promise<AuthorizationRequest> {
+export async function validateAuthorizationRequest(
+  prisma: PrismaClient,
+  params: URLSearchParams,
+  ctx: { baseUrl: string; now: Date; documents: DocumentPolicy },
+): Promise<AuthorizationRequest> {
   const clientIds = params.getAll('client_id');
-  if (clientIds.length !== 1 || !clientIds[0]) throw new AuthorizationPageError('The request names no client (client_id), or names it twice.');
+  if (clientIds.length !== 1 || !clientIds[0])
+    throw new AuthorizationPageError('The request names no client (client_id), or names it twice.');
   let client: Awaited<ReturnType<typeof requireClient>>;
   try {
     client = await requireClient(prisma, clientIds[0], ctx.now, ctx.documents);
   } catch (err) {
-    if (err instanceof OAuthError) throw new AuthorizationPageError(`The application asking for access is not known here: ${err.description}`);
+    if (err instanceof OAuthError)
+      throw new AuthorizationPageError(`The application asking for access is not known here: ${err.description}`);
     throw err;
   }
   const redirects = params.getAll('redirect_uri');
   if (redirects.length > 1) throw new AuthorizationPageError('The request names redirect_uri twice.');
   const redirectUri = redirects[0] || (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
-  if (!redirectUri) throw new AuthorizationPageError('The request names no redirect_uri, and the application registered more than one.');
-  if (!redirectUriRegistered(client.redirectUris, redirectUri)) throw new AuthorizationPageError(`The redirect URI ${redirectUri.slice(0, 200)} is not registered for ${client.name}.`);
+  if (!redirectUri)
+    throw new AuthorizationPageError(
+      'The request names no redirect_uri, and the application registered more than one.',
+    );
+  if (!redirectUriRegistered(client.redirectUris, redirectUri))
+    throw new AuthorizationPageError(
+      `The redirect URI ${redirectUri.slice(0, 200)} is not registered for ${client.name}.`,
+    );
 
   const stateValue = params.get('state') ?? undefined;
   const state = stateValue && stateValue.length <= MAX_STATE_LENGTH ? stateValue : undefined;
   const verified = isVerifiedClient(client);
-  const fail = (error: string, description: string) => new AuthorizationRedirectError(error, description, redirectUri, state, verified);
+  const fail = (error: string, description: string) =>
+    new AuthorizationRedirectError(error, description, redirectUri, state, verified);
   if (stateValue && !state) throw fail('invalid_request', `state must be at most ${MAX_STATE_LENGTH} characters.`);
   for (const name of ['response_type', 'code_challenge', 'code_challenge_method', 'scope', 'state']) {
     if (params.getAll(name).length > 1) throw fail('invalid_request', `${name} is repeated.`);
@@ -92,14 +112,24 @@ export async function validateAuthorizationRequest(prisma: PrismaClient, params:
   const responseType = params.get('response_type');
   if (!responseType) throw fail('invalid_request', 'response_type is required.');
   if (responseType !== 'code') throw fail('unsupported_response_type', 'Only response_type=code is supported.');
-  if (!client.grantTypes.includes('authorization_code')) throw fail('unauthorized_client', 'This client is not registered for the authorization code grant.');
-  if (params.get('code_challenge_method') !== 'S256') throw fail('invalid_request', 'PKCE is required with code_challenge_method=S256 (plain is not accepted).');
+  if (!client.grantTypes.includes('authorization_code'))
+    throw fail('unauthorized_client', 'This client is not registered for the authorization code grant.');
+  if (params.get('code_challenge_method') !== 'S256')
+    throw fail('invalid_request', 'PKCE is required with code_challenge_method=S256 (plain is not accepted).');
   const codeChallenge = params.get('code_challenge') ?? '';
-  if (!CODE_CHALLENGE.test(codeChallenge)) throw fail('invalid_request', 'code_challenge must be the 43-character BASE64URL SHA-256 of the code verifier.');
+  if (!CODE_CHALLENGE.test(codeChallenge))
+    throw fail('invalid_request', 'code_challenge must be the 43-character BASE64URL SHA-256 of the code verifier.');
   const resources = params.getAll('resource');
   if (resources.length > 1) throw fail('invalid_target', 'Name one resource per authorization request.');
   try {
-    return { client: { id: client.id, name: client.name, verified }, redirectUri, state, codeChallenge, scopes: parseScopeParam(params.get('scope') ?? undefined), resource: parseResource(resources[0], ctx.baseUrl) };
+    return {
+      client: { id: client.id, name: client.name, verified },
+      redirectUri,
+      state,
+      codeChallenge,
+      scopes: parseScopeParam(params.get('scope') ?? undefined),
+      resource: parseResource(resources[0], ctx.baseUrl),
+    };
   } catch (err) {
     if (err instanceof OAuthError) throw fail(err.error, err.description);
     throw err;
@@ -107,10 +137,18 @@ export async function validateAuthorizationRequest(prisma: PrismaClient, params:
 }
 
 /** The account holder approved `granted` (a non-empty subset of the request's scopes): a new code. */
-export async function issueAuthorizationCode(prisma: PrismaClient, request: AuthorizationRequest, accountId: string, granted: Scope[], now: Date): Promise<string> {
+export async function issueAuthorizationCode(
+  prisma: PrismaClient,
+  request: AuthorizationRequest,
+  accountId: string,
+  granted: Scope[],
+  now: Date,
+): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   // Codes a day past their expiry serve no one, not even reuse detection.
-  await prisma.oAuthAuthorizationCode.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 86_400_000) } } });
+  await prisma.oAuthAuthorizationCode.deleteMany({
+    where: { expiresAt: { lt: new Date(now.getTime() - 86_400_000) } },
+  });
   await prisma.oAuthAuthorizationCode.create({
     data: {
       id: newId(PREFIX.code, now.getTime()),
@@ -144,7 +182,10 @@ export async function exchangeAuthorizationCode(
 ): Promise<TokenResponse> {
   const client = await requireClient(prisma, input.clientId, now, input.documents);
   if (!input.code) throw new OAuthError('invalid_request', 'code is required.');
-  const row = input.code.length <= 128 ? await prisma.oAuthAuthorizationCode.findUnique({ where: { codeHash: hashSecret(input.code) } }) : null;
+  const row =
+    input.code.length <= 128
+      ? await prisma.oAuthAuthorizationCode.findUnique({ where: { codeHash: hashSecret(input.code) } })
+      : null;
   if (!row) throw new OAuthError('invalid_grant', 'Unknown authorization code.');
   const revokeIssued = async () => {
     const spent = await prisma.oAuthAuthorizationCode.findUnique({ where: { id: row.id }, select: { grantId: true } });
@@ -158,21 +199,30 @@ export async function exchangeAuthorizationCode(
     // Checked on the found code, so a code presented without its verifier is burned like one with a wrong one.
     if (!input.codeVerifier) return new OAuthError('invalid_request', 'code_verifier is required (PKCE).');
     if (row.expiresAt <= now) return new OAuthError('invalid_grant', 'The authorization code has expired.');
-    if (row.clientId !== client.id) return new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
-    if (input.redirectUri !== row.redirectUri) return new OAuthError('invalid_grant', 'redirect_uri must be the one of the authorization request.');
-    if (!CODE_VERIFIER.test(input.codeVerifier!) || createHash('sha256').update(input.codeVerifier!).digest('base64url') !== row.codeChallenge) {
+    if (row.clientId !== client.id)
+      return new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
+    if (input.redirectUri !== row.redirectUri)
+      return new OAuthError('invalid_grant', 'redirect_uri must be the one of the authorization request.');
+    if (
+      !CODE_VERIFIER.test(input.codeVerifier!) ||
+      createHash('sha256').update(input.codeVerifier!).digest('base64url') !== row.codeChallenge
+    ) {
       return new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
     }
     try {
       const resource = parseResource(input.resource, baseUrl);
-      if (resource && row.resource && resource !== row.resource) return new OAuthError('invalid_target', `The authorization was for ${row.resource}.`);
+      if (resource && row.resource && resource !== row.resource)
+        return new OAuthError('invalid_target', `The authorization was for ${row.resource}.`);
     } catch (err) {
       return err as OAuthError;
     }
     return null;
   })();
   if (problem) {
-    const { count } = await prisma.oAuthAuthorizationCode.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: now } });
+    const { count } = await prisma.oAuthAuthorizationCode.updateMany({
+      where: { id: row.id, usedAt: null },
+      data: { usedAt: now },
+    });
     if (count !== 1) await revokeIssued();
     throw problem;
   }
@@ -181,10 +231,21 @@ export async function exchangeAuthorizationCode(
   try {
     return await prisma.$transaction(async (tx) => {
       const grant = await tx.oAuthGrant.create({
-        data: { id: newId(PREFIX.grant, now.getTime()), accountId: row.accountId, clientId: client.id, scopes: row.scopes, resource, redirectUri: row.redirectUri, createdAt: now },
+        data: {
+          id: newId(PREFIX.grant, now.getTime()),
+          accountId: row.accountId,
+          clientId: client.id,
+          scopes: row.scopes,
+          resource,
+          redirectUri: row.redirectUri,
+          createdAt: now,
+        },
       });
       // Spent and linked to its grant in one step, so a reuse always finds what to revoke.
-      const { count } = await tx.oAuthAuthorizationCode.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: now, grantId: grant.id } });
+      const { count } = await tx.oAuthAuthorizationCode.updateMany({
+        where: { id: row.id, usedAt: null },
+        data: { usedAt: now, grantId: grant.id },
+      });
       if (count !== 1) throw lostRace;
       return issueTokens(tx, grant.id, row.scopes, now);
     });

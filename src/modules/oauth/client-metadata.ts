@@ -16,7 +16,8 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** Why a redirect URI cannot be registered, or null when it can: https, or http on loopback (RFC 8252 §7.3). */
 function redirectUriProblem(raw: unknown): string | null {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_REDIRECT_URI_LENGTH) return `must be a string of 1 to ${MAX_REDIRECT_URI_LENGTH} characters`;
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_REDIRECT_URI_LENGTH)
+    return `must be a string of 1 to ${MAX_REDIRECT_URI_LENGTH} characters`;
   let url: URL;
   try {
     url = new URL(raw);
@@ -42,7 +43,15 @@ export function redirectUriRegistered(registered: readonly string[], given: stri
   } catch {
     return false;
   }
-  if (g.protocol !== 'http:' || !LOOPBACK_HOSTS.has(g.hostname) || g.hash || given.includes('#') || g.username || g.password) return false;
+  if (
+    g.protocol !== 'http:' ||
+    !LOOPBACK_HOSTS.has(g.hostname) ||
+    g.hash ||
+    given.includes('#') ||
+    g.username ||
+    g.password
+  )
+    return false;
   return registered.some((r) => {
     const u = new URL(r);
     return u.protocol === 'http:' && u.hostname === g.hostname && u.pathname === g.pathname && u.search === g.search;
@@ -63,7 +72,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Validates RFC 7591 client metadata (registration body or metadata document); unknown fields are ignored (§2). */
 export function validateClientMetadata(body: unknown): ClientMetadata {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The client metadata must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new OAuthError('invalid_client_metadata', 'The client metadata must be a JSON object.');
   const m = body as Record<string, unknown>;
   const uris = m.redirect_uris;
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
@@ -71,23 +81,51 @@ export function validateClientMetadata(body: unknown): ClientMetadata {
   }
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
-    if (problem) throw new OAuthError('invalid_redirect_uri', `redirect_uris: ${JSON.stringify(String(uri).slice(0, 100))} ${problem}.`);
+    if (problem)
+      throw new OAuthError(
+        'invalid_redirect_uri',
+        `redirect_uris: ${JSON.stringify(String(uri).slice(0, 100))} ${problem}.`,
+      );
   }
   const method = m.token_endpoint_auth_method ?? 'none';
-  if (method !== 'none') throw new OAuthError('invalid_client_metadata', 'token_endpoint_auth_method must be "none": clients here are public and use PKCE.');
+  if (method !== 'none')
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'token_endpoint_auth_method must be "none": clients here are public and use PKCE.',
+    );
   const grantTypes = m.grant_types ?? ['authorization_code'];
-  if (!Array.isArray(grantTypes) || grantTypes.length === 0 || grantTypes.some((g) => !(REDIRECT_GRANT_TYPES as readonly unknown[]).includes(g))) {
-    throw new OAuthError('invalid_client_metadata', `grant_types must name only ${REDIRECT_GRANT_TYPES.join(' and ')}.`);
+  if (
+    !Array.isArray(grantTypes) ||
+    grantTypes.length === 0 ||
+    grantTypes.some((g) => !(REDIRECT_GRANT_TYPES as readonly unknown[]).includes(g))
+  ) {
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `grant_types must name only ${REDIRECT_GRANT_TYPES.join(' and ')}.`,
+    );
   }
-  if (!grantTypes.includes('authorization_code')) throw new OAuthError('invalid_client_metadata', 'grant_types must include authorization_code.');
+  if (!grantTypes.includes('authorization_code'))
+    throw new OAuthError('invalid_client_metadata', 'grant_types must include authorization_code.');
   const responseTypes = m.response_types ?? ['code'];
-  if (!Array.isArray(responseTypes) || responseTypes.length !== 1 || responseTypes[0] !== 'code') throw new OAuthError('invalid_client_metadata', 'response_types must be ["code"].');
+  if (!Array.isArray(responseTypes) || responseTypes.length !== 1 || responseTypes[0] !== 'code')
+    throw new OAuthError('invalid_client_metadata', 'response_types must be ["code"].');
   const name = m.client_name;
-  if (name !== undefined && (typeof name !== 'string' || name.trim().length < 1 || name.trim().length > 100 || CONTROL.test(name))) {
+  if (
+    name !== undefined &&
+    (typeof name !== 'string' || name.trim().length < 1 || name.trim().length > 100 || CONTROL.test(name))
+  ) {
     throw new OAuthError('invalid_client_metadata', 'client_name must be 1 to 100 printable characters.');
   }
   const scope = m.scope;
-  if (scope !== undefined && (typeof scope !== 'string' || scope.length > 1000 || scope.trim().split(/\s+/).some((s) => s && !isScope(s)))) {
+  if (
+    scope !== undefined &&
+    (typeof scope !== 'string' ||
+      scope.length > 1000 ||
+      scope
+        .trim()
+        .split(/\s+/)
+        .some((s) => s && !isScope(s)))
+  ) {
     throw new OAuthError('invalid_client_metadata', 'scope must be a space-separated list of known scopes.');
   }
   return {

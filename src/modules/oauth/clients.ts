@@ -31,7 +31,10 @@ export function allowsDeviceGrant(client: { kind: string; grantTypes: string[] }
 
 /** Created if missing (ON CONFLICT DO NOTHING): instances starting together on a new database each run this. */
 export async function ensureBuiltInClients(prisma: PrismaClient): Promise<void> {
-  await prisma.oAuthClient.createMany({ data: BUILT_IN_CLIENTS.map((c) => ({ id: c.id, name: c.name, kind: 'builtin' as const })), skipDuplicates: true });
+  await prisma.oAuthClient.createMany({
+    data: BUILT_IN_CLIENTS.map((c) => ({ id: c.id, name: c.name, kind: 'builtin' as const })),
+    skipDuplicates: true,
+  });
 }
 
 /** Operator API: registers a device-flow client. */
@@ -39,12 +42,20 @@ export async function registerClient(prisma: PrismaClient, name: unknown, now: D
   if (typeof name !== 'string' || name.trim().length < 1 || name.trim().length > 100) {
     throw new OAuthError('invalid_request', 'name must be 1 to 100 characters.');
   }
-  const row = await prisma.oAuthClient.create({ data: { id: newId('oac', now.getTime()), name: name.trim(), kind: 'operator', createdAt: now } });
+  const row = await prisma.oAuthClient.create({
+    data: { id: newId('oac', now.getTime()), name: name.trim(), kind: 'operator', createdAt: now },
+  });
   return clientView(row);
 }
 
 function clientView(c: { id: string; name: string; createdAt: Date }) {
-  return { client_id: c.id, name: c.name, token_endpoint_auth_method: 'none', grant_types: [DEVICE_CODE_GRANT_TYPE, 'refresh_token'], created_at: c.createdAt.toISOString() };
+  return {
+    client_id: c.id,
+    name: c.name,
+    token_endpoint_auth_method: 'none',
+    grant_types: [DEVICE_CODE_GRANT_TYPE, 'refresh_token'],
+    created_at: c.createdAt.toISOString(),
+  };
 }
 
 /**
@@ -52,9 +63,15 @@ function clientView(c: { id: string; name: string; createdAt: Date }) {
  * are allowed) is a client ID metadata document, fetched or taken from the cache; it is
  * unknown when no `documents` policy is given.
  */
-export async function requireClient(prisma: PrismaClient, clientId: string | undefined, now: Date, documents?: DocumentPolicy) {
+export async function requireClient(
+  prisma: PrismaClient,
+  clientId: string | undefined,
+  now: Date,
+  documents?: DocumentPolicy,
+) {
   if (!clientId) throw new OAuthError('invalid_request', 'client_id is required.');
-  if (documents && isMetadataDocumentId(clientId, documents)) return fetchMetadataDocumentClient(prisma, clientId, now, documents);
+  if (documents && isMetadataDocumentId(clientId, documents))
+    return fetchMetadataDocumentClient(prisma, clientId, now, documents);
   if (BUILT_IN_CLIENTS.some((c) => c.id === clientId)) await ensureBuiltInClients(prisma);
   const client = clientId.length <= 64 ? await prisma.oAuthClient.findUnique({ where: { id: clientId } }) : null;
   if (!client || client.kind === 'metadata_document') throw new OAuthError('invalid_client', 'Unknown client_id.', 401);
@@ -64,7 +81,14 @@ export async function requireClient(prisma: PrismaClient, clientId: string | und
 /** RFC 7591 dynamic registration of validated metadata (validateClientMetadata): a public client; 201 with its metadata. */
 export async function registerDynamicClient(prisma: PrismaClient, meta: ClientMetadata, now: Date) {
   const row = await prisma.oAuthClient.create({
-    data: { id: newId('oac', now.getTime()), name: meta.name, kind: 'dynamic', redirectUris: meta.redirectUris, grantTypes: meta.grantTypes, createdAt: now },
+    data: {
+      id: newId('oac', now.getTime()),
+      name: meta.name,
+      kind: 'dynamic',
+      redirectUris: meta.redirectUris,
+      grantTypes: meta.grantTypes,
+      createdAt: now,
+    },
   });
   return {
     client_id: row.id,

@@ -40,18 +40,32 @@ function cacheSeconds(cacheControl: string | undefined): number {
   return Math.min(METADATA_CACHE_SECONDS.max, Math.max(METADATA_CACHE_SECONDS.min, seconds));
 }
 
-export async function fetchMetadataDocumentClient(prisma: PrismaClient, clientId: string, now: Date, policy: DocumentPolicy) {
+export async function fetchMetadataDocumentClient(
+  prisma: PrismaClient,
+  clientId: string,
+  now: Date,
+  policy: DocumentPolicy,
+) {
   let url: URL;
   try {
     url = parseHttpUrl(clientId, policy.allowPrivate);
   } catch (err) {
     throw refused(clientId, `cannot be used: ${(err as EgressRefused).message}`);
   }
-  if (url.pathname === '/' || url.href !== clientId) throw refused(clientId, 'cannot be used: the client_id must be a normalised URL with a path.');
+  if (url.pathname === '/' || url.href !== clientId)
+    throw refused(clientId, 'cannot be used: the client_id must be a normalised URL with a path.');
   const cached = await prisma.oAuthClient.findUnique({ where: { id: clientId } });
   if (cached?.kind === 'metadata_document' && cached.metadataExpiresAt && cached.metadataExpiresAt > now) return cached;
 
-  const answer = await getDocument(clientId, { Accept: 'application/json' }, { allowPrivate: policy.allowPrivate, timeoutMs: Math.min(policy.timeoutMs, METADATA_DOCUMENT_TIMEOUT_MS), maxBytes: METADATA_DOCUMENT_MAX_BYTES });
+  const answer = await getDocument(
+    clientId,
+    { Accept: 'application/json' },
+    {
+      allowPrivate: policy.allowPrivate,
+      timeoutMs: Math.min(policy.timeoutMs, METADATA_DOCUMENT_TIMEOUT_MS),
+      maxBytes: METADATA_DOCUMENT_MAX_BYTES,
+    },
+  );
   if (answer.error || !answer.body) throw refused(clientId, `could not be fetched: ${answer.error ?? 'no body'}.`);
   if (answer.statusCode !== 200) throw refused(clientId, `answered HTTP ${answer.statusCode}.`);
   let doc: unknown;
@@ -60,7 +74,8 @@ export async function fetchMetadataDocumentClient(prisma: PrismaClient, clientId
   } catch {
     throw refused(clientId, 'is not JSON.');
   }
-  if (typeof doc !== 'object' || doc === null || (doc as Record<string, unknown>).client_id !== clientId) throw refused(clientId, 'must name itself as its client_id.');
+  if (typeof doc !== 'object' || doc === null || (doc as Record<string, unknown>).client_id !== clientId)
+    throw refused(clientId, 'must name itself as its client_id.');
   if ('client_secret' in doc) throw refused(clientId, 'must not carry a client_secret.');
   let meta: ClientMetadata;
   try {
@@ -69,6 +84,16 @@ export async function fetchMetadataDocumentClient(prisma: PrismaClient, clientId
     throw refused(clientId, `is invalid: ${(err as OAuthError).description}`);
   }
   const expiresAt = new Date(now.getTime() + cacheSeconds(answer.headers['cache-control']) * 1000);
-  const data = { name: meta.name, kind: 'metadata_document', redirectUris: meta.redirectUris, grantTypes: meta.grantTypes, metadataExpiresAt: expiresAt };
-  return prisma.oAuthClient.upsert({ where: { id: clientId }, create: { id: clientId, ...data, createdAt: now }, update: data });
+  const data = {
+    name: meta.name,
+    kind: 'metadata_document',
+    redirectUris: meta.redirectUris,
+    grantTypes: meta.grantTypes,
+    metadataExpiresAt: expiresAt,
+  };
+  return prisma.oAuthClient.upsert({
+    where: { id: clientId },
+    create: { id: clientId, ...data, createdAt: now },
+    update: data,
+  });
 }

@@ -16,6 +16,7 @@ export function resourceUrl(baseUrl: string, surface: ResourceSurface): string {
 export function parseResource(value: string | undefined, baseUrl: string): string | undefined {
   if (value === undefined) return undefined;
   const known = Object.keys(RESOURCE_PATHS).map((s) => resourceUrl(baseUrl, s as ResourceSurface));
-  if (!known.includes(value)) throw new OAuthError('invalid_target', `Unknown resource; this server issues tokens for ${known.join(', ')}.`);
+  if (!known.includes(value))
+    throw new OAuthError('invalid_target', `Unknown resource; this server issues tokens for ${known.join(', ')}.`);
   return value;
 }

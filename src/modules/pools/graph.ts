@@ -1,6 +1,15 @@
 import type { ResponsePath } from 'graphql';
 import { builder } from '../../schema/builder.ts';
-import { accountListEdge, connectionAfter, connectionArgs, connectionOf, edge, loaderOf, nodeKind, pageSize } from '../../schema/graph.ts';
+import {
+  accountListEdge,
+  connectionAfter,
+  connectionArgs,
+  connectionOf,
+  edge,
+  loaderOf,
+  nodeKind,
+  pageSize,
+} from '../../schema/graph.ts';
 import { poolIpsOfPools, serversOfPools } from '../servers/graph-reads.ts';
 import { nodesQuery, serverFilterArgs, ServerConnection } from '../servers/graph.ts';
 import { Server } from '../servers/schema.ts';
@@ -9,7 +18,9 @@ import { listPools, poolsByIds } from './service.ts';
 
 // Capacity pools in the graph: Account.pools, Pool.servers and Pool.ips, and back from a server to its pool.
 
-accountListEdge('pools', 'servers:read', Pool, 'The capacity pools of the account, newest first.', (ctx, page) => listPools(ctx.db, page));
+accountListEdge('pools', 'servers:read', Pool, 'The capacity pools of the account, newest first.', (ctx, page) =>
+  listPools(ctx.db, page),
+);
 
 builder.objectField(Pool, 'servers', (t) =>
   t.field({
@@ -22,8 +33,10 @@ builder.objectField(Pool, 'servers', (t) =>
       const filter = { status: args.status, search: args.search };
       const after = connectionAfter(args, 'srv');
       // One statement for the servers of every pool of the page (per distinct arguments).
-      const loader = loaderOf<string, object[]>(ctx, `Pool.servers:${JSON.stringify(args)}:${pathKey(info.path)}`, (ids) =>
-        serversOfPools(ctx.db, ids, filter, { first, after }, nodesQuery(ctx, info, 'Server')),
+      const loader = loaderOf<string, object[]>(
+        ctx,
+        `Pool.servers:${JSON.stringify(args)}:${pathKey(info.path)}`,
+        (ids) => serversOfPools(ctx.db, ids, filter, { first, after }, nodesQuery(ctx, info, 'Server')),
       );
       return connectionOf((await loader.load(pool.id)) as { id: string }[], first);
     },
@@ -35,7 +48,8 @@ builder.objectField(Pool, 'ips', (t) =>
     ...edge('servers:read'),
     type: [PoolIp],
     description: 'Every IPv4 address of the pool block with its PTR and holder.',
-    resolve: (pool, _args, ctx) => loaderOf(ctx, 'Pool.ips', (ids: readonly string[]) => poolIpsOfPools(ctx.db, ids)).load(pool.id),
+    resolve: (pool, _args, ctx) =>
+      loaderOf(ctx, 'Pool.ips', (ids: readonly string[]) => poolIpsOfPools(ctx.db, ids)).load(pool.id),
   }),
 );
 

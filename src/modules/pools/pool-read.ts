@@ -27,10 +27,27 @@ export interface PoolDetailRow {
   pool: Pool;
   product: Product | null;
   usage: { vcpu: number; ramMb: number; diskGb: number; ips: number; servers: number };
-  servers: { id: string; label: string; status: string; productId: string; vcpu: number; ramMb: number; diskGb: number; os: string; osTemplate: string; ips: string[] }[];
+  servers: {
+    id: string;
+    label: string;
+    status: string;
+    productId: string;
+    vcpu: number;
+    ramMb: number;
+    diskGb: number;
+    os: string;
+    osTemplate: string;
+    ips: string[];
+  }[];
 }
 
-type Row = { pool: Record<string, unknown>; product: Record<string, unknown> | null; usage: Omit<PoolDetailRow['usage'], 'ips'>; ipsHeld: number; servers: PoolDetailRow['servers'] };
+type Row = {
+  pool: Record<string, unknown>;
+  product: Record<string, unknown> | null;
+  usage: Omit<PoolDetailRow['usage'], 'ips'>;
+  ipsHeld: number;
+  servers: PoolDetailRow['servers'];
+};
 
 /** A visible pool of the account with its product, usage and servers, in one statement; null when there is none. */
 export async function readPoolDetail(db: TenantDb, id: string): Promise<PoolDetailRow | null> {

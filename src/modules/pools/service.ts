@@ -8,7 +8,16 @@ import { ProviderRefusal, type CapacityUnits, type ServerProvider } from '../../
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit, formatUsd } from '../billing/wallet.ts';
-import { getPoolProduct, listPoolProducts, POOL_UNITS, resolveServerOrder, toPoolProduct, type PoolProduct, type PoolUnit, type PoolUnits } from '../catalogue/service.ts';
+import {
+  getPoolProduct,
+  listPoolProducts,
+  POOL_UNITS,
+  resolveServerOrder,
+  toPoolProduct,
+  type PoolProduct,
+  type PoolUnit,
+  type PoolUnits,
+} from '../catalogue/service.ts';
 import * as servers from '../servers/pool-members.ts';
 import type { DueRenewal } from '../servers/renewals.ts';
 import { getServer, type ServiceContext } from '../servers/server-row.ts';
@@ -17,13 +26,17 @@ import { readPoolDetail, type PoolDetailRow } from './pool-read.ts';
 
 /** What one unit of each slider resolves to. */
 export const UNIT_SIZES = { vcpu: 1, ram2gb: 2048, disk100: 100, ip16: 16 } as const;
-const UNIT_LABELS: Record<PoolUnit, string> = { vcpu: '1 vCPU', ram2gb: '2 GB RAM', disk100: '100 GB disk', ip16: '16 IPv4 addresses' };
+const UNIT_LABELS: Record<PoolUnit, string> = {
+  vcpu: '1 vCPU',
+  ram2gb: '2 GB RAM',
+  disk100: '100 GB disk',
+  ip16: '16 IPv4 addresses',
+};
 
 /** Deleted pools are gone for the customer, like terminated servers. */
 const VISIBLE = { status: { not: 'deleted' } };
 
 type PoolRow = NonNullable<Awaited<ReturnType<TenantDb['pool']['findFirst']>>>;
-
 
 // ---------------------------------------------------------------- pricing
 
@@ -38,7 +51,12 @@ export function growthPrice(from: PoolUnits, to: PoolUnits, rates: PoolUnits): n
 }
 
 function resolved(units: PoolUnits) {
-  return { vcpu: units.vcpu * UNIT_SIZES.vcpu, ramMb: units.ram2gb * UNIT_SIZES.ram2gb, diskGb: units.disk100 * UNIT_SIZES.disk100, ips: units.ip16 * UNIT_SIZES.ip16 };
+  return {
+    vcpu: units.vcpu * UNIT_SIZES.vcpu,
+    ramMb: units.ram2gb * UNIT_SIZES.ram2gb,
+    diskGb: units.disk100 * UNIT_SIZES.disk100,
+    ips: units.ip16 * UNIT_SIZES.ip16,
+  };
 }
 
 function unitsOf(p: { vcpu: number; ram2gb: number; disk100: number; ip16: number }): PoolUnits {
@@ -51,8 +69,10 @@ function checkUnits(input: Partial<Record<PoolUnit, unknown>>, product: PoolProd
   for (const u of POOL_UNITS) {
     const v = input[u];
     const { min, max } = product.bounds[u];
-    if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${u} must be an integer from ${min} to ${max}.`, u);
-    if (v < min || v > max) throw badRequest(`${u} = ${v} is outside the bounds of ${product.id}: ${min} to ${max}.`, u);
+    if (typeof v !== 'number' || !Number.isInteger(v))
+      throw badRequest(`${u} must be an integer from ${min} to ${max}.`, u);
+    if (v < min || v > max)
+      throw badRequest(`${u} = ${v} is outside the bounds of ${product.id}: ${min} to ${max}.`, u);
     out[u] = v;
   }
   return out;
@@ -61,7 +81,11 @@ function checkUnits(input: Partial<Record<PoolUnit, unknown>>, product: PoolProd
 async function requireProduct(db: TenantDb | Tx, productId: unknown, activeOnly = true): Promise<PoolProduct> {
   if (typeof productId !== 'string' || !productId) throw badRequest('productId is required.', 'productId');
   const product = await getPoolProduct(db, productId, activeOnly);
-  if (!product) throw badRequest(`productId "${productId}" is not a pool product in the catalogue; see GET /pools/catalogue.`, 'productId');
+  if (!product)
+    throw badRequest(
+      `productId "${productId}" is not a pool product in the catalogue; see GET /pools/catalogue.`,
+      'productId',
+    );
   return product;
 }
 
@@ -86,8 +110,19 @@ function quoteOf(product: PoolProduct, units: PoolUnits, rates: PoolUnits) {
   return {
     productId: product.id,
     monthlyUsdCents: monthlyPrice(units, rates),
-    breakdown: POOL_UNITS.map((u) => ({ unit: u, quantity: units[u], unitPriceUsdCents: rates[u], amountUsdCents: units[u] * rates[u], description: UNIT_LABELS[u] })),
-    resolved: { vcpu: units.vcpu, ramGb: units.ram2gb * 2, diskGb: units.disk100 * 100, ipv4Addresses: units.ip16 * 16 },
+    breakdown: POOL_UNITS.map((u) => ({
+      unit: u,
+      quantity: units[u],
+      unitPriceUsdCents: rates[u],
+      amountUsdCents: units[u] * rates[u],
+      description: UNIT_LABELS[u],
+    })),
+    resolved: {
+      vcpu: units.vcpu,
+      ramGb: units.ram2gb * 2,
+      diskGb: units.disk100 * 100,
+      ipv4Addresses: units.ip16 * 16,
+    },
   };
 }
 
@@ -124,7 +159,18 @@ export async function detail(tx: Tx, pool: PoolRow) {
     pool,
     product,
     usage,
-    servers: list.map((s) => ({ id: s.id, label: s.label, status: s.status, productId: s.productId, vcpu: s.vcpu, ramMb: s.ramMb, diskGb: s.diskGb, os: s.os, osTemplate: s.osTemplate, ips: s.ips.map((ip) => ip.address) })),
+    servers: list.map((s) => ({
+      id: s.id,
+      label: s.label,
+      status: s.status,
+      productId: s.productId,
+      vcpu: s.vcpu,
+      ramMb: s.ramMb,
+      diskGb: s.diskGb,
+      os: s.os,
+      osTemplate: s.osTemplate,
+      ips: s.ips.map((ip) => ip.address),
+    })),
   });
 }
 
@@ -172,7 +218,10 @@ export async function getPool(db: TenantDb, id: string) {
  * routed. 400 when the selection is outside the bounds, the datacenter lacks capacity or
  * the balance is short; nothing is debited then.
  */
-export async function createPool(ctx: ServiceContext, input: { productId: unknown; label: string } & Partial<Record<PoolUnit, unknown>>) {
+export async function createPool(
+  ctx: ServiceContext,
+  input: { productId: unknown; label: string } & Partial<Record<PoolUnit, unknown>>,
+) {
   const product = await requireProduct(ctx.db, input.productId);
   const label = String(input.label).trim();
   const units = checkUnits(input, product);
@@ -183,9 +232,27 @@ export async function createPool(ctx: ServiceContext, input: { productId: unknow
   return ctx.db.$transaction(async (tx) => {
     const id = newId(ID_PREFIX.pool, now.getTime());
     await ctx.app.provider.adjustPoolCapacity(tx, product.id, product.capacity, units).catch(refusal);
-    await debit(tx, { accountId, amountUsdCents: monthly, kind: 'pool_purchase', description: `Capacity pool "${label}" (${product.id}), first month`, reference: id, now });
+    await debit(tx, {
+      accountId,
+      amountUsdCents: monthly,
+      kind: 'pool_purchase',
+      description: `Capacity pool "${label}" (${product.id}), first month`,
+      reference: id,
+      now,
+    });
     const pool = await tx.pool.create({
-      data: { id, accountId, productId: product.id, label, status: 'active', ...units, ratesCents: rates, monthlyUsdCents: monthly, paidUntil: addMonths(now, 1), createdAt: now },
+      data: {
+        id,
+        accountId,
+        productId: product.id,
+        label,
+        status: 'active',
+        ...units,
+        ratesCents: rates,
+        monthlyUsdCents: monthly,
+        paidUntil: addMonths(now, 1),
+        createdAt: now,
+      },
     });
     const ips = await ctx.app.provider.allocatePoolBlocks(tx, units.ip16, now);
     await servers.addPoolIps(tx, accountId, id, ips, now);
@@ -196,7 +263,10 @@ export async function createPool(ctx: ServiceContext, input: { productId: unknow
 /** The OS families a server inside a pool can run. */
 export const POOL_SERVER_OS_FAMILIES = ['linux'] as const;
 
-export const POOL_SHAPE_BELOW_USE = rule(409, "The new shape is smaller than what the pool's servers and addresses use");
+export const POOL_SHAPE_BELOW_USE = rule(
+  409,
+  "The new shape is smaller than what the pool's servers and addresses use",
+);
 
 function checkHolds(units: PoolUnits, usage: { vcpu: number; ramMb: number; diskGb: number; ips: number }) {
   const q = resolved(units);
@@ -217,7 +287,16 @@ async function resizePlan(tx: Tx, pool: PoolRow, input: Partial<Record<PoolUnit,
   const cycle = cycleOf(pool.paidUntil, now);
   const current = monthlyPrice(from, rates);
   const next = monthlyPrice(units, rates);
-  return { product, units, from, rates, cycle, current, next, chargeNow: prorate(growthPrice(from, units, rates), cycle) };
+  return {
+    product,
+    units,
+    from,
+    rates,
+    cycle,
+    current,
+    next,
+    chargeNow: prorate(growthPrice(from, units, rates), cycle),
+  };
 }
 
 /** What a resize would cost, at the rates the pool was sold at. Nothing is charged. */
@@ -260,7 +339,14 @@ export async function resizePool(ctx: ServiceContext, id: string, input: Partial
         now,
       });
     }
-    if (delta.ip16 > 0) await servers.addPoolIps(tx, pool.accountId, id, await ctx.app.provider.allocatePoolBlocks(tx, delta.ip16, now), now);
+    if (delta.ip16 > 0)
+      await servers.addPoolIps(
+        tx,
+        pool.accountId,
+        id,
+        await ctx.app.provider.allocatePoolBlocks(tx, delta.ip16, now),
+        now,
+      );
     if (delta.ip16 < 0) await servers.removeFreePoolIps(tx, ctx.app.provider, id, -delta.ip16 * UNIT_SIZES.ip16, now);
     const updated = await tx.pool.update({ where: { id }, data: { ...plan.units, monthlyUsdCents: plan.next } });
     return detail(tx, updated);
@@ -275,7 +361,12 @@ export async function deletePool(ctx: ServiceContext, id: string) {
     const product = await requireProduct(tx, pool.productId, false);
     await servers.releasePool(tx, ctx.app.provider, id, now);
     const units = unitsOf(pool);
-    await ctx.app.provider.adjustPoolCapacity(tx, pool.productId, product.capacity, Object.fromEntries(POOL_UNITS.map((u) => [u, -units[u]])) as CapacityUnits);
+    await ctx.app.provider.adjustPoolCapacity(
+      tx,
+      pool.productId,
+      product.capacity,
+      Object.fromEntries(POOL_UNITS.map((u) => [u, -units[u]])) as CapacityUnits,
+    );
     return summary(await tx.pool.update({ where: { id }, data: { status: 'deleted', deletedAt: now } }));
   });
 }
@@ -289,11 +380,17 @@ export const MAX_POOL_SERVER_IPS = 64;
  * the pool lacks vCPU, RAM, disk or free addresses. Linux only. ipCount public addresses
  * from the block (default 1; 0 = private-only).
  */
-export async function createServerInPool(ctx: ServiceContext, poolId: string, input: { productId: unknown; label: string; os: unknown; osTemplate: unknown; ipCount?: number }, query: object = {}) {
+export async function createServerInPool(
+  ctx: ServiceContext,
+  poolId: string,
+  input: { productId: unknown; label: string; os: unknown; osTemplate: unknown; ipCount?: number },
+  query: object = {},
+) {
   const label = String(input.label).trim();
   const ipCount = input.ipCount ?? 1;
   const { product, template } = await resolveServerOrder(ctx.db, input);
-  if (!(POOL_SERVER_OS_FAMILIES as readonly string[]).includes(template.os)) throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
+  if (!(POOL_SERVER_OS_FAMILIES as readonly string[]).includes(template.os))
+    throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
     const pool = await lockPool(tx, poolId);
@@ -302,14 +399,26 @@ export async function createServerInPool(ctx: ServiceContext, poolId: string, in
     const need = { vcpu: product.vcpu, ramMb: product.ramMb, diskGb: product.diskGb };
     const short = (['vcpu', 'ramMb', 'diskGb'] as const).filter((k) => usage[k] + need[k] > quota[k]);
     if (short.length) {
-      throw badRequest(`The pool quota does not fit ${product.id}: ${short.map((k) => `${k} needs ${need[k]}, ${quota[k] - usage[k]} free`).join('; ')}. Resize the pool first.`, 'productId');
+      throw badRequest(
+        `The pool quota does not fit ${product.id}: ${short.map((k) => `${k} needs ${need[k]}, ${quota[k] - usage[k]} free`).join('; ')}. Resize the pool first.`,
+        'productId',
+      );
     }
     const free = (await servers.listPoolIps(tx, poolId)).filter((ip) => ip.assignedTo === null);
-    if (free.length < ipCount) throw badRequest(`The pool has ${free.length} free addresses; ${ipCount} asked.`, 'ipCount');
+    if (free.length < ipCount)
+      throw badRequest(`The pool has ${free.length} free addresses; ${ipCount} asked.`, 'ipCount');
     const { server } = await servers.createPoolServer(
       tx,
       ctx.app.provider,
-      { accountId: pool.accountId, poolId, label, productId: product.id, os: template.os, osTemplate: template.id, addresses: free.slice(0, ipCount).map((ip) => ip.ip) },
+      {
+        accountId: pool.accountId,
+        poolId,
+        label,
+        productId: product.id,
+        os: template.os,
+        osTemplate: template.id,
+        addresses: free.slice(0, ipCount).map((ip) => ip.ip),
+      },
       now,
     );
     return getServer(tx, server.id, query);
@@ -328,7 +437,11 @@ export const MAX_IP_CHANGES = 1024;
  * refused (400, naming the entry) when any entry names an address outside the pool's block,
  * a server that is not in this pool, or an address twice. Free; the guest OS is not reconfigured.
  */
-export async function applyPoolIps(ctx: ServiceContext, poolId: string, changes: { ip: string; serverId?: string | null }[]) {
+export async function applyPoolIps(
+  ctx: ServiceContext,
+  poolId: string,
+  changes: { ip: string; serverId?: string | null }[],
+) {
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
     await lockPool(tx, poolId);
@@ -337,10 +450,22 @@ export async function applyPoolIps(ctx: ServiceContext, poolId: string, changes:
     const seen = new Set<string>();
     const clean = changes.map((c, i) => {
       const serverId = c.serverId ?? null;
-      if (!block.has(c.ip)) throw badRequest(`changes[${i}].ip: ${c.ip} is not an address of this pool's block; nothing was applied.`, `changes[${i}].ip`);
-      if (seen.has(c.ip)) throw badRequest(`changes[${i}].ip: ${c.ip} appears twice in the batch; nothing was applied.`, `changes[${i}].ip`);
+      if (!block.has(c.ip))
+        throw badRequest(
+          `changes[${i}].ip: ${c.ip} is not an address of this pool's block; nothing was applied.`,
+          `changes[${i}].ip`,
+        );
+      if (seen.has(c.ip))
+        throw badRequest(
+          `changes[${i}].ip: ${c.ip} appears twice in the batch; nothing was applied.`,
+          `changes[${i}].ip`,
+        );
       seen.add(c.ip);
-      if (serverId !== null && !members.has(serverId)) throw badRequest(`changes[${i}].serverId: ${serverId} is not a server of this pool; nothing was applied.`, `changes[${i}].serverId`);
+      if (serverId !== null && !members.has(serverId))
+        throw badRequest(
+          `changes[${i}].serverId: ${serverId} is not a server of this pool; nothing was applied.`,
+          `changes[${i}].serverId`,
+        );
       return { ip: c.ip, serverId };
     });
     await servers.routePoolIps(tx, ctx.app.provider, poolId, clean, now);
@@ -352,13 +477,22 @@ export async function applyPoolIps(ctx: ServiceContext, poolId: string, changes:
 
 /** Pools whose paid-up period has ended: they renew monthly at their current monthly price (resizes included). */
 export async function poolRenewalsDue(db: Tx | PrismaClient, now: Date, take = 200): Promise<DueRenewal[]> {
-  const due = await db.pool.findMany({ where: { paidUntil: { lte: now }, status: { in: ['active', 'suspended'] } }, orderBy: [{ paidUntil: 'asc' }, { id: 'asc' }], take });
+  const due = await db.pool.findMany({
+    where: { paidUntil: { lte: now }, status: { in: ['active', 'suspended'] } },
+    orderBy: [{ paidUntil: 'asc' }, { id: 'asc' }],
+    take,
+  });
   return due.map((pool) => ({
     accountId: pool.accountId,
     resourceId: pool.id,
     periodStart: pool.paidUntil,
     periodEnd: addMonths(pool.paidUntil, 1),
-    items: [{ description: `Capacity pool "${pool.label}" (${pool.productId}: ${pool.vcpu} vCPU, ${pool.ram2gb * 2} GB RAM, ${pool.disk100 * 100} GB disk, ${pool.ip16 * 16} IPv4)`, amountUsdCents: pool.monthlyUsdCents }],
+    items: [
+      {
+        description: `Capacity pool "${pool.label}" (${pool.productId}: ${pool.vcpu} vCPU, ${pool.ram2gb * 2} GB RAM, ${pool.disk100 * 100} GB disk, ${pool.ip16 * 16} IPv4)`,
+        amountUsdCents: pool.monthlyUsdCents,
+      },
+    ],
   }));
 }
 
@@ -368,16 +502,29 @@ export async function extendPoolPaidUntil(tx: Tx, poolId: string, from: Date, to
 }
 
 /** Unpaid renewal: the pool is `suspended` and every server inside it is suspended with the reason (`server.suspended`). False when the pool is gone. */
-export async function suspendPool(tx: Tx, provider: ServerProvider, poolId: string, reason: string, now: Date): Promise<boolean> {
-  const { count } = await tx.pool.updateMany({ where: { id: poolId, status: 'active' }, data: { status: 'suspended' } });
+export async function suspendPool(
+  tx: Tx,
+  provider: ServerProvider,
+  poolId: string,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
+  const { count } = await tx.pool.updateMany({
+    where: { id: poolId, status: 'active' },
+    data: { status: 'suspended' },
+  });
   if (!count) return (await tx.pool.count({ where: { id: poolId, status: 'suspended' } })) > 0;
-  for (const server of await servers.poolServers(tx, poolId)) await suspendServerTx(tx, provider, server.id, reason, now);
+  for (const server of await servers.poolServers(tx, poolId))
+    await suspendServerTx(tx, provider, server.id, reason, now);
   return true;
 }
 
 /** The overdue renewal was paid: the pool is active again and its servers stopped (the customer starts them). */
 export async function reactivatePool(tx: Tx, poolId: string): Promise<void> {
-  const { count } = await tx.pool.updateMany({ where: { id: poolId, status: 'suspended' }, data: { status: 'active' } });
+  const { count } = await tx.pool.updateMany({
+    where: { id: poolId, status: 'suspended' },
+    data: { status: 'active' },
+  });
   if (!count) return;
   for (const server of await servers.poolServers(tx, poolId)) await reactivateServer(tx, server.id);
 }

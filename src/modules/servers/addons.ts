@@ -9,10 +9,16 @@ import { getServer, lockServer, refusal, requireOperable, type ServiceContext } 
 
 // Server add-ons: extra addresses and services, attached and detached with proration.
 
-const STOCK_NOTE = 'Temporarily out of stock: the datacenter is waiting for new address space. Check back in a few days.';
+const STOCK_NOTE =
+  'Temporarily out of stock: the datacenter is waiting for new address space. Check back in a few days.';
 
 function addonSpec(p: AddonProduct): AddonSpec {
-  return { type: p.type, ips: p.ips, distinctSubnets: p.distinctSubnets, ...(p.stock !== null ? { stockKey: `addon:${p.type}`, initialStock: p.stock } : {}) };
+  return {
+    type: p.type,
+    ips: p.ips,
+    distinctSubnets: p.distinctSubnets,
+    ...(p.stock !== null ? { stockKey: `addon:${p.type}`, initialStock: p.stock } : {}),
+  };
 }
 
 /** The server's billing cycle: from its renewal date (a server not yet provisioned would start a cycle now). */
@@ -63,30 +69,69 @@ export async function listServerAddons(ctx: ServiceContext, serverId: string) {
 export async function attachAddon(ctx: ServiceContext, serverId: string, addonId: string) {
   const now = ctx.app.clock.now();
   const product = (await listAddonProducts(ctx.db)).find((p) => p.id === addonId);
-  if (!product) throw badRequest(`addonId "${addonId}" is not an add-on in the catalogue; see GET /servers/${serverId}/addons.`, 'addonId');
+  if (!product)
+    throw badRequest(
+      `addonId "${addonId}" is not an add-on in the catalogue; see GET /servers/${serverId}/addons.`,
+      'addonId',
+    );
   try {
     return await ctx.db.$transaction(async (tx) => {
       await lockServer(tx, serverId);
       const server = await getServer(tx, serverId);
-      if (server.poolId) throw badRequest('Servers inside a capacity pool take addresses from the pool; add-ons are not offered.', 'addonId');
+      if (server.poolId)
+        throw badRequest(
+          'Servers inside a capacity pool take addresses from the pool; add-ons are not offered.',
+          'addonId',
+        );
       requireOperable(server, 'an add-on attach');
       const owned = await tx.serverAddon.findFirst({ where: { serverId, activeType: product.type } });
-      if (owned) throw badRequest(`An add-on of type ${product.type} (${owned.productId}) is already active on this server; detach it first to change tier.`, 'addonId');
+      if (owned)
+        throw badRequest(
+          `An add-on of type ${product.type} (${owned.productId}) is already active on this server; detach it first to change tier.`,
+          'addonId',
+        );
       const charge = prorate(product.monthlyUsdCents, serverCycle(server, now));
       const id = newId(ID_PREFIX.serverAddon, now.getTime());
       // The row first: the unique index refuses a second active add-on of this type.
       await tx.serverAddon.create({
-        data: { id, accountId: server.accountId, serverId, productId: product.id, type: product.type, activeType: product.type, monthlyUsdCents: product.monthlyUsdCents, chargedUsdCents: charge, createdAt: now },
+        data: {
+          id,
+          accountId: server.accountId,
+          serverId,
+          productId: product.id,
+          type: product.type,
+          activeType: product.type,
+          monthlyUsdCents: product.monthlyUsdCents,
+          chargedUsdCents: charge,
+          createdAt: now,
+        },
       });
       const stock = await ctx.app.provider.addonStock(tx, addonSpec(product));
       if (stock !== null && stock < 1) throw badRequest(`${product.name} is out of stock. ${STOCK_NOTE}`, 'addonId');
-      const txn = charge > 0
-        ? await debit(tx, { accountId: server.accountId, amountUsdCents: charge, kind: 'addon_purchase', description: `${product.name} on ${server.label}, prorated to the end of the cycle`, reference: serverId, now })
-        : null;
+      const txn =
+        charge > 0
+          ? await debit(tx, {
+              accountId: server.accountId,
+              amountUsdCents: charge,
+              kind: 'addon_purchase',
+              description: `${product.name} on ${server.label}, prorated to the end of the cycle`,
+              reference: serverId,
+              now,
+            })
+          : null;
       const { ips } = await ctx.app.provider.attachAddon(tx, serverId, addonSpec(product), now).catch(refusal);
       if (ips.length) {
         await tx.serverIp.createMany({
-          data: ips.map((ip) => ({ id: newId(ID_PREFIX.serverIp, now.getTime()), accountId: server.accountId, serverId, addonId: id, address: ip.address, version: ip.version, zoneHosted: ip.zoneHosted, createdAt: now })),
+          data: ips.map((ip) => ({
+            id: newId(ID_PREFIX.serverIp, now.getTime()),
+            accountId: server.accountId,
+            serverId,
+            addonId: id,
+            address: ip.address,
+            version: ip.version,
+            zoneHosted: ip.zoneHosted,
+            createdAt: now,
+          })),
         });
       }
       return {
@@ -102,7 +147,11 @@ export async function attachAddon(ctx: ServiceContext, serverId: string, addonId
       };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw badRequest(`An add-on of type ${product.type} is already active on this server; detach it first to change tier.`, 'addonId');
+    if (isUniqueViolation(err))
+      throw badRequest(
+        `An add-on of type ${product.type} is already active on this server; detach it first to change tier.`,
+        'addonId',
+      );
     throw err;
   }
 }
@@ -120,16 +169,32 @@ export async function detachAddon(ctx: ServiceContext, serverId: string, addonId
   });
 }
 
-async function endAddon(tx: Tx, provider: ServerProvider, row: { id: string; serverId: string; productId: string; type: string }, now: Date): Promise<string[]> {
+async function endAddon(
+  tx: Tx,
+  provider: ServerProvider,
+  row: { id: string; serverId: string; productId: string; type: string },
+  now: Date,
+): Promise<string[]> {
   const product = await getAddonProduct(tx, row.productId);
-  const ips = await tx.serverIp.findMany({ where: { addonId: row.id }, select: { address: true }, orderBy: { address: 'asc' } });
+  const ips = await tx.serverIp.findMany({
+    where: { addonId: row.id },
+    select: { address: true },
+    orderBy: { address: 'asc' },
+  });
   const addresses = ips.map((ip) => ip.address);
   await tx.serverIp.deleteMany({ where: { addonId: row.id } });
-  await provider.detachAddon(tx, row.serverId, product ? addonSpec(product) : { type: row.type, ips: addresses.length }, addresses, now);
+  await provider.detachAddon(
+    tx,
+    row.serverId,
+    product ? addonSpec(product) : { type: row.type, ips: addresses.length },
+    addresses,
+    now,
+  );
   await tx.serverAddon.update({ where: { id: row.id }, data: { activeType: null, endedAt: now } });
   return addresses;
 }
 
 export async function endAddons(tx: Tx, provider: ServerProvider, serverId: string, now: Date): Promise<void> {
-  for (const row of await tx.serverAddon.findMany({ where: { serverId, activeType: { not: null } } })) await endAddon(tx, provider, row, now);
+  for (const row of await tx.serverAddon.findMany({ where: { serverId, activeType: { not: null } } }))
+    await endAddon(tx, provider, row, now);
 }

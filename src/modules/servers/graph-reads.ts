@@ -24,8 +24,18 @@ function serverWhere(f: ServerFilter) {
 const after = (cursor: string | null | undefined) => (cursor ? [{ id: { lt: cursor } }] : []);
 
 /** One page of the account's servers, newest first, one row beyond the page (`query`: the prisma plugin's selection). */
-export function serverPage(db: TenantDb, f: ServerFilter, page: { first: number; after?: string | null }, query: object = {}) {
-  return db.server.findMany({ ...query, where: { AND: [serverWhere(f), ...after(page.after)] }, orderBy: { id: 'desc' }, take: page.first + 1 });
+export function serverPage(
+  db: TenantDb,
+  f: ServerFilter,
+  page: { first: number; after?: string | null },
+  query: object = {},
+) {
+  return db.server.findMany({
+    ...query,
+    where: { AND: [serverWhere(f), ...after(page.after)] },
+    orderBy: { id: 'desc' },
+    take: page.first + 1,
+  });
 }
 
 export function countServers(db: TenantDb, f: ServerFilter) {
@@ -36,8 +46,18 @@ export function countServers(db: TenantDb, f: ServerFilter) {
  * The servers of several pools in one statement, grouped per pool, each group cut to one row
  * beyond the page (the statement reads every matching server of those pools).
  */
-export async function serversOfPools(db: TenantDb, poolIds: readonly string[], f: ServerFilter, page: { first: number; after?: string | null }, query: object = {}) {
-  const rows = await db.server.findMany({ ...query, where: { AND: [serverWhere(f), { poolId: { in: [...poolIds] } }, ...after(page.after)] }, orderBy: { id: 'desc' } });
+export async function serversOfPools(
+  db: TenantDb,
+  poolIds: readonly string[],
+  f: ServerFilter,
+  page: { first: number; after?: string | null },
+  query: object = {},
+) {
+  const rows = await db.server.findMany({
+    ...query,
+    where: { AND: [serverWhere(f), { poolId: { in: [...poolIds] } }, ...after(page.after)] },
+    orderBy: { id: 'desc' },
+  });
   return groupBy(poolIds, rows, (r) => r.poolId!).map((g) => g.slice(0, page.first + 1));
 }
 
@@ -67,5 +87,7 @@ function ipNum(address: string): number {
 export async function poolIpsOfPools(db: TenantDb, poolIds: readonly string[]) {
   const rows = await db.serverIp.findMany({ where: { poolId: { in: [...poolIds] } } });
   rows.sort((a, b) => ipNum(a.address) - ipNum(b.address));
-  return groupBy(poolIds, rows, (r) => r.poolId!).map((g) => g.map((r) => ({ ip: r.address, version: r.version, ptr: r.ptr, zoneHosted: r.zoneHosted, assignedTo: r.serverId })));
+  return groupBy(poolIds, rows, (r) => r.poolId!).map((g) =>
+    g.map((r) => ({ ip: r.address, version: r.version, ptr: r.ptr, zoneHosted: r.zoneHosted, assignedTo: r.serverId })),
+  );
 }

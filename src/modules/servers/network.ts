@@ -16,7 +16,13 @@ export async function listServerIps(db: TenantDb, serverId: string, query: objec
  * writing the value already there answers 200 and fires nothing; a change fires
  * `server.ptr.changed` (ptr null when cleared).
  */
-export async function setPtr(ctx: ServiceContext, serverId: string, address: string, hostname: string | null, query: object = {}) {
+export async function setPtr(
+  ctx: ServiceContext,
+  serverId: string,
+  address: string,
+  hostname: string | null,
+  query: object = {},
+) {
   const ptr = hostname === null ? null : normalDnsName(hostname);
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
@@ -24,7 +30,10 @@ export async function setPtr(ctx: ServiceContext, serverId: string, address: str
     const ip = await tx.serverIp.findFirst({ where: { serverId, address } });
     if (!ip) throw notFound('IP address');
     if (!ip.zoneHosted) {
-      throw badRequest(`The reverse zone of ${address} is not hosted by the service (zoneHosted: false), so its PTR cannot be managed here; ask the holder of that zone.`, 'ip');
+      throw badRequest(
+        `The reverse zone of ${address} is not hosted by the service (zoneHosted: false), so its PTR cannot be managed here; ask the holder of that zone.`,
+        'ip',
+      );
     }
     if (ip.ptr === ptr) return tx.serverIp.findUniqueOrThrow({ ...query, where: { id: ip.id } });
     await ctx.app.provider.setPtr(tx, address, ptr, now).catch(refusal);

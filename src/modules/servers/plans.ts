@@ -10,8 +10,14 @@ import { getServer, lockServer, requireOperable, type ServiceContext } from './s
 export const POOL_SERVER_HAS_NO_PLAN = refusal(409, 'A server inside a capacity pool has no plan of its own');
 export const SERVER_PLAN_RETIRED = refusal(409, 'The plan of the server is no longer in the catalogue');
 
-async function currentPlan(db: Pick<Tx, 'product' | 'osTemplate'>, server: { productId: string; poolId: string | null }) {
-  if (server.poolId) throw POOL_SERVER_HAS_NO_PLAN.error('A server inside a capacity pool has no plan of its own; its resources come from the pool.');
+async function currentPlan(
+  db: Pick<Tx, 'product' | 'osTemplate'>,
+  server: { productId: string; poolId: string | null },
+) {
+  if (server.poolId)
+    throw POOL_SERVER_HAS_NO_PLAN.error(
+      'A server inside a capacity pool has no plan of its own; its resources come from the pool.',
+    );
   const plan = await getServerPlan(db, server.productId);
   if (!plan) throw SERVER_PLAN_RETIRED.error('The plan of this server is no longer in the catalogue.');
   return plan;
@@ -22,7 +28,16 @@ export async function planOptions(db: TenantDb, serverId: string) {
   const server = await getServer(db, serverId);
   const plan = await currentPlan(db, server);
   const plans = await switchablePlans(db, plan);
-  return plans.map((p) => ({ productId: p.id, name: p.name, family: p.family, vcpu: p.vcpu, ramMb: p.ramMb, diskGb: p.diskGb, monthlyUsdCents: p.monthlyUsdCents, current: p.id === server.productId }));
+  return plans.map((p) => ({
+    productId: p.id,
+    name: p.name,
+    family: p.family,
+    vcpu: p.vcpu,
+    ramMb: p.ramMb,
+    diskGb: p.diskGb,
+    monthlyUsdCents: p.monthlyUsdCents,
+    current: p.id === server.productId,
+  }));
 }
 
 /**
@@ -39,11 +54,35 @@ export async function changePlan(ctx: ServiceContext, serverId: string, productI
     requireOperable(server, 'a plan change');
     if (productId === server.productId) throw badRequest(`The server is already on ${productId}.`, 'productId');
     const target = (await switchablePlans(tx, plan)).find((p) => p.id === productId && p.active);
-    if (!target) throw badRequest(`productId "${productId}" is not one of this server's plan options (same family, same disk size); see GET /servers/${serverId}/plan-options.`, 'productId');
+    if (!target)
+      throw badRequest(
+        `productId "${productId}" is not one of this server's plan options (same family, same disk size); see GET /servers/${serverId}/plan-options.`,
+        'productId',
+      );
     const running = server.status === 'running';
-    await ctx.app.provider.resize(tx, serverId, { productId: target.id, vcpu: target.vcpu, ramMb: target.ramMb }, running, now);
-    await tx.server.update({ where: { id: serverId }, data: { productId: target.id, vcpu: target.vcpu, ramMb: target.ramMb, ...(running ? { status: 'rebooting' } : {}) } });
-    await recordEvent(tx, server.accountId, 'server.resized', { serverId, productId: target.id, vcpu: target.vcpu, ramMb: target.ramMb }, now);
+    await ctx.app.provider.resize(
+      tx,
+      serverId,
+      { productId: target.id, vcpu: target.vcpu, ramMb: target.ramMb },
+      running,
+      now,
+    );
+    await tx.server.update({
+      where: { id: serverId },
+      data: {
+        productId: target.id,
+        vcpu: target.vcpu,
+        ramMb: target.ramMb,
+        ...(running ? { status: 'rebooting' } : {}),
+      },
+    });
+    await recordEvent(
+      tx,
+      server.accountId,
+      'server.resized',
+      { serverId, productId: target.id, vcpu: target.vcpu, ramMb: target.ramMb },
+      now,
+    );
     return getServer(tx, serverId, query);
   });
 }

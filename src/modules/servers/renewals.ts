@@ -31,7 +31,9 @@ export async function serverRenewalsDue(db: PrismaClient | Tx, now: Date, take =
   for (const server of due) {
     const plan = await getServerPlan(db, server.productId);
     const periodStart = server.paidUntil!;
-    const addons = await Promise.all(server.addons.map(async (a) => ({ row: a, product: await getAddonProduct(db, a.productId) })));
+    const addons = await Promise.all(
+      server.addons.map(async (a) => ({ row: a, product: await getAddonProduct(db, a.productId) })),
+    );
     out.push({
       accountId: server.accountId,
       resourceId: server.id,
@@ -39,7 +41,10 @@ export async function serverRenewalsDue(db: PrismaClient | Tx, now: Date, take =
       periodEnd: addMonths(periodStart, 1),
       items: [
         { description: `Server "${server.label}" (${server.productId})`, amountUsdCents: plan?.monthlyUsdCents ?? 0 },
-        ...addons.map(({ row, product }) => ({ description: `${product?.name ?? row.productId} on "${server.label}"`, amountUsdCents: row.monthlyUsdCents })),
+        ...addons.map(({ row, product }) => ({
+          description: `${product?.name ?? row.productId} on "${server.label}"`,
+          amountUsdCents: row.monthlyUsdCents,
+        })),
       ],
     });
   }

@@ -41,17 +41,21 @@ const VISIBLE_SERVERS = `"Server" s WHERE s."accountId" = $1::uuid AND s.status 
 const SERVER_PAGE = tenantStatement(`
   WITH s AS (SELECT * FROM ${VISIBLE_SERVERS} AND ($3::text IS NULL OR s.id < $3::text) ORDER BY s.id DESC LIMIT $2::int)
   SELECT COALESCE((SELECT json_agg(s ORDER BY s.id DESC) FROM s), '[]') AS servers,
-  ${RELATIONS_SQL.map(({ name, table, orderBy, condition }) => `
+  ${RELATIONS_SQL.map(
+    ({ name, table, orderBy, condition }) => `
     (SELECT json_object_agg(g."serverId", g.rows) FROM (
        SELECT r."serverId", json_agg(r ORDER BY ${orderBy}) AS rows FROM "${table}" r
        WHERE r."serverId" = ANY(ARRAY(SELECT id FROM s)) AND r."accountId" = $1::uuid${condition}
-       GROUP BY r."serverId") g) AS ${name}`).join(',')}`);
+       GROUP BY r."serverId") g) AS ${name}`,
+  ).join(',')}`);
 
 /** One visible server of the account by id (`$2`), its relations as subqueries: for one row, cheaper than the page's grouping. */
 const SERVER_BY_ID = tenantStatement(`
   SELECT row_to_json(s) AS server,
-  ${RELATIONS_SQL.map(({ name, table, orderBy, condition }) => `
-    COALESCE((SELECT json_agg(r ORDER BY ${orderBy}) FROM "${table}" r WHERE r."serverId" = s.id AND r."accountId" = $1::uuid${condition}), '[]') AS ${name}`).join(',')}
+  ${RELATIONS_SQL.map(
+    ({ name, table, orderBy, condition }) => `
+    COALESCE((SELECT json_agg(r ORDER BY ${orderBy}) FROM "${table}" r WHERE r."serverId" = s.id AND r."accountId" = $1::uuid${condition}), '[]') AS ${name}`,
+  ).join(',')}
   FROM ${VISIBLE_SERVERS} AND s.id = $2::text`);
 
 type Relations<T> = { ips: T; snapshots: T; addons: T };
@@ -59,7 +63,10 @@ type Page = { servers: Record<string, unknown>[] } & Relations<Record<string, un
 type One = { server: Record<string, unknown> } & Relations<unknown[]>;
 
 /** A server row with its relations' rows, as Prisma's findMany with SERVER_RELATIONS included returns it. */
-function withRelations(server: Record<string, unknown>, relations: Relations<unknown[] | undefined>): ServerWithRelations {
+function withRelations(
+  server: Record<string, unknown>,
+  relations: Relations<unknown[] | undefined>,
+): ServerWithRelations {
   server.ips = relations.ips ?? [];
   server.snapshots = relations.snapshots ?? [];
   server.addons = relations.addons ?? [];
@@ -78,7 +85,10 @@ function serversOf({ servers, ips, snapshots, addons }: Page): ServerWithRelatio
  * every relation it asks for is one of SERVER_RELATIONS, asked for with nothing nested below it
  * (they return every scalar, so any scalar selection is answered).
  */
-export function answeredByServerReads(query: { include?: Record<string, unknown>; select?: Record<string, unknown> }): boolean {
+export function answeredByServerReads(query: {
+  include?: Record<string, unknown>;
+  select?: Record<string, unknown>;
+}): boolean {
   const asked = { ...query.select, ...query.include };
   return Object.entries(asked).every(([name, value]) => {
     if (!value || typeof value !== 'object') return name !== '_count';
@@ -90,7 +100,9 @@ export function answeredByServerReads(query: { include?: Record<string, unknown>
 
 /** A page of servers with their relations, in one statement. */
 export function listServersWithRelations(db: TenantDb, args: PageArgs) {
-  return paginate(args, ID_PREFIX.server, async (page) => serversOf((await tenantRows<Page>(db, SERVER_PAGE, page.take, page.where.id?.lt ?? null))[0]));
+  return paginate(args, ID_PREFIX.server, async (page) =>
+    serversOf((await tenantRows<Page>(db, SERVER_PAGE, page.take, page.where.id?.lt ?? null))[0]),
+  );
 }
 
 /** One server with its relations, in one statement; 404 when the account has no such visible server. */

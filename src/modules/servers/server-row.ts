@@ -18,7 +18,15 @@ export interface ServiceContext {
 }
 
 /** The states a customer sees a server in (`terminated` only in the answer that terminates it). */
-export const SERVER_STATES = ['provisioning', 'running', 'stopped', 'rebooting', 'restoring', 'reinstalling', 'suspended'] as const;
+export const SERVER_STATES = [
+  'provisioning',
+  'running',
+  'stopped',
+  'rebooting',
+  'restoring',
+  'reinstalling',
+  'suspended',
+] as const;
 
 /** Terminated servers are gone for the customer: lists and lookups never show them. */
 export const VISIBLE = { status: { not: 'terminated' } };
@@ -36,16 +44,23 @@ export const INOPERABLE_STATES = ['provisioning', 'rebooting', 'restoring', 'rei
 export const INOPERABLE_409 = `409 while the server is ${INOPERABLE_STATES.slice(0, -1).join(', ')} or ${INOPERABLE_STATES.at(-1)}.`;
 
 /** The one rule of requireOperable: every operation that acts on a server meets it. */
-export const SERVER_BUSY = rule(409, 'The server is provisioning, suspended, rebooting, being restored from a snapshot or reinstalled: it can be acted on once it is running or stopped');
+export const SERVER_BUSY = rule(
+  409,
+  'The server is provisioning, suspended, rebooting, being restored from a snapshot or reinstalled: it can be acted on once it is running or stopped',
+);
 
 /** States in which the customer can act on a server (every state but INOPERABLE_STATES). */
 export function requireOperable(server: { status: string }, what: string) {
   const conflict = SERVER_BUSY.error;
-  if (server.status === 'provisioning') throw conflict(`The server is still provisioning; ${what} is possible once it is running.`);
-  if (server.status === 'suspended') throw conflict(`The server is suspended; ${what} is not possible until it is reactivated.`);
+  if (server.status === 'provisioning')
+    throw conflict(`The server is still provisioning; ${what} is possible once it is running.`);
+  if (server.status === 'suspended')
+    throw conflict(`The server is suspended; ${what} is not possible until it is reactivated.`);
   if (server.status === 'rebooting') throw conflict(`The server is rebooting; retry ${what} in a minute.`);
-  if (server.status === 'restoring') throw conflict(`The server is being restored from a snapshot; retry ${what} in a minute.`);
-  if (server.status === 'reinstalling') throw conflict(`The server is being reinstalled; retry ${what} once it is running.`);
+  if (server.status === 'restoring')
+    throw conflict(`The server is being restored from a snapshot; retry ${what} in a minute.`);
+  if (server.status === 'reinstalling')
+    throw conflict(`The server is being reinstalled; retry ${what} once it is running.`);
 }
 
 /** Locks the server row for the rest of the transaction: concurrent writes on one server queue here. */

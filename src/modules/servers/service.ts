@@ -18,11 +18,16 @@ import { answeredByServerReads, listServersWithRelations } from './server-reads.
 export function listServers(db: TenantDb, args: PageArgs, query: object = {}) {
   // One statement, with no Prisma result mapping, when it answers the selection (server-reads.ts).
   if (answeredByServerReads(query)) return listServersWithRelations(db, args);
-  return paginate(args, ID_PREFIX.server, (page) => db.server.findMany({ ...query, ...page, where: { ...page.where, ...VISIBLE } }));
+  return paginate(args, ID_PREFIX.server, (page) =>
+    db.server.findMany({ ...query, ...page, where: { ...page.where, ...VISIBLE } }),
+  );
 }
 
 export const REBOOT_NEEDS_RUNNING = refusal(409, 'Only a running server can be rebooted');
-export const PRESERVED_POOL_SERVER = refusal(409, 'A server preserved when its capacity pool was deleted cannot be started');
+export const PRESERVED_POOL_SERVER = refusal(
+  409,
+  'A server preserved when its capacity pool was deleted cannot be started',
+);
 export const PASSWORD_NEEDS_RUNNING = refusal(409, 'The guest agent sets the password: the server must be running');
 
 /**
@@ -38,9 +43,12 @@ export async function powerServer(ctx: ServiceContext, id: string, action: Power
     requireOperable(server, `a ${action}`);
     const target = action === 'stop' ? 'stopped' : action === 'start' ? 'running' : 'rebooting';
     if (action !== 'reboot' && server.status === target) return getServer(tx, id, query);
-    if (action === 'reboot' && server.status !== 'running') throw REBOOT_NEEDS_RUNNING.error('Only a running server can be rebooted; start it instead.');
+    if (action === 'reboot' && server.status !== 'running')
+      throw REBOOT_NEEDS_RUNNING.error('Only a running server can be rebooted; start it instead.');
     if (action === 'start' && server.poolId && !(await isPoolActive(tx, server.poolId))) {
-      throw PRESERVED_POOL_SERVER.error('This server was preserved when its capacity pool was deleted and cannot be started; snapshot or terminate it.');
+      throw PRESERVED_POOL_SERVER.error(
+        'This server was preserved when its capacity pool was deleted and cannot be started; snapshot or terminate it.',
+      );
     }
     await ctx.app.provider.power(tx, id, action, now);
     await tx.server.update({ where: { id }, data: { status: target } });
@@ -78,7 +86,15 @@ export function newServerRow(o: { accountId: string; label: string; product: Pla
 
 /** What the upstream is asked to build for that row. */
 export function provisionRequest(serverId: string, product: Plan, template: Template) {
-  return { serverId, productId: product.id, vcpu: product.vcpu, ramMb: product.ramMb, diskGb: product.diskGb, os: template.os, osTemplate: template.id };
+  return {
+    serverId,
+    productId: product.id,
+    vcpu: product.vcpu,
+    ramMb: product.ramMb,
+    diskGb: product.diskGb,
+    os: template.os,
+    osTemplate: template.id,
+  };
 }
 
 /** An order from the operator API: the server row now, the upstream build later (server.created). */
@@ -89,13 +105,21 @@ export async function orderServer(
   order: ServerOrder,
   now: Date,
   /** Runs in the order's transaction (the operator's `"charge": true` bills the first month here). */
-  onOrdered?: (tx: Tx, server: { id: string; label: string; productId: string }, monthlyUsdCents: number) => Promise<unknown>,
+  onOrdered?: (
+    tx: Tx,
+    server: { id: string; label: string; productId: string },
+    monthlyUsdCents: number,
+  ) => Promise<unknown>,
 ) {
   // The operator API orders here without GraphQL's check of the declared rules.
   const labelInput = typeof order.label === 'string' ? order.label : '';
   enforceRules(LABEL_RULES, labelInput, 'label');
   const label = labelInput.trim();
-  const { product, template } = await resolveServerOrder(prisma, { productId: order.productId, os: order.os, osTemplate: order.osTemplate });
+  const { product, template } = await resolveServerOrder(prisma, {
+    productId: order.productId,
+    os: order.os,
+    osTemplate: order.osTemplate,
+  });
   return prisma.$transaction(async (tx) => {
     const server = await tx.server.create({ data: newServerRow({ accountId, label, product, template, now }) });
     await provider.provisionServer(tx, provisionRequest(server.id, product, template), now);
@@ -119,8 +143,15 @@ export async function terminateServer(ctx: ServiceContext, id: string) {
     await endAddons(tx, ctx.app.provider, id, now);
     const own = await tx.serverIp.findMany({ where: { serverId: id, poolId: null }, select: { address: true } });
     await tx.serverIp.deleteMany({ where: { serverId: id, poolId: null } });
-    await ctx.app.provider.releaseAddresses(tx, own.map((ip) => ip.address), now);
-    await tx.serverIp.updateMany({ where: { serverId: id, poolId: { not: null } }, data: { serverId: null, isPrimary: false } });
+    await ctx.app.provider.releaseAddresses(
+      tx,
+      own.map((ip) => ip.address),
+      now,
+    );
+    await tx.serverIp.updateMany({
+      where: { serverId: id, poolId: { not: null } },
+      data: { serverId: null, isPrimary: false },
+    });
     await tx.snapshot.deleteMany({ where: { serverId: id } });
     await ctx.app.provider.terminate(tx, id, now);
     await tx.server.update({ where: { id }, data: { status: 'terminated', terminatedAt: now } });
@@ -143,16 +174,25 @@ export async function serverStats(ctx: ServiceContext, id: string) {
  * Wipes the disk and rebuilds from a template. The server is `reinstalling` until the
  * rebuild finishes (about 90 s simulated), then `running` and `server.reinstalled` fires.
  */
-export async function reinstallServer(ctx: ServiceContext, id: string, input: { osTemplate: string; os?: string | null }, query: object = {}) {
+export async function reinstallServer(
+  ctx: ServiceContext,
+  id: string,
+  input: { osTemplate: string; os?: string | null },
+  query: object = {},
+) {
   const now = ctx.app.clock.now();
   const template = await resolveOsTemplate(ctx.db, input);
   return ctx.db.$transaction(async (tx) => {
     await lockServer(tx, id);
     const server = await getServer(tx, id);
     requireOperable(server, 'a reinstall');
-    if (server.poolId && template.os !== 'linux') throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
+    if (server.poolId && template.os !== 'linux')
+      throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
     await ctx.app.provider.reinstall(tx, id, { os: template.os, osTemplate: template.id }, now);
-    await tx.server.update({ where: { id }, data: { status: 'reinstalling', os: template.os, osTemplate: template.id } });
+    await tx.server.update({
+      where: { id },
+      data: { status: 'reinstalling', os: template.os, osTemplate: template.id },
+    });
     return getServer(tx, id, query);
   });
 }
@@ -168,7 +208,8 @@ export async function resetRootPassword(ctx: ServiceContext, serverId: string) {
     await lockServer(tx, serverId);
     const server = await getServer(tx, serverId);
     requireOperable(server, 'a password reset');
-    if (server.status !== 'running') throw PASSWORD_NEEDS_RUNNING.error('The guest agent sets the password: start the server first.');
+    if (server.status !== 'running')
+      throw PASSWORD_NEEDS_RUNNING.error('The guest agent sets the password: start the server first.');
     let password = '';
     for (let i = 0; i < 24; i++) password += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
     await ctx.app.provider.resetPassword(tx, serverId, password, now);
@@ -204,7 +245,13 @@ export const providerCallbacks = {
         })),
       });
     }
-    await recordEvent(tx, server.accountId, 'server.created', { serverId, status: server.status, label: server.label }, now);
+    await recordEvent(
+      tx,
+      server.accountId,
+      'server.created',
+      { serverId, status: server.status, label: server.label },
+      now,
+    );
   },
 
   /** A reboot or restore finished. Only moves a server still in a transient state (a suspension meanwhile wins). */
@@ -214,9 +261,18 @@ export const providerCallbacks = {
 
   /** A rebuild finished: the server runs the new template, `server.reinstalled`. */
   async serverReinstalled(tx: Tx, serverId: string, now: Date): Promise<void> {
-    const { count } = await tx.server.updateMany({ where: { id: serverId, status: 'reinstalling' }, data: { status: 'running' } });
+    const { count } = await tx.server.updateMany({
+      where: { id: serverId, status: 'reinstalling' },
+      data: { status: 'running' },
+    });
     if (!count) return;
     const server = await tx.server.findUniqueOrThrow({ where: { id: serverId } });
-    await recordEvent(tx, server.accountId, 'server.reinstalled', { serverId, os: server.os, osTemplate: server.osTemplate }, now);
+    await recordEvent(
+      tx,
+      server.accountId,
+      'server.reinstalled',
+      { serverId, os: server.os, osTemplate: server.osTemplate },
+      now,
+    );
   },
 };

@@ -15,7 +15,12 @@ export async function listSnapshots(db: TenantDb, serverId: string, query: objec
 
 const SNAPSHOTS_PER_SERVER = 10;
 
-export async function createSnapshot(ctx: ServiceContext, serverId: string, input: { name: string; description?: string | null }, query: object = {}) {
+export async function createSnapshot(
+  ctx: ServiceContext,
+  serverId: string,
+  input: { name: string; description?: string | null },
+  query: object = {},
+) {
   const name = input.name.trim();
   const description = input.description ?? '';
   const now = ctx.app.clock.now();
@@ -27,7 +32,19 @@ export async function createSnapshot(ctx: ServiceContext, serverId: string, inpu
     }
     const id = newId(ID_PREFIX.snapshot, now.getTime());
     const { sizeGb } = await ctx.app.provider.snapshot(tx, serverId, id, now);
-    return tx.snapshot.create({ ...query, data: { id, accountId: server.accountId, serverId, name, description, status: 'available', sizeGb, createdAt: now } });
+    return tx.snapshot.create({
+      ...query,
+      data: {
+        id,
+        accountId: server.accountId,
+        serverId,
+        name,
+        description,
+        status: 'available',
+        sizeGb,
+        createdAt: now,
+      },
+    });
   });
 }
 

@@ -19,8 +19,15 @@ function checkNextPath(next: string): string {
     !next.startsWith('//') &&
     !/[\\\s\x00-\x1f\x7f]/.test(next) &&
     !/^\/[^/?#]*:/.test(next) &&
-    !next.split(/[?#]/)[0].split('/').some((seg) => seg === '..' || decodeSafe(seg).includes('/') || decodeSafe(seg).includes('\\'));
-  if (!ok) throw badRequest('next must be a relative dashboard path starting with a single "/" (no scheme, host or "..").', 'next');
+    !next
+      .split(/[?#]/)[0]
+      .split('/')
+      .some((seg) => seg === '..' || decodeSafe(seg).includes('/') || decodeSafe(seg).includes('\\'));
+  if (!ok)
+    throw badRequest(
+      'next must be a relative dashboard path starting with a single "/" (no scheme, host or "..").',
+      'next',
+    );
   return next;
 }
 
@@ -45,7 +52,16 @@ export async function createSsoLink(ctx: ServiceContext, serverId: string, next:
   const expiresAt = new Date(now.getTime() + SSO_TTL_SECONDS * 1000);
   const scopes = [...(ctx.principal?.scopes ?? [])].sort();
   await ctx.db.ssoToken.create({
-    data: { id: newId(ID_PREFIX.ssoToken, now.getTime()), accountId: server.accountId, serverId, tokenHash: hashToken(token), next: target, scopes, expiresAt, createdAt: now },
+    data: {
+      id: newId(ID_PREFIX.ssoToken, now.getTime()),
+      accountId: server.accountId,
+      serverId,
+      tokenHash: hashToken(token),
+      next: target,
+      scopes,
+      expiresAt,
+      createdAt: now,
+    },
   });
   return { url: `${ctx.app.config.publicBaseUrl}/sso/${token}?next=${encodeURIComponent(target)}`, expiresAt };
 }
@@ -55,9 +71,16 @@ export async function createSsoLink(ctx: ServiceContext, serverId: string, next:
  * before its expiry. The conditional UPDATE makes two concurrent redemptions yield one success.
  * Returns null for an unknown, used or expired token.
  */
-export async function consumeSsoToken(prisma: PrismaClient, token: string, now: Date): Promise<{ accountId: string; serverId: string; next: string; scopes: string[] } | null> {
+export async function consumeSsoToken(
+  prisma: PrismaClient,
+  token: string,
+  now: Date,
+): Promise<{ accountId: string; serverId: string; next: string; scopes: string[] } | null> {
   const tokenHash = hashToken(token);
-  const { count } = await prisma.ssoToken.updateMany({ where: { tokenHash, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+  const { count } = await prisma.ssoToken.updateMany({
+    where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+    data: { usedAt: now },
+  });
   if (count !== 1) return null;
   const row = await prisma.ssoToken.findUniqueOrThrow({ where: { tokenHash } });
   // A link made before links kept their scopes has none: its session may do nothing.

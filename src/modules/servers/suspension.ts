@@ -12,7 +12,13 @@ import { enforceRules, type InputRules } from '../../core/input-rules.ts';
 const SUSPEND_REASON_RULES: InputRules = { minLength: 1, maxLength: 500, trim: true };
 
 /** Operator suspension (for example expiry): powered off, `suspended` with the reason, `server.suspended`. Repeating it changes nothing. */
-export async function suspendServer(prisma: PrismaClient, provider: ServerProvider, serverId: string, reason: unknown, now: Date) {
+export async function suspendServer(
+  prisma: PrismaClient,
+  provider: ServerProvider,
+  serverId: string,
+  reason: unknown,
+  now: Date,
+) {
   if (typeof reason !== 'string') throw badRequest('reason must be a string of 1 to 500 characters.', 'reason');
   enforceRules(SUSPEND_REASON_RULES, reason, 'reason');
   return prisma.$transaction(async (tx) => {
@@ -29,12 +35,18 @@ export async function suspendServerTx(tx: Tx, provider: ServerProvider, serverId
   if (!server) return null;
   if (server.status === 'suspended') return server;
   await provider.suspend(tx, serverId, reason, now);
-  const updated = await tx.server.update({ where: { id: serverId }, data: { status: 'suspended', suspendReason: reason } });
+  const updated = await tx.server.update({
+    where: { id: serverId },
+    data: { status: 'suspended', suspendReason: reason },
+  });
   await recordEvent(tx, server.accountId, 'server.suspended', { serverId, reason }, now);
   return updated;
 }
 
 /** Lifts a suspension (its cause was settled, e.g. the overdue invoice was paid): the server is stopped; the customer starts it. */
 export async function reactivateServer(tx: Tx, serverId: string): Promise<void> {
-  await tx.server.updateMany({ where: { id: serverId, status: 'suspended' }, data: { status: 'stopped', suspendReason: null } });
+  await tx.server.updateMany({
+    where: { id: serverId, status: 'suspended' },
+    data: { status: 'stopped', suspendReason: null },
+  });
 }

@@ -5,16 +5,30 @@ import { listTickets, messagesByIds, messagesOfTickets, ticketsByIds } from './s
 
 // Support tickets in the graph: Account.tickets → messages.
 
-accountListEdge('tickets', 'tickets:read', Ticket, 'Support tickets, newest first.', (ctx, page) => listTickets(ctx.db, page));
+accountListEdge('tickets', 'tickets:read', Ticket, 'Support tickets, newest first.', (ctx, page) =>
+  listTickets(ctx.db, page),
+);
 
 builder.objectField(Ticket, 'messages', (t) =>
   t.field({
     ...edge('tickets:read'),
     type: [TicketMessage],
     description: 'The thread, oldest first.',
-    resolve: (ticket, _args, ctx) => batchedList(ctx, 'Ticket.messages', ticket.id, (ids) => messagesOfTickets(ctx.db, ids), (m) => m.ticketId),
+    resolve: (ticket, _args, ctx) =>
+      batchedList(
+        ctx,
+        'Ticket.messages',
+        ticket.id,
+        (ids) => messagesOfTickets(ctx.db, ids),
+        (m) => m.ticketId,
+      ),
   }),
 );
 
 nodeKind({ prefix: 'tkt', typename: 'Ticket', scope: 'tickets:read', load: (ctx, ids) => ticketsByIds(ctx.db, ids) });
-nodeKind({ prefix: 'tmsg', typename: 'TicketMessage', scope: 'tickets:read', load: (ctx, ids) => messagesByIds(ctx.db, ids) });
+nodeKind({
+  prefix: 'tmsg',
+  typename: 'TicketMessage',
+  scope: 'tickets:read',
+  load: (ctx, ids) => messagesByIds(ctx.db, ids),
+});

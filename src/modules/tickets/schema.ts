@@ -6,17 +6,46 @@ import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
-import { closeTicket, createTicket, DEPARTMENTS, getTicket, listTickets, MESSAGE_AUTHORS, MESSAGE_MAX, MESSAGE_RULES, PRIORITIES, TICKET_STATES, replyTicket, SUBJECT_MAX, SUBJECT_RULES, type TicketDetail, type TicketView } from './service.ts';
+import {
+  closeTicket,
+  createTicket,
+  DEPARTMENTS,
+  getTicket,
+  listTickets,
+  MESSAGE_AUTHORS,
+  MESSAGE_MAX,
+  MESSAGE_RULES,
+  PRIORITIES,
+  TICKET_STATES,
+  replyTicket,
+  SUBJECT_MAX,
+  SUBJECT_RULES,
+  type TicketDetail,
+  type TicketView,
+} from './service.ts';
 
 const ticketFields = (t: ObjectFieldBuilder<Types, TicketView>) => ({
   id: t.exposeID('id', { description: 'The ticket id (tkt_…).' }),
-  number: t.exposeString('number', { ...example('TKT-100042'), description: 'TKT-<number>, as in ticket events (ticketNumber).' }),
+  number: t.exposeString('number', {
+    ...example('TKT-100042'),
+    description: 'TKT-<number>, as in ticket events (ticketNumber).',
+  }),
   subject: t.exposeString('subject', { description: `The subject, 1 to ${SUBJECT_MAX} characters.` }),
-  department: t.exposeString('department', { ...values(DEPARTMENTS, 'technical'), description: `${DEPARTMENTS.join(', ')}.` }),
+  department: t.exposeString('department', {
+    ...values(DEPARTMENTS, 'technical'),
+    description: `${DEPARTMENTS.join(', ')}.`,
+  }),
   priority: t.exposeString('priority', { ...values(PRIORITIES, 'normal'), description: `${PRIORITIES.join(', ')}.` }),
-  status: t.exposeString('status', { ...values(TICKET_STATES), description: 'open (waiting on support), answered (waiting on you) or closed.' }),
+  status: t.exposeString('status', {
+    ...values(TICKET_STATES),
+    description: 'open (waiting on support), answered (waiting on you) or closed.',
+  }),
   lastReplyAt: t.expose('lastReplyAt', { type: 'DateTime', description: 'When the last message was added.' }),
-  closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true, description: 'When it was closed; null unless closed.' }),
+  closedAt: t.expose('closedAt', {
+    type: 'DateTime',
+    nullable: true,
+    description: 'When it was closed; null unless closed.',
+  }),
   createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was opened.' }),
 });
 
@@ -39,29 +68,72 @@ export const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>
 
 const TicketWithThread = builder.objectRef<TicketDetail>('TicketDetail').implement({
   description: 'A support ticket with its message thread, oldest first.',
-  fields: (t) => ({ ...ticketFields(t), messages: t.field({ type: [TicketMessage], description: 'The thread, oldest first.', resolve: (d) => d.messages }) }),
+  fields: (t) => ({
+    ...ticketFields(t),
+    messages: t.field({ type: [TicketMessage], description: 'The thread, oldest first.', resolve: (d) => d.messages }),
+  }),
 });
 
 const TicketList = listType('TicketList', Ticket);
 
-pagedListQuery('tickets', TicketList, (ctx, args) => listTickets(ctx.db, args),
-  { summary: 'List tickets', scope: 'tickets:read', rest: 'GET /tickets', area: 'tickets', tool: 'tickets_list',
-    description: 'The support tickets of the account, newest first.' });
+pagedListQuery('tickets', TicketList, (ctx, args) => listTickets(ctx.db, args), {
+  summary: 'List tickets',
+  scope: 'tickets:read',
+  rest: 'GET /tickets',
+  area: 'tickets',
+  tool: 'tickets_list',
+  description: 'The support tickets of the account, newest first.',
+});
 
-idOperation('query', 'ticket', TicketWithThread, 'The ticket id.', (ctx, id) => getTicket(ctx.db, id),
-  operation({ summary: 'Get a ticket', scope: 'tickets:read', rest: 'GET /tickets/:id', area: 'tickets', tool: 'ticket_get',
-    description: 'One support ticket with its whole message thread, oldest first.' }));
+idOperation(
+  'query',
+  'ticket',
+  TicketWithThread,
+  'The ticket id.',
+  (ctx, id) => getTicket(ctx.db, id),
+  operation({
+    summary: 'Get a ticket',
+    scope: 'tickets:read',
+    rest: 'GET /tickets/:id',
+    area: 'tickets',
+    tool: 'ticket_get',
+    description: 'One support ticket with its whole message thread, oldest first.',
+  }),
+);
 
 builder.mutationField('ticketCreate', (t) =>
   t.field({
-    ...operation({ summary: 'Open a ticket', scope: 'tickets:write', rest: 'POST /tickets', area: 'tickets', tool: 'ticket_create',
-      description: 'Open a support ticket with a first message; it starts `open`.', fires: ['ticket.created'] }),
+    ...operation({
+      summary: 'Open a ticket',
+      scope: 'tickets:write',
+      rest: 'POST /tickets',
+      area: 'tickets',
+      tool: 'ticket_create',
+      description: 'Open a support ticket with a first message; it starts `open`.',
+      fires: ['ticket.created'],
+    }),
     type: TicketWithThread,
     args: {
-      subject: t.arg.string({ required: true, description: `1 to ${SUBJECT_MAX} characters.`, ...rules(SUBJECT_RULES) }),
-      message: t.arg.string({ required: true, description: `The first message, 1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }),
-      department: t.arg.string({ required: false, description: `${DEPARTMENTS.join(', ')} (default general).`, ...values(DEPARTMENTS, 'technical') }),
-      priority: t.arg.string({ required: false, description: `${PRIORITIES.join(', ')} (default normal).`, ...values(PRIORITIES, 'normal') }),
+      subject: t.arg.string({
+        required: true,
+        description: `1 to ${SUBJECT_MAX} characters.`,
+        ...rules(SUBJECT_RULES),
+      }),
+      message: t.arg.string({
+        required: true,
+        description: `The first message, 1 to ${MESSAGE_MAX} characters.`,
+        ...rules(MESSAGE_RULES),
+      }),
+      department: t.arg.string({
+        required: false,
+        description: `${DEPARTMENTS.join(', ')} (default general).`,
+        ...values(DEPARTMENTS, 'technical'),
+      }),
+      priority: t.arg.string({
+        required: false,
+        description: `${PRIORITIES.join(', ')} (default normal).`,
+        ...values(PRIORITIES, 'normal'),
+      }),
     },
     resolve: (_root, args, ctx) => createTicket(ctx, args),
   }),
@@ -69,14 +141,36 @@ builder.mutationField('ticketCreate', (t) =>
 
 builder.mutationField('ticketReply', (t) =>
   t.field({
-    ...operation({ summary: 'Reply to a ticket', scope: 'tickets:write', rest: 'POST /tickets/:id/reply', area: 'tickets', tool: 'ticket_reply',
-      description: 'Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one.' }),
+    ...operation({
+      summary: 'Reply to a ticket',
+      scope: 'tickets:write',
+      rest: 'POST /tickets/:id/reply',
+      area: 'tickets',
+      tool: 'ticket_reply',
+      description:
+        'Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one.',
+    }),
     type: TicketWithThread,
-    args: { id: t.arg.id({ required: true, description: 'The ticket id.' }), body: t.arg.string({ required: true, description: `1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The ticket id.' }),
+      body: t.arg.string({ required: true, description: `1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }),
+    },
     resolve: (_root, args, ctx) => replyTicket(ctx, args.id, args),
   }),
 );
 
-idOperation('mutation', 'ticketClose', TicketWithThread, 'The ticket id.', closeTicket,
-  operation({ summary: 'Close a ticket', scope: 'tickets:write', rest: 'POST /tickets/:id/close', area: 'tickets', tool: 'ticket_close',
-    description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.' }));
+idOperation(
+  'mutation',
+  'ticketClose',
+  TicketWithThread,
+  'The ticket id.',
+  closeTicket,
+  operation({
+    summary: 'Close a ticket',
+    scope: 'tickets:write',
+    rest: 'POST /tickets/:id/close',
+    area: 'tickets',
+    tool: 'ticket_close',
+    description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.',
+  }),
+);

@@ -52,16 +52,19 @@ export type TicketView = ReturnType<typeof ticketView>;
 export type TicketDetail = TicketView & { messages: { id: string; author: string; body: string; createdAt: Date }[] };
 
 function detail(t: TicketRow & { messages: MessageRow[] }): TicketDetail {
-  return { ...ticketView(t), messages: t.messages.map((m) => ({ id: m.id, author: m.author, body: m.body, createdAt: m.createdAt })) };
+  return {
+    ...ticketView(t),
+    messages: t.messages.map((m) => ({ id: m.id, author: m.author, body: m.body, createdAt: m.createdAt })),
+  };
 }
 
 /** The thread as the ticket's reads include it, oldest first (ticket-read.ts reads the same). */
 export const MESSAGES = { messages: { orderBy: { id: 'asc' as const } } };
 
-
 function oneOf<T extends string>(input: unknown, field: string, values: readonly T[], fallback: T): T {
   if (input === undefined || input === null) return fallback;
-  if (typeof input !== 'string' || !(values as readonly string[]).includes(input)) throw badRequest(`${field} must be one of ${values.join(', ')}.`, field);
+  if (typeof input !== 'string' || !(values as readonly string[]).includes(input))
+    throw badRequest(`${field} must be one of ${values.join(', ')}.`, field);
   return input as T;
 }
 
@@ -87,7 +90,10 @@ export async function getTicket(db: TenantDb, id: string) {
 }
 
 /** Opens a ticket with its first message; `ticket.created`. */
-export async function createTicket(ctx: TicketContext, input: { subject: string; message: string; department?: string | null; priority?: string | null }) {
+export async function createTicket(
+  ctx: TicketContext,
+  input: { subject: string; message: string; department?: string | null; priority?: string | null },
+) {
   const subject = input.subject.trim();
   const message = input.message.trim();
   const department = oneOf(input.department, 'department', DEPARTMENTS, 'general');
@@ -98,9 +104,33 @@ export async function createTicket(ctx: TicketContext, input: { subject: string;
     const id = newId(ID_PREFIX.ticket, now.getTime());
     const number = `TKT-${NUMBER_BASE + (await nextCounter(tx, 'ticket'))}`;
     await tx.ticket.create({
-      data: { id, accountId, number, subject, department, priority, status: 'open', lastReplyAt: now, createdAt: now, messages: { create: { id: newId(ID_PREFIX.ticketMessage, now.getTime()), author: 'customer', body: message, createdAt: now } } },
+      data: {
+        id,
+        accountId,
+        number,
+        subject,
+        department,
+        priority,
+        status: 'open',
+        lastReplyAt: now,
+        createdAt: now,
+        messages: {
+          create: {
+            id: newId(ID_PREFIX.ticketMessage, now.getTime()),
+            author: 'customer',
+            body: message,
+            createdAt: now,
+          },
+        },
+      },
     });
-    await recordEvent(tx, accountId, 'ticket.created', { ticketId: id, ticketNumber: number, subject, status: 'open', priority }, now);
+    await recordEvent(
+      tx,
+      accountId,
+      'ticket.created',
+      { ticketId: id, ticketNumber: number, subject, status: 'open', priority },
+      now,
+    );
     return detail(await find(tx, id));
   });
 }
@@ -111,12 +141,21 @@ async function lockTicket(tx: Tx, id: string) {
 }
 
 function refuseClosed(t: TicketRow) {
-  if (t.status === 'closed') throw badRequest(`Ticket ${t.number} is closed, so it takes no more replies; open a new ticket and mention ${t.number}.`, 'body');
+  if (t.status === 'closed')
+    throw badRequest(
+      `Ticket ${t.number} is closed, so it takes no more replies; open a new ticket and mention ${t.number}.`,
+      'body',
+    );
 }
 
 async function addMessage(tx: Tx, ticket: TicketRow, author: 'customer' | 'staff', body: string, now: Date) {
-  await tx.ticketMessage.create({ data: { id: newId(ID_PREFIX.ticketMessage, now.getTime()), ticketId: ticket.id, author, body, createdAt: now } });
-  return tx.ticket.update({ where: { id: ticket.id }, data: { status: author === 'staff' ? 'answered' : 'open', lastReplyAt: now } });
+  await tx.ticketMessage.create({
+    data: { id: newId(ID_PREFIX.ticketMessage, now.getTime()), ticketId: ticket.id, author, body, createdAt: now },
+  });
+  return tx.ticket.update({
+    where: { id: ticket.id },
+    data: { status: author === 'staff' ? 'answered' : 'open', lastReplyAt: now },
+  });
 }
 
 /** A customer reply: the ticket is `open` (waiting on support) again. 400 on a closed ticket. */
@@ -138,7 +177,8 @@ export async function closeTicket(ctx: TicketContext, id: string) {
   return ctx.db.$transaction(async (tx) => {
     await lockTicket(tx, id);
     const ticket = await find(tx, id);
-    if (ticket.status !== 'closed') await tx.ticket.update({ where: { id }, data: { status: 'closed', closedAt: now } });
+    if (ticket.status !== 'closed')
+      await tx.ticket.update({ where: { id }, data: { status: 'closed', closedAt: now } });
     return detail(await find(tx, id));
   });
 }
@@ -155,7 +195,13 @@ export async function staffReply(prisma: PrismaClient, id: string, input: { body
     const ticket = await find(tx, id);
     refuseClosed(ticket);
     const updated = await addMessage(tx, ticket, 'staff', body, now);
-    await recordEvent(tx, ticket.accountId, 'ticket.replied', { ticketId: id, ticketNumber: ticket.number, subject: ticket.subject, status: updated.status }, now);
+    await recordEvent(
+      tx,
+      ticket.accountId,
+      'ticket.replied',
+      { ticketId: id, ticketNumber: ticket.number, subject: ticket.subject, status: updated.status },
+      now,
+    );
     return detail(await find(tx, id));
   });
 }
@@ -170,7 +216,11 @@ const MESSAGE_SELECT = { id: true, ticketId: true, author: true, body: true, cre
 
 /** The messages of several tickets (already read through the tenant client), oldest first. */
 export async function messagesOfTickets(db: TenantDb, ticketIds: readonly string[]) {
-  return db.ticketMessage.findMany({ where: { ticketId: { in: [...ticketIds] } }, orderBy: { id: 'asc' }, select: MESSAGE_SELECT });
+  return db.ticketMessage.findMany({
+    where: { ticketId: { in: [...ticketIds] } },
+    orderBy: { id: 'asc' },
+    select: MESSAGE_SELECT,
+  });
 }
 
 /**
@@ -179,6 +229,9 @@ export async function messagesOfTickets(db: TenantDb, ticketIds: readonly string
  */
 export async function messagesByIds(db: TenantDb, ids: readonly string[]) {
   const byId = { id: { in: [...ids] } };
-  const tickets = await db.ticket.findMany({ where: { messages: { some: byId } }, select: { messages: { where: byId, select: MESSAGE_SELECT } } });
+  const tickets = await db.ticket.findMany({
+    where: { messages: { some: byId } },
+    select: { messages: { where: byId, select: MESSAGE_SELECT } },
+  });
   return tickets.flatMap((t) => t.messages);
 }

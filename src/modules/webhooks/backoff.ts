@@ -10,7 +10,8 @@ export const MAX_ATTEMPTS = 16;
 
 /** Seconds to wait after the `failedAttempts`-th failed attempt (1-based) before the next. */
 export function retryDelaySeconds(failedAttempts: number): number {
-  if (!Number.isInteger(failedAttempts) || failedAttempts < 1) throw new RangeError('failedAttempts must be a positive integer');
+  if (!Number.isInteger(failedAttempts) || failedAttempts < 1)
+    throw new RangeError('failedAttempts must be a positive integer');
   return Math.min(FIRST_RETRY_SECONDS * 2 ** (failedAttempts - 1), MAX_RETRY_SECONDS);
 }
 

@@ -29,14 +29,28 @@ const DELIVERY_PAGE = tenantStatement(`
       ) v
     ), '[]') AS deliveries`);
 
-type Attempt = Pick<WebhookDeliveryAttempt, 'number' | 'startedAt' | 'durationMs' | 'statusCode' | 'error' | 'succeeded' | 'manual'>;
+type Attempt = Pick<
+  WebhookDeliveryAttempt,
+  'number' | 'startedAt' | 'durationMs' | 'statusCode' | 'error' | 'succeeded' | 'manual'
+>;
 export type DeliveryRow = Omit<WebhookDelivery, 'accountId' | 'manualPending' | 'updatedAt'> & { attempts: Attempt[] };
 
 /**
  * Up to `take` deliveries of subscription `webhookId` older than `before` (all when null), newest
  * first, with their attempts in order; null when the account has no such subscription.
  */
-export async function readDeliveryPage(db: TenantDb, webhookId: string, before: string | null, take: number): Promise<DeliveryRow[] | null> {
-  const [row] = await tenantRows<{ found: boolean; deliveries: Record<string, unknown>[] }>(db, DELIVERY_PAGE, webhookId, before, take);
+export async function readDeliveryPage(
+  db: TenantDb,
+  webhookId: string,
+  before: string | null,
+  take: number,
+): Promise<DeliveryRow[] | null> {
+  const [row] = await tenantRows<{ found: boolean; deliveries: Record<string, unknown>[] }>(
+    db,
+    DELIVERY_PAGE,
+    webhookId,
+    before,
+    take,
+  );
   return row.found ? row.deliveries.map((d) => asModelRow<DeliveryRow>('WebhookDelivery', d)) : null;
 }

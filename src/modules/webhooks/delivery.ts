@@ -91,7 +91,16 @@ async function claim(deps: DeliveryDeps): Promise<Claimed[]> {
   // `id = ANY(ARRAY(…))` here and in `record` hands the planner the keys themselves: joined only
   // on `id`, it read the whole table (or every pending row) to hash-join 200 rows against it,
   // a cost that grew with the queue (PGlite, 10,000 pending: 17 → 10 ms per outcome batch).
-  const rows = await deps.prisma.$queryRaw<(Omit<Claimed, 'event'> & { eventId: string; eventAccountId: string; type: string; data: unknown; apiVersion: string; createdAt: Date })[]>`
+  const rows = await deps.prisma.$queryRaw<
+    (Omit<Claimed, 'event'> & {
+      eventId: string;
+      eventAccountId: string;
+      type: string;
+      data: unknown;
+      apiVersion: string;
+      createdAt: Date;
+    })[]
+  >`
     WITH due AS (
       SELECT d."id", d."manualPending" FROM "WebhookDelivery" d JOIN "Webhook" w ON w."id" = d."webhookId"
       WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${now} AND w."isActive"
@@ -148,22 +157,44 @@ async function attempt(deps: DeliveryDeps, d: Claimed, secretOf: (d: Claimed) =>
     // The signature's timestamp is real (wall-clock) time: receivers compare it with their own
     // clock to refuse replays, and the simulated clock may be ahead of theirs.
     const t = Math.floor(Date.now() / 1000);
-    result = await postWebhook(d.url, body, {
-      'Content-Type': 'application/json',
-      'User-Agent': `cloud-account-api-webhooks/${API_REVISION}`,
-      'X-Service-Signature': signatureHeader(secret, body, t),
-      'X-Service-Event-Id': d.event.id,
-      'X-Service-Event-Type': d.event.type,
-      'X-Service-Delivery-Id': d.id,
-      'X-Service-Delivery-Attempt': String(d.attemptCount),
-    }, { timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate() });
+    result = await postWebhook(
+      d.url,
+      body,
+      {
+        'Content-Type': 'application/json',
+        'User-Agent': `cloud-account-api-webhooks/${API_REVISION}`,
+        'X-Service-Signature': signatureHeader(secret, body, t),
+        'X-Service-Event-Id': d.event.id,
+        'X-Service-Event-Type': d.event.type,
+        'X-Service-Delivery-Id': d.id,
+        'X-Service-Delivery-Attempt': String(d.attemptCount),
+      },
+      { timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate() },
+    );
   } catch (err) {
     deps.log.error({ err, deliveryId: d.id }, 'webhook delivery could not be prepared');
     result = { statusCode: null, error: 'internal error preparing the delivery', durationMs: 0 };
   }
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  deps.log.info({ deliveryId: d.id, eventId: d.event.id, attempt: d.attemptCount, status: result.statusCode, ok, ms: result.durationMs }, 'webhook delivery attempt');
-  return { d, ok, result, error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`), startedAt, finishedAt: deps.now() };
+  deps.log.info(
+    {
+      deliveryId: d.id,
+      eventId: d.event.id,
+      attempt: d.attemptCount,
+      status: result.statusCode,
+      ok,
+      ms: result.durationMs,
+    },
+    'webhook delivery attempt',
+  );
+  return {
+    d,
+    ok,
+    result,
+    error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
+    startedAt,
+    finishedAt: deps.now(),
+  };
 }
 
 /** Outcomes written per statement at most, and how long the first of a batch waits for company. */
@@ -207,7 +238,12 @@ class Recorder {
   private async loop(): Promise<void> {
     while (this.pending.length) {
       const batch = this.pending.splice(0, RECORD_BATCH);
-      await record(this.deps, batch).catch((err) => this.deps.log.error({ err, deliveries: batch.map((o) => o.d.id) }, 'webhook delivery outcomes failed to record'));
+      await record(this.deps, batch).catch((err) =>
+        this.deps.log.error(
+          { err, deliveries: batch.map((o) => o.d.id) },
+          'webhook delivery outcomes failed to record',
+        ),
+      );
     }
   }
 }
@@ -227,7 +263,10 @@ async function record(deps: DeliveryDeps, outcomes: Outcome[]): Promise<void> {
       id: o.d.id,
       attempt: o.d.attemptCount,
       status: o.ok ? 'succeeded' : last ? 'failed' : 'pending',
-      next: o.ok || last ? null : new Date(o.finishedAt.getTime() + retryDelaySeconds(o.d.attemptCount) * 1000).toISOString(),
+      next:
+        o.ok || last
+          ? null
+          : new Date(o.finishedAt.getTime() + retryDelaySeconds(o.d.attemptCount) * 1000).toISOString(),
       code: o.result.statusCode,
       err: o.error,
       started: o.startedAt.toISOString(),

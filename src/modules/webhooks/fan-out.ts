@@ -4,7 +4,10 @@ import { EVENT_TYPES } from '../../events/catalog.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
 
 /** The scope that reads each kind, as SQL over the event's type (from the one catalogue). */
-const READ_SCOPE = Prisma.sql`CASE e."type" ${Prisma.join(Object.entries(EVENT_TYPES).map(([kind, { scope }]) => Prisma.sql`WHEN ${kind} THEN ${scope}`), ' ')} END`;
+const READ_SCOPE = Prisma.sql`CASE e."type" ${Prisma.join(
+  Object.entries(EVENT_TYPES).map(([kind, { scope }]) => Prisma.sql`WHEN ${kind} THEN ${scope}`),
+  ' ',
+)} END`;
 
 /**
  * The webhook dispatcher: one delivery row per relayed event and per matching subscription

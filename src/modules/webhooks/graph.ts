@@ -1,5 +1,14 @@
 import { builder } from '../../schema/builder.ts';
-import { accountListEdge, batchedConnection, batchedOne, connectionAfter, connectionArgs, connectionType, edge, nodeKind } from '../../schema/graph.ts';
+import {
+  accountListEdge,
+  batchedConnection,
+  batchedOne,
+  connectionAfter,
+  connectionArgs,
+  connectionType,
+  edge,
+  nodeKind,
+} from '../../schema/graph.ts';
 import { Webhook, WebhookDelivery } from './schema.ts';
 import { deliveriesByIds, deliveriesOfWebhooks, listWebhooks, webhooksByIds } from './service.ts';
 
@@ -7,7 +16,13 @@ import { deliveriesByIds, deliveriesOfWebhooks, listWebhooks, webhooksByIds } fr
 
 const WebhookDeliveryConnection = connectionType('WebhookDelivery', WebhookDelivery);
 
-accountListEdge('webhooks', 'webhooks:read', Webhook, 'Webhook subscriptions (secrets masked), newest first.', (ctx, page) => listWebhooks(ctx.db, page));
+accountListEdge(
+  'webhooks',
+  'webhooks:read',
+  Webhook,
+  'Webhook subscriptions (secrets masked), newest first.',
+  (ctx, page) => listWebhooks(ctx.db, page),
+);
 
 builder.objectField(Webhook, 'deliveries', (t) =>
   t.field({
@@ -15,7 +30,15 @@ builder.objectField(Webhook, 'deliveries', (t) =>
     type: WebhookDeliveryConnection,
     description: 'Recent deliveries, newest first.',
     args: connectionArgs(t),
-    resolve: (w, args, ctx) => batchedConnection(ctx, 'Webhook.deliveries', w.id, { ...args, after: connectionAfter(args, 'whd') }, (ids, after) => deliveriesOfWebhooks(ctx.db, ids, after), (d) => d.webhookId),
+    resolve: (w, args, ctx) =>
+      batchedConnection(
+        ctx,
+        'Webhook.deliveries',
+        w.id,
+        { ...args, after: connectionAfter(args, 'whd') },
+        (ids, after) => deliveriesOfWebhooks(ctx.db, ids, after),
+        (d) => d.webhookId,
+      ),
   }),
 );
 
@@ -29,4 +52,9 @@ builder.objectField(WebhookDelivery, 'webhook', (t) =>
 );
 
 nodeKind({ prefix: 'wh', typename: 'Webhook', scope: 'webhooks:read', load: (ctx, ids) => webhooksByIds(ctx.db, ids) });
-nodeKind({ prefix: 'whd', typename: 'WebhookDelivery', scope: 'webhooks:read', load: (ctx, ids) => deliveriesByIds(ctx.db, ids) });
+nodeKind({
+  prefix: 'whd',
+  typename: 'WebhookDelivery',
+  scope: 'webhooks:read',
+  load: (ctx, ids) => deliveriesByIds(ctx.db, ids),
+});

@@ -10,8 +10,17 @@ import { EVENT_TYPES } from '../../events/catalog.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
 import { DELIVERY_STATES } from './delivery.ts';
 import {
-  createWebhook, deleteWebhook, DELIVERY_PAGE_LIMITS, getWebhook, listDeliveries, listWebhooks, redeliver, rotateSecret, updateWebhook,
-  type WebhookView, WEBHOOK_RULES,
+  createWebhook,
+  deleteWebhook,
+  DELIVERY_PAGE_LIMITS,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  redeliver,
+  rotateSecret,
+  updateWebhook,
+  type WebhookView,
+  WEBHOOK_RULES,
 } from './service.ts';
 
 export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
@@ -21,16 +30,19 @@ export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
     id: t.exposeID('id', { description: 'The subscription id (wh_…).' }),
     url: t.exposeString('url', { description: 'HTTPS URL that receives deliveries.' }),
     events: t.exposeStringList('events', { description: 'Event kinds, or the single value "*" for all.' }),
-    description: t.exposeString('description', { description: 'Your note on it, at most 500 characters ("" when none).' }),
+    description: t.exposeString('description', {
+      description: 'Your note on it, at most 500 characters ("" when none).',
+    }),
     isActive: t.exposeBoolean('isActive', { description: 'False pauses (deliveries wait), true resumes.' }),
-    secret: t.exposeString('secret', { description: 'Signing secret: in full only from create and rotate-secret, masked (whsec_****abcd) elsewhere.' }),
+    secret: t.exposeString('secret', {
+      description: 'Signing secret: in full only from create and rotate-secret, masked (whsec_****abcd) elsewhere.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed.' }),
   }),
 });
 
 const WebhookList = listType('WebhookList', Webhook);
-
 
 interface AttemptView {
   number: number;
@@ -48,8 +60,14 @@ const WebhookDeliveryAttempt = builder.objectRef<AttemptView>('WebhookDeliveryAt
     number: t.exposeInt('number', { description: 'Attempt number, from 1.' }),
     startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When the request was sent.' }),
     durationMs: t.exposeInt('durationMs', { description: 'Time until the response or the failure, in milliseconds.' }),
-    statusCode: t.exposeInt('statusCode', { nullable: true, description: 'HTTP status of the response; null when none came (timeout, refused, DNS).' }),
-    error: t.exposeString('error', { nullable: true, description: 'Why it failed (an HTTP status or a network error); null when it succeeded.' }),
+    statusCode: t.exposeInt('statusCode', {
+      nullable: true,
+      description: 'HTTP status of the response; null when none came (timeout, refused, DNS).',
+    }),
+    error: t.exposeString('error', {
+      nullable: true,
+      description: 'Why it failed (an HTTP status or a network error); null when it succeeded.',
+    }),
     succeeded: t.exposeBoolean('succeeded', { description: 'True for a 2xx response within the timeout.' }),
     manual: t.exposeBoolean('manual', { description: 'A redelivery asked for with redeliver.' }),
   }),
@@ -78,38 +96,99 @@ export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery'
     id: t.exposeID('id', { description: 'Sent as X-Service-Delivery-Id; the same on every attempt.' }),
     webhookId: t.exposeString('webhookId', { description: 'The subscription.' }),
     eventId: t.exposeString('eventId', { description: 'The event sent (evt_…).' }),
-    eventType: t.exposeString('eventType', { ...values(Object.keys(EVENT_TYPES), 'server.power.changed'), description: 'The event kind.' }),
-    status: t.exposeString('status', { ...values(DELIVERY_STATES, 'succeeded'), description: 'pending, succeeded or failed.' }),
+    eventType: t.exposeString('eventType', {
+      ...values(Object.keys(EVENT_TYPES), 'server.power.changed'),
+      description: 'The event kind.',
+    }),
+    status: t.exposeString('status', {
+      ...values(DELIVERY_STATES, 'succeeded'),
+      description: 'pending, succeeded or failed.',
+    }),
     attemptCount: t.exposeInt('attemptCount', { description: 'Attempts made so far.' }),
-    maxAttempts: t.exposeInt('maxAttempts', { description: `Attempts allowed before failed (${MAX_ATTEMPTS}; one more per redeliver).` }),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'When the next attempt is due; null once succeeded or failed.' }),
-    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true, description: 'HTTP status of the last attempt; null before the first or when no response came.' }),
-    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the last attempt failed; null when it succeeded or before the first.' }),
-    lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true, description: 'When the last attempt was made; null before the first.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the event was queued for this subscription.' }),
-    attempts: t.field({ type: [WebhookDeliveryAttempt], description: 'Every attempt, oldest first.', resolve: (d) => d.attempts }),
+    maxAttempts: t.exposeInt('maxAttempts', {
+      description: `Attempts allowed before failed (${MAX_ATTEMPTS}; one more per redeliver).`,
+    }),
+    nextAttemptAt: t.expose('nextAttemptAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the next attempt is due; null once succeeded or failed.',
+    }),
+    lastStatusCode: t.exposeInt('lastStatusCode', {
+      nullable: true,
+      description: 'HTTP status of the last attempt; null before the first or when no response came.',
+    }),
+    lastError: t.exposeString('lastError', {
+      nullable: true,
+      description: 'Why the last attempt failed; null when it succeeded or before the first.',
+    }),
+    lastAttemptAt: t.expose('lastAttemptAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the last attempt was made; null before the first.',
+    }),
+    createdAt: t.expose('createdAt', {
+      type: 'DateTime',
+      description: 'When the event was queued for this subscription.',
+    }),
+    attempts: t.field({
+      type: [WebhookDeliveryAttempt],
+      description: 'Every attempt, oldest first.',
+      resolve: (d) => d.attempts,
+    }),
   }),
 });
 
 const WebhookDeliveryList = listType('WebhookDeliveryList', WebhookDelivery);
 
-pagedListQuery('webhooks', WebhookList, (ctx, args) => listWebhooks(ctx.db, args),
-  { summary: 'List webhooks', scope: 'webhooks:read', rest: 'GET /webhooks', area: 'webhooks', tool: 'webhooks_list',
-    description: 'The webhook subscriptions of the account, newest first, secrets masked.' });
+pagedListQuery('webhooks', WebhookList, (ctx, args) => listWebhooks(ctx.db, args), {
+  summary: 'List webhooks',
+  scope: 'webhooks:read',
+  rest: 'GET /webhooks',
+  area: 'webhooks',
+  tool: 'webhooks_list',
+  description: 'The webhook subscriptions of the account, newest first, secrets masked.',
+});
 
-idOperation('query', 'webhook', Webhook, 'The webhook subscription id.', (ctx, id) => getWebhook(ctx.db, id),
-  operation({ summary: 'Get a webhook', scope: 'webhooks:read', rest: 'GET /webhooks/:id', area: 'webhooks', tool: 'webhook_get',
-    description: 'One webhook subscription, its secret masked.' }));
+idOperation(
+  'query',
+  'webhook',
+  Webhook,
+  'The webhook subscription id.',
+  (ctx, id) => getWebhook(ctx.db, id),
+  operation({
+    summary: 'Get a webhook',
+    scope: 'webhooks:read',
+    rest: 'GET /webhooks/:id',
+    area: 'webhooks',
+    tool: 'webhook_get',
+    description: 'One webhook subscription, its secret masked.',
+  }),
+);
 
 builder.mutationField('webhookCreate', (t) =>
   t.field({
-    ...operation({ summary: 'Create a webhook', scope: 'webhooks:write', rest: 'POST /webhooks', area: 'webhooks', tool: 'webhook_create',
-      description: 'Subscribe an https URL on a public address to event kinds (or "*" for all). Only kinds the calling credential can read (each kind\'s read scope; 403 otherwise): a subscription is sent only what its creator could read, "*" included. The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.' }),
+    ...operation({
+      summary: 'Create a webhook',
+      scope: 'webhooks:write',
+      rest: 'POST /webhooks',
+      area: 'webhooks',
+      tool: 'webhook_create',
+      description:
+        'Subscribe an https URL on a public address to event kinds (or "*" for all). Only kinds the calling credential can read (each kind\'s read scope; 403 otherwise): a subscription is sent only what its creator could read, "*" included. The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.',
+    }),
     type: Webhook,
     args: {
       url: t.arg.string({ required: true, description: 'HTTPS URL on a public address.', ...rules(WEBHOOK_RULES.url) }),
-      events: t.arg.stringList({ required: true, description: 'Event kinds, or ["*"] for all.', ...rules(WEBHOOK_RULES.events) }),
-      description: t.arg.string({ required: false, description: 'At most 500 characters.', ...rules(WEBHOOK_RULES.description) }),
+      events: t.arg.stringList({
+        required: true,
+        description: 'Event kinds, or ["*"] for all.',
+        ...rules(WEBHOOK_RULES.events),
+      }),
+      description: t.arg.string({
+        required: false,
+        description: 'At most 500 characters.',
+        ...rules(WEBHOOK_RULES.description),
+      }),
     },
     resolve: (_root, args, ctx) => createWebhook(ctx, args),
   }),
@@ -117,32 +196,83 @@ builder.mutationField('webhookCreate', (t) =>
 
 builder.mutationField('webhookUpdate', (t) =>
   t.field({
-    ...operation({ summary: 'Update a webhook', scope: 'webhooks:write', rest: 'PATCH /webhooks/:id', area: 'webhooks', tool: 'webhook_update',
-      description: 'Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait. A change of URL or events makes the subscription send only what the calling credential can read.' }),
+    ...operation({
+      summary: 'Update a webhook',
+      scope: 'webhooks:write',
+      rest: 'PATCH /webhooks/:id',
+      area: 'webhooks',
+      tool: 'webhook_update',
+      description:
+        'Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait. A change of URL or events makes the subscription send only what the calling credential can read.',
+    }),
     type: Webhook,
     args: {
       id: t.arg.id({ required: true, description: 'The webhook subscription id.' }),
-      url: t.arg.string({ required: false, description: 'HTTPS URL on a public address.', ...rules(WEBHOOK_RULES.url) }),
-      events: t.arg.stringList({ required: false, description: 'Event kinds, or ["*"] for all; replaces the list.', ...rules(WEBHOOK_RULES.events) }),
-      description: t.arg.string({ required: false, description: 'A note for you; at most 500 characters.', ...rules(WEBHOOK_RULES.description) }),
+      url: t.arg.string({
+        required: false,
+        description: 'HTTPS URL on a public address.',
+        ...rules(WEBHOOK_RULES.url),
+      }),
+      events: t.arg.stringList({
+        required: false,
+        description: 'Event kinds, or ["*"] for all; replaces the list.',
+        ...rules(WEBHOOK_RULES.events),
+      }),
+      description: t.arg.string({
+        required: false,
+        description: 'A note for you; at most 500 characters.',
+        ...rules(WEBHOOK_RULES.description),
+      }),
       isActive: t.arg.boolean({ required: false, description: 'false pauses, true resumes.' }),
     },
     resolve: (_root, args, ctx) => updateWebhook(ctx, args.id, args),
   }),
 );
 
-idOperation('mutation', 'webhookDelete', Deleted, 'The webhook subscription id.', (ctx, id) => deleteWebhook(ctx.db, id),
-  operation({ summary: 'Delete a webhook', scope: 'webhooks:write', rest: 'DELETE /webhooks/:id', area: 'webhooks', tool: 'webhook_delete',
-    description: 'Delete a subscription, its queued deliveries and its delivery log.' }));
+idOperation(
+  'mutation',
+  'webhookDelete',
+  Deleted,
+  'The webhook subscription id.',
+  (ctx, id) => deleteWebhook(ctx.db, id),
+  operation({
+    summary: 'Delete a webhook',
+    scope: 'webhooks:write',
+    rest: 'DELETE /webhooks/:id',
+    area: 'webhooks',
+    tool: 'webhook_delete',
+    description: 'Delete a subscription, its queued deliveries and its delivery log.',
+  }),
+);
 
-idOperation('mutation', 'webhookRotateSecret', Webhook, 'The webhook subscription id.', rotateSecret,
-  operation({ summary: 'Rotate the signing secret', scope: 'webhooks:write', rest: 'POST /webhooks/:id/rotate-secret', area: 'webhooks', tool: 'webhook_rotate_secret', hints: { destructive: true },
-    description: 'Replace the signing secret; the new one is returned once and the old one stops signing at once.' }));
+idOperation(
+  'mutation',
+  'webhookRotateSecret',
+  Webhook,
+  'The webhook subscription id.',
+  rotateSecret,
+  operation({
+    summary: 'Rotate the signing secret',
+    scope: 'webhooks:write',
+    rest: 'POST /webhooks/:id/rotate-secret',
+    area: 'webhooks',
+    tool: 'webhook_rotate_secret',
+    hints: { destructive: true },
+    description: 'Replace the signing secret; the new one is returned once and the old one stops signing at once.',
+  }),
+);
 
 builder.queryField('webhookDeliveries', (t) =>
   t.field({
-    ...operation({ summary: 'List deliveries', scope: 'webhooks:read', rest: 'GET /webhooks/:id/deliveries', area: 'webhooks', tool: 'webhook_deliveries_list',
-      description: 'Recent deliveries of a subscription, newest first, with attempts, status codes, durations and the next attempt time.' }),
+    ...operation({
+      summary: 'List deliveries',
+      scope: 'webhooks:read',
+      rest: 'GET /webhooks/:id/deliveries',
+      area: 'webhooks',
+      tool: 'webhook_deliveries_list',
+      description:
+        'Recent deliveries of a subscription, newest first, with attempts, status codes, durations and the next attempt time.',
+    }),
     type: WebhookDeliveryList,
     args: {
       id: t.arg.id({ required: true, description: 'The webhook subscription id.' }),
@@ -154,10 +284,20 @@ builder.queryField('webhookDeliveries', (t) =>
 
 builder.mutationField('webhookRedeliver', (t) =>
   t.field({
-    ...operation({ summary: 'Redeliver an event', scope: 'webhooks:write', rest: 'POST /webhooks/:id/deliveries/:deliveryId/redeliver', area: 'webhooks', tool: 'webhook_redeliver',
-      description: 'Queue another attempt of a past delivery now: same delivery id and body, signed with the current secret.' }),
+    ...operation({
+      summary: 'Redeliver an event',
+      scope: 'webhooks:write',
+      rest: 'POST /webhooks/:id/deliveries/:deliveryId/redeliver',
+      area: 'webhooks',
+      tool: 'webhook_redeliver',
+      description:
+        'Queue another attempt of a past delivery now: same delivery id and body, signed with the current secret.',
+    }),
     type: WebhookDelivery,
-    args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }), deliveryId: t.arg.id({ required: true, description: 'The delivery id, from the delivery log.' }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The webhook subscription id.' }),
+      deliveryId: t.arg.id({ required: true, description: 'The delivery id, from the delivery log.' }),
+    },
     resolve: (_root, args, ctx) => redeliver(ctx, args.id, args.deliveryId),
   }),
 );

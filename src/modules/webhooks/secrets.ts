@@ -28,7 +28,9 @@ export function encryptSecret(key: Buffer, webhookId: string, secret: string): s
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(webhookId));
   const ct = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join(
+    '.',
+  );
 }
 
 export function decryptSecret(key: Buffer, webhookId: string, stored: string): string {

@@ -33,7 +33,16 @@ export interface WebhookView {
   updatedAt: Date;
 }
 
-type Row = { id: string; url: string; events: string[]; description: string; isActive: boolean; secretHint: string; createdAt: Date; updatedAt: Date };
+type Row = {
+  id: string;
+  url: string;
+  events: string[];
+  description: string;
+  isActive: boolean;
+  secretHint: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 function view(row: Row, fullSecret?: string): WebhookView {
   return {
@@ -70,7 +79,8 @@ export const WEBHOOK_RULES = {
 function parseEvents(input: string[]): string[] {
   if (input.length === 0) throw badRequest('events must be a non-empty array of event kinds, or ["*"].', 'events');
   const events = [...new Set(input)];
-  if (events.includes('*') && events.length > 1) throw badRequest('events: "*" subscribes to all kinds and must be the only value.', 'events');
+  if (events.includes('*') && events.length > 1)
+    throw badRequest('events: "*" subscribes to all kinds and must be the only value.', 'events');
   return events;
 }
 
@@ -84,7 +94,11 @@ function ownerScopes(ctx: WebhookContext, events: string[]): Scope[] {
   const unreadable = events.filter((e) => e !== '*' && !scopes.has(EVENT_TYPES[e as EventType].scope));
   if (unreadable.length) {
     const needed = [...new Set(unreadable.map((e) => EVENT_TYPES[e as EventType].scope))];
-    throw new ApiError(403, `This credential cannot read ${unreadable.join(', ')} (needs ${needed.join(', ')}), so it cannot subscribe to ${unreadable.length > 1 ? 'them' : 'it'}.`, { field: 'events' });
+    throw new ApiError(
+      403,
+      `This credential cannot read ${unreadable.join(', ')} (needs ${needed.join(', ')}), so it cannot subscribe to ${unreadable.length > 1 ? 'them' : 'it'}.`,
+      { field: 'events' },
+    );
   }
   return ALL_SCOPES.filter((s) => scopes.has(s));
 }
@@ -108,7 +122,10 @@ export async function getWebhook(db: TenantDb, id: string): Promise<WebhookView>
   return view(await find(db, id));
 }
 
-export async function createWebhook(ctx: WebhookContext, input: { url: string; events: string[]; description?: string | null }): Promise<WebhookView> {
+export async function createWebhook(
+  ctx: WebhookContext,
+  input: { url: string; events: string[]; description?: string | null },
+): Promise<WebhookView> {
   const url = await parseUrl(input.url, ctx.app.config.webhookAllowPrivate);
   const events = parseEvents(input.events);
   const scopes = ownerScopes(ctx, events);
@@ -118,11 +135,24 @@ export async function createWebhook(ctx: WebhookContext, input: { url: string; e
   const secret = generateSecret();
   return ctx.db.$transaction(async (tx) => {
     if ((await tx.webhook.count()) >= MAX_WEBHOOKS_PER_ACCOUNT) {
-      throw badRequest(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook subscriptions; delete one first.`);
+      throw badRequest(
+        `An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook subscriptions; delete one first.`,
+      );
     }
     const row = await tx.webhook.create({
       // accountId: the tenant client sets it.
-      data: { id, url, events, ownerScopes: scopes, description, isActive: true, secretEnc: encryptSecret(ctx.app.webhookSecretKey, id, secret), secretHint: secretHint(secret), createdAt: now, updatedAt: now } as Prisma.WebhookUncheckedCreateInput,
+      data: {
+        id,
+        url,
+        events,
+        ownerScopes: scopes,
+        description,
+        isActive: true,
+        secretEnc: encryptSecret(ctx.app.webhookSecretKey, id, secret),
+        secretHint: secretHint(secret),
+        createdAt: now,
+        updatedAt: now,
+      } as Prisma.WebhookUncheckedCreateInput,
     });
     return view(row, secret);
   });
@@ -142,7 +172,8 @@ export async function updateWebhook(
   // Who points the subscription somewhere (URL) or at something (events) answers for what it
   // is sent: the row takes that credential's scopes, so a narrower key cannot redirect a
   // broader key's subscription to itself.
-  if (data.url !== undefined || data.events !== undefined) data.ownerScopes = ownerScopes(ctx, data.events ?? current.events);
+  if (data.url !== undefined || data.events !== undefined)
+    data.ownerScopes = ownerScopes(ctx, data.events ?? current.events);
   const row = await ctx.db.webhook.update({ where: { id }, data });
   return view(row);
 }
@@ -158,7 +189,10 @@ export async function deleteWebhook(db: TenantDb, id: string): Promise<{ id: str
 export async function rotateSecret(ctx: WebhookContext, id: string): Promise<WebhookView> {
   await find(ctx.db, id);
   const secret = generateSecret();
-  const row = await ctx.db.webhook.update({ where: { id }, data: { secretEnc: encryptSecret(ctx.app.webhookSecretKey, id, secret), secretHint: secretHint(secret) } });
+  const row = await ctx.db.webhook.update({
+    where: { id },
+    data: { secretEnc: encryptSecret(ctx.app.webhookSecretKey, id, secret), secretHint: secretHint(secret) },
+  });
   return view(row, secret);
 }
 
@@ -175,16 +209,32 @@ export const DELIVERY_SELECT = {
   lastError: true,
   lastAttemptAt: true,
   createdAt: true,
-  attempts: { orderBy: { number: 'asc' as const }, select: { number: true, startedAt: true, durationMs: true, statusCode: true, error: true, succeeded: true, manual: true } },
+  attempts: {
+    orderBy: { number: 'asc' as const },
+    select: {
+      number: true,
+      startedAt: true,
+      durationMs: true,
+      statusCode: true,
+      error: true,
+      succeeded: true,
+      manual: true,
+    },
+  },
 };
 
 /** The delivery log of a subscription, newest first (delivery ids carry their creation time); one statement. */
 export function listDeliveries(db: TenantDb, webhookId: string, args: PageArgs) {
-  return paginate(args, ID_PREFIX.webhookDelivery, async (q) => {
-    const rows = await readDeliveryPage(db, webhookId, q.where.id?.lt ?? null, q.take);
-    if (!rows) throw notFound('Webhook');
-    return rows;
-  }, DELIVERY_PAGE_LIMITS);
+  return paginate(
+    args,
+    ID_PREFIX.webhookDelivery,
+    async (q) => {
+      const rows = await readDeliveryPage(db, webhookId, q.where.id?.lt ?? null, q.take);
+      if (!rows) throw notFound('Webhook');
+      return rows;
+    },
+    DELIVERY_PAGE_LIMITS,
+  );
 }
 
 /**
@@ -194,12 +244,20 @@ export function listDeliveries(db: TenantDb, webhookId: string, args: PageArgs) 
 export async function redeliver(ctx: WebhookContext, webhookId: string, deliveryId: string) {
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
-    const d = await tx.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId }, select: { id: true, status: true, attemptCount: true } });
+    const d = await tx.webhookDelivery.findFirst({
+      where: { id: deliveryId, webhookId },
+      select: { id: true, status: true, attemptCount: true },
+    });
     if (!d) throw notFound('Delivery');
     await tx.webhookDelivery.update({
       where: { id: d.id },
       // A finished delivery gets exactly one more attempt; a pending one keeps its remaining retries and is tried now.
-      data: { status: 'pending', nextAttemptAt: now, manualPending: true, ...(d.status === 'pending' ? {} : { maxAttempts: d.attemptCount + 1 }) },
+      data: {
+        status: 'pending',
+        nextAttemptAt: now,
+        manualPending: true,
+        ...(d.status === 'pending' ? {} : { maxAttempts: d.attemptCount + 1 }),
+      },
     });
     return tx.webhookDelivery.findFirstOrThrow({ where: { id: d.id }, select: DELIVERY_SELECT });
   });
@@ -217,5 +275,9 @@ export function deliveriesByIds(db: TenantDb, ids: readonly string[]) {
 
 /** The delivery logs of several subscriptions in one statement, newest first. */
 export function deliveriesOfWebhooks(db: TenantDb, webhookIds: readonly string[], after?: string | null) {
-  return db.webhookDelivery.findMany({ where: { webhookId: { in: [...webhookIds] }, ...(after ? { id: { lt: after } } : {}) }, orderBy: { id: 'desc' }, select: DELIVERY_SELECT });
+  return db.webhookDelivery.findMany({
+    where: { webhookId: { in: [...webhookIds] }, ...(after ? { id: { lt: after } } : {}) },
+    orderBy: { id: 'desc' },
+    select: DELIVERY_SELECT,
+  });
 }

@@ -15,14 +15,30 @@ const GIT_TIMEOUT_MS = 60_000;
  * keys stay filed under the repository's host name (HostKeyAlias); `-F /dev/null` keeps any
  * ssh_config (a ProxyCommand, a Match block) from sending the connection elsewhere.
  */
-export function runGit(args: string[], opts: { cwd?: string; sshKey?: string; knownHosts?: string; allowLocal: boolean; timeoutMs?: number; pin?: PinnedHost | null }): Promise<string> {
+export function runGit(
+  args: string[],
+  opts: {
+    cwd?: string;
+    sshKey?: string;
+    knownHosts?: string;
+    allowLocal: boolean;
+    timeoutMs?: number;
+    pin?: PinnedHost | null;
+  },
+): Promise<string> {
   const config = [
-    '-c', 'protocol.allow=never',
-    '-c', 'protocol.ssh.allow=always',
-    '-c', `protocol.file.allow=${opts.allowLocal ? 'always' : 'never'}`,
-    '-c', 'core.symlinks=false',
-    '-c', 'core.hooksPath=/dev/null',
-    '-c', 'advice.detachedHead=false',
+    '-c',
+    'protocol.allow=never',
+    '-c',
+    'protocol.ssh.allow=always',
+    '-c',
+    `protocol.file.allow=${opts.allowLocal ? 'always' : 'never'}`,
+    '-c',
+    'core.symlinks=false',
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'advice.detachedHead=false',
   ];
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -35,20 +51,48 @@ export function runGit(args: string[], opts: { cwd?: string; sshKey?: string; kn
   if (opts.sshKey) {
     // git runs GIT_SSH_COMMAND through sh: the (operator-chosen) paths are single-quoted.
     env.GIT_SSH_COMMAND = [
-      'ssh', '-F', '/dev/null', '-i', shellQuote(opts.sshKey), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=accept-new',
-      '-o', shellQuote(`UserKnownHostsFile=${opts.knownHosts ?? '/dev/null'}`), '-o', 'ConnectTimeout=15',
+      'ssh',
+      '-F',
+      '/dev/null',
+      '-i',
+      shellQuote(opts.sshKey),
+      '-o',
+      'IdentitiesOnly=yes',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'StrictHostKeyChecking=accept-new',
+      '-o',
+      shellQuote(`UserKnownHostsFile=${opts.knownHosts ?? '/dev/null'}`),
+      '-o',
+      'ConnectTimeout=15',
       // Both values passed the policy's character check (letters, digits, ".", "-", ":", brackets).
-      ...(opts.pin ? ['-o', shellQuote(`HostName=${opts.pin.address}`), '-o', shellQuote(`HostKeyAlias=${opts.pin.host}`)] : []),
+      ...(opts.pin
+        ? ['-o', shellQuote(`HostName=${opts.pin.address}`), '-o', shellQuote(`HostKeyAlias=${opts.pin.host}`)]
+        : []),
     ].join(' ');
   }
   return new Promise((resolve, reject) => {
-    execFile('git', [...config, ...args], { cwd: opts.cwd, env, timeout: opts.timeoutMs ?? GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-      if (err) {
-        const timedOut = (err as { killed?: boolean }).killed;
-        const detail = timedOut ? `timed out after ${Math.round((opts.timeoutMs ?? GIT_TIMEOUT_MS) / 1000)} s` : lastLines(stderr) || err.message;
-        reject(new HostingRefusal('git_failed', `git ${args[0]} failed: ${detail}`));
-      } else resolve(stdout);
-    });
+    execFile(
+      'git',
+      [...config, ...args],
+      {
+        cwd: opts.cwd,
+        env,
+        timeout: opts.timeoutMs ?? GIT_TIMEOUT_MS,
+        maxBuffer: 4 * 1024 * 1024,
+        killSignal: 'SIGKILL',
+      },
+      (err, stdout, stderr) => {
+        if (err) {
+          const timedOut = (err as { killed?: boolean }).killed;
+          const detail = timedOut
+            ? `timed out after ${Math.round((opts.timeoutMs ?? GIT_TIMEOUT_MS) / 1000)} s`
+            : lastLines(stderr) || err.message;
+          reject(new HostingRefusal('git_failed', `git ${args[0]} failed: ${detail}`));
+        } else resolve(stdout);
+      },
+    );
   });
 }
 

@@ -34,7 +34,10 @@ export async function measure(dirs: string[]): Promise<SiteUsage> {
   return { diskBytes, inodes };
 }
 
-export const plus = (a: SiteUsage, b: SiteUsage): SiteUsage => ({ diskBytes: a.diskBytes + b.diskBytes, inodes: a.inodes + b.inodes });
+export const plus = (a: SiteUsage, b: SiteUsage): SiteUsage => ({
+  diskBytes: a.diskBytes + b.diskBytes,
+  inodes: a.inodes + b.inodes,
+});
 
 /**
  * Refuses (HostingRefusal 'quota') a change that takes usage from `used` to `next` when it

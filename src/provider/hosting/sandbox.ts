@@ -46,7 +46,10 @@ export interface ResolvedPath {
 export function pathSegments(input: unknown, field = 'path'): string[] {
   if (typeof input !== 'string') throw new PathRefused(field, `${field} must be a string.`);
   const refuse = (why: string): never => {
-    throw new PathRefused(field, `${field} ${JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input)} is refused: ${why}.`);
+    throw new PathRefused(
+      field,
+      `${field} ${JSON.stringify(input.length > 200 ? `${input.slice(0, 200)}…` : input)} is refused: ${why}.`,
+    );
   };
   if (input.length === 0) refuse('it is empty');
   if (input.length > MAX_PATH_CHARS) refuse(`it is longer than ${MAX_PATH_CHARS} characters`);
@@ -59,7 +62,8 @@ export function pathSegments(input: unknown, field = 'path'): string[] {
   if (input.includes('\uFFFD')) refuse('it contains an invalid character (U+FFFD)');
   const segments = input.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) refuse('".." segments are not allowed');
-  if (segments.some((s) => Buffer.byteLength(s) > SEGMENT_MAX_BYTES)) refuse(`a name is longer than ${SEGMENT_MAX_BYTES} bytes`);
+  if (segments.some((s) => Buffer.byteLength(s) > SEGMENT_MAX_BYTES))
+    refuse(`a name is longer than ${SEGMENT_MAX_BYTES} bytes`);
   return segments;
 }
 
@@ -71,7 +75,8 @@ async function lstatOrNull(p: string) {
   try {
     return await fs.lstat(p);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return null;
     throw err;
   }
 }
@@ -99,7 +104,8 @@ export async function resolveInRoot(root: string, input: unknown, field = 'path'
   } catch {
     throw new PathRefused(field, `${field} ${JSON.stringify(rel)} is refused: it goes through a broken link.`);
   }
-  if (!inside(rootReal, real)) throw new PathRefused(field, `${field} ${JSON.stringify(rel)} is refused: it leads outside the account.`);
+  if (!inside(rootReal, real))
+    throw new PathRefused(field, `${field} ${JSON.stringify(rel)} is refused: it leads outside the account.`);
   // An ancestor that is a link to a file (not a directory) cannot hold children.
   return { rel, abs, real: target ? real : null, stat: target };
 }
@@ -109,8 +115,16 @@ export async function requireParentDir(root: string, resolved: ResolvedPath, fie
   if (resolved.rel === '/') throw new PathRefused(field, `${field} "/" is the account root.`);
   const parentRel = path.posix.dirname(resolved.rel);
   const parent = await resolveInRoot(root, parentRel, field);
-  if (!parent.stat) throw new PathRefused(field, `${field} ${JSON.stringify(resolved.rel)}: the directory ${JSON.stringify(parentRel)} does not exist.`);
+  if (!parent.stat)
+    throw new PathRefused(
+      field,
+      `${field} ${JSON.stringify(resolved.rel)}: the directory ${JSON.stringify(parentRel)} does not exist.`,
+    );
   const parentStat = await fs.stat(parent.real!);
-  if (!parentStat.isDirectory()) throw new PathRefused(field, `${field} ${JSON.stringify(resolved.rel)}: ${JSON.stringify(parentRel)} is not a directory.`);
+  if (!parentStat.isDirectory())
+    throw new PathRefused(
+      field,
+      `${field} ${JSON.stringify(resolved.rel)}: ${JSON.stringify(parentRel)} is not a directory.`,
+    );
   return path.join(parent.real!, path.posix.basename(resolved.rel));
 }

@@ -6,7 +6,15 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathSegments, PathRefused, requireParentDir, resolveInRoot, type ResolvedPath } from './sandbox.ts';
 import { checkQuota, measure, plus } from './quota.ts';
-import { HostingRefusal, type DirListing, type Download, type FileEntry, type SiteQuota, type SiteUsage, type TextFile } from './types.ts';
+import {
+  HostingRefusal,
+  type DirListing,
+  type Download,
+  type FileEntry,
+  type SiteQuota,
+  type SiteUsage,
+  type TextFile,
+} from './types.ts';
 
 /**
  * The file side of a simulated hosting account: its directory layout and the sandboxed file
@@ -31,9 +39,14 @@ export class SimulatedSiteFiles {
     return resolveInRoot(this.home(id), p, field);
   }
 
-  protected async existing(id: string, p: unknown, field = 'path'): Promise<ResolvedPath & { stat: Stats; real: string }> {
+  protected async existing(
+    id: string,
+    p: unknown,
+    field = 'path',
+  ): Promise<ResolvedPath & { stat: Stats; real: string }> {
     const r = await this.resolve(id, p, field);
-    if (!r.stat || !r.real) throw new HostingRefusal('not_found', `${field} ${JSON.stringify(r.rel)} does not exist.`, field);
+    if (!r.stat || !r.real)
+      throw new HostingRefusal('not_found', `${field} ${JSON.stringify(r.rel)} does not exist.`, field);
     return r as ResolvedPath & { stat: Stats; real: string };
   }
 
@@ -41,7 +54,8 @@ export class SimulatedSiteFiles {
   protected async physical(id: string, r: ResolvedPath, field: string): Promise<string> {
     const parent = await fs.realpath(path.dirname(r.abs));
     const rootReal = await fs.realpath(this.home(id));
-    if (parent !== rootReal && !parent.startsWith(rootReal + path.sep)) throw new PathRefused(field, `${field} ${JSON.stringify(r.rel)} is refused: it leads outside the account.`);
+    if (parent !== rootReal && !parent.startsWith(rootReal + path.sep))
+      throw new PathRefused(field, `${field} ${JSON.stringify(r.rel)} is refused: it leads outside the account.`);
     return path.join(parent, path.basename(r.abs));
   }
 
@@ -59,31 +73,45 @@ export class SimulatedSiteFiles {
 
   async listDir(id: string, p: string, limit: number): Promise<DirListing> {
     const r = await this.existing(id, p);
-    if (!(await fs.stat(r.real)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a file, not a directory.`, 'path');
+    if (!(await fs.stat(r.real)).isDirectory())
+      throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a file, not a directory.`, 'path');
     const names = (await fs.readdir(r.real)).sort();
     const entries: FileEntry[] = [];
     for (const name of names.slice(0, limit)) {
       entries.push(await this.entry(path.posix.join(r.rel, name), path.join(r.real, name)));
     }
-    entries.sort((a, b) => Number(b.type === 'directory') - Number(a.type === 'directory') || a.name.localeCompare(b.name));
+    entries.sort(
+      (a, b) => Number(b.type === 'directory') - Number(a.type === 'directory') || a.name.localeCompare(b.name),
+    );
     return { path: r.rel, entries, truncated: names.length > limit };
   }
 
   async readText(id: string, p: string, maxBytes: number): Promise<TextFile> {
     const r = await this.existing(id, p);
     const st = await fs.stat(r.real);
-    if (!st.isFile()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory, not a file.`, 'path');
-    if (st.size > maxBytes) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is ${st.size} bytes, more than the ${maxBytes} bytes files/read returns; download it instead.`, 'path');
+    if (!st.isFile())
+      throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory, not a file.`, 'path');
+    if (st.size > maxBytes)
+      throw new HostingRefusal(
+        'invalid',
+        `path ${JSON.stringify(r.rel)} is ${st.size} bytes, more than the ${maxBytes} bytes files/read returns; download it instead.`,
+        'path',
+      );
     const data = await fs.readFile(r.real);
     if (!isText(data)) {
-      throw new HostingRefusal('binary', `path ${JSON.stringify(r.rel)} is a binary file, not UTF-8 text; download it with GET /hosting/:id/files/download instead.`, 'path');
+      throw new HostingRefusal(
+        'binary',
+        `path ${JSON.stringify(r.rel)} is a binary file, not UTF-8 text; download it with GET /hosting/:id/files/download instead.`,
+        'path',
+      );
     }
     return { path: r.rel, content: data.toString('utf8'), sizeBytes: st.size, modifiedAt: st.mtime };
   }
 
   async writeText(id: string, p: string, content: string, quota?: SiteQuota): Promise<FileEntry> {
     const r = await this.resolve(id, p);
-    if (r.stat && (await fs.stat(r.real!)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory.`, 'path');
+    if (r.stat && (await fs.stat(r.real!)).isDirectory())
+      throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory.`, 'path');
     const target = await requireParentDir(this.home(id), r);
     await this.guardQuota(id, quota, replacing(r.stat, Buffer.byteLength(content)));
     await this.atomicWrite(id, target, async (tmp) => fs.writeFile(tmp, content, { flag: 'wx' }));
@@ -110,12 +138,17 @@ export class SimulatedSiteFiles {
 
   async remove(id: string, p: string, recursive: boolean) {
     const r = await this.existing(id, p);
-    if (r.rel === '/') throw new HostingRefusal('invalid', 'path "/" is the account root and cannot be deleted.', 'path');
+    if (r.rel === '/')
+      throw new HostingRefusal('invalid', 'path "/" is the account root and cannot be deleted.', 'path');
     const target = await this.physical(id, r, 'path');
     const type = (await this.entry(r.rel, target)).type;
     if (r.stat.isDirectory()) {
       if (!recursive && (await fs.readdir(target)).length > 0) {
-        throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory that is not empty; pass recursive=true to delete it with its contents.`, 'recursive');
+        throw new HostingRefusal(
+          'invalid',
+          `path ${JSON.stringify(r.rel)} is a directory that is not empty; pass recursive=true to delete it with its contents.`,
+          'recursive',
+        );
       }
       // fs.rm never follows symlinks inside the tree: a link is removed, not its target.
       await fs.rm(target, { recursive: true });
@@ -136,10 +169,16 @@ export class SimulatedSiteFiles {
 
   async rename(id: string, from: string, to: string): Promise<FileEntry> {
     const src = await this.existing(id, from, 'from');
-    if (src.rel === '/') throw new HostingRefusal('invalid', 'from "/" is the account root and cannot be moved.', 'from');
+    if (src.rel === '/')
+      throw new HostingRefusal('invalid', 'from "/" is the account root and cannot be moved.', 'from');
     const dst = await this.resolve(id, to, 'to');
     if (dst.stat) throw new HostingRefusal('exists', `to ${JSON.stringify(dst.rel)} already exists.`, 'to');
-    if (dst.rel.startsWith(`${src.rel}/`)) throw new HostingRefusal('invalid', `to ${JSON.stringify(dst.rel)} is inside from ${JSON.stringify(src.rel)}: a directory cannot move into itself.`, 'to');
+    if (dst.rel.startsWith(`${src.rel}/`))
+      throw new HostingRefusal(
+        'invalid',
+        `to ${JSON.stringify(dst.rel)} is inside from ${JSON.stringify(src.rel)}: a directory cannot move into itself.`,
+        'to',
+      );
     const source = await this.physical(id, src, 'from');
     const target = await requireParentDir(this.home(id), dst, 'to');
     await fs.rename(source, target);
@@ -156,12 +195,20 @@ export class SimulatedSiteFiles {
     }
     const rel = isDir ? path.posix.join(r.rel, uploadName(fileName)) : r.rel;
     const t = await this.resolve(id, rel);
-    if (t.stat && (await fs.stat(t.real!)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(t.rel)} is a directory.`, 'path');
+    if (t.stat && (await fs.stat(t.real!)).isDirectory())
+      throw new HostingRefusal('invalid', `path ${JSON.stringify(t.rel)} is a directory.`, 'path');
     await requireParentDir(this.home(id), t);
     return t.rel;
   }
 
-  async upload(id: string, p: string, fileName: string, source: NodeJS.ReadableStream & { truncated?: boolean }, limitBytes: number, quota?: SiteQuota): Promise<FileEntry> {
+  async upload(
+    id: string,
+    p: string,
+    fileName: string,
+    source: NodeJS.ReadableStream & { truncated?: boolean },
+    limitBytes: number,
+    quota?: SiteQuota,
+  ): Promise<FileEntry> {
     const rel = await this.uploadTarget(id, p, fileName);
     let seen = 0;
     // Past the limit the rest is read and dropped, not refused mid-stream: destroying the
@@ -176,7 +223,12 @@ export class SimulatedSiteFiles {
     const tmp = path.join(this.dir(id, 'tmp'), `upload-${randomBytes(8).toString('hex')}`);
     try {
       await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx' }));
-      if (source.truncated || seen > limitBytes) throw new HostingRefusal('too_large', `The file is larger than the upload limit of ${limitBytes} bytes.`, 'file');
+      if (source.truncated || seen > limitBytes)
+        throw new HostingRefusal(
+          'too_large',
+          `The file is larger than the upload limit of ${limitBytes} bytes.`,
+          'file',
+        );
       // Re-resolve after the body arrived: the target is checked again right before the rename.
       const dest = await this.resolve(id, rel);
       const target = await requireParentDir(this.home(id), dest);
@@ -193,14 +245,16 @@ export class SimulatedSiteFiles {
   async download(id: string, p: string): Promise<Download> {
     const r = await this.existing(id, p);
     const st = await fs.stat(r.real);
-    if (!st.isFile()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory, not a file.`, 'path');
+    if (!st.isFile())
+      throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a directory, not a file.`, 'path');
     const real = r.real;
     return { path: r.rel, name: path.posix.basename(r.rel), sizeBytes: st.size, open: () => createReadStream(real) };
   }
 
   async requireDirectory(id: string, p: string): Promise<string> {
     const r = await this.existing(id, p);
-    if (!(await fs.stat(r.real)).isDirectory()) throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a file, not a directory.`, 'path');
+    if (!(await fs.stat(r.real)).isDirectory())
+      throw new HostingRefusal('invalid', `path ${JSON.stringify(r.rel)} is a file, not a directory.`, 'path');
     return r.rel;
   }
 
@@ -215,7 +269,12 @@ export class SimulatedSiteFiles {
       current = `${current}/${seg}`;
       const r = await this.resolve(id, current, 'subdir');
       if (r.stat) {
-        if (!(await fs.stat(r.real!)).isDirectory()) throw new HostingRefusal('invalid', `subdir: ${JSON.stringify(current)} is a file, not a directory.`, 'subdir');
+        if (!(await fs.stat(r.real!)).isDirectory())
+          throw new HostingRefusal(
+            'invalid',
+            `subdir: ${JSON.stringify(current)} is a file, not a directory.`,
+            'subdir',
+          );
         continue;
       }
       await fs.mkdir(await requireParentDir(this.home(id), r, 'subdir'));
@@ -231,7 +290,8 @@ export function replacing(existing: Stats | null, bytes: number): SiteUsage {
 /** A multipart file name: one plain name, no separators, no traversal. */
 function uploadName(fileName: string): string {
   const segments = pathSegments(fileName, 'file');
-  if (segments.length !== 1 || segments[0] !== fileName) throw new PathRefused('file', `file name ${JSON.stringify(fileName)} must be a plain name without "/".`);
+  if (segments.length !== 1 || segments[0] !== fileName)
+    throw new PathRefused('file', `file name ${JSON.stringify(fileName)} must be a plain name without "/".`);
   return fileName;
 }
 

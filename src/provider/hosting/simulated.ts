@@ -57,19 +57,34 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
     'hosting.provision': async (tx, payload: { hostingId: string; domain: string; username: string }, now) => {
       await this.createSite(payload.hostingId, payload.domain, payload.username, now);
       const row = await tx.providerHosting.findUnique({ where: { hostingId: payload.hostingId } });
-      if (row) await tx.providerHosting.update({ where: { hostingId: payload.hostingId }, data: { provisioningLog: `${row.provisioningLog}${now.toISOString()} site created\n` } });
+      if (row)
+        await tx.providerHosting.update({
+          where: { hostingId: payload.hostingId },
+          data: { provisioningLog: `${row.provisioningLog}${now.toISOString()} site created\n` },
+        });
       await this.callbacks.hostingProvisioned(tx, payload.hostingId, now);
     },
   };
 
   private async createSite(id: string, domain: string, username: string, now: Date): Promise<void> {
     const base = this.accountDir(id);
-    for (const d of ['home/public_html', 'home/logs', 'mysql', 'backups', 'private/htpasswd', 'tmp']) await fs.mkdir(path.join(base, d), { recursive: true });
+    for (const d of ['home/public_html', 'home/logs', 'mysql', 'backups', 'private/htpasswd', 'tmp'])
+      await fs.mkdir(path.join(base, d), { recursive: true });
     await fs.chmod(path.join(base, 'private'), 0o700);
     const index = path.join(base, 'home/public_html/index.html');
-    await fs.writeFile(index, `<!doctype html>\n<title>${domain}</title>\n<h1>${domain} is hosted here</h1>\n<p>Upload your site to public_html.</p>\n`, { flag: 'wx' }).catch(ignoreExists);
+    await fs
+      .writeFile(
+        index,
+        `<!doctype html>\n<title>${domain}</title>\n<h1>${domain} is hosted here</h1>\n<p>Upload your site to public_html.</p>\n`,
+        { flag: 'wx' },
+      )
+      .catch(ignoreExists);
     await fs.writeFile(path.join(base, 'home/logs/access.log'), '', { flag: 'a' });
-    await fs.writeFile(path.join(base, 'home/logs/error.log'), `${apacheTime(now)} [core:notice] [pid 1] virtual host ${domain} ready (user ${username})\n`, { flag: 'a' });
+    await fs.writeFile(
+      path.join(base, 'home/logs/error.log'),
+      `${apacheTime(now)} [core:notice] [pid 1] virtual host ${domain} ready (user ${username})\n`,
+      { flag: 'a' },
+    );
     await fs.writeFile(path.join(base, 'private/log-cursor'), String(now.getTime()));
     await this.ensureDeployKey(id);
   }
@@ -78,8 +93,18 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
 
   async provision(tx: Tx, req: ProvisionHostingRequest, now: Date): Promise<{ ip: string }> {
     const { node, ip } = NODES[randomInt(NODES.length)];
-    await tx.providerHosting.create({ data: { hostingId: req.hostingId, node, provisioningLog: `${now.toISOString()} queued ${req.productId} for ${req.domain} as ${req.username}\n` } });
-    await scheduleJob(tx, 'hosting.provision', new Date(now.getTime() + HOSTING_PROVISION_SECONDS * 1000), { hostingId: req.hostingId, domain: req.domain, username: req.username });
+    await tx.providerHosting.create({
+      data: {
+        hostingId: req.hostingId,
+        node,
+        provisioningLog: `${now.toISOString()} queued ${req.productId} for ${req.domain} as ${req.username}\n`,
+      },
+    });
+    await scheduleJob(tx, 'hosting.provision', new Date(now.getTime() + HOSTING_PROVISION_SECONDS * 1000), {
+      hostingId: req.hostingId,
+      domain: req.domain,
+      username: req.username,
+    });
     return { ip };
   }
 
@@ -128,15 +153,24 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
       const h = createHash('sha256').update(`${id}:${at.getTime()}`).digest();
       const page = pages[h[0] % pages.length];
       const status = page === '/wp-login.php' ? 404 : page === '/contact' && h[1] % 5 === 0 ? 500 : 200;
-      access.push(`203.0.113.${1 + (h[2] % 254)} - - [${clfTime(at)}] "GET ${page} HTTP/1.1" ${status} ${status === 200 ? 500 + h.readUInt16BE(3) : 196} "-" "Mozilla/5.0 (simulated visitor)"`);
-      if (status === 404) errors.push(`${apacheTime(at)} [core:info] [client 203.0.113.${1 + (h[2] % 254)}] AH00128: File does not exist: ${page}`);
-      if (status === 500) errors.push(`${apacheTime(at)} [proxy_fcgi:error] [client 203.0.113.${1 + (h[2] % 254)}] AH01071: PHP Fatal error: Uncaught Error in ${page}.php`);
+      access.push(
+        `203.0.113.${1 + (h[2] % 254)} - - [${clfTime(at)}] "GET ${page} HTTP/1.1" ${status} ${status === 200 ? 500 + h.readUInt16BE(3) : 196} "-" "Mozilla/5.0 (simulated visitor)"`,
+      );
+      if (status === 404)
+        errors.push(
+          `${apacheTime(at)} [core:info] [client 203.0.113.${1 + (h[2] % 254)}] AH00128: File does not exist: ${page}`,
+        );
+      if (status === 500)
+        errors.push(
+          `${apacheTime(at)} [proxy_fcgi:error] [client 203.0.113.${1 + (h[2] % 254)}] AH01071: PHP Fatal error: Uncaught Error in ${page}.php`,
+        );
     }
     const logs = path.join(this.home(id), 'logs');
     const safe = await resolveInRoot(this.home(id), '/logs').catch(() => null);
     if (safe?.real === logs) {
       await fs.appendFile(path.join(logs, 'access.log'), `${access.join('\n')}\n`).catch(() => undefined);
-      if (errors.length) await fs.appendFile(path.join(logs, 'error.log'), `${errors.join('\n')}\n`).catch(() => undefined);
+      if (errors.length)
+        await fs.appendFile(path.join(logs, 'error.log'), `${errors.join('\n')}\n`).catch(() => undefined);
     }
     await fs.writeFile(cursorFile, String(last + count * 30_000));
   }
@@ -153,14 +187,22 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
   }
 
   async writeCrontab(id: string, text: string): Promise<void> {
-    await this.atomicWrite(id, path.join(this.dir(id, 'private'), 'crontab'), (tmp) => fs.writeFile(tmp, text, { flag: 'wx', mode: 0o600 }));
+    await this.atomicWrite(id, path.join(this.dir(id, 'private'), 'crontab'), (tmp) =>
+      fs.writeFile(tmp, text, { flag: 'wx', mode: 0o600 }),
+    );
   }
 
   async writeHtpasswd(id: string, dirPath: string, entry: { user: string; hash: string } | null): Promise<void> {
-    const file = path.join(this.dir(id, 'private'), 'htpasswd', `${createHash('sha256').update(dirPath).digest('hex').slice(0, 24)}.htpasswd`);
+    const file = path.join(
+      this.dir(id, 'private'),
+      'htpasswd',
+      `${createHash('sha256').update(dirPath).digest('hex').slice(0, 24)}.htpasswd`,
+    );
     if (!entry) return void (await fs.rm(file, { force: true }));
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await this.atomicWrite(id, file, (tmp) => fs.writeFile(tmp, `${entry.user}:${entry.hash}\n`, { flag: 'wx', mode: 0o640 }));
+    await this.atomicWrite(id, file, (tmp) =>
+      fs.writeFile(tmp, `${entry.user}:${entry.hash}\n`, { flag: 'wx', mode: 0o640 }),
+    );
   }
 
   // ------------------------------------------------------------ backups
@@ -185,7 +227,10 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
     }
     const hash = createHash('sha256');
     await pipeline(createReadStream(file), hash);
-    const databases = (await fs.readdir(path.join(base, 'mysql'))).filter((n) => n.endsWith('.sql')).map((n) => n.slice(0, -4)).sort();
+    const databases = (await fs.readdir(path.join(base, 'mysql')))
+      .filter((n) => n.endsWith('.sql'))
+      .map((n) => n.slice(0, -4))
+      .sort();
     return { sizeBytes: (await fs.stat(file)).size, sha256: hash.digest('hex'), databases };
   }
 
@@ -200,18 +245,26 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
         cwd: work,
         strict: true,
         preservePaths: false,
-        filter: (p, entry) => ['File', 'OldFile', 'ContiguousFile', 'Directory'].includes((entry as { type?: string }).type ?? '') && /^(home|mysql)(\/|$)/.test(p),
+        filter: (p, entry) =>
+          ['File', 'OldFile', 'ContiguousFile', 'Directory'].includes((entry as { type?: string }).type ?? '') &&
+          /^(home|mysql)(\/|$)/.test(p),
       });
       await fs.mkdir(path.join(work, 'home', 'public_html'), { recursive: true });
       await fs.mkdir(path.join(work, 'mysql'), { recursive: true });
       // The restored site replaces the current one: it must fit, unless it is smaller than what is there.
-      if (quota) checkQuota(await this.usage(id), await measure([path.join(work, 'home'), path.join(work, 'mysql')]), quota);
+      if (quota)
+        checkQuota(await this.usage(id), await measure([path.join(work, 'home'), path.join(work, 'mysql')]), quota);
       for (const part of ['home', 'mysql']) {
         const old = path.join(work, `old-${part}`);
         await fs.rename(path.join(base, part), old).catch(ignoreMissing);
         await fs.rename(path.join(work, part), path.join(base, part));
       }
-      return { databases: (await fs.readdir(path.join(base, 'mysql'))).filter((n) => n.endsWith('.sql')).map((n) => n.slice(0, -4)).sort() };
+      return {
+        databases: (await fs.readdir(path.join(base, 'mysql')))
+          .filter((n) => n.endsWith('.sql'))
+          .map((n) => n.slice(0, -4))
+          .sort(),
+      };
     } finally {
       await fs.rm(work, { recursive: true, force: true });
     }
@@ -248,17 +301,30 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
 
   private gitOpts(id: string, cwd: string, pin: PinnedHost | null = null) {
     const priv = this.dir(id, 'private');
-    return { cwd, sshKey: path.join(priv, 'deploy_key'), knownHosts: path.join(priv, 'known_hosts'), allowLocal: this.opts.allowLocalGit, pin };
+    return {
+      cwd,
+      sshKey: path.join(priv, 'deploy_key'),
+      knownHosts: path.join(priv, 'known_hosts'),
+      allowLocal: this.opts.allowLocalGit,
+      pin,
+    };
   }
 
-  async gitDeploy(id: string, req: { repoUrl: string; branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit> {
-    if (isLocalRepo(req.repoUrl) && !this.opts.allowLocalGit) throw new HostingRefusal('invalid', 'repo_url must be an SSH repository address.', 'repo_url');
+  async gitDeploy(
+    id: string,
+    req: { repoUrl: string; branch: string; subdir: string; quota?: SiteQuota },
+  ): Promise<GitCommit> {
+    if (isLocalRepo(req.repoUrl) && !this.opts.allowLocalGit)
+      throw new HostingRefusal('invalid', 'repo_url must be an SSH repository address.', 'repo_url');
     const pin = await checkGitEgress(req.repoUrl, this.opts.allowLocalGit);
     await this.ensureDeployKey(id);
     const priv = this.dir(id, 'private');
     const fresh = path.join(priv, `repo-${randomBytes(6).toString('hex')}`);
     try {
-      await runGit(['clone', '--branch', req.branch, '--single-branch', '--no-tags', '--', req.repoUrl, fresh], this.gitOpts(id, priv, pin));
+      await runGit(
+        ['clone', '--branch', req.branch, '--single-branch', '--no-tags', '--', req.repoUrl, fresh],
+        this.gitOpts(id, priv, pin),
+      );
       // Checked on the fresh clone, so a refused deploy leaves the previous one (clone and site) as it was.
       await this.guardPublish(id, fresh, req.subdir, req.quota);
       await fs.rm(path.join(priv, 'repo'), { recursive: true, force: true });
@@ -273,7 +339,8 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
 
   async gitPull(id: string, req: { branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit> {
     const repo = path.join(this.dir(id, 'private'), 'repo');
-    if (!(await fs.stat(repo).catch(() => null))) throw new HostingRefusal('git_failed', 'The repository clone is missing; deploy it again.');
+    if (!(await fs.stat(repo).catch(() => null)))
+      throw new HostingRefusal('git_failed', 'The repository clone is missing; deploy it again.');
     // The name is checked again at each fetch: it may resolve elsewhere since the deploy.
     const origin = (await runGit(['remote', 'get-url', 'origin'], this.gitOpts(id, repo))).trim();
     const pin = await checkGitEgress(origin, this.opts.allowLocalGit);
@@ -291,7 +358,9 @@ export class SimulatedHostingDriver extends SimulatedSiteFiles implements Hostin
   }
 
   private async previousDeploy(id: string): Promise<string[]> {
-    return JSON.parse(await fs.readFile(path.join(this.dir(id, 'private'), 'deploy-manifest.json'), 'utf8').catch(() => '[]'));
+    return JSON.parse(
+      await fs.readFile(path.join(this.dir(id, 'private'), 'deploy-manifest.json'), 'utf8').catch(() => '[]'),
+    );
   }
 
   /**

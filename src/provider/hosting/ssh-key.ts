@@ -32,7 +32,14 @@ export function generateDeployKey(comment: string): OpenSshKeyPair {
   const blob = Buffer.concat([sshString('ssh-ed25519'), sshString(pub)]);
 
   const check = randomBytes(4).readUInt32BE(0);
-  let section = Buffer.concat([uint32(check), uint32(check), sshString('ssh-ed25519'), sshString(pub), sshString(Buffer.concat([seed, pub])), sshString(comment)]);
+  let section = Buffer.concat([
+    uint32(check),
+    uint32(check),
+    sshString('ssh-ed25519'),
+    sshString(pub),
+    sshString(Buffer.concat([seed, pub])),
+    sshString(comment),
+  ]);
   const pad: number[] = [];
   for (let i = 1; (section.length + pad.length) % 8 !== 0; i++) pad.push(i);
   section = Buffer.concat([section, Buffer.from(pad)]);
@@ -45,7 +52,10 @@ export function generateDeployKey(comment: string): OpenSshKeyPair {
     sshString(blob),
     sshString(section),
   ]);
-  const b64 = body.toString('base64').replace(/(.{70})/g, '$1\n').replace(/\n$/, '');
+  const b64 = body
+    .toString('base64')
+    .replace(/(.{70})/g, '$1\n')
+    .replace(/\n$/, '');
   return {
     publicKey: `ssh-ed25519 ${blob.toString('base64')} ${comment}`,
     privateKey: `-----BEGIN OPENSSH PRIVATE KEY-----\n${b64}\n-----END OPENSSH PRIVATE KEY-----\n`,

@@ -100,7 +100,14 @@ export interface HostingDriver {
   /** Checks an upload target before the body is read; returns where the file will land. */
   uploadTarget(hostingId: string, path: string, fileName: string | null): Promise<string>;
   /** Streams `source` to a temp file, then renames it into place. Over `limitBytes`: HostingRefusal('too_large'), nothing left behind. */
-  upload(hostingId: string, path: string, fileName: string, source: Readable & { truncated?: boolean }, limitBytes: number, quota?: SiteQuota): Promise<FileEntry>;
+  upload(
+    hostingId: string,
+    path: string,
+    fileName: string,
+    source: Readable & { truncated?: boolean },
+    limitBytes: number,
+    quota?: SiteQuota,
+  ): Promise<FileEntry>;
   download(hostingId: string, path: string): Promise<Download>;
   usage(hostingId: string): Promise<SiteUsage>;
   tailLog(hostingId: string, kind: 'access' | 'error', lines: number, now: Date): Promise<string[]>;
@@ -119,7 +126,10 @@ export interface HostingDriver {
   openBackup(hostingId: string, backupId: string): Promise<Download>;
 
   deployKey(hostingId: string): Promise<DeployKey>;
-  gitDeploy(hostingId: string, req: { repoUrl: string; branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit>;
+  gitDeploy(
+    hostingId: string,
+    req: { repoUrl: string; branch: string; subdir: string; quota?: SiteQuota },
+  ): Promise<GitCommit>;
   gitPull(hostingId: string, req: { branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit>;
   gitDisconnect(hostingId: string): Promise<void>;
 }
