@@ -142,9 +142,9 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
       await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
     } catch (err) {
       // What the page showed, for whoever reads the failure.
-      // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText(): the page's rendered text, as the reader of the failure would see it
       const shown = await page
         .locator('body')
+        // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText(): the page's rendered text, as the reader of the failure would see it
         .innerText({ timeout: 2000 })
         .catch((e: Error) => `(no text: ${e.message})`);
       const sudoOpen = await page

@@ -111,6 +111,44 @@ export async function tokenRequest(app: TestApp, form: Record<string, string>) {
   return { status: res.status, body: (await res.json()) as Record<string, Json> };
 }
 
+/** The loopback redirect URI registered by `registeredClient` and `codeFlow` unless told otherwise. */
+export const REDIRECT = 'http://127.0.0.1/callback';
+
+/** An authorization request of `client` with a fresh PKCE pair, to REDIRECT with state "xyz". */
+export function authorizeRequest(
+  client: { client_id: string },
+  scope = 'servers:read tickets:read',
+  extra: Partial<AuthorizeParams> = {},
+) {
+  const { verifier, challenge } = pkce();
+  const params: AuthorizeParams = {
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    scope,
+    state: 'xyz',
+    ...extra,
+  };
+  return { client, verifier, params };
+}
+
+/** The token request that exchanges a code issued to REDIRECT. */
+export const exchangeCode = (
+  app: TestApp,
+  clientId: string,
+  code: string,
+  verifier: string,
+  extra: Record<string, string> = {},
+) =>
+  tokenRequest(app, {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    ...extra,
+  });
+
 /** A whole authorization: register, approve, exchange. */
 export async function codeFlow(
   app: TestApp,

@@ -15,6 +15,7 @@ import {
 import type { BinaryRoute } from '../../src/schema/binary-operation.ts';
 import type { Operation } from '../../src/schema/operation.ts';
 import { restView } from '../../src/schema/rest-view.ts';
+import type { Json } from '../helpers/app.ts';
 import type { Estate } from './estate.ts';
 
 /**
@@ -129,7 +130,7 @@ export function pathValue(path: string, param: string, e: Estate): string | numb
 }
 
 /** Path parameters that name an owned resource (the others — action, ip, addonId — are values). */
-export const RESOURCE_PARAMS = new Set(['id', 'snapshotId', 'bid', 'name', 'deliveryId']);
+const RESOURCE_PARAMS = new Set(['id', 'snapshotId', 'bid', 'name', 'deliveryId']);
 
 /** An id of the same shape that names nothing. */
 export function missingLike(value: string | number): string | number {
@@ -137,6 +138,11 @@ export function missingLike(value: string | number): string | number {
   const m = /^([a-z]+_)(.*)$/.exec(value);
   return m ? m[1] + '0'.repeat(m[2].length) : `${value.replace(/[^_]/g, 'z')}`;
 }
+
+/** The path parameters of `path` that name an owned resource. */
+export const resourceParams = (path: string) =>
+  [...path.matchAll(/:(\w+)/g)].map((m) => m[1]).filter((p) => RESOURCE_PARAMS.has(p));
+export const hasResourceParam = (path: string) => resourceParams(path).length > 0;
 
 export type Args = Record<string, unknown>;
 
@@ -150,6 +156,13 @@ export function argsFor(op: Operation, e: Estate): Args {
     if (v !== undefined) args[arg.name] = v;
   }
   return args;
+}
+
+/** `args` with every owned resource of `path` replaced by an id of the same shape that names nothing. */
+export function missingArgsFor(path: string, args: Args): Args {
+  const missing = { ...args };
+  for (const p of resourceParams(path)) missing[p] = missingLike(args[p] as string | number);
+  return missing;
 }
 
 export interface RestRequest {
@@ -196,6 +209,57 @@ export function binaryRequest(
     form.append(route.upload.field, new Blob([new Uint8Array(Buffer.from('uploaded'))]), 'upload.txt');
   }
   return { method: route.method, url: `/v1${path}${query}`, form };
+}
+
+/** A request as restRequest and binaryRequest make them. */
+export type SendableRequest = { method: string; url: string; body?: unknown; form?: FormData };
+
+/** Every operation and binary route with its REST name, method and scope; `request()` makes a fresh request of it. */
+export function everyRestRoute(operations: readonly Operation[], routes: readonly BinaryRoute[], e: Estate) {
+  return [
+    ...operations.map((op) => ({
+      name: op.meta.rest,
+      method: op.method,
+      scope: op.meta.scope,
+      request: (): SendableRequest => restRequest(op, argsFor(op, e)),
+    })),
+    ...routes.map((r) => ({
+      name: `${r.method} ${r.path}`,
+      method: r.method,
+      scope: r.scope,
+      request: (): SendableRequest => binaryRequest(r, e),
+    })),
+  ];
+}
+
+/** Sends a REST or binary request to the app at `base`, with `key` as the Bearer credential. */
+export async function sendRest(base: string, req: SendableRequest, key?: string) {
+  const headers: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
+  let body: BodyInit | undefined;
+  if (req.form) body = req.form;
+  else if (req.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(req.body);
+  }
+  const res = await fetch(base + req.url, { method: req.method, headers, body });
+  const text = await res.text();
+  let json: Json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, headers: res.headers, body: json, text };
+}
+
+/** Sends the operation's GraphQL document (documentFor) with these variables to the app at `base`. */
+export async function sendGraphql(base: string, schema: GraphQLSchema, op: Operation, variables: Args, key?: string) {
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify({ query: documentFor(schema, op), variables }),
+  });
+  return { status: res.status, body: (await res.json()) as Json };
 }
 
 const documents = new Map<string, string>();

@@ -1,5 +1,3 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getNamedType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { binaryRoutes } from '../../src/http/binary-routes.ts';
 import { buildToolCatalog } from '../../src/mcp/catalog.ts';
@@ -7,19 +5,25 @@ import { ALL_SCOPES, type Scope } from '../../src/scopes.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
 import { startTestApp, type Json, type TestApp } from '../helpers/app.ts';
-import { callTool, mcpClient } from '../helpers/mcp.ts';
+import { callTool } from '../helpers/mcp.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { SPEC_OPERATIONS } from '../spec-operations.ts';
 import { accountState, buildEstate, type Estate } from './estate.ts';
+import { areaScope, graphEdges, mcpSessions, mintScopeSets, type ScopeSet } from './matrix.ts';
 import {
   argsFor,
   binaryRequest,
-  documentFor,
+  everyRestRoute,
+  hasResourceParam,
   inPool,
+  missingArgsFor,
   missingLike,
-  RESOURCE_PARAMS,
+  resourceParams,
   restRequest,
+  sendGraphql,
+  sendRest,
   type Args,
+  type SendableRequest,
 } from './requests.ts';
 
 /**
@@ -45,52 +49,17 @@ const operations = listOperations(schema);
 const binaries = binaryRoutes();
 const tools = buildToolCatalog(schema);
 
-interface ScopeSet {
-  label: string;
-  scopes: Scope[];
-  key: string;
-}
-
 let app: TestApp;
 let receiver: Receiver;
 let A: Estate;
 let B: Estate;
 let stateBefore: Record<string, string>;
-const sets: ScopeSet[] = [];
+let sets: ScopeSet[] = [];
 const counts = { rest: 0, graphql: 0, mcp: 0, restOps: 0, graphqlOps: 0, mcpTools: 0 };
 
 const lacking = (scope: Scope) => sets.filter((s) => !s.scopes.includes(scope));
-const hasResourceParam = (path: string) => [...path.matchAll(/:(\w+)/g)].some((m) => RESOURCE_PARAMS.has(m[1]));
-const resourceParams = (path: string) =>
-  [...path.matchAll(/:(\w+)/g)].map((m) => m[1]).filter((p) => RESOURCE_PARAMS.has(p));
-
-async function rest(req: { method: string; url: string; body?: unknown; form?: FormData }, key?: string) {
-  const headers: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
-  let body: BodyInit | undefined;
-  if (req.form) body = req.form;
-  else if (req.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(req.body);
-  }
-  const res = await fetch(app.url + req.url, { method: req.method, headers, body });
-  const text = await res.text();
-  let json: Json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: res.status, headers: res.headers, body: json, text };
-}
-
-async function graphql(op: Operation, variables: Args, key?: string) {
-  const res = await fetch(`${app.url}/graphql`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
-    body: JSON.stringify({ query: documentFor(schema, op), variables }),
-  });
-  return { status: res.status, body: (await res.json()) as Json };
-}
+const rest = (req: SendableRequest, key?: string) => sendRest(app.url, req, key);
+const graphql = (op: Operation, variables: Args, key?: string) => sendGraphql(app.url, schema, op, variables, key);
 
 function check(failures: string[], ok: boolean, what: string) {
   if (!ok) failures.push(what);
@@ -101,16 +70,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   A = await buildEstate(app, await app.customer({ walletBalanceUsdCents: 1_000_000 }), receiver);
   B = await buildEstate(app, await app.customer({ walletBalanceUsdCents: 1_000_000 }), receiver);
-  const mint = async (scopes: Scope[]) => {
-    const r = await app.admin('POST', `/admin/accounts/${A.customer.accountId}/api-keys`, { scopes });
-    if (r.status !== 201) throw new Error(r.text);
-    return r.body.key as string;
-  };
-  for (const scope of ALL_SCOPES) {
-    sets.push({ label: `only ${scope}`, scopes: [scope], key: await mint([scope]) });
-    const rest = ALL_SCOPES.filter((s) => s !== scope);
-    sets.push({ label: `all but ${scope}`, scopes: rest, key: await mint(rest) });
-  }
+  sets = await mintScopeSets(app, A.customer.accountId);
   await app.running.app.runDueWork();
   stateBefore = await accountState(app, A.customer.accountId);
 }, 180_000);
@@ -145,14 +105,9 @@ describe('the matrix is generated from the metadata', () => {
 describe('REST', () => {
   it("the generated requests are real: account A's own full-scope key reads every GET operation with 200", async () => {
     const failures: string[] = [];
-    const reads = [
-      ...operations
-        .filter((op) => op.method === 'GET')
-        .map((op) => ({ name: op.meta.rest, req: restRequest(op, argsFor(op, A)) })),
-      ...binaries
-        .filter((r) => r.method === 'GET')
-        .map((r) => ({ name: `${r.method} ${r.path}`, req: binaryRequest(r, A) })),
-    ];
+    const reads = everyRestRoute(operations, binaries, A)
+      .filter((r) => r.method === 'GET')
+      .map((r) => ({ name: r.name, req: r.request() }));
     await inPool(reads, 4, async ({ name, req }) => {
       const res = await rest(req, A.customer.key);
       counts.rest++;
@@ -164,10 +119,7 @@ describe('REST', () => {
 
   it('no credential → 401 with WWW-Authenticate on every operation', async () => {
     const failures: string[] = [];
-    const reqs = [
-      ...operations.map((op) => ({ name: op.meta.rest, req: restRequest(op, argsFor(op, A)) })),
-      ...binaries.map((r) => ({ name: `${r.method} ${r.path}`, req: binaryRequest(r, A) })),
-    ];
+    const reqs = everyRestRoute(operations, binaries, A).map((r) => ({ name: r.name, req: r.request() }));
     await inPool(reqs, 6, async ({ name, req }) => {
       const res = await rest(req);
       counts.rest++;
@@ -186,24 +138,14 @@ describe('REST', () => {
 
   it('every scope set lacking the scope → 403 naming it, on a real resource', async () => {
     const failures: string[] = [];
-    const cases = [
-      ...operations.flatMap((op) =>
-        lacking(op.meta.scope).map((set) => ({
-          name: `${op.meta.rest} [${set.label}]`,
-          scope: op.meta.scope,
-          req: restRequest(op, argsFor(op, A)),
-          key: set.key,
-        })),
-      ),
-      ...binaries.flatMap((r) =>
-        lacking(r.scope).map((set) => ({
-          name: `${r.method} ${r.path} [${set.label}]`,
-          scope: r.scope,
-          req: binaryRequest(r, A),
-          key: set.key,
-        })),
-      ),
-    ];
+    const cases = everyRestRoute(operations, binaries, A).flatMap((r) =>
+      lacking(r.scope).map((set) => ({
+        name: `${r.name} [${set.label}]`,
+        scope: r.scope,
+        req: r.request(),
+        key: set.key,
+      })),
+    );
     await inPool(cases, 6, async (c) => {
       const res = await rest(c.req, c.key);
       counts.rest++;
@@ -228,8 +170,7 @@ describe('REST', () => {
     const withIds = operations.filter((op) => hasResourceParam(op.path));
     await inPool(withIds, 4, async (op) => {
       const foreignArgs = argsFor(op, A);
-      const missingArgs = { ...foreignArgs };
-      for (const p of resourceParams(op.path)) missingArgs[p] = missingLike(foreignArgs[p] as string | number);
+      const missingArgs = missingArgsFor(op.path, foreignArgs);
       const foreign = await rest(restRequest(op, foreignArgs), full);
       const missing = await rest(restRequest(op, missingArgs), full);
       counts.rest += 2;
@@ -325,8 +266,7 @@ describe('GraphQL', () => {
       4,
       async (op) => {
         const foreignArgs = argsFor(op, A);
-        const missingArgs = { ...foreignArgs };
-        for (const p of resourceParams(op.path)) missingArgs[p] = missingLike(foreignArgs[p] as string | number);
+        const missingArgs = missingArgsFor(op.path, foreignArgs);
         const foreign = await graphql(op, foreignArgs, B.customer.key);
         const missing = await graphql(op, missingArgs, B.customer.key);
         counts.graphql += 2;
@@ -344,24 +284,13 @@ describe('GraphQL', () => {
 });
 
 describe('GraphQL edges of the graph (every field declared with edge(), from the schema)', () => {
-  const edges = Object.values(schema.getTypeMap())
-    .filter((t): t is GraphQLObjectType => isObjectType(t) && !t.name.startsWith('__'))
-    .flatMap((type) =>
-      Object.values(type.getFields())
-        .filter((f) => f.extensions?.graphEdge)
-        .map((field) => ({ type, field, scope: (field.extensions!.graphEdge as { scope: Scope }).scope })),
-    );
+  const edges = graphEdges(schema);
   const fromAccount = edges.filter((e) => e.type.name === 'Account');
-  const areaScope = (typeName: string) =>
-    edges.find(
-      (e) =>
-        getNamedType(e.field.type).name === typeName || getNamedType(e.field.type).name === `${typeName}Connection`,
-    )?.scope;
 
   it('every edge is found, and an edge below the account needs the scope that reaches its parent', () => {
     expect(fromAccount.length).toBeGreaterThanOrEqual(11);
     for (const e of edges.filter((x) => x.type.name !== 'Account'))
-      expect(areaScope(e.type.name), `${e.type.name}.${e.field.name}`).toBe(e.scope);
+      expect(areaScope(edges, e.type.name), `${e.type.name}.${e.field.name}`).toBe(e.scope);
   });
 
   it("account's own full-scope key reads every edge of the account", async () => {
@@ -406,18 +335,9 @@ describe('GraphQL edges of the graph (every field declared with edge(), from the
 });
 
 describe('MCP', () => {
-  const clients = new Map<string, Client>();
-  const clientFor = async (key: string) => {
-    let c = clients.get(key);
-    if (!c) {
-      c = await mcpClient(app.url, key, { 'X-MCP-Toolsets': 'all' });
-      clients.set(key, c);
-    }
-    return c;
-  };
-  afterAll(async () => {
-    for (const c of clients.values()) await c.close();
-  });
+  const sessions = mcpSessions();
+  const clientFor = (key: string) => sessions.get(app.url, key);
+  afterAll(() => sessions.close());
 
   it('no credential → 401 on a call of every tool', async () => {
     const failures: string[] = [];
@@ -480,9 +400,7 @@ describe('MCP', () => {
       3,
       async (tool) => {
         const foreignArgs = argsFor(tool.operation, A);
-        const missingArgs = { ...foreignArgs };
-        for (const p of resourceParams(tool.operation.path))
-          missingArgs[p] = missingLike(foreignArgs[p] as string | number);
+        const missingArgs = missingArgsFor(tool.operation.path, foreignArgs);
         const foreign = await callTool(client, tool.name, foreignArgs);
         const missing = await callTool(client, tool.name, missingArgs);
         counts.mcp += 2;

@@ -1,25 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type Customer, type Json, type Reply, type TestApp } from '../helpers/app.ts';
-import { advance, balance, debits, events, expectError } from '../helpers/servers.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ALL, buy, SHAPE, SHAPE_PRICE, WRITE } from '../helpers/pools.ts';
+import { advance, balance, debits, expectError } from '../helpers/servers.ts';
 import { cycleOf, prorate } from '../../src/modules/billing/proration.ts';
 
+// A pool's life: catalogue and quote, purchase, resize, deletion, and the same over GraphQL.
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
 afterAll(() => app?.stop());
-
-const WRITE = ['servers:read', 'servers:write'];
-const ALL = [...WRITE, 'servers:destroy'];
-// pool-fra1 rates: vcpu 400, ram2gb 500, disk100 300, ip16 3200 cents a month.
-const SHAPE = { vcpu: 8, ram2gb: 8, disk100: 2, ip16: 1 };
-const SHAPE_PRICE = 8 * 400 + 8 * 500 + 2 * 300 + 3200;
-
-async function buy(c: Customer, shape: Record<string, number> = SHAPE, productId = 'pool-fra1') {
-  const res = await app.call('POST', '/v1/pools', { key: c.key, body: { productId, label: 'cluster', ...shape } });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-}
 
 describe('catalogue and quote', () => {
   it('the catalogue lists products with per-unit prices in cents and slider bounds', async () => {
@@ -79,7 +69,7 @@ describe('catalogue and quote', () => {
 describe('buy', () => {
   it('debits the first month at once and provisions the pool with its IP block', async () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
-    const pool = await buy(c);
+    const pool = await buy(app, c);
     expect(pool).toMatchObject({
       id: expect.stringMatching(/^pool_/),
       productId: 'pool-fra1',
@@ -158,7 +148,7 @@ describe('buy', () => {
 
   it('another account sees 404 on every pool path', async () => {
     const c = await app.customer({ scopes: ALL, walletBalanceUsdCents: 50_000 });
-    const pool = await buy(c);
+    const pool = await buy(app, c);
     const other = await app.customer({ scopes: ALL });
     expectError(await app.call('GET', `/v1/pools/${pool.id}`, { key: other.key }), 404);
     expectError(await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: other.key }), 404);
@@ -175,87 +165,10 @@ describe('buy', () => {
   });
 });
 
-describe('servers inside a pool', () => {
-  it('creates free Linux servers checked against the quota; ipCount default 1, 0 is private-only', async () => {
-    const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
-    const pool = await buy(c);
-    const before = await balance(app, c);
-    const a = await app.call('POST', `/v1/pools/${pool.id}/servers`, {
-      key: c.key,
-      body: { productId: 'std-4c-8g-100', label: 'a', os: 'linux', osTemplate: 'ubuntu-24.04' },
-    });
-    expect(a.status, a.text).toBe(200);
-    expect(a.body).toMatchObject({
-      status: 'provisioning',
-      poolId: pool.id,
-      vcpu: 4,
-      ramMb: 8192,
-      diskGb: 100,
-      renewsAt: null,
-    });
-    expect(a.body.ips).toHaveLength(1);
-    const b = await app.call('POST', `/v1/pools/${pool.id}/servers`, {
-      key: c.key,
-      body: { productId: 'std-2c-4g-50', label: 'private', osTemplate: 'debian-12', ipCount: 0 },
-    });
-    expect(b.status).toBe(200);
-    expect(b.body.ips).toEqual([]);
-    expect(await balance(app, c)).toBe(before);
-
-    expectError(
-      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
-        key: c.key,
-        body: { productId: 'std-4c-8g-50', label: 'c', osTemplate: 'debian-12' },
-      }),
-      400,
-      /quota/,
-    );
-    expectError(
-      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
-        key: c.key,
-        body: { productId: 'std-1c-2g-50', label: 'w', osTemplate: 'windows-2022' },
-      }),
-      400,
-      /Linux only/,
-    );
-    expectError(
-      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
-        key: c.key,
-        body: { productId: 'std-1c-2g-50', label: 'x', osTemplate: 'debian-12', ipCount: 16 },
-      }),
-      400,
-      /free addresses/,
-    );
-    expectError(
-      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
-        key: c.key,
-        body: { productId: 'std-1c-2g-50', label: 'x', osTemplate: 'debian-12', ipCount: -1 },
-      }),
-      400,
-      /ipCount/,
-    );
-
-    await advance(app, 180);
-    const detail = (await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body;
-    expect(detail.usage).toEqual({ vcpu: 6, ramMb: 12288, diskGb: 150, ips: 1, servers: 2 });
-    expect(
-      detail.servers.map((s: { label: string; status: string; ips: unknown[] }) => [s.label, s.status, s.ips.length]),
-    ).toEqual([
-      ['a', 'running', 1],
-      ['private', 'running', 0],
-    ]);
-    expect((await events(app, c, 'server.created')).length).toBe(2);
-    // A stopped server still holds its allocation.
-    await app.call('POST', `/v1/servers/${a.body.id}/power/stop`, { key: c.key });
-    expect((await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body.usage.vcpu).toBe(6);
-    expect(await balance(app, c)).toBe(before);
-  });
-});
-
 describe('resize', () => {
   it('resize-quote prices growth at the sold rates, prorated for the days left; nothing charged', async () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
-    const pool = await buy(c);
+    const pool = await buy(app, c);
     await advance(app, 10 * 86400);
     const before = await balance(app, c);
     const q = await app.call('POST', `/v1/pools/${pool.id}/resize-quote`, {
@@ -281,7 +194,7 @@ describe('resize', () => {
 
   it('PATCH charges growth now at the sold rates even after a catalogue price change; shrink is not refunded', async () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
-    const pool = await buy(c);
+    const pool = await buy(app, c);
     const prisma = app.running.app.prisma;
     // The catalogue price goes up after the sale; the pool keeps its rates.
     const product = await prisma.product.findUniqueOrThrow({ where: { id: 'pool-fra1' } });
@@ -338,7 +251,7 @@ describe('resize', () => {
 
   it('refuses (409) a shrink below what the pool servers hold, 400 outside bounds or on short balance; wallet unchanged', async () => {
     const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: SHAPE_PRICE + 100 });
-    const pool = await buy(c);
+    const pool = await buy(app, c);
     await app.call('POST', `/v1/pools/${pool.id}/servers`, {
       key: c.key,
       body: { productId: 'std-4c-8g-100', label: 'a', osTemplate: 'debian-12', ipCount: 1 },
@@ -379,127 +292,10 @@ describe('resize', () => {
   });
 });
 
-describe('pool IPs', () => {
-  it('applies a batch of {ip, serverId|null} atomically; refuses the whole batch (400) naming a foreign server or address', async () => {
-    const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
-    const pool = await buy(c);
-    const a = (
-      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
-        key: c.key,
-        body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12' },
-      })
-    ).body;
-    const b = (
-      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
-        key: c.key,
-        body: { productId: 'std-1c-2g-50', label: 'b', osTemplate: 'debian-12', ipCount: 0 },
-      })
-    ).body;
-    const ips: { ip: string; assignedTo: string | null }[] = (
-      await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })
-    ).body.data;
-    const aIp = ips.find((ip) => ip.assignedTo === a.id)!.ip;
-    const free = ips.filter((ip) => ip.assignedTo === null).map((ip) => ip.ip);
-
-    const res = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
-      key: c.key,
-      body: {
-        changes: [
-          { ip: aIp, serverId: b.id },
-          { ip: free[0], serverId: a.id },
-          { ip: free[1], serverId: b.id },
-        ],
-      },
-    });
-    expect(res.status, res.text).toBe(200);
-    const holder = (ip: string) => res.body.find((x: { ip: string }) => x.ip === ip).assignedTo;
-    expect([holder(aIp), holder(free[0]), holder(free[1])]).toEqual([b.id, a.id, b.id]);
-    expect(
-      (await app.call('GET', `/v1/servers/${b.id}/ips`, { key: c.key })).body.data
-        .map((x: { ip: string }) => x.ip)
-        .sort(),
-    ).toEqual([aIp, free[1]].sort());
-
-    // Another pool's server, a standalone address, an address outside the block: the whole batch is refused.
-    const otherPool = await buy(c);
-    const foreign = (
-      await app.call('POST', `/v1/pools/${otherPool.id}/servers`, {
-        key: c.key,
-        body: { productId: 'std-1c-2g-50', label: 'f', osTemplate: 'debian-12' },
-      })
-    ).body;
-    const snapshot = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data;
-    expectError(
-      await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
-        key: c.key,
-        body: {
-          changes: [
-            { ip: free[2], serverId: a.id },
-            { ip: free[3], serverId: foreign.id },
-          ],
-        },
-      }),
-      400,
-      /changes\[1\]\.serverId.*not a server of this pool/,
-    );
-    expectError(
-      await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
-        key: c.key,
-        body: {
-          changes: [
-            { ip: free[2], serverId: a.id },
-            { ip: '203.0.113.9', serverId: null },
-          ],
-        },
-      }),
-      400,
-      /changes\[1\]\.ip.*not an address of this pool/,
-    );
-    expectError(
-      await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
-        key: c.key,
-        body: {
-          changes: [
-            { ip: free[2], serverId: a.id },
-            { ip: free[2], serverId: null },
-          ],
-        },
-      }),
-      400,
-      /twice/,
-    );
-    expect((await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data).toEqual(snapshot);
-
-    // null returns an address to the block
-    const back = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
-      key: c.key,
-      body: { changes: [{ ip: free[1], serverId: null }] },
-    });
-    expect(back.body.find((x: { ip: string }) => x.ip === free[1]).assignedTo).toBeNull();
-  });
-
-  it('is limited to 6 calls per minute per key', async () => {
-    const c = await app.customer({ scopes: WRITE, walletBalanceUsdCents: 50_000 });
-    const pool = await buy(c);
-    const ip = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data[0].ip;
-    const statuses: number[] = [];
-    let last!: Reply<Json>;
-    for (let i = 0; i < 7; i++) {
-      last = await app.call('POST', `/v1/pools/${pool.id}/ips/apply`, {
-        key: c.key,
-        body: { changes: [{ ip, serverId: null }] },
-      });
-      statuses.push(last.status);
-    }
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
-    expect(last.headers.get('retry-after')).toBeTruthy();
-  });
-});
-
 describe('delete', () => {
   it('needs servers:destroy; servers powered off and preserved, IP block returned, no refund', async () => {
     const c = await app.customer({ scopes: ALL, walletBalanceUsdCents: 50_000 });
-    const pool = await buy(c);
+    const pool = await buy(app, c);
     const a = (
       await app.call('POST', `/v1/pools/${pool.id}/servers`, {
         key: c.key,
@@ -552,49 +348,5 @@ describe('GraphQL serves the same operations', () => {
     );
     expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(await balance(app, reader)).toBe(10_000);
-  });
-});
-
-describe('pool servers follow pool rules', () => {
-  it('no plan change or add-ons of their own, Linux-only reinstall, and termination returns addresses to the block', async () => {
-    const c = await app.customer({ scopes: ALL, walletBalanceUsdCents: 50_000 });
-    const pool = await buy(c);
-    const s = (
-      await app.call('POST', `/v1/pools/${pool.id}/servers`, {
-        key: c.key,
-        body: { productId: 'std-1c-2g-50', label: 'a', osTemplate: 'debian-12', ipCount: 2 },
-      })
-    ).body;
-    await advance(app, 180);
-    expectError(await app.call('GET', `/v1/servers/${s.id}/plan-options`, { key: c.key }), 409, /capacity pool/);
-    expectError(
-      await app.call('POST', `/v1/servers/${s.id}/change-plan`, { key: c.key, body: { productId: 'std-2c-4g-50' } }),
-      409,
-      /capacity pool/,
-    );
-    expect((await app.call('GET', `/v1/servers/${s.id}/addons`, { key: c.key })).body.data).toEqual([]);
-    expectError(
-      await app.call('POST', `/v1/servers/${s.id}/addons`, { key: c.key, body: { addonId: 'addon-ipv4-1' } }),
-      400,
-      /pool/,
-    );
-    expectError(
-      await app.call('POST', `/v1/servers/${s.id}/reinstall`, { key: c.key, body: { osTemplate: 'windows-2022' } }),
-      400,
-      /Linux only/,
-    );
-    const before = await balance(app, c);
-    expect((await app.call('DELETE', `/v1/servers/${s.id}`, { key: c.key })).status).toBe(200);
-    const ips = (await app.call('GET', `/v1/pools/${pool.id}/ips`, { key: c.key })).body.data;
-    expect(ips).toHaveLength(16);
-    expect(ips.every((ip: { assignedTo: string | null }) => ip.assignedTo === null)).toBe(true);
-    expect((await app.call('GET', `/v1/pools/${pool.id}`, { key: c.key })).body.usage).toEqual({
-      vcpu: 0,
-      ramMb: 0,
-      diskGb: 0,
-      ips: 0,
-      servers: 0,
-    });
-    expect(await balance(app, c)).toBe(before);
   });
 });
