@@ -5,7 +5,7 @@ import { operation } from '../../schema/operation.ts';
 import { LABEL_RULES } from '../servers/server-row.ts';
 import { listType } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
-import { applyPoolIps, createServerInPool, listPoolIps, MAX_IP_CHANGES, MAX_POOL_SERVER_IPS } from './service.ts';
+import { applyPoolIps, createServerInPool, listPoolIps, MAX_IP_CHANGES, MAX_POOL_SERVER_IPS } from './members.ts';
 
 // What a pool holds: servers created inside it and the addresses of its block.
 
