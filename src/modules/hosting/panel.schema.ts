@@ -12,7 +12,8 @@ import {
   tailLog,
   visitorStats,
 } from './panel.ts';
-import { retryCertificate, HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
+import { retryCertificate } from './custom-domains.ts';
+import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
 import { HostingCertificate } from './accounts.schema.ts';
 import { panel, type Out } from './panel-operation.ts';
 
