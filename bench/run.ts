@@ -2,17 +2,10 @@
 // run in the same process, printed as one table and written to bench/results.json.
 // `npm run bench -- --tiny` runs every scenario once at a tiny size (the test suite does).
 import fs from 'node:fs';
+import { coldStartAndMemory } from './cold-start.ts';
+import { subscribers, webhookPipeline } from './event-delivery.ts';
 import { readPath } from './read-path.ts';
-import {
-  coldStartAndMemory,
-  FULL,
-  nestedQuery,
-  restAndGraphql,
-  subscribers,
-  TINY,
-  webhookPipeline,
-  type Figure,
-} from './scenarios.ts';
+import { FULL, nestedQuery, restAndGraphql, TINY, type Figure } from './scenarios.ts';
 
 const sizes = process.argv.includes('--tiny') ? TINY : FULL;
 const only = process.argv.find((a) => /^\d$/.test(a));

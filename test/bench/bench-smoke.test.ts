@@ -1,13 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
+import { coldStartAndMemory } from '../../bench/cold-start.ts';
+import { subscribers, webhookPipeline } from '../../bench/event-delivery.ts';
 import { readPath } from '../../bench/read-path.ts';
-import {
-  coldStartAndMemory,
-  nestedQuery,
-  restAndGraphql,
-  subscribers,
-  TINY,
-  webhookPipeline,
-} from '../../bench/scenarios.ts';
+import { nestedQuery, restAndGraphql, TINY } from '../../bench/scenarios.ts';
 
 /**
  * Every benchmark scenario once at a tiny size, so `npm run bench` cannot rot. Figures are

@@ -6,7 +6,7 @@ import { NAMESERVERS_MAX } from '../../src/modules/domains/service.ts';
 import { READ_MAX_BYTES, WRITE_MAX_BYTES } from '../../src/modules/hosting/files.ts';
 import { CRON_COMMAND_MAX, CRON_MAX_JOBS, LOG_LINES_MAX, PASSWORD_MAX_BYTES } from '../../src/modules/hosting/panel.ts';
 import { PASSWORD_MAX } from '../../src/modules/mail/service.ts';
-import { MAX_IP_CHANGES } from '../../src/modules/pools/service.ts';
+import { MAX_IP_CHANGES } from '../../src/modules/pools/members.ts';
 import { MESSAGE_MAX, SUBJECT_MAX } from '../../src/modules/tickets/service.ts';
 import { MAX_EVENTS } from '../../src/modules/webhooks/service.ts';
 import { PAGE_MAX } from '../../src/core/paging.ts';

@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { isUniqueViolation, type Tx } from '../../db/tx.ts';
 import type { ServerProvider } from '../../provider/types.ts';
-import * as pools from '../pools/service.ts';
+import * as pools from '../pools/renewals.ts';
 import * as servers from '../servers/renewals.ts';
 import { reactivateServer, suspendServerTx } from '../servers/suspension.ts';
 import { issueInvoice, onInvoicePaid, retryFromWallet } from './invoices.ts';

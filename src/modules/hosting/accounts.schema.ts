@@ -6,15 +6,8 @@ import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
-import {
-  detachCustomDomain,
-  hostingDetail,
-  listHosting,
-  setCustomDomain,
-  verifyCustomDomain,
-  type HostingView,
-  HOSTING_PROVISIONING,
-} from './service.ts';
+import { detachCustomDomain, setCustomDomain, verifyCustomDomain } from './custom-domains.ts';
+import { hostingDetail, listHosting, type HostingView, HOSTING_PROVISIONING } from './service.ts';
 import { CERT_STATES, CUSTOM_DOMAIN_STATES, HOSTING_STATES } from './service.ts';
 
 // Hosting accounts and their custom domains.

@@ -16,8 +16,6 @@ import {
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { simulatedDnsTxt } from '../../provider/dns.ts';
 import { parseDnsName } from '../domains/names.ts';
-import { requireDomainControl } from '../domains/ownership.ts';
-import { normalDnsName } from '../../core/input-rules.ts';
 
 /** What a hosting service call needs: the tenant-scoped db plus the instance's parts. */
 export interface HostingContext {
@@ -35,7 +33,7 @@ export interface HostingContext {
 export type HostingRow = NonNullable<Awaited<ReturnType<TenantDb['hostingAccount']['findFirst']>>>;
 
 /** Certificates the simulated CA issues are valid this long. */
-const CERT_VALIDITY_DAYS = 90;
+export const CERT_VALIDITY_DAYS = 90;
 
 export interface HostingPlan {
   id: string;
@@ -174,7 +172,7 @@ export interface HostingView {
 }
 
 /** Customer view of a hosting account: no node, no upstream log, no on-disk location. */
-function hostingView(row: HostingRow, publicBaseUrl: string): HostingView {
+export function hostingView(row: HostingRow, publicBaseUrl: string): HostingView {
   const host = serviceHostname(publicBaseUrl, row.username);
   return {
     id: row.id,
@@ -208,7 +206,7 @@ function hostingView(row: HostingRow, publicBaseUrl: string): HostingView {
   };
 }
 
-function certificateView(row: HostingRow) {
+export function certificateView(row: HostingRow) {
   return {
     status: row.certStatus,
     domains: row.certDomains,
@@ -236,7 +234,7 @@ export async function hostingDetail(ctx: HostingContext, id: string): Promise<Ho
   return hostingView(await getHosting(ctx.db, id), ctx.app.config.publicBaseUrl);
 }
 
-// ------------------------------------------------------------------ domains
+// ------------------------------------------------------------------ operator: order, DNS
 
 /** Whether a domain is already used by any hosting account (primary or custom), other than `except`. */
 async function domainTaken(prisma: PrismaClient, domain: string, except: string): Promise<boolean> {
@@ -246,140 +244,6 @@ async function domainTaken(prisma: PrismaClient, domain: string, except: string)
   });
   return row !== null;
 }
-
-/**
- * Sets the custom domain; it stays `pending` until verify finds its DNS pointing here. A domain
- * not registered in this account needs its ownership TXT record first (domains/ownership.ts),
- * so a stranger can neither claim it nor hold it: a proven claim drops another hosting
- * account's pending one. A primary domain or an attached custom domain elsewhere still refuses,
- * said only to whoever proved control of the domain.
- */
-export async function setCustomDomain(ctx: HostingContext, id: string, input: string): Promise<HostingView> {
-  const domain = normalDnsName(input);
-  const row = await activeHosting(ctx.db, id);
-  if (domain === row.domain) throw badRequest(`domain ${domain} is this account's primary domain already.`, 'domain');
-  if (row.customDomain === domain) return hostingView(row, ctx.app.config.publicBaseUrl);
-  await requireDomainControl(ctx.app.prisma, row.accountId, domain, 'A custom domain');
-  const inUse = () =>
-    badRequest(`domain ${domain} is used by another hosting account; remove it there first.`, 'domain');
-  try {
-    const updated = await ctx.app.prisma.$transaction(async (tx) => {
-      const held = await tx.hostingAccount.findFirst({
-        where: { OR: [{ domain }, { customDomain: domain }], NOT: { id } },
-        select: { domain: true, customDomainStatus: true },
-      });
-      if (held && (held.domain === domain || held.customDomainStatus === 'attached')) throw inUse();
-      await tx.hostingAccount.updateMany({
-        where: { customDomain: domain, NOT: { id } },
-        data: { customDomain: null, customDomainStatus: null, customDomainAttachedAt: null },
-      });
-      return tx.hostingAccount.update({
-        where: { id },
-        data: {
-          customDomain: domain,
-          customDomainStatus: 'pending',
-          customDomainAttachedAt: null,
-          certDomains: [row.domain],
-          certError: null,
-        },
-      });
-    });
-    return hostingView(updated, ctx.app.config.publicBaseUrl);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw inUse();
-    throw err;
-  }
-}
-
-/** Follows the simulated DNS (A or CNAME chain, at most 8 hops) and says whether it reaches this account. */
-async function dnsPointsHere(
-  ctx: HostingContext,
-  row: HostingRow,
-  domain: string,
-): Promise<{ ok: boolean; found: string | null }> {
-  const host = serviceHostname(ctx.app.config.publicBaseUrl, row.username);
-  let name = domain;
-  let found: string | null = null;
-  for (let hop = 0; hop < 8; hop++) {
-    const target = await ctx.app.hosting.resolveDns(ctx.app.prisma, name);
-    if (target === null) break;
-    found = target;
-    if (target === row.ip || target === host) return { ok: true, found };
-    if (isIP(target)) break;
-    name = target;
-  }
-  return { ok: false, found };
-}
-
-/** Re-checks DNS; attaches the custom domain (and covers it by the certificate) once it points here. */
-export async function verifyCustomDomain(ctx: HostingContext, id: string): Promise<HostingView> {
-  const row = await activeHosting(ctx.db, id);
-  if (!row.customDomain) throw notFound('Custom domain');
-  const domain = row.customDomain;
-  // Control is checked again when the domain goes live: the proof may be gone, or the domain registered to someone since.
-  await requireDomainControl(ctx.app.prisma, row.accountId, domain, 'A custom domain');
-  const { ok, found } = await dnsPointsHere(ctx, row, domain);
-  const host = serviceHostname(ctx.app.config.publicBaseUrl, row.username);
-  if (!ok) {
-    const where = found === null ? 'has no DNS record yet' : `points to ${found}, not to this hosting account`;
-    throw badRequest(
-      `${domain} ${where}. Point it to ${row.ip} (A record) or to ${host} (CNAME), then verify again; DNS changes can take a while to be visible.`,
-      'domain',
-    );
-  }
-  if (row.customDomainStatus === 'attached') return hostingView(row, ctx.app.config.publicBaseUrl);
-  const now = ctx.app.clock.now();
-  const updated = await ctx.db.hostingAccount.update({
-    where: { id },
-    data: {
-      customDomainStatus: 'attached',
-      customDomainAttachedAt: now,
-      certStatus: 'issued',
-      certDomains: [row.domain, domain],
-      certIssuedAt: now,
-      certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000),
-      certError: null,
-    },
-  });
-  return hostingView(updated, ctx.app.config.publicBaseUrl);
-}
-
-export async function detachCustomDomain(ctx: HostingContext, id: string): Promise<HostingView> {
-  const row = await activeHosting(ctx.db, id);
-  if (!row.customDomain) throw notFound('Custom domain');
-  const updated = await ctx.db.hostingAccount.update({
-    where: { id },
-    data: { customDomain: null, customDomainStatus: null, customDomainAttachedAt: null, certDomains: [row.domain] },
-  });
-  return hostingView(updated, ctx.app.config.publicBaseUrl);
-}
-
-/** Certificate retry: the simulated CA checks each name's DNS again and issues for the primary domain plus an attached custom domain. */
-export async function retryCertificate(ctx: HostingContext, id: string) {
-  const row = await activeHosting(ctx.db, id);
-  const now = ctx.app.clock.now();
-  const domains = [row.domain];
-  let error: string | null = null;
-  if (row.customDomain && row.customDomainStatus === 'attached') {
-    const { ok, found } = await dnsPointsHere(ctx, row, row.customDomain);
-    if (ok) domains.push(row.customDomain);
-    else
-      error = `${row.customDomain} ${found === null ? 'has no DNS record' : `points to ${found}`}: the CA's HTTP challenge cannot reach this account, so it is left out of the certificate.`;
-  }
-  const updated = await ctx.db.hostingAccount.update({
-    where: { id },
-    data: {
-      certStatus: error ? 'failed' : 'issued',
-      certDomains: domains,
-      certIssuedAt: now,
-      certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000),
-      certError: error,
-    },
-  });
-  return certificateView(updated);
-}
-
-// ------------------------------------------------------------------ operator: order, DNS
 
 /** An order from the operator API: the row now, the site later (`hosting.created` when provisioning completes). */
 export async function orderHosting(

@@ -13,7 +13,8 @@ import {
 import { poolIpsOfPools, serversOfPools } from '../servers/graph-reads.ts';
 import { nodesQuery, serverFilterArgs, ServerConnection } from '../servers/graph.ts';
 import { Server } from '../servers/schema.ts';
-import { Pool, PoolIp } from './schema.ts';
+import { Pool } from './schema.ts';
+import { PoolIp } from './members.schema.ts';
 import { listPools, poolsByIds } from './service.ts';
 
 // Capacity pools in the graph: Account.pools, Pool.servers and Pool.ips, and back from a server to its pool.

@@ -1,4 +1,4 @@
-import type { ArgBuilder, ObjectFieldBuilder } from '@pothos/core';
+import type { ObjectFieldBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
@@ -7,182 +7,23 @@ import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { LABEL_RULES, SERVER_STATES } from '../servers/server-row.ts';
 import { listType } from '../../schema/pagination.ts';
-import { wholeList } from '../../core/paging.ts';
-import { POOL_UNITS, type PoolUnits } from '../catalogue/service.ts';
 import {
-  applyPoolIps,
   createPool,
-  createServerInPool,
   deletePool,
   getPool,
-  listPoolIps,
   listPools,
-  MAX_IP_CHANGES,
-  MAX_POOL_SERVER_IPS,
   POOL_SERVER_OS_FAMILIES,
-  poolCatalogue,
-  quotePool,
   quotePoolResize,
   resizePool,
   POOL_SHAPE_BELOW_USE,
 } from './service.ts';
 import { POOL_STATES } from './status.ts';
+// The pools area's other GraphQL fields, one file per part of the product: the catalogue and
+// quotes (whose unit types a pool is shown in), and what a pool holds.
+import { PoolBounds, PoolUnitsType, unitArgs } from './catalogue.schema.ts';
+import './members.schema.ts';
 
-const PoolUnitsType = builder.objectRef<PoolUnits>('PoolUnits').implement({
-  description:
-    'A value per pool unit: vcpu (1 vCPU), ram2gb (2 GB RAM), disk100 (100 GB disk), ip16 (16 IPv4 addresses).',
-  fields: (t) => ({
-    vcpu: t.exposeInt('vcpu', { description: 'For 1 vCPU.' }),
-    ram2gb: t.exposeInt('ram2gb', { description: 'For 2 GB RAM.' }),
-    disk100: t.exposeInt('disk100', { description: 'For 100 GB disk.' }),
-    ip16: t.exposeInt('ip16', { description: 'For 16 IPv4 addresses.' }),
-  }),
-});
-
-const Range = builder.objectRef<{ min: number; max: number }>('PoolUnitRange').implement({
-  description: 'The range a slider may move between (step 1).',
-  fields: (t) => ({
-    min: t.exposeInt('min', { description: 'Lowest value allowed.' }),
-    max: t.exposeInt('max', { description: 'Highest value allowed.' }),
-  }),
-});
-
-type Bounds = Record<keyof PoolUnits, { min: number; max: number }>;
-const PoolBounds = builder.objectRef<Bounds>('PoolBounds').implement({
-  description: 'The range each unit may move between, from the live catalogue.',
-  fields: (t) => ({
-    vcpu: t.field({ type: Range, description: 'vCPUs.', resolve: (b) => b.vcpu }),
-    ram2gb: t.field({ type: Range, description: 'Blocks of 2 GB RAM.', resolve: (b) => b.ram2gb }),
-    disk100: t.field({ type: Range, description: 'Blocks of 100 GB disk.', resolve: (b) => b.disk100 }),
-    ip16: t.field({ type: Range, description: 'Blocks of 16 IPv4 addresses.', resolve: (b) => b.ip16 }),
-  }),
-});
-
-const PoolUnitSizes = builder.objectRef<Record<keyof PoolUnits, string>>('PoolUnitSizes').implement({
-  description: 'What one unit of each slider is.',
-  fields: (t) => ({
-    vcpu: t.exposeString('vcpu', { description: 'One vcpu unit, in words.', ...example('1 vCPU') }),
-    ram2gb: t.exposeString('ram2gb', { description: 'One ram2gb unit, in words.', ...example('2 GB RAM') }),
-    disk100: t.exposeString('disk100', { description: 'One disk100 unit, in words.', ...example('100 GB disk') }),
-    ip16: t.exposeString('ip16', { description: 'One ip16 unit, in words.', ...example('16 IPv4 addresses') }),
-  }),
-});
-
-const PoolProduct = builder.objectRef<Awaited<ReturnType<typeof poolCatalogue>>[number]>('PoolProduct').implement({
-  description: 'A pool product: per-unit monthly prices in cents and slider bounds.',
-  fields: (t) => ({
-    productId: t.exposeString('productId', {
-      description: 'The pool product; pass it to quote and buy.',
-      ...example('pool-fra1'),
-    }),
-    name: t.exposeString('name', {
-      description: 'Display name of the product.',
-      ...example('Capacity pool, Frankfurt'),
-    }),
-    rates_cents: t.field({
-      type: PoolUnitsType,
-      resolve: (p) => p.rates_cents,
-      description: 'Monthly price of one unit, in US cents.',
-    }),
-    bounds: t.field({
-      type: PoolBounds,
-      description: 'The range each unit may be bought in.',
-      resolve: (p) => p.bounds,
-    }),
-    unitSizes: t.field({ type: PoolUnitSizes, description: 'What one unit of each is.', resolve: (p) => p.unitSizes }),
-  }),
-});
-
-const PoolProductList = listType('PoolProductList', PoolProduct);
-
-builder.queryField('poolCatalogue', (t) =>
-  t.field({
-    ...operation({
-      summary: 'List pool products',
-      scope: 'servers:read',
-      rest: 'GET /pools/catalogue',
-      area: 'pools',
-      tool: 'pools_catalogue',
-      description: 'The pool products with per-unit prices in cents and the bounds of each unit (slider ranges).',
-    }),
-    type: PoolProductList,
-    resolve: async (_root, _args, ctx) => wholeList(await poolCatalogue(ctx.db)),
-  }),
-);
-
-type Quote = Awaited<ReturnType<typeof quotePool>>;
-const QuoteLine = builder.objectRef<Quote['breakdown'][number]>('PoolQuoteLine').implement({
-  fields: (t) => ({
-    unit: t.exposeString('unit', { ...values(POOL_UNITS), description: 'vcpu, ram2gb, disk100 or ip16.' }),
-    description: t.exposeString('description', { description: 'What one unit is.', ...example('2 GB RAM') }),
-    quantity: t.exposeInt('quantity', { description: 'Units selected.' }),
-    unitPriceUsdCents: t.exposeInt('unitPriceUsdCents', { description: 'Monthly price of one unit, in US cents.' }),
-    amountUsdCents: t.exposeInt('amountUsdCents', {
-      description: 'quantity × unitPriceUsdCents: monthly, in US cents.',
-    }),
-  }),
-});
-const QuoteResolved = builder.objectRef<Quote['resolved']>('PoolQuoteResolved').implement({
-  description: 'The selection in plain figures.',
-  fields: (t) => ({
-    vcpu: t.exposeInt('vcpu', { description: 'vCPUs.' }),
-    ramGb: t.exposeInt('ramGb', { description: 'RAM in GB.' }),
-    diskGb: t.exposeInt('diskGb', { description: 'Disk in GB.' }),
-    ipv4Addresses: t.exposeInt('ipv4Addresses', { description: 'IPv4 addresses.' }),
-  }),
-});
-const PoolQuote = builder.objectRef<Quote>('PoolQuote').implement({
-  description: 'The monthly price of a pool selection, priced by the server.',
-  fields: (t) => ({
-    productId: t.exposeString('productId', { description: 'The pool product priced.', ...example('pool-fra1') }),
-    monthlyUsdCents: t.exposeInt('monthlyUsdCents', { description: 'Monthly price of the selection, in US cents.' }),
-    breakdown: t.field({ type: [QuoteLine], description: 'One line per unit.', resolve: (q) => q.breakdown }),
-    resolved: t.field({
-      type: QuoteResolved,
-      description: 'The selection in vCPUs, GB and addresses.',
-      resolve: (q) => q.resolved,
-    }),
-  }),
-});
-
-const unitArgs = (t: { arg: ArgBuilder<Types> }) => ({
-  vcpu: t.arg.int({ required: true, description: "vCPUs, within the product's bounds.", ...example(8) }),
-  ram2gb: t.arg.int({ required: true, description: "Blocks of 2 GB RAM, within the product's bounds.", ...example(8) }),
-  disk100: t.arg.int({
-    required: true,
-    description: "Blocks of 100 GB disk, within the product's bounds.",
-    ...example(2),
-  }),
-  ip16: t.arg.int({
-    required: true,
-    description: "Blocks of 16 IPv4 addresses, within the product's bounds.",
-    ...example(1),
-  }),
-});
-
-builder.queryField('poolQuote', (t) =>
-  t.field({
-    ...operation({
-      summary: 'Quote a pool',
-      scope: 'servers:read',
-      rest: 'POST /pools/quote',
-      area: 'pools',
-      tool: 'pool_quote',
-      description:
-        "Price a pool selection: the monthly price and its per-unit breakdown. Nothing is charged or stored. 400 when a unit is outside the product's bounds.",
-    }),
-    type: PoolQuote,
-    args: {
-      productId: t.arg.string({
-        required: true,
-        description: 'The pool product, from GET /pools/catalogue.',
-        ...example('pool-fra1'),
-      }),
-      ...unitArgs(t),
-    },
-    resolve: (_root, args, ctx) => quotePool(ctx.db, args),
-  }),
-);
+// Capacity pools: reading them, buying, resizing and deleting.
 
 type Summary = Awaited<ReturnType<typeof listPools>>['data'][number];
 type Detail = Awaited<ReturnType<typeof getPool>>;
@@ -387,118 +228,6 @@ builder.mutationField('poolResize', (t) =>
     type: PoolDetail,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => resizePool(ctx, args.id, args),
-  }),
-);
-
-builder.mutationField('poolServerCreate', (t) =>
-  t.prismaField({
-    ...operation({
-      summary: 'Create a pool server',
-      scope: 'servers:write',
-      rest: 'POST /pools/:id/servers',
-      area: 'pools',
-      tool: 'pool_server_create',
-      description:
-        "Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan (resize the pool first).",
-      fires: ['server.created'],
-    }),
-    type: 'Server',
-    args: {
-      id: t.arg.id({ required: true, description: 'The pool id.' }),
-      productId: t.arg.string({ required: true, description: 'Server plan giving vCPU, RAM and disk.' }),
-      label: t.arg.string({ required: true, description: 'A name for the server.', ...rules(LABEL_RULES) }),
-      os: t.arg.string({ required: false, description: 'OS family (linux); must match the template when given.' }),
-      osTemplate: t.arg.string({ required: true, description: 'A Linux OS template.' }),
-      ipCount: t.arg.int({
-        required: false,
-        description: 'Public addresses from the pool block (default 1; 0 = private-only).',
-        ...rules({ minimum: 0, maximum: MAX_POOL_SERVER_IPS }),
-      }),
-    },
-    resolve: (query, _root, args, ctx) =>
-      createServerInPool(
-        ctx,
-        args.id,
-        {
-          productId: args.productId,
-          label: args.label,
-          os: args.os ?? undefined,
-          osTemplate: args.osTemplate,
-          ipCount: args.ipCount ?? undefined,
-        },
-        query,
-      ),
-  }),
-);
-
-export const PoolIp = builder.objectRef<Awaited<ReturnType<typeof listPoolIps>>[number]>('PoolIp').implement({
-  description: 'An IPv4 address of a pool block.',
-  fields: (t) => ({
-    ip: t.exposeString('ip', { description: 'The IPv4 address.' }),
-    version: t.exposeInt('version', { description: 'IP version: 4.', ...example(4) }),
-    ptr: t.exposeString('ptr', { nullable: true, description: 'Reverse DNS (PTR) name; null when none is set.' }),
-    zoneHosted: t.exposeBoolean('zoneHosted', {
-      description: 'False when the reverse zone is not hosted here: the PTR cannot be managed.',
-    }),
-    assignedTo: t.exposeString('assignedTo', {
-      nullable: true,
-      description: 'The server holding it; null means free in the block.',
-    }),
-  }),
-});
-
-const PoolIpList = listType('PoolIpList', PoolIp);
-
-builder.queryField('poolIps', (t) =>
-  t.field({
-    ...operation({
-      summary: 'List pool addresses',
-      scope: 'servers:read',
-      rest: 'GET /pools/:id/ips',
-      area: 'pools',
-      tool: 'pool_ips_list',
-      description:
-        "Every IPv4 address of a pool's block with its PTR and the server holding it (null when free), whole.",
-    }),
-    type: PoolIpList,
-    args: { id: t.arg.id({ required: true, description: 'The pool id.' }) },
-    resolve: async (_root, args, ctx) => wholeList(await listPoolIps(ctx.db, args.id)),
-  }),
-);
-
-const PoolIpChange = builder.inputType('PoolIpChange', {
-  fields: (t) => ({
-    ip: t.string({ required: true, description: 'An address of the pool block.' }),
-    serverId: t.string({
-      required: false,
-      description: 'A server of this pool, or null to return the address to the block.',
-    }),
-  }),
-});
-
-builder.mutationField('poolIpsApply', (t) =>
-  t.field({
-    ...operation({
-      summary: 'Apply address changes',
-      scope: 'servers:write',
-      rest: 'POST /pools/:id/ips/apply',
-      area: 'pools',
-      tool: 'pool_ips_apply',
-      rateLimit: 'poolIpApply',
-      description:
-        "Assign, move or return pool addresses in one atomic batch: every change applies or none does (400 names the first bad change). At most 6 calls per minute per credential. Answers the pool's addresses.",
-    }),
-    type: [PoolIp],
-    args: {
-      id: t.arg.id({ required: true, description: 'The pool id.' }),
-      changes: t.arg({
-        type: [PoolIpChange],
-        required: true,
-        description: 'The changes, applied all or none.',
-        ...rules({ minItems: 1, maxItems: MAX_IP_CHANGES }),
-      }),
-    },
-    resolve: (_root, args, ctx) => applyPoolIps(ctx, args.id, args.changes),
   }),
 );
 

@@ -3,8 +3,7 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import type { Tx } from '../../db/tx.ts';
 import { badRequest, notFound, refusal as rule } from '../../errors.ts';
-import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { ProviderRefusal, type CapacityUnits, type ServerProvider } from '../../provider/types.ts';
+import { ProviderRefusal, type CapacityUnits } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit, formatUsd } from '../billing/wallet.ts';
@@ -12,16 +11,13 @@ import {
   getPoolProduct,
   listPoolProducts,
   POOL_UNITS,
-  resolveServerOrder,
   toPoolProduct,
   type PoolProduct,
   type PoolUnit,
   type PoolUnits,
 } from '../catalogue/service.ts';
 import * as servers from '../servers/pool-members.ts';
-import type { DueRenewal } from '../servers/renewals.ts';
-import { getServer, type ServiceContext } from '../servers/server-row.ts';
-import { reactivateServer, suspendServerTx } from '../servers/suspension.ts';
+import type { ServiceContext } from '../servers/server-row.ts';
 import { readPoolDetail, type PoolDetailRow } from './pool-read.ts';
 
 /** What one unit of each slider resolves to. */
@@ -50,7 +46,7 @@ export function growthPrice(from: PoolUnits, to: PoolUnits, rates: PoolUnits): n
   return POOL_UNITS.reduce((sum, u) => sum + Math.max(0, to[u] - from[u]) * rates[u], 0);
 }
 
-function resolved(units: PoolUnits) {
+export function resolved(units: PoolUnits) {
   return {
     vcpu: units.vcpu * UNIT_SIZES.vcpu,
     ramMb: units.ram2gb * UNIT_SIZES.ram2gb,
@@ -59,7 +55,7 @@ function resolved(units: PoolUnits) {
   };
 }
 
-function unitsOf(p: { vcpu: number; ram2gb: number; disk100: number; ip16: number }): PoolUnits {
+export function unitsOf(p: { vcpu: number; ram2gb: number; disk100: number; ip16: number }): PoolUnits {
   return { vcpu: p.vcpu, ram2gb: p.ram2gb, disk100: p.disk100, ip16: p.ip16 };
 }
 
@@ -178,14 +174,14 @@ function detailOf(d: Omit<PoolDetailRow, 'product'> & { product: PoolProduct | n
   return { ...summary(d.pool), usage: d.usage, bounds: d.product?.bounds ?? null, servers: d.servers };
 }
 
-async function findPool(db: TenantDb | Tx, id: string): Promise<PoolRow> {
+export async function findPool(db: TenantDb | Tx, id: string): Promise<PoolRow> {
   const pool = await db.pool.findFirst({ where: { id, ...VISIBLE } });
   if (!pool) throw notFound('Pool');
   return pool;
 }
 
 /** Locks the pool row for the rest of the transaction: resizes, server creations and IP changes of one pool queue here. */
-async function lockPool(tx: Tx, id: string): Promise<PoolRow> {
+export async function lockPool(tx: Tx, id: string): Promise<PoolRow> {
   await tx.$queryRaw`SELECT "id" FROM "Pool" WHERE "id" = ${id} FOR UPDATE`;
   return findPool(tx, id);
 }
@@ -369,162 +365,4 @@ export async function deletePool(ctx: ServiceContext, id: string) {
     );
     return summary(await tx.pool.update({ where: { id }, data: { status: 'deleted', deletedAt: now } }));
   });
-}
-
-// ---------------------------------------------------------------- servers and addresses inside a pool
-
-export const MAX_POOL_SERVER_IPS = 64;
-
-/**
- * A free server inside the pool, checked against the pool quota (not the balance): 400 when
- * the pool lacks vCPU, RAM, disk or free addresses. Linux only. ipCount public addresses
- * from the block (default 1; 0 = private-only).
- */
-export async function createServerInPool(
-  ctx: ServiceContext,
-  poolId: string,
-  input: { productId: unknown; label: string; os: unknown; osTemplate: unknown; ipCount?: number },
-  query: object = {},
-) {
-  const label = String(input.label).trim();
-  const ipCount = input.ipCount ?? 1;
-  const { product, template } = await resolveServerOrder(ctx.db, input);
-  if (!(POOL_SERVER_OS_FAMILIES as readonly string[]).includes(template.os))
-    throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
-  const now = ctx.app.clock.now();
-  return ctx.db.$transaction(async (tx) => {
-    const pool = await lockPool(tx, poolId);
-    const usage = await servers.poolUsage(tx, poolId);
-    const quota = resolved(unitsOf(pool));
-    const need = { vcpu: product.vcpu, ramMb: product.ramMb, diskGb: product.diskGb };
-    const short = (['vcpu', 'ramMb', 'diskGb'] as const).filter((k) => usage[k] + need[k] > quota[k]);
-    if (short.length) {
-      throw badRequest(
-        `The pool quota does not fit ${product.id}: ${short.map((k) => `${k} needs ${need[k]}, ${quota[k] - usage[k]} free`).join('; ')}. Resize the pool first.`,
-        'productId',
-      );
-    }
-    const free = (await servers.listPoolIps(tx, poolId)).filter((ip) => ip.assignedTo === null);
-    if (free.length < ipCount)
-      throw badRequest(`The pool has ${free.length} free addresses; ${ipCount} asked.`, 'ipCount');
-    const { server } = await servers.createPoolServer(
-      tx,
-      ctx.app.provider,
-      {
-        accountId: pool.accountId,
-        poolId,
-        label,
-        productId: product.id,
-        os: template.os,
-        osTemplate: template.id,
-        addresses: free.slice(0, ipCount).map((ip) => ip.ip),
-      },
-      now,
-    );
-    return getServer(tx, server.id, query);
-  });
-}
-
-export async function listPoolIps(db: TenantDb, poolId: string) {
-  await findPool(db, poolId);
-  return servers.listPoolIps(db, poolId);
-}
-
-export const MAX_IP_CHANGES = 1024;
-
-/**
- * Assigns, moves or returns pool addresses in one batch, atomically. The whole batch is
- * refused (400, naming the entry) when any entry names an address outside the pool's block,
- * a server that is not in this pool, or an address twice. Free; the guest OS is not reconfigured.
- */
-export async function applyPoolIps(
-  ctx: ServiceContext,
-  poolId: string,
-  changes: { ip: string; serverId?: string | null }[],
-) {
-  const now = ctx.app.clock.now();
-  return ctx.db.$transaction(async (tx) => {
-    await lockPool(tx, poolId);
-    const block = new Set((await servers.listPoolIps(tx, poolId)).map((ip) => ip.ip));
-    const members = new Set((await servers.poolServers(tx, poolId)).map((s) => s.id));
-    const seen = new Set<string>();
-    const clean = changes.map((c, i) => {
-      const serverId = c.serverId ?? null;
-      if (!block.has(c.ip))
-        throw badRequest(
-          `changes[${i}].ip: ${c.ip} is not an address of this pool's block; nothing was applied.`,
-          `changes[${i}].ip`,
-        );
-      if (seen.has(c.ip))
-        throw badRequest(
-          `changes[${i}].ip: ${c.ip} appears twice in the batch; nothing was applied.`,
-          `changes[${i}].ip`,
-        );
-      seen.add(c.ip);
-      if (serverId !== null && !members.has(serverId))
-        throw badRequest(
-          `changes[${i}].serverId: ${serverId} is not a server of this pool; nothing was applied.`,
-          `changes[${i}].serverId`,
-        );
-      return { ip: c.ip, serverId };
-    });
-    await servers.routePoolIps(tx, ctx.app.provider, poolId, clean, now);
-    return servers.listPoolIps(tx, poolId);
-  });
-}
-
-// ---------------------------------------------------------------- renewals (called by the billing renewal job)
-
-/** Pools whose paid-up period has ended: they renew monthly at their current monthly price (resizes included). */
-export async function poolRenewalsDue(db: Tx | PrismaClient, now: Date, take = 200): Promise<DueRenewal[]> {
-  const due = await db.pool.findMany({
-    where: { paidUntil: { lte: now }, status: { in: ['active', 'suspended'] } },
-    orderBy: [{ paidUntil: 'asc' }, { id: 'asc' }],
-    take,
-  });
-  return due.map((pool) => ({
-    accountId: pool.accountId,
-    resourceId: pool.id,
-    periodStart: pool.paidUntil,
-    periodEnd: addMonths(pool.paidUntil, 1),
-    items: [
-      {
-        description: `Capacity pool "${pool.label}" (${pool.productId}: ${pool.vcpu} vCPU, ${pool.ram2gb * 2} GB RAM, ${pool.disk100 * 100} GB disk, ${pool.ip16 * 16} IPv4)`,
-        amountUsdCents: pool.monthlyUsdCents,
-      },
-    ],
-  }));
-}
-
-export async function extendPoolPaidUntil(tx: Tx, poolId: string, from: Date, to: Date): Promise<boolean> {
-  const { count } = await tx.pool.updateMany({ where: { id: poolId, paidUntil: from }, data: { paidUntil: to } });
-  return count === 1;
-}
-
-/** Unpaid renewal: the pool is `suspended` and every server inside it is suspended with the reason (`server.suspended`). False when the pool is gone. */
-export async function suspendPool(
-  tx: Tx,
-  provider: ServerProvider,
-  poolId: string,
-  reason: string,
-  now: Date,
-): Promise<boolean> {
-  const { count } = await tx.pool.updateMany({
-    where: { id: poolId, status: 'active' },
-    data: { status: 'suspended' },
-  });
-  if (!count) return (await tx.pool.count({ where: { id: poolId, status: 'suspended' } })) > 0;
-  for (const server of await servers.poolServers(tx, poolId))
-    await suspendServerTx(tx, provider, server.id, reason, now);
-  return true;
-}
-
-/** The overdue renewal was paid: the pool is active again and its servers stopped (the customer starts them). */
-export async function reactivatePool(tx: Tx, poolId: string): Promise<void> {
-  const { count } = await tx.pool.updateMany({
-    where: { id: poolId, status: 'suspended' },
-    data: { status: 'active' },
-  });
-  if (!count) return;
-  for (const server of await servers.poolServers(tx, poolId)) await reactivateServer(tx, server.id);
 }

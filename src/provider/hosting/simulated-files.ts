@@ -18,8 +18,8 @@ import {
 
 /**
  * The file side of a simulated hosting account: its directory layout and the sandboxed file
- * manager (every customer path resolved inside home/, sandbox.ts). The driver (simulated.ts)
- * adds provisioning, logs, databases, backups and git deploy on top.
+ * manager (every customer path resolved inside home/, sandbox.ts). Git deploy (simulated-git.ts)
+ * and then the driver (simulated.ts: provisioning, logs, databases, backups) build on top.
  */
 export class SimulatedSiteFiles {
   constructor(protected readonly opts: { dataDir: string; allowLocalGit: boolean }) {}

@@ -1,0 +1,83 @@
+import { builder } from '../../schema/builder.ts';
+import { example } from '../../schema/examples.ts';
+import { idOperation } from '../../schema/operation-fields.ts';
+import { operation } from '../../schema/operation.ts';
+import { SERVER_BUSY } from './server-row.ts';
+import { resetRootPassword, PASSWORD_NEEDS_RUNNING } from './service.ts';
+import { createSsoLink } from './sso.ts';
+
+// Getting into a server: a dashboard sign-in link and a new root password.
+
+const SsoLink = builder.objectRef<{ url: string; expiresAt: Date }>('SsoLink').implement({
+  description: 'A single-use dashboard login URL.',
+  fields: (t) => ({
+    url: t.exposeString('url', {
+      ...example(
+        'https://cloud.example.com/sso/sso_7Jq2xV9kLmN4pR8sT1wY3zA6bC5dE0fGhI2jK4lM6nO8pQ0rS?next=%2Fservers%2Fsrv_01jq8k2m4p6rab3c5d7e9f1g2h',
+      ),
+      description: 'Open it in a browser to sign in; it works once.',
+    }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      description: 'When the link stops working (5 minutes after it was made).',
+    }),
+  }),
+});
+
+builder.mutationField('serverSso', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Sign in to the dashboard',
+      scope: 'servers:read',
+      rest: 'POST /servers/:id/sso',
+      area: 'servers',
+      tool: 'server_sso',
+      notTool: 'hands out a one-time dashboard login link for a person at a browser',
+      hints: { readOnly: true, destructive: false, idempotent: false },
+      description:
+        "A short-lived, single-use URL that signs the account holder into the dashboard on this server's page (or `next`). Changes nothing on the server.",
+    }),
+    type: SsoLink,
+    args: {
+      id: t.arg.id({ required: true, description: 'The server id.' }),
+      next: t.arg.string({
+        required: false,
+        description: 'Relative dashboard path to land on (default: the server page).',
+      }),
+    },
+    resolve: (_root, args, ctx) => createSsoLink(ctx, args.id, args.next),
+  }),
+);
+
+const PasswordReset = builder
+  .objectRef<Awaited<ReturnType<typeof resetRootPassword>>>('ServerPasswordReset')
+  .implement({
+    description: 'A new root password, shown once and stored nowhere.',
+    fields: (t) => ({
+      serverId: t.exposeString('serverId', { description: 'The server.' }),
+      username: t.exposeString('username', {
+        ...example('root'),
+        description: 'The administrator to sign in as: root (Linux) or Administrator (Windows).',
+      }),
+      rootPassword: t.exposeString('rootPassword', { description: 'The new password, shown only in this answer.' }),
+    }),
+  });
+
+idOperation(
+  'mutation',
+  'serverPasswordReset',
+  PasswordReset,
+  'The server id.',
+  resetRootPassword,
+  operation({
+    summary: 'Reset the root password',
+    scope: 'servers:write',
+    refuses: [SERVER_BUSY, PASSWORD_NEEDS_RUNNING],
+    rest: 'POST /servers/:id/password-reset',
+    area: 'servers',
+    tool: 'server_password_reset',
+    notTool: 'returns a root password; handing it to a model is not a safe default',
+    description:
+      'Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).',
+  }),
+);

@@ -1,0 +1,146 @@
+import { builder } from '../../schema/builder.ts';
+import { example, values } from '../../schema/examples.ts';
+import { Node } from '../../schema/graph.ts';
+import { operation } from '../../schema/operation.ts';
+import { listType } from '../../schema/pagination.ts';
+import { wholeList } from '../../core/paging.ts';
+import { attachAddon, detachAddon, listServerAddons } from './addons.ts';
+import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
+import { ADDON_TYPES } from '../../db/catalogue-seed.ts';
+
+// Add-ons: those attached to a server, those its plan offers, attaching and detaching them.
+
+// An add-on attached to a server (the catalogue view of add-ons is ServerAddon below).
+builder.prismaObject('ServerAddon', {
+  name: 'AttachedAddon',
+  description: 'An add-on attached to a server.',
+  interfaces: [Node],
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The attachment id (sad_…).' }),
+    addonId: t.exposeString('productId', { description: 'The catalogue add-on (the :addonId of the API).' }),
+    type: t.exposeString('type', {
+      ...values(ADDON_TYPES, 'extra_ip'),
+      description: 'extra_ip, ip_block_24, seo_ip_pack or backups.',
+    }),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents', { description: 'Monthly price in US cents.' }),
+    attachedAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was attached.' }),
+  }),
+});
+
+const ServerAddon = builder.objectRef<Awaited<ReturnType<typeof listServerAddons>>[number]>('ServerAddon').implement({
+  description: 'An add-on the server plan offers.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The addonId.' }),
+    name: t.exposeString('name', { ...example('4 extra IPv4 addresses'), description: 'Display name of the add-on.' }),
+    type: t.exposeString('type', {
+      ...values(ADDON_TYPES, 'extra_ip'),
+      description: 'extra_ip, ip_block_24, seo_ip_pack or backups: one active add-on per type.',
+    }),
+    ipCount: t.exposeInt('ipCount', { description: 'IPv4 addresses it routes to the server.' }),
+    active: t.exposeBoolean('active', { description: 'True when this add-on is attached to the server.' }),
+    monthly_usd_cents: t.exposeInt('monthly_usd_cents', { description: 'Monthly price in US cents.' }),
+    prorated_usd_cents: t.exposeInt('prorated_usd_cents', {
+      description: 'What attaching it today costs: prorated to the end of the current cycle.',
+    }),
+    owned_by_type: t.exposeBoolean('owned_by_type', {
+      description: 'An add-on of this type is already active: detach it first.',
+    }),
+    available: t.exposeBoolean('available', { description: 'False while it is out of stock (stock_note says why).' }),
+    stock_note: t.exposeString('stock_note', {
+      nullable: true,
+      description: 'Why it cannot be attached now; null when in stock.',
+    }),
+  }),
+});
+
+const ServerAddonList = listType('ServerAddonList', ServerAddon);
+
+builder.queryField('serverAddons', (t) =>
+  t.field({
+    ...operation({
+      summary: 'List available add-ons',
+      scope: 'servers:read',
+      rest: 'GET /servers/:id/addons',
+      area: 'servers',
+      tool: 'server_addons_list',
+      description: "The add-ons the server's plan offers, with monthly prices in cents and stock, in catalogue order.",
+    }),
+    type: ServerAddonList,
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
+    resolve: async (_root, args, ctx) => wholeList(await listServerAddons(ctx, args.id)),
+  }),
+);
+
+const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>>>('ServerAddonAttachment').implement({
+  description: 'An add-on attached to a server and what it cost now.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The addonId.' }),
+    serverId: t.exposeString('serverId', { description: 'The server it is attached to.' }),
+    type: t.exposeString('type', {
+      ...values(ADDON_TYPES, 'extra_ip'),
+      description: 'extra_ip, ip_block_24, seo_ip_pack or backups.',
+    }),
+    name: t.exposeString('name', { ...example('4 extra IPv4 addresses'), description: 'Display name of the add-on.' }),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents', {
+      description: 'Monthly price in US cents, billed with the server from its next renewal.',
+    }),
+    chargedUsdCents: t.exposeInt('chargedUsdCents', { description: 'Debited from the wallet now (prorated).' }),
+    transactionId: t.exposeString('transactionId', {
+      nullable: true,
+      description: 'The wallet transaction of the debit.',
+    }),
+    ips: t.exposeStringList('ips', {
+      description: 'Addresses now routed to the server; configure them inside the guest OS.',
+    }),
+    attachedAt: t.expose('attachedAt', { type: 'DateTime', description: 'When it was attached.' }),
+  }),
+});
+
+builder.mutationField('serverAddonAttach', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Attach an add-on',
+      scope: 'servers:write',
+      refuses: [SERVER_BUSY],
+      rest: 'POST /servers/:id/addons',
+      area: 'servers',
+      tool: 'server_addon_attach',
+      description: `Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. ${INOPERABLE_409}`,
+    }),
+    type: AddonAttachment,
+    args: {
+      id: t.arg.id({ required: true, description: 'The server id.' }),
+      addonId: t.arg.string({ required: true, description: 'The catalogue add-on, from GET /servers/{id}/addons.' }),
+    },
+    resolve: (_root, args, ctx) => attachAddon(ctx, args.id, args.addonId),
+  }),
+);
+
+const AddonDetachment = builder.objectRef<Awaited<ReturnType<typeof detachAddon>>>('ServerAddonDetachment').implement({
+  description: 'An add-on detached from a server (no refund).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The addonId.' }),
+    serverId: t.exposeString('serverId', { description: 'The server it was detached from.' }),
+    detached: t.exposeBoolean('detached', { description: 'Always true.' }),
+    releasedIps: t.exposeStringList('releasedIps', { description: 'Addresses that stopped routing.' }),
+  }),
+});
+
+builder.mutationField('serverAddonDetach', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Detach an add-on',
+      scope: 'servers:write',
+      rest: 'DELETE /servers/:id/addons/:addonId',
+      area: 'servers',
+      tool: 'server_addon_detach',
+      description: 'Detach an add-on from a server: nothing is refunded and its addresses are released at once.',
+    }),
+    type: AddonDetachment,
+    args: {
+      id: t.arg.id({ required: true, description: 'The server id.' }),
+      addonId: t.arg.string({ required: true, description: 'The catalogue add-on, from GET /servers/{id}/addons.' }),
+    },
+    resolve: (_root, args, ctx) => detachAddon(ctx, args.id, args.addonId),
+  }),
+);

@@ -1,0 +1,94 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { builder } from '../../schema/builder.ts';
+import { rules } from '../../schema/input-rules.ts';
+import { HOST_NAME_RULES } from '../../core/input-rules.ts';
+import { example } from '../../schema/examples.ts';
+import { GRAPH_ONLY, Node } from '../../schema/graph.ts';
+import { operation } from '../../schema/operation.ts';
+import { listType } from '../../schema/pagination.ts';
+import { wholeList } from '../../core/paging.ts';
+import { listServerIps, setPtr } from './network.ts';
+
+// A server's addresses and their reverse DNS (PTR) records.
+
+const ServerIp = builder.prismaObject('ServerIp', {
+  description: 'An address routed to a server, with its reverse DNS record.',
+  interfaces: [Node],
+  fields: (t) => ({
+    // REST names an address by itself (/servers/:id/ips/:ip): the id is the graph's alone.
+    id: t.exposeID('id', { extensions: GRAPH_ONLY, description: 'Global id of the address record (ip_…).' }),
+    ip: t.exposeString('address', { description: 'The IPv4 or IPv6 address.' }),
+    version: t.exposeInt('version', { description: 'IP version: 4 or 6.', ...example(4) }),
+    ptr: t.exposeString('ptr', { nullable: true, description: 'Reverse DNS (PTR) name; null when none is set.' }),
+    zoneHosted: t.exposeBoolean('zoneHosted', {
+      description: 'False when the reverse zone is not hosted here: the PTR cannot be managed.',
+    }),
+    primary: t.exposeBoolean('isPrimary', { description: "True for the server's main address." }),
+  }),
+});
+
+const ServerIpList = listType('ServerIpList', ServerIp);
+
+builder.queryField('serverIps', (t) =>
+  t.field({
+    ...operation({
+      summary: 'List server IPs',
+      scope: 'servers:read',
+      rest: 'GET /servers/:id/ips',
+      area: 'servers',
+      tool: 'server_ips_list',
+      description: 'Every IP address of a server with its PTR (reverse DNS) record, whole.',
+    }),
+    type: ServerIpList,
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
+    resolve: async (_root, args, ctx, info) =>
+      wholeList(await listServerIps(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['data'] }))),
+  }),
+);
+
+builder.mutationField('serverPtrSet', (t) =>
+  t.prismaField({
+    ...operation({
+      summary: 'Set a PTR record',
+      scope: 'servers:write',
+      rest: 'PUT /servers/:id/ips/:ip/ptr',
+      area: 'servers',
+      tool: 'server_ptr_set',
+      description:
+        "Set the PTR (reverse DNS) record of one of the server's addresses; setting the same name again changes nothing. 400 when the address's reverse zone is not hosted here (zoneHosted false).",
+      fires: ['server.ptr.changed'],
+    }),
+    type: 'ServerIp',
+    args: {
+      id: t.arg.id({ required: true, description: 'The server id.' }),
+      ip: t.arg.string({ required: true, description: "One of the server's addresses." }),
+      hostname: t.arg.string({
+        required: true,
+        description: 'Fully qualified DNS name, e.g. mail.example.com.',
+        ...rules(HOST_NAME_RULES),
+      }),
+    },
+    resolve: (query, _root, args, ctx) => setPtr(ctx, args.id, args.ip, args.hostname, query),
+  }),
+);
+
+builder.mutationField('serverPtrDelete', (t) =>
+  t.prismaField({
+    ...operation({
+      summary: 'Remove a PTR record',
+      scope: 'servers:write',
+      rest: 'DELETE /servers/:id/ips/:ip/ptr',
+      area: 'servers',
+      tool: 'server_ptr_delete',
+      description:
+        "Remove the PTR (reverse DNS) record of one of the server's addresses. 400 when its reverse zone is not hosted here.",
+      fires: ['server.ptr.changed'],
+    }),
+    type: 'ServerIp',
+    args: {
+      id: t.arg.id({ required: true, description: 'The server id.' }),
+      ip: t.arg.string({ required: true, description: "One of the server's addresses." }),
+    },
+    resolve: (query, _root, args, ctx) => setPtr(ctx, args.id, args.ip, null, query),
+  }),
+);

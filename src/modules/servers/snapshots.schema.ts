@@ -1,0 +1,123 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { builder } from '../../schema/builder.ts';
+import { Deleted } from '../../schema/deleted.ts';
+import { values } from '../../schema/examples.ts';
+import { Node } from '../../schema/graph.ts';
+import { rules } from '../../schema/input-rules.ts';
+import { operation } from '../../schema/operation.ts';
+import { listType } from '../../schema/pagination.ts';
+import { wholeList } from '../../core/paging.ts';
+import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY } from './server-row.ts';
+import {
+  createSnapshot,
+  deleteSnapshot,
+  listSnapshots,
+  revertSnapshot,
+  SNAPSHOT_NOT_AVAILABLE,
+  SNAPSHOT_STATES,
+} from './snapshots.ts';
+
+// Snapshots: restore points of a server disk, taken, listed, deleted and reverted to.
+
+const Snapshot = builder.prismaObject('Snapshot', {
+  description: 'A restore point of a server disk.',
+  interfaces: [Node],
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The snapshot id (snap_…).' }),
+    serverId: t.exposeString('serverId', { description: 'The server whose disk it holds.' }),
+    name: t.exposeString('name', { description: 'Your name for it, 1 to 64 characters.' }),
+    description: t.exposeString('description', {
+      description: 'Your note on it, at most 500 characters ("" when none).',
+    }),
+    status: t.exposeString('status', {
+      ...values(SNAPSHOT_STATES, 'available'),
+      description: 'creating or available.',
+    }),
+    sizeGb: t.exposeInt('sizeGb', { description: 'Size of the disk image in GB.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was taken.' }),
+  }),
+});
+
+const SnapshotList = listType('SnapshotList', Snapshot);
+
+builder.queryField('serverSnapshots', (t) =>
+  t.field({
+    ...operation({
+      summary: 'List snapshots',
+      scope: 'servers:read',
+      rest: 'GET /servers/:id/snapshots',
+      area: 'servers',
+      tool: 'server_snapshots_list',
+      description: 'The snapshots (restore points) of a server, newest first, whole.',
+    }),
+    type: SnapshotList,
+    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
+    resolve: async (_root, args, ctx, info) =>
+      wholeList(await listSnapshots(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['data'] }))),
+  }),
+);
+
+builder.mutationField('serverSnapshotCreate', (t) =>
+  t.prismaField({
+    ...operation({
+      summary: 'Take a snapshot',
+      scope: 'servers:write',
+      refuses: [SERVER_BUSY],
+      rest: 'POST /servers/:id/snapshots',
+      area: 'servers',
+      tool: 'server_snapshot_create',
+      description: `Take a snapshot of the server disk; it is \`creating\`, then \`available\`. A server keeps at most 10 snapshots (400 beyond: delete one first). ${INOPERABLE_409}`,
+    }),
+    type: 'Snapshot',
+    args: {
+      id: t.arg.id({ required: true, description: 'The server id.' }),
+      name: t.arg.string({ required: true, description: '1 to 64 characters.', ...rules(LABEL_RULES) }),
+      description: t.arg.string({
+        required: false,
+        description: 'At most 500 characters.',
+        ...rules({ maxLength: 500 }),
+      }),
+    },
+    resolve: (query, _root, args, ctx) =>
+      createSnapshot(ctx, args.id, { name: args.name, description: args.description }, query),
+  }),
+);
+
+builder.mutationField('serverSnapshotDelete', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Delete a snapshot',
+      scope: 'servers:write',
+      rest: 'DELETE /servers/:id/snapshots/:snapshotId',
+      area: 'servers',
+      tool: 'server_snapshot_delete',
+      description: 'Delete a snapshot; the live disk is not touched.',
+    }),
+    type: Deleted,
+    args: {
+      id: t.arg.id({ required: true, description: 'The server id.' }),
+      snapshotId: t.arg.id({ required: true, description: 'The snapshot id.' }),
+    },
+    resolve: (_root, args, ctx) => deleteSnapshot(ctx, args.id, args.snapshotId),
+  }),
+);
+
+builder.mutationField('serverSnapshotRevert', (t) =>
+  t.prismaField({
+    ...operation({
+      summary: 'Revert to a snapshot',
+      scope: 'servers:destroy',
+      refuses: [SERVER_BUSY, SNAPSHOT_NOT_AVAILABLE],
+      rest: 'POST /servers/:id/snapshots/:snapshotId/revert',
+      area: 'servers',
+      tool: 'server_snapshot_revert',
+      description: `Roll the live disk back to a snapshot: everything written since is lost. The server is \`restoring\` for about a minute, then back to its former state. 409 when the snapshot is not \`available\` yet. ${INOPERABLE_409}`,
+    }),
+    type: 'Server',
+    args: {
+      id: t.arg.id({ required: true, description: 'The server id.' }),
+      snapshotId: t.arg.id({ required: true, description: 'The snapshot id.' }),
+    },
+    resolve: (query, _root, args, ctx) => revertSnapshot(ctx, args.id, args.snapshotId, query),
+  }),
+);
