@@ -12,8 +12,8 @@ import { activeHosting, asApiError, driver, getHosting, siteQuota, type HostingC
 const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9][A-Za-z0-9.-]*:[A-Za-z0-9._~/-]+$/;
 /** The branch argument's declared rule (git.schema.ts spreads it). */
 export const BRANCH_RULES = {
-  // biome-ignore lint/complexity/noUselessEscapeInRegex: the source is published as the OpenAPI pattern (schema/openapi.json) as written
   pattern: {
+    // biome-ignore lint/complexity/noUselessEscapeInRegex: the source is published as the OpenAPI pattern as written
     regex: /^(?!-)(?!\/)(?!.*\/\/)(?!.*\.\.)(?!.*@\{)(?!.*\.lock$)(?!.*\/$)[A-Za-z0-9._\/-]{1,200}$/,
     means: 'a git branch name (letters, digits, ".", "_", "-", "/"; not starting with "-")',
   },
