@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { isPublicAddress } from '../../src/egress/policy.ts';
+import { ID_PREFIX, newId } from '../../src/db/ids.ts';
 
 // Production settings: WEBHOOK_ALLOW_PRIVATE unset.
 let app: TestApp;
@@ -38,27 +39,30 @@ describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
 
   it('refuses a private URL on PATCH of an existing subscription', async () => {
     const c = await app.customer();
-    // A literal public address needs no DNS, so this runs offline. Nothing is ever sent to it: the
-    // test app runs no background work (no delivery is attempted), and the subscription is
-    // deleted at the end; the address is only stored and compared.
-    const created = await app.call('POST', '/v1/webhooks', {
-      key: c.key,
-      body: { url: 'https://93.184.215.14/hook', events: ['*'] },
+    // The subscription as an app that allows private targets would have stored it: this test
+    // names no public address it could send to (and the test app runs no delivery anyway).
+    const stored = 'https://127.0.0.1:9/hook';
+    const hook = await app.running.app.prisma.webhook.create({
+      data: {
+        id: newId(ID_PREFIX.webhook),
+        accountId: c.accountId,
+        url: stored,
+        events: ['*'],
+        secretEnc: 'unused',
+        secretHint: 'whsec_…',
+      },
     });
-    expect(created.status).toBe(200);
     for (const url of [
       'https://10.0.0.1/x',
       'https://169.254.169.254/',
-      'http://93.184.215.14/x',
+      'http://93.184.215.14/x', // a public address, only asserted refused (http, not https)
       'https://localhost/x',
     ]) {
-      const res = await app.call('PATCH', `/v1/webhooks/${created.body.id}`, { key: c.key, body: { url } });
+      const res = await app.call('PATCH', `/v1/webhooks/${hook.id}`, { key: c.key, body: { url } });
       expect(res.status, url).toBe(400);
     }
-    expect((await app.call('GET', `/v1/webhooks/${created.body.id}`, { key: c.key })).body.url).toBe(
-      'https://93.184.215.14/hook',
-    );
-    expect((await app.call('DELETE', `/v1/webhooks/${created.body.id}`, { key: c.key })).status).toBe(200);
+    expect((await app.call('GET', `/v1/webhooks/${hook.id}`, { key: c.key })).body.url).toBe(stored);
+    expect((await app.call('DELETE', `/v1/webhooks/${hook.id}`, { key: c.key })).status).toBe(200);
   });
 
   it('with WEBHOOK_ALLOW_PRIVATE=1, another scheme is refused naming both http and https', async () => {
@@ -90,6 +94,7 @@ describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
   });
 
   it('classifies addresses', () => {
+    // Classified only: nothing connects to these public addresses.
     for (const a of ['8.8.8.8', '93.184.215.14', '2606:4700:4700::1111']) expect(isPublicAddress(a), a).toBe(true);
     for (const a of [
       '0.0.0.0',
