@@ -1,36 +1,18 @@
-import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { Kind, OperationTypeNode, type DocumentNode, type ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { App } from '../app-services.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import type { Operation } from '../schema/operation.ts';
-import { restView } from '../schema/rest-view.ts';
+import { restProjection } from '../schema/rest-projection.ts';
 import type { YogaServer } from './graphql.ts';
 import { requestScope } from './request-scope.ts';
 
 /**
  * Runs one operation by name with given variables through the same envelop pipeline as
- * REST and GraphQL (rate-limit classes, idempotency, scope-auth, masking). The selection is
- * the one sofa uses for REST (over the REST view: no graph edges), so a tool's result is the REST body.
+ * REST and GraphQL (rate-limit classes, idempotency, scope-auth, masking). The document is
+ * the operation's REST projection (schema/rest-projection.ts), the one /v1 runs, so a tool takes
+ * the REST arguments and its result is the REST body.
  */
 export function createOperationExecutor(app: App, yoga: YogaServer) {
-  const documents = new Map<string, DocumentNode>();
-  const documentFor = (op: Operation): DocumentNode => {
-    let doc = documents.get(op.name);
-    if (!doc) {
-      const node = buildOperationNodeForField({
-        schema: restView(app.schema),
-        kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
-        field: op.name,
-        models: [],
-        ignore: [],
-        circularReferenceDepth: 2,
-      });
-      doc = { kind: Kind.DOCUMENT, definitions: [node] };
-      documents.set(op.name, doc);
-    }
-    return doc;
-  };
-
   return async function executeOperation(
     op: Operation,
     variables: Record<string, unknown>,
@@ -50,7 +32,7 @@ export function createOperationExecutor(app: App, yoga: YogaServer) {
     const contextValue = await contextFactory();
     return (await execute({
       schema,
-      document: documentFor(op),
+      document: restProjection(app.schema, op).document,
       variableValues: variables,
       contextValue,
     })) as ExecutionResult;

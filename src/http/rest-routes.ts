@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { BinaryRoute } from '../schema/binary-operation.ts';
 import { listOperations, type Operation } from '../schema/operation.ts';
+import { restView } from '../schema/rest-view.ts';
 import { binaryRoutes } from './binary-routes.ts';
 import { Router } from './router.ts';
 
@@ -13,12 +14,16 @@ export type V1Route = { method: string; path: string } & (
 /**
  * The /v1 route table, from the same metadata sofa serves and the modules' binary routes: one
  * match per request decides 404, 405 (with Allow), a binary stream, or the operation whose
- * arguments the request must carry.
+ * arguments the request must carry (in REST's names: the operations of the REST schema).
  */
 export function v1Router(schema: GraphQLSchema): Router<V1Route> {
   return new Router<V1Route>(
     [
-      ...listOperations(schema).map((operation) => ({ method: operation.method, path: operation.path, operation })),
+      ...listOperations(restView(schema)).map((operation) => ({
+        method: operation.method,
+        path: operation.path,
+        operation,
+      })),
       ...binaryRoutes().map((binary) => ({ method: binary.method, path: binary.path, binary })),
     ],
     '/v1',

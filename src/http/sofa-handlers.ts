@@ -1,7 +1,16 @@
-import { buildASTSchema, type ExecutionArgs, type GraphQLSchema, parse, printSchema } from 'graphql';
+import {
+  buildASTSchema,
+  getOperationAST,
+  Kind,
+  parse,
+  printSchema,
+  type ExecutionArgs,
+  type GraphQLSchema,
+} from 'graphql';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { RequestContext } from '../schema/context.ts';
 import { listOperations } from '../schema/operation.ts';
+import { restProjection } from '../schema/rest-projection.ts';
 import { restView } from '../schema/rest-view.ts';
 import type { ServerContext, YogaServer } from './graphql.ts';
 import { restErrorResponse } from './rest-errors.ts';
@@ -26,8 +35,8 @@ export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandle
   const operations = listOperations(schema);
   const enveloped = new WeakMap<object, Enveloped>();
   const sofa = createSofa({
-    // The REST view (sofa selects every field of a return type; the graph's edges are
-    // GraphQL-only), as sofa reads schemas: from SDL, every type with its AST node.
+    // The REST schema (the spec's names, no graph edges), as sofa reads schemas: from SDL,
+    // every type with its AST node. sofa derives its routes and variables from it.
     schema: buildASTSchema(parse(printSchema(restView(schema)))),
     basePath: '/v1',
     routes: Object.fromEntries(
@@ -49,14 +58,24 @@ export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandle
     execute(args: ExecutionArgs) {
       const envelope = enveloped.get(args.contextValue as object);
       if (!envelope) throw new TypeError('sofa executed outside a request context.');
-      // The document, built from the REST view, runs on the full schema (the same resolvers).
+      // sofa's document names the operation; what runs on the full schema is its REST projection.
       return envelope.execute({
         ...args,
         schema: envelope.schema,
+        document: restProjection(schema, operationOf(args)).document,
+        operationName: undefined,
         variableValues: (args.contextValue as RequestContext).restVariables ?? {},
       });
     },
   } as unknown as Parameters<typeof createSofa>[0]);
   const router = createSofaRouter(sofa);
   return async (request, context) => router.fetch(request, context);
+}
+
+/** The operation a document sofa generated runs: its one root field. */
+function operationOf(args: ExecutionArgs): { kind: 'query' | 'mutation'; name: string } {
+  const definition = getOperationAST(args.document, args.operationName);
+  const root = definition?.selectionSet.selections[0];
+  if (!definition || root?.kind !== Kind.FIELD) throw new TypeError('sofa executed a document without a root field.');
+  return { kind: definition.operation === 'mutation' ? 'mutation' : 'query', name: root.name.value };
 }

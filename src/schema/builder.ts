@@ -6,6 +6,7 @@ import { getDatamodel } from '../generated/pothos-types.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { ALL_SCOPES, type Scope } from '../scopes.ts';
 import type { RequestContext } from './context.ts';
+import RestNamePlugin from './rest-name.ts';
 
 /** The builder's type parameters, for helpers that build fields outside a field callback. */
 export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -23,7 +24,7 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RestNamePlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authorizeOnSubscribe: true,

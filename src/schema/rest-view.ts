@@ -1,5 +1,11 @@
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import { GraphQLObjectType, type GraphQLFieldConfig, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLObjectType,
+  type GraphQLArgumentConfig,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLSchema,
+} from 'graphql';
 
 const views = new WeakMap<GraphQLSchema, GraphQLSchema>();
 
@@ -8,12 +14,20 @@ const graphOnly = (extensions: unknown) => {
   return Boolean(e?.graphOnly || e?.graphEdge);
 };
 
+/** The REST name declared on a field or argument (rest-name.ts), if it differs from the GraphQL name. */
+const restNameOf = (extensions: unknown) => (extensions as { restName?: string } | null | undefined)?.restName;
+
+/** The GraphQL name of a REST schema's field or argument that REST names differently; undefined where the names agree. */
+export function graphqlNameOf(element: { extensions?: unknown }): string | undefined {
+  return (element.extensions as { graphqlName?: string } | null | undefined)?.graphqlName;
+}
+
 /**
- * The schema as REST, OpenAPI and MCP see it: without the graph (schema/graph.ts) — no edges,
- * no connections, no Node, no node/nodes. sofa selects every field of a return type, so an edge
- * left in would change /v1 bodies (and expand without end through back edges); this view keeps
- * them exactly as before the graph existed. Same resolvers, so a document built from it runs
- * unchanged on the full schema.
+ * The schema as REST, OpenAPI and MCP see it, in the spec's names: without the graph
+ * (schema/graph.ts) — no edges, no connections, no Node, no node/nodes — and with each field
+ * and argument that declares a `restName` (rest-name.ts) under that name (it keeps its GraphQL
+ * name as `graphqlName`). Nothing executes on it: each operation's REST projection
+ * (rest-projection.ts) is built from it and runs on the full schema.
  */
 export function restView(schema: GraphQLSchema): GraphQLSchema {
   let view = views.get(schema);
@@ -24,7 +38,10 @@ export function restView(schema: GraphQLSchema): GraphQLSchema {
         const config = type.toConfig();
         const fields: Record<string, GraphQLFieldConfig<unknown, unknown>> = {};
         for (const [name, field] of Object.entries(config.fields))
-          if (!graphOnly(field.extensions)) fields[name] = field;
+          if (!graphOnly(field.extensions)) {
+            const [restName, restField] = renamed(name, field);
+            fields[restName] = { ...restField, args: restArgs(field.args) };
+          }
         return new GraphQLObjectType({
           ...config,
           fields,
@@ -36,4 +53,20 @@ export function restView(schema: GraphQLSchema): GraphQLSchema {
     views.set(schema, view);
   }
   return view;
+}
+
+function renamed<C extends { extensions?: unknown }>(name: string, config: C): [string, C] {
+  const restName = restNameOf(config.extensions);
+  if (!restName || restName === name) return [name, config];
+  return [restName, { ...config, extensions: { ...(config.extensions as object), graphqlName: name } }];
+}
+
+function restArgs(args: GraphQLFieldConfigArgumentMap | undefined): GraphQLFieldConfigArgumentMap | undefined {
+  if (!args) return args;
+  const out: Record<string, GraphQLArgumentConfig> = {};
+  for (const [name, arg] of Object.entries(args)) {
+    const [restName, restArg] = renamed(name, arg);
+    out[restName] = restArg;
+  }
+  return out;
 }

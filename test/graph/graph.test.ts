@@ -44,7 +44,7 @@ const WHOLE = `{
     hostingAccounts { nodes { id domain } }
     domains { nodes { id domain } }
     mailDomains(first: 10) { nodes { id domain mailboxes(first: 10) { nodes { id address domain { id } } } aliases(first: 10) { nodes { id source domain { domain } } } } }
-    wallet { balance_usd_cents transactions(first: 3) { nodes { id amount_usd_cents } pageInfo { hasNextPage } } }
+    wallet { balanceUsdCents transactions(first: 3) { nodes { id amountUsdCents } pageInfo { hasNextPage } } }
     invoices { totalCount nodes { id number items { description amountUsdCents } } }
     tickets { nodes { id subject messages { author body } } }
     webhooks(first: 10) { nodes { id url deliveries(first: 10) { nodes { id eventType webhook { id } } } } }
@@ -185,7 +185,7 @@ describe('global object identification', () => {
     const k = kinds();
     const txn = (await app.call('GET', '/v1/billing/wallet/transactions', { key: A.customer.key })).body.data[0];
     const res = await q(`{
-      txn: node(id: "${k.WalletTransaction.id}") { ... on WalletTransaction { id amount_usd_cents balance_after_usd_cents kind description gateway reference created_at } }
+      txn: node(id: "${k.WalletTransaction.id}") { ... on WalletTransaction { id amount_usd_cents: amountUsdCents balance_after_usd_cents: balanceAfterUsdCents kind description gateway reference created_at: createdAt } }
       msg: node(id: "${k.TicketMessage.id}") { ... on TicketMessage { author body } }
       evt: node(id: "${k.Event.id}") { ... on Event { type account data } }
       key: node(id: "${k.ApiKey.id}") { ... on ApiKey { prefix scopes } }

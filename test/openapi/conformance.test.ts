@@ -5,6 +5,7 @@ import { HOSTING_PROVISIONING } from '../../src/modules/hosting/service.ts';
 import { argumentsExample } from '../../src/schema/examples.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
+import { restView } from '../../src/schema/rest-view.ts';
 import { startTestApp, type CallOptions, type Customer, type Json, type TestApp } from '../helpers/app.ts';
 import { proveDomain } from '../helpers/domains.ts';
 import { argumentsWithRealIds, collectIds } from '../helpers/example-ids.ts';
@@ -18,7 +19,7 @@ import { runningServer } from '../helpers/servers.ts';
 // header outside HTTP's own declared. First with example arguments in a seeded account, then
 // with deliberate refusals (401, 403, 404, 400, 413, 415, 409 of each state rule, 422, 429, 304).
 
-const operations = listOperations(getSchema());
+const operations = listOperations(restView(getSchema()));
 let app: TestApp;
 let c: Customer;
 let contract: ReturnType<typeof openApiContract>;

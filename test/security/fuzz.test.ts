@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_NAMES } from '../../src/errors.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
+import { restView } from '../../src/schema/rest-view.ts';
 import { startTestApp, type Json as JsonValue, type TestApp } from '../helpers/app.ts';
 import { callTool, mcpClient, type ToolResult } from '../helpers/mcp.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
@@ -30,7 +31,7 @@ import { argsFor, documentFor } from './requests.ts';
 const CASES = Number(process.env.FUZZ_CASES ?? 24);
 const SEED = Number(process.env.FUZZ_SEED ?? 20260816);
 const schema = getSchema();
-const operations = new Map(listOperations(schema).map((op) => [op.name, op]));
+const operations = new Map(listOperations(restView(schema)).map((op) => [op.name, op]));
 
 let app: TestApp;
 let receiver: Receiver;

@@ -1,20 +1,16 @@
-import { buildOperationNodeForField } from '@graphql-tools/utils';
 import {
   getNamedType,
   isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
-  Kind,
-  OperationTypeNode,
   print,
-  type DocumentNode,
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
 import type { BinaryRoute } from '../../src/schema/binary-operation.ts';
 import type { Operation } from '../../src/schema/operation.ts';
-import { restView } from '../../src/schema/rest-view.ts';
+import { restProjection } from '../../src/schema/rest-projection.ts';
 import type { Json } from '../helpers/app.ts';
 import type { Estate } from './estate.ts';
 
@@ -264,19 +260,11 @@ export async function sendGraphql(base: string, schema: GraphQLSchema, op: Opera
 
 const documents = new Map<string, string>();
 
-/** The GraphQL document of an operation: the selection REST and MCP use, variables named as the arguments. */
+/** The GraphQL document of an operation: its REST projection (what REST and MCP run), variables named as REST names the arguments. */
 export function documentFor(schema: GraphQLSchema, op: Operation): string {
   let text = documents.get(op.name);
   if (!text) {
-    const node = buildOperationNodeForField({
-      schema: restView(schema),
-      kind: op.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
-      field: op.name,
-      models: [],
-      ignore: [],
-      circularReferenceDepth: 2,
-    });
-    text = print({ kind: Kind.DOCUMENT, definitions: [node] } as DocumentNode);
+    text = print(restProjection(schema, op).document);
     documents.set(op.name, text);
   }
   return text;

@@ -4,6 +4,7 @@ import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { ALL_SCOPES, type Scope } from '../../src/scopes.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
+import { restView } from '../../src/schema/rest-view.ts';
 import { startTestApp, type Json, type TestApp } from '../helpers/app.ts';
 import { callTool } from '../helpers/mcp.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
@@ -45,7 +46,7 @@ import {
  * which exists for exactly this): the matrix sends a few thousand requests.
  */
 const schema = getSchema();
-const operations = listOperations(schema);
+const operations = listOperations(restView(schema));
 const binaries = binaryRoutes();
 const tools = buildToolCatalog(schema);
 

@@ -158,12 +158,12 @@ describe('a session opened from an SSO link carries the link maker’s scopes', 
     });
     expect(power.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(power.body.errors[0].message).toMatch(/servers:write/);
-    const wallet = await sessionGql(session, '{ wallet { balance_usd_cents } }');
+    const wallet = await sessionGql(session, '{ wallet { balanceUsdCents } }');
     expect(wallet.body.errors[0].extensions.code).toBe('FORBIDDEN');
 
     const wsRead = await wsOperation(session, 'query($id: ID!) { server(id: $id) { id } }', { id: serverId });
     expect(wsRead.data.server.id).toBe(serverId);
-    const wsWallet = await wsOperation(session, '{ wallet { balance_usd_cents } }');
+    const wsWallet = await wsOperation(session, '{ wallet { balanceUsdCents } }');
     expect(wsWallet.errors[0].extensions.code).toBe('FORBIDDEN');
 
     // Nothing moved: the server still runs.
@@ -172,8 +172,8 @@ describe('a session opened from an SSO link carries the link maker’s scopes', 
   });
 
   it('a password sign-in keeps every scope on GraphQL', async () => {
-    const wallet = await sessionGql(owner, '{ wallet { balance_usd_cents } }');
-    expect(wallet.body.data.wallet.balance_usd_cents).toBe(50_000);
+    const wallet = await sessionGql(owner, '{ wallet { balanceUsdCents } }');
+    expect(wallet.body.data.wallet.balanceUsdCents).toBe(50_000);
   });
 });
 

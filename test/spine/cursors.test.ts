@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
+import { restView } from '../../src/schema/rest-view.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
@@ -16,7 +17,7 @@ import { argsFor, documentFor, restRequest, type Args } from '../security/reques
  * another kind with 400 naming `cursor`, on REST, GraphQL and MCP; its own cursor still pages.
  */
 const schema = getSchema();
-const paged = listOperations(schema).filter((op) => op.field.args.some((a) => a.name === 'cursor'));
+const paged = listOperations(restView(schema)).filter((op) => op.field.args.some((a) => a.name === 'cursor'));
 const MESSAGE = 'cursor must be the nextCursor of a previous page.';
 const REFUSAL = { statusCode: 400, error: 'Bad Request', code: 'BAD_REQUEST', param: 'cursor', message: MESSAGE };
 

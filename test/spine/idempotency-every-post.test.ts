@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations } from '../../src/schema/operation.ts';
+import { restView } from '../../src/schema/rest-view.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
 import { buildEstate, type Estate } from '../security/estate.ts';
@@ -13,7 +14,7 @@ import { argsFor, restRequest } from '../security/requests.ts';
  * `Idempotent-Replayed: true` (test/spine/idempotency.test.ts has the rest of the rule). A new POST operation is
  * covered the moment it is declared.
  */
-const operations = listOperations(getSchema());
+const operations = listOperations(restView(getSchema()));
 const posts = operations.filter((op) => op.kind === 'mutation' && op.method === 'POST');
 
 let app: TestApp;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
+import { restView } from '../../src/schema/rest-view.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { proveDomain } from '../helpers/domains.ts';
@@ -16,7 +17,7 @@ import { argsFor, restRequest, type Args } from '../security/requests.ts';
  * it exists. Lists that page walk whole with limit=1 and the cursors they hand out.
  */
 const schema = getSchema();
-const operations = listOperations(schema);
+const operations = listOperations(restView(schema));
 
 const unwrap = (t: GraphQLOutputType) => (isNonNullType(t) ? t.ofType : t);
 /** The envelope type: exactly data (a list), hasMore and nextCursor. */

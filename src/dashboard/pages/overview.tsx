@@ -6,8 +6,8 @@ const OVERVIEW_QUERY = `{ account {
   servers(first: 100) { nodes { ${SERVER_ROW_FIELDS} } }
   pools(first: 100) { nodes { id label status vcpu ram2gb disk100 ip16 monthlyUsdCents } }
   hostingAccounts(first: 100) { nodes { id domain status productId } }
-  domains(first: 100) { nodes { id domain status expires_at } }
-  wallet { balance_usd_cents currency }
+  domains(first: 100) { nodes { id domain status expiresAt } }
+  wallet { balanceUsdCents currency }
   tickets(first: 100) { nodes { id number subject status priority } }
 } }`;
 
@@ -26,8 +26,8 @@ interface Overview {
     }[];
   };
   hostingAccounts: { nodes: { id: string; domain: string; status: string; productId: string }[] };
-  domains: { nodes: { id: string; domain: string; status: string; expires_at: string | null }[] };
-  wallet: { balance_usd_cents: number; currency: string };
+  domains: { nodes: { id: string; domain: string; status: string; expiresAt: string | null }[] };
+  wallet: { balanceUsdCents: number; currency: string };
   tickets: { nodes: { id: string; number: string; subject: string; status: string; priority: string }[] };
 }
 
@@ -66,7 +66,7 @@ export function Overview() {
           {(d) => <ServerTable servers={d.servers.nodes} />}
         </Section>
         <Section title="Wallet" testid="wallet" state={wallet}>
-          {(d) => <p class="big">{money(d.wallet.balance_usd_cents, d.wallet.currency)}</p>}
+          {(d) => <p class="big">{money(d.wallet.balanceUsdCents, d.wallet.currency)}</p>}
         </Section>
         <Section title="Capacity pools" testid="pools" state={pools}>
           {(d) =>

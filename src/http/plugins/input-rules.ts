@@ -14,13 +14,15 @@ import type { Plugin } from 'graphql-yoga';
 import { badRequest } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import type { OperationMeta } from '../../schema/operation.ts';
+import { isRestProjection } from '../../schema/rest-projection.ts';
 import { inputRuleProblems, rulesOf, typeHasRules, type RuleProblem } from '../../schema/input-rules.ts';
 
 /**
  * The rules declared on arguments and input fields (schema/input-rules.ts), checked on every
  * root field's argument values before anything runs: one 400 per problem, naming the value by
  * its path. At execution, so REST (sofa), GraphQL (variables or literals) and MCP say the same.
- * Values GraphQL's own coercion refuses are left to input-errors.ts.
+ * Values GraphQL's own coercion refuses are left to input-errors.ts. An operation's REST
+ * projection (REST and MCP tools) names its arguments by their REST names.
  */
 export function useInputRules(): Plugin {
   return {
@@ -37,6 +39,7 @@ export function useInputRules(): Plugin {
         args.operationName,
         args.variableValues as Record<string, unknown> | undefined,
         mayCall,
+        isRestProjection(args.document),
       );
       if (problems.length) setResultAndStopExecution({ errors: problems.map((p) => badRequest(p.message, p.path)) });
     },
@@ -49,6 +52,7 @@ function argumentRuleProblems(
   operationName: string | null | undefined,
   variables: Record<string, unknown> | undefined,
   mayCall: (field: GraphQLField<unknown, unknown>) => boolean = () => true,
+  restNames = false,
 ): RuleProblem[] {
   const operation = getOperationAST(document, operationName);
   const root =
@@ -72,7 +76,10 @@ function argumentRuleProblems(
     } catch {
       continue; // a literal GraphQL itself refuses: its error follows at execution
     }
-    for (const arg of field.args) inputRuleProblems(arg.type, rulesOf(arg), values[arg.name], arg.name, problems);
+    for (const arg of field.args) {
+      const name = (restNames && (arg.extensions?.restName as string | undefined)) || arg.name;
+      inputRuleProblems(arg.type, rulesOf(arg), values[arg.name], name, problems);
+    }
   }
   return problems;
 }

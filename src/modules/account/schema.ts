@@ -17,11 +17,17 @@ builder.prismaObject('Account', {
     email: t.exposeString('email', { ...PROFILE, description: "The account holder's e-mail address." }),
     name: t.exposeString('name', { ...PROFILE, description: "The account holder's name.", ...example('Ada Lovelace') }),
     country: t.exposeString('country', { ...PROFILE, description: 'Country, ISO 3166-1 alpha-2.' }),
-    email_verified: t.exposeBoolean('emailVerified', {
+    emailVerified: t.exposeBoolean('emailVerified', {
+      restName: 'email_verified',
       ...PROFILE,
       description: 'True once the e-mail address is confirmed.',
     }),
-    created_at: t.expose('createdAt', { type: 'DateTime', ...PROFILE, description: 'When the account was opened.' }),
+    createdAt: t.expose('createdAt', {
+      restName: 'created_at',
+      type: 'DateTime',
+      ...PROFILE,
+      description: 'When the account was opened.',
+    }),
   }),
 });
 

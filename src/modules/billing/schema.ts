@@ -145,11 +145,13 @@ const AutoRecharge = builder.objectRef<WalletView['auto_recharge']>('WalletAutoR
     'Automatic top-up through the card gateway when a debit takes the balance below the threshold (once per drop).',
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'True when auto-recharge is on.' }),
-    threshold_usd_cents: t.exposeInt('threshold_usd_cents', {
+    thresholdUsdCents: t.exposeInt('threshold_usd_cents', {
+      restName: 'threshold_usd_cents',
       nullable: true,
       description: 'Top up when a debit takes the balance below this, in US cents; null when not set.',
     }),
-    amount_usd_cents: t.exposeInt('amount_usd_cents', {
+    amountUsdCents: t.exposeInt('amount_usd_cents', {
+      restName: 'amount_usd_cents',
       nullable: true,
       description: 'Charged to the card and credited per top-up, in US cents; null when not set.',
     }),
@@ -163,18 +165,26 @@ const AutoRecharge = builder.objectRef<WalletView['auto_recharge']>('WalletAutoR
 export const Wallet = builder.objectRef<WalletView>('Wallet').implement({
   description: 'The prepaid wallet: balance in integer US cents and auto-recharge settings.',
   fields: (t) => ({
-    balance_usd_cents: t.exposeInt('balance_usd_cents', { description: 'Never negative.' }),
+    balanceUsdCents: t.exposeInt('balance_usd_cents', {
+      restName: 'balance_usd_cents',
+      description: 'Never negative.',
+    }),
     currency: t.exposeString('currency', { description: 'Always USD.' }),
     state: t.exposeString('state', {
       ...values(WALLET_STATES),
       description: 'active, or low when auto-recharge is on and the balance is under its threshold.',
     }),
-    auto_recharge: t.field({
+    autoRecharge: t.field({
+      restName: 'auto_recharge',
       type: AutoRecharge,
       description: 'Automatic top-up settings.',
       resolve: (w) => w.auto_recharge,
     }),
-    updated_at: t.expose('updated_at', { type: 'DateTime', description: 'When the balance or settings last changed.' }),
+    updatedAt: t.expose('updated_at', {
+      restName: 'updated_at',
+      type: 'DateTime',
+      description: 'When the balance or settings last changed.',
+    }),
   }),
 });
 
@@ -199,8 +209,12 @@ export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('Wal
   description: 'One movement of the wallet ledger.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The transaction id (txn_…).' }),
-    amount_usd_cents: t.exposeInt('amount_usd_cents', { description: 'Signed: credits positive, debits negative.' }),
-    balance_after_usd_cents: t.exposeInt('balance_after_usd_cents', {
+    amountUsdCents: t.exposeInt('amount_usd_cents', {
+      restName: 'amount_usd_cents',
+      description: 'Signed: credits positive, debits negative.',
+    }),
+    balanceAfterUsdCents: t.exposeInt('balance_after_usd_cents', {
+      restName: 'balance_after_usd_cents',
       description: 'Wallet balance after it, in US cents.',
     }),
     kind: t.exposeString('kind', {
@@ -222,7 +236,7 @@ export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('Wal
       ...example('inv_01jq8k2m4p6rab3c5d7e9f1g2h'),
       description: 'What it was for (inv_..., srv_..., pool_...) or the gateway charge id of a deposit.',
     }),
-    created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was booked.' }),
+    createdAt: t.expose('created_at', { restName: 'created_at', type: 'DateTime', description: 'When it was booked.' }),
   }),
 });
 
@@ -251,17 +265,24 @@ builder.mutationField('walletAutoRechargeSet', (t) =>
     type: Wallet,
     args: {
       enabled: t.arg.boolean({ required: false, description: 'Auto-recharge on or off.' }),
-      threshold_usd_cents: t.arg.int({
+      thresholdUsdCents: t.arg.int({
+        restName: 'threshold_usd_cents',
         required: false,
         description: `Top up when a debit takes the balance below this: 1 to ${AUTO_RECHARGE_THRESHOLD_MAX}.`,
         ...rules(AUTO_RECHARGE_RULES.threshold_usd_cents),
       }),
-      amount_usd_cents: t.arg.int({
+      amountUsdCents: t.arg.int({
+        restName: 'amount_usd_cents',
         required: false,
         description: `Charged to the card and credited per top-up: ${AUTO_RECHARGE_AMOUNT_MIN} to ${AUTO_RECHARGE_AMOUNT_MAX}.`,
         ...rules(AUTO_RECHARGE_RULES.amount_usd_cents),
       }),
     },
-    resolve: (_root, args, ctx) => setAutoRecharge(ctx.db, args),
+    resolve: (_root, args, ctx) =>
+      setAutoRecharge(ctx.db, {
+        enabled: args.enabled,
+        threshold_usd_cents: args.thresholdUsdCents,
+        amount_usd_cents: args.amountUsdCents,
+      }),
   }),
 );

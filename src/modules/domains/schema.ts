@@ -28,26 +28,39 @@ export const Domain = builder.objectRef<DomainView>('Domain').implement({
       ...values(DOMAIN_STATES, 'active'),
       description: 'pending_payment (its invoice is open) or active.',
     }),
-    period_years: t.exposeInt('period_years', { description: 'Years it was registered for.' }),
-    auto_renew: t.exposeBoolean('auto_renew', { description: 'True renews it automatically before it expires.' }),
-    transfer_lock: t.exposeBoolean('transfer_lock', { description: 'Registrar lock: true refuses transfers away.' }),
-    whois_privacy: t.exposeBoolean('whois_privacy', {
+    periodYears: t.exposeInt('period_years', { restName: 'period_years', description: 'Years it was registered for.' }),
+    autoRenew: t.exposeBoolean('auto_renew', {
+      restName: 'auto_renew',
+      description: 'True renews it automatically before it expires.',
+    }),
+    transferLock: t.exposeBoolean('transfer_lock', {
+      restName: 'transfer_lock',
+      description: 'Registrar lock: true refuses transfers away.',
+    }),
+    whoisPrivacy: t.exposeBoolean('whois_privacy', {
+      restName: 'whois_privacy',
       description: 'WHOIS privacy: true publishes a privacy service instead of the holder contact.',
     }),
     nameservers: t.exposeStringList('nameservers', {
       description: `Its nameservers at the registry: ${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} host names.`,
     }),
-    registered_at: t.expose('registered_at', {
+    registeredAt: t.expose('registered_at', {
+      restName: 'registered_at',
       type: 'DateTime',
       nullable: true,
       description: 'When it was registered; null until its invoice is paid.',
     }),
-    expires_at: t.expose('expires_at', {
+    expiresAt: t.expose('expires_at', {
+      restName: 'expires_at',
       type: 'DateTime',
       nullable: true,
       description: 'When the registration ends; null until registered.',
     }),
-    created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was ordered.' }),
+    createdAt: t.expose('created_at', {
+      restName: 'created_at',
+      type: 'DateTime',
+      description: 'When it was ordered.',
+    }),
   }),
 });
 
@@ -94,8 +107,13 @@ builder.mutationField('domainUpdate', (t) =>
     type: Domain,
     args: {
       id: t.arg.id({ required: true, description: 'The domain id.' }),
-      auto_renew: t.arg.boolean({ required: false, description: 'Renew the domain automatically before it expires.' }),
-      transfer_lock: t.arg.boolean({
+      autoRenew: t.arg.boolean({
+        restName: 'auto_renew',
+        required: false,
+        description: 'Renew the domain automatically before it expires.',
+      }),
+      transferLock: t.arg.boolean({
+        restName: 'transfer_lock',
         required: false,
         description: 'Refuse transfers of the domain to another registrar.',
       }),
@@ -104,8 +122,18 @@ builder.mutationField('domainUpdate', (t) =>
         description: `${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} distinct host names.`,
         ...rules(NAMESERVERS_RULES),
       }),
-      whois_privacy: t.arg.boolean({ required: false, description: 'WHOIS privacy on or off.' }),
+      whoisPrivacy: t.arg.boolean({
+        restName: 'whois_privacy',
+        required: false,
+        description: 'WHOIS privacy on or off.',
+      }),
     },
-    resolve: (_root, args, ctx) => updateDomain(ctx, args.id, args),
+    resolve: (_root, args, ctx) =>
+      updateDomain(ctx, args.id, {
+        auto_renew: args.autoRenew,
+        transfer_lock: args.transferLock,
+        nameservers: args.nameservers,
+        whois_privacy: args.whoisPrivacy,
+      }),
   }),
 );

@@ -77,7 +77,10 @@ export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').i
     domain: t.exposeString('domain', { description: 'Primary domain.' }),
     status: t.exposeString('status', { ...values(HOSTING_STATES, 'active'), description: 'provisioning or active.' }),
     productId: t.exposeString('productId', { ...example('hosting-starter'), description: 'Hosting plan.' }),
-    php_version: t.exposeString('php_version', { description: 'PHP-FPM version the site runs.' }),
+    phpVersion: t.exposeString('php_version', {
+      restName: 'php_version',
+      description: 'PHP-FPM version the site runs.',
+    }),
     ip: t.exposeString('ip', { description: 'The address the site is served from.' }),
     customDomain: t.field({
       type: HostingCustomDomain,

@@ -34,7 +34,8 @@ const HostingGitStatus = builder.objectRef<Out<typeof gitStatus>>('HostingGitSta
   description: 'Git-deploy status: the repository, the deployed commit and the last error.',
   fields: (t) => ({
     connected: t.exposeBoolean('connected', { description: 'True once a repository has been deployed here.' }),
-    repo_url: t.exposeString('repo_url', {
+    repoUrl: t.exposeString('repo_url', {
+      restName: 'repo_url',
       nullable: true,
       description: 'SSH address of the repository; null when not connected.',
     }),
@@ -169,7 +170,8 @@ builder.mutationField('hostingGitDeploy', (t) =>
     type: HostingGitStatus,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
-      repo_url: t.arg.string({
+      repoUrl: t.arg.string({
+        restName: 'repo_url',
         required: true,
         description: 'SSH address: git@host:owner/repo.git or ssh://[user@]host[:port]/path.',
       }),
@@ -183,7 +185,8 @@ builder.mutationField('hostingGitDeploy', (t) =>
         description: 'Directory under /public_html to publish into (default: public_html itself).',
       }),
     },
-    resolve: (_root, args, ctx) => gitDeploy(ctx, args.id, args),
+    resolve: (_root, args, ctx) =>
+      gitDeploy(ctx, args.id, { repo_url: args.repoUrl, branch: args.branch, subdir: args.subdir }),
   }),
 );
 

@@ -121,7 +121,10 @@ const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingP
   description: 'The PHP-FPM version of the site and the versions its plan offers.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The hosting account.' }),
-    php_version: t.exposeString('php_version', { description: 'PHP-FPM version the site runs now.' }),
+    phpVersion: t.exposeString('php_version', {
+      restName: 'php_version',
+      description: 'PHP-FPM version the site runs now.',
+    }),
     availableVersions: t.exposeStringList('availableVersions', { description: 'Versions the plan offers.' }),
   }),
 });
@@ -136,9 +139,13 @@ builder.mutationField('hostingPhpVersionSet', (t) =>
     type: HostingPhpVersion,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
-      php_version: t.arg.string({ required: true, description: 'One of the plan phpVersions, e.g. 8.3.' }),
+      phpVersion: t.arg.string({
+        restName: 'php_version',
+        required: true,
+        description: 'One of the plan phpVersions, e.g. 8.3.',
+      }),
     },
-    resolve: (_root, args, ctx) => setPhpVersion(ctx, args.id, args.php_version),
+    resolve: (_root, args, ctx) => setPhpVersion(ctx, args.id, args.phpVersion),
   }),
 );
 

@@ -33,7 +33,7 @@ const HostingProtectedDir = builder.objectRef<Out<typeof setProtectedDir>>('Host
       description: 'The directory, absolute inside the account.',
       ...example('/public_html/admin'),
     }),
-    basic_user: t.exposeString('basic_user', { description: 'The HTTP basic-auth user name.' }),
+    basicUser: t.exposeString('basic_user', { restName: 'basic_user', description: 'The HTTP basic-auth user name.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was protected.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its user or password last changed.' }),
   }),
@@ -76,14 +76,16 @@ builder.mutationField('hostingProtectedDirSet', (t) =>
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
       path: t.arg.string({ required: true, description: 'An existing directory, e.g. /public_html/admin.' }),
-      basic_user: t.arg.string({
+      basicUser: t.arg.string({
+        restName: 'basic_user',
         required: true,
         description: '1 to 64 letters, digits, ".", "-" or "_".',
         ...rules(PANEL_RULES.basicUser),
       }),
       password: t.arg.string({ required: true, description: '8 to 72 bytes; stored only as a bcrypt hash.' }),
     },
-    resolve: (_root, args, ctx) => setProtectedDir(ctx, args.id, args),
+    resolve: (_root, args, ctx) =>
+      setProtectedDir(ctx, args.id, { path: args.path, basic_user: args.basicUser, password: args.password }),
   }),
 );
 

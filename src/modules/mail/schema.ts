@@ -34,9 +34,13 @@ export const MailDomain = builder.objectRef<ReturnType<typeof mailDomainView>>('
     id: t.exposeInt('id', { description: 'The mail domain id.' }),
     domain: t.exposeString('domain', { description: 'The domain.' }),
     status: t.exposeString('status', { ...values(['active']), description: 'active (a disabled domain is removed).' }),
-    mailbox_count: t.exposeInt('mailbox_count', { description: 'Mailboxes on it.' }),
-    alias_count: t.exposeInt('alias_count', { description: 'Aliases on it.' }),
-    created_at: t.expose('created_at', { type: 'DateTime', description: 'When email hosting was enabled.' }),
+    mailboxCount: t.exposeInt('mailbox_count', { restName: 'mailbox_count', description: 'Mailboxes on it.' }),
+    aliasCount: t.exposeInt('alias_count', { restName: 'alias_count', description: 'Aliases on it.' }),
+    createdAt: t.expose('created_at', {
+      restName: 'created_at',
+      type: 'DateTime',
+      description: 'When email hosting was enabled.',
+    }),
   }),
 });
 
@@ -44,16 +48,21 @@ export const Mailbox = builder.objectRef<ReturnType<typeof mailboxView>>('Mailbo
   description: 'A mailbox. Its password is stored only as a hash and never returned.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The mailbox id.' }),
-    domain_id: t.exposeInt('domain_id', { description: 'Its mail domain.' }),
-    local_part: t.exposeString('local_part', { description: 'The part before @.' }),
+    domainId: t.exposeInt('domain_id', { restName: 'domain_id', description: 'Its mail domain.' }),
+    localPart: t.exposeString('local_part', { restName: 'local_part', description: 'The part before @.' }),
     address: t.exposeString('address', { description: 'The full e-mail address.', ...example('ada@example.com') }),
-    quota_mb: t.exposeInt('quota_mb', { description: 'Storage quota in MB.' }),
-    used_mb: t.exposeInt('used_mb', { description: 'Storage used in MB.' }),
-    password_changed_at: t.expose('password_changed_at', {
+    quotaMb: t.exposeInt('quota_mb', { restName: 'quota_mb', description: 'Storage quota in MB.' }),
+    usedMb: t.exposeInt('used_mb', { restName: 'used_mb', description: 'Storage used in MB.' }),
+    passwordChangedAt: t.expose('password_changed_at', {
+      restName: 'password_changed_at',
       type: 'DateTime',
       description: 'When its password was last set.',
     }),
-    created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was created.' }),
+    createdAt: t.expose('created_at', {
+      restName: 'created_at',
+      type: 'DateTime',
+      description: 'When it was created.',
+    }),
   }),
 });
 
@@ -61,14 +70,21 @@ export const MailAlias = builder.objectRef<ReturnType<typeof aliasView>>('MailAl
   description: 'A forwarding alias: mail to source is forwarded to destination.',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The alias id.' }),
-    domain_id: t.exposeInt('domain_id', { description: 'Its mail domain.' }),
-    source_local: t.exposeString('source_local', { description: 'The part before @ of the alias address.' }),
+    domainId: t.exposeInt('domain_id', { restName: 'domain_id', description: 'Its mail domain.' }),
+    sourceLocal: t.exposeString('source_local', {
+      restName: 'source_local',
+      description: 'The part before @ of the alias address.',
+    }),
     source: t.exposeString('source', {
       description: 'The alias address: <source_local>@<domain>.',
       ...example('sales@example.com'),
     }),
     destination: t.exposeString('destination', { description: 'The address its mail is forwarded to.' }),
-    created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was created.' }),
+    createdAt: t.expose('created_at', {
+      restName: 'created_at',
+      type: 'DateTime',
+      description: 'When it was created.',
+    }),
   }),
 });
 
@@ -84,8 +100,11 @@ const MailDomainDeleted = builder
       id: t.exposeInt('id', { description: 'The mail domain id.' }),
       domain: t.exposeString('domain', { description: 'The domain.' }),
       deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
-      mailboxes_removed: t.exposeInt('mailboxes_removed', { description: 'Mailboxes removed with their mail.' }),
-      aliases_removed: t.exposeInt('aliases_removed', { description: 'Aliases removed.' }),
+      mailboxesRemoved: t.exposeInt('mailboxes_removed', {
+        restName: 'mailboxes_removed',
+        description: 'Mailboxes removed with their mail.',
+      }),
+      aliasesRemoved: t.exposeInt('aliases_removed', { restName: 'aliases_removed', description: 'Aliases removed.' }),
     }),
   });
 
@@ -155,9 +174,13 @@ const MailSetup = builder.objectRef<Setup>('MailSetup').implement({
       description: 'Records to publish in its zone; empty without a domain.',
       resolve: (s) => s.records,
     }),
-    mx_host: t.exposeString('mx_host', { nullable: true, description: 'mail.<domain>; null without a domain.' }),
-    webmail_url: t.exposeString('webmail_url', { description: 'Webmail sign-in page.' }),
-    mail_ip: t.exposeString('mail_ip', { description: 'The address mail.<domain> points to.' }),
+    mxHost: t.exposeString('mx_host', {
+      restName: 'mx_host',
+      nullable: true,
+      description: 'mail.<domain>; null without a domain.',
+    }),
+    webmailUrl: t.exposeString('webmail_url', { restName: 'webmail_url', description: 'Webmail sign-in page.' }),
+    mailIp: t.exposeString('mail_ip', { restName: 'mail_ip', description: 'The address mail.<domain> points to.' }),
     client: t.field({ type: Client, description: 'Settings for mail programs.', resolve: (s) => s.client }),
   }),
 });
@@ -286,8 +309,13 @@ builder.mutationField('mailboxCreate', (t) =>
     }),
     type: Mailbox,
     args: {
-      domain_id: t.arg.int({ required: true, description: 'The mail domain id, from GET /mail/domains.' }),
-      local_part: t.arg.string({
+      domainId: t.arg.int({
+        restName: 'domain_id',
+        required: true,
+        description: 'The mail domain id, from GET /mail/domains.',
+      }),
+      localPart: t.arg.string({
+        restName: 'local_part',
         required: true,
         description: 'The part before @: 1 to 64 of letters, digits, . _ - +.',
         ...rules(MAIL_RULES.localPart),
@@ -297,13 +325,20 @@ builder.mutationField('mailboxCreate', (t) =>
         description: 'Stored hashed, never returned.',
         ...rules(MAIL_RULES.password),
       }),
-      quota_mb: t.arg.int({
+      quotaMb: t.arg.int({
+        restName: 'quota_mb',
         required: false,
         description: `Default ${QUOTA_DEFAULT_MB}.`,
         ...rules({ minimum: QUOTA_MIN_MB, maximum: QUOTA_MAX_MB }),
       }),
     },
-    resolve: (_root, args, ctx) => createMailbox(ctx, args),
+    resolve: (_root, args, ctx) =>
+      createMailbox(ctx, {
+        domain_id: args.domainId,
+        local_part: args.localPart,
+        password: args.password,
+        quota_mb: args.quotaMb,
+      }),
   }),
 );
 
@@ -359,8 +394,13 @@ builder.mutationField('mailAliasCreate', (t) =>
     }),
     type: MailAlias,
     args: {
-      domain_id: t.arg.int({ required: true, description: 'The mail domain id, from GET /mail/domains.' }),
-      source_local: t.arg.string({
+      domainId: t.arg.int({
+        restName: 'domain_id',
+        required: true,
+        description: 'The mail domain id, from GET /mail/domains.',
+      }),
+      sourceLocal: t.arg.string({
+        restName: 'source_local',
         required: true,
         description: 'The part before @ of the alias address.',
         ...rules(MAIL_RULES.localPart),
@@ -371,7 +411,8 @@ builder.mutationField('mailAliasCreate', (t) =>
         ...rules(MAIL_RULES.address),
       }),
     },
-    resolve: (_root, args, ctx) => createAlias(ctx, args),
+    resolve: (_root, args, ctx) =>
+      createAlias(ctx, { domain_id: args.domainId, source_local: args.sourceLocal, destination: args.destination }),
   }),
 );
 

@@ -60,7 +60,8 @@ const PoolProduct = builder.objectRef<Awaited<ReturnType<typeof poolCatalogue>>[
       description: 'Display name of the product.',
       ...example('Capacity pool, Frankfurt'),
     }),
-    rates_cents: t.field({
+    ratesCents: t.field({
+      restName: 'rates_cents',
       type: PoolUnitsType,
       resolve: (p) => p.rates_cents,
       description: 'Monthly price of one unit, in US cents.',

@@ -83,7 +83,8 @@ const summaryFields = (t: ObjectFieldBuilder<Types, Summary>) => ({
     description: 'The units in vCPUs, MB, GB and addresses.',
     resolve: (p: Summary) => p.quota,
   }),
-  rates_cents: t.field({
+  ratesCents: t.field({
+    restName: 'rates_cents',
     type: PoolUnitsType,
     resolve: (p: Summary) => p.rates_cents,
     description: 'Per-unit monthly prices the pool was sold at; resizes are charged at these.',
@@ -183,7 +184,8 @@ const ResizeQuote = builder.objectRef<Awaited<ReturnType<typeof quotePoolResize>
     differenceUsdCents: t.exposeInt('differenceUsdCents', {
       description: 'New monthly minus current monthly (negative when shrinking).',
     }),
-    charge_now_usd_cents: t.exposeInt('charge_now_usd_cents', {
+    chargeNowUsdCents: t.exposeInt('charge_now_usd_cents', {
+      restName: 'charge_now_usd_cents',
       description: 'Growth only, at the sold rates, prorated for the days left in the cycle.',
     }),
     daysLeft: t.exposeInt('daysLeft', { description: 'Days left in the current billing cycle.' }),

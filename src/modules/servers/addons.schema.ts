@@ -38,15 +38,21 @@ const ServerAddon = builder.objectRef<Awaited<ReturnType<typeof listServerAddons
     }),
     ipCount: t.exposeInt('ipCount', { description: 'IPv4 addresses it routes to the server.' }),
     active: t.exposeBoolean('active', { description: 'True when this add-on is attached to the server.' }),
-    monthly_usd_cents: t.exposeInt('monthly_usd_cents', { description: 'Monthly price in US cents.' }),
-    prorated_usd_cents: t.exposeInt('prorated_usd_cents', {
+    monthlyUsdCents: t.exposeInt('monthly_usd_cents', {
+      restName: 'monthly_usd_cents',
+      description: 'Monthly price in US cents.',
+    }),
+    proratedUsdCents: t.exposeInt('prorated_usd_cents', {
+      restName: 'prorated_usd_cents',
       description: 'What attaching it today costs: prorated to the end of the current cycle.',
     }),
-    owned_by_type: t.exposeBoolean('owned_by_type', {
+    ownedByType: t.exposeBoolean('owned_by_type', {
+      restName: 'owned_by_type',
       description: 'An add-on of this type is already active: detach it first.',
     }),
     available: t.exposeBoolean('available', { description: 'False while it is out of stock (stock_note says why).' }),
-    stock_note: t.exposeString('stock_note', {
+    stockNote: t.exposeString('stock_note', {
+      restName: 'stock_note',
       nullable: true,
       description: 'Why it cannot be attached now; null when in stock.',
     }),
