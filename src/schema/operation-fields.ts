@@ -39,7 +39,8 @@ export function pagedListQuery<Args extends Record<string, unknown> = Record<str
 /**
  * An operation whose only argument is the `id` of the resource in its path (get, delete, an
  * action): `idDescription` is the argument's description, `run` the service call and `options`
- * `operation({...})` (or an area's wrapper of it).
+ * `operation({...})` (or an area's wrapper of it); `restDetail` when REST answers the type's
+ * detail form (rest-name.ts).
  */
 export function idOperation(
   root: 'query' | 'mutation',
@@ -48,10 +49,12 @@ export function idOperation(
   idDescription: string,
   run: (ctx: RequestContext, id: string) => Promise<unknown>,
   options: ReturnType<typeof operation>,
+  restDetail = false,
 ): void {
   const field = (t: RootFieldBuilder<Types, Types['Root'], 'Query' | 'Mutation'>) =>
     t.field({
       ...options,
+      ...(restDetail ? { restDetail } : {}),
       type,
       args: { id: t.arg.id({ required: true, description: idDescription }) },
       resolve: (_root: unknown, args: { id: string }, ctx: RequestContext) => run(ctx, args.id),

@@ -19,14 +19,31 @@ import SchemaBuilder, {
  */
 class RestNamePlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override onOutputFieldConfig(fieldConfig: PothosOutputFieldConfig<Types>): PothosOutputFieldConfig<Types> {
-    const restName = (fieldConfig.pothosOptions as { restName?: string }).restName;
-    return restName ? { ...fieldConfig, extensions: { ...fieldConfig.extensions, restName } } : fieldConfig;
+    const { restName, restDetail } = fieldConfig.pothosOptions as { restName?: string; restDetail?: boolean };
+    if (!restName && !restDetail) return fieldConfig;
+    return {
+      ...fieldConfig,
+      extensions: {
+        ...fieldConfig.extensions,
+        ...(restName ? { restName } : {}),
+        ...(restDetail ? { restDetail } : {}),
+      },
+    };
   }
 
   override onInputFieldConfig(fieldConfig: PothosInputFieldConfig<Types>): PothosInputFieldConfig<Types> {
     const restName = (fieldConfig.pothosOptions as { restName?: string }).restName;
     return restName ? { ...fieldConfig, extensions: { ...fieldConfig.extensions, restName } } : fieldConfig;
   }
+}
+
+/**
+ * Spread into an object type's options: REST shows the type in two forms, the type itself (list
+ * items, without its `restDetail` fields) and this detail (with them), named and described here
+ * as OpenAPI names them. GraphQL has the one type.
+ */
+export function restDetailType(name: string, description: string) {
+  return { extensions: { restDetail: { name, description } } };
 }
 
 const pluginName = 'restName';
@@ -49,6 +66,11 @@ declare global {
     > {
       /** The field's name in REST bodies, OpenAPI and MCP, where it differs from the GraphQL name. */
       restName?: string;
+      /**
+       * REST's detail form of the type (restDetailType): on a field of an entity, REST shows it only
+       * in the detail (a ticket's messages); on an operation, REST answers the detail.
+       */
+      restDetail?: boolean;
     }
     export interface ArgFieldOptions<
       Types extends SchemaTypes = SchemaTypes,

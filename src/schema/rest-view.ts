@@ -1,10 +1,20 @@
-import { MapperKind, mapSchema } from '@graphql-tools/utils';
+import { MapperKind, mapSchema, rewireTypes } from '@graphql-tools/utils';
 import {
+  getNamedType,
+  GraphQLList,
+  GraphQLNonNull,
   GraphQLObjectType,
+  GraphQLSchema,
+  isListType,
+  isNonNullType,
+  lexicographicSortSchema,
   type GraphQLArgumentConfig,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
-  type GraphQLSchema,
+  type GraphQLFieldConfigMap,
+  type GraphQLNamedType,
+  type GraphQLObjectTypeConfig,
+  type GraphQLOutputType,
 } from 'graphql';
 
 const views = new WeakMap<GraphQLSchema, GraphQLSchema>();
@@ -16,6 +26,11 @@ const graphOnly = (extensions: unknown) => {
 
 /** The REST name declared on a field or argument (rest-name.ts), if it differs from the GraphQL name. */
 const restNameOf = (extensions: unknown) => (extensions as { restName?: string } | null | undefined)?.restName;
+/** A field REST shows only in its type's detail form, or an operation that answers it (rest-name.ts). */
+const isRestDetail = (extensions: unknown) => Boolean((extensions as { restDetail?: unknown } | null)?.restDetail);
+/** The detail form an object type declares (rest-name.ts `restDetailType`). */
+const detailTypeOf = (extensions: unknown) =>
+  (extensions as { restDetail?: { name: string; description: string } } | null | undefined)?.restDetail;
 
 /** The GraphQL name of a REST schema's field or argument that REST names differently; undefined where the names agree. */
 export function graphqlNameOf(element: { extensions?: unknown }): string | undefined {
@@ -24,35 +39,89 @@ export function graphqlNameOf(element: { extensions?: unknown }): string | undef
 
 /**
  * The schema as REST, OpenAPI and MCP see it, in the spec's names: without the graph
- * (schema/graph.ts) — no edges, no connections, no Node, no node/nodes — and with each field
- * and argument that declares a `restName` (rest-name.ts) under that name (it keeps its GraphQL
- * name as `graphqlName`). Nothing executes on it: each operation's REST projection
- * (rest-projection.ts) is built from it and runs on the full schema.
+ * (schema/graph.ts) — no edges, no connections, no Node, no node/nodes — with each field and
+ * argument that declares a `restName` (rest-name.ts) under that name (it keeps its GraphQL name
+ * as `graphqlName`), and each type that declares a detail form (`restDetailType`) as two types:
+ * itself without its `restDetail` fields, and the detail with them, which the operations
+ * marked `restDetail` answer. Sorted by REST's names. Nothing executes on it: each operation's
+ * REST projection (rest-projection.ts) is built from it and runs on the full schema.
  */
 export function restView(schema: GraphQLSchema): GraphQLSchema {
   let view = views.get(schema);
   if (!view) {
-    view = mapSchema(schema, {
-      [MapperKind.OBJECT_TYPE]: (type) => {
-        if (graphOnly(type.extensions)) return null;
-        const config = type.toConfig();
-        const fields: Record<string, GraphQLFieldConfig<unknown, unknown>> = {};
-        for (const [name, field] of Object.entries(config.fields))
-          if (!graphOnly(field.extensions)) {
-            const [restName, restField] = renamed(name, field);
-            fields[restName] = { ...restField, args: restArgs(field.args) };
-          }
-        return new GraphQLObjectType({
-          ...config,
-          fields,
-          interfaces: config.interfaces.filter((i) => !graphOnly(i.extensions)),
-        });
-      },
-      [MapperKind.INTERFACE_TYPE]: (type) => (graphOnly(type.extensions) ? null : type),
-    });
+    view = buildRestView(schema);
     views.set(schema, view);
   }
   return view;
+}
+
+function buildRestView(schema: GraphQLSchema): GraphQLSchema {
+  const details: GraphQLObjectTypeConfig<unknown, unknown>[] = [];
+  const detailOf = new Map<string, string>();
+  const mapped = mapSchema(schema, {
+    [MapperKind.OBJECT_TYPE]: (type) => {
+      if (graphOnly(type.extensions)) return null;
+      const config = type.toConfig();
+      const fields = restFields(config.fields);
+      const interfaces = config.interfaces.filter((i) => !graphOnly(i.extensions));
+      const detail = detailTypeOf(config.extensions);
+      if (detail) {
+        details.push({ ...config, ...detail, fields, interfaces: [], extensions: {} });
+        detailOf.set(config.name, detail.name);
+      }
+      const own = Object.fromEntries(
+        Object.entries(fields).filter(([, f]) => !(detail && isRestDetail(f.extensions))),
+      ) as GraphQLFieldConfigMap<unknown, unknown>;
+      return new GraphQLObjectType({ ...config, fields: own, interfaces });
+    },
+    [MapperKind.INTERFACE_TYPE]: (type) => (graphOnly(type.extensions) ? null : type),
+  });
+  if (!details.length) return lexicographicSortSchema(mapped);
+  // The detail types join the schema, and the operations marked restDetail answer them.
+  const config = mapped.toConfig();
+  const typeMap: Record<string, GraphQLNamedType> = {};
+  for (const type of config.types) typeMap[type.name] = type;
+  for (const detail of details) typeMap[detail.name] = new GraphQLObjectType(detail);
+  for (const root of [config.query, config.mutation]) {
+    if (!root) continue;
+    const rootConfig = root.toConfig();
+    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    for (const [name, field] of Object.entries(rootConfig.fields)) {
+      const detail = isRestDetail(field.extensions) && detailOf.get(getNamedType(field.type).name);
+      fields[name] = detail ? { ...field, type: retyped(field.type, typeMap[detail] as GraphQLObjectType) } : field;
+    }
+    typeMap[root.name] = new GraphQLObjectType({ ...rootConfig, fields });
+  }
+  const rewired = rewireTypes(typeMap, config.directives);
+  const rootOf = (type: GraphQLObjectType | null | undefined) =>
+    type ? (rewired.typeMap[type.name] as GraphQLObjectType) : undefined;
+  return lexicographicSortSchema(
+    new GraphQLSchema({
+      ...config,
+      query: rootOf(config.query),
+      mutation: rootOf(config.mutation),
+      subscription: rootOf(config.subscription),
+      types: Object.values(rewired.typeMap),
+      directives: rewired.directives,
+    }),
+  );
+}
+
+function restFields(fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldConfigMap<unknown, unknown> {
+  const out: Record<string, GraphQLFieldConfig<unknown, unknown>> = {};
+  for (const [name, field] of Object.entries(fields))
+    if (!graphOnly(field.extensions)) {
+      const [restName, restField] = renamed(name, field);
+      out[restName] = { ...restField, args: restArgs(field.args) };
+    }
+  return out;
+}
+
+/** The same wrapping (non-null, list) around another named type. */
+function retyped(type: GraphQLOutputType, named: GraphQLObjectType): GraphQLOutputType {
+  if (isNonNullType(type)) return new GraphQLNonNull(retyped(type.ofType, named));
+  if (isListType(type)) return new GraphQLList(retyped(type.ofType, named));
+  return named;
 }
 
 function renamed<C extends { extensions?: unknown }>(name: string, config: C): [string, C] {

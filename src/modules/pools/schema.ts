@@ -1,12 +1,14 @@
 import type { ObjectFieldBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { Node } from '../../schema/graph.ts';
+import { loaderOf, Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { LABEL_RULES, SERVER_STATES } from '../servers/server-row.ts';
+import type { RequestContext } from '../../schema/context.ts';
 import { listType } from '../../schema/pagination.ts';
+import { restDetailType } from '../../schema/rest-name.ts';
 import {
   createPool,
   deletePool,
@@ -27,6 +29,8 @@ import './members.schema.ts';
 
 type Summary = Awaited<ReturnType<typeof listPools>>['data'][number];
 type Detail = Awaited<ReturnType<typeof getPool>>;
+/** A pool read whole (its REST detail) carries these; one from a list or an edge reads them on demand. */
+type DetailParts = Partial<Omit<Detail, keyof Summary>>;
 
 const PoolQuota = builder.objectRef<Summary['quota']>('PoolQuota').implement({
   description: 'The pool units resolved: vCPUs, MB of RAM, GB of disk, IPv4 addresses.',
@@ -66,7 +70,7 @@ const PoolServer = builder.objectRef<Detail['servers'][number]>('PoolServer').im
   }),
 });
 
-const summaryFields = (t: ObjectFieldBuilder<Types, Summary>) => ({
+const summaryFields = (t: ObjectFieldBuilder<Types, Summary & DetailParts>) => ({
   id: t.exposeID('id', { description: 'The pool id (pool_…).' }),
   productId: t.exposeString('productId', {
     description: 'The pool product it was bought as.',
@@ -96,24 +100,41 @@ const summaryFields = (t: ObjectFieldBuilder<Types, Summary>) => ({
   createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the pool was bought.' }),
 });
 
-export const Pool = builder.objectRef<Summary>('Pool').implement({
+const detailOfPool = (ctx: RequestContext, pool: Summary & DetailParts): Promise<DetailParts> =>
+  pool.usage
+    ? Promise.resolve(pool)
+    : loaderOf(ctx, 'Pool.detail', (ids: readonly string[]) => Promise.all(ids.map((id) => getPool(ctx.db, id)))).load(
+        pool.id,
+      );
+
+// One type: REST shows its list items without usage, bounds and servers, and its detail (PoolDetail) with them.
+export const Pool = builder.objectRef<Summary & DetailParts>('Pool').implement({
   description: 'A capacity pool with its quotas, status, monthly price and renewal date.',
   interfaces: [Node],
-  fields: (t) => summaryFields(t),
-});
-
-const PoolDetail = builder.objectRef<Detail>('PoolDetail').implement({
-  description: 'A capacity pool with usage, bounds, sold rates and its servers.',
+  ...restDetailType('PoolDetail', 'A capacity pool with usage, bounds, sold rates and its servers.'),
   fields: (t) => ({
     ...summaryFields(t),
-    usage: t.field({ type: PoolUsage, description: 'What its servers hold now.', resolve: (p) => p.usage }),
+    usage: t.field({
+      restDetail: true,
+      type: PoolUsage,
+      description: 'What its servers hold now.',
+      resolve: async (p, _args, ctx) => (await detailOfPool(ctx, p)).usage!,
+    }),
     bounds: t.field({
+      restDetail: true,
       type: PoolBounds,
       nullable: true,
       description: 'The range each unit may be resized in; null when the product is no longer offered.',
-      resolve: (p) => p.bounds,
+      resolve: async (p, _args, ctx) => (await detailOfPool(ctx, p)).bounds ?? null,
     }),
-    servers: t.field({ type: [PoolServer], description: 'Its servers, oldest first.', resolve: (p) => p.servers }),
+    // `servers` is the graph's connection of whole servers; REST's pool detail lists these under that name.
+    members: t.field({
+      restDetail: true,
+      restName: 'servers',
+      type: [PoolServer],
+      description: 'Its servers, oldest first.',
+      resolve: async (p, _args, ctx) => (await detailOfPool(ctx, p)).servers!,
+    }),
   }),
 });
 
@@ -131,7 +152,7 @@ pagedListQuery('pools', PoolList, (ctx, args) => listPools(ctx.db, args), {
 idOperation(
   'query',
   'pool',
-  PoolDetail,
+  Pool,
   'The pool id.',
   (ctx, id) => getPool(ctx.db, id),
   operation({
@@ -142,6 +163,7 @@ idOperation(
     tool: 'pool_get',
     description: 'A capacity pool with its usage, bounds, unit rates in cents and its servers.',
   }),
+  true,
 );
 
 builder.mutationField('poolCreate', (t) =>
@@ -155,7 +177,8 @@ builder.mutationField('poolCreate', (t) =>
       description:
         'Buy a capacity pool of the given shape: the first month is debited from the wallet at once (400 when the balance does not cover it; nothing is charged), then it renews monthly. Servers created inside it cost nothing more.',
     }),
-    type: PoolDetail,
+    restDetail: true,
+    type: Pool,
     args: {
       productId: t.arg.string({
         required: true,
@@ -227,7 +250,8 @@ builder.mutationField('poolResize', (t) =>
       description:
         "Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool's servers or assigned addresses hold more than the new shape.",
     }),
-    type: PoolDetail,
+    restDetail: true,
+    type: Pool,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }), ...unitArgs(t) },
     resolve: (_root, args, ctx) => resizePool(ctx, args.id, args),
   }),

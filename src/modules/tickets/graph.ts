@@ -1,28 +1,11 @@
-import { builder } from '../../schema/builder.ts';
-import { accountListEdge, batchedList, edge, nodeKind } from '../../schema/graph.ts';
-import { Ticket, TicketMessage } from './schema.ts';
-import { listTickets, messagesByIds, messagesOfTickets, ticketsByIds } from './service.ts';
+import { accountListEdge, nodeKind } from '../../schema/graph.ts';
+import { Ticket } from './schema.ts';
+import { listTickets, messagesByIds, ticketsByIds } from './service.ts';
 
-// Support tickets in the graph: Account.tickets → messages.
+// Support tickets in the graph: Account.tickets (a ticket's messages are a field of Ticket).
 
 accountListEdge('tickets', 'tickets:read', Ticket, 'Support tickets, newest first.', (ctx, page) =>
   listTickets(ctx.db, page),
-);
-
-builder.objectField(Ticket, 'messages', (t) =>
-  t.field({
-    ...edge('tickets:read'),
-    type: [TicketMessage],
-    description: 'The thread, oldest first.',
-    resolve: (ticket, _args, ctx) =>
-      batchedList(
-        ctx,
-        'Ticket.messages',
-        ticket.id,
-        (ids) => messagesOfTickets(ctx.db, ids),
-        (m) => m.ticketId,
-      ),
-  }),
 );
 
 nodeKind({ prefix: 'tkt', typename: 'Ticket', scope: 'tickets:read', load: (ctx, ids) => ticketsByIds(ctx.db, ids) });

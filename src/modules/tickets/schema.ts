@@ -1,17 +1,19 @@
 import type { ObjectFieldBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { Node } from '../../schema/graph.ts';
+import { batchedList, Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listType } from '../../schema/pagination.ts';
+import { restDetailType } from '../../schema/rest-name.ts';
 import {
   closeTicket,
   createTicket,
   DEPARTMENTS,
   getTicket,
   listTickets,
+  messagesOfTickets,
   MESSAGE_AUTHORS,
   MESSAGE_MAX,
   MESSAGE_RULES,
@@ -49,13 +51,15 @@ const ticketFields = (t: ObjectFieldBuilder<Types, TicketView>) => ({
   createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was opened.' }),
 });
 
-export const Ticket = builder.objectRef<TicketView>('Ticket').implement({
+// One type: REST shows its list items without the thread and its detail (TicketDetail) with it.
+export const Ticket = builder.objectRef<TicketView & Partial<Pick<TicketDetail, 'messages'>>>('Ticket').implement({
   interfaces: [Node],
   description: 'A support ticket.',
+  ...restDetailType('TicketDetail', 'A support ticket with its message thread, oldest first.'),
   fields: (t) => ticketFields(t),
 });
 
-export const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('TicketMessage').implement({
+const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('TicketMessage').implement({
   interfaces: [Node],
   description: 'One message of a ticket thread.',
   fields: (t) => ({
@@ -66,13 +70,23 @@ export const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>
   }),
 });
 
-const TicketWithThread = builder.objectRef<TicketDetail>('TicketDetail').implement({
-  description: 'A support ticket with its message thread, oldest first.',
-  fields: (t) => ({
-    ...ticketFields(t),
-    messages: t.field({ type: [TicketMessage], description: 'The thread, oldest first.', resolve: (d) => d.messages }),
+builder.objectField(Ticket, 'messages', (t) =>
+  t.field({
+    restDetail: true,
+    type: [TicketMessage],
+    description: 'The thread, oldest first.',
+    // A ticket read whole (its REST detail) carries its thread; under a list, one read per level.
+    resolve: (ticket, _args, ctx) =>
+      ticket.messages ??
+      batchedList(
+        ctx,
+        'Ticket.messages',
+        ticket.id,
+        (ids) => messagesOfTickets(ctx.db, ids),
+        (m) => m.ticketId,
+      ),
   }),
-});
+);
 
 const TicketList = listType('TicketList', Ticket);
 
@@ -88,7 +102,7 @@ pagedListQuery('tickets', TicketList, (ctx, args) => listTickets(ctx.db, args), 
 idOperation(
   'query',
   'ticket',
-  TicketWithThread,
+  Ticket,
   'The ticket id.',
   (ctx, id) => getTicket(ctx.db, id),
   operation({
@@ -99,6 +113,7 @@ idOperation(
     tool: 'ticket_get',
     description: 'One support ticket with its whole message thread, oldest first.',
   }),
+  true,
 );
 
 builder.mutationField('ticketCreate', (t) =>
@@ -112,7 +127,8 @@ builder.mutationField('ticketCreate', (t) =>
       description: 'Open a support ticket with a first message; it starts `open`.',
       fires: ['ticket.created'],
     }),
-    type: TicketWithThread,
+    restDetail: true,
+    type: Ticket,
     args: {
       subject: t.arg.string({
         required: true,
@@ -150,7 +166,8 @@ builder.mutationField('ticketReply', (t) =>
       description:
         'Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one.',
     }),
-    type: TicketWithThread,
+    restDetail: true,
+    type: Ticket,
     args: {
       id: t.arg.id({ required: true, description: 'The ticket id.' }),
       body: t.arg.string({ required: true, description: `1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }),
@@ -162,7 +179,7 @@ builder.mutationField('ticketReply', (t) =>
 idOperation(
   'mutation',
   'ticketClose',
-  TicketWithThread,
+  Ticket,
   'The ticket id.',
   closeTicket,
   operation({
@@ -173,4 +190,5 @@ idOperation(
     tool: 'ticket_close',
     description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.',
   }),
+  true,
 );
