@@ -6,9 +6,8 @@
 // other field `limit: 50`).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { Kind, OperationTypeNode, print } from 'graphql';
-import { restView } from '../src/schema/rest-view.ts';
+import { print } from 'graphql';
+import { restProjection } from '../src/schema/rest-projection.ts';
 import { benchCustomer, loadServers, startBenchApp } from './lib.ts';
 
 const app = await startBenchApp();
@@ -35,16 +34,9 @@ process.exit(0);
 
 /** autocannon's arguments for the GraphQL document REST runs for `rootField`. */
 function graphqlRequest(rootField: string): string[] {
-  const node = buildOperationNodeForField({
-    schema: restView(app.running.app.schema),
-    kind: OperationTypeNode.QUERY,
-    field: rootField,
-    models: [],
-    ignore: [],
-    circularReferenceDepth: 2,
-  });
+  const { document } = restProjection(app.running.app.schema, { kind: 'query', name: rootField });
   const variables = rootField === 'server' ? { id: first.data[0].id } : { limit: 50 };
-  const body = JSON.stringify({ query: print({ kind: Kind.DOCUMENT, definitions: [node] }), variables });
+  const body = JSON.stringify({ query: print(document), variables });
   return [
     '-m',
     'POST',

@@ -1,12 +1,11 @@
-import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { Kind, OperationTypeNode, print } from 'graphql';
+import { print, type ExecutionResult } from 'graphql';
 import { anchorDatabase, anchorHandler } from './anchor.ts';
 import { dataLayerHandler } from './data-layer.ts';
 import { benchCustomer, load, loadServers, mountBeside, slicedLoad, startBenchApp, type SlicedRequest } from './lib.ts';
 import { loadOtherLists } from './read-fixture.ts';
 import type { Figure, Sizes } from './scenarios.ts';
 import { serviceHostname } from '../src/modules/hosting/service.ts';
-import { restView } from '../src/schema/rest-view.ts';
+import { restProjection, restResult } from '../src/schema/rest-projection.ts';
 
 const PREFIX = '/bench-anchor';
 const DATA_PREFIX = '/bench-data';
@@ -135,31 +134,27 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
     if (unknown?.length)
       throw new Error(`BENCH_READS: no read ${unknown.join(', ')} (reads: ${Object.keys(all).join(', ')}).`);
     const reads = only ? Object.fromEntries(only.map((n) => [n, all[n]])) : all;
-    // The REST view: the same selection REST answers, without the graph's edges.
-    const schema = restView(app.running.app.schema);
+    // Each read's REST projection: the same selection REST answers, run over /graphql.
+    const schema = app.running.app.schema;
     const targets: Record<string, SlicedRequest> = {};
     const compared: string[] = [];
     for (const [name, read] of Object.entries(reads)) {
-      const node = buildOperationNodeForField({
-        schema,
-        kind: OperationTypeNode.QUERY,
-        field: read.field,
-        models: [],
-        ignore: [],
-        circularReferenceDepth: 2,
-      });
+      const projection = restProjection(schema, { kind: 'query', name: read.field });
       const graphql: SlicedRequest = {
         path: '/graphql',
         method: 'POST',
         headers: { ...read.headers, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ query: print({ kind: Kind.DOCUMENT, definitions: [node] }), variables: read.variables }),
+        body: JSON.stringify({ query: print(projection.document), variables: read.variables }),
       };
       targets[`${name} anchor`] = { path: PREFIX + read.rest.slice('/v1'.length), headers: read.headers };
       targets[`${name} REST`] = { path: read.rest, headers: read.headers };
       targets[`${name} GraphQL`] = graphql;
       const anchorBody = await bodyOf(app.url, targets[`${name} anchor`]);
       const restBody = await bodyOf(app.url, targets[`${name} REST`]);
-      const graphqlBody = ((await bodyOf(app.url, graphql)) as { data: Record<string, unknown> }).data?.[read.field];
+      // A list's connection read as REST's envelope (the projection's flattening), to compare.
+      const graphqlBody = restResult(projection, (await bodyOf(app.url, graphql)) as ExecutionResult).data?.[
+        read.field
+      ];
       sameJson(`${read.rest} (REST) and the anchor`, restBody, anchorBody);
       sameJson(`${read.field} (GraphQL) and the anchor`, graphqlBody, anchorBody);
       if (read.dataLayer) {

@@ -1,9 +1,8 @@
-import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { Kind, OperationTypeNode, print } from 'graphql';
+import { print } from 'graphql';
 import { RateLimits, type RateLimitResult } from '../src/http/rate-limit.ts';
 import { benchCustomer, load, loadServers, mountBeside, slicedLoad, startBenchApp } from './lib.ts';
 import { rawBaselineHandler } from './raw-baseline.ts';
-import { restView } from '../src/schema/rest-view.ts';
+import { restProjection } from '../src/schema/rest-projection.ts';
 
 export interface Sizes {
   /** Seconds per load run. */
@@ -69,15 +68,8 @@ export async function restAndGraphql(
     await loadServers(app, c.accountId, 50, { nested: true });
     const unmount = mountBeside(app.running.server, '/bench-raw', rawBaselineHandler(app.running.app));
     const auth = { Authorization: `Bearer ${c.key}` };
-    const node = buildOperationNodeForField({
-      schema: restView(app.running.app.schema),
-      kind: OperationTypeNode.QUERY,
-      field: 'servers',
-      models: [],
-      ignore: [],
-      circularReferenceDepth: 2,
-    });
-    const query = print({ kind: Kind.DOCUMENT, definitions: [node] });
+    // The REST projection of GET /servers: the same data, the page as a connection.
+    const query = print(restProjection(app.running.app.schema, { kind: 'query', name: 'servers' }).document);
     const gqlBody = JSON.stringify({ query, variables: { limit: 50 } });
     const targets = {
       raw: { path: '/bench-raw/?limit=50', headers: auth },
@@ -101,7 +93,7 @@ export async function restAndGraphql(
     const viaGql = await ask(targets.graphql);
     const sameJson =
       JSON.stringify(sortKeys(viaRest)) === JSON.stringify(sortKeys(viaRaw)) &&
-      JSON.stringify(sortKeys(viaGql.data.servers)) === JSON.stringify(sortKeys(viaRaw));
+      JSON.stringify(sortKeys(viaGql.data.servers.data)) === JSON.stringify(sortKeys(viaRaw.data));
 
     // Warm every path up (JIT, caches, pool connections) before anything is measured, then one
     // run that switches between the three every half second (`slicedLoad`): the raw handler is served
@@ -238,7 +230,7 @@ export async function nestedQuery(sizes: Sizes): Promise<Figure[]> {
   const app = await startBenchApp();
   try {
     const figures: Figure[] = [];
-    const query = `query($limit: Int) { servers(limit: $limit) { data { id label ips { ip ptr } snapshots { id name } addons { id addonId } } } }`;
+    const query = `query($limit: Int) { servers(first: $limit) { nodes { id label ips { ip ptr } snapshots { id name } addons { id addonId } } } }`;
     const counts: number[] = [];
     const perRow: number[] = [];
     for (const n of sizes.nested) {
@@ -253,9 +245,9 @@ export async function nestedQuery(sizes: Sizes): Promise<Figure[]> {
         }).then((r) => r.json());
       await ask(`warm-${n}`);
       app.countSql(`count-${n}`);
-      const result = (await ask(`count-${n}`)) as { data: { servers: { data: unknown[] } } };
-      if (result.data.servers.data.length !== n)
-        throw new Error(`expected ${n} servers, got ${result.data.servers.data.length}`);
+      const result = (await ask(`count-${n}`)) as { data: { servers: { nodes: unknown[] } } };
+      if (result.data.servers.nodes.length !== n)
+        throw new Error(`expected ${n} servers, got ${result.data.servers.nodes.length}`);
       const statements = app.sqlFor(`count-${n}`);
       counts.push(statements);
       const reps = 3;

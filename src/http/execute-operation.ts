@@ -2,7 +2,7 @@ import type { ExecutionResult } from 'graphql';
 import type { App } from '../app-services.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import type { Operation } from '../schema/operation.ts';
-import { restProjection } from '../schema/rest-projection.ts';
+import { restProjection, restResult } from '../schema/rest-projection.ts';
 import type { YogaServer } from './graphql.ts';
 import { requestScope } from './request-scope.ts';
 
@@ -30,12 +30,14 @@ export function createOperationExecutor(app: App, yoga: YogaServer) {
       mcp: { readOnly: opts.readOnly },
     });
     const contextValue = await contextFactory();
-    return (await execute({
+    const projection = restProjection(app.schema, op);
+    const result = (await execute({
       schema,
-      document: restProjection(app.schema, op).document,
+      document: projection.document,
       variableValues: variables,
       contextValue,
     })) as ExecutionResult;
+    return restResult(projection, result);
   };
 }
 

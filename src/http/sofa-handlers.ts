@@ -5,12 +5,13 @@ import {
   parse,
   printSchema,
   type ExecutionArgs,
+  type ExecutionResult,
   type GraphQLSchema,
 } from 'graphql';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { RequestContext } from '../schema/context.ts';
 import { listOperations } from '../schema/operation.ts';
-import { restProjection } from '../schema/rest-projection.ts';
+import { restProjection, restResult, type RestProjection } from '../schema/rest-projection.ts';
 import { restView } from '../schema/rest-view.ts';
 import type { ServerContext, YogaServer } from './graphql.ts';
 import { restErrorResponse } from './rest-errors.ts';
@@ -59,13 +60,17 @@ export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandle
       const envelope = enveloped.get(args.contextValue as object);
       if (!envelope) throw new TypeError('sofa executed outside a request context.');
       // sofa's document names the operation; what runs on the full schema is its REST projection.
-      return envelope.execute({
-        ...args,
-        schema: envelope.schema,
-        document: restProjection(schema, operationOf(args)).document,
-        operationName: undefined,
-        variableValues: (args.contextValue as RequestContext).restVariables ?? {},
-      });
+      const projection = restProjection(schema, operationOf(args));
+      return restAnswer(
+        projection,
+        envelope.execute({
+          ...args,
+          schema: envelope.schema,
+          document: projection.document,
+          operationName: undefined,
+          variableValues: (args.contextValue as RequestContext).restVariables ?? {},
+        }),
+      );
     },
   } as unknown as Parameters<typeof createSofa>[0]);
   const router = createSofaRouter(sofa);
@@ -78,4 +83,10 @@ function operationOf(args: ExecutionArgs): { kind: 'query' | 'mutation'; name: s
   const root = definition?.selectionSet.selections[0];
   if (!definition || root?.kind !== Kind.FIELD) throw new TypeError('sofa executed a document without a root field.');
   return { kind: definition.operation === 'mutation' ? 'mutation' : 'query', name: root.name.value };
+}
+
+/** The REST body of an execution (a list envelope flattened); an event stream is not one. */
+async function restAnswer(projection: RestProjection, result: unknown) {
+  const done = await result;
+  return done && typeof done === 'object' && 'data' in done ? restResult(projection, done as ExecutionResult) : done;
 }

@@ -70,6 +70,8 @@ export function edge(scope: Scope) {
 export interface Connection<T> {
   nodes: T[];
   hasNextPage: boolean;
+  /** True when the page was asked for `after` a cursor (pages only go forward). */
+  hasPreviousPage?: boolean;
   endCursor: string | null;
   cursorOf(node: T): string;
   /** Counted only when the client asks for totalCount. */
@@ -111,12 +113,15 @@ export function connectionAfter(args: ConnectionArgs, kind: string): string | nu
   return args.after == null ? null : String(checkCursor(args.after, kind, 'after'));
 }
 
-/** A service's list page read for a connection: the service refuses a bad `cursor`, which here is `after`. */
-export async function pageForConnection<T>(read: Promise<Page<T>>): Promise<Page<T>> {
+/**
+ * A service's list page read for a connection: the service refuses a bad `cursor`, which in
+ * GraphQL is `after`. Run as an operation's REST projection (`rest`), the refusal keeps REST's words.
+ */
+export async function pageForConnection<T>(read: Promise<Page<T>>, rest = false): Promise<Page<T>> {
   try {
     return await read;
   } catch (e) {
-    if (e instanceof ApiError && e.extensions.field === 'cursor')
+    if (!rest && e instanceof ApiError && e.extensions.field === 'cursor')
       throw badRequest('after must be the endCursor of a previous page.', 'after');
     throw e;
   }
@@ -126,17 +131,40 @@ export async function pageForConnection<T>(read: Promise<Page<T>>): Promise<Page
 export function connectionOfPage<T extends { id: string | number }>(
   page: { data: T[]; hasMore: boolean },
   count?: () => Promise<number>,
+  after?: string | null,
 ): Connection<T> {
   const cursorOf = (n: T) => String(n.id);
   const last = page.data[page.data.length - 1];
-  return { nodes: page.data, hasNextPage: page.hasMore, endCursor: last ? cursorOf(last) : null, cursorOf, count };
+  return {
+    nodes: page.data,
+    hasNextPage: page.hasMore,
+    hasPreviousPage: after != null,
+    endCursor: last ? cursorOf(last) : null,
+    cursorOf,
+    count,
+  };
 }
 
+/** What a connection's fields read: a connection, or a service's page (`{ data, hasMore, nextCursor }`), a whole list among them. */
+export type ConnectionSource<T> = Connection<T> | Page<T>;
+
+const asConnection = <T>(source: ConnectionSource<T>): Connection<T> =>
+  'nodes' in source ? source : (connectionOfPage(source as Page<{ id: string | number }>) as Connection<T>);
+
 const PageInfo = builder.objectRef<Connection<unknown>>('PageInfo').implement({
-  description: 'Where a page of a connection ends and whether another follows.',
+  description: 'Where a page of a connection starts and ends, and whether pages come before or after it.',
   extensions: GRAPH_ONLY,
   fields: (t) => ({
     hasNextPage: t.exposeBoolean('hasNextPage', { description: 'True when another page follows.' }),
+    hasPreviousPage: t.boolean({
+      description: 'True when this page was asked for `after` a cursor (pages go forward, newest first).',
+      resolve: (c) => c.hasPreviousPage ?? false,
+    }),
+    startCursor: t.string({
+      nullable: true,
+      description: 'The cursor of the first item of this page; null when the page is empty.',
+      resolve: (c) => (c.nodes.length ? c.cursorOf(c.nodes[0]) : null),
+    }),
     endCursor: t.exposeString('endCursor', { nullable: true, description: 'Pass as `after` to get the next page.' }),
   }),
 });
@@ -150,8 +178,17 @@ export const connectionArgs = (t: { arg: ArgBuilder<Types> }) => ({
   after: t.arg.string({ required: false, description: 'endCursor of the previous page.' }),
 });
 
-/** The `<Name>Connection` and `<Name>Edge` types of a node type. */
+const connections = new Map<string, ObjectRef<Types, ConnectionSource<unknown>>>();
+
+/**
+ * The `<Name>Connection` and `<Name>Edge` types of a node type, made once per node type: every
+ * list of it, at the root or under a parent, is this connection. A root list's REST body is
+ * its `<Name>List` envelope (`restList`; the REST schema, rest-view.ts, and the projection,
+ * rest-projection.ts, derive it).
+ */
 export function connectionType<T>(name: string, node: ObjectRef<Types, unknown>) {
+  const made = connections.get(name);
+  if (made) return made as ObjectRef<Types, ConnectionSource<T>>;
   const Edge = builder.objectRef<{ node: T; cursor: string }>(`${name}Edge`).implement({
     description: `A ${name} item with its cursor.`,
     extensions: GRAPH_ONLY,
@@ -160,28 +197,33 @@ export function connectionType<T>(name: string, node: ObjectRef<Types, unknown>)
       node: t.field({ type: node, description: 'The item.', resolve: (e) => e.node }),
     }),
   });
-  return builder.objectRef<Connection<T>>(`${name}Connection`).implement({
+  const connection = builder.objectRef<ConnectionSource<T>>(`${name}Connection`).implement({
     description: `A page of ${name} items, newest first.`,
-    extensions: GRAPH_ONLY,
+    extensions: { ...GRAPH_ONLY, restList: `${name}List` },
     fields: (t) => ({
       edges: t.field({
         type: [Edge],
         description: 'The items of this page with their cursors.',
-        resolve: (c) => c.nodes.map((n) => ({ node: n, cursor: c.cursorOf(n) })),
+        resolve: (source) => {
+          const c = asConnection(source);
+          return c.nodes.map((n) => ({ node: n, cursor: c.cursorOf(n) }));
+        },
       }),
-      nodes: t.field({ type: [node], description: 'The items of this page.', resolve: (c) => c.nodes }),
+      nodes: t.field({ type: [node], description: 'The items of this page.', resolve: (c) => asConnection(c).nodes }),
       pageInfo: t.field({
         type: PageInfo,
-        description: 'Where this page ends and whether another follows.',
-        resolve: (c) => c as Connection<unknown>,
+        description: 'Where this page starts and ends and whether another follows.',
+        resolve: (c) => asConnection(c) as Connection<unknown>,
       }),
       totalCount: t.int({
         nullable: true,
         description: 'Items in the whole list (null where counting is not offered).',
-        resolve: (c) => c.count?.() ?? null,
+        resolve: (c) => asConnection(c).count?.() ?? null,
       }),
     }),
   });
+  connections.set(name, connection as ObjectRef<Types, ConnectionSource<unknown>>);
+  return connection;
 }
 
 // ------------------------------------------------------------------ global object identification
@@ -333,7 +375,11 @@ export function accountListEdge<T extends { id: string | number }>(
       description,
       args: connectionArgs(t),
       resolve: async (_account, args, ctx) =>
-        connectionOfPage(await pageForConnection(list(ctx, { limit: pageSize(args), cursor: args.after }))),
+        connectionOfPage(
+          await pageForConnection(list(ctx, { limit: pageSize(args), cursor: args.after })),
+          undefined,
+          args.after,
+        ),
     }),
   );
 }

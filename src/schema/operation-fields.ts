@@ -3,7 +3,9 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from './builder.ts';
 import type { RequestContext } from './context.ts';
 import { operation, type OperationMeta } from './operation.ts';
+import { connectionOfPage, pageForConnection, type Connection, type ConnectionSource } from './graph.ts';
 import { pageArgs } from './pagination.ts';
+import { isRestOperation } from './rest-projection.ts';
 import type { Page, PageArgs } from '../core/paging.ts';
 
 /**
@@ -15,25 +17,50 @@ import type { Page, PageArgs } from '../core/paging.ts';
 /** What every paged list says of its envelope, once (the operation's description ends with it; MCP says it in its instructions: src/mcp/conventions.ts). */
 export const PAGED_SENTENCE = ' A page of the list envelope; follow nextCursor while hasMore.';
 
+/** The same for GraphQL, where the list is a connection. */
+const CONNECTION_SENTENCE = ' A connection; follow pageInfo.endCursor while pageInfo.hasNextPage.';
+
 /**
- * A paged list operation, newest first: `limit`/`cursor` (plus any `args` of its own, such as
- * the parent's id), the list envelope `type`, and the paging sentence after its description.
+ * A paged list operation, newest first: `first`/`after` (REST's `limit`/`cursor`, plus any `args`
+ * of its own, such as the parent's id), the item's connection `type` (REST's list envelope), and
+ * the paging sentence after its description.
  */
 export function pagedListQuery<Args extends Record<string, unknown> = Record<string, never>>(
   name: string,
-  type: ObjectRef<Types, Page<unknown>>,
+  type: ObjectRef<Types, ConnectionSource<unknown>>,
   list: (ctx: RequestContext, args: PageArgs & Args, info: GraphQLResolveInfo) => Promise<Page<unknown>>,
   meta: OperationMeta,
   args?: (t: { arg: ArgBuilder<Types> }) => Record<string, ArgumentRef<Types, unknown>>,
 ): void {
   builder.queryField(name, (t) =>
     t.field({
-      ...operation({ ...meta, description: meta.description + PAGED_SENTENCE }),
+      ...operation({ ...meta, description: meta.description + CONNECTION_SENTENCE }),
+      restDescription: operation({ ...meta, description: meta.description + PAGED_SENTENCE }).description,
       type,
       args: { ...args?.(t), ...pageArgs(t) },
-      resolve: (_root, values, ctx, info) => list(ctx, values as PageArgs & Args, info),
+      resolve: (_root, values, ctx, info) =>
+        pagedList(
+          values,
+          info,
+          (page) => list(ctx, { ...values, ...page } as PageArgs & Args, info) as Promise<Page<{ id: string }>>,
+        ),
     }),
   );
+}
+
+/**
+ * A root list's page as a connection: `first`/`after` are the service's `limit`/`cursor`, and a
+ * refused cursor is named `after`, except in an operation's REST projection, where it is `cursor`.
+ */
+export async function pagedList<T extends { id: string | number }>(
+  args: { first?: number | null; after?: string | null },
+  info: GraphQLResolveInfo,
+  read: (page: PageArgs) => Promise<Page<T>>,
+): Promise<Connection<T>> {
+  // A service may refuse the cursor before it returns its promise.
+  const reading = (async () => read({ limit: args.first, cursor: args.after }))();
+  const page = await pageForConnection(reading, isRestOperation(info.operation));
+  return connectionOfPage(page, undefined, args.after);
 }
 
 /**

@@ -1,34 +1,39 @@
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
-import { PAGE_LIMITS, type Page } from '../core/paging.ts';
-import { builder, type Types } from './builder.ts';
+import { PAGE_LIMITS } from '../core/paging.ts';
+import type { Types } from './builder.ts';
 import type { InputRules } from '../core/input-rules.ts';
+import { connectionType } from './graph.ts';
 import { rules } from './input-rules.ts';
 
 // The Pothos bindings of paged lists; the paging itself (limits, keyset pages, cursor checks)
 // is src/core/paging.ts, which services use without loading Pothos.
 
-/** `limit` and `cursor` arguments, shared by every cursor-paginated list. */
+/**
+ * `first` and `after` arguments of a paged root list: REST calls them `limit` and `cursor`
+ * (the spec's names), with the same bounds, checked before anything runs.
+ */
 export const pageArgs = (t: { arg: ArgBuilder<Types> }, limits = PAGE_LIMITS) => ({
-  limit: t.arg.int({
+  first: t.arg.int({
     required: false,
+    restName: 'limit',
     description: `Items per page, 1 to ${limits.max} (default ${limits.fallback}).`,
     ...rules(limitRules(limits.max)),
   }),
-  cursor: t.arg.string({ required: false, description: 'nextCursor of the previous page.' }),
+  after: t.arg.string({
+    required: false,
+    restName: 'cursor',
+    description: 'endCursor of the previous page.',
+    restDescription: 'nextCursor of the previous page.',
+  }),
 });
 
 const limitRules = (max: number): InputRules => ({ minimum: 1, maximum: max });
 
-/** The list envelope `{ data, hasMore, nextCursor }` for an item type. */
-export function listType<T extends object>(name: string, item: ObjectRef<Types, T>) {
-  return builder.objectRef<Page<T>>(name).implement({
-    fields: (t) => ({
-      data: t.field({ type: [item], description: 'The items of this page.', resolve: (p) => p.data }),
-      hasMore: t.exposeBoolean('hasMore', { description: 'True when another page follows.' }),
-      nextCursor: t.exposeString('nextCursor', {
-        nullable: true,
-        description: 'Pass as cursor for the next page; null on the last.',
-      }),
-    }),
-  });
+/**
+ * The list of an item type: its connection (graph.ts), which REST shows as the envelope
+ * `{ data, hasMore, nextCursor }` named `<Item>List`. A resolver may answer a service's page
+ * (a whole list among them) as it is.
+ */
+export function listConnection<T extends object>(item: ObjectRef<Types, T>) {
+  return connectionType<T>(item.name, item as ObjectRef<Types, unknown>);
 }

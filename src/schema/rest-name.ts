@@ -19,22 +19,23 @@ import SchemaBuilder, {
  */
 class RestNamePlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override onOutputFieldConfig(fieldConfig: PothosOutputFieldConfig<Types>): PothosOutputFieldConfig<Types> {
-    const { restName, restDetail } = fieldConfig.pothosOptions as { restName?: string; restDetail?: boolean };
-    if (!restName && !restDetail) return fieldConfig;
-    return {
-      ...fieldConfig,
-      extensions: {
-        ...fieldConfig.extensions,
-        ...(restName ? { restName } : {}),
-        ...(restDetail ? { restDetail } : {}),
-      },
-    };
+    return withRestOptions(fieldConfig, ['restName', 'restDescription', 'restDetail']);
   }
 
   override onInputFieldConfig(fieldConfig: PothosInputFieldConfig<Types>): PothosInputFieldConfig<Types> {
-    const restName = (fieldConfig.pothosOptions as { restName?: string }).restName;
-    return restName ? { ...fieldConfig, extensions: { ...fieldConfig.extensions, restName } } : fieldConfig;
+    return withRestOptions(fieldConfig, ['restName', 'restDescription']);
   }
+}
+
+/** The REST options a field or argument declares, copied into its extensions. */
+function withRestOptions<C extends { pothosOptions: unknown; extensions?: unknown }>(config: C, keys: string[]): C {
+  const options = config.pothosOptions as Record<string, unknown>;
+  const declared = keys.filter((k) => options[k] !== undefined);
+  if (!declared.length) return config;
+  return {
+    ...config,
+    extensions: { ...(config.extensions as object), ...Object.fromEntries(declared.map((k) => [k, options[k]])) },
+  };
 }
 
 /**
@@ -66,6 +67,8 @@ declare global {
     > {
       /** The field's name in REST bodies, OpenAPI and MCP, where it differs from the GraphQL name. */
       restName?: string;
+      /** The description REST (OpenAPI, MCP) gives the field or operation, where it differs from GraphQL's. */
+      restDescription?: string;
       /**
        * REST's detail form of the type (restDetailType): on a field of an entity, REST shows it only
        * in the detail (a ticket's messages); on an operation, REST answers the detail.
@@ -79,6 +82,8 @@ declare global {
     > {
       /** The argument's name in REST (path, query or body) and MCP, where it differs from the GraphQL name. */
       restName?: string;
+      /** The argument's description in REST, where it differs from GraphQL's. */
+      restDescription?: string;
     }
   }
 }

@@ -6,12 +6,16 @@ import {
   TypeInfo,
   visit,
   visitWithTypeInfo,
+  getNamedType,
+  parse,
   type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import { listOperations, type Operation } from './operation.ts';
-import { graphqlNameOf, restView } from './rest-view.ts';
+import { graphqlNameOf, isRestEnvelope, restView } from './rest-view.ts';
 
 /**
  * An operation's REST projection: the document REST and MCP tools run for it on the full
@@ -24,10 +28,13 @@ import { graphqlNameOf, restView } from './rest-view.ts';
 export interface RestProjection {
   operation: Operation;
   document: DocumentNode;
+  /** The operation answers a list envelope: the result's connection is flattened (restResult). */
+  envelope: boolean;
 }
 
 const built = new WeakMap<GraphQLSchema, Map<string, RestProjection>>();
 const projectionDocuments = new WeakSet<DocumentNode>();
+const projectionOperations = new WeakSet<OperationDefinitionNode>();
 
 /** The REST projection of every operation, by `query.name` / `mutation.name`, in declaration order. */
 export function restProjections(schema: GraphQLSchema): Map<string, RestProjection> {
@@ -38,7 +45,9 @@ export function restProjections(schema: GraphQLSchema): Map<string, RestProjecti
     for (const operation of listOperations(rest)) {
       const document = projectionOf(rest, operation);
       projectionDocuments.add(document);
-      projections.set(`${operation.kind}.${operation.name}`, { operation, document });
+      projectionOperations.add(document.definitions[0] as OperationDefinitionNode);
+      const envelope = isRestEnvelope(getNamedType(operation.field.type));
+      projections.set(`${operation.kind}.${operation.name}`, { operation, document, envelope });
     }
     built.set(schema, projections);
   }
@@ -57,10 +66,36 @@ export function isRestProjection(document: DocumentNode): boolean {
   return projectionDocuments.has(document);
 }
 
+/** True for the operation of a projection document (a resolver's `info.operation`): its refusals name REST's arguments. */
+export function isRestOperation(operation: OperationDefinitionNode): boolean {
+  return projectionOperations.has(operation);
+}
+
+interface ConnectionResult {
+  data: unknown[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+/**
+ * The REST body of a projection's result: a list envelope's connection flattened into
+ * `{ data, hasMore, nextCursor }` (nextCursor null on the last page, as the spec's lists have it).
+ */
+export function restResult<R extends ExecutionResult>(projection: RestProjection, result: R): R {
+  const name = projection.operation.name;
+  const answer = result.data?.[name] as ConnectionResult | null | undefined;
+  if (!projection.envelope || !answer) return result;
+  const { hasNextPage, endCursor } = answer.pageInfo;
+  const envelope = { data: answer.data, hasMore: hasNextPage, nextCursor: hasNextPage ? endCursor : null };
+  return { ...result, data: { ...result.data, [name]: envelope } };
+}
+
 /** Every projection, as printed to schema/rest-projections.graphql. */
 export function printRestProjections(schema: GraphQLSchema): string {
   return `${[...restProjections(schema).values()].map((p) => print(p.document)).join('\n\n')}\n`;
 }
+
+const PAGE_INFO = (parse('{ pageInfo { hasNextPage endCursor } }').definitions[0] as OperationDefinitionNode)
+  .selectionSet.selections[0];
 
 function projectionOf(rest: GraphQLSchema, operation: Operation): DocumentNode {
   const node = buildOperationNodeForField({
@@ -80,13 +115,28 @@ function projectionOf(rest: GraphQLSchema, operation: Operation): DocumentNode {
       [Kind.FIELD]: {
         leave(field) {
           const def = typeInfo.getFieldDef();
+          const type = typeInfo.getType();
           const graphqlName = def && graphqlNameOf(def);
-          if (!graphqlName) return undefined;
-          return {
-            ...field,
-            alias: field.alias ?? { kind: Kind.NAME, value: field.name.value },
-            name: { kind: Kind.NAME, value: graphqlName },
-          };
+          let out: FieldNode = field;
+          if (graphqlName)
+            out = {
+              ...out,
+              alias: field.alias ?? { kind: Kind.NAME, value: field.name.value },
+              name: { kind: Kind.NAME, value: graphqlName },
+            };
+          // A list envelope reads its connection: `data: nodes { … }` and where the page ends.
+          if (type && isRestEnvelope(getNamedType(type)) && out.selectionSet)
+            out = {
+              ...out,
+              selectionSet: {
+                ...out.selectionSet,
+                selections: [
+                  ...out.selectionSet.selections.filter((s) => s.kind === Kind.FIELD && s.name.value === 'nodes'),
+                  PAGE_INFO,
+                ],
+              },
+            };
+          return out === field ? undefined : out;
         },
       },
       [Kind.ARGUMENT]: {

@@ -1,6 +1,7 @@
 import { MapperKind, mapSchema, rewireTypes } from '@graphql-tools/utils';
 import {
   getNamedType,
+  GraphQLBoolean,
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
@@ -8,6 +9,8 @@ import {
   isListType,
   isNonNullType,
   lexicographicSortSchema,
+  OperationTypeNode,
+  GraphQLString,
   type GraphQLArgumentConfig,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
@@ -31,6 +34,15 @@ const isRestDetail = (extensions: unknown) => Boolean((extensions as { restDetai
 /** The detail form an object type declares (rest-name.ts `restDetailType`). */
 const detailTypeOf = (extensions: unknown) =>
   (extensions as { restDetail?: { name: string; description: string } } | null | undefined)?.restDetail;
+/** The REST envelope a connection type answers at the root (graph.ts `connectionType`). */
+const restListOf = (extensions: unknown) => (extensions as { restList?: string } | null | undefined)?.restList;
+const restDescriptionOf = (extensions: unknown) =>
+  (extensions as { restDescription?: string } | null | undefined)?.restDescription;
+
+/** True for a REST list envelope type: its projection reads a connection (rest-projection.ts). */
+export function isRestEnvelope(type: { extensions?: unknown }): boolean {
+  return Boolean((type.extensions as { restEnvelope?: boolean } | null | undefined)?.restEnvelope);
+}
 
 /** The GraphQL name of a REST schema's field or argument that REST names differently; undefined where the names agree. */
 export function graphqlNameOf(element: { extensions?: unknown }): string | undefined {
@@ -43,7 +55,8 @@ export function graphqlNameOf(element: { extensions?: unknown }): string | undef
  * argument that declares a `restName` (rest-name.ts) under that name (it keeps its GraphQL name
  * as `graphqlName`), and each type that declares a detail form (`restDetailType`) as two types:
  * itself without its `restDetail` fields, and the detail with them, which the operations
- * marked `restDetail` answer. Sorted by REST's names. Nothing executes on it: each operation's
+ * marked `restDetail` answer; a root list (a connection) answers its `<Item>List` envelope
+ * `{ data, hasMore, nextCursor }`. Sorted by REST's names. Nothing executes on it: each operation's
  * REST projection (rest-projection.ts) is built from it and runs on the full schema.
  */
 export function restView(schema: GraphQLSchema): GraphQLSchema {
@@ -60,6 +73,8 @@ function buildRestView(schema: GraphQLSchema): GraphQLSchema {
   const detailOf = new Map<string, string>();
   const mapped = mapSchema(schema, {
     [MapperKind.OBJECT_TYPE]: (type) => {
+      // A connection a root list returns stays until that list is given its envelope (below).
+      if (restListOf(type.extensions)) return type;
       if (graphOnly(type.extensions)) return null;
       const config = type.toConfig();
       const fields = restFields(config.fields);
@@ -76,8 +91,8 @@ function buildRestView(schema: GraphQLSchema): GraphQLSchema {
     },
     [MapperKind.INTERFACE_TYPE]: (type) => (graphOnly(type.extensions) ? null : type),
   });
-  if (!details.length) return lexicographicSortSchema(mapped);
-  // The detail types join the schema, and the operations marked restDetail answer them.
+  // The detail types join the schema, and the operations marked restDetail answer them; the
+  // root lists answer their envelopes.
   const config = mapped.toConfig();
   const typeMap: Record<string, GraphQLNamedType> = {};
   for (const type of config.types) typeMap[type.name] = type;
@@ -87,11 +102,20 @@ function buildRestView(schema: GraphQLSchema): GraphQLSchema {
     const rootConfig = root.toConfig();
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     for (const [name, field] of Object.entries(rootConfig.fields)) {
-      const detail = isRestDetail(field.extensions) && detailOf.get(getNamedType(field.type).name);
-      fields[name] = detail ? { ...field, type: retyped(field.type, typeMap[detail] as GraphQLObjectType) } : field;
+      const original = schema.getRootType(root === config.query ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION);
+      const returns = getNamedType(original!.getFields()[graphqlNameOf(field) ?? name].type);
+      const list = restListOf(returns.extensions);
+      const detail = isRestDetail(field.extensions) && detailOf.get(returns.name);
+      if (list) {
+        const item = getNamedType((returns as GraphQLObjectType).getFields().nodes.type).name;
+        typeMap[list] ??= envelopeType(list, typeMap[item] as GraphQLObjectType);
+        fields[name] = { ...field, type: retyped(field.type, typeMap[list] as GraphQLObjectType) };
+      } else if (detail) fields[name] = { ...field, type: retyped(field.type, typeMap[detail] as GraphQLObjectType) };
+      else fields[name] = field;
     }
     typeMap[root.name] = new GraphQLObjectType({ ...rootConfig, fields });
   }
+  for (const [name, type] of Object.entries(typeMap)) if (restListOf(type.extensions)) delete typeMap[name];
   const rewired = rewireTypes(typeMap, config.directives);
   const rootOf = (type: GraphQLObjectType | null | undefined) =>
     type ? (rewired.typeMap[type.name] as GraphQLObjectType) : undefined;
@@ -105,6 +129,23 @@ function buildRestView(schema: GraphQLSchema): GraphQLSchema {
       directives: rewired.directives,
     }),
   );
+}
+
+/** The list envelope REST answers for a root list: its items are the connection's nodes. */
+function envelopeType(name: string, item: GraphQLObjectType): GraphQLObjectType {
+  return new GraphQLObjectType({
+    name,
+    extensions: { restEnvelope: true },
+    fields: {
+      data: {
+        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(item))),
+        description: 'The items of this page.',
+        extensions: { graphqlName: 'nodes' },
+      },
+      hasMore: { type: new GraphQLNonNull(GraphQLBoolean), description: 'True when another page follows.' },
+      nextCursor: { type: GraphQLString, description: 'Pass as cursor for the next page; null on the last.' },
+    },
+  });
 }
 
 function restFields(fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldConfigMap<unknown, unknown> {
@@ -124,10 +165,15 @@ function retyped(type: GraphQLOutputType, named: GraphQLObjectType): GraphQLOutp
   return named;
 }
 
-function renamed<C extends { extensions?: unknown }>(name: string, config: C): [string, C] {
+function renamed<C extends { extensions?: unknown; description?: string | null }>(
+  name: string,
+  config: C,
+): [string, C] {
+  const description = restDescriptionOf(config.extensions);
+  const described = description ? { ...config, description } : config;
   const restName = restNameOf(config.extensions);
-  if (!restName || restName === name) return [name, config];
-  return [restName, { ...config, extensions: { ...(config.extensions as object), graphqlName: name } }];
+  if (!restName || restName === name) return [name, described];
+  return [restName, { ...described, extensions: { ...(config.extensions as object), graphqlName: name } }];
 }
 
 function restArgs(args: GraphQLFieldConfigArgumentMap | undefined): GraphQLFieldConfigArgumentMap | undefined {

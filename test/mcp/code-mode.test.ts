@@ -167,13 +167,13 @@ describe('MCP code mode: the graphql toolset', () => {
   it('a nested query is answered in one call, equal to what /graphql returns', async () => {
     const client = await mcpClient(app.url, c.key, CODE_MODE);
     const query =
-      'query Estate($limit: Int) { account { email } servers(limit: $limit) { data { id label status ips { ip primary } snapshots { name status } } hasMore } }';
+      'query Estate($limit: Int) { account { email } servers(first: $limit) { nodes { id label status ips { ip primary } snapshots { name status } } pageInfo { hasNextPage } } }';
     const res = await execute(client, query, { variables: { limit: 5 }, operationName: 'Estate' });
     expect(res.isError).toBeFalsy();
     const viaGraphql = await gql(app, query, { key: c.key, variables: { limit: 5 } });
     expect(res.structuredContent).toEqual(viaGraphql.body);
     expect(JSON.parse(res.content[0].text)).toEqual(viaGraphql.body);
-    expect(res.structuredContent.data.servers.data).toEqual([
+    expect(res.structuredContent.data.servers.nodes).toEqual([
       expect.objectContaining({
         id: serverId,
         ips: [expect.objectContaining({ primary: true })],
@@ -266,10 +266,10 @@ describe('MCP code mode: the graphql toolset', () => {
   it('the /graphql limits apply with the same errors, and each call counts against the rate limit', async () => {
     const client = await mcpClient(app.url, c.key, CODE_MODE);
     const documents = [
-      `{ servers { data { ips { ${'a { '.repeat(GRAPHQL_LIMITS.maxDepth)}b${' }'.repeat(GRAPHQL_LIMITS.maxDepth)} } } } }`,
-      `{ ${Array.from({ length: 16 }, (_, i) => `s${i}: servers { data { id } }`).join(' ')} }`,
+      `{ servers { nodes { ips { ${'a { '.repeat(GRAPHQL_LIMITS.maxDepth)}b${' }'.repeat(GRAPHQL_LIMITS.maxDepth)} } } } }`,
+      `{ ${Array.from({ length: 16 }, (_, i) => `s${i}: servers { nodes { id } }`).join(' ')} }`,
       `{ ${'account { id } '.repeat(700)} }`,
-      '{ servers { data { nope } } }',
+      '{ servers { nodes { nope } } }',
       '{ servers { ',
     ];
     for (const query of documents) {
@@ -301,7 +301,7 @@ describe('MCP code mode: the graphql toolset', () => {
     const rest = async () =>
       Number((await app.call('GET', '/v1/servers', { key })).headers.get('x-ratelimit-remaining'));
     const r1 = await rest();
-    await execute(counted, '{ servers { data { id } } }');
+    await execute(counted, '{ servers { nodes { id } } }');
     await search(counted, { query: 'snapshot' });
     expect(remaining.slice(-2)).toEqual([r1 - 1, r1 - 2]);
     expect(await rest()).toBe(r1 - 3);

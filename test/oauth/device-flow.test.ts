@@ -188,7 +188,7 @@ describe('access tokens on every surface, with exactly the granted scopes', () =
   });
 
   it('GraphQL: the same', async () => {
-    const q = await gql(app, '{ servers { data { id } } }', { key: token });
+    const q = await gql(app, '{ servers { nodes { id } } }', { key: token });
     expect(q.status).toBe(200);
     const m = await gql(app, `mutation { serverPower(id: "${serverId}", action: stop) { id } }`, { key: token });
     expect(m.status).toBe(403);

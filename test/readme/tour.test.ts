@@ -83,7 +83,7 @@ describe("README's tour, run as printed against a live server", () => {
   it('GraphQL: one request returns servers with their addresses, snapshots and add-ons', async () => {
     const out = JSON.parse(await sh(snippet('graphql', 'sh')));
     expect(out.errors).toBeUndefined();
-    expect(out.data.servers.data).toEqual([
+    expect(out.data.servers.nodes).toEqual([
       {
         label: 'web-1',
         status: 'running',

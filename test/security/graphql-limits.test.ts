@@ -64,14 +64,14 @@ describe('GraphQL query limits', () => {
   });
 
   it('a plain query runs (and its SQL is seen)', async () => {
-    const { res, ran } = await send('{ account { id } servers { data { id } } }');
+    const { res, ran } = await send('{ account { id } servers { nodes { id } } }');
     expect(res.status, res.text).toBe(200);
     expect(ran.some((s) => /"Server"/.test(s))).toBe(true);
   });
 
   it(`refuses a document nested deeper than ${GRAPHQL_LIMITS.maxDepth}`, async () => {
     const n = GRAPHQL_LIMITS.maxDepth;
-    const deep = `{ servers { data { ips { ${'a { '.repeat(n)}b${' }'.repeat(n)} } } } }`;
+    const deep = `{ servers { nodes { ips { ${'a { '.repeat(n)}b${' }'.repeat(n)} } } } }`;
     expectRefused(await send(deep), new RegExp(`depth limit of ${n}`, 'i'));
   });
 
@@ -89,21 +89,21 @@ describe('GraphQL query limits', () => {
 
   it(`refuses more than ${GRAPHQL_LIMITS.maxAliases} aliases`, async () => {
     expectRefused(
-      await send(`{ ${Array.from({ length: 16 }, (_, i) => `s${i}: servers { data { id } }`).join(' ')} }`),
+      await send(`{ ${Array.from({ length: 16 }, (_, i) => `s${i}: servers { nodes { id } }`).join(' ')} }`),
       /aliases limit of 15/i,
     );
   });
 
   it(`refuses more than ${GRAPHQL_LIMITS.maxDirectives} directives`, async () => {
     expectRefused(
-      await send(`{ servers ${'@include(if: true) '.repeat(11)}{ data { id } } }`),
+      await send(`{ servers ${'@include(if: true) '.repeat(11)}{ nodes { id } } }`),
       /directives limit of 10/i,
     );
   });
 
   it(`refuses a document of more than ${GRAPHQL_LIMITS.maxTokens} tokens`, async () => {
     expectRefused(
-      await send(`{ servers { data { ${'id '.repeat(GRAPHQL_LIMITS.maxTokens)}} } }`),
+      await send(`{ servers { nodes { ${'id '.repeat(GRAPHQL_LIMITS.maxTokens)}} } }`),
       /token limit of 2000/i,
     );
   });
@@ -124,8 +124,8 @@ describe('GraphQL query limits', () => {
 
   it('refuses batching (an array body) before running anything', async () => {
     const { res, ran } = await send('', [
-      { query: '{ servers { data { id } } }' },
-      { query: '{ servers { data { id } } }' },
+      { query: '{ servers { nodes { id } } }' },
+      { query: '{ servers { nodes { id } } }' },
     ]);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(/batching/i);
@@ -139,7 +139,7 @@ describe('GraphQL query limits', () => {
     const invalid = await send('{ servers { nope } }');
     expectRefused(invalid, /Cannot query field "nope"/);
     expect(invalid.res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    const variables = await gql(app, 'query($l: Int) { servers(limit: $l) { data { id } } }', {
+    const variables = await gql(app, 'query($l: Int) { servers(first: $l) { nodes { id } } }', {
       key: c.key,
       variables: { l: 'ten' },
     });

@@ -126,7 +126,7 @@ describe('the same rules on GraphQL', () => {
 
   it('lacking the scope → 403 FORBIDDEN', async () => {
     const key = await app.admin('POST', `/admin/accounts/${owner.accountId}/api-keys`, { scopes: ['account:read'] });
-    const res = await gql(app, '{ servers { data { id } } }', { key: key.body.key });
+    const res = await gql(app, '{ servers { nodes { id } } }', { key: key.body.key });
     expect(res.status).toBe(403);
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', status: 403 });
   });

@@ -94,28 +94,32 @@ describe('a cursor the list did not issue', () => {
     expect(invoices.body).toMatchObject({ code: 'BAD_REQUEST', param: 'cursor' });
   });
 
-  it('GraphQL: the same refusal in extensions; the list’s own cursor pages', async () => {
+  it('GraphQL: each root list is a connection; a bad `after` → 400 naming after; its own endCursor pages', async () => {
+    // The REST projection runs the same connection; over /graphql the cursor is GraphQL's `after`.
     const failures: string[] = [];
     for (const op of paged) {
       const query = documentFor(schema, op);
       const res = await gql(app, query, { key: E.customer.key, variables: { ...argsFor(op, E), cursor: 'zzz' } });
       const err = res.body.errors?.[0];
       if (
-        err?.message !== MESSAGE ||
+        err?.message !== 'after must be the endCursor of a previous page.' ||
         err.extensions?.code !== 'BAD_REQUEST' ||
         err.extensions?.status !== 400 ||
+        err.extensions?.field !== 'after' ||
         res.body.data?.[op.name]
       )
         failures.push(`${op.name}: ${res.status} ${res.text.slice(0, 300)}`);
     }
-    const pools = paged.find((op) => op.meta.rest === 'GET /pools')!;
-    const first = await gql(app, documentFor(schema, pools), { key: E.customer.key, variables: { limit: 1 } });
-    const next = await gql(app, documentFor(schema, pools), {
-      key: E.customer.key,
-      variables: { limit: 1, cursor: first.body.data.pools.nextCursor },
-    });
+    const page = (after: string | null) =>
+      gql(app, 'query($a: String) { pools(first: 1, after: $a) { nodes { id } pageInfo { endCursor hasNextPage } } }', {
+        key: E.customer.key,
+        variables: { a: after },
+      });
+    const first = (await page(null)).body.data.pools;
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const next = await page(first.pageInfo.endCursor);
     expect(next.body.errors, next.text).toBeUndefined();
-    expect(next.body.data.pools.data[0].id).not.toBe(first.body.data.pools.data[0].id);
+    expect(next.body.data.pools.nodes[0].id).not.toBe(first.nodes[0].id);
     expect(failures).toEqual([]);
   });
 

@@ -224,6 +224,8 @@ describe('declared rules over the wire', () => {
     tool: string;
     message: string;
     param: string;
+    /** Where GraphQL names the argument otherwise: its call and refusal. */
+    graphql?: Pick<Refusal, 'varDefs' | 'args' | 'selection' | 'message' | 'param'>;
   }
 
   async function expectRefusedEverywhere(r: Refusal) {
@@ -233,15 +235,17 @@ describe('declared rules over the wire', () => {
     expect(rest.body).toEqual(expected);
 
     const kind = r.tool.endsWith('_list') || r.tool.endsWith('_get') ? 'query' : 'mutation';
-    const names = Object.keys(r.args);
+    // GraphQL may name the argument its own way (a list's `first` is REST's `limit`).
+    const g = { ...r, ...r.graphql };
+    const names = Object.keys(g.args);
     const withVars = await gql(
       app,
-      `${kind} (${r.varDefs}) { ${r.field}(${names.map((n) => `${n}: $${n}`).join(', ')}) ${r.selection} }`,
-      { key: c.key, variables: r.args },
+      `${kind} (${g.varDefs}) { ${g.field}(${names.map((n) => `${n}: $${n}`).join(', ')}) ${g.selection} }`,
+      { key: c.key, variables: g.args },
     );
     const literal = await gql(
       app,
-      `${kind} { ${r.field}(${names.map((n) => `${n}: ${JSON.stringify(r.args[n])}`).join(', ')}) ${r.selection} }`,
+      `${kind} { ${g.field}(${names.map((n) => `${n}: ${JSON.stringify(g.args[n])}`).join(', ')}) ${g.selection} }`,
       { key: c.key },
     );
     for (const res of [withVars, literal]) {
@@ -249,8 +253,8 @@ describe('declared rules over the wire', () => {
       expect(res.body.data ?? undefined).toBeUndefined();
       expect(res.body.errors).toHaveLength(1);
       expect(res.body.errors[0]).toMatchObject({
-        message: r.message,
-        extensions: { code: 'BAD_REQUEST', status: 400, field: r.param },
+        message: g.message,
+        extensions: { code: 'BAD_REQUEST', status: 400, field: g.param },
       });
     }
 
@@ -273,6 +277,13 @@ describe('declared rules over the wire', () => {
       tool: 'servers_list',
       message: 'limit must be an integer from 1 to 1000.',
       param: 'limit',
+      graphql: {
+        varDefs: '$first: Int',
+        args: { first: 0 },
+        selection: '{ pageInfo { hasNextPage } }',
+        message: 'first must be an integer from 1 to 1000.',
+        param: 'first',
+      },
     });
   });
 

@@ -3,7 +3,7 @@ import { StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
 
 export const SERVER_ROW_FIELDS = 'id label status productId vcpu ramMb diskGb createdAt ips { ip primary }';
-export const SERVERS_QUERY = `{ servers(limit: 100) { data { ${SERVER_ROW_FIELDS} } } }`;
+export const SERVERS_QUERY = `{ servers(first: 100) { nodes { ${SERVER_ROW_FIELDS} } } }`;
 
 export interface ServerRow {
   id: string;
@@ -58,12 +58,12 @@ export function ServerTable(props: { servers: ServerRow[] }) {
 
 /** /servers: every server of the account, refreshed live. */
 export function Servers() {
-  const servers = useLive<{ servers: { data: ServerRow[] } }>(SERVERS_QUERY, ['server.']);
+  const servers = useLive<{ servers: { nodes: ServerRow[] } }>(SERVERS_QUERY, ['server.']);
   return (
     <div>
       <h1>Servers</h1>
       <Section title="All servers" testid="server-list" state={servers}>
-        {(d) => <ServerTable servers={d.servers.data} />}
+        {(d) => <ServerTable servers={d.servers.nodes} />}
       </Section>
     </div>
   );

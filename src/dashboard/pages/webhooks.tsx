@@ -44,8 +44,8 @@ interface WebhookRow {
 
 function Deliveries(props: { webhookId: string }) {
   const [tick, setTick] = useState(0);
-  const state = useLive<{ webhookDeliveries: { data: DeliveryRow[] } }>(
-    `query($id: ID!) { webhookDeliveries(id: $id, limit: 50) { data { ${DELIVERY_FIELDS} } } }`,
+  const state = useLive<{ webhookDeliveries: { nodes: DeliveryRow[] } }>(
+    `query($id: ID!) { webhookDeliveries(id: $id, first: 50) { nodes { ${DELIVERY_FIELDS} } } }`,
     [''],
     { id: props.webhookId },
     tick,
@@ -65,7 +65,7 @@ function Deliveries(props: { webhookId: string }) {
   };
   if (state.error) return <p class="error">{state.error}</p>;
   if (!state.data) return <p class="muted">Loading…</p>;
-  const rows = state.data.webhookDeliveries.data;
+  const rows = state.data.webhookDeliveries.nodes;
   return (
     <div data-testid="deliveries">
       {message && <p class="muted">{message}</p>}
@@ -124,8 +124,8 @@ function Deliveries(props: { webhookId: string }) {
 
 export function Webhooks() {
   const [tick, setTick] = useState(0);
-  const list = useLive<{ webhooks: { data: WebhookRow[] } }>(
-    '{ webhooks(limit: 100) { data { id url description events isActive secret createdAt } } }',
+  const list = useLive<{ webhooks: { nodes: WebhookRow[] } }>(
+    '{ webhooks(first: 100) { nodes { id url description events isActive secret createdAt } } }',
     [],
     undefined,
     tick,
@@ -136,7 +136,7 @@ export function Webhooks() {
   const [created, setCreated] = useState<{ secret: string } | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
-    if (!selected && list.data?.webhooks.data.length) setSelected(list.data.webhooks.data[0].id);
+    if (!selected && list.data?.webhooks.nodes.length) setSelected(list.data.webhooks.nodes[0].id);
   }, [list.data]);
 
   const create = async (e: Event) => {
@@ -166,7 +166,7 @@ export function Webhooks() {
           <p class="error">{list.error}</p>
         ) : !list.data ? (
           <p class="muted">Loading…</p>
-        ) : list.data.webhooks.data.length === 0 ? (
+        ) : list.data.webhooks.nodes.length === 0 ? (
           <p class="muted">No subscriptions.</p>
         ) : (
           <div class="table-wrap">
@@ -182,7 +182,7 @@ export function Webhooks() {
                 </tr>
               </thead>
               <tbody>
-                {list.data.webhooks.data.map((w) => (
+                {list.data.webhooks.nodes.map((w) => (
                   <tr key={w.id} class={w.id === selected ? 'selected' : ''}>
                     <td class="mono small">{w.url}</td>
                     <td class="small wrap">{w.events.join(', ')}</td>

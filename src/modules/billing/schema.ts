@@ -4,7 +4,7 @@ import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import {
   getInvoice,
   INVOICE_PAGE_RULES,
@@ -240,9 +240,9 @@ export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('Wal
   }),
 });
 
-const WalletTransactionList = listType('WalletTransactionList', WalletTransaction);
+const WalletTransactionConnection = listConnection(WalletTransaction);
 
-pagedListQuery('walletTransactions', WalletTransactionList, (ctx, args) => listWalletTransactions(ctx.db, args), {
+pagedListQuery('walletTransactions', WalletTransactionConnection, (ctx, args) => listWalletTransactions(ctx.db, args), {
   summary: 'List wallet transactions',
   scope: 'billing:read',
   rest: 'GET /billing/wallet/transactions',

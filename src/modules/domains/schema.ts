@@ -4,7 +4,7 @@ import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import {
   getDomain,
   listDomains,
@@ -64,9 +64,9 @@ export const Domain = builder.objectRef<DomainView>('Domain').implement({
   }),
 });
 
-const DomainList = listType('DomainList', Domain);
+const DomainConnection = listConnection(Domain);
 
-pagedListQuery('domains', DomainList, (ctx, args) => listDomains(ctx.db, args), {
+pagedListQuery('domains', DomainConnection, (ctx, args) => listDomains(ctx.db, args), {
   summary: 'List domains',
   scope: 'domains:read',
   rest: 'GET /domains',

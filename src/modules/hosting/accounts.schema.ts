@@ -5,7 +5,7 @@ import { DNS_NAME_RULES } from '../../core/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { detachCustomDomain, setCustomDomain, verifyCustomDomain } from './custom-domains.ts';
 import { hostingDetail, listHosting, type HostingView, HOSTING_PROVISIONING } from './service.ts';
 import { CERT_STATES, CUSTOM_DOMAIN_STATES, HOSTING_STATES } from './service.ts';
@@ -107,9 +107,9 @@ export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').i
   }),
 });
 
-const HostingAccountList = listType('HostingAccountList', HostingAccount);
+const HostingAccountConnection = listConnection(HostingAccount);
 
-pagedListQuery('hostingAccounts', HostingAccountList, (ctx, args) => listHosting(ctx, args), {
+pagedListQuery('hostingAccounts', HostingAccountConnection, (ctx, args) => listHosting(ctx, args), {
   summary: 'List hosting accounts',
   scope: 'hosting:read',
   rest: 'GET /hosting',

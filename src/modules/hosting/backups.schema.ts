@@ -3,7 +3,7 @@ import { values } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
 import { BACKUP_STATES, createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
 import { panel, type Out } from './panel-operation.ts';
@@ -36,7 +36,7 @@ const HostingBackupRestore = builder.objectRef<Out<typeof restoreBackup>>('Hosti
   }),
 });
 
-const HostingBackupList = listType('HostingBackupList', HostingBackup);
+const HostingBackupConnection = listConnection(HostingBackup);
 
 builder.queryField('hostingBackups', (t) =>
   t.field({
@@ -44,7 +44,7 @@ builder.queryField('hostingBackups', (t) =>
       summary: 'List backups',
       description: 'The backups (restore points) of the site, newest first, whole.',
     }),
-    type: HostingBackupList,
+    type: HostingBackupConnection,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listBackups(ctx, args.id)),
   }),

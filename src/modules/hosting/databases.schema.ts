@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
 import { createDatabase, deleteDatabase, listDatabases } from './databases.ts';
 import { panel, type Out } from './panel-operation.ts';
@@ -32,7 +32,7 @@ const HostingDatabaseDeleted = builder
     }),
   });
 
-const HostingDatabaseList = listType('HostingDatabaseList', HostingDatabase);
+const HostingDatabaseConnection = listConnection(HostingDatabase);
 
 builder.queryField('hostingDatabases', (t) =>
   t.field({
@@ -40,7 +40,7 @@ builder.queryField('hostingDatabases', (t) =>
       summary: 'List databases',
       description: 'The extra MySQL databases of the account with their sizes, whole.',
     }),
-    type: HostingDatabaseList,
+    type: HostingDatabaseConnection,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listDatabases(ctx, args.id)),
   }),

@@ -3,7 +3,7 @@ import { example } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
 import {
   enableSshAccess,
@@ -49,7 +49,7 @@ const PathDeleted = builder.objectRef<{ path: string; deleted: boolean }>('Hosti
   }),
 });
 
-const HostingProtectedDirList = listType('HostingProtectedDirList', HostingProtectedDir);
+const HostingProtectedDirConnection = listConnection(HostingProtectedDir);
 
 builder.queryField('hostingProtectedDirs', (t) =>
   t.field({
@@ -57,7 +57,7 @@ builder.queryField('hostingProtectedDirs', (t) =>
       summary: 'List protected directories',
       description: 'The directories protected by HTTP basic auth, with their user, whole.',
     }),
-    type: HostingProtectedDirList,
+    type: HostingProtectedDirConnection,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listProtectedDirs(ctx, args.id)),
   }),

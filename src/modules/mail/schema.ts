@@ -4,7 +4,7 @@ import { rules } from '../../schema/input-rules.ts';
 import { DNS_NAME_RULES } from '../../core/input-rules.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import {
   type aliasView,
   createAlias,
@@ -88,9 +88,9 @@ export const MailAlias = builder.objectRef<ReturnType<typeof aliasView>>('MailAl
   }),
 });
 
-const MailDomainList = listType('MailDomainList', MailDomain);
-const MailboxList = listType('MailboxList', Mailbox);
-const MailAliasList = listType('MailAliasList', MailAlias);
+const MailDomainConnection = listConnection(MailDomain);
+const MailboxConnection = listConnection(Mailbox);
+const MailAliasConnection = listConnection(MailAlias);
 
 const MailDomainDeleted = builder
   .objectRef<Awaited<ReturnType<typeof disableMailDomain>>>('MailDomainDisabled')
@@ -208,7 +208,7 @@ builder.queryField('mailSetup', (t) =>
   }),
 );
 
-pagedListQuery('mailDomains', MailDomainList, (ctx, args) => listMailDomains(ctx.db, args), {
+pagedListQuery('mailDomains', MailDomainConnection, (ctx, args) => listMailDomains(ctx.db, args), {
   summary: 'List mail domains',
   scope: 'mail:read',
   rest: 'GET /mail/domains',
@@ -259,7 +259,7 @@ builder.mutationField('mailDomainDisable', (t) =>
 
 pagedListQuery<{ id: number }>(
   'mailDomainMailboxes',
-  MailboxList,
+  MailboxConnection,
   (ctx, args) => listMailboxes(ctx.db, args, args.id),
   {
     summary: 'List domain mailboxes',
@@ -274,7 +274,7 @@ pagedListQuery<{ id: number }>(
 
 pagedListQuery<{ id: number }>(
   'mailDomainAliases',
-  MailAliasList,
+  MailAliasConnection,
   (ctx, args) => listAliases(ctx.db, args.id, args),
   {
     summary: 'List aliases',
@@ -287,7 +287,7 @@ pagedListQuery<{ id: number }>(
   (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }),
 );
 
-pagedListQuery('mailboxes', MailboxList, (ctx, args) => listMailboxes(ctx.db, args), {
+pagedListQuery('mailboxes', MailboxConnection, (ctx, args) => listMailboxes(ctx.db, args), {
   summary: 'List all mailboxes',
   scope: 'mail:read',
   rest: 'GET /mail/mailboxes',

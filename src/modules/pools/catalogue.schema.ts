@@ -2,7 +2,7 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
 import { POOL_UNITS, type PoolUnits } from '../catalogue/service.ts';
 import { poolCatalogue, quotePool } from './service.ts';
@@ -75,7 +75,7 @@ const PoolProduct = builder.objectRef<Awaited<ReturnType<typeof poolCatalogue>>[
   }),
 });
 
-const PoolProductList = listType('PoolProductList', PoolProduct);
+const PoolProductConnection = listConnection(PoolProduct);
 
 builder.queryField('poolCatalogue', (t) =>
   t.field({
@@ -87,7 +87,7 @@ builder.queryField('poolCatalogue', (t) =>
       tool: 'pools_catalogue',
       description: 'The pool products with per-unit prices in cents and the bounds of each unit (slider ranges).',
     }),
-    type: PoolProductList,
+    type: PoolProductConnection,
     resolve: async (_root, _args, ctx) => wholeList(await poolCatalogue(ctx.db)),
   }),
 );

@@ -3,7 +3,7 @@ import { example } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { LABEL_RULES } from '../servers/server-row.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
 import { applyPoolIps, createServerInPool, listPoolIps, MAX_IP_CHANGES, MAX_POOL_SERVER_IPS } from './members.ts';
 
@@ -66,7 +66,7 @@ export const PoolIp = builder.objectRef<Awaited<ReturnType<typeof listPoolIps>>[
   }),
 });
 
-const PoolIpList = listType('PoolIpList', PoolIp);
+const PoolIpConnection = listConnection(PoolIp);
 
 builder.queryField('poolIps', (t) =>
   t.field({
@@ -79,7 +79,7 @@ builder.queryField('poolIps', (t) =>
       description:
         "Every IPv4 address of a pool's block with its PTR and the server holding it (null when free), whole.",
     }),
-    type: PoolIpList,
+    type: PoolIpConnection,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listPoolIps(ctx.db, args.id)),
   }),

@@ -7,7 +7,7 @@ import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { LABEL_RULES, SERVER_STATES } from '../servers/server-row.ts';
 import type { RequestContext } from '../../schema/context.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { restDetailType } from '../../schema/rest-name.ts';
 import {
   createPool,
@@ -138,9 +138,9 @@ export const Pool = builder.objectRef<Summary & DetailParts>('Pool').implement({
   }),
 });
 
-const PoolList = listType('PoolList', Pool);
+const PoolConnection = listConnection(Pool);
 
-pagedListQuery('pools', PoolList, (ctx, args) => listPools(ctx.db, args), {
+pagedListQuery('pools', PoolConnection, (ctx, args) => listPools(ctx.db, args), {
   summary: 'List pools',
   scope: 'servers:read',
   rest: 'GET /pools',

@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
 import { attachAddon, detachAddon, listServerAddons } from './addons.ts';
 import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
@@ -59,7 +59,7 @@ const ServerAddon = builder.objectRef<Awaited<ReturnType<typeof listServerAddons
   }),
 });
 
-const ServerAddonList = listType('ServerAddonList', ServerAddon);
+const ServerAddonConnection = listConnection(ServerAddon);
 
 builder.queryField('serverAddons', (t) =>
   t.field({
@@ -71,7 +71,7 @@ builder.queryField('serverAddons', (t) =>
       tool: 'server_addons_list',
       description: "The add-ons the server's plan offers, with monthly prices in cents and stock, in catalogue order.",
     }),
-    type: ServerAddonList,
+    type: ServerAddonConnection,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await listServerAddons(ctx, args.id)),
   }),

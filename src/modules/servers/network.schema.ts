@@ -5,7 +5,7 @@ import { HOST_NAME_RULES } from '../../core/input-rules.ts';
 import { example } from '../../schema/examples.ts';
 import { GRAPH_ONLY, Node } from '../../schema/graph.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
 import { listServerIps, setPtr } from './network.ts';
 
@@ -27,7 +27,7 @@ const ServerIp = builder.prismaObject('ServerIp', {
   }),
 });
 
-const ServerIpList = listType('ServerIpList', ServerIp);
+const ServerIpConnection = listConnection(ServerIp);
 
 builder.queryField('serverIps', (t) =>
   t.field({
@@ -39,10 +39,10 @@ builder.queryField('serverIps', (t) =>
       tool: 'server_ips_list',
       description: 'Every IP address of a server with its PTR (reverse DNS) record, whole.',
     }),
-    type: ServerIpList,
+    type: ServerIpConnection,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx, info) =>
-      wholeList(await listServerIps(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['data'] }))),
+      wholeList(await listServerIps(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['nodes'] }))),
   }),
 );
 

@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
 import { changePlan, planOptions, POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED } from './plans.ts';
 import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
@@ -29,7 +29,7 @@ const PlanOption = builder.objectRef<Awaited<ReturnType<typeof planOptions>>[num
   }),
 });
 
-const PlanOptionList = listType('PlanOptionList', PlanOption);
+const PlanOptionConnection = listConnection(PlanOption);
 
 builder.queryField('serverPlanOptions', (t) =>
   t.field({
@@ -43,7 +43,7 @@ builder.queryField('serverPlanOptions', (t) =>
       description:
         'The current plan and the plans a server can switch to in place (same family and disk size), cheapest first. 409 for a server inside a pool: it has no plan of its own.',
     }),
-    type: PlanOptionList,
+    type: PlanOptionConnection,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx) => wholeList(await planOptions(ctx.db, args.id)),
   }),

@@ -4,7 +4,7 @@ import { values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { INOPERABLE_409, SERVER_BUSY, SERVER_STATES } from './server-row.ts';
 import { readServer, SERVER_RELATIONS } from './server-reads.ts';
 import {
@@ -72,12 +72,12 @@ export const Server = builder.prismaObject('Server', {
   }),
 });
 
-const ServerList = listType('ServerList', Server);
+const ServerConnection = listConnection(Server);
 
 pagedListQuery(
   'servers',
-  ServerList,
-  (ctx, args, info) => listServers(ctx.db, args, queryFromInfo({ context: ctx, info, path: ['data'] })),
+  ServerConnection,
+  (ctx, args, info) => listServers(ctx.db, args, queryFromInfo({ context: ctx, info, path: ['nodes'] })),
   {
     summary: 'List servers',
     scope: 'servers:read',

@@ -5,7 +5,7 @@ import { values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { wholeList } from '../../core/paging.ts';
 import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY } from './server-row.ts';
 import {
@@ -38,7 +38,7 @@ const Snapshot = builder.prismaObject('Snapshot', {
   }),
 });
 
-const SnapshotList = listType('SnapshotList', Snapshot);
+const SnapshotConnection = listConnection(Snapshot);
 
 builder.queryField('serverSnapshots', (t) =>
   t.field({
@@ -50,10 +50,10 @@ builder.queryField('serverSnapshots', (t) =>
       tool: 'server_snapshots_list',
       description: 'The snapshots (restore points) of a server, newest first, whole.',
     }),
-    type: SnapshotList,
+    type: SnapshotConnection,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx, info) =>
-      wholeList(await listSnapshots(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['data'] }))),
+      wholeList(await listSnapshots(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['nodes'] }))),
   }),
 );
 

@@ -5,7 +5,7 @@ import { batchedList, Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType } from '../../schema/pagination.ts';
+import { listConnection } from '../../schema/pagination.ts';
 import { restDetailType } from '../../schema/rest-name.ts';
 import {
   closeTicket,
@@ -88,9 +88,9 @@ builder.objectField(Ticket, 'messages', (t) =>
   }),
 );
 
-const TicketList = listType('TicketList', Ticket);
+const TicketConnection = listConnection(Ticket);
 
-pagedListQuery('tickets', TicketList, (ctx, args) => listTickets(ctx.db, args), {
+pagedListQuery('tickets', TicketConnection, (ctx, args) => listTickets(ctx.db, args), {
   summary: 'List tickets',
   scope: 'tickets:read',
   rest: 'GET /tickets',

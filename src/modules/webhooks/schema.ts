@@ -3,9 +3,9 @@ import { values } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
-import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
+import { idOperation, pagedList, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
-import { listType, pageArgs } from '../../schema/pagination.ts';
+import { listConnection, pageArgs } from '../../schema/pagination.ts';
 import { EVENT_TYPES } from '../../events/catalog.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
 import { DELIVERY_STATES } from './delivery.ts';
@@ -42,7 +42,7 @@ export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
   }),
 });
 
-const WebhookList = listType('WebhookList', Webhook);
+const WebhookConnection = listConnection(Webhook);
 
 interface AttemptView {
   number: number;
@@ -138,9 +138,9 @@ export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery'
   }),
 });
 
-const WebhookDeliveryList = listType('WebhookDeliveryList', WebhookDelivery);
+const WebhookDeliveryConnection = listConnection(WebhookDelivery);
 
-pagedListQuery('webhooks', WebhookList, (ctx, args) => listWebhooks(ctx.db, args), {
+pagedListQuery('webhooks', WebhookConnection, (ctx, args) => listWebhooks(ctx.db, args), {
   summary: 'List webhooks',
   scope: 'webhooks:read',
   rest: 'GET /webhooks',
@@ -273,12 +273,12 @@ builder.queryField('webhookDeliveries', (t) =>
       description:
         'Recent deliveries of a subscription, newest first, with attempts, status codes, durations and the next attempt time.',
     }),
-    type: WebhookDeliveryList,
+    type: WebhookDeliveryConnection,
     args: {
       id: t.arg.id({ required: true, description: 'The webhook subscription id.' }),
       ...pageArgs(t, DELIVERY_PAGE_LIMITS),
     },
-    resolve: (_root, args, ctx) => listDeliveries(ctx.db, args.id, args),
+    resolve: (_root, args, ctx, info) => pagedList(args, info, (page) => listDeliveries(ctx.db, args.id, page)),
   }),
 );
 
