@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { gql } from '../helpers/graphql.ts';
+import { runningServer } from '../helpers/servers.ts';
+
+// GraphQL's one list shape: root lists are Relay connections with a complete PageInfo; REST's
+// { data, hasMore, nextCursor } is the same connection flattened by the operation's projection.
+
+let app: TestApp;
+let c: Customer;
+const servers: string[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp();
+  c = await app.customer({ scopes: ['servers:read', 'servers:write'], walletBalanceUsdCents: 1_000_000 });
+  for (const label of ['a', 'b', 'c']) servers.unshift(await runningServer(app, c, { label }));
+}, 120_000);
+afterAll(() => app?.stop());
+
+const page = (first: number, after?: string) =>
+  gql(
+    app,
+    `query($first: Int, $after: String) { servers(first: $first, after: $after) {
+      nodes { id } edges { cursor node { id } } totalCount
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+    { key: c.key, variables: { first, after } },
+  );
+
+describe('root lists are connections', () => {
+  it('pages newest first with a complete PageInfo, and REST answers the same pages as its envelope', async () => {
+    const one = await page(2);
+    expect(one.body.errors).toBeUndefined();
+    const first = one.body.data.servers;
+    expect(first.nodes.map((n: { id: string }) => n.id)).toEqual(servers.slice(0, 2));
+    expect(first.edges.map((e: { cursor: string }) => e.cursor)).toEqual(servers.slice(0, 2));
+    expect(first.pageInfo).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: servers[0],
+      endCursor: servers[1],
+    });
+    const two = (await page(2, first.pageInfo.endCursor)).body.data.servers;
+    expect(two.nodes.map((n: { id: string }) => n.id)).toEqual([servers[2]]);
+    expect(two.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: true,
+      startCursor: servers[2],
+      endCursor: servers[2],
+    });
+
+    const rest1 = await app.call('GET', '/v1/servers?limit=2', { key: c.key });
+    expect(Object.keys(rest1.body)).toEqual(['data', 'hasMore', 'nextCursor']);
+    expect(rest1.body.data.map((s: { id: string }) => s.id)).toEqual(servers.slice(0, 2));
+    expect(rest1.body).toMatchObject({ hasMore: true, nextCursor: first.pageInfo.endCursor });
+    const rest2 = await app.call('GET', `/v1/servers?limit=2&cursor=${rest1.body.nextCursor}`, { key: c.key });
+    // The last page: the connection's endCursor is the last item, REST's nextCursor null.
+    expect(rest2.body).toMatchObject({ hasMore: false, nextCursor: null });
+  });
+
+  it('a list REST answers whole is a connection without paging arguments', async () => {
+    const res = await gql(
+      app,
+      `{ serverIps(id: "${servers[0]}") { nodes { ip primary } pageInfo { hasNextPage hasPreviousPage } } }`,
+      { key: c.key },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.serverIps.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: false });
+    const rest = await app.call('GET', `/v1/servers/${servers[0]}/ips`, { key: c.key });
+    expect(rest.body).toEqual({ data: expect.any(Array), hasMore: false, nextCursor: null });
+    expect(rest.body.data.map((a: { ip: string }) => a.ip)).toEqual(
+      res.body.data.serverIps.nodes.map((a: { ip: string }) => a.ip),
+    );
+  });
+
+  it('limit and first are the same bound, each refused in its own name', async () => {
+    const rest = await app.call('GET', '/v1/servers?limit=1001', { key: c.key });
+    expect(rest.body).toMatchObject({
+      statusCode: 400,
+      param: 'limit',
+      message: 'limit must be an integer from 1 to 1000.',
+    });
+    const graph = await page(1001);
+    expect(graph.body.errors[0]).toMatchObject({
+      message: 'first must be an integer from 1 to 1000.',
+      extensions: { code: 'BAD_REQUEST', field: 'first' },
+    });
+  });
+});
