@@ -4,6 +4,7 @@ import {
   Kind,
   parse,
   printSchema,
+  type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   type GraphQLSchema,
@@ -35,6 +36,8 @@ type Enveloped = ReturnType<YogaServer['getEnveloped']>;
 export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandler {
   const operations = listOperations(schema);
   const enveloped = new WeakMap<object, Enveloped>();
+  // sofa builds one document per route, once: each is mapped to its projection on first use.
+  const projections = new WeakMap<DocumentNode, RestProjection>();
   const sofa = createSofa({
     // The REST schema (the spec's names, no graph edges), as sofa reads schemas: from SDL,
     // every type with its AST node. sofa derives its routes and variables from it.
@@ -60,7 +63,11 @@ export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandle
       const envelope = enveloped.get(args.contextValue as object);
       if (!envelope) throw new TypeError('sofa executed outside a request context.');
       // sofa's document names the operation; what runs on the full schema is its REST projection.
-      const projection = restProjection(schema, operationOf(args));
+      let projection = projections.get(args.document);
+      if (!projection) {
+        projection = restProjection(schema, operationOf(args));
+        projections.set(args.document, projection);
+      }
       return restAnswer(
         projection,
         envelope.execute({

@@ -9,7 +9,6 @@ import {
   isListType,
   isNonNullType,
   lexicographicSortSchema,
-  OperationTypeNode,
   GraphQLString,
   type GraphQLArgumentConfig,
   type GraphQLFieldConfig,
@@ -102,8 +101,7 @@ function buildRestView(schema: GraphQLSchema): GraphQLSchema {
     const rootConfig = root.toConfig();
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     for (const [name, field] of Object.entries(rootConfig.fields)) {
-      const original = schema.getRootType(root === config.query ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION);
-      const returns = getNamedType(original!.getFields()[graphqlNameOf(field) ?? name].type);
+      const returns = getNamedType(field.type);
       const list = restListOf(returns.extensions);
       const detail = isRestDetail(field.extensions) && detailOf.get(returns.name);
       if (list) {
