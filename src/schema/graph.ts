@@ -96,12 +96,14 @@ export function connectionOf<T extends { id: string | number }>(
   rows: T[],
   first: number,
   count?: () => Promise<number>,
+  after?: string | null,
 ): Connection<T> {
   const nodes = rows.length > first ? rows.slice(0, first) : rows;
   const cursorOf = (n: T) => String(n.id);
   return {
     nodes,
     hasNextPage: rows.length > first,
+    hasPreviousPage: after != null,
     endCursor: nodes.length ? cursorOf(nodes[nodes.length - 1]) : null,
     cursorOf,
     count,
@@ -329,7 +331,7 @@ export async function batchedConnection<K, T extends { id: string | number }>(
   const loader = loaderOf<K, T[]>(ctx, `${name}:${first}:${args.after ?? ''}`, async (keys) =>
     groupBy(keys, await fetch(keys, args.after), parentOf),
   );
-  return connectionOf((await loader.load(parent)).slice(0, first + 1), first);
+  return connectionOf((await loader.load(parent)).slice(0, first + 1), first, undefined, args.after);
 }
 
 /** A list under each parent of a list, batched the same way (bounded lists: a ticket's messages). */

@@ -57,6 +57,20 @@ describe('root lists are connections', () => {
     expect(rest2.body).toMatchObject({ hasMore: false, nextCursor: null });
   });
 
+  it("the graph's own connections say the same of where a page starts", async () => {
+    const res = await gql(
+      app,
+      `{ account { first: servers(first: 1) { pageInfo { hasPreviousPage startCursor } }
+                   next: servers(first: 1, after: "${servers[0]}") { pageInfo { hasPreviousPage startCursor } } } }`,
+      { key: c.key },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.account).toEqual({
+      first: { pageInfo: { hasPreviousPage: false, startCursor: servers[0] } },
+      next: { pageInfo: { hasPreviousPage: true, startCursor: servers[1] } },
+    });
+  });
+
   it('a list REST answers whole is a connection without paging arguments', async () => {
     const res = await gql(
       app,

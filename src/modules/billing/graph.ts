@@ -37,6 +37,8 @@ builder.objectField(Wallet, 'transactions', (t) =>
     resolve: async (_w, args, ctx) =>
       connectionOfPage(
         await pageForConnection(listWalletTransactions(ctx.db, { limit: pageSize(args), cursor: args.after })),
+        undefined,
+        args.after,
       ),
   }),
 );
@@ -49,9 +51,8 @@ builder.prismaObjectField('Account', 'invoices', (t) =>
     args: connectionArgs(t),
     resolve: async (_a, args, ctx) => {
       const first = pageSize(args);
-      return connectionOf(await invoicePage(ctx.db, first, connectionAfter(args, 'inv')), first, () =>
-        countInvoices(ctx.db),
-      );
+      const rows = await invoicePage(ctx.db, first, connectionAfter(args, 'inv'));
+      return connectionOf(rows, first, () => countInvoices(ctx.db), args.after);
     },
   }),
 );

@@ -39,7 +39,7 @@ builder.objectField(Pool, 'servers', (t) =>
         `Pool.servers:${JSON.stringify(args)}:${pathKey(info.path)}`,
         (ids) => serversOfPools(ctx.db, ids, filter, { first, after }, nodesQuery(ctx, info, 'Server')),
       );
-      return connectionOf((await loader.load(pool.id)) as { id: string }[], first);
+      return connectionOf((await loader.load(pool.id)) as { id: string }[], first, undefined, args.after);
     },
   }),
 );

@@ -63,7 +63,7 @@ builder.prismaObjectField('Account', 'servers', (t) =>
         { first, after: connectionAfter(args, 'srv') },
         nodesQuery(ctx, info, 'Server'),
       );
-      return connectionOf(rows, first, () => countServers(ctx.db, filter));
+      return connectionOf(rows, first, () => countServers(ctx.db, filter), args.after);
     },
   }),
 );
