@@ -200,7 +200,7 @@ export function connectionType<T>(name: string, node: ObjectRef<Types, unknown>)
     }),
   });
   const connection = builder.objectRef<ConnectionSource<T>>(`${name}Connection`).implement({
-    description: `A page of ${name} items, newest first.`,
+    description: `A page of ${name} items, in the order the list field gives.`,
     extensions: { ...GRAPH_ONLY, restList: `${name}List` },
     fields: (t) => ({
       edges: t.field({
