@@ -15,21 +15,20 @@ import { withClockTimestamps } from './db/timestamps.ts';
 import { databaseNamespace } from './db/namespace.ts';
 import { createEventStream, connectRedis } from './events/stream.ts';
 import { GaplessEventStream } from './events/gapless.ts';
-import { createAdminHandler } from './http/admin.ts';
+import { adminRouter } from './http/admin.ts';
 import { createHooksHandler } from './http/hooks.ts';
 import { createDashboardHandler } from './http/dashboard.ts';
 import { createDocsHandler } from './http/docs.ts';
 import { createOAuthHandler } from './http/oauth.ts';
-import { createApiHandler } from './http/api.ts';
+import { createPipeline } from './http/api.ts';
 import { createGraphQLServer } from './http/graphql.ts';
 import { createDocumentExecutor, createOperationExecutor } from './http/execute-operation.ts';
 import { buildToolCatalog } from './mcp/catalog.ts';
 import { createCodeModeRunner } from './mcp/code-mode.ts';
-import { createMcpHandler } from './mcp/http.ts';
+import { createMcpExecutor } from './mcp/http.ts';
 import { attachGraphQLWs } from './http/graphql-ws.ts';
 import { Metrics } from './http/metrics.ts';
 import { buildOpenApi } from './http/openapi.ts';
-import { handleOps } from './http/ops.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { v1Router } from './http/rest-routes.ts';
 import { sofaHandler } from './http/sofa-handlers.ts';
@@ -179,21 +178,29 @@ export async function startApp(
 
   const dashboard = createDashboardHandler(app);
   const docs = createDocsHandler(app);
-  const server = createHttpServer(app, {
-    api: createApiHandler(app, yoga, restRoutes, restHandler, () => openApi, docs.graphiql),
-    admin: createAdminHandler(app),
-    hooks: createHooksHandler(app),
-    mcp: createMcpHandler(
-      app,
-      toolCatalog,
-      createOperationExecutor(app, yoga),
-      createCodeModeRunner(schema, createDocumentExecutor(app, yoga)),
-    ),
-    ops: (req, res, p) => handleOps(app, req, res, p),
-    oauth: createOAuthHandler(app, dashboard.devicePage),
-    docs: docs.handle,
-    dashboard: dashboard.handle,
-  });
+  const pipeline = createPipeline(
+    app,
+    {
+      v1: restRoutes,
+      admin: adminRouter,
+      openApi: () => openApi,
+      graphiql: docs.graphiql,
+      oauth: createOAuthHandler(app, dashboard.devicePage),
+      hooks: createHooksHandler(app),
+      docs: docs.handle,
+      dashboard: dashboard.handle,
+    },
+    {
+      yoga,
+      sofa: restHandler,
+      mcp: createMcpExecutor(
+        toolCatalog,
+        createOperationExecutor(app, yoga),
+        createCodeModeRunner(schema, createDocumentExecutor(app, yoga)),
+      ),
+    },
+  );
+  const server = createHttpServer(app, pipeline);
   const graphqlWs = attachGraphQLWs(server, app, yoga);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
