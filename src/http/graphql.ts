@@ -40,7 +40,7 @@ export const GRAPHQL_LIMITS = {
   maxTokens: 2000,
 } as const;
 
-/** What the HTTP layer hands to yoga for each request (see api.ts). */
+/** What the HTTP layer hands to yoga for each request (stages/execute.ts). */
 export type ServerContext = Omit<RequestContext, 'db' | 'request'>;
 export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 
