@@ -11,7 +11,7 @@
  */
 
 /** The JSON type of an event's payload field: what webhook documentation declares and emitters are typed by. */
-export interface PayloadField {
+interface PayloadField {
   type: string | readonly string[];
   format?: string;
   examples?: readonly string[];
@@ -36,6 +36,8 @@ export interface AreaManifest {
     toolset: { offered: 'by default' | 'on request'; order: number };
     /** The first word of each of its MCP tool names (`server_power` → `server`). */
     toolPrefixes: readonly string[];
+    /** The OpenAPI document's event delivery (its `webhooks` section) is under this area's tag. */
+    eventDeliveries?: true;
     /** Scopes of other areas its operations use (pools are bought and read with the servers scopes). */
     borrowedScopes?: readonly string[];
   };

@@ -7,6 +7,7 @@ export const webhooksArea = defineArea({
     tag: 'Webhook subscriptions: an https URL receives the account\'s events, signed (see "Webhooks and their signature" above), with a delivery log and redelivery.',
     toolset: { offered: 'by default', order: 7 },
     toolPrefixes: ['webhook', 'webhooks'],
+    eventDeliveries: true,
   },
   scopes: {
     'webhooks:read': 'Webhook subscriptions and delivery logs',
