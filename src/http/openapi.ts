@@ -240,8 +240,8 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
       in: 'path',
       required: true,
       schema: { type: 'string' },
-      description: m[1] === 'id' ? 'The hosting account id.' : 'The backup id.',
-      example: exampleOf(GraphQLID, m[1], { parent: m[1] === 'id' ? 'hosting' : undefined }),
+      description: route.params[m[1]].description,
+      example: exampleOf(GraphQLID, m[1], { parent: route.params[m[1]].noun }),
     }));
     const query = route.query.map((q) => ({
       name: q.name,

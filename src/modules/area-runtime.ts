@@ -24,7 +24,7 @@ export interface DueRenewal {
 }
 
 /** A resource kind billing renews (src/modules/billing/renewals.ts); the invoice purpose is the manifest's. */
-export interface RenewalHooks {
+interface RenewalHooks {
   due(prisma: PrismaClient, now: Date): Promise<DueRenewal[]>;
   extend(tx: Tx, id: string, from: Date, to: Date): Promise<boolean>;
   /** Falsy when the resource no longer exists (its invoice is then voided). */

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { isUniqueViolation, type Tx } from '../../db/tx.ts';
+import { isUniqueViolation } from '../../db/tx.ts';
 import type { ServerProvider } from '../../provider/types.ts';
 import type { AreaRuntime, DueRenewal } from '../area-runtime.ts';
 import { AREA_RUNTIMES } from '../runtimes.ts';
