@@ -43,11 +43,10 @@ import {
   CREDENTIALS_LISTENER_NAME,
   PrincipalCache,
 } from './modules/auth/principal-cache.ts';
-import * as servers from './modules/servers/service.ts';
 import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
 import { SimulatedHostingDriver } from './provider/hosting/simulated.ts';
-import { hostingCallbacks } from './modules/hosting/service.ts';
+import { AREA_RUNTIMES, driverCallbacks } from './modules/runtimes.ts';
 import { getSchema } from './schema/index.ts';
 import { restView } from './schema/rest-view.ts';
 
@@ -108,13 +107,16 @@ export async function startApp(
     clock.watch({ redisUrl: config.redisUrl, namespace, onError: warnOr('clock refresh failed') });
   await seedCatalogue(prisma);
 
-  const provider = new SimulatedProvider(servers.providerCallbacks, { provisionSeconds: config.provisionSeconds });
-  const hosting = new SimulatedHostingDriver(hostingCallbacks, {
+  // The drivers report finished upstream work to the areas that hand in their callbacks (runtime.ts).
+  const callbacks = driverCallbacks();
+  const provider = new SimulatedProvider(callbacks.serverDriver, { provisionSeconds: config.provisionSeconds });
+  const hosting = new SimulatedHostingDriver(callbacks.hostingDriver, {
     dataDir: config.dataDir,
     allowLocalGit: config.hostingAllowLocalGit,
   });
-  // One job table for the simulated datacenter: hosting provisioning runs beside the server jobs.
-  Object.assign(provider.jobHandlers, hosting.jobHandlers);
+  // One job table for the simulated datacenter: hosting provisioning runs beside the server jobs,
+  // and any area's own job kinds (its runtime's jobHandlers) beside them.
+  Object.assign(provider.jobHandlers, hosting.jobHandlers, ...AREA_RUNTIMES.map((r) => r.jobHandlers ?? {}));
   redis?.on('error', redisFailed);
   const events = new GaplessEventStream(
     createEventStream({ redisUrl: config.redisUrl, namespace, onError: redisFailed }),
