@@ -1,10 +1,19 @@
 import { buildASTSchema, type ExecutionArgs, type GraphQLSchema, parse, printSchema } from 'graphql';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { RequestContext } from '../schema/context.ts';
-import { listOperations } from '../schema/operation.ts';
+import { listOperations, type Operation } from '../schema/operation.ts';
 import { restView } from '../schema/rest-view.ts';
 import type { ServerContext, YogaServer } from './graphql.ts';
 import { restErrorResponse } from './rest-errors.ts';
+
+const BASE_PATH = '/v1';
+
+/** Where sofa's router serves an operation: a fixed path per operation (the spec's paths are rest-routes.ts's). */
+export function sofaUrl(origin: string, op: Operation): string {
+  return `${origin}${BASE_PATH}${operationPath(op)}`;
+}
+
+const operationPath = (op: Operation) => `/operations/${op.name}`;
 
 /** What runs a /v1 operation: the request (its path, method and headers) and what yoga's context is built from. */
 export type SofaHandler = (
@@ -20,7 +29,9 @@ type Enveloped = ReturnType<YogaServer['getEnveloped']>;
  * and its router (createSofaRouter, a fets router) serves them: the answer is what sofa's router
  * answers. The app's router (rest-routes.ts) has matched the request and built its variables
  * once (rest-variables.ts); sofa is handed a request without query or body and executes with
- * those variables.
+ * those variables. So sofa's router needs no path parameters either: each operation is
+ * registered under a fixed path of its own (`sofaUrl`), which fets finds in one map lookup
+ * where a parameterised path is tried pattern after pattern.
  */
 export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandler {
   const operations = listOperations(schema);
@@ -29,11 +40,11 @@ export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandle
     // The REST view (sofa selects every field of a return type; the graph's edges are
     // GraphQL-only), as sofa reads schemas: from SDL, every type with its AST node.
     schema: buildASTSchema(parse(printSchema(restView(schema)))),
-    basePath: '/v1',
+    basePath: BASE_PATH,
     routes: Object.fromEntries(
       operations.map((op) => [
         `${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`,
-        { method: op.method, path: op.path },
+        { method: op.method, path: operationPath(op) },
       ]),
     ),
     // Every object type is returned whole: sofa would otherwise cut "models" to { id }.

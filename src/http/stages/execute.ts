@@ -4,7 +4,7 @@ import { dispatchBinary } from '../binary-routes.ts';
 import type { YogaServer } from '../graphql.ts';
 import { opsAnswer } from '../ops.ts';
 import { isStreamed, jsonAnswer, readAnswer } from '../respond.ts';
-import type { SofaHandler } from '../sofa-handlers.ts';
+import { type SofaHandler, sofaUrl } from '../sofa-handlers.ts';
 import type { Exchange, Stage } from './exchange.ts';
 
 /** What executes the routes: yoga for GraphQL, sofa's router for /v1 operations, the MCP server for /mcp. */
@@ -43,7 +43,10 @@ export function execute(executors: Executors): Stage {
     switch (route.kind) {
       case 'operation': {
         // Headers only: the variables are the ones the variables stage built (sofa-handlers.ts).
-        const request = new FetchRequest(`${url.origin}${url.pathname}`, { method: x.method, headers: headersOf(req) });
+        const request = new FetchRequest(sofaUrl(url.origin, route.operation), {
+          method: x.method,
+          headers: headersOf(req),
+        });
         return settleWith(x, await sofa(request, { ...server(), restVariables: x.variables }));
       }
       case 'graphql': {
