@@ -326,8 +326,8 @@ export function accountListEdge<T extends { id: string | number }>(
   list: (ctx: RequestContext, page: PageArgs) => Promise<Page<T>>,
 ): void {
   const connection = connectionType<T>(node.name, node);
-  builder.prismaObjectField('Account', field, (t) =>
-    t.field({
+  builder.prismaObjectFields('Account', (t) => ({
+    [field]: t.field({
       ...edge(scope),
       type: connection,
       description,
@@ -335,5 +335,5 @@ export function accountListEdge<T extends { id: string | number }>(
       resolve: async (_account, args, ctx) =>
         connectionOfPage(await pageForConnection(list(ctx, { limit: pageSize(args), cursor: args.after }))),
     }),
-  );
+  }));
 }

@@ -54,8 +54,8 @@ builder.objectField(Pool, 'ips', (t) =>
   }),
 );
 
-builder.prismaObjectField(Server, 'pool', (t) =>
-  t.field({
+builder.prismaObjectFields(Server, (t) => ({
+  pool: t.field({
     ...edge('servers:read'),
     type: Pool,
     description: 'The capacity pool the server lives in; null for a standalone server.',
@@ -68,7 +68,7 @@ builder.prismaObjectField(Server, 'pool', (t) =>
       return loader.load(server.poolId);
     },
   }),
-);
+}));
 
 /** Where in the response a field sits, list indices left out: the pools of one list share one loader. */
 function pathKey(path: ResponsePath): string {
