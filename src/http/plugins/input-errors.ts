@@ -1,6 +1,6 @@
 import { getOperationAST, Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { apiErrorOf, badRequest, forbidden } from '../../errors.ts';
+import { apiErrorOf, badRequest, forbidden, unauthorized } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import { InputRuleRefusal, refusedArguments } from '../../schema/input-rules.ts';
 import type { OperationMeta } from '../../schema/operation.ts';
@@ -13,7 +13,7 @@ import { fallbackVariableMessage, isVariableError, variableProblems } from '../i
  * - values breaking their declared rules (refused by @pothos/plugin-validation before the
  *   resolver runs, schema/input-rules.ts): every broken rule of the field's arguments. The
  *   plugin checks values before scope-auth's check; a field the credential may not call is
- *   refused for that (403), whatever its values, as if the values were never looked at.
+ *   refused for that (401 or 403), whatever its values, as if the values were never looked at.
  */
 export function useInputErrorMessages(): Plugin {
   return {
@@ -44,8 +44,11 @@ function restateRefusal(args: ExecutionArgs, error: GraphQLError): GraphQLError[
   const field = rootField(args, String(error.path[0]));
   if (!field) return [error];
   const meta = field.extensions?.operation as OperationMeta | undefined;
-  const scopes = (args.contextValue as Partial<RequestContext>).principal?.scopes;
-  if (meta && !scopes?.has(meta.scope)) return [forbidden(`This credential lacks the scope "${meta.scope}".`)];
+  const principal = (args.contextValue as Partial<RequestContext>).principal;
+  // What scope-auth would have answered had it looked first (builder.ts unauthorizedError).
+  if (meta && !principal) return [unauthorized()];
+  if (meta && !principal?.scopes.has(meta.scope))
+    return [forbidden(`This credential lacks the scope "${meta.scope}".`)];
   const problems = refusedArguments(field, refusal.args);
   return problems.length ? problems.map((p) => new InputRuleRefusal(p.message, p.path, refusal.args)) : [error];
 }
