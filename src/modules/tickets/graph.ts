@@ -1,5 +1,6 @@
+import { groupBy } from '../../core/paging.ts';
 import { builder } from '../../schema/builder.ts';
-import { accountListEdge, batchedList, edge, nodeKind } from '../../schema/graph.ts';
+import { accountListEdge, edge, LOADER_OPTIONS, nodeKind } from '../../schema/graph.ts';
 import { Ticket, TicketMessage } from './schema.ts';
 import { listTickets, messagesByIds, messagesOfTickets, ticketsByIds } from './service.ts';
 
@@ -10,18 +11,13 @@ accountListEdge('tickets', 'tickets:read', Ticket, 'Support tickets, newest firs
 );
 
 builder.objectField(Ticket, 'messages', (t) =>
-  t.field({
+  t.loadableList({
     ...edge('tickets:read'),
-    type: [TicketMessage],
+    type: TicketMessage,
     description: 'The thread, oldest first.',
-    resolve: (ticket, _args, ctx) =>
-      batchedList(
-        ctx,
-        'Ticket.messages',
-        ticket.id,
-        (ids) => messagesOfTickets(ctx.db, ids),
-        (m) => m.ticketId,
-      ),
+    loaderOptions: LOADER_OPTIONS,
+    resolve: (ticket) => ticket.id,
+    load: async (ids: string[], ctx) => groupBy(ids, await messagesOfTickets(ctx.db, ids), (m) => m.ticketId),
   }),
 );
 
