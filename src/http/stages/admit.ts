@@ -43,6 +43,6 @@ function admissionOf(route: Route | undefined): 'customer' | 'operator' | 'none'
 }
 
 /** A read of /v1 that may end in 304 (conditional.ts): an operation's GET with If-None-Match (binary streams have no ETag). */
-export function isConditionalRead(x: Exchange): boolean {
+function isConditionalRead(x: Exchange): boolean {
   return x.route?.kind === 'operation' && x.method === 'GET' && x.req.headers['if-none-match'] !== undefined;
 }

@@ -32,7 +32,7 @@ export type Route =
   /** No route takes the request (404, 405): answered once the caller is admitted, as a route would be. */
   | { kind: 'unrouted'; surface: 'rest' | 'admin'; error: ApiError };
 
-export type AdminHandle = (
+type AdminHandle = (
   app: App,
   params: Record<string, string>,
   body: Record<string, unknown>,
@@ -90,7 +90,7 @@ export function surfaceOf(x: Exchange): Surface {
   return 'rest';
 }
 
-export function settled(x: Exchange): boolean {
+function settled(x: Exchange): boolean {
   return x.sent || x.answer !== undefined || x.error !== undefined || x.stream !== undefined;
 }
 
