@@ -3,6 +3,9 @@
 // importing no layer; core (input rules, paging: src/core) imports no layer either, and every
 // layer may use it. Data flows down, events flow back up through the stream, so no file imports
 // a layer above its own, and nothing imports in a circle. Checked by test/spine/layers.test.ts.
+// The area manifests (src/modules/<area>/manifest.ts and their one list, src/modules/areas.ts)
+// are data every layer reads: they sit below every layer, beside core, and import only core.
+const MANIFESTS = '^src/modules/([^/]+/manifest|areas)[.]ts$';
 const layer = (name, below) => ({
   name: `${name}-imports-only-below`,
   severity: 'error',
@@ -10,13 +13,20 @@ const layer = (name, below) => ({
   from: { path: `^src/${name}/` },
   to: {
     path: '^src/(http|mcp|dashboard|schema|modules|provider|db|events|egress|cluster|core)/',
-    pathNot: [`^src/(${[name, ...below].join('|')})/`],
+    pathNot: [`^src/(${[name, ...below].join('|')})/`, MANIFESTS],
   },
 });
 
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
+    {
+      name: 'manifests-are-data',
+      severity: 'error',
+      comment: 'an area manifest (or the list of them) imports only src/core and other manifests: every layer reads it',
+      from: { path: MANIFESTS },
+      to: { pathNot: ['^src/core/', MANIFESTS] },
+    },
     layer('egress', []),
     layer('core', []),
     {

@@ -15,21 +15,20 @@ import { withClockTimestamps } from './db/timestamps.ts';
 import { databaseNamespace } from './db/namespace.ts';
 import { createEventStream, connectRedis } from './events/stream.ts';
 import { GaplessEventStream } from './events/gapless.ts';
-import { createAdminHandler } from './http/admin.ts';
+import { adminRouter } from './http/admin.ts';
 import { createHooksHandler } from './http/hooks.ts';
 import { createDashboardHandler } from './http/dashboard.ts';
 import { createDocsHandler } from './http/docs.ts';
 import { createOAuthHandler } from './http/oauth.ts';
-import { createApiHandler } from './http/api.ts';
+import { createPipeline } from './http/api.ts';
 import { createGraphQLServer } from './http/graphql.ts';
 import { createDocumentExecutor, createOperationExecutor } from './http/execute-operation.ts';
 import { buildToolCatalog } from './mcp/catalog.ts';
 import { createCodeModeRunner } from './mcp/code-mode.ts';
-import { createMcpHandler } from './mcp/http.ts';
+import { createMcpExecutor } from './mcp/http.ts';
 import { attachGraphQLWs } from './http/graphql-ws.ts';
 import { Metrics } from './http/metrics.ts';
 import { buildOpenApi } from './http/openapi.ts';
-import { handleOps } from './http/ops.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { v1Router } from './http/rest-routes.ts';
 import { sofaHandler } from './http/sofa-handlers.ts';
@@ -44,11 +43,10 @@ import {
   CREDENTIALS_LISTENER_NAME,
   PrincipalCache,
 } from './modules/auth/principal-cache.ts';
-import * as servers from './modules/servers/service.ts';
 import { resolveWebhookSecretKey } from './modules/webhooks/secrets.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
 import { SimulatedHostingDriver } from './provider/hosting/simulated.ts';
-import { hostingCallbacks } from './modules/hosting/service.ts';
+import { AREA_RUNTIMES, driverCallbacks } from './modules/runtimes.ts';
 import { getSchema } from './schema/index.ts';
 import { restView } from './schema/rest-view.ts';
 
@@ -109,13 +107,16 @@ export async function startApp(
     clock.watch({ redisUrl: config.redisUrl, namespace, onError: warnOr('clock refresh failed') });
   await seedCatalogue(prisma);
 
-  const provider = new SimulatedProvider(servers.providerCallbacks, { provisionSeconds: config.provisionSeconds });
-  const hosting = new SimulatedHostingDriver(hostingCallbacks, {
+  // The drivers report finished upstream work to the areas that hand in their callbacks (runtime.ts).
+  const callbacks = driverCallbacks();
+  const provider = new SimulatedProvider(callbacks.serverDriver, { provisionSeconds: config.provisionSeconds });
+  const hosting = new SimulatedHostingDriver(callbacks.hostingDriver, {
     dataDir: config.dataDir,
     allowLocalGit: config.hostingAllowLocalGit,
   });
-  // One job table for the simulated datacenter: hosting provisioning runs beside the server jobs.
-  Object.assign(provider.jobHandlers, hosting.jobHandlers);
+  // One job table for the simulated datacenter: hosting provisioning runs beside the server jobs,
+  // and any area's own job kinds (its runtime's jobHandlers) beside them.
+  Object.assign(provider.jobHandlers, hosting.jobHandlers, ...AREA_RUNTIMES.map((r) => r.jobHandlers ?? {}));
   redis?.on('error', redisFailed);
   const events = new GaplessEventStream(
     createEventStream({ redisUrl: config.redisUrl, namespace, onError: redisFailed }),
@@ -179,21 +180,29 @@ export async function startApp(
 
   const dashboard = createDashboardHandler(app);
   const docs = createDocsHandler(app);
-  const server = createHttpServer(app, {
-    api: createApiHandler(app, yoga, restRoutes, restHandler, () => openApi, docs.graphiql),
-    admin: createAdminHandler(app),
-    hooks: createHooksHandler(app),
-    mcp: createMcpHandler(
-      app,
-      toolCatalog,
-      createOperationExecutor(app, yoga),
-      createCodeModeRunner(schema, createDocumentExecutor(app, yoga)),
-    ),
-    ops: (req, res, p) => handleOps(app, req, res, p),
-    oauth: createOAuthHandler(app, dashboard.devicePage),
-    docs: docs.handle,
-    dashboard: dashboard.handle,
-  });
+  const pipeline = createPipeline(
+    app,
+    {
+      v1: restRoutes,
+      admin: adminRouter,
+      openApi: () => openApi,
+      graphiql: docs.graphiql,
+      oauth: createOAuthHandler(app, dashboard.devicePage),
+      hooks: createHooksHandler(app),
+      docs: docs.handle,
+      dashboard: dashboard.handle,
+    },
+    {
+      yoga,
+      sofa: restHandler,
+      mcp: createMcpExecutor(
+        toolCatalog,
+        createOperationExecutor(app, yoga),
+        createCodeModeRunner(schema, createDocumentExecutor(app, yoga)),
+      ),
+    },
+  );
+  const server = createHttpServer(app, pipeline);
   const graphqlWs = attachGraphQLWs(server, app, yoga);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

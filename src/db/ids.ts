@@ -2,35 +2,21 @@ import { randomFillSync } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.ts';
 
 import { ID_ALPHABET as ALPHABET } from '../core/ids.ts';
+import { AREAS, type IdPrefixes } from '../modules/areas.ts';
 
-/** Prefix of every resource kind, so an id says what it is (`srv_...`). */
-export const ID_PREFIX = {
-  apiKey: 'key',
-  server: 'srv',
-  serverIp: 'ip',
-  snapshot: 'snap',
-  event: 'evt',
-  walletTransaction: 'txn',
-  providerJob: 'job',
-  upstream: 'up',
-  webhook: 'wh',
-  webhookDelivery: 'whd',
-  webhookAttempt: 'wha',
-  invoice: 'inv',
-  invoiceItem: 'invi',
-  domain: 'dom',
-  ticket: 'tkt',
-  ticketMessage: 'tmsg',
-  serverAddon: 'sad',
-  ssoToken: 'sso',
-  pool: 'pool',
-  hosting: 'hst',
-  hostingDatabase: 'hdb',
-  hostingCronJob: 'hcj',
-  hostingProtectedDir: 'hpd',
-  hostingBackup: 'hbk',
-  hostingSshSession: 'hss',
-} as const;
+/** The simulated datacenter's job queue and its upstream records (src/provider). */
+const PROVIDER_ID_PREFIX = { providerJob: 'job', upstream: 'up' } as const;
+
+/**
+ * Prefix of every resource kind, so an id says what it is (`srv_...`): each module declares the
+ * kinds it stores in its manifest (src/modules/<area>/manifest.ts, data only, so this layer may
+ * read it); the provider layer's own two are here, as it is no module.
+ */
+export const ID_PREFIX: IdPrefixes & typeof PROVIDER_ID_PREFIX = Object.assign(
+  {},
+  ...AREAS.map((a) => ('idPrefixes' in a ? a.idPrefixes : {})),
+  PROVIDER_ID_PREFIX,
+);
 
 /**
  * `<prefix>_` + 10 chars of millisecond time + 16 random chars (80 bits): ids sort by

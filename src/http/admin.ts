@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { App } from '../app-services.ts';
-import { type ApiError, apiErrorOf, badRequest, notFound, unauthorized } from '../errors.ts';
+import { type ApiError, badRequest, notFound, unauthorized } from '../errors.ts';
 import { accountView, createAccount } from '../modules/account/service.ts';
 import { mintApiKey, revokeApiKey, updateApiKey } from '../modules/auth/service.ts';
 import { getCatalogue } from '../modules/catalogue/service.ts';
@@ -12,13 +12,10 @@ import { orderServer } from '../modules/servers/service.ts';
 import { suspendServer } from '../modules/servers/suspension.ts';
 import { staffReply } from '../modules/tickets/service.ts';
 import { orderHosting, setSimulatedDns } from '../modules/hosting/service.ts';
-import { parseJsonBody, readBody } from './body.ts';
-import { requestScope } from './request-scope.ts';
-import { sendError, sendJson } from './respond.ts';
-import { noRoute, Router } from './router.ts';
+import { Router } from './router.ts';
 
 type Body = Record<string, unknown>;
-interface AdminRoute {
+export interface AdminRoute {
   method: string;
   path: string;
   /** Returns [status, body]. */
@@ -215,7 +212,8 @@ const ROUTES: AdminRoute[] = [
   },
 ];
 
-const ROUTER = new Router(ROUTES);
+/** The operator API's routes, matched by the pipeline's route stage (api.ts). */
+export const adminRouter = new Router(ROUTES);
 
 function timestampOrNull(value: unknown): Date | null {
   if (value === null) return null;
@@ -245,29 +243,4 @@ export function operatorRefusal(app: App, req: IncomingMessage): ApiError | unde
   if (!auth || !tokenMatches(auth[1], app.adminToken))
     return unauthorized('The operator API needs Authorization: Bearer $ADMIN_TOKEN.');
   return undefined;
-}
-
-export function createAdminHandler(app: App) {
-  return async function handleAdmin(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const method = req.method ?? 'GET';
-    try {
-      const refusal = operatorRefusal(app, req);
-      if (refusal) throw refusal;
-      const match = ROUTER.match(method, url.pathname);
-      if (match.kind !== 'found') throw noRoute(match, method, url.pathname);
-      const { route, params } = match;
-      requestScope.getStore()!.operation = `admin ${route.method} ${route.path}`;
-      const raw = method === 'GET' ? Buffer.alloc(0) : await readBody(req, app.config.bodyLimitBytes);
-      const body = parseJsonBody(req, raw) ?? {};
-      if (typeof body !== 'object' || body === null || Array.isArray(body))
-        throw badRequest('The request body must be a JSON object.');
-      const [status, result] = await route.handle(app, params, body as Body);
-      sendJson(res, status, result);
-    } catch (err) {
-      const api = apiErrorOf(err);
-      if (!api) throw err;
-      sendError(res, 'admin', api);
-    }
-  };
 }

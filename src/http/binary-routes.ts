@@ -4,13 +4,13 @@ import type { App } from '../app-services.ts';
 import { tenantClient } from '../db/tenant.ts';
 import { badRequest, forbidden, unauthorized } from '../errors.ts';
 import type { Principal } from '../modules/auth/service.ts';
-import { hostingBinaryRoutes } from '../modules/hosting/binary.ts';
+import { AREA_RUNTIMES } from '../modules/runtimes.ts';
 import type { BinaryResult, BinaryRoute } from '../schema/binary-operation.ts';
 import { sendJson } from './respond.ts';
 
-/** Every module's binary routes (declared in each module's binary.ts). */
+/** Every area's binary routes (handed in by its runtime, named by its manifest). */
 export function binaryRoutes(): BinaryRoute[] {
-  return [...hostingBinaryRoutes];
+  return AREA_RUNTIMES.flatMap((r) => r.binaryRoutes ?? []);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Answer } from './respond.ts';
  * whole representation: every /v1 read answers `application/json` and nothing else varies with
  * the request but the body (docs/REFERENCE.md: Conditional requests).
  *
- * Applied by api.ts to the answer of a REST GET operation. A 304 is not counted against the
+ * Applied by the pipeline's conditional stage (stages/conditional.ts) to the answer of a REST GET operation. A 304 is not counted against the
  * per-credential limit; that accounting is admission's (admit.ts `conditional`), which waits for
  * this status.
  */

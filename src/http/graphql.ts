@@ -10,7 +10,6 @@ import type { RequestContext } from '../schema/context.ts';
 import { tenantClient } from '../db/tenant.ts';
 import { useIdempotency } from './plugins/idempotency.ts';
 import { useInputErrorMessages } from './plugins/input-errors.ts';
-import { useInputRules } from './plugins/input-rules.ts';
 import { useMcpBoundary } from './plugins/mcp-boundary.ts';
 import { useOperationRateLimit } from './plugins/operation-rate-limit.ts';
 import { useParsedBody } from './plugins/parsed-body.ts';
@@ -40,7 +39,7 @@ export const GRAPHQL_LIMITS = {
   maxTokens: 2000,
 } as const;
 
-/** What the HTTP layer hands to yoga for each request (see api.ts). */
+/** What the HTTP layer hands to yoga for each request (stages/execute.ts). */
 export type ServerContext = Omit<RequestContext, 'db' | 'request'>;
 export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 
@@ -109,7 +108,6 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       useMcpBoundary(),
       useTextInput(),
       useInputErrorMessages(),
-      useInputRules(),
       useOperationRateLimit(limits),
       // Executes through graphql-jit: each document is compiled once (the plugin keeps an LRU
       // of compiled documents) into plain functions, which matters for REST and MCP, whose

@@ -3,6 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { MAX_ATTEMPTS, retrySchedule } from '../modules/webhooks/backoff.ts';
 import { DELIVERY_PAGE_LIMITS } from '../modules/webhooks/service.ts';
 import { PAGE_DEFAULT, PAGE_MAX } from '../core/paging.ts';
+import { AREAS } from '../modules/areas.ts';
 import { listOperations, RATE_LIMIT_CLASSES, type Area } from '../schema/operation.ts';
 import { OPT_IN_SCOPES, SCOPES, type Scope } from '../scopes.ts';
 import { IDEMPOTENCY_WINDOW_MS } from './plugins/idempotency.ts';
@@ -16,44 +17,10 @@ import { REQUESTS_PER_MINUTE } from './rate-limit.ts';
  * has the full detail.
  */
 
-/** The tags of the document, in the order a reader meets the API. */
-export const AREA_TAGS: readonly { name: Area; description: string }[] = [
-  { name: 'account', description: 'The account the credential belongs to.' },
-  {
-    name: 'servers',
-    description:
-      'Virtual servers: power, snapshots, reverse DNS, plan changes, add-ons, reinstall and termination. A server moves through `provisioning` → `running` ⇄ `stopped`, and `rebooting`, `restoring`, `reinstalling` or `suspended` for a while; an action its state forbids is a `409`. Changes fire `server.*` events.',
-  },
-  {
-    name: 'pools',
-    description:
-      'Capacity pools: a block of vCPU, RAM, disk and IPv4 bought by the month, inside which servers are free. Quotes price a selection or a resize without charging; buying debits the first month from the wallet, growth is charged prorated.',
-  },
-  {
-    name: 'hosting',
-    description:
-      'Web hosting accounts and their control panel: files, databases, backups, cron, git deploy, custom domain and certificate, PHP version, WAF, logs, statistics and browser SSH. The panel needs the opt-in `hosting:manage` scope. File upload and downloads are streamed (not available over GraphQL or MCP).',
-  },
-  {
-    name: 'mail',
-    description: 'Email hosting: mail domains, mailboxes, forwarding aliases and the DNS records a domain needs.',
-  },
-  {
-    name: 'domains',
-    description:
-      'Registered domains and their registrar settings: auto-renew, transfer lock, nameservers, WHOIS privacy.',
-  },
-  {
-    name: 'billing',
-    description: 'Invoices, the prepaid wallet, its transactions and auto-recharge. Money is always integer US cents.',
-  },
-  { name: 'tickets', description: 'Support tickets and their message threads.' },
-  {
-    name: 'webhooks',
-    description:
-      'Webhook subscriptions: an https URL receives the account\'s events, signed (see "Webhooks and their signature" above), with a delivery log and redelivery.',
-  },
-];
+/** The tags of the document, one per area in the order a reader meets the API (src/modules/areas.ts), described by its manifest. */
+export const AREA_TAGS: readonly { name: Area; description: string }[] = AREAS.flatMap((a) =>
+  'api' in a ? [{ name: a.name as Area, description: a.api.tag }] : [],
+);
 
 const hours = (ms: number) => ms / 3_600_000;
 

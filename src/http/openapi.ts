@@ -10,6 +10,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { EVENT_TYPES } from '../events/catalog.ts';
+import { AREAS } from '../modules/areas.ts';
 import { SCOPES } from '../scopes.ts';
 import { argumentsExample, exampleOf } from '../schema/examples.ts';
 import { inputSchemaOf, jsonSchemaOf, objectSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
@@ -42,7 +43,7 @@ function eventWebhook(): object {
       summary: 'Event delivery',
       description:
         'Each event of a subscribed kind is POSTed as JSON to the subscription\'s URL, signed (see "Webhooks and their signature"). Answer any 2xx within the timeout; anything else is retried.',
-      tags: ['webhooks'],
+      tags: AREAS.flatMap((a) => ('api' in a && 'eventDeliveries' in a.api ? [a.name] : [])),
       security: [],
       parameters: Object.entries(WEBHOOK_HEADERS).map(([name, [description, example]]) => ({
         name,
@@ -239,8 +240,8 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
       in: 'path',
       required: true,
       schema: { type: 'string' },
-      description: m[1] === 'id' ? 'The hosting account id.' : 'The backup id.',
-      example: exampleOf(GraphQLID, m[1], { parent: m[1] === 'id' ? 'hosting' : undefined }),
+      description: route.params[m[1]].description,
+      example: exampleOf(GraphQLID, m[1], { parent: route.params[m[1]].noun }),
     }));
     const query = route.query.map((q) => ({
       name: q.name,

@@ -1,21 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
-import { ApiError } from '../errors.ts';
-import { operatorRefusal } from './admin.ts';
-import { requestScope } from './request-scope.ts';
-import { sendError, sendJson } from './respond.ts';
-
+import { type Answer, jsonAnswer } from './respond.ts';
 /**
  * /healthz (the process answers), /readyz (200 when the database answers and migrations are
  * applied; reports Redis when configured, `degraded` but still 200 without it), /metrics
- * (operator token only, like /admin: its series describe traffic to every account).
+ * (operator token only, like /admin, checked by the admit stage: its series describe traffic
+ * to every account).
  */
-export async function handleOps(app: App, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-  // The surface routes only these three paths here, so the label set stays fixed.
-  requestScope.getStore()!.operation = path.slice(1);
-  if (req.method !== 'GET' && req.method !== 'HEAD')
-    return sendError(res, 'ops', new ApiError(405, 'Use GET.'), { Allow: 'GET' });
-  if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+export async function opsAnswer(app: App, path: '/healthz' | '/readyz' | '/metrics'): Promise<Answer> {
+  if (path === '/healthz') return jsonAnswer(200, { status: 'ok' });
   if (path === '/readyz') {
     const checks: Record<string, string> = { migrations: app.ready ? 'ok' : 'pending' };
     // A frozen dependency (connected, not answering) reads as unreachable within the probe's bound.
@@ -28,13 +20,10 @@ export async function handleOps(app: App, req: IncomingMessage, res: ServerRespo
     if (redis) checks.redis = redis;
     const ok = checks.database === 'ok' && checks.migrations === 'ok';
     const status = !ok ? 'not ready' : checks.redis === 'unreachable' ? 'degraded' : 'ready';
-    return sendJson(res, ok ? 200 : 503, { status, checks });
+    return jsonAnswer(ok ? 200 : 503, { status, checks });
   }
-  const refusal = operatorRefusal(app, req);
-  if (refusal) return sendError(res, 'ops', refusal);
   const text = await app.metrics.registry.metrics();
-  res.writeHead(200, { 'Content-Type': app.metrics.registry.contentType });
-  res.end(text);
+  return { status: 200, headers: { 'content-type': app.metrics.registry.contentType }, body: text };
 }
 
 const DATABASE_PROBE_MS = 2000;

@@ -18,6 +18,11 @@ export function sendJson(
   res.end(text);
 }
 
+/** A JSON answer, for the respond stage to send. */
+export function jsonAnswer(status: number, body: unknown): Answer {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) };
+}
+
 /** An error in the shape its surface speaks: the spec's error object, or GraphQL's `errors`. */
 export function sendError(
   res: ServerResponse,

@@ -11,11 +11,20 @@ import {
 } from 'graphql';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { RequestContext } from '../schema/context.ts';
-import { listOperations } from '../schema/operation.ts';
+import { listOperations, type Operation } from '../schema/operation.ts';
 import { restProjection, restResult, type RestProjection } from '../schema/rest-projection.ts';
 import { restView } from '../schema/rest-view.ts';
 import type { ServerContext, YogaServer } from './graphql.ts';
 import { restErrorResponse } from './rest-errors.ts';
+
+const BASE_PATH = '/v1';
+
+/** Where sofa's router serves an operation: a fixed path per operation (the spec's paths are rest-routes.ts's). */
+export function sofaUrl(origin: string, op: Operation): string {
+  return `${origin}${BASE_PATH}${operationPath(op)}`;
+}
+
+const operationPath = (op: Operation) => `/operations/${op.name}`;
 
 /** What runs a /v1 operation: the request (its path, method and headers) and what yoga's context is built from. */
 export type SofaHandler = (
@@ -31,7 +40,9 @@ type Enveloped = ReturnType<YogaServer['getEnveloped']>;
  * and its router (createSofaRouter, a fets router) serves them: the answer is what sofa's router
  * answers. The app's router (rest-routes.ts) has matched the request and built its variables
  * once (rest-variables.ts); sofa is handed a request without query or body and executes with
- * those variables.
+ * those variables. So sofa's router needs no path parameters either: each operation is
+ * registered under a fixed path of its own (`sofaUrl`), which fets finds in one map lookup
+ * where a parameterised path is tried pattern after pattern.
  */
 export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandler {
   const operations = listOperations(schema);
@@ -42,11 +53,11 @@ export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandle
     // The REST schema (the spec's names, no graph edges), as sofa reads schemas: from SDL,
     // every type with its AST node. sofa derives its routes and variables from it.
     schema: buildASTSchema(parse(printSchema(restView(schema)))),
-    basePath: '/v1',
+    basePath: BASE_PATH,
     routes: Object.fromEntries(
       operations.map((op) => [
         `${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`,
-        { method: op.method, path: op.path },
+        { method: op.method, path: operationPath(op) },
       ]),
     ),
     // Every object type is returned whole: sofa would otherwise cut "models" to { id }.

@@ -1,4 +1,5 @@
 import { isNonNullType, isObjectType, type GraphQLSchema } from 'graphql';
+import { AREAS } from '../modules/areas.ts';
 import type { Scope } from '../scopes.ts';
 import { inputSchemaOf, jsonSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
 import { isMcpTool, listOperations, type Area, type Operation } from '../schema/operation.ts';
@@ -10,17 +11,13 @@ export const CODE_MODE_TOOLSET = 'graphql';
 /** An operation area, or code mode. */
 export type Toolset = Area | typeof CODE_MODE_TOOLSET;
 
+/** Every area's toolset, in MCP's order of them (each manifest's `api.toolset`). */
+const TOOLSETS = AREAS.flatMap((a) => ('api' in a ? [{ name: a.name as Area, ...a.api.toolset }] : [])).sort(
+  (x, y) => x.order - y.order,
+);
 /** Toolsets a client gets without asking; the others only when named in X-MCP-Toolsets. */
-export const DEFAULT_TOOLSETS: readonly Area[] = [
-  'servers',
-  'pools',
-  'hosting',
-  'domains',
-  'billing',
-  'tickets',
-  'webhooks',
-];
-export const OPTIONAL_TOOLSETS: readonly Area[] = ['mail', 'account'];
+export const DEFAULT_TOOLSETS: readonly Area[] = TOOLSETS.filter((t) => t.offered === 'by default').map((t) => t.name);
+export const OPTIONAL_TOOLSETS: readonly Area[] = TOOLSETS.filter((t) => t.offered === 'on request').map((t) => t.name);
 export const OPERATION_TOOLSETS: readonly Area[] = [...DEFAULT_TOOLSETS, ...OPTIONAL_TOOLSETS];
 export const ALL_TOOLSETS: readonly Toolset[] = [...OPERATION_TOOLSETS, CODE_MODE_TOOLSET];
 

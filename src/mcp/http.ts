@@ -1,13 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { App } from '../app-services.ts';
-import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
-import { admit, headerOf } from '../http/admit.ts';
-import { parseJsonBody, readBody } from '../http/body.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import { headerOf } from '../http/admit.ts';
 import type { OperationExecutor } from '../http/execute-operation.ts';
 import { protectedResourceMetadataUrl } from '../http/oauth.ts';
-import { requestScope } from '../http/request-scope.ts';
-import { sendError } from '../http/respond.ts';
+import type { Exchange } from '../http/stages/exchange.ts';
 import { sameOrigin } from '../http/session-auth.ts';
 import { errorFromGraphQLErrors } from '../http/rest-errors.ts';
 import { DEFAULT_SCOPES } from '../scopes.ts';
@@ -16,100 +14,80 @@ import type { CodeModeRunner } from './code-mode.ts';
 import { createMcpServer, toolError, toolResult } from './server.ts';
 
 /**
- * /mcp over Streamable HTTP, stateless: every POST carries the Bearer credential (API key or
- * access token), is counted against the same per-credential limit as REST, and gets a fresh
- * MCP server showing only the tools that credential may call.
+ * DNS rebinding (MCP transport spec): a browser page on another origin is refused before
+ * anything else. Clients that are not browsers send no Origin and are served.
  */
-export function createMcpHandler(
-  app: App,
-  catalog: readonly Tool[],
-  execute: OperationExecutor,
-  codeMode: CodeModeRunner,
-) {
-  return async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const scope = requestScope.getStore()!;
-    scope.operation = 'mcp';
-    // DNS rebinding (MCP transport spec): a browser page on another origin is refused before
-    // anything else. Clients that are not browsers send no Origin and are served.
-    if (req.headers.origin !== undefined && !sameOrigin(app, req)) {
-      return sendError(
-        res,
-        'rest',
-        new ApiError(
-          403,
-          "This Origin may not call the MCP endpoint: only this service's own origin, or no Origin header.",
-        ),
-      );
-    }
-    const { principal, limitHeaders, refusal } = await admit(app, req);
-    const challenge = mcpChallenge(app.config.publicBaseUrl, headerOf(req, 'authorization') !== null);
-    // A 401 carries the MCP challenge instead of the API's own.
-    const fail = (error: ApiError) =>
-      sendError(
-        res,
-        'rest',
-        error.status === 401 ? new ApiError(401, error.message, { headers: { 'WWW-Authenticate': challenge } }) : error,
-        limitHeaders,
-      );
-    if (refusal) return fail(refusal);
-    try {
-      if (!principal)
-        throw new ApiError(401, 'The MCP endpoint needs Authorization: Bearer <API key or access token>.');
-      if (req.method !== 'POST') {
-        return sendError(
-          res,
-          'rest',
-          new ApiError(405, 'This MCP endpoint is stateless: send JSON-RPC messages with POST.'),
-          { ...limitHeaders, Allow: 'POST' },
-        );
-      }
-      const selection = {
-        scopes: principal.scopes,
-        toolsets: parseToolsets(headerOf(req, 'x-mcp-toolsets')),
-        readOnly: parseFlag(headerOf(req, 'x-mcp-readonly'), 'X-MCP-Readonly'),
-        outputSchemas: parseFlag(headerOf(req, 'x-mcp-output-schemas'), 'X-MCP-Output-Schemas'),
-      };
-      const body = parseJsonBody(req, await readBody(req, app.config.bodyLimitBytes));
-      for (const [k, v] of Object.entries(limitHeaders)) res.setHeader(k, v);
-      // Protocol 2025-06-18 has no batches, and a batch would run many calls for one rate-limit point.
-      if (Array.isArray(body))
-        return sendJsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported: send one message per request.');
+export function mcpOriginRefusal(app: App, req: IncomingMessage): ApiError | undefined {
+  if (req.headers.origin === undefined || sameOrigin(app, req)) return undefined;
+  return new ApiError(
+    403,
+    "This Origin may not call the MCP endpoint: only this service's own origin, or no Origin header.",
+  );
+}
 
-      const server = createMcpServer(
-        catalog,
-        selection,
-        async (tool, args) => {
-          scope.operation = `mcp ${tool.name}`;
-          const { [IDEMPOTENCY_ARG]: idempotencyKey, ...variables } = args;
-          const known = new Set(tool.operation.field.args.map((a) => a.name));
-          const unknown = Object.keys(variables).filter((k) => !known.has(k));
-          if (unknown.length) return toolError(400, `Unknown argument "${unknown[0]}".`);
-          if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
-            return toolError(400, `${IDEMPOTENCY_ARG} must be a string.`);
-          const headers = new Headers();
-          const key = idempotencyKey ?? headerOf(req, 'idempotency-key');
-          if (key && tool.operation.idempotencyKey) headers.set('idempotency-key', key);
-          const result = await execute(tool.operation, variables, { principal, headers, readOnly: selection.readOnly });
-          if (result.errors?.length) {
-            const { body: error } = errorFromGraphQLErrors(result.errors);
-            return toolError(error.statusCode, error.message, error.param);
-          }
-          return toolResult(result.data?.[tool.operation.name], tool.wrapsResult);
-        },
-        (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }),
-      );
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
+/** A 401 of /mcp carries the MCP challenge instead of the API's own; other errors pass as they are. */
+export function mcpChallenged(app: App, req: IncomingMessage, error: ApiError): ApiError {
+  if (error.status !== 401) return error;
+  const challenge = mcpChallenge(app.config.publicBaseUrl, headerOf(req, 'authorization') !== null);
+  return new ApiError(401, error.message, { headers: { 'WWW-Authenticate': challenge } });
+}
+
+/**
+ * /mcp over Streamable HTTP, stateless, as the execute stage of the request pipeline
+ * (src/http/api.ts): every POST carries the Bearer credential (API key or access token), was
+ * admitted and counted against the same per-credential limit as REST, and gets a fresh MCP
+ * server showing only the tools that credential may call.
+ */
+export function createMcpExecutor(catalog: readonly Tool[], execute: OperationExecutor, codeMode: CodeModeRunner) {
+  return async function serveMcp(x: Exchange): Promise<void> {
+    const { req, res, scope, body, limitHeaders } = x;
+    const principal = x.principal;
+    if (!principal) throw new ApiError(401, 'The MCP endpoint needs Authorization: Bearer <API key or access token>.');
+    if (req.method !== 'POST')
+      throw new ApiError(405, 'This MCP endpoint is stateless: send JSON-RPC messages with POST.', {
+        headers: { Allow: 'POST' },
       });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    } catch (err) {
-      const api = apiErrorOf(err);
-      if (!api) throw err;
-      if (!res.headersSent) fail(api);
-    }
+    const selection = {
+      scopes: principal.scopes,
+      toolsets: parseToolsets(headerOf(req, 'x-mcp-toolsets')),
+      readOnly: parseFlag(headerOf(req, 'x-mcp-readonly'), 'X-MCP-Readonly'),
+      outputSchemas: parseFlag(headerOf(req, 'x-mcp-output-schemas'), 'X-MCP-Output-Schemas'),
+    };
+    for (const [k, v] of Object.entries(limitHeaders)) res.setHeader(k, v);
+    // Protocol 2025-06-18 has no batches, and a batch would run many calls for one rate-limit point.
+    if (Array.isArray(body))
+      return sendJsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported: send one message per request.');
+
+    const server = createMcpServer(
+      catalog,
+      selection,
+      async (tool, args) => {
+        scope.operation = `mcp ${tool.name}`;
+        const { [IDEMPOTENCY_ARG]: idempotencyKey, ...variables } = args;
+        const known = new Set(tool.operation.field.args.map((a) => a.name));
+        const unknown = Object.keys(variables).filter((k) => !known.has(k));
+        if (unknown.length) return toolError(400, `Unknown argument "${unknown[0]}".`);
+        if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
+          return toolError(400, `${IDEMPOTENCY_ARG} must be a string.`);
+        const headers = new Headers();
+        const key = idempotencyKey ?? headerOf(req, 'idempotency-key');
+        if (key && tool.operation.idempotencyKey) headers.set('idempotency-key', key);
+        const result = await execute(tool.operation, variables, { principal, headers, readOnly: selection.readOnly });
+        if (result.errors?.length) {
+          const { body: error } = errorFromGraphQLErrors(result.errors);
+          return toolError(error.statusCode, error.message, error.param);
+        }
+        return toolResult(result.data?.[tool.operation.name], tool.wrapsResult);
+      },
+      (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }),
+    );
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
   };
 }
 

@@ -25,6 +25,8 @@ export interface BinaryRoute {
   /** As an operation's (OperationMeta): a few words, then what it does, its rules and errors. */
   summary: string;
   description: string;
+  /** Each `:param` of its path: its description, and the noun its example id is made for (`hosting` → `hst_…`). */
+  params: Record<string, { description: string; noun?: string }>;
   query: { name: string; required: boolean; description: string; example: string }[];
   /** A multipart/form-data body with one file field. */
   upload?: { field: string; description: string };

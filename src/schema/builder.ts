@@ -1,11 +1,14 @@
 import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ValidationPlugin from '@pothos/plugin-validation';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { ALL_SCOPES, type Scope } from '../scopes.ts';
 import type { RequestContext } from './context.ts';
+import { inputRuleRefusal } from './input-rules.ts';
 import RestNamePlugin from './rest-name.ts';
 
 /** The builder's type parameters, for helpers that build fields outside a field callback. */
@@ -24,7 +27,19 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RestNamePlugin],
+  plugins: [
+    // Every field's auth scope (operation(), edge()): 401 without a credential, 403 without the scope.
+    ScopeAuthPlugin,
+    // Objects backed by Prisma models, read through the caller's tenant client with selections.
+    PrismaPlugin,
+    // Input rules (`...rules({...})`, input-rules.ts) checked on coerced arguments before the resolver.
+    // (Its `validate` on FieldRef breaks the type of prismaObjectField's callback: use prismaObjectFields.)
+    ValidationPlugin,
+    // Loaders that live per request: one statement per level of a nested query (the areas' graph.ts).
+    DataloaderPlugin,
+    // The REST name, description and detail form of fields and arguments (rest-name.ts): REST's projections.
+    RestNamePlugin,
+  ],
   defaultFieldNullability: false,
   scopeAuth: {
     authorizeOnSubscribe: true,
@@ -32,6 +47,10 @@ export const builder = new SchemaBuilder<{
       Object.fromEntries(ALL_SCOPES.map((s) => [s, ctx.principal?.scopes.has(s) ?? false])) as Record<Scope, boolean>,
     unauthorizedError: (_parent, ctx, _info, result) =>
       ctx.principal ? forbidden(scopeMessage(result.failure)) : unauthorized(),
+  },
+  validation: {
+    // The API's 400 naming the broken rule; http/plugins/input-errors.ts states every one.
+    validationError: (failure, args) => inputRuleRefusal(failure, args),
   },
   prisma: {
     // Resolvers see only the caller's account: the plugin queries through the tenant client.

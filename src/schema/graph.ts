@@ -21,19 +21,17 @@ export const CONNECTION_DEFAULT = 50;
 
 // ------------------------------------------------------------------ per-request loaders
 
+/** Loader options of every batched edge (plugin-dataloader's `loaderOptions`): at most 1,000 keys a statement. */
+export const LOADER_OPTIONS = { maxBatchSize: 1000 };
+
 const loaders = new WeakMap<object, Map<string, DataLoader<unknown, unknown>>>();
 
 /**
- * A DataLoader that lives as long as the request's context: every call with the same name in
- * one execution is batched into one call of `batch` per tick (one SQL statement per level of
- * a nested query instead of one per parent). The name must include anything besides the key
- * that changes the answer (a connection's arguments).
+ * A DataLoader that lives as long as the request's context, for `node`/`nodes` only: one root
+ * field loads ids of every kind, one batch per kind, which plugin-dataloader's loaders (one per
+ * field) cannot say; its `loadableNode` does, once Node comes from plugin-relay.
  */
-export function loaderOf<K, V>(
-  ctx: object,
-  name: string,
-  batch: (keys: readonly K[]) => Promise<V[]>,
-): DataLoader<K, V> {
+function loaderOf<K, V>(ctx: object, name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
   let byName = loaders.get(ctx);
   if (!byName) {
     byName = new Map();
@@ -41,7 +39,7 @@ export function loaderOf<K, V>(
   }
   let loader = byName.get(name) as DataLoader<K, V> | undefined;
   if (!loader) {
-    loader = new DataLoader<K, V>(batch, { maxBatchSize: 1000 });
+    loader = new DataLoader<K, V>(batch, LOADER_OPTIONS);
     byName.set(name, loader as DataLoader<unknown, unknown>);
   }
   return loader;
@@ -316,46 +314,19 @@ builder.queryField('nodes', (t) =>
 );
 
 /**
- * A connection under each parent of a list, batched: the children of every parent asked for in
- * one tick come from one `fetch` (newest first), grouped by parent and cut to the page.
+ * The connection under each parent from the children of every parent, fetched in one statement
+ * (newest first) by a plugin-dataloader `load`: grouped by parent and cut to the page.
  */
-export async function batchedConnection<K, T extends { id: string | number }>(
-  ctx: object,
-  name: string,
-  parent: K,
-  args: ConnectionArgs,
-  fetch: (parents: readonly K[], after: string | null | undefined) => Promise<T[]>,
+export function connectionsByParent<K, T extends { id: string | number }>(
+  parents: readonly K[],
+  rows: T[],
+  first: number,
   parentOf: (row: T) => K,
-): Promise<Connection<T>> {
-  const first = pageSize(args);
-  const loader = loaderOf<K, T[]>(ctx, `${name}:${first}:${args.after ?? ''}`, async (keys) =>
-    groupBy(keys, await fetch(keys, args.after), parentOf),
+  after?: string | null,
+): Connection<T>[] {
+  return groupBy(parents, rows, parentOf).map((group) =>
+    connectionOf(group.slice(0, first + 1), first, undefined, after),
   );
-  return connectionOf((await loader.load(parent)).slice(0, first + 1), first, undefined, args.after);
-}
-
-/** A list under each parent of a list, batched the same way (bounded lists: a ticket's messages). */
-export function batchedList<K, T>(
-  ctx: object,
-  name: string,
-  parent: K,
-  fetch: (parents: readonly K[]) => Promise<T[]>,
-  parentOf: (row: T) => K,
-): Promise<T[]> {
-  return loaderOf<K, T[]>(ctx, name, async (keys) => groupBy(keys, await fetch(keys), parentOf)).load(parent);
-}
-
-/** One row per id under each parent (server → pool, mailbox → domain), batched; null when it is not visible. */
-export function batchedOne<T extends { id: string | number }>(
-  ctx: object,
-  name: string,
-  id: string | number,
-  fetch: (ids: readonly (string | number)[]) => Promise<T[]>,
-): Promise<T | null> {
-  return loaderOf<string | number, T | null>(ctx, name, async (ids) => {
-    const byId = new Map((await fetch(ids)).map((r) => [r.id, r]));
-    return ids.map((i) => byId.get(i) ?? null);
-  }).load(id);
 }
 
 /**
@@ -370,8 +341,8 @@ export function accountListEdge<T extends { id: string | number }>(
   list: (ctx: RequestContext, page: PageArgs) => Promise<Page<T>>,
 ): void {
   const connection = connectionType<T>(node.name, node);
-  builder.prismaObjectField('Account', field, (t) =>
-    t.field({
+  builder.prismaObjectFields('Account', (t) => ({
+    [field]: t.field({
       ...edge(scope),
       type: connection,
       description,
@@ -383,5 +354,5 @@ export function accountListEdge<T extends { id: string | number }>(
           args.after,
         ),
     }),
-  );
+  }));
 }

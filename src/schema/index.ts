@@ -1,7 +1,9 @@
 import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
 import { withInternedRelationPaths } from './interned-paths.ts';
-// Each area registers its types and operations on the builder.
+// Each area registers its types and operations on the builder: every module of src/modules/areas.ts
+// that has a schema.ts, then every graph.ts. Static imports (the server is bundled, and the
+// load order is this file's); test/spine/area-manifest.test.ts fails when one is missing or extra.
 import '../modules/account/schema.ts';
 import '../modules/servers/schema.ts';
 import '../modules/pools/schema.ts';

@@ -1,21 +1,13 @@
 import type { GraphQLArgument, GraphQLField, GraphQLSchema } from 'graphql';
 import type { Refusal } from '../errors.ts';
 import type { EventType } from '../events/catalog.ts';
+import type { Area } from '../modules/areas.ts';
 import type { Scope } from '../scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Areas of the API; MCP toolsets and OpenAPI tags use them. */
-export type Area =
-  | 'account'
-  | 'servers'
-  | 'pools'
-  | 'hosting'
-  | 'mail'
-  | 'domains'
-  | 'billing'
-  | 'tickets'
-  | 'webhooks';
+/** Areas of the API, from their manifests (src/modules/areas.ts); MCP toolsets and OpenAPI tags use them. */
+export type { Area };
 
 /** Rate-limit classes an operation can belong to on top of the per-credential limit. */
 export const RATE_LIMIT_CLASSES = {

@@ -4,6 +4,7 @@ import type { Plugin } from 'graphql-yoga';
 import { claimScope, type Claim } from '../../db/recovery.ts';
 import { ApiError, apiErrorOf, badRequest, IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
+import { InputRuleRefusal } from '../../schema/input-rules.ts';
 import { honoursIdempotencyKey } from '../../schema/operation.ts';
 import { rootOperations } from './root-operations.ts';
 
@@ -82,7 +83,10 @@ export function useIdempotency(): Plugin<RequestContext> {
           const single = result as ExecutionResult;
           const mine = { accountId, key, claimToken: running.token };
           const statuses = single.errors?.map((e) => apiErrorOf(e)?.status ?? 500) ?? [];
-          if (statuses.some((s) => s >= 500)) {
+          // Stripe's rule: values refused before the operation ran (input rules) keep no result either.
+          const refusedValues =
+            !!single.errors?.length && single.errors.every((e) => apiErrorOf(e) instanceof InputRuleRefusal);
+          if (refusedValues || statuses.some((s) => s >= 500)) {
             // Nothing committed: free the key so the retry runs. A committed step stays, so the retry replays it.
             const freeing = prisma.idempotencyRecord.deleteMany({ where: { ...mine, state: 'in_progress' } });
             // With the database away (503) the answer does not wait on it: the claim's lease frees the key.

@@ -55,22 +55,22 @@ const ConnectedApp = builder.objectRef<Grant>('ConnectedApp').implement({
   }),
 });
 
-builder.prismaObjectField('Account', 'apiKeys', (t) =>
-  t.field({
+builder.prismaObjectFields('Account', (t) => ({
+  apiKeys: t.field({
     ...edge('account:read'),
     type: [ApiKey],
     description: 'Active API keys, newest first.',
     resolve: (a, _args, ctx) => listApiKeys(ctx.app.prisma, a.id),
   }),
-);
+}));
 
-builder.prismaObjectField('Account', 'connectedApps', (t) =>
-  t.field({
+builder.prismaObjectFields('Account', (t) => ({
+  connectedApps: t.field({
     ...edge('account:read'),
     type: [ConnectedApp],
     description: 'Connected OAuth apps, newest first.',
     resolve: (a, _args, ctx) => listGrants(ctx.app.prisma, a.id),
   }),
-);
+}));
 
 nodeKind({ prefix: 'key', typename: 'ApiKey', scope: 'account:read', load: (ctx, ids) => apiKeysByIds(ctx.db, ids) });

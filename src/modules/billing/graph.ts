@@ -19,14 +19,14 @@ import { getWallet, listWalletTransactions, walletTransactionsByIds } from './se
 const InvoiceConnection = connectionType('Invoice', Invoice);
 const WalletTransactionConnection = connectionType('WalletTransaction', WalletTransaction);
 
-builder.prismaObjectField('Account', 'wallet', (t) =>
-  t.field({
+builder.prismaObjectFields('Account', (t) => ({
+  wallet: t.field({
     ...edge('billing:read'),
     type: Wallet,
     description: 'The prepaid wallet.',
     resolve: (_a, _args, ctx) => getWallet(ctx.db),
   }),
-);
+}));
 
 builder.objectField(Wallet, 'transactions', (t) =>
   t.field({
@@ -43,8 +43,8 @@ builder.objectField(Wallet, 'transactions', (t) =>
   }),
 );
 
-builder.prismaObjectField('Account', 'invoices', (t) =>
-  t.field({
+builder.prismaObjectFields('Account', (t) => ({
+  invoices: t.field({
     ...edge('billing:read'),
     type: InvoiceConnection,
     description: 'Invoices with their line items (`items`), newest first.',
@@ -55,7 +55,7 @@ builder.prismaObjectField('Account', 'invoices', (t) =>
       return connectionOf(rows, first, () => countInvoices(ctx.db), args.after);
     },
   }),
-);
+}));
 
 nodeKind({ prefix: 'inv', typename: 'Invoice', scope: 'billing:read', load: (ctx, ids) => invoicesByIds(ctx.db, ids) });
 nodeKind({

@@ -1,9 +1,8 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { isUniqueViolation, type Tx } from '../../db/tx.ts';
+import { isUniqueViolation } from '../../db/tx.ts';
 import type { ServerProvider } from '../../provider/types.ts';
-import * as pools from '../pools/renewals.ts';
-import * as servers from '../servers/renewals.ts';
-import { reactivateServer, suspendServerTx } from '../servers/suspension.ts';
+import type { AreaRuntime, DueRenewal } from '../area-runtime.ts';
+import { AREA_RUNTIMES } from '../runtimes.ts';
 import { issueInvoice, onInvoicePaid, retryFromWallet } from './invoices.ts';
 import { formatUsd } from './wallet.ts';
 
@@ -25,31 +24,9 @@ const DAY_MS = 86_400_000;
 /** Passes per run: a clock jump over several months renews one period per pass. */
 const MAX_PASSES = 48;
 
-interface RenewalSource {
-  purpose: string;
-  due(prisma: PrismaClient, now: Date): Promise<servers.DueRenewal[]>;
-  extend(tx: Tx, id: string, from: Date, to: Date): Promise<boolean>;
-  /** Falsy when the resource no longer exists (its invoice is then voided). */
-  suspend(tx: Tx, provider: ServerProvider, id: string, reason: string, now: Date): Promise<unknown>;
-  reactivate(tx: Tx, id: string): Promise<void>;
-}
-
-const SOURCES: RenewalSource[] = [
-  {
-    purpose: 'server_renewal',
-    due: (prisma, now) => servers.serverRenewalsDue(prisma, now),
-    extend: servers.extendServerPaidUntil,
-    suspend: suspendServerTx,
-    reactivate: reactivateServer,
-  },
-  {
-    purpose: 'pool_renewal',
-    due: (prisma, now) => pools.poolRenewalsDue(prisma, now),
-    extend: pools.extendPoolPaidUntil,
-    suspend: pools.suspendPool,
-    reactivate: pools.reactivatePool,
-  },
-];
+/** Every resource kind that renews: each area's runtime hands in its hooks, its manifest names the invoice purpose. */
+type RenewalSource = NonNullable<AreaRuntime['renewal']>;
+const SOURCES: RenewalSource[] = AREA_RUNTIMES.flatMap((r) => (r.renewal ? [r.renewal] : []));
 
 export function renewalKey(resourceId: string, periodStart: Date): string {
   return `${resourceId}@${periodStart.toISOString()}`;
@@ -83,7 +60,7 @@ export async function runRenewals(prisma: PrismaClient, provider: ServerProvider
 
 /** Issues the invoice of each due period (once) and pays it from the wallet when it covers it. */
 async function renewDue(prisma: PrismaClient, now: Date): Promise<number> {
-  const due: { source: RenewalSource; r: servers.DueRenewal }[] = [];
+  const due: { source: RenewalSource; r: DueRenewal }[] = [];
   for (const source of SOURCES) for (const r of await source.due(prisma, now)) due.push({ source, r });
   // Oldest period first across sources, so the ledger follows the calendar.
   due.sort(

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { newId } from '../../db/ids.ts';
+import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { ALL_SCOPES, isScope, type Scope } from '../../scopes.ts';
@@ -89,7 +89,7 @@ export async function createSession(
   const passwordAt = 'password' in origin ? now : null;
   const row = await prisma.dashboardSession.create({
     data: {
-      id: newId('ses', now.getTime()),
+      id: newId(ID_PREFIX.dashboardSession, now.getTime()),
       accountId,
       tokenHash: hashSecret(secret),
       scopes,

@@ -133,10 +133,13 @@ async function backupDownload(r: BinaryRequest): Promise<BinaryResult> {
   };
 }
 
+const HOSTING_ID = { description: 'The hosting account id.', noun: 'hosting' };
+
 export const hostingBinaryRoutes: BinaryRoute[] = [
   {
     method: 'POST',
     path: '/hosting/:id/files/upload',
+    params: { id: HOSTING_ID },
     scope: 'hosting:manage',
     area: 'hosting',
     operationId: 'hostingFileUpload',
@@ -163,6 +166,7 @@ export const hostingBinaryRoutes: BinaryRoute[] = [
   {
     method: 'GET',
     path: '/hosting/:id/files/download',
+    params: { id: HOSTING_ID },
     scope: 'hosting:manage',
     area: 'hosting',
     operationId: 'hostingFileDownload',
@@ -188,6 +192,7 @@ export const hostingBinaryRoutes: BinaryRoute[] = [
   {
     method: 'GET',
     path: '/hosting/:id/backups/:bid/download',
+    params: { id: HOSTING_ID, bid: { description: 'The backup id.' } },
     scope: 'hosting:manage',
     area: 'hosting',
     operationId: 'hostingBackupDownload',

@@ -1,12 +1,13 @@
 import { builder } from '../../schema/builder.ts';
 import {
   accountListEdge,
-  batchedConnection,
-  batchedOne,
   connectionAfter,
   connectionArgs,
+  connectionsByParent,
   connectionType,
   edge,
+  LOADER_OPTIONS,
+  pageSize,
 } from '../../schema/graph.ts';
 import { MailAlias, MailDomain, Mailbox } from './schema.ts';
 import { aliasesOfDomains, listMailDomains, mailboxesOfDomains, mailDomainsByIds } from './service.ts';
@@ -23,49 +24,51 @@ accountListEdge('mailDomains', 'mail:read', MailDomain, 'Domains with email host
 );
 
 builder.objectField(MailDomain, 'mailboxes', (t) =>
-  t.field({
+  t.loadable({
     ...edge('mail:read'),
     type: MailboxConnection,
     description: 'The mailboxes of the domain, newest first.',
     args: connectionArgs(t),
-    resolve: (d, args, ctx) =>
-      batchedConnection(
-        ctx,
-        'MailDomain.mailboxes',
-        d.id,
-        { ...args, after: connectionAfter(args, 'int') },
-        (ids, after) => mailboxesOfDomains(ctx.db, ids, after),
-        (m) => m.domain_id,
-      ),
+    // One loader per place in the query (its arguments are that place's): one statement per level.
+    byPath: true,
+    loaderOptions: LOADER_OPTIONS,
+    resolve: (d) => d.id,
+    load: async (ids: number[], ctx, args) => {
+      const first = pageSize(args);
+      const rows = await mailboxesOfDomains(ctx.db, ids, connectionAfter(args, 'int'));
+      return connectionsByParent(ids, rows, first, (m) => m.domain_id, args.after);
+    },
   }),
 );
 
 builder.objectField(MailDomain, 'aliases', (t) =>
-  t.field({
+  t.loadable({
     ...edge('mail:read'),
     type: MailAliasConnection,
     description: 'The forwarding aliases of the domain, newest first.',
     args: connectionArgs(t),
-    resolve: (d, args, ctx) =>
-      batchedConnection(
-        ctx,
-        'MailDomain.aliases',
-        d.id,
-        { ...args, after: connectionAfter(args, 'int') },
-        (ids, after) => aliasesOfDomains(ctx.db, ids, after),
-        (a) => a.domain_id,
-      ),
+    byPath: true,
+    loaderOptions: LOADER_OPTIONS,
+    resolve: (d) => d.id,
+    load: async (ids: number[], ctx, args) => {
+      const first = pageSize(args);
+      const rows = await aliasesOfDomains(ctx.db, ids, connectionAfter(args, 'int'));
+      return connectionsByParent(ids, rows, first, (a) => a.domain_id, args.after);
+    },
   }),
 );
 
 for (const ref of [Mailbox, MailAlias] as const) {
   builder.objectField(ref as typeof Mailbox, 'domain', (t) =>
-    t.field({
+    t.loadable({
       ...edge('mail:read'),
       type: MailDomain,
       description: 'The mail domain it belongs to.',
-      resolve: (m, _args, ctx) =>
-        batchedOne(ctx, 'MailDomain', m.domain_id, (ids) => mailDomainsByIds(ctx.db, ids as number[])),
+      loaderOptions: LOADER_OPTIONS,
+      // Rows in any order, matched to the ids by id; null where not visible.
+      sort: (d) => d.id,
+      resolve: (m) => m.domain_id,
+      load: (ids, ctx) => mailDomainsByIds(ctx.db, ids),
     }),
   );
 }

@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { newId } from '../../db/ids.ts';
+import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { DEVICE_CODE_GRANT_TYPE, type ClientMetadata } from './client-metadata.ts';
 import { OAuthError } from './errors.ts';
 import { fetchMetadataDocumentClient, isMetadataDocumentId, type DocumentPolicy } from './metadata-document.ts';
@@ -43,7 +43,7 @@ export async function registerClient(prisma: PrismaClient, name: unknown, now: D
     throw new OAuthError('invalid_request', 'name must be 1 to 100 characters.');
   }
   const row = await prisma.oAuthClient.create({
-    data: { id: newId('oac', now.getTime()), name: name.trim(), kind: 'operator', createdAt: now },
+    data: { id: newId(ID_PREFIX.oauthClient, now.getTime()), name: name.trim(), kind: 'operator', createdAt: now },
   });
   return clientView(row);
 }
@@ -82,7 +82,7 @@ export async function requireClient(
 export async function registerDynamicClient(prisma: PrismaClient, meta: ClientMetadata, now: Date) {
   const row = await prisma.oAuthClient.create({
     data: {
-      id: newId('oac', now.getTime()),
+      id: newId(ID_PREFIX.oauthClient, now.getTime()),
       name: meta.name,
       kind: 'dynamic',
       redirectUris: meta.redirectUris,

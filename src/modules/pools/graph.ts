@@ -1,4 +1,3 @@
-import type { ResponsePath } from 'graphql';
 import { builder } from '../../schema/builder.ts';
 import {
   accountListEdge,
@@ -6,7 +5,7 @@ import {
   connectionArgs,
   connectionOf,
   edge,
-  loaderOf,
+  LOADER_OPTIONS,
   nodeKind,
   pageSize,
 } from '../../schema/graph.ts';
@@ -24,57 +23,47 @@ accountListEdge('pools', 'servers:read', Pool, 'The capacity pools of the accoun
 );
 
 builder.objectField(Pool, 'servers', (t) =>
-  t.field({
+  t.loadable({
     ...edge('servers:read'),
     type: ServerConnection,
     description: 'The servers inside the pool, newest first.',
     args: { ...connectionArgs(t), ...serverFilterArgs(t) },
-    resolve: async (pool, args, ctx, info) => {
+    // One statement for the servers of every pool at this place in the query (its arguments are that place's).
+    byPath: true,
+    loaderOptions: LOADER_OPTIONS,
+    resolve: (pool) => pool.id,
+    load: async (ids: string[], ctx, args, info) => {
       const first = pageSize(args);
       const filter = { status: args.status, search: args.search };
       const after = connectionAfter(args, 'srv');
-      // One statement for the servers of every pool of the page (per distinct arguments).
-      const loader = loaderOf<string, object[]>(
-        ctx,
-        `Pool.servers:${JSON.stringify(args)}:${pathKey(info.path)}`,
-        (ids) => serversOfPools(ctx.db, ids, filter, { first, after }, nodesQuery(ctx, info, 'Server')),
-      );
-      return connectionOf((await loader.load(pool.id)) as { id: string }[], first, undefined, args.after);
+      const groups = await serversOfPools(ctx.db, ids, filter, { first, after }, nodesQuery(ctx, info, 'Server'));
+      return groups.map((rows) => connectionOf(rows as { id: string }[], first, undefined, args.after));
     },
   }),
 );
 
 builder.objectField(Pool, 'ips', (t) =>
-  t.field({
+  t.loadableList({
     ...edge('servers:read'),
-    type: [PoolIp],
+    type: PoolIp,
     description: 'Every IPv4 address of the pool block with its PTR and holder.',
-    resolve: (pool, _args, ctx) =>
-      loaderOf(ctx, 'Pool.ips', (ids: readonly string[]) => poolIpsOfPools(ctx.db, ids)).load(pool.id),
+    loaderOptions: LOADER_OPTIONS,
+    resolve: (pool) => pool.id,
+    load: (ids, ctx) => poolIpsOfPools(ctx.db, ids),
   }),
 );
 
-builder.prismaObjectField(Server, 'pool', (t) =>
-  t.field({
+builder.prismaObjectFields(Server, (t) => ({
+  pool: t.loadable({
     ...edge('servers:read'),
     type: Pool,
     description: 'The capacity pool the server lives in; null for a standalone server.',
-    resolve: async (server, _args, ctx) => {
-      if (!server.poolId) return null;
-      const loader = loaderOf(ctx, 'Pool', async (ids: readonly string[]) => {
-        const byId = new Map((await poolsByIds(ctx.db, ids)).map((p) => [p.id, p]));
-        return ids.map((id) => byId.get(id) ?? null);
-      });
-      return loader.load(server.poolId);
-    },
+    loaderOptions: LOADER_OPTIONS,
+    // Rows in any order, matched to the ids by id; no pool id answers null without a load.
+    sort: (p) => p.id,
+    resolve: (server) => server.poolId,
+    load: (ids, ctx) => poolsByIds(ctx.db, ids),
   }),
-);
-
-/** Where in the response a field sits, list indices left out: the pools of one list share one loader. */
-function pathKey(path: ResponsePath): string {
-  const keys: string[] = [];
-  for (let p: ResponsePath | undefined = path; p; p = p.prev) if (typeof p.key === 'string') keys.push(p.key);
-  return keys.reverse().join('.');
-}
+}));
 
 nodeKind({ prefix: 'pool', typename: 'Pool', scope: 'servers:read', load: (ctx, ids) => poolsByIds(ctx.db, ids) });

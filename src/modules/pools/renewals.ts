@@ -3,7 +3,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServerProvider } from '../../provider/types.ts';
 import { addMonths } from '../billing/proration.ts';
 import * as servers from '../servers/pool-members.ts';
-import type { DueRenewal } from '../servers/renewals.ts';
+import type { DueRenewal } from '../area-runtime.ts';
 import { reactivateServer, suspendServerTx } from '../servers/suspension.ts';
 
 // Pool renewals, called by the billing renewal job.

@@ -1,7 +1,8 @@
-import type { ObjectFieldBuilder } from '@pothos/core';
+import { createContextCache, type ObjectFieldBuilder } from '@pothos/core';
+import DataLoader from 'dataloader';
 import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { loaderOf, Node } from '../../schema/graph.ts';
+import { LOADER_OPTIONS, Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
@@ -100,12 +101,17 @@ const summaryFields = (t: ObjectFieldBuilder<Types, Summary & DetailParts>) => (
   createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the pool was bought.' }),
 });
 
+/**
+ * One read of each pool's detail per request, shared by the three fields that need it
+ * (plugin-dataloader's loaders are one per field, which would read it three times).
+ */
+const poolDetails = createContextCache(
+  (ctx: RequestContext) =>
+    new DataLoader<string, Detail>((ids) => Promise.all(ids.map((id) => getPool(ctx.db, id))), LOADER_OPTIONS),
+);
+
 const detailOfPool = (ctx: RequestContext, pool: Summary & DetailParts): Promise<DetailParts> =>
-  pool.usage
-    ? Promise.resolve(pool)
-    : loaderOf(ctx, 'Pool.detail', (ids: readonly string[]) => Promise.all(ids.map((id) => getPool(ctx.db, id)))).load(
-        pool.id,
-      );
+  pool.usage ? Promise.resolve(pool) : poolDetails(ctx).load(pool.id);
 
 // One type: REST shows its list items without usage, bounds and servers, and its detail (PoolDetail) with them.
 export const Pool = builder.objectRef<Summary & DetailParts>('Pool').implement({

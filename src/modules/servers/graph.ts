@@ -40,8 +40,8 @@ export const serverFilterArgs = (t: { arg: ArgBuilder<Types> }) => ({
 export const nodesQuery = (ctx: object, info: GraphQLResolveInfo, typeName: string) =>
   queryFromInfo({ context: ctx, info, typeName, paths: [['nodes'], ['edges', 'node']] });
 
-builder.prismaObjectField('Account', 'servers', (t) =>
-  t.field({
+builder.prismaObjectFields('Account', (t) => ({
+  servers: t.field({
     ...edge('servers:read'),
     type: ServerConnection,
     description: 'The servers of the account, newest first.',
@@ -66,7 +66,7 @@ builder.prismaObjectField('Account', 'servers', (t) =>
       return connectionOf(rows, first, () => countServers(ctx.db, filter), args.after);
     },
   }),
-);
+}));
 
 nodeKind({ prefix: 'srv', typename: 'Server', scope: 'servers:read', load: (ctx, ids) => serversByIds(ctx.db, ids) });
 nodeKind({

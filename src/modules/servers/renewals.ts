@@ -2,17 +2,10 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Tx } from '../../db/tx.ts';
 import { addMonths } from '../billing/proration.ts';
 import { getAddonProduct, getServerPlan } from '../catalogue/service.ts';
+import type { DueRenewal } from '../area-runtime.ts';
 import { VISIBLE } from './server-row.ts';
 
 // Servers' monthly renewals, read and extended by the billing renewal job.
-
-export interface DueRenewal {
-  accountId: string;
-  resourceId: string;
-  periodStart: Date;
-  periodEnd: Date;
-  items: { description: string; amountUsdCents: number }[];
-}
 
 /**
  * Standalone servers whose paid-up period has ended: what renews and for how much. A server

@@ -1,7 +1,8 @@
 import type { ObjectFieldBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { batchedList, Node } from '../../schema/graph.ts';
+import { groupBy } from '../../core/paging.ts';
+import { LOADER_OPTIONS, Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
@@ -71,20 +72,13 @@ const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('Ticke
 });
 
 builder.objectField(Ticket, 'messages', (t) =>
-  t.field({
+  t.loadableList({
     restDetail: true,
-    type: [TicketMessage],
+    type: TicketMessage,
     description: 'The thread, oldest first.',
-    // A ticket read whole (its REST detail) carries its thread; under a list, one read per level.
-    resolve: (ticket, _args, ctx) =>
-      ticket.messages ??
-      batchedList(
-        ctx,
-        'Ticket.messages',
-        ticket.id,
-        (ids) => messagesOfTickets(ctx.db, ids),
-        (m) => m.ticketId,
-      ),
+    loaderOptions: LOADER_OPTIONS,
+    resolve: (ticket) => ticket.id,
+    load: async (ids: string[], ctx) => groupBy(ids, await messagesOfTickets(ctx.db, ids), (m) => m.ticketId),
   }),
 );
 

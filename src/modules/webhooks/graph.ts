@@ -1,13 +1,14 @@
 import { builder } from '../../schema/builder.ts';
 import {
   accountListEdge,
-  batchedConnection,
-  batchedOne,
   connectionAfter,
   connectionArgs,
+  connectionsByParent,
   connectionType,
   edge,
+  LOADER_OPTIONS,
   nodeKind,
+  pageSize,
 } from '../../schema/graph.ts';
 import { Webhook, WebhookDelivery } from './schema.ts';
 import { deliveriesByIds, deliveriesOfWebhooks, listWebhooks, webhooksByIds } from './service.ts';
@@ -25,29 +26,33 @@ accountListEdge(
 );
 
 builder.objectField(Webhook, 'deliveries', (t) =>
-  t.field({
+  t.loadable({
     ...edge('webhooks:read'),
     type: WebhookDeliveryConnection,
     description: 'Recent deliveries, newest first.',
     args: connectionArgs(t),
-    resolve: (w, args, ctx) =>
-      batchedConnection(
-        ctx,
-        'Webhook.deliveries',
-        w.id,
-        { ...args, after: connectionAfter(args, 'whd') },
-        (ids, after) => deliveriesOfWebhooks(ctx.db, ids, after),
-        (d) => d.webhookId,
-      ),
+    // One loader per place in the query (its arguments are that place's): one statement per level.
+    byPath: true,
+    loaderOptions: LOADER_OPTIONS,
+    resolve: (w) => w.id,
+    load: async (ids: string[], ctx, args) => {
+      const first = pageSize(args);
+      const rows = await deliveriesOfWebhooks(ctx.db, ids, connectionAfter(args, 'whd'));
+      return connectionsByParent(ids, rows, first, (d) => d.webhookId, args.after);
+    },
   }),
 );
 
 builder.objectField(WebhookDelivery, 'webhook', (t) =>
-  t.field({
+  t.loadable({
     ...edge('webhooks:read'),
     type: Webhook,
     description: 'The subscription it was made for.',
-    resolve: (d, _args, ctx) => batchedOne(ctx, 'Webhook', d.webhookId, (ids) => webhooksByIds(ctx.db, ids)),
+    loaderOptions: LOADER_OPTIONS,
+    // Rows in any order, matched to the ids by id; null where not visible.
+    sort: (w) => w.id,
+    resolve: (d) => d.webhookId,
+    load: (ids, ctx) => webhooksByIds(ctx.db, ids),
   }),
 );
 

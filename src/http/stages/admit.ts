@@ -1,0 +1,48 @@
+import { admit as admitCustomer } from '../admit.ts';
+import { operatorRefusal } from '../admin.ts';
+import type { Exchange, Route } from './exchange.ts';
+
+/**
+ * Stage 3, admit: who is calling, and whether they may. A customer route (REST, GraphQL, MCP, and
+ * a /v1 path no route takes) resolves the Bearer credential and counts the request against its
+ * per-credential limit and its account's ceiling (admit.ts; a conditional read is counted once its
+ * answer is known, as a 304 is free). The operator API and /metrics need the operator token.
+ * Public documents and probes, and pages with rules of their own, pass as they are.
+ */
+export async function admit(x: Exchange): Promise<void> {
+  const who = admissionOf(x.route);
+  if (who === 'operator') {
+    const refusal = operatorRefusal(x.app, x.req);
+    if (refusal) throw refusal;
+    return;
+  }
+  if (who !== 'customer') return;
+  const admission = await admitCustomer(x.app, x.req, { conditional: isConditionalRead(x) });
+  x.principal = admission.principal;
+  x.limitHeaders = admission.limitHeaders;
+  x.countOutcome = admission.countOutcome;
+  if (admission.refusal) throw admission.refusal;
+}
+
+function admissionOf(route: Route | undefined): 'customer' | 'operator' | 'none' {
+  switch (route?.kind) {
+    case 'operation':
+    case 'binary':
+    case 'graphql':
+    case 'mcp':
+      return 'customer';
+    case 'unrouted':
+      return route.surface === 'admin' ? 'operator' : 'customer';
+    case 'admin':
+      return 'operator';
+    case 'ops':
+      return route.path === '/metrics' ? 'operator' : 'none';
+    default:
+      return 'none';
+  }
+}
+
+/** A read of /v1 that may end in 304 (conditional.ts): an operation's GET with If-None-Match (binary streams have no ETag). */
+function isConditionalRead(x: Exchange): boolean {
+  return x.route?.kind === 'operation' && x.method === 'GET' && x.req.headers['if-none-match'] !== undefined;
+}

@@ -1,0 +1,15 @@
+import { parseJsonBody, readBody } from '../body.ts';
+import type { Exchange } from './exchange.ts';
+
+/**
+ * Stage 4, body: a JSON body read within the size limit (413 beyond it, without reading the
+ * rest) and parsed once (415 for another content type, 400 for malformed JSON), for the routes
+ * that take one. A GET or HEAD has none; binary uploads and pages read their own.
+ */
+export async function body(x: Exchange): Promise<void> {
+  const kind = x.route?.kind;
+  const takesJson =
+    kind === 'operation' || kind === 'graphql' || kind === 'admin' || (kind === 'mcp' && x.method === 'POST');
+  if (!takesJson || x.method === 'GET' || x.method === 'HEAD') return;
+  x.body = parseJsonBody(x.req, await readBody(x.req, x.app.config.bodyLimitBytes));
+}

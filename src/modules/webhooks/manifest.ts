@@ -1,0 +1,17 @@
+import { defineArea } from '../../core/area.ts';
+
+/** Webhook subscriptions and their deliveries (docs/DESIGN.md: Areas declare themselves once). */
+export const webhooksArea = defineArea({
+  name: 'webhooks',
+  api: {
+    tag: 'Webhook subscriptions: an https URL receives the account\'s events, signed (see "Webhooks and their signature" above), with a delivery log and redelivery.',
+    toolset: { offered: 'by default', order: 7 },
+    toolPrefixes: ['webhook', 'webhooks'],
+    eventDeliveries: true,
+  },
+  scopes: {
+    'webhooks:read': 'Webhook subscriptions and delivery logs',
+    'webhooks:write': 'Webhook subscription writes',
+  },
+  idPrefixes: { webhook: 'wh', webhookDelivery: 'whd', webhookAttempt: 'wha' },
+});
