@@ -1,25 +1,14 @@
 import type { GraphQLError } from 'graphql';
-import {
-  apiErrorOf,
-  codeOf,
-  errorBody,
-  isClientGraphQLError,
-  paramOf,
-  unexpectedError,
-  type ApiError,
-  type ErrorBody,
-} from '../errors.ts';
+import { ApiError, apiErrorOf, codeOf, isClientGraphQLError, paramOf, unexpectedError } from '../errors.ts';
 import { requestScope } from './request-scope.ts';
 
 /**
- * The spec's error object for the errors of one operation. The most severe status wins.
- * Shared by REST and MCP, so both say the same thing (refused variables are already in the
- * API's words: plugins/input-errors.ts).
+ * The one refusal of an operation's GraphQL errors, the most severe status winning: what a
+ * REST call (stages/execute.ts) and an MCP tool answer, so both say the same thing (refused
+ * variables are already in the API's words: plugins/input-errors.ts). It classifies; the
+ * respond stage (and an MCP tool result) gives it its shape.
  */
-export function errorFromGraphQLErrors(errors: readonly unknown[]): {
-  body: ErrorBody;
-  headers: Record<string, string>;
-} {
+export function refusalOf(errors: readonly unknown[]): ApiError {
   let status = 0;
   let message = '';
   let param: string | undefined;
@@ -45,16 +34,30 @@ export function errorFromGraphQLErrors(errors: readonly unknown[]): {
     Object.assign(headers, http?.headers ?? {});
   }
   if (!status) status = 500;
-  return { body: errorBody(status, message, param, code), headers };
+  return new ApiError(status, message, {
+    field: param,
+    code,
+    headers: Object.keys(headers).length ? headers : undefined,
+  });
 }
 
-/** sofa's error handler: the error object as a REST response. */
-export function restErrorResponse(errors: readonly unknown[]): Response {
-  const { body, headers } = errorFromGraphQLErrors(errors);
-  return new Response(JSON.stringify(body), {
-    status: body.statusCode,
-    headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
-  });
+const refusals = new WeakMap<Response, ApiError>();
+
+/**
+ * sofa's error handler: the refusal, handed back to the pipeline unshaped. sofa must answer a
+ * Response; this one carries only the status, and the execute stage takes the refusal it
+ * stands for (`refusalAnswered`) for the respond stage to shape like every other error.
+ */
+export function restRefusalResponse(errors: readonly unknown[]): Response {
+  const refusal = refusalOf(errors);
+  const response = new Response(null, { status: refusal.status });
+  refusals.set(response, refusal);
+  return response;
+}
+
+/** The refusal a sofa answer stands for, if it is one. */
+export function refusalAnswered(response: Response): ApiError | undefined {
+  return refusals.get(response);
 }
 
 /** Errors outside the API's own (thrown before or outside the masker) classified like masked ones. */

@@ -15,7 +15,7 @@ import { listOperations, type Operation } from '../schema/operation.ts';
 import { restProjection, restResult, type RestProjection } from '../schema/rest-projection.ts';
 import { restView } from '../schema/rest-view.ts';
 import type { ServerContext, YogaServer } from './graphql.ts';
-import { restErrorResponse } from './rest-errors.ts';
+import { restRefusalResponse } from './rest-errors.ts';
 
 const BASE_PATH = '/v1';
 
@@ -63,7 +63,7 @@ export function sofaHandler(schema: GraphQLSchema, yoga: YogaServer): SofaHandle
     // Every object type is returned whole: sofa would otherwise cut "models" to { id }.
     models: [],
     depthLimit: 2,
-    errorHandler: restErrorResponse,
+    errorHandler: restRefusalResponse,
     async context(serverContext: ServerContext & { request: Request }) {
       const envelope = yoga.getEnveloped(serverContext);
       const contextValue = await envelope.contextFactory(serverContext);

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { App } from '../app-services.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { ApiError, badRequest, codeOf, paramOf } from '../errors.ts';
 import { headerOf } from '../http/admit.ts';
 import type { OperationExecutor } from '../http/execute-operation.ts';
 import { protectedResourceMetadataUrl } from '../http/oauth.ts';
 import type { Exchange } from '../http/stages/exchange.ts';
 import { sameOrigin } from '../http/session-auth.ts';
-import { errorFromGraphQLErrors } from '../http/rest-errors.ts';
+import { refusalOf } from '../http/rest-errors.ts';
 import { DEFAULT_SCOPES } from '../scopes.ts';
 import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type Toolset } from './catalog.ts';
 import type { CodeModeRunner } from './code-mode.ts';
@@ -74,8 +74,8 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
         if (key && tool.operation.idempotencyKey) headers.set('idempotency-key', key);
         const result = await execute(tool.operation, variables, { principal, headers, readOnly: selection.readOnly });
         if (result.errors?.length) {
-          const { body: error } = errorFromGraphQLErrors(result.errors);
-          return toolError(error.statusCode, error.message, error.param);
+          const refusal = refusalOf(result.errors);
+          return toolError(refusal.status, refusal.message, paramOf(refusal), codeOf(refusal));
         }
         return toolResult(result.data?.[tool.operation.name], tool.wrapsResult);
       },

@@ -1,8 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorBody } from '../errors.ts';
 
-export function toolError(status: number, message: string, param?: string): CallToolResult {
-  const body = errorBody(status, message, param);
+/** A refusal as a tool result: the spec's error object, the same as REST's. */
+export function toolError(status: number, message: string, param?: string, code?: string): CallToolResult {
+  const body = errorBody(status, message, param, code);
   return {
     isError: true,
     content: [{ type: 'text', text: JSON.stringify(body) }],

@@ -266,6 +266,17 @@ describe('execute', () => {
     expect(JSON.parse(graphql.left.answer?.body ?? '')).toEqual({ data: { account: { id: customer.accountId } } });
   });
 
+  it('hands a refused operation on as its refusal, for the respond stage to shape', async () => {
+    const missing = await through(stages(), 'GET', '/v1/servers/srv_0000000000', { headers: bearer(customer.key) });
+    expect(missing.left.answer).toBeUndefined();
+    expect(missing.left.error).toMatchObject({ status: 404, message: 'Server not found.' });
+    const unscoped = await through(stages(), 'GET', '/v1/tickets', { headers: bearer(customer.key) });
+    expect(unscoped.left.error).toMatchObject({
+      status: 403,
+      message: 'This credential lacks the scope "tickets:read".',
+    });
+  });
+
   it('answers the documents and probes, and a path no route takes with its 404 once admitted', async () => {
     const doc = await through(stages(), 'GET', '/v1/openapi.json');
     expect(JSON.parse(doc.left.answer?.body ?? '').openapi).toMatch(/^3\./);

@@ -4,6 +4,7 @@ import { dispatchBinary } from '../binary-routes.ts';
 import type { YogaServer } from '../graphql.ts';
 import { opsAnswer } from '../ops.ts';
 import { isStreamed, jsonAnswer, readAnswer } from '../respond.ts';
+import { refusalAnswered } from '../rest-errors.ts';
 import { type SofaHandler, sofaUrl } from '../sofa-handlers.ts';
 import type { Exchange, Stage } from './exchange.ts';
 
@@ -47,7 +48,10 @@ export function execute(executors: Executors): Stage {
           method: x.method,
           headers: headersOf(req),
         });
-        return settleWith(x, await sofa(request, { ...server(), restVariables: x.variables }));
+        const response = await sofa(request, { ...server(), restVariables: x.variables });
+        const refusal = refusalAnswered(response);
+        if (refusal) throw refusal;
+        return settleWith(x, response);
       }
       case 'graphql': {
         const request = new FetchRequest(url.href, { method: x.method, headers: headersOf(req) });

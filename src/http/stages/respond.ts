@@ -36,5 +36,6 @@ export async function respond(x: Exchange): Promise<void> {
   if (res.headersSent) return void res.destroy();
   if (error.status === 413) res.setHeader('Connection', 'close');
   const surface = surfaceOf(x);
-  sendError(res, surface, surface === 'mcp' ? mcpChallenged(x.app, x.req, error) : error, x.limitHeaders);
+  const headers = { ...x.limitHeaders, ...Object.fromEntries(x.responseHeaders) };
+  sendError(res, surface, surface === 'mcp' ? mcpChallenged(x.app, x.req, error) : error, headers);
 }
