@@ -1,5 +1,7 @@
-import type { ObjectFieldBuilder } from '@pothos/core';
+import { createContextCache, type ObjectFieldBuilder } from '@pothos/core';
+import DataLoader from 'dataloader';
 import { builder, type Types } from '../../schema/builder.ts';
+import type { RequestContext } from '../../schema/context.ts';
 import { example, values } from '../../schema/examples.ts';
 import { groupBy } from '../../core/paging.ts';
 import { LOADER_OPTIONS, Node } from '../../schema/graph.ts';
@@ -71,14 +73,24 @@ const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('Ticke
   }),
 });
 
+/**
+ * Each ticket's thread, all tickets of one level in one statement. A ticket read by id (and by
+ * its writes) already carries its thread from the same statement as the ticket: it is not read twice.
+ */
+const threads = createContextCache(
+  (ctx: RequestContext) =>
+    new DataLoader<string, TicketDetail['messages']>(
+      async (ids) => groupBy(ids, await messagesOfTickets(ctx.db, ids), (m) => m.ticketId),
+      LOADER_OPTIONS,
+    ),
+);
+
 builder.objectField(Ticket, 'messages', (t) =>
-  t.loadableList({
+  t.field({
     restDetail: true,
-    type: TicketMessage,
+    type: [TicketMessage],
     description: 'The thread, oldest first.',
-    loaderOptions: LOADER_OPTIONS,
-    resolve: (ticket) => ticket.id,
-    load: async (ids: string[], ctx) => groupBy(ids, await messagesOfTickets(ctx.db, ids), (m) => m.ticketId),
+    resolve: (ticket, _args, ctx) => ticket.messages ?? threads(ctx).load(ticket.id),
   }),
 );
 
