@@ -88,14 +88,6 @@ export function paginateIntIds<T extends { id: number }>(args: PageArgs, find: F
   return keysetPage(args.limit ?? PAGE_DEFAULT, after, find);
 }
 
-/**
- * A list bounded by nature (a server's snapshots or addresses, a plan's options…), answered
- * whole in the same envelope as a paged list, so every list reads the same way.
- */
-export function wholeList<T>(data: T[]): Page<T> {
-  return { data, hasMore: false, nextCursor: null };
-}
-
 /** Groups rows by a key, each group in the rows' order; keys with no row get an empty list. */
 export function groupBy<T, K>(keys: readonly K[], rows: T[], keyOf: (row: T) => K): T[][] {
   const groups = new Map<K, T[]>(keys.map((k) => [k, []]));

@@ -1,6 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
 import type PrismaTypes from '../generated/pothos-types.ts';
@@ -10,6 +11,15 @@ import { ALL_SCOPES, type Scope } from '../scopes.ts';
 import type { RequestContext } from './context.ts';
 import { inputRuleRefusal } from './input-rules.ts';
 import RestNamePlugin from './rest-name.ts';
+import {
+  decodeGlobalID,
+  encodeGlobalID,
+  GRAPH_ONLY,
+  loadNode,
+  loadNodes,
+  MAX_NODE_IDS,
+  nodeTypename,
+} from './node-kinds.ts';
 
 /** The builder's type parameters, for helpers that build fields outside a field callback. */
 export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -26,6 +36,8 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
   DefaultFieldNullability: false;
+  DefaultEdgesNullability: { list: false; items: false };
+  DefaultNodeNullability: false;
 }>({
   plugins: [
     // Every field's auth scope (operation(), edge()): 401 without a credential, 403 without the scope.
@@ -37,6 +49,8 @@ export const builder = new SchemaBuilder<{
     ValidationPlugin,
     // Loaders that live per request: one statement per level of a nested query (the areas' graph.ts).
     DataloaderPlugin,
+    // Node, node/nodes and connections (graph.ts): a global id is the prefixed id (node-kinds.ts).
+    RelayPlugin,
     // The REST name, description and detail form of fields and arguments (rest-name.ts): REST's projections.
     RestNamePlugin,
   ],
@@ -47,6 +61,48 @@ export const builder = new SchemaBuilder<{
       Object.fromEntries(ALL_SCOPES.map((s) => [s, ctx.principal?.scopes.has(s) ?? false])) as Record<Scope, boolean>,
     unauthorizedError: (_parent, ctx, _info, result) =>
       ctx.principal ? forbidden(scopeMessage(result.failure)) : unauthorized(),
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    encodeGlobalID,
+    decodeGlobalID,
+    idFieldOptions: { description: 'The global id: the one REST uses; its prefix names the kind.' },
+    nodeTypeOptions: {
+      description:
+        'A resource with a global id: the id REST uses for it (its prefix names the kind: srv_, pool_, inv_ …).',
+      extensions: GRAPH_ONLY,
+      resolveType: nodeTypename,
+    },
+    nodeQueryOptions: {
+      description: 'Any resource by its id; null when no resource of the account has it.',
+      extensions: GRAPH_ONLY,
+      resolve: (_root, args, ctx) => loadNode(ctx, args.id),
+    },
+    nodesQueryOptions: {
+      description: `Resources by their ids (at most ${MAX_NODE_IDS}), in the order asked; null for an id that names nothing of the account.`,
+      extensions: GRAPH_ONLY,
+      resolve: (_root, args, ctx) => loadNodes(ctx, args.ids),
+    },
+    pageInfoTypeOptions: {
+      description: 'Where a page of a connection starts and ends, and whether pages come before or after it.',
+      extensions: GRAPH_ONLY,
+    },
+    hasNextPageFieldOptions: { description: 'True when another page follows.' },
+    hasPreviousPageFieldOptions: {
+      description: 'True when this page was asked for `after` a cursor (pages go forward, newest first).',
+    },
+    startCursorFieldOptions: { description: 'The cursor of the first item of this page; null when the page is empty.' },
+    endCursorFieldOptions: { description: 'Pass as `after` to get the next page.' },
+    pageInfoFieldOptions: { description: 'Where this page starts and ends and whether another follows.' },
+    edgesFieldOptions: {
+      description: 'The items of this page with their cursors.',
+      nullable: { list: false, items: false },
+    },
+    nodesOnConnection: { description: 'The items of this page.' },
+    nodeFieldOptions: { description: 'The item.' },
+    cursorFieldOptions: { description: 'Pass as `after` to get the items that follow this one.' },
+    defaultEdgeTypeOptions: { extensions: GRAPH_ONLY },
   },
   validation: {
     // The API's 400 naming the broken rule; http/plugins/input-errors.ts states every one.

@@ -3,7 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from './builder.ts';
 import type { RequestContext } from './context.ts';
 import { operation, type OperationMeta } from './operation.ts';
-import { connectionOfPage, pageForConnection, type Connection, type ConnectionSource } from './graph.ts';
+import { connectionOfPage, pageForConnection, type Connection } from './graph.ts';
 import { pageArgs } from './pagination.ts';
 import { isRestOperation } from './rest-projection.ts';
 import type { Page, PageArgs } from '../core/paging.ts';
@@ -27,7 +27,7 @@ const CONNECTION_SENTENCE = ' A connection; follow pageInfo.endCursor while page
  */
 export function pagedListQuery<Args extends Record<string, unknown> = Record<string, never>>(
   name: string,
-  type: ObjectRef<Types, ConnectionSource<unknown>>,
+  type: ObjectRef<Types, Connection<unknown>>,
   list: (ctx: RequestContext, args: PageArgs & Args, info: GraphQLResolveInfo) => Promise<Page<unknown>>,
   meta: OperationMeta,
   args?: (t: { arg: ArgBuilder<Types> }) => Record<string, ArgumentRef<Types, unknown>>,

@@ -100,3 +100,23 @@ describe('root lists are connections', () => {
     });
   });
 });
+
+describe('global ids are the prefixed ids (plugin-relay encodes and decodes them)', () => {
+  const nodes = (ids: string[]) =>
+    gql(app, `query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, { key: c.key, variables: { ids } });
+
+  it('nodes(ids:) takes at most 100 ids; an id of no known kind (or no prefix) reads as null', async () => {
+    const ids = Array.from({ length: 101 }, () => servers[0]);
+    const tooMany = await nodes(ids);
+    expect(tooMany.body.errors?.[0]).toMatchObject({
+      message: 'ids may name at most 100 resources.',
+      extensions: { field: 'ids' },
+    });
+    expect(tooMany.body.data).toBeNull();
+    const hundred = await nodes(ids.slice(1));
+    expect(hundred.body.errors).toBeUndefined();
+    expect(hundred.body.data.nodes).toEqual(ids.slice(1).map((id) => ({ id })));
+    const unknown = await gql(app, `{ a: node(id: "zzz_123") { id } b: node(id: "noprefix") { id } }`, { key: c.key });
+    expect(unknown.body).toEqual({ data: { a: null, b: null } });
+  });
+});

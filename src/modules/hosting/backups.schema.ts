@@ -1,10 +1,9 @@
 import { builder } from '../../schema/builder.ts';
 import { values } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
-import { Node } from '../../schema/graph.ts';
+import { Node, wholeConnection } from '../../schema/graph.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeList } from '../../core/paging.ts';
 import { BACKUP_STATES, createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
 import { panel, type Out } from './panel-operation.ts';
 import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
@@ -46,7 +45,7 @@ builder.queryField('hostingBackups', (t) =>
     }),
     type: HostingBackupConnection,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: async (_root, args, ctx) => wholeList(await listBackups(ctx, args.id)),
+    resolve: async (_root, args, ctx) => wholeConnection(await listBackups(ctx, args.id)),
   }),
 );
 

@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeList } from '../../core/paging.ts';
+import { wholeConnection } from '../../schema/graph.ts';
 import { createDatabase, deleteDatabase, listDatabases } from './databases.ts';
 import { panel, type Out } from './panel-operation.ts';
 import { rules } from '../../schema/input-rules.ts';
@@ -42,7 +42,7 @@ builder.queryField('hostingDatabases', (t) =>
     }),
     type: HostingDatabaseConnection,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: async (_root, args, ctx) => wholeList(await listDatabases(ctx, args.id)),
+    resolve: async (_root, args, ctx) => wholeConnection(await listDatabases(ctx, args.id)),
   }),
 );
 

@@ -1,10 +1,9 @@
 import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
-import { Node } from '../../schema/graph.ts';
+import { Node, wholeConnection } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeList } from '../../core/paging.ts';
 import {
   enableSshAccess,
   launchSsh,
@@ -59,7 +58,7 @@ builder.queryField('hostingProtectedDirs', (t) =>
     }),
     type: HostingProtectedDirConnection,
     args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: async (_root, args, ctx) => wholeList(await listProtectedDirs(ctx, args.id)),
+    resolve: async (_root, args, ctx) => wholeConnection(await listProtectedDirs(ctx, args.id)),
   }),
 );
 

@@ -3,7 +3,7 @@ import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeList } from '../../core/paging.ts';
+import { wholeConnection } from '../../schema/graph.ts';
 import { POOL_UNITS, type PoolUnits } from '../catalogue/service.ts';
 import { poolCatalogue, quotePool } from './service.ts';
 
@@ -88,7 +88,7 @@ builder.queryField('poolCatalogue', (t) =>
       description: 'The pool products with per-unit prices in cents and the bounds of each unit (slider ranges).',
     }),
     type: PoolProductConnection,
-    resolve: async (_root, _args, ctx) => wholeList(await poolCatalogue(ctx.db)),
+    resolve: async (_root, _args, ctx) => wholeConnection(await poolCatalogue(ctx.db)),
   }),
 );
 

@@ -4,7 +4,7 @@ import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { LABEL_RULES } from '../servers/server-row.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeList } from '../../core/paging.ts';
+import { wholeConnection } from '../../schema/graph.ts';
 import { applyPoolIps, createServerInPool, listPoolIps, MAX_IP_CHANGES, MAX_POOL_SERVER_IPS } from './members.ts';
 
 // What a pool holds: servers created inside it and the addresses of its block.
@@ -81,7 +81,7 @@ builder.queryField('poolIps', (t) =>
     }),
     type: PoolIpConnection,
     args: { id: t.arg.id({ required: true, description: 'The pool id.' }) },
-    resolve: async (_root, args, ctx) => wholeList(await listPoolIps(ctx.db, args.id)),
+    resolve: async (_root, args, ctx) => wholeConnection(await listPoolIps(ctx.db, args.id)),
   }),
 );
 

@@ -1,9 +1,8 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { Node } from '../../schema/graph.ts';
+import { Node, wholeConnection } from '../../schema/graph.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeList } from '../../core/paging.ts';
 import { attachAddon, detachAddon, listServerAddons } from './addons.ts';
 import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
 import { ADDON_TYPES } from '../../db/catalogue-seed.ts';
@@ -73,7 +72,7 @@ builder.queryField('serverAddons', (t) =>
     }),
     type: ServerAddonConnection,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
-    resolve: async (_root, args, ctx) => wholeList(await listServerAddons(ctx, args.id)),
+    resolve: async (_root, args, ctx) => wholeConnection(await listServerAddons(ctx, args.id)),
   }),
 );
 

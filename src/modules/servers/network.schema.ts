@@ -3,10 +3,9 @@ import { builder } from '../../schema/builder.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { HOST_NAME_RULES } from '../../core/input-rules.ts';
 import { example } from '../../schema/examples.ts';
-import { GRAPH_ONLY, Node } from '../../schema/graph.ts';
+import { GRAPH_ONLY, Node, wholeConnection } from '../../schema/graph.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeList } from '../../core/paging.ts';
 import { listServerIps, setPtr } from './network.ts';
 
 // A server's addresses and their reverse DNS (PTR) records.
@@ -42,7 +41,7 @@ builder.queryField('serverIps', (t) =>
     type: ServerIpConnection,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx, info) =>
-      wholeList(await listServerIps(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['nodes'] }))),
+      wholeConnection(await listServerIps(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['nodes'] }))),
   }),
 );
 

@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeList } from '../../core/paging.ts';
+import { wholeConnection } from '../../schema/graph.ts';
 import { changePlan, planOptions, POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED } from './plans.ts';
 import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
 import { PLAN_FAMILIES } from '../../db/catalogue-seed.ts';
@@ -45,7 +45,7 @@ builder.queryField('serverPlanOptions', (t) =>
     }),
     type: PlanOptionConnection,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
-    resolve: async (_root, args, ctx) => wholeList(await planOptions(ctx.db, args.id)),
+    resolve: async (_root, args, ctx) => wholeConnection(await planOptions(ctx.db, args.id)),
   }),
 );
 

@@ -2,11 +2,10 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { values } from '../../schema/examples.ts';
-import { Node } from '../../schema/graph.ts';
+import { Node, wholeConnection } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeList } from '../../core/paging.ts';
 import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY } from './server-row.ts';
 import {
   createSnapshot,
@@ -53,7 +52,7 @@ builder.queryField('serverSnapshots', (t) =>
     type: SnapshotConnection,
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
     resolve: async (_root, args, ctx, info) =>
-      wholeList(await listSnapshots(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['nodes'] }))),
+      wholeConnection(await listSnapshots(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['nodes'] }))),
   }),
 );
 

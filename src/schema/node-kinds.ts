@@ -1,0 +1,104 @@
+import DataLoader from 'dataloader';
+import { badRequest, forbidden, unauthorized } from '../errors.ts';
+import type { Scope } from '../scopes.ts';
+import type { RequestContext } from './context.ts';
+
+/**
+ * The resource kinds `node(id:)` fetches, and what plugin-relay (builder.ts `relay`) reads of them:
+ * a global id is the resource's own prefixed id (`srv_…`), its prefix names the kind. Kept apart
+ * from graph.ts because the builder's options read it, and graph.ts loads the builder.
+ */
+
+/** Extensions of a graph-only type or field: the REST view (rest-view.ts) leaves it out. */
+export const GRAPH_ONLY = { graphOnly: true } as const;
+
+/** Loader options of every batched edge (plugin-dataloader's `loaderOptions`): at most 1,000 keys a statement. */
+export const LOADER_OPTIONS = { maxBatchSize: 1000 };
+
+type NodeRow = { id: string | number };
+
+export interface NodeKind<Row extends NodeRow = NodeRow> {
+  /** The id prefix of the kind (src/db/ids.ts): `srv` of `srv_...`. */
+  prefix: string;
+  typename: string;
+  /**
+   * The scope its root field needs, checked before anything is read; or, where items of one
+   * kind need different scopes (an event needs its type's read scope), the scope of each item,
+   * checked once it is read.
+   */
+  scope: Scope | ((row: Row) => Scope);
+  /** Rows of these ids visible to the caller, in any order (the tenant client filters the account). */
+  load(ctx: RequestContext, ids: readonly string[]): Promise<Row[]>;
+}
+
+const kinds = new Map<string, NodeKind>();
+const byTypename = new Map<string, NodeKind>();
+
+/** Registers a resource kind `node(id:)` can fetch. */
+export function nodeKind<Row extends NodeRow>(kind: NodeKind<Row>): void {
+  // A kind's per-item scope is only ever asked of rows its own `load` returned.
+  kinds.set(kind.prefix, kind as unknown as NodeKind);
+  byTypename.set(kind.typename, kind as unknown as NodeKind);
+}
+
+const kindOf = (id: string) => kinds.get(id.slice(0, id.indexOf('_')));
+
+/** plugin-relay's `decodeGlobalID`: the kind from the prefix; an unknown prefix names no type. */
+export const decodeGlobalID = (id: string) => ({ typename: kindOf(id)?.typename ?? '', id });
+
+/** plugin-relay's `encodeGlobalID`: the global id is the prefixed id itself. */
+export const encodeGlobalID = (_typename: string, id: string | number | bigint) => String(id);
+
+/** The Node interface's type of a row: the kind its id's prefix names. */
+export const nodeTypename = (row: unknown) => kindOf(String((row as NodeRow).id))?.typename ?? null;
+
+// One loader per kind per request: one statement per kind however many ids a query names.
+// Plugin-relay's own loading (`builder.node`'s loadMany) would need every kind declared as a
+// relay node type; the kinds are Prisma objects with their scope rules, loaded here.
+const loaders = new WeakMap<object, Map<string, DataLoader<string, NodeRow | null>>>();
+
+function loaderOf(ctx: RequestContext, kind: NodeKind): DataLoader<string, NodeRow | null> {
+  let byKind = loaders.get(ctx);
+  if (!byKind) {
+    byKind = new Map();
+    loaders.set(ctx, byKind);
+  }
+  let loader = byKind.get(kind.prefix);
+  if (!loader) {
+    loader = new DataLoader<string, NodeRow | null>(async (ids) => {
+      const rows = await kind.load(ctx, ids);
+      const byId = new Map(rows.map((r) => [String(r.id), r]));
+      return ids.map((i) => byId.get(i) ?? null);
+    }, LOADER_OPTIONS);
+    byKind.set(kind.prefix, loader);
+  }
+  return loader;
+}
+
+/** The scope-auth refusal's message for a missing scope (builder.ts uses the same words). */
+const scopeMessage = (scope: string) => `This credential lacks the scope "${scope}".`;
+
+/**
+ * One decoded id: null when it names nothing the account owns (another account's resource reads
+ * as missing); the root field's FORBIDDEN when the credential lacks the scope to read that kind
+ * (or that item, for a kind whose scope is per item).
+ */
+export async function loadNode(ctx: RequestContext, id: { typename: string; id: string }): Promise<NodeRow | null> {
+  if (!ctx.principal) throw unauthorized();
+  const kind = byTypename.get(id.typename);
+  if (!kind) return null;
+  const { scopes } = ctx.principal;
+  if (typeof kind.scope === 'string' && !scopes.has(kind.scope)) throw forbidden(scopeMessage(kind.scope));
+  const row = await loaderOf(ctx, kind).load(id.id);
+  const itemScope = row && typeof kind.scope === 'function' ? kind.scope(row) : null;
+  if (itemScope && !scopes.has(itemScope)) throw forbidden(scopeMessage(itemScope));
+  return row;
+}
+
+export const MAX_NODE_IDS = 100;
+
+/** `nodes(ids:)`: at most MAX_NODE_IDS; an error of one id stays at its index, the others resolve. */
+export function loadNodes(ctx: RequestContext, ids: readonly { typename: string; id: string }[]) {
+  if (ids.length > MAX_NODE_IDS) throw badRequest(`ids may name at most ${MAX_NODE_IDS} resources.`, 'ids');
+  return ids.map((id) => loadNode(ctx, id));
+}
