@@ -14,6 +14,7 @@ import {
   createPool,
   deletePool,
   getPool,
+  getPools,
   listPools,
   POOL_SERVER_OS_FAMILIES,
   quotePoolResize,
@@ -102,12 +103,12 @@ const summaryFields = (t: ObjectFieldBuilder<Types, Summary & DetailParts>) => (
 });
 
 /**
- * One read of each pool's detail per request, shared by the three fields that need it
- * (plugin-dataloader's loaders are one per field, which would read it three times).
+ * The details of every pool a level of a query reaches in one statement, shared by the three
+ * fields that need them (plugin-dataloader's loaders are one per field, which would read them
+ * three times).
  */
 const poolDetails = createContextCache(
-  (ctx: RequestContext) =>
-    new DataLoader<string, Detail>((ids) => Promise.all(ids.map((id) => getPool(ctx.db, id))), LOADER_OPTIONS),
+  (ctx: RequestContext) => new DataLoader<string, Detail>((ids) => getPools(ctx.db, ids), LOADER_OPTIONS),
 );
 
 const detailOfPool = (ctx: RequestContext, pool: Summary & DetailParts): Promise<DetailParts> =>

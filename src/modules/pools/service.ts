@@ -18,7 +18,7 @@ import {
 } from '../catalogue/service.ts';
 import * as servers from '../servers/pool-members.ts';
 import type { ServiceContext } from '../servers/server-row.ts';
-import { readPoolDetail, type PoolDetailRow } from './pool-read.ts';
+import { readPoolDetail, readPoolDetails, type PoolDetailRow } from './pool-read.ts';
 
 /** What one unit of each slider resolves to. */
 export const UNIT_SIZES = { vcpu: 1, ram2gb: 2048, disk100: 100, ip16: 16 } as const;
@@ -204,6 +204,15 @@ export async function getPool(db: TenantDb, id: string) {
   const read = await readPoolDetail(db, id);
   if (!read) throw notFound('Pool');
   return detailOf({ ...read, product: read.product && toPoolProduct(read.product) });
+}
+
+/** The details of several pools in one statement (the graph's loaders), in the order of `ids`; a pool no longer visible is a 404 at its place. */
+export async function getPools(db: TenantDb, ids: readonly string[]) {
+  const reads = await readPoolDetails(db, ids);
+  return ids.map((id) => {
+    const read = reads.get(id);
+    return read ? detailOf({ ...read, product: read.product && toPoolProduct(read.product) }) : notFound('Pool');
+  });
 }
 
 // ---------------------------------------------------------------- buy, resize, delete
