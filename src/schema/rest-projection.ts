@@ -61,7 +61,7 @@ export function restProjection(schema: GraphQLSchema, operation: Pick<Operation,
   return projection;
 }
 
-/** True for a projection document: its values are named in REST's names (plugins/input-rules.ts). */
+/** True for a projection document: its values are named in REST's names (plugins/input-errors.ts). */
 export function isRestProjection(document: DocumentNode): boolean {
   return projectionDocuments.has(document);
 }
