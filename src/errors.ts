@@ -78,6 +78,11 @@ export const badRequest = (message: string, field?: string) => new ApiError(400,
 export const unauthorized = (message = 'A valid API key or access token is required (Authorization: Bearer ...).') =>
   new ApiError(401, message, { headers: { 'WWW-Authenticate': 'Bearer realm="api"' } });
 export const forbidden = (message: string) => new ApiError(403, message);
+/** The 403 of a credential without the scope an operation, a tool or an edge needs: the one wording every surface uses. */
+export const lacksScope = (scope?: string) =>
+  forbidden(
+    scope ? `This credential lacks the scope "${scope}".` : 'This credential lacks the scope this operation requires.',
+  );
 export const notFound = (what: string) => new ApiError(404, `${what} not found.`);
 export const conflict = (message: string) => new ApiError(409, message);
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { App } from '../app-services.ts';
 import { tenantClient } from '../db/tenant.ts';
-import { badRequest, forbidden, unauthorized } from '../errors.ts';
+import { badRequest, lacksScope, unauthorized } from '../errors.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import { AREA_RUNTIMES } from '../modules/runtimes.ts';
 import type { BinaryResult, BinaryRoute } from '../schema/binary-operation.ts';
@@ -28,7 +28,7 @@ export async function dispatchBinary(
   headers: Record<string, string>,
 ): Promise<void> {
   if (!principal) throw unauthorized();
-  if (!principal.scopes.has(route.scope)) throw forbidden(`This credential lacks the scope "${route.scope}".`);
+  if (!principal.scopes.has(route.scope)) throw lacksScope(route.scope);
   // PostgreSQL cannot store U+0000 and the file system cannot name it: refused like the schema's operations do.
   for (const [name, value] of [...Object.entries(params), ...url.searchParams]) {
     if (value.includes('\u0000')) throw badRequest(`${name} must not contain the NUL character (U+0000).`, name);

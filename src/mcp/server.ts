@@ -6,6 +6,7 @@ import {
   type CallToolResult,
   type Tool as ListedTool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { lacksScope } from '../errors.ts';
 import { API_REVISION } from '../version.ts';
 import { CODE_MODE_TOOLSET, listedAnnotations, selectTools, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
@@ -72,7 +73,10 @@ export function createMcpServer(
     if (codeMode.has(request.params.name)) return runCodeMode(request.params.name, args);
     const tool = inToolsets.find((t) => t.name === request.params.name);
     if (!tool) throw unknownTool(request.params.name);
-    if (!selection.scopes.has(tool.scope)) return toolError(403, `This credential lacks the scope "${tool.scope}".`);
+    if (!selection.scopes.has(tool.scope)) {
+      const refusal = lacksScope(tool.scope);
+      return toolError(refusal.status, refusal.message);
+    }
     if (selection.readOnly && !tool.annotations.readOnlyHint)
       return toolError(403, `${tool.name} changes state; this session is read-only (X-MCP-Readonly).`);
     return run(tool, args);

@@ -6,7 +6,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
-import { forbidden, unauthorized } from '../errors.ts';
+import { lacksScope, unauthorized } from '../errors.ts';
 import { ALL_SCOPES, type Scope } from '../scopes.ts';
 import type { RequestContext } from './context.ts';
 import { inputRuleRefusal } from './input-rules.ts';
@@ -60,7 +60,7 @@ export const builder = new SchemaBuilder<{
     authScopes: (ctx) =>
       Object.fromEntries(ALL_SCOPES.map((s) => [s, ctx.principal?.scopes.has(s) ?? false])) as Record<Scope, boolean>,
     unauthorizedError: (_parent, ctx, _info, result) =>
-      ctx.principal ? forbidden(scopeMessage(result.failure)) : unauthorized(),
+      ctx.principal ? lacksScope(firstScope(result.failure)) : unauthorized(),
   },
   relay: {
     clientMutationId: 'omit',
@@ -117,13 +117,6 @@ export const builder = new SchemaBuilder<{
     onUnusedQuery: null,
   },
 });
-
-function scopeMessage(failure: unknown): string {
-  const scope = firstScope(failure);
-  return scope
-    ? `This credential lacks the scope "${scope}".`
-    : 'This credential lacks the scope this operation requires.';
-}
 
 /** The first scope scope-auth's failure names: its own, or one of the failures it combines. */
 function firstScope(failure: unknown): string | undefined {

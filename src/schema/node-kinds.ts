@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { badRequest, forbidden, unauthorized } from '../errors.ts';
+import { badRequest, lacksScope, unauthorized } from '../errors.ts';
 import type { Scope } from '../scopes.ts';
 import type { RequestContext } from './context.ts';
 
@@ -75,9 +75,6 @@ function loaderOf(ctx: RequestContext, kind: NodeKind): DataLoader<string, NodeR
   return loader;
 }
 
-/** The scope-auth refusal's message for a missing scope (builder.ts uses the same words). */
-const scopeMessage = (scope: string) => `This credential lacks the scope "${scope}".`;
-
 /**
  * One decoded id: null when it names nothing the account owns (another account's resource reads
  * as missing); the root field's FORBIDDEN when the credential lacks the scope to read that kind
@@ -88,10 +85,10 @@ export async function loadNode(ctx: RequestContext, id: { typename: string; id: 
   const kind = byTypename.get(id.typename);
   if (!kind) return null;
   const { scopes } = ctx.principal;
-  if (typeof kind.scope === 'string' && !scopes.has(kind.scope)) throw forbidden(scopeMessage(kind.scope));
+  if (typeof kind.scope === 'string' && !scopes.has(kind.scope)) throw lacksScope(kind.scope);
   const row = await loaderOf(ctx, kind).load(id.id);
   const itemScope = row && typeof kind.scope === 'function' ? kind.scope(row) : null;
-  if (itemScope && !scopes.has(itemScope)) throw forbidden(scopeMessage(itemScope));
+  if (itemScope && !scopes.has(itemScope)) throw lacksScope(itemScope);
   return row;
 }
 

@@ -1,6 +1,6 @@
 import { getOperationAST, Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { apiErrorOf, badRequest, forbidden, unauthorized } from '../../errors.ts';
+import { apiErrorOf, badRequest, lacksScope, unauthorized } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import { InputRuleRefusal, refusedArguments } from '../../schema/input-rules.ts';
 import type { OperationMeta } from '../../schema/operation.ts';
@@ -48,8 +48,7 @@ function restateRefusal(args: ExecutionArgs, error: GraphQLError): GraphQLError[
   const principal = (args.contextValue as Partial<RequestContext>).principal;
   // What scope-auth would have answered had it looked first (builder.ts unauthorizedError).
   if (meta && !principal) return [unauthorized()];
-  if (meta && !principal?.scopes.has(meta.scope))
-    return [forbidden(`This credential lacks the scope "${meta.scope}".`)];
+  if (meta && !principal?.scopes.has(meta.scope)) return [lacksScope(meta.scope)];
   // An operation's REST projection (REST and MCP tools) names its arguments by their REST names.
   const problems = refusedArguments(field, refusal.args, isRestProjection(args.document));
   return problems.length ? problems.map((p) => new InputRuleRefusal(p.message, p.path, refusal.args)) : [error];
