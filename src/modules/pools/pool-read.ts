@@ -1,25 +1,26 @@
 import { asModelRow } from '../../db/model-rows.ts';
 import { tenantRows, tenantStatement, type TenantDb } from '../../db/tenant.ts';
 import type { Pool, Product } from '../../generated/prisma/client.ts';
+import { visibleServerSql } from '../servers/server-row.ts';
 
 // The pool detail's read (GET /v1/pools/:id and the `pool` field) as one hand-written statement,
 // as the server reads do (servers/server-reads.ts): the pool row, its catalogue product, its
 // usage and its servers with their addresses, built as JSON in the database. Each part is what
 // the Prisma reads of service.ts `detail` return; test/pools/pool-read.test.ts holds them equal.
 
-/** Servers count toward a pool until terminated (servers/server-row.ts VISIBLE); pools are visible until deleted. */
+/** Servers count toward a pool until terminated (servers/server-row.ts); pools are visible until deleted. */
 const POOL_DETAIL_SELECT = `
   SELECT p.id, row_to_json(p) AS pool,
     (SELECT row_to_json(x) FROM "Product" x WHERE x.id = p."productId" AND x.kind = 'pool') AS product,
     (SELECT json_build_object('vcpu', COALESCE(sum(s.vcpu), 0), 'ramMb', COALESCE(sum(s."ramMb"), 0), 'diskGb', COALESCE(sum(s."diskGb"), 0), 'servers', count(*))
-       FROM "Server" s WHERE s."poolId" = p.id AND s."accountId" = $1::uuid AND s.status <> 'terminated') AS usage,
+       FROM "Server" s WHERE s."poolId" = p.id AND s."accountId" = $1::uuid AND ${visibleServerSql('s')}) AS usage,
     (SELECT count(*)::int FROM "ServerIp" i WHERE i."poolId" = p.id AND i."accountId" = $1::uuid AND i."serverId" IS NOT NULL) AS "ipsHeld",
     COALESCE((
       SELECT json_agg(json_build_object(
         'id', s.id, 'label', s.label, 'status', s.status, 'productId', s."productId", 'vcpu', s.vcpu, 'ramMb', s."ramMb", 'diskGb', s."diskGb", 'os', s.os, 'osTemplate', s."osTemplate",
         'ips', COALESCE((SELECT json_agg(i.address ORDER BY i.address ASC) FROM "ServerIp" i WHERE i."serverId" = s.id AND i."accountId" = $1::uuid), '[]')
       ) ORDER BY s.id ASC)
-      FROM "Server" s WHERE s."poolId" = p.id AND s."accountId" = $1::uuid AND s.status <> 'terminated'), '[]') AS servers
+      FROM "Server" s WHERE s."poolId" = p.id AND s."accountId" = $1::uuid AND ${visibleServerSql('s')}), '[]') AS servers
   FROM "Pool" p
   WHERE p."accountId" = $1::uuid AND p.status <> 'deleted'`;
 

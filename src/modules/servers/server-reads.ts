@@ -4,7 +4,7 @@ import { notFound } from '../../errors.ts';
 import type { Prisma, Server, ServerAddon, ServerIp, Snapshot } from '../../generated/prisma/client.ts';
 import { ID_PREFIX } from '../../db/ids.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
-import { getServer } from './server-row.ts';
+import { getServer, visibleServerSql } from './server-row.ts';
 
 // The hot reads of servers (GET /v1/servers, GET /v1/servers/:id and their GraphQL fields) as
 // one hand-written statement each: the rows come back as JSON built in the database and are
@@ -29,7 +29,7 @@ const RELATIONS_SQL = [
   { name: 'addons', table: 'ServerAddon', orderBy: 'r.id ASC', condition: ' AND r."endedAt" IS NULL' },
 ] as const;
 
-const VISIBLE_SERVERS = `"Server" s WHERE s."accountId" = $1::uuid AND s.status <> 'terminated'`;
+const VISIBLE_SERVERS = `"Server" s WHERE s."accountId" = $1::uuid AND ${visibleServerSql('s')}`;
 
 /**
  * A page of the account's visible servers, newest first (`$2` rows: the page and one more,

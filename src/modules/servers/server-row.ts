@@ -30,6 +30,8 @@ export const SERVER_STATES = [
 
 /** Terminated servers are gone for the customer: lists and lookups never show them. */
 export const VISIBLE = { status: { not: 'terminated' } };
+/** The same rule in the hand-written statements, on the server row `alias`. */
+export const visibleServerSql = (alias: string) => `${alias}.status <> 'terminated'`;
 
 export async function getServer(db: TenantDb | Tx, id: string, query: object = {}) {
   const server = await db.server.findFirst({ ...query, where: { id, ...VISIBLE } });
