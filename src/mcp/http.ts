@@ -64,8 +64,7 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
       async (tool, args) => {
         scope.operation = `mcp ${tool.name}`;
         const { [IDEMPOTENCY_ARG]: idempotencyKey, ...variables } = args;
-        const known = new Set(tool.operation.field.args.map((a) => a.name));
-        const unknown = Object.keys(variables).filter((k) => !known.has(k));
+        const unknown = Object.keys(variables).filter((k) => !tool.operation.argumentNames.has(k));
         if (unknown.length) return toolError(400, `Unknown argument "${unknown[0]}".`);
         if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
           return toolError(400, `${IDEMPOTENCY_ARG} must be a string.`);

@@ -138,6 +138,8 @@ export interface Operation {
   hints: ToolHints;
   /** Honours the Idempotency-Key header (honoursIdempotencyKey). */
   idempotencyKey: boolean;
+  /** Its arguments' names: what a REST call's parameters and an MCP tool call's arguments may be. */
+  argumentNames: ReadonlySet<string>;
   /** Where each argument travels over REST. */
   argLocation(arg: GraphQLArgument): 'path' | 'query' | 'body';
 }
@@ -166,6 +168,7 @@ export function listOperations(schema: GraphQLSchema): Operation[] {
         description: field.description ?? '',
         field: field as GraphQLField<unknown, unknown>,
         pathParams,
+        argumentNames: new Set(field.args.map((a) => a.name)),
         idempotencyKey: honoursIdempotencyKey(meta, kind),
         hints: {
           readOnly: kind === 'query' && method === 'GET' ? true : kind === 'query',

@@ -1,6 +1,6 @@
 import { admit as admitCustomer } from '../admit.ts';
 import { operatorRefusal } from '../admin.ts';
-import type { Exchange, Route } from './exchange.ts';
+import { type Exchange, traitsOf } from './exchange.ts';
 
 /**
  * Stage 3, admit: who is calling, and whether they may. A customer route (REST, GraphQL, MCP, and
@@ -10,7 +10,7 @@ import type { Exchange, Route } from './exchange.ts';
  * Public documents and probes, and pages with rules of their own, pass as they are.
  */
 export async function admit(x: Exchange): Promise<void> {
-  const who = admissionOf(x.route);
+  const who = traitsOf(x.route).admission;
   if (who === 'operator') {
     const refusal = operatorRefusal(x.app, x.req);
     if (refusal) throw refusal;
@@ -22,24 +22,6 @@ export async function admit(x: Exchange): Promise<void> {
   x.limitHeaders = admission.limitHeaders;
   x.countOutcome = admission.countOutcome;
   if (admission.refusal) throw admission.refusal;
-}
-
-function admissionOf(route: Route | undefined): 'customer' | 'operator' | 'none' {
-  switch (route?.kind) {
-    case 'operation':
-    case 'binary':
-    case 'graphql':
-    case 'mcp':
-      return 'customer';
-    case 'unrouted':
-      return route.surface === 'admin' ? 'operator' : 'customer';
-    case 'admin':
-      return 'operator';
-    case 'ops':
-      return route.path === '/metrics' ? 'operator' : 'none';
-    default:
-      return 'none';
-  }
 }
 
 /** A read of /v1 that may end in 304 (conditional.ts): an operation's GET with If-None-Match (binary streams have no ETag). */

@@ -1,5 +1,5 @@
 import { parseJsonBody, readBody } from '../body.ts';
-import type { Exchange } from './exchange.ts';
+import { type Exchange, traitsOf } from './exchange.ts';
 
 /**
  * Stage 4, body: a JSON body read within the size limit (413 beyond it, without reading the
@@ -7,9 +7,8 @@ import type { Exchange } from './exchange.ts';
  * that take one. A GET or HEAD has none; binary uploads and pages read their own.
  */
 export async function body(x: Exchange): Promise<void> {
-  const kind = x.route?.kind;
-  const takesJson =
-    kind === 'operation' || kind === 'graphql' || kind === 'admin' || (kind === 'mcp' && x.method === 'POST');
+  // MCP takes messages by POST only; its other methods are refused unread (the MCP executor).
+  const takesJson = traitsOf(x.route).jsonBody && (x.route?.kind !== 'mcp' || x.method === 'POST');
   if (!takesJson || x.method === 'GET' || x.method === 'HEAD') return;
   x.body = parseJsonBody(x.req, await readBody(x.req, x.app.config.bodyLimitBytes));
 }

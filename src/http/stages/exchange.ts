@@ -80,14 +80,43 @@ export interface NamedStage {
   finishing?: true;
 }
 
+/**
+ * What each kind of route asks of the stages, in one place: who the admit stage asks for (a
+ * customer's credential and its rate limit, the operator token, or nobody), whether the body
+ * stage reads a JSON body, and the shape the respond stage gives its errors.
+ */
+interface RouteTraits {
+  admission: 'customer' | 'operator' | 'none';
+  jsonBody: boolean;
+  surface: Surface;
+}
+
+export function traitsOf(route: Route | undefined): RouteTraits {
+  switch (route?.kind) {
+    case 'operation':
+      return { admission: 'customer', jsonBody: true, surface: 'rest' };
+    case 'binary':
+      return { admission: 'customer', jsonBody: false, surface: 'rest' };
+    case 'graphql':
+      return { admission: 'customer', jsonBody: true, surface: 'graphql' };
+    case 'mcp':
+      return { admission: 'customer', jsonBody: true, surface: 'mcp' };
+    case 'admin':
+      return { admission: 'operator', jsonBody: true, surface: 'admin' };
+    case 'ops':
+      return { admission: route.path === '/metrics' ? 'operator' : 'none', jsonBody: false, surface: 'ops' };
+    case 'unrouted':
+      return route.surface === 'admin'
+        ? { admission: 'operator', jsonBody: false, surface: 'admin' }
+        : { admission: 'customer', jsonBody: false, surface: 'rest' };
+    default:
+      return { admission: 'none', jsonBody: false, surface: 'rest' };
+  }
+}
+
 /** The error shape the request's answer takes: GraphQL's `errors`, or the spec's error object. */
 export function surfaceOf(x: Exchange): Surface {
-  const route = x.route;
-  if (route?.kind === 'graphql') return 'graphql';
-  if (route?.kind === 'admin' || (route?.kind === 'unrouted' && route.surface === 'admin')) return 'admin';
-  if (route?.kind === 'mcp') return 'mcp';
-  if (route?.kind === 'ops') return 'ops';
-  return 'rest';
+  return traitsOf(x.route).surface;
 }
 
 function settled(x: Exchange): boolean {

@@ -1,6 +1,5 @@
 import { badRequest } from '../../errors.ts';
 import { restVariables } from '../rest-variables.ts';
-import type { Operation } from '../../schema/operation.ts';
 import type { Exchange } from './exchange.ts';
 
 /**
@@ -21,7 +20,7 @@ export function variables(x: Exchange): void {
   }
   if (route?.kind !== 'operation') return;
   const { operation, params } = route;
-  const known = argumentNames(operation);
+  const known = operation.argumentNames;
   for (const name of x.url.searchParams.keys()) {
     if (!known.has(name)) throw badRequest(`Unknown query parameter "${name}".`, name);
   }
@@ -34,15 +33,4 @@ export function variables(x: Exchange): void {
     }
   }
   x.variables = restVariables(operation, params, x.url.searchParams, body as Record<string, unknown> | undefined);
-}
-
-const names = new WeakMap<Operation, Set<string>>();
-
-function argumentNames(operation: Operation): Set<string> {
-  let found = names.get(operation);
-  if (!found) {
-    found = new Set(operation.field.args.map((a) => a.name));
-    names.set(operation, found);
-  }
-  return found;
 }
