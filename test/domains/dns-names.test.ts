@@ -17,7 +17,7 @@ const REFUSED = [
   'bad-.example.com',
   'under_score.example.com',
   `${'a'.repeat(64)}.example.com`,
-  '1.2.3.4',
+  '1.2.3.4', // an address is not a domain name: only asserted refused, never resolved or contacted
   'example..com',
   '',
 ];
