@@ -1,5 +1,6 @@
 import { badRequest } from '../errors.ts';
 import { ID_ALPHABET } from './ids.ts';
+import type { InputRules } from './input-rules.ts';
 
 // The paging primitives services use (docs/REFERENCE.md: Pagination), free of Pothos: the list's
 // GraphQL arguments and envelope type are bound in src/schema/pagination.ts.
@@ -24,6 +25,13 @@ export interface PageLimits {
   fallback: number;
 }
 export const PAGE_LIMITS: PageLimits = { max: PAGE_MAX, fallback: PAGE_DEFAULT };
+
+/**
+ * The bounds of a page size, as the declared input rule every paged argument carries (REST's
+ * `limit`, GraphQL's `first` on root lists and on edges alike): checked in one place, before
+ * the field runs, each refusal naming the argument as its surface calls it.
+ */
+export const pageSizeRules = (max = PAGE_MAX): InputRules => ({ minimum: 1, maximum: max });
 
 type Find<T, K> = (q: { take: number; where: { id?: { lt: K } }; orderBy: { id: 'desc' } }) => Promise<T[]>;
 

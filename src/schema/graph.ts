@@ -1,10 +1,11 @@
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
 import { ApiError, badRequest } from '../errors.ts';
+import { rules } from './input-rules.ts';
 import type { Scope } from '../scopes.ts';
 import { builder, type Types } from './builder.ts';
 import { GRAPH_ONLY } from './node-kinds.ts';
 import type { RequestContext } from './context.ts';
-import { checkCursor, groupBy, PAGE_MAX, type Page, type PageArgs } from '../core/paging.ts';
+import { checkCursor, groupBy, PAGE_MAX, pageSizeRules, type Page, type PageArgs } from '../core/paging.ts';
 
 /**
  * The connected graph (docs/REFERENCE.md: The graph): global object identification (Node, node,
@@ -76,12 +77,9 @@ function connectionOfNodes<T>(
   };
 }
 
-/** `first` checked against the list limits (docs/REFERENCE.md: Pagination): 1 to PAGE_MAX, default CONNECTION_DEFAULT. */
+/** A connection's page size: `first` (its bounds are the argument's declared rule, `connectionArgs`) or CONNECTION_DEFAULT. */
 export function pageSize(args: ConnectionArgs): number {
-  const first = args.first ?? CONNECTION_DEFAULT;
-  if (!Number.isInteger(first) || first < 1 || first > PAGE_MAX)
-    throw badRequest(`first must be an integer from 1 to ${PAGE_MAX}.`, 'first');
-  return first;
+  return args.first ?? CONNECTION_DEFAULT;
 }
 
 /** A connection from rows fetched one beyond the page (newest first, cursor = the row's id). */
@@ -133,6 +131,7 @@ export const connectionArgs = (t: { arg: ArgBuilder<Types> }) => ({
   first: t.arg.int({
     required: false,
     description: `Items per page, 1 to ${PAGE_MAX} (default ${CONNECTION_DEFAULT}).`,
+    ...rules(pageSizeRules()),
   }),
   after: t.arg.string({ required: false, description: 'endCursor of the previous page.' }),
 });

@@ -1,7 +1,6 @@
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
-import { PAGE_LIMITS } from '../core/paging.ts';
+import { PAGE_LIMITS, pageSizeRules } from '../core/paging.ts';
 import type { Types } from './builder.ts';
-import type { InputRules } from '../core/input-rules.ts';
 import { connectionType } from './graph.ts';
 import { rules } from './input-rules.ts';
 
@@ -17,7 +16,7 @@ export const pageArgs = (t: { arg: ArgBuilder<Types> }, limits = PAGE_LIMITS) =>
     required: false,
     restName: 'limit',
     description: `Items per page, 1 to ${limits.max} (default ${limits.fallback}).`,
-    ...rules(limitRules(limits.max)),
+    ...rules(pageSizeRules(limits.max)),
   }),
   after: t.arg.string({
     required: false,
@@ -26,8 +25,6 @@ export const pageArgs = (t: { arg: ArgBuilder<Types> }, limits = PAGE_LIMITS) =>
     restDescription: 'nextCursor of the previous page.',
   }),
 });
-
-const limitRules = (max: number): InputRules => ({ minimum: 1, maximum: max });
 
 /**
  * The list of an item type: its connection (graph.ts), which REST shows as the envelope

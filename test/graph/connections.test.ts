@@ -99,6 +99,20 @@ describe('root lists are connections', () => {
       extensions: { code: 'BAD_REQUEST', field: 'first' },
     });
   });
+
+  it("an edge's first has the same bound, refused by the same declared rule before the edge reads", async () => {
+    for (const first of [0, 1001]) {
+      const res = await gql(app, `query($first: Int) { account { servers(first: $first) { totalCount } } }`, {
+        key: c.key,
+        variables: { first },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0]).toMatchObject({
+        message: 'first must be an integer from 1 to 1000.',
+        extensions: { code: 'BAD_REQUEST', field: 'first' },
+      });
+    }
+  });
 });
 
 describe('global ids are the prefixed ids (plugin-relay encodes and decodes them)', () => {
