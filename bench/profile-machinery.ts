@@ -1,17 +1,21 @@
 // `node --cpu-prof --import tsx bench/profile-machinery.ts [rounds]`: the GraphQL machinery of
-// GET /v1/servers/:id with no HTTP around it. The app with scenario 8's first account; then, in
-// rounds, the operation's sofa handler called in a loop as api.ts calls it (a Fetch request, the
-// REST variables, the answer read and its ETag taken), and the same server read through the
-// data layer alone (the statement, its rows, JSON). Prints µs per call of each, so the
-// difference is the machinery's cost; a CPU profile taken with PROFILE_ONLY=sofa holds the
-// handler's work only. BENCH_DATABASE_URL runs it on PostgreSQL.
-import { conditionalRead } from '../src/http/conditional.ts';
+// GET /v1/servers/:id with no HTTP around it, taken apart layer by layer. The app with scenario
+// 8's first account; then, in rounds, each way below called in a loop, each a layer less than
+// the one before: the execute stage as stages/execute.ts runs it (a Fetch request, sofa's router,
+// the answer read), envelop's execute of the operation's REST projection as sofa's execute hook
+// runs it (context, plugins, graphql-jit, Pothos's resolvers), and the server read through the
+// data layer alone (the statement, its rows, JSON). Prints µs per call of each: the differences
+// are what each layer costs. A CPU profile taken with PROFILE_ONLY=<way> holds that way's work
+// only. BENCH_DATABASE_URL runs it on PostgreSQL.
+import type { ExecutionResult } from 'graphql';
+import { tenantClient } from '../src/db/tenant.ts';
 import { createGraphQLServer } from '../src/http/graphql.ts';
 import { readAnswer } from '../src/http/respond.ts';
-import { sofaHandler } from '../src/http/sofa-handlers.ts';
-import { tenantClient } from '../src/db/tenant.ts';
+import { sofaHandler, sofaUrl } from '../src/http/sofa-handlers.ts';
 import { authenticate } from '../src/modules/auth/service.ts';
 import { resourceUrl } from '../src/modules/oauth/resources.ts';
+import { listOperations } from '../src/schema/operation.ts';
+import { restProjection, restResult } from '../src/schema/rest-projection.ts';
 import { benchCustomer, loadServers, startBenchApp } from './lib.ts';
 import { serverJson } from './data-layer.ts';
 
@@ -34,21 +38,36 @@ const principal = (await authenticate(
   app.principals,
 ))!;
 const { Request: FetchRequest, Headers: FetchHeaders } = yoga.fetchAPI;
+const operation = listOperations(app.schema).find((op) => op.name === 'server')!;
+const projection = restProjection(app.schema, operation);
+const serverContext = () => ({
+  app,
+  principal,
+  requestId: 'profile',
+  log: app.log,
+  responseHeaders: new FetchHeaders(),
+  restVariables: { id },
+});
 
 const ways: Record<string, () => Promise<unknown>> = {
-  async sofa() {
-    const request = new FetchRequest(`http://localhost/v1/servers/${id}`, {
+  async 'execute stage'() {
+    const request = new FetchRequest(sofaUrl('http://localhost', operation), {
       headers: new FetchHeaders({ authorization: `Bearer ${c.key}` }),
     });
-    const context = {
-      app,
-      principal,
-      requestId: 'profile',
-      log: app.log,
-      responseHeaders: new FetchHeaders(),
-      restVariables: { id },
-    };
-    return conditionalRead(undefined, await readAnswer(await handler(request, context)));
+    return readAnswer(await handler(request, serverContext()));
+  },
+  async envelop() {
+    const request = new FetchRequest('http://localhost/v1/servers/x');
+    const context = { ...serverContext(), request };
+    const envelope = yoga.getEnveloped(context);
+    const contextValue = await envelope.contextFactory(context);
+    const result = await envelope.execute({
+      schema: envelope.schema,
+      document: projection.document,
+      variableValues: { id },
+      contextValue,
+    });
+    return JSON.stringify(restResult(projection, result as ExecutionResult));
   },
   async 'data layer'() {
     return serverJson(tenantClient(app.prisma, principal.accountId), id);
