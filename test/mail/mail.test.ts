@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { proveDomain } from '../helpers/domains.ts';
+import { gql } from '../helpers/graphql.ts';
 import { expectError } from '../helpers/servers.ts';
 
 let app: TestApp;
@@ -169,6 +170,31 @@ describe('mailboxes', () => {
     expect((await mk({ local_part: 'dup' })).status).toBe(200);
     expectError(await mk({ local_part: 'DUP' }), 400, /already exists/);
     expectError(await app.call('GET', '/v1/mail/domains/abc/mailboxes', { key: c.key }), 400);
+  });
+
+  it("a service's refusal names the value as each surface calls it: domain_id in REST, domainId in GraphQL", async () => {
+    const c = await app.customer({ scopes: MAIL });
+    const rest = await app.call('POST', '/v1/mail/mailboxes', {
+      key: c.key,
+      body: { domain_id: 999_999, local_part: 'ada', password: 'long enough password' },
+    });
+    expect(rest.body).toMatchObject({
+      statusCode: 400,
+      param: 'domain_id',
+      message: 'domain_id 999999 is not one of your mail domains; see GET /mail/domains.',
+    });
+    const graph = await gql(
+      app,
+      `mutation { made: mailboxCreate(domainId: 999999, localPart: "ada", password: "long enough password") { id } }`,
+      { key: c.key },
+    );
+    expect(graph.body.errors).toEqual([
+      expect.objectContaining({
+        message: 'domainId 999999 is not one of your mail domains; see GET /mail/domains.',
+        path: ['made'],
+        extensions: expect.objectContaining({ code: 'BAD_REQUEST', status: 400, field: 'domainId' }),
+      }),
+    ]);
   });
 });
 

@@ -1,6 +1,18 @@
-import { getOperationAST, Kind, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
+import {
+  getNamedType,
+  getOperationAST,
+  isInputObjectType,
+  Kind,
+  locatedError,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLArgument,
+  type GraphQLError,
+  type GraphQLField,
+  type GraphQLInputField,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { apiErrorOf, badRequest, lacksScope, unauthorized } from '../../errors.ts';
+import { ApiError, apiErrorOf, badRequest, codeOf, lacksScope, paramOf, unauthorized } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import { InputRuleRefusal, refusedArguments } from '../../schema/input-rules.ts';
 import type { OperationMeta } from '../../schema/operation.ts';
@@ -14,7 +26,9 @@ import { fallbackVariableMessage, isVariableError, variableProblems } from '../i
  * - values breaking their declared rules (refused by @pothos/plugin-validation before the
  *   resolver runs, schema/input-rules.ts): every broken rule of the field's arguments. The
  *   plugin checks values before scope-auth's check; a field the credential may not call is
- *   refused for that (401 or 403), whatever its values, as if the values were never looked at.
+ *   refused for that (401 or 403), whatever its values, as if the values were never looked at;
+ * - a service's refusal of a value (`badRequest(message, 'domain_id')`) names it as REST does;
+ *   in a GraphQL document of the client's, the value is named as GraphQL calls it (`domainId`).
  */
 export function useInputErrorMessages(): Plugin {
   return {
@@ -32,6 +46,8 @@ export function useInputErrorMessages(): Plugin {
             setResult({ ...(result as ExecutionResult), errors: [...restated, ...others] });
           } else if (errors?.some((e) => apiErrorOf(e) instanceof InputRuleRefusal)) {
             setResult({ ...(result as ExecutionResult), errors: errors.flatMap((e) => restateRefusal(args, e)) });
+          } else if (errors?.some(refusedValue) && !isRestProjection(args.document)) {
+            setResult({ ...(result as ExecutionResult), errors: errors.map((e) => inGraphQLNames(args, e)) });
           }
         },
       };
@@ -52,6 +68,53 @@ function restateRefusal(args: ExecutionArgs, error: GraphQLError): GraphQLError[
   // An operation's REST projection (REST and MCP tools) names its arguments by their REST names.
   const problems = refusedArguments(field, refusal.args, isRestProjection(args.document));
   return problems.length ? problems.map((p) => new InputRuleRefusal(p.message, p.path, refusal.args)) : [error];
+}
+
+/**
+ * A service's refusal at a root field, its value named by the GraphQL path of the argument: each
+ * segment of the REST path (`domain_id`, `jobs[0].command`) that an argument or input field
+ * declares as its `restName` becomes its GraphQL name, in `field` and where the message says it.
+ */
+function inGraphQLNames(args: ExecutionArgs, error: GraphQLError): GraphQLError {
+  const refusal = apiErrorOf(error);
+  const param = refusedValue(error);
+  if (!refusal || !param || error.path?.length !== 1) return error;
+  const field = rootField(args, String(error.path[0]));
+  const named = field && graphqlPath(field, param);
+  if (!named || named === param) return error;
+  const said = new RegExp(`(^|[^\\w.])${param.replace(/[.[\]]/g, '\\$&')}(?![\\w])`, 'g');
+  const http = refusal.extensions.http as { headers?: Record<string, string> } | undefined;
+  const restated = new ApiError(refusal.status, refusal.message.replace(said, `$1${named}`), {
+    field: named,
+    code: codeOf(refusal),
+    headers: http?.headers,
+  });
+  return locatedError(restated, error.nodes, error.path);
+}
+
+/** The value an API error names (its `param`), if any. */
+function refusedValue(error: GraphQLError): string | undefined {
+  const refusal = apiErrorOf(error);
+  return refusal ? paramOf(refusal) : undefined;
+}
+
+/** A REST path of a field's argument value (`jobs[0].command`) in GraphQL's names; undefined when it names no argument. */
+function graphqlPath(field: GraphQLField<unknown, unknown>, restPath: string): string | undefined {
+  const restNamed = (f: GraphQLArgument | GraphQLInputField) => (f.extensions?.restName as string | undefined) ?? f.name;
+  let fields: readonly (GraphQLArgument | GraphQLInputField)[] = field.args;
+  let out = '';
+  for (const segment of restPath.match(/\[\d+\]|[^.[\]]+/g) ?? []) {
+    if (segment.startsWith('[')) {
+      out += segment;
+      continue;
+    }
+    const found = fields.find((f) => restNamed(f) === segment);
+    if (!found) return undefined;
+    out += out ? `.${found.name}` : found.name;
+    const type = getNamedType(found.type);
+    fields = isInputObjectType(type) ? Object.values(type.getFields()) : [];
+  }
+  return out;
 }
 
 /** The root field a response key names (its alias or name), fragments followed. */
