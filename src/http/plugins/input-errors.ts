@@ -100,7 +100,8 @@ function refusedValue(error: GraphQLError): string | undefined {
 
 /** A REST path of a field's argument value (`jobs[0].command`) in GraphQL's names; undefined when it names no argument. */
 function graphqlPath(field: GraphQLField<unknown, unknown>, restPath: string): string | undefined {
-  const restNamed = (f: GraphQLArgument | GraphQLInputField) => (f.extensions?.restName as string | undefined) ?? f.name;
+  const restNamed = (f: GraphQLArgument | GraphQLInputField) =>
+    (f.extensions?.restName as string | undefined) ?? f.name;
   let fields: readonly (GraphQLArgument | GraphQLInputField)[] = field.args;
   let out = '';
   for (const segment of restPath.match(/\[\d+\]|[^.[\]]+/g) ?? []) {
