@@ -41,6 +41,12 @@ export interface AreaManifest {
     /** Scopes of other areas its operations use (pools are bought and read with the servers scopes). */
     borrowedScopes?: readonly string[];
   };
+  /**
+   * MCP toolsets it declares beside its area's own (`api.toolset`): an operation of any area
+   * names one in its metadata (`toolset`) to be listed there instead (`purchases`, the tools that
+   * spend the account's money, offered only when asked for).
+   */
+  toolsets?: Readonly<Record<string, { offered: 'by default' | 'on request'; order: number }>>;
   /** The scopes it owns, with what each covers; `optIn` ones are only granted when asked for by name. */
   scopes?: Readonly<Record<string, string>>;
   optIn?: readonly string[];

@@ -1,7 +1,7 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { GraphQLSchema } from 'graphql';
 import { ALL_SCOPES } from '../scopes.ts';
-import { isMcpTool, listOperations, type Area } from '../schema/operation.ts';
+import { isMcpTool, listOperations } from '../schema/operation.ts';
 import {
   buildToolCatalog,
   CODE_MODE_TOOLSET,
@@ -9,6 +9,7 @@ import {
   IDEMPOTENCY_ARG,
   OPERATION_TOOLSETS,
   OPTIONAL_TOOLSETS,
+  type OperationToolset,
   type Tool,
   type ToolSelection,
 } from './catalog.ts';
@@ -33,7 +34,7 @@ function catalogSize(catalog: readonly Tool[], selection: Omit<ToolSelection, 's
 /** schema/mcp-tools.json: the mapping from operations to tools, why the others are not tools, and the catalogue sizes. */
 export function mcpToolsArtifact(schema: GraphQLSchema): object {
   const tools = buildToolCatalog(schema);
-  const count = (sets: readonly Area[]) => tools.filter((t) => sets.includes(t.toolset)).length;
+  const count = (sets: readonly OperationToolset[]) => tools.filter((t) => sets.includes(t.toolset)).length;
   return {
     defaultToolsets: DEFAULT_TOOLSETS,
     optionalToolsets: [...OPTIONAL_TOOLSETS, CODE_MODE_TOOLSET],

@@ -3,22 +3,30 @@ import { AREAS } from '../modules/areas.ts';
 import type { Scope } from '../scopes.ts';
 import { inputSchemaOf, jsonSchemaOf, type JsonSchema } from '../schema/json-schema.ts';
 import { isMcpTool, listOperations, type Area, type Operation } from '../schema/operation.ts';
+import type { ExtraToolset } from '../modules/areas.ts';
 import { restView } from '../schema/rest-view.ts';
 import { toolDescription } from './conventions.ts';
 
 /** Code mode (src/mcp/code-mode.ts): schema search and a GraphQL document runner instead of one tool per operation. */
 export const CODE_MODE_TOOLSET = 'graphql';
-/** An operation area, or code mode. */
-export type Toolset = Area | typeof CODE_MODE_TOOLSET;
+/** A toolset of operation tools: an area's own, or one a manifest declares beside it (`purchases`). */
+export type OperationToolset = Area | ExtraToolset;
+/** An operation toolset, or code mode. */
+export type Toolset = OperationToolset | typeof CODE_MODE_TOOLSET;
 
-/** Every area's toolset, in MCP's order of them (each manifest's `api.toolset`). */
-const TOOLSETS = AREAS.flatMap((a) => ('api' in a ? [{ name: a.name as Area, ...a.api.toolset }] : [])).sort(
-  (x, y) => x.order - y.order,
-);
+/** Every operation toolset, in MCP's order of them (each manifest's `api.toolset` and `toolsets`). */
+const TOOLSETS = AREAS.flatMap((a) => [
+  ...('api' in a ? [{ name: a.name as OperationToolset, ...a.api.toolset }] : []),
+  ...('toolsets' in a ? Object.entries(a.toolsets).map(([name, t]) => ({ name: name as OperationToolset, ...t })) : []),
+]).sort((x, y) => x.order - y.order);
 /** Toolsets a client gets without asking; the others only when named in X-MCP-Toolsets. */
-export const DEFAULT_TOOLSETS: readonly Area[] = TOOLSETS.filter((t) => t.offered === 'by default').map((t) => t.name);
-export const OPTIONAL_TOOLSETS: readonly Area[] = TOOLSETS.filter((t) => t.offered === 'on request').map((t) => t.name);
-export const OPERATION_TOOLSETS: readonly Area[] = [...DEFAULT_TOOLSETS, ...OPTIONAL_TOOLSETS];
+export const DEFAULT_TOOLSETS: readonly OperationToolset[] = TOOLSETS.filter((t) => t.offered === 'by default').map(
+  (t) => t.name,
+);
+export const OPTIONAL_TOOLSETS: readonly OperationToolset[] = TOOLSETS.filter((t) => t.offered === 'on request').map(
+  (t) => t.name,
+);
+export const OPERATION_TOOLSETS: readonly OperationToolset[] = [...DEFAULT_TOOLSETS, ...OPTIONAL_TOOLSETS];
 export const ALL_TOOLSETS: readonly Toolset[] = [...OPERATION_TOOLSETS, CODE_MODE_TOOLSET];
 
 /** The argument an idempotent tool takes in place of the Idempotency-Key header. */
@@ -30,7 +38,7 @@ export interface Tool {
   title: string;
   /** The operation's description, its shared sentences shortened (conventions.ts: the server's instructions say them once). */
   description: string;
-  toolset: Area;
+  toolset: OperationToolset;
   scope: Scope;
   inputSchema: JsonSchema & { type: 'object' };
   /** The JSON Schema of structuredContent (tool-results.ts): the return type's, or `{ result }` around a list or scalar. */
@@ -58,7 +66,7 @@ export function buildToolCatalog(schema: GraphQLSchema): Tool[] {
       name: op.meta.tool,
       title: op.meta.summary,
       description: toolDescription(op.description),
-      toolset: op.meta.area,
+      toolset: op.meta.toolset ?? op.meta.area,
       scope: op.meta.scope,
       inputSchema: toolInputSchemaOf(op),
       outputSchema: toolOutputSchemaOf(op),

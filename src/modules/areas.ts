@@ -41,6 +41,12 @@ type Manifest = (typeof AREAS)[number];
 
 /** An area customers call (its manifest has `api`): an operation's `area`, an OpenAPI tag, an MCP toolset. */
 export type Area = Extract<Manifest, { api: object }>['name'];
+/** A toolset a manifest declares beside the areas' own (`toolsets`): an operation names it to be listed there. */
+export type ExtraToolset = Manifest extends infer M
+  ? M extends { toolsets: infer T }
+    ? keyof T & string
+    : never
+  : never;
 /** Every scope name, from the manifests that own them. */
 export type ScopeName = Manifest extends infer M ? (M extends { scopes: infer S } ? keyof S & string : never) : never;
 /** Every event kind with its declaration. */

@@ -1,7 +1,7 @@
 import type { GraphQLArgument, GraphQLField, GraphQLSchema } from 'graphql';
 import type { Refusal } from '../errors.ts';
 import type { EventType } from '../events/catalog.ts';
-import type { Area } from '../modules/areas.ts';
+import type { Area, ExtraToolset } from '../modules/areas.ts';
 import type { Scope } from '../scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -68,6 +68,8 @@ export interface OperationMeta {
   area: Area;
   /** MCP tool name (snake_case, area first): `servers_list`. */
   tool: string;
+  /** The MCP toolset listing the tool when not its area's: one a manifest declares (`purchases`). */
+  toolset?: ExtraToolset;
   rateLimit?: RateLimitClass;
   /** Arguments read from the query string even on a body method (e.g. upload's `path`). */
   queryArgs?: string[];

@@ -79,17 +79,27 @@ describe('the area manifests', () => {
     expect(Object.keys(ID_PREFIX).filter((k) => !fromManifests.has(k))).toEqual(['providerJob', 'upstream']);
   });
 
-  it('the OpenAPI tags and the MCP toolsets are the API areas', () => {
+  it('the OpenAPI tags are the API areas; the MCP toolsets are theirs and the ones manifests declare', () => {
     expect(AREA_TAGS).toEqual(apiAreas.map((m) => ({ name: m.name, description: m.api!.tag })));
-    expect([...OPERATION_TOOLSETS].sort()).toEqual(apiAreas.map((m) => m.name).sort());
+    const declared = manifests.flatMap((m) => Object.entries(m.toolsets ?? {}).map(([name, t]) => ({ name, ...t })));
+    const toolsets = [...apiAreas.map((m) => ({ name: m.name, ...m.api!.toolset })), ...declared];
+    expect([...OPERATION_TOOLSETS].sort()).toEqual(toolsets.map((t) => t.name).sort());
     expect(DEFAULT_TOOLSETS).toEqual(
-      [...apiAreas]
-        .sort((a, b) => a.api!.toolset.order - b.api!.toolset.order)
-        .filter((m) => m.api!.toolset.offered === 'by default')
-        .map((m) => m.name),
+      toolsets
+        .sort((a, b) => a.order - b.order)
+        .filter((t) => t.offered === 'by default')
+        .map((t) => t.name),
     );
-    const orders = apiAreas.map((m) => m.api!.toolset.order);
+    const orders = toolsets.map((t) => t.order);
     expect(new Set(orders).size).toBe(orders.length);
+    // A declared toolset is no area's name, and some operation lists its tools there.
+    for (const t of declared) {
+      expect(apiAreas.map((m) => m.name)).not.toContain(t.name);
+      expect(
+        listOperations(getSchema()).some((op) => op.meta.toolset === t.name),
+        t.name,
+      ).toBe(true);
+    }
   });
 
   it("every operation's area, scope and tool name belong to its manifest", () => {

@@ -8,7 +8,11 @@ export const billingArea = defineArea({
     toolset: { offered: 'by default', order: 5 },
     toolPrefixes: ['invoice', 'invoices', 'wallet'],
   },
-  scopes: { 'billing:read': 'Invoices, wallet and transactions', 'billing:write': 'Wallet auto-recharge (opt-in)' },
+  toolsets: { purchases: { offered: 'on request', order: 10 } },
+  scopes: {
+    'billing:read': 'Invoices, wallet and transactions',
+    'billing:write': 'Wallet auto-recharge, top-ups and invoice payments (opt-in)',
+  },
   optIn: ['billing:write'],
   events: {
     order: 3,
