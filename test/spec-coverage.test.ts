@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getSchema } from '../src/schema/index.ts';
 import { listOperations } from '../src/schema/operation.ts';
 import { binaryRoutes } from '../src/http/binary-routes.ts';
-import { BINARY_ROUTES, SPEC_OPERATIONS } from './spec-operations.ts';
+import { BINARY_ROUTES, LATER_OPERATIONS, SPEC_OPERATIONS } from './spec-operations.ts';
 
 const bound = new Map(listOperations(getSchema()).map((op) => [`${op.method} ${op.path}`, op]));
 const binary = new Map(binaryRoutes().map((r) => [`${r.method} ${r.path}`, r]));
@@ -31,8 +31,16 @@ describe('spec coverage: every operation of the spec is bound with its scope', (
     }
   }
 
-  it('binds nothing the spec does not list', () => {
-    const listed = new Set(SPEC_OPERATIONS.map((s) => `${s.method} ${s.path}`));
+  for (const later of LATER_OPERATIONS) {
+    it(`${later.method} ${later.path} (revision ${later.revision}) requires ${later.scope}`, () => {
+      const op = bound.get(`${later.method} ${later.path}`);
+      expect(op?.meta.scope).toBe(later.scope);
+      expect(op?.meta.area).toBe(later.area);
+    });
+  }
+
+  it('binds nothing the spec or a later revision does not list', () => {
+    const listed = new Set([...SPEC_OPERATIONS, ...LATER_OPERATIONS].map((s) => `${s.method} ${s.path}`));
     expect([...bound.keys()].filter((r) => !listed.has(r))).toEqual([]);
     expect([...binary.keys()].filter((r) => !BINARY_ROUTES.has(r))).toEqual([]);
     expect([...binary.keys()].filter((r) => bound.has(r))).toEqual([]);

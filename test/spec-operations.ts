@@ -184,6 +184,17 @@ export const SPEC_OPERATIONS: SpecOperation[] = [
   ),
 ];
 
+/**
+ * Operations added after the spec's latest revision (1.15), each listed under the revision of the
+ * README's changelog that added it: the spec's operations keep their paths and bodies, and
+ * nothing else is bound.
+ */
+export const LATER_OPERATIONS: (SpecOperation & { revision: string })[] = [
+  { revision: '1.16', method: 'POST', path: '/servers', scope: 'servers:write', area: 'servers' },
+  { revision: '1.16', method: 'POST', path: '/billing/invoices/:id/pay', scope: 'billing:write', area: 'billing' },
+  { revision: '1.16', method: 'POST', path: '/billing/wallet/deposits', scope: 'billing:write', area: 'billing' },
+];
+
 /** Binary streams: served by hand-written routes with the same auth, scope and errors, not by schema fields. */
 export const BINARY_ROUTES = new Set([
   'POST /hosting/:id/files/upload',

@@ -66,6 +66,8 @@ const BY_NAME: Record<string, unknown> = {
   jobs: [{ schedule: '*/5 * * * *', command: 'true' }],
   schedule: '*/5 * * * *',
   command: 'true',
+  gateway: 'card',
+  amount_usd_cents: 2500,
 };
 
 /** A plausible value of a GraphQL input type. */

@@ -15,6 +15,7 @@ import {
   INVOICES_PAGE_MAX,
   listInvoices,
   type InvoiceView,
+  type PaymentMethod,
 } from './invoices.ts';
 import {
   AUTO_RECHARGE_AMOUNT_MAX,
@@ -26,6 +27,8 @@ import {
   setAutoRecharge,
   type WalletView,
 } from './service.ts';
+import { PAYMENT_RULES, payOpenInvoice, topUpWallet } from './payments.ts';
+import type { GatewayName } from '../../provider/payments.ts';
 import { GATEWAYS } from '../../provider/payments.ts';
 import { AUTO_RECHARGE_GATEWAYS, MOVEMENT_KINDS, WALLET_STATES } from './wallet.ts';
 
@@ -284,5 +287,65 @@ builder.mutationField('walletAutoRechargeSet', (t) =>
         threshold_usd_cents: args.thresholdUsdCents,
         amount_usd_cents: args.amountUsdCents,
       }),
+  }),
+);
+
+// The customer's payments (API 1.16): in the `purchases` MCP toolset, which spends the account's
+// money and so is offered only when a client asks for it (the billing manifest declares it).
+
+builder.mutationField('invoicePay', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Pay an invoice',
+      scope: 'billing:write',
+      rest: 'POST /billing/invoices/:id/pay',
+      area: 'billing',
+      tool: 'invoice_pay',
+      toolset: 'purchases',
+      description:
+        "Pay one of the account's open invoices from the wallet or through a payment gateway (card, online payment service or cryptocurrency; the gateways here are simulated and never decline). Paying a renewal invoice moves its period on and lifts a suspension it caused. 409 when the invoice is not open; 400 with nothing taken when the wallet balance is short. Answers the paid invoice.",
+      fires: ['invoice.paid'],
+    }),
+    type: Invoice,
+    args: {
+      id: t.arg.id({ required: true, description: 'The invoice id (inv_…).' }),
+      gateway: t.arg.string({
+        required: true,
+        description: 'wallet, card, online or crypto.',
+        ...rules(PAYMENT_RULES.invoiceGateway),
+      }),
+    },
+    resolve: (_root, args, ctx) => payOpenInvoice(ctx, String(args.id), args.gateway as PaymentMethod),
+  }),
+);
+
+builder.mutationField('walletDeposit', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Top up the wallet',
+      scope: 'billing:write',
+      rest: 'POST /billing/wallet/deposits',
+      area: 'billing',
+      tool: 'wallet_deposit',
+      toolset: 'purchases',
+      description:
+        'Add money to the prepaid wallet, charged through a payment gateway (card, online payment service or cryptocurrency; simulated here, never declining). Answers the deposit as a wallet transaction with the balance after it.',
+      fires: ['wallet.deposit.received'],
+    }),
+    type: WalletTransaction,
+    args: {
+      amountUsdCents: t.arg.int({
+        restName: 'amount_usd_cents',
+        required: true,
+        description: `Amount in US cents: ${PAYMENT_RULES.amount_usd_cents.minimum} to ${PAYMENT_RULES.amount_usd_cents.maximum}.`,
+        ...rules(PAYMENT_RULES.amount_usd_cents),
+      }),
+      gateway: t.arg.string({
+        required: true,
+        description: 'card, online or crypto.',
+        ...rules(PAYMENT_RULES.topUpGateway),
+      }),
+    },
+    resolve: (_root, args, ctx) => topUpWallet(ctx, args.amountUsdCents, args.gateway as GatewayName),
   }),
 );

@@ -84,7 +84,7 @@ export async function getWallet(db: TenantDb) {
 
 type LedgerRow = NonNullable<Awaited<ReturnType<TenantDb['walletTransaction']['findFirst']>>>;
 
-function walletTransactionView(t: LedgerRow) {
+export function walletTransactionView(t: LedgerRow) {
   return {
     id: t.id,
     amount_usd_cents: t.amountUsdCents,

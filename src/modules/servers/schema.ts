@@ -1,11 +1,13 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
-import { values } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
+import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { INOPERABLE_409, SERVER_BUSY, SERVER_STATES } from './server-row.ts';
+import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY, SERVER_STATES } from './server-row.ts';
+import { orderServerForCustomer } from './order.ts';
 import { readServer, SERVER_RELATIONS } from './server-reads.ts';
 import {
   listServers,
@@ -248,5 +250,53 @@ builder.mutationField('serverReinstall', (t) =>
     },
     resolve: (query, _root, args, ctx) =>
       reinstallServer(ctx, args.id, { osTemplate: args.osTemplate, os: args.os }, query),
+  }),
+);
+
+// Ordering a standalone server (API 1.16): in the `purchases` MCP toolset, which spends the
+// account's money and so is offered only when a client asks for it.
+
+type Ordered = Awaited<ReturnType<typeof orderServerForCustomer>>;
+
+const ServerOrder = builder.objectRef<Ordered>('ServerOrder').implement({
+  description: 'A server ordered on its own: the server, provisioning, and what its first month cost.',
+  fields: (t) => ({
+    server: t.field({ type: Server, description: 'The new server (`provisioning`).', resolve: (o) => o.server }),
+    invoiceId: t.exposeString('invoiceId', {
+      description: 'The invoice of the first month, paid from the wallet (inv_…).',
+      ...example('inv_01hzx4e2a0b1c2d3e4f5g6h7j8'),
+    }),
+    chargedUsdCents: t.exposeInt('chargedUsdCents', {
+      description: "What the wallet was charged: the plan's monthly price, in US cents.",
+    }),
+  }),
+});
+
+builder.mutationField('serverOrder', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Order a server',
+      scope: 'servers:write',
+      rest: 'POST /servers',
+      area: 'servers',
+      tool: 'server_order',
+      toolset: 'purchases',
+      description:
+        'Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template and a label. The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`.',
+      fires: ['server.created', 'invoice.created', 'invoice.paid'],
+    }),
+    type: ServerOrder,
+    args: {
+      productId: t.arg.string({ required: true, description: 'A server plan of the catalogue (std-1c-2g-50).' }),
+      label: t.arg.string({ required: true, description: 'A name for the server.', ...rules(LABEL_RULES) }),
+      os: t.arg.string({ required: false, description: 'OS family; must match the template when given.' }),
+      osTemplate: t.arg.string({ required: true, description: 'An OS template of the catalogue.' }),
+    },
+    resolve: (_root, args, ctx, info) =>
+      orderServerForCustomer(
+        ctx,
+        { productId: args.productId, label: args.label, os: args.os ?? undefined, osTemplate: args.osTemplate },
+        queryFromInfo({ context: ctx, info, typeName: 'Server', path: ['server'] }),
+      ),
   }),
 );

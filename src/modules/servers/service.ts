@@ -97,9 +97,12 @@ export function provisionRequest(serverId: string, product: Plan, template: Temp
   };
 }
 
-/** An order from the operator API: the server row now, the upstream build later (server.created). */
+/**
+ * An order (the operator API's, or a customer's through its account's client: order.ts): the
+ * server row now, the upstream build later (server.created).
+ */
 export async function orderServer(
-  prisma: PrismaClient,
+  prisma: PrismaClient | TenantDb,
   provider: ServerProvider,
   accountId: string,
   order: ServerOrder,
@@ -120,7 +123,7 @@ export async function orderServer(
     os: order.os,
     osTemplate: order.osTemplate,
   });
-  return prisma.$transaction(async (tx) => {
+  return prisma.$transaction(async (tx: Tx) => {
     const server = await tx.server.create({ data: newServerRow({ accountId, label, product, template, now }) });
     await provider.provisionServer(tx, provisionRequest(server.id, product, template), now);
     await onOrdered?.(tx, server, product.monthlyUsdCents);

@@ -1,0 +1,58 @@
+import type { InputRules } from '../../core/input-rules.ts';
+import type { TenantDb } from '../../db/tenant.ts';
+import { GATEWAYS, type GatewayName } from '../../provider/payments.ts';
+import { getInvoice, invoiceView, payInvoice, PAYMENT_METHODS, type PaymentMethod } from './invoices.ts';
+import { walletTransactionView } from './service.ts';
+import { deposit } from './wallet.ts';
+
+// What a customer pays with (API 1.16, docs/REFERENCE.md: Billing): an open invoice, by the
+// wallet or a gateway, and money into the wallet through a gateway. The operator API's deposit
+// and payment (service.ts) are the same ledger moves without the account's own client.
+
+/** What these services read of the request: the account's client, the caller and the clock. */
+interface PaymentContext {
+  db: TenantDb;
+  principal: { accountId: string } | null;
+  app: { clock: { now(): Date } };
+}
+
+/**
+ * A top-up's amount and gateway, declared on the arguments (payments.schema.ts): $5 at least (card
+ * gateways refuse tiny charges, as for auto-recharge), $10,000 at most per top-up (a larger one is
+ * far more likely a typo than a purchase; the operator API credits more).
+ */
+export const PAYMENT_RULES = {
+  amount_usd_cents: { minimum: 500, maximum: 1_000_000, cents: true },
+  topUpGateway: { oneOf: GATEWAYS },
+  invoiceGateway: { oneOf: PAYMENT_METHODS },
+} satisfies Record<string, InputRules>;
+
+/**
+ * Pays one of the account's open invoices (`invoice.paid`, and what paying it completes: a
+ * renewal's period, a suspension lifted). 404 for an invoice that is not the account's, 409 when
+ * it is not open, 400 with nothing taken when the wallet is short.
+ */
+export async function payOpenInvoice(ctx: PaymentContext, invoiceId: string, gateway: PaymentMethod) {
+  // Read through the account's client first: another account's invoice is a 404 and is never locked.
+  await getInvoice(ctx.db, invoiceId);
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => invoiceView(await payInvoice(tx, invoiceId, gateway, now)));
+}
+
+/** Credits the wallet with a charge through a gateway: the ledger's deposit row, `wallet.deposit.received`. */
+export async function topUpWallet(ctx: PaymentContext, amountUsdCents: number, gateway: GatewayName) {
+  if (!ctx.principal) throw new Error('a top-up needs a caller');
+  const { accountId } = ctx.principal;
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const made = await deposit(tx, {
+      accountId,
+      amountUsdCents,
+      gateway,
+      kind: 'deposit',
+      description: `Top-up by ${gateway}`,
+      now,
+    });
+    return walletTransactionView(await tx.walletTransaction.findUniqueOrThrow({ where: { id: made.id } }));
+  });
+}

@@ -1,0 +1,44 @@
+import { apiErrorOf, badRequest } from '../../errors.ts';
+import { chargeServerOrder } from '../billing/service.ts';
+import { getServer, type ServiceContext } from './server-row.ts';
+import { orderServer } from './service.ts';
+
+/** What a customer orders: a plan of the catalogue, an OS template and a label (API 1.16). */
+export interface CustomerServerOrder {
+  productId: string;
+  label: string;
+  os?: string;
+  osTemplate: string;
+}
+
+/**
+ * A standalone server ordered by the customer: its first month invoiced and paid from the wallet
+ * in the order's transaction, so a short balance orders nothing (400) and a paid order always
+ * has its server. The server is `provisioning`, then `running` when the datacenter has built it
+ * (`server.created`); it renews monthly from the wallet like every server.
+ */
+export async function orderServerForCustomer(ctx: ServiceContext, order: CustomerServerOrder, query: object = {}) {
+  if (!ctx.principal) throw new Error('an order needs a caller');
+  const { accountId } = ctx.principal;
+  const now = ctx.app.clock.now();
+  let invoice: Awaited<ReturnType<typeof chargeServerOrder>> | undefined;
+  try {
+    const server = await orderServer(ctx.db, ctx.app.provider, accountId, order, now, async (tx, s, monthly) => {
+      invoice = await chargeServerOrder(tx, accountId, s, monthly, now);
+    });
+    if (!invoice) throw new Error('the order was not charged');
+    return {
+      server: await getServer(ctx.db, server.id, query),
+      invoiceId: invoice.id,
+      chargedUsdCents: invoice.totalUsdCents,
+    };
+  } catch (err) {
+    // The wallet's refusal names the gateway of an invoice payment; an order has none to name.
+    const refusal = apiErrorOf(err);
+    if (refusal?.status === 400 && refusal.extensions.field === 'gateway')
+      throw badRequest(
+        `${refusal.message.replace('nothing was charged', 'nothing was ordered')} Top up the wallet first (POST /billing/wallet/deposits).`,
+      );
+    throw err;
+  }
+}
