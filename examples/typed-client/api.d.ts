@@ -1003,7 +1003,13 @@ export interface paths {
          */
         get: operations["servers"];
         put?: never;
-        post?: never;
+        /**
+         * Order a server
+         * @description Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template and a label. The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`. Fires `server.created`, `invoice.created`, `invoice.paid`.
+         *
+         *     Scope: `servers:write`.
+         */
+        post: operations["serverOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1480,6 +1486,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/billing/invoices/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay an invoice
+         * @description Pay one of the account's open invoices from the wallet or through a payment gateway (card, online payment service or cryptocurrency; the gateways here are simulated and never decline). Paying a renewal invoice moves its period on and lifts a suspension it caused. 409 when the invoice is not open; 400 with nothing taken when the wallet balance is short. Answers the paid invoice. Fires `invoice.paid`.
+         *
+         *     Scope: `billing:write`.
+         */
+        post: operations["invoicePay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mail/aliases": {
         parameters: {
             query?: never;
@@ -1904,6 +1932,28 @@ export interface paths {
         patch: operations["walletAutoRechargeSet"];
         trace?: never;
     };
+    "/billing/wallet/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Top up the wallet
+         * @description Add money to the prepaid wallet, charged through a payment gateway (card, online payment service or cryptocurrency; simulated here, never declining). Answers the deposit as a wallet transaction with the balance after it. Fires `wallet.deposit.received`.
+         *
+         *     Scope: `billing:write`.
+         */
+        post: operations["walletDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
         parameters: {
             query?: never;
@@ -2235,7 +2285,7 @@ export interface components {
             account: string;
             /**
              * @description Interface revision of the payload.
-             * @example 1.15
+             * @example 1.16
              */
             apiVersion: string;
             /**
@@ -4559,6 +4609,22 @@ export interface components {
              */
             nextCursor: string | null;
         };
+        /** @description A server ordered on its own: the server, provisioning, and what its first month cost. */
+        ServerOrder: {
+            /**
+             * Format: int32
+             * @description What the wallet was charged: the plan's monthly price, in US cents.
+             * @example 1500
+             */
+            chargedUsdCents: number;
+            /**
+             * @description The invoice of the first month, paid from the wallet (inv_…).
+             * @example inv_01hzx4e2a0b1c2d3e4f5g6h7j8
+             */
+            invoiceId: string;
+            /** @description The new server (`provisioning`). */
+            server: components["schemas"]["Server"];
+        };
         /** @description A new root password, shown once and stored nowhere. */
         ServerPasswordReset: {
             /**
@@ -5821,7 +5887,7 @@ export interface components {
         /** @description The request id: the X-Request-Id the request carried (1–100 of A–Z a–z 0–9 _ . : -), else a new UUID. Every log line of the request names it (server.ts). */
         "X-Request-Id": string;
         /** @description The interface revision that answered (the `apiVersion` of events). */
-        "API-Version": "1.15";
+        "API-Version": "1.16";
         /** @description Always nosniff: the body is only what Content-Type says. */
         "X-Content-Type-Options": "nosniff";
         /** @description Requests allowed per window. */
@@ -14988,6 +15054,226 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    serverOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "web-1",
+                 *       "os": "linux",
+                 *       "osTemplate": "ubuntu-24.04",
+                 *       "productId": "std-1c-2g-50"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description A name for the server.
+                     * @example web-1
+                     */
+                    label: string;
+                    /**
+                     * @description OS family; must match the template when given.
+                     * @example linux
+                     */
+                    os?: string | null;
+                    /**
+                     * @description An OS template of the catalogue.
+                     * @example ubuntu-24.04
+                     */
+                    osTemplate: string;
+                    /**
+                     * @description A server plan of the catalogue (std-1c-2g-50).
+                     * @example std-1c-2g-50
+                     */
+                    productId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "chargedUsdCents": 1500,
+                     *       "invoiceId": "inv_01hzx4e2a0b1c2d3e4f5g6h7j8",
+                     *       "server": {
+                     *         "addons": [
+                     *           {
+                     *             "addonId": "addon-ipv4-1",
+                     *             "attachedAt": "2026-03-14T09:30:00.000Z",
+                     *             "id": "sad_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "monthlyUsdCents": 1500,
+                     *             "type": "extra_ip"
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-03-14T09:30:00.000Z",
+                     *         "diskGb": 1,
+                     *         "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *         "ips": [
+                     *           {
+                     *             "ip": "203.0.113.10",
+                     *             "primary": true,
+                     *             "ptr": "mail.example.com",
+                     *             "version": 4,
+                     *             "zoneHosted": true
+                     *           }
+                     *         ],
+                     *         "label": "web-1",
+                     *         "os": "linux",
+                     *         "osTemplate": "ubuntu-24.04",
+                     *         "poolId": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *         "productId": "std-1c-2g-50",
+                     *         "provisionedAt": "2026-03-14T09:30:00.000Z",
+                     *         "ramMb": 1024,
+                     *         "renewsAt": "2026-03-14T09:30:00.000Z",
+                     *         "snapshots": [
+                     *           {
+                     *             "createdAt": "2026-03-14T09:30:00.000Z",
+                     *             "description": "Nightly build server",
+                     *             "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "name": "before-upgrade",
+                     *             "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "sizeGb": 1,
+                     *             "status": "available"
+                     *           }
+                     *         ],
+                     *         "status": "running",
+                     *         "suspendReason": "Unpaid invoice INV-2026-000042",
+                     *         "vcpu": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServerOrder"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description A request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with other parameters. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     ticket: {
         parameters: {
             query?: never;
@@ -18797,6 +19083,187 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    invoicePay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The invoice id (inv_…).
+                 * @example inv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gateway": "card"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description wallet, card, online or crypto.
+                     * @example card
+                     * @enum {string}
+                     */
+                    gateway: "wallet" | "card" | "online" | "crypto";
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "currency": "USD",
+                     *       "dueAt": "2026-03-14T09:30:00.000Z",
+                     *       "id": "inv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "items": [
+                     *         {
+                     *           "amountUsdCents": 1500,
+                     *           "description": "Server \"web-1\" (std-1c-2g-50)",
+                     *           "periodEnd": "2026-03-14T09:30:00.000Z",
+                     *           "periodStart": "2026-03-14T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "number": "INV-2026-000042",
+                     *       "paidAt": "2026-03-14T09:30:00.000Z",
+                     *       "paidWith": "wallet",
+                     *       "reference": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "source": "renewal",
+                     *       "status": "paid",
+                     *       "totalUsdCents": 1500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description A request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with other parameters. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     mailAliasCreate: {
         parameters: {
             query?: never;
@@ -21889,6 +22356,177 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    walletDeposit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount_usd_cents": 1500,
+                 *       "gateway": "card"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: int32
+                     * @description Amount in US cents: 500 to 1000000.
+                     * @example 1500
+                     */
+                    amount_usd_cents: number;
+                    /**
+                     * @description card, online or crypto.
+                     * @example card
+                     * @enum {string}
+                     */
+                    gateway: "card" | "online" | "crypto";
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "amount_usd_cents": 1500,
+                     *       "balance_after_usd_cents": 1500,
+                     *       "created_at": "2026-03-14T09:30:00.000Z",
+                     *       "description": "Invoice INV-2026-000042",
+                     *       "gateway": "card",
+                     *       "id": "txn_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "kind": "invoice_payment",
+                     *       "reference": "inv_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WalletTransaction"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description A request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with other parameters. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -5,7 +5,7 @@ import type { EventType } from './catalog.ts';
  * subscription (docs/REFERENCE.md: Events):
  *
  *   { "id": "evt_...", "type": "server.power.changed", "created": "2026-11-21T06:15:31.000Z",
- *     "account": "<account uuid>", "apiVersion": "1.15", "data": { ...the spec's payload fields } }
+ *     "account": "<account uuid>", "apiVersion": "1.16", "data": { ...the spec's payload fields } }
  *
  * `created` is when the change happened (ISO 8601 UTC, simulated clock); `apiVersion` is the
  * interface revision the payload was written in; `data` holds exactly the spec's fields for `type`.

@@ -26,7 +26,7 @@ describe('GraphQL subscriptions over graphql-ws on /graphql', () => {
         type: 'server.power.changed',
         created: expect.stringMatching(/Z$/),
         account: c.accountId,
-        apiVersion: '1.15',
+        apiVersion: '1.16',
         data: { serverId, action: 'stop' },
       });
       const row = await app.running.app.prisma.event.findUniqueOrThrow({ where: { id: event.id } });

@@ -57,7 +57,7 @@ describe('MCP over Streamable HTTP', () => {
 
   it('initializes and lists the default toolsets for a full-scope key, each tool fully described', async () => {
     const client = await mcpClient(app.url, c.key);
-    expect(client.getServerVersion()).toMatchObject({ name: 'cloud-account-api', version: '1.15' });
+    expect(client.getServerVersion()).toMatchObject({ name: 'cloud-account-api', version: '1.16' });
     const { tools } = await client.listTools();
     expect(names(tools)).toEqual(names(catalog.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset))));
     for (const tool of tools) {

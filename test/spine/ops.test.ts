@@ -114,7 +114,7 @@ describe('operations endpoints', () => {
   it('every response has a request id, the API revision and no X-Powered-By', async () => {
     const res = await app.call('GET', '/healthz');
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(res.headers.get('api-version')).toBe('1.15');
+    expect(res.headers.get('api-version')).toBe('1.16');
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
 });

@@ -138,7 +138,7 @@ describe('webhook subscriptions', () => {
       type: 'server.created',
       created: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       account: c.accountId,
-      apiVersion: '1.15',
+      apiVersion: '1.16',
       data: { serverId, status: 'running', label: 'web-1' },
     });
     expect(first.headers['x-service-event-id']).toBe(first.json.id);
