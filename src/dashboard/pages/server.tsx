@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../api.ts';
-import { ConfirmButton } from '../confirm.tsx';
+import { ConfirmButton, DisabledReason, disabledProps } from '../confirm.tsx';
 import { StatusBadge, When } from '../format.tsx';
 import { Link } from '../router.tsx';
 import { useLive } from '../live-query.tsx';
@@ -21,20 +21,57 @@ interface ServerDetail {
   ips: { ip: string; version: number; primary: boolean; ptr: string | null }[];
   snapshots: { id: string; name: string; status: string }[];
   addons: { id: string; type: string }[];
-  pool: { id: string; label: string } | null;
+  pool: { id: string; label: string; status: string } | null;
+}
+
+type PowerAction = 'start' | 'stop' | 'reboot';
+
+/**
+ * Why the API would refuse `action` in the server's current state, or null when it accepts it
+ * (powerServer and requireOperable in src/modules/servers/). A start on a running server or a
+ * stop on a stopped one is accepted but changes nothing, so it is not offered either.
+ */
+function powerRefusal(s: Pick<ServerDetail, 'status' | 'pool'>, action: PowerAction): string | null {
+  switch (s.status) {
+    case 'running':
+      return action === 'start' ? 'The server is already running.' : null;
+    case 'stopped':
+      if (action === 'stop') return 'The server is already stopped.';
+      if (action === 'reboot') return 'Only a running server can be rebooted; start it instead.';
+      return s.pool && s.pool.status !== 'active'
+        ? 'This server was preserved when its capacity pool was deleted and cannot be started.'
+        : null;
+    case 'provisioning':
+      return 'The server is still provisioning; power actions are possible once it is running.';
+    case 'suspended':
+      return 'The server is suspended; power actions are not possible until it is reactivated.';
+    case 'rebooting':
+      return 'The server is rebooting; power actions are possible again in a minute.';
+    case 'restoring':
+      return 'The server is being restored from a snapshot; power actions are possible again in a minute.';
+    case 'reinstalling':
+      return 'The server is being reinstalled; power actions are possible once it is running.';
+    default:
+      return `The server is ${s.status}; power actions are not possible.`;
+  }
 }
 
 /** A server's page (also where its SSO link lands). */
 export function ServerPage(props: { id: string }) {
+  // Bumped after a power change so the page reads the new status even before its live event arrives.
+  const [reload, setReload] = useState(0);
+  const [busy, setBusy] = useState(false);
   const state = useLive<{ server: ServerDetail }>(
     // One nested read: the server with its addresses, snapshots, add-ons and pool.
-    'query($id: ID!) { server(id: $id) { id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt ips { ip version primary ptr } snapshots { id name status } addons { id type } pool { id label } } }',
+    'query($id: ID!) { server(id: $id) { id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt ips { ip version primary ptr } snapshots { id name status } addons { id type } pool { id label status } } }',
     ['server.', 'pool.'],
     { id: props.id },
+    reload,
   );
   const [message, setMessage] = useState('');
-  const power = async (action: string) => {
+  const power = async (action: PowerAction) => {
     setMessage('');
+    setBusy(true);
     try {
       await gql('mutation($id: ID!, $action: PowerAction!) { serverPower(id: $id, action: $action) { id status } }', {
         id: props.id,
@@ -42,6 +79,9 @@ export function ServerPage(props: { id: string }) {
       });
     } catch (err) {
       setMessage((err as Error).message);
+    } finally {
+      setBusy(false);
+      setReload((n) => n + 1);
     }
   };
   if (state.error)
@@ -53,6 +93,7 @@ export function ServerPage(props: { id: string }) {
     );
   const s = state.data?.server;
   if (!s) return <p class="muted">Loading…</p>;
+  const why = (action: PowerAction) => (busy ? 'A power change is under way.' : powerRefusal(s, action));
   return (
     <div>
       <p>
@@ -94,15 +135,17 @@ export function ServerPage(props: { id: string }) {
           <dd class="mono">{s.ips.map((i) => i.ip + (i.ptr ? ` (${i.ptr})` : '')).join(', ') || '—'}</dd>
         </dl>
         <div class="actions">
-          <button type="button" onClick={() => power('start')}>
+          <button type="button" onClick={() => power('start')} {...disabledProps('Start', why('start'))}>
             Start
           </button>
+          <DisabledReason label="Start" reason={why('start')} />
           <ConfirmButton
             label="Stop"
             question={`Stop ${s.label}?`}
             detail="The server is powered off: its programs stop and it stops answering until you start it again."
             confirmLabel="Stop server"
             onConfirm={() => power('stop')}
+            disabledReason={why('stop')}
           />
           <ConfirmButton
             label="Reboot"
@@ -110,6 +153,7 @@ export function ServerPage(props: { id: string }) {
             detail="The server restarts: its programs are interrupted and it is unreachable for a short while."
             confirmLabel="Reboot server"
             onConfirm={() => power('reboot')}
+            disabledReason={why('reboot')}
           />
         </div>
         {message && <p class="error">{message}</p>}
