@@ -122,44 +122,51 @@ export function Keys() {
         ) : keys.length === 0 ? (
           <p class="muted">No keys.</p>
         ) : (
-          <div class="table-wrap">
-            <table data-testid="keys">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Prefix</th>
-                  <th>Scopes</th>
-                  <th>Created</th>
-                  <th>Last used</th>
-                  <th></th>
+          // On a phone each key is a card (style.css: table.stack); the table stays the one markup.
+          <table class="stack" data-testid="keys">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id} data-testid={`key-${k.prefix}`}>
+                  <td data-label="Name" class="wrap">
+                    {k.name}
+                  </td>
+                  <td data-label="Prefix" class="mono">
+                    {k.prefix}…
+                  </td>
+                  <td data-label="Scopes" class="small wrap">
+                    {k.scopes.join(' ')}
+                  </td>
+                  <td data-label="Created">
+                    <When at={k.createdAt} />
+                  </td>
+                  <td data-label="Last used" data-testid="key-last-used">
+                    <When at={k.lastUsedAt} none="never" />
+                  </td>
+                  <td>
+                    <ConfirmButton
+                      label="Revoke"
+                      question={`Revoke “${k.name}”?`}
+                      detail="Programs using this key stop working at once. This cannot be undone."
+                      confirmLabel="Revoke key"
+                      onConfirm={() => revoke(k.id)}
+                    />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {keys.map((k) => (
-                  <tr key={k.id} data-testid={`key-${k.prefix}`}>
-                    <td>{k.name}</td>
-                    <td class="mono">{k.prefix}…</td>
-                    <td class="small wrap">{k.scopes.join(' ')}</td>
-                    <td>
-                      <When at={k.createdAt} />
-                    </td>
-                    <td data-testid="key-last-used">
-                      <When at={k.lastUsedAt} none="never" />
-                    </td>
-                    <td>
-                      <ConfirmButton
-                        label="Revoke"
-                        question={`Revoke “${k.name}”?`}
-                        detail="Programs using this key stop working at once. This cannot be undone."
-                        confirmLabel="Revoke key"
-                        onConfirm={() => revoke(k.id)}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
         )}
       </section>
     </div>
