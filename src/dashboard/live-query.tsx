@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { gql, onEvent } from './api.ts';
+import { Link } from './router.tsx';
 
 /**
  * A GraphQL read that re-runs whenever a live event whose type starts with one of `refreshOn`
@@ -29,6 +30,8 @@ export function useLive<T>(query: string, refreshOn: string[], variables?: Recor
 
 export function Section<T>(props: {
   title: string;
+  /** The section's own page, if the dashboard has one: the heading links there. */
+  href?: string;
   testid: string;
   state: { data?: T; error?: string };
   children: (data: T) => ComponentChildren;
@@ -36,7 +39,7 @@ export function Section<T>(props: {
   const { data, error } = props.state;
   return (
     <section class="card" data-testid={props.testid}>
-      <h2>{props.title}</h2>
+      <h2>{props.href ? <Link href={props.href}>{props.title}</Link> : props.title}</h2>
       {error ? (
         <p class="muted">Not available: {error}</p>
       ) : data === undefined ? (

@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
 
   it('mints a key with chosen scopes (shown once) that works over REST', async () => {
     const { page } = browser;
-    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
     await page.getByLabel('Name').fill('laptop');
     // Start from the defaults, drop everything but server read and write.
     for (const box of await page.getByRole('checkbox').all()) {
@@ -70,14 +70,14 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
 
   it('shows a power change made over REST without a reload', async () => {
     const { page } = browser;
-    await page.getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Overview' }).click();
     const status = page.getByTestId(`server-${serverId}`).getByTestId('server-status');
     await expect(status.textContent()).resolves.toBe('running');
     const stop = await app.call('POST', `/v1/servers/${serverId}/power/stop`, { key });
     expect(stop.status, stop.text).toBe(200);
     await page.getByTestId(`server-${serverId}`).getByText('stopped').waitFor({ timeout: 10_000 });
     await screenshot(page, 'overview-live-update');
-    await page.getByRole('link', { name: 'Live events' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Live events' }).click();
     await page.getByTestId('event-feed').getByText('server.power.changed').waitFor();
     await screenshot(page, 'events');
   });
@@ -99,7 +99,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     expect(hook.status, hook.text).toBe(200);
     await app.call('POST', `/v1/servers/${serverId}/power/start`, { key });
     await app.running.app.runDueWork();
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).click();
     await page.getByTestId('webhooks').getByText('http://127.0.0.1:9/hook').waitFor();
     const deliveries = page.getByTestId('deliveries');
     await deliveries.getByText('server.power.changed').waitFor({ timeout: 10_000 });
@@ -110,7 +110,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
 
   it('revokes the key, which is refused at once', async () => {
     const { page } = browser;
-    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
     const row = page.getByTestId(`key-${key.slice(0, 12)}`);
     await row.getByRole('button', { name: 'Revoke', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();

@@ -1,4 +1,5 @@
 import { StatusBadge } from '../format.tsx';
+import { Link } from '../router.tsx';
 import { Section, useLive } from '../live-query.tsx';
 import { SERVER_ROW_FIELDS, ServerTable, type ServerRow } from './servers.tsx';
 
@@ -36,6 +37,15 @@ export const money = (cents: number, currency = 'USD') =>
 
 const status = (s: string) => <StatusBadge status={s} />;
 
+/** The account's areas that have a page of their own here (pools, hosting, domains and tickets have none yet). */
+const AREAS = [
+  ['/servers', 'Servers', 'every server, with its power buttons'],
+  ['/keys', 'API keys', 'keys for your programs: mint and revoke'],
+  ['/apps', 'Connected apps', 'apps you let act for you'],
+  ['/webhooks', 'Webhooks', 'subscriptions and their delivery log'],
+  ['/events', 'Live events', 'what happens in the account'],
+] as const;
+
 export function Overview() {
   // One request for the whole page: the account and everything it reaches (docs/REFERENCE.md: The graph).
   const page = useLive<{ account: Overview }>(OVERVIEW_QUERY, [
@@ -62,12 +72,22 @@ export function Overview() {
     <div>
       <h1>Overview</h1>
       <div class="grid">
-        <Section title="Servers" testid="servers" state={servers}>
+        <Section title="Servers" href="/servers" testid="servers" state={servers}>
           {(d) => <ServerTable servers={d.servers.nodes} />}
         </Section>
         <Section title="Wallet" testid="wallet" state={wallet}>
           {(d) => <p class="big">{money(d.wallet.balanceUsdCents, d.wallet.currency)}</p>}
         </Section>
+        <section class="card" data-testid="areas">
+          <h2>Manage</h2>
+          <ul class="plain">
+            {AREAS.map(([href, label, what]) => (
+              <li key={href}>
+                <Link href={href}>{label}</Link> <span class="muted small">— {what}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
         <Section title="Capacity pools" testid="pools" state={pools}>
           {(d) =>
             d.pools.nodes.length === 0 ? (
