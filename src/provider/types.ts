@@ -23,7 +23,8 @@ export interface ProvisionRequest {
   poolAddresses?: string[];
 }
 
-export type PowerAction = 'start' | 'stop' | 'reboot';
+export const POWER_ACTIONS = ['start', 'stop', 'reboot'] as const;
+export type PowerAction = (typeof POWER_ACTIONS)[number];
 
 /** What an add-on asks of the upstream. `stockKey` names finite stock; absent: not limited. */
 export interface AddonSpec {

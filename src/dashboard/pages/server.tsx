@@ -21,40 +21,12 @@ interface ServerDetail {
   ips: { ip: string; version: number; primary: boolean; ptr: string | null }[];
   snapshots: { id: string; name: string; status: string }[];
   addons: { id: string; type: string }[];
-  pool: { id: string; label: string; status: string } | null;
+  pool: { id: string; label: string } | null;
+  /** Each power action and whether the server takes it now, by the API's own rule (why not, if not). */
+  powerActions: { action: PowerAction; available: boolean; reason: string | null }[];
 }
 
 type PowerAction = 'start' | 'stop' | 'reboot';
-
-/**
- * Why the API would refuse `action` in the server's current state, or null when it accepts it
- * (powerServer and requireOperable in src/modules/servers/). A start on a running server or a
- * stop on a stopped one is accepted but changes nothing, so it is not offered either.
- */
-function powerRefusal(s: Pick<ServerDetail, 'status' | 'pool'>, action: PowerAction): string | null {
-  switch (s.status) {
-    case 'running':
-      return action === 'start' ? 'The server is already running.' : null;
-    case 'stopped':
-      if (action === 'stop') return 'The server is already stopped.';
-      if (action === 'reboot') return 'Only a running server can be rebooted; start it instead.';
-      return s.pool && s.pool.status !== 'active'
-        ? 'This server was preserved when its capacity pool was deleted and cannot be started.'
-        : null;
-    case 'provisioning':
-      return 'The server is still provisioning; power actions are possible once it is running.';
-    case 'suspended':
-      return 'The server is suspended; power actions are not possible until it is reactivated.';
-    case 'rebooting':
-      return 'The server is rebooting; power actions are possible again in a minute.';
-    case 'restoring':
-      return 'The server is being restored from a snapshot; power actions are possible again in a minute.';
-    case 'reinstalling':
-      return 'The server is being reinstalled; power actions are possible once it is running.';
-    default:
-      return `The server is ${s.status}; power actions are not possible.`;
-  }
-}
 
 /** A server's page (also where its SSO link lands). */
 export function ServerPage(props: { id: string }) {
@@ -63,7 +35,7 @@ export function ServerPage(props: { id: string }) {
   const [busy, setBusy] = useState(false);
   const state = useLive<{ server: ServerDetail }>(
     // One nested read: the server with its addresses, snapshots, add-ons and pool.
-    'query($id: ID!) { server(id: $id) { id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt ips { ip version primary ptr } snapshots { id name status } addons { id type } pool { id label status } } }',
+    'query($id: ID!) { server(id: $id) { id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt ips { ip version primary ptr } snapshots { id name status } addons { id type } pool { id label } powerActions { action available reason } } }',
     ['server.', 'pool.'],
     { id: props.id },
     reload,
@@ -93,7 +65,8 @@ export function ServerPage(props: { id: string }) {
     );
   const s = state.data?.server;
   if (!s) return <p class="muted">Loading…</p>;
-  const why = (action: PowerAction) => (busy ? 'A power change is under way.' : powerRefusal(s, action));
+  const why = (action: PowerAction) =>
+    busy ? 'A power change is under way.' : (s.powerActions.find((a) => a.action === action)?.reason ?? null);
   return (
     <div>
       <p>

@@ -1,4 +1,6 @@
+import { createContextCache } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import DataLoader from 'dataloader';
 import type { ArgBuilder } from '@pothos/core';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from '../../schema/builder.ts';
@@ -21,6 +23,12 @@ import {
   type ServerFilter,
 } from './graph-reads.ts';
 import { Server } from './schema.ts';
+import { powerRule } from './service.ts';
+import { activePoolIds } from '../pools/status.ts';
+import { values } from '../../schema/examples.ts';
+import type { RequestContext } from '../../schema/context.ts';
+import { GRAPH_ONLY, LOADER_OPTIONS } from '../../schema/graph.ts';
+import { POWER_ACTIONS } from '../../provider/types.ts';
 
 // The servers area in the graph (docs/REFERENCE.md: The graph): Account.servers, and servers, snapshots,
 // attached add-ons and addresses by global id.
@@ -87,3 +95,50 @@ nodeKind({
   scope: 'servers:read',
   load: (ctx, ids) => serverIpsByIds(ctx.db, ids),
 });
+
+// What a console may offer on a server: each power action with whether it runs now, by the same
+// rule powerServer applies (powerRule), so a client never keeps a copy of the rules.
+
+type PowerActionState = { action: string; available: boolean; reason: string | null };
+
+const ServerPowerAction = builder.objectRef<PowerActionState>('ServerPowerAction').implement({
+  description: 'A power action and whether the server takes it now.',
+  extensions: GRAPH_ONLY,
+  fields: (t) => ({
+    action: t.exposeString('action', { ...values(POWER_ACTIONS), description: 'start, stop or reboot.' }),
+    available: t.exposeBoolean('available', {
+      description: 'True when serverPower would run it now (and change something).',
+    }),
+    reason: t.exposeString('reason', {
+      nullable: true,
+      description:
+        'Why not, when it is not available: the refusal serverPower would answer, or that it changes nothing.',
+    }),
+  }),
+});
+
+/** Whether each pool a level of a query reaches is active, in one statement. */
+const activePools = createContextCache(
+  (ctx: RequestContext) =>
+    new DataLoader<string, boolean>(async (ids) => {
+      const active = await activePoolIds(ctx.db, ids);
+      return ids.map((id) => active.has(id));
+    }, LOADER_OPTIONS),
+);
+
+builder.prismaObjectFields(Server, (t) => ({
+  powerActions: t.field({
+    type: [ServerPowerAction],
+    extensions: GRAPH_ONLY,
+    description: 'Each power action with whether the server takes it now, and why not (GraphQL only).',
+    resolve: async (server, _args, ctx) => {
+      const poolActive = !server.poolId || (await activePools(ctx).load(server.poolId));
+      return POWER_ACTIONS.map((action) => {
+        const rule = powerRule(server.status, action, poolActive);
+        const reason =
+          rule === 'unchanged' ? `The server is already ${action === 'start' ? 'running' : 'stopped'}.` : rule?.message;
+        return { action, available: rule === null, reason: reason ?? null };
+      });
+    },
+  }),
+}));

@@ -19,6 +19,7 @@ import {
   REBOOT_NEEDS_RUNNING,
 } from './service.ts';
 import { OS_FAMILIES } from '../../db/catalogue-seed.ts';
+import { POWER_ACTIONS } from '../../provider/types.ts';
 // The servers area's other GraphQL fields, one file per part of the product.
 import './snapshots.schema.ts';
 import './network.schema.ts';
@@ -106,7 +107,7 @@ builder.queryField('server', (t) =>
   }),
 );
 
-const PowerAction = builder.enumType('PowerAction', { values: ['start', 'stop', 'reboot'] as const });
+const PowerAction = builder.enumType('PowerAction', { values: POWER_ACTIONS });
 
 builder.mutationField('serverPower', (t) =>
   t.prismaField({

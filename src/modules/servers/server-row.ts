@@ -53,16 +53,18 @@ export const SERVER_BUSY = rule(
 
 /** States in which the customer can act on a server (every state but INOPERABLE_STATES). */
 export function requireOperable(server: { status: string }, what: string) {
-  const conflict = SERVER_BUSY.error;
-  if (server.status === 'provisioning')
-    throw conflict(`The server is still provisioning; ${what} is possible once it is running.`);
-  if (server.status === 'suspended')
-    throw conflict(`The server is suspended; ${what} is not possible until it is reactivated.`);
-  if (server.status === 'rebooting') throw conflict(`The server is rebooting; retry ${what} in a minute.`);
-  if (server.status === 'restoring')
-    throw conflict(`The server is being restored from a snapshot; retry ${what} in a minute.`);
-  if (server.status === 'reinstalling')
-    throw conflict(`The server is being reinstalled; retry ${what} once it is running.`);
+  const why = inoperable(server.status, what);
+  if (why) throw SERVER_BUSY.error(why);
+}
+
+/** Why a server in `status` cannot take `what` now (requireOperable's 409), or null when it can. */
+export function inoperable(status: string, what: string): string | null {
+  if (status === 'provisioning') return `The server is still provisioning; ${what} is possible once it is running.`;
+  if (status === 'suspended') return `The server is suspended; ${what} is not possible until it is reactivated.`;
+  if (status === 'rebooting') return `The server is rebooting; retry ${what} in a minute.`;
+  if (status === 'restoring') return `The server is being restored from a snapshot; retry ${what} in a minute.`;
+  if (status === 'reinstalling') return `The server is being reinstalled; retry ${what} once it is running.`;
+  return null;
 }
 
 /** Locks the server row for the rest of the transaction: concurrent writes on one server queue here. */

@@ -4,13 +4,22 @@ import { paginate, type PageArgs } from '../../core/paging.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import type { Tx } from '../../db/tx.ts';
-import { badRequest, refusal } from '../../errors.ts';
+import { type ApiError, badRequest, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { PowerAction, ServerProvider, UpstreamIp } from '../../provider/types.ts';
 import { addMonths } from '../billing/proration.ts';
 import { resolveOsTemplate, resolveServerOrder } from '../catalogue/service.ts';
 import { isPoolActive } from '../pools/status.ts';
-import { getServer, LABEL_RULES, lockServer, requireOperable, VISIBLE, type ServiceContext } from './server-row.ts';
+import {
+  getServer,
+  inoperable,
+  LABEL_RULES,
+  lockServer,
+  requireOperable,
+  SERVER_BUSY,
+  VISIBLE,
+  type ServiceContext,
+} from './server-row.ts';
 import { enforceRules } from '../../core/input-rules.ts';
 import { endAddons } from './addons.ts';
 import { answeredByServerReads, listServersWithRelations } from './server-reads.ts';
@@ -40,21 +49,37 @@ export async function powerServer(ctx: ServiceContext, id: string, action: Power
   return ctx.db.$transaction(async (tx) => {
     await lockServer(tx, id);
     const server = await getServer(tx, id);
-    requireOperable(server, `a ${action}`);
+    // Only a start asks whether the server's pool is still active.
+    const poolActive = action !== 'start' || !server.poolId || (await isPoolActive(tx, server.poolId));
+    const rule = powerRule(server.status, action, poolActive);
+    if (rule === 'unchanged') return getServer(tx, id, query);
+    if (rule) throw rule;
     const target = action === 'stop' ? 'stopped' : action === 'start' ? 'running' : 'rebooting';
-    if (action !== 'reboot' && server.status === target) return getServer(tx, id, query);
-    if (action === 'reboot' && server.status !== 'running')
-      throw REBOOT_NEEDS_RUNNING.error('Only a running server can be rebooted; start it instead.');
-    if (action === 'start' && server.poolId && !(await isPoolActive(tx, server.poolId))) {
-      throw PRESERVED_POOL_SERVER.error(
-        'This server was preserved when its capacity pool was deleted and cannot be started; snapshot or terminate it.',
-      );
-    }
     await ctx.app.provider.power(tx, id, action, now);
     await tx.server.update({ where: { id }, data: { status: target } });
     await recordEvent(tx, server.accountId, 'server.power.changed', { serverId: id, action }, now);
     return getServer(tx, id, query);
   });
+}
+
+/**
+ * The rule of a power action for a server in `status` (whose pool, if any, is active or not):
+ * the refusal powerServer answers, `unchanged` for a start of a running server or a stop of a
+ * stopped one (a 200 that runs nothing), or null when the action runs. The graph's
+ * `Server.powerActions` reads the same rule, so a console offers exactly what the API accepts.
+ */
+export function powerRule(status: string, action: PowerAction, poolActive: boolean): ApiError | 'unchanged' | null {
+  const why = inoperable(status, `a ${action}`);
+  if (why) return SERVER_BUSY.error(why);
+  if (action === 'start' && status === 'running') return 'unchanged';
+  if (action === 'stop' && status === 'stopped') return 'unchanged';
+  if (action === 'reboot' && status !== 'running')
+    return REBOOT_NEEDS_RUNNING.error('Only a running server can be rebooted; start it instead.');
+  if (action === 'start' && !poolActive)
+    return PRESERVED_POOL_SERVER.error(
+      'This server was preserved when its capacity pool was deleted and cannot be started; snapshot or terminate it.',
+    );
+  return null;
 }
 
 export interface ServerOrder {
