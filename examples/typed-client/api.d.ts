@@ -76,6 +76,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List account events
+         * @description The account's event history, newest first, in the envelope webhooks and the live subscription use: only kinds the credential can read (each kind's read scope; asking for one it cannot read is a 403 naming that scope). Filter by one kind (`type`) and by the resource an event names (`resource`: a server, invoice, ticket … id). A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `account:read`.
+         */
+        get: operations["eventHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/hosting/{id}": {
         parameters: {
             query?: never;
@@ -2312,6 +2334,20 @@ export interface components {
              * @enum {string}
              */
             type: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied";
+        };
+        EventList: {
+            /** @description The items of this page. */
+            data: components["schemas"]["Event"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
+            hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example evt_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
+            nextCursor: string | null;
         };
         /** @description A web-hosting account (scrubbed of upstream details). */
         HostingAccount: {
@@ -6397,6 +6433,155 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    eventHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                cursor?: string | null;
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
+                limit?: number | null;
+                /**
+                 * @description Only events naming this resource id (srv_…, inv_…, tkt_…).
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                resource?: string | null;
+                /**
+                 * @description Only events of this kind (server.power.changed …).
+                 * @example server.created
+                 */
+                type?: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | null;
+            };
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "account": "5f0c8a7e-3b2d-4c1a-9e8f-6a7b8c9d0e1f",
+                     *           "apiVersion": "1.16",
+                     *           "created": "2026-03-14T09:30:00.000Z",
+                     *           "data": {
+                     *             "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "action": "reboot"
+                     *           },
+                     *           "id": "evt_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "type": "server.power.changed"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "evt_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventList"];
                 };
             };
             /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */

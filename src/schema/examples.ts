@@ -89,6 +89,7 @@ const BY_NAME: Record<string, unknown> = {
   events: ['server.power.changed'],
   eventType: 'server.power.changed',
   cursor: 'srv_01jq8k2m4p6rab3c5d7e9f1g2h',
+  resource: 'srv_01jq8k2m4p6rab3c5d7e9f1g2h',
   path: '/public_html/index.html',
   from: '/public_html/old.html',
   to: '/public_html/new.html',

@@ -68,6 +68,8 @@ const BY_NAME: Record<string, unknown> = {
   command: 'true',
   gateway: 'card',
   amount_usd_cents: 2500,
+  resource: 'srv_01jq8k2m4p6rab3c5d7e9f1g2h',
+  type: 'server.power.changed',
 };
 
 /** A plausible value of a GraphQL input type. */

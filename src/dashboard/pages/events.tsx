@@ -1,18 +1,78 @@
 import { useEffect, useState } from 'preact/hooks';
-import { onEvent, recentEvents, type LiveEvent } from '../api.ts';
+import { gql, onEvent, recentEvents, type LiveEvent } from '../api.ts';
 import { When } from '../format.tsx';
 
-/** The live event feed: every event of the account as it happens (graphql-ws). */
+const HISTORY =
+  'query($type: String, $resource: String) { eventHistory(first: 50, type: $type, resource: $resource) { nodes { id type created data } } }';
+
+/** Whether a live event passes the filters the history was read with (the API applies them to the history). */
+const matches = (e: LiveEvent, type: string, resource: string) =>
+  (!type || e.type === type) && (!resource || Object.values(e.data).includes(resource));
+
+/**
+ * The account's activity: its event history (GET /events' GraphQL field), newest first, with the
+ * events arriving live (graphql-ws) on top, filtered by kind and by the resource they name.
+ */
 export function EventFeed() {
-  const [events, setEvents] = useState<LiveEvent[]>([...recentEvents]);
-  useEffect(() => onEvent(() => setEvents([...recentEvents])), []);
+  const [history, setHistory] = useState<LiveEvent[] | null>(null);
+  const [live, setLive] = useState<LiveEvent[]>([...recentEvents]);
+  const [type, setType] = useState('');
+  const [resource, setResource] = useState('');
+  const [error, setError] = useState('');
+  useEffect(() => onEvent(() => setLive([...recentEvents])), []);
+  useEffect(() => {
+    setHistory(null);
+    setError('');
+    gql<{ eventHistory: { nodes: LiveEvent[] } }>(HISTORY, { type: type || null, resource: resource || null })
+      .then((d) => setHistory(d.eventHistory.nodes))
+      .catch((err: Error) => {
+        setError(err.message);
+        setHistory([]);
+      });
+  }, [type, resource]);
+  // Live events and history overlap once an event is in both: one entry per id, newest (highest id) first.
+  const byId = new Map<string, LiveEvent>();
+  for (const e of [...live.filter((e) => matches(e, type, resource)), ...(history ?? [])]) byId.set(e.id, e);
+  const events = [...byId.values()].sort((a, b) => (a.id < b.id ? 1 : -1));
+  const kinds = [...new Set([...(history ?? []), ...live].map((e) => e.type))].sort();
   return (
     <div>
       <h1>Live events</h1>
       <section class="card">
-        <p class="muted">Events of your account since you opened the dashboard in this tab, newest first.</p>
-        {events.length === 0 ? (
-          <p class="muted">Waiting for events…</p>
+        <form class="filters" onSubmit={(e) => e.preventDefault()}>
+          <label>
+            Kind
+            <select value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value)}>
+              <option value="">All kinds</option>
+              {[...new Set([...kinds, ...(type ? [type] : [])])].map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Resource id
+            <input
+              value={resource}
+              placeholder="srv_…"
+              aria-invalid={error ? 'true' : undefined}
+              aria-describedby={error ? 'activity-error' : undefined}
+              onChange={(e) => setResource((e.target as HTMLInputElement).value.trim())}
+            />
+          </label>
+        </form>
+        {error && (
+          <p id="activity-error" class="error" role="alert">
+            {error}
+          </p>
+        )}
+        {history === null ? (
+          <p class="muted" role="status">
+            Loading the account's events…
+          </p>
+        ) : events.length === 0 ? (
+          <p class="muted">No events yet. New ones appear here as they happen.</p>
         ) : (
           <ol class="feed" data-testid="event-feed">
             {events.map((e) => (

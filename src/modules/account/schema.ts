@@ -3,6 +3,11 @@ import { example } from '../../schema/examples.ts';
 import { operation } from '../../schema/operation.ts';
 import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import { getAccount } from './service.ts';
+import { rules } from '../../schema/input-rules.ts';
+import { pagedListQuery } from '../../schema/operation-fields.ts';
+import { listConnection } from '../../schema/pagination.ts';
+import { Event } from '../events/schema.ts';
+import { EVENT_HISTORY_RULES, listEventHistory } from '../events/service.ts';
 
 // The account is the root of the graph (docs/REFERENCE.md: The graph): any credential reaches it, and each
 // field needs the scope of what it shows — the profile account:read, each edge its area's scope.
@@ -45,5 +50,34 @@ builder.queryField('account', (t) =>
     authScopes: ANY_SCOPE,
     type: 'Account',
     resolve: (query, _root, _args, ctx) => getAccount(ctx.db, query),
+  }),
+);
+
+// The account's activity (API 1.16): what the live `events` subscription and webhooks carry, read
+// back newest first. Each event is shown only with its kind's read scope, as they are.
+pagedListQuery(
+  'eventHistory',
+  listConnection(Event),
+  (ctx, args) => listEventHistory(ctx.db, ctx.principal?.scopes ?? new Set(), args),
+  {
+    summary: 'List account events',
+    scope: 'account:read',
+    rest: 'GET /events',
+    area: 'account',
+    tool: 'account_events_list',
+    description:
+      "The account's event history, newest first, in the envelope webhooks and the live subscription use: only kinds the credential can read (each kind's read scope; asking for one it cannot read is a 403 naming that scope). Filter by one kind (`type`) and by the resource an event names (`resource`: a server, invoice, ticket … id).",
+  },
+  (t) => ({
+    type: t.arg.string({
+      required: false,
+      description: 'Only events of this kind (server.power.changed …).',
+      ...rules(EVENT_HISTORY_RULES.type),
+    }),
+    resource: t.arg.string({
+      required: false,
+      description: 'Only events naming this resource id (srv_…, inv_…, tkt_…).',
+      ...rules(EVENT_HISTORY_RULES.resource),
+    }),
   }),
 );

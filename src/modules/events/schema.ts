@@ -7,7 +7,7 @@ import { Node } from '../../schema/graph.ts';
 import type { EventEnvelope } from '../../events/envelope.ts';
 import { subscribeEvents } from './live.ts';
 
-const Event = builder.objectRef<EventEnvelope>('Event').implement({
+export const Event = builder.objectRef<EventEnvelope>('Event').implement({
   interfaces: [Node],
   description: 'The event envelope, the same as a webhook delivery body.',
   fields: (t) => ({
