@@ -191,6 +191,7 @@ export const SPEC_OPERATIONS: SpecOperation[] = [
  */
 export const LATER_OPERATIONS: (SpecOperation & { revision: string })[] = [
   { revision: '1.16', method: 'POST', path: '/servers', scope: 'servers:write', area: 'servers' },
+  { revision: '1.16', method: 'GET', path: '/servers/catalogue', scope: 'servers:read', area: 'servers' },
   { revision: '1.16', method: 'POST', path: '/billing/invoices/:id/pay', scope: 'billing:write', area: 'billing' },
   { revision: '1.16', method: 'POST', path: '/billing/wallet/deposits', scope: 'billing:write', area: 'billing' },
   { revision: '1.16', method: 'GET', path: '/events', scope: 'account:read', area: 'account' },

@@ -916,6 +916,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/servers/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List server plans and images
+         * @description The plans a standalone server can be ordered on, with their monthly prices in cents, and the OS templates to install: what POST /servers takes.
+         *
+         *     Scope: `servers:read`.
+         */
+        get: operations["serverCatalogue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/servers/{id}/ips": {
         parameters: {
             query?: never;
@@ -3693,6 +3715,25 @@ export interface components {
              */
             nextCursor: string | null;
         };
+        /** @description An operating system image a server is installed from. */
+        OsTemplate: {
+            /**
+             * @description Pass it as osTemplate.
+             * @example ubuntu-24.04
+             */
+            id: string;
+            /**
+             * @description Display name.
+             * @example Ubuntu 24.04 LTS
+             */
+            name: string;
+            /**
+             * @description OS family.
+             * @example linux
+             * @enum {string}
+             */
+            os: "linux" | "windows";
+        };
         /** @description A server plan the server can switch to in place. */
         PlanOption: {
             /**
@@ -4588,6 +4629,13 @@ export interface components {
              */
             nextCursor: string | null;
         };
+        /** @description What a standalone server is ordered from. */
+        ServerCatalogue: {
+            /** @description OS templates. */
+            osTemplates: components["schemas"]["OsTemplate"][];
+            /** @description Server plans with their prices. */
+            plans: components["schemas"]["ServerPlan"][];
+        };
         /** @description An address routed to a server, with its reverse DNS record. */
         ServerIp: {
             /**
@@ -4678,6 +4726,48 @@ export interface components {
              * @example root
              */
             username: string;
+        };
+        /** @description A server plan a standalone server can be ordered on. */
+        ServerPlan: {
+            /**
+             * Format: int32
+             * @description Disk size in GB.
+             * @example 1
+             */
+            diskGb: number;
+            /**
+             * @description std (standard) or cpu (CPU-optimised).
+             * @example std
+             */
+            family: string;
+            /**
+             * Format: int32
+             * @description Monthly price in US cents: what the first month costs.
+             * @example 1500
+             */
+            monthlyUsdCents: number;
+            /**
+             * @description Display name.
+             * @example Standard 2 vCPU / 4 GB / 50 GB
+             */
+            name: string;
+            /**
+             * @description The plan; pass it to serverOrder (POST /servers).
+             * @example std-1c-2g-50
+             */
+            productId: string;
+            /**
+             * Format: int32
+             * @description RAM in MB.
+             * @example 1024
+             */
+            ramMb: number;
+            /**
+             * Format: int32
+             * @description vCPU cores.
+             * @example 1
+             */
+            vcpu: number;
         };
         /** @description Live usage of a server, sampled once a minute. Zero CPU, memory and rates while it is not running. */
         ServerStats: {
@@ -14324,6 +14414,137 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    serverCatalogue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "osTemplates": [
+                     *         {
+                     *           "id": "ubuntu-24.04",
+                     *           "name": "Ubuntu 24.04 LTS",
+                     *           "os": "linux"
+                     *         }
+                     *       ],
+                     *       "plans": [
+                     *         {
+                     *           "diskGb": 1,
+                     *           "family": "std",
+                     *           "monthlyUsdCents": 1500,
+                     *           "name": "Standard 2 vCPU / 4 GB / 50 GB",
+                     *           "productId": "std-1c-2g-50",
+                     *           "ramMb": 1024,
+                     *           "vcpu": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServerCatalogue"];
+                };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {

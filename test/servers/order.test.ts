@@ -14,6 +14,25 @@ afterAll(() => app?.stop());
 const ORDER = { productId: 'std-2c-4g-50', label: 'web-7', osTemplate: 'debian-12' };
 const MONTHLY = 1_200;
 
+describe('GET /servers/catalogue', () => {
+  it('lists the plans with their monthly prices and the OS templates, what POST /servers takes', async () => {
+    const c = await app.customer({ scopes: ['servers:read'] });
+    const res = await app.call('GET', '/v1/servers/catalogue', { key: c.key });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.plans).toContainEqual({
+      productId: 'std-2c-4g-50',
+      family: 'std',
+      name: expect.any(String),
+      vcpu: 2,
+      ramMb: 4096,
+      diskGb: 50,
+      monthlyUsdCents: MONTHLY,
+    });
+    expect(res.body.plans.every((p: { productId: string }) => !p.productId.startsWith('pool'))).toBe(true);
+    expect(res.body.osTemplates).toContainEqual({ id: 'debian-12', os: 'linux', name: expect.any(String) });
+  });
+});
+
 describe('POST /servers', () => {
   it('orders a server: provisioning, the first month invoiced and paid from the wallet, then running', async () => {
     const c = await app.customer({
@@ -87,7 +106,7 @@ describe('POST /servers', () => {
 });
 
 describe('the purchases MCP toolset', () => {
-  it('is not offered by default; asked for, it lists the three tools and orders a server', async () => {
+  it('is not offered by default; asked for, it lists its four tools and orders a server', async () => {
     const c = await app.customer({ walletBalanceUsdCents: 5_000 });
     const plain = await mcpClient(app.url, c.key);
     const listed = (await plain.listTools()).tools.map((t) => t.name);
@@ -96,7 +115,7 @@ describe('the purchases MCP toolset', () => {
     await plain.close();
     const buyer = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'purchases' });
     const tools = (await buyer.listTools()).tools.map((t) => t.name).sort();
-    expect(tools).toEqual(['invoice_pay', 'server_order', 'wallet_deposit']);
+    expect(tools).toEqual(['invoice_pay', 'server_order', 'servers_catalogue', 'wallet_deposit']);
     const ordered = await callTool(buyer, 'server_order', ORDER);
     expect(ordered.isError).toBeFalsy();
     expect(ordered.structuredContent).toMatchObject({ server: { status: 'provisioning' }, chargedUsdCents: MONTHLY });

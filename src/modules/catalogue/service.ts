@@ -35,6 +35,26 @@ export async function getCatalogue(prisma: PrismaClient) {
   };
 }
 
+/** What a standalone server is ordered from: the active plans (cheapest first within a family) and the OS templates. */
+export async function serverOrderCatalogue(db: CatalogueDb) {
+  const [plans, templates] = await Promise.all([
+    db.product.findMany({ where: { kind: 'server_plan', active: true }, orderBy: { sortOrder: 'asc' } }),
+    db.osTemplate.findMany({ orderBy: { sortOrder: 'asc' } }),
+  ]);
+  return {
+    plans: plans.map(({ id, family, name, vcpu, ramMb, diskGb, monthlyUsdCents }) => ({
+      productId: id,
+      family,
+      name,
+      vcpu,
+      ramMb,
+      diskGb,
+      monthlyUsdCents,
+    })),
+    osTemplates: templates.map(({ id, os, name }) => ({ id, os, name })),
+  };
+}
+
 /** Resolves an OS template (and checks `os` against it when given); 400 naming the field otherwise. */
 export async function resolveOsTemplate(db: Pick<Tx, 'osTemplate'>, input: { osTemplate: unknown; os?: unknown }) {
   if (typeof input.osTemplate !== 'string' || !input.osTemplate)

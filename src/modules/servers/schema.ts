@@ -8,6 +8,7 @@ import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY, SERVER_STATES } from './server-row.ts';
 import { orderServerForCustomer } from './order.ts';
+import { serverOrderCatalogue } from '../catalogue/service.ts';
 import { readServer, SERVER_RELATIONS } from './server-reads.ts';
 import {
   listServers,
@@ -299,5 +300,56 @@ builder.mutationField('serverOrder', (t) =>
         { productId: args.productId, label: args.label, os: args.os ?? undefined, osTemplate: args.osTemplate },
         queryFromInfo({ context: ctx, info, typeName: 'Server', path: ['server'] }),
       ),
+  }),
+);
+
+type OrderCatalogue = Awaited<ReturnType<typeof serverOrderCatalogue>>;
+
+const ServerPlan = builder.objectRef<OrderCatalogue['plans'][number]>('ServerPlan').implement({
+  description: 'A server plan a standalone server can be ordered on.',
+  fields: (t) => ({
+    productId: t.exposeString('productId', { description: 'The plan; pass it to serverOrder (POST /servers).' }),
+    family: t.exposeString('family', { description: 'std (standard) or cpu (CPU-optimised).' }),
+    name: t.exposeString('name', { description: 'Display name.', ...example('Standard 2 vCPU / 4 GB / 50 GB') }),
+    vcpu: t.exposeInt('vcpu', { description: 'vCPU cores.' }),
+    ramMb: t.exposeInt('ramMb', { description: 'RAM in MB.' }),
+    diskGb: t.exposeInt('diskGb', { description: 'Disk size in GB.' }),
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents', {
+      description: 'Monthly price in US cents: what the first month costs.',
+    }),
+  }),
+});
+
+const OsTemplate = builder.objectRef<OrderCatalogue['osTemplates'][number]>('OsTemplate').implement({
+  description: 'An operating system image a server is installed from.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Pass it as osTemplate.', ...example('ubuntu-24.04') }),
+    os: t.exposeString('os', { ...values(OS_FAMILIES), description: 'OS family.' }),
+    name: t.exposeString('name', { description: 'Display name.', ...example('Ubuntu 24.04 LTS') }),
+  }),
+});
+
+const ServerCatalogue = builder.objectRef<OrderCatalogue>('ServerCatalogue').implement({
+  description: 'What a standalone server is ordered from.',
+  fields: (t) => ({
+    plans: t.field({ type: [ServerPlan], description: 'Server plans with their prices.', resolve: (c) => c.plans }),
+    osTemplates: t.field({ type: [OsTemplate], description: 'OS templates.', resolve: (c) => c.osTemplates }),
+  }),
+});
+
+builder.queryField('serverCatalogue', (t) =>
+  t.field({
+    ...operation({
+      summary: 'List server plans and images',
+      scope: 'servers:read',
+      rest: 'GET /servers/catalogue',
+      area: 'servers',
+      tool: 'servers_catalogue',
+      toolset: 'purchases',
+      description:
+        'The plans a standalone server can be ordered on, with their monthly prices in cents, and the OS templates to install: what POST /servers takes.',
+    }),
+    type: ServerCatalogue,
+    resolve: (_root, _args, ctx) => serverOrderCatalogue(ctx.db),
   }),
 );
