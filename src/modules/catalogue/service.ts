@@ -9,16 +9,8 @@ export async function getCatalogue(prisma: PrismaClient) {
   ]);
   const byKind = (kind: string) => products.filter((p) => p.kind === kind);
   return {
-    serverPlans: byKind('server_plan').map(({ id, family, name, vcpu, ramMb, diskGb, monthlyUsdCents }) => ({
-      id,
-      family,
-      name,
-      vcpu,
-      ramMb,
-      diskGb,
-      monthlyUsdCents,
-    })),
-    osTemplates: osTemplates.map(({ id, os, name }) => ({ id, os, name })),
+    serverPlans: byKind('server_plan').map((p) => ({ id: p.id, ...planFields(p) })),
+    osTemplates: osTemplates.map(templateFields),
     addons: byKind('addon').map(({ id, name, monthlyUsdCents, details }) => ({
       id,
       name,
@@ -42,18 +34,24 @@ export async function serverOrderCatalogue(db: CatalogueDb) {
     db.osTemplate.findMany({ orderBy: { sortOrder: 'asc' } }),
   ]);
   return {
-    plans: plans.map(({ id, family, name, vcpu, ramMb, diskGb, monthlyUsdCents }) => ({
-      productId: id,
-      family,
-      name,
-      vcpu,
-      ramMb,
-      diskGb,
-      monthlyUsdCents,
-    })),
-    osTemplates: templates.map(({ id, os, name }) => ({ id, os, name })),
+    plans: plans.map((p) => ({ productId: p.id, ...planFields(p) })),
+    osTemplates: templates.map(templateFields),
   };
 }
+
+type PlanRow = { family: string; name: string; vcpu: number; ramMb: number; diskGb: number; monthlyUsdCents: number };
+
+/** A server plan as the operator's catalogue and the customer's order catalogue show it, after its id. */
+const planFields = ({ family, name, vcpu, ramMb, diskGb, monthlyUsdCents }: PlanRow) => ({
+  family,
+  name,
+  vcpu,
+  ramMb,
+  diskGb,
+  monthlyUsdCents,
+});
+
+const templateFields = ({ id, os, name }: { id: string; os: string; name: string }) => ({ id, os, name });
 
 /** Resolves an OS template (and checks `os` against it when given); 400 naming the field otherwise. */
 export async function resolveOsTemplate(db: Pick<Tx, 'osTemplate'>, input: { osTemplate: unknown; os?: unknown }) {
