@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
     const start = actions.getByRole('button', { name: 'Start', exact: true });
     await expect(stop.getAttribute('class')).resolves.toContain('danger');
     const colour = (el: typeof stop) => el.evaluate((b) => getComputedStyle(b).color);
-    expect(await colour(stop)).toBe('rgb(200, 54, 61)');
+    expect(await colour(stop)).toBe('rgb(179, 38, 45)');
     expect(await colour(stop)).not.toBe(await colour(start));
     await expect(actions.getByRole('button', { name: 'Reboot', exact: true }).getAttribute('class')).resolves.toContain(
       'danger',

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import {
+  axeViolations,
   browserSignIn,
   dashboardWithServer,
   hasChromium,
@@ -157,9 +158,8 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
     await screenshot(page, 'console-keys-phone');
   });
 
-  it('fits every page into a phone screen without sideways scrolling', async () => {
+  it('fits every page into a phone screen without sideways scrolling; axe-core finds nothing serious at either size', async () => {
     const { page } = browser;
-    await page.setViewportSize(PHONE);
     await app.running.app.runDueWork();
     const pages: [string, (p: Page) => Promise<void>][] = [
       ['/', (p) => p.getByTestId(`server-${serverId}`).waitFor()],
@@ -173,15 +173,21 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
       ['/no-such-page', (p) => p.getByRole('heading', { name: 'Not found' }).waitFor()],
     ];
     const wide: string[] = [];
-    for (const [path, ready] of pages) {
-      await page.goto(`${app.url}${path}`);
-      await ready(page);
-      await page.getByText('Loading…').first().waitFor({ state: 'detached' });
-      const width = await pageWidth(page);
-      if (width.scroll > width.window) wide.push(`${path}: ${width.scroll} px`);
+    const violations: string[] = [];
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      for (const [path, ready] of pages) {
+        await page.goto(`${app.url}${path}`);
+        await ready(page);
+        await page.getByText('Loading…').first().waitFor({ state: 'detached' });
+        const width = await pageWidth(page);
+        if (size === PHONE && width.scroll > width.window) wide.push(`${path}: ${width.scroll} px`);
+        for (const v of await axeViolations(page)) violations.push(`${size.width} px ${path}: ${v}`);
+      }
     }
     expect(wide).toEqual([]);
-  });
+    expect(violations, violations.join('\n')).toEqual([]);
+  }, 120_000);
 
   it('links the overview to the pages of the areas that have one, and to none other', async () => {
     const { page } = browser;

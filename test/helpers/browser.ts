@@ -88,3 +88,27 @@ export async function dashboardWithServer(): Promise<{ app: TestApp; holder: Hol
   const serverId = await runningServer(app, { accountId: holder.accountId, key: '', keyId: '' }, { label: 'web-1' });
   return { app, holder, serverId };
 }
+
+/** axe-core's script, from node_modules: injected into the page under test, never fetched from a CDN. */
+const AXE_SOURCE = fs.readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+/**
+ * The serious and critical accessibility violations axe-core finds on the page as it stands,
+ * one line each (rule, impact and the first offending elements), for an `toEqual([])`.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    type AxeViolation = { id: string; impact: string | null; nodes: { target: unknown[] }[] };
+    return (await axe.run()).violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
+}

@@ -108,11 +108,13 @@ describe('MCP tools: titles and output schemas', () => {
   }, 120_000);
 
   it('the default listing leaves output schemas out (its size is mostly them); X-MCP-Output-Schemas lists them; results are the same', async () => {
-    const lean = await mcpClient(app.url, c.key);
+    // A credential of its own: the test above spends most of the account's minute calling every tool.
+    const d = await app.customer();
+    const lean = await mcpClient(app.url, d.key);
     const listed = await lean.listTools();
     expect(listed.tools.length).toBe(85);
     expect(listed.tools.filter((t) => t.outputSchema)).toEqual([]);
-    const full = await mcpClient(app.url, c.key, { 'X-MCP-Output-Schemas': 'true' });
+    const full = await mcpClient(app.url, d.key, { 'X-MCP-Output-Schemas': 'true' });
     const withSchemas = await full.listTools();
     expect(withSchemas.tools.map((t) => t.name)).toEqual(listed.tools.map((t) => t.name));
     expect(withSchemas.tools.every((t) => t.outputSchema?.type === 'object')).toBe(true);
@@ -166,12 +168,10 @@ describe('MCP tools: titles and output schemas', () => {
     await lean.close();
     await full.close();
 
-    // Another credential: the calls above used much of this one's minute.
-    const other = await app.customer();
     const bad = await fetch(`${app.url}/mcp`, {
       method: 'POST',
       headers: {
-        Authorization: `Bearer ${other.key}`,
+        Authorization: `Bearer ${d.key}`,
         'X-MCP-Output-Schemas': 'maybe',
         'Content-Type': 'application/json',
         Accept: 'application/json, text/event-stream',

@@ -206,6 +206,7 @@ export function Webhooks() {
           <input
             name="url"
             type="url"
+            aria-label="Endpoint URL"
             required
             placeholder="https://example.com/hooks"
             value={url}
@@ -213,6 +214,7 @@ export function Webhooks() {
           />
           <input
             name="events"
+            aria-label="Event kinds"
             title={`* or any of: ${Object.keys(EVENT_TYPES).join(', ')}`}
             value={events}
             onInput={(e) => setEvents(e.currentTarget.value)}
