@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import { gzipSync } from 'node:zlib';
+import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import {
@@ -245,6 +246,22 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
     const kinds = await feed.locator('.type').allTextContents();
     expect(kinds.length).toBeGreaterThan(0);
     expect(new Set(kinds)).toEqual(new Set(['server.created']));
+  });
+
+  it("loads the overview with under 150 kB of JavaScript, compressed, all of it the app's own", async () => {
+    const { page } = browser;
+    const scripts: { url: string; bytes: number }[] = [];
+    const collect = async (r: Response) => {
+      if (r.request().resourceType() === 'script')
+        scripts.push({ url: r.url(), bytes: gzipSync(await r.body()).length });
+    };
+    page.on('response', collect);
+    await page.goto(app.url);
+    await page.getByTestId(`server-${serverId}`).waitFor();
+    page.off('response', collect);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.every((s) => s.url.startsWith(app.url))).toBe(true);
+    expect(scripts.reduce((sum, s) => sum + s.bytes, 0)).toBeLessThan(150 * 1024);
   });
 
   it('threw no error on any page', () => {
