@@ -16,6 +16,8 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly code?: string,
+    /** The input a GraphQL refusal names (`extensions.field`), so a form can show it by that field. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -103,10 +105,11 @@ export async function gql<T = unknown>(query: string, variables?: Record<string,
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': csrf },
     body: JSON.stringify({ query, variables }),
   });
-  const body: { data?: unknown; errors?: { message: string; extensions?: { status?: number } }[] } = await res
-    .json()
-    .catch(() => ({}));
-  if (body.errors?.length) throw new HttpError(body.errors[0].extensions?.status ?? res.status, body.errors[0].message);
+  const body: { data?: unknown; errors?: { message: string; extensions?: { status?: number; field?: string } }[] } =
+    await res.json().catch(() => ({}));
+  const first = body.errors?.[0];
+  if (first)
+    throw new HttpError(first.extensions?.status ?? res.status, first.message, undefined, first.extensions?.field);
   if (!res.ok) throw new HttpError(res.status, `HTTP ${res.status}`);
   return body.data as T;
 }

@@ -15,6 +15,7 @@ import { SignIn } from './pages/sign-in.tsx';
 import { Overview } from './pages/overview.tsx';
 import { ServerPage } from './pages/server.tsx';
 import { Servers } from './pages/servers.tsx';
+import { OrderServer } from './pages/order-server.tsx';
 import { Keys } from './pages/keys.tsx';
 import { Apps } from './pages/apps.tsx';
 import { Device } from './pages/device.tsx';
@@ -82,6 +83,7 @@ function App() {
   const server = /^\/servers\/([\w-]+)$/.exec(path);
   if (path === '/' || path === '/sign-in') page = <Overview />;
   else if (path === '/servers') page = <Servers />;
+  else if (path === '/servers/new') page = <OrderServer />;
   else if (server) page = <ServerPage id={server[1]} />;
   else if (path === '/keys') page = <Keys />;
   else if (path === '/apps') page = <Apps />;
