@@ -1,9 +1,9 @@
+import { useEffect, useState } from 'preact/hooks';
 import { Link } from '../router.tsx';
 import { StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
 
 export const SERVER_ROW_FIELDS = 'id label status productId vcpu ramMb diskGb createdAt ips { ip primary }';
-export const SERVERS_QUERY = `{ servers(first: 100) { nodes { ${SERVER_ROW_FIELDS} } } }`;
 
 export interface ServerRow {
   id: string;
@@ -56,14 +56,67 @@ export function ServerTable(props: { servers: ServerRow[] }) {
   );
 }
 
-/** /servers: every server of the account, refreshed live. */
+// The account's connection: the top-level `servers` list has no search or status filter.
+const FILTERED_QUERY = `query($search: String, $status: String) { account {
+  servers(first: 100, search: $search, status: $status) { nodes { ${SERVER_ROW_FIELDS} } totalCount }
+} }`;
+
+/** What the status filter offers: every state a customer sees a server in. */
+const STATES = ['provisioning', 'running', 'stopped', 'rebooting', 'restoring', 'reinstalling', 'suspended'];
+
+/** /servers: the account's servers, searched by label and filtered by status, refreshed live. */
 export function Servers() {
-  const servers = useLive<{ servers: { nodes: ServerRow[] } }>(SERVERS_QUERY, ['server.']);
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState('');
+  // The query follows the search box a moment behind, not at every keystroke.
+  const [query, setQuery] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => setQuery(search.trim()), 250);
+    return () => clearTimeout(t);
+  }, [search]);
+  const servers = useLive<{ account: { servers: { nodes: ServerRow[] } } }>(FILTERED_QUERY, ['server.'], {
+    search: query || null,
+    status: status || null,
+  });
+  const filtered = Boolean(query || status);
+  const what = [query && `“${query}”`, status && `status ${status}`].filter(Boolean).join(' and ');
   return (
     <div>
-      <h1>Servers</h1>
+      <div class="page-head">
+        <h1>Servers</h1>
+        <Link href="/servers/new" class="button">
+          Order a server
+        </Link>
+      </div>
+      <search class="filters">
+        <label>
+          Search by label
+          <input type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
+        </label>
+        <label>
+          Status
+          <select value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
+            <option value="">Any status</option>
+            {STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      </search>
       <Section title="All servers" testid="server-list" state={servers}>
-        {(d) => <ServerTable servers={d.servers.nodes} />}
+        {(d) =>
+          d.account.servers.nodes.length > 0 ? (
+            <ServerTable servers={d.account.servers.nodes} />
+          ) : filtered ? (
+            <p class="muted">No servers match {what}.</p>
+          ) : (
+            <p class="muted">
+              No servers yet. <Link href="/servers/new">Order a server</Link>
+            </p>
+          )
+        }
       </Section>
     </div>
   );
