@@ -165,6 +165,7 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
     const pages: [string, (p: Page) => Promise<void>][] = [
       ['/', (p) => p.getByTestId(`server-${serverId}`).waitFor()],
       ['/servers', (p) => p.getByTestId(`server-${serverId}`).waitFor()],
+      ['/servers/new', (p) => p.getByRole('heading', { name: 'Order a server' }).waitFor()],
       [`/servers/${serverId}`, (p) => p.getByRole('heading', { name: /web-1/ }).waitFor()],
       ['/keys', (p) => p.getByTestId('keys').waitFor()],
       ['/apps', (p) => p.getByRole('heading', { name: 'Connected apps' }).waitFor()],
