@@ -16,7 +16,7 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly code?: string,
-    /** The input a GraphQL refusal names (`extensions.field`), so a form can show it by that field. */
+    /** The request value at fault (GraphQL's `extensions.field`), so a form can show the error beside it. */
     readonly field?: string,
   ) {
     super(message);
@@ -105,11 +105,14 @@ export async function gql<T = unknown>(query: string, variables?: Record<string,
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': csrf },
     body: JSON.stringify({ query, variables }),
   });
-  const body: { data?: unknown; errors?: { message: string; extensions?: { status?: number; field?: string } }[] } =
-    await res.json().catch(() => ({}));
-  const first = body.errors?.[0];
-  if (first)
-    throw new HttpError(first.extensions?.status ?? res.status, first.message, undefined, first.extensions?.field);
+  const body: {
+    data?: unknown;
+    errors?: { message: string; extensions?: { status?: number; code?: string; field?: string } }[];
+  } = await res.json().catch(() => ({}));
+  if (body.errors?.length) {
+    const [{ message, extensions: ext }] = body.errors;
+    throw new HttpError(ext?.status ?? res.status, message, ext?.code, ext?.field);
+  }
   if (!res.ok) throw new HttpError(res.status, `HTTP ${res.status}`);
   return body.data as T;
 }

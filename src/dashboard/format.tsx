@@ -23,3 +23,7 @@ export function When(props: { at: string | null | undefined; none?: string }) {
 export const StatusBadge = (props: { status: string }) => (
   <span class={`status status-${props.status}`}>{props.status}</span>
 );
+
+/** Integer cents as money, "$1,234.50": the API keeps every amount in cents. */
+export const money = (cents: number, currency = 'USD') =>
+  (cents / 100).toLocaleString('en-US', { style: 'currency', currency });

@@ -1,4 +1,4 @@
-import { StatusBadge } from '../format.tsx';
+import { money, StatusBadge } from '../format.tsx';
 import { Link } from '../router.tsx';
 import { Section, useLive } from '../live-query.tsx';
 import { SERVER_ROW_FIELDS, ServerTable, type ServerRow } from './servers.tsx';
@@ -31,9 +31,6 @@ interface Overview {
   wallet: { balanceUsdCents: number; currency: string };
   tickets: { nodes: { id: string; number: string; subject: string; status: string; priority: string }[] };
 }
-
-export const money = (cents: number, currency = 'USD') =>
-  `${(cents / 100).toLocaleString('en-US', { style: 'currency', currency })}`;
 
 const status = (s: string) => <StatusBadge status={s} />;
 
