@@ -21,6 +21,7 @@ import { Apps } from './pages/apps.tsx';
 import { Device } from './pages/device.tsx';
 import { Webhooks } from './pages/webhooks.tsx';
 import { EventFeed } from './pages/events.tsx';
+import { Billing } from './pages/billing.tsx';
 import { SudoPrompt } from './sudo.tsx';
 import './style.css';
 
@@ -30,6 +31,7 @@ const NAV = [
   ['/keys', 'API keys'],
   ['/apps', 'Connected apps'],
   ['/webhooks', 'Webhooks'],
+  ['/billing', 'Billing'],
   ['/events', 'Live events'],
 ] as const;
 
@@ -89,6 +91,7 @@ function App() {
   else if (path === '/apps') page = <Apps />;
   else if (path === '/oauth/device') page = <Device initialCode={query.get('user_code') ?? ''} />;
   else if (path === '/webhooks') page = <Webhooks />;
+  else if (path === '/billing') page = <Billing />;
   else if (path === '/events') page = <EventFeed />;
   else
     page = (

@@ -40,6 +40,7 @@ const AREAS = [
   ['/keys', 'API keys', 'keys for your programs: mint and revoke'],
   ['/apps', 'Connected apps', 'apps you let act for you'],
   ['/webhooks', 'Webhooks', 'subscriptions and their delivery log'],
+  ['/billing', 'Billing', 'wallet, top-ups, invoices and payments'],
   ['/events', 'Live events', 'what happens in the account'],
 ] as const;
 
@@ -72,7 +73,7 @@ export function Overview() {
         <Section title="Servers" href="/servers" testid="servers" state={servers}>
           {(d) => <ServerTable servers={d.servers.nodes} />}
         </Section>
-        <Section title="Wallet" testid="wallet" state={wallet}>
+        <Section title="Wallet" href="/billing" testid="wallet" state={wallet}>
           {(d) => <p class="big">{money(d.wallet.balanceUsdCents, d.wallet.currency)}</p>}
         </Section>
         <section class="card" data-testid="areas">
