@@ -170,6 +170,7 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
       ['/keys', (p) => p.getByTestId('keys').waitFor()],
       ['/apps', (p) => p.getByRole('heading', { name: 'Connected apps' }).waitFor()],
       ['/webhooks', (p) => p.getByTestId('deliveries').getByText('server.power.changed').first().waitFor()],
+      ['/billing', (p) => p.getByTestId('transactions').getByRole('table').waitFor()],
       ['/events', (p) => p.getByRole('heading', { name: 'Live events' }).waitFor()],
       ['/oauth/device', (p) => p.getByRole('heading').first().waitFor()],
       ['/no-such-page', (p) => p.getByRole('heading', { name: 'Not found' }).waitFor()],
@@ -199,10 +200,20 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
         ['API keys', '/keys', 'API keys'],
         ['Connected apps', '/apps', 'Connected apps'],
         ['Webhooks', '/webhooks', 'Webhooks'],
+        ['Billing', '/billing', 'Billing'],
         ['Live events', '/events', 'Live events'],
         ['Servers', '/servers', 'Servers'],
       ];
       await page.goto(app.url);
+      // Exactly these, in the header's order.
+      await expect(page.getByTestId('areas').getByRole('link').allTextContents()).resolves.toEqual([
+        'Servers',
+        'API keys',
+        'Connected apps',
+        'Webhooks',
+        'Billing',
+        'Live events',
+      ]);
       for (const [link, path, heading] of areas) {
         // Back through the header's link: the app navigates without loading the page again.
         await page.getByRole('navigation').getByRole('link', { name: 'Overview' }).click();
@@ -215,16 +226,21 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
       await page.getByTestId('servers').getByRole('link', { name: 'Servers', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Servers' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/servers');
+      // The wallet's heading leads to Billing.
+      await page.getByRole('navigation').getByRole('link', { name: 'Overview' }).click();
+      await page.getByTestId('wallet').getByRole('link', { name: 'Wallet', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/billing');
       await page.getByRole('navigation').getByRole('link', { name: 'Overview' }).click();
       await page.getByTestId(`server-${serverId}`).getByRole('link', { name: 'web-1' }).click();
       await page.getByRole('heading', { level: 1, name: /web-1/ }).waitFor();
       expect(new URL(page.url()).pathname).toBe(`/servers/${serverId}`);
     }
-    // Pools, hosting, domains, wallet and tickets have no page: nothing on the overview links there.
+    // Pools, hosting, domains and tickets have no page: nothing on the overview links there.
     await page.goto(app.url);
     await page.getByTestId(`server-${serverId}`).waitFor();
     const targets = await page.locator('main a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    const known = /^\/(servers|keys|apps|webhooks|events)?$|^\/servers\/[\w-]+$/;
+    const known = /^\/(servers|keys|apps|webhooks|billing|events)?$|^\/servers\/[\w-]+$/;
     expect(targets.filter((href) => !known.test(href ?? ''))).toEqual([]);
     await screenshot(page, 'console-overview');
   }, 60_000);
