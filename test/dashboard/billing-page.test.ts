@@ -145,6 +145,28 @@ describe.skipIf(!hasChromium)('dashboard billing page in Chromium', () => {
     await screenshot(page, 'billing-phone');
   });
 
+  it('pages the transactions, newest first, with Load more', async () => {
+    const { page } = browser;
+    await page.setViewportSize(DESKTOP);
+    // Ten operator deposits: 13 rows in all, one page of 10 and three more.
+    for (let i = 0; i < 10; i++) {
+      const r = await app.admin('POST', `/admin/accounts/${holder.accountId}/wallet/deposits`, {
+        amountUsdCents: 500,
+        gateway: 'card',
+      });
+      expect(r.status, r.text).toBe(201);
+    }
+    await balanceIs(page, '$550.00');
+    const rows = page.getByTestId('transaction');
+    await expect(rows.count()).resolves.toBe(10);
+    await expect(rows.first().textContent()).resolves.toContain('$550.00');
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await rows.nth(12).waitFor();
+    await expect(rows.count()).resolves.toBe(13);
+    await expect(rows.last().textContent()).resolves.toContain('opening balance');
+    await expect(page.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0);
+  });
+
   it('shows a wallet too small for the invoice beside its Pay button and leaves it open', async () => {
     const { page } = browser;
     await page.setViewportSize(DESKTOP);
@@ -155,6 +177,15 @@ describe.skipIf(!hasChromium)('dashboard billing page in Chromium', () => {
     await browserSignIn(page, app.url, small.email, small.password, '/billing');
     await balanceIs(page, '$10.00');
     const row = page.getByTestId(`invoice-${number}`);
+    // By keyboard: Enter opens the dialog on Cancel, Escape closes it with nothing paid.
+    await row.getByRole('button', { name: 'Pay', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: `Pay ${number}?` });
+    await dialog.waitFor();
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await expect(row.getByTestId('invoice-status').textContent()).resolves.toBe('open');
     await payThroughPage(page, number, 'Wallet ($10.00)');
     const refusal = row.getByRole('alert');
     await refusal.getByText(/Insufficient wallet balance/).waitFor({ timeout: 10_000 });
