@@ -193,11 +193,11 @@ describe.skipIf(!hasChromium)('dashboard billing page in Chromium', () => {
     await expect(pay.getAttribute('aria-describedby')).resolves.toBe(await refusal.getAttribute('id'));
     await expect(row.getByTestId('invoice-status').textContent()).resolves.toBe('open');
     await expect(balance(page)).resolves.toBe('$10.00');
+    await screenshot(page, 'billing-insufficient');
     // Reloaded, the invoice is still open: nothing was taken.
     await page.reload();
     await page.getByTestId(`invoice-${number}`).getByTestId('invoice-status').getByText('open').waitFor();
     await balanceIs(page, '$10.00');
-    await screenshot(page, 'billing-insufficient');
   });
 
   it('threw no error on any page', () => {
