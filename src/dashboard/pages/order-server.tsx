@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { gql, HttpError } from '../api.ts';
 import { useLive } from '../live-query.tsx';
 import { Link, navigate } from '../router.tsx';
-import { money } from './overview.tsx';
+import { money } from '../format.tsx';
 
 interface Plan {
   productId: string;
