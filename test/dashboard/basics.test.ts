@@ -8,11 +8,11 @@ import {
   launchBrowser,
   screenshot,
   type Browser,
+  DESKTOP,
+  PHONE,
 } from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 /** The dashboard's one date format (src/dashboard/format.tsx). */
 const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/;
 /** What Date's toUTCString, toLocaleString and toLocaleTimeString print. */

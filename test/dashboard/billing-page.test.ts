@@ -8,11 +8,10 @@ import {
   launchBrowser,
   screenshot,
   type Browser,
+  DESKTOP,
+  PHONE,
 } from '../helpers/browser.ts';
 import { accountHolder, type Holder } from '../helpers/oauth.ts';
-
-const DESKTOP = { width: 1280, height: 860 };
-const PHONE = { width: 390, height: 844 };
 
 /** The balance as the page shows it. */
 const balance = (page: Page) => page.getByTestId('wallet-balance').textContent();

@@ -10,16 +10,11 @@ import {
   launchBrowser,
   screenshot,
   type Browser,
+  DESKTOP,
+  PHONE,
+  pageWidth,
 } from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-/** What a person sees as sideways scrolling: the page wider than the window. */
-function pageWidth(page: Page) {
-  return page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, window: window.innerWidth }));
-}
 
 /** The reason a disabled button gives assistive tech: the text its aria-describedby points at. */
 function description(page: Page, name: string) {

@@ -8,22 +8,18 @@ import {
   launchBrowser,
   screenshot,
   type Browser,
+  DESKTOP,
+  PHONE,
+  pageWidth,
 } from '../helpers/browser.ts';
 import { accountHolder, type Holder } from '../helpers/oauth.ts';
 import { advance, balance, runningServer } from '../helpers/servers.ts';
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 // std-2c-4g-50 of the catalogue seed: $12.00 a month.
 const PLAN = 'Standard 2 vCPU / 4 GB / 50 GB';
 const PLAN_CENTS = 1200;
 
 const customer = (h: Holder) => ({ accountId: h.accountId, key: '', keyId: '' });
-
-/** What a person sees as sideways scrolling: the page wider than the window. */
-function pageWidth(page: Page) {
-  return page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, window: window.innerWidth }));
-}
 
 /** The text an input's aria-describedby points at. */
 function description(page: Page, label: string) {

@@ -60,6 +60,15 @@ export async function launchBrowser(opts: { javaScriptEnabled?: boolean } = {}):
   };
 }
 
+/** The two sizes every page is tried at: a laptop, and a phone (iPhone 12–15). */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** What a person sees as sideways scrolling: the page wider than the window. */
+export function pageWidth(page: Page) {
+  return page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, window: window.innerWidth }));
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
