@@ -55,8 +55,7 @@ describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
     for (const url of [
       'https://10.0.0.1/x',
       'https://169.254.169.254/',
-      // A public address over plain http: only asserted refused (400, nothing stored); the app never connects to it.
-      'http://93.184.215.14/x',
+      'http://93.184.215.14/x', // public, over plain http: only asserted refused (400); never connected to
       'https://localhost/x',
     ]) {
       const res = await app.call('PATCH', `/v1/webhooks/${hook.id}`, { key: c.key, body: { url } });

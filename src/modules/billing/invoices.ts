@@ -184,16 +184,7 @@ export async function payInvoice(
     throw conflict(`Invoice ${invoice.number} is ${invoice.status}; only an open invoice can be paid.`);
   if (method === 'wallet') {
     const paid = await payFromWallet(tx, invoice, now);
-    if (!paid) {
-      const wallet = await tx.wallet.findUnique({
-        where: { accountId: invoice.accountId },
-        select: { balanceUsdCents: true },
-      });
-      throw badRequest(
-        `Insufficient wallet balance: invoice ${invoice.number} is ${formatUsd(invoice.totalUsdCents)} and the balance is ${formatUsd(wallet?.balanceUsdCents ?? 0)}; nothing was charged.`,
-        'gateway',
-      );
-    }
+    if (!paid) throw badRequest(await shortOfFunds(tx, invoice, 'nothing was charged.'), 'gateway');
     return paid;
   }
   const { chargeId } = await paymentGateways[method].charge(
@@ -206,6 +197,29 @@ export async function payInvoice(
     now,
   );
   return markPaid(tx, invoice, method, chargeId, now);
+}
+
+/**
+ * Pays an order's invoice, just issued in the order's transaction, from the wallet: a short
+ * balance refuses the order itself (400 naming no request value), so the transaction orders nothing.
+ */
+export async function payOrderFromWallet(tx: Tx, invoiceId: string, now: Date): Promise<InvoiceWithItems> {
+  const invoice = await lockInvoice(tx, invoiceId);
+  const paid = await payFromWallet(tx, invoice, now);
+  if (!paid)
+    throw badRequest(
+      await shortOfFunds(tx, invoice, 'nothing was ordered. Top up the wallet first (POST /billing/wallet/deposits).'),
+    );
+  return paid;
+}
+
+/** The sentence of a wallet too short for `invoice`, ending with what became of the request. */
+async function shortOfFunds(tx: Tx, invoice: InvoiceWithItems, outcome: string): Promise<string> {
+  const wallet = await tx.wallet.findUnique({
+    where: { accountId: invoice.accountId },
+    select: { balanceUsdCents: true },
+  });
+  return `Insufficient wallet balance: invoice ${invoice.number} is ${formatUsd(invoice.totalUsdCents)} and the balance is ${formatUsd(wallet?.balanceUsdCents ?? 0)}; ${outcome}`;
 }
 
 /** Pays an open invoice from the wallet when the balance covers it; null (nothing taken) otherwise. */

@@ -12,6 +12,7 @@ import {
   MAX_INVOICE_ITEMS,
   MAX_ITEM_USD_CENTS,
   payInvoice,
+  payOrderFromWallet,
   type LineItem,
   type PaymentMethod,
 } from './invoices.ts';
@@ -233,8 +234,9 @@ export async function operatorPayInvoice(
 }
 
 /**
- * An order the operator placed with `"charge": true`: an invoice for it, paid from the
- * wallet in the order's transaction (400 and nothing ordered when the balance is short).
+ * An order charged at once (a customer's, or the operator's with `"charge": true`): an invoice
+ * for it, paid from the wallet in the order's transaction (400 and nothing ordered when the
+ * balance is short).
  */
 async function chargeOrder(tx: Tx, order: { accountId: string; reference: string; items: LineItem[]; now: Date }) {
   const invoice = await issueInvoice(tx, {
@@ -245,7 +247,7 @@ async function chargeOrder(tx: Tx, order: { accountId: string; reference: string
     dueAt: order.now,
     now: order.now,
   });
-  return invoiceView(await payInvoice(tx, invoice.id, 'wallet', order.now));
+  return invoiceView(await payOrderFromWallet(tx, invoice.id, order.now));
 }
 
 /** A server ordered with `"charge": true`: its first month, invoiced and paid from the wallet (chargeOrder). */

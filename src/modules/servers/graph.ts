@@ -23,7 +23,7 @@ import {
   type ServerFilter,
 } from './graph-reads.ts';
 import { Server } from './schema.ts';
-import { powerRule } from './service.ts';
+import { powerRule, UNCHANGED_REASON } from './service.ts';
 import { activePoolIds } from '../pools/status.ts';
 import { values } from '../../schema/examples.ts';
 import type { RequestContext } from '../../schema/context.ts';
@@ -135,8 +135,7 @@ builder.prismaObjectFields(Server, (t) => ({
       const poolActive = !server.poolId || (await activePools(ctx).load(server.poolId));
       return POWER_ACTIONS.map((action) => {
         const rule = powerRule(server.status, action, poolActive);
-        const reason =
-          rule === 'unchanged' ? `The server is already ${action === 'start' ? 'running' : 'stopped'}.` : rule?.message;
+        const reason = rule === 'unchanged' ? UNCHANGED_REASON[action as keyof typeof UNCHANGED_REASON] : rule?.message;
         return { action, available: rule === null, reason: reason ?? null };
       });
     },

@@ -1,4 +1,3 @@
-import { apiErrorOf, badRequest } from '../../errors.ts';
 import { chargeServerOrder } from '../billing/service.ts';
 import { getServer, type ServiceContext } from './server-row.ts';
 import { orderServer } from './service.ts';
@@ -22,23 +21,13 @@ export async function orderServerForCustomer(ctx: ServiceContext, order: Custome
   const { accountId } = ctx.principal;
   const now = ctx.app.clock.now();
   let invoice: Awaited<ReturnType<typeof chargeServerOrder>> | undefined;
-  try {
-    const server = await orderServer(ctx.db, ctx.app.provider, accountId, order, now, async (tx, s, monthly) => {
-      invoice = await chargeServerOrder(tx, accountId, s, monthly, now);
-    });
-    if (!invoice) throw new Error('the order was not charged');
-    return {
-      server: await getServer(ctx.db, server.id, query),
-      invoiceId: invoice.id,
-      chargedUsdCents: invoice.totalUsdCents,
-    };
-  } catch (err) {
-    // The wallet's refusal names the gateway of an invoice payment; an order has none to name.
-    const refusal = apiErrorOf(err);
-    if (refusal?.status === 400 && refusal.extensions.field === 'gateway')
-      throw badRequest(
-        `${refusal.message.replace('nothing was charged', 'nothing was ordered')} Top up the wallet first (POST /billing/wallet/deposits).`,
-      );
-    throw err;
-  }
+  const server = await orderServer(ctx.db, ctx.app.provider, accountId, order, now, async (tx, s, monthly) => {
+    invoice = await chargeServerOrder(tx, accountId, s, monthly, now);
+  });
+  if (!invoice) throw new Error('the order was not charged');
+  return {
+    server: await getServer(ctx.db, server.id, query),
+    invoiceId: invoice.id,
+    chargedUsdCents: invoice.totalUsdCents,
+  };
 }

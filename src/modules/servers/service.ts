@@ -62,6 +62,12 @@ export async function powerServer(ctx: ServiceContext, id: string, action: Power
   });
 }
 
+/** Why a start of a running server or a stop of a stopped one is not offered: it would change nothing. */
+export const UNCHANGED_REASON = {
+  start: 'The server is already running.',
+  stop: 'The server is already stopped.',
+} as const;
+
 /**
  * The rule of a power action for a server in `status` (whose pool, if any, is active or not):
  * the refusal powerServer answers, `unchanged` for a start of a running server or a stop of a
