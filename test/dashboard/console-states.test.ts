@@ -200,6 +200,8 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
         ['Servers', '/servers', 'Servers'],
       ];
       await page.goto(app.url);
+      // Read once the overview has drawn its area links (allTextContents does not wait).
+      await page.getByTestId('areas').getByRole('link').last().waitFor();
       // Exactly these, in the header's order.
       await expect(page.getByTestId('areas').getByRole('link').allTextContents()).resolves.toEqual([
         'Servers',
