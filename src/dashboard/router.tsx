@@ -18,11 +18,18 @@ export function useLocation(): { path: string; query: URLSearchParams } {
   return loc;
 }
 
-export function Link(props: { href: string; class?: string; children: ComponentChildren }) {
+export function Link(props: {
+  href: string;
+  class?: string;
+  /** Marks the link to the page (or tab) being shown. */
+  current?: boolean;
+  children: ComponentChildren;
+}) {
   return (
     <a
       href={props.href}
       class={props.class}
+      aria-current={props.current ? 'page' : undefined}
       onClick={(e) => {
         if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
         e.preventDefault();
