@@ -24,12 +24,16 @@ import { EventFeed } from './pages/events.tsx';
 import { Billing } from './pages/billing.tsx';
 import { HostingList } from './pages/hosting/list.tsx';
 import { HostingAccountPage } from './pages/hosting/account.tsx';
+import { PoolList } from './pages/pools/list.tsx';
+import { BuyPool } from './pages/pools/new.tsx';
+import { PoolPage } from './pages/pools/pool.tsx';
 import { SudoPrompt } from './sudo.tsx';
 import './style.css';
 
 const NAV = [
   ['/', 'Overview'],
   ['/servers', 'Servers'],
+  ['/pools', 'Capacity pools'],
   ['/keys', 'API keys'],
   ['/apps', 'Connected apps'],
   ['/hosting', 'Web hosting'],
@@ -86,11 +90,15 @@ function App() {
 
   let page: JSX.Element;
   const server = /^\/servers\/([\w-]+)$/.exec(path);
+  const pool = /^\/pools\/([\w-]+)$/.exec(path);
   const hosting = /^\/hosting\/([\w-]+)(?:\/([\w-]+))?$/.exec(path);
   if (path === '/' || path === '/sign-in') page = <Overview />;
   else if (path === '/servers') page = <Servers />;
   else if (path === '/servers/new') page = <OrderServer />;
   else if (server) page = <ServerPage id={server[1]} />;
+  else if (path === '/pools') page = <PoolList />;
+  else if (path === '/pools/new') page = <BuyPool />;
+  else if (pool) page = <PoolPage id={pool[1]} />;
   else if (path === '/hosting') page = <HostingList />;
   else if (hosting) page = <HostingAccountPage id={hosting[1]} tab={hosting[2]} />;
   else if (path === '/keys') page = <Keys />;

@@ -1,0 +1,262 @@
+import { useState } from 'preact/hooks';
+import { gql } from '../../api.ts';
+import { ConfirmButton } from '../../confirm.tsx';
+import { money, StatusBadge, When } from '../../format.tsx';
+import { useLive } from '../../live-query.tsx';
+import { Link, navigate } from '../../router.tsx';
+import { PoolAddresses, type PoolAddress } from './addresses.tsx';
+import { PoolServerForm, type Plan, type Template } from './create-server.tsx';
+import { ResizePool } from './resize.tsx';
+import { BOUNDS_FIELDS, type Bounds, shapeText, UNITS, unitsOf } from './units.tsx';
+
+export interface PoolMember {
+  id: string;
+  label: string;
+  status: string;
+  productId: string;
+  vcpu: number;
+  ramMb: number;
+  diskGb: number;
+  osTemplate: string;
+  ips: string[];
+}
+
+export interface Resources {
+  vcpu: number;
+  ramMb: number;
+  diskGb: number;
+  ips: number;
+}
+
+export interface PoolDetail {
+  id: string;
+  label: string;
+  status: string;
+  productId: string;
+  vcpu: number;
+  ram2gb: number;
+  disk100: number;
+  ip16: number;
+  monthlyUsdCents: number;
+  renewsAt: string;
+  createdAt: string;
+  quota: Resources;
+  usage: Resources & { servers: number };
+  bounds: Bounds | null;
+  members: PoolMember[];
+}
+
+interface PoolPageData {
+  pool: PoolDetail;
+  poolIps: { nodes: PoolAddress[] };
+  serverCatalogue: { plans: Plan[]; osTemplates: Template[] };
+}
+
+// One read for the whole page: the pool with its servers, its addresses, and what a server in it can be.
+const POOL_QUERY = `query($id: ID!) {
+  pool(id: $id) {
+    id label status productId ${UNITS.join(' ')} monthlyUsdCents renewsAt createdAt
+    quota { vcpu ramMb diskGb ips } usage { vcpu ramMb diskGb ips servers }
+    bounds { ${BOUNDS_FIELDS} }
+    members { id label status productId vcpu ramMb diskGb osTemplate ips }
+  }
+  poolIps(id: $id) { nodes { ip ptr assignedTo } }
+  serverCatalogue { plans { productId name vcpu ramMb diskGb } osTemplates { id os name } }
+}`;
+
+const USAGE_ROWS: { key: keyof Resources; label: string; unit: (n: number) => string }[] = [
+  { key: 'vcpu', label: 'vCPU', unit: (n) => `${n} vCPU` },
+  { key: 'ramMb', label: 'RAM', unit: (n) => `${n / 1024} GB` },
+  { key: 'diskGb', label: 'Disk', unit: (n) => `${n} GB` },
+  { key: 'ips', label: 'IPv4 addresses', unit: (n) => `${n}` },
+];
+
+/** Used against total for each resource, as bars a screen reader reads as "RAM: 4 GB of 16 GB used". */
+function UsageBars(props: { usage: Resources; quota: Resources }) {
+  return (
+    <div class="usage" data-testid="pool-usage">
+      {USAGE_ROWS.map(({ key, label, unit }) => {
+        const used = props.usage[key];
+        const total = props.quota[key];
+        const text = `${unit(used)} of ${unit(total)} used`;
+        const id = `usage-${key}`;
+        return (
+          <div class="usage-row" key={key}>
+            <div class="usage-head">
+              <span id={`${id}-label`}>{label}</span>
+              <span data-testid={id}>{text}</span>
+            </div>
+            <div
+              class="bar"
+              role="progressbar"
+              aria-labelledby={`${id}-label`}
+              aria-valuemin={0}
+              aria-valuemax={total}
+              aria-valuenow={used}
+              aria-valuetext={text}
+            >
+              <div class="bar-fill" style={{ width: `${total > 0 ? Math.min(100, (used / total) * 100) : 0}%` }} />
+            </div>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function Servers(props: { members: PoolMember[] }) {
+  if (props.members.length === 0)
+    return <p class="muted">No servers in this pool yet. Create one below: it costs nothing more.</p>;
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th>Label</th>
+            <th>Status</th>
+            <th>Size</th>
+            <th>System</th>
+            <th>Addresses</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.members.map((s) => (
+            <tr key={s.id} data-testid={`pool-server-${s.id}`}>
+              <td>
+                <Link href={`/servers/${s.id}`}>{s.label}</Link>
+              </td>
+              <td data-testid="server-status">
+                <StatusBadge status={s.status} />
+              </td>
+              <td>
+                {s.vcpu} vCPU · {s.ramMb / 1024} GB · {s.diskGb} GB <div class="small muted mono">{s.productId}</div>
+              </td>
+              <td class="mono">{s.osTemplate}</td>
+              <td class="mono">{s.ips.join(', ') || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** /pools/:id: what the pool holds and what is free, its servers and addresses, resizing and deleting it. */
+export function PoolPage(props: { id: string }) {
+  // Bumped after a change made here, so the page reads it even where no live event follows.
+  const [reload, setReload] = useState(0);
+  const refresh = () => setReload((n) => n + 1);
+  const state = useLive<PoolPageData>(POOL_QUERY, ['pool.', 'server.'], { id: props.id }, reload);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState('');
+
+  if (state.error)
+    return (
+      <section class="card">
+        <p>
+          <Link href="/pools">← Capacity pools</Link>
+        </p>
+        <h1>Capacity pool</h1>
+        <p class="error">{state.error}</p>
+      </section>
+    );
+  if (!state.data) return <p class="muted">Loading…</p>;
+  const { pool, poolIps, serverCatalogue } = state.data;
+
+  const remove = async () => {
+    setDeleteError('');
+    setDeleting(true);
+    try {
+      await gql('mutation($id: ID!) { poolDelete(id: $id) { id } }', { id: pool.id });
+      navigate('/pools');
+    } catch (err) {
+      setDeleteError((err as Error).message);
+      setDeleting(false);
+    }
+  };
+  const n = pool.members.length;
+  const serversFate =
+    n === 0
+      ? 'It has no servers.'
+      : `Its ${n === 1 ? 'server is' : `${n} servers are`} powered off and kept: they can be snapshotted or terminated, not started again.`;
+
+  return (
+    <div>
+      <p>
+        <Link href="/pools">← Capacity pools</Link>
+      </p>
+      <h1>
+        {pool.label} <StatusBadge status={pool.status} />
+      </h1>
+      <div class="pair">
+        <section class="card" data-testid="pool-facts">
+          <h2>Pool</h2>
+          <dl class="facts">
+            <dt>Id</dt>
+            <dd class="mono">{pool.id}</dd>
+            <dt>Product</dt>
+            <dd class="mono">{pool.productId}</dd>
+            <dt>Size</dt>
+            <dd data-testid="pool-shape">{shapeText(pool.quota)}</dd>
+            <dt>Monthly</dt>
+            <dd data-testid="pool-monthly">{money(pool.monthlyUsdCents)}</dd>
+            <dt>Renews</dt>
+            <dd>
+              <When at={pool.renewsAt} />
+            </dd>
+            <dt>Bought</dt>
+            <dd>
+              <When at={pool.createdAt} />
+            </dd>
+          </dl>
+        </section>
+        <section class="card">
+          <h2>Usage</h2>
+          <UsageBars usage={pool.usage} quota={pool.quota} />
+        </section>
+      </div>
+      <section class="card" data-testid="pool-servers">
+        <h2>Servers ({n})</h2>
+        <Servers members={pool.members} />
+      </section>
+      <PoolServerForm
+        poolId={pool.id}
+        quota={pool.quota}
+        usage={pool.usage}
+        freeAddresses={poolIps.nodes.filter((ip) => ip.assignedTo === null).length}
+        plans={serverCatalogue.plans}
+        templates={serverCatalogue.osTemplates}
+        onCreated={refresh}
+      />
+      <PoolAddresses poolId={pool.id} addresses={poolIps.nodes} members={pool.members} onApplied={refresh} />
+      <ResizePool
+        // A new shape (resized here or elsewhere) starts the sliders again from it.
+        key={UNITS.map((u) => pool[u]).join('-')}
+        poolId={pool.id}
+        current={unitsOf(pool)}
+        bounds={pool.bounds}
+        monthlyUsdCents={pool.monthlyUsdCents}
+        onResized={refresh}
+      />
+      <section class="card" data-testid="pool-delete">
+        <h2>Delete the pool</h2>
+        <p class="muted">{serversFate} Its addresses go back to the datacenter and nothing is refunded.</p>
+        <div class="actions">
+          <ConfirmButton
+            label={deleting ? 'Deleting…' : 'Delete pool'}
+            question={`Delete ${pool.label}?`}
+            detail={`${serversFate} Its ${pool.quota.ips} addresses are returned and the rest of this month is not refunded.`}
+            confirmLabel="Delete pool"
+            onConfirm={remove}
+            disabledReason={deleting ? 'The pool is being deleted.' : null}
+          />
+        </div>
+        {deleteError && (
+          <p role="alert" class="error">
+            {deleteError}
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}
