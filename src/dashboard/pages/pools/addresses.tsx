@@ -34,6 +34,8 @@ export function PoolAddresses(props: {
   const [rowErrors, setRowErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
   const [done, setDone] = useState('');
+  // A block can hold 128 addresses: the free ones are listed on demand.
+  const [showFree, setShowFree] = useState(false);
   const byId = new Map(props.members.map((m) => [m.id, m]));
   const changes = props.addresses
     .filter((a) => a.ip in planned && planned[a.ip] !== (a.assignedTo ?? FREE))
@@ -70,6 +72,8 @@ export function PoolAddresses(props: {
     }
   };
 
+  const freeCount = props.addresses.filter((a) => a.assignedTo === null).length;
+  const shown = props.addresses.filter((a) => showFree || a.assignedTo !== null || a.ip in planned);
   const n = changes.length;
   const blocked = busy
     ? 'The changes are being applied.'
@@ -90,61 +94,71 @@ export function PoolAddresses(props: {
             Choose another server of the pool (or free) for an address, then apply: all changes apply together or none
             does. The server's own network settings are not changed.
           </p>
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Address</th>
-                  <th>On server</th>
-                  <th>Move to</th>
-                  <th>Reverse DNS</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.addresses.map((a) => {
-                  const now = a.assignedTo ?? FREE;
-                  const value = planned[a.ip] ?? now;
-                  const rowError = rowErrors[a.ip];
-                  return (
-                    <tr key={a.ip} data-testid={`pool-ip-${a.ip}`} class={value !== now ? 'selected' : undefined}>
-                      <td class="mono">{a.ip}</td>
-                      <td data-testid="ip-holder">
-                        {a.assignedTo && byId.has(a.assignedTo) ? (
-                          <Link href={`/servers/${a.assignedTo}`}>{holderText(a.assignedTo)}</Link>
-                        ) : (
-                          <span class="muted">{holderText(a.assignedTo)}</span>
-                        )}
-                      </td>
-                      <td class="wrap">
-                        <select
-                          class="compact"
-                          aria-label={`Move ${a.ip} to`}
-                          value={value}
-                          disabled={busy}
-                          aria-invalid={rowError ? 'true' : undefined}
-                          aria-describedby={rowError ? `ip-error-${a.ip}` : undefined}
-                          onChange={(e) => choose(a.ip, e.currentTarget.value)}
-                        >
-                          <option value={FREE}>Free (in the block)</option>
-                          {props.members.map((m) => (
-                            <option key={m.id} value={m.id}>
-                              {m.label}
-                            </option>
-                          ))}
-                        </select>
-                        {rowError && (
-                          <span id={`ip-error-${a.ip}`} class="error field-error">
-                            {rowError}
-                          </span>
-                        )}
-                      </td>
-                      <td class="mono">{a.ptr ?? '—'}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          {freeCount > 0 && (
+            <label class="check show-free">
+              <input type="checkbox" checked={showFree} onChange={(e) => setShowFree(e.currentTarget.checked)} />
+              Show the {freeCount === 1 ? 'free address' : `${freeCount} free addresses`}
+            </label>
+          )}
+          {shown.length === 0 && <p class="muted">No address is on a server yet.</p>}
+          {/* On a phone each address is a card (style.css: table.stack). */}
+          <table class="stack" hidden={shown.length === 0}>
+            <thead>
+              <tr>
+                <th>Address</th>
+                <th>On server</th>
+                <th>Move to</th>
+                <th>Reverse DNS</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((a) => {
+                const now = a.assignedTo ?? FREE;
+                const value = planned[a.ip] ?? now;
+                const rowError = rowErrors[a.ip];
+                return (
+                  <tr key={a.ip} data-testid={`pool-ip-${a.ip}`} class={value !== now ? 'selected' : undefined}>
+                    <td data-label="Address" class="mono">
+                      {a.ip}
+                    </td>
+                    <td data-label="On server" data-testid="ip-holder">
+                      {a.assignedTo && byId.has(a.assignedTo) ? (
+                        <Link href={`/servers/${a.assignedTo}`}>{holderText(a.assignedTo)}</Link>
+                      ) : (
+                        <span class="muted">{holderText(a.assignedTo)}</span>
+                      )}
+                    </td>
+                    <td data-label="Move to" class="wrap">
+                      <select
+                        class="compact"
+                        aria-label={`Move ${a.ip} to`}
+                        value={value}
+                        disabled={busy}
+                        aria-invalid={rowError ? 'true' : undefined}
+                        aria-describedby={rowError ? `ip-error-${a.ip}` : undefined}
+                        onChange={(e) => choose(a.ip, e.currentTarget.value)}
+                      >
+                        <option value={FREE}>Free (in the block)</option>
+                        {props.members.map((m) => (
+                          <option key={m.id} value={m.id}>
+                            {m.label}
+                          </option>
+                        ))}
+                      </select>
+                      {rowError && (
+                        <span id={`ip-error-${a.ip}`} class="error field-error">
+                          {rowError}
+                        </span>
+                      )}
+                    </td>
+                    <td data-label="Reverse DNS" class="mono">
+                      {a.ptr ?? '—'}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
           {error && (
             <p role="alert" class="error refusal">
               {error}

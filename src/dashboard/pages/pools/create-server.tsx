@@ -137,14 +137,24 @@ export function PoolServerForm(props: {
         <label>
           Size
           <select
-            value={plan?.productId ?? ''}
             onChange={(e) => setProductId(e.currentTarget.value)}
             {...described(errors.productId, 'pool-server-size-error', 'pool-server-size-hint')}
           >
+            {!plan && (
+              // Selected by attribute: a select's value cannot rest on a disabled option.
+              <option value="" disabled selected>
+                No plan fits what is free
+              </option>
+            )}
             {props.plans.map((p) => {
               const short = shortfall(p, free);
               return (
-                <option key={p.productId} value={p.productId} disabled={Boolean(short)}>
+                <option
+                  key={p.productId}
+                  value={p.productId}
+                  disabled={Boolean(short)}
+                  selected={p.productId === plan?.productId}
+                >
                   {p.name}
                   {short ? ` (does not fit: ${short})` : ''}
                 </option>

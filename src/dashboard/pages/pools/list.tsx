@@ -48,39 +48,43 @@ export function PoolList() {
               No capacity pools yet. <Link href="/pools/new">Buy a pool</Link>
             </p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Label</th>
-                    <th>Status</th>
-                    <th>Resources</th>
-                    <th class="num">Monthly</th>
-                    <th>Usage</th>
-                    <th>Renews</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.pools.nodes.map((p) => (
-                    <tr key={p.id} data-testid={`pool-${p.id}`}>
-                      <td>
+            // On a phone each pool is a card (style.css: table.stack).
+            <table class="stack">
+              <thead>
+                <tr>
+                  <th>Label</th>
+                  <th>Status</th>
+                  <th>Resources</th>
+                  <th class="num">Monthly</th>
+                  <th>Usage</th>
+                  <th>Renews</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.pools.nodes.map((p) => (
+                  <tr key={p.id} data-testid={`pool-${p.id}`}>
+                    <td data-label="Label">
+                      {/* One grid item on a phone's card: the name with its product under it. */}
+                      <div>
                         <Link href={`/pools/${p.id}`}>{p.label}</Link>
                         <div class="small muted mono">{p.productId}</div>
-                      </td>
-                      <td>
-                        <StatusBadge status={p.status} />
-                      </td>
-                      <td>{shapeText(p.quota)}</td>
-                      <td class="num">{money(p.monthlyUsdCents)}</td>
-                      <td class="wrap">{usageText(p)}</td>
-                      <td>
-                        <When at={p.renewsAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                      </div>
+                    </td>
+                    <td data-label="Status">
+                      <StatusBadge status={p.status} />
+                    </td>
+                    <td data-label="Resources">{shapeText(p.quota)}</td>
+                    <td data-label="Monthly" class="num">
+                      {money(p.monthlyUsdCents)}
+                    </td>
+                    <td data-label="Usage">{usageText(p)}</td>
+                    <td data-label="Renews">
+                      <When at={p.renewsAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           )
         }
       </Section>

@@ -89,10 +89,10 @@ export function BuyPool() {
   const short = monthly !== undefined && !quote.pending && monthly > balance;
   const buyBlocked = busy
     ? 'The pool is being bought.'
-    : quote.pending
-      ? 'Waiting for the price of this selection.'
-      : quote.error
-        ? 'This selection cannot be priced; see the message above.'
+    : quote.error
+      ? 'This selection cannot be priced; see the message above.'
+      : quote.pending || !quote.quote
+        ? 'Waiting for the price of this selection.'
         : null;
 
   const submit = async (e: Event) => {

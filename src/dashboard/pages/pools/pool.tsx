@@ -108,36 +108,41 @@ function Servers(props: { members: PoolMember[] }) {
   if (props.members.length === 0)
     return <p class="muted">No servers in this pool yet. Create one below: it costs nothing more.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th>Label</th>
-            <th>Status</th>
-            <th>Size</th>
-            <th>System</th>
-            <th>Addresses</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.members.map((s) => (
-            <tr key={s.id} data-testid={`pool-server-${s.id}`}>
-              <td>
-                <Link href={`/servers/${s.id}`}>{s.label}</Link>
-              </td>
-              <td data-testid="server-status">
-                <StatusBadge status={s.status} />
-              </td>
-              <td>
+    // On a phone each server is a card (style.css: table.stack).
+    <table class="stack">
+      <thead>
+        <tr>
+          <th>Label</th>
+          <th>Status</th>
+          <th>Size</th>
+          <th>System</th>
+          <th>Addresses</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.members.map((s) => (
+          <tr key={s.id} data-testid={`pool-server-${s.id}`}>
+            <td data-label="Label">
+              <Link href={`/servers/${s.id}`}>{s.label}</Link>
+            </td>
+            <td data-label="Status" data-testid="server-status">
+              <StatusBadge status={s.status} />
+            </td>
+            <td data-label="Size">
+              <div>
                 {s.vcpu} vCPU · {s.ramMb / 1024} GB · {s.diskGb} GB <div class="small muted mono">{s.productId}</div>
-              </td>
-              <td class="mono">{s.osTemplate}</td>
-              <td class="mono">{s.ips.join(', ') || '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+              </div>
+            </td>
+            <td data-label="System" class="mono">
+              {s.osTemplate}
+            </td>
+            <td data-label="Addresses" class="mono">
+              {s.ips.join(', ') || '—'}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

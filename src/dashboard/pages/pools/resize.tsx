@@ -65,10 +65,10 @@ export function ResizePool(props: {
     ? 'The pool is being resized.'
     : !changed
       ? 'Move a slider to choose a new size first.'
-      : state.pending || !quote
-        ? 'Waiting for the price of this size.'
-        : state.error
-          ? 'This size cannot be had; see the reason above.'
+      : state.error && !state.pending
+        ? 'This size cannot be had; see the reason above.'
+        : state.pending || !quote
+          ? 'Waiting for the price of this size.'
           : null;
 
   const resize = async () => {
