@@ -1,4 +1,4 @@
-import { useRef } from 'preact/hooks';
+import { useId, useRef } from 'preact/hooks';
 
 const reasonId = (label: string) => `why-${label.toLowerCase().replace(/\W+/g, '-')}`;
 
@@ -33,6 +33,8 @@ export function ConfirmButton(props: {
   disabledReason?: string | null;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  // The dialog is named by its question, so a screen reader (and a test) finds it by that.
+  const titleId = useId();
   return (
     <>
       <button
@@ -44,8 +46,8 @@ export function ConfirmButton(props: {
         {props.label}
       </button>
       <DisabledReason label={props.label} reason={props.disabledReason} />
-      <dialog ref={dialog} class="confirm">
-        <h2>{props.question}</h2>
+      <dialog ref={dialog} class="confirm" aria-labelledby={titleId}>
+        <h2 id={titleId}>{props.question}</h2>
         <p>{props.detail}</p>
         <div class="actions">
           <button type="button" class="secondary" autofocus onClick={() => dialog.current?.close()}>
