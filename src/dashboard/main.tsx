@@ -24,6 +24,7 @@ import { EventFeed } from './pages/events.tsx';
 import { Billing } from './pages/billing.tsx';
 import { HostingList } from './pages/hosting/list.tsx';
 import { HostingAccountPage } from './pages/hosting/account.tsx';
+import { MailDomains } from './pages/mail/list.tsx';
 import { SudoPrompt } from './sudo.tsx';
 import './style.css';
 
@@ -33,6 +34,7 @@ const NAV = [
   ['/keys', 'API keys'],
   ['/apps', 'Connected apps'],
   ['/hosting', 'Web hosting'],
+  ['/mail', 'Mail'],
   ['/webhooks', 'Webhooks'],
   ['/billing', 'Billing'],
   ['/events', 'Live events'],
@@ -87,12 +89,14 @@ function App() {
   let page: JSX.Element;
   const server = /^\/servers\/([\w-]+)$/.exec(path);
   const hosting = /^\/hosting\/([\w-]+)(?:\/([\w-]+))?$/.exec(path);
+  const mailDomain = /^\/mail\/(\d+)$/.exec(path);
   if (path === '/' || path === '/sign-in') page = <Overview />;
   else if (path === '/servers') page = <Servers />;
   else if (path === '/servers/new') page = <OrderServer />;
   else if (server) page = <ServerPage id={server[1]} />;
   else if (path === '/hosting') page = <HostingList />;
   else if (hosting) page = <HostingAccountPage id={hosting[1]} tab={hosting[2]} />;
+  else if (path === '/mail') page = <MailDomains />;
   else if (path === '/keys') page = <Keys />;
   else if (path === '/apps') page = <Apps />;
   else if (path === '/oauth/device') page = <Device initialCode={query.get('user_code') ?? ''} />;
