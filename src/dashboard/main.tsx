@@ -25,6 +25,9 @@ import { Billing } from './pages/billing.tsx';
 import { HostingList } from './pages/hosting/list.tsx';
 import { HostingAccountPage } from './pages/hosting/account.tsx';
 import { MailDomains } from './pages/mail/list.tsx';
+import { MailDomainPage } from './pages/mail/domain.tsx';
+import { DomainList } from './pages/domains/list.tsx';
+import { DomainPage } from './pages/domains/domain.tsx';
 import { SudoPrompt } from './sudo.tsx';
 import './style.css';
 
@@ -35,6 +38,7 @@ const NAV = [
   ['/apps', 'Connected apps'],
   ['/hosting', 'Web hosting'],
   ['/mail', 'Mail'],
+  ['/domains', 'Domains'],
   ['/webhooks', 'Webhooks'],
   ['/billing', 'Billing'],
   ['/events', 'Live events'],
@@ -90,6 +94,7 @@ function App() {
   const server = /^\/servers\/([\w-]+)$/.exec(path);
   const hosting = /^\/hosting\/([\w-]+)(?:\/([\w-]+))?$/.exec(path);
   const mailDomain = /^\/mail\/(\d+)$/.exec(path);
+  const domain = /^\/domains\/([\w-]+)$/.exec(path);
   if (path === '/' || path === '/sign-in') page = <Overview />;
   else if (path === '/servers') page = <Servers />;
   else if (path === '/servers/new') page = <OrderServer />;
@@ -97,6 +102,9 @@ function App() {
   else if (path === '/hosting') page = <HostingList />;
   else if (hosting) page = <HostingAccountPage id={hosting[1]} tab={hosting[2]} />;
   else if (path === '/mail') page = <MailDomains />;
+  else if (mailDomain) page = <MailDomainPage id={mailDomain[1]} />;
+  else if (path === '/domains') page = <DomainList />;
+  else if (domain) page = <DomainPage id={domain[1]} />;
   else if (path === '/keys') page = <Keys />;
   else if (path === '/apps') page = <Apps />;
   else if (path === '/oauth/device') page = <Device initialCode={query.get('user_code') ?? ''} />;
