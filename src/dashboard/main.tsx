@@ -28,6 +28,9 @@ import { MailDomains } from './pages/mail/list.tsx';
 import { MailDomainPage } from './pages/mail/domain.tsx';
 import { DomainList } from './pages/domains/list.tsx';
 import { DomainPage } from './pages/domains/domain.tsx';
+import { TicketList } from './pages/tickets/list.tsx';
+import { NewTicket } from './pages/tickets/new.tsx';
+import { TicketPage } from './pages/tickets/ticket.tsx';
 import { SudoPrompt } from './sudo.tsx';
 import './style.css';
 
@@ -39,6 +42,7 @@ const NAV = [
   ['/hosting', 'Web hosting'],
   ['/mail', 'Mail'],
   ['/domains', 'Domains'],
+  ['/tickets', 'Support'],
   ['/webhooks', 'Webhooks'],
   ['/billing', 'Billing'],
   ['/events', 'Live events'],
@@ -95,6 +99,7 @@ function App() {
   const hosting = /^\/hosting\/([\w-]+)(?:\/([\w-]+))?$/.exec(path);
   const mailDomain = /^\/mail\/(\d+)$/.exec(path);
   const domain = /^\/domains\/([\w-]+)$/.exec(path);
+  const ticket = /^\/tickets\/([\w-]+)$/.exec(path);
   if (path === '/' || path === '/sign-in') page = <Overview />;
   else if (path === '/servers') page = <Servers />;
   else if (path === '/servers/new') page = <OrderServer />;
@@ -105,6 +110,9 @@ function App() {
   else if (mailDomain) page = <MailDomainPage id={mailDomain[1]} />;
   else if (path === '/domains') page = <DomainList />;
   else if (domain) page = <DomainPage id={domain[1]} />;
+  else if (path === '/tickets') page = <TicketList />;
+  else if (path === '/tickets/new') page = <NewTicket />;
+  else if (ticket) page = <TicketPage id={ticket[1]} />;
   else if (path === '/keys') page = <Keys />;
   else if (path === '/apps') page = <Apps />;
   else if (path === '/oauth/device') page = <Device initialCode={query.get('user_code') ?? ''} />;
