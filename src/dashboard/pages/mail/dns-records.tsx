@@ -29,32 +29,33 @@ export function DnsRecords(props: { domain: string }) {
               Add these records to the DNS zone of {props.domain} where its DNS is hosted; mail arrives once the MX
               record is published.
             </p>
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Type</th>
-                    <th scope="col">Name</th>
-                    <th scope="col">Value</th>
-                    <th scope="col">Priority</th>
-                    <th scope="col">TTL</th>
+            {/* On a phone each record is a card whose long values (a DKIM key) wrap (style.css: table.stack). */}
+            <table class="stack">
+              <thead>
+                <tr>
+                  <th scope="col">Type</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Value</th>
+                  <th scope="col">Priority</th>
+                  <th scope="col">TTL</th>
+                </tr>
+              </thead>
+              <tbody>
+                {records.map((r) => (
+                  <tr key={`${r.type} ${r.name} ${r.value}`} data-testid="dns-record">
+                    <td data-label="Type">{r.type}</td>
+                    <td data-label="Name" class="mono dns-name">
+                      {r.name}
+                    </td>
+                    <td data-label="Value">
+                      <Copyable value={r.value} what={`${r.type} value for ${r.name}`} />
+                    </td>
+                    <td data-label="Priority">{r.priority ?? '—'}</td>
+                    <td data-label="TTL">{r.ttl}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {records.map((r) => (
-                    <tr key={`${r.type} ${r.name} ${r.value}`} data-testid="dns-record">
-                      <td>{r.type}</td>
-                      <td class="mono">{r.name}</td>
-                      <td class="value">
-                        <Copyable value={r.value} what={`${r.type} value for ${r.name}`} />
-                      </td>
-                      <td>{r.priority ?? '—'}</td>
-                      <td>{r.ttl}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </table>
           </>
         )}
       </Section>
