@@ -292,6 +292,19 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await page.setViewportSize(DESKTOP);
   });
 
+  it('deletes a mailbox after confirming', async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}${pages[1]}`);
+    const row = page.getByTestId(`mailbox-info@${REGISTERED}`);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog').filter({ hasText: `Delete info@${REGISTERED}?` });
+    await dialog.getByText('all of its mail are deleted permanently').waitFor();
+    await dialog.getByRole('button', { name: 'Delete mailbox' }).click();
+    await page.getByTestId('mailboxes').getByText('No mailboxes yet.').waitFor({ timeout: 10_000 });
+    await page.getByTestId('mailbox-count').getByText('0', { exact: true }).waitFor();
+    await expect(mailboxes()).resolves.toBe(0);
+  });
+
   it('threw no error on any page', () => {
     expect(pageErrors).toEqual([]);
   });

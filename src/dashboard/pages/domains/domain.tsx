@@ -41,10 +41,12 @@ function Renewal(props: { d: DomainRow }) {
 }
 
 function Switches(props: { d: DomainRow; notRegistered: string | null; onSaved(d: DomainRow): void }) {
-  const [busy, setBusy] = useState<Setting | null>(null);
+  // The switch shows what was asked while it is saved; a refusal puts it back.
+  const [asked, setAsked] = useState<{ setting: Setting; on: boolean } | null>(null);
+  const busy = asked !== null;
   const [message, setMessage] = useState<{ text: string; error?: boolean }>({ text: '' });
   const save = async (setting: Setting, label: string, on: boolean) => {
-    setBusy(setting);
+    setAsked({ setting, on });
     setMessage({ text: `Saving ${label.toLowerCase()}…` });
     try {
       const r = await gql<{ domainUpdate: DomainRow }>(UPDATE_MUTATION, { id: props.d.id, [setting]: on });
@@ -53,7 +55,7 @@ function Switches(props: { d: DomainRow; notRegistered: string | null; onSaved(d
     } catch (err) {
       setMessage({ text: (err as Error).message, error: true });
     } finally {
-      setBusy(null);
+      setAsked(null);
     }
   };
   return (
@@ -67,7 +69,7 @@ function Switches(props: { d: DomainRow; notRegistered: string | null; onSaved(d
             <label class="switch">
               <input
                 type="checkbox"
-                checked={props.d[setting]}
+                checked={asked?.setting === setting ? asked.on : props.d[setting]}
                 onChange={(e) => save(setting, label, e.currentTarget.checked)}
                 {...disabled}
                 aria-describedby={`${setting}-hint ${reasonId}`.trim()}

@@ -146,7 +146,15 @@ function SetPassword(props: { mailbox: MailboxRow; onDone(message: string): void
   };
   return (
     <>
-      <button type="button" onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        onClick={() => {
+          // Each opening starts empty: nothing typed or refused before is kept.
+          setPassword('');
+          setErrors({});
+          dialog.current?.showModal();
+        }}
+      >
         Set password
       </button>
       <dialog ref={dialog} class="confirm" aria-labelledby={headingId}>
