@@ -2,7 +2,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { HttpError } from './api.ts';
 
 /** What ties an input to its label, hint and error (spread onto the <input>, <select> or <textarea>). */
-export interface FieldAttrs {
+interface FieldAttrs {
   id: string;
   'aria-invalid'?: 'true';
   'aria-describedby'?: string;

@@ -1,22 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownershipTxt } from '../../src/modules/domains/ownership.ts';
 import type { TestApp } from '../helpers/app.ts';
 import {
-  axeViolations,
   browserSignIn,
   dashboardWithServer,
   DESKTOP,
   hasChromium,
   launchBrowser,
   PHONE,
-  pageWidth,
   screenshot,
   type Browser,
 } from '../helpers/browser.ts';
 import { proveDomain } from '../helpers/domains.ts';
 import type { Holder } from '../helpers/oauth.ts';
+import { describedText, fitsAndPasses } from '../helpers/page-checks.ts';
 
 const tag = randomBytes(3).toString('hex');
 /** Registered in the account (paid from the wallet), so mail is enabled for it at once. */
@@ -25,22 +23,6 @@ const REGISTERED = `shop-${tag}.com`;
 const UNPAID = `later-${tag}.com`;
 /** Not registered anywhere: mail for it needs the ownership TXT record first. */
 const FOREIGN = `elsewhere-${tag}.net`;
-
-/** The texts an element's aria-describedby points at. */
-const description = (field: Locator) =>
-  field.evaluate((el) =>
-    (el.getAttribute('aria-describedby') ?? '')
-      .split(' ')
-      .map((id) => document.getElementById(id)?.textContent ?? '')
-      .join(' | '),
-  );
-
-/** No sideways scroll, no serious accessibility violation: at the size the page is now. */
-async function fitsAndPasses(page: Page, what: string) {
-  const width = await pageWidth(page);
-  expect(width.scroll, `${what} at ${width.window}px`).toBeLessThanOrEqual(width.window);
-  expect(await axeViolations(page), `${what} at ${width.window}px`).toEqual([]);
-}
 
 /** Mail and domains in Chromium, as a customer uses them: by labels, roles and visible text. */
 describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
@@ -115,7 +97,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await form.getByLabel('Password').fill('a long enough password');
     await form.getByRole('button', { name: 'Create mailbox' }).click();
     await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(description(name)).resolves.toMatch(/1 to 64 characters/);
+    await expect(describedText(name)).resolves.toMatch(/1 to 64 characters/);
     await expect(form.getByLabel('Password').getAttribute('aria-invalid')).resolves.toBeNull();
     await expect(mailboxes()).resolves.toBe(0);
     await page.getByTestId('mailboxes').getByText('No mailboxes yet.').waitFor();
@@ -142,7 +124,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await field.fill('short');
     await dialog.getByRole('button', { name: 'Set password' }).click();
     await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-    await expect(description(field)).resolves.toMatch(/password must be 10 to 128 characters/);
+    await expect(describedText(field)).resolves.toMatch(/password must be 10 to 128 characters/);
     await fitsAndPasses(page, 'password dialog, refused');
     await field.fill('another long password');
     await dialog.getByRole('button', { name: 'Set password' }).click();
@@ -257,7 +239,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await field.fill('ns1.example.net');
     await form.getByRole('button', { name: 'Save nameservers' }).click();
     await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-    await expect(description(field)).resolves.toMatch(/nameservers/);
+    await expect(describedText(field)).resolves.toMatch(/nameservers/);
     await field.fill('ns1.example.net\nns2.example.net');
     await form.getByRole('button', { name: 'Save nameservers' }).click();
     await form.getByText('Nameservers saved.').waitFor({ timeout: 10_000 });
@@ -273,7 +255,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await page.getByTestId('renewal').getByText('Not registered yet').waitFor();
     const autoRenew = page.getByRole('checkbox', { name: 'Renew automatically' });
     await expect(autoRenew.isDisabled()).resolves.toBe(true);
-    await expect(description(autoRenew)).resolves.toContain('its invoice is open');
+    await expect(describedText(autoRenew)).resolves.toContain('its invoice is open');
     await expect(page.getByRole('button', { name: 'Save nameservers' }).isDisabled()).resolves.toBe(true);
     await fitsAndPasses(page, 'unpaid domain');
   });

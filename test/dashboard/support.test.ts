@@ -1,37 +1,20 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import {
-  axeViolations,
   browserSignIn,
   dashboardWithServer,
   DESKTOP,
   hasChromium,
   launchBrowser,
   PHONE,
-  pageWidth,
   screenshot,
   type Browser,
 } from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
+import { describedText, fitsAndPasses } from '../helpers/page-checks.ts';
 
 const SUBJECT = 'Mail to info@ bounces';
-
-/** The texts an element's aria-describedby points at. */
-const description = (field: Locator) =>
-  field.evaluate((el) =>
-    (el.getAttribute('aria-describedby') ?? '')
-      .split(' ')
-      .map((id) => document.getElementById(id)?.textContent ?? '')
-      .join(' | '),
-  );
-
-/** No sideways scroll, no serious accessibility violation: at the size the page is now. */
-async function fitsAndPasses(page: Page, what: string) {
-  const width = await pageWidth(page);
-  expect(width.scroll, `${what} at ${width.window}px`).toBeLessThanOrEqual(width.window);
-  expect(await axeViolations(page), `${what} at ${width.window}px`).toEqual([]);
-}
 
 /** Support tickets in Chromium, as a customer uses them; support answers through the operator API. */
 describe.skipIf(!hasChromium)('dashboard: support tickets', () => {
@@ -72,7 +55,7 @@ describe.skipIf(!hasChromium)('dashboard: support tickets', () => {
     await form.getByLabel('Message').fill('Since this morning, mail to info@ comes back undelivered.');
     await form.getByRole('button', { name: 'Open ticket' }).click();
     await expect(subject.getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(description(subject)).resolves.toContain('Give the ticket a subject.');
+    await expect(describedText(subject)).resolves.toContain('Give the ticket a subject.');
     await expect(form.getByLabel('Message').getAttribute('aria-invalid')).resolves.toBeNull();
     await fitsAndPasses(page, '/tickets/new, refused');
     await screenshot(page, 'support-new-refused');
@@ -115,7 +98,7 @@ describe.skipIf(!hasChromium)('dashboard: support tickets', () => {
     const box = page.getByLabel('Your reply');
     await page.getByRole('button', { name: 'Send reply' }).click();
     await expect(box.getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(description(box)).resolves.toContain('Write your reply first.');
+    await expect(describedText(box)).resolves.toContain('Write your reply first.');
     await box.fill('550 5.1.1 User unknown');
     await page.getByRole('button', { name: 'Send reply' }).click();
     const mine = thread(page).nth(2);

@@ -3,8 +3,9 @@ import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { errorsOf, Field, type FormErrors } from '../../field.tsx';
 import { When } from '../../format.tsx';
-import { Section, useLive } from '../../live-query.tsx';
+import { Section } from '../../live-query.tsx';
 import type { MailDomainRow } from './list.tsx';
+import { LocalPartField, useDomainList } from './shared.tsx';
 
 interface AliasRow {
   id: number;
@@ -52,25 +53,14 @@ function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): voi
     <form onSubmit={submit} noValidate aria-busy={busy} data-testid="new-alias">
       <h3>New alias</h3>
       <div class="fields">
-        <Field
+        <LocalPartField
           label="Alias name"
           id="alias-source"
+          domain={props.domain.domain}
+          value={sourceLocal}
           error={errors.sourceLocal}
-          hint={`The part before @${props.domain.domain}.`}
-        >
-          {(a) => (
-            <span class="suffix">
-              <input
-                {...a}
-                value={sourceLocal}
-                autoComplete="off"
-                spellcheck={false}
-                onInput={(e) => setSourceLocal(e.currentTarget.value)}
-              />
-              <span aria-hidden="true">@{props.domain.domain}</span>
-            </span>
-          )}
-        </Field>
+          onInput={setSourceLocal}
+        />
         <Field label="Forward to" id="alias-destination" error={errors.destination} hint="Any e-mail address.">
           {(a) => (
             <input
@@ -97,28 +87,11 @@ function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): voi
 
 /** The forwarding aliases of a mail domain: the list, deleting one, and the form that adds one. */
 export function Aliases(props: { domain: MailDomainRow; onChange(): void }) {
-  const [reload, setReload] = useState(0);
-  const [message, setMessage] = useState('');
-  const state = useLive<{ mailDomainAliases: { nodes: AliasRow[] } }>(
+  const { state, message, changed, remove } = useDomainList<{ mailDomainAliases: { nodes: AliasRow[] } }>(
     ALIASES_QUERY,
-    [],
-    { id: props.domain.id },
-    reload,
+    props.domain.id,
+    props.onChange,
   );
-  const changed = (text: string) => {
-    setMessage(text);
-    setReload((n) => n + 1);
-    props.onChange();
-  };
-  const remove = async (a: AliasRow) => {
-    setMessage(`Deleting ${a.source}…`);
-    try {
-      await gql('mutation($id: Int!) { mailAliasDelete(id: $id) { id } }', { id: a.id });
-      changed(`Deleted the alias ${a.source}.`);
-    } catch (err) {
-      setMessage((err as Error).message);
-    }
-  };
   return (
     <Section title="Aliases" testid="aliases" state={state}>
       {({ mailDomainAliases: { nodes } }) => (
@@ -155,7 +128,13 @@ export function Aliases(props: { domain: MailDomainRow; onChange(): void }) {
                         question={`Delete the alias ${a.source}?`}
                         detail={`Mail to ${a.source} is no longer forwarded to ${a.destination}.`}
                         confirmLabel="Delete alias"
-                        onConfirm={() => remove(a)}
+                        onConfirm={() =>
+                          remove(
+                            'mutation($id: Int!) { mailAliasDelete(id: $id) { id } }',
+                            a.id,
+                            `the alias ${a.source}`,
+                          )
+                        }
                       />
                     </td>
                   </tr>

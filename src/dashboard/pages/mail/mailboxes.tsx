@@ -3,8 +3,9 @@ import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { errorsOf, Field, type FormErrors } from '../../field.tsx';
 import { When } from '../../format.tsx';
-import { Section, useLive } from '../../live-query.tsx';
+import { Section } from '../../live-query.tsx';
 import type { MailDomainRow } from './list.tsx';
+import { LocalPartField, useDomainList } from './shared.tsx';
 
 interface MailboxRow {
   id: number;
@@ -64,25 +65,14 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
     <form onSubmit={submit} noValidate aria-busy={busy} data-testid="new-mailbox">
       <h3>New mailbox</h3>
       <div class="fields">
-        <Field
+        <LocalPartField
           label="Mailbox name"
           id="mailbox-local"
+          domain={props.domain.domain}
+          value={localPart}
           error={errors.localPart}
-          hint={`The part before @${props.domain.domain}.`}
-        >
-          {(a) => (
-            <span class="suffix">
-              <input
-                {...a}
-                value={localPart}
-                autoComplete="off"
-                spellcheck={false}
-                onInput={(e) => setLocalPart(e.currentTarget.value)}
-              />
-              <span aria-hidden="true">@{props.domain.domain}</span>
-            </span>
-          )}
-        </Field>
+          onInput={setLocalPart}
+        />
         <Field label="Password" id="mailbox-password" error={errors.password} hint={PASSWORD_HINT}>
           {(a) => (
             <input
@@ -192,28 +182,11 @@ function SetPassword(props: { mailbox: MailboxRow; onDone(message: string): void
 
 /** The mailboxes of a mail domain: the list with its actions, and the form that adds one. */
 export function Mailboxes(props: { domain: MailDomainRow; onChange(): void }) {
-  const [reload, setReload] = useState(0);
-  const [message, setMessage] = useState('');
-  const state = useLive<{ mailDomainMailboxes: { nodes: MailboxRow[] } }>(
+  const { state, message, changed, remove } = useDomainList<{ mailDomainMailboxes: { nodes: MailboxRow[] } }>(
     MAILBOXES_QUERY,
-    [],
-    { id: props.domain.id },
-    reload,
+    props.domain.id,
+    props.onChange,
   );
-  const changed = (text: string) => {
-    setMessage(text);
-    setReload((n) => n + 1);
-    props.onChange();
-  };
-  const remove = async (m: MailboxRow) => {
-    setMessage(`Deleting ${m.address}…`);
-    try {
-      await gql('mutation($id: Int!) { mailboxDelete(id: $id) { id } }', { id: m.id });
-      changed(`Deleted ${m.address}.`);
-    } catch (err) {
-      setMessage((err as Error).message);
-    }
-  };
   return (
     <Section title="Mailboxes" testid="mailboxes" state={state}>
       {({ mailDomainMailboxes: { nodes } }) => (
@@ -252,7 +225,9 @@ export function Mailboxes(props: { domain: MailDomainRow; onChange(): void }) {
                           question={`Delete ${m.address}?`}
                           detail="The mailbox and all of its mail are deleted permanently."
                           confirmLabel="Delete mailbox"
-                          onConfirm={() => remove(m)}
+                          onConfirm={() =>
+                            remove('mutation($id: Int!) { mailboxDelete(id: $id) { id } }', m.id, m.address)
+                          }
                         />
                       </span>
                     </td>
