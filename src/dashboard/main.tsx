@@ -27,6 +27,13 @@ import { HostingAccountPage } from './pages/hosting/account.tsx';
 import { PoolList } from './pages/pools/list.tsx';
 import { BuyPool } from './pages/pools/new.tsx';
 import { PoolPage } from './pages/pools/pool.tsx';
+import { MailDomains } from './pages/mail/list.tsx';
+import { MailDomainPage } from './pages/mail/domain.tsx';
+import { DomainList } from './pages/domains/list.tsx';
+import { DomainPage } from './pages/domains/domain.tsx';
+import { TicketList } from './pages/tickets/list.tsx';
+import { NewTicket } from './pages/tickets/new.tsx';
+import { TicketPage } from './pages/tickets/ticket.tsx';
 import { SudoPrompt } from './sudo.tsx';
 import './style.css';
 
@@ -37,6 +44,9 @@ const NAV = [
   ['/keys', 'API keys'],
   ['/apps', 'Connected apps'],
   ['/hosting', 'Web hosting'],
+  ['/mail', 'Mail'],
+  ['/domains', 'Domains'],
+  ['/tickets', 'Support'],
   ['/webhooks', 'Webhooks'],
   ['/billing', 'Billing'],
   ['/events', 'Live events'],
@@ -92,6 +102,9 @@ function App() {
   const server = /^\/servers\/([\w-]+)$/.exec(path);
   const pool = /^\/pools\/([\w-]+)$/.exec(path);
   const hosting = /^\/hosting\/([\w-]+)(?:\/([\w-]+))?$/.exec(path);
+  const mailDomain = /^\/mail\/(\d+)$/.exec(path);
+  const domain = /^\/domains\/([\w-]+)$/.exec(path);
+  const ticket = /^\/tickets\/([\w-]+)$/.exec(path);
   if (path === '/' || path === '/sign-in') page = <Overview />;
   else if (path === '/servers') page = <Servers />;
   else if (path === '/servers/new') page = <OrderServer />;
@@ -101,6 +114,13 @@ function App() {
   else if (pool) page = <PoolPage id={pool[1]} />;
   else if (path === '/hosting') page = <HostingList />;
   else if (hosting) page = <HostingAccountPage id={hosting[1]} tab={hosting[2]} />;
+  else if (path === '/mail') page = <MailDomains />;
+  else if (mailDomain) page = <MailDomainPage id={mailDomain[1]} />;
+  else if (path === '/domains') page = <DomainList />;
+  else if (domain) page = <DomainPage id={domain[1]} />;
+  else if (path === '/tickets') page = <TicketList />;
+  else if (path === '/tickets/new') page = <NewTicket />;
+  else if (ticket) page = <TicketPage id={ticket[1]} />;
   else if (path === '/keys') page = <Keys />;
   else if (path === '/apps') page = <Apps />;
   else if (path === '/oauth/device') page = <Device initialCode={query.get('user_code') ?? ''} />;

@@ -1,0 +1,59 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { HttpError } from './api.ts';
+
+/** What ties an input to its label, hint and error (spread onto the <input>, <select> or <textarea>). */
+interface FieldAttrs {
+  id: string;
+  'aria-invalid'?: 'true';
+  'aria-describedby'?: string;
+}
+
+/**
+ * A form field: its label, the control, a hint and, under it, the error that concerns it. The
+ * control's description names the hint and the error, so a screen reader says why it was refused.
+ */
+export function Field(props: {
+  label: string;
+  id: string;
+  error?: string;
+  hint?: ComponentChildren;
+  children: (attrs: FieldAttrs) => JSX.Element;
+}) {
+  const hintId = `${props.id}-hint`;
+  const errorId = `${props.id}-error`;
+  const describedBy = [props.hint ? hintId : '', props.error ? errorId : ''].filter(Boolean).join(' ');
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.children({
+        id: props.id,
+        'aria-invalid': props.error ? 'true' : undefined,
+        'aria-describedby': describedBy || undefined,
+      })}
+      {props.hint && (
+        <span id={hintId} class="muted small hint">
+          {props.hint}
+        </span>
+      )}
+      {props.error && (
+        <span id={errorId} class="error field-error">
+          {props.error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** Errors by the input they concern; `form` is one that concerns the request as a whole. */
+export type FormErrors<F extends string> = Partial<Record<F | 'form', string>>;
+
+/**
+ * A refused mutation's error placed beside the field the API names (`extensions.field`, in
+ * GraphQL's names; an item of a list is named `list[2]`), or on the form when it names none of them.
+ */
+export function errorsOf<F extends string>(err: unknown, fields: readonly F[]): FormErrors<F> {
+  const message = (err as Error).message;
+  const named = err instanceof HttpError && err.field ? err.field.split(/[[.]/, 1)[0] : undefined;
+  const field = fields.find((f) => f === named);
+  return (field ? { [field]: message } : { form: message }) as FormErrors<F>;
+}

@@ -1,0 +1,57 @@
+import { useState } from 'preact/hooks';
+import { gql } from '../../api.ts';
+import { Field } from '../../field.tsx';
+import { useLive } from '../../live-query.tsx';
+
+/**
+ * A list of one mail domain (its mailboxes or aliases), read again after each change made here
+ * (mail fires no events), with the status line that says what was done.
+ */
+export function useDomainList<T>(query: string, domainId: number, onChange: () => void) {
+  const [reload, setReload] = useState(0);
+  const [message, setMessage] = useState('');
+  const state = useLive<T>(query, [], { id: domainId }, reload);
+  const changed = (text: string) => {
+    setMessage(text);
+    setReload((n) => n + 1);
+    onChange();
+  };
+  /** Deletes by `mutation` (which takes `$id: Int!`), saying so in the status line. */
+  const remove = async (mutation: string, id: number, what: string) => {
+    setMessage(`Deleting ${what}…`);
+    try {
+      await gql(mutation, { id });
+      changed(`Deleted ${what}.`);
+    } catch (err) {
+      setMessage((err as Error).message);
+    }
+  };
+  return { state, message, changed, remove };
+}
+
+/** The part before @ of an address on the domain, the domain shown after the input. */
+export function LocalPartField(props: {
+  label: string;
+  id: string;
+  domain: string;
+  value: string;
+  error?: string;
+  onInput(value: string): void;
+}) {
+  return (
+    <Field label={props.label} id={props.id} error={props.error} hint={`The part before @${props.domain}.`}>
+      {(a) => (
+        <span class="suffix">
+          <input
+            {...a}
+            value={props.value}
+            autoComplete="off"
+            spellcheck={false}
+            onInput={(e) => props.onInput(e.currentTarget.value)}
+          />
+          <span aria-hidden="true">@{props.domain}</span>
+        </span>
+      )}
+    </Field>
+  );
+}

@@ -1,0 +1,75 @@
+import { StatusBadge, When } from '../../format.tsx';
+import { Section, useLive } from '../../live-query.tsx';
+import { Link } from '../../router.tsx';
+
+interface TicketRow {
+  id: string;
+  number: string;
+  subject: string;
+  status: string;
+  priority: string;
+  lastReplyAt: string;
+}
+
+const PAGE = 100;
+
+/** /tickets: the account's support tickets, newest first, with the way to open one. */
+export function TicketList() {
+  const state = useLive<{ tickets: { nodes: TicketRow[]; pageInfo: { hasNextPage: boolean } } }>(
+    `{ tickets(first: ${PAGE}) { nodes { id number subject status priority lastReplyAt } pageInfo { hasNextPage } } }`,
+    ['ticket.'],
+  );
+  return (
+    <div>
+      <div class="page-head">
+        <h1>Support</h1>
+        <Link href="/tickets/new" class="button">
+          New ticket
+        </Link>
+      </div>
+      <Section title="Tickets" testid="tickets" state={state}>
+        {({ tickets: { nodes, pageInfo } }) =>
+          nodes.length === 0 ? (
+            <p class="muted">
+              No tickets yet. Ask support anything with <Link href="/tickets/new">a new ticket</Link>.
+            </p>
+          ) : (
+            <>
+              <table class="stack">
+                <thead>
+                  <tr>
+                    <th scope="col">Number</th>
+                    <th scope="col">Subject</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Priority</th>
+                    <th scope="col">Last update</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {nodes.map((t) => (
+                    <tr key={t.id} data-testid={`ticket-${t.number}`}>
+                      <td data-label="Number">
+                        <Link href={`/tickets/${t.id}`}>{t.number}</Link>
+                      </td>
+                      <td data-label="Subject" class="wrap">
+                        {t.subject}
+                      </td>
+                      <td data-label="Status">
+                        <StatusBadge status={t.status} />
+                      </td>
+                      <td data-label="Priority">{t.priority}</td>
+                      <td data-label="Last update">
+                        <When at={t.lastReplyAt} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {pageInfo.hasNextPage && <p class="muted">Only the newest {PAGE} tickets are listed.</p>}
+            </>
+          )
+        }
+      </Section>
+    </div>
+  );
+}
