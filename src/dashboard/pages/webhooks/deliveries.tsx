@@ -3,11 +3,11 @@ import { gql } from '../../api.ts';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 
-export const DELIVERY_FIELDS =
+const DELIVERY_FIELDS =
   'id eventId eventType status attemptCount maxAttempts nextAttemptAt lastStatusCode lastError lastAttemptAt createdAt attempts { number startedAt durationMs statusCode error succeeded manual }';
 
 /** A delivery as the log reads it (DELIVERY_FIELDS). */
-export interface DeliveryRow {
+interface DeliveryRow {
   id: string;
   eventId: string;
   eventType: string;
