@@ -2042,6 +2042,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Send a test event (`webhook.test`, data { webhookId }) to this subscription now, whatever its event kinds, signed like any delivery. It is not an account event: no other subscription, live stream or event history gets it. Answers the queued delivery; it shows in the delivery log, is retried on failure and can be redelivered. A paused subscription answers 409.
+         *
+         *     Scope: `webhooks:write`.
+         */
+        post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/hosting/{id}/files/upload": {
         parameters: {
             query?: never;
@@ -5290,11 +5312,11 @@ export interface components {
              */
             eventId: string;
             /**
-             * @description The event kind.
+             * @description The event kind (`webhook.test` for a test event sent with webhookTest).
              * @example server.power.changed
              * @enum {string}
              */
-            eventType: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied";
+            eventType: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "webhook.test";
             /**
              * @description Sent as X-Service-Delivery-Id; the same on every attempt.
              * @example whd_01jq8k2m4p6rab3c5d7e9f1g2h
@@ -23218,6 +23240,179 @@ export interface operations {
             };
             408: components["responses"]["RequestTimeout"];
             /** @description A request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with other parameters. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The webhook subscription id.
+                 * @example wh_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "attemptCount": 1,
+                     *       "attempts": [
+                     *         {
+                     *           "durationMs": 1,
+                     *           "error": "connect ECONNREFUSED",
+                     *           "manual": true,
+                     *           "number": 1,
+                     *           "startedAt": "2026-03-14T09:30:00.000Z",
+                     *           "statusCode": 200,
+                     *           "succeeded": true
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:30:00.000Z",
+                     *       "eventId": "evt_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "eventType": "server.power.changed",
+                     *       "id": "whd_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "lastAttemptAt": "2026-03-14T09:30:00.000Z",
+                     *       "lastError": "HTTP 503",
+                     *       "lastStatusCode": 200,
+                     *       "maxAttempts": 1,
+                     *       "nextAttemptAt": "2026-03-14T09:30:00.000Z",
+                     *       "status": "succeeded",
+                     *       "webhookId": "wh_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict, when:
+             *     - A request with this Idempotency-Key is still running; retry later
+             *     - The webhook is paused; resume it to send a test event
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

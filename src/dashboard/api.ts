@@ -49,6 +49,8 @@ export async function loadSession(): Promise<SessionState> {
 interface AnswerBody {
   message?: string;
   code?: string;
+  /** The request value at fault, for an input error. */
+  param?: string;
 }
 
 async function dashCall(
@@ -92,7 +94,7 @@ export async function dash<T = unknown>(method: string, path: string, body?: unk
     }
   }
   const { data } = answer;
-  if (!answer.ok) throw new HttpError(answer.status, data.message ?? `HTTP ${answer.status}`, data.code);
+  if (!answer.ok) throw new HttpError(answer.status, data.message ?? `HTTP ${answer.status}`, data.code, data.param);
   if (path === '/sign-in') csrf = (data as SessionState).csrfToken;
   return data as T;
 }

@@ -25,3 +25,10 @@ type JsonOf<S> = S extends { type: 'integer' }
       : never;
 /** A payload with exactly the spec's fields for that kind, each of its declared type. */
 export type EventPayload<T extends EventType> = { [K in keyof Fields<T>]: JsonOf<Fields<T>[K]> };
+
+/**
+ * The kind of a webhook's test event (webhookTest): not an account event, so not in EVENT_TYPES —
+ * no subscription can choose it and no event history, live stream or graph read shows it. The
+ * relay never takes it: its one delivery is queued with it (src/modules/webhooks/test-event.ts).
+ */
+export const TEST_EVENT_TYPE = 'webhook.test';

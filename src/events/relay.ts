@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.ts';
+import { TEST_EVENT_TYPE } from './catalog.ts';
 import { toEnvelope, type EventRow, type RelayedEvent } from './envelope.ts';
 import type { EventStream } from './stream.ts';
 import { oneAtATime } from '../one-at-a-time.ts';
@@ -68,7 +69,7 @@ export async function relayBatch(
         SELECT l."position" FROM locked l JOIN seen s ON s."position" = l."position"
       ), batch AS (
         SELECT e."seq", b."position" + row_number() OVER (ORDER BY e."seq") AS "relaySeq"
-        FROM base b, "Event" e WHERE e."relaySeq" IS NULL ORDER BY e."seq" LIMIT ${limit}
+        FROM base b, "Event" e WHERE e."relaySeq" IS NULL AND e."type" <> ${TEST_EVENT_TYPE} ORDER BY e."seq" LIMIT ${limit}
       ), relayed AS (
         UPDATE "Event" e SET "relaySeq" = b."relaySeq"
         FROM batch b WHERE e."seq" = b."seq" AND e."relaySeq" IS NULL

@@ -139,7 +139,8 @@ const ROUTES: Route[] = [
     async handle({ app, accountId, body }) {
       const name = body.name === undefined || body.name === '' ? 'Dashboard key' : body.name;
       if (typeof name !== 'string' || name.length > 100) throw badRequest('name must be 1 to 100 characters.', 'name');
-      return [201, await mintApiKey(app.prisma, accountId, { name, scopes: body.scopes })];
+      const expiresAt = futureTimeOrNull(body.expiresAt, app.clock.now());
+      return [201, await mintApiKey(app.prisma, accountId, { name, scopes: body.scopes, expiresAt })];
     },
   },
   {
@@ -412,4 +413,14 @@ export function createDashboardHandler(app: App) {
       }
     },
   };
+}
+
+/** A key's expiry: absent, null or "" for none; otherwise an ISO 8601 time after `now`. */
+function futureTimeOrNull(value: unknown, now: Date): Date | null {
+  if (value === undefined || value === null || value === '') return null;
+  const at = new Date(String(value));
+  if (typeof value !== 'string' || Number.isNaN(at.getTime()))
+    throw badRequest('expiresAt must be an ISO 8601 timestamp.', 'expiresAt');
+  if (at <= now) throw badRequest('expiresAt must be in the future.', 'expiresAt');
+  return at;
 }

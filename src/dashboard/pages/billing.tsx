@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql, HttpError, onEvent } from '../api.ts';
 import { money, StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
+import { AutoRechargeSettings, type AutoRechargeState, AutoRechargeSummary } from './billing-auto-recharge.tsx';
 import { Invoices } from './billing-invoices.tsx';
 
 const WALLET_QUERY = `{ wallet {
@@ -13,7 +14,7 @@ interface Wallet {
   balanceUsdCents: number;
   currency: string;
   state: string;
-  autoRecharge: { enabled: boolean; thresholdUsdCents: number | null; amountUsdCents: number | null };
+  autoRecharge: AutoRechargeState;
 }
 
 /** Events after which the wallet or its ledger may have moved (paying from the wallet fires only invoice.paid). */
@@ -50,16 +51,6 @@ const kindText = (kind: string) => kind.replace(/_/g, ' ');
 
 /** Credits with a plus sign and debits with a true minus, so the column reads as a ledger. */
 const signed = (cents: number) => (cents < 0 ? `−${money(-cents)}` : `+${money(cents)}`);
-
-function AutoRecharge(props: { auto: Wallet['autoRecharge'] }) {
-  const { enabled, thresholdUsdCents, amountUsdCents } = props.auto;
-  if (!enabled || thresholdUsdCents === null || amountUsdCents === null) return <>Off</>;
-  return (
-    <>
-      On: {money(amountUsdCents)} by card when the balance falls below {money(thresholdUsdCents)}
-    </>
-  );
-}
 
 /**
  * The top-up form: dollars in, cents out. The API judges the bounds ($5 to $10,000), so its
@@ -272,10 +263,11 @@ export function Billing() {
                   <StatusBadge status={d.wallet.state} />
                 </dd>
                 <dt>Auto-recharge</dt>
-                <dd>
-                  <AutoRecharge auto={d.wallet.autoRecharge} />
+                <dd data-testid="auto-recharge-summary">
+                  <AutoRechargeSummary auto={d.wallet.autoRecharge} />
                 </dd>
               </dl>
+              <AutoRechargeSettings auto={d.wallet.autoRecharge} onSaved={reload} />
             </>
           )}
         </Section>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { gql, onEvent, recentEvents, type LiveEvent } from '../api.ts';
+import { gql, HttpError, onEvent, recentEvents, type LiveEvent } from '../api.ts';
 import { When } from '../format.tsx';
 
 const HISTORY =
@@ -19,14 +19,17 @@ export function EventFeed() {
   const [type, setType] = useState('');
   const [resource, setResource] = useState('');
   const [error, setError] = useState('');
+  const [errorField, setErrorField] = useState<string | undefined>();
   useEffect(() => onEvent(() => setLive([...recentEvents])), []);
   useEffect(() => {
     setHistory(null);
     setError('');
+    setErrorField(undefined);
     gql<{ eventHistory: { nodes: LiveEvent[] } }>(HISTORY, { type: type || null, resource: resource || null })
       .then((d) => setHistory(d.eventHistory.nodes))
       .catch((err: Error) => {
         setError(err.message);
+        setErrorField(err instanceof HttpError ? err.field : undefined);
         setHistory([]);
       });
   }, [type, resource]);
@@ -35,6 +38,17 @@ export function EventFeed() {
   for (const e of [...live.filter((e) => matches(e, type, resource)), ...(history ?? [])]) byId.set(e.id, e);
   const events = [...byId.values()].sort((a, b) => (a.id < b.id ? 1 : -1));
   const kinds = [...new Set([...(history ?? []), ...live].map((e) => e.type))].sort();
+  // The resources the events shown name (their `…Id` fields), offered as the resource filter's choices.
+  const resources = [
+    ...new Set(
+      [...(history ?? []), ...live].flatMap((e) =>
+        Object.entries(e.data)
+          .filter(([k, v]) => k.endsWith('Id') && typeof v === 'string')
+          .map(([, v]) => v as string),
+      ),
+    ),
+  ].sort();
+  const resourceError = error && errorField === 'resource';
   return (
     <div>
       <h1>Live events</h1>
@@ -56,13 +70,29 @@ export function EventFeed() {
             <input
               value={resource}
               placeholder="srv_…"
-              aria-invalid={error ? 'true' : undefined}
-              aria-describedby={error ? 'activity-error' : undefined}
+              list="event-resources"
+              autocomplete="off"
+              aria-invalid={resourceError ? 'true' : undefined}
+              aria-describedby={resourceError ? 'activity-error' : 'activity-resource-hint'}
               onChange={(e) => setResource((e.target as HTMLInputElement).value.trim())}
             />
+            <datalist id="event-resources">
+              {resources.map((r) => (
+                <option key={r} value={r} />
+              ))}
+            </datalist>
+            {resourceError ? (
+              <span id="activity-error" class="error field-error" role="alert">
+                {error}
+              </span>
+            ) : (
+              <span id="activity-resource-hint" class="muted small">
+                Only the events naming this server, invoice, ticket … (Enter applies it).
+              </span>
+            )}
           </label>
         </form>
-        {error && (
+        {error && !resourceError && (
           <p id="activity-error" class="error" role="alert">
             {error}
           </p>

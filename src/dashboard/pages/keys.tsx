@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { SCOPES, DEFAULT_SCOPES, type Scope } from '../../scopes.ts';
-import { dash } from '../api.ts';
-import { ConfirmButton } from '../confirm.tsx';
+import { dash, HttpError } from '../api.ts';
+import { ConfirmButton, DisabledReason, disabledProps } from '../confirm.tsx';
+import { SecretWithCopy } from '../copy.tsx';
 import { When } from '../format.tsx';
 
 interface KeyRow {
@@ -42,11 +43,18 @@ export function ScopePicker(props: {
   );
 }
 
+/** A date picked for the expiry ("2027-01-15") as the instant the key stops working: the end of that day, UTC. */
+const endOfDayUtc = (date: string) => `${date}T23:59:59.999Z`;
+
 export function Keys() {
   const [keys, setKeys] = useState<KeyRow[] | null>(null);
   const [name, setName] = useState('');
+  const [expires, setExpires] = useState('');
   const [chosen, setChosen] = useState<Set<string>>(new Set(DEFAULT_SCOPES));
-  const [minted, setMinted] = useState<{ key: string; name: string } | null>(null);
+  const [minted, setMinted] = useState<{ key: string; name: string; expiresAt: string | null } | null>(null);
+  const [busy, setBusy] = useState(false);
+  // A refusal beside the field it names (name, expiresAt, scopes), else under the form.
+  const [refusal, setRefusal] = useState<{ field?: string; message: string } | null>(null);
   const [error, setError] = useState('');
 
   const load = () =>
@@ -59,16 +67,22 @@ export function Keys() {
   const mint = async (e: Event) => {
     e.preventDefault();
     setError('');
+    setRefusal(null);
+    setBusy(true);
     try {
-      const k = await dash<{ key: string; name: string }>('POST', '/keys', {
+      const k = await dash<{ key: string; name: string; expiresAt: string | null }>('POST', '/keys', {
         name: name || undefined,
         scopes: [...chosen],
+        expiresAt: expires ? endOfDayUtc(expires) : null,
       });
       setMinted(k);
       setName('');
+      setExpires('');
       await load();
     } catch (err) {
-      setError((err as Error).message);
+      setRefusal({ field: err instanceof HttpError ? err.field : undefined, message: (err as Error).message });
+    } finally {
+      setBusy(false);
     }
   };
   // Minting and revoking need a recent password: dash() asks for it (sudo mode); a refusal is shown.
@@ -81,39 +95,87 @@ export function Keys() {
       setError((err as Error).message);
     }
   };
+  const noScope = chosen.size === 0 ? 'Choose at least one scope.' : null;
+  const fieldError = (field: string) =>
+    refusal?.field === field ? (
+      <span id={`key-${field}-error`} class="error field-error">
+        {refusal.message}
+      </span>
+    ) : null;
+  const invalid = (field: string) =>
+    refusal?.field === field ? { 'aria-invalid': 'true' as const, 'aria-describedby': `key-${field}-error` } : {};
 
   return (
     <div>
       <h1>API keys</h1>
-      <form class="card" onSubmit={mint} method="post" action="/dashboard/api/keys">
+      <form class="card" onSubmit={mint} method="post" action="/dashboard/api/keys" aria-busy={busy} noValidate>
         <h2>Mint a key</h2>
-        <label>
-          Name
-          <input
-            name="name"
-            maxLength={100}
-            placeholder="Dashboard key"
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        </label>
+        <div class="fields">
+          <label>
+            Name
+            <input
+              name="name"
+              maxLength={100}
+              placeholder="Dashboard key"
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+              {...invalid('name')}
+            />
+            {fieldError('name')}
+          </label>
+          <label>
+            Expires on (optional)
+            <input
+              name="expiresAt"
+              type="date"
+              value={expires}
+              onInput={(e) => setExpires(e.currentTarget.value)}
+              {...(refusal?.field === 'expiresAt'
+                ? invalid('expiresAt')
+                : { 'aria-describedby': 'key-expiresAt-hint' })}
+            />
+            {fieldError('expiresAt') ?? (
+              <span id="key-expiresAt-hint" class="muted small">
+                Empty: it never expires. Otherwise it stops working at the end of that day (UTC).
+              </span>
+            )}
+          </label>
+        </div>
         <ScopePicker scopes={Object.keys(SCOPES)} chosen={chosen} onChange={setChosen} />
-        <button type="submit" disabled={chosen.size === 0}>
-          Mint key
+        {fieldError('scopes')}
+        <button type="submit" {...disabledProps('Mint key', noScope)} disabled={busy || Boolean(noScope)}>
+          {busy ? 'Minting…' : 'Mint key'}
         </button>
-        {error && <p class="error">{error}</p>}
+        <DisabledReason label="Mint key" reason={noScope} />
+        {refusal && !['name', 'expiresAt', 'scopes'].includes(refusal.field ?? '') && (
+          <p class="error" role="alert">
+            {refusal.message}
+          </p>
+        )}
       </form>
       {minted && (
         <section class="card notice" data-testid="minted-key">
           <h2>Key “{minted.name}” — copy it now</h2>
-          <p>It is shown this once; only its hash is stored.</p>
-          <code class="secret" data-testid="minted-key-value">
-            {minted.key}
-          </code>
+          <p>
+            It is shown this once; only its hash is stored.{' '}
+            {minted.expiresAt ? (
+              <>
+                It expires <When at={minted.expiresAt} />.
+              </>
+            ) : (
+              'It never expires.'
+            )}
+          </p>
+          <SecretWithCopy value={minted.key} id="minted-key-secret" testid="minted-key-value" />
           <button type="button" class="link" onClick={() => setMinted(null)}>
             Done
           </button>
         </section>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
       )}
       <section class="card">
         <h2>Active keys</h2>
@@ -129,7 +191,7 @@ export function Keys() {
                 <th scope="col">Name</th>
                 <th scope="col">Prefix</th>
                 <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
+                <th scope="col">Created / expires</th>
                 <th scope="col">Last used</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
@@ -148,8 +210,17 @@ export function Keys() {
                   <td data-label="Scopes" class="small wrap">
                     {k.scopes.join(' ')}
                   </td>
-                  <td data-label="Created">
-                    <When at={k.createdAt} />
+                  <td data-label="Created / expires">
+                    {/* One child: on a phone the cell is a label-and-value grid. */}
+                    <div>
+                      <When at={k.createdAt} />
+                      <div class="small">
+                        <span class="muted">expires </span>
+                        <span data-testid="key-expires">
+                          <When at={k.expiresAt} none="never" />
+                        </span>
+                      </div>
+                    </div>
                   </td>
                   <td data-label="Last used" data-testid="key-last-used">
                     <When at={k.lastUsedAt} none="never" />

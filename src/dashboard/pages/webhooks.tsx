@@ -1,160 +1,45 @@
 import { useEffect, useState } from 'preact/hooks';
-import { EVENT_TYPES } from '../../events/catalog.ts';
 import { gql } from '../api.ts';
+import { SecretWithCopy } from '../copy.tsx';
 import { StatusBadge, When } from '../format.tsx';
 import { useLive } from '../live-query.tsx';
+import { WebhookForm, type WebhookFields } from './webhooks/form.tsx';
+import { ManageWebhook, WEBHOOK_FIELDS, type WebhookRow } from './webhooks/manage.tsx';
 
-const DELIVERY_FIELDS =
-  'id eventId eventType status attemptCount maxAttempts nextAttemptAt lastStatusCode lastError lastAttemptAt createdAt attempts { number startedAt durationMs statusCode error succeeded manual }';
-
-/** A delivery as the log reads it (DELIVERY_FIELDS). */
-interface DeliveryRow {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: string;
-  attemptCount: number;
-  maxAttempts: number;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  lastAttemptAt: string | null;
-  createdAt: string;
-  attempts: {
-    number: number;
-    startedAt: string;
-    durationMs: number;
-    statusCode: number | null;
-    error: string | null;
-    succeeded: boolean;
-    manual: boolean;
-  }[];
-}
-
-/** A subscription as the list reads it. */
-interface WebhookRow {
-  id: string;
-  url: string;
-  description: string;
-  events: string[];
-  isActive: boolean;
-  secret: string;
-  createdAt: string;
-}
-
-function Deliveries(props: { webhookId: string }) {
-  const [tick, setTick] = useState(0);
-  const state = useLive<{ webhookDeliveries: { nodes: DeliveryRow[] } }>(
-    `query($id: ID!) { webhookDeliveries(id: $id, first: 50) { nodes { ${DELIVERY_FIELDS} } } }`,
-    [''],
-    { id: props.webhookId },
-    tick,
-  );
-  const [message, setMessage] = useState('');
-  const redeliver = async (deliveryId: string) => {
-    try {
-      await gql(`mutation($id: ID!, $d: ID!) { webhookRedeliver(id: $id, deliveryId: $d) { id status } }`, {
-        id: props.webhookId,
-        d: deliveryId,
-      });
-      setMessage('Redelivery queued.');
-      setTick((t) => t + 1);
-    } catch (err) {
-      setMessage((err as Error).message);
-    }
-  };
-  if (state.error) return <p class="error">{state.error}</p>;
-  if (!state.data) return <p class="muted">Loading…</p>;
-  const rows = state.data.webhookDeliveries.nodes;
-  return (
-    <div data-testid="deliveries">
-      {message && <p class="muted">{message}</p>}
-      {rows.length === 0 ? (
-        <p class="muted">No deliveries yet.</p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Event</th>
-                <th>Status</th>
-                <th>Attempts</th>
-                <th>Last response</th>
-                <th>Last attempt</th>
-                <th>Next attempt</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    <span class="mono">{d.eventType}</span>
-                    <div class="small muted mono">{d.eventId}</div>
-                  </td>
-                  <td>
-                    <StatusBadge status={d.status} />
-                  </td>
-                  <td>
-                    {d.attemptCount} / {d.maxAttempts}
-                  </td>
-                  <td class="wrap">
-                    {d.lastStatusCode ?? (d.lastError ? <span class="small">{d.lastError}</span> : '—')}
-                  </td>
-                  <td>
-                    <When at={d.lastAttemptAt} />
-                  </td>
-                  <td>
-                    <When at={d.nextAttemptAt} />
-                  </td>
-                  <td>
-                    <button type="button" onClick={() => redeliver(d.id)}>
-                      Redeliver
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </div>
-  );
-}
-
+/**
+ * The account's webhook subscriptions: the list, a form for a new one, and the chosen one's
+ * actions (test event, pause, rotate, delete, edit) over its delivery log.
+ */
 export function Webhooks() {
   const [tick, setTick] = useState(0);
+  const reload = () => setTick((t) => t + 1);
   const list = useLive<{ webhooks: { nodes: WebhookRow[] } }>(
-    '{ webhooks(first: 100) { nodes { id url description events isActive secret createdAt } } }',
+    `{ webhooks(first: 100) { nodes { ${WEBHOOK_FIELDS} } } }`,
     [],
     undefined,
     tick,
   );
   const [selected, setSelected] = useState<string | null>(null);
-  const [url, setUrl] = useState('');
-  const [events, setEvents] = useState('*');
-  const [created, setCreated] = useState<{ secret: string } | null>(null);
-  const [error, setError] = useState('');
+  const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
+  const [notice, setNotice] = useState('');
+  // A new key empties the new-subscription form once one is added.
+  const [formKey, setFormKey] = useState(0);
+  const hooks = list.data?.webhooks.nodes;
   useEffect(() => {
-    if (!selected && list.data?.webhooks.nodes.length) setSelected(list.data.webhooks.nodes[0].id);
-  }, [list.data]);
+    if (hooks && !hooks.some((w) => w.id === selected)) setSelected(hooks[0]?.id ?? null);
+  }, [hooks]);
+  const chosen = hooks?.find((w) => w.id === selected);
 
-  const create = async (e: Event) => {
-    e.preventDefault();
-    setError('');
-    try {
-      const kinds = events.split(/[\s,]+/).filter(Boolean);
-      const r = await gql<{ webhookCreate: { id: string; secret: string } }>(
-        'mutation($url: String!, $events: [String!]!) { webhookCreate(url: $url, events: $events) { id secret } }',
-        { url, events: kinds },
-      );
-      setCreated(r.webhookCreate);
-      setSelected(r.webhookCreate.id);
-      setUrl('');
-      setTick((t) => t + 1);
-    } catch (err) {
-      setError((err as Error).message);
-    }
+  const create = async (values: WebhookFields) => {
+    const r = await gql<{ webhookCreate: { id: string; url: string; secret: string } }>(
+      'mutation($url: String!, $events: [String!]!, $description: String) { webhookCreate(url: $url, events: $events, description: $description) { id url secret } }',
+      { ...values },
+    );
+    setCreated(r.webhookCreate);
+    setFormKey((k) => k + 1);
+    setNotice('');
+    setSelected(r.webhookCreate.id);
+    reload();
   };
 
   return (
@@ -162,77 +47,100 @@ export function Webhooks() {
       <h1>Webhooks</h1>
       <section class="card">
         <h2>Subscriptions</h2>
-        {list.error ? (
-          <p class="error">{list.error}</p>
-        ) : !list.data ? (
-          <p class="muted">Loading…</p>
-        ) : list.data.webhooks.nodes.length === 0 ? (
-          <p class="muted">No subscriptions.</p>
-        ) : (
-          <div class="table-wrap">
-            <table data-testid="webhooks">
-              <thead>
-                <tr>
-                  <th>URL</th>
-                  <th>Events</th>
-                  <th>Active</th>
-                  <th>Secret</th>
-                  <th>Created</th>
-                  <th></th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.webhooks.nodes.map((w) => (
-                  <tr key={w.id} class={w.id === selected ? 'selected' : ''}>
-                    <td class="mono small">{w.url}</td>
-                    <td class="small wrap">{w.events.join(', ')}</td>
-                    <td>{w.isActive ? 'yes' : 'paused'}</td>
-                    <td class="mono small">{w.secret}</td>
-                    <td>
-                      <When at={w.createdAt} />
-                    </td>
-                    <td>
-                      <button type="button" onClick={() => setSelected(w.id)}>
-                        Deliveries
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <form onSubmit={create} class="inline" method="post" action="/graphql">
-          <input
-            name="url"
-            type="url"
-            aria-label="Endpoint URL"
-            required
-            placeholder="https://example.com/hooks"
-            value={url}
-            onInput={(e) => setUrl(e.currentTarget.value)}
-          />
-          <input
-            name="events"
-            aria-label="Event kinds"
-            title={`* or any of: ${Object.keys(EVENT_TYPES).join(', ')}`}
-            value={events}
-            onInput={(e) => setEvents(e.currentTarget.value)}
-          />
-          <button type="submit">Add subscription</button>
-        </form>
-        {error && <p class="error">{error}</p>}
-        {created && (
-          <p class="notice">
-            Signing secret (shown once): <code class="secret">{created.secret}</code>
+        {notice && (
+          <p role="status" class="ok">
+            {notice}
           </p>
         )}
+        {list.error ? (
+          <p class="error">{list.error}</p>
+        ) : !hooks ? (
+          <p class="muted">Loading…</p>
+        ) : hooks.length === 0 ? (
+          <p class="muted">No subscriptions yet. Add one below to have the account's events sent to your URL.</p>
+        ) : (
+          // On a phone each subscription is a card (style.css: table.stack).
+          <table class="stack" data-testid="webhooks">
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">Status</th>
+                <th scope="col">Secret</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {hooks.map((w) => (
+                <tr key={w.id} class={w.id === selected ? 'selected' : ''} data-testid={`webhook-${w.id}`}>
+                  <td data-label="URL" class="wrap-anywhere">
+                    {/* One child: on a phone the cell is a label-and-value grid. */}
+                    <div>
+                      <span class="mono small">{w.url}</span>
+                      {w.description && <div class="muted small">{w.description}</div>}
+                    </div>
+                  </td>
+                  <td data-label="Events" class="small wrap">
+                    {w.events.join(', ')}
+                  </td>
+                  <td data-label="Status">
+                    <StatusBadge status={w.isActive ? 'active' : 'paused'} />
+                  </td>
+                  <td data-label="Secret" class="mono small">
+                    {w.secret}
+                  </td>
+                  <td data-label="Created">
+                    <When at={w.createdAt} />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      aria-pressed={w.id === selected}
+                      aria-label={`Manage ${w.url}`}
+                      onClick={() => setSelected(w.id)}
+                    >
+                      Manage
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <h3>New subscription</h3>
+        <WebhookForm
+          key={formKey}
+          idPrefix="webhook-new"
+          testid="webhook-new"
+          initial={{ url: '', events: ['*'], description: '' }}
+          submitLabel="Add subscription"
+          busyLabel="Adding…"
+          onSubmit={create}
+        />
+        {created && (
+          <div class="notice-box" data-testid="created-secret">
+            <p class="wrap-anywhere">Signing secret of {created.url}, shown this once:</p>
+            <SecretWithCopy value={created.secret} id="created-secret" />
+            <button type="button" class="link" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        )}
       </section>
-      {selected && (
-        <section class="card">
-          <h2>Delivery log</h2>
-          <Deliveries webhookId={selected} />
-        </section>
+      {chosen && (
+        <ManageWebhook
+          key={chosen.id}
+          webhook={chosen}
+          onChanged={reload}
+          onDeleted={(message) => {
+            setNotice(message);
+            setSelected(null);
+            reload();
+          }}
+        />
       )}
     </div>
   );

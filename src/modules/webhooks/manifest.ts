@@ -9,6 +9,8 @@ export const webhooksArea = defineArea({
     toolPrefixes: ['webhook', 'webhooks'],
     eventDeliveries: true,
   },
+  // Webhook tools beyond the spec's 85 default ones (the test event), offered when asked for.
+  toolsets: { 'webhooks-extra': { offered: 'on request', order: 11 } },
   scopes: {
     'webhooks:read': 'Webhook subscriptions and delivery logs',
     'webhooks:write': 'Webhook subscription writes',

@@ -6,9 +6,10 @@ import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedList, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection, pageArgs } from '../../schema/pagination.ts';
-import { EVENT_TYPES } from '../../events/catalog.ts';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../events/catalog.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
 import { DELIVERY_STATES } from './delivery.ts';
+import { sendTestEvent, WEBHOOK_PAUSED } from './test-event.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -97,8 +98,8 @@ export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery'
     webhookId: t.exposeString('webhookId', { description: 'The subscription.' }),
     eventId: t.exposeString('eventId', { description: 'The event sent (evt_…).' }),
     eventType: t.exposeString('eventType', {
-      ...values(Object.keys(EVENT_TYPES), 'server.power.changed'),
-      description: 'The event kind.',
+      ...values([...Object.keys(EVENT_TYPES), TEST_EVENT_TYPE], 'server.power.changed'),
+      description: `The event kind (\`${TEST_EVENT_TYPE}\` for a test event sent with webhookTest).`,
     }),
     status: t.exposeString('status', {
       ...values(DELIVERY_STATES, 'succeeded'),
@@ -299,5 +300,25 @@ builder.mutationField('webhookRedeliver', (t) =>
       deliveryId: t.arg.id({ required: true, description: 'The delivery id, from the delivery log.' }),
     },
     resolve: (_root, args, ctx) => redeliver(ctx, args.id, args.deliveryId),
+  }),
+);
+
+// A test event (API 1.16): in the `webhooks-extra` MCP toolset, offered on request, so the
+// default tools stay the spec's (the webhooks manifest declares it).
+builder.mutationField('webhookTest', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Send a test event',
+      scope: 'webhooks:write',
+      rest: 'POST /webhooks/:id/test',
+      area: 'webhooks',
+      tool: 'webhook_test',
+      toolset: 'webhooks-extra',
+      refuses: [WEBHOOK_PAUSED],
+      description: `Send a test event (\`${TEST_EVENT_TYPE}\`, data { webhookId }) to this subscription now, whatever its event kinds, signed like any delivery. It is not an account event: no other subscription, live stream or event history gets it. Answers the queued delivery; it shows in the delivery log, is retried on failure and can be redelivered. A paused subscription answers 409.`,
+    }),
+    type: WebhookDelivery,
+    args: { id: t.arg.id({ required: true, description: 'The webhook subscription id.' }) },
+    resolve: (_root, args, ctx) => sendTestEvent(ctx, args.id),
   }),
 );

@@ -2,7 +2,7 @@ import type { TenantDb } from '../../db/tenant.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
-import { EVENT_TYPES, type EventType } from '../../events/catalog.ts';
+import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../../events/catalog.ts';
 import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import type { InputRules } from '../../core/input-rules.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
@@ -180,8 +180,12 @@ export async function updateWebhook(
 
 export async function deleteWebhook(db: TenantDb, id: string): Promise<{ id: string; deleted: true }> {
   await find(db, id);
-  // Its queued deliveries and the delivery log go with it (ON DELETE CASCADE).
-  await db.webhook.delete({ where: { id } });
+  await db.$transaction(async (tx) => {
+    // Its queued deliveries and the delivery log go with it (ON DELETE CASCADE), and the test
+    // events sent to it (test-event.ts), which nothing else reads.
+    await tx.event.deleteMany({ where: { type: TEST_EVENT_TYPE, data: { path: ['webhookId'], equals: id } } });
+    await tx.webhook.delete({ where: { id } });
+  });
   return { id, deleted: true };
 }
 
