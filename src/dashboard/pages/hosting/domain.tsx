@@ -125,8 +125,14 @@ export function DomainPanel(props: { id: string }) {
       refresh();
     } catch (err) {
       const { message } = err as Error;
-      setProof(ownershipProof(message));
-      setError(err instanceof HttpError && err.field && err.field !== 'domain' ? `${err.field}: ${message}` : message);
+      const asked = ownershipProof(message);
+      setProof(asked);
+      // The proof asked for is set out below the form, ready to copy; the field says only why.
+      if (asked) setError(`${domain} is not registered in this account: prove that you control it first (below).`);
+      else
+        setError(
+          err instanceof HttpError && err.field && err.field !== 'domain' ? `${err.field}: ${message}` : message,
+        );
     }
     setBusy(null);
   };
@@ -234,7 +240,7 @@ export function DomainPanel(props: { id: string }) {
             )}
           </form>
           {proof && (
-            <div class="notice" data-testid="ownership-txt">
+            <div class="notice proof" data-testid="ownership-txt">
               <p>
                 Prove that you control <strong class="mono">{proof.name}</strong>: create this TXT record at{' '}
                 <span class="mono">{proof.name}</span>, then set the domain again.
