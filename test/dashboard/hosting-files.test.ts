@@ -241,20 +241,46 @@ describe.skipIf(!hasChromium)('dashboard: hosting files, custom domain and termi
       context.waitForEvent('page'),
       section.getByRole('button', { name: 'Launch terminal' }).click(),
     ]);
-    await opened.waitForURL(/\/ssh-terminal\//);
-    const url = new URL(opened.url());
+    opened.on('pageerror', (e) => pageErrors.push(`terminal tab: ${e.message}`));
+    const href = (await section.getByRole('link', { name: 'Open the terminal' }).getAttribute('href')) ?? '';
+    const url = new URL(href);
     expect(url.pathname).toMatch(/^\/ssh-terminal\/hss_\w+$/);
     expect(url.hash).toMatch(/^#token=sshs_[\w-]+$/);
-    await opened.close();
     const sessionId = url.pathname.split('/').pop()!;
     await section.getByTestId('ssh-session').getByText(sessionId).waitFor();
-    await expect(section.getByRole('link', { name: 'Open the terminal' }).getAttribute('href')).resolves.toBe(url.href);
+
+    // The new tab is the terminal: the token leaves the address bar, and a command runs in the site.
+    await opened
+      .getByRole('status')
+      .getByText(/^Connected as \w+, in \/public_html\.$/)
+      .waitFor();
+    expect(new URL(opened.url())).toMatchObject({ pathname: url.pathname, hash: '' });
+    await opened.getByLabel('Command').fill('ls -l');
+    await opened.getByLabel('Command').press('Enter');
+    await opened
+      .getByLabel('Terminal output')
+      .getByText(/-rw-r--r-- +\d+ +[\d-]+ [\d:]+ +index\.html/)
+      .waitFor();
+    await opened.setViewportSize(PHONE);
+    const { scroll, window } = await pageWidth(opened);
+    expect(scroll).toBeLessThanOrEqual(window);
+    expect(await axeViolations(opened)).toEqual([]);
+    await screenshot(opened, 'ssh-terminal-390');
 
     await stop.click();
     await section.getByRole('status').getByText(`Session ${sessionId} stopped.`).waitFor();
     await section.getByTestId('ssh-session').getByText('none live').waitFor();
     const live = await app.running.app.prisma.hostingSshSession.count({ where: { hostingId, endedAt: null } });
     expect(live).toBe(0);
+    // The stopped session's tab can run nothing more.
+    await opened.getByLabel('Command').fill('pwd');
+    await opened.getByLabel('Command').press('Enter');
+    await opened
+      .getByRole('status')
+      .getByText(/not open/)
+      .waitFor();
+    await expect(opened.getByLabel('Command').isDisabled()).resolves.toBe(true);
+    await opened.close();
   });
 
   it('each tab fits a phone (no sideways scroll) and has no serious axe violation at either size', async () => {
