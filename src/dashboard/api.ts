@@ -130,8 +130,9 @@ export async function binaryCall(method: 'GET' | 'POST', path: string, body?: Fo
     body,
   });
   if (!res.ok) {
-    const data: AnswerBody & { field?: string } = await res.json().catch(() => ({}));
-    throw new HttpError(res.status, data.message ?? `HTTP ${res.status}`, data.code, data.field);
+    // The REST error object names the request value at fault `param`.
+    const data: AnswerBody & { param?: string } = await res.json().catch(() => ({}));
+    throw new HttpError(res.status, data.message ?? `HTTP ${res.status}`, data.code, data.param);
   }
   return res;
 }

@@ -154,6 +154,20 @@ describe('the binary streams under /dashboard/api/v1', () => {
     expect(v1.status).toBe(401);
   });
 
+  it('every declared binary route is there: the backup download answers for the backup, not "no route"', async () => {
+    const missing = await send(
+      'GET',
+      `/dashboard/api/v1/hosting/${hostingId}/backups/hbk_missing/download`,
+      withSession(owner),
+    );
+    expect(missing.status).toBe(404);
+    expect(missing.json().message).not.toMatch(/No route/);
+    const bare = await send('GET', `/dashboard/api/v1/hosting/${hostingId}/backups/hbk_missing/download`, {
+      Cookie: owner.cookie,
+    });
+    expect(bare.status).toBe(403);
+  });
+
   it('only the declared binary routes: a /v1 operation is not served under the dashboard path', async () => {
     const op = await send('GET', `/dashboard/api/v1/hosting/${hostingId}/files?path=/public_html`, withSession(owner));
     expect(op.status).toBe(404);

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { binaryCall, gql, saveDownload } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { When } from '../../format.tsx';
@@ -48,6 +48,13 @@ export function FilesPanel(props: { id: string }) {
   const [failure, setFailure] = useState('');
   const [uploading, setUploading] = useState(false);
   const state = useLive<Listing>(LIST_QUERY, [], { id: props.id, path: dir }, reload);
+  // Another folder: what was open or being renamed belongs to the one left.
+  useEffect(() => {
+    setOpen(null);
+    setRenaming(null);
+    setFailure('');
+    setStatus('');
+  }, [dir]);
   const refresh = () => setReload((n) => n + 1);
   const folderHref = (p: string) => `/hosting/${props.id}/files?path=${encodeURIComponent(p)}`;
 
