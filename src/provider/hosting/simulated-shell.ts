@@ -12,7 +12,7 @@ import { HostingRefusal, type HostingDriver, type SiteQuota } from './types.ts';
 
 type Files = Pick<HostingDriver, 'listDir' | 'readText' | 'writeText' | 'mkdir' | 'remove' | 'requireDirectory'>;
 
-export interface ShellContext {
+interface ShellContext {
   files: Files;
   hostingId: string;
   /** The account's system user, what `whoami` says. */

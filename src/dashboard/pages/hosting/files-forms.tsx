@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { gql, HttpError } from '../../api.ts';
+import { gql } from '../../api.ts';
 import { When } from '../../format.tsx';
 
 const READ_QUERY =
@@ -11,7 +11,7 @@ const RENAME_MUTATION =
   'mutation($id: ID!, $from: String!, $to: String!) { hostingFileRename(id: $id, from: $from, to: $to) { path } }';
 
 /** `/a/b` + `c` → `/a/b/c` (paths are absolute inside the account, "/" its home). */
-export const joinPath = (dir: string, name: string) => `${dir.replace(/\/+$/, '')}/${name}`;
+const joinPath = (dir: string, name: string) => `${dir.replace(/\/+$/, '')}/${name}`;
 
 /** Bytes as a person reads them: 512 B, 1.5 KiB, 3.2 MiB. */
 export function formatSize(bytes: number): string {
@@ -24,11 +24,6 @@ export function formatSize(bytes: number): string {
     i++;
   }
   return `${n.toFixed(1)} ${units[i]}`;
-}
-
-/** The message of a refusal and the input it names (GraphQL's extensions.field), for a form. */
-export function refusalOf(err: unknown): { field?: string; message: string } {
-  return { field: err instanceof HttpError ? err.field : undefined, message: (err as Error).message };
 }
 
 /** A name typed for a new entry, checked before the round trip: one path segment. */
@@ -63,7 +58,7 @@ export function NewEntryForm(props: { id: string; dir: string; onDone(message: s
       setName('');
       props.onDone(`Created ${kind} ${trimmed}.`);
     } catch (err) {
-      setError(refusalOf(err).message);
+      setError((err as Error).message);
     }
     setBusy(null);
   };
@@ -119,7 +114,7 @@ export function RenameForm(props: { id: string; from: string; onCancel(): void; 
       await gql(RENAME_MUTATION, { id: props.id, from: props.from, to: target });
       props.onDone(`Renamed ${name} to ${target}.`);
     } catch (err) {
-      setError(refusalOf(err).message);
+      setError((err as Error).message);
       setBusy(false);
     }
   };
@@ -193,7 +188,7 @@ export function FileEditor(props: { id: string; path: string; onClose(): void; o
       setStatus('Saved.');
       props.onSaved();
     } catch (err) {
-      setError(refusalOf(err).message);
+      setError((err as Error).message);
     }
     setBusy(false);
   };

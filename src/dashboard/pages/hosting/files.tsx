@@ -6,7 +6,7 @@ import { useLive } from '../../live-query.tsx';
 import { Link, useLocation } from '../../router.tsx';
 import { FileEditor, formatSize, NewEntryForm, RenameForm } from './files-forms.tsx';
 
-export interface FileEntry {
+interface FileEntry {
   name: string;
   path: string;
   type: string;
