@@ -17,6 +17,7 @@ import { createEventStream, connectRedis } from './events/stream.ts';
 import { GaplessEventStream } from './events/gapless.ts';
 import { adminRouter } from './http/admin.ts';
 import { createHooksHandler } from './http/hooks.ts';
+import { createTerminalHandler } from './http/ssh-terminal.ts';
 import { createDashboardHandler } from './http/dashboard.ts';
 import { createDocsHandler } from './http/docs.ts';
 import { createOAuthHandler } from './http/oauth.ts';
@@ -189,6 +190,7 @@ export async function startApp(
       graphiql: docs.graphiql,
       oauth: createOAuthHandler(app, dashboard.devicePage),
       hooks: createHooksHandler(app),
+      terminal: createTerminalHandler(app),
       docs: docs.handle,
       dashboard: dashboard.handle,
     },

@@ -119,6 +119,42 @@ export async function gql<T = unknown>(query: string, variables?: Record<string,
   return body.data as T;
 }
 
+/**
+ * A binary stream of the API (hosting file upload and download, backup download) with the
+ * session: the server serves the routes it declares for /v1 again under /dashboard/api/v1, for
+ * the cookie plus the CSRF header on every method. A refusal is thrown as an HttpError.
+ */
+export async function binaryCall(method: 'GET' | 'POST', path: string, body?: FormData): Promise<Response> {
+  const res = await fetch(`/dashboard/api/v1${path}`, {
+    method,
+    credentials: 'same-origin',
+    headers: { 'X-CSRF-Token': csrf },
+    body,
+  });
+  if (!res.ok) {
+    // The REST error object names the request value at fault `param`.
+    const data: AnswerBody & { param?: string } = await res.json().catch(() => ({}));
+    throw new HttpError(res.status, data.message ?? `HTTP ${res.status}`, data.code, data.param);
+  }
+  return res;
+}
+
+/** Saves a binary answer as a file: a blob behind an object URL, clicked through a transient <a download>. */
+export async function saveDownload(res: Response, fallbackName: string): Promise<void> {
+  const disposition = res.headers.get('Content-Disposition') ?? '';
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  const name = star ? decodeURIComponent(star[1]) : fallbackName;
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // The click has handed the blob to the download already; the URL is only needed until then.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 // ---------------------------------------------------------------- live events (graphql-ws)
 
 export interface LiveEvent {

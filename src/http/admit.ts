@@ -4,7 +4,7 @@ import { ApiError, apiErrorOf } from '../errors.ts';
 import { authenticate, type Principal } from '../modules/auth/service.ts';
 import { resourceUrl } from '../modules/oauth/resources.ts';
 import { rateLimitHeaders, type RateLimitResult } from './rate-limit.ts';
-import { sessionPrincipalForHttp } from './session-auth.ts';
+import { sessionPrincipalForBinary, sessionPrincipalForHttp } from './session-auth.ts';
 
 export interface Admission {
   principal: Principal | null;
@@ -25,25 +25,35 @@ export interface Admission {
  * credential, then count the request against its per-credential limit and its account's
  * ceiling (rate-limit.ts consumeRequest; per client address when there is no valid credential).
  *
+ * `credential: 'session'`: the dashboard's copy of a binary stream (stages/route.ts), which takes
+ * the session cookie and its CSRF header instead of a Bearer credential (session-auth.ts).
+ *
  * `conditional`: the request is a read that may end in 304 Not Modified (conditional.ts),
  * which does not count (GitHub's rule). It is admitted while the credential has a point left,
  * without spending it; `countOutcome` spends it once the status is known. The only write is
  * the limiter's atomic consume, so the count stays exact across instances (Redis): a 304 never
  * spends a point, and no more than the limit of other answers are ever given in a window.
  */
-export async function admit(app: App, req: IncomingMessage, opts: { conditional?: boolean } = {}): Promise<Admission> {
+export async function admit(
+  app: App,
+  req: IncomingMessage,
+  opts: { conditional?: boolean; credential?: 'bearer' | 'session' } = {},
+): Promise<Admission> {
   let principal: Principal | null = null;
   let refusal: ApiError | undefined;
   try {
     const path = (req.url ?? '').split('?')[0];
     const surface = path === '/mcp' ? 'mcp' : path === '/graphql' ? 'graphql' : 'rest';
-    principal = await authenticate(
-      app.prisma,
-      headerOf(req, 'authorization'),
-      app.clock.now(),
-      resourceUrl(app.config.publicBaseUrl, surface),
-      app.principals,
-    );
+    principal =
+      opts.credential === 'session'
+        ? await sessionPrincipalForBinary(app, req)
+        : await authenticate(
+            app.prisma,
+            headerOf(req, 'authorization'),
+            app.clock.now(),
+            resourceUrl(app.config.publicBaseUrl, surface),
+            app.principals,
+          );
     // The dashboard on /graphql: its session cookie plus the CSRF header, when no Bearer is given.
     if (!principal && path === '/graphql') principal = await sessionPrincipalForHttp(app, req);
     app.keyUse.record(principal);

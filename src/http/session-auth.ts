@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { App } from '../app-services.ts';
+import { forbidden, unauthorized } from '../errors.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import {
   findSession,
@@ -64,4 +65,26 @@ export async function sessionPrincipalForUpgrade(app: App, req: IncomingMessage)
   if (!req.headers.cookie || !sameOrigin(app, req)) return null;
   const found = await sessionOf(app, req);
   return found ? principalOf(found.session) : null;
+}
+
+/**
+ * The dashboard's credential on its copy of the binary streams (/dashboard/api/v1/…, the routes
+ * the modules declare for /v1): the session cookie, and on every method, downloads included, the
+ * `X-CSRF-Token` header equal to the session's token; a write from our own origin only. Refuses
+ * 401 without a live session, 403 without the header (or from another origin). A Bearer
+ * credential is refused here: keys and tokens keep to /v1, sessions to the dashboard's paths.
+ */
+export async function sessionPrincipalForBinary(app: App, req: IncomingMessage): Promise<Principal> {
+  if (req.headers.authorization !== undefined)
+    throw unauthorized(
+      'The dashboard path takes the session cookie with X-CSRF-Token, not an Authorization header; call /v1 with a key or token.',
+    );
+  const found = req.headers.cookie ? await sessionOf(app, req) : null;
+  if (!found) throw unauthorized('Sign in to the dashboard first.');
+  const given = req.headers['x-csrf-token'];
+  if (typeof given !== 'string' || !safeEqual(given, found.session.csrfToken))
+    throw forbidden('Missing or invalid CSRF token (X-CSRF-Token).');
+  if (req.method !== 'GET' && req.method !== 'HEAD' && !sameOrigin(app, req))
+    throw forbidden('Cross-origin request refused.');
+  return principalOf(found.session);
 }

@@ -48,6 +48,7 @@ beforeAll(async () => {
     graphiql: pageServed('graphiql'),
     oauth: pageServed('oauth'),
     hooks: pageServed('hooks'),
+    terminal: pageServed('terminal'),
     docs: pageServed('docs'),
     dashboard: pageServed('dashboard'),
   };
@@ -167,6 +168,10 @@ describe('route', () => {
     ['GET', '/admin/nothing', 'unrouted', 'unmatched'],
     ['GET', '/readyz', 'ops', 'readyz'],
     ['GET', '/docs', 'page', 'unmatched'],
+    // The binary streams again for the dashboard's session; its operations stay on /graphql.
+    ['GET', '/dashboard/api/v1/hosting/hst_1/files/download', 'binary', 'dashboard hostingFileDownload'],
+    ['POST', '/dashboard/api/v1/hosting/hst_1/files/upload', 'binary', 'dashboard hostingFileUpload'],
+    ['GET', '/dashboard/api/v1/hosting/hst_1/files', 'page', 'unmatched'],
   ];
   it.each(cases)('%s %s is %s (%s)', async (method, path, kind, operation) => {
     const { left } = await through([routeStage()], method, path);
@@ -181,6 +186,7 @@ describe('route', () => {
     expect(await page('/.well-known/oauth-protected-resource/mcp')).toBe('page:oauth');
     expect(await page('/.well-known/oauth-other')).toBe('page:dashboard');
     expect(await page('/hooks/git/hst_1')).toBe('page:hooks');
+    expect(await page('/ssh-terminal/hss_1')).toBe('page:terminal');
     expect(await page('/swagger')).toBe('page:docs');
     expect(await page('/graphql', { Accept: 'text/html' })).toBe('page:graphiql');
     const wrongMethod = await through([routeStage()], 'POST', '/v1/openapi.json');

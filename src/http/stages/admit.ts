@@ -6,7 +6,8 @@ import { type Exchange, traitsOf } from './exchange.ts';
  * Stage 3, admit: who is calling, and whether they may. A customer route (REST, GraphQL, MCP, and
  * a /v1 path no route takes) resolves the Bearer credential and counts the request against its
  * per-credential limit and its account's ceiling (admit.ts; a conditional read is counted once its
- * answer is known, as a 304 is free). The operator API and /metrics need the operator token.
+ * answer is known, as a 304 is free); the dashboard's copy of a binary stream takes the session
+ * cookie and its CSRF header instead, under the same limits. The operator API and /metrics need the operator token.
  * Public documents and probes, and pages with rules of their own, pass as they are.
  */
 export async function admit(x: Exchange): Promise<void> {
@@ -16,8 +17,11 @@ export async function admit(x: Exchange): Promise<void> {
     if (refusal) throw refusal;
     return;
   }
-  if (who !== 'customer') return;
-  const admission = await admitCustomer(x.app, x.req, { conditional: isConditionalRead(x) });
+  if (who !== 'customer' && who !== 'session') return;
+  const admission = await admitCustomer(x.app, x.req, {
+    conditional: isConditionalRead(x),
+    credential: who === 'session' ? 'session' : 'bearer',
+  });
   x.principal = admission.principal;
   x.limitHeaders = admission.limitHeaders;
   x.countOutcome = admission.countOutcome;

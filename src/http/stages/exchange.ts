@@ -17,8 +17,12 @@ import { type Answer, sendError, type Surface } from '../respond.ts';
 export type Route =
   /** A /v1 operation of the schema, executed through sofa's generated handler. */
   | { kind: 'operation'; operation: Operation; params: Record<string, string> }
-  /** A /v1 binary stream (hosting files): checked like an operation, streamed by its module. */
-  | { kind: 'binary'; binary: BinaryRoute; params: Record<string, string> }
+  /**
+   * A binary stream (hosting files): checked like an operation, streamed by its module. At /v1
+   * with a Bearer credential; the same route at /dashboard/api/v1 (`viaDashboard`) with the
+   * session cookie and its CSRF header.
+   */
+  | { kind: 'binary'; binary: BinaryRoute; params: Record<string, string>; viaDashboard?: true }
   | { kind: 'graphql' }
   | { kind: 'mcp' }
   /** An operator API route (/admin); `handle` answers `[status, body]`. */
@@ -86,7 +90,8 @@ export interface NamedStage {
  * stage reads a JSON body, and the shape the respond stage gives its errors.
  */
 interface RouteTraits {
-  admission: 'customer' | 'operator' | 'none';
+  /** `session`: a customer through the dashboard's session (cookie + CSRF header), never a Bearer credential. */
+  admission: 'customer' | 'session' | 'operator' | 'none';
   jsonBody: boolean;
   surface: Surface;
 }
@@ -96,7 +101,7 @@ export function traitsOf(route: Route | undefined): RouteTraits {
     case 'operation':
       return { admission: 'customer', jsonBody: true, surface: 'rest' };
     case 'binary':
-      return { admission: 'customer', jsonBody: false, surface: 'rest' };
+      return { admission: route.viaDashboard ? 'session' : 'customer', jsonBody: false, surface: 'rest' };
     case 'graphql':
       return { admission: 'customer', jsonBody: true, surface: 'graphql' };
     case 'mcp':

@@ -19,6 +19,8 @@ export interface RouteTable {
   oauth: PageHandler;
   /** /hooks/git/:hostingId: push-to-deploy calls, signed with their own secret (src/http/hooks.ts). */
   hooks: PageHandler;
+  /** /ssh-terminal/…: a browser-SSH session's page and its calls, opened by the session's own token (src/http/ssh-terminal.ts). */
+  terminal: PageHandler;
   /** /docs, its assets, /redoc and /swagger (src/http/docs.ts). */
   docs: PageHandler;
   /** Everything else: the dashboard app, its assets, /dashboard/api, /sso/:token (src/http/dashboard.ts). */
@@ -28,6 +30,8 @@ export interface RouteTable {
 /**
  * Stage 2, route: what the request is, by its path and method (one match against the /v1 table,
  * rest-routes.ts; the operator API's; the fixed paths), and the metrics label that names it.
+ * The binary streams of that table are served again under /dashboard/api/v1 for the dashboard's
+ * session (admitted by its cookie and CSRF header: stages/admit.ts).
  * Refusals that need no credential are made here: a method the public documents and probes do
  * not take, and MCP's foreign Origin. A /v1 or /admin path no route takes becomes `unrouted`,
  * answered 404 or 405 after admission, like any route's answer.
@@ -37,6 +41,9 @@ export function route(table: RouteTable): Stage {
     x.route = choose(table, x);
   };
 }
+
+/** The dashboard's own API (src/http/dashboard.ts); below it, at /v1/…, the binary streams again. */
+const DASHBOARD_API = '/dashboard/api';
 
 function choose(table: RouteTable, x: Exchange): Route {
   const { path, method, scope } = x;
@@ -58,6 +65,15 @@ function choose(table: RouteTable, x: Exchange): Route {
     }
     scope.operation = match.route.operation.name;
     return { kind: 'operation', operation: match.route.operation, params: match.params };
+  }
+  if (path.startsWith(`${DASHBOARD_API}/v1/`)) {
+    // The dashboard's way to the binary streams (a session never reaches /v1): the very routes
+    // of the /v1 table, matched below this prefix; its operations stay on /graphql.
+    const match = table.v1.match(method, x.url.pathname.slice(DASHBOARD_API.length));
+    if (match.kind === 'found' && match.route.binary) {
+      scope.operation = `dashboard ${match.route.binary.operationId}`;
+      return { kind: 'binary', binary: match.route.binary, params: match.params, viaDashboard: true };
+    }
   }
   if (path === '/graphql') {
     scope.operation = 'graphql';
@@ -84,6 +100,7 @@ function choose(table: RouteTable, x: Exchange): Route {
   }
   if (isOAuthPath(path)) return page(table.oauth);
   if (path.startsWith('/hooks/')) return page(table.hooks);
+  if (path.startsWith('/ssh-terminal/')) return page(table.terminal);
   if (path === '/docs' || path.startsWith('/docs/') || /^\/(redoc|swagger)\/?$/.test(path)) return page(table.docs);
   return page(table.dashboard);
 }
