@@ -3,6 +3,7 @@ import { gql, HttpError } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
+import { Copyable } from '../../copy.tsx';
 
 interface DomainState {
   hostingAccount: {
@@ -27,29 +28,6 @@ function ownershipProof(message: string): { value: string; name: string } | null
   return m ? { value: m[1], name: m[2] } : null;
 }
 
-/** A value to put somewhere else by hand (a DNS record), with a button that copies it. */
-function Copyable(props: { value: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <span class="copyable">
-      <code>{props.value}</code>{' '}
-      <button
-        type="button"
-        class="secondary"
-        aria-label={`Copy ${props.label}`}
-        onClick={() =>
-          void navigator.clipboard?.writeText(props.value).then(
-            () => setCopied(true),
-            () => setCopied(false),
-          )
-        }
-      >
-        {copied ? 'Copied' : 'Copy'}
-      </button>
-    </span>
-  );
-}
-
 /** The records that point a custom domain here: one of them is enough. */
 function DnsRecords(props: { domain: string; ip: string; host: string }) {
   return (
@@ -68,14 +46,14 @@ function DnsRecords(props: { domain: string; ip: string; host: string }) {
             <td>A</td>
             <td class="mono">{props.domain}</td>
             <td>
-              <Copyable value={props.ip} label="A record value" />
+              <Copyable value={props.ip} what="A record value" />
             </td>
           </tr>
           <tr>
             <td>CNAME</td>
             <td class="mono">{props.domain}</td>
             <td>
-              <Copyable value={props.host} label="CNAME record value" />
+              <Copyable value={props.host} what="CNAME record value" />
             </td>
           </tr>
         </tbody>
@@ -246,7 +224,7 @@ export function DomainPanel(props: { id: string }) {
                 <span class="mono">{proof.name}</span>, then set the domain again.
               </p>
               <p>
-                <Copyable value={proof.value} label="TXT record value" />
+                <Copyable value={proof.value} what="TXT record value" />
               </p>
             </div>
           )}

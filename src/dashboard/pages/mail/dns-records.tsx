@@ -1,5 +1,5 @@
 import { Section, useLive } from '../../live-query.tsx';
-import { Copyable } from './copyable.tsx';
+import { Copyable } from '../../copy.tsx';
 
 interface MailSetup {
   records: { type: string; name: string; value: string; priority: number | null; ttl: number }[];

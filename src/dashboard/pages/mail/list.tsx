@@ -4,7 +4,7 @@ import { errorsOf, Field, type FormErrors } from '../../field.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link, navigate } from '../../router.tsx';
-import { Copyable } from './copyable.tsx';
+import { Copyable } from '../../copy.tsx';
 
 export interface MailDomainRow {
   id: number;
