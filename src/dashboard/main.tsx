@@ -35,22 +35,10 @@ import { TicketList } from './pages/tickets/list.tsx';
 import { NewTicket } from './pages/tickets/new.tsx';
 import { TicketPage } from './pages/tickets/ticket.tsx';
 import { SudoPrompt } from './sudo.tsx';
+import { AREAS } from './areas.ts';
 import './style.css';
 
-const NAV = [
-  ['/', 'Overview'],
-  ['/servers', 'Servers'],
-  ['/pools', 'Capacity pools'],
-  ['/keys', 'API keys'],
-  ['/apps', 'Connected apps'],
-  ['/hosting', 'Web hosting'],
-  ['/mail', 'Mail'],
-  ['/domains', 'Domains'],
-  ['/tickets', 'Support'],
-  ['/webhooks', 'Webhooks'],
-  ['/billing', 'Billing'],
-  ['/events', 'Live events'],
-] as const;
+const NAV = [{ href: '/', label: 'Overview' }, ...AREAS];
 
 function LiveBadge() {
   const [s, setS] = useState(liveStatus());
@@ -140,7 +128,7 @@ function App() {
       <header class="top">
         <span class="brand">☁ Cloud account</span>
         <nav>
-          {NAV.map(([href, label]) => (
+          {NAV.map(({ href, label }) => (
             <Link
               key={href}
               href={href}

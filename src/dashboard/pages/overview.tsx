@@ -1,5 +1,6 @@
 import { money, StatusBadge } from '../format.tsx';
 import { Link } from '../router.tsx';
+import { AREAS } from '../areas.ts';
 import { Section, useLive } from '../live-query.tsx';
 import { SERVER_ROW_FIELDS, ServerTable, type ServerRow } from './servers.tsx';
 
@@ -33,16 +34,6 @@ interface Overview {
 }
 
 const status = (s: string) => <StatusBadge status={s} />;
-
-/** The account's areas that have a page of their own here (pools, hosting, domains and tickets have none yet). */
-const AREAS = [
-  ['/servers', 'Servers', 'every server, with its power buttons'],
-  ['/keys', 'API keys', 'keys for your programs: mint and revoke'],
-  ['/apps', 'Connected apps', 'apps you let act for you'],
-  ['/webhooks', 'Webhooks', 'subscriptions and their delivery log'],
-  ['/billing', 'Billing', 'wallet, top-ups, invoices and payments'],
-  ['/events', 'Live events', 'what happens in the account'],
-] as const;
 
 export function Overview() {
   // One request for the whole page: the account and everything it reaches (docs/REFERENCE.md: The graph).
@@ -79,14 +70,14 @@ export function Overview() {
         <section class="card" data-testid="areas">
           <h2>Manage</h2>
           <ul class="plain">
-            {AREAS.map(([href, label, what]) => (
+            {AREAS.map(({ href, label, what }) => (
               <li key={href}>
                 <Link href={href}>{label}</Link> <span class="muted small">— {what}</span>
               </li>
             ))}
           </ul>
         </section>
-        <Section title="Capacity pools" testid="pools" state={pools}>
+        <Section title="Capacity pools" href="/pools" testid="pools" state={pools}>
           {(d) =>
             d.pools.nodes.length === 0 ? (
               <p class="muted">No pools.</p>
@@ -94,7 +85,7 @@ export function Overview() {
               <ul class="plain">
                 {d.pools.nodes.map((p) => (
                   <li key={p.id}>
-                    {p.label} {status(p.status)}{' '}
+                    <Link href={`/pools/${p.id}`}>{p.label}</Link> {status(p.status)}{' '}
                     <span class="muted">
                       {p.vcpu} vCPU · {p.ram2gb * 2} GB · {money(p.monthlyUsdCents)}/mo
                     </span>
@@ -104,7 +95,7 @@ export function Overview() {
             )
           }
         </Section>
-        <Section title="Web hosting" testid="hosting" state={hosting}>
+        <Section title="Web hosting" href="/hosting" testid="hosting" state={hosting}>
           {(d) =>
             d.hostingAccounts.nodes.length === 0 ? (
               <p class="muted">No hosting accounts.</p>
@@ -112,14 +103,14 @@ export function Overview() {
               <ul class="plain">
                 {d.hostingAccounts.nodes.map((h) => (
                   <li key={h.id}>
-                    {h.domain} {status(h.status)}
+                    <Link href={`/hosting/${h.id}`}>{h.domain}</Link> {status(h.status)}
                   </li>
                 ))}
               </ul>
             )
           }
         </Section>
-        <Section title="Domains" testid="domains" state={domains}>
+        <Section title="Domains" href="/domains" testid="domains" state={domains}>
           {(d) =>
             d.domains.nodes.length === 0 ? (
               <p class="muted">No domains.</p>
@@ -127,14 +118,14 @@ export function Overview() {
               <ul class="plain">
                 {d.domains.nodes.map((x) => (
                   <li key={x.id}>
-                    {x.domain} {status(x.status)}
+                    <Link href={`/domains/${x.id}`}>{x.domain}</Link> {status(x.status)}
                   </li>
                 ))}
               </ul>
             )
           }
         </Section>
-        <Section title="Open tickets" testid="tickets" state={tickets}>
+        <Section title="Open tickets" href="/tickets" testid="tickets" state={tickets}>
           {(d) => {
             const open = d.tickets.nodes.filter((t) => t.status !== 'closed');
             return open.length === 0 ? (
@@ -143,7 +134,8 @@ export function Overview() {
               <ul class="plain">
                 {open.map((t) => (
                   <li key={t.id}>
-                    <span class="mono">{t.number}</span> {t.subject} {status(t.status)}
+                    <span class="mono">{t.number}</span> <Link href={`/tickets/${t.id}`}>{t.subject}</Link>{' '}
+                    {status(t.status)}
                   </li>
                 ))}
               </ul>
