@@ -728,7 +728,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a pool
-         * @description Delete a capacity pool: its servers are powered off and preserved (they can be snapshotted or terminated, not started), its IP block is returned and nothing is refunded.
+         * @description Delete a capacity pool: its servers are powered off and preserved (they can be snapshotted or terminated, not started), its IP block is returned and nothing is refunded. Fires `pool.deleted`.
          *
          *     Scope: `servers:destroy`.
          */
@@ -737,7 +737,7 @@ export interface paths {
         head?: never;
         /**
          * Resize a pool
-         * @description Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool's servers or assigned addresses hold more than the new shape.
+         * @description Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool's servers or assigned addresses hold more than the new shape. The shape it already has changes nothing. Fires `pool.resized`.
          *
          *     Scope: `servers:write`.
          */
@@ -849,7 +849,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a pool
-         * @description Buy a capacity pool of the given shape: the first month is debited from the wallet at once (400 when the balance does not cover it; nothing is charged), then it renews monthly. Servers created inside it cost nothing more.
+         * @description Buy a capacity pool of the given shape: the first month is debited from the wallet at once (400 when the balance does not cover it; nothing is charged), then it renews monthly. Servers created inside it cost nothing more. Fires `pool.created`.
          *
          *     Scope: `servers:write`.
          */
@@ -1673,7 +1673,7 @@ export interface paths {
         put?: never;
         /**
          * Apply address changes
-         * @description Assign, move or return pool addresses in one atomic batch: every change applies or none does (400 names the first bad change). At most 6 calls per minute per credential. Answers the pool's addresses.
+         * @description Assign, move or return pool addresses in one atomic batch: every change applies or none does (400 names the first bad change). At most 6 calls per minute per credential. Answers the pool's addresses. Fires `pool.ips.changed`.
          *
          *     Scope: `servers:write`. Rate limit class: pool IP apply: 6 calls per minute per credential.
          */
@@ -1695,7 +1695,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pool server
-         * @description Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan (resize the pool first). Fires `server.created`.
+         * @description Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan (resize the pool first). Fires `pool.ips.changed`, `server.created`.
          *
          *     Scope: `servers:write`.
          */
@@ -2377,7 +2377,7 @@ export interface components {
              * @example server.power.changed
              * @enum {string}
              */
-            type: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied";
+            type: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted";
         };
         EventList: {
             /** @description The items of this page. */
@@ -5316,7 +5316,7 @@ export interface components {
              * @example server.power.changed
              * @enum {string}
              */
-            eventType: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "webhook.test";
+            eventType: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "webhook.test";
             /**
              * @description Sent as X-Service-Delivery-Id; the same on every attempt.
              * @example whd_01jq8k2m4p6rab3c5d7e9f1g2h
@@ -5916,8 +5916,208 @@ export interface components {
              */
             type: "ticket.replied";
         });
+        /** @description A pool.created event. */
+        Event_pool_created: {
+            /**
+             * @description The event kind.
+             * @example pool.created
+             * @constant
+             */
+            type?: "pool.created";
+            /** @description The payload of pool.created. */
+            data?: {
+                /**
+                 * @description poolId of the pool.created event.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                poolId: string;
+                /**
+                 * @description label of the pool.created event.
+                 * @example web-1
+                 */
+                label: string;
+                /**
+                 * @description productId of the pool.created event.
+                 * @example pool-fra1
+                 */
+                productId: string;
+                /**
+                 * @description status of the pool.created event.
+                 * @example active
+                 */
+                status: string;
+                /**
+                 * @description vcpu of the pool.created event.
+                 * @example 1
+                 */
+                vcpu: number;
+                /**
+                 * @description ram2gb of the pool.created event.
+                 * @example 1
+                 */
+                ram2gb: number;
+                /**
+                 * @description disk100 of the pool.created event.
+                 * @example 1
+                 */
+                disk100: number;
+                /**
+                 * @description ip16 of the pool.created event.
+                 * @example 1
+                 */
+                ip16: number;
+                /**
+                 * @description monthlyUsdCents of the pool.created event.
+                 * @example 1500
+                 */
+                monthlyUsdCents: number;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pool.created";
+        });
+        /** @description A pool.resized event. */
+        Event_pool_resized: {
+            /**
+             * @description The event kind.
+             * @example pool.resized
+             * @constant
+             */
+            type?: "pool.resized";
+            /** @description The payload of pool.resized. */
+            data?: {
+                /**
+                 * @description poolId of the pool.resized event.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                poolId: string;
+                /**
+                 * @description vcpu of the pool.resized event.
+                 * @example 1
+                 */
+                vcpu: number;
+                /**
+                 * @description ram2gb of the pool.resized event.
+                 * @example 1
+                 */
+                ram2gb: number;
+                /**
+                 * @description disk100 of the pool.resized event.
+                 * @example 1
+                 */
+                disk100: number;
+                /**
+                 * @description ip16 of the pool.resized event.
+                 * @example 1
+                 */
+                ip16: number;
+                /**
+                 * @description monthlyUsdCents of the pool.resized event.
+                 * @example 1500
+                 */
+                monthlyUsdCents: number;
+                /**
+                 * @description chargedUsdCents of the pool.resized event.
+                 * @example 1500
+                 */
+                chargedUsdCents: number;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pool.resized";
+        });
+        /** @description A pool.ips.changed event. */
+        Event_pool_ips_changed: {
+            /**
+             * @description The event kind.
+             * @example pool.ips.changed
+             * @constant
+             */
+            type?: "pool.ips.changed";
+            /** @description The payload of pool.ips.changed. */
+            data?: {
+                /**
+                 * @description poolId of the pool.ips.changed event.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                poolId: string;
+                /**
+                 * @description assigned of the pool.ips.changed event.
+                 * @example 1
+                 */
+                assigned: number;
+                /**
+                 * @description freed of the pool.ips.changed event.
+                 * @example 1
+                 */
+                freed: number;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pool.ips.changed";
+        });
+        /** @description A pool.suspended event. */
+        Event_pool_suspended: {
+            /**
+             * @description The event kind.
+             * @example pool.suspended
+             * @constant
+             */
+            type?: "pool.suspended";
+            /** @description The payload of pool.suspended. */
+            data?: {
+                /**
+                 * @description poolId of the pool.suspended event.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                poolId: string;
+                /**
+                 * @description reason of the pool.suspended event.
+                 * @example Unpaid invoice INV-2026-000042
+                 */
+                reason: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pool.suspended";
+        });
+        /** @description A pool.deleted event. */
+        Event_pool_deleted: {
+            /**
+             * @description The event kind.
+             * @example pool.deleted
+             * @constant
+             */
+            type?: "pool.deleted";
+            /** @description The payload of pool.deleted. */
+            data?: {
+                /**
+                 * @description poolId of the pool.deleted event.
+                 * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                poolId: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pool.deleted";
+        });
         /** @description What a webhook receives: the Event envelope of one of the kinds, its payload typed by `type`. */
-        EventDelivery: components["schemas"]["Event_server_created"] | components["schemas"]["Event_server_power_changed"] | components["schemas"]["Event_server_resized"] | components["schemas"]["Event_server_reinstalled"] | components["schemas"]["Event_server_ptr_changed"] | components["schemas"]["Event_server_terminated"] | components["schemas"]["Event_server_suspended"] | components["schemas"]["Event_hosting_created"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_wallet_deposit_received"] | components["schemas"]["Event_domain_registered"] | components["schemas"]["Event_ticket_created"] | components["schemas"]["Event_ticket_replied"];
+        EventDelivery: components["schemas"]["Event_server_created"] | components["schemas"]["Event_server_power_changed"] | components["schemas"]["Event_server_resized"] | components["schemas"]["Event_server_reinstalled"] | components["schemas"]["Event_server_ptr_changed"] | components["schemas"]["Event_server_terminated"] | components["schemas"]["Event_server_suspended"] | components["schemas"]["Event_hosting_created"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_wallet_deposit_received"] | components["schemas"]["Event_domain_registered"] | components["schemas"]["Event_ticket_created"] | components["schemas"]["Event_ticket_replied"] | components["schemas"]["Event_pool_created"] | components["schemas"]["Event_pool_resized"] | components["schemas"]["Event_pool_ips_changed"] | components["schemas"]["Event_pool_suspended"] | components["schemas"]["Event_pool_deleted"];
     };
     responses: {
         /** @description Credential missing, invalid or expired. */
@@ -6650,7 +6850,7 @@ export interface operations {
                  * @description Only events of this kind (server.power.changed …).
                  * @example server.created
                  */
-                type?: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | null;
+                type?: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | null;
             };
             header?: {
                 /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
@@ -16701,7 +16901,7 @@ export interface operations {
                      *       "server.power.changed"
                      *     ]
                      */
-                    events?: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "*")[] | null;
+                    events?: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "*")[] | null;
                     /**
                      * @description false pauses, true resumes.
                      * @example true
@@ -17149,7 +17349,7 @@ export interface operations {
                      *       "server.power.changed"
                      *     ]
                      */
-                    events: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "*")[];
+                    events: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "*")[];
                     /**
                      * @description HTTPS URL on a public address.
                      * @example https://hooks.example.com/cloud

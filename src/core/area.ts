@@ -51,7 +51,8 @@ export interface AreaManifest {
   scopes?: Readonly<Record<string, string>>;
   optIn?: readonly string[];
   /**
-   * The event kinds it records, each with the scope a reader needs (one of its own) and its payload
+   * The event kinds it records, each with the scope a reader needs (one of its own, or one it
+   * borrows: pool events are read with servers:read, as pools are) and its payload
    * fields; `order` places its kinds in the catalogue (webhook enums and the OpenAPI document print it).
    */
   events?: {

@@ -44,10 +44,10 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
   const poolServers = () => db().server.findMany({ where: { poolId }, orderBy: { id: 'asc' } });
 
   /** Creates a server in the pool through the public API, as another client would. */
-  async function apiServer(label: string) {
+  async function apiServer(label: string, ipCount = 1) {
     const r = await app.call('POST', `/v1/pools/${poolId}/servers`, {
       key,
-      body: { productId: 'std-2c-4g-50', label, osTemplate: 'ubuntu-24.04' },
+      body: { productId: 'std-2c-4g-50', label, osTemplate: 'ubuntu-24.04', ipCount },
     });
     expect(r.status, r.text).toBe(200);
     return r.body.id as string;
@@ -235,12 +235,38 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     expect(await balance(app, customer(holder))).toBe(before - charge);
   }, 30_000);
 
+  it('shows a resize made through the public API while the pool page is open, without a reload', async () => {
+    const { page } = browser;
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const shape = page.getByTestId('pool-shape');
+    const monthly = page.getByTestId('pool-monthly');
+    const disk = page.getByTestId('pool-resize').getByRole('slider', { name: 'Disk' });
+    await shape.getByText('6 vCPU · 16 GB RAM · 200 GB disk · 16 IPv4').waitFor();
+    await monthly.getByText('$102.00').waitFor();
+    await expect(disk.getAttribute('aria-valuetext')).resolves.toBe('200 GB');
+
+    const resize = (disk100: number) =>
+      app.call('PATCH', `/v1/pools/${poolId}`, { key, body: { vcpu: 6, ram2gb: 8, disk100, ip16: 1 } });
+    expect((await resize(3)).status).toBe(200);
+    await shape.getByText('6 vCPU · 16 GB RAM · 300 GB disk · 16 IPv4').waitFor({ timeout: 10_000 });
+    await monthly.getByText('$105.00').waitFor();
+    // The resize form starts again from the new size.
+    await expect(disk.getAttribute('aria-valuetext')).resolves.toBe('300 GB');
+
+    // And back, so the pool is as the next steps expect it.
+    expect((await resize(2)).status).toBe(200);
+    await shape.getByText('6 vCPU · 16 GB RAM · 200 GB disk · 16 IPv4').waitFor({ timeout: 10_000 });
+    await monthly.getByText('$102.00').waitFor();
+    await expect(page.evaluate(() => 'sameDocument' in window)).resolves.toBe(true);
+  }, 30_000);
+
   it("shows the API's refusal beside the size when the pool filled up meanwhile, and creates nothing", async () => {
     const { page } = browser;
     const form = page.getByTestId('pool-server-create');
     await form.getByText('Free now: 2 vCPU').waitFor();
-    // Another client takes the last 2 vCPU; the page learns of it only when that server runs.
-    await apiServer('node-3');
+    // Another client takes the last 2 vCPU with a private-only server: no address of the pool
+    // moves (no pool event), so the page learns of it only when that server runs.
+    await apiServer('node-3', 0);
     const count = (await poolServers()).length;
     const before = await balance(app, customer(holder));
 

@@ -54,7 +54,7 @@ describe('the area manifests', () => {
     expect([...OPT_IN_SCOPES].sort()).toEqual(manifests.flatMap((m) => m.optIn ?? []).sort());
   });
 
-  it('every event kind is declared by exactly one manifest, readable with one of its own scopes', () => {
+  it('every event kind is declared by exactly one manifest, readable with one of its own or borrowed scopes', () => {
     const pairs = manifests.flatMap((m) =>
       Object.keys(m.events?.kinds ?? {}).map((k) => [k, m.name] as [string, string]),
     );
@@ -62,7 +62,7 @@ describe('the area manifests', () => {
     expect(Object.keys(EVENT_TYPES).sort()).toEqual(pairs.map(([k]) => k).sort());
     for (const m of manifests) {
       for (const [kind, { scope }] of Object.entries(m.events?.kinds ?? {})) {
-        expect(Object.keys(m.scopes ?? {}), `${kind}'s scope`).toContain(scope);
+        expect([...Object.keys(m.scopes ?? {}), ...(m.api?.borrowedScopes ?? [])], `${kind}'s scope`).toContain(scope);
       }
     }
     const orders = manifests.flatMap((m) => (m.events ? [m.events.order] : []));

@@ -19,7 +19,7 @@ builder.mutationField('poolServerCreate', (t) =>
       tool: 'pool_server_create',
       description:
         "Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan (resize the pool first).",
-      fires: ['server.created'],
+      fires: ['pool.ips.changed', 'server.created'],
     }),
     type: 'Server',
     args: {
@@ -106,6 +106,7 @@ builder.mutationField('poolIpsApply', (t) =>
       rateLimit: 'poolIpApply',
       description:
         "Assign, move or return pool addresses in one atomic batch: every change applies or none does (400 names the first bad change). At most 6 calls per minute per credential. Answers the pool's addresses.",
+      fires: ['pool.ips.changed'],
     }),
     type: [PoolIp],
     args: {

@@ -1,5 +1,6 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { badRequest } from '../../errors.ts';
+import { recordEvent } from '../../events/outbox.ts';
 import { resolveServerOrder } from '../catalogue/service.ts';
 import * as servers from '../servers/pool-members.ts';
 import { getServer, type ServiceContext } from '../servers/server-row.ts';
@@ -12,7 +13,8 @@ export const MAX_POOL_SERVER_IPS = 64;
 /**
  * A free server inside the pool, checked against the pool quota (not the balance): 400 when
  * the pool lacks vCPU, RAM, disk or free addresses. Linux only. ipCount public addresses
- * from the block (default 1; 0 = private-only).
+ * from the block (default 1; 0 = private-only): taking them fires `pool.ips.changed` now, the
+ * server's own `server.created` fires when provisioning completes.
  */
 export async function createServerInPool(
   ctx: ServiceContext,
@@ -55,6 +57,8 @@ export async function createServerInPool(
       },
       now,
     );
+    if (ipCount > 0)
+      await recordEvent(tx, pool.accountId, 'pool.ips.changed', { poolId, assigned: ipCount, freed: 0 }, now);
     return getServer(tx, server.id, query);
   });
 }
@@ -70,6 +74,7 @@ export const MAX_IP_CHANGES = 1024;
  * Assigns, moves or returns pool addresses in one batch, atomically. The whole batch is
  * refused (400, naming the entry) when any entry names an address outside the pool's block,
  * a server that is not in this pool, or an address twice. Free; the guest OS is not reconfigured.
+ * One `pool.ips.changed` counts what the batch assigned and freed; none when nothing moved.
  */
 export async function applyPoolIps(
   ctx: ServiceContext,
@@ -78,7 +83,7 @@ export async function applyPoolIps(
 ) {
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
-    await lockPool(tx, poolId);
+    const pool = await lockPool(tx, poolId);
     const block = new Set((await servers.listPoolIps(tx, poolId)).map((ip) => ip.ip));
     const members = new Set((await servers.poolServers(tx, poolId)).map((s) => s.id));
     const seen = new Set<string>();
@@ -102,7 +107,10 @@ export async function applyPoolIps(
         );
       return { ip: c.ip, serverId };
     });
-    await servers.routePoolIps(tx, ctx.app.provider, poolId, clean, now);
+    const moved = await servers.routePoolIps(tx, ctx.app.provider, poolId, clean, now);
+    // A batch that leaves every address where it was changed nothing.
+    if (moved.assigned + moved.freed > 0)
+      await recordEvent(tx, pool.accountId, 'pool.ips.changed', { poolId, ...moved }, now);
     return servers.listPoolIps(tx, poolId);
   });
 }

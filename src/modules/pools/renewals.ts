@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/tx.ts';
+import { recordEvent } from '../../events/outbox.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServerProvider } from '../../provider/types.ts';
 import { addMonths } from '../billing/proration.ts';
@@ -34,7 +35,7 @@ export async function extendPoolPaidUntil(tx: Tx, poolId: string, from: Date, to
   return count === 1;
 }
 
-/** Unpaid renewal: the pool is `suspended` and every server inside it is suspended with the reason (`server.suspended`). False when the pool is gone. */
+/** Unpaid renewal: the pool is `suspended` (`pool.suspended`) and every server inside it is suspended with the reason (`server.suspended`). False when the pool is gone. */
 export async function suspendPool(
   tx: Tx,
   provider: ServerProvider,
@@ -47,6 +48,8 @@ export async function suspendPool(
     data: { status: 'suspended' },
   });
   if (!count) return (await tx.pool.count({ where: { id: poolId, status: 'suspended' } })) > 0;
+  const { accountId } = await tx.pool.findUniqueOrThrow({ where: { id: poolId }, select: { accountId: true } });
+  await recordEvent(tx, accountId, 'pool.suspended', { poolId, reason }, now);
   for (const server of await servers.poolServers(tx, poolId))
     await suspendServerTx(tx, provider, server.id, reason, now);
   return true;

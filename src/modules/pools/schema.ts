@@ -183,6 +183,7 @@ builder.mutationField('poolCreate', (t) =>
       tool: 'pool_create',
       description:
         'Buy a capacity pool of the given shape: the first month is debited from the wallet at once (400 when the balance does not cover it; nothing is charged), then it renews monthly. Servers created inside it cost nothing more.',
+      fires: ['pool.created'],
     }),
     restDetail: true,
     type: Pool,
@@ -255,7 +256,8 @@ builder.mutationField('poolResize', (t) =>
       area: 'pools',
       tool: 'pool_resize',
       description:
-        "Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool's servers or assigned addresses hold more than the new shape.",
+        "Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool's servers or assigned addresses hold more than the new shape. The shape it already has changes nothing.",
+      fires: ['pool.resized'],
     }),
     restDetail: true,
     type: Pool,
@@ -278,5 +280,6 @@ idOperation(
     tool: 'pool_delete',
     description:
       'Delete a capacity pool: its servers are powered off and preserved (they can be snapshotted or terminated, not started), its IP block is returned and nothing is refunded.',
+    fires: ['pool.deleted'],
   }),
 );

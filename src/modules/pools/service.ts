@@ -1,4 +1,5 @@
 import { accountPage } from '../../db/account-page.ts';
+import { recordEvent } from '../../events/outbox.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import type { Tx } from '../../db/tx.ts';
@@ -261,6 +262,13 @@ export async function createPool(
     });
     const ips = await ctx.app.provider.allocatePoolBlocks(tx, units.ip16, now);
     await servers.addPoolIps(tx, accountId, id, ips, now);
+    await recordEvent(
+      tx,
+      accountId,
+      'pool.created',
+      { poolId: id, label, productId: product.id, status: 'active', ...units, monthlyUsdCents: monthly },
+      now,
+    );
     return detail(tx, pool);
   });
 }
@@ -325,7 +333,8 @@ export async function quotePoolResize(ctx: ServiceContext, id: string, input: Pa
 /**
  * Resizes to a whole shape (absolute units). Growth is charged now, prorated for the days
  * left, at the sold rates; shrinking is not refunded and lowers the price from the next
- * renewal; a shape below what the pool's servers hold is refused (409).
+ * renewal; a shape below what the pool's servers hold is refused (409). `pool.resized` fires
+ * when the shape changed; asking for the shape it has changes and fires nothing.
  */
 export async function resizePool(ctx: ServiceContext, id: string, input: Partial<Record<PoolUnit, unknown>>) {
   const now = ctx.app.clock.now();
@@ -333,6 +342,8 @@ export async function resizePool(ctx: ServiceContext, id: string, input: Partial
     const pool = await lockPool(tx, id);
     const plan = await resizePlan(tx, pool, input, now);
     const delta = Object.fromEntries(POOL_UNITS.map((u) => [u, plan.units[u] - plan.from[u]])) as CapacityUnits;
+    // The shape it already has: nothing to reserve, charge or announce.
+    if (POOL_UNITS.every((u) => delta[u] === 0)) return detail(tx, pool);
     await ctx.app.provider.adjustPoolCapacity(tx, pool.productId, plan.product.capacity, delta).catch(refusal);
     if (plan.chargeNow > 0) {
       await debit(tx, {
@@ -354,11 +365,21 @@ export async function resizePool(ctx: ServiceContext, id: string, input: Partial
       );
     if (delta.ip16 < 0) await servers.removeFreePoolIps(tx, ctx.app.provider, id, -delta.ip16 * UNIT_SIZES.ip16, now);
     const updated = await tx.pool.update({ where: { id }, data: { ...plan.units, monthlyUsdCents: plan.next } });
+    await recordEvent(
+      tx,
+      pool.accountId,
+      'pool.resized',
+      { poolId: id, ...plan.units, monthlyUsdCents: plan.next, chargedUsdCents: plan.chargeNow },
+      now,
+    );
     return detail(tx, updated);
   });
 }
 
-/** Deletes a pool: servers powered off and preserved, IP block returned, private network deleted, no refund. */
+/**
+ * Deletes a pool: servers powered off and preserved, IP block returned, private network deleted,
+ * no refund, then `pool.deleted` (the block goes with the pool: no `pool.ips.changed`).
+ */
 export async function deletePool(ctx: ServiceContext, id: string) {
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
@@ -372,6 +393,8 @@ export async function deletePool(ctx: ServiceContext, id: string) {
       product.capacity,
       Object.fromEntries(POOL_UNITS.map((u) => [u, -units[u]])) as CapacityUnits,
     );
-    return summary(await tx.pool.update({ where: { id }, data: { status: 'deleted', deletedAt: now } }));
+    const deleted = await tx.pool.update({ where: { id }, data: { status: 'deleted', deletedAt: now } });
+    await recordEvent(tx, pool.accountId, 'pool.deleted', { poolId: id }, now);
+    return summary(deleted);
   });
 }

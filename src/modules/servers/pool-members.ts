@@ -132,18 +132,23 @@ export async function createPoolServer(
   return { server, product };
 }
 
-/** Moves pool addresses between the pool's servers (or back to the block); routing follows at once. */
+/**
+ * Moves pool addresses between the pool's servers (or back to the block); routing follows at
+ * once. Returns how many addresses got a new holder (`assigned`) and went back to the block (`freed`).
+ */
 export async function routePoolIps(
   tx: Tx,
   provider: ServerProvider,
   poolId: string,
   changes: { ip: string; serverId: string | null }[],
   now: Date,
-): Promise<void> {
+): Promise<{ assigned: number; freed: number }> {
   const touched = new Set<string>();
+  const moved = { assigned: 0, freed: 0 };
   for (const c of changes) {
     const row = await tx.serverIp.findFirstOrThrow({ where: { poolId, address: c.ip } });
     if (row.serverId === c.serverId) continue;
+    moved[c.serverId ? 'assigned' : 'freed']++;
     if (row.serverId) touched.add(row.serverId);
     if (c.serverId) touched.add(c.serverId);
     await tx.serverIp.update({ where: { id: row.id }, data: { serverId: c.serverId, isPrimary: false } });
@@ -161,6 +166,7 @@ export async function routePoolIps(
     if (!ips.length || ips.some((ip) => ip.isPrimary)) continue;
     await tx.serverIp.update({ where: { id: ips[0].id }, data: { isPrimary: true } });
   }
+  return moved;
 }
 
 /** Pool deletion: every server is powered off and preserved, the block's addresses go back to the datacenter. */

@@ -167,7 +167,8 @@ export async function orderServer(
 /**
  * Permanent termination: the disk and snapshots are destroyed, add-ons end (no refund),
  * the server's own addresses go back to the datacenter and pool addresses back to the
- * pool's block, then `server.terminated`. The server disappears from lists and lookups.
+ * pool's block, then `server.terminated` (and `pool.ips.changed` when it gave pool addresses
+ * back). The server disappears from lists and lookups.
  */
 export async function terminateServer(ctx: ServiceContext, id: string) {
   const now = ctx.app.clock.now();
@@ -182,7 +183,7 @@ export async function terminateServer(ctx: ServiceContext, id: string) {
       own.map((ip) => ip.address),
       now,
     );
-    await tx.serverIp.updateMany({
+    const freed = await tx.serverIp.updateMany({
       where: { serverId: id, poolId: { not: null } },
       data: { serverId: null, isPrimary: false },
     });
@@ -190,6 +191,14 @@ export async function terminateServer(ctx: ServiceContext, id: string) {
     await ctx.app.provider.terminate(tx, id, now);
     await tx.server.update({ where: { id }, data: { status: 'terminated', terminatedAt: now } });
     await recordEvent(tx, server.accountId, 'server.terminated', { serverId: id }, now);
+    if (server.poolId && freed.count > 0)
+      await recordEvent(
+        tx,
+        server.accountId,
+        'pool.ips.changed',
+        { poolId: server.poolId, assigned: 0, freed: freed.count },
+        now,
+      );
     return { id, status: 'terminated', terminatedAt: now };
   });
 }
