@@ -24,6 +24,7 @@ import {
 } from './graph-reads.ts';
 import { Server } from './schema.ts';
 import { powerRule, UNCHANGED_REASON } from './service.ts';
+import { SERVER_ACTIONS, serverActionRule, snapshotCounts } from './actions.ts';
 import { activePoolIds } from '../pools/status.ts';
 import { values } from '../../schema/examples.ts';
 import type { RequestContext } from '../../schema/context.ts';
@@ -137,6 +138,53 @@ builder.prismaObjectFields(Server, (t) => ({
         const rule = powerRule(server.status, action, poolActive);
         const reason = rule === 'unchanged' ? UNCHANGED_REASON[action as keyof typeof UNCHANGED_REASON] : rule?.message;
         return { action, available: rule === null, reason: reason ?? null };
+      });
+    },
+  }),
+}));
+
+// The same for the server's other actions (actions.ts: serverActionRule, the rule their services apply).
+
+const ServerActionState = builder.objectRef<PowerActionState>('ServerActionState').implement({
+  description: 'An action on a server besides power, and whether the server takes it now.',
+  extensions: GRAPH_ONLY,
+  fields: (t) => ({
+    action: t.exposeString('action', {
+      ...values(SERVER_ACTIONS),
+      description:
+        'snapshot (serverSnapshotCreate), revert (serverSnapshotRevert), reinstall, changePlan, addonAttach or terminate.',
+    }),
+    available: t.exposeBoolean('available', {
+      description:
+        "True when the server's state lets the mutation run now; what the request names (a snapshot, template, plan or add-on) may still be refused.",
+    }),
+    reason: t.exposeString('reason', {
+      nullable: true,
+      description: 'Why not, when it is not available: the refusal the mutation would answer.',
+    }),
+  }),
+});
+
+/** Snapshots per server, for every server a level of a query reaches, in one statement. */
+const snapshotCount = createContextCache(
+  (ctx: RequestContext) =>
+    new DataLoader<string, number>(async (ids) => {
+      const counts = await snapshotCounts(ctx.db, ids);
+      return ids.map((id) => counts.get(id) ?? 0);
+    }, LOADER_OPTIONS),
+);
+
+builder.prismaObjectFields(Server, (t) => ({
+  actions: t.field({
+    type: [ServerActionState],
+    extensions: GRAPH_ONLY,
+    description:
+      'Each action besides power (snapshot, revert, reinstall, changePlan, addonAttach, terminate) with whether the server takes it now, and why not (GraphQL only).',
+    resolve: async (server, _args, ctx) => {
+      const facts = { snapshotCount: await snapshotCount(ctx).load(server.id) };
+      return SERVER_ACTIONS.map((action) => {
+        const rule = serverActionRule(action, server, facts);
+        return { action, available: rule === null, reason: rule?.message ?? null };
       });
     },
   }),

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverActionRule } from '../../src/modules/servers/actions.ts';
+import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { gql } from '../helpers/graphql.ts';
+import { runningServer } from '../helpers/servers.ts';
+
+/** Server.actions: what a console may offer besides power, by the rules the mutations apply. */
+let app: TestApp;
+let c: Customer;
+beforeAll(async () => {
+  app = await startTestApp();
+  c = await app.customer({ walletBalanceUsdCents: 100_000 });
+});
+afterAll(() => app?.stop());
+
+type State = { action: string; available: boolean; reason: string | null };
+const actionsOf = async (id: string): Promise<Record<string, State>> => {
+  const res = await gql(app, 'query($id: ID!) { server(id: $id) { actions { action available reason } } }', {
+    key: c.key,
+    variables: { id },
+  });
+  expect(res.body.errors).toBeUndefined();
+  return Object.fromEntries(res.body.data.server.actions.map((a: State) => [a.action, a]));
+};
+
+const snapshot = (id: string, name: string) =>
+  app.call('POST', `/v1/servers/${id}/snapshots`, { key: c.key, body: { name } });
+
+describe('Server.actions', () => {
+  it('a running server takes every action', async () => {
+    const id = await runningServer(app, c);
+    const states = await actionsOf(id);
+    expect(Object.keys(states)).toEqual(['snapshot', 'revert', 'reinstall', 'changePlan', 'addonAttach', 'terminate']);
+    for (const s of Object.values(states)) expect(s).toMatchObject({ available: true, reason: null });
+  });
+
+  it('a provisioning server: each state-bound action refused with the 409 its mutation answers; terminate still offered', async () => {
+    const order = await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, {
+      productId: 'std-1c-2g-50',
+      label: 'new-1',
+      osTemplate: 'debian-12',
+    });
+    const id = order.body.id;
+    const states = await actionsOf(id);
+    const answers: Record<string, Awaited<ReturnType<typeof snapshot>>> = {
+      snapshot: await snapshot(id, 'before'),
+      reinstall: await app.call('POST', `/v1/servers/${id}/reinstall`, {
+        key: c.key,
+        body: { osTemplate: 'debian-12' },
+      }),
+      changePlan: await app.call('POST', `/v1/servers/${id}/change-plan`, {
+        key: c.key,
+        body: { productId: 'std-2c-4g-50' },
+      }),
+      addonAttach: await app.call('POST', `/v1/servers/${id}/addons`, {
+        key: c.key,
+        body: { addonId: 'addon-ipv4-4' },
+      }),
+    };
+    for (const [action, res] of Object.entries(answers)) {
+      expect(res.status, `${action}: ${res.text}`).toBe(409);
+      expect(states[action]).toEqual({ action, available: false, reason: res.body.message });
+    }
+    expect(states.revert).toMatchObject({ available: false, reason: expect.stringMatching(/provisioning/) });
+    expect(states.terminate).toEqual({ action: 'terminate', available: true, reason: null });
+  });
+
+  it('a server with 10 snapshots: snapshot refused with the 400 serverSnapshotCreate answers, the rest offered', async () => {
+    const id = await runningServer(app, c);
+    for (let i = 0; i < 10; i++) expect((await snapshot(id, `s${i}`)).status).toBe(200);
+    const states = await actionsOf(id);
+    const eleventh = await snapshot(id, 's10');
+    expect(eleventh.status).toBe(400);
+    expect(states.snapshot).toEqual({ action: 'snapshot', available: false, reason: eleventh.body.message });
+    expect(states.revert.available).toBe(true);
+  });
+});
+
+describe('serverActionRule', () => {
+  it('refuses plan changes and add-ons to a server inside a pool, whatever its state', () => {
+    const inPool = { status: 'running', poolId: 'pool_1' };
+    expect(serverActionRule('changePlan', inPool, { snapshotCount: 0 })?.status).toBe(409);
+    expect(serverActionRule('addonAttach', inPool, { snapshotCount: 0 })?.status).toBe(400);
+    expect(serverActionRule('snapshot', inPool, { snapshotCount: 0 })).toBeNull();
+    expect(serverActionRule('terminate', { status: 'suspended', poolId: null }, { snapshotCount: 0 })).toBeNull();
+  });
+});
