@@ -1,46 +1,39 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../confirm.tsx';
 import { StatusBadge, When } from '../format.tsx';
 import { Link } from '../router.tsx';
 import { useLive } from '../live-query.tsx';
+import { Addresses } from './server/addresses.tsx';
+import { Addons } from './server/addons.tsx';
+import { Reinstall, Terminate } from './server/danger.tsx';
+import { Plan } from './server/plan.tsx';
+import { SERVER_QUERY, type PowerAction, type SectionProps, type ServerDetail } from './server/shared.tsx';
+import { Snapshots } from './server/snapshots.tsx';
+import { Stats } from './server/stats.tsx';
 
-/** The server as its page reads it. */
-interface ServerDetail {
-  id: string;
-  label: string;
-  status: string;
-  productId: string;
-  os: string;
-  osTemplate: string;
-  vcpu: number;
-  ramMb: number;
-  diskGb: number;
-  createdAt: string;
-  renewsAt: string | null;
-  ips: { ip: string; version: number; primary: boolean; ptr: string | null }[];
-  snapshots: { id: string; name: string; status: string }[];
-  addons: { id: string; type: string }[];
-  pool: { id: string; label: string } | null;
-  /** Each power action and whether the server takes it now, by the API's own rule (why not, if not). */
-  powerActions: { action: PowerAction; available: boolean; reason: string | null }[];
-}
+/**
+ * States a job moves the server out of by itself. Some of those moves (a reboot or a restore
+ * settling) fire no event, so the page reads the server again every few seconds meanwhile.
+ */
+const PASSING = ['provisioning', 'rebooting', 'restoring', 'reinstalling'];
+const PASSING_POLL_MS = 3_000;
 
-type PowerAction = 'start' | 'stop' | 'reboot';
-
-/** A server's page (also where its SSO link lands). */
+/** A server's page (also where its SSO link lands): facts, power, usage, snapshots, addresses, plan, add-ons, reinstall, terminate. */
 export function ServerPage(props: { id: string }) {
-  // Bumped after a power change so the page reads the new status even before its live event arrives.
+  // Bumped after a change made here so the page reads the new state even before its live event arrives.
   const [reload, setReload] = useState(0);
   const [busy, setBusy] = useState(false);
-  const state = useLive<{ server: ServerDetail }>(
-    // One nested read: the server with its addresses, snapshots, add-ons and pool.
-    'query($id: ID!) { server(id: $id) { id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt ips { ip version primary ptr } snapshots { id name status } addons { id type } pool { id label } powerActions { action available reason } } }',
-    ['server.', 'pool.'],
-    { id: props.id },
-    reload,
-  );
+  const state = useLive<{ server: ServerDetail }>(SERVER_QUERY, ['server.', 'pool.'], { id: props.id }, reload);
   const [message, setMessage] = useState('');
+  const s = state.data?.server;
+  const passing = !!s && (PASSING.includes(s.status) || s.snapshots.some((x) => x.status === 'creating'));
+  useEffect(() => {
+    if (!passing) return;
+    const timer = setInterval(() => setReload((n) => n + 1), PASSING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [passing]);
+
   const power = async (action: PowerAction) => {
     setMessage('');
     setBusy(true);
@@ -63,10 +56,10 @@ export function ServerPage(props: { id: string }) {
         <p class="error">{state.error}</p>
       </section>
     );
-  const s = state.data?.server;
   if (!s) return <p class="muted">Loading…</p>;
   const why = (action: PowerAction) =>
     busy ? 'A power change is under way.' : (s.powerActions.find((a) => a.action === action)?.reason ?? null);
+  const section: SectionProps = { server: s, reloadKey: reload, onChanged: () => setReload((n) => n + 1) };
   return (
     <div>
       <p>
@@ -83,11 +76,11 @@ export function ServerPage(props: { id: string }) {
           <dt>Id</dt>
           <dd class="mono">{s.id}</dd>
           <dt>Plan</dt>
-          <dd>
+          <dd data-testid="server-plan">
             {s.productId} — {s.vcpu} vCPU, {s.ramMb / 1024} GB RAM, {s.diskGb} GB disk
           </dd>
           <dt>System</dt>
-          <dd>
+          <dd data-testid="server-system">
             {s.os} / {s.osTemplate}
           </dd>
           <dt>Created</dt>
@@ -100,12 +93,8 @@ export function ServerPage(props: { id: string }) {
           </dd>
           <dt>Pool</dt>
           <dd>{s.pool ? s.pool.label : '—'}</dd>
-          <dt>Snapshots</dt>
-          <dd>{s.snapshots.map((x) => x.name).join(', ') || '—'}</dd>
-          <dt>Add-ons</dt>
-          <dd>{s.addons.map((x) => x.type).join(', ') || '—'}</dd>
           <dt>Addresses</dt>
-          <dd class="mono">{s.ips.map((i) => i.ip + (i.ptr ? ` (${i.ptr})` : '')).join(', ') || '—'}</dd>
+          <dd class="mono">{s.ips.map((i) => i.ip).join(', ') || '—'}</dd>
         </dl>
         <div class="actions">
           <button type="button" onClick={() => power('start')} {...disabledProps('Start', why('start'))}>
@@ -131,6 +120,15 @@ export function ServerPage(props: { id: string }) {
         </div>
         {message && <p class="error">{message}</p>}
       </section>
+      <Stats serverId={s.id} reloadKey={reload} />
+      <Snapshots {...section} />
+      <Addresses {...section} />
+      <div class="pair">
+        <Plan {...section} />
+        <Addons {...section} />
+      </div>
+      <Reinstall {...section} />
+      <Terminate {...section} />
     </div>
   );
 }

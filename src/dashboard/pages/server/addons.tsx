@@ -1,0 +1,170 @@
+import { useState } from 'preact/hooks';
+import { gql } from '../../api.ts';
+import { formatUtc, money } from '../../format.tsx';
+import { useLive } from '../../live-query.tsx';
+import { Link } from '../../router.tsx';
+import { DialogButton, type SectionProps, useRun, whyNot } from './shared.tsx';
+
+interface Addon {
+  id: string;
+  name: string;
+  type: string;
+  ipCount: number;
+  monthlyUsdCents: number;
+  proratedUsdCents: number;
+  active: boolean;
+  available: boolean;
+  ownedByType: boolean;
+  stockNote: string | null;
+}
+
+const ADDONS = `query($id: ID!) {
+  serverAddons(id: $id) { nodes { id name type ipCount monthlyUsdCents proratedUsdCents active available ownedByType stockNote } }
+  wallet { balanceUsdCents }
+}`;
+const ATTACH = `mutation($id: ID!, $addonId: String!) { serverAddonAttach(id: $id, addonId: $addonId) { name chargedUsdCents ips } }`;
+const DETACH = `mutation($id: ID!, $addonId: String!) { serverAddonDetach(id: $id, addonId: $addonId) { releasedIps } }`;
+
+/** Why an add-on cannot be attached now: the server's state (the API's rule), its stock, or one of its type attached. */
+function attachWhy(serverWhy: string | null, a: Addon): string | null {
+  if (serverWhy) return serverWhy;
+  if (!a.available) return a.stockNote ?? 'Out of stock.';
+  if (a.ownedByType) return 'An add-on of this type is attached: detach it first to change tier.';
+  return null;
+}
+
+/** Add-ons: those attached (detach, no refund) and those offered, attached after the prorated charge is shown. */
+export function Addons({ server: s, reloadKey, onChanged }: SectionProps) {
+  const state = useLive<{ serverAddons: { nodes: Addon[] }; wallet: { balanceUsdCents: number } }>(
+    ADDONS,
+    ['server.', 'wallet.'],
+    { id: s.id },
+    reloadKey,
+  );
+  const [done, setDone] = useState('');
+  const { busy, error, run } = useRun();
+  const serverWhy = whyNot(s, 'addonAttach');
+
+  const attach = async (a: Addon) => {
+    setDone('');
+    const r = await run(`attach-${a.id}`, () =>
+      gql<{ serverAddonAttach: { name: string; chargedUsdCents: number; ips: string[] } }>(ATTACH, {
+        id: s.id,
+        addonId: a.id,
+      }),
+    );
+    if (r) {
+      const { name, chargedUsdCents, ips } = r.serverAddonAttach;
+      setDone(
+        `${name} attached: ${money(chargedUsdCents)} charged from your wallet.${ips.length ? ` New addresses: ${ips.join(', ')}.` : ''}`,
+      );
+    }
+    onChanged();
+  };
+  const detach = async (a: Addon) => {
+    setDone('');
+    if (await run(`detach-${a.id}`, () => gql(DETACH, { id: s.id, addonId: a.id }))) setDone(`${a.name} detached.`);
+    onChanged();
+  };
+
+  const addons = state.data?.serverAddons.nodes ?? [];
+  const balance = state.data?.wallet.balanceUsdCents ?? 0;
+  return (
+    <section class="card" data-testid="addons">
+      <h2>Add-ons</h2>
+      {state.error ? (
+        <p class="muted">Not available: {state.error}</p>
+      ) : !state.data ? (
+        <p class="muted">Loading…</p>
+      ) : addons.length === 0 ? (
+        <p class="muted">No add-ons are offered for this server{s.pool ? ': it takes addresses from its pool' : ''}.</p>
+      ) : (
+        <>
+          <p class="small muted">
+            {addons.some((a) => a.active) ? 'Attached: ' : 'None attached yet. '}
+            {addons
+              .filter((a) => a.active)
+              .map((a) => a.name)
+              .join(', ')}
+          </p>
+          <table class="stack">
+            <thead>
+              <tr>
+                <th scope="col">Add-on</th>
+                <th scope="col" class="num">
+                  Per month
+                </th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {addons.map((a) => (
+                <tr key={a.id} data-testid={`addon-${a.id}`}>
+                  <td data-label="Add-on" class="wrap">
+                    {a.name}
+                  </td>
+                  <td data-label="Per month" class="num">
+                    {money(a.monthlyUsdCents)}
+                  </td>
+                  <td data-label="State">{a.active ? 'attached' : a.available ? 'offered' : 'out of stock'}</td>
+                  <td>
+                    <div class="row-actions">
+                      {a.active ? (
+                        <DialogButton
+                          id={`detach-${a.id}`}
+                          label="Detach"
+                          title={`Detach ${a.name} from ${s.label}?`}
+                          confirmLabel="Detach"
+                          danger
+                          busy={busy === `detach-${a.id}`}
+                          onConfirm={() => detach(a)}
+                        >
+                          <p>
+                            Nothing is refunded{a.ipCount ? '; its addresses stop routing to the server at once' : ''}.
+                            It is no longer billed from the next renewal.
+                          </p>
+                        </DialogButton>
+                      ) : (
+                        <DialogButton
+                          id={`attach-${a.id}`}
+                          label="Attach"
+                          title={`Attach ${a.name} to ${s.label}?`}
+                          confirmLabel={`Pay ${money(a.proratedUsdCents)} and attach`}
+                          busy={busy === `attach-${a.id}`}
+                          disabledReason={attachWhy(serverWhy, a)}
+                          confirmBlocked={a.proratedUsdCents > balance}
+                          onConfirm={() => attach(a)}
+                        >
+                          <div data-testid="attach-price">
+                            <p>
+                              <strong>{money(a.proratedUsdCents)} charged from your wallet now</strong>, prorated to the
+                              end of the billing cycle{s.renewsAt ? ` (${formatUtc(s.renewsAt)})` : ''}; then{' '}
+                              {money(a.monthlyUsdCents)} a month with the server.
+                            </p>
+                            <p>Wallet balance: {money(balance)}</p>
+                            {a.proratedUsdCents > balance && (
+                              <p class="error">
+                                The balance does not cover it. <Link href="/billing">Top up the wallet</Link>
+                              </p>
+                            )}
+                          </div>
+                        </DialogButton>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {error && <p class="error">{error.message}</p>}
+      <p role="status" class="ok">
+        {done}
+      </p>
+    </section>
+  );
+}

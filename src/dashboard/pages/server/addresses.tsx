@@ -1,0 +1,130 @@
+import { useState } from 'preact/hooks';
+import { gql } from '../../api.ts';
+import type { SectionProps, ServerDetail } from './shared.tsx';
+
+const SET = `mutation($id: ID!, $ip: String!, $hostname: String!) { serverPtrSet(id: $id, ip: $ip, hostname: $hostname) { ip ptr } }`;
+const CLEAR = `mutation($id: ID!, $ip: String!) { serverPtrDelete(id: $id, ip: $ip) { ip ptr } }`;
+
+type Ip = ServerDetail['ips'][number];
+
+const slug = (ip: string) => ip.replace(/\W/g, '-');
+
+/** One address with its PTR record, edited in place: Save sets it, Clear removes it; a refusal shows beside the input. */
+function AddressRow(props: { serverId: string; ip: Ip; onChanged(): void }) {
+  const { ip } = props;
+  const [value, setValue] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'save' | 'clear' | null>(null);
+  const [error, setError] = useState('');
+  const [done, setDone] = useState('');
+  const shown = value ?? ip.ptr ?? '';
+  const errorId = `ptr-error-${slug(ip.ip)}`;
+  const hintId = `ptr-hint-${slug(ip.ip)}`;
+  const notHosted = ip.zoneHosted
+    ? null
+    : 'The reverse zone of this address is not hosted here: its PTR cannot be managed.';
+
+  const send = async (kind: 'save' | 'clear') => {
+    setBusy(kind);
+    setError('');
+    setDone('');
+    try {
+      if (kind === 'save') await gql(SET, { id: props.serverId, ip: ip.ip, hostname: shown.trim() });
+      else await gql(CLEAR, { id: props.serverId, ip: ip.ip });
+      setValue(null);
+      setDone(kind === 'save' ? 'Saved.' : 'Cleared.');
+      props.onChanged();
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <tr data-testid={`ip-${ip.ip}`}>
+      <td data-label="Address" class="mono">
+        <span>
+          {ip.ip}
+          {ip.primary && <span class="small muted"> (primary)</span>}
+        </span>
+      </td>
+      <td data-label="PTR">
+        <div>
+          <form
+            class="ptr"
+            aria-busy={busy !== null}
+            onSubmit={(e) => {
+              e.preventDefault();
+              void send('save');
+            }}
+            noValidate
+          >
+            <input
+              value={shown}
+              aria-label={`Reverse DNS of ${ip.ip}`}
+              placeholder="mail.example.com"
+              autoComplete="off"
+              disabled={!!notHosted}
+              onInput={(e) => {
+                setValue(e.currentTarget.value);
+                setDone('');
+              }}
+              aria-invalid={error ? 'true' : undefined}
+              aria-describedby={[error ? errorId : '', notHosted ? hintId : ''].filter(Boolean).join(' ') || undefined}
+            />
+            <button type="submit" class="secondary" disabled={busy !== null || !!notHosted || !shown.trim()}>
+              {busy === 'save' ? 'Saving…' : 'Save'}
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              disabled={busy !== null || !!notHosted || !ip.ptr}
+              onClick={() => send('clear')}
+            >
+              {busy === 'clear' ? 'Clearing…' : 'Clear'}
+            </button>
+          </form>
+          {notHosted && (
+            <span id={hintId} class="small muted">
+              {notHosted}
+            </span>
+          )}
+          {error && (
+            <span id={errorId} class="error field-error">
+              {error}
+            </span>
+          )}
+          <span role="status" class="ok small">
+            {done}
+          </span>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** The server's addresses and their reverse DNS (PTR) records. */
+export function Addresses({ server: s, onChanged }: SectionProps) {
+  return (
+    <section class="card" data-testid="addresses">
+      <h2>Addresses and reverse DNS</h2>
+      {s.ips.length === 0 ? (
+        <p class="muted">No addresses yet: they are assigned when the server is provisioned.</p>
+      ) : (
+        <table class="stack">
+          <thead>
+            <tr>
+              <th scope="col">Address</th>
+              <th scope="col">Reverse DNS (PTR)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.ips.map((ip) => (
+              <AddressRow key={ip.ip} serverId={s.id} ip={ip} onChanged={onChanged} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,148 @@
+import type { ComponentChildren } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+
+/** The server as its page reads it (SERVER_QUERY). */
+export interface ServerDetail {
+  id: string;
+  label: string;
+  status: string;
+  productId: string;
+  os: string;
+  osTemplate: string;
+  vcpu: number;
+  ramMb: number;
+  diskGb: number;
+  createdAt: string;
+  renewsAt: string | null;
+  ips: { ip: string; version: number; primary: boolean; ptr: string | null; zoneHosted: boolean }[];
+  snapshots: Snapshot[];
+  pool: { id: string; label: string } | null;
+  /** Each power action and whether the server takes it now, by the API's own rule (why not, if not). */
+  powerActions: ActionState<PowerAction>[];
+  /** The same for its other actions (Server.actions). */
+  actions: ActionState<ServerAction>[];
+}
+
+export interface Snapshot {
+  id: string;
+  name: string;
+  status: string;
+  sizeGb: number;
+  createdAt: string;
+}
+
+export type PowerAction = 'start' | 'stop' | 'reboot';
+export type ServerAction = 'snapshot' | 'revert' | 'reinstall' | 'changePlan' | 'addonAttach' | 'terminate';
+interface ActionState<A> {
+  action: A;
+  available: boolean;
+  reason: string | null;
+}
+
+export const SERVER_QUERY = `query($id: ID!) { server(id: $id) {
+  id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt
+  ips { ip version primary ptr zoneHosted }
+  snapshots { id name status sizeGb createdAt }
+  pool { id label }
+  powerActions { action available reason }
+  actions { action available reason }
+} }`;
+
+/** Why the server does not take `action` now, by the API's rule; null when it does. */
+export const whyNot = (s: ServerDetail, action: ServerAction) =>
+  s.actions.find((a) => a.action === action)?.reason ?? null;
+
+/** What every section of the server page gets: the server, and a way to have the page read it again. */
+export interface SectionProps {
+  server: ServerDetail;
+  /** Bumped whenever the page reads the server again: sections with reads of their own follow it. */
+  reloadKey: number;
+  onChanged(): void;
+}
+
+/**
+ * A button that opens a modal dialog to confirm an action, with whatever the dialog must show
+ * (a price, a choice, a name to type). Like ConfirmButton (confirm.tsx), but `id` keeps the
+ * reason and dialog ids unique when many rows have the same button.
+ */
+export function DialogButton(props: {
+  id: string;
+  label: string;
+  /** The dialog's heading, which names it. */
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  onConfirm(): unknown;
+  danger?: boolean;
+  /** Why the action is not possible now: the button is disabled and says so. */
+  disabledReason?: string | null;
+  /** Why the dialog's confirm button is not enabled yet (a name not typed, say). */
+  confirmBlocked?: boolean;
+  busy?: boolean;
+  onOpen?(): void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const reasonId = `why-${props.id}`;
+  const titleId = `dialog-${props.id}`;
+  const reason = props.busy ? 'Under way.' : props.disabledReason;
+  return (
+    <>
+      <button
+        type="button"
+        class={props.danger ? 'danger' : 'secondary'}
+        aria-busy={props.busy || undefined}
+        onClick={() => {
+          props.onOpen?.();
+          dialog.current?.showModal();
+        }}
+        {...(reason ? { disabled: true, title: reason, 'aria-describedby': reasonId } : {})}
+      >
+        {props.busy ? `${props.label}…` : props.label}
+      </button>
+      {reason && (
+        <span id={reasonId} class="visually-hidden">
+          {reason}
+        </span>
+      )}
+      <dialog ref={dialog} class="confirm" aria-labelledby={titleId}>
+        <h2 id={titleId}>{props.title}</h2>
+        {props.children}
+        <div class="actions">
+          <button type="button" class="secondary" autofocus onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            class={props.danger ? 'danger solid' : undefined}
+            disabled={props.confirmBlocked}
+            onClick={() => {
+              dialog.current?.close();
+              void props.onConfirm();
+            }}
+          >
+            {props.confirmLabel}
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+/** A mutation run from a section: busy while it runs, its refusal kept for the section to show. */
+export function useRun() {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<{ key: string; message: string; field?: string } | null>(null);
+  const run = async <T,>(key: string, call: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(key);
+    setError(null);
+    try {
+      return await call();
+    } catch (err) {
+      setError({ key, message: (err as Error).message, field: (err as { field?: string }).field });
+      return undefined;
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { busy, error, run, clearError: () => setError(null) };
+}
