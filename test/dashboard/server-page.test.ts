@@ -95,7 +95,15 @@ describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
     const { page } = browser;
     const section = page.getByTestId('snapshots');
     await section.getByText('No snapshots yet.').waitFor();
-    await section.getByLabel('Snapshot name').fill('before-upgrade');
+    // A snapshot needs a name: the API's refusal shows beside the field.
+    const name = section.getByLabel('Snapshot name');
+    await section.getByRole('button', { name: 'Take snapshot' }).click();
+    const nameError = section.locator('#snapshot-name-error');
+    await nameError.waitFor({ timeout: 10_000 });
+    await expect(nameError.textContent()).resolves.toMatch(/name/);
+    await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(name.getAttribute('aria-describedby')).resolves.toBe('snapshot-name-error');
+    await name.fill('before-upgrade');
     await section.getByRole('button', { name: 'Take snapshot' }).click();
     const row = section.getByTestId('snapshot-before-upgrade');
     await row.getByText('available', { exact: true }).waitFor({ timeout: 10_000 });
@@ -121,6 +129,16 @@ describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
     const take = section.getByRole('button', { name: 'Take snapshot' });
     await expect(take.isDisabled()).resolves.toBe(true);
     await expect(take.getAttribute('title')).resolves.toMatch(/being restored from a snapshot/);
+    // So is every other action the API refuses meanwhile; terminating stays possible.
+    for (const button of [
+      page.getByTestId('reinstall').getByRole('button', { name: 'Reinstall' }),
+      page.getByTestId('addon-addon-ipv4-1').getByRole('button', { name: 'Attach' }),
+      row.getByRole('button', { name: 'Revert' }),
+    ]) {
+      await expect(button.isDisabled()).resolves.toBe(true);
+      await expect(button.getAttribute('title')).resolves.toMatch(/being restored from a snapshot/);
+    }
+    await expect(page.getByRole('button', { name: 'Terminate server' }).isDisabled()).resolves.toBe(false);
     await screenshot(page, 'server-page-restoring');
     // The restore finishes upstream (no event for that): the page sees it by itself.
     await advance(app, 120);

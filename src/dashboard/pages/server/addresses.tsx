@@ -23,7 +23,14 @@ function AddressRow(props: { serverId: string; ip: Ip; onChanged(): void }) {
     ? null
     : 'The reverse zone of this address is not hosted here: its PTR cannot be managed.';
 
+  const clearWhyId = `ptr-clear-why-${slug(ip.ip)}`;
+  const clearWhy = !ip.ptr && !notHosted ? 'No PTR record is set.' : null;
+
   const send = async (kind: 'save' | 'clear') => {
+    if (kind === 'save' && !shown.trim()) {
+      setError('Type a host name such as mail.example.com, or Clear to remove the record.');
+      return;
+    }
     setBusy(kind);
     setError('');
     setDone('');
@@ -72,17 +79,24 @@ function AddressRow(props: { serverId: string; ip: Ip; onChanged(): void }) {
               aria-invalid={error ? 'true' : undefined}
               aria-describedby={[error ? errorId : '', notHosted ? hintId : ''].filter(Boolean).join(' ') || undefined}
             />
-            <button type="submit" class="secondary" disabled={busy !== null || !!notHosted || !shown.trim()}>
+            <button type="submit" class="secondary" disabled={busy !== null || !!notHosted}>
               {busy === 'save' ? 'Saving…' : 'Save'}
             </button>
             <button
               type="button"
               class="secondary"
               disabled={busy !== null || !!notHosted || !ip.ptr}
+              title={clearWhy ?? undefined}
+              aria-describedby={clearWhy ? clearWhyId : undefined}
               onClick={() => send('clear')}
             >
               {busy === 'clear' ? 'Clearing…' : 'Clear'}
             </button>
+            {clearWhy && (
+              <span id={clearWhyId} class="visually-hidden">
+                {clearWhy}
+              </span>
+            )}
           </form>
           {notHosted && (
             <span id={hintId} class="small muted">

@@ -150,7 +150,7 @@ export function Terminate({ server: s }: SectionProps) {
             <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
               Cancel
             </button>
-            <button type="submit" class="danger solid" disabled={!matches || busy}>
+            <button type="submit" class="danger solid" disabled={!matches || busy} aria-describedby="terminate-hint">
               {busy ? 'Terminating…' : `Terminate ${s.label}`}
             </button>
           </div>
