@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../confirm.tsx';
 import { StatusBadge, When } from '../format.tsx';
@@ -8,29 +8,35 @@ import { Addresses } from './server/addresses.tsx';
 import { Addons } from './server/addons.tsx';
 import { Reinstall, Terminate } from './server/danger.tsx';
 import { Plan } from './server/plan.tsx';
-import { SERVER_QUERY, type PowerAction, type SectionProps, type ServerDetail } from './server/shared.tsx';
+import { PAGE_QUERY, type PageData, type PowerAction, type SectionProps } from './server/shared.tsx';
 import { Snapshots } from './server/snapshots.tsx';
 import { Stats } from './server/stats.tsx';
 
 /**
  * States a job moves the server out of by itself. Some of those moves (a reboot or a restore
- * settling) fire no event, so the page reads the server again every few seconds meanwhile.
+ * settling) fire no event, so the page reads the server again meanwhile: the server alone, and
+ * seldom enough to stay well inside the credential's rate limit (120 requests a minute).
  */
 const PASSING = ['provisioning', 'rebooting', 'restoring', 'reinstalling'];
-const PASSING_POLL_MS = 3_000;
+const PASSING_POLL_MS = 5_000;
+/** The API samples usage once a minute: reading twice as often catches every sample. */
+const STATS_POLL_MS = 30_000;
 
 /** A server's page (also where its SSO link lands): facts, power, usage, snapshots, addresses, plan, add-ons, reinstall, terminate. */
 export function ServerPage(props: { id: string }) {
   // Bumped after a change made here so the page reads the new state even before its live event arrives.
   const [reload, setReload] = useState(0);
   const [busy, setBusy] = useState(false);
-  const state = useLive<{ server: ServerDetail }>(SERVER_QUERY, ['server.', 'pool.'], { id: props.id }, reload);
+  const state = useLive<PageData>(PAGE_QUERY, ['server.', 'pool.'], { id: props.id }, reload);
   const [message, setMessage] = useState('');
-  const s = state.data?.server;
+  // A failed re-read (the connection dropped, say) keeps the page as last read, with a note.
+  const lastRead = useRef<PageData | undefined>(undefined);
+  if (state.data) lastRead.current = state.data.server.id === props.id ? state.data : undefined;
+  const data = state.data ?? (lastRead.current?.server.id === props.id ? lastRead.current : undefined);
+  const s = data?.server;
   const passing = !!s && (PASSING.includes(s.status) || s.snapshots.some((x) => x.status === 'creating'));
   useEffect(() => {
-    if (!passing) return;
-    const timer = setInterval(() => setReload((n) => n + 1), PASSING_POLL_MS);
+    const timer = setInterval(() => setReload((n) => n + 1), passing ? PASSING_POLL_MS : STATS_POLL_MS);
     return () => clearInterval(timer);
   }, [passing]);
 
@@ -49,17 +55,18 @@ export function ServerPage(props: { id: string }) {
       setReload((n) => n + 1);
     }
   };
-  if (state.error)
+  if (state.error && !data)
     return (
       <section class="card">
         <h1>Server</h1>
         <p class="error">{state.error}</p>
       </section>
     );
-  if (!s) return <p class="muted">Loading…</p>;
+  if (!s || !data) return <p class="muted">Loading…</p>;
   const why = (action: PowerAction) =>
     busy ? 'A power change is under way.' : (s.powerActions.find((a) => a.action === action)?.reason ?? null);
-  const section: SectionProps = { server: s, reloadKey: reload, onChanged: () => setReload((n) => n + 1) };
+  const reread = () => setReload((n) => n + 1);
+  const section: SectionProps = { server: s, onChanged: reread };
   return (
     <div>
       <p>
@@ -119,15 +126,16 @@ export function ServerPage(props: { id: string }) {
           />
         </div>
         {message && <p class="error">{message}</p>}
+        {state.error && <p class="error">Could not read the server again: {state.error}</p>}
       </section>
-      <Stats serverId={s.id} reloadKey={reload} />
+      <Stats serverId={s.id} sample={data.serverStats} onRefresh={reread} />
       <Snapshots {...section} />
       <Addresses {...section} />
       <div class="pair">
         <Plan {...section} />
-        <Addons {...section} />
+        <Addons {...section} addons={data.serverAddons.nodes} />
       </div>
-      <Reinstall {...section} />
+      <Reinstall {...section} templates={data.serverCatalogue.osTemplates} />
       <Terminate {...section} />
     </div>
   );

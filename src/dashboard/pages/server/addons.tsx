@@ -1,27 +1,10 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { formatUtc, money } from '../../format.tsx';
-import { useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
-import { DialogButton, type SectionProps, useRun, whyNot } from './shared.tsx';
+import { type Addon, DialogButton, type SectionProps, useRun, whyNot } from './shared.tsx';
 
-interface Addon {
-  id: string;
-  name: string;
-  type: string;
-  ipCount: number;
-  monthlyUsdCents: number;
-  proratedUsdCents: number;
-  active: boolean;
-  available: boolean;
-  ownedByType: boolean;
-  stockNote: string | null;
-}
-
-const ADDONS = `query($id: ID!) {
-  serverAddons(id: $id) { nodes { id name type ipCount monthlyUsdCents proratedUsdCents active available ownedByType stockNote } }
-  wallet { balanceUsdCents }
-}`;
+const WALLET = '{ wallet { balanceUsdCents } }';
 const ATTACH = `mutation($id: ID!, $addonId: String!) { serverAddonAttach(id: $id, addonId: $addonId) { name chargedUsdCents ips } }`;
 const DETACH = `mutation($id: ID!, $addonId: String!) { serverAddonDetach(id: $id, addonId: $addonId) { releasedIps } }`;
 
@@ -34,13 +17,16 @@ function attachWhy(serverWhy: string | null, a: Addon): string | null {
 }
 
 /** Add-ons: those attached (detach, no refund) and those offered, attached after the prorated charge is shown. */
-export function Addons({ server: s, reloadKey, onChanged }: SectionProps) {
-  const state = useLive<{ serverAddons: { nodes: Addon[] }; wallet: { balanceUsdCents: number } }>(
-    ADDONS,
-    ['server.', 'wallet.'],
-    { id: s.id },
-    reloadKey,
-  );
+export function Addons({ server: s, addons, onChanged }: SectionProps & { addons: Addon[] }) {
+  // Read when a dialog opens, so the balance beside the charge is current (null: not readable with this session's scopes).
+  const [balance, setBalance] = useState<number | null>(null);
+  const readBalance = () => {
+    setBalance(null);
+    gql<{ wallet: { balanceUsdCents: number } }>(WALLET).then(
+      (d) => setBalance(d.wallet.balanceUsdCents),
+      () => setBalance(null),
+    );
+  };
   const [done, setDone] = useState('');
   const { busy, error, run } = useRun();
   const serverWhy = whyNot(s, 'addonAttach');
@@ -67,16 +53,11 @@ export function Addons({ server: s, reloadKey, onChanged }: SectionProps) {
     onChanged();
   };
 
-  const addons = state.data?.serverAddons.nodes ?? [];
-  const balance = state.data?.wallet.balanceUsdCents ?? 0;
+  const short = (a: Addon) => balance !== null && a.proratedUsdCents > balance;
   return (
     <section class="card" data-testid="addons">
       <h2>Add-ons</h2>
-      {state.error ? (
-        <p class="muted">Not available: {state.error}</p>
-      ) : !state.data ? (
-        <p class="muted">Loading…</p>
-      ) : addons.length === 0 ? (
+      {addons.length === 0 ? (
         <p class="muted">No add-ons are offered for this server{s.pool ? ': it takes addresses from its pool' : ''}.</p>
       ) : (
         <>
@@ -135,7 +116,8 @@ export function Addons({ server: s, reloadKey, onChanged }: SectionProps) {
                           confirmLabel={`Pay ${money(a.proratedUsdCents)} and attach`}
                           busy={busy === `attach-${a.id}`}
                           disabledReason={attachWhy(serverWhy, a)}
-                          confirmBlocked={a.proratedUsdCents > balance}
+                          confirmBlocked={short(a)}
+                          onOpen={readBalance}
                           onConfirm={() => attach(a)}
                         >
                           <div data-testid="attach-price">
@@ -144,8 +126,8 @@ export function Addons({ server: s, reloadKey, onChanged }: SectionProps) {
                               end of the billing cycle{s.renewsAt ? ` (${formatUtc(s.renewsAt)})` : ''}; then{' '}
                               {money(a.monthlyUsdCents)} a month with the server.
                             </p>
-                            <p>Wallet balance: {money(balance)}</p>
-                            {a.proratedUsdCents > balance && (
+                            {balance !== null && <p>Wallet balance: {money(balance)}</p>}
+                            {short(a) && (
                               <p class="error">
                                 The balance does not cover it. <Link href="/billing">Top up the wallet</Link>
                               </p>

@@ -1,26 +1,16 @@
 import { useRef, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
-import { useLive } from '../../live-query.tsx';
 import { navigate } from '../../router.tsx';
-import { DialogButton, type SectionProps, useRun, whyNot } from './shared.tsx';
+import { DialogButton, type OsTemplate, type SectionProps, useRun, whyNot } from './shared.tsx';
 
-interface OsTemplate {
-  id: string;
-  os: string;
-  name: string;
-}
-
-const TEMPLATES = '{ serverCatalogue { osTemplates { id os name } } }';
 const REINSTALL = `mutation($id: ID!, $osTemplate: String!) { serverReinstall(id: $id, osTemplate: $osTemplate) { id status } }`;
 const TERMINATE = 'mutation($id: ID!) { serverTerminate(id: $id) { id status } }';
 
 /** Reinstall: wipe the disk and rebuild from a template of the catalogue, confirmed (all data goes). */
-export function Reinstall({ server: s, onChanged }: SectionProps) {
-  const state = useLive<{ serverCatalogue: { osTemplates: OsTemplate[] } }>(TEMPLATES, []);
+export function Reinstall({ server: s, templates, onChanged }: SectionProps & { templates: OsTemplate[] }) {
   const [template, setTemplate] = useState('');
   const [done, setDone] = useState('');
   const { busy, error, run } = useRun();
-  const templates = state.data?.serverCatalogue.osTemplates ?? [];
   const chosen = templates.find((t) => t.id === (template || s.osTemplate)) ?? templates[0];
   const why = whyNot(s, 'reinstall');
 
@@ -35,7 +25,6 @@ export function Reinstall({ server: s, onChanged }: SectionProps) {
   return (
     <section class="card" data-testid="reinstall">
       <h2>Reinstall</h2>
-      {state.error && <p class="error">{state.error}</p>}
       <label>
         Operating system
         <select
@@ -70,7 +59,7 @@ export function Reinstall({ server: s, onChanged }: SectionProps) {
           confirmLabel="Wipe and reinstall"
           danger
           busy={busy === 'reinstall'}
-          disabledReason={why ?? (chosen ? null : 'Loading the systems offered…')}
+          disabledReason={why ?? (chosen ? null : 'No system is offered.')}
           onConfirm={reinstall}
         >
           <p>

@@ -22,9 +22,28 @@ const specs = (p: PlanOption) => `${p.vcpu} vCPU · ${p.ramMb / 1024} GB RAM · 
 /** "+$6.00" or "−$6.00" a month. */
 const difference = (cents: number) => (cents < 0 ? `−${money(-cents)}` : `+${money(cents)}`);
 
+/** The plan: a server inside a pool has none of its own (the API's reason); a standalone one may switch. */
+export function Plan(props: SectionProps) {
+  const { server: s } = props;
+  if (s.pool)
+    return (
+      <section class="card" data-testid="plan">
+        <h2>Plan</h2>
+        <p class="muted">{whyNot(s, 'changePlan')}</p>
+      </section>
+    );
+  return <PlanOptions {...props} />;
+}
+
 /** The plan options (same family and disk) with their prices, and the switch, confirmed with the price difference. */
-export function Plan({ server: s, reloadKey, onChanged }: SectionProps) {
-  const state = useLive<{ serverPlanOptions: { nodes: PlanOption[] } }>(OPTIONS, ['server.'], { id: s.id }, reloadKey);
+function PlanOptions({ server: s, onChanged }: SectionProps) {
+  const [reload, setReload] = useState(0);
+  const state = useLive<{ serverPlanOptions: { nodes: PlanOption[] } }>(
+    OPTIONS,
+    ['server.resized'],
+    { id: s.id },
+    reload,
+  );
   const [chosen, setChosen] = useState('');
   const [done, setDone] = useState('');
   const { busy, error, run } = useRun();
@@ -40,6 +59,7 @@ export function Plan({ server: s, reloadKey, onChanged }: SectionProps) {
       setDone(`Changing to ${target.name}: the server reboots, about a minute.`);
       setChosen('');
     }
+    setReload((n) => n + 1);
     onChanged();
   };
 

@@ -39,14 +39,68 @@ interface ActionState<A> {
   reason: string | null;
 }
 
-export const SERVER_QUERY = `query($id: ID!) { server(id: $id) {
-  id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt
-  ips { ip version primary ptr zoneHosted }
-  snapshots { id name status sizeGb createdAt }
-  pool { id label }
-  powerActions { action available reason }
-  actions { action available reason }
-} }`;
+/** A usage sample of the server (serverStats). */
+export interface Sample {
+  sampledAt: string;
+  status: string;
+  cpu: { percent: number };
+  memory: { usedMb: number; totalMb: number };
+  network: { rxBytesPerSecond: number; txBytesPerSecond: number };
+  disk: { usedGb: number; totalGb: number; readBytesPerSecond: number; writeBytesPerSecond: number };
+}
+
+/** An add-on the server's plan offers (serverAddons). */
+export interface Addon {
+  id: string;
+  name: string;
+  type: string;
+  ipCount: number;
+  monthlyUsdCents: number;
+  proratedUsdCents: number;
+  active: boolean;
+  available: boolean;
+  ownedByType: boolean;
+  stockNote: string | null;
+}
+
+export interface OsTemplate {
+  id: string;
+  os: string;
+  name: string;
+}
+
+/** Everything the page shows but the plan options (a pool server has none: that read is refused). */
+export interface PageData {
+  server: ServerDetail;
+  serverStats: Sample;
+  serverAddons: { nodes: Addon[] };
+  serverCatalogue: { osTemplates: OsTemplate[] };
+}
+
+/**
+ * The page's one read, made again on every server event and while a job runs: one request, as
+ * every request counts against the credential's rate limit (120 a minute). Only `servers:read`
+ * fields, so a session opened from a server's SSO link can read it.
+ */
+export const PAGE_QUERY = `query($id: ID!) {
+  server(id: $id) {
+    id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt
+    ips { ip version primary ptr zoneHosted }
+    snapshots { id name status sizeGb createdAt }
+    pool { id label }
+    powerActions { action available reason }
+    actions { action available reason }
+  }
+  serverStats(id: $id) {
+    sampledAt status cpu { percent } memory { usedMb totalMb }
+    network { rxBytesPerSecond txBytesPerSecond }
+    disk { usedGb totalGb readBytesPerSecond writeBytesPerSecond }
+  }
+  serverAddons(id: $id) {
+    nodes { id name type ipCount monthlyUsdCents proratedUsdCents active available ownedByType stockNote }
+  }
+  serverCatalogue { osTemplates { id os name } }
+}`;
 
 /** Why the server does not take `action` now, by the API's rule; null when it does. */
 export const whyNot = (s: ServerDetail, action: ServerAction) =>
@@ -55,8 +109,6 @@ export const whyNot = (s: ServerDetail, action: ServerAction) =>
 /** What every section of the server page gets: the server, and a way to have the page read it again. */
 export interface SectionProps {
   server: ServerDetail;
-  /** Bumped whenever the page reads the server again: sections with reads of their own follow it. */
-  reloadKey: number;
   onChanged(): void;
 }
 

@@ -1,25 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { gql } from '../../api.ts';
 import { When } from '../../format.tsx';
 import { LineChart } from './chart.tsx';
+import type { Sample } from './shared.tsx';
 
-interface Sample {
-  sampledAt: string;
-  status: string;
-  cpu: { percent: number };
-  memory: { usedMb: number; totalMb: number };
-  network: { rxBytesPerSecond: number; txBytesPerSecond: number };
-  disk: { usedGb: number; totalGb: number; readBytesPerSecond: number; writeBytesPerSecond: number };
-}
-
-const STATS_QUERY = `query($id: ID!) { serverStats(id: $id) {
-  sampledAt status cpu { percent } memory { usedMb totalMb }
-  network { rxBytesPerSecond txBytesPerSecond }
-  disk { usedGb totalGb readBytesPerSecond writeBytesPerSecond }
-} }`;
-
-/** The API samples once a minute: reading more often finds the same sample. */
-const POLL_MS = 30_000;
 /** An hour of samples per server. */
 const KEEP = 60;
 
@@ -47,47 +30,32 @@ function rate(v: number): string {
   return `${Math.round(v)} B/s`;
 }
 
-/** CPU, memory, network and disk over the samples read so far, refreshed every half minute and on demand. */
-export function Stats(props: { serverId: string; reloadKey: number }) {
-  const [samples, setSamples] = useState<Sample[]>(() => kept.get(props.serverId) ?? []);
-  const [error, setError] = useState('');
-  const [loading, setLoading] = useState(false);
-  const [asked, setAsked] = useState(0);
-
+/** CPU, memory, network and disk over the samples the page has read (it reads one with the server). */
+export function Stats(props: { serverId: string; sample: Sample; onRefresh(): void }) {
+  const [samples, setSamples] = useState<Sample[]>(() => keep(props.serverId, props.sample));
+  // Set by Refresh, cleared when the page's next read brings a sample (a new object, even if the same minute's).
+  const [refreshing, setRefreshing] = useState(false);
   useEffect(() => {
-    let alive = true;
-    const read = () => {
-      setLoading(true);
-      gql<{ serverStats: Sample }>(STATS_QUERY, { id: props.serverId }).then(
-        (d) => {
-          if (!alive) return;
-          setSamples(keep(props.serverId, d.serverStats));
-          setError('');
-          setLoading(false);
-        },
-        (err: Error) => {
-          if (!alive) return;
-          setError(err.message);
-          setLoading(false);
-        },
-      );
-    };
-    read();
-    const timer = setInterval(read, POLL_MS);
-    return () => {
-      alive = false;
-      clearInterval(timer);
-    };
-  }, [props.serverId, props.reloadKey, asked]);
+    setSamples(keep(props.serverId, props.sample));
+    setRefreshing(false);
+  }, [props.serverId, props.sample]);
 
   const times = samples.map((s) => s.sampledAt);
   const latest = samples[samples.length - 1];
   return (
-    <section class="card" data-testid="stats" aria-busy={loading}>
+    <section class="card" data-testid="stats" aria-busy={refreshing}>
       <div class="section-head">
         <h2>Usage</h2>
-        <button type="button" class="secondary" onClick={() => setAsked((n) => n + 1)} disabled={loading}>
-          {loading ? 'Refreshing…' : 'Refresh'}
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            setRefreshing(true);
+            props.onRefresh();
+          }}
+          disabled={refreshing}
+        >
+          {refreshing ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
       <p class="small muted">
@@ -99,9 +67,8 @@ export function Stats(props: { serverId: string; reloadKey: number }) {
           </>
         )}
       </p>
-      {error && <p class="error">{error}</p>}
       {!latest ? (
-        !error && <p class="muted">Loading…</p>
+        <p class="muted">No sample yet.</p>
       ) : (
         <div class="charts">
           <LineChart
