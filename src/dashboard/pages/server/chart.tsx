@@ -6,9 +6,9 @@ export interface Series {
   values: number[];
 }
 
-const W = 320;
-const H = 150;
-const PAD = { left: 66, right: 10, top: 10, bottom: 34 };
+const W = 400;
+const H = 170;
+const PAD = { left: 74, right: 10, top: 10, bottom: 34 };
 /** The classes that colour the first and second line (style.css: .chart .line-0, .line-1). */
 const LINE_CLASSES = ['line-0', 'line-1'];
 
@@ -68,7 +68,7 @@ export function LineChart(props: {
         <text class="axis-title" x={PAD.left + plotW / 2} y={H - 4} text-anchor="middle">
           Time (UTC)
         </text>
-        <text class="axis-title" transform={`translate(10 ${PAD.top + plotH / 2}) rotate(-90)`} text-anchor="middle">
+        <text class="axis-title" transform={`translate(12 ${PAD.top + plotH / 2}) rotate(-90)`} text-anchor="middle">
           {props.yTitle}
         </text>
         {series.map((s, n) => (
