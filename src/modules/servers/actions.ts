@@ -7,9 +7,9 @@ import { inoperable, SERVER_BUSY } from './server-row.ts';
 // reads the same functions, so a console offers exactly what the API accepts.
 
 export const SERVER_ACTIONS = ['snapshot', 'revert', 'reinstall', 'changePlan', 'addonAttach', 'terminate'] as const;
-export type ServerAction = (typeof SERVER_ACTIONS)[number];
+type ServerAction = (typeof SERVER_ACTIONS)[number];
 
-export const SNAPSHOTS_PER_SERVER = 10;
+const SNAPSHOTS_PER_SERVER = 10;
 
 export const POOL_SERVER_HAS_NO_PLAN = refusal(409, 'A server inside a capacity pool has no plan of its own');
 
@@ -24,7 +24,7 @@ const WHAT: Record<ServerAction, string> = {
 };
 
 /** The facts a rule reads besides the server row. */
-export interface ServerActionFacts {
+interface ServerActionFacts {
   /** Snapshots the server keeps now. */
   snapshotCount: number;
 }

@@ -1,7 +1,7 @@
 import { formatUtc } from '../../format.tsx';
 
 /** One line of a chart: its name (legend, table header) and one value per sample. */
-export interface Series {
+interface Series {
   name: string;
   values: number[];
 }

@@ -23,7 +23,7 @@ export interface ServerDetail {
   actions: ActionState<ServerAction>[];
 }
 
-export interface Snapshot {
+interface Snapshot {
   id: string;
   name: string;
   status: string;
@@ -32,7 +32,7 @@ export interface Snapshot {
 }
 
 export type PowerAction = 'start' | 'stop' | 'reboot';
-export type ServerAction = 'snapshot' | 'revert' | 'reinstall' | 'changePlan' | 'addonAttach' | 'terminate';
+type ServerAction = 'snapshot' | 'revert' | 'reinstall' | 'changePlan' | 'addonAttach' | 'terminate';
 interface ActionState<A> {
   action: A;
   available: boolean;
