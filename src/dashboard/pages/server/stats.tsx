@@ -3,6 +3,8 @@ import { When } from '../../format.tsx';
 import { LineChart } from './chart.tsx';
 import type { Sample } from './shared.tsx';
 
+/** How long Refresh waits for the page's read before it is offered again. */
+const REFRESH_GIVE_UP_MS = 10_000;
 /** An hour of samples per server. */
 const KEEP = 60;
 
@@ -52,6 +54,8 @@ export function Stats(props: { serverId: string; sample: Sample; onRefresh(): vo
           onClick={() => {
             setRefreshing(true);
             props.onRefresh();
+            // A failed read brings no sample: the button comes back anyway (the page says why).
+            setTimeout(() => setRefreshing(false), REFRESH_GIVE_UP_MS);
           }}
           disabled={refreshing}
         >
