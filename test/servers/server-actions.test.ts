@@ -76,6 +76,30 @@ describe('Server.actions', () => {
   });
 });
 
+describe('Server.actions and the credential', () => {
+  it('a key without servers:destroy: revert, reinstall and terminate refused with the 403 each mutation answers', async () => {
+    const id = await runningServer(app, c);
+    const minted = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, {
+      scopes: ['servers:read', 'servers:write'],
+    });
+    const writer = minted.body.key as string;
+    const res = await gql(app, 'query($id: ID!) { server(id: $id) { actions { action available reason } } }', {
+      key: writer,
+      variables: { id },
+    });
+    expect(res.body.errors).toBeUndefined();
+    const states: Record<string, State> = Object.fromEntries(
+      res.body.data.server.actions.map((a: State) => [a.action, a]),
+    );
+    const terminate = await app.call('DELETE', `/v1/servers/${id}`, { key: writer });
+    expect(terminate.status, terminate.text).toBe(403);
+    for (const action of ['revert', 'reinstall', 'terminate'])
+      expect(states[action]).toEqual({ action, available: false, reason: terminate.body.message });
+    expect(terminate.body.message).toMatch(/servers:destroy/);
+    for (const action of ['snapshot', 'changePlan', 'addonAttach']) expect(states[action].available).toBe(true);
+  });
+});
+
 describe('serverActionRule', () => {
   it('refuses plan changes and add-ons to a server inside a pool, whatever its state', () => {
     const inPool = { status: 'running', poolId: 'pool_1' };

@@ -9,6 +9,16 @@ import { inoperable, SERVER_BUSY } from './server-row.ts';
 export const SERVER_ACTIONS = ['snapshot', 'revert', 'reinstall', 'changePlan', 'addonAttach', 'terminate'] as const;
 type ServerAction = (typeof SERVER_ACTIONS)[number];
 
+/** The mutation that runs each action: its declared scope is the first thing it asks of the caller. */
+export const ACTION_MUTATIONS: Record<ServerAction, string> = {
+  snapshot: 'serverSnapshotCreate',
+  revert: 'serverSnapshotRevert',
+  reinstall: 'serverReinstall',
+  changePlan: 'serverChangePlan',
+  addonAttach: 'serverAddonAttach',
+  terminate: 'serverTerminate',
+};
+
 const SNAPSHOTS_PER_SERVER = 10;
 
 export const POOL_SERVER_HAS_NO_PLAN = refusal(409, 'A server inside a capacity pool has no plan of its own');

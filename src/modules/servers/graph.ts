@@ -24,7 +24,9 @@ import {
 } from './graph-reads.ts';
 import { Server } from './schema.ts';
 import { powerRule, UNCHANGED_REASON } from './service.ts';
-import { SERVER_ACTIONS, serverActionRule, snapshotCounts } from './actions.ts';
+import { ACTION_MUTATIONS, SERVER_ACTIONS, serverActionRule, snapshotCounts } from './actions.ts';
+import { lacksScope } from '../../errors.ts';
+import type { OperationMeta } from '../../schema/operation.ts';
 import { activePoolIds } from '../pools/status.ts';
 import { values } from '../../schema/examples.ts';
 import type { RequestContext } from '../../schema/context.ts';
@@ -160,7 +162,8 @@ const ServerActionState = builder.objectRef<PowerActionState>('ServerActionState
     }),
     reason: t.exposeString('reason', {
       nullable: true,
-      description: 'Why not, when it is not available: the refusal the mutation would answer.',
+      description:
+        "Why not, when it is not available: the refusal the mutation would answer (the credential's missing scope first).",
     }),
   }),
 });
@@ -179,11 +182,15 @@ builder.prismaObjectFields(Server, (t) => ({
     type: [ServerActionState],
     extensions: GRAPH_ONLY,
     description:
-      'Each action besides power (snapshot, revert, reinstall, changePlan, addonAttach, terminate) with whether the server takes it now, and why not (GraphQL only).',
-    resolve: async (server, _args, ctx) => {
+      'Each action besides power (snapshot, revert, reinstall, changePlan, addonAttach, terminate) with whether this credential and the server take it now, and why not (GraphQL only).',
+    resolve: async (server, _args, ctx, info) => {
       const facts = { snapshotCount: await snapshotCount(ctx).load(server.id) };
+      const mutations = info.schema.getMutationType()?.getFields() ?? {};
       return SERVER_ACTIONS.map((action) => {
-        const rule = serverActionRule(action, server, facts);
+        // The scope the mutation declares (schema/operation.ts), read from the schema: no second list.
+        const scope = (mutations[ACTION_MUTATIONS[action]]?.extensions?.operation as OperationMeta | undefined)?.scope;
+        const rule =
+          scope && !ctx.principal?.scopes.has(scope) ? lacksScope(scope) : serverActionRule(action, server, facts);
         return { action, available: rule === null, reason: rule?.message ?? null };
       });
     },
