@@ -297,6 +297,33 @@ describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
     expect(violations, violations.join('\n')).toEqual([]);
   }, 60_000);
 
+  it("offers nothing a session from a read-only key's SSO link cannot do, saying the scope it lacks", async () => {
+    const { page } = browser;
+    const link = await app.call('POST', `/v1/servers/${serverId}/sso`, { key });
+    expect(link.status, link.text).toBe(200);
+    await page.goto(link.body.url);
+    await page.getByRole('heading', { level: 1, name: /web-1/ }).waitFor();
+    const buttons: [ReturnType<Page['getByRole']>, string][] = [
+      [page.getByRole('button', { name: 'Take snapshot' }), 'servers:write'],
+      [page.getByTestId('addon-addon-ipv4-1').getByRole('button', { name: 'Attach' }), 'servers:write'],
+      [page.getByTestId('reinstall').getByRole('button', { name: 'Reinstall' }), 'servers:destroy'],
+      [page.getByRole('button', { name: 'Terminate server' }), 'servers:destroy'],
+    ];
+    for (const [button, scope] of buttons) {
+      await expect(button.isDisabled()).resolves.toBe(true);
+      await expect(button.getAttribute('title')).resolves.toBe(`This credential lacks the scope "${scope}".`);
+    }
+    await expect(axeViolations(page)).resolves.toEqual([]);
+    await screenshot(page, 'server-page-read-only');
+
+    // Signed in with the password instead, everything is offered.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await browserSignIn(page, app.url, holder.email, holder.password, `/servers/${serverId}`);
+    await page.getByRole('heading', { level: 1, name: /web-1/ }).waitFor();
+    for (const [button] of buttons) await expect(button.isDisabled()).resolves.toBe(false);
+  });
+
   it('terminates only once the label is typed, then leaves for the server list', async () => {
     const { page } = browser;
     await page.getByTestId('terminate').getByRole('button', { name: 'Terminate server' }).click();

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import type { SectionProps, ServerDetail } from './shared.tsx';
 
@@ -16,6 +16,8 @@ function AddressRow(props: { serverId: string; ip: Ip; onChanged(): void }) {
   const [busy, setBusy] = useState<'save' | 'clear' | null>(null);
   const [error, setError] = useState('');
   const [done, setDone] = useState('');
+  // A change read from the server (made here or elsewhere) replaces what was typed.
+  useEffect(() => setValue(null), [ip.ptr]);
   const shown = value ?? ip.ptr ?? '';
   const errorId = `ptr-error-${slug(ip.ip)}`;
   const hintId = `ptr-hint-${slug(ip.ip)}`;
@@ -35,9 +37,18 @@ function AddressRow(props: { serverId: string; ip: Ip; onChanged(): void }) {
     setError('');
     setDone('');
     try {
-      if (kind === 'save') await gql(SET, { id: props.serverId, ip: ip.ip, hostname: shown.trim() });
-      else await gql(CLEAR, { id: props.serverId, ip: ip.ip });
-      setValue(null);
+      // The record as the API stored it (a name is normalised), shown until the page reads the server again.
+      if (kind === 'save') {
+        const r = await gql<{ serverPtrSet: { ptr: string | null } }>(SET, {
+          id: props.serverId,
+          ip: ip.ip,
+          hostname: shown.trim(),
+        });
+        setValue(r.serverPtrSet.ptr ?? '');
+      } else {
+        await gql(CLEAR, { id: props.serverId, ip: ip.ip });
+        setValue('');
+      }
       setDone(kind === 'save' ? 'Saved.' : 'Cleared.');
       props.onChanged();
     } catch (err) {
