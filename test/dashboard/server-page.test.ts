@@ -308,6 +308,8 @@ describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
       [page.getByTestId('addon-addon-ipv4-1').getByRole('button', { name: 'Attach' }), 'servers:write'],
       [page.getByTestId('reinstall').getByRole('button', { name: 'Reinstall' }), 'servers:destroy'],
       [page.getByRole('button', { name: 'Terminate server' }), 'servers:destroy'],
+      [page.getByTestId('addresses').getByRole('button', { name: 'Save' }), 'servers:write'],
+      [page.getByRole('button', { name: 'Stop', exact: true }), 'servers:write'],
     ];
     for (const [button, scope] of buttons) {
       await expect(button.isDisabled()).resolves.toBe(true);

@@ -30,7 +30,17 @@ describe('Server.actions', () => {
   it('a running server takes every action', async () => {
     const id = await runningServer(app, c);
     const states = await actionsOf(id);
-    expect(Object.keys(states)).toEqual(['snapshot', 'revert', 'reinstall', 'changePlan', 'addonAttach', 'terminate']);
+    expect(Object.keys(states)).toEqual([
+      'snapshot',
+      'revert',
+      'snapshotDelete',
+      'reinstall',
+      'changePlan',
+      'addonAttach',
+      'addonDetach',
+      'ptr',
+      'terminate',
+    ]);
     for (const s of Object.values(states)) expect(s).toMatchObject({ available: true, reason: null });
   });
 
@@ -62,7 +72,8 @@ describe('Server.actions', () => {
       expect(states[action]).toEqual({ action, available: false, reason: res.body.message });
     }
     expect(states.revert).toMatchObject({ available: false, reason: expect.stringMatching(/provisioning/) });
-    expect(states.terminate).toEqual({ action: 'terminate', available: true, reason: null });
+    for (const action of ['snapshotDelete', 'addonDetach', 'ptr', 'terminate'])
+      expect(states[action]).toEqual({ action, available: true, reason: null });
   });
 
   it('a server with 10 snapshots: snapshot refused with the 400 serverSnapshotCreate answers, the rest offered', async () => {
@@ -96,7 +107,36 @@ describe('Server.actions and the credential', () => {
     for (const action of ['revert', 'reinstall', 'terminate'])
       expect(states[action]).toEqual({ action, available: false, reason: terminate.body.message });
     expect(terminate.body.message).toMatch(/servers:destroy/);
-    for (const action of ['snapshot', 'changePlan', 'addonAttach']) expect(states[action].available).toBe(true);
+    for (const action of ['snapshot', 'snapshotDelete', 'changePlan', 'addonAttach', 'addonDetach', 'ptr'])
+      expect(states[action].available).toBe(true);
+  });
+
+  it('a read-only key: no action and no power action, each with the 403 its mutation answers', async () => {
+    const id = await runningServer(app, c);
+    const minted = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['servers:read'] });
+    const reader = minted.body.key as string;
+    const res = await gql(
+      app,
+      'query($id: ID!) { server(id: $id) { actions { action available reason } powerActions { action available reason } } }',
+      { key: reader, variables: { id } },
+    );
+    expect(res.body.errors).toBeUndefined();
+    const { actions, powerActions } = res.body.data.server as { actions: State[]; powerActions: State[] };
+    const write = await app.call('PUT', `/v1/servers/${id}/ips/198.18.0.1/ptr`, {
+      key: reader,
+      body: { hostname: 'mail.example.com' },
+    });
+    const destroy = await app.call('DELETE', `/v1/servers/${id}`, { key: reader });
+    const stop = await app.call('POST', `/v1/servers/${id}/power/stop`, { key: reader });
+    expect([write.status, destroy.status, stop.status]).toEqual([403, 403, 403]);
+    const destroying = ['revert', 'reinstall', 'terminate'];
+    for (const a of actions)
+      expect(a).toEqual({
+        action: a.action,
+        available: false,
+        reason: destroying.includes(a.action) ? destroy.body.message : write.body.message,
+      });
+    for (const a of powerActions) expect(a).toEqual({ action: a.action, available: false, reason: stop.body.message });
   });
 });
 

@@ -6,31 +6,52 @@ import { inoperable, SERVER_BUSY } from './server-row.ts';
 // its service answers. The services throw what these return and the graph's `Server.actions`
 // reads the same functions, so a console offers exactly what the API accepts.
 
-export const SERVER_ACTIONS = ['snapshot', 'revert', 'reinstall', 'changePlan', 'addonAttach', 'terminate'] as const;
+export const SERVER_ACTIONS = [
+  'snapshot',
+  'revert',
+  'snapshotDelete',
+  'reinstall',
+  'changePlan',
+  'addonAttach',
+  'addonDetach',
+  'ptr',
+  'terminate',
+] as const;
 type ServerAction = (typeof SERVER_ACTIONS)[number];
 
 /** The mutation that runs each action: its declared scope is the first thing it asks of the caller. */
 export const ACTION_MUTATIONS: Record<ServerAction, string> = {
   snapshot: 'serverSnapshotCreate',
   revert: 'serverSnapshotRevert',
+  snapshotDelete: 'serverSnapshotDelete',
   reinstall: 'serverReinstall',
   changePlan: 'serverChangePlan',
   addonAttach: 'serverAddonAttach',
+  addonDetach: 'serverAddonDetach',
+  // serverPtrDelete declares the same scope.
+  ptr: 'serverPtrSet',
   terminate: 'serverTerminate',
 };
+
+/**
+ * Actions whose services ask nothing of the server's state: only the credential's scope limits
+ * them. Termination ends the server in any state the customer sees.
+ */
+const STATELESS = ['snapshotDelete', 'addonDetach', 'ptr', 'terminate'] as const;
+type StatelessAction = (typeof STATELESS)[number];
+const isStateless = (a: ServerAction): a is StatelessAction => (STATELESS as readonly string[]).includes(a);
 
 const SNAPSHOTS_PER_SERVER = 10;
 
 export const POOL_SERVER_HAS_NO_PLAN = refusal(409, 'A server inside a capacity pool has no plan of its own');
 
-/** What each action is called in requireOperable's message ("retry a revert in a minute"). */
-const WHAT: Record<ServerAction, string> = {
+/** What each state-bound action is called in requireOperable's message ("retry a revert in a minute"). */
+const WHAT: Record<Exclude<ServerAction, StatelessAction>, string> = {
   snapshot: 'a snapshot',
   revert: 'a revert',
   reinstall: 'a reinstall',
   changePlan: 'a plan change',
   addonAttach: 'an add-on attach',
-  terminate: 'a termination',
 };
 
 /** The facts a rule reads besides the server row. */
@@ -49,8 +70,7 @@ export function serverActionRule(
   server: { status: string; poolId: string | null },
   facts: ServerActionFacts,
 ): ApiError | null {
-  // Termination ends the server in any state the customer sees.
-  if (action === 'terminate') return null;
+  if (isStateless(action)) return null;
   if (action === 'changePlan' && server.poolId)
     return POOL_SERVER_HAS_NO_PLAN.error(
       'A server inside a capacity pool has no plan of its own; its resources come from the pool.',

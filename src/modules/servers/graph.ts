@@ -120,6 +120,16 @@ const ServerPowerAction = builder.objectRef<PowerActionState>('ServerPowerAction
   }),
 });
 
+/**
+ * The 403 a mutation answers first when the credential lacks the scope it declares
+ * (schema/operation.ts), read from the schema so there is no second list of scopes.
+ */
+function missingScope(ctx: RequestContext, info: GraphQLResolveInfo, mutation: string) {
+  const field = info.schema.getMutationType()?.getFields()[mutation];
+  const scope = (field?.extensions?.operation as OperationMeta | undefined)?.scope;
+  return scope && !ctx.principal?.scopes.has(scope) ? lacksScope(scope) : null;
+}
+
 /** Whether each pool a level of a query reaches is active, in one statement. */
 const activePools = createContextCache(
   (ctx: RequestContext) =>
@@ -133,11 +143,13 @@ builder.prismaObjectFields(Server, (t) => ({
   powerActions: t.field({
     type: [ServerPowerAction],
     extensions: GRAPH_ONLY,
-    description: 'Each power action with whether the server takes it now, and why not (GraphQL only).',
-    resolve: async (server, _args, ctx) => {
+    description:
+      'Each power action with whether this credential and the server take it now, and why not (GraphQL only).',
+    resolve: async (server, _args, ctx, info) => {
       const poolActive = !server.poolId || (await activePools(ctx).load(server.poolId));
+      const denied = missingScope(ctx, info, 'serverPower');
       return POWER_ACTIONS.map((action) => {
-        const rule = powerRule(server.status, action, poolActive);
+        const rule = denied ?? powerRule(server.status, action, poolActive);
         const reason = rule === 'unchanged' ? UNCHANGED_REASON[action as keyof typeof UNCHANGED_REASON] : rule?.message;
         return { action, available: rule === null, reason: reason ?? null };
       });
@@ -154,7 +166,7 @@ const ServerActionState = builder.objectRef<PowerActionState>('ServerActionState
     action: t.exposeString('action', {
       ...values(SERVER_ACTIONS),
       description:
-        'snapshot (serverSnapshotCreate), revert (serverSnapshotRevert), reinstall, changePlan, addonAttach or terminate.',
+        'snapshot (serverSnapshotCreate), revert (serverSnapshotRevert), snapshotDelete, reinstall, changePlan, addonAttach, addonDetach, ptr (serverPtrSet and serverPtrDelete) or terminate.',
     }),
     available: t.exposeBoolean('available', {
       description:
@@ -182,15 +194,11 @@ builder.prismaObjectFields(Server, (t) => ({
     type: [ServerActionState],
     extensions: GRAPH_ONLY,
     description:
-      'Each action besides power (snapshot, revert, reinstall, changePlan, addonAttach, terminate) with whether this credential and the server take it now, and why not (GraphQL only).',
+      'Each action on the server besides power with whether this credential and the server take it now, and why not (GraphQL only).',
     resolve: async (server, _args, ctx, info) => {
       const facts = { snapshotCount: await snapshotCount(ctx).load(server.id) };
-      const mutations = info.schema.getMutationType()?.getFields() ?? {};
       return SERVER_ACTIONS.map((action) => {
-        // The scope the mutation declares (schema/operation.ts), read from the schema: no second list.
-        const scope = (mutations[ACTION_MUTATIONS[action]]?.extensions?.operation as OperationMeta | undefined)?.scope;
-        const rule =
-          scope && !ctx.principal?.scopes.has(scope) ? lacksScope(scope) : serverActionRule(action, server, facts);
+        const rule = missingScope(ctx, info, ACTION_MUTATIONS[action]) ?? serverActionRule(action, server, facts);
         return { action, available: rule === null, reason: rule?.message ?? null };
       });
     },

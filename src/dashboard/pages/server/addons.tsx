@@ -101,6 +101,7 @@ export function Addons({ server: s, addons, onChanged }: SectionProps & { addons
                           confirmLabel="Detach"
                           danger
                           busy={busy === `detach-${a.id}`}
+                          disabledReason={whyNot(s, 'addonDetach')}
                           onConfirm={() => detach(a)}
                         >
                           <p>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
-import type { SectionProps, ServerDetail } from './shared.tsx';
+import { type SectionProps, type ServerDetail, whyNot } from './shared.tsx';
 
 const SET = `mutation($id: ID!, $ip: String!, $hostname: String!) { serverPtrSet(id: $id, ip: $ip, hostname: $hostname) { ip ptr } }`;
 const CLEAR = `mutation($id: ID!, $ip: String!) { serverPtrDelete(id: $id, ip: $ip) { ip ptr } }`;
@@ -10,7 +10,7 @@ type Ip = ServerDetail['ips'][number];
 const slug = (ip: string) => ip.replace(/\W/g, '-');
 
 /** One address with its PTR record, edited in place: Save sets it, Clear removes it; a refusal shows beside the input. */
-function AddressRow(props: { serverId: string; ip: Ip; onChanged(): void }) {
+function AddressRow(props: { serverId: string; ip: Ip; why: string | null; onChanged(): void }) {
   const { ip } = props;
   const [value, setValue] = useState<string | null>(null);
   const [busy, setBusy] = useState<'save' | 'clear' | null>(null);
@@ -25,8 +25,10 @@ function AddressRow(props: { serverId: string; ip: Ip; onChanged(): void }) {
     ? null
     : 'The reverse zone of this address is not hosted here: its PTR cannot be managed.';
 
+  // Why the record cannot be changed at all: the credential (the API's rule), or the zone.
+  const off = props.why ?? notHosted;
   const clearWhyId = `ptr-clear-why-${slug(ip.ip)}`;
-  const clearWhy = !ip.ptr && !notHosted ? 'No PTR record is set.' : null;
+  const clearWhy = !ip.ptr && !off ? 'No PTR record is set.' : null;
 
   const send = async (kind: 'save' | 'clear') => {
     if (kind === 'save' && !shown.trim()) {
@@ -82,23 +84,29 @@ function AddressRow(props: { serverId: string; ip: Ip; onChanged(): void }) {
               aria-label={`Reverse DNS of ${ip.ip}`}
               placeholder="mail.example.com"
               autoComplete="off"
-              disabled={!!notHosted}
+              disabled={!!off}
               onInput={(e) => {
                 setValue(e.currentTarget.value);
                 setDone('');
               }}
               aria-invalid={error ? 'true' : undefined}
-              aria-describedby={[error ? errorId : '', notHosted ? hintId : ''].filter(Boolean).join(' ') || undefined}
+              aria-describedby={[error ? errorId : '', off ? hintId : ''].filter(Boolean).join(' ') || undefined}
             />
-            <button type="submit" class="secondary" disabled={busy !== null || !!notHosted}>
+            <button
+              type="submit"
+              class="secondary"
+              disabled={busy !== null || !!off}
+              title={off ?? undefined}
+              aria-describedby={off ? hintId : undefined}
+            >
               {busy === 'save' ? 'Saving…' : 'Save'}
             </button>
             <button
               type="button"
               class="secondary"
-              disabled={busy !== null || !!notHosted || !ip.ptr}
-              title={clearWhy ?? undefined}
-              aria-describedby={clearWhy ? clearWhyId : undefined}
+              disabled={busy !== null || !!off || !ip.ptr}
+              title={off ?? clearWhy ?? undefined}
+              aria-describedby={off ? hintId : clearWhy ? clearWhyId : undefined}
               onClick={() => send('clear')}
             >
               {busy === 'clear' ? 'Clearing…' : 'Clear'}
@@ -109,9 +117,9 @@ function AddressRow(props: { serverId: string; ip: Ip; onChanged(): void }) {
               </span>
             )}
           </form>
-          {notHosted && (
+          {off && (
             <span id={hintId} class="small muted">
-              {notHosted}
+              {off}
             </span>
           )}
           {error && (
@@ -145,7 +153,7 @@ export function Addresses({ server: s, onChanged }: SectionProps) {
           </thead>
           <tbody>
             {s.ips.map((ip) => (
-              <AddressRow key={ip.ip} serverId={s.id} ip={ip} onChanged={onChanged} />
+              <AddressRow key={ip.ip} serverId={s.id} ip={ip} why={whyNot(s, 'ptr')} onChanged={onChanged} />
             ))}
           </tbody>
         </table>

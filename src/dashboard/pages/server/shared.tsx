@@ -32,7 +32,16 @@ interface Snapshot {
 }
 
 export type PowerAction = 'start' | 'stop' | 'reboot';
-type ServerAction = 'snapshot' | 'revert' | 'reinstall' | 'changePlan' | 'addonAttach' | 'terminate';
+type ServerAction =
+  | 'snapshot'
+  | 'revert'
+  | 'snapshotDelete'
+  | 'reinstall'
+  | 'changePlan'
+  | 'addonAttach'
+  | 'addonDetach'
+  | 'ptr'
+  | 'terminate';
 interface ActionState<A> {
   action: A;
   available: boolean;

@@ -141,6 +141,7 @@ export function Snapshots({ server: s, onChanged }: SectionProps) {
                       confirmLabel="Delete snapshot"
                       danger
                       busy={busy === `delete-${x.id}`}
+                      disabledReason={whyNot(s, 'snapshotDelete')}
                       onConfirm={() => act(`delete-${x.id}`, DELETE, x.id, `Snapshot “${x.name}” deleted.`)}
                     >
                       <p>The restore point is gone for good; the live disk is not touched.</p>
