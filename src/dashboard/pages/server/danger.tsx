@@ -105,7 +105,7 @@ export function Terminate({ server: s }: SectionProps) {
   return (
     <section class="card danger-zone" data-testid="terminate">
       <h2>Danger zone</h2>
-      <p>Terminating destroys the server, its disk, snapshots and addresses. It cannot be undone.</p>
+      <p>Terminating destroys the server, its disk and snapshots, and releases its addresses. It cannot be undone.</p>
       <TerminateButton
         why={why}
         onClick={() => {
@@ -118,8 +118,8 @@ export function Terminate({ server: s }: SectionProps) {
         <form onSubmit={terminate} aria-busy={busy}>
           <h2 id="terminate-title">Terminate {s.label}?</h2>
           <p>
-            The server, its disk, its {s.snapshots.length} snapshot{s.snapshots.length === 1 ? '' : 's'} and its
-            addresses are destroyed at once. Nothing can be recovered.
+            The server, its disk and its {s.snapshots.length} snapshot{s.snapshots.length === 1 ? '' : 's'} are
+            destroyed at once, its add-ons end (no refund) and its addresses are released. Nothing can be recovered.
           </p>
           <label class="dialog-field">
             Type <strong class="mono">{s.label}</strong> to confirm
