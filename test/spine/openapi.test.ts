@@ -6,7 +6,7 @@ import { listOperations } from '../../src/schema/operation.ts';
 import { binaryRoutes } from '../../src/http/binary-routes.ts';
 import { IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED, knownRefusals } from '../../src/errors.ts';
 import { DOMAIN_PENDING_PAYMENT } from '../../src/modules/domains/service.ts';
-import { POOL_SERVER_HAS_NO_PLAN } from '../../src/modules/servers/plans.ts';
+import { POOL_SERVER_HAS_NO_PLAN } from '../../src/modules/servers/actions.ts';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -1,46 +1,45 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../confirm.tsx';
 import { StatusBadge, When } from '../format.tsx';
 import { Link } from '../router.tsx';
 import { useLive } from '../live-query.tsx';
+import { Addresses } from './server/addresses.tsx';
+import { Addons } from './server/addons.tsx';
+import { Reinstall, Terminate } from './server/danger.tsx';
+import { Plan } from './server/plan.tsx';
+import { PAGE_QUERY, type PageData, type PowerAction, type SectionProps } from './server/shared.tsx';
+import { Snapshots } from './server/snapshots.tsx';
+import { Stats } from './server/stats.tsx';
 
-/** The server as its page reads it. */
-interface ServerDetail {
-  id: string;
-  label: string;
-  status: string;
-  productId: string;
-  os: string;
-  osTemplate: string;
-  vcpu: number;
-  ramMb: number;
-  diskGb: number;
-  createdAt: string;
-  renewsAt: string | null;
-  ips: { ip: string; version: number; primary: boolean; ptr: string | null }[];
-  snapshots: { id: string; name: string; status: string }[];
-  addons: { id: string; type: string }[];
-  pool: { id: string; label: string } | null;
-  /** Each power action and whether the server takes it now, by the API's own rule (why not, if not). */
-  powerActions: { action: PowerAction; available: boolean; reason: string | null }[];
-}
+/**
+ * States a job moves the server out of by itself. Some of those moves (a reboot or a restore
+ * settling) fire no event, so the page reads the server again meanwhile: the server alone, and
+ * seldom enough to stay well inside the credential's rate limit (120 requests a minute).
+ */
+const PASSING = ['provisioning', 'rebooting', 'restoring', 'reinstalling'];
+const PASSING_POLL_MS = 5_000;
+/** The API samples usage once a minute: reading twice as often catches every sample. */
+const STATS_POLL_MS = 30_000;
 
-type PowerAction = 'start' | 'stop' | 'reboot';
-
-/** A server's page (also where its SSO link lands). */
+/** A server's page (also where its SSO link lands): facts, power, usage, snapshots, addresses, plan, add-ons, reinstall, terminate. */
 export function ServerPage(props: { id: string }) {
-  // Bumped after a power change so the page reads the new status even before its live event arrives.
+  // Bumped after a change made here so the page reads the new state even before its live event arrives.
   const [reload, setReload] = useState(0);
   const [busy, setBusy] = useState(false);
-  const state = useLive<{ server: ServerDetail }>(
-    // One nested read: the server with its addresses, snapshots, add-ons and pool.
-    'query($id: ID!) { server(id: $id) { id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt ips { ip version primary ptr } snapshots { id name status } addons { id type } pool { id label } powerActions { action available reason } } }',
-    ['server.', 'pool.'],
-    { id: props.id },
-    reload,
-  );
+  const state = useLive<PageData>(PAGE_QUERY, ['server.', 'pool.'], { id: props.id }, reload);
   const [message, setMessage] = useState('');
+  // A failed re-read (the connection dropped, say) keeps the page as last read, with a note.
+  const lastRead = useRef<PageData | undefined>(undefined);
+  if (state.data) lastRead.current = state.data.server.id === props.id ? state.data : undefined;
+  const data = state.data ?? (lastRead.current?.server.id === props.id ? lastRead.current : undefined);
+  const s = data?.server;
+  const passing = !!s && (PASSING.includes(s.status) || s.snapshots.some((x) => x.status === 'creating'));
+  useEffect(() => {
+    const timer = setInterval(() => setReload((n) => n + 1), passing ? PASSING_POLL_MS : STATS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [passing]);
+
   const power = async (action: PowerAction) => {
     setMessage('');
     setBusy(true);
@@ -56,17 +55,18 @@ export function ServerPage(props: { id: string }) {
       setReload((n) => n + 1);
     }
   };
-  if (state.error)
+  if (state.error && !data)
     return (
       <section class="card">
         <h1>Server</h1>
         <p class="error">{state.error}</p>
       </section>
     );
-  const s = state.data?.server;
-  if (!s) return <p class="muted">Loading…</p>;
+  if (!s || !data) return <p class="muted">Loading…</p>;
   const why = (action: PowerAction) =>
     busy ? 'A power change is under way.' : (s.powerActions.find((a) => a.action === action)?.reason ?? null);
+  const reread = () => setReload((n) => n + 1);
+  const section: SectionProps = { server: s, onChanged: reread };
   return (
     <div>
       <p>
@@ -83,11 +83,11 @@ export function ServerPage(props: { id: string }) {
           <dt>Id</dt>
           <dd class="mono">{s.id}</dd>
           <dt>Plan</dt>
-          <dd>
+          <dd data-testid="server-plan">
             {s.productId} — {s.vcpu} vCPU, {s.ramMb / 1024} GB RAM, {s.diskGb} GB disk
           </dd>
           <dt>System</dt>
-          <dd>
+          <dd data-testid="server-system">
             {s.os} / {s.osTemplate}
           </dd>
           <dt>Created</dt>
@@ -100,12 +100,8 @@ export function ServerPage(props: { id: string }) {
           </dd>
           <dt>Pool</dt>
           <dd>{s.pool ? s.pool.label : '—'}</dd>
-          <dt>Snapshots</dt>
-          <dd>{s.snapshots.map((x) => x.name).join(', ') || '—'}</dd>
-          <dt>Add-ons</dt>
-          <dd>{s.addons.map((x) => x.type).join(', ') || '—'}</dd>
           <dt>Addresses</dt>
-          <dd class="mono">{s.ips.map((i) => i.ip + (i.ptr ? ` (${i.ptr})` : '')).join(', ') || '—'}</dd>
+          <dd class="mono">{s.ips.map((i) => i.ip).join(', ') || '—'}</dd>
         </dl>
         <div class="actions">
           <button type="button" onClick={() => power('start')} {...disabledProps('Start', why('start'))}>
@@ -130,7 +126,17 @@ export function ServerPage(props: { id: string }) {
           />
         </div>
         {message && <p class="error">{message}</p>}
+        {state.error && <p class="error">Could not read the server again: {state.error}</p>}
       </section>
+      <Stats serverId={s.id} sample={data.serverStats} onRefresh={reread} />
+      <Snapshots {...section} />
+      <Addresses {...section} />
+      <div class="pair">
+        <Plan {...section} />
+        <Addons {...section} addons={data.serverAddons.nodes} />
+      </div>
+      <Reinstall {...section} templates={data.serverCatalogue.osTemplates} />
+      <Terminate {...section} />
     </div>
   );
 }

@@ -5,7 +5,8 @@ import type { AddonSpec, ServerProvider } from '../../provider/types.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit } from '../billing/wallet.ts';
 import { getAddonProduct, listAddonProducts, type AddonProduct } from '../catalogue/service.ts';
-import { getServer, lockServer, refusal, requireOperable, type ServiceContext } from './server-row.ts';
+import { requireAction } from './actions.ts';
+import { getServer, lockServer, refusal, type ServiceContext } from './server-row.ts';
 
 // Server add-ons: extra addresses and services, attached and detached with proration.
 
@@ -78,12 +79,7 @@ export async function attachAddon(ctx: ServiceContext, serverId: string, addonId
     return await ctx.db.$transaction(async (tx) => {
       await lockServer(tx, serverId);
       const server = await getServer(tx, serverId);
-      if (server.poolId)
-        throw badRequest(
-          'Servers inside a capacity pool take addresses from the pool; add-ons are not offered.',
-          'addonId',
-        );
-      requireOperable(server, 'an add-on attach');
+      requireAction('addonAttach', server);
       const owned = await tx.serverAddon.findFirst({ where: { serverId, activeType: product.type } });
       if (owned)
         throw badRequest(

@@ -24,6 +24,9 @@ import {
 } from './graph-reads.ts';
 import { Server } from './schema.ts';
 import { powerRule, UNCHANGED_REASON } from './service.ts';
+import { ACTION_MUTATIONS, SERVER_ACTIONS, serverActionRule, snapshotCounts } from './actions.ts';
+import { lacksScope } from '../../errors.ts';
+import type { OperationMeta } from '../../schema/operation.ts';
 import { activePoolIds } from '../pools/status.ts';
 import { values } from '../../schema/examples.ts';
 import type { RequestContext } from '../../schema/context.ts';
@@ -117,6 +120,16 @@ const ServerPowerAction = builder.objectRef<PowerActionState>('ServerPowerAction
   }),
 });
 
+/**
+ * The 403 a mutation answers first when the credential lacks the scope it declares
+ * (schema/operation.ts), read from the schema so there is no second list of scopes.
+ */
+function missingScope(ctx: RequestContext, info: GraphQLResolveInfo, mutation: string) {
+  const field = info.schema.getMutationType()?.getFields()[mutation];
+  const scope = (field?.extensions?.operation as OperationMeta | undefined)?.scope;
+  return scope && !ctx.principal?.scopes.has(scope) ? lacksScope(scope) : null;
+}
+
 /** Whether each pool a level of a query reaches is active, in one statement. */
 const activePools = createContextCache(
   (ctx: RequestContext) =>
@@ -130,13 +143,63 @@ builder.prismaObjectFields(Server, (t) => ({
   powerActions: t.field({
     type: [ServerPowerAction],
     extensions: GRAPH_ONLY,
-    description: 'Each power action with whether the server takes it now, and why not (GraphQL only).',
-    resolve: async (server, _args, ctx) => {
+    description:
+      'Each power action with whether this credential and the server take it now, and why not (GraphQL only).',
+    resolve: async (server, _args, ctx, info) => {
       const poolActive = !server.poolId || (await activePools(ctx).load(server.poolId));
+      const denied = missingScope(ctx, info, 'serverPower');
       return POWER_ACTIONS.map((action) => {
-        const rule = powerRule(server.status, action, poolActive);
+        const rule = denied ?? powerRule(server.status, action, poolActive);
         const reason = rule === 'unchanged' ? UNCHANGED_REASON[action as keyof typeof UNCHANGED_REASON] : rule?.message;
         return { action, available: rule === null, reason: reason ?? null };
+      });
+    },
+  }),
+}));
+
+// The same for the server's other actions (actions.ts: serverActionRule, the rule their services apply).
+
+const ServerActionState = builder.objectRef<PowerActionState>('ServerActionState').implement({
+  description: 'An action on a server besides power, and whether the server takes it now.',
+  extensions: GRAPH_ONLY,
+  fields: (t) => ({
+    action: t.exposeString('action', {
+      ...values(SERVER_ACTIONS),
+      description:
+        'snapshot (serverSnapshotCreate), revert (serverSnapshotRevert), snapshotDelete, reinstall, changePlan, addonAttach, addonDetach, ptr (serverPtrSet and serverPtrDelete) or terminate.',
+    }),
+    available: t.exposeBoolean('available', {
+      description:
+        "True when the server's state lets the mutation run now; what the request names (a snapshot, template, plan or add-on) may still be refused.",
+    }),
+    reason: t.exposeString('reason', {
+      nullable: true,
+      description:
+        "Why not, when it is not available: the refusal the mutation would answer (the credential's missing scope first).",
+    }),
+  }),
+});
+
+/** Snapshots per server, for every server a level of a query reaches, in one statement. */
+const snapshotCount = createContextCache(
+  (ctx: RequestContext) =>
+    new DataLoader<string, number>(async (ids) => {
+      const counts = await snapshotCounts(ctx.db, ids);
+      return ids.map((id) => counts.get(id) ?? 0);
+    }, LOADER_OPTIONS),
+);
+
+builder.prismaObjectFields(Server, (t) => ({
+  actions: t.field({
+    type: [ServerActionState],
+    extensions: GRAPH_ONLY,
+    description:
+      'Each action on the server besides power with whether this credential and the server take it now, and why not (GraphQL only).',
+    resolve: async (server, _args, ctx, info) => {
+      const facts = { snapshotCount: await snapshotCount(ctx).load(server.id) };
+      return SERVER_ACTIONS.map((action) => {
+        const rule = missingScope(ctx, info, ACTION_MUTATIONS[action]) ?? serverActionRule(action, server, facts);
+        return { action, available: rule === null, reason: rule?.message ?? null };
       });
     },
   }),

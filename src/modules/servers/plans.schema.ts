@@ -3,7 +3,8 @@ import { example, values } from '../../schema/examples.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { wholeConnection } from '../../schema/graph.ts';
-import { changePlan, planOptions, POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED } from './plans.ts';
+import { POOL_SERVER_HAS_NO_PLAN } from './actions.ts';
+import { changePlan, planOptions, SERVER_PLAN_RETIRED } from './plans.ts';
 import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
 import { PLAN_FAMILIES } from '../../db/catalogue-seed.ts';
 

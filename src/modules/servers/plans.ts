@@ -3,11 +3,11 @@ import type { Tx } from '../../db/tx.ts';
 import { badRequest, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { getServerPlan, switchablePlans } from '../catalogue/service.ts';
-import { getServer, lockServer, requireOperable, type ServiceContext } from './server-row.ts';
+import { POOL_SERVER_HAS_NO_PLAN, requireAction } from './actions.ts';
+import { getServer, lockServer, type ServiceContext } from './server-row.ts';
 
 // Plan changes: the plans a server can switch to, and the prorated switch.
 
-export const POOL_SERVER_HAS_NO_PLAN = refusal(409, 'A server inside a capacity pool has no plan of its own');
 export const SERVER_PLAN_RETIRED = refusal(409, 'The plan of the server is no longer in the catalogue');
 
 async function currentPlan(
@@ -50,8 +50,8 @@ export async function changePlan(ctx: ServiceContext, serverId: string, productI
   return ctx.db.$transaction(async (tx) => {
     await lockServer(tx, serverId);
     const server = await getServer(tx, serverId);
+    requireAction('changePlan', server);
     const plan = await currentPlan(tx, server);
-    requireOperable(server, 'a plan change');
     if (productId === server.productId) throw badRequest(`The server is already on ${productId}.`, 'productId');
     const target = (await switchablePlans(tx, plan)).find((p) => p.id === productId && p.active);
     if (!target)

@@ -22,6 +22,7 @@ import {
 } from './server-row.ts';
 import { enforceRules } from '../../core/input-rules.ts';
 import { endAddons } from './addons.ts';
+import { requireAction } from './actions.ts';
 import { answeredByServerReads, listServersWithRelations } from './server-reads.ts';
 
 export function listServers(db: TenantDb, args: PageArgs, query: object = {}) {
@@ -228,7 +229,7 @@ export async function reinstallServer(
   return ctx.db.$transaction(async (tx) => {
     await lockServer(tx, id);
     const server = await getServer(tx, id);
-    requireOperable(server, 'a reinstall');
+    requireAction('reinstall', server);
     if (server.poolId && template.os !== 'linux')
       throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
     await ctx.app.provider.reinstall(tx, id, { os: template.os, osTemplate: template.id }, now);

@@ -1,19 +1,18 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
-import { badRequest, notFound, refusal } from '../../errors.ts';
-import { getServer, lockServer, requireOperable, resting, type ServiceContext } from './server-row.ts';
+import { notFound, refusal } from '../../errors.ts';
+import { requireAction } from './actions.ts';
+import { getServer, lockServer, resting, type ServiceContext } from './server-row.ts';
 
 export const SNAPSHOT_STATES = ['creating', 'available'] as const;
 export const SNAPSHOT_NOT_AVAILABLE = refusal(409, 'The snapshot is still being created');
 
-// Server snapshots: list, take (at most SNAPSHOTS_PER_SERVER), delete, revert.
+// Server snapshots: list, take (at most SNAPSHOTS_PER_SERVER: actions.ts), delete, revert.
 
 export async function listSnapshots(db: TenantDb, serverId: string, query: object = {}) {
   await getServer(db, serverId);
   return db.snapshot.findMany({ ...query, where: { serverId }, orderBy: { id: 'desc' } });
 }
-
-const SNAPSHOTS_PER_SERVER = 10;
 
 export async function createSnapshot(
   ctx: ServiceContext,
@@ -26,10 +25,7 @@ export async function createSnapshot(
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
     const server = await getServer(tx, serverId);
-    requireOperable(server, 'a snapshot');
-    if ((await tx.snapshot.count({ where: { serverId } })) >= SNAPSHOTS_PER_SERVER) {
-      throw badRequest(`A server keeps at most ${SNAPSHOTS_PER_SERVER} snapshots; delete one first.`);
-    }
+    requireAction('snapshot', server, { snapshotCount: await tx.snapshot.count({ where: { serverId } }) });
     const id = newId(ID_PREFIX.snapshot, now.getTime());
     const { sizeGb } = await ctx.app.provider.snapshot(tx, serverId, id, now);
     return tx.snapshot.create({
@@ -68,7 +64,7 @@ export async function revertSnapshot(ctx: ServiceContext, serverId: string, snap
     const server = await getServer(tx, serverId);
     const snap = await tx.snapshot.findFirst({ where: { id: snapshotId, serverId } });
     if (!snap) throw notFound('Snapshot');
-    requireOperable(server, 'a revert');
+    requireAction('revert', server);
     if (snap.status !== 'available') throw SNAPSHOT_NOT_AVAILABLE.error('The snapshot is not available yet.');
     await ctx.app.provider.revertSnapshot(tx, serverId, snapshotId, resting(server.status), now);
     await tx.server.update({ where: { id: serverId }, data: { status: 'restoring' } });

@@ -1,0 +1,209 @@
+import type { ComponentChildren } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+
+/** The server as its page reads it (SERVER_QUERY). */
+export interface ServerDetail {
+  id: string;
+  label: string;
+  status: string;
+  productId: string;
+  os: string;
+  osTemplate: string;
+  vcpu: number;
+  ramMb: number;
+  diskGb: number;
+  createdAt: string;
+  renewsAt: string | null;
+  ips: { ip: string; version: number; primary: boolean; ptr: string | null; zoneHosted: boolean }[];
+  snapshots: Snapshot[];
+  pool: { id: string; label: string } | null;
+  /** Each power action and whether the server takes it now, by the API's own rule (why not, if not). */
+  powerActions: ActionState<PowerAction>[];
+  /** The same for its other actions (Server.actions). */
+  actions: ActionState<ServerAction>[];
+}
+
+interface Snapshot {
+  id: string;
+  name: string;
+  status: string;
+  sizeGb: number;
+  createdAt: string;
+}
+
+export type PowerAction = 'start' | 'stop' | 'reboot';
+type ServerAction =
+  | 'snapshot'
+  | 'revert'
+  | 'snapshotDelete'
+  | 'reinstall'
+  | 'changePlan'
+  | 'addonAttach'
+  | 'addonDetach'
+  | 'ptr'
+  | 'terminate';
+interface ActionState<A> {
+  action: A;
+  available: boolean;
+  reason: string | null;
+}
+
+/** A usage sample of the server (serverStats). */
+export interface Sample {
+  sampledAt: string;
+  status: string;
+  cpu: { percent: number };
+  memory: { usedMb: number; totalMb: number };
+  network: { rxBytesPerSecond: number; txBytesPerSecond: number };
+  disk: { usedGb: number; totalGb: number; readBytesPerSecond: number; writeBytesPerSecond: number };
+}
+
+/** An add-on the server's plan offers (serverAddons). */
+export interface Addon {
+  id: string;
+  name: string;
+  type: string;
+  ipCount: number;
+  monthlyUsdCents: number;
+  proratedUsdCents: number;
+  active: boolean;
+  available: boolean;
+  ownedByType: boolean;
+  stockNote: string | null;
+}
+
+export interface OsTemplate {
+  id: string;
+  os: string;
+  name: string;
+}
+
+/** Everything the page shows but the plan options (a pool server has none: that read is refused). */
+export interface PageData {
+  server: ServerDetail;
+  serverStats: Sample;
+  serverAddons: { nodes: Addon[] };
+  serverCatalogue: { osTemplates: OsTemplate[] };
+}
+
+/**
+ * The page's one read, made again on every server event and while a job runs: one request, as
+ * every request counts against the credential's rate limit (120 a minute). Only `servers:read`
+ * fields, so a session opened from a server's SSO link can read it.
+ */
+export const PAGE_QUERY = `query($id: ID!) {
+  server(id: $id) {
+    id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt
+    ips { ip version primary ptr zoneHosted }
+    snapshots { id name status sizeGb createdAt }
+    pool { id label }
+    powerActions { action available reason }
+    actions { action available reason }
+  }
+  serverStats(id: $id) {
+    sampledAt status cpu { percent } memory { usedMb totalMb }
+    network { rxBytesPerSecond txBytesPerSecond }
+    disk { usedGb totalGb readBytesPerSecond writeBytesPerSecond }
+  }
+  serverAddons(id: $id) {
+    nodes { id name type ipCount monthlyUsdCents proratedUsdCents active available ownedByType stockNote }
+  }
+  serverCatalogue { osTemplates { id os name } }
+}`;
+
+/** Why the server does not take `action` now, by the API's rule; null when it does. */
+export const whyNot = (s: ServerDetail, action: ServerAction) =>
+  s.actions.find((a) => a.action === action)?.reason ?? null;
+
+/** What every section of the server page gets: the server, and a way to have the page read it again. */
+export interface SectionProps {
+  server: ServerDetail;
+  onChanged(): void;
+}
+
+/**
+ * A button that opens a modal dialog to confirm an action, with whatever the dialog must show
+ * (a price, a choice, a name to type). Like ConfirmButton (confirm.tsx), but `id` keeps the
+ * reason and dialog ids unique when many rows have the same button.
+ */
+export function DialogButton(props: {
+  id: string;
+  label: string;
+  /** The dialog's heading, which names it. */
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  onConfirm(): unknown;
+  danger?: boolean;
+  /** Why the action is not possible now: the button is disabled and says so. */
+  disabledReason?: string | null;
+  /** Why the dialog's confirm button is not enabled yet (a name not typed, say). */
+  confirmBlocked?: boolean;
+  busy?: boolean;
+  onOpen?(): void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const reasonId = `why-${props.id}`;
+  const titleId = `dialog-${props.id}`;
+  const reason = props.busy ? 'Under way.' : props.disabledReason;
+  return (
+    <>
+      <button
+        type="button"
+        class={props.danger ? 'danger' : 'secondary'}
+        aria-busy={props.busy || undefined}
+        onClick={() => {
+          props.onOpen?.();
+          dialog.current?.showModal();
+        }}
+        {...(reason ? { disabled: true, title: reason, 'aria-describedby': reasonId } : {})}
+      >
+        {props.busy ? `${props.label}…` : props.label}
+      </button>
+      {reason && (
+        <span id={reasonId} class="visually-hidden">
+          {reason}
+        </span>
+      )}
+      <dialog ref={dialog} class="confirm" aria-labelledby={titleId}>
+        <h2 id={titleId}>{props.title}</h2>
+        {props.children}
+        <div class="actions">
+          <button type="button" class="secondary" autofocus onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            class={props.danger ? 'danger solid' : undefined}
+            disabled={props.confirmBlocked}
+            onClick={() => {
+              dialog.current?.close();
+              void props.onConfirm();
+            }}
+          >
+            {props.confirmLabel}
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+/** A mutation run from a section: busy while it runs, its refusal kept for the section to show. */
+export function useRun() {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<{ key: string; message: string; field?: string } | null>(null);
+  const run = async <T,>(key: string, call: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(key);
+    setError(null);
+    try {
+      return await call();
+    } catch (err) {
+      setError({ key, message: (err as Error).message, field: (err as { field?: string }).field });
+      return undefined;
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { busy, error, run, clearError: () => setError(null) };
+}
