@@ -341,9 +341,13 @@ export function createDashboardHandler(app: App) {
 
     // Every other call changes or reads account state: same origin, and the CSRF token.
     if (method !== 'GET' && !sameOrigin(app, req)) throw forbidden('Cross-origin request refused.');
-    const expected = route.session ? found?.session.csrfToken : cookies[LOGIN_CSRF_COOKIE];
+    // Sign-in takes the form's double-submit token, or the token of a session already open (one
+    // from an SSO link signs in with the password to gain the account-wide acts it lacks).
+    const expected = route.session
+      ? [found?.session.csrfToken]
+      : [cookies[LOGIN_CSRF_COOKIE], found?.session.csrfToken];
     if (route.session && !found) throw new ApiError(401, 'Sign in to the dashboard first.');
-    if (typeof given !== 'string' || !expected || !safeEqual(given, expected))
+    if (typeof given !== 'string' || !expected.some((token) => token && safeEqual(given, token)))
       throw forbidden('Missing or invalid CSRF token (X-CSRF-Token).');
     if (route.account === 'password') requirePasswordSession(found!.session);
     if (route.account === 'sudo') requireSudo(app, found!.session);

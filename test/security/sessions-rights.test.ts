@@ -148,6 +148,37 @@ describe('a session opened from an SSO link carries the link maker’s scopes', 
     expect((await signInPage(owner.cookie)).status).toBe(303);
   });
 
+  it("the link's session signs in with the password from the app's form: a password session with every right", async () => {
+    const { session } = await ssoSession(readKey.key, serverId);
+    // The app's form sends the token GET /session gave this session; no login cookie exists.
+    const wrong = await dashboard(app, session, 'POST', '/sign-in', { email: holder.email, password: 'not it' });
+    expect(wrong.status).toBe(401);
+    const noToken = await dashboard(
+      app,
+      session,
+      'POST',
+      '/sign-in',
+      { email: holder.email, password: holder.password },
+      { csrf: null },
+    );
+    expect(noToken.status).toBe(403);
+    const signedIn = await dashboard(app, session, 'POST', '/sign-in', {
+      email: holder.email,
+      password: holder.password,
+    });
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .find((c: string) => c.startsWith('svc_session='))!
+      .split(';')[0];
+    const fresh = { cookie, csrf: signedIn.body.csrfToken, setCookie: [] };
+    expect(cookie).not.toBe(session.cookie);
+    const keys = await dashboard(app, fresh, 'GET', '/keys');
+    expect(keys.status).toBe(200);
+    const wallet = await sessionGql(fresh, '{ wallet { balanceUsdCents } }');
+    expect(wallet.body.data.wallet.balanceUsdCents).toBeTypeOf('number');
+  });
+
   it('GraphQL through the session (HTTP and graphql-ws) reads servers but cannot power one or read billing', async () => {
     const { session } = await ssoSession(readKey.key, serverId);
     const read = await sessionGql(session, 'query($id: ID!) { server(id: $id) { id status } }', { id: serverId });
