@@ -1,4 +1,11 @@
 import type { JSX } from 'preact';
+import { BackupsPanel } from './backups.tsx';
+import { CronPanel } from './cron.tsx';
+import { DatabasesPanel } from './databases.tsx';
+import { FirewallPanel } from './firewall.tsx';
+import { GitPanel } from './git.tsx';
+import { LogsPanel } from './logs.tsx';
+import { PhpPanel } from './php.tsx';
 
 /**
  * One tab of a hosting account's control panel: its slug (the last part of the page's path,
@@ -11,4 +18,12 @@ export interface HostingTab {
 }
 
 /** The control panel's tabs, in the order the page shows them. */
-export const HOSTING_TABS: HostingTab[] = [];
+export const HOSTING_TABS: HostingTab[] = [
+  { slug: 'backups', label: 'Backups', Panel: BackupsPanel },
+  { slug: 'databases', label: 'Databases', Panel: DatabasesPanel },
+  { slug: 'cron', label: 'Cron', Panel: CronPanel },
+  { slug: 'php', label: 'PHP', Panel: PhpPanel },
+  { slug: 'firewall', label: 'Firewall', Panel: FirewallPanel },
+  { slug: 'logs', label: 'Logs', Panel: LogsPanel },
+  { slug: 'git', label: 'Git deploy', Panel: GitPanel },
+];
