@@ -49,22 +49,28 @@ export function TextField(props: {
   hint?: ComponentChildren;
   placeholder?: string;
   mono?: boolean;
+  /** Typed hidden, and offered to a password manager as a new password. */
+  password?: boolean;
 }) {
   const described = props.error ? `${props.id}-error` : props.hint ? `${props.id}-hint` : undefined;
+  const inputProps = {
+    id: props.id,
+    class: props.mono ? 'mono' : undefined,
+    value: props.value,
+    placeholder: props.placeholder,
+    spellcheck: false,
+    'aria-invalid': props.error ? ('true' as const) : undefined,
+    'aria-describedby': described,
+    onInput: (e: Event) => props.onInput((e.currentTarget as HTMLInputElement).value),
+  };
   return (
-    <label>
+    <label for={props.id}>
       {props.label}
-      <input
-        id={props.id}
-        class={props.mono ? 'mono' : undefined}
-        value={props.value}
-        placeholder={props.placeholder}
-        autocomplete="off"
-        spellcheck={false}
-        aria-invalid={props.error ? 'true' : undefined}
-        aria-describedby={described}
-        onInput={(e) => props.onInput(e.currentTarget.value)}
-      />
+      {props.password ? (
+        <input type="password" {...inputProps} autocomplete="new-password" />
+      ) : (
+        <input type="text" {...inputProps} autocomplete="off" />
+      )}
       {props.error ? (
         <span id={`${props.id}-error`} class="error field-error">
           {props.error}
