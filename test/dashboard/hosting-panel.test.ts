@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import {
@@ -17,6 +16,7 @@ import {
   screenshot,
   type Browser,
 } from '../helpers/browser.ts';
+import { git } from '../helpers/git.ts';
 import { gql } from '../helpers/graphql.ts';
 import { activeHosting, MANAGE } from '../helpers/hosting.ts';
 import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
@@ -30,15 +30,9 @@ const TABS = [
   ['firewall', 'Firewall'],
   ['logs', 'Logs'],
   ['git', 'Git deploy'],
+  ['protected', 'Protected directories'],
+  ['stats', 'Statistics'],
 ] as const;
-
-function git(cwd: string, ...args: string[]) {
-  return execFileSync(
-    'git',
-    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args],
-    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-  ).trim();
-}
 
 /** The hosting control panel's tabs as a customer uses them, in Chromium. */
 describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
@@ -65,6 +59,14 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await page.getByRole('heading', { level: 2, name: heading, exact: true }).waitFor();
     await page.getByText('Loading…').first().waitFor({ state: 'detached' });
   };
+
+  /** Waits (20 s at most: a deploy clones) until the status line in `within` says `text`. */
+  const statusSays = (within: Locator, text: string | RegExp) =>
+    within.getByRole('status').getByText(text).waitFor({ timeout: 20_000 });
+
+  /** Opens a tab with its link in the "Control panel" navigation. */
+  const clickTab = (page: Page, label: string) =>
+    page.getByRole('navigation', { name: 'Control panel' }).getByRole('link', { name: label, exact: true }).click();
 
   /** Confirms the open ConfirmButton dialog with its red button. */
   const confirm = (page: Page, label: string) => page.getByRole('dialog').getByRole('button', { name: label }).click();
@@ -102,10 +104,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await section.getByText('No backups yet.').waitFor();
 
     await section.getByRole('button', { name: 'Back up now' }).click();
-    await section
-      .getByRole('status')
-      .getByText(/^Backup of .* taken \(\d/)
-      .waitFor({ timeout: 10_000 });
+    await statusSays(section, /^Backup of .* taken \(\d/);
     const { hostingBackups } = await api('query($id: ID!) { hostingBackups(id: $id) { nodes { id } } }');
     expect(hostingBackups.nodes).toHaveLength(1);
     const row = section.getByTestId(`backup-${hostingBackups.nodes[0].id}`);
@@ -123,10 +122,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     ).resolves.toMatchObject({ hostingFileRead: { content: 'later' } });
     await row.getByRole('button', { name: 'Restore' }).click();
     await confirm(page, 'Restore backup');
-    await section
-      .getByRole('status')
-      .getByText(/^Restored the backup of /)
-      .waitFor({ timeout: 10_000 });
+    await statusSays(section, /^Restored the backup of /);
     const read = await gql(
       app,
       'query($id: ID!) { hostingFileRead(id: $id, path: "/public_html/after.txt") { path } }',
@@ -161,10 +157,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
 
     await name.fill('shop');
     await section.getByRole('button', { name: 'Create database' }).click();
-    await section
-      .getByRole('status')
-      .getByText(/^Created \w+_shop \(user \w+_shop\)\.$/)
-      .waitFor({ timeout: 10_000 });
+    await statusSays(section, /^Created \w+_shop \(user \w+_shop\)\.$/);
     await expect(name.getAttribute('aria-invalid')).resolves.toBeNull();
     const { hostingDatabases } = await api('query($id: ID!) { hostingDatabases(id: $id) { nodes { name } } }');
     expect(hostingDatabases.nodes).toHaveLength(1);
@@ -191,7 +184,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await form.getByLabel('Schedule').fill('*/15 * * * *');
     await form.getByLabel('Command').fill('php ~/public_html/cron.php');
     await form.getByRole('button', { name: 'Add job' }).click();
-    await section.getByRole('status').getByText('Job added.').waitFor({ timeout: 10_000 });
+    await statusSays(section, 'Job added.');
     await expect(section.getByTestId('cron-job').textContent()).resolves.toContain('php ~/public_html/cron.php');
 
     const schedule = form.getByLabel('Schedule');
@@ -209,7 +202,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await expect(schedule.inputValue()).resolves.toBe('*/15 * * * *');
     await schedule.fill('@daily');
     await form.getByRole('button', { name: 'Save job' }).click();
-    await section.getByRole('status').getByText('Job saved.').waitFor({ timeout: 10_000 });
+    await statusSays(section, 'Job saved.');
     await expect(api('query($id: ID!) { hostingCron(id: $id) { jobs { schedule command } } }')).resolves.toEqual({
       hostingCron: { jobs: [{ schedule: '@daily', command: 'php ~/public_html/cron.php' }] },
     });
@@ -238,7 +231,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await expect(button.isDisabled()).resolves.toBe(true);
     await select.selectOption(other as string);
     await button.click();
-    await section.getByRole('status').getByText(`The site now runs PHP ${other}.`).waitFor({ timeout: 10_000 });
+    await statusSays(section, `The site now runs PHP ${other}.`);
     await expect(section.getByTestId('php-current').textContent()).resolves.toBe(other);
     await expect(api('query($id: ID!) { hostingAccount(id: $id) { phpVersion } }')).resolves.toEqual({
       hostingAccount: { phpVersion: other },
@@ -252,7 +245,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await expect(section.getByTestId('waf-log-access').textContent()).resolves.toBe('Closed');
     await expect(section.textContent()).resolves.toContain('OWASP CRS 4');
     await section.getByRole('button', { name: 'Request log access' }).click();
-    await section.getByRole('status').getByText('Log access granted.').waitFor({ timeout: 10_000 });
+    await statusSays(section, 'Log access granted.');
     await section
       .getByTestId('waf-log-access')
       .getByText(/^Open until/)
@@ -300,10 +293,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
 
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
     await page.goto(`${app.url}/hosting/${hostingId}`);
-    await page
-      .getByRole('navigation', { name: 'Control panel' })
-      .getByRole('link', { name: 'Git deploy', exact: true })
-      .click();
+    await clickTab(page, 'Git deploy');
     const status = page.getByTestId('hosting-git');
     await status.getByTestId('git-status').getByText('not_connected').waitFor();
     await expect(status.getByRole('button', { name: 'Pull' }).isDisabled()).resolves.toBe(true);
@@ -330,10 +320,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await repo.fill(bare);
     await form.getByLabel('Branch').fill('main');
     await form.getByRole('button', { name: 'Deploy' }).click();
-    await form
-      .getByRole('status')
-      .getByText(/^Deployed main at [0-9a-f]{10}\.$/)
-      .waitFor({ timeout: 20_000 });
+    await statusSays(form, /^Deployed main at [0-9a-f]{10}\.$/);
     await status.getByTestId('git-status').getByText('deployed').waitFor({ timeout: 10_000 });
     await expect(status.getByTestId('git-commit').textContent()).resolves.toContain('first');
     await expect(
@@ -344,7 +331,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     git(clone, 'commit', '-am', 'second');
     git(clone, 'push', 'origin', 'HEAD:main');
     await status.getByRole('button', { name: 'Pull' }).click();
-    await status.getByRole('status').getByText('Pulled and published the branch.').waitFor({ timeout: 20_000 });
+    await statusSays(status, 'Pulled and published the branch.');
     await status.getByTestId('git-commit').getByText('second').waitFor({ timeout: 10_000 });
     await expect(status.getByTestId('git-commit').locator('[title]').getAttribute('title')).resolves.toBe(
       git(clone, 'rev-parse', 'HEAD'),
@@ -379,17 +366,71 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     ).resolves.toEqual({ hostingFileRead: { content: '<h1>from git, again</h1>' } });
   });
 
+  it('protects a directory (refusals beside the fields) and removes the protection', async () => {
+    const { page } = browser;
+    await api('mutation($id: ID!) { hostingFileMkdir(id: $id, path: "/public_html/admin") { path } }');
+    await page.goto(`${app.url}/hosting/${hostingId}`);
+    await clickTab(page, 'Protected directories');
+    const section = page.getByTestId('hosting-protected-dirs');
+    await section.getByText('No protected directories yet.').waitFor();
+    const form = section.getByTestId('protected-form');
+    await form.getByLabel('Directory').fill('/public_html/nope');
+    await form.getByLabel('User name').fill('ada');
+    const password = form.getByLabel('Password');
+    await password.fill('short');
+    await form.getByRole('button', { name: 'Protect directory' }).click();
+    await form.getByText('password must be 8 to 72 bytes.').waitFor({ timeout: 10_000 });
+    await expect(password.getAttribute('aria-invalid')).resolves.toBe('true');
+    await password.fill('long enough');
+    await form.getByRole('button', { name: 'Protect directory' }).click();
+    const pathError = form.getByText(/^path "\/public_html\/nope" does not exist/);
+    await pathError.waitFor({ timeout: 10_000 });
+    await expect(form.getByLabel('Directory').getAttribute('aria-describedby')).resolves.toBe(
+      await pathError.getAttribute('id'),
+    );
+    await form.getByLabel('Directory').fill('/public_html/admin');
+    await form.getByRole('button', { name: 'Protect directory' }).click();
+    await statusSays(form, "/public_html/admin asks for ada's password.");
+    const row = section.getByTestId('protected-/public_html/admin');
+    await row.getByText('ada').waitFor();
+    await expect(password.inputValue()).resolves.toBe('');
+    await row.getByRole('button', { name: 'Unprotect' }).click();
+    await confirm(page, 'Remove protection');
+    await section.getByText('No protected directories yet.').waitFor({ timeout: 10_000 });
+    await expect(api('query($id: ID!) { hostingProtectedDirs(id: $id) { nodes { path } } }')).resolves.toEqual({
+      hostingProtectedDirs: { nodes: [] },
+    });
+  });
+
+  it('draws the quotas and the visitors of each period as bars', async () => {
+    const { page } = browser;
+    await openTab(page, 'stats', 'Statistics');
+    const section = page.getByTestId('hosting-stats');
+    const { hostingStats } = await api('query($id: ID!) { hostingStats(id: $id) { databases { used quota } } }');
+    await section
+      .getByRole('img', { name: `Databases: ${hostingStats.databases.used} of ${hostingStats.databases.quota}` })
+      .waitFor();
+    await expect(section.getByTestId('usage-disk').textContent()).resolves.toMatch(/ of 10 GB$/);
+    const bars = section.getByTestId('visitor-series').locator('rect');
+    await expect(bars.count()).resolves.toBe(24);
+    await section.getByRole('cell', { name: '/', exact: true }).waitFor();
+    await section.getByLabel('Period').selectOption('7d');
+    await section.getByRole('img', { name: /^Page views per day: 7 bars/ }).waitFor({ timeout: 10_000 });
+    await expect(bars.count()).resolves.toBe(7);
+  });
+
   it('fits every tab into a phone without sideways scrolling, with no serious axe violation at either size', async () => {
     const { page } = browser;
+    // One load per size, then the tab links: the account stays loaded and only each tab reads (the
+    // session's rate limit is 120 requests a minute).
     for (const size of [PHONE, DESKTOP]) {
       await page.setViewportSize(size);
+      await page.goto(`${app.url}/hosting/${hostingId}`);
+      const panelNav = page.getByRole('navigation', { name: 'Control panel' });
       for (const [slug, label] of TABS) {
-        await page.goto(`${app.url}/hosting/${hostingId}/${slug}`);
-        await page
-          .getByRole('navigation', { name: 'Control panel' })
-          .getByRole('link', { name: label, exact: true })
-          .and(page.locator('[aria-current="page"]'))
-          .waitFor();
+        await panelNav.getByRole('link', { name: label, exact: true }).click();
+        await panelNav.locator('[aria-current="page"]').getByText(label, { exact: true }).waitFor();
+        expect(new URL(page.url()).pathname).toBe(`/hosting/${hostingId}/${slug}`);
         await page.getByText('Loading…').first().waitFor({ state: 'detached' });
         const width = await pageWidth(page);
         expect(width.scroll, `${slug} at ${size.width} px`).toBeLessThanOrEqual(width.window);
@@ -397,7 +438,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
         if (size === PHONE) await screenshot(page, `hosting-${slug}-phone`);
       }
     }
-  });
+  }, 120_000);
 
   it('raised no page errors', () => {
     expect(pageErrors).toEqual([]);

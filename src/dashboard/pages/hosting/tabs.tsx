@@ -6,6 +6,8 @@ import { FirewallPanel } from './firewall.tsx';
 import { GitPanel } from './git.tsx';
 import { LogsPanel } from './logs.tsx';
 import { PhpPanel } from './php.tsx';
+import { ProtectedDirsPanel } from './protected-dirs.tsx';
+import { StatsPanel } from './stats.tsx';
 
 /**
  * One tab of a hosting account's control panel: its slug (the last part of the page's path,
@@ -26,4 +28,6 @@ export const HOSTING_TABS: HostingTab[] = [
   { slug: 'firewall', label: 'Firewall', Panel: FirewallPanel },
   { slug: 'logs', label: 'Logs', Panel: LogsPanel },
   { slug: 'git', label: 'Git deploy', Panel: GitPanel },
+  { slug: 'protected', label: 'Protected directories', Panel: ProtectedDirsPanel },
+  { slug: 'stats', label: 'Statistics', Panel: StatsPanel },
 ];
