@@ -31,6 +31,7 @@ const TABS = [
   ['logs', 'Logs'],
   ['git', 'Git deploy'],
   ['protected', 'Protected directories'],
+  ['certificate', 'Certificate'],
   ['stats', 'Statistics'],
 ] as const;
 

@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
 import { BackupsPanel } from './backups.tsx';
+import { CertificatePanel } from './certificate.tsx';
 import { CronPanel } from './cron.tsx';
 import { DatabasesPanel } from './databases.tsx';
 import { FirewallPanel } from './firewall.tsx';
@@ -29,5 +30,6 @@ export const HOSTING_TABS: HostingTab[] = [
   { slug: 'logs', label: 'Logs', Panel: LogsPanel },
   { slug: 'git', label: 'Git deploy', Panel: GitPanel },
   { slug: 'protected', label: 'Protected directories', Panel: ProtectedDirsPanel },
+  { slug: 'certificate', label: 'Certificate', Panel: CertificatePanel },
   { slug: 'stats', label: 'Statistics', Panel: StatsPanel },
 ];
