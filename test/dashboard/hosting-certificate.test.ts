@@ -15,6 +15,7 @@ import {
 import { proveDomain } from '../helpers/domains.ts';
 import { gql } from '../helpers/graphql.ts';
 import { activeHosting, domainName } from '../helpers/hosting.ts';
+import { statusSays } from '../helpers/hosting-panel.ts';
 import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
 
 /**
@@ -90,7 +91,7 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
     const section = page.getByTestId('hosting-certificate');
     expect((await app.admin('PUT', `/admin/dns/${custom}`, { target: ip })).status).toBe(200);
     await section.getByRole('button', { name: 'Retry issuance' }).click();
-    await section.getByRole('status').getByText('Certificate issued.').waitFor({ timeout: 10_000 });
+    await statusSays(section, 'Certificate issued.');
     await section.getByTestId('cert-status').getByText('issued').waitFor();
     await expect(section.textContent()).resolves.toContain(custom);
     await expect(section.getByTestId('cert-error').count()).resolves.toBe(0);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import {
@@ -19,6 +19,7 @@ import {
 import { git } from '../helpers/git.ts';
 import { gql } from '../helpers/graphql.ts';
 import { activeHosting, MANAGE } from '../helpers/hosting.ts';
+import { clickTab, confirm, statusSays } from '../helpers/hosting-panel.ts';
 import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
 
 /** The tabs this file covers, by slug and link text. */
@@ -61,17 +62,6 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await page.getByText('Loading…').first().waitFor({ state: 'detached' });
   };
 
-  /** Waits (20 s at most: a deploy clones) until the status line in `within` says `text`. */
-  const statusSays = (within: Locator, text: string | RegExp) =>
-    within.getByRole('status').getByText(text).waitFor({ timeout: 20_000 });
-
-  /** Opens a tab with its link in the "Control panel" navigation. */
-  const clickTab = (page: Page, label: string) =>
-    page.getByRole('navigation', { name: 'Control panel' }).getByRole('link', { name: label, exact: true }).click();
-
-  /** Confirms the open ConfirmButton dialog with its red button. */
-  const confirm = (page: Page, label: string) => page.getByRole('dialog').getByRole('button', { name: label }).click();
-
   beforeAll(async () => {
     ensureDashboardBuilt();
     // Local git paths are the only repositories the deploy may reach without a network (egress policy).
@@ -104,8 +94,19 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     const section = page.getByTestId('hosting-backups');
     await section.getByText('No backups yet.').waitFor();
 
+    // The backup's answer is held back to see the wait the page shows meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/graphql', async (route) => {
+      if (route.request().postData()?.includes('hostingBackupCreate')) await held;
+      await route.continue();
+    });
     await section.getByRole('button', { name: 'Back up now' }).click();
+    await expect(section.getByRole('button', { name: 'Backing up…' }).isDisabled()).resolves.toBe(true);
+    await statusSays(section, 'Backing up the files and databases…');
+    release();
     await statusSays(section, /^Backup of .* taken \(\d/);
+    await page.unroute('**/graphql');
     const { hostingBackups } = await api('query($id: ID!) { hostingBackups(id: $id) { nodes { id } } }');
     expect(hostingBackups.nodes).toHaveLength(1);
     const row = section.getByTestId(`backup-${hostingBackups.nodes[0].id}`);
