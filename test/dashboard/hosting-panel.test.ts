@@ -193,7 +193,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await schedule.fill('61 * * * *');
     await form.getByLabel('Command').fill('echo never');
     await form.getByRole('button', { name: 'Add job' }).click();
-    const error = form.getByText(/"61 \* \* \* \*" is not a valid cron schedule/);
+    const error = form.getByText(/^The schedule "61 \* \* \* \*" is not a valid cron schedule/);
     await error.waitFor({ timeout: 10_000 });
     await expect(schedule.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(schedule.getAttribute('aria-describedby')).resolves.toBe(await error.getAttribute('id'));
@@ -202,6 +202,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
 
     await section.getByTestId('cron-job').getByRole('button', { name: 'Edit' }).click();
     await expect(schedule.inputValue()).resolves.toBe('*/15 * * * *');
+    await expect(schedule.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
     await schedule.fill('@daily');
     await form.getByRole('button', { name: 'Save job' }).click();
     await statusSays(section, 'Job saved.');
