@@ -15,7 +15,7 @@ import {
 import { proveDomain } from '../helpers/domains.ts';
 import { gql } from '../helpers/graphql.ts';
 import { activeHosting, domainName } from '../helpers/hosting.ts';
-import { statusSays } from '../helpers/hosting-panel.ts';
+import { overflowingCards, statusSays } from '../helpers/hosting-panel.ts';
 import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
 
 /**
@@ -81,6 +81,7 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
       await section.getByRole('button', { name: 'Retry issuance' }).waitFor();
       const width = await pageWidth(page);
       expect(width.scroll, `at ${size.width} px`).toBeLessThanOrEqual(width.window);
+      expect(await overflowingCards(page), `at ${size.width} px`).toEqual([]);
       expect(await axeViolations(page), `at ${size.width} px`).toEqual([]);
     }
     await screenshot(page, 'hosting-certificate-failed');

@@ -11,3 +11,14 @@ export const clickTab = (page: Page, label: string) =>
 /** Confirms the open ConfirmButton dialog with its red button. */
 export const confirm = (page: Page, label: string) =>
   page.getByRole('dialog').getByRole('button', { name: label }).click();
+
+/**
+ * The cards on the page whose content is wider than they are (they would scroll sideways
+ * inside): each as its test id or heading. Tables scroll in their own .table-wrap, not the card.
+ */
+export const overflowingCards = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.card')]
+      .filter((card) => card.scrollWidth > card.clientWidth)
+      .map((card) => card.dataset.testid ?? card.querySelector('h2')?.textContent ?? '(card)'),
+  );

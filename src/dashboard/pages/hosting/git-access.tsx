@@ -26,7 +26,7 @@ export function DeployKey(props: { id: string }) {
     <Section title="Deploy key" testid="git-deploy-key" state={state}>
       {({ hostingGitDeployKey: key }) => (
         <>
-          <p class="muted small">
+          <p class="muted small wrap-anywhere">
             Add this public key to the repository as a read-only deploy key. Fingerprint{' '}
             <span class="mono">{key.fingerprint}</span>.
           </p>
@@ -100,7 +100,7 @@ export function PushWebhook(props: { id: string; git: GitStatus; onChange(): voi
               : 'Off: pushes to the repository are not deployed here.'}
           </p>
           {hook.enabled && hook.url && (
-            <p>
+            <p class="wrap-anywhere">
               Payload URL: <code data-testid="webhook-url">{hook.url}</code>
             </p>
           )}
