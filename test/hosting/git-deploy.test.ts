@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRepoUrl } from '../../src/modules/hosting/git.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { git } from '../helpers/git.ts';
 import { activeHosting, MANAGE, siteDir } from '../helpers/hosting.ts';
 import { expectError } from '../helpers/servers.ts';
 
@@ -20,14 +21,6 @@ afterAll(async () => {
   await app?.stop();
   fs.rmSync(work, { recursive: true, force: true });
 });
-
-function git(cwd: string, ...args: string[]) {
-  return execFileSync(
-    'git',
-    ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', ...args],
-    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-  ).trim();
-}
 
 describe('git deploy', () => {
   it('repo_url accepts SSH addresses (and local paths only when allowed); option injection is refused', () => {

@@ -1,0 +1,131 @@
+import { useState } from 'preact/hooks';
+import { gql } from '../../api.ts';
+import { ConfirmButton } from '../../confirm.tsx';
+import { formatUtc, StatusBadge, When } from '../../format.tsx';
+import { Section, useLive } from '../../live-query.tsx';
+import { bytes, Outcome, useCall } from './panel-kit.tsx';
+
+interface Backup {
+  id: string;
+  status: string;
+  sizeBytes: number;
+  databases: string[];
+  createdAt: string;
+}
+
+const BACKUPS_QUERY =
+  'query($id: ID!) { hostingBackups(id: $id) { nodes { id status sizeBytes databases createdAt } } }';
+
+/** Backups tab: restore points of the site's files and databases; take one, restore one, delete one. */
+export function BackupsPanel(props: { id: string }) {
+  // Bumped after this tab's own changes: backups have no live event of their own.
+  const [reload, setReload] = useState(0);
+  const state = useLive<{ hostingBackups: { nodes: Backup[] } }>(BACKUPS_QUERY, ['hosting.'], { id: props.id }, reload);
+  const call = useCall();
+  const [done, setDone] = useState('');
+  const [working, setWorking] = useState('');
+
+  const act = async <T,>(what: string, mutation: string, vars: Record<string, unknown>, said: (r: T) => string) => {
+    setDone('');
+    setWorking(what);
+    const r = await call.run(() => gql<T>(mutation, { id: props.id, ...vars }));
+    setWorking('');
+    if (r) setDone(said(r));
+    setReload((n) => n + 1);
+  };
+
+  const create = () =>
+    act(
+      'Backing up the files and databases…',
+      'mutation($id: ID!) { hostingBackupCreate(id: $id) { id sizeBytes createdAt } }',
+      {},
+      (r: { hostingBackupCreate: Backup }) =>
+        `Backup of ${formatUtc(r.hostingBackupCreate.createdAt)} taken (${bytes(r.hostingBackupCreate.sizeBytes)}).`,
+    );
+  const restore = (b: Backup) =>
+    act(
+      `Restoring the backup of ${formatUtc(b.createdAt)}…`,
+      'mutation($id: ID!, $bid: ID!) { hostingBackupRestore(id: $id, bid: $bid) { id restoredAt databases } }',
+      { bid: b.id },
+      (r: { hostingBackupRestore: { databases: string[] } }) =>
+        `Restored the backup of ${formatUtc(b.createdAt)}${
+          r.hostingBackupRestore.databases.length ? ` with ${r.hostingBackupRestore.databases.join(', ')}` : ''
+        }.`,
+    );
+  const remove = (b: Backup) =>
+    act(
+      `Deleting the backup of ${formatUtc(b.createdAt)}…`,
+      'mutation($id: ID!, $bid: ID!) { hostingBackupDelete(id: $id, bid: $bid) { id } }',
+      { bid: b.id },
+      () => `Deleted the backup of ${formatUtc(b.createdAt)}.`,
+    );
+
+  return (
+    <Section title="Backups" testid="hosting-backups" state={state}>
+      {({ hostingBackups: { nodes } }) => (
+        <div aria-busy={call.busy}>
+          <p class="muted small">
+            A backup holds the site's files and its databases. Restoring one replaces the current files and databases.
+          </p>
+          <div class="actions">
+            <button type="button" onClick={create} disabled={call.busy}>
+              {working.startsWith('Backing up') ? 'Backing up…' : 'Back up now'}
+            </button>
+          </div>
+          {working ? <p role="status">{working}</p> : <Outcome error={call.refusal?.message} done={done} />}
+          {nodes.length === 0 ? (
+            <p class="muted">No backups yet.</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Taken</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Size</th>
+                    <th scope="col">Databases</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {nodes.map((b) => (
+                    <tr key={b.id} data-testid={`backup-${b.id}`}>
+                      <td>
+                        <When at={b.createdAt} />
+                      </td>
+                      <td>
+                        <StatusBadge status={b.status} />
+                      </td>
+                      <td>{bytes(b.sizeBytes)}</td>
+                      <td class="mono small">{b.databases.join(', ') || '—'}</td>
+                      <td>
+                        <span class="row-actions">
+                          <ConfirmButton
+                            label="Restore"
+                            question={`Restore the backup of ${formatUtc(b.createdAt)}?`}
+                            detail="The site's files and databases are replaced by those in the backup; databases made since are dropped."
+                            confirmLabel="Restore backup"
+                            onConfirm={() => restore(b)}
+                          />
+                          <ConfirmButton
+                            label="Delete"
+                            question={`Delete the backup of ${formatUtc(b.createdAt)}?`}
+                            detail="The backup and its archive are removed for good."
+                            confirmLabel="Delete backup"
+                            onConfirm={() => remove(b)}
+                          />
+                        </span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </div>
+      )}
+    </Section>
+  );
+}

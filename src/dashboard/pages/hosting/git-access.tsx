@@ -1,0 +1,141 @@
+import { useState } from 'preact/hooks';
+import { gql } from '../../api.ts';
+import { ConfirmButton, DisabledReason, disabledProps } from '../../confirm.tsx';
+import { Section, useLive } from '../../live-query.tsx';
+import type { GitStatus } from './git.tsx';
+import { Outcome, useCall } from './panel-kit.tsx';
+
+/** The account's SSH deploy key, to add read-only to the repository, with a copy button. */
+export function DeployKey(props: { id: string }) {
+  const state = useLive<{ hostingGitDeployKey: { type: string; publicKey: string; fingerprint: string } }>(
+    'query($id: ID!) { hostingGitDeployKey(id: $id) { type publicKey fingerprint } }',
+    [],
+    { id: props.id },
+  );
+  const [copied, setCopied] = useState('');
+  const copy = async (text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('Copied to the clipboard.');
+    } catch {
+      // No clipboard (an insecure origin, or permission refused): the key stays selectable.
+      setCopied('Could not reach the clipboard: select the key and copy it.');
+    }
+  };
+  return (
+    <Section title="Deploy key" testid="git-deploy-key" state={state}>
+      {({ hostingGitDeployKey: key }) => (
+        <>
+          <p class="muted small wrap-anywhere">
+            Add this public key to the repository as a read-only deploy key. Fingerprint{' '}
+            <span class="mono">{key.fingerprint}</span>.
+          </p>
+          <code class="secret" data-testid="deploy-public-key">
+            {key.publicKey}
+          </code>
+          <button type="button" class="secondary" onClick={() => copy(key.publicKey)}>
+            Copy key
+          </button>
+          <Outcome done={copied} />
+        </>
+      )}
+    </Section>
+  );
+}
+
+interface Webhook {
+  enabled: boolean;
+  url: string | null;
+  secret: string | null;
+}
+
+/**
+ * Push-to-deploy. The secret is shown once, right after enabling; later the tab shows only the
+ * URL (enabling again keeps the secret and shows it once more).
+ */
+export function PushWebhook(props: { id: string; git: GitStatus; onChange(): void }) {
+  const state = useLive<{ hostingGitWebhook: Webhook }>(
+    'query($id: ID!) { hostingGitWebhook(id: $id) { enabled url } }',
+    ['hosting.'],
+    { id: props.id },
+    // Read again when the status says it turned on or off (here, or by a disconnect).
+    props.git.webhookEnabled ? 1 : 0,
+  );
+  const call = useCall();
+  const [fresh, setFresh] = useState<Webhook | null>(null);
+  const [done, setDone] = useState('');
+
+  const enable = async () => {
+    setDone('');
+    const r = await call.run(() =>
+      gql<{ hostingGitWebhookEnable: Webhook }>(
+        'mutation($id: ID!) { hostingGitWebhookEnable(id: $id) { enabled url secret } }',
+        { id: props.id },
+      ),
+    );
+    if (r) setFresh(r.hostingGitWebhookEnable);
+    props.onChange();
+  };
+  const disable = async () => {
+    setFresh(null);
+    const r = await call.run(() =>
+      gql('mutation($id: ID!) { hostingGitWebhookDisable(id: $id) { enabled } }', { id: props.id }),
+    );
+    if (r) setDone('Push-to-deploy is off; the secret was discarded.');
+    props.onChange();
+  };
+
+  const enableWhy = call.busy
+    ? 'Push-to-deploy is changing.'
+    : props.git.connected
+      ? null
+      : 'Deploy a repository first.';
+  return (
+    <Section title="Push-to-deploy" testid="git-webhook" state={state}>
+      {({ hostingGitWebhook: hook }) => (
+        <div aria-busy={call.busy}>
+          <p>
+            {hook.enabled
+              ? 'On: a signed push to this URL pulls and publishes the branch.'
+              : 'Off: pushes to the repository are not deployed here.'}
+          </p>
+          {hook.enabled && hook.url && (
+            <p class="wrap-anywhere">
+              Payload URL: <code data-testid="webhook-url">{hook.url}</code>
+            </p>
+          )}
+          {fresh?.secret && (
+            <div class="card notice" data-testid="webhook-secret">
+              <p>
+                Give the repository host this URL and secret (GitHub: content type application/json; GitLab: the secret
+                token). The secret is shown this once.
+              </p>
+              <code class="secret">{fresh.url}</code>
+              <code class="secret">{fresh.secret}</code>
+            </div>
+          )}
+          <div class="actions">
+            {hook.enabled ? (
+              <ConfirmButton
+                label="Turn off push-to-deploy"
+                question="Turn off push-to-deploy?"
+                detail="Pushes stop deploying and the secret is discarded; turning it on again makes a new one."
+                confirmLabel="Turn off"
+                onConfirm={disable}
+                disabledReason={call.busy ? 'Push-to-deploy is changing.' : null}
+              />
+            ) : (
+              <>
+                <button type="button" onClick={enable} {...disabledProps('Turn on push-to-deploy', enableWhy)}>
+                  {call.busy ? 'Turning on…' : 'Turn on push-to-deploy'}
+                </button>
+                <DisabledReason label="Turn on push-to-deploy" reason={enableWhy} />
+              </>
+            )}
+          </div>
+          <Outcome error={call.refusal?.message} done={done} />
+        </div>
+      )}
+    </Section>
+  );
+}

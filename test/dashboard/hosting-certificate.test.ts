@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.ts';
+import {
+  axeViolations,
+  browserSignIn,
+  DESKTOP,
+  ensureDashboardBuilt,
+  hasChromium,
+  launchBrowser,
+  PHONE,
+  pageWidth,
+  screenshot,
+  type Browser,
+} from '../helpers/browser.ts';
+import { proveDomain } from '../helpers/domains.ts';
+import { gql } from '../helpers/graphql.ts';
+import { activeHosting, domainName } from '../helpers/hosting.ts';
+import { overflowingCards, statusSays } from '../helpers/hosting-panel.ts';
+import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
+
+/**
+ * The hosting panel's Certificate tab, whose retry shows only after a failed issuance: a custom
+ * domain attached, then its DNS moved away, fails the next issuance. (Its own file: the panel's
+ * other tabs fill hosting-panel.test.ts.)
+ */
+describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
+  let app: TestApp;
+  let holder: Holder;
+  let browser: Browser;
+  let hostingId: string;
+  let custom: string;
+  let ip: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    ensureDashboardBuilt();
+    app = await startOAuthApp();
+    holder = await accountHolder(app);
+    hostingId = await activeHosting(app, { accountId: holder.accountId, key: '', keyId: '' });
+    const minted = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+      scopes: ['hosting:read', 'hosting:write', 'hosting:manage'],
+    });
+    expect(minted.status, minted.text).toBe(201);
+    const key = minted.body.key;
+    const call = async (query: string) => {
+      const r = await gql(app, query, { key, variables: { id: hostingId, domain: custom } });
+      expect(r.body.errors, r.text).toBeUndefined();
+      return r.body.data;
+    };
+    // A custom domain pointing here is attached and covered; then its DNS moves away and a retry fails.
+    custom = domainName('www');
+    await proveDomain(app, holder.accountId, custom);
+    ip = (await call('query($id: ID!) { hostingAccount(id: $id) { ip } }')).hostingAccount.ip;
+    await call('mutation($id: ID!, $domain: String!) { hostingCustomDomainSet(id: $id, domain: $domain) { id } }');
+    expect((await app.admin('PUT', `/admin/dns/${custom}`, { target: ip })).status).toBe(200);
+    await call('mutation($id: ID!) { hostingCustomDomainVerify(id: $id) { id } }');
+    expect((await app.admin('PUT', `/admin/dns/${custom}`, { target: '203.0.113.9' })).status).toBe(200);
+    const failed = await call('mutation($id: ID!) { hostingCertRetry(id: $id) { status } }');
+    expect(failed.hostingCertRetry.status).toBe('failed');
+
+    browser = await launchBrowser();
+    browser.page.on('pageerror', (e) => pageErrors.push(e.message));
+    await browserSignIn(browser.page, app.url, holder.email, holder.password);
+    await browser.page.getByTestId('live-status').getByText('live').waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('shows the failed certificate with its reason, fitting a phone, with no serious axe violation', async () => {
+    const { page } = browser;
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      await page.goto(`${app.url}/hosting/${hostingId}/certificate`);
+      const section = page.getByTestId('hosting-certificate');
+      await section.getByTestId('cert-status').getByText('failed').waitFor();
+      await expect(section.getByTestId('cert-error').textContent()).resolves.toContain(
+        `${custom} points to 203.0.113.9`,
+      );
+      await section.getByRole('button', { name: 'Retry issuance' }).waitFor();
+      const width = await pageWidth(page);
+      expect(width.scroll, `at ${size.width} px`).toBeLessThanOrEqual(width.window);
+      expect(await overflowingCards(page), `at ${size.width} px`).toEqual([]);
+      expect(await axeViolations(page), `at ${size.width} px`).toEqual([]);
+    }
+    await screenshot(page, 'hosting-certificate-failed');
+  });
+
+  it('retries once the DNS points here again: issued for both names, and the retry is gone', async () => {
+    const { page } = browser;
+    const section = page.getByTestId('hosting-certificate');
+    expect((await app.admin('PUT', `/admin/dns/${custom}`, { target: ip })).status).toBe(200);
+    await section.getByRole('button', { name: 'Retry issuance' }).click();
+    await statusSays(section, 'Certificate issued.');
+    await section.getByTestId('cert-status').getByText('issued').waitFor();
+    await expect(section.textContent()).resolves.toContain(custom);
+    await expect(section.getByTestId('cert-error').count()).resolves.toBe(0);
+    await expect(section.getByRole('button', { name: 'Retry issuance' }).count()).resolves.toBe(0);
+  });
+
+  it('raised no page errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
