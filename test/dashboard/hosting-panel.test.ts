@@ -236,6 +236,12 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await button.click();
     await statusSays(section, `The site now runs PHP ${other}.`);
     await expect(section.getByTestId('php-current').textContent()).resolves.toBe(other);
+    // The account's facts above the panel follow, without a reload.
+    await page
+      .locator('dl.facts dt', { hasText: /^PHP$/ })
+      .locator('xpath=following-sibling::dd[1]')
+      .getByText(other as string, { exact: true })
+      .waitFor();
     await expect(api('query($id: ID!) { hostingAccount(id: $id) { phpVersion } }')).resolves.toEqual({
       hostingAccount: { phpVersion: other },
     });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { gql } from '../helpers/graphql.ts';
 import { activeHosting, MANAGE } from '../helpers/hosting.ts';
 import { advance, expectError } from '../helpers/servers.ts';
 
@@ -26,6 +27,27 @@ describe('control panel: PHP, logs, stats, certificate, WAF, browser SSH', () =>
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ id, php_version: '8.1', availableVersions: ['8.1', '8.2', '8.3'] });
     expect((await app.call('GET', `/v1/hosting/${id}`, { key: c.key })).body.php_version).toBe('8.1');
+  });
+
+  it("GraphQL reads the versions the plan offers without setting one; REST's account body is unchanged", async () => {
+    const c = await app.customer({ scopes: ['hosting:read'] });
+    const manager = await app.customer({ scopes: MANAGE });
+    const id = await activeHosting(app, manager);
+    const read = await gql(app, 'query($id: ID!) { hostingAccount(id: $id) { phpVersion phpVersionsOffered } }', {
+      key: manager.key,
+      variables: { id },
+    });
+    expect(read.body.data.hostingAccount.phpVersionsOffered).toEqual(['8.1', '8.2', '8.3']);
+    expect(read.body.data.hostingAccount.phpVersionsOffered).toContain(read.body.data.hostingAccount.phpVersion);
+    expect(Object.keys((await app.call('GET', `/v1/hosting/${id}`, { key: manager.key })).body)).not.toContain(
+      'phpVersionsOffered',
+    );
+    // Another account's hosting: not found, as every read of it.
+    const other = await gql(app, 'query($id: ID!) { hostingAccount(id: $id) { phpVersionsOffered } }', {
+      key: c.key,
+      variables: { id },
+    });
+    expect(other.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
   it('logs: kind access|error, lines bounded; the tail grows with simulated traffic', async () => {

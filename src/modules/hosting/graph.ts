@@ -1,8 +1,9 @@
-import { accountListEdge, nodeKind } from '../../schema/graph.ts';
+import { builder } from '../../schema/builder.ts';
+import { accountListEdge, GRAPH_ONLY, nodeKind } from '../../schema/graph.ts';
 import { HostingAccount } from './accounts.schema.ts';
 import { backupsByIds } from './backups.ts';
 import { liveSshSessionsByIds } from './panel.ts';
-import { hostingByIds, listHosting } from './service.ts';
+import { hostingByIds, listHosting, planOf } from './service.ts';
 
 accountListEdge('hostingAccounts', 'hosting:read', HostingAccount, 'Hosting accounts, newest first.', listHosting);
 
@@ -26,3 +27,11 @@ nodeKind({
   scope: 'hosting:manage',
   load: (ctx, ids) => liveSshSessionsByIds(ctx, ids),
 });
+
+builder.objectField(HostingAccount, 'phpVersionsOffered', (t) =>
+  t.stringList({
+    extensions: GRAPH_ONLY,
+    description: "The PHP versions the account's plan offers, any of which hostingPhpVersionSet takes (GraphQL only).",
+    resolve: async (h, _args, ctx) => (await planOf(ctx.db, h)).phpVersions,
+  }),
+);

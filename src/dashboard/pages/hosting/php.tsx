@@ -8,14 +8,11 @@ interface PhpVersion {
   availableVersions: string[];
 }
 
+const PHP_READ = 'query($id: ID!) { hostingAccount(id: $id) { phpVersion phpVersionsOffered } }';
 const PHP_SET =
   'mutation($id: ID!, $v: String!) { hostingPhpVersionSet(id: $id, phpVersion: $v) { phpVersion availableVersions } }';
 
-/**
- * PHP tab: the version the site runs and the versions its plan offers. No query lists the
- * offered versions, so the tab sets the current version again (a no-op the API answers with
- * the list) to learn them.
- */
+/** PHP tab: the version the site runs and the versions its plan offers. */
 export function PhpPanel(props: { id: string }) {
   const [php, setPhp] = useState<PhpVersion | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -25,20 +22,14 @@ export function PhpPanel(props: { id: string }) {
 
   useEffect(() => {
     let alive = true;
-    gql<{ hostingAccount: { phpVersion: string } }>('query($id: ID!) { hostingAccount(id: $id) { phpVersion } }', {
-      id: props.id,
-    })
-      .then(({ hostingAccount }) =>
-        gql<{ hostingPhpVersionSet: PhpVersion }>(PHP_SET, { id: props.id, v: hostingAccount.phpVersion }),
-      )
-      .then(
-        ({ hostingPhpVersionSet }) => {
-          if (!alive) return;
-          setPhp(hostingPhpVersionSet);
-          setChoice(hostingPhpVersionSet.phpVersion);
-        },
-        (err: Error) => alive && setLoadError(err.message),
-      );
+    gql<{ hostingAccount: { phpVersion: string; phpVersionsOffered: string[] } }>(PHP_READ, { id: props.id }).then(
+      ({ hostingAccount: h }) => {
+        if (!alive) return;
+        setPhp({ phpVersion: h.phpVersion, availableVersions: h.phpVersionsOffered });
+        setChoice(h.phpVersion);
+      },
+      (err: Error) => alive && setLoadError(err.message),
+    );
     return () => {
       alive = false;
     };
