@@ -47,7 +47,7 @@ export interface paths {
         head?: never;
         /**
          * Update a domain
-         * @description Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid).
+         * @description Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid). Fires `domain.updated`.
          *
          *     Scope: `domains:write`.
          */
@@ -649,7 +649,7 @@ export interface paths {
         put?: never;
         /**
          * Enable email hosting
-         * @description Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. A domain not registered in this account needs the ownership TXT record the refusal names first. At most 50 mail domains per account; 400 when the domain is hosted already.
+         * @description Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. A domain not registered in this account needs the ownership TXT record the refusal names first. At most 50 mail domains per account; 400 when the domain is hosted already. Fires `mail.domain.enabled`.
          *
          *     Scope: `mail:write`.
          */
@@ -699,7 +699,7 @@ export interface paths {
         put?: never;
         /**
          * Create a mailbox
-         * @description Create a mailbox on one of the account's mail domains. At most 200 per domain; 400 when the address is already a mailbox or an alias.
+         * @description Create a mailbox on one of the account's mail domains. At most 200 per domain; 400 when the address is already a mailbox or an alias. Fires `mail.mailbox.created`.
          *
          *     Scope: `mail:write`.
          */
@@ -1563,7 +1563,7 @@ export interface paths {
         put?: never;
         /**
          * Create an alias
-         * @description Create a forwarding alias: mail to <source_local>@<domain> is forwarded to destination. 400 when the address is already a mailbox or an alias.
+         * @description Create a forwarding alias: mail to <source_local>@<domain> is forwarded to destination. 400 when the address is already a mailbox or an alias. Fires `mail.alias.created`.
          *
          *     Scope: `mail:write`.
          */
@@ -1586,7 +1586,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an alias
-         * @description Remove a forwarding alias.
+         * @description Remove a forwarding alias. Fires `mail.alias.deleted`.
          *
          *     Scope: `mail:write`.
          */
@@ -1608,7 +1608,7 @@ export interface paths {
         post?: never;
         /**
          * Disable email hosting
-         * @description Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed permanently.
+         * @description Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed permanently. Fires `mail.domain.disabled`.
          *
          *     Scope: `mail:write`.
          */
@@ -1630,7 +1630,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a mailbox
-         * @description Delete a mailbox and all of its mail, permanently.
+         * @description Delete a mailbox and all of its mail, permanently. Fires `mail.mailbox.deleted`.
          *
          *     Scope: `mail:write`.
          */
@@ -1655,7 +1655,7 @@ export interface paths {
         head?: never;
         /**
          * Set a mailbox password
-         * @description Set a new password on a mailbox; it is stored hashed and never returned.
+         * @description Set a new password on a mailbox; it is stored hashed and never returned. Fires `mail.mailbox.password.changed`.
          *
          *     Scope: `mail:write`.
          */
@@ -1921,7 +1921,7 @@ export interface paths {
         put?: never;
         /**
          * Close a ticket
-         * @description Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.
+         * @description Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing. Fires `ticket.closed`.
          *
          *     Scope: `tickets:write`.
          */
@@ -1943,7 +1943,7 @@ export interface paths {
         put?: never;
         /**
          * Reply to a ticket
-         * @description Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one.
+         * @description Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one. Fires `ticket.customer.replied`.
          *
          *     Scope: `tickets:write`.
          */
@@ -2377,7 +2377,7 @@ export interface components {
              * @example server.power.changed
              * @enum {string}
              */
-            type: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted";
+            type: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted";
         };
         EventList: {
             /** @description The items of this page. */
@@ -5316,7 +5316,7 @@ export interface components {
              * @example server.power.changed
              * @enum {string}
              */
-            eventType: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "webhook.test";
+            eventType: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "webhook.test";
             /**
              * @description Sent as X-Service-Delivery-Id; the same on every attempt.
              * @example whd_01jq8k2m4p6rab3c5d7e9f1g2h
@@ -5835,6 +5835,65 @@ export interface components {
              */
             type: "domain.registered";
         });
+        /** @description A domain.updated event. */
+        Event_domain_updated: {
+            /**
+             * @description The event kind.
+             * @example domain.updated
+             * @constant
+             */
+            type?: "domain.updated";
+            /** @description The payload of domain.updated. */
+            data?: {
+                /**
+                 * @description domainId of the domain.updated event.
+                 * @example dom_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                domainId: string;
+                /**
+                 * @description domain of the domain.updated event.
+                 * @example example.com
+                 */
+                domain: string;
+                /**
+                 * @description changed of the domain.updated event.
+                 * @example [
+                 *       "autoRenew",
+                 *       "nameservers"
+                 *     ]
+                 */
+                changed: string[];
+                /**
+                 * @description autoRenew of the domain.updated event.
+                 * @example true
+                 */
+                autoRenew: boolean;
+                /**
+                 * @description transferLock of the domain.updated event.
+                 * @example true
+                 */
+                transferLock: boolean;
+                /**
+                 * @description whoisPrivacy of the domain.updated event.
+                 * @example true
+                 */
+                whoisPrivacy: boolean;
+                /**
+                 * @description nameservers of the domain.updated event.
+                 * @example [
+                 *       "ns1.example.net",
+                 *       "ns2.example.net"
+                 *     ]
+                 */
+                nameservers: string[];
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "domain.updated";
+        });
         /** @description A ticket.created event. */
         Event_ticket_created: {
             /**
@@ -5915,6 +5974,82 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.replied";
+        });
+        /** @description A ticket.customer.replied event. */
+        Event_ticket_customer_replied: {
+            /**
+             * @description The event kind.
+             * @example ticket.customer.replied
+             * @constant
+             */
+            type?: "ticket.customer.replied";
+            /** @description The payload of ticket.customer.replied. */
+            data?: {
+                /**
+                 * @description ticketId of the ticket.customer.replied event.
+                 * @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                ticketId: string;
+                /**
+                 * @description ticketNumber of the ticket.customer.replied event.
+                 * @example TKT-100042
+                 */
+                ticketNumber: string;
+                /**
+                 * @description subject of the ticket.customer.replied event.
+                 * @example Cannot reach my server
+                 */
+                subject: string;
+                /**
+                 * @description status of the ticket.customer.replied event.
+                 * @example open
+                 */
+                status: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.customer.replied";
+        });
+        /** @description A ticket.closed event. */
+        Event_ticket_closed: {
+            /**
+             * @description The event kind.
+             * @example ticket.closed
+             * @constant
+             */
+            type?: "ticket.closed";
+            /** @description The payload of ticket.closed. */
+            data?: {
+                /**
+                 * @description ticketId of the ticket.closed event.
+                 * @example tkt_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                ticketId: string;
+                /**
+                 * @description ticketNumber of the ticket.closed event.
+                 * @example TKT-100042
+                 */
+                ticketNumber: string;
+                /**
+                 * @description subject of the ticket.closed event.
+                 * @example Cannot reach my server
+                 */
+                subject: string;
+                /**
+                 * @description status of the ticket.closed event.
+                 * @example closed
+                 */
+                status: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.closed";
         });
         /** @description A pool.created event. */
         Event_pool_created: {
@@ -6116,8 +6251,249 @@ export interface components {
              */
             type: "pool.deleted";
         });
+        /** @description A mail.domain.enabled event. */
+        Event_mail_domain_enabled: {
+            /**
+             * @description The event kind.
+             * @example mail.domain.enabled
+             * @constant
+             */
+            type?: "mail.domain.enabled";
+            /** @description The payload of mail.domain.enabled. */
+            data?: {
+                /**
+                 * @description mailDomainId of the mail.domain.enabled event.
+                 * @example 1
+                 */
+                mailDomainId: number;
+                /**
+                 * @description domain of the mail.domain.enabled event.
+                 * @example example.com
+                 */
+                domain: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mail.domain.enabled";
+        });
+        /** @description A mail.domain.disabled event. */
+        Event_mail_domain_disabled: {
+            /**
+             * @description The event kind.
+             * @example mail.domain.disabled
+             * @constant
+             */
+            type?: "mail.domain.disabled";
+            /** @description The payload of mail.domain.disabled. */
+            data?: {
+                /**
+                 * @description mailDomainId of the mail.domain.disabled event.
+                 * @example 1
+                 */
+                mailDomainId: number;
+                /**
+                 * @description domain of the mail.domain.disabled event.
+                 * @example example.com
+                 */
+                domain: string;
+                /**
+                 * @description mailboxesRemoved of the mail.domain.disabled event.
+                 * @example 1
+                 */
+                mailboxesRemoved: number;
+                /**
+                 * @description aliasesRemoved of the mail.domain.disabled event.
+                 * @example 1
+                 */
+                aliasesRemoved: number;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mail.domain.disabled";
+        });
+        /** @description A mail.mailbox.created event. */
+        Event_mail_mailbox_created: {
+            /**
+             * @description The event kind.
+             * @example mail.mailbox.created
+             * @constant
+             */
+            type?: "mail.mailbox.created";
+            /** @description The payload of mail.mailbox.created. */
+            data?: {
+                /**
+                 * @description mailboxId of the mail.mailbox.created event.
+                 * @example 1
+                 */
+                mailboxId: number;
+                /**
+                 * @description mailDomainId of the mail.mailbox.created event.
+                 * @example 1
+                 */
+                mailDomainId: number;
+                /**
+                 * @description address of the mail.mailbox.created event.
+                 * @example info@example.com
+                 */
+                address: string;
+                /**
+                 * @description quotaMb of the mail.mailbox.created event.
+                 * @example 1024
+                 */
+                quotaMb: number;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mail.mailbox.created";
+        });
+        /** @description A mail.mailbox.deleted event. */
+        Event_mail_mailbox_deleted: {
+            /**
+             * @description The event kind.
+             * @example mail.mailbox.deleted
+             * @constant
+             */
+            type?: "mail.mailbox.deleted";
+            /** @description The payload of mail.mailbox.deleted. */
+            data?: {
+                /**
+                 * @description mailboxId of the mail.mailbox.deleted event.
+                 * @example 1
+                 */
+                mailboxId: number;
+                /**
+                 * @description mailDomainId of the mail.mailbox.deleted event.
+                 * @example 1
+                 */
+                mailDomainId: number;
+                /**
+                 * @description address of the mail.mailbox.deleted event.
+                 * @example info@example.com
+                 */
+                address: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mail.mailbox.deleted";
+        });
+        /** @description A mail.mailbox.password.changed event. */
+        Event_mail_mailbox_password_changed: {
+            /**
+             * @description The event kind.
+             * @example mail.mailbox.password.changed
+             * @constant
+             */
+            type?: "mail.mailbox.password.changed";
+            /** @description The payload of mail.mailbox.password.changed. */
+            data?: {
+                /**
+                 * @description mailboxId of the mail.mailbox.password.changed event.
+                 * @example 1
+                 */
+                mailboxId: number;
+                /**
+                 * @description mailDomainId of the mail.mailbox.password.changed event.
+                 * @example 1
+                 */
+                mailDomainId: number;
+                /**
+                 * @description address of the mail.mailbox.password.changed event.
+                 * @example info@example.com
+                 */
+                address: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mail.mailbox.password.changed";
+        });
+        /** @description A mail.alias.created event. */
+        Event_mail_alias_created: {
+            /**
+             * @description The event kind.
+             * @example mail.alias.created
+             * @constant
+             */
+            type?: "mail.alias.created";
+            /** @description The payload of mail.alias.created. */
+            data?: {
+                /**
+                 * @description aliasId of the mail.alias.created event.
+                 * @example 1
+                 */
+                aliasId: number;
+                /**
+                 * @description mailDomainId of the mail.alias.created event.
+                 * @example 1
+                 */
+                mailDomainId: number;
+                /**
+                 * @description source of the mail.alias.created event.
+                 * @example sales@example.com
+                 */
+                source: string;
+                /**
+                 * @description destination of the mail.alias.created event.
+                 * @example ada@example.com
+                 */
+                destination: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mail.alias.created";
+        });
+        /** @description A mail.alias.deleted event. */
+        Event_mail_alias_deleted: {
+            /**
+             * @description The event kind.
+             * @example mail.alias.deleted
+             * @constant
+             */
+            type?: "mail.alias.deleted";
+            /** @description The payload of mail.alias.deleted. */
+            data?: {
+                /**
+                 * @description aliasId of the mail.alias.deleted event.
+                 * @example 1
+                 */
+                aliasId: number;
+                /**
+                 * @description mailDomainId of the mail.alias.deleted event.
+                 * @example 1
+                 */
+                mailDomainId: number;
+                /**
+                 * @description source of the mail.alias.deleted event.
+                 * @example sales@example.com
+                 */
+                source: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mail.alias.deleted";
+        });
         /** @description What a webhook receives: the Event envelope of one of the kinds, its payload typed by `type`. */
-        EventDelivery: components["schemas"]["Event_server_created"] | components["schemas"]["Event_server_power_changed"] | components["schemas"]["Event_server_resized"] | components["schemas"]["Event_server_reinstalled"] | components["schemas"]["Event_server_ptr_changed"] | components["schemas"]["Event_server_terminated"] | components["schemas"]["Event_server_suspended"] | components["schemas"]["Event_hosting_created"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_wallet_deposit_received"] | components["schemas"]["Event_domain_registered"] | components["schemas"]["Event_ticket_created"] | components["schemas"]["Event_ticket_replied"] | components["schemas"]["Event_pool_created"] | components["schemas"]["Event_pool_resized"] | components["schemas"]["Event_pool_ips_changed"] | components["schemas"]["Event_pool_suspended"] | components["schemas"]["Event_pool_deleted"];
+        EventDelivery: components["schemas"]["Event_server_created"] | components["schemas"]["Event_server_power_changed"] | components["schemas"]["Event_server_resized"] | components["schemas"]["Event_server_reinstalled"] | components["schemas"]["Event_server_ptr_changed"] | components["schemas"]["Event_server_terminated"] | components["schemas"]["Event_server_suspended"] | components["schemas"]["Event_hosting_created"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_wallet_deposit_received"] | components["schemas"]["Event_domain_registered"] | components["schemas"]["Event_domain_updated"] | components["schemas"]["Event_ticket_created"] | components["schemas"]["Event_ticket_replied"] | components["schemas"]["Event_ticket_customer_replied"] | components["schemas"]["Event_ticket_closed"] | components["schemas"]["Event_pool_created"] | components["schemas"]["Event_pool_resized"] | components["schemas"]["Event_pool_ips_changed"] | components["schemas"]["Event_pool_suspended"] | components["schemas"]["Event_pool_deleted"] | components["schemas"]["Event_mail_domain_enabled"] | components["schemas"]["Event_mail_domain_disabled"] | components["schemas"]["Event_mail_mailbox_created"] | components["schemas"]["Event_mail_mailbox_deleted"] | components["schemas"]["Event_mail_mailbox_password_changed"] | components["schemas"]["Event_mail_alias_created"] | components["schemas"]["Event_mail_alias_deleted"];
     };
     responses: {
         /** @description Credential missing, invalid or expired. */
@@ -6850,7 +7226,7 @@ export interface operations {
                  * @description Only events of this kind (server.power.changed …).
                  * @example server.created
                  */
-                type?: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | null;
+                type?: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | null;
             };
             header?: {
                 /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
@@ -16901,7 +17277,7 @@ export interface operations {
                      *       "server.power.changed"
                      *     ]
                      */
-                    events?: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "*")[] | null;
+                    events?: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "*")[] | null;
                     /**
                      * @description false pauses, true resumes.
                      * @example true
@@ -17349,7 +17725,7 @@ export interface operations {
                      *       "server.power.changed"
                      *     ]
                      */
-                    events: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "ticket.created" | "ticket.replied" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "*")[];
+                    events: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "*")[];
                     /**
                      * @description HTTPS URL on a public address.
                      * @example https://hooks.example.com/cloud

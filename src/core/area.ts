@@ -14,12 +14,16 @@
 interface PayloadField {
   type: string | readonly string[];
   format?: string;
-  examples?: readonly string[];
+  items?: { type: string };
+  examples?: readonly unknown[];
 }
 export const str = { type: 'string' } as const;
 export const int = { type: 'integer' } as const;
 export const time = { type: 'string', format: 'date-time' } as const;
 export const nullableStr = { type: ['string', 'null'] } as const;
+export const bool = { type: 'boolean' } as const;
+/** A list of strings (a domain's nameservers). */
+export const strList = { type: 'array', items: { type: 'string' } } as const;
 /** A string field whose example (the document's) must be of its kind: a new server's status is provisioning. */
 export const strOf = <const E extends string>(example: E) => ({ type: 'string', examples: [example] }) as const;
 

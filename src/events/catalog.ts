@@ -22,7 +22,11 @@ type JsonOf<S> = S extends { type: 'integer' }
     ? string
     : S extends { type: readonly ['string', 'null'] }
       ? string | null
-      : never;
+      : S extends { type: 'boolean' }
+        ? boolean
+        : S extends { type: 'array'; items: { type: 'string' } }
+          ? string[]
+          : never;
 /** A payload with exactly the spec's fields for that kind, each of its declared type. */
 export type EventPayload<T extends EventType> = { [K in keyof Fields<T>]: JsonOf<Fields<T>[K]> };
 

@@ -1,6 +1,9 @@
 import {
+  GraphQLBoolean,
   GraphQLID,
   GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
   GraphQLString,
   isInputObjectType,
   isIntrospectionType,
@@ -8,6 +11,7 @@ import {
   isNonNullType,
   isObjectType,
   type GraphQLSchema,
+  type GraphQLType,
 } from 'graphql';
 import { EVENT_TYPES } from '../events/catalog.ts';
 import { AREAS } from '../modules/areas.ts';
@@ -65,6 +69,13 @@ function eventWebhook(): object {
   };
 }
 
+/** The GraphQL type whose example a payload field of that JSON type takes (src/schema/examples.ts). */
+const PAYLOAD_TYPES: Record<string, GraphQLType> = {
+  integer: GraphQLInt,
+  boolean: GraphQLBoolean,
+  array: new GraphQLList(new GraphQLNonNull(GraphQLString)),
+};
+
 /**
  * The body of a webhook delivery: the Event envelope, one schema per kind (src/events/catalog.ts)
  * with its `type` and its `data` fields typed, discriminated by `type`.
@@ -76,22 +87,24 @@ function eventDeliverySchemas(): Record<string, JsonSchema> {
     const name = `Event_${kind.replace(/\./g, '_')}`;
     mapping[kind] = `#/components/schemas/${name}`;
     const properties = Object.fromEntries(
-      Object.entries<{ type: string | readonly string[]; format?: string; examples?: readonly string[] }>(fields).map(
-        ([field, s]) => {
-          const example =
-            s.examples?.[0] ??
-            exampleOf(s.type === 'integer' ? GraphQLInt : GraphQLString, field, { parent: 'EventData' });
-          return [
-            field,
-            {
-              ...s,
-              type: Array.isArray(s.type) ? [...s.type] : s.type,
-              description: `${field} of the ${kind} event.`,
-              examples: [example],
-            },
-          ];
-        },
-      ),
+      Object.entries<{
+        type: string | readonly string[];
+        format?: string;
+        items?: { type: string };
+        examples?: readonly unknown[];
+      }>(fields).map(([field, s]) => {
+        const example =
+          s.examples?.[0] ?? exampleOf(PAYLOAD_TYPES[String(s.type)] ?? GraphQLString, field, { parent: 'EventData' });
+        return [
+          field,
+          {
+            ...s,
+            type: Array.isArray(s.type) ? [...s.type] : s.type,
+            description: `${field} of the ${kind} event.`,
+            examples: [example],
+          },
+        ];
+      }),
     );
     out[name] = {
       type: 'object',

@@ -287,6 +287,27 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await expect(mailboxes()).resolves.toBe(0);
   });
 
+  it('shows a mailbox created elsewhere (an API key) on /mail/:id without a reload', async () => {
+    const { page } = browser;
+    const minted = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+      scopes: ['mail:read', 'mail:write'],
+    });
+    expect(minted.status, minted.text).toBe(201);
+    await page.goto(`${app.url}${pages[1]}`);
+    await page.getByTestId('mailboxes').getByText('No mailboxes yet.').waitFor();
+    await page.getByTestId('live-status').getByText('live').waitFor();
+    const loads: string[] = [];
+    page.on('framenavigated', (f) => f === page.mainFrame() && loads.push(f.url()));
+    const created = await app.call('POST', '/v1/mail/mailboxes', {
+      key: minted.body.key,
+      body: { domain_id: Number(pages[1].split('/').pop()), local_part: 'elsewhere', password: 'a long secret 12345' },
+    });
+    expect(created.status, created.text).toBe(200);
+    await page.getByTestId(`mailbox-elsewhere@${REGISTERED}`).waitFor({ timeout: 10_000 });
+    await page.getByTestId('mailbox-count').getByText('1', { exact: true }).waitFor();
+    expect(loads).toEqual([]);
+  });
+
   it('threw no error on any page', () => {
     expect(pageErrors).toEqual([]);
   });

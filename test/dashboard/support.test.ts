@@ -158,6 +158,39 @@ describe.skipIf(!hasChromium)('dashboard: support tickets', () => {
     await page.setViewportSize(DESKTOP);
   });
 
+  it('shows a reply and a close made elsewhere (an API key) on /tickets/:id without a reload', async () => {
+    const { page } = browser;
+    const minted = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+      scopes: ['tickets:read', 'tickets:write'],
+    });
+    expect(minted.status, minted.text).toBe(201);
+    const key = minted.body.key as string;
+    const opened = await app.call('POST', '/v1/tickets', {
+      key,
+      body: { subject: 'Opened from a script', message: 'Sent by our monitoring.' },
+    });
+    expect(opened.status, opened.text).toBe(200);
+    await page.goto(`${app.url}/tickets/${opened.body.id}`);
+    await page.getByRole('heading', { level: 1, name: /Opened from a script/ }).waitFor();
+    await page.getByTestId('live-status').getByText('live').waitFor();
+    const loads: string[] = [];
+    page.on('framenavigated', (f) => f === page.mainFrame() && loads.push(f.url()));
+
+    const reply = await app.call('POST', `/v1/tickets/${opened.body.id}/reply`, {
+      key,
+      body: { body: 'Still failing at 10:05.' },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    await thread(page).nth(1).getByText('Still failing at 10:05.').waitFor({ timeout: 10_000 });
+
+    const close = await app.call('POST', `/v1/tickets/${opened.body.id}/close`, { key });
+    expect(close.status, close.text).toBe(200);
+    await page.getByTestId('ticket-status').getByText('closed').waitFor({ timeout: 10_000 });
+    await page.getByText('This ticket is closed.').waitFor();
+    await expect(page.getByLabel('Your reply').count()).resolves.toBe(0);
+    expect(loads).toEqual([]);
+  });
+
   it('threw no error on any page', () => {
     expect(pageErrors).toEqual([]);
   });

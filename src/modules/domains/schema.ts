@@ -103,6 +103,7 @@ builder.mutationField('domainUpdate', (t) =>
       tool: 'domain_update',
       description:
         'Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid).',
+      fires: ['domain.updated'],
     }),
     type: Domain,
     args: {

@@ -84,7 +84,13 @@ export const DOMAIN_PENDING_PAYMENT = refusal(
   'The domain is not registered yet (status pending_payment: its invoice is open)',
 );
 
-/** Updates auto-renew, transfer lock, nameservers and WHOIS privacy; 409 before the domain is registered. */
+/** The settings domainUpdate changes, as `domain.updated` names them. */
+const SETTINGS = ['autoRenew', 'transferLock', 'whoisPrivacy', 'nameservers'] as const;
+
+/**
+ * Updates auto-renew, transfer lock, nameservers and WHOIS privacy; 409 before the domain is
+ * registered. `domain.updated` fires when a setting's value changed.
+ */
 export async function updateDomain(
   ctx: { db: TenantDb; app: { clock: { now(): Date } } },
   id: string,
@@ -101,6 +107,7 @@ export async function updateDomain(
   const nameservers = input.nameservers == null ? undefined : parseNameservers(input.nameservers);
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT "id" FROM "Domain" WHERE "id" = ${id} FOR UPDATE`;
     const domain = await findDomain(tx, id);
     if (domain.status !== 'active')
       throw DOMAIN_PENDING_PAYMENT.error(
@@ -116,6 +123,24 @@ export async function updateDomain(
       where: { id },
       data: { ...changes, ...(input.auto_renew != null ? { autoRenew: input.auto_renew } : {}) },
     });
+    const changed = SETTINGS.filter((k) => JSON.stringify(domain[k]) !== JSON.stringify(updated[k]));
+    // A call that sets what was already set changes nothing, so it records nothing.
+    if (changed.length)
+      await recordEvent(
+        tx,
+        domain.accountId,
+        'domain.updated',
+        {
+          domainId: id,
+          domain: domain.name,
+          changed: [...changed],
+          autoRenew: updated.autoRenew,
+          transferLock: updated.transferLock,
+          whoisPrivacy: updated.whoisPrivacy,
+          nameservers: updated.nameservers,
+        },
+        now,
+      );
     return domainView(updated);
   });
 }

@@ -227,6 +227,7 @@ builder.mutationField('mailDomainEnable', (t) =>
       tool: 'mail_domain_enable',
       description:
         'Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. A domain not registered in this account needs the ownership TXT record the refusal names first. At most 50 mail domains per account; 400 when the domain is hosted already.',
+      fires: ['mail.domain.enabled'],
     }),
     type: MailDomain,
     args: {
@@ -250,6 +251,7 @@ builder.mutationField('mailDomainDisable', (t) =>
       tool: 'mail_domain_disable',
       description:
         'Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed permanently.',
+      fires: ['mail.domain.disabled'],
     }),
     type: MailDomainDeleted,
     args: { id: t.arg.int({ required: true, description: 'The mail domain id.' }) },
@@ -306,6 +308,7 @@ builder.mutationField('mailboxCreate', (t) =>
       tool: 'mailbox_create',
       description:
         "Create a mailbox on one of the account's mail domains. At most 200 per domain; 400 when the address is already a mailbox or an alias.",
+      fires: ['mail.mailbox.created'],
     }),
     type: Mailbox,
     args: {
@@ -351,6 +354,7 @@ builder.mutationField('mailboxPasswordSet', (t) =>
       area: 'mail',
       tool: 'mailbox_password_set',
       description: 'Set a new password on a mailbox; it is stored hashed and never returned.',
+      fires: ['mail.mailbox.password.changed'],
     }),
     type: Mailbox,
     args: {
@@ -374,6 +378,7 @@ builder.mutationField('mailboxDelete', (t) =>
       area: 'mail',
       tool: 'mailbox_delete',
       description: 'Delete a mailbox and all of its mail, permanently.',
+      fires: ['mail.mailbox.deleted'],
     }),
     type: MailDeleted,
     args: { id: t.arg.int({ required: true, description: 'The mailbox id.' }) },
@@ -391,6 +396,7 @@ builder.mutationField('mailAliasCreate', (t) =>
       tool: 'mail_alias_create',
       description:
         'Create a forwarding alias: mail to <source_local>@<domain> is forwarded to destination. 400 when the address is already a mailbox or an alias.',
+      fires: ['mail.alias.created'],
     }),
     type: MailAlias,
     args: {
@@ -425,6 +431,7 @@ builder.mutationField('mailAliasDelete', (t) =>
       area: 'mail',
       tool: 'mail_alias_delete',
       description: 'Remove a forwarding alias.',
+      fires: ['mail.alias.deleted'],
     }),
     type: MailDeleted,
     args: { id: t.arg.int({ required: true, description: 'The alias id.' }) },

@@ -1,7 +1,8 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
-import { isUniqueViolation } from '../../db/tx.ts';
+import { isUniqueViolation, type Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import { recordEvent } from '../../events/outbox.ts';
 import { mailBackend } from '../../provider/mail.ts';
 import { normalDnsName, type InputRules } from '../../core/input-rules.ts';
 import { paginateIntIds, type PageArgs } from '../../core/paging.ts';
@@ -128,11 +129,14 @@ export async function enableMailDomain(ctx: MailContext, input: { domain: string
   await requireDomainControl(ctx.app.prisma, ctx.principal!.accountId, domain, 'Email hosting');
   const { dkimSelector, dkimPublicKey } = await mailBackend.enableDomain(domain);
   try {
-    const row = await ctx.db.mailDomain.create({
-      data: { accountId: ctx.principal!.accountId, domain, dkimSelector, dkimPublicKey, createdAt: now },
-      include: COUNTS,
+    return await ctx.db.$transaction(async (tx) => {
+      const row = await tx.mailDomain.create({
+        data: { accountId: ctx.principal!.accountId, domain, dkimSelector, dkimPublicKey, createdAt: now },
+        include: COUNTS,
+      });
+      await recordEvent(tx, row.accountId, 'mail.domain.enabled', { mailDomainId: row.id, domain }, now);
+      return mailDomainView(row);
     });
-    return mailDomainView(row);
   } catch (err) {
     if (isUniqueViolation(err))
       throw badRequest(
@@ -145,13 +149,22 @@ export async function enableMailDomain(ctx: MailContext, input: { domain: string
 
 /** Disables email hosting: the domain, every mailbox (with its mail) and every alias are removed. */
 export async function disableMailDomain(ctx: MailContext, id: number) {
+  const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT "id" FROM "MailDomain" WHERE "id" = ${id} FOR UPDATE`;
     const domain = await tx.mailDomain.findFirst({ where: { id } });
     if (!domain) throw notFound('Mail domain');
     const { count: mailboxes } = await tx.mailbox.deleteMany({ where: { domainId: id } });
     const { count: aliases } = await tx.mailAlias.deleteMany({ where: { domainId: id } });
     await tx.mailDomain.delete({ where: { id } });
     await mailBackend.disableDomain(domain.domain);
+    await recordEvent(
+      tx,
+      domain.accountId,
+      'mail.domain.disabled',
+      { mailDomainId: id, domain: domain.domain, mailboxesRemoved: mailboxes, aliasesRemoved: aliases },
+      now,
+    );
     return { id, domain: domain.domain, deleted: true, mailboxes_removed: mailboxes, aliases_removed: aliases };
   });
 }
@@ -203,6 +216,13 @@ export async function createMailbox(
         },
       });
       await mailBackend.createMailbox(address, passwordHash, quotaMb);
+      await recordEvent(
+        tx,
+        row.accountId,
+        'mail.mailbox.created',
+        { mailboxId: row.id, mailDomainId: domain.id, address, quotaMb },
+        now,
+      );
       return mailboxView(row);
     });
   } catch (err) {
@@ -211,24 +231,49 @@ export async function createMailbox(
   }
 }
 
-export async function setMailboxPassword(ctx: MailContext, id: number, input: { password: string }) {
-  const mailbox = await ctx.db.mailbox.findFirst({ where: { id } });
+/** Locks and loads a mailbox, so a password change and a delete queue behind each other. */
+async function lockMailbox(tx: Tx, id: number) {
+  await tx.$queryRaw`SELECT "id" FROM "Mailbox" WHERE "id" = ${id} FOR UPDATE`;
+  const mailbox = await tx.mailbox.findFirst({ where: { id } });
   if (!mailbox) throw notFound('Mailbox');
+  return mailbox;
+}
+
+/** A new password (hashed; the event names the mailbox, never the password). */
+export async function setMailboxPassword(ctx: MailContext, id: number, input: { password: string }) {
+  if (!(await ctx.db.mailbox.findFirst({ where: { id }, select: { id: true } }))) throw notFound('Mailbox');
   const passwordHash = await hashPassword(input.password);
   const now = ctx.app.clock.now();
-  await mailBackend.setMailboxPassword(mailbox.address, passwordHash);
-  const { count } = await ctx.db.mailbox.updateMany({ where: { id }, data: { passwordHash, passwordChangedAt: now } });
-  if (!count) throw notFound('Mailbox');
-  return mailboxView({ ...mailbox, passwordChangedAt: now });
+  return ctx.db.$transaction(async (tx) => {
+    const mailbox = await lockMailbox(tx, id);
+    await mailBackend.setMailboxPassword(mailbox.address, passwordHash);
+    await tx.mailbox.update({ where: { id }, data: { passwordHash, passwordChangedAt: now } });
+    await recordEvent(
+      tx,
+      mailbox.accountId,
+      'mail.mailbox.password.changed',
+      { mailboxId: id, mailDomainId: mailbox.domainId, address: mailbox.address },
+      now,
+    );
+    return mailboxView({ ...mailbox, passwordChangedAt: now });
+  });
 }
 
 export async function deleteMailbox(ctx: MailContext, id: number) {
-  const mailbox = await ctx.db.mailbox.findFirst({ where: { id } });
-  if (!mailbox) throw notFound('Mailbox');
-  const { count } = await ctx.db.mailbox.deleteMany({ where: { id } });
-  if (!count) throw notFound('Mailbox');
-  await mailBackend.deleteMailbox(mailbox.address);
-  return { id, address: mailbox.address, deleted: true };
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    const mailbox = await lockMailbox(tx, id);
+    await tx.mailbox.delete({ where: { id } });
+    await mailBackend.deleteMailbox(mailbox.address);
+    await recordEvent(
+      tx,
+      mailbox.accountId,
+      'mail.mailbox.deleted',
+      { mailboxId: id, mailDomainId: mailbox.domainId, address: mailbox.address },
+      now,
+    );
+    return { id, address: mailbox.address, deleted: true };
+  });
 }
 
 // ---------------------------------------------------------------- aliases
@@ -268,6 +313,13 @@ export async function createAlias(
         data: { accountId: domain.accountId, domainId: domain.id, sourceLocal, source, destination, createdAt: now },
       });
       await mailBackend.createAlias(source, destination);
+      await recordEvent(
+        tx,
+        row.accountId,
+        'mail.alias.created',
+        { aliasId: row.id, mailDomainId: domain.id, source, destination },
+        now,
+      );
       return aliasView(row);
     });
   } catch (err) {
@@ -277,12 +329,22 @@ export async function createAlias(
 }
 
 export async function deleteAlias(ctx: MailContext, id: number) {
-  const alias = await ctx.db.mailAlias.findFirst({ where: { id } });
-  if (!alias) throw notFound('Alias');
-  const { count } = await ctx.db.mailAlias.deleteMany({ where: { id } });
-  if (!count) throw notFound('Alias');
-  await mailBackend.deleteAlias(alias.source);
-  return { id, source: alias.source, deleted: true };
+  const now = ctx.app.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT "id" FROM "MailAlias" WHERE "id" = ${id} FOR UPDATE`;
+    const alias = await tx.mailAlias.findFirst({ where: { id } });
+    if (!alias) throw notFound('Alias');
+    await tx.mailAlias.delete({ where: { id } });
+    await mailBackend.deleteAlias(alias.source);
+    await recordEvent(
+      tx,
+      alias.accountId,
+      'mail.alias.deleted',
+      { aliasId: id, mailDomainId: alias.domainId, source: alias.source },
+      now,
+    );
+    return { id, source: alias.source, deleted: true };
+  });
 }
 
 // ---------------------------------------------------------------- the graph's batched reads

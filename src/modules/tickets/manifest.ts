@@ -26,6 +26,16 @@ export const ticketsArea = defineArea({
         scope: 'tickets:read',
         fields: { ticketId: str, ticketNumber: strOf('TKT-100042'), subject: str, status: strOf('answered') },
       },
+      // ticket.replied is support's reply (the spec's meaning); the customer's own reply, from any
+      // client, is its own kind, so a subscriber to ticket.replied is not told of its own messages.
+      'ticket.customer.replied': {
+        scope: 'tickets:read',
+        fields: { ticketId: str, ticketNumber: strOf('TKT-100042'), subject: str, status: strOf('open') },
+      },
+      'ticket.closed': {
+        scope: 'tickets:read',
+        fields: { ticketId: str, ticketNumber: strOf('TKT-100042'), subject: str, status: strOf('closed') },
+      },
     },
   },
   idPrefixes: { ticket: 'tkt', ticketMessage: 'tmsg' },

@@ -171,6 +171,7 @@ builder.mutationField('ticketReply', (t) =>
       tool: 'ticket_reply',
       description:
         'Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one.',
+      fires: ['ticket.customer.replied'],
     }),
     restDetail: true,
     type: Ticket,
@@ -195,6 +196,7 @@ idOperation(
     area: 'tickets',
     tool: 'ticket_close',
     description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.',
+    fires: ['ticket.closed'],
   }),
   true,
 );

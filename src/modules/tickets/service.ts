@@ -158,7 +158,7 @@ async function addMessage(tx: Tx, ticket: TicketRow, author: 'customer' | 'staff
   });
 }
 
-/** A customer reply: the ticket is `open` (waiting on support) again. 400 on a closed ticket. */
+/** A customer reply: the ticket is `open` (waiting on support) again, `ticket.customer.replied`. 400 on a closed ticket. */
 export async function replyTicket(ctx: TicketContext, id: string, input: { body: string }) {
   const body = input.body.trim();
   const now = ctx.app.clock.now();
@@ -166,19 +166,34 @@ export async function replyTicket(ctx: TicketContext, id: string, input: { body:
     await lockTicket(tx, id);
     const ticket = await find(tx, id);
     refuseClosed(ticket);
-    await addMessage(tx, ticket, 'customer', body, now);
+    const updated = await addMessage(tx, ticket, 'customer', body, now);
+    await recordEvent(
+      tx,
+      ticket.accountId,
+      'ticket.customer.replied',
+      { ticketId: id, ticketNumber: ticket.number, subject: ticket.subject, status: updated.status },
+      now,
+    );
     return detail(await find(tx, id));
   });
 }
 
-/** Closes a ticket; closing a closed ticket answers 200 unchanged. */
+/** Closes a ticket, `ticket.closed`; closing a closed ticket answers 200 unchanged and records nothing. */
 export async function closeTicket(ctx: TicketContext, id: string) {
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
     await lockTicket(tx, id);
     const ticket = await find(tx, id);
-    if (ticket.status !== 'closed')
+    if (ticket.status !== 'closed') {
       await tx.ticket.update({ where: { id }, data: { status: 'closed', closedAt: now } });
+      await recordEvent(
+        tx,
+        ticket.accountId,
+        'ticket.closed',
+        { ticketId: id, ticketNumber: ticket.number, subject: ticket.subject, status: 'closed' },
+        now,
+      );
+    }
     return detail(await find(tx, id));
   });
 }

@@ -8,6 +8,7 @@ import { Aliases } from './aliases.tsx';
 import { DnsRecords } from './dns-records.tsx';
 import { MAIL_DOMAINS_QUERY, type MailDomainRow } from './list.tsx';
 import { Mailboxes } from './mailboxes.tsx';
+import { MAIL_EVENTS } from './shared.tsx';
 
 /** "1 mailbox", "3 aliases": both words take -es. */
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 'es'}`;
@@ -48,10 +49,15 @@ function DisableMail(props: { domain: MailDomainRow }) {
 
 /** /mail/:id: one mail domain: the DNS records to publish, its mailboxes and aliases, and disabling it. */
 export function MailDomainPage(props: { id: string }) {
-  // Bumped after a mailbox or alias changes here, so the counts stay true (mail fires no events).
+  // Bumped after a mailbox or alias changes here, so the counts are true before the event arrives.
   const [reload, setReload] = useState(0);
   const changed = () => setReload((n) => n + 1);
-  const state = useLive<{ mailDomains: { nodes: MailDomainRow[] } }>(MAIL_DOMAINS_QUERY, [], undefined, reload);
+  const state = useLive<{ mailDomains: { nodes: MailDomainRow[] } }>(
+    MAIL_DOMAINS_QUERY,
+    MAIL_EVENTS,
+    undefined,
+    reload,
+  );
   const back = (
     <p>
       <Link href="/mail">← Mail</Link>

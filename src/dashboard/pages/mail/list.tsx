@@ -5,6 +5,7 @@ import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link, navigate } from '../../router.tsx';
 import { Copyable } from '../../copy.tsx';
+import { MAIL_EVENTS } from './shared.tsx';
 
 export interface MailDomainRow {
   id: number;
@@ -118,8 +119,7 @@ function EnableMail() {
 
 /** /mail: the account's mail domains and the form that adds one. */
 export function MailDomains() {
-  // Mail changes fire no events: the list is read when the page opens (each change opens another page).
-  const state = useLive<{ mailDomains: { nodes: MailDomainRow[] } }>(MAIL_DOMAINS_QUERY, []);
+  const state = useLive<{ mailDomains: { nodes: MailDomainRow[] } }>(MAIL_DOMAINS_QUERY, MAIL_EVENTS);
   return (
     <div>
       <h1>Mail</h1>

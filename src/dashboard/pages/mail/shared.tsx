@@ -3,14 +3,17 @@ import { gql } from '../../api.ts';
 import { Field } from '../../field.tsx';
 import { useLive } from '../../live-query.tsx';
 
+/** What mail pages re-read on: every mail change, made here or elsewhere (another tab, a key, MCP). */
+export const MAIL_EVENTS = ['mail.'];
+
 /**
- * A list of one mail domain (its mailboxes or aliases), read again after each change made here
- * (mail fires no events), with the status line that says what was done.
+ * A list of one mail domain (its mailboxes or aliases), read again on each mail event and at once
+ * after a change made here, with the status line that says what was done.
  */
 export function useDomainList<T>(query: string, domainId: number, onChange: () => void) {
   const [reload, setReload] = useState(0);
   const [message, setMessage] = useState('');
-  const state = useLive<T>(query, [], { id: domainId }, reload);
+  const state = useLive<T>(query, MAIL_EVENTS, { id: domainId }, reload);
   const changed = (text: string) => {
     setMessage(text);
     setReload((n) => n + 1);
