@@ -2,8 +2,20 @@ import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../../confirm.tsx';
 import { Section, useLive } from '../../live-query.tsx';
-import type { GitStatus } from './git.tsx';
 import { Outcome, useCall } from './panel-kit.tsx';
+
+/** What the git tab reads of the deployment, shared with the access sections. */
+export interface GitStatus {
+  connected: boolean;
+  status: string;
+  repoUrl: string | null;
+  branch: string | null;
+  subdir: string | null;
+  commit: { sha: string; message: string } | null;
+  lastDeployedAt: string | null;
+  lastError: string | null;
+  webhookEnabled: boolean;
+}
 
 /** The account's SSH deploy key, to add read-only to the repository, with a copy button. */
 export function DeployKey(props: { id: string }) {

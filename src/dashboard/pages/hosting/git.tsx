@@ -3,20 +3,8 @@ import { gql } from '../../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../../confirm.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
-import { DeployKey, PushWebhook } from './git-access.tsx';
+import { DeployKey, type GitStatus, PushWebhook } from './git-access.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
-
-export interface GitStatus {
-  connected: boolean;
-  status: string;
-  repoUrl: string | null;
-  branch: string | null;
-  subdir: string | null;
-  commit: { sha: string; message: string } | null;
-  lastDeployedAt: string | null;
-  lastError: string | null;
-  webhookEnabled: boolean;
-}
 
 const GIT_FIELDS =
   'connected status repoUrl branch subdir commit { sha message } lastDeployedAt lastError webhookEnabled';

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { gql, HttpError } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
 import { Link } from '../../router.tsx';
-import type { PoolMember } from './pool.tsx';
+import type { PoolMember } from './pool-types.ts';
 
 export interface PoolAddress {
   ip: string;

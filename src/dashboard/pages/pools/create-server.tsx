@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { gql, HttpError } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
-import type { Resources } from './pool.tsx';
+import type { Resources } from './pool-types.ts';
 import { described } from './units.tsx';
 
 export interface Plan {

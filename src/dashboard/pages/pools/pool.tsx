@@ -8,25 +8,7 @@ import { PoolAddresses, type PoolAddress } from './addresses.tsx';
 import { PoolServerForm, type Plan, type Template } from './create-server.tsx';
 import { ResizePool } from './resize.tsx';
 import { BOUNDS_FIELDS, type Bounds, shapeText, UNITS, unitsOf } from './units.tsx';
-
-export interface PoolMember {
-  id: string;
-  label: string;
-  status: string;
-  productId: string;
-  vcpu: number;
-  ramMb: number;
-  diskGb: number;
-  osTemplate: string;
-  ips: string[];
-}
-
-export interface Resources {
-  vcpu: number;
-  ramMb: number;
-  diskGb: number;
-  ips: number;
-}
+import type { PoolMember, Resources } from './pool-types.ts';
 
 export interface PoolDetail {
   id: string;
