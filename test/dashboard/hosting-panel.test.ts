@@ -112,6 +112,20 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     const row = section.getByTestId(`backup-${hostingBackups.nodes[0].id}`);
     await row.getByText('available').waitFor();
 
+    // Its archive downloads through the session, byte for byte what REST streams to a key.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    const saved = fs.readFileSync((await download.path()) as string);
+    expect([...saved.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+    const viaKey = await fetch(`${app.url}/v1/hosting/${hostingId}/backups/${hostingBackups.nodes[0].id}/download`, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    expect(viaKey.status).toBe(200);
+    expect(saved.equals(Buffer.from(await viaKey.arrayBuffer()))).toBe(true);
+    await statusSays(section, /^Downloaded the backup of /);
+
     // A file written after the backup is gone once the backup is restored.
     await api(
       'mutation($id: ID!) { hostingFileWrite(id: $id, path: "/public_html/after.txt", content: "later") { path } }',

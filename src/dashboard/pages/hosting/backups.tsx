@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { gql } from '../../api.ts';
+import { binaryCall, gql, saveDownload } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { formatUtc, StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
@@ -60,6 +60,16 @@ export function BackupsPanel(props: { id: string }) {
       () => `Deleted the backup of ${formatUtc(b.createdAt)}.`,
     );
 
+  // The archive streams through the session's binary route, as the file manager's downloads do.
+  const download = async (b: Backup) => {
+    setDone('');
+    const r = await call.run(async () => {
+      await saveDownload(await binaryCall('GET', `/hosting/${props.id}/backups/${b.id}/download`), `${b.id}.tar.gz`);
+      return true;
+    });
+    if (r) setDone(`Downloaded the backup of ${formatUtc(b.createdAt)}.`);
+  };
+
   return (
     <Section title="Backups" testid="hosting-backups" state={state}>
       {({ hostingBackups: { nodes } }) => (
@@ -102,6 +112,9 @@ export function BackupsPanel(props: { id: string }) {
                       <td class="mono small">{b.databases.join(', ') || '—'}</td>
                       <td>
                         <span class="row-actions">
+                          <button type="button" class="secondary" onClick={() => download(b)}>
+                            Download
+                          </button>
                           <ConfirmButton
                             label="Restore"
                             question={`Restore the backup of ${formatUtc(b.createdAt)}?`}
