@@ -15,6 +15,7 @@ const require = createRequire(import.meta.url);
 
 /** Files that replace a module (vi.mock) for themselves: they need modules loaded afresh. */
 export const OWN_MODULES = ['test/security/timing.test.ts'];
+const CONSOLE = 'test/console/**/*.test.ts';
 
 export default defineConfig({
   resolve: {
@@ -32,8 +33,11 @@ export default defineConfig({
         extends: true,
         // A worker runs file after file with the modules it has loaded (the app, Prisma's client,
         // the built schema): loading them afresh for every file was a large part of the suite's CPU.
-        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: OWN_MODULES, isolate: false },
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...OWN_MODULES, CONSOLE], isolate: false },
       },
+      // The console's Chromium tests: a project of their own, so a run can leave them out
+      // (`--project '!console'`: .ci/run's PostgreSQL run, see there).
+      { extends: true, test: { name: 'console', include: [CONSOLE], isolate: false } },
       { extends: true, test: { name: 'isolated', include: OWN_MODULES, isolate: true } },
     ],
   },
