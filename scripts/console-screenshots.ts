@@ -87,6 +87,25 @@ async function main(): Promise<void> {
         queue.push(next);
       }
     }
+    // The index the README links to: each page's kind, with its two pictures.
+    const rows = shot.map((at) => {
+      const name = nameOf(at);
+      return `| \`${kindOf(at)}\` | [desktop](${name}-desktop.png) | [phone](${name}-phone.png) |`;
+    });
+    fs.writeFileSync(
+      path.join(OUT, 'README.md'),
+      [
+        '# The console, page by page',
+        '',
+        'Made by `npm run screenshots` from the demo account (1280 × 800, the whole page; 390 × 844, the',
+        'first screen). Run it again after changing a page.',
+        '',
+        '| Page | 1280 px | 390 px |',
+        '|---|---|---|',
+        ...rows,
+        '',
+      ].join('\n'),
+    );
     console.log(`${shot.length} pages, two sizes each, in ${path.relative(ROOT, OUT)}/:\n  ${shot.join('\n  ')}`);
   } finally {
     await browser.close();

@@ -63,7 +63,7 @@ async function find(db: TenantDb, id: string): Promise<Row & { secretEnc: string
   return row;
 }
 
-/** Longest `events` list accepted (the catalogue has 19 kinds; repeats are folded). */
+/** Longest `events` list accepted (above the catalogue's size, so every kind fits; repeats are folded). */
 export const MAX_EVENTS = 50;
 const DESCRIPTION_MAX = 500;
 const URL_MAX = 2048;
