@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Customer, type Json, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 import { advance, runningServer } from '../helpers/servers.ts';
+import { powerTimeline } from '../../src/provider/simulated-usage.ts';
 
 /** Server.usage: the usage history a console charts on first load (GraphQL only). */
 let app: TestApp;
@@ -201,5 +202,58 @@ describe('Server.usage', () => {
     const took = performance.now() - started;
     expect(week.samples.filter((s) => !idle(s)).length).toBe(168);
     expect(took).toBeLessThan(1000);
+  });
+});
+
+describe("the simulated provider's power timeline, from its log", () => {
+  const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1) + minutes * 60_000);
+  const changes = (lines: [number, string][]) =>
+    powerTimeline(lines.map(([m, line]) => ({ at: at(m), line }))).map((c) => [
+      (c.at - at(0).getTime()) / 60_000,
+      c.running,
+    ]);
+
+  it('runs from the image on; a reboot, plan change or restore is down for a minute, a rebuild until it finishes', () => {
+    expect(
+      changes([
+        [0, 'queued ubuntu-24.04 on std-2c-4g-50'],
+        [3, 'image written; network up on 198.18.1.2'],
+        [10, 'power reboot'],
+        [20, 'resize to std-4c-8g-80 (4 vCPU, 8192 MB)'],
+        [30, 'disk wiped; rebuilding from debian-12'],
+        [32, 'rebuild finished'],
+        [40, 'snapshot snap_x'],
+        [50, 'power stop'],
+        [55, 'resize to std-2c-4g-50 (2 vCPU, 4096 MB)'],
+        [60, 'disk rolled back to snap_x'],
+      ]),
+    ).toEqual([
+      [3, true],
+      [10, false],
+      [11, true],
+      [20, false],
+      [21, true],
+      [30, false],
+      [32, true],
+      [50, false],
+      // A stopped server's plan change and restore leave it stopped.
+      [60, false],
+      [61, false],
+    ]);
+  });
+
+  it('a suspension during a reboot wins: the server does not come back', () => {
+    expect(
+      changes([
+        [0, 'image written; network up'],
+        [10, 'power reboot'],
+        [10.5, 'suspended (powered off): unpaid'],
+        [30, 'routing 198.18.1.3'],
+      ]),
+    ).toEqual([
+      [0, true],
+      [10, false],
+      [10.5, false],
+    ]);
   });
 });
