@@ -1,6 +1,14 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { ID_PREFIX, newId } from '../db/ids.ts';
 import { scheduleJob, type JobHandler } from './jobs.ts';
+import {
+  minuteFigures,
+  powerTimeline,
+  REBOOT_SECONDS,
+  RESTORE_SECONDS,
+  usageSamples,
+  type UsageSubject,
+} from './simulated-usage.ts';
 import {
   ProviderRefusal,
   type AddonSpec,
@@ -10,14 +18,11 @@ import {
   type ServerProvider,
   type ServerStats,
   type UpstreamIp,
+  type UsageRange,
 } from './types.ts';
 import type { Tx } from '../db/tx.ts';
 
 const NODES = ['fra1-node07', 'fra1-node12', 'ams2-node03', 'lon1-node21'];
-/** Simulated seconds a reboot (and so a plan change) keeps a server down. */
-const REBOOT_SECONDS = 60;
-/** Simulated seconds a snapshot revert keeps a server down. */
-const RESTORE_SECONDS = 60;
 /** Simulated seconds a reinstall (wipe and rebuild) takes. */
 const REINSTALL_SECONDS = 90;
 /** Lifetime of a web-console ticket. */
@@ -142,32 +147,19 @@ export class SimulatedProvider implements ServerProvider {
   }
 
   async stats(tx: Tx, serverId: string, now: Date): Promise<ServerStats> {
-    const s = await tx.server.findUniqueOrThrow({
-      where: { id: serverId },
-      select: { status: true, ramMb: true, diskGb: true, vcpu: true, os: true, provisionedAt: true },
+    const s = await this.usageSubject(tx, serverId);
+    return minuteFigures(s, now, s.status === 'running');
+  }
+
+  async usage(tx: Tx, serverId: string, range: UsageRange, now: Date): Promise<ServerStats[]> {
+    const s = await this.usageSubject(tx, serverId);
+    // The log says when the server ran; the current minute runs as the live sample says.
+    const log = await tx.providerServerLogEntry.findMany({
+      where: { serverId },
+      orderBy: { id: 'asc' },
+      select: { at: true, line: true },
     });
-    const on = s.status === 'running';
-    // Figures vary from minute to minute but are the same for every read within a minute.
-    const minute = Math.floor(now.getTime() / 60_000);
-    const r = (salt: string) =>
-      createHash('sha256').update(`${serverId}:${minute}:${salt}`).digest().readUInt32BE(0) / 2 ** 32;
-    const uptime = s.provisionedAt ? Math.max(0, (now.getTime() - s.provisionedAt.getTime()) / 1000) : 0;
-    const base = s.os === 'windows' ? 14 : 3;
-    const diskUsedGb = Math.min(s.diskGb, Math.round((base + Math.min(s.diskGb * 0.4, uptime / 86400)) * 10) / 10);
-    return {
-      sampledAt: new Date(minute * 60_000),
-      cpuPercent: on ? Math.round((2 + r('cpu') * 55) * 10) / 10 : 0,
-      memoryUsedMb: on ? Math.round(s.ramMb * (0.25 + r('mem') * 0.5)) : 0,
-      memoryTotalMb: s.ramMb,
-      networkRxBytesPerSecond: on ? Math.round(20_000 + r('rx') * 2_000_000) : 0,
-      networkTxBytesPerSecond: on ? Math.round(10_000 + r('tx') * 1_000_000) : 0,
-      networkRxBytesTotal: Math.round(uptime * 400_000),
-      networkTxBytesTotal: Math.round(uptime * 200_000),
-      diskUsedGb,
-      diskTotalGb: s.diskGb,
-      diskReadBytesPerSecond: on ? Math.round(r('dr') * 5_000_000) : 0,
-      diskWriteBytesPerSecond: on ? Math.round(r('dw') * 3_000_000) : 0,
-    };
+    return usageSamples(s, powerTimeline(log), range, now, s.status === 'running');
   }
 
   async resetPassword(tx: Tx, serverId: string, _password: string, now: Date): Promise<void> {
@@ -262,6 +254,15 @@ export class SimulatedProvider implements ServerProvider {
   }
 
   // -- internals --
+
+  /** What a server's usage figures depend on. The plan's current size stands for the whole range. */
+  private async usageSubject(tx: Tx, serverId: string): Promise<UsageSubject & { status: string }> {
+    const s = await tx.server.findUniqueOrThrow({
+      where: { id: serverId },
+      select: { status: true, ramMb: true, diskGb: true, os: true, provisionedAt: true },
+    });
+    return { serverId, ...s };
+  }
 
   private after(now: Date, seconds: number): Date {
     return new Date(now.getTime() + seconds * 1000);

@@ -52,6 +52,16 @@ export interface ServerStats {
   diskWriteBytesPerSecond: number;
 }
 
+/**
+ * A span of usage samples: `points` steps of `stepSeconds`, the first starting at `from` (a step
+ * boundary). The last step may still be under way: it covers the minutes up to now.
+ */
+export interface UsageRange {
+  from: Date;
+  stepSeconds: number;
+  points: number;
+}
+
 /** Pool units whose datacenter capacity is finite. */
 export type CapacityUnits = Record<'vcpu' | 'ram2gb' | 'disk100' | 'ip16', number>;
 
@@ -100,6 +110,12 @@ export interface ServerProvider {
   setPtr(tx: Tx, address: string, hostname: string | null, now: Date): Promise<void>;
   /** Live usage figures. */
   stats(tx: Tx, serverId: string, now: Date): Promise<ServerStats>;
+  /**
+   * Usage over a range, one sample per step (`sampledAt` its start), oldest first: per-second
+   * figures averaged over the step's minutes, totals and disk space as at its last minute. Zero
+   * before the server existed upstream, and zero load while it was not running.
+   */
+  usage(tx: Tx, serverId: string, range: UsageRange, now: Date): Promise<ServerStats[]>;
   /** Sets a new root password inside the guest. */
   resetPassword(tx: Tx, serverId: string, password: string, now: Date): Promise<void>;
   /** A short-lived ticket for the web console (the dashboard's server page uses it). */

@@ -44,6 +44,8 @@ describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
 
   beforeAll(async () => {
     ({ app, holder, serverId } = await dashboardWithServer());
+    // Two hours old before the page opens: its hour chart is full from the first load.
+    await advance(app, 2 * 3600);
     key = (
       await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
         scopes: ['servers:read', 'billing:read'],
@@ -62,39 +64,64 @@ describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
     await app?.stop();
   });
 
-  it('draws CPU, memory, network and disk as charts of the samples read, one more after a minute', async () => {
+  it('charts the last hour on first load; the last 24 hours on request, with other points and another axis', async () => {
     const { page } = browser;
     const stats = page.getByTestId('stats');
     for (const id of ['cpu', 'memory', 'network', 'disk']) {
       await page.getByTestId(`chart-${id}`).getByRole('img').waitFor();
-      await expect(chartLabel(page, id)).resolves.toMatch(/\d+ samples? (at|from) \d\d:\d\d.* UTC: .*latest/);
+      await expect(chartLabel(page, id)).resolves.toMatch(/ 60 samples from \d\d:\d\d to \d\d:\d\d UTC: .*latest/);
     }
-    // Axes are labelled: time along x, the quantity with its unit along y.
-    await expect(page.getByTestId('chart-cpu').locator('svg').textContent()).resolves.toMatch(/Time \(UTC\).*Load/);
-    await expect(page.getByTestId('chart-cpu').locator('svg').textContent()).resolves.toContain('100 %');
-
-    // The app's clock is real time plus an offset, so a real minute may already have added a sample.
-    const samples = async () => Number(/(\d+) samples?/.exec((await chartLabel(page, 'cpu')) ?? '')?.[1] ?? 0);
-    const before = await samples();
-    expect(before).toBeGreaterThanOrEqual(1);
-    await advance(app, 60);
-    await stats.getByRole('button', { name: 'Refresh' }).click();
-    await expect.poll(samples, { timeout: 10_000 }).toBeGreaterThan(before);
-    const n = await samples();
-    await expect(chartLabel(page, 'cpu')).resolves.toMatch(
-      new RegExp(`^CPU load, ${n} samples from \\d\\d:\\d\\d to \\d\\d:\\d\\d UTC: latest [\\d.]+ %, lowest`),
-    );
+    // Axes are labelled: time along x in the period's unit, the quantity with its unit along y.
+    const cpuAxes = () => page.getByTestId('chart-cpu').locator('svg').textContent();
+    await expect(cpuAxes()).resolves.toMatch(/^[^A-Za-z]*\d\d:\d\d.*Time \(UTC\), a point a minute.*Load/);
+    await expect(cpuAxes()).resolves.toContain('100 %');
     // One point per sample and series, and a line through them.
-    await expect(page.getByTestId('chart-cpu').locator('circle').count()).resolves.toBe(n);
-    await expect(page.getByTestId('chart-network').locator('circle').count()).resolves.toBe(2 * n);
+    await expect(page.getByTestId('chart-cpu').locator('circle').count()).resolves.toBe(60);
+    await expect(page.getByTestId('chart-network').locator('circle').count()).resolves.toBe(120);
     await expect(page.getByTestId('chart-network').locator('polyline').count()).resolves.toBe(2);
-    // The values in a table, for whoever cannot read the chart.
+    // The values in a table, for whoever cannot read the chart: the server has run all hour, so
+    // every minute has load (none is a zero from before it existed, as a tab's own samples would be).
     const cpu = page.getByTestId('chart-cpu');
     await cpu.getByText('Values').click();
-    const rows = cpu.getByRole('table').getByRole('row');
-    await expect(rows.count()).resolves.toBe(n + 1);
-    await expect(rows.nth(n).textContent()).resolves.toMatch(/UTC[\d.]+ %$/);
+    const cpuValues = async () =>
+      (await cpu.getByRole('table').locator('tbody td.num').allTextContents()).map((t) => Number.parseFloat(t));
+    const hour = await cpuValues();
+    expect(hour).toHaveLength(60);
+    expect(hour.every((v) => v >= 2)).toBe(true);
+
+    // A minute later, Refresh reads the hour again: still 60 points, the window one minute on.
+    const firstTime = async () => /from (\S+ ?\S*) to/.exec((await chartLabel(page, 'cpu')) ?? '')?.[1];
+    const from = await firstTime();
+    await advance(app, 60);
+    await stats.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(firstTime, { timeout: 10_000 }).not.toBe(from);
+    await expect(chartLabel(page, 'cpu')).resolves.toMatch(/^CPU load, 60 samples from /);
+
+    // The last 24 hours: 96 points of 15 minutes, the axis in days and times; the server is two
+    // hours old, so the day's first points are zero and its last ones carry load.
+    await stats.getByLabel('Period').selectOption({ label: 'Last 24 hours' });
+    await expect
+      .poll(() => chartLabel(page, 'cpu'), { timeout: 10_000 })
+      .toMatch(/^CPU load, 96 samples from \d{1,2} [A-Z][a-z]{2} \d\d:\d\d to \d{1,2} [A-Z][a-z]{2} \d\d:\d\d UTC: /);
+    await expect(cpuAxes()).resolves.toContain('Time (UTC), a point per 15 minutes');
+    await expect(cpuAxes()).resolves.not.toContain('a point a minute');
+    await expect(page.getByTestId('chart-cpu').locator('circle').count()).resolves.toBe(96);
+    await expect(page.getByTestId('chart-network').locator('circle').count()).resolves.toBe(192);
+    const day = await cpuValues();
+    expect(day).toHaveLength(96);
+    expect(day.slice(0, 80).every((v) => v === 0)).toBe(true);
+    expect(day.slice(-4).every((v) => v > 0)).toBe(true);
+    await expect(stats.getByRole('status').count()).resolves.toBe(0);
     await screenshot(page, 'server-page-stats');
+
+    // The last 7 days read by the day, then back to the hour.
+    await stats.getByLabel('Period').selectOption({ label: 'Last 7 days' });
+    await expect
+      .poll(() => chartLabel(page, 'cpu'), { timeout: 10_000 })
+      .toMatch(/^CPU load, 168 samples from [A-Z][a-z]{2} \d/);
+    await expect(cpuAxes()).resolves.toContain('Day (UTC), a point an hour');
+    await stats.getByLabel('Period').selectOption({ label: 'Last hour' });
+    await expect.poll(() => chartLabel(page, 'cpu'), { timeout: 10_000 }).toMatch(/^CPU load, 60 samples from /);
   });
 
   it('takes a snapshot, reverts the disk to it and deletes it, without a reload', async () => {

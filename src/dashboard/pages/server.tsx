@@ -8,7 +8,7 @@ import { Addresses } from './server/addresses.tsx';
 import { Addons } from './server/addons.tsx';
 import { Reinstall, Terminate } from './server/danger.tsx';
 import { Plan } from './server/plan.tsx';
-import { PAGE_QUERY, type PageData, type PowerAction, type SectionProps } from './server/shared.tsx';
+import { PAGE_QUERY, type PageData, type PowerAction, type SectionProps, type UsagePeriod } from './server/shared.tsx';
 import { Snapshots } from './server/snapshots.tsx';
 import { Stats } from './server/stats.tsx';
 
@@ -27,7 +27,9 @@ export function ServerPage(props: { id: string }) {
   // Bumped after a change made here so the page reads the new state even before its live event arrives.
   const [reload, setReload] = useState(0);
   const [busy, setBusy] = useState(false);
-  const state = useLive<PageData>(PAGE_QUERY, ['server.', 'pool.'], { id: props.id }, reload);
+  // The usage charts' period is a variable of the page's one read: a new choice reads the page again.
+  const [period, setPeriod] = useState<UsagePeriod>('HOUR');
+  const state = useLive<PageData>(PAGE_QUERY, ['server.', 'pool.'], { id: props.id, period }, reload);
   const [message, setMessage] = useState('');
   // A failed re-read (the connection dropped, say) keeps the page as last read, with a note.
   const lastRead = useRef<PageData | undefined>(undefined);
@@ -128,7 +130,7 @@ export function ServerPage(props: { id: string }) {
         {message && <p class="error">{message}</p>}
         {state.error && <p class="error">Could not read the server again: {state.error}</p>}
       </section>
-      <Stats serverId={s.id} sample={data.serverStats} onRefresh={reread} />
+      <Stats status={s.status} usage={s.usage} period={period} onPeriod={setPeriod} onRefresh={reread} />
       <Snapshots {...section} />
       <Addresses {...section} />
       <div class="pair">

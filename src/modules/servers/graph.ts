@@ -32,6 +32,8 @@ import { values } from '../../schema/examples.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import { GRAPH_ONLY, LOADER_OPTIONS } from '../../schema/graph.ts';
 import { POWER_ACTIONS } from '../../provider/types.ts';
+// Server.usage, the server's usage history.
+import './usage.graph.ts';
 
 // The servers area in the graph (docs/REFERENCE.md: The graph): Account.servers, and servers, snapshots,
 // attached add-ons and addresses by global id.

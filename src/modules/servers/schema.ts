@@ -161,6 +161,8 @@ idOperation(
 );
 
 type Stats = Awaited<ReturnType<typeof serverStats>>;
+/** What the figure types below read: a live sample (serverStats) or a step of Server.usage. */
+type Figures = Omit<Stats, 'serverId' | 'status'>;
 const ServerStats = builder.objectRef<Stats>('ServerStats').implement({
   description: 'Live usage of a server, sampled once a minute. Zero CPU, memory and rates while it is not running.',
   fields: (t) => ({
@@ -176,16 +178,16 @@ const ServerStats = builder.objectRef<Stats>('ServerStats').implement({
     disk: t.field({ type: StatsDisk, description: 'Disk space and throughput.', resolve: (s) => s }),
   }),
 });
-const StatsCpu = builder.objectRef<Stats>('ServerStatsCpu').implement({
+export const StatsCpu = builder.objectRef<Figures>('ServerStatsCpu').implement({
   fields: (t) => ({ percent: t.exposeFloat('cpuPercent', { description: 'Average over the minute, 0 to 100.' }) }),
 });
-const StatsMemory = builder.objectRef<Stats>('ServerStatsMemory').implement({
+export const StatsMemory = builder.objectRef<Figures>('ServerStatsMemory').implement({
   fields: (t) => ({
     usedMb: t.exposeInt('memoryUsedMb', { description: 'Memory in use, in MB.' }),
     totalMb: t.exposeInt('memoryTotalMb', { description: 'Memory of the plan, in MB.' }),
   }),
 });
-const StatsNetwork = builder.objectRef<Stats>('ServerStatsNetwork').implement({
+export const StatsNetwork = builder.objectRef<Figures>('ServerStatsNetwork').implement({
   fields: (t) => ({
     rxBytesPerSecond: t.exposeInt('networkRxBytesPerSecond', {
       description: 'Bytes received per second, over the last minute.',
@@ -197,7 +199,7 @@ const StatsNetwork = builder.objectRef<Stats>('ServerStatsNetwork').implement({
     txBytesTotal: t.float({ resolve: (s) => s.networkTxBytesTotal, description: 'Bytes sent since provisioning.' }),
   }),
 });
-const StatsDisk = builder.objectRef<Stats>('ServerStatsDisk').implement({
+export const StatsDisk = builder.objectRef<Figures>('ServerStatsDisk').implement({
   fields: (t) => ({
     usedGb: t.exposeFloat('diskUsedGb', { description: 'Disk space in use, in GB.' }),
     totalGb: t.exposeInt('diskTotalGb', { description: 'Disk size, in GB.' }),

@@ -12,7 +12,8 @@ const PAD = { left: 74, right: 10, top: 10, bottom: 34 };
 /** The classes that colour the first and second line (style.css: .chart .line-0, .line-1). */
 const LINE_CLASSES = ['line-0', 'line-1'];
 
-const hhmm = (iso: string) => formatUtc(iso).slice(11, 16);
+/** A point's time as an axis shows it, by default the hour and minute (UTC). */
+export const hhmm = (iso: string) => formatUtc(iso).slice(11, 16);
 
 /**
  * A line chart as inline SVG: a y axis from 0 to `max` (or the largest value), the sample times
@@ -24,6 +25,10 @@ export function LineChart(props: {
   title: string;
   /** The y axis' title, with its unit ("Load (%)"). */
   yTitle: string;
+  /** The x axis' title, with its unit ("Time (UTC), a point a minute"). */
+  xTitle: string;
+  /** A point's time as the x axis and the summary show it. */
+  timeLabel?(iso: string): string;
   times: string[];
   series: Series[];
   /** The top of the y axis; the largest value (rounded up) when absent. */
@@ -38,7 +43,14 @@ export function LineChart(props: {
   const plotH = H - PAD.top - PAD.bottom;
   const x = (i: number) => PAD.left + (times.length <= 1 ? plotW / 2 : (i / (times.length - 1)) * plotW);
   const y = (v: number) => PAD.top + plotH - (max > 0 ? (Math.min(v, max) / max) * plotH : 0);
-  const summary = chartSummary(props.title, times, series, props.format);
+  const label = props.timeLabel ?? hhmm;
+  const summary = chartSummary(props.title, times, series, props.format, label);
+  // The first, middle and last times along x.
+  const ticks = [...new Set([0, Math.floor((times.length - 1) / 2), times.length - 1])].filter((i) => i >= 0);
+  const anchor = (i: number) =>
+    times.length === 1 ? 'middle' : i === 0 ? 'start' : i === times.length - 1 ? 'end' : 'middle';
+  // Many points: smaller dots, so the line stays readable.
+  const radius = times.length > 60 ? 1.5 : 2.5;
   return (
     <figure class="chart" data-testid={`chart-${props.id}`}>
       <figcaption>{props.title}</figcaption>
@@ -53,20 +65,13 @@ export function LineChart(props: {
         ))}
         <line class="axis" x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={PAD.top + plotH} />
         <line class="axis" x1={PAD.left} x2={W - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} />
-        {times.length > 0 && (
-          <>
-            <text class="tick" x={x(0)} y={H - PAD.bottom + 13} text-anchor={times.length > 1 ? 'start' : 'middle'}>
-              {hhmm(times[0])}
-            </text>
-            {times.length > 1 && (
-              <text class="tick" x={x(times.length - 1)} y={H - PAD.bottom + 13} text-anchor="end">
-                {hhmm(times[times.length - 1])}
-              </text>
-            )}
-          </>
-        )}
+        {ticks.map((i) => (
+          <text key={i} class="tick" x={x(i)} y={H - PAD.bottom + 13} text-anchor={anchor(i)}>
+            {label(times[i])}
+          </text>
+        ))}
         <text class="axis-title" x={PAD.left + plotW / 2} y={H - 4} text-anchor="middle">
-          Time (UTC)
+          {props.xTitle}
         </text>
         <text class="axis-title" transform={`translate(12 ${PAD.top + plotH / 2}) rotate(-90)`} text-anchor="middle">
           {props.yTitle}
@@ -75,7 +80,7 @@ export function LineChart(props: {
           <g key={s.name} class={LINE_CLASSES[n % LINE_CLASSES.length]} data-series={s.name}>
             {s.values.length > 1 && <polyline points={s.values.map((v, i) => `${x(i)},${y(v)}`).join(' ')} />}
             {s.values.map((v, i) => (
-              <circle key={times[i]} class="point" cx={x(i)} cy={y(v)} r={2.5} />
+              <circle key={times[i]} class="point" cx={x(i)} cy={y(v)} r={radius} />
             ))}
           </g>
         ))}
@@ -123,12 +128,18 @@ export function LineChart(props: {
 }
 
 /** "CPU load, 3 samples from 10:01 to 10:03 UTC: latest 12 %, lowest 3 %, highest 40 %." */
-function chartSummary(title: string, times: string[], series: Series[], format: (v: number) => string) {
+function chartSummary(
+  title: string,
+  times: string[],
+  series: Series[],
+  format: (v: number) => string,
+  label: (iso: string) => string,
+) {
   if (times.length === 0) return `${title}: no samples yet.`;
   const span =
     times.length === 1
-      ? `1 sample at ${hhmm(times[0])} UTC`
-      : `${times.length} samples from ${hhmm(times[0])} to ${hhmm(times[times.length - 1])} UTC`;
+      ? `1 sample at ${label(times[0])} UTC`
+      : `${times.length} samples from ${label(times[0])} to ${label(times[times.length - 1])} UTC`;
   const parts = series.map((s) => {
     const label = series.length > 1 ? `${s.name} ` : '';
     const last = s.values[s.values.length - 1];

@@ -21,6 +21,7 @@ export interface ServerDetail {
   powerActions: ActionState<PowerAction>[];
   /** The same for its other actions (Server.actions). */
   actions: ActionState<ServerAction>[];
+  usage: Usage;
 }
 
 interface Snapshot {
@@ -48,10 +49,20 @@ interface ActionState<A> {
   reason: string | null;
 }
 
-/** A usage sample of the server (serverStats). */
+/** How far back the usage charts go (Server.usage's period). */
+export type UsagePeriod = 'HOUR' | 'DAY' | 'WEEK';
+
+/** The server's usage over a period (Server.usage): one sample a step, oldest first. */
+export interface Usage {
+  period: UsagePeriod;
+  /** Seconds each sample covers. */
+  step: number;
+  samples: Sample[];
+}
+
+/** One step of usage: per-second figures averaged over it. */
 export interface Sample {
   sampledAt: string;
-  status: string;
   cpu: { percent: number };
   memory: { usedMb: number; totalMb: number };
   network: { rxBytesPerSecond: number; txBytesPerSecond: number };
@@ -81,7 +92,6 @@ export interface OsTemplate {
 /** Everything the page shows but the plan options (a pool server has none: that read is refused). */
 export interface PageData {
   server: ServerDetail;
-  serverStats: Sample;
   serverAddons: { nodes: Addon[] };
   serverCatalogue: { osTemplates: OsTemplate[] };
 }
@@ -91,7 +101,7 @@ export interface PageData {
  * every request counts against the credential's rate limit (120 a minute). Only `servers:read`
  * fields, so a session opened from a server's SSO link can read it.
  */
-export const PAGE_QUERY = `query($id: ID!) {
+export const PAGE_QUERY = `query($id: ID!, $period: UsagePeriod!) {
   server(id: $id) {
     id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt
     ips { ip version primary ptr zoneHosted }
@@ -99,11 +109,14 @@ export const PAGE_QUERY = `query($id: ID!) {
     pool { id label }
     powerActions { action available reason }
     actions { action available reason }
-  }
-  serverStats(id: $id) {
-    sampledAt status cpu { percent } memory { usedMb totalMb }
-    network { rxBytesPerSecond txBytesPerSecond }
-    disk { usedGb totalGb readBytesPerSecond writeBytesPerSecond }
+    usage(period: $period) {
+      period step
+      samples {
+        sampledAt cpu { percent } memory { usedMb totalMb }
+        network { rxBytesPerSecond txBytesPerSecond }
+        disk { usedGb totalGb readBytesPerSecond writeBytesPerSecond }
+      }
+    }
   }
   serverAddons(id: $id) {
     nodes { id name type ipCount monthlyUsdCents proratedUsdCents active available ownedByType stockNote }

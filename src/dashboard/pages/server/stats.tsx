@@ -1,28 +1,29 @@
 import { useEffect, useState } from 'preact/hooks';
 import { When } from '../../format.tsx';
-import { LineChart } from './chart.tsx';
-import type { Sample } from './shared.tsx';
+import { hhmm, LineChart } from './chart.tsx';
+import type { Usage, UsagePeriod } from './shared.tsx';
 
 /** How long Refresh waits for the page's read before it is offered again. */
 const REFRESH_GIVE_UP_MS = 10_000;
-/** An hour of samples per server. */
-const KEEP = 60;
 
-/**
- * The API answers the current sample only (no history, no period), so the page keeps the samples
- * it has read, per server, for as long as the tab is open: leaving the page and coming back keeps
- * the lines.
- */
-const kept = new Map<string, Sample[]>();
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const dayMonth = (d: Date) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
 
-function keep(serverId: string, sample: Sample): Sample[] {
-  const list = kept.get(serverId) ?? [];
-  const next = list.some((s) => s.sampledAt === sample.sampledAt)
-    ? list.map((s) => (s.sampledAt === sample.sampledAt ? sample : s))
-    : [...list, sample].sort((a, b) => a.sampledAt.localeCompare(b.sampledAt)).slice(-KEEP);
-  kept.set(serverId, next);
-  return next;
-}
+/** Each period: its choice in the list, the x axis' title and how a point's time reads on it. */
+const PERIODS: Record<UsagePeriod, { choice: string; xTitle: string; time(iso: string): string }> = {
+  HOUR: { choice: 'Last hour', xTitle: 'Time (UTC), a point a minute', time: hhmm },
+  DAY: {
+    choice: 'Last 24 hours',
+    xTitle: 'Time (UTC), a point per 15 minutes',
+    time: (iso) => `${dayMonth(new Date(iso))} ${hhmm(iso)}`,
+  },
+  WEEK: {
+    choice: 'Last 7 days',
+    xTitle: 'Day (UTC), a point an hour',
+    time: (iso) => `${WEEKDAYS[new Date(iso).getUTCDay()]} ${dayMonth(new Date(iso))}`,
+  },
+};
 
 const percent = (v: number) => `${Math.round(v * 10) / 10} %`;
 const megabytes = (v: number) => (v >= 1024 ? `${Math.round(v / 102.4) / 10} GB` : `${Math.round(v)} MB`);
@@ -32,20 +33,29 @@ function rate(v: number): string {
   return `${Math.round(v)} B/s`;
 }
 
-/** CPU, memory, network and disk over the samples the page has read (it reads one with the server). */
-export function Stats(props: { serverId: string; sample: Sample; onRefresh(): void }) {
-  const [samples, setSamples] = useState<Sample[]>(() => keep(props.serverId, props.sample));
-  // Set by Refresh, cleared when the page's next read brings a sample (a new object, even if the same minute's).
+/** CPU, memory, network and disk over the last hour, day or week (Server.usage, read with the page). */
+export function Stats(props: {
+  /** The server's status now. */
+  status: string;
+  usage: Usage;
+  /** The period chosen; `usage` is still the previous one's until the page's read brings it. */
+  period: UsagePeriod;
+  onPeriod(period: UsagePeriod): void;
+  onRefresh(): void;
+}) {
+  const { usage, period } = props;
+  // Set by Refresh, cleared when the page's next read brings the usage (a new object, even if the same figures).
   const [refreshing, setRefreshing] = useState(false);
-  useEffect(() => {
-    setSamples(keep(props.serverId, props.sample));
-    setRefreshing(false);
-  }, [props.serverId, props.sample]);
+  useEffect(() => setRefreshing(false), [usage]);
 
+  const switching = usage.period !== period;
+  const shown = PERIODS[usage.period];
+  const samples = usage.samples;
   const times = samples.map((s) => s.sampledAt);
   const latest = samples[samples.length - 1];
+  const chart = { xTitle: shown.xTitle, timeLabel: shown.time, times };
   return (
-    <section class="card" data-testid="stats" aria-busy={refreshing}>
+    <section class="card" data-testid="stats" aria-busy={refreshing || switching}>
       <div class="section-head">
         <h2>Usage</h2>
         <button
@@ -54,7 +64,7 @@ export function Stats(props: { serverId: string; sample: Sample; onRefresh(): vo
           onClick={() => {
             setRefreshing(true);
             props.onRefresh();
-            // A failed read brings no sample: the button comes back anyway (the page says why).
+            // A failed read brings nothing: the button comes back anyway (the page says why).
             setTimeout(() => setRefreshing(false), REFRESH_GIVE_UP_MS);
           }}
           disabled={refreshing}
@@ -62,12 +72,30 @@ export function Stats(props: { serverId: string; sample: Sample; onRefresh(): vo
           {refreshing ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
+      <p class="actions">
+        <label>
+          Period{' '}
+          <select value={period} onChange={(e) => props.onPeriod(e.currentTarget.value as UsagePeriod)}>
+            {(Object.keys(PERIODS) as UsagePeriod[]).map((p) => (
+              <option key={p} value={p}>
+                {PERIODS[p].choice}
+              </option>
+            ))}
+          </select>
+        </label>
+        {switching && (
+          <span class="muted" role="status">
+            Reading the {PERIODS[period].choice.toLowerCase()}…
+          </span>
+        )}
+      </p>
       <p class="small muted">
-        One sample a minute, kept while this tab is open.{' '}
+        {shown.choice}: each point averages the datacenter's per-minute figures over {stepText(usage.step)}; no load
+        while the server is not running.{' '}
         {latest && (
           <>
             Latest: <When at={latest.sampledAt} />
-            {latest.status !== 'running' && ` (${latest.status}: no load)`}.
+            {props.status !== 'running' && ` (${props.status}: no load)`}.
           </>
         )}
       </p>
@@ -79,7 +107,7 @@ export function Stats(props: { serverId: string; sample: Sample; onRefresh(): vo
             id="cpu"
             title="CPU load"
             yTitle="Load"
-            times={times}
+            {...chart}
             series={[{ name: 'CPU', values: samples.map((s) => s.cpu.percent) }]}
             max={100}
             format={percent}
@@ -88,16 +116,16 @@ export function Stats(props: { serverId: string; sample: Sample; onRefresh(): vo
             id="memory"
             title={`Memory in use (of ${megabytes(latest.memory.totalMb)})`}
             yTitle="Memory"
-            times={times}
+            {...chart}
             series={[{ name: 'In use', values: samples.map((s) => s.memory.usedMb) }]}
-            max={latest.memory.totalMb}
+            max={latest.memory.totalMb || undefined}
             format={megabytes}
           />
           <LineChart
             id="network"
             title="Network traffic"
             yTitle="Rate"
-            times={times}
+            {...chart}
             series={[
               { name: 'Received', values: samples.map((s) => s.network.rxBytesPerSecond) },
               { name: 'Sent', values: samples.map((s) => s.network.txBytesPerSecond) },
@@ -108,7 +136,7 @@ export function Stats(props: { serverId: string; sample: Sample; onRefresh(): vo
             id="disk"
             title={`Disk throughput (${latest.disk.usedGb} of ${latest.disk.totalGb} GB used)`}
             yTitle="Rate"
-            times={times}
+            {...chart}
             series={[
               { name: 'Read', values: samples.map((s) => s.disk.readBytesPerSecond) },
               { name: 'Written', values: samples.map((s) => s.disk.writeBytesPerSecond) },
@@ -119,4 +147,11 @@ export function Stats(props: { serverId: string; sample: Sample; onRefresh(): vo
       )}
     </section>
   );
+}
+
+/** "a minute", "15 minutes", "an hour". */
+function stepText(seconds: number): string {
+  if (seconds === 60) return 'a minute';
+  if (seconds === 3600) return 'an hour';
+  return seconds % 3600 === 0 ? `${seconds / 3600} hours` : `${Math.round(seconds / 60)} minutes`;
 }
