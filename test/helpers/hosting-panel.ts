@@ -1,4 +1,19 @@
+import fs from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
+
+/** The panel's tabs test/console/hosting-panel.test.ts covers, by slug and link text. */
+export const PANEL_TABS = [
+  ['backups', 'Backups'],
+  ['databases', 'Databases'],
+  ['cron', 'Cron'],
+  ['php', 'PHP'],
+  ['firewall', 'Firewall'],
+  ['logs', 'Logs'],
+  ['git', 'Git deploy'],
+  ['protected', 'Protected directories'],
+  ['certificate', 'Certificate'],
+  ['stats', 'Statistics'],
+] as const;
 
 /** Waits (20 s at most: a git deploy clones) until the status line in `within` says `text`. */
 export const statusSays = (within: Locator, text: string | RegExp) =>
@@ -22,3 +37,9 @@ export const overflowingCards = (page: Page) =>
       .filter((card) => card.scrollWidth > card.clientWidth)
       .map((card) => card.dataset.testid ?? card.querySelector('h2')?.textContent ?? '(card)'),
   );
+
+/** Clicks `button` and answers the bytes of the file the browser downloads. */
+export async function downloadThrough(button: Locator): Promise<Buffer> {
+  const [download] = await Promise.all([button.page().waitForEvent('download'), button.click()]);
+  return fs.readFileSync((await download.path()) as string);
+}

@@ -20,8 +20,8 @@ import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
 
 /**
  * The hosting panel's Certificate tab, whose retry shows only after a failed issuance: a custom
- * domain attached, then its DNS moved away, fails the next issuance. (Its own file: the panel's
- * other tabs fill hosting-panel.test.ts.)
+ * domain attached, then its DNS moved away, fails the next issuance; and its Statistics tab.
+ * (A file of their own: the panel's other tabs fill hosting-panel.test.ts.)
  */
 describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
   let app: TestApp;
@@ -30,6 +30,7 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
   let hostingId: string;
   let custom: string;
   let ip: string;
+  let key: string;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -41,7 +42,7 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
       scopes: ['hosting:read', 'hosting:write', 'hosting:manage'],
     });
     expect(minted.status, minted.text).toBe(201);
-    const key = minted.body.key;
+    key = minted.body.key;
     const call = async (query: string) => {
       const r = await gql(app, query, { key, variables: { id: hostingId, domain: custom } });
       expect(r.body.errors, r.text).toBeUndefined();
@@ -54,6 +55,7 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
     await call('mutation($id: ID!, $domain: String!) { hostingCustomDomainSet(id: $id, domain: $domain) { id } }');
     expect((await app.admin('PUT', `/admin/dns/${custom}`, { target: ip })).status).toBe(200);
     await call('mutation($id: ID!) { hostingCustomDomainVerify(id: $id) { id } }');
+    // 203.0.113.9 (documentation range) is only a record in the simulated DNS: nothing connects to it.
     expect((await app.admin('PUT', `/admin/dns/${custom}`, { target: '203.0.113.9' })).status).toBe(200);
     const failed = await call('mutation($id: ID!) { hostingCertRetry(id: $id) { status } }');
     expect(failed.hostingCertRetry.status).toBe('failed');
@@ -75,6 +77,7 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
       await page.goto(`${app.url}/hosting/${hostingId}/certificate`);
       const section = page.getByTestId('hosting-certificate');
       await section.getByTestId('cert-status').getByText('failed').waitFor();
+      // The refusal names the simulated record's address; nothing connects to it.
       await expect(section.getByTestId('cert-error').textContent()).resolves.toContain(
         `${custom} points to 203.0.113.9`,
       );
@@ -97,6 +100,27 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
     await expect(section.textContent()).resolves.toContain(custom);
     await expect(section.getByTestId('cert-error').count()).resolves.toBe(0);
     await expect(section.getByRole('button', { name: 'Retry issuance' }).count()).resolves.toBe(0);
+  });
+
+  it('draws the quotas and the visitors of each period as bars', async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/hosting/${hostingId}/stats`);
+    const section = page.getByTestId('hosting-stats');
+    const read = await gql(app, 'query($id: ID!) { hostingStats(id: $id) { databases { used quota } } }', {
+      key,
+      variables: { id: hostingId },
+    });
+    const { hostingStats } = read.body.data;
+    await section
+      .getByRole('img', { name: `Databases: ${hostingStats.databases.used} of ${hostingStats.databases.quota}` })
+      .waitFor();
+    await expect(section.getByTestId('usage-disk').textContent()).resolves.toMatch(/ of 10 GB$/);
+    const bars = section.getByTestId('visitor-series').locator('rect');
+    await expect(bars.count()).resolves.toBe(24);
+    await section.getByRole('cell', { name: '/', exact: true }).waitFor();
+    await section.getByLabel('Period').selectOption('7d');
+    await section.getByRole('img', { name: /^Page views per day: 7 bars/ }).waitFor({ timeout: 10_000 });
+    await expect(bars.count()).resolves.toBe(7);
   });
 
   it('raised no page errors', () => {
