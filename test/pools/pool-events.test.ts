@@ -118,6 +118,7 @@ describe('pool events', () => {
     ).toBe(200);
     const moved = { type: 'pool.ips.changed', data: { poolId: pool.id, assigned: 1, freed: 1 } };
     // Refused (an address outside the block) and a batch that leaves everything in place: nothing.
+    // 198.51.100.1 (documentation range) is only refused as outside the block: nothing connects to it.
     expectError(await apply([{ ip: '198.51.100.1', serverId: null }]), 400, /not an address of this pool/);
     expect((await apply([{ ip: free, serverId }])).status).toBe(200);
     expect(await poolEvents(c)).toEqual([created, took, resized, moved]);

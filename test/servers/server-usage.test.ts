@@ -217,6 +217,7 @@ describe("the simulated provider's power timeline, from its log", () => {
     expect(
       changes([
         [0, 'queued ubuntu-24.04 on std-2c-4g-50'],
+        // 198.18.1.2 is text of a simulated log line: only parsed, never connected to.
         [3, 'image written; network up on 198.18.1.2'],
         [10, 'power reboot'],
         [20, 'resize to std-4c-8g-80 (4 vCPU, 8192 MB)'],
@@ -248,6 +249,7 @@ describe("the simulated provider's power timeline, from its log", () => {
         [0, 'image written; network up'],
         [10, 'power reboot'],
         [10.5, 'suspended (powered off): unpaid'],
+        // 198.18.1.3 is text of a simulated log line: only parsed, never connected to.
         [30, 'routing 198.18.1.3'],
       ]),
     ).toEqual([
