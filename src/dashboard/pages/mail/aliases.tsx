@@ -3,6 +3,7 @@ import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { errorsOf, Field, type FormErrors } from '../../field.tsx';
 import { When } from '../../format.tsx';
+import { ListTable } from '../../list-table.tsx';
 import { Section } from '../../live-query.tsx';
 import type { MailDomainRow } from './list.tsx';
 import { LocalPartField, useDomainList } from './shared.tsx';
@@ -96,52 +97,32 @@ export function Aliases(props: { domain: MailDomainRow; onChange(): void }) {
     <Section title="Aliases" testid="aliases" state={state}>
       {({ mailDomainAliases: { nodes } }) => (
         <>
-          {nodes.length === 0 ? (
-            <p class="muted">No aliases yet.</p>
-          ) : (
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Alias</th>
-                  <th scope="col">Forwards to</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {nodes.map((a) => (
-                  <tr key={a.id} data-testid={`alias-${a.source}`}>
-                    <td data-label="Alias" class="mono">
-                      {a.source}
-                    </td>
-                    <td data-label="Forwards to" class="mono">
-                      {a.destination}
-                    </td>
-                    <td data-label="Created">
-                      <When at={a.createdAt} />
-                    </td>
-                    <td>
-                      <ConfirmButton
-                        label="Delete"
-                        question={`Delete the alias ${a.source}?`}
-                        detail={`Mail to ${a.source} is no longer forwarded to ${a.destination}.`}
-                        confirmLabel="Delete alias"
-                        onConfirm={() =>
-                          remove(
-                            'mutation($id: Int!) { mailAliasDelete(id: $id) { id } }',
-                            a.id,
-                            `the alias ${a.source}`,
-                          )
-                        }
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <ListTable rows={nodes} empty="No aliases yet." columns={['Alias', 'Forwards to', 'Created']} actions stack>
+            {(a) => (
+              <tr key={a.id} data-testid={`alias-${a.source}`}>
+                <td data-label="Alias" class="mono">
+                  {a.source}
+                </td>
+                <td data-label="Forwards to" class="mono">
+                  {a.destination}
+                </td>
+                <td data-label="Created">
+                  <When at={a.createdAt} />
+                </td>
+                <td>
+                  <ConfirmButton
+                    label="Delete"
+                    question={`Delete the alias ${a.source}?`}
+                    detail={`Mail to ${a.source} is no longer forwarded to ${a.destination}.`}
+                    confirmLabel="Delete alias"
+                    onConfirm={() =>
+                      remove('mutation($id: Int!) { mailAliasDelete(id: $id) { id } }', a.id, `the alias ${a.source}`)
+                    }
+                  />
+                </td>
+              </tr>
+            )}
+          </ListTable>
           <p role="status" class="muted">
             {message}
           </p>

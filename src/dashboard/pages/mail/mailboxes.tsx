@@ -3,6 +3,7 @@ import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { errorsOf, Field, type FormErrors } from '../../field.tsx';
 import { When } from '../../format.tsx';
+import { ListTable } from '../../list-table.tsx';
 import { Section } from '../../live-query.tsx';
 import type { MailDomainRow } from './list.tsx';
 import { LocalPartField, useDomainList } from './shared.tsx';
@@ -191,51 +192,39 @@ export function Mailboxes(props: { domain: MailDomainRow; onChange(): void }) {
     <Section title="Mailboxes" testid="mailboxes" state={state}>
       {({ mailDomainMailboxes: { nodes } }) => (
         <>
-          {nodes.length === 0 ? (
-            <p class="muted">No mailboxes yet.</p>
-          ) : (
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Address</th>
-                  <th scope="col">Used / quota</th>
-                  <th scope="col">Password set</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {nodes.map((m) => (
-                  <tr key={m.id} data-testid={`mailbox-${m.address}`}>
-                    <td data-label="Address" class="mono">
-                      {m.address}
-                    </td>
-                    <td data-label="Used / quota">
-                      {m.usedMb} / {m.quotaMb} MB
-                    </td>
-                    <td data-label="Password set">
-                      <When at={m.passwordChangedAt} />
-                    </td>
-                    <td>
-                      <span class="actions">
-                        <SetPassword mailbox={m} onDone={changed} />
-                        <ConfirmButton
-                          label="Delete"
-                          question={`Delete ${m.address}?`}
-                          detail="The mailbox and all of its mail are deleted permanently."
-                          confirmLabel="Delete mailbox"
-                          onConfirm={() =>
-                            remove('mutation($id: Int!) { mailboxDelete(id: $id) { id } }', m.id, m.address)
-                          }
-                        />
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <ListTable
+            rows={nodes}
+            empty="No mailboxes yet."
+            columns={['Address', 'Used / quota', 'Password set']}
+            actions
+            stack
+          >
+            {(m) => (
+              <tr key={m.id} data-testid={`mailbox-${m.address}`}>
+                <td data-label="Address" class="mono">
+                  {m.address}
+                </td>
+                <td data-label="Used / quota">
+                  {m.usedMb} / {m.quotaMb} MB
+                </td>
+                <td data-label="Password set">
+                  <When at={m.passwordChangedAt} />
+                </td>
+                <td>
+                  <span class="actions">
+                    <SetPassword mailbox={m} onDone={changed} />
+                    <ConfirmButton
+                      label="Delete"
+                      question={`Delete ${m.address}?`}
+                      detail="The mailbox and all of its mail are deleted permanently."
+                      confirmLabel="Delete mailbox"
+                      onConfirm={() => remove('mutation($id: Int!) { mailboxDelete(id: $id) { id } }', m.id, m.address)}
+                    />
+                  </span>
+                </td>
+              </tr>
+            )}
+          </ListTable>
           <p role="status" class="muted">
             {message}
           </p>
