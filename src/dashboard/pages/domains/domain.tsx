@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
+import { Field, useFormRequest } from '../../field.tsx';
 import { formatUtc, StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
@@ -93,15 +93,12 @@ function Switches(props: { d: DomainRow; notRegistered: string | null; onSaved(d
 /** The nameservers, one per line; the API checks them (2 to 13 distinct host names). */
 function Nameservers(props: { d: DomainRow; notRegistered: string | null; onSaved(d: DomainRow): void }) {
   const [text, setText] = useState(props.d.nameservers.join('\n'));
-  const [errors, setErrors] = useState<FormErrors<'nameservers'>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, send } = useFormRequest(['nameservers']);
   const [done, setDone] = useState('');
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setErrors({});
     setDone('');
-    setBusy(true);
-    try {
+    return send(async () => {
       const nameservers = text
         .split(/[\s,]+/)
         .map((n) => n.trim())
@@ -110,11 +107,7 @@ function Nameservers(props: { d: DomainRow; notRegistered: string | null; onSave
       setText(r.domainUpdate.nameservers.join('\n'));
       setDone('Nameservers saved.');
       props.onSaved(r.domainUpdate);
-    } catch (err) {
-      setErrors(errorsOf(err, ['nameservers']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const why = props.notRegistered ?? (busy ? 'Saving…' : null);
   return (

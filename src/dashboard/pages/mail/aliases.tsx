@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
+import { Field, FormAlert, useFormRequest } from '../../field.tsx';
 import { When } from '../../format.tsx';
 import { ListTable } from '../../list-table.tsx';
 import { Section } from '../../live-query.tsx';
@@ -27,14 +27,11 @@ const CREATE_MUTATION = `mutation($domainId: Int!, $sourceLocal: String!, $desti
 function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): void }) {
   const [sourceLocal, setSourceLocal] = useState('');
   const [destination, setDestination] = useState('');
-  const [errors, setErrors] = useState<FormErrors<'sourceLocal' | 'destination'>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, send } = useFormRequest(['sourceLocal', 'destination']);
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setErrors({});
-    setBusy(true);
-    try {
+    return send(async () => {
       const r = await gql<{ mailAliasCreate: { source: string } }>(CREATE_MUTATION, {
         domainId: props.domain.id,
         sourceLocal,
@@ -43,11 +40,7 @@ function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): voi
       setSourceLocal('');
       setDestination('');
       props.onCreated(r.mailAliasCreate.source);
-    } catch (err) {
-      setErrors(errorsOf(err, ['sourceLocal', 'destination']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -77,11 +70,7 @@ function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): voi
       <button type="submit" disabled={busy}>
         {busy ? 'Creating…' : 'Create alias'}
       </button>
-      {errors.form && (
-        <p role="alert" class="error">
-          {errors.form}
-        </p>
-      )}
+      <FormAlert error={errors.form} />
     </form>
   );
 }

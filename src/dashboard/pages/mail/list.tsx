@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
+import { errorsOf, Field, FormAlert, type FormErrors } from '../../field.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link, navigate } from '../../router.tsx';
@@ -109,11 +109,7 @@ function EnableMail() {
         {busy ? 'Enabling…' : 'Enable mail'}
       </button>
       {proof && <TxtProofBox proof={proof} />}
-      {errors.form && (
-        <p role="alert" class="error">
-          {errors.form}
-        </p>
-      )}
+      <FormAlert error={errors.form} />
     </form>
   );
 }

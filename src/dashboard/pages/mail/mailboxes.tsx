@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
+import { Field, FormAlert, useFormRequest } from '../../field.tsx';
 import { When } from '../../format.tsx';
 import { ListTable } from '../../list-table.tsx';
 import { Section } from '../../live-query.tsx';
@@ -32,8 +32,7 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
   const [localPart, setLocalPart] = useState('');
   const [password, setPassword] = useState('');
   const [quota, setQuota] = useState('');
-  const [errors, setErrors] = useState<FormErrors<'localPart' | 'password' | 'quotaMb'>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, send } = useFormRequest(['localPart', 'password', 'quotaMb']);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -42,9 +41,7 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
       setErrors({ quotaMb: 'Enter the quota as a whole number of MB, such as 2048.' });
       return;
     }
-    setErrors({});
-    setBusy(true);
-    try {
+    return send(async () => {
       const r = await gql<{ mailboxCreate: { address: string } }>(CREATE_MUTATION, {
         domainId: props.domain.id,
         localPart,
@@ -55,11 +52,7 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
       setPassword('');
       setQuota('');
       props.onCreated(r.mailboxCreate.address);
-    } catch (err) {
-      setErrors(errorsOf(err, ['localPart', 'password', 'quotaMb']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -101,11 +94,7 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
       <button type="submit" disabled={busy}>
         {busy ? 'Creating…' : 'Create mailbox'}
       </button>
-      {errors.form && (
-        <p role="alert" class="error">
-          {errors.form}
-        </p>
-      )}
+      <FormAlert error={errors.form} />
     </form>
   );
 }
@@ -114,14 +103,11 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
 function SetPassword(props: { mailbox: MailboxRow; onDone(message: string): void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FormErrors<'password'>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, send } = useFormRequest(['password']);
   const headingId = `set-password-${props.mailbox.id}`;
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setErrors({});
-    setBusy(true);
-    try {
+    return send(async () => {
       await gql('mutation($id: Int!, $password: String!) { mailboxPasswordSet(id: $id, password: $password) { id } }', {
         id: props.mailbox.id,
         password,
@@ -129,11 +115,7 @@ function SetPassword(props: { mailbox: MailboxRow; onDone(message: string): void
       setPassword('');
       dialog.current?.close();
       props.onDone(`New password set for ${props.mailbox.address}.`);
-    } catch (err) {
-      setErrors(errorsOf(err, ['password']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <>

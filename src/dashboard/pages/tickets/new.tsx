@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
+import { errorsOf, Field, FormAlert, type FormErrors } from '../../field.tsx';
 import { Link, navigate } from '../../router.tsx';
 
 /** The API's departments and priorities, with the words the form shows. */
@@ -122,11 +122,7 @@ export function NewTicket() {
             />
           )}
         </Field>
-        {errors.form && (
-          <p role="alert" class="error">
-            {errors.form}
-          </p>
-        )}
+        <FormAlert error={errors.form} />
         <div class="actions">
           <button type="submit" disabled={busy}>
             {busy ? 'Opening…' : 'Open ticket'}
