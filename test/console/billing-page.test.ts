@@ -10,6 +10,7 @@ import {
   type Browser,
   DESKTOP,
   PHONE,
+  signInLive,
 } from '../helpers/browser.ts';
 import { accountHolder, type Holder } from '../helpers/oauth.ts';
 
@@ -48,9 +49,7 @@ describe.skipIf(!hasChromium)('dashboard billing page in Chromium', () => {
   beforeAll(async () => {
     ({ app, holder } = await dashboardWithServer());
     browser = await launchBrowser();
-    browser.page.on('pageerror', (e) => pageErrors.push(e.message));
-    await browserSignIn(browser.page, app.url, holder.email, holder.password);
-    await browser.page.getByTestId('live-status').getByText('live').waitFor();
+    await signInLive(browser, app.url, holder, pageErrors);
   });
   afterAll(async () => {
     await browser?.close();
