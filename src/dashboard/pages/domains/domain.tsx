@@ -4,7 +4,7 @@ import { DisabledReason, disabledProps } from '../../confirm.tsx';
 import { Field, useFormRequest } from '../../field.tsx';
 import { formatUtc, StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-import { Link } from '../../router.tsx';
+import { Link, BackLink, PageFailed } from '../../router.tsx';
 import { DOMAIN_FIELDS, type DomainRow } from './list.tsx';
 
 type Setting = 'autoRenew' | 'transferLock' | 'whoisPrivacy';
@@ -152,19 +152,8 @@ export function DomainPage(props: { id: string }) {
     setSaved(d);
     setReload((n) => n + 1);
   };
-  const back = (
-    <p>
-      <Link href="/domains">← Domains</Link>
-    </p>
-  );
-  if (state.error)
-    return (
-      <div>
-        {back}
-        <h1>Domain</h1>
-        <p class="error">{state.error}</p>
-      </div>
-    );
+  const back = <BackLink href="/domains" label="Domains" />;
+  if (state.error) return <PageFailed back={back} title="Domain" error={state.error} />;
   const d = saved?.id === props.id ? saved : state.data?.domain;
   if (!d) return <p class="muted">Loading…</p>;
   const notRegistered =

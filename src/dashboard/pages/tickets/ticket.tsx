@@ -4,7 +4,7 @@ import { ConfirmButton } from '../../confirm.tsx';
 import { Field, FormAlert, useFormRequest } from '../../field.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-import { Link } from '../../router.tsx';
+import { Link, BackLink, PageFailed } from '../../router.tsx';
 
 interface TicketDetail {
   id: string;
@@ -90,19 +90,8 @@ export function TicketPage(props: { id: string }) {
     reload,
   );
   useEffect(() => setMine(null), [state.data]);
-  const back = (
-    <p>
-      <Link href="/tickets">← Support</Link>
-    </p>
-  );
-  if (state.error)
-    return (
-      <div>
-        {back}
-        <h1>Ticket</h1>
-        <p class="error">{state.error}</p>
-      </div>
-    );
+  const back = <BackLink href="/tickets" label="Support" />;
+  if (state.error) return <PageFailed back={back} title="Ticket" error={state.error} />;
   const t = mine ?? state.data?.ticket;
   if (!t) return <p class="muted">Loading…</p>;
   const changed = (next: TicketDetail) => {
