@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
-import { Field, FormAlert, useFormRequest } from '../../field.tsx';
+import { Field, useFormRequest } from '../../field.tsx';
 import { When } from '../../format.tsx';
 import { ListTable } from '../../list-table.tsx';
 import { Section } from '../../live-query.tsx';
 import type { MailDomainRow } from './list.tsx';
-import { LocalPartField, useDomainList } from './shared.tsx';
+import { NewAddressForm, useDomainList } from './shared.tsx';
 
 interface AliasRow {
   id: number;
@@ -44,34 +44,34 @@ function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): voi
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-busy={busy} data-testid="new-alias">
-      <h3>New alias</h3>
-      <div class="fields">
-        <LocalPartField
-          label="Alias name"
-          id="alias-source"
-          domain={props.domain.domain}
-          value={sourceLocal}
-          error={errors.sourceLocal}
-          onInput={setSourceLocal}
-        />
-        <Field label="Forward to" id="alias-destination" error={errors.destination} hint="Any e-mail address.">
-          {(a) => (
-            <input
-              {...a}
-              type="email"
-              autoComplete="off"
-              value={destination}
-              onInput={(e) => setDestination(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-      </div>
-      <button type="submit" disabled={busy}>
-        {busy ? 'Creating…' : 'Create alias'}
-      </button>
-      <FormAlert error={errors.form} />
-    </form>
+    <NewAddressForm
+      title="New alias"
+      testid="new-alias"
+      busy={busy}
+      onSubmit={submit}
+      local={{
+        label: 'Alias name',
+        id: 'alias-source',
+        domain: props.domain.domain,
+        value: sourceLocal,
+        error: errors.sourceLocal,
+        onInput: setSourceLocal,
+      }}
+      submitLabel="Create alias"
+      formError={errors.form}
+    >
+      <Field label="Forward to" id="alias-destination" error={errors.destination} hint="Any e-mail address.">
+        {(a) => (
+          <input
+            {...a}
+            type="email"
+            autoComplete="off"
+            value={destination}
+            onInput={(e) => setDestination(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+    </NewAddressForm>
   );
 }
 

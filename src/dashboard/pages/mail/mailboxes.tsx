@@ -1,12 +1,12 @@
 import { useRef, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
-import { Field, FormAlert, useFormRequest } from '../../field.tsx';
+import { Field, useFormRequest } from '../../field.tsx';
 import { When } from '../../format.tsx';
 import { ListTable } from '../../list-table.tsx';
 import { Section } from '../../live-query.tsx';
 import type { MailDomainRow } from './list.tsx';
-import { LocalPartField, useDomainList } from './shared.tsx';
+import { NewAddressForm, useDomainList } from './shared.tsx';
 
 interface MailboxRow {
   id: number;
@@ -25,7 +25,33 @@ const CREATE_MUTATION = `mutation($domainId: Int!, $localPart: String!, $passwor
   mailboxCreate(domainId: $domainId, localPart: $localPart, password: $password, quotaMb: $quotaMb) { id address }
 }`;
 
-const PASSWORD_HINT = '10 to 128 characters; stored hashed, never shown again.';
+/** A mailbox's new password, offered to a password manager as one. */
+function PasswordField(props: {
+  label: string;
+  id: string;
+  error?: string;
+  value: string;
+  onInput(value: string): void;
+}) {
+  return (
+    <Field
+      label={props.label}
+      id={props.id}
+      error={props.error}
+      hint="10 to 128 characters; stored hashed, never shown again."
+    >
+      {(a) => (
+        <input
+          {...a}
+          type="password"
+          autoComplete="new-password"
+          value={props.value}
+          onInput={(e) => props.onInput(e.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+}
 
 /** The new-mailbox form: address, password and quota; the API's refusal shows beside the field it names. */
 function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): void }) {
@@ -56,46 +82,42 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-busy={busy} data-testid="new-mailbox">
-      <h3>New mailbox</h3>
-      <div class="fields">
-        <LocalPartField
-          label="Mailbox name"
-          id="mailbox-local"
-          domain={props.domain.domain}
-          value={localPart}
-          error={errors.localPart}
-          onInput={setLocalPart}
-        />
-        <Field label="Password" id="mailbox-password" error={errors.password} hint={PASSWORD_HINT}>
-          {(a) => (
-            <input
-              {...a}
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Quota (MB)" id="mailbox-quota" error={errors.quotaMb} hint="100 to 51200; 1024 when left empty.">
-          {(a) => (
-            <input
-              {...a}
-              inputMode="numeric"
-              autoComplete="off"
-              placeholder="1024"
-              value={quota}
-              onInput={(e) => setQuota(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-      </div>
-      <button type="submit" disabled={busy}>
-        {busy ? 'Creating…' : 'Create mailbox'}
-      </button>
-      <FormAlert error={errors.form} />
-    </form>
+    <NewAddressForm
+      title="New mailbox"
+      testid="new-mailbox"
+      busy={busy}
+      onSubmit={submit}
+      local={{
+        label: 'Mailbox name',
+        id: 'mailbox-local',
+        domain: props.domain.domain,
+        value: localPart,
+        error: errors.localPart,
+        onInput: setLocalPart,
+      }}
+      submitLabel="Create mailbox"
+      formError={errors.form}
+    >
+      <PasswordField
+        label="Password"
+        id="mailbox-password"
+        error={errors.password}
+        value={password}
+        onInput={setPassword}
+      />
+      <Field label="Quota (MB)" id="mailbox-quota" error={errors.quotaMb} hint="100 to 51200; 1024 when left empty.">
+        {(a) => (
+          <input
+            {...a}
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="1024"
+            value={quota}
+            onInput={(e) => setQuota(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+    </NewAddressForm>
   );
 }
 
@@ -133,22 +155,13 @@ function SetPassword(props: { mailbox: MailboxRow; onDone(message: string): void
       <dialog ref={dialog} class="confirm" aria-labelledby={headingId}>
         <form onSubmit={submit} noValidate aria-busy={busy}>
           <h2 id={headingId}>Set the password of {props.mailbox.address}</h2>
-          <Field
+          <PasswordField
             label="New password"
             id={`${headingId}-input`}
             error={errors.password ?? errors.form}
-            hint={PASSWORD_HINT}
-          >
-            {(a) => (
-              <input
-                {...a}
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onInput={(e) => setPassword(e.currentTarget.value)}
-              />
-            )}
-          </Field>
+            value={password}
+            onInput={setPassword}
+          />
           <div class="actions">
             <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
               Cancel
