@@ -11,6 +11,7 @@ import {
   DESKTOP,
   PHONE,
   signInLive,
+  closeConsole,
 } from '../helpers/browser.ts';
 import { accountHolder, type Holder } from '../helpers/oauth.ts';
 
@@ -51,10 +52,7 @@ describe.skipIf(!hasChromium)('dashboard billing page in Chromium', () => {
     browser = await launchBrowser();
     await signInLive(browser, app.url, holder, pageErrors);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('opens Billing from the header and shows the wallet and its opening balance', async () => {
     const { page } = browser;

@@ -11,6 +11,7 @@ import {
   screenshot,
   type Browser,
   signInLive,
+  closeConsole,
 } from '../helpers/browser.ts';
 import { proveDomain } from '../helpers/domains.ts';
 import { gql } from '../helpers/graphql.ts';
@@ -61,10 +62,7 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
     browser = await launchBrowser();
     await signInLive(browser, app.url, holder, pageErrors);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('shows the failed certificate with its reason, fitting a phone, with no serious axe violation', async () => {
     const { page } = browser;

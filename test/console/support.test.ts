@@ -10,6 +10,7 @@ import {
   screenshot,
   type Browser,
   signInLive,
+  closeConsole,
 } from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
 import { describedText, fitsAndPasses } from '../helpers/page-checks.ts';
@@ -31,10 +32,7 @@ describe.skipIf(!hasChromium)('dashboard: support tickets', () => {
     browser = await launchBrowser();
     await signInLive(browser, app.url, holder, pageErrors);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('opens a ticket through the form, an empty subject refused beside the field first', async () => {
     const { page } = browser;

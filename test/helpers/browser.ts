@@ -89,6 +89,12 @@ export async function browserSignIn(
   await page.getByTestId('account-email').waitFor();
 }
 
+/** Closes a test file's browser and stops its app; either is missing when its beforeAll failed early. */
+export async function closeConsole(browser: Browser | undefined, app: { stop(): Promise<void> } | undefined) {
+  await browser?.close();
+  await app?.stop();
+}
+
 /**
  * Signs in as the holder and waits until the console's live updates are connected; the page's
  * uncaught errors from then on go into `pageErrors`, which a test file asserts empty at its end.
