@@ -1,4 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
+import { useState } from 'preact/hooks';
 import { HttpError } from './api.ts';
 
 /** What ties an input to its label, hint and error (spread onto the <input>, <select> or <textarea>). */
@@ -56,4 +57,34 @@ export function errorsOf<F extends string>(err: unknown, fields: readonly F[]): 
   const named = err instanceof HttpError && err.field ? err.field.split(/[[.]/, 1)[0] : undefined;
   const field = fields.find((f) => f === named);
   return (field ? { [field]: message } : { form: message }) as FormErrors<F>;
+}
+
+/**
+ * A form's one request at a time: `busy` while it runs (for the "…" button and aria-busy), then
+ * its refusal placed by errorsOf among `fields`. `setErrors` is for what the form checks itself.
+ */
+export function useFormRequest<F extends string>(fields: readonly F[]) {
+  const [errors, setErrors] = useState<FormErrors<F>>({});
+  const [busy, setBusy] = useState(false);
+  const send = async (request: () => Promise<void>) => {
+    setErrors({});
+    setBusy(true);
+    try {
+      await request();
+    } catch (err) {
+      setErrors(errorsOf(err, fields));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { errors, setErrors, busy, send };
+}
+
+/** The refusal of a form that concerns no one field, announced where the form ends. */
+export function FormAlert(props: { error?: string }) {
+  return props.error ? (
+    <p role="alert" class="error">
+      {props.error}
+    </p>
+  ) : null;
 }

@@ -40,3 +40,23 @@ export function Link(props: {
     </a>
   );
 }
+
+/** The way back from a page to the list it belongs to, above the page's heading. */
+export function BackLink(props: { href: string; label: string }) {
+  return (
+    <p>
+      <Link href={props.href}>{`← ${props.label}`}</Link>
+    </p>
+  );
+}
+
+/** A page whose data could not be read: the way back, the heading and what went wrong. */
+export function PageFailed(props: { back: ComponentChildren; title: string; error: string }) {
+  return (
+    <div>
+      {props.back}
+      <h1>{props.title}</h1>
+      <p class="error">{props.error}</p>
+    </div>
+  );
+}

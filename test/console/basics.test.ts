@@ -10,6 +10,7 @@ import {
   type Browser,
   DESKTOP,
   PHONE,
+  closeConsole,
 } from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
 
@@ -74,10 +75,7 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
     });
     await page.setViewportSize(PHONE);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('serves an SVG favicon, linked from the page and at /favicon.ico', async () => {
     for (const path of ['/favicon.ico', '/favicon.svg']) {

@@ -10,6 +10,8 @@ import {
   type Browser,
   DESKTOP,
   PHONE,
+  signInLive,
+  closeConsole,
 } from '../helpers/browser.ts';
 import { accountHolder, type Holder } from '../helpers/oauth.ts';
 
@@ -48,14 +50,9 @@ describe.skipIf(!hasChromium)('dashboard billing page in Chromium', () => {
   beforeAll(async () => {
     ({ app, holder } = await dashboardWithServer());
     browser = await launchBrowser();
-    browser.page.on('pageerror', (e) => pageErrors.push(e.message));
-    await browserSignIn(browser.page, app.url, holder.email, holder.password);
-    await browser.page.getByTestId('live-status').getByText('live').waitFor();
+    await signInLive(browser, app.url, holder, pageErrors);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('opens Billing from the header and shows the wallet and its opening balance', async () => {
     const { page } = browser;

@@ -7,6 +7,7 @@ import {
   launchBrowser,
   screenshot,
   type Browser,
+  closeConsole,
 } from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
 import { SESSION_COOKIE } from '../../src/modules/dashboard/sessions.ts';
@@ -31,10 +32,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     });
     browser.page.on('pageerror', (e) => pageErrors.push(e.message));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('signs in and shows the overview, connected live', async () => {
     const { page } = browser;

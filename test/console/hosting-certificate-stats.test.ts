@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import {
   axeViolations,
-  browserSignIn,
   DESKTOP,
   ensureDashboardBuilt,
   hasChromium,
@@ -11,6 +10,8 @@ import {
   pageWidth,
   screenshot,
   type Browser,
+  signInLive,
+  closeConsole,
 } from '../helpers/browser.ts';
 import { proveDomain } from '../helpers/domains.ts';
 import { gql } from '../helpers/graphql.ts';
@@ -61,14 +62,9 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
     expect(failed.hostingCertRetry.status).toBe('failed');
 
     browser = await launchBrowser();
-    browser.page.on('pageerror', (e) => pageErrors.push(e.message));
-    await browserSignIn(browser.page, app.url, holder.email, holder.password);
-    await browser.page.getByTestId('live-status').getByText('live').waitFor();
+    await signInLive(browser, app.url, holder, pageErrors);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('shows the failed certificate with its reason, fitting a phone, with no serious axe violation', async () => {
     const { page } = browser;

@@ -15,6 +15,7 @@ import {
   pageWidth,
   screenshot,
   type Browser,
+  closeConsole,
 } from '../helpers/browser.ts';
 import { activeHosting, domainName, siteDir } from '../helpers/hosting.ts';
 import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
@@ -42,10 +43,7 @@ describe.skipIf(!hasChromium)('dashboard: hosting files, custom domain and termi
     browser.page.on('pageerror', (e) => pageErrors.push(e.message));
     await browserSignIn(browser.page, app.url, holder.email, holder.password);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('opens a text file, edits and saves it; the change is on disk and still there after a reload', async () => {
     const { page } = browser;

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import {
   axeViolations,
-  browserSignIn,
   DESKTOP,
   ensureDashboardBuilt,
   hasChromium,
@@ -15,6 +14,7 @@ import {
   pageWidth,
   screenshot,
   type Browser,
+  signInLive,
 } from '../helpers/browser.ts';
 import { git } from '../helpers/git.ts';
 import { gql } from '../helpers/graphql.ts';
@@ -66,9 +66,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     key = minted.body.key;
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-panel-git-'));
     browser = await launchBrowser();
-    browser.page.on('pageerror', (e) => pageErrors.push(e.message));
-    await browserSignIn(browser.page, app.url, holder.email, holder.password);
-    await browser.page.getByTestId('live-status').getByText('live').waitFor();
+    await signInLive(browser, app.url, holder, pageErrors);
   });
   afterAll(async () => {
     await browser?.close();

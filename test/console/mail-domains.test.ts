@@ -11,6 +11,7 @@ import {
   PHONE,
   screenshot,
   type Browser,
+  closeConsole,
 } from '../helpers/browser.ts';
 import { proveDomain } from '../helpers/domains.ts';
 import type { Holder } from '../helpers/oauth.ts';
@@ -52,10 +53,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
     await browserSignIn(browser.page, app.url, holder.email, holder.password);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('enables mail on a registered domain and shows the DNS records to publish', async () => {
     const { page } = browser;

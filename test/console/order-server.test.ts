@@ -11,6 +11,7 @@ import {
   DESKTOP,
   PHONE,
   pageWidth,
+  closeConsole,
 } from '../helpers/browser.ts';
 import { accountHolder, type Holder } from '../helpers/oauth.ts';
 import { advance, balance, runningServer } from '../helpers/servers.ts';
@@ -62,10 +63,7 @@ describe.skipIf(!hasChromium)('dashboard: order a server, search the list', () =
     browser.page.on('pageerror', (e) => pageErrors.push(e.message));
     await browserSignIn(browser.page, app.url, holder.email, holder.password);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('orders a server: plan, template, label, the price first, then the server provisions live', async () => {
     const { page } = browser;

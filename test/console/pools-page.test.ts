@@ -12,6 +12,7 @@ import {
   DESKTOP,
   PHONE,
   pageWidth,
+  closeConsole,
 } from '../helpers/browser.ts';
 import { accountHolder, type Holder } from '../helpers/oauth.ts';
 import { advance, balance } from '../helpers/servers.ts';
@@ -68,10 +69,7 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     await browserSignIn(browser.page, app.url, holder.email, holder.password);
     await browser.page.getByTestId('live-status').getByText('live').waitFor();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('opens Capacity pools from the header: no pools yet, a way to buy one', async () => {
     const { page } = browser;

@@ -2,7 +2,6 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import {
-  browserSignIn,
   dashboardWithServer,
   DESKTOP,
   hasChromium,
@@ -10,6 +9,8 @@ import {
   PHONE,
   screenshot,
   type Browser,
+  signInLive,
+  closeConsole,
 } from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
 import { describedText, fitsAndPasses } from '../helpers/page-checks.ts';
@@ -29,14 +30,9 @@ describe.skipIf(!hasChromium)('dashboard: support tickets', () => {
   beforeAll(async () => {
     ({ app, holder } = await dashboardWithServer());
     browser = await launchBrowser();
-    browser.page.on('pageerror', (e) => pageErrors.push(e.message));
-    await browserSignIn(browser.page, app.url, holder.email, holder.password);
-    await browser.page.getByTestId('live-status').getByText('live').waitFor();
+    await signInLive(browser, app.url, holder, pageErrors);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(() => closeConsole(browser, app));
 
   it('opens a ticket through the form, an empty subject refused beside the field first', async () => {
     const { page } = browser;

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import {
   axeViolations,
-  browserSignIn,
   dashboardWithServer,
   DESKTOP,
   hasChromium,
@@ -13,6 +12,7 @@ import {
   pageWidth,
   screenshot,
   type Browser,
+  signInLive,
 } from '../helpers/browser.ts';
 import type { Holder } from '../helpers/oauth.ts';
 import { startReceiver, type Receiver } from '../helpers/webhooks.ts';
@@ -56,9 +56,7 @@ describe.skipIf(!hasChromium)('dashboard webhooks, keys, auto-recharge and event
     receiver = await startReceiver();
     browser = await launchBrowser();
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
-    browser.page.on('pageerror', (e) => pageErrors.push(e.message));
-    await browserSignIn(browser.page, app.url, holder.email, holder.password);
-    await browser.page.getByTestId('live-status').getByText('live').waitFor();
+    await signInLive(browser, app.url, holder, pageErrors);
   });
   afterAll(async () => {
     await browser?.close();

@@ -89,6 +89,27 @@ export async function browserSignIn(
   await page.getByTestId('account-email').waitFor();
 }
 
+/** Closes a test file's browser and stops its app; either is missing when its beforeAll failed early. */
+export async function closeConsole(browser: Browser | undefined, app: { stop(): Promise<void> } | undefined) {
+  await browser?.close();
+  await app?.stop();
+}
+
+/**
+ * Signs in as the holder and waits until the console's live updates are connected; the page's
+ * uncaught errors from then on go into `pageErrors`, which a test file asserts empty at its end.
+ */
+export async function signInLive(
+  browser: Browser,
+  baseUrl: string,
+  holder: { email: string; password: string },
+  pageErrors: string[],
+): Promise<void> {
+  browser.page.on('pageerror', (e) => pageErrors.push(e.message));
+  await browserSignIn(browser.page, baseUrl, holder.email, holder.password);
+  await browser.page.getByTestId('live-status').getByText('live').waitFor();
+}
+
 /** The dashboard's test bed: the app (private webhook targets allowed), an account holder with a password, and their running server "web-1". */
 export async function dashboardWithServer(): Promise<{ app: TestApp; holder: Holder; serverId: string }> {
   ensureDashboardBuilt();

@@ -4,6 +4,7 @@ import { dash, HttpError } from '../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../confirm.tsx';
 import { SecretWithCopy } from '../copy.tsx';
 import { When } from '../format.tsx';
+import { ListTable } from '../list-table.tsx';
 
 interface KeyRow {
   id: string;
@@ -181,63 +182,54 @@ export function Keys() {
         <h2>Active keys</h2>
         {!keys ? (
           <p class="muted">Loading…</p>
-        ) : keys.length === 0 ? (
-          <p class="muted">No keys.</p>
         ) : (
           // On a phone each key is a card (style.css: table.stack); the table stays the one markup.
-          <table class="stack" data-testid="keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created / expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} data-testid={`key-${k.prefix}`}>
-                  <td data-label="Name" class="wrap">
-                    {k.name}
-                  </td>
-                  <td data-label="Prefix" class="mono">
-                    {k.prefix}…
-                  </td>
-                  <td data-label="Scopes" class="small wrap">
-                    {k.scopes.join(' ')}
-                  </td>
-                  <td data-label="Created / expires">
-                    {/* One child: on a phone the cell is a label-and-value grid. */}
-                    <div>
-                      <When at={k.createdAt} />
-                      <div class="small">
-                        <span class="muted">expires </span>
-                        <span data-testid="key-expires">
-                          <When at={k.expiresAt} none="never" />
-                        </span>
-                      </div>
+          <ListTable
+            rows={keys}
+            empty="No keys."
+            columns={['Name', 'Prefix', 'Scopes', 'Created / expires', 'Last used']}
+            actions
+            stack
+            testid="keys"
+          >
+            {(k) => (
+              <tr key={k.id} data-testid={`key-${k.prefix}`}>
+                <td data-label="Name" class="wrap">
+                  {k.name}
+                </td>
+                <td data-label="Prefix" class="mono">
+                  {k.prefix}…
+                </td>
+                <td data-label="Scopes" class="small wrap">
+                  {k.scopes.join(' ')}
+                </td>
+                <td data-label="Created / expires">
+                  {/* One child: on a phone the cell is a label-and-value grid. */}
+                  <div>
+                    <When at={k.createdAt} />
+                    <div class="small">
+                      <span class="muted">expires </span>
+                      <span data-testid="key-expires">
+                        <When at={k.expiresAt} none="never" />
+                      </span>
                     </div>
-                  </td>
-                  <td data-label="Last used" data-testid="key-last-used">
-                    <When at={k.lastUsedAt} none="never" />
-                  </td>
-                  <td>
-                    <ConfirmButton
-                      label="Revoke"
-                      question={`Revoke “${k.name}”?`}
-                      detail="Programs using this key stop working at once. This cannot be undone."
-                      confirmLabel="Revoke key"
-                      onConfirm={() => revoke(k.id)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </div>
+                </td>
+                <td data-label="Last used" data-testid="key-last-used">
+                  <When at={k.lastUsedAt} none="never" />
+                </td>
+                <td>
+                  <ConfirmButton
+                    label="Revoke"
+                    question={`Revoke “${k.name}”?`}
+                    detail="Programs using this key stop working at once. This cannot be undone."
+                    confirmLabel="Revoke key"
+                    onConfirm={() => revoke(k.id)}
+                  />
+                </td>
+              </tr>
+            )}
+          </ListTable>
         )}
       </section>
     </div>

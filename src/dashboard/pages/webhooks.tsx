@@ -5,6 +5,7 @@ import { StatusBadge, When } from '../format.tsx';
 import { useLive } from '../live-query.tsx';
 import { WebhookForm, type WebhookFields } from './webhooks/form.tsx';
 import { ManageWebhook, WEBHOOK_FIELDS, type WebhookRow } from './webhooks/manage.tsx';
+import { ListTable } from '../list-table.tsx';
 
 /**
  * The account's webhook subscriptions: the list, a form for a new one, and the chosen one's
@@ -56,59 +57,50 @@ export function Webhooks() {
           <p class="error">{list.error}</p>
         ) : !hooks ? (
           <p class="muted">Loading…</p>
-        ) : hooks.length === 0 ? (
-          <p class="muted">No subscriptions yet. Add one below to have the account's events sent to your URL.</p>
         ) : (
           // On a phone each subscription is a card (style.css: table.stack).
-          <table class="stack" data-testid="webhooks">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Secret</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+          <ListTable
+            rows={hooks}
+            empty="No subscriptions yet. Add one below to have the account's events sent to your URL."
+            columns={['URL', 'Events', 'Status', 'Secret', 'Created']}
+            actions
+            stack
+            testid="webhooks"
+          >
+            {(w) => (
+              <tr key={w.id} class={w.id === selected ? 'selected' : ''} data-testid={`webhook-${w.id}`}>
+                <td data-label="URL" class="wrap-anywhere">
+                  {/* One child: on a phone the cell is a label-and-value grid. */}
+                  <div>
+                    <span class="mono small">{w.url}</span>
+                    {w.description && <div class="muted small">{w.description}</div>}
+                  </div>
+                </td>
+                <td data-label="Events" class="small wrap">
+                  {w.events.join(', ')}
+                </td>
+                <td data-label="Status">
+                  <StatusBadge status={w.isActive ? 'active' : 'paused'} />
+                </td>
+                <td data-label="Secret" class="mono small">
+                  {w.secret}
+                </td>
+                <td data-label="Created">
+                  <When at={w.createdAt} />
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    aria-pressed={w.id === selected}
+                    aria-label={`Manage ${w.url}`}
+                    onClick={() => setSelected(w.id)}
+                  >
+                    Manage
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {hooks.map((w) => (
-                <tr key={w.id} class={w.id === selected ? 'selected' : ''} data-testid={`webhook-${w.id}`}>
-                  <td data-label="URL" class="wrap-anywhere">
-                    {/* One child: on a phone the cell is a label-and-value grid. */}
-                    <div>
-                      <span class="mono small">{w.url}</span>
-                      {w.description && <div class="muted small">{w.description}</div>}
-                    </div>
-                  </td>
-                  <td data-label="Events" class="small wrap">
-                    {w.events.join(', ')}
-                  </td>
-                  <td data-label="Status">
-                    <StatusBadge status={w.isActive ? 'active' : 'paused'} />
-                  </td>
-                  <td data-label="Secret" class="mono small">
-                    {w.secret}
-                  </td>
-                  <td data-label="Created">
-                    <When at={w.createdAt} />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      aria-pressed={w.id === selected}
-                      aria-label={`Manage ${w.url}`}
-                      onClick={() => setSelected(w.id)}
-                    >
-                      Manage
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            )}
+          </ListTable>
         )}
         <h3>New subscription</h3>
         <WebhookForm

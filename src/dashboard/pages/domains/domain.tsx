@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
+import { Field, useFormRequest } from '../../field.tsx';
 import { formatUtc, StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-import { Link } from '../../router.tsx';
+import { Link, BackLink, PageFailed } from '../../router.tsx';
 import { DOMAIN_FIELDS, type DomainRow } from './list.tsx';
 
 type Setting = 'autoRenew' | 'transferLock' | 'whoisPrivacy';
@@ -93,15 +93,12 @@ function Switches(props: { d: DomainRow; notRegistered: string | null; onSaved(d
 /** The nameservers, one per line; the API checks them (2 to 13 distinct host names). */
 function Nameservers(props: { d: DomainRow; notRegistered: string | null; onSaved(d: DomainRow): void }) {
   const [text, setText] = useState(props.d.nameservers.join('\n'));
-  const [errors, setErrors] = useState<FormErrors<'nameservers'>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, send } = useFormRequest(['nameservers']);
   const [done, setDone] = useState('');
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setErrors({});
     setDone('');
-    setBusy(true);
-    try {
+    return send(async () => {
       const nameservers = text
         .split(/[\s,]+/)
         .map((n) => n.trim())
@@ -110,11 +107,7 @@ function Nameservers(props: { d: DomainRow; notRegistered: string | null; onSave
       setText(r.domainUpdate.nameservers.join('\n'));
       setDone('Nameservers saved.');
       props.onSaved(r.domainUpdate);
-    } catch (err) {
-      setErrors(errorsOf(err, ['nameservers']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const why = props.notRegistered ?? (busy ? 'Saving…' : null);
   return (
@@ -159,19 +152,8 @@ export function DomainPage(props: { id: string }) {
     setSaved(d);
     setReload((n) => n + 1);
   };
-  const back = (
-    <p>
-      <Link href="/domains">← Domains</Link>
-    </p>
-  );
-  if (state.error)
-    return (
-      <div>
-        {back}
-        <h1>Domain</h1>
-        <p class="error">{state.error}</p>
-      </div>
-    );
+  const back = <BackLink href="/domains" label="Domains" />;
+  if (state.error) return <PageFailed back={back} title="Domain" error={state.error} />;
   const d = saved?.id === props.id ? saved : state.data?.domain;
   if (!d) return <p class="muted">Loading…</p>;
   const notRegistered =

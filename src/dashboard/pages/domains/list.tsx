@@ -1,6 +1,7 @@
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
+import { ListTable } from '../../list-table.tsx';
 
 export interface DomainRow {
   id: string;
@@ -32,46 +33,39 @@ export function DomainList() {
     <div>
       <h1>Domains</h1>
       <Section title="Registered domains" testid="domains" state={state}>
-        {({ domains: { nodes, pageInfo } }) =>
-          nodes.length === 0 ? (
-            <p class="muted">
-              No domains yet. The provider registers domains for you: <Link href="/tickets/new">ask support</Link> for
-              one.
-            </p>
-          ) : (
-            <>
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">Domain</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Auto-renew</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {nodes.map((d) => (
-                    <tr key={d.id} data-testid={`domain-${d.domain}`}>
-                      <td data-label="Domain">
-                        <Link href={`/domains/${d.id}`}>{d.domain}</Link>
-                      </td>
-                      <td data-label="Status">
-                        <StatusBadge status={d.status} />
-                      </td>
-                      <td data-label="Expires">
-                        <When at={d.expiresAt} none="once registered" />
-                      </td>
-                      <td data-label="Auto-renew">
-                        <StatusBadge status={d.autoRenew ? 'on' : 'off'} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {pageInfo.hasNextPage && <p class="muted">Only the newest {PAGE} domains are listed.</p>}
-            </>
-          )
-        }
+        {({ domains: { nodes, pageInfo } }) => (
+          <>
+            <ListTable
+              rows={nodes}
+              empty={
+                <>
+                  No domains yet. The provider registers domains for you: <Link href="/tickets/new">ask support</Link>{' '}
+                  for one.
+                </>
+              }
+              columns={['Domain', 'Status', 'Expires', 'Auto-renew']}
+              stack
+            >
+              {(d) => (
+                <tr key={d.id} data-testid={`domain-${d.domain}`}>
+                  <td data-label="Domain">
+                    <Link href={`/domains/${d.id}`}>{d.domain}</Link>
+                  </td>
+                  <td data-label="Status">
+                    <StatusBadge status={d.status} />
+                  </td>
+                  <td data-label="Expires">
+                    <When at={d.expiresAt} none="once registered" />
+                  </td>
+                  <td data-label="Auto-renew">
+                    <StatusBadge status={d.autoRenew ? 'on' : 'off'} />
+                  </td>
+                </tr>
+              )}
+            </ListTable>
+            {pageInfo.hasNextPage && <p class="muted">Only the newest {PAGE} domains are listed.</p>}
+          </>
+        )}
       </Section>
     </div>
   );

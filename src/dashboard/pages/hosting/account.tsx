@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { onOwnChange } from '../../api.ts';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-import { Link } from '../../router.tsx';
+import { Link, BackLink } from '../../router.tsx';
 import { HOSTING_TABS } from './tabs.tsx';
 
 interface HostingDetail {
@@ -40,9 +40,7 @@ export function HostingAccountPage(props: { id: string; tab?: string }) {
   const tab = HOSTING_TABS.find((t) => t.slug === props.tab) ?? HOSTING_TABS[0];
   return (
     <div>
-      <p>
-        <Link href="/hosting">← Web hosting</Link>
-      </p>
+      <BackLink href="/hosting" label="Web hosting" />
       <h1>
         {h.domain}{' '}
         <span data-testid="hosting-status">

@@ -4,6 +4,7 @@ import { ConfirmButton } from '../../confirm.tsx';
 import { formatUtc, StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { bytes, Outcome, useCall } from './panel-kit.tsx';
+import { ListTable } from '../../list-table.tsx';
 
 interface Backup {
   id: string;
@@ -83,60 +84,41 @@ export function BackupsPanel(props: { id: string }) {
             </button>
           </div>
           {working ? <p role="status">{working}</p> : <Outcome error={call.refusal?.message} done={done} />}
-          {nodes.length === 0 ? (
-            <p class="muted">No backups yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Taken</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Databases</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {nodes.map((b) => (
-                    <tr key={b.id} data-testid={`backup-${b.id}`}>
-                      <td>
-                        <When at={b.createdAt} />
-                      </td>
-                      <td>
-                        <StatusBadge status={b.status} />
-                      </td>
-                      <td>{bytes(b.sizeBytes)}</td>
-                      <td class="mono small">{b.databases.join(', ') || '—'}</td>
-                      <td>
-                        <span class="row-actions">
-                          <button type="button" class="secondary" onClick={() => download(b)}>
-                            Download
-                          </button>
-                          <ConfirmButton
-                            label="Restore"
-                            question={`Restore the backup of ${formatUtc(b.createdAt)}?`}
-                            detail="The site's files and databases are replaced by those in the backup; databases made since are dropped."
-                            confirmLabel="Restore backup"
-                            onConfirm={() => restore(b)}
-                          />
-                          <ConfirmButton
-                            label="Delete"
-                            question={`Delete the backup of ${formatUtc(b.createdAt)}?`}
-                            detail="The backup and its archive are removed for good."
-                            confirmLabel="Delete backup"
-                            onConfirm={() => remove(b)}
-                          />
-                        </span>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <ListTable rows={nodes} empty="No backups yet." columns={['Taken', 'Status', 'Size', 'Databases']} actions>
+            {(b) => (
+              <tr key={b.id} data-testid={`backup-${b.id}`}>
+                <td>
+                  <When at={b.createdAt} />
+                </td>
+                <td>
+                  <StatusBadge status={b.status} />
+                </td>
+                <td>{bytes(b.sizeBytes)}</td>
+                <td class="mono small">{b.databases.join(', ') || '—'}</td>
+                <td>
+                  <span class="row-actions">
+                    <button type="button" class="secondary" onClick={() => download(b)}>
+                      Download
+                    </button>
+                    <ConfirmButton
+                      label="Restore"
+                      question={`Restore the backup of ${formatUtc(b.createdAt)}?`}
+                      detail="The site's files and databases are replaced by those in the backup; databases made since are dropped."
+                      confirmLabel="Restore backup"
+                      onConfirm={() => restore(b)}
+                    />
+                    <ConfirmButton
+                      label="Delete"
+                      question={`Delete the backup of ${formatUtc(b.createdAt)}?`}
+                      detail="The backup and its archive are removed for good."
+                      confirmLabel="Delete backup"
+                      onConfirm={() => remove(b)}
+                    />
+                  </span>
+                </td>
+              </tr>
+            )}
+          </ListTable>
         </div>
       )}
     </Section>

@@ -3,6 +3,7 @@ import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
+import { ListTable } from '../../list-table.tsx';
 
 interface CronJob {
   schedule: string;
@@ -83,56 +84,39 @@ export function CronPanel(props: { id: string }) {
               <summary>Crontab header (set by the panel)</summary>
               <pre class="log">{header}</pre>
             </details>
-            {jobs.length === 0 ? (
-              <p class="muted">No cron jobs yet.</p>
-            ) : (
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Schedule</th>
-                      <th scope="col">Command</th>
-                      <th scope="col">
-                        <span class="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {jobs.map((j, i) => (
-                      <tr key={i} data-testid="cron-job" class={editing === i ? 'selected' : undefined}>
-                        <td class="mono">{j.schedule}</td>
-                        <td class="mono wrap">{j.command}</td>
-                        <td>
-                          <span class="row-actions">
-                            <button
-                              type="button"
-                              class="secondary"
-                              onClick={() => {
-                                save.clear();
-                                setEditing(i);
-                                setSchedule(j.schedule);
-                                setCommand(j.command);
-                                // The form is below the list: take the keyboard there.
-                                document.getElementById('cron-schedule')?.focus();
-                              }}
-                            >
-                              Edit
-                            </button>
-                            <ConfirmButton
-                              label="Remove"
-                              question={`Remove the job "${j.schedule} ${j.command}"?`}
-                              detail="It stops running; the other jobs stay."
-                              confirmLabel="Remove job"
-                              onConfirm={() => remove(jobs, i)}
-                            />
-                          </span>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            <ListTable rows={jobs} empty="No cron jobs yet." columns={['Schedule', 'Command']} actions>
+              {(j, i) => (
+                <tr key={i} data-testid="cron-job" class={editing === i ? 'selected' : undefined}>
+                  <td class="mono">{j.schedule}</td>
+                  <td class="mono wrap">{j.command}</td>
+                  <td>
+                    <span class="row-actions">
+                      <button
+                        type="button"
+                        class="secondary"
+                        onClick={() => {
+                          save.clear();
+                          setEditing(i);
+                          setSchedule(j.schedule);
+                          setCommand(j.command);
+                          // The form is below the list: take the keyboard there.
+                          document.getElementById('cron-schedule')?.focus();
+                        }}
+                      >
+                        Edit
+                      </button>
+                      <ConfirmButton
+                        label="Remove"
+                        question={`Remove the job "${j.schedule} ${j.command}"?`}
+                        detail="It stops running; the other jobs stay."
+                        confirmLabel="Remove job"
+                        onConfirm={() => remove(jobs, i)}
+                      />
+                    </span>
+                  </td>
+                </tr>
+              )}
+            </ListTable>
             <Outcome error={removal.refusal?.message} done={removal.busy ? 'Removing…' : done} />
             <form onSubmit={(e) => submit(jobs, e)} aria-busy={save.busy} noValidate data-testid="cron-form">
               <h3>{editing === null ? 'Add a job' : `Edit job ${editing + 1}`}</h3>

@@ -4,6 +4,7 @@ import { ConfirmButton } from '../../confirm.tsx';
 import { When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
+import { ListTable } from '../../list-table.tsx';
 
 interface Database {
   name: string;
@@ -74,46 +75,27 @@ export function DatabasesPanel(props: { id: string }) {
             MySQL at <span class="mono">{connection.mysqlHost}</span> port{' '}
             <span class="mono">{connection.mysqlPort}</span>. Each database's user has its name.
           </p>
-          {nodes.length === 0 ? (
-            <p class="muted">No databases yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">User</th>
-                    <th scope="col">Host</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {nodes.map((db) => (
-                    <tr key={db.name} data-testid={`database-${db.name}`}>
-                      <td class="mono">{db.name}</td>
-                      <td class="mono">{db.user}</td>
-                      <td class="mono">{db.host}</td>
-                      <td>
-                        <When at={db.createdAt} />
-                      </td>
-                      <td>
-                        <ConfirmButton
-                          label="Delete"
-                          question={`Delete the database ${db.name}?`}
-                          detail="The database and all its data are removed for good."
-                          confirmLabel="Delete database"
-                          onConfirm={() => drop(db)}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <ListTable rows={nodes} empty="No databases yet." columns={['Name', 'User', 'Host', 'Created']} actions>
+            {(db) => (
+              <tr key={db.name} data-testid={`database-${db.name}`}>
+                <td class="mono">{db.name}</td>
+                <td class="mono">{db.user}</td>
+                <td class="mono">{db.host}</td>
+                <td>
+                  <When at={db.createdAt} />
+                </td>
+                <td>
+                  <ConfirmButton
+                    label="Delete"
+                    question={`Delete the database ${db.name}?`}
+                    detail="The database and all its data are removed for good."
+                    confirmLabel="Delete database"
+                    onConfirm={() => drop(db)}
+                  />
+                </td>
+              </tr>
+            )}
+          </ListTable>
           <Outcome error={remove.refusal?.message} done={remove.busy ? 'Deleting…' : deleted} />
           <form onSubmit={submit} aria-busy={create.busy} noValidate data-testid="database-create">
             <h3>New database</h3>

@@ -5,6 +5,7 @@ import { When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { Link, useLocation } from '../../router.tsx';
 import { FileEditor, formatSize, NewEntryForm, RenameForm } from './files-forms.tsx';
+import { ListTable } from '../../list-table.tsx';
 
 interface FileEntry {
   name: string;
@@ -133,74 +134,65 @@ export function FilesPanel(props: { id: string }) {
         <p class="error">{state.error}</p>
       ) : !listing ? (
         <p class="muted">Loading…</p>
-      ) : listing.entries.length === 0 ? (
-        <p class="muted">This folder is empty.</p>
       ) : (
         // On a phone each row is a card (style.css: table.stack); long names wrap.
-        <table class="stack files">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" class="num">
-                Size
-              </th>
-              <th scope="col">Modified</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {listing.entries.map((entry) => (
-              <tr key={entry.path} data-testid={`file-${entry.name}`}>
-                <td data-label="Name" class="wrap">
-                  {entry.type === 'directory' ? (
-                    <Link href={folderHref(entry.path)}>{`${entry.name}/`}</Link>
-                  ) : entry.type === 'file' ? (
-                    <button type="button" class="link" onClick={() => setOpen(entry.path)}>
-                      {entry.name}
+        <ListTable
+          rows={listing.entries}
+          empty="This folder is empty."
+          columns={['Name', { label: 'Size', class: 'num' }, 'Modified']}
+          actions
+          stack
+          class="files"
+        >
+          {(entry) => (
+            <tr key={entry.path} data-testid={`file-${entry.name}`}>
+              <td data-label="Name" class="wrap">
+                {entry.type === 'directory' ? (
+                  <Link href={folderHref(entry.path)}>{`${entry.name}/`}</Link>
+                ) : entry.type === 'file' ? (
+                  <button type="button" class="link" onClick={() => setOpen(entry.path)}>
+                    {entry.name}
+                  </button>
+                ) : (
+                  <span>{entry.name}</span>
+                )}
+              </td>
+              <td data-label="Size" class="num">
+                {entry.type === 'directory' ? '—' : formatSize(entry.sizeBytes)}
+              </td>
+              <td data-label="Modified">
+                <When at={entry.modifiedAt} />
+              </td>
+              <td>
+                <div class="row-actions">
+                  {entry.type === 'file' && (
+                    <button type="button" onClick={() => void download(entry)} aria-label={`Download ${entry.name}`}>
+                      Download
                     </button>
-                  ) : (
-                    <span>{entry.name}</span>
                   )}
-                </td>
-                <td data-label="Size" class="num">
-                  {entry.type === 'directory' ? '—' : formatSize(entry.sizeBytes)}
-                </td>
-                <td data-label="Modified">
-                  <When at={entry.modifiedAt} />
-                </td>
-                <td>
-                  <div class="row-actions">
-                    {entry.type === 'file' && (
-                      <button type="button" onClick={() => void download(entry)} aria-label={`Download ${entry.name}`}>
-                        Download
-                      </button>
-                    )}
-                    <button
-                      type="button"
-                      aria-label={`Rename ${entry.name}`}
-                      onClick={() => setRenaming(renaming === entry.path ? null : entry.path)}
-                    >
-                      Rename
-                    </button>
-                    <ConfirmButton
-                      label="Delete"
-                      question={`Delete ${entry.name}?`}
-                      detail={
-                        entry.type === 'directory'
-                          ? `The folder ${entry.path} and everything in it are deleted for good.`
-                          : `The file ${entry.path} is deleted for good.`
-                      }
-                      confirmLabel={`Delete ${entry.type === 'directory' ? 'folder' : 'file'}`}
-                      onConfirm={() => remove(entry)}
-                    />
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                  <button
+                    type="button"
+                    aria-label={`Rename ${entry.name}`}
+                    onClick={() => setRenaming(renaming === entry.path ? null : entry.path)}
+                  >
+                    Rename
+                  </button>
+                  <ConfirmButton
+                    label="Delete"
+                    question={`Delete ${entry.name}?`}
+                    detail={
+                      entry.type === 'directory'
+                        ? `The folder ${entry.path} and everything in it are deleted for good.`
+                        : `The file ${entry.path} is deleted for good.`
+                    }
+                    confirmLabel={`Delete ${entry.type === 'directory' ? 'folder' : 'file'}`}
+                    onConfirm={() => remove(entry)}
+                  />
+                </div>
+              </td>
+            </tr>
+          )}
+        </ListTable>
       )}
       {listing?.truncated && <p class="small muted">Only the first 1000 entries are shown.</p>}
       {renaming && (

@@ -4,6 +4,7 @@ import { ConfirmButton } from '../../confirm.tsx';
 import { When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
+import { ListTable } from '../../list-table.tsx';
 
 interface ProtectedDir {
   path: string;
@@ -70,44 +71,31 @@ export function ProtectedDirsPanel(props: { id: string }) {
     <Section title="Protected directories" testid="hosting-protected-dirs" state={state}>
       {({ hostingProtectedDirs: { nodes } }) => (
         <>
-          {nodes.length === 0 ? (
-            <p class="muted">No protected directories yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Directory</th>
-                    <th scope="col">User</th>
-                    <th scope="col">Changed</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {nodes.map((d) => (
-                    <tr key={d.path} data-testid={`protected-${d.path}`}>
-                      <td class="mono">{d.path}</td>
-                      <td class="mono">{d.basicUser}</td>
-                      <td>
-                        <When at={d.updatedAt} />
-                      </td>
-                      <td>
-                        <ConfirmButton
-                          label="Unprotect"
-                          question={`Remove the password from ${d.path}?`}
-                          detail="Anyone can then open the directory; its files stay."
-                          confirmLabel="Remove protection"
-                          onConfirm={() => remove(d)}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <ListTable
+            rows={nodes}
+            empty="No protected directories yet."
+            columns={['Directory', 'User', 'Changed']}
+            actions
+          >
+            {(d) => (
+              <tr key={d.path} data-testid={`protected-${d.path}`}>
+                <td class="mono">{d.path}</td>
+                <td class="mono">{d.basicUser}</td>
+                <td>
+                  <When at={d.updatedAt} />
+                </td>
+                <td>
+                  <ConfirmButton
+                    label="Unprotect"
+                    question={`Remove the password from ${d.path}?`}
+                    detail="Anyone can then open the directory; its files stay."
+                    confirmLabel="Remove protection"
+                    onConfirm={() => remove(d)}
+                  />
+                </td>
+              </tr>
+            )}
+          </ListTable>
           <Outcome error={removal.refusal?.message} done={removal.busy ? 'Removing…' : removed} />
           <form onSubmit={submit} aria-busy={save.busy} noValidate data-testid="protected-form">
             <h3>Protect a directory</h3>

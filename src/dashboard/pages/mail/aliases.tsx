@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
+import { Field, useFormRequest } from '../../field.tsx';
 import { When } from '../../format.tsx';
+import { ListTable } from '../../list-table.tsx';
 import { Section } from '../../live-query.tsx';
 import type { MailDomainRow } from './list.tsx';
-import { LocalPartField, useDomainList } from './shared.tsx';
+import { NewAddressForm, useDomainList } from './shared.tsx';
 
 interface AliasRow {
   id: number;
@@ -26,14 +27,11 @@ const CREATE_MUTATION = `mutation($domainId: Int!, $sourceLocal: String!, $desti
 function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): void }) {
   const [sourceLocal, setSourceLocal] = useState('');
   const [destination, setDestination] = useState('');
-  const [errors, setErrors] = useState<FormErrors<'sourceLocal' | 'destination'>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, send } = useFormRequest(['sourceLocal', 'destination']);
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setErrors({});
-    setBusy(true);
-    try {
+    return send(async () => {
       const r = await gql<{ mailAliasCreate: { source: string } }>(CREATE_MUTATION, {
         domainId: props.domain.id,
         sourceLocal,
@@ -42,46 +40,38 @@ function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): voi
       setSourceLocal('');
       setDestination('');
       props.onCreated(r.mailAliasCreate.source);
-    } catch (err) {
-      setErrors(errorsOf(err, ['sourceLocal', 'destination']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-busy={busy} data-testid="new-alias">
-      <h3>New alias</h3>
-      <div class="fields">
-        <LocalPartField
-          label="Alias name"
-          id="alias-source"
-          domain={props.domain.domain}
-          value={sourceLocal}
-          error={errors.sourceLocal}
-          onInput={setSourceLocal}
-        />
-        <Field label="Forward to" id="alias-destination" error={errors.destination} hint="Any e-mail address.">
-          {(a) => (
-            <input
-              {...a}
-              type="email"
-              autoComplete="off"
-              value={destination}
-              onInput={(e) => setDestination(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-      </div>
-      <button type="submit" disabled={busy}>
-        {busy ? 'Creating…' : 'Create alias'}
-      </button>
-      {errors.form && (
-        <p role="alert" class="error">
-          {errors.form}
-        </p>
-      )}
-    </form>
+    <NewAddressForm
+      title="New alias"
+      testid="new-alias"
+      busy={busy}
+      onSubmit={submit}
+      local={{
+        label: 'Alias name',
+        id: 'alias-source',
+        domain: props.domain.domain,
+        value: sourceLocal,
+        error: errors.sourceLocal,
+        onInput: setSourceLocal,
+      }}
+      submitLabel="Create alias"
+      formError={errors.form}
+    >
+      <Field label="Forward to" id="alias-destination" error={errors.destination} hint="Any e-mail address.">
+        {(a) => (
+          <input
+            {...a}
+            type="email"
+            autoComplete="off"
+            value={destination}
+            onInput={(e) => setDestination(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+    </NewAddressForm>
   );
 }
 
@@ -96,52 +86,32 @@ export function Aliases(props: { domain: MailDomainRow; onChange(): void }) {
     <Section title="Aliases" testid="aliases" state={state}>
       {({ mailDomainAliases: { nodes } }) => (
         <>
-          {nodes.length === 0 ? (
-            <p class="muted">No aliases yet.</p>
-          ) : (
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Alias</th>
-                  <th scope="col">Forwards to</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {nodes.map((a) => (
-                  <tr key={a.id} data-testid={`alias-${a.source}`}>
-                    <td data-label="Alias" class="mono">
-                      {a.source}
-                    </td>
-                    <td data-label="Forwards to" class="mono">
-                      {a.destination}
-                    </td>
-                    <td data-label="Created">
-                      <When at={a.createdAt} />
-                    </td>
-                    <td>
-                      <ConfirmButton
-                        label="Delete"
-                        question={`Delete the alias ${a.source}?`}
-                        detail={`Mail to ${a.source} is no longer forwarded to ${a.destination}.`}
-                        confirmLabel="Delete alias"
-                        onConfirm={() =>
-                          remove(
-                            'mutation($id: Int!) { mailAliasDelete(id: $id) { id } }',
-                            a.id,
-                            `the alias ${a.source}`,
-                          )
-                        }
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <ListTable rows={nodes} empty="No aliases yet." columns={['Alias', 'Forwards to', 'Created']} actions stack>
+            {(a) => (
+              <tr key={a.id} data-testid={`alias-${a.source}`}>
+                <td data-label="Alias" class="mono">
+                  {a.source}
+                </td>
+                <td data-label="Forwards to" class="mono">
+                  {a.destination}
+                </td>
+                <td data-label="Created">
+                  <When at={a.createdAt} />
+                </td>
+                <td>
+                  <ConfirmButton
+                    label="Delete"
+                    question={`Delete the alias ${a.source}?`}
+                    detail={`Mail to ${a.source} is no longer forwarded to ${a.destination}.`}
+                    confirmLabel="Delete alias"
+                    onConfirm={() =>
+                      remove('mutation($id: Int!) { mailAliasDelete(id: $id) { id } }', a.id, `the alias ${a.source}`)
+                    }
+                  />
+                </td>
+              </tr>
+            )}
+          </ListTable>
           <p role="status" class="muted">
             {message}
           </p>

@@ -3,7 +3,7 @@ import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-import { Link, navigate } from '../../router.tsx';
+import { navigate, BackLink, PageFailed } from '../../router.tsx';
 import { Aliases } from './aliases.tsx';
 import { DnsRecords } from './dns-records.tsx';
 import { MAIL_DOMAINS_QUERY, type MailDomainRow } from './list.tsx';
@@ -58,19 +58,8 @@ export function MailDomainPage(props: { id: string }) {
     undefined,
     reload,
   );
-  const back = (
-    <p>
-      <Link href="/mail">← Mail</Link>
-    </p>
-  );
-  if (state.error)
-    return (
-      <div>
-        {back}
-        <h1>Mail domain</h1>
-        <p class="error">{state.error}</p>
-      </div>
-    );
+  const back = <BackLink href="/mail" label="Mail" />;
+  if (state.error) return <PageFailed back={back} title="Mail domain" error={state.error} />;
   if (!state.data) return <p class="muted">Loading…</p>;
   const d = state.data.mailDomains.nodes.find((x) => String(x.id) === props.id);
   if (!d)

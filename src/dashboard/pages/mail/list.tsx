@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
+import { errorsOf, Field, FormAlert, type FormErrors } from '../../field.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link, navigate } from '../../router.tsx';
 import { Copyable } from '../../copy.tsx';
 import { MAIL_EVENTS } from './shared.tsx';
+import { ListTable } from '../../list-table.tsx';
 
 export interface MailDomainRow {
   id: number;
@@ -108,11 +109,7 @@ function EnableMail() {
         {busy ? 'Enabling…' : 'Enable mail'}
       </button>
       {proof && <TxtProofBox proof={proof} />}
-      {errors.form && (
-        <p role="alert" class="error">
-          {errors.form}
-        </p>
-      )}
+      <FormAlert error={errors.form} />
     </form>
   );
 }
@@ -124,40 +121,30 @@ export function MailDomains() {
     <div>
       <h1>Mail</h1>
       <Section title="Mail domains" testid="mail-domains" state={state}>
-        {({ mailDomains: { nodes } }) =>
-          nodes.length === 0 ? (
-            <p class="muted">No mail domains yet: enable mail for a domain below.</p>
-          ) : (
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Domain</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Mailboxes</th>
-                  <th scope="col">Aliases</th>
-                  <th scope="col">Enabled</th>
-                </tr>
-              </thead>
-              <tbody>
-                {nodes.map((d) => (
-                  <tr key={d.id} data-testid={`mail-domain-${d.domain}`}>
-                    <td data-label="Domain">
-                      <Link href={`/mail/${d.id}`}>{d.domain}</Link>
-                    </td>
-                    <td data-label="Status">
-                      <StatusBadge status={d.status} />
-                    </td>
-                    <td data-label="Mailboxes">{d.mailboxCount}</td>
-                    <td data-label="Aliases">{d.aliasCount}</td>
-                    <td data-label="Enabled">
-                      <When at={d.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
+        {({ mailDomains: { nodes } }) => (
+          <ListTable
+            rows={nodes}
+            empty="No mail domains yet: enable mail for a domain below."
+            columns={['Domain', 'Status', 'Mailboxes', 'Aliases', 'Enabled']}
+            stack
+          >
+            {(d) => (
+              <tr key={d.id} data-testid={`mail-domain-${d.domain}`}>
+                <td data-label="Domain">
+                  <Link href={`/mail/${d.id}`}>{d.domain}</Link>
+                </td>
+                <td data-label="Status">
+                  <StatusBadge status={d.status} />
+                </td>
+                <td data-label="Mailboxes">{d.mailboxCount}</td>
+                <td data-label="Aliases">{d.aliasCount}</td>
+                <td data-label="Enabled">
+                  <When at={d.createdAt} />
+                </td>
+              </tr>
+            )}
+          </ListTable>
+        )}
       </Section>
       <EnableMail />
     </div>

@@ -1,11 +1,12 @@
 import { useRef, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
+import { Field, useFormRequest } from '../../field.tsx';
 import { When } from '../../format.tsx';
+import { ListTable } from '../../list-table.tsx';
 import { Section } from '../../live-query.tsx';
 import type { MailDomainRow } from './list.tsx';
-import { LocalPartField, useDomainList } from './shared.tsx';
+import { NewAddressForm, useDomainList } from './shared.tsx';
 
 interface MailboxRow {
   id: number;
@@ -24,15 +25,40 @@ const CREATE_MUTATION = `mutation($domainId: Int!, $localPart: String!, $passwor
   mailboxCreate(domainId: $domainId, localPart: $localPart, password: $password, quotaMb: $quotaMb) { id address }
 }`;
 
-const PASSWORD_HINT = '10 to 128 characters; stored hashed, never shown again.';
+/** A mailbox's new password, offered to a password manager as one. */
+function PasswordField(props: {
+  label: string;
+  id: string;
+  error?: string;
+  value: string;
+  onInput(value: string): void;
+}) {
+  return (
+    <Field
+      label={props.label}
+      id={props.id}
+      error={props.error}
+      hint="10 to 128 characters; stored hashed, never shown again."
+    >
+      {(a) => (
+        <input
+          {...a}
+          type="password"
+          autoComplete="new-password"
+          value={props.value}
+          onInput={(e) => props.onInput(e.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+}
 
 /** The new-mailbox form: address, password and quota; the API's refusal shows beside the field it names. */
 function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): void }) {
   const [localPart, setLocalPart] = useState('');
   const [password, setPassword] = useState('');
   const [quota, setQuota] = useState('');
-  const [errors, setErrors] = useState<FormErrors<'localPart' | 'password' | 'quotaMb'>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, send } = useFormRequest(['localPart', 'password', 'quotaMb']);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -41,9 +67,7 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
       setErrors({ quotaMb: 'Enter the quota as a whole number of MB, such as 2048.' });
       return;
     }
-    setErrors({});
-    setBusy(true);
-    try {
+    return send(async () => {
       const r = await gql<{ mailboxCreate: { address: string } }>(CREATE_MUTATION, {
         domainId: props.domain.id,
         localPart,
@@ -54,58 +78,46 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
       setPassword('');
       setQuota('');
       props.onCreated(r.mailboxCreate.address);
-    } catch (err) {
-      setErrors(errorsOf(err, ['localPart', 'password', 'quotaMb']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-busy={busy} data-testid="new-mailbox">
-      <h3>New mailbox</h3>
-      <div class="fields">
-        <LocalPartField
-          label="Mailbox name"
-          id="mailbox-local"
-          domain={props.domain.domain}
-          value={localPart}
-          error={errors.localPart}
-          onInput={setLocalPart}
-        />
-        <Field label="Password" id="mailbox-password" error={errors.password} hint={PASSWORD_HINT}>
-          {(a) => (
-            <input
-              {...a}
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Quota (MB)" id="mailbox-quota" error={errors.quotaMb} hint="100 to 51200; 1024 when left empty.">
-          {(a) => (
-            <input
-              {...a}
-              inputMode="numeric"
-              autoComplete="off"
-              placeholder="1024"
-              value={quota}
-              onInput={(e) => setQuota(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-      </div>
-      <button type="submit" disabled={busy}>
-        {busy ? 'Creating…' : 'Create mailbox'}
-      </button>
-      {errors.form && (
-        <p role="alert" class="error">
-          {errors.form}
-        </p>
-      )}
-    </form>
+    <NewAddressForm
+      title="New mailbox"
+      testid="new-mailbox"
+      busy={busy}
+      onSubmit={submit}
+      local={{
+        label: 'Mailbox name',
+        id: 'mailbox-local',
+        domain: props.domain.domain,
+        value: localPart,
+        error: errors.localPart,
+        onInput: setLocalPart,
+      }}
+      submitLabel="Create mailbox"
+      formError={errors.form}
+    >
+      <PasswordField
+        label="Password"
+        id="mailbox-password"
+        error={errors.password}
+        value={password}
+        onInput={setPassword}
+      />
+      <Field label="Quota (MB)" id="mailbox-quota" error={errors.quotaMb} hint="100 to 51200; 1024 when left empty.">
+        {(a) => (
+          <input
+            {...a}
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="1024"
+            value={quota}
+            onInput={(e) => setQuota(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+    </NewAddressForm>
   );
 }
 
@@ -113,14 +125,11 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
 function SetPassword(props: { mailbox: MailboxRow; onDone(message: string): void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FormErrors<'password'>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, send } = useFormRequest(['password']);
   const headingId = `set-password-${props.mailbox.id}`;
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setErrors({});
-    setBusy(true);
-    try {
+    return send(async () => {
       await gql('mutation($id: Int!, $password: String!) { mailboxPasswordSet(id: $id, password: $password) { id } }', {
         id: props.mailbox.id,
         password,
@@ -128,11 +137,7 @@ function SetPassword(props: { mailbox: MailboxRow; onDone(message: string): void
       setPassword('');
       dialog.current?.close();
       props.onDone(`New password set for ${props.mailbox.address}.`);
-    } catch (err) {
-      setErrors(errorsOf(err, ['password']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <>
@@ -150,22 +155,13 @@ function SetPassword(props: { mailbox: MailboxRow; onDone(message: string): void
       <dialog ref={dialog} class="confirm" aria-labelledby={headingId}>
         <form onSubmit={submit} noValidate aria-busy={busy}>
           <h2 id={headingId}>Set the password of {props.mailbox.address}</h2>
-          <Field
+          <PasswordField
             label="New password"
             id={`${headingId}-input`}
             error={errors.password ?? errors.form}
-            hint={PASSWORD_HINT}
-          >
-            {(a) => (
-              <input
-                {...a}
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onInput={(e) => setPassword(e.currentTarget.value)}
-              />
-            )}
-          </Field>
+            value={password}
+            onInput={setPassword}
+          />
           <div class="actions">
             <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
               Cancel
@@ -191,51 +187,39 @@ export function Mailboxes(props: { domain: MailDomainRow; onChange(): void }) {
     <Section title="Mailboxes" testid="mailboxes" state={state}>
       {({ mailDomainMailboxes: { nodes } }) => (
         <>
-          {nodes.length === 0 ? (
-            <p class="muted">No mailboxes yet.</p>
-          ) : (
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Address</th>
-                  <th scope="col">Used / quota</th>
-                  <th scope="col">Password set</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {nodes.map((m) => (
-                  <tr key={m.id} data-testid={`mailbox-${m.address}`}>
-                    <td data-label="Address" class="mono">
-                      {m.address}
-                    </td>
-                    <td data-label="Used / quota">
-                      {m.usedMb} / {m.quotaMb} MB
-                    </td>
-                    <td data-label="Password set">
-                      <When at={m.passwordChangedAt} />
-                    </td>
-                    <td>
-                      <span class="actions">
-                        <SetPassword mailbox={m} onDone={changed} />
-                        <ConfirmButton
-                          label="Delete"
-                          question={`Delete ${m.address}?`}
-                          detail="The mailbox and all of its mail are deleted permanently."
-                          confirmLabel="Delete mailbox"
-                          onConfirm={() =>
-                            remove('mutation($id: Int!) { mailboxDelete(id: $id) { id } }', m.id, m.address)
-                          }
-                        />
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <ListTable
+            rows={nodes}
+            empty="No mailboxes yet."
+            columns={['Address', 'Used / quota', 'Password set']}
+            actions
+            stack
+          >
+            {(m) => (
+              <tr key={m.id} data-testid={`mailbox-${m.address}`}>
+                <td data-label="Address" class="mono">
+                  {m.address}
+                </td>
+                <td data-label="Used / quota">
+                  {m.usedMb} / {m.quotaMb} MB
+                </td>
+                <td data-label="Password set">
+                  <When at={m.passwordChangedAt} />
+                </td>
+                <td>
+                  <span class="actions">
+                    <SetPassword mailbox={m} onDone={changed} />
+                    <ConfirmButton
+                      label="Delete"
+                      question={`Delete ${m.address}?`}
+                      detail="The mailbox and all of its mail are deleted permanently."
+                      confirmLabel="Delete mailbox"
+                      onConfirm={() => remove('mutation($id: Int!) { mailboxDelete(id: $id) { id } }', m.id, m.address)}
+                    />
+                  </span>
+                </td>
+              </tr>
+            )}
+          </ListTable>
           <p role="status" class="muted">
             {message}
           </p>

@@ -1,6 +1,7 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
-import { Field } from '../../field.tsx';
+import { Field, FormAlert } from '../../field.tsx';
 import { useLive } from '../../live-query.tsx';
 
 /** What mail pages re-read on: every mail change, made here or elsewhere (another tab, a key, MCP). */
@@ -33,7 +34,7 @@ export function useDomainList<T>(query: string, domainId: number, onChange: () =
 }
 
 /** The part before @ of an address on the domain, the domain shown after the input. */
-export function LocalPartField(props: {
+function LocalPartField(props: {
   label: string;
   id: string;
   domain: string;
@@ -56,5 +57,34 @@ export function LocalPartField(props: {
         </span>
       )}
     </Field>
+  );
+}
+
+/**
+ * The form that adds an address on a mail domain (a mailbox or an alias): its local part first,
+ * then the fields in `children`, the submit button, and a refusal that names none of them.
+ */
+export function NewAddressForm(props: {
+  title: string;
+  testid: string;
+  busy: boolean;
+  onSubmit(e: Event): void;
+  local: { label: string; id: string; domain: string; value: string; error?: string; onInput(value: string): void };
+  submitLabel: string;
+  formError?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <form onSubmit={props.onSubmit} noValidate aria-busy={props.busy} data-testid={props.testid}>
+      <h3>{props.title}</h3>
+      <div class="fields">
+        <LocalPartField {...props.local} />
+        {props.children}
+      </div>
+      <button type="submit" disabled={props.busy}>
+        {props.busy ? 'Creating…' : props.submitLabel}
+      </button>
+      <FormAlert error={props.formError} />
+    </form>
   );
 }

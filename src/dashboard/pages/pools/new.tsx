@@ -3,7 +3,7 @@ import { gql, HttpError } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
 import { money } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-import { Link, navigate } from '../../router.tsx';
+import { Link, navigate, BackLink } from '../../router.tsx';
 import {
   BOUNDS_FIELDS,
   type Bounds,
@@ -124,9 +124,7 @@ export function BuyPool() {
 
   return (
     <div>
-      <p>
-        <Link href="/pools">← Capacity pools</Link>
-      </p>
+      <BackLink href="/pools" label="Capacity pools" />
       <h1>Buy a capacity pool</h1>
       <form class="card order" onSubmit={submit} noValidate aria-busy={busy}>
         {products.length > 1 && (

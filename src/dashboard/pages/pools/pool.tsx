@@ -3,7 +3,7 @@ import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { money, StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-import { Link, navigate } from '../../router.tsx';
+import { Link, navigate, BackLink } from '../../router.tsx';
 import { PoolAddresses, type PoolAddress } from './addresses.tsx';
 import { PoolServerForm, type Plan, type Template } from './create-server.tsx';
 import { ResizePool } from './resize.tsx';
@@ -140,9 +140,7 @@ export function PoolPage(props: { id: string }) {
   if (state.error)
     return (
       <section class="card">
-        <p>
-          <Link href="/pools">← Capacity pools</Link>
-        </p>
+        <BackLink href="/pools" label="Capacity pools" />
         <h1>Capacity pool</h1>
         <p class="error">{state.error}</p>
       </section>
@@ -169,9 +167,7 @@ export function PoolPage(props: { id: string }) {
 
   return (
     <div>
-      <p>
-        <Link href="/pools">← Capacity pools</Link>
-      </p>
+      <BackLink href="/pools" label="Capacity pools" />
       <h1>
         {pool.label} <StatusBadge status={pool.status} />
       </h1>

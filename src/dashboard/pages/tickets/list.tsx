@@ -1,6 +1,7 @@
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
+import { ListTable } from '../../list-table.tsx';
 
 interface TicketRow {
   id: string;
@@ -28,47 +29,39 @@ export function TicketList() {
         </Link>
       </div>
       <Section title="Tickets" testid="tickets" state={state}>
-        {({ tickets: { nodes, pageInfo } }) =>
-          nodes.length === 0 ? (
-            <p class="muted">
-              No tickets yet. Ask support anything with <Link href="/tickets/new">a new ticket</Link>.
-            </p>
-          ) : (
-            <>
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">Number</th>
-                    <th scope="col">Subject</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Priority</th>
-                    <th scope="col">Last update</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {nodes.map((t) => (
-                    <tr key={t.id} data-testid={`ticket-${t.number}`}>
-                      <td data-label="Number">
-                        <Link href={`/tickets/${t.id}`}>{t.number}</Link>
-                      </td>
-                      <td data-label="Subject" class="wrap">
-                        {t.subject}
-                      </td>
-                      <td data-label="Status">
-                        <StatusBadge status={t.status} />
-                      </td>
-                      <td data-label="Priority">{t.priority}</td>
-                      <td data-label="Last update">
-                        <When at={t.lastReplyAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              {pageInfo.hasNextPage && <p class="muted">Only the newest {PAGE} tickets are listed.</p>}
-            </>
-          )
-        }
+        {({ tickets: { nodes, pageInfo } }) => (
+          <>
+            <ListTable
+              rows={nodes}
+              empty={
+                <>
+                  No tickets yet. Ask support anything with <Link href="/tickets/new">a new ticket</Link>.
+                </>
+              }
+              columns={['Number', 'Subject', 'Status', 'Priority', 'Last update']}
+              stack
+            >
+              {(t) => (
+                <tr key={t.id} data-testid={`ticket-${t.number}`}>
+                  <td data-label="Number">
+                    <Link href={`/tickets/${t.id}`}>{t.number}</Link>
+                  </td>
+                  <td data-label="Subject" class="wrap">
+                    {t.subject}
+                  </td>
+                  <td data-label="Status">
+                    <StatusBadge status={t.status} />
+                  </td>
+                  <td data-label="Priority">{t.priority}</td>
+                  <td data-label="Last update">
+                    <When at={t.lastReplyAt} />
+                  </td>
+                </tr>
+              )}
+            </ListTable>
+            {pageInfo.hasNextPage && <p class="muted">Only the newest {PAGE} tickets are listed.</p>}
+          </>
+        )}
       </Section>
     </div>
   );

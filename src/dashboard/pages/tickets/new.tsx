@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
-import { Link, navigate } from '../../router.tsx';
+import { errorsOf, Field, FormAlert, type FormErrors } from '../../field.tsx';
+import { navigate, BackLink } from '../../router.tsx';
 
 /** The API's departments and priorities, with the words the form shows. */
 const DEPARTMENTS = [
@@ -66,9 +66,7 @@ export function NewTicket() {
 
   return (
     <div>
-      <p>
-        <Link href="/tickets">← Support</Link>
-      </p>
+      <BackLink href="/tickets" label="Support" />
       <h1>New ticket</h1>
       <form class="card narrow" onSubmit={submit} noValidate aria-busy={busy} data-testid="new-ticket">
         <Field label="Subject" id="ticket-subject" error={errors.subject} hint={`Up to ${SUBJECT_MAX} characters.`}>
@@ -122,11 +120,7 @@ export function NewTicket() {
             />
           )}
         </Field>
-        {errors.form && (
-          <p role="alert" class="error">
-            {errors.form}
-          </p>
-        )}
+        <FormAlert error={errors.form} />
         <div class="actions">
           <button type="submit" disabled={busy}>
             {busy ? 'Opening…' : 'Open ticket'}

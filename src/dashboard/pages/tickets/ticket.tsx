@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
-import { errorsOf, Field, type FormErrors } from '../../field.tsx';
+import { Field, FormAlert, useFormRequest } from '../../field.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-import { Link } from '../../router.tsx';
+import { Link, BackLink, PageFailed } from '../../router.tsx';
 
 interface TicketDetail {
   id: string;
@@ -48,39 +48,28 @@ function Thread(props: { messages: TicketDetail['messages'] }) {
 
 function Reply(props: { ticket: TicketDetail; onSent(t: TicketDetail): void }) {
   const [body, setBody] = useState('');
-  const [errors, setErrors] = useState<FormErrors<'body'>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, send } = useFormRequest(['body']);
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!body.trim()) {
       setErrors({ body: 'Write your reply first.' });
       return;
     }
-    setErrors({});
-    setBusy(true);
-    try {
+    return send(async () => {
       const r = await gql<{ ticketReply: TicketDetail }>(
         `mutation($id: ID!, $body: String!) { ticketReply(id: $id, body: $body) { ${TICKET_FIELDS} } }`,
         { id: props.ticket.id, body },
       );
       setBody('');
       props.onSent(r.ticketReply);
-    } catch (err) {
-      setErrors(errorsOf(err, ['body']));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form onSubmit={submit} noValidate aria-busy={busy} data-testid="reply">
       <Field label="Your reply" id="ticket-reply" error={errors.body}>
         {(a) => <textarea {...a} rows={5} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}
       </Field>
-      {errors.form && (
-        <p role="alert" class="error">
-          {errors.form}
-        </p>
-      )}
+      <FormAlert error={errors.form} />
       <button type="submit" disabled={busy}>
         {busy ? 'Sending…' : 'Send reply'}
       </button>
@@ -101,19 +90,8 @@ export function TicketPage(props: { id: string }) {
     reload,
   );
   useEffect(() => setMine(null), [state.data]);
-  const back = (
-    <p>
-      <Link href="/tickets">← Support</Link>
-    </p>
-  );
-  if (state.error)
-    return (
-      <div>
-        {back}
-        <h1>Ticket</h1>
-        <p class="error">{state.error}</p>
-      </div>
-    );
+  const back = <BackLink href="/tickets" label="Support" />;
+  if (state.error) return <PageFailed back={back} title="Ticket" error={state.error} />;
   const t = mine ?? state.data?.ticket;
   if (!t) return <p class="muted">Loading…</p>;
   const changed = (next: TicketDetail) => {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
+import { ListTable } from '../../list-table.tsx';
 
 const DELIVERY_FIELDS =
   'id eventId eventType status attemptCount maxAttempts nextAttemptAt lastStatusCode lastError lastAttemptAt createdAt attempts { number startedAt durationMs statusCode error succeeded manual }';
@@ -95,59 +96,46 @@ export function Deliveries(props: { webhookId: string; reloadKey: number; watch:
       <p role="status" class="muted">
         {message}
       </p>
-      {rows.length === 0 ? (
-        <p class="muted">No deliveries yet. Send a test event to see one.</p>
-      ) : (
-        // On a phone each delivery is a card (style.css: table.stack).
-        <table class="stack">
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last response</th>
-              <th scope="col">Last attempt</th>
-              <th scope="col">Next attempt</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.id} data-testid="delivery">
-                <td data-label="Event">
-                  {/* One child: on a phone the cell is a label-and-value grid. */}
-                  <div>
-                    <span class="mono">{d.eventType}</span>
-                    <div class="small muted mono wrap-anywhere">{d.eventId}</div>
-                  </div>
-                </td>
-                <td data-label="Status" data-testid="delivery-status">
-                  <StatusBadge status={d.status} />
-                </td>
-                <td data-label="Attempts">
-                  {d.attemptCount} / {d.maxAttempts}
-                </td>
-                <td data-label="Last response" class="wrap">
-                  {d.lastStatusCode ?? (d.lastError ? <span class="small">{d.lastError}</span> : '—')}
-                </td>
-                <td data-label="Last attempt">
-                  <When at={d.lastAttemptAt} />
-                </td>
-                <td data-label="Next attempt">
-                  <When at={d.nextAttemptAt} />
-                </td>
-                <td>
-                  <button type="button" onClick={() => redeliver(d.id)}>
-                    Redeliver
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {/* On a phone each delivery is a card (style.css: table.stack). */}
+      <ListTable
+        rows={rows}
+        empty="No deliveries yet. Send a test event to see one."
+        columns={['Event', 'Status', 'Attempts', 'Last response', 'Last attempt', 'Next attempt']}
+        actions
+        stack
+      >
+        {(d) => (
+          <tr key={d.id} data-testid="delivery">
+            <td data-label="Event">
+              {/* One child: on a phone the cell is a label-and-value grid. */}
+              <div>
+                <span class="mono">{d.eventType}</span>
+                <div class="small muted mono wrap-anywhere">{d.eventId}</div>
+              </div>
+            </td>
+            <td data-label="Status" data-testid="delivery-status">
+              <StatusBadge status={d.status} />
+            </td>
+            <td data-label="Attempts">
+              {d.attemptCount} / {d.maxAttempts}
+            </td>
+            <td data-label="Last response" class="wrap">
+              {d.lastStatusCode ?? (d.lastError ? <span class="small">{d.lastError}</span> : '—')}
+            </td>
+            <td data-label="Last attempt">
+              <When at={d.lastAttemptAt} />
+            </td>
+            <td data-label="Next attempt">
+              <When at={d.nextAttemptAt} />
+            </td>
+            <td>
+              <button type="button" onClick={() => redeliver(d.id)}>
+                Redeliver
+              </button>
+            </td>
+          </tr>
+        )}
+      </ListTable>
     </div>
   );
 }
