@@ -33,7 +33,7 @@ import type { RequestContext } from '../../schema/context.ts';
 import { GRAPH_ONLY, LOADER_OPTIONS } from '../../schema/graph.ts';
 import { POWER_ACTIONS } from '../../provider/types.ts';
 // Server.usage, the server's usage history.
-import './usage.graph.ts';
+import './usage.schema.ts';
 
 // The servers area in the graph (docs/REFERENCE.md: The graph): Account.servers, and servers, snapshots,
 // attached add-ons and addresses by global id.
