@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { badRequest } from '../../errors.ts';
 import { activeHosting, driver, siteQuota, type HostingContext } from './service.ts';
-import { panelChanged } from './panel-events.ts';
+import { siteChanged } from './panel-events.ts';
 
 /** The file manager (docs/REFERENCE.md: Web hosting). Paths are absolute inside the account: "/" is its home. */
 const DEFAULT_LIST_PATH = '/public_html';
@@ -33,28 +33,28 @@ export async function writeFile(ctx: HostingContext, id: string, path: unknown, 
     throw badRequest(`content must be at most ${WRITE_MAX_BYTES} bytes; upload larger files.`, 'content');
   const row = await activeHosting(ctx.db, id);
   const written = await driver(ctx.app.hosting.writeText(id, text(path, 'path'), body, await siteQuota(ctx.db, row)));
-  await panelChanged(ctx.db, row, 'files', 'written', ctx.app.clock.now());
+  await siteChanged(ctx.db, row, 'written', ctx.app.clock.now());
   return written;
 }
 
 export async function deleteFile(ctx: HostingContext, id: string, path: unknown, recursive?: boolean | null) {
   const row = await activeHosting(ctx.db, id);
   const removed = await driver(ctx.app.hosting.remove(id, text(path, 'path'), recursive === true));
-  await panelChanged(ctx.db, row, 'files', 'deleted', ctx.app.clock.now());
+  await siteChanged(ctx.db, row, 'deleted', ctx.app.clock.now());
   return { ...removed, deleted: true };
 }
 
 export async function makeDirectory(ctx: HostingContext, id: string, path: unknown) {
   const row = await activeHosting(ctx.db, id);
   const made = await driver(ctx.app.hosting.mkdir(id, text(path, 'path'), await siteQuota(ctx.db, row)));
-  await panelChanged(ctx.db, row, 'files', 'created', ctx.app.clock.now());
+  await siteChanged(ctx.db, row, 'created', ctx.app.clock.now());
   return made;
 }
 
 export async function renameFile(ctx: HostingContext, id: string, from: unknown, to: unknown) {
   const row = await activeHosting(ctx.db, id);
   const renamed = await driver(ctx.app.hosting.rename(id, text(from, 'from'), text(to, 'to')));
-  await panelChanged(ctx.db, row, 'files', 'renamed', ctx.app.clock.now());
+  await siteChanged(ctx.db, row, 'renamed', ctx.app.clock.now());
   return renamed;
 }
 
@@ -83,7 +83,7 @@ export async function uploadFile(
       quota,
     ),
   );
-  await panelChanged(ctx.db, row, 'files', 'uploaded', ctx.app.clock.now());
+  await siteChanged(ctx.db, row, 'uploaded', ctx.app.clock.now());
   return uploaded;
 }
 

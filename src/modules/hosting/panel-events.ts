@@ -19,19 +19,20 @@ export const PANEL_PARTS = [
 export type PanelPart = (typeof PANEL_PARTS)[number];
 
 /**
- * Records `hosting.panel.changed` (no names, paths or contents: a console tab re-reads what it shows).
- * Given the change's transaction it records inside it; a change the site's driver made on disk
- * records once the driver has done it.
+ * Records `hosting.panel.changed` in the change's transaction (no names, paths or contents: a
+ * console tab re-reads what it shows).
  */
-export async function panelChanged(
-  db: Tx | TenantDb,
+export function panelChanged(
+  tx: Tx,
   hosting: { id: string; accountId: string },
   part: PanelPart,
   action: string,
   now: Date,
-): Promise<void> {
-  const record = (tx: Tx) =>
-    recordEvent(tx, hosting.accountId, 'hosting.panel.changed', { hostingId: hosting.id, part, action }, now);
-  if ('$transaction' in db) await db.$transaction(record);
-  else await record(db);
+): Promise<string> {
+  return recordEvent(tx, hosting.accountId, 'hosting.panel.changed', { hostingId: hosting.id, part, action }, now);
+}
+
+/** For a change the site's driver made on disk (files): recorded once the driver has done it. */
+export function siteChanged(db: TenantDb, hosting: { id: string; accountId: string }, action: string, now: Date) {
+  return db.$transaction((tx) => panelChanged(tx, hosting, 'files', action, now));
 }
