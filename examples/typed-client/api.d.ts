@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Create a backup
-         * @description Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning.
+         * @description Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -186,7 +186,7 @@ export interface paths {
         get: operations["hostingCron"];
         /**
          * Replace the crontab
-         * @description Replace every cron job of the account with the list given; an empty list clears the crontab. 400 names the first invalid schedule or command; nothing changes then.
+         * @description Replace every cron job of the account with the list given; an empty list clears the crontab. 400 names the first invalid schedule or command; nothing changes then. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Create a database
-         * @description Create an extra MySQL database named <prefix>_<suffix>, reachable with the account's MySQL user. 400 when it exists or the plan's number of databases is reached. 409 while the account is still provisioning.
+         * @description Create an extra MySQL database named <prefix>_<suffix>, reachable with the account's MySQL user. 400 when it exists or the plan's number of databases is reached. 409 while the account is still provisioning. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -264,7 +264,7 @@ export interface paths {
         get: operations["hostingFilesList"];
         /**
          * Write a text file
-         * @description Create or overwrite a UTF-8 text file of at most 1 MiB; its directory must exist. Upload binary or larger files instead.
+         * @description Create or overwrite a UTF-8 text file of at most 1 MiB; its directory must exist. Upload binary or larger files instead. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -272,7 +272,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a file
-         * @description Delete a file, or a directory (pass recursive=true when it is not empty). 404 when nothing is at the path.
+         * @description Delete a file, or a directory (pass recursive=true when it is not empty). 404 when nothing is at the path. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -300,7 +300,7 @@ export interface paths {
         post?: never;
         /**
          * Disconnect git deploy
-         * @description Disconnect git deploy; the published files stay.
+         * @description Disconnect git deploy; the published files stay. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -349,14 +349,14 @@ export interface paths {
         put?: never;
         /**
          * Enable push-to-deploy
-         * @description Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository's webhook settings (enabling again keeps the secret). 409 when git deploy is not connected.
+         * @description Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository's webhook settings (enabling again keeps the secret). 409 when git deploy is not connected. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
         post: operations["hostingGitWebhookEnable"];
         /**
          * Disable push-to-deploy
-         * @description Disable push-to-deploy; the secret is discarded and pushes are refused.
+         * @description Disable push-to-deploy; the secret is discarded and pushes are refused. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -405,14 +405,14 @@ export interface paths {
         put?: never;
         /**
          * Protect a directory
-         * @description Protect an existing directory with HTTP basic auth, or change its user and password. The password is stored only as a bcrypt hash.
+         * @description Protect an existing directory with HTTP basic auth, or change its user and password. The password is stored only as a bcrypt hash. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
         post: operations["hostingProtectedDirSet"];
         /**
          * Unprotect a directory
-         * @description Remove the password protection of a directory; its files stay. 404 when it is not protected.
+         * @description Remove the password protection of a directory; its files stay. 404 when it is not protected. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -439,7 +439,7 @@ export interface paths {
         put?: never;
         /**
          * Enable browser SSH
-         * @description Enable browser-SSH access for the account; sessions can then be launched.
+         * @description Enable browser-SSH access for the account; sessions can then be launched. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -533,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Request WAF-log access
-         * @description Open access to the WAF log for 60 minutes from now.
+         * @description Open access to the WAF log for 60 minutes from now. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -905,7 +905,7 @@ export interface paths {
         put?: never;
         /**
          * Attach an add-on
-         * @description Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.
+         * @description Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.addon.attached`.
          *
          *     Scope: `servers:write`.
          */
@@ -999,7 +999,7 @@ export interface paths {
         put?: never;
         /**
          * Take a snapshot
-         * @description Take a snapshot of the server disk; it is `creating`, then `available`. A server keeps at most 10 snapshots (400 beyond: delete one first). 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.
+         * @description Take a snapshot of the server disk; it is `creating`, then `available`. A server keeps at most 10 snapshots (400 beyond: delete one first). 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.snapshot.created`.
          *
          *     Scope: `servers:write`.
          */
@@ -1250,7 +1250,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a backup
-         * @description Delete a backup and its archive.
+         * @description Delete a backup and its archive. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -1271,7 +1271,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a backup
-         * @description Put the site files and databases back as they were in a backup; the current ones are replaced. 409 while the account is still provisioning.
+         * @description Put the site files and databases back as they were in a backup; the current ones are replaced. 409 while the account is still provisioning. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -1293,7 +1293,7 @@ export interface paths {
         put?: never;
         /**
          * Retry the certificate
-         * @description Retry certificate issuance now: the DNS of each name is checked again. Answers the certificate state.
+         * @description Retry certificate issuance now: the DNS of each name is checked again. Answers the certificate state. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -1314,7 +1314,7 @@ export interface paths {
         get?: never;
         /**
          * Set the custom domain
-         * @description Set the account's custom domain; it stays pending until verify finds its DNS pointing here (A record to the account's IP, or a CNAME). A domain not registered in this account needs the ownership TXT record the refusal names first. 400 when the domain is the primary one or used by another hosting account.
+         * @description Set the account's custom domain; it stays pending until verify finds its DNS pointing here (A record to the account's IP, or a CNAME). A domain not registered in this account needs the ownership TXT record the refusal names first. 400 when the domain is the primary one or used by another hosting account. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:write`.
          */
@@ -1322,7 +1322,7 @@ export interface paths {
         post?: never;
         /**
          * Remove the custom domain
-         * @description Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.
+         * @description Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:write`.
          */
@@ -1343,7 +1343,7 @@ export interface paths {
         put?: never;
         /**
          * Verify the custom domain
-         * @description Check the custom domain's DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.
+         * @description Check the custom domain's DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:write`.
          */
@@ -1366,7 +1366,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a database
-         * @description Delete an extra MySQL database and all its data.
+         * @description Delete an extra MySQL database and all its data. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -1387,7 +1387,7 @@ export interface paths {
         put?: never;
         /**
          * Create a directory
-         * @description Create a directory; its parent must exist and the path must be free.
+         * @description Create a directory; its parent must exist and the path must be free. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -1409,7 +1409,7 @@ export interface paths {
         put?: never;
         /**
          * Rename or move a file
-         * @description Rename or move a file or directory inside the account; the target must not exist and its directory must.
+         * @description Rename or move a file or directory inside the account; the target must not exist and its directory must. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -1431,7 +1431,7 @@ export interface paths {
         put?: never;
         /**
          * Deploy a repository
-         * @description Clone a branch of a repository over SSH with the deploy key and publish it into /public_html (or a directory under it). A failed clone is recorded (status failed, lastError) and answered 400.
+         * @description Clone a branch of a repository over SSH with the deploy key and publish it into /public_html (or a directory under it). A failed clone is recorded (status failed, lastError) and answered 400. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -1453,7 +1453,7 @@ export interface paths {
         put?: never;
         /**
          * Pull and publish
-         * @description Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.
+         * @description Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -1474,7 +1474,7 @@ export interface paths {
         get?: never;
         /**
          * Set the PHP version
-         * @description Switch the PHP-FPM version of the site to one its plan offers (400 names the versions offered).
+         * @description Switch the PHP-FPM version of the site to one its plan offers (400 names the versions offered). Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -1718,7 +1718,7 @@ export interface paths {
         post?: never;
         /**
          * Detach an add-on
-         * @description Detach an add-on from a server: nothing is refunded and its addresses are released at once.
+         * @description Detach an add-on from a server: nothing is refunded and its addresses are released at once. Fires `server.addon.detached`.
          *
          *     Scope: `servers:write`.
          */
@@ -1856,7 +1856,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a snapshot
-         * @description Delete a snapshot; the live disk is not touched.
+         * @description Delete a snapshot; the live disk is not touched. Fires `server.snapshot.deleted`.
          *
          *     Scope: `servers:write`.
          */
@@ -1877,7 +1877,7 @@ export interface paths {
         put?: never;
         /**
          * Revert to a snapshot
-         * @description Roll the live disk back to a snapshot: everything written since is lost. The server is `restoring` for about a minute, then back to its former state. 409 when the snapshot is not `available` yet. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended.
+         * @description Roll the live disk back to a snapshot: everything written since is lost. The server is `restoring` for about a minute, then back to its former state. 409 when the snapshot is not `available` yet. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.snapshot.reverted`.
          *
          *     Scope: `servers:destroy`.
          */
@@ -2075,7 +2075,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file
-         * @description Upload a file (multipart/form-data, field "file") into a directory of the site, or to a file path; an existing file is replaced. The directory must exist. 413 when the file is larger than the upload limit, 415 when the body is not multipart.
+         * @description Upload a file (multipart/form-data, field "file") into a directory of the site, or to a file path; an existing file is replaced. The directory must exist. 413 when the file is larger than the upload limit, 415 when the body is not multipart. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`. Streamed; not available over GraphQL or MCP.
          */
@@ -2377,7 +2377,7 @@ export interface components {
              * @example server.power.changed
              * @enum {string}
              */
-            type: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted";
+            type: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted";
         };
         EventList: {
             /** @description The items of this page. */
@@ -5316,7 +5316,7 @@ export interface components {
              * @example server.power.changed
              * @enum {string}
              */
-            eventType: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "webhook.test";
+            eventType: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "webhook.test";
             /**
              * @description Sent as X-Service-Delivery-Id; the same on every attempt.
              * @example whd_01jq8k2m4p6rab3c5d7e9f1g2h
@@ -5649,6 +5649,176 @@ export interface components {
              */
             type: "server.suspended";
         });
+        /** @description A server.snapshot.created event. */
+        Event_server_snapshot_created: {
+            /**
+             * @description The event kind.
+             * @example server.snapshot.created
+             * @constant
+             */
+            type?: "server.snapshot.created";
+            /** @description The payload of server.snapshot.created. */
+            data?: {
+                /**
+                 * @description serverId of the server.snapshot.created event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description snapshotId of the server.snapshot.created event.
+                 * @example snap_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                snapshotId: string;
+                /**
+                 * @description name of the server.snapshot.created event.
+                 * @example before-upgrade
+                 */
+                name: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.snapshot.created";
+        });
+        /** @description A server.snapshot.deleted event. */
+        Event_server_snapshot_deleted: {
+            /**
+             * @description The event kind.
+             * @example server.snapshot.deleted
+             * @constant
+             */
+            type?: "server.snapshot.deleted";
+            /** @description The payload of server.snapshot.deleted. */
+            data?: {
+                /**
+                 * @description serverId of the server.snapshot.deleted event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description snapshotId of the server.snapshot.deleted event.
+                 * @example snap_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                snapshotId: string;
+                /**
+                 * @description name of the server.snapshot.deleted event.
+                 * @example before-upgrade
+                 */
+                name: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.snapshot.deleted";
+        });
+        /** @description A server.snapshot.reverted event. */
+        Event_server_snapshot_reverted: {
+            /**
+             * @description The event kind.
+             * @example server.snapshot.reverted
+             * @constant
+             */
+            type?: "server.snapshot.reverted";
+            /** @description The payload of server.snapshot.reverted. */
+            data?: {
+                /**
+                 * @description serverId of the server.snapshot.reverted event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description snapshotId of the server.snapshot.reverted event.
+                 * @example snap_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                snapshotId: string;
+                /**
+                 * @description name of the server.snapshot.reverted event.
+                 * @example before-upgrade
+                 */
+                name: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.snapshot.reverted";
+        });
+        /** @description A server.addon.attached event. */
+        Event_server_addon_attached: {
+            /**
+             * @description The event kind.
+             * @example server.addon.attached
+             * @constant
+             */
+            type?: "server.addon.attached";
+            /** @description The payload of server.addon.attached. */
+            data?: {
+                /**
+                 * @description serverId of the server.addon.attached event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description addonId of the server.addon.attached event.
+                 * @example addon-ipv4-1
+                 */
+                addonId: string;
+                /**
+                 * @description type of the server.addon.attached event.
+                 * @example ipv4
+                 */
+                type: string;
+                /**
+                 * @description chargedUsdCents of the server.addon.attached event.
+                 * @example 1500
+                 */
+                chargedUsdCents: number;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.addon.attached";
+        });
+        /** @description A server.addon.detached event. */
+        Event_server_addon_detached: {
+            /**
+             * @description The event kind.
+             * @example server.addon.detached
+             * @constant
+             */
+            type?: "server.addon.detached";
+            /** @description The payload of server.addon.detached. */
+            data?: {
+                /**
+                 * @description serverId of the server.addon.detached event.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                serverId: string;
+                /**
+                 * @description addonId of the server.addon.detached event.
+                 * @example addon-ipv4-1
+                 */
+                addonId: string;
+                /**
+                 * @description type of the server.addon.detached event.
+                 * @example ipv4
+                 */
+                type: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "server.addon.detached";
+        });
         /** @description A hosting.created event. */
         Event_hosting_created: {
             /**
@@ -5681,6 +5851,39 @@ export interface components {
              * @enum {string}
              */
             type: "hosting.created";
+        });
+        /** @description A hosting.panel.changed event. */
+        Event_hosting_panel_changed: {
+            /**
+             * @description The event kind.
+             * @example hosting.panel.changed
+             * @constant
+             */
+            type?: "hosting.panel.changed";
+            /** @description The payload of hosting.panel.changed. */
+            data?: {
+                /**
+                 * @description hostingId of the hosting.panel.changed event.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                hostingId: string;
+                /**
+                 * @description part of the hosting.panel.changed event.
+                 * @example databases
+                 */
+                part: string;
+                /**
+                 * @description action of the hosting.panel.changed event.
+                 * @example created
+                 */
+                action: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hosting.panel.changed";
         });
         /** @description A invoice.created event. */
         Event_invoice_created: {
@@ -6493,7 +6696,7 @@ export interface components {
             type: "mail.alias.deleted";
         });
         /** @description What a webhook receives: the Event envelope of one of the kinds, its payload typed by `type`. */
-        EventDelivery: components["schemas"]["Event_server_created"] | components["schemas"]["Event_server_power_changed"] | components["schemas"]["Event_server_resized"] | components["schemas"]["Event_server_reinstalled"] | components["schemas"]["Event_server_ptr_changed"] | components["schemas"]["Event_server_terminated"] | components["schemas"]["Event_server_suspended"] | components["schemas"]["Event_hosting_created"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_wallet_deposit_received"] | components["schemas"]["Event_domain_registered"] | components["schemas"]["Event_domain_updated"] | components["schemas"]["Event_ticket_created"] | components["schemas"]["Event_ticket_replied"] | components["schemas"]["Event_ticket_customer_replied"] | components["schemas"]["Event_ticket_closed"] | components["schemas"]["Event_pool_created"] | components["schemas"]["Event_pool_resized"] | components["schemas"]["Event_pool_ips_changed"] | components["schemas"]["Event_pool_suspended"] | components["schemas"]["Event_pool_deleted"] | components["schemas"]["Event_mail_domain_enabled"] | components["schemas"]["Event_mail_domain_disabled"] | components["schemas"]["Event_mail_mailbox_created"] | components["schemas"]["Event_mail_mailbox_deleted"] | components["schemas"]["Event_mail_mailbox_password_changed"] | components["schemas"]["Event_mail_alias_created"] | components["schemas"]["Event_mail_alias_deleted"];
+        EventDelivery: components["schemas"]["Event_server_created"] | components["schemas"]["Event_server_power_changed"] | components["schemas"]["Event_server_resized"] | components["schemas"]["Event_server_reinstalled"] | components["schemas"]["Event_server_ptr_changed"] | components["schemas"]["Event_server_terminated"] | components["schemas"]["Event_server_suspended"] | components["schemas"]["Event_server_snapshot_created"] | components["schemas"]["Event_server_snapshot_deleted"] | components["schemas"]["Event_server_snapshot_reverted"] | components["schemas"]["Event_server_addon_attached"] | components["schemas"]["Event_server_addon_detached"] | components["schemas"]["Event_hosting_created"] | components["schemas"]["Event_hosting_panel_changed"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_wallet_deposit_received"] | components["schemas"]["Event_domain_registered"] | components["schemas"]["Event_domain_updated"] | components["schemas"]["Event_ticket_created"] | components["schemas"]["Event_ticket_replied"] | components["schemas"]["Event_ticket_customer_replied"] | components["schemas"]["Event_ticket_closed"] | components["schemas"]["Event_pool_created"] | components["schemas"]["Event_pool_resized"] | components["schemas"]["Event_pool_ips_changed"] | components["schemas"]["Event_pool_suspended"] | components["schemas"]["Event_pool_deleted"] | components["schemas"]["Event_mail_domain_enabled"] | components["schemas"]["Event_mail_domain_disabled"] | components["schemas"]["Event_mail_mailbox_created"] | components["schemas"]["Event_mail_mailbox_deleted"] | components["schemas"]["Event_mail_mailbox_password_changed"] | components["schemas"]["Event_mail_alias_created"] | components["schemas"]["Event_mail_alias_deleted"];
     };
     responses: {
         /** @description Credential missing, invalid or expired. */
@@ -7226,7 +7429,7 @@ export interface operations {
                  * @description Only events of this kind (server.power.changed …).
                  * @example server.created
                  */
-                type?: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | null;
+                type?: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | null;
             };
             header?: {
                 /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
@@ -17277,7 +17480,7 @@ export interface operations {
                      *       "server.power.changed"
                      *     ]
                      */
-                    events?: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "*")[] | null;
+                    events?: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "*")[] | null;
                     /**
                      * @description false pauses, true resumes.
                      * @example true
@@ -17725,7 +17928,7 @@ export interface operations {
                      *       "server.power.changed"
                      *     ]
                      */
-                    events: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "hosting.created" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "*")[];
+                    events: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "*")[];
                     /**
                      * @description HTTPS URL on a public address.
                      * @example https://hooks.example.com/cloud

@@ -16,13 +16,14 @@ import {
 import { proveDomain } from '../helpers/domains.ts';
 import { gql } from '../helpers/graphql.ts';
 import { activeHosting, domainName } from '../helpers/hosting.ts';
-import { overflowingCards, statusSays } from '../helpers/hosting-panel.ts';
+import { clickTab, overflowingCards, statusSays } from '../helpers/hosting-panel.ts';
 import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
 
 /**
  * The hosting panel's Certificate tab, whose retry shows only after a failed issuance: a custom
  * domain attached, then its DNS moved away, fails the next issuance; and its Statistics tab.
- * (A file of their own: the panel's other tabs fill hosting-panel.test.ts.)
+ * Also: a change made through the API shows on the open tab without a reload. (A file of their
+ * own: the panel's other tabs fill hosting-panel.test.ts.)
  */
 describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
   let app: TestApp;
@@ -117,6 +118,29 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
     await section.getByLabel('Period').selectOption('7d');
     await section.getByRole('img', { name: /^Page views per day: 7 bars/ }).waitFor({ timeout: 10_000 });
     await expect(bars.count()).resolves.toBe(7);
+  });
+
+  it('shows a cron line and a database created through the API on the open tab, without a reload', async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/hosting/${hostingId}/cron`);
+    const cron = page.getByTestId('hosting-cron');
+    await cron.getByText('No cron jobs yet.').waitFor();
+    // A mark on the document: a reload would drop it (moving between tabs is in-page navigation).
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    const jobs = [{ schedule: '@hourly', command: 'php ~/public_html/queue.php' }];
+    const set = await app.call('PUT', `/v1/hosting/${hostingId}/cron`, { key, body: { jobs } });
+    expect(set.status, set.text).toBe(200);
+    // The tab does not poll: only the hosting.panel.changed event brings the line.
+    await cron.getByTestId('cron-job').waitFor({ timeout: 5_000 });
+    await expect(cron.getByTestId('cron-job').textContent()).resolves.toContain('php ~/public_html/queue.php');
+
+    await clickTab(page, 'Databases');
+    const databases = page.getByTestId('hosting-databases');
+    await databases.getByText('No databases yet.').waitFor();
+    const made = await app.call('POST', `/v1/hosting/${hostingId}/databases`, { key, body: { suffix: 'live' } });
+    expect(made.status, made.text).toBe(200);
+    await databases.getByTestId(`database-${made.body.name}`).waitFor({ timeout: 5_000 });
+    await expect(page.evaluate(() => 'notReloaded' in window)).resolves.toBe(true);
   });
 
   it('raised no page errors', () => {

@@ -188,6 +188,29 @@ describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
     expect(loads).toEqual([]);
   });
 
+  it('shows a snapshot taken and deleted through the public API while the page is open, without a reload', async () => {
+    const { page } = browser;
+    const section = page.getByTestId('snapshots');
+    await section.getByText('No snapshots yet.').waitFor();
+    const writer = (
+      await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['servers:write'] })
+    ).body.key;
+    const taken = await app.call('POST', `/v1/servers/${serverId}/snapshots`, {
+      key: writer,
+      body: { name: 'from-the-api' },
+    });
+    expect(taken.status, taken.text).toBe(200);
+    // Well inside the page's 30-second usage poll: the server.snapshot.created event brings it.
+    await section
+      .getByTestId('snapshot-from-the-api')
+      .getByText('available', { exact: true })
+      .waitFor({ timeout: 4_000 });
+    const gone = await app.call('DELETE', `/v1/servers/${serverId}/snapshots/${taken.body.id}`, { key: writer });
+    expect(gone.status, gone.text).toBe(200);
+    await section.getByText('No snapshots yet.').waitFor({ timeout: 4_000 });
+    expect(loads).toEqual([]);
+  });
+
   it('sets the PTR of the primary address and clears it; a bad name is refused beside the field, nothing changed', async () => {
     const { page } = browser;
     const ips = async () => (await rest(`/servers/${serverId}/ips`)).data as { ip: string; ptr: string | null }[];

@@ -144,6 +144,7 @@ builder.mutationField('hostingCustomDomainSet', (t) =>
       rest: 'PUT /hosting/:id/custom-domain',
       area: 'hosting',
       tool: 'hosting_custom_domain_set',
+      fires: ['hosting.panel.changed'],
       description:
         "Set the account's custom domain; it stays pending until verify finds its DNS pointing here (A record to the account's IP, or a CNAME). A domain not registered in this account needs the ownership TXT record the refusal names first. 400 when the domain is the primary one or used by another hosting account.",
     }),
@@ -173,6 +174,7 @@ idOperation(
     rest: 'POST /hosting/:id/custom-domain/verify',
     area: 'hosting',
     tool: 'hosting_custom_domain_verify',
+    fires: ['hosting.panel.changed'],
     hints: { idempotent: true },
     description:
       "Check the custom domain's DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.",
@@ -192,6 +194,7 @@ idOperation(
     rest: 'DELETE /hosting/:id/custom-domain',
     area: 'hosting',
     tool: 'hosting_custom_domain_delete',
+    fires: ['hosting.panel.changed'],
     description:
       'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.',
   }),

@@ -1,6 +1,7 @@
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { activeHosting, driver, getHosting, planOf, siteQuota, type HostingContext } from './service.ts';
+import { panelChanged } from './panel-events.ts';
 
 /**
  * Backups: a gzip tarball of the account's home and its databases' dumps, made at once
@@ -45,18 +46,21 @@ export async function createBackup(ctx: HostingContext, hostingId: string) {
   const id = newId(ID_PREFIX.hostingBackup, now.getTime());
   const made = await driver(ctx.app.hosting.createBackup(hostingId, id));
   try {
-    return await ctx.db.hostingBackup.create({
-      data: {
-        id,
-        accountId: hosting.accountId,
-        hostingId,
-        status: 'available',
-        sizeBytes: made.sizeBytes,
-        sha256: made.sha256,
-        databases: made.databases,
-        createdAt: now,
-      },
-      select: BACKUP_SELECT,
+    return await ctx.db.$transaction(async (tx) => {
+      await panelChanged(tx, hosting, 'backups', 'created', now);
+      return tx.hostingBackup.create({
+        data: {
+          id,
+          accountId: hosting.accountId,
+          hostingId,
+          status: 'available',
+          sizeBytes: made.sizeBytes,
+          sha256: made.sha256,
+          databases: made.databases,
+          createdAt: now,
+        },
+        select: BACKUP_SELECT,
+      });
     });
   } catch (err) {
     await ctx.app.hosting.deleteBackup(hostingId, id);
@@ -65,9 +69,12 @@ export async function createBackup(ctx: HostingContext, hostingId: string) {
 }
 
 export async function deleteBackup(ctx: HostingContext, hostingId: string, backupId: string) {
-  await getHosting(ctx.db, hostingId);
+  const hosting = await getHosting(ctx.db, hostingId);
   await findBackup(ctx, hostingId, backupId);
-  await ctx.db.hostingBackup.delete({ where: { id: backupId } });
+  await ctx.db.$transaction(async (tx) => {
+    await tx.hostingBackup.delete({ where: { id: backupId } });
+    await panelChanged(tx, hosting, 'backups', 'deleted', ctx.app.clock.now());
+  });
   await ctx.app.hosting.deleteBackup(hostingId, backupId);
   return { id: backupId, deleted: true };
 }
@@ -97,6 +104,7 @@ export async function restoreBackup(ctx: HostingContext, hostingId: string, back
         })),
       });
     }
+    await panelChanged(tx, hosting, 'backups', 'restored', now);
   });
   return { id: backup.id, hostingId, restoredAt: now, databases };
 }

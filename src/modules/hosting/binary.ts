@@ -145,7 +145,7 @@ export const hostingBinaryRoutes: BinaryRoute[] = [
     operationId: 'hostingFileUpload',
     summary: 'Upload a file',
     description:
-      'Upload a file (multipart/form-data, field "file") into a directory of the site, or to a file path; an existing file is replaced. The directory must exist. 413 when the file is larger than the upload limit, 415 when the body is not multipart.',
+      'Upload a file (multipart/form-data, field "file") into a directory of the site, or to a file path; an existing file is replaced. The directory must exist. 413 when the file is larger than the upload limit, 415 when the body is not multipart. Fires `hosting.panel.changed`.',
     query: [
       {
         name: 'path',

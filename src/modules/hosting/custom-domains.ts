@@ -13,6 +13,7 @@ import {
   type HostingRow,
   type HostingView,
 } from './service.ts';
+import { panelChanged } from './panel-events.ts';
 
 // A hosting account's custom domain (set, verified against DNS, detached) and the certificate covering its names.
 
@@ -42,6 +43,7 @@ export async function setCustomDomain(ctx: HostingContext, id: string, input: st
         where: { customDomain: domain, NOT: { id } },
         data: { customDomain: null, customDomainStatus: null, customDomainAttachedAt: null },
       });
+      await panelChanged(tx, row, 'customDomain', 'set', ctx.app.clock.now());
       return tx.hostingAccount.update({
         where: { id },
         data: {
@@ -98,17 +100,20 @@ export async function verifyCustomDomain(ctx: HostingContext, id: string): Promi
   }
   if (row.customDomainStatus === 'attached') return hostingView(row, ctx.app.config.publicBaseUrl);
   const now = ctx.app.clock.now();
-  const updated = await ctx.db.hostingAccount.update({
-    where: { id },
-    data: {
-      customDomainStatus: 'attached',
-      customDomainAttachedAt: now,
-      certStatus: 'issued',
-      certDomains: [row.domain, domain],
-      certIssuedAt: now,
-      certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000),
-      certError: null,
-    },
+  const updated = await ctx.db.$transaction(async (tx) => {
+    await panelChanged(tx, row, 'customDomain', 'verified', now);
+    return tx.hostingAccount.update({
+      where: { id },
+      data: {
+        customDomainStatus: 'attached',
+        customDomainAttachedAt: now,
+        certStatus: 'issued',
+        certDomains: [row.domain, domain],
+        certIssuedAt: now,
+        certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000),
+        certError: null,
+      },
+    });
   });
   return hostingView(updated, ctx.app.config.publicBaseUrl);
 }
@@ -116,9 +121,12 @@ export async function verifyCustomDomain(ctx: HostingContext, id: string): Promi
 export async function detachCustomDomain(ctx: HostingContext, id: string): Promise<HostingView> {
   const row = await activeHosting(ctx.db, id);
   if (!row.customDomain) throw notFound('Custom domain');
-  const updated = await ctx.db.hostingAccount.update({
-    where: { id },
-    data: { customDomain: null, customDomainStatus: null, customDomainAttachedAt: null, certDomains: [row.domain] },
+  const updated = await ctx.db.$transaction(async (tx) => {
+    await panelChanged(tx, row, 'customDomain', 'removed', ctx.app.clock.now());
+    return tx.hostingAccount.update({
+      where: { id },
+      data: { customDomain: null, customDomainStatus: null, customDomainAttachedAt: null, certDomains: [row.domain] },
+    });
   });
   return hostingView(updated, ctx.app.config.publicBaseUrl);
 }
@@ -135,15 +143,18 @@ export async function retryCertificate(ctx: HostingContext, id: string) {
     else
       error = `${row.customDomain} ${found === null ? 'has no DNS record' : `points to ${found}`}: the CA's HTTP challenge cannot reach this account, so it is left out of the certificate.`;
   }
-  const updated = await ctx.db.hostingAccount.update({
-    where: { id },
-    data: {
-      certStatus: error ? 'failed' : 'issued',
-      certDomains: domains,
-      certIssuedAt: now,
-      certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000),
-      certError: error,
-    },
+  const updated = await ctx.db.$transaction(async (tx) => {
+    await panelChanged(tx, row, 'certificate', error ? 'failed' : 'issued', now);
+    return tx.hostingAccount.update({
+      where: { id },
+      data: {
+        certStatus: error ? 'failed' : 'issued',
+        certDomains: domains,
+        certIssuedAt: now,
+        certExpiresAt: new Date(now.getTime() + CERT_VALIDITY_DAYS * 86_400_000),
+        certError: error,
+      },
+    });
   });
   return certificateView(updated);
 }

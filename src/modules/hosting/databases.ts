@@ -2,6 +2,7 @@ import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { isUniqueViolation } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { activeHosting, getHosting, planOf, type HostingContext } from './service.ts';
+import { panelChanged } from './panel-events.ts';
 
 /** Extra MySQL databases: named `<username>_<suffix>`; the suffix is 1–16 lowercase letters, digits or underscores. */
 
@@ -30,14 +31,18 @@ export async function createDatabase(ctx: HostingContext, hostingId: string, suf
     throw badRequest(`The database ${name} already exists.`, 'suffix');
   const now = ctx.app.clock.now();
   try {
-    const row = await ctx.db.hostingDatabase.create({
-      data: {
-        id: newId(ID_PREFIX.hostingDatabase, now.getTime()),
-        accountId: hosting.accountId,
-        hostingId,
-        name,
-        createdAt: now,
-      },
+    const row = await ctx.db.$transaction(async (tx) => {
+      const created = await tx.hostingDatabase.create({
+        data: {
+          id: newId(ID_PREFIX.hostingDatabase, now.getTime()),
+          accountId: hosting.accountId,
+          hostingId,
+          name,
+          createdAt: now,
+        },
+      });
+      await panelChanged(tx, hosting, 'databases', 'created', now);
+      return created;
     });
     await ctx.app.hosting.createDatabase(hostingId, name, now);
     return view(row, hosting.username);
@@ -48,10 +53,13 @@ export async function createDatabase(ctx: HostingContext, hostingId: string, suf
 }
 
 export async function deleteDatabase(ctx: HostingContext, hostingId: string, name: string) {
-  await activeHosting(ctx.db, hostingId);
+  const hosting = await activeHosting(ctx.db, hostingId);
   const row = await ctx.db.hostingDatabase.findFirst({ where: { hostingId, name } });
   if (!row) throw notFound('Database');
-  await ctx.db.hostingDatabase.delete({ where: { id: row.id } });
+  await ctx.db.$transaction(async (tx) => {
+    await tx.hostingDatabase.delete({ where: { id: row.id } });
+    await panelChanged(tx, hosting, 'databases', 'deleted', ctx.app.clock.now());
+  });
   await ctx.app.hosting.dropDatabase(hostingId, name);
   return { name, deleted: true };
 }

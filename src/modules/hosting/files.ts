@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { badRequest } from '../../errors.ts';
 import { activeHosting, driver, siteQuota, type HostingContext } from './service.ts';
+import { siteChanged } from './panel-events.ts';
 
 /** The file manager (docs/REFERENCE.md: Web hosting). Paths are absolute inside the account: "/" is its home. */
 const DEFAULT_LIST_PATH = '/public_html';
@@ -31,23 +32,30 @@ export async function writeFile(ctx: HostingContext, id: string, path: unknown, 
   if (Buffer.byteLength(body) > WRITE_MAX_BYTES)
     throw badRequest(`content must be at most ${WRITE_MAX_BYTES} bytes; upload larger files.`, 'content');
   const row = await activeHosting(ctx.db, id);
-  return driver(ctx.app.hosting.writeText(id, text(path, 'path'), body, await siteQuota(ctx.db, row)));
+  const written = await driver(ctx.app.hosting.writeText(id, text(path, 'path'), body, await siteQuota(ctx.db, row)));
+  await siteChanged(ctx.db, row, 'written', ctx.app.clock.now());
+  return written;
 }
 
 export async function deleteFile(ctx: HostingContext, id: string, path: unknown, recursive?: boolean | null) {
-  await activeHosting(ctx.db, id);
+  const row = await activeHosting(ctx.db, id);
   const removed = await driver(ctx.app.hosting.remove(id, text(path, 'path'), recursive === true));
+  await siteChanged(ctx.db, row, 'deleted', ctx.app.clock.now());
   return { ...removed, deleted: true };
 }
 
 export async function makeDirectory(ctx: HostingContext, id: string, path: unknown) {
   const row = await activeHosting(ctx.db, id);
-  return driver(ctx.app.hosting.mkdir(id, text(path, 'path'), await siteQuota(ctx.db, row)));
+  const made = await driver(ctx.app.hosting.mkdir(id, text(path, 'path'), await siteQuota(ctx.db, row)));
+  await siteChanged(ctx.db, row, 'created', ctx.app.clock.now());
+  return made;
 }
 
 export async function renameFile(ctx: HostingContext, id: string, from: unknown, to: unknown) {
-  await activeHosting(ctx.db, id);
-  return driver(ctx.app.hosting.rename(id, text(from, 'from'), text(to, 'to')));
+  const row = await activeHosting(ctx.db, id);
+  const renamed = await driver(ctx.app.hosting.rename(id, text(from, 'from'), text(to, 'to')));
+  await siteChanged(ctx.db, row, 'renamed', ctx.app.clock.now());
+  return renamed;
 }
 
 /** Checked before the upload body is read: the account, the target path and the file name. */
@@ -63,8 +71,9 @@ export async function uploadFile(
   fileName: string,
   source: Readable & { truncated?: boolean },
 ) {
-  const quota = await siteQuota(ctx.db, await activeHosting(ctx.db, id));
-  return driver(
+  const row = await activeHosting(ctx.db, id);
+  const quota = await siteQuota(ctx.db, row);
+  const uploaded = await driver(
     ctx.app.hosting.upload(
       id,
       path ?? DEFAULT_LIST_PATH,
@@ -74,6 +83,8 @@ export async function uploadFile(
       quota,
     ),
   );
+  await siteChanged(ctx.db, row, 'uploaded', ctx.app.clock.now());
+  return uploaded;
 }
 
 export async function downloadFile(ctx: HostingContext, id: string, path: unknown) {

@@ -4,6 +4,7 @@ import { pathSegments, type PathRefused } from '../../provider/hosting/sandbox.t
 import type { InputRules } from '../../core/input-rules.ts';
 import { decryptSecret, encryptSecret } from '../webhooks/secrets.ts';
 import { activeHosting, asApiError, driver, getHosting, siteQuota, type HostingContext } from './service.ts';
+import { panelChanged } from './panel-events.ts';
 
 /**
  * Git deploy: one repository per hosting account, cloned with the real git binary through
@@ -111,10 +112,13 @@ export async function gitDeploy(
     lastDeployedAt: now,
     lastError: null,
   };
-  const saved = await ctx.db.hostingGitDeploy.upsert({
-    where: { hostingId: id },
-    create: { hostingId: id, accountId: row.accountId, ...data, createdAt: now, updatedAt: now },
-    update: { ...data, updatedAt: now },
+  const saved = await ctx.db.$transaction(async (tx) => {
+    await panelChanged(tx, row, 'git', 'deployed', now);
+    return tx.hostingGitDeploy.upsert({
+      where: { hostingId: id },
+      create: { hostingId: id, accountId: row.accountId, ...data, createdAt: now, updatedAt: now },
+      update: { ...data, updatedAt: now },
+    });
   });
   return statusView(saved);
 }
@@ -134,16 +138,19 @@ export async function gitPull(ctx: HostingContext, id: string) {
   const quota = await siteQuota(ctx.db, hosting);
   try {
     const commit = await ctx.app.hosting.gitPull(id, { branch: row.branch, subdir: row.subdir, quota });
-    const saved = await ctx.db.hostingGitDeploy.update({
-      where: { hostingId: id },
-      data: {
-        status: 'deployed',
-        commitSha: commit.sha,
-        commitMessage: commit.message.slice(0, 500),
-        lastDeployedAt: now,
-        lastError: null,
-        updatedAt: now,
-      },
+    const saved = await ctx.db.$transaction(async (tx) => {
+      await panelChanged(tx, hosting, 'git', 'pulled', now);
+      return tx.hostingGitDeploy.update({
+        where: { hostingId: id },
+        data: {
+          status: 'deployed',
+          commitSha: commit.sha,
+          commitMessage: commit.message.slice(0, 500),
+          lastDeployedAt: now,
+          lastError: null,
+          updatedAt: now,
+        },
+      });
     });
     return statusView(saved);
   } catch (err) {
@@ -159,9 +166,12 @@ export async function gitPull(ctx: HostingContext, id: string) {
 
 /** Forgets the repository (the published files stay in the site). */
 export async function gitDisconnect(ctx: HostingContext, id: string) {
-  await activeHosting(ctx.db, id);
+  const hosting = await activeHosting(ctx.db, id);
   await ctx.app.hosting.gitDisconnect(id);
-  await ctx.db.hostingGitDeploy.deleteMany({ where: { hostingId: id } });
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.hostingGitDeploy.deleteMany({ where: { hostingId: id } });
+    if (count) await panelChanged(tx, hosting, 'git', 'disconnected', ctx.app.clock.now());
+  });
   return statusView(null);
 }
 
@@ -181,7 +191,7 @@ export async function gitWebhook(ctx: HostingContext, id: string) {
 
 /** Enables push-to-deploy with a fresh secret (kept encrypted at rest). Enabling again keeps the secret. */
 export async function enableGitWebhook(ctx: HostingContext, id: string) {
-  await activeHosting(ctx.db, id);
+  const hosting = await activeHosting(ctx.db, id);
   const row = await findDeploy(ctx, id);
   if (!row)
     throw GIT_NOT_CONNECTED.error(
@@ -189,22 +199,28 @@ export async function enableGitWebhook(ctx: HostingContext, id: string) {
     );
   if (row.webhookEnabled) return webhookView(ctx, id, row);
   const secret = `gdh_${randomBytes(24).toString('base64url')}`;
-  const saved = await ctx.db.hostingGitDeploy.update({
-    where: { hostingId: id },
-    data: {
-      webhookEnabled: true,
-      webhookSecretEnc: encryptSecret(ctx.app.webhookSecretKey, `git:${id}`, secret),
-      updatedAt: ctx.app.clock.now(),
-    },
+  const saved = await ctx.db.$transaction(async (tx) => {
+    await panelChanged(tx, hosting, 'git', 'enabled', ctx.app.clock.now());
+    return tx.hostingGitDeploy.update({
+      where: { hostingId: id },
+      data: {
+        webhookEnabled: true,
+        webhookSecretEnc: encryptSecret(ctx.app.webhookSecretKey, `git:${id}`, secret),
+        updatedAt: ctx.app.clock.now(),
+      },
+    });
   });
   return webhookView(ctx, id, saved);
 }
 
 export async function disableGitWebhook(ctx: HostingContext, id: string) {
-  await activeHosting(ctx.db, id);
-  await ctx.db.hostingGitDeploy.updateMany({
-    where: { hostingId: id },
-    data: { webhookEnabled: false, webhookSecretEnc: null, updatedAt: ctx.app.clock.now() },
+  const hosting = await activeHosting(ctx.db, id);
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.hostingGitDeploy.updateMany({
+      where: { hostingId: id, webhookEnabled: true },
+      data: { webhookEnabled: false, webhookSecretEnc: null, updatedAt: ctx.app.clock.now() },
+    });
+    if (count) await panelChanged(tx, hosting, 'git', 'disabled', ctx.app.clock.now());
   });
   return { enabled: false, url: null, secret: null };
 }

@@ -21,6 +21,11 @@ export const hostingArea = defineArea({
         scope: 'hosting:read',
         fields: { hostingId: str, domain: str, status: strOf('provisioning') },
       },
+      // One kind for the control panel: a tab re-reads its part; no names, paths or contents are sent.
+      'hosting.panel.changed': {
+        scope: 'hosting:read',
+        fields: { hostingId: str, part: strOf('databases'), action: strOf('created') },
+      },
     },
   },
   idPrefixes: {

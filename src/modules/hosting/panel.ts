@@ -6,6 +6,7 @@ import { badRequest, notFound, refusal } from '../../errors.ts';
 import { pathSegments, type PathRefused } from '../../provider/hosting/sandbox.ts';
 import type { InputRules } from '../../core/input-rules.ts';
 import { activeHosting, driver, getHosting, planOf, type HostingContext, type HostingRow } from './service.ts';
+import { panelChanged } from './panel-events.ts';
 
 // ------------------------------------------------------------------ PHP
 
@@ -18,7 +19,11 @@ export async function setPhpVersion(ctx: HostingContext, id: string, version: un
       'php_version',
     );
   }
-  const updated = await ctx.db.hostingAccount.update({ where: { id }, data: { phpVersion: version } });
+  if (row.phpVersion === version) return { id, php_version: version, availableVersions: plan.phpVersions };
+  const updated = await ctx.db.$transaction(async (tx) => {
+    await panelChanged(tx, row, 'php', 'set', ctx.app.clock.now());
+    return tx.hostingAccount.update({ where: { id }, data: { phpVersion: version } });
+  });
   return { id, php_version: updated.phpVersion, availableVersions: plan.phpVersions };
 }
 
@@ -195,6 +200,11 @@ export async function setCron(ctx: HostingContext, id: string, input: { schedule
   const row = await activeHosting(ctx.db, id);
   const now = ctx.app.clock.now();
   await ctx.db.$transaction(async (tx) => {
+    const before = await tx.hostingCronJob.findMany({ where: { hostingId: id }, orderBy: { position: 'asc' } });
+    const same =
+      before.length === jobs.length &&
+      before.every((b, i) => b.schedule === jobs[i]?.schedule && b.command === jobs[i]?.command);
+    if (!same) await panelChanged(tx, row, 'cron', 'set', now);
     await tx.hostingCronJob.deleteMany({ where: { hostingId: id } });
     if (jobs.length) {
       await tx.hostingCronJob.createMany({
@@ -254,18 +264,21 @@ export async function setProtectedDir(
   const hash = (await bcrypt.hash(password, 10)).replace(/^\$2[abx]\$/, '$2y$');
   const now = ctx.app.clock.now();
   await ctx.app.hosting.writeHtpasswd(id, dir, { user: input.basic_user, hash });
-  const saved = await ctx.db.hostingProtectedDir.upsert({
-    where: { hostingId_path: { hostingId: id, path: dir } },
-    create: {
-      id: newId(ID_PREFIX.hostingProtectedDir, now.getTime()),
-      accountId: row.accountId,
-      hostingId: id,
-      path: dir,
-      basicUser: input.basic_user,
-      createdAt: now,
-      updatedAt: now,
-    },
-    update: { basicUser: input.basic_user, updatedAt: now },
+  const saved = await ctx.db.$transaction(async (tx) => {
+    await panelChanged(tx, row, 'protectedDirs', 'set', now);
+    return tx.hostingProtectedDir.upsert({
+      where: { hostingId_path: { hostingId: id, path: dir } },
+      create: {
+        id: newId(ID_PREFIX.hostingProtectedDir, now.getTime()),
+        accountId: row.accountId,
+        hostingId: id,
+        path: dir,
+        basicUser: input.basic_user,
+        createdAt: now,
+        updatedAt: now,
+      },
+      update: { basicUser: input.basic_user, updatedAt: now },
+    });
   });
   return protectedView(saved);
 }
@@ -277,10 +290,13 @@ export async function removeProtectedDir(ctx: HostingContext, id: string, path: 
   } catch (err) {
     throw badRequest((err as PathRefused).message, 'path');
   }
-  await activeHosting(ctx.db, id);
+  const hosting = await activeHosting(ctx.db, id);
   const row = await ctx.db.hostingProtectedDir.findFirst({ where: { hostingId: id, path: rel } });
   if (!row) throw notFound('Protected directory');
-  await ctx.db.hostingProtectedDir.delete({ where: { id: row.id } });
+  await ctx.db.$transaction(async (tx) => {
+    await tx.hostingProtectedDir.delete({ where: { id: row.id } });
+    await panelChanged(tx, hosting, 'protectedDirs', 'deleted', ctx.app.clock.now());
+  });
   await ctx.app.hosting.writeHtpasswd(id, rel, null);
   return { path: rel, deleted: true };
 }
@@ -314,11 +330,15 @@ export async function wafAccess(ctx: HostingContext, id: string) {
 }
 
 export async function requestWafAccess(ctx: HostingContext, id: string) {
-  await activeHosting(ctx.db, id);
+  const row = await activeHosting(ctx.db, id);
   const now = ctx.app.clock.now();
-  const updated = await ctx.db.hostingAccount.update({
-    where: { id },
-    data: { wafAccessUntil: new Date(now.getTime() + WAF_ACCESS_MINUTES * 60_000) },
+  // The window hands out no credential (the logs are read with the panel's own access), so it is told.
+  const updated = await ctx.db.$transaction(async (tx) => {
+    await panelChanged(tx, row, 'waf', 'enabled', now);
+    return tx.hostingAccount.update({
+      where: { id },
+      data: { wafAccessUntil: new Date(now.getTime() + WAF_ACCESS_MINUTES * 60_000) },
+    });
   });
   return wafAccessView(updated, now);
 }
@@ -360,9 +380,10 @@ export async function sshAccess(ctx: HostingContext, id: string) {
 export async function enableSshAccess(ctx: HostingContext, id: string) {
   const row = await activeHosting(ctx.db, id);
   if (row.sshAccessEnabled) return sshView(ctx, row);
-  const updated = await ctx.db.hostingAccount.update({
-    where: { id },
-    data: { sshAccessEnabled: true, sshAccessEnabledAt: ctx.app.clock.now() },
+  const now = ctx.app.clock.now();
+  const updated = await ctx.db.$transaction(async (tx) => {
+    await panelChanged(tx, row, 'ssh', 'enabled', now);
+    return tx.hostingAccount.update({ where: { id }, data: { sshAccessEnabled: true, sshAccessEnabledAt: now } });
   });
   return sshView(ctx, updated);
 }

@@ -269,6 +269,7 @@ idOperation(
   'The hosting account id.',
   launchSsh,
   panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', {
+    fires: [],
     refuses: [HOSTING_PROVISIONING, SSH_ACCESS_OFF],
     summary: 'Launch a browser-SSH session',
     description:
@@ -284,6 +285,7 @@ idOperation(
   'The hosting account id.',
   stopSsh,
   panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', {
+    fires: [],
     refuses: [HOSTING_PROVISIONING],
     summary: 'Stop the browser-SSH session',
     description: 'Stop the live browser-SSH session, if any.',

@@ -1,6 +1,7 @@
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { isUniqueViolation, type Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import { recordEvent } from '../../events/outbox.ts';
 import type { AddonSpec, ServerProvider } from '../../provider/types.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
 import { debit } from '../billing/wallet.ts';
@@ -130,6 +131,13 @@ export async function attachAddon(ctx: ServiceContext, serverId: string, addonId
           })),
         });
       }
+      await recordEvent(
+        tx,
+        server.accountId,
+        'server.addon.attached',
+        { serverId, addonId: product.id, type: product.type, chargedUsdCents: charge },
+        now,
+      );
       return {
         id: product.id,
         serverId,
@@ -157,10 +165,11 @@ export async function detachAddon(ctx: ServiceContext, serverId: string, addonId
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
     await lockServer(tx, serverId);
-    await getServer(tx, serverId);
+    const server = await getServer(tx, serverId);
     const row = await tx.serverAddon.findFirst({ where: { serverId, productId: addonId, activeType: { not: null } } });
     if (!row) throw notFound('Active add-on');
     const released = await endAddon(tx, ctx.app.provider, row, now);
+    await recordEvent(tx, server.accountId, 'server.addon.detached', { serverId, addonId, type: row.type }, now);
     return { id: addonId, serverId, detached: true, releasedIps: released };
   });
 }

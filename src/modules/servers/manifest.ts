@@ -25,6 +25,15 @@ export const serversArea = defineArea({
       'server.ptr.changed': { scope: 'servers:read', fields: { serverId: str, ip: str, ptr: nullableStr } },
       'server.terminated': { scope: 'servers:read', fields: { serverId: str } },
       'server.suspended': { scope: 'servers:read', fields: { serverId: str, reason: str } },
+      'server.snapshot.created': { scope: 'servers:read', fields: { serverId: str, snapshotId: str, name: str } },
+      'server.snapshot.deleted': { scope: 'servers:read', fields: { serverId: str, snapshotId: str, name: str } },
+      // Recorded when the revert is accepted; the server is `restoring` until it is done.
+      'server.snapshot.reverted': { scope: 'servers:read', fields: { serverId: str, snapshotId: str, name: str } },
+      'server.addon.attached': {
+        scope: 'servers:read',
+        fields: { serverId: str, addonId: str, type: str, chargedUsdCents: int },
+      },
+      'server.addon.detached': { scope: 'servers:read', fields: { serverId: str, addonId: str, type: str } },
     },
   },
   idPrefixes: { server: 'srv', serverIp: 'ip', snapshot: 'snap', serverAddon: 'sad', ssoToken: 'sso' },

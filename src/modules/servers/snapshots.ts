@@ -1,6 +1,7 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { notFound, refusal } from '../../errors.ts';
+import { recordEvent } from '../../events/outbox.ts';
 import { requireAction } from './actions.ts';
 import { getServer, lockServer, resting, type ServiceContext } from './server-row.ts';
 
@@ -28,6 +29,7 @@ export async function createSnapshot(
     requireAction('snapshot', server, { snapshotCount: await tx.snapshot.count({ where: { serverId } }) });
     const id = newId(ID_PREFIX.snapshot, now.getTime());
     const { sizeGb } = await ctx.app.provider.snapshot(tx, serverId, id, now);
+    await recordEvent(tx, server.accountId, 'server.snapshot.created', { serverId, snapshotId: id, name }, now);
     return tx.snapshot.create({
       ...query,
       data: {
@@ -47,11 +49,12 @@ export async function createSnapshot(
 export async function deleteSnapshot(ctx: ServiceContext, serverId: string, snapshotId: string) {
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => {
-    await getServer(tx, serverId);
+    const server = await getServer(tx, serverId);
     const snap = await tx.snapshot.findFirst({ where: { id: snapshotId, serverId } });
     if (!snap) throw notFound('Snapshot');
     await ctx.app.provider.deleteSnapshot(tx, serverId, snapshotId, now);
     await tx.snapshot.delete({ where: { id: snapshotId } });
+    await recordEvent(tx, server.accountId, 'server.snapshot.deleted', { serverId, snapshotId, name: snap.name }, now);
     return { id: snapshotId, deleted: true };
   });
 }
@@ -68,6 +71,8 @@ export async function revertSnapshot(ctx: ServiceContext, serverId: string, snap
     if (snap.status !== 'available') throw SNAPSHOT_NOT_AVAILABLE.error('The snapshot is not available yet.');
     await ctx.app.provider.revertSnapshot(tx, serverId, snapshotId, resting(server.status), now);
     await tx.server.update({ where: { id: serverId }, data: { status: 'restoring' } });
+    // Recorded when the revert is accepted; the server's status says when it is done.
+    await recordEvent(tx, server.accountId, 'server.snapshot.reverted', { serverId, snapshotId, name: snap.name }, now);
     return getServer(tx, serverId, query);
   });
 }
