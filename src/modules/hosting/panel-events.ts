@@ -3,7 +3,7 @@ import type { Tx } from '../../db/tx.ts';
 import { recordEvent } from '../../events/outbox.ts';
 
 /** The control panel's parts a `hosting.panel.changed` event names. */
-export const PANEL_PARTS = [
+const PANEL_PARTS = [
   'backups',
   'databases',
   'cron',
