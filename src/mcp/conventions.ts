@@ -1,5 +1,6 @@
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_MS } from '../http/plugins/idempotency.ts';
 import { INOPERABLE_409, INOPERABLE_STATES } from '../modules/servers/server-row.ts';
+import { firesSentence } from '../schema/operation.ts';
 import { PAGED_SENTENCE } from '../schema/operation-fields.ts';
 
 /**
@@ -30,6 +31,11 @@ const CONVENTIONS: readonly Convention[] = [
     sentence: ` ${INOPERABLE_409}`,
     instead: ' 409 while the server is busy.',
     instruction: `A server is busy while it is ${INOPERABLE_STATES.slice(0, -1).join(', ')} or ${INOPERABLE_STATES.at(-1)}: a tool that says "409 while the server is busy" refuses then.`,
+  },
+  {
+    sentence: firesSentence(['hosting.panel.changed']),
+    instead: '',
+    instruction: 'Every hosting tool that changes the control panel records a `hosting.panel.changed` event.',
   },
 ];
 

@@ -120,10 +120,14 @@ export function operation(meta: OperationMeta) {
   };
 }
 
+/** The sentence that ends the description of an operation firing `fires` ('' for none). */
+export function firesSentence(fires: readonly string[] | undefined): string {
+  return fires?.length ? ` Fires ${fires.map((e) => `\`${e}\``).join(', ')}.` : '';
+}
+
 /** The one description of an operation: its text, then the events it fires. */
 function operationDescription(meta: Pick<OperationMeta, 'description' | 'fires'>): string {
-  const fires = meta.fires?.length ? ` Fires ${meta.fires.map((e) => `\`${e}\``).join(', ')}.` : '';
-  return `${meta.description}${fires}`;
+  return `${meta.description}${firesSentence(meta.fires)}`;
 }
 
 export interface Operation {
