@@ -116,20 +116,7 @@ export async function gql<T = unknown>(query: string, variables?: Record<string,
     throw new HttpError(ext?.status ?? res.status, message, ext?.code, ext?.field);
   }
   if (!res.ok) throw new HttpError(res.status, `HTTP ${res.status}`);
-  if (/^\s*mutation\b/.test(query)) for (const l of changeListeners) l();
   return body.data as T;
-}
-
-const changeListeners = new Set<() => void>();
-
-/**
- * Runs `l` after each change this tab makes through GraphQL: a part of the page can read again
- * what another part changed when the area records no event for it (a hosting account's facts
- * above the control-panel tab that changed its PHP version or custom domain).
- */
-export function onOwnChange(l: () => void): () => void {
-  changeListeners.add(l);
-  return () => changeListeners.delete(l);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { TestApp } from '../helpers/app.ts';
 import {
   axeViolations,
   browserSignIn,
+  renewSession,
   dashboardWithServer,
   hasChromium,
   launchBrowser,
@@ -71,12 +72,6 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
     await browser?.close();
     await app?.stop();
   });
-
-  /** Signs out (the cookie dropped) and in again: a new session, with a request budget of its own. */
-  const freshSession = async () => {
-    await browser.context.clearCookies();
-    await browserSignIn(browser.page, app.url, holder.email, holder.password);
-  };
 
   it('fits the sign-in page into a phone screen', () => {
     expect(signInWidth.scroll).toBeLessThanOrEqual(signInWidth.window);
@@ -165,7 +160,7 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
     await app.running.app.runDueWork();
     // Loading every page twice in a few seconds is far more than a person does: the sweep runs
     // in a session of its own, so the later tests keep theirs within its 120 requests a minute.
-    await freshSession();
+    await renewSession(browser, app.url, holder);
     const pages: [string, (p: Page) => Promise<void>][] = [
       ['/', (p) => p.getByTestId(`server-${serverId}`).waitFor()],
       ['/servers', (p) => p.getByTestId(`server-${serverId}`).waitFor()],
@@ -199,7 +194,7 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
     }
     expect(wide).toEqual([]);
     expect(violations, violations.join('\n')).toEqual([]);
-    await freshSession();
+    await renewSession(browser, app.url, holder);
   }, 120_000);
 
   it("links the overview to every area of the console, in the header's order, and each link opens its page", async () => {

@@ -14,6 +14,7 @@ import {
   pageWidth,
   screenshot,
   type Browser,
+  renewSession,
   signInLive,
 } from '../helpers/browser.ts';
 import { git } from '../helpers/git.ts';
@@ -377,6 +378,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
 
   it('protects a directory (refusals beside the fields) and removes the protection', async () => {
     const { page } = browser;
+    await renewSession(browser, app.url, holder);
     await api('mutation($id: ID!) { hostingFileMkdir(id: $id, path: "/public_html/admin") { path } }');
     await page.goto(`${app.url}/hosting/${hostingId}`);
     await clickTab(page, 'Protected directories');
@@ -413,6 +415,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
 
   it('fits every tab into a phone without sideways scrolling, with no serious axe violation at either size', async () => {
     const { page } = browser;
+    await renewSession(browser, app.url, holder);
     // One load per size, then the tab links: fewer requests (the session may make 120 a minute).
     for (const size of [PHONE, DESKTOP]) {
       await page.setViewportSize(size);

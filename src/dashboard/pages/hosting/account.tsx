@@ -1,5 +1,3 @@
-import { useEffect, useState } from 'preact/hooks';
-import { onOwnChange } from '../../api.ts';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { Link, BackLink } from '../../router.tsx';
@@ -19,14 +17,10 @@ interface HostingDetail {
 
 /** /hosting/:id[/:tab]: a hosting account's facts and its control panel, one tab at a time. */
 export function HostingAccountPage(props: { id: string; tab?: string }) {
-  // The facts read again after a tab's change (PHP version, custom domain): those record no event.
-  const [factsKey, setFactsKey] = useState(0);
-  useEffect(() => onOwnChange(() => setFactsKey((n) => n + 1)), []);
   const state = useLive<{ hostingAccount: HostingDetail }>(
     'query($id: ID!) { hostingAccount(id: $id) { id domain status productId ip phpVersion createdAt certificate { status expiresAt } customDomain { domain status } } }',
     ['hosting.'],
     { id: props.id },
-    factsKey,
   );
   if (state.error)
     return (
