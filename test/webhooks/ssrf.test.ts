@@ -55,7 +55,8 @@ describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
     for (const url of [
       'https://10.0.0.1/x',
       'https://169.254.169.254/',
-      'http://93.184.215.14/x', // public, over plain http: only asserted refused (400); never connected to
+      // 93.184.215.14 is public, over plain http: only asserted refused (400); never connected to.
+      'http://93.184.215.14/x',
       'https://localhost/x',
     ]) {
       const res = await app.call('PATCH', `/v1/webhooks/${hook.id}`, { key: c.key, body: { url } });
@@ -106,7 +107,8 @@ describe('webhook URLs: https to public addresses only (SSRF guard)', () => {
       '172.31.255.255',
       '192.168.0.1',
       '169.254.169.254',
-      '168.63.129.16', // a cloud's metadata address: only classified (not public), never contacted
+      // 168.63.129.16, a cloud's metadata address: only classified (not public), never contacted.
+      '168.63.129.16',
       '224.0.0.1',
       '255.255.255.255',
       '::',
