@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { isMoneyRefusal, WalletCover } from '../wallet-cover.tsx';
 import { gql, HttpError } from '../api.ts';
 import { useLive } from '../live-query.tsx';
 import { Link, navigate } from '../router.tsx';
@@ -165,17 +166,12 @@ export function OrderServer() {
               'Choose a plan to see its price.'
             )}
           </p>
-          <p data-testid="wallet-balance">Wallet balance: {money(balance)}</p>
-          {short && (
-            <p class="error">
-              The balance does not cover the first month. <Link href="/billing">Top up the wallet</Link>
-            </p>
-          )}
+          <WalletCover balance={balance} short={short} />
         </div>
         {errors.form && (
           <div role="alert" class="error refusal">
             <p>{errors.form}</p>
-            {/insufficient wallet balance/i.test(errors.form) && (
+            {isMoneyRefusal(errors.form) && (
               <p>
                 <Link href="/billing">Top up the wallet</Link>, then order again.
               </p>

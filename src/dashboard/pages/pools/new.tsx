@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { isMoneyRefusal, WalletCover } from '../../wallet-cover.tsx';
 import { gql, HttpError } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
 import { money } from '../../format.tsx';
@@ -9,7 +10,6 @@ import {
   type Bounds,
   clampUnits,
   described,
-  isMoneyRefusal,
   type Unit,
   UNIT_TEXT,
   UNITS,
@@ -206,12 +206,7 @@ export function BuyPool() {
               </ul>
             </>
           )}
-          <p data-testid="wallet-balance">Wallet balance: {money(balance)}</p>
-          {short && (
-            <p class="error">
-              The balance does not cover the first month. <Link href="/billing">Top up the wallet</Link>
-            </p>
-          )}
+          <WalletCover balance={balance} short={short} />
         </div>
         {errors.form && (
           <div role="alert" class="error refusal">

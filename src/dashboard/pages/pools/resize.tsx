@@ -1,9 +1,10 @@
 import { useRef, useState } from 'preact/hooks';
+import { isMoneyRefusal } from '../../wallet-cover.tsx';
 import { gql, HttpError } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
 import { money, When } from '../../format.tsx';
 import { Link } from '../../router.tsx';
-import { type Bounds, isMoneyRefusal, sameUnits, UNITS, type Units, UnitSliders, useQuote } from './units.tsx';
+import { type Bounds, sameUnits, UNITS, type Units, UnitSliders, useQuote } from './units.tsx';
 
 const UNIT_VARS = '$vcpu: Int!, $ram2gb: Int!, $disk100: Int!, $ip16: Int!';
 const UNIT_ARGS = 'vcpu: $vcpu, ram2gb: $ram2gb, disk100: $disk100, ip16: $ip16';

@@ -136,4 +136,3 @@ export function useQuote<T>(query: string, variables: Record<string, unknown> | 
 }
 
 /** A refusal about money: the page offers the way to the wallet. */
-export const isMoneyRefusal = (message: string) => /insufficient wallet balance|top up/i.test(message);
