@@ -18,10 +18,13 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
  */
 export interface Claim {
   accountId: string;
+  credentialId: string;
   key: string;
   token: string;
-  /** Encoded results of the steps already committed (replay returns them in order). */
+  /** Encoded results of the steps already committed, opened (replay returns them in order). */
   recorded: unknown[];
+  /** What a step's encoded result is stored as: sealed, for a step's result can carry a secret. */
+  seal(encoded: unknown): unknown;
   /** Index of the mutation's next transaction. */
   next: number;
   /** Set once the mutation's execution ended: work it left behind (timers) records nothing. */
@@ -54,7 +57,7 @@ type Client = PrismaClient & {
 };
 
 const MARK_SQL = `UPDATE "IdempotencyRecord" SET "state" = 'committed', "steps" = COALESCE("steps", '[]'::jsonb) || jsonb_build_array($3::jsonb)
-  WHERE "accountId" = $1::uuid AND "key" = $2 AND "claimToken" = $4 AND jsonb_array_length(COALESCE("steps", '[]'::jsonb)) = $5`;
+  WHERE "accountId" = $1::uuid AND "credentialId" = $6 AND "key" = $2 AND "claimToken" = $4 AND jsonb_array_length(COALESCE("steps", '[]'::jsonb)) = $5`;
 
 /**
  * The client whose `$transaction` (interactive and batch) records a step while a claim is in
@@ -79,9 +82,10 @@ export function withRecoveryPoints(prisma: PrismaClient): PrismaClient {
             MARK_SQL,
             claim.accountId,
             claim.key,
-            JSON.stringify(encode(result)),
+            JSON.stringify(claim.seal(encode(result))),
             claim.token,
             index,
+            claim.credentialId,
           );
         if (typeof arg === 'function') {
           return self._transactionWithCallback({

@@ -8,6 +8,7 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { apiErrorOf, isClientGraphQLError, unexpectedError } from '../errors.ts';
 import type { RequestContext } from '../schema/context.ts';
 import { tenantClient } from '../db/tenant.ts';
+import { useOperationAuthorization } from './plugins/authorize.ts';
 import { useIdempotency } from './plugins/idempotency.ts';
 import { useInputErrorMessages } from './plugins/input-errors.ts';
 import { useMcpBoundary } from './plugins/mcp-boundary.ts';
@@ -47,8 +48,8 @@ export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
  * The execution pipeline of GraphQL at /graphql, REST at /v1 (sofa's handlers run through it:
  * sofa-handlers.ts) and MCP, from one schema, in order: the body as the HTTP layer parsed it →
  * tenant-scoped context → the GraphQL limits → MCP's boundary (for MCP's documents) → refused variables in the API's words → declared
- * input rules → operation rate-limit classes → idempotency → execute (scope-auth on each field)
- * → error masking.
+ * input rules → authorization of a mutation's operations → operation rate-limit classes → idempotency
+ * → execute (scope-auth on each field) → error masking.
  */
 export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLimits): YogaServer {
   return createYoga<ServerContext, RequestContext>({
@@ -108,6 +109,8 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       useMcpBoundary(),
       useTextInput(),
       useInputErrorMessages(),
+      // Authorization before anything counts, stores or replays: a mutation outside the scopes stops here.
+      useOperationAuthorization(),
       useOperationRateLimit(limits),
       // Executes through graphql-jit: each document is compiled once (the plugin keeps an LRU
       // of compiled documents) into plain functions, which matters for REST and MCP, whose

@@ -112,7 +112,7 @@ describe('Idempotency-Key when the database drops mid-request', () => {
     expect(await ticketCount()).toBe(before);
     const state = () =>
       app.running.app.prisma.idempotencyRecord.findUniqueOrThrow({
-        where: { accountId_key: { accountId: c.accountId, key: 'lease-1' } },
+        where: { accountId_credentialId_key: { accountId: c.accountId, credentialId: c.keyId, key: 'lease-1' } },
       });
     expect((await state()).state).toBe('in_progress');
     const leftAt = Date.now();

@@ -67,7 +67,7 @@ describe('Idempotency-Key', () => {
     // Put a finished record back into that state (same fingerprint) and repeat the request.
     await create('k-3', { name: 'slow' });
     await prisma.idempotencyRecord.update({
-      where: { accountId_key: { accountId: c.accountId, key: 'k-3' } },
+      where: { accountId_credentialId_key: { accountId: c.accountId, credentialId: c.keyId, key: 'k-3' } },
       data: { state: 'in_progress', result: undefined },
     });
     const before = await snapshotCount();

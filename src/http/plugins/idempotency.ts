@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { getOperationAST, GraphQLError, print, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { seal, unseal } from '../../core/sealed.ts';
 import { claimScope, type Claim } from '../../db/recovery.ts';
 import { ApiError, apiErrorOf, badRequest, IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
@@ -17,9 +18,14 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
  * with a key runs and its result is stored; a repeat within 24 h gets the stored result
  * (same status, same body, `Idempotent-Replayed: true`) without running again; the same key
  * with other arguments → 422; while the first is still running (its lease, seconds, not over) → 409.
- * Keys are per account. Results that are server errors (5xx) are not kept, so the client can
- * retry; but once a transaction of the mutation committed, its recorded step (written in that
- * transaction) makes the retry replay it rather than run it twice.
+ * Keys are per credential: a record belongs to the credential that sent the key, and another
+ * credential's request with that key is judged as if there were none (it runs after
+ * authorization, plugins/authorize.ts, so a credential without the scope is refused first).
+ * A refusal decided before the operation ran (401, 403, 429, an input rule's 400) and a server
+ * error (5xx) keep no result, so the client can retry; but once a transaction of the mutation
+ * committed, its recorded step (written in that transaction) makes the retry replay it rather
+ * than run it twice. Results and steps are stored sealed with the app's key: an answer can carry
+ * a secret (a root password, a terminal token, a signing secret).
  * It works on the execution, so REST, GraphQL and MCP behave the same.
  */
 export function useIdempotency(): Plugin<RequestContext> {
@@ -36,16 +42,18 @@ export function useIdempotency(): Plugin<RequestContext> {
         });
         return;
       }
-      const { prisma, clock, config } = ctx.app;
-      const accountId = ctx.principal.accountId;
+      const { prisma, clock, config, webhookSecretKey } = ctx.app;
+      const { accountId, credentialId } = ctx.principal;
+      const sealing = sealingFor(webhookSecretKey, { accountId, credentialId, key });
       const fingerprint = createHash('sha256')
         .update(print(args.document))
         .update('\0')
         .update(stableJson(args.variableValues ?? {}))
         .digest('hex');
 
-      const outcome = await claim(prisma, {
+      const outcome = await claim(prisma, sealing, {
         accountId,
+        credentialId,
         key,
         fingerprint,
         now: clock.now(),
@@ -69,7 +77,7 @@ export function useIdempotency(): Plugin<RequestContext> {
       }
       if (outcome.kind === 'stored') {
         ctx.responseHeaders.set('Idempotent-Replayed', 'true');
-        setResultAndStopExecution(revive(outcome.result as StoredResult));
+        setResultAndStopExecution(revive(sealing.open(outcome.result) as StoredResult));
         return;
       }
       // Runs the mutation with its transactions recording their steps; a record whose steps
@@ -81,12 +89,11 @@ export function useIdempotency(): Plugin<RequestContext> {
         async onExecuteDone({ result }) {
           running.closed = true;
           const single = result as ExecutionResult;
-          const mine = { accountId, key, claimToken: running.token };
+          const mine = { accountId, credentialId, key, claimToken: running.token };
           const statuses = single.errors?.map((e) => apiErrorOf(e)?.status ?? 500) ?? [];
-          // Stripe's rule: values refused before the operation ran (input rules) keep no result either.
-          const refusedValues =
-            !!single.errors?.length && single.errors.every((e) => apiErrorOf(e) instanceof InputRuleRefusal);
-          if (refusedValues || statuses.some((s) => s >= 500)) {
+          // Stripe's rule: a request refused before the operation ran keeps no result either.
+          const refusedBeforeRunning = !!single.errors?.length && single.errors.every(refusedBeforeItRan);
+          if (refusedBeforeRunning || statuses.some((s) => s >= 500)) {
             // Nothing committed: free the key so the retry runs. A committed step stays, so the retry replays it.
             const freeing = prisma.idempotencyRecord.deleteMany({ where: { ...mine, state: 'in_progress' } });
             // With the database away (503) the answer does not wait on it: the claim's lease frees the key.
@@ -95,7 +102,7 @@ export function useIdempotency(): Plugin<RequestContext> {
           } else {
             await prisma.idempotencyRecord.updateMany({
               where: mine,
-              data: { state: 'completed', result: JSON.parse(JSON.stringify(single)) },
+              data: { state: 'completed', result: sealing.seal(single) },
             });
           }
         },
@@ -117,6 +124,26 @@ type StoredResult = {
   data?: Record<string, unknown> | null;
   errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> & { field?: string } }[];
 };
+/** Refusals decided before an operation runs: no credential, no scope, a rate limit, an input rule. */
+function refusedBeforeItRan(error: unknown): boolean {
+  const api = apiErrorOf(error);
+  return !!api && (api instanceof InputRuleRefusal || api.status === 401 || api.status === 403 || api.status === 429);
+}
+
+/** A record's result and steps, sealed with the app's key and bound to the record they belong to. */
+interface Sealing {
+  seal(value: unknown): string;
+  open(stored: unknown): unknown;
+}
+
+function sealingFor(appKey: Buffer, record: { accountId: string; credentialId: string; key: string }): Sealing {
+  const belongsTo = `idempotency:${record.accountId}:${record.credentialId}:${record.key}`;
+  return {
+    seal: (value) => seal(appKey, belongsTo, JSON.stringify(value)),
+    open: (stored) => JSON.parse(unseal(appKey, belongsTo, stored as string)),
+  };
+}
+
 type Outcome =
   | { kind: 'run'; claim: Claim }
   | { kind: 'stored'; result: unknown }
@@ -132,21 +159,22 @@ type Outcome =
  */
 async function claim(
   prisma: RequestContext['app']['prisma'],
-  c: { accountId: string; key: string; fingerprint: string; now: Date; leaseMs: number },
+  sealing: Sealing,
+  c: { accountId: string; credentialId: string; key: string; fingerprint: string; now: Date; leaseMs: number },
 ): Promise<Outcome> {
-  const { accountId, key, fingerprint, now } = c;
+  const { accountId, credentialId, key, fingerprint, now } = c;
+  const record = { accountId, credentialId, key };
   for (let attempt = 0; attempt < 3; attempt++) {
     const token = randomUUID();
     const leaseUntil = new Date(Date.now() + c.leaseMs);
     const running = (recorded: unknown[]): Outcome => ({
       kind: 'run',
-      claim: { accountId, key, token, recorded, next: 0, closed: false },
+      claim: { ...record, token, recorded, seal: sealing.seal, next: 0, closed: false },
     });
     const { count } = await prisma.idempotencyRecord.createMany({
       data: [
         {
-          accountId,
-          key,
+          ...record,
           fingerprint,
           state: 'in_progress',
           claimToken: token,
@@ -159,11 +187,11 @@ async function claim(
     });
     if (count === 1) return running([]);
     const existing: Stored | null = await prisma.idempotencyRecord.findUnique({
-      where: { accountId_key: { accountId, key } },
+      where: { accountId_credentialId_key: record },
     });
     if (!existing) continue; // removed meanwhile (a failed first attempt): claim again
     if (existing.expiresAt <= now) {
-      await prisma.idempotencyRecord.deleteMany({ where: { accountId, key, expiresAt: { lte: now } } });
+      await prisma.idempotencyRecord.deleteMany({ where: { ...record, expiresAt: { lte: now } } });
       continue;
     }
     if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
@@ -171,11 +199,13 @@ async function claim(
     if (existing.state === 'in_progress' && existing.leaseUntil && existing.leaseUntil.getTime() > Date.now())
       return { kind: 'busy' };
     const taken = await prisma.idempotencyRecord.updateMany({
-      where: { accountId, key, state: existing.state, claimToken: existing.claimToken },
+      where: { ...record, state: existing.state, claimToken: existing.claimToken },
       data: { claimToken: token, leaseUntil },
     });
     if (taken.count === 1)
-      return running(existing.state === 'committed' && Array.isArray(existing.steps) ? existing.steps : []);
+      return running(
+        existing.state === 'committed' && Array.isArray(existing.steps) ? existing.steps.map(sealing.open) : [],
+      );
   }
   return { kind: 'busy' };
 }

@@ -1,12 +1,12 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { seal, unseal } from '../../core/sealed.ts';
 
 /**
  * Webhook signing secrets: generated here, shown in full only on create and rotate, stored
- * only as AES-256-GCM ciphertext (`v1.<iv>.<tag>.<ciphertext>`, base64url) with the
- * webhook id as associated data, so a ciphertext copied onto another row does not decrypt.
+ * only sealed with the app's key (src/core/sealed.ts) with the webhook id as associated data.
  */
 const SECRET_PREFIX = 'whsec_';
 
@@ -24,22 +24,11 @@ export function secretHint(secret: string): string {
 }
 
 export function encryptSecret(key: Buffer, webhookId: string, secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(webhookId));
-  const ct = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join(
-    '.',
-  );
+  return seal(key, webhookId, secret);
 }
 
 export function decryptSecret(key: Buffer, webhookId: string, stored: string): string {
-  const [version, iv, tag, ct] = stored.split('.');
-  if (version !== 'v1' || !iv || !tag || ct === undefined) throw new Error('Unknown webhook secret format');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(Buffer.from(webhookId));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+  return unseal(key, webhookId, stored);
 }
 
 /**
