@@ -8,6 +8,7 @@ import type { Outages } from './db/outage.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import type { EventStream } from './events/stream.ts';
 import type { Metrics } from './http/metrics.ts';
+import type { Overload } from './http/overload.ts';
 import type { RateLimits } from './http/rate-limit.ts';
 import type { ServerProvider } from './provider/types.ts';
 import type { HostingDriver } from './provider/hosting/types.ts';
@@ -32,6 +33,8 @@ export interface App {
   /** The Redis connection for shared counters, when REDIS_URL is set (readiness pings it). */
   redis?: Redis;
   metrics: Metrics;
+  /** What the instance admits at once: the concurrent-requests limiter and load shedder. */
+  overload: Overload;
   provider: ServerProvider;
   /** Web hosting: each account's site is a real directory under DATA_DIR/hosting (src/provider/hosting). */
   hosting: HostingDriver;

@@ -29,6 +29,7 @@ import { createCodeModeRunner } from './mcp/code-mode.ts';
 import { createMcpExecutor } from './mcp/http.ts';
 import { attachGraphQLWs } from './http/graphql-ws.ts';
 import { Metrics } from './http/metrics.ts';
+import { Overload } from './http/overload.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { v1Router } from './http/rest-routes.ts';
@@ -155,6 +156,7 @@ export async function startApp(
     },
   });
   let stopping: Promise<void> | undefined;
+  const metrics = new Metrics();
   const app: App = {
     config,
     db,
@@ -167,7 +169,8 @@ export async function startApp(
     principals,
     outages,
     redis,
-    metrics: new Metrics(),
+    metrics,
+    overload: new Overload(config.overload, metrics),
     provider,
     hosting,
     adminToken: resolveAdminToken(config, log),
@@ -233,6 +236,7 @@ export async function startApp(
       redis?.disconnect();
       outages.database.stop();
       outages.redis?.stop();
+      app.overload.close();
       await db.close();
       log.info('stopped');
     })());

@@ -62,6 +62,22 @@ export interface Config {
    * retry may take it over; a claim whose mutation never committed frees itself after it.
    */
   idempotencyLeaseMs: number;
+  /** OVERLOAD_*: the concurrent-requests limiter and load shedder (src/http/overload.ts; REFERENCE: Overload). */
+  overload: OverloadLimits;
+}
+
+/** What one instance admits at once (src/http/overload.ts). */
+export interface OverloadLimits {
+  /** OVERLOAD_MAX_IN_FLIGHT: requests this instance serves at once. */
+  maxInFlight: number;
+  /** OVERLOAD_MAX_QUEUED: requests waiting for a slot at most; beyond it a request is refused at once. */
+  maxQueued: number;
+  /** OVERLOAD_QUEUE_WAIT_MS: how long a request may wait for a slot. */
+  maxQueueWaitMs: number;
+  /** OVERLOAD_CREDENTIAL_IN_FLIGHT: requests of one credential in flight at once. */
+  maxInFlightPerCredential: number;
+  /** OVERLOAD_EVENT_LOOP_DELAY_MS: event-loop delay (p99 over a second) past which a busy instance sheds reads. */
+  maxEventLoopDelayMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -94,10 +110,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ),
     relayPollMs: 1000,
     idempotencyLeaseMs: 30_000,
+    overload: {
+      maxInFlight: positiveIntFrom(env.OVERLOAD_MAX_IN_FLIGHT, 32, 'OVERLOAD_MAX_IN_FLIGHT'),
+      maxQueued: intFrom(env.OVERLOAD_MAX_QUEUED, 64, 'OVERLOAD_MAX_QUEUED'),
+      maxQueueWaitMs: intFrom(env.OVERLOAD_QUEUE_WAIT_MS, 500, 'OVERLOAD_QUEUE_WAIT_MS'),
+      maxInFlightPerCredential: positiveIntFrom(env.OVERLOAD_CREDENTIAL_IN_FLIGHT, 25, 'OVERLOAD_CREDENTIAL_IN_FLIGHT'),
+      maxEventLoopDelayMs: positiveIntFrom(env.OVERLOAD_EVENT_LOOP_DELAY_MS, 200, 'OVERLOAD_EVENT_LOOP_DELAY_MS'),
+    },
     ...overrides,
   };
   if (overrides.dataDir) config.dataDir = path.resolve(overrides.dataDir);
   return config;
+}
+
+function positiveIntFrom(value: string | undefined, fallback: number, name: string): number {
+  const n = intFrom(value, fallback, name);
+  if (n === 0) throw new Error(`${name} must be at least 1`);
+  return n;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {

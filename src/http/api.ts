@@ -2,12 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { admit } from './stages/admit.ts';
 import { body } from './stages/body.ts';
+import { concurrency } from './stages/concurrency.ts';
 import { conditional } from './stages/conditional.ts';
 import { type NamedStage, newExchange, runStages } from './stages/exchange.ts';
 import { type Executors, execute } from './stages/execute.ts';
 import { observe } from './stages/observe.ts';
+import { release } from './stages/release.ts';
 import { respond } from './stages/respond.ts';
 import { type RouteTable, route } from './stages/route.ts';
+import { shed } from './stages/shed.ts';
 import { variables } from './stages/variables.ts';
 
 /**
@@ -24,14 +27,20 @@ export function createPipeline(app: App, table: RouteTable, executors: Executors
     { name: 'observe', run: observe },
     // what the request is: a /v1 operation or binary stream, GraphQL, MCP, /admin, a probe, a page
     { name: 'route', run: route(table) },
+    // a slot of the instance, or 503 at once when none can be had in time (reads shed first)
+    { name: 'shed', run: shed },
     // the credential and its rate limit (customers), or the operator token
     { name: 'admit', run: admit },
+    // the credential's share of the slots (429 past it)
+    { name: 'concurrency', run: concurrency },
     // the JSON body within the size limit, parsed once
     { name: 'body', run: body },
     // a /v1 operation's variables from path, query and body; unknown parameters refused
     { name: 'variables', run: variables },
     // sofa's generated handler, yoga, the MCP server, the operator route, the page
     { name: 'execute', run: execute(executors) },
+    // the slots go back: what follows only writes the answer
+    { name: 'release', run: release, finishing: true },
     // ETag and 304 for a /v1 read
     { name: 'conditional', run: conditional, finishing: true },
     // the answer or the error, in the surface's shape, with the rate-limit headers

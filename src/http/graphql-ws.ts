@@ -5,6 +5,7 @@ import { CloseCode } from 'graphql-ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { App } from '../app-services.ts';
+import type { Release } from './overload.ts';
 import { ApiError, apiErrorOf, isClientGraphQLError, unauthorized, unexpectedError } from '../errors.ts';
 import { authenticate, type Principal } from '../modules/auth/service.ts';
 import { resourceUrl } from '../modules/oauth/resources.ts';
@@ -25,11 +26,14 @@ type Extra = SocketExtra & {
   subscriptions: Set<string>;
 };
 
-/** Yoga's envelop for one operation: onSubscribe hands its execute and subscribe over as the root value. */
+/**
+ * Yoga's envelop for one operation: onSubscribe hands its execute and subscribe over as the root
+ * value, with the instance slot a query or mutation holds while it runs (src/http/overload.ts).
+ */
 type Enveloped = Pick<
   ReturnType<YogaServerInstance<ServerContext, RequestContext>['getEnveloped']>,
   'execute' | 'subscribe'
->;
+> & { release?: Release };
 
 /**
  * GraphQL over WebSocket (graphql-ws protocol) on /graphql, beside HTTP GraphQL on the same
@@ -100,10 +104,19 @@ export function attachGraphQLWs(
         ctx.extra.requestId = randomUUID();
         return true;
       },
-      execute: (args: ExecutionArgs) => (args.rootValue as Enveloped).execute(args),
+      execute: async (args: ExecutionArgs) => {
+        const root = args.rootValue as Enveloped;
+        try {
+          return await root.execute(args);
+        } finally {
+          root.release?.();
+        }
+      },
       subscribe: (args: ExecutionArgs) => (args.rootValue as Enveloped).subscribe(args),
       onSubscribe: async (ctx, id, params) => {
         const requestId = ctx.extra.requestId ?? randomUUID();
+        // A slot taken for this operation and not yet handed to its execution: given back on a refusal.
+        let held: Release | undefined;
         try {
           const principal = await ctx.extra.current?.();
           if (!principal) {
@@ -133,7 +146,13 @@ export function attachGraphQLWs(
           const document = parse(params.query);
           const errors = validate(schema, document);
           if (errors.length) return [...errors];
-          if (getOperationAST(document, params.operationName)?.operation === 'subscription') {
+          const subscription = getOperationAST(document, params.operationName)?.operation === 'subscription';
+          // The instance's limits as over HTTP, refused in protocol: a query or mutation holds a
+          // slot while it runs; a new subscription starts only while the instance is not shedding.
+          const release = await app.overload.acquire(subscription ? 'read' : 'call');
+          if (subscription) release();
+          else held = release;
+          if (subscription) {
             if (ctx.extra.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
               return [
                 new ApiError(
@@ -144,15 +163,18 @@ export function attachGraphQLWs(
             }
             ctx.extra.subscriptions.add(id);
           }
-          return {
+          const args = {
             schema,
             operationName: params.operationName,
             document,
             variableValues: params.variables,
             contextValue: await contextFactory(),
-            rootValue: { execute, subscribe },
+            rootValue: { execute, subscribe, release: held },
           } as ExecutionArgs;
+          held = undefined;
+          return args;
         } catch (err) {
+          held?.();
           // A syntax error (the client's) or a failure (ours, logged): an `error` message either way.
           if (isClientGraphQLError(err) || apiErrorOf(err)) return [err as GraphQLError];
           const masked = unexpectedError(err);

@@ -2,7 +2,8 @@ import type { App } from '../app-services.ts';
 import { type Answer, jsonAnswer } from './respond.ts';
 /**
  * /healthz (the process answers), /readyz (200 when the database answers and migrations are
- * applied; reports Redis when configured, `degraded` but still 200 without it), /metrics
+ * applied; reports Redis when configured, `degraded` but still 200 without it; 503 `saturated`
+ * while the instance sheds load, with its load), /metrics
  * (operator token only, like /admin, checked by the admit stage: its series describe traffic
  * to every account).
  */
@@ -19,8 +20,16 @@ export async function opsAnswer(app: App, path: '/healthz' | '/readyz' | '/metri
     // Redis down degrades (per-instance rate limits, live events via replay) but does not stop serving.
     if (redis) checks.redis = redis;
     const ok = checks.database === 'ok' && checks.migrations === 'ok';
-    const status = !ok ? 'not ready' : checks.redis === 'unreachable' ? 'degraded' : 'ready';
-    return jsonAnswer(ok ? 200 : 503, { status, checks });
+    // Saturated (src/http/overload.ts): ready, but a balancer should send new work elsewhere for now.
+    const load = app.overload.state();
+    const status = !ok
+      ? 'not ready'
+      : load.saturated
+        ? 'saturated'
+        : checks.redis === 'unreachable'
+          ? 'degraded'
+          : 'ready';
+    return jsonAnswer(ok && !load.saturated ? 200 : 503, { status, checks, load });
   }
   const text = await app.metrics.registry.metrics();
   return { status: 200, headers: { 'content-type': app.metrics.registry.contentType }, body: text };

@@ -10,12 +10,15 @@ import { v1Router } from '../../src/http/rest-routes.ts';
 import { sofaHandler } from '../../src/http/sofa-handlers.ts';
 import { admit } from '../../src/http/stages/admit.ts';
 import { body } from '../../src/http/stages/body.ts';
+import { concurrency } from '../../src/http/stages/concurrency.ts';
 import { conditional } from '../../src/http/stages/conditional.ts';
 import { type Exchange, type NamedStage, newExchange, runStages, type Stage } from '../../src/http/stages/exchange.ts';
 import { execute } from '../../src/http/stages/execute.ts';
 import { observe } from '../../src/http/stages/observe.ts';
+import { release } from '../../src/http/stages/release.ts';
 import { respond } from '../../src/http/stages/respond.ts';
 import { route, type RouteTable } from '../../src/http/stages/route.ts';
+import { shed } from '../../src/http/stages/shed.ts';
 import { variables } from '../../src/http/stages/variables.ts';
 import { restView } from '../../src/schema/rest-view.ts';
 import { ADMIN_TOKEN, type Customer, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -102,7 +105,9 @@ async function through(
 ): Promise<{ status: number; headers: Headers; left: Left; text: string }> {
   // As in api.ts: once a stage settles the request, only the finishing stages run.
   const named: NamedStage[] = stages.map((run, i) =>
-    run === conditional || run === respond ? { name: run.name, run, finishing: true } : { name: `stage${i}`, run },
+    run === conditional || run === respond || run === release
+      ? { name: run.name, run, finishing: true }
+      : { name: `stage${i}`, run },
   );
   named.push({ name: 'report', run: report, finishing: true });
   const server = http.createServer((req, res) => void runStages(named, newExchange(parts, req, res)));
@@ -126,7 +131,19 @@ describe('the pipeline as api.ts lists it', () => {
   it('runs the stages in the documented order, and every stage file is in the list', () => {
     const source = fs.readFileSync('src/http/api.ts', 'utf8');
     const listed = [...source.matchAll(/\{ name: '(\w+)', run: /g)].map((m) => m[1]);
-    expect(listed).toEqual(['observe', 'route', 'admit', 'body', 'variables', 'execute', 'conditional', 'respond']);
+    expect(listed).toEqual([
+      'observe',
+      'route',
+      'shed',
+      'admit',
+      'concurrency',
+      'body',
+      'variables',
+      'execute',
+      'release',
+      'conditional',
+      'respond',
+    ]);
     const files = fs
       .readdirSync('src/http/stages')
       .map((f) => f.replace(/\.ts$/, ''))
@@ -137,7 +154,19 @@ describe('the pipeline as api.ts lists it', () => {
   it('measures every stage a request passes, exported per stage in /metrics', async () => {
     await app.call('GET', '/v1/servers', { key: customer.key });
     const metrics = await app.call('GET', '/metrics', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
-    for (const stage of ['observe', 'route', 'admit', 'body', 'variables', 'execute', 'conditional', 'respond'])
+    for (const stage of [
+      'observe',
+      'route',
+      'shed',
+      'admit',
+      'concurrency',
+      'body',
+      'variables',
+      'execute',
+      'release',
+      'conditional',
+      'respond',
+    ])
       expect(metrics.text).toMatch(new RegExp(`http_stage_duration_seconds_count\\{stage="${stage}"\\} [1-9]`));
   });
 });
@@ -212,6 +241,57 @@ describe('admit', () => {
     const probe = await through([routeStage(), admit], 'GET', '/healthz');
     expect(probe.left).toMatchObject({ limited: false });
     expect(probe.left.error).toBeUndefined();
+  });
+});
+
+describe('shed', () => {
+  it('takes a slot of the instance; when all are taken, refuses a read at once with 503 OVERLOADED', async () => {
+    const { maxInFlight } = parts.overload.limits;
+    const taken = await Promise.all(Array.from({ length: maxInFlight }, () => parts.overload.acquire('write')));
+    try {
+      const read = await through([routeStage(), shed], 'GET', '/v1/servers');
+      expect(read.left.error).toMatchObject({ status: 503, headers: { headers: { 'Retry-After': '1' } } });
+      expect(read.left.error?.message).toMatch(/overloaded/);
+      // Health never waits for a slot.
+      expect((await through([routeStage(), shed], 'GET', '/healthz')).left.error).toBeUndefined();
+    } finally {
+      for (const give of taken) give();
+    }
+    const served = await through([routeStage(), shed, release], 'GET', '/v1/servers');
+    expect(served.left.error).toBeUndefined();
+    expect(parts.overload.state().inFlight).toBe(0);
+  });
+});
+
+describe('concurrency', () => {
+  it("refuses a credential's request past its share of slots with 429 TOO_MANY_CONCURRENT_REQUESTS", async () => {
+    const stages = [routeStage(), admit, concurrency];
+    const entered = Array.from({ length: parts.overload.limits.maxInFlightPerCredential }, () =>
+      parts.overload.enterCredential(customer.keyId, 'read'),
+    );
+    try {
+      const refused = await through(stages, 'GET', '/v1/servers', { headers: bearer(customer.key) });
+      expect(refused.left.error).toMatchObject({ status: 429, headers: { headers: { 'Retry-After': '1' } } });
+      expect(refused.left.error?.message).toMatch(/concurrent requests for this credential/);
+    } finally {
+      for (const give of entered) give();
+    }
+    const admitted = await through([...stages, release], 'GET', '/v1/servers', { headers: bearer(customer.key) });
+    expect(admitted.left.error).toBeUndefined();
+  });
+});
+
+describe('release', () => {
+  it('gives back every slot the request held, however it was settled', async () => {
+    const refusedLater = await through([routeStage(), shed, admit, concurrency, release], 'GET', '/v1/servers', {
+      headers: bearer('svc_not_a_key'),
+    });
+    expect(refusedLater.left.error?.status).toBe(401);
+    const ok = await through([routeStage(), shed, admit, concurrency, release], 'GET', '/v1/servers', {
+      headers: bearer(customer.key),
+    });
+    expect(ok.left.timings).toContain('release');
+    expect(parts.overload.state()).toMatchObject({ inFlight: 0, queued: 0 });
   });
 });
 

@@ -3,7 +3,7 @@ import { operatorRefusal } from '../admin.ts';
 import { type Exchange, traitsOf } from './exchange.ts';
 
 /**
- * Stage 3, admit: who is calling, and whether they may. A customer route (REST, GraphQL, MCP, and
+ * Stage 4, admit: who is calling, and whether they may. A customer route (REST, GraphQL, MCP, and
  * a /v1 path no route takes) resolves the Bearer credential and counts the request against its
  * per-credential limit and its account's ceiling (admit.ts; a conditional read is counted once its
  * answer is known, as a 304 is free); the dashboard's copy of a binary stream takes the session

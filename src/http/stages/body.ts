@@ -2,7 +2,7 @@ import { parseJsonBody, readBody } from '../body.ts';
 import { type Exchange, traitsOf } from './exchange.ts';
 
 /**
- * Stage 4, body: a JSON body read within the size limit (413 beyond it, without reading the
+ * Stage 6, body: a JSON body read within the size limit (413 beyond it, without reading the
  * rest) and parsed once (415 for another content type, 400 for malformed JSON), for the routes
  * that take one. A GET or HEAD has none; binary uploads and pages read their own.
  */

@@ -6,6 +6,7 @@ import type { Principal } from '../../modules/auth/service.ts';
 import type { BinaryRoute } from '../../schema/binary-operation.ts';
 import type { Operation } from '../../schema/operation.ts';
 import type { Admission } from '../admit.ts';
+import type { Release } from '../overload.ts';
 import { requestScope, type RequestScope } from '../request-scope.ts';
 import { type Answer, sendError, type Surface } from '../respond.ts';
 
@@ -72,6 +73,8 @@ export interface Exchange {
   sent: boolean;
   /** Microseconds each stage took, in order (exported as `http_stage_duration_seconds`). */
   readonly timings: [stage: string, microseconds: number][];
+  /** The slots the request holds (the instance's, its credential's): given back once it has executed. */
+  readonly releases: Release[];
 }
 
 /** Every stage has this one signature: it reads and sets the exchange, and throws an ApiError to refuse. */
@@ -197,6 +200,7 @@ export function newExchange(app: App, req: IncomingMessage, res: ServerResponse)
     responseHeaders: new Headers(),
     sent: false,
     timings: [],
+    releases: [],
   };
 }
 

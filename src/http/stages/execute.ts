@@ -16,7 +16,7 @@ export interface Executors {
 }
 
 /**
- * Stage 6, execute: the route runs. /v1 operations go through sofa's generated router
+ * Stage 8, execute: the route runs. /v1 operations go through sofa's generated router
  * (sofa-handlers.ts) with the variables already built, GraphQL through yoga.handleRequest with
  * the body already parsed (plugins/parsed-body.ts); both then execute through the same envelop
  * plugins (graphql.ts: limits, input errors and rules, rate-limit classes, idempotency,

@@ -1,0 +1,163 @@
+import { type ELDHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import type { OverloadLimits } from '../config.ts';
+import { ApiError } from '../errors.ts';
+
+/**
+ * Stripe's concurrent-requests limiter and load shedder for one instance. An instance serves at
+ * most `maxInFlight` requests at once; a request that finds every slot taken waits in a short
+ * queue for at most `maxQueueWaitMs`, and one that cannot start in time is refused at once with
+ * 503 + Retry-After (code OVERLOADED) instead of being left to time out. Traffic is shed by its
+ * criticality: reads (lists, documents, pages, the console's polling) are refused as soon as the
+ * instance is saturated and never queue; GraphQL and MCP calls queue in half of the queue; writes
+ * (payments, orders, the operator API, sign-in) have the whole queue. Health and readiness never
+ * pass here. Each credential also has at most `maxInFlightPerCredential` requests in flight
+ * (429, code TOO_MANY_CONCURRENT_REQUESTS), so one client's burst cannot take every slot.
+ */
+export type Criticality = 'write' | 'call' | 'read';
+
+/** Releases a slot; calling it again does nothing. */
+export type Release = () => void;
+
+interface Waiter {
+  criticality: Criticality;
+  grant: (release: Release) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** Why a request was refused: counted by `/metrics` as `http_shed_total{reason}`. */
+export type ShedReason = 'saturated' | 'queue_full' | 'queue_timeout' | 'credential';
+
+const RETRY_AFTER_SECONDS = 1;
+
+export class Overload {
+  private inFlight = 0;
+  private readonly queue: Waiter[] = [];
+  private readonly perCredential = new Map<string, number>();
+  private readonly delay: ELDHistogram;
+  private readonly sampler: NodeJS.Timeout;
+  private delayP99Ms = 0;
+
+  constructor(
+    readonly limits: OverloadLimits,
+    private readonly observe: {
+      shed(reason: ShedReason, criticality: Criticality): void;
+      waited(seconds: number): void;
+      watchLoad?(state: () => { inFlight: number; queued: number; eventLoopDelayMs: number }): void;
+    },
+  ) {
+    this.delay = monitorEventLoopDelay({ resolution: 10 });
+    this.delay.enable();
+    this.sampler = setInterval(() => {
+      this.delayP99Ms = this.delay.percentile(99) / 1e6;
+      this.delay.reset();
+    }, 1000);
+    this.sampler.unref();
+    observe.watchLoad?.(() => this.state());
+  }
+
+  /** What /readyz and /metrics report. */
+  state() {
+    return {
+      inFlight: this.inFlight,
+      queued: this.queue.length,
+      eventLoopDelayMs: Math.round(this.delayP99Ms),
+      saturated: this.saturated(),
+    };
+  }
+
+  /**
+   * Saturated: every slot taken with requests waiting, or the event loop running late while at
+   * least half the slots are taken (a late loop alone is one long task: the embedded database
+   * running a migration, a clock advance; that is not load to shed).
+   */
+  saturated(): boolean {
+    if (this.inFlight >= this.limits.maxInFlight) return this.queue.length > 0 || this.lateLoop();
+    return this.inFlight >= this.limits.maxInFlight / 2 && this.lateLoop();
+  }
+
+  /** A slot for one request, at once or after a short wait; refused (ApiError 503) when none can be had in time. */
+  acquire(criticality: Criticality): Release | Promise<Release> {
+    const shedReads = criticality === 'read' && this.saturated();
+    if (this.inFlight < this.limits.maxInFlight && !shedReads) return this.take();
+    if (criticality === 'read') throw this.refuse('saturated', criticality);
+    const room = criticality === 'write' ? this.limits.maxQueued : Math.floor(this.limits.maxQueued / 2);
+    if (this.queue.length >= room) throw this.refuse('queue_full', criticality);
+    const queuedAt = performance.now();
+    return new Promise<Release>((resolve, reject) => {
+      const waiter: Waiter = {
+        criticality,
+        grant: (release) => {
+          clearTimeout(waiter.timer);
+          this.observe.waited((performance.now() - queuedAt) / 1000);
+          resolve(release);
+        },
+        timer: setTimeout(() => {
+          this.queue.splice(this.queue.indexOf(waiter), 1);
+          this.observe.waited((performance.now() - queuedAt) / 1000);
+          reject(this.refuse('queue_timeout', criticality));
+        }, this.limits.maxQueueWaitMs),
+      };
+      this.queue.push(waiter);
+    });
+  }
+
+  /** One more request of a credential in flight, or a 429 when it already has its share. */
+  enterCredential(credentialId: string, criticality: Criticality): Release {
+    const now = this.perCredential.get(credentialId) ?? 0;
+    if (now >= this.limits.maxInFlightPerCredential) {
+      this.observe.shed('credential', criticality);
+      throw new ApiError(
+        429,
+        `Too many concurrent requests for this credential: at most ${this.limits.maxInFlightPerCredential} at once. Retry after ${RETRY_AFTER_SECONDS} s.`,
+        { code: 'TOO_MANY_CONCURRENT_REQUESTS', headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
+      );
+    }
+    this.perCredential.set(credentialId, now + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.perCredential.get(credentialId) ?? 1) - 1;
+      if (left > 0) this.perCredential.set(credentialId, left);
+      else this.perCredential.delete(credentialId);
+    };
+  }
+
+  close(): void {
+    clearInterval(this.sampler);
+    this.delay.disable();
+    for (const waiter of this.queue.splice(0)) clearTimeout(waiter.timer);
+  }
+
+  private lateLoop(): boolean {
+    return this.delayP99Ms > this.limits.maxEventLoopDelayMs;
+  }
+
+  private take(): Release {
+    this.inFlight++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.inFlight--;
+      this.next();
+    };
+  }
+
+  /** Hands a freed slot to the longest-waiting write, else the longest-waiting call. */
+  private next(): void {
+    if (this.inFlight >= this.limits.maxInFlight || this.queue.length === 0) return;
+    let index = this.queue.findIndex((w) => w.criticality === 'write');
+    if (index < 0) index = 0;
+    const [waiter] = this.queue.splice(index, 1);
+    waiter.grant(this.take());
+  }
+
+  private refuse(reason: ShedReason, criticality: Criticality): ApiError {
+    this.observe.shed(reason, criticality);
+    return new ApiError(503, `The service is overloaded; retry after ${RETRY_AFTER_SECONDS} s.`, {
+      code: 'OVERLOADED',
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    });
+  }
+}

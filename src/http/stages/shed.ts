@@ -1,0 +1,34 @@
+import type { Criticality } from '../overload.ts';
+import type { Exchange } from './exchange.ts';
+
+/**
+ * Stage 3, shed: a slot of the instance before any work (src/http/overload.ts). What cannot
+ * start in time is refused at once with 503 + Retry-After, reads first. Health, readiness and
+ * metrics never wait here.
+ */
+export async function shed(x: Exchange): Promise<void> {
+  const criticality = criticalityOf(x);
+  if (!criticality) return;
+  x.releases.push(await x.app.overload.acquire(criticality));
+}
+
+/** How much a request matters when the instance is full: reads are shed first, writes last. */
+export function criticalityOf(x: Exchange): Criticality | undefined {
+  const route = x.route;
+  const reading = x.method === 'GET' || x.method === 'HEAD';
+  switch (route?.kind) {
+    case 'ops':
+      return undefined;
+    case 'admin':
+      return 'write';
+    case 'graphql':
+    case 'mcp':
+      return reading ? 'read' : 'call';
+    case 'document':
+    case 'unrouted':
+      return 'read';
+    default:
+      // Operations, binary streams and pages: a read is a read; anything else changes something.
+      return reading ? 'read' : 'write';
+  }
+}

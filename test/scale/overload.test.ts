@@ -1,0 +1,198 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client as WsClient, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { ADMIN_TOKEN, type Customer, startTestApp, type TestApp } from '../helpers/app.ts';
+
+/**
+ * The overload limiters as a client meets them (src/http/overload.ts; REFERENCE: Overload), on an
+ * instance with tiny limits: requests whose bodies are still arriving hold the slots (the slot is
+ * taken before the body is read), so the test decides exactly when the instance is full.
+ */
+const LIMITS = {
+  maxInFlight: 2,
+  maxQueued: 2,
+  maxQueueWaitMs: 300,
+  maxInFlightPerCredential: 3,
+  maxEventLoopDelayMs: 10_000,
+};
+let app: TestApp;
+let c: Customer;
+let other: Customer;
+
+/** A POST /v1/tickets whose body is half sent: it holds a slot until `finish` sends the rest. */
+async function slowPost(key: string): Promise<{ finish(): Promise<number> }> {
+  const body = JSON.stringify({ subject: 'Slow', message: 'A body that takes its time' });
+  const url = new URL(`${app.url}/v1/tickets`);
+  const req = http.request({
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname,
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': body.length },
+  });
+  const status = new Promise<number>((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+  });
+  req.write(body.slice(0, 10));
+  req.flushHeaders();
+  // The app has taken the slot once its pipeline has seen the headers.
+  await waitFor(() => app.running.app.overload.state().inFlight > 0);
+  return {
+    finish() {
+      req.end(body.slice(10));
+      return status;
+    },
+  };
+}
+
+async function waitFor(ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(ok()).toBe(true);
+}
+
+async function fill(keys: string[]) {
+  const held = [];
+  for (const key of keys) {
+    const before = app.running.app.overload.state().inFlight;
+    held.push(await slowPost(key));
+    await waitFor(() => app.running.app.overload.state().inFlight === before + 1);
+  }
+  return held;
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ requestsPerMinute: 1e9, overload: LIMITS });
+  c = await app.customer();
+  other = await app.customer();
+}, 120_000);
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe('the concurrent-requests limiter and load shedder', () => {
+  it('a full instance refuses a read at once with 503 OVERLOADED and Retry-After; health still answers', async () => {
+    const held = await fill([c.key, other.key]);
+    try {
+      const started = performance.now();
+      const read = await app.call('GET', '/v1/servers', { key: c.key });
+      expect(performance.now() - started).toBeLessThan(LIMITS.maxQueueWaitMs);
+      expect(read.status).toBe(503);
+      expect(read.headers.get('retry-after')).toBe('1');
+      expect(read.body).toEqual({
+        statusCode: 503,
+        message: 'The service is overloaded; retry after 1 s.',
+        error: 'Service Unavailable',
+        code: 'OVERLOADED',
+      });
+      expect((await app.call('GET', '/healthz')).status).toBe(200);
+      // Pages and documents are reads too.
+      expect((await app.call('GET', '/v1/openapi.json')).status).toBe(503);
+    } finally {
+      for (const h of held) expect(await h.finish()).toBe(200);
+    }
+    expect((await app.call('GET', '/v1/servers', { key: c.key })).status).toBe(200);
+  });
+
+  it('a write waits in the queue for a freed slot, and is served', async () => {
+    const held = await fill([c.key, other.key]);
+    const waiting = app.call('POST', '/v1/tickets', { key: other.key, body: { subject: 'Queued', message: 'Waits' } });
+    await waitFor(() => app.running.app.overload.state().queued === 1);
+    // Saturated: readiness says so, for a balancer to send new work elsewhere.
+    const ready = await app.call('GET', '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: 'saturated', load: { inFlight: 2, queued: 1, saturated: true } });
+    expect(await held[0].finish()).toBe(200);
+    expect((await waiting).status).toBe(200);
+    expect(await held[1].finish()).toBe(200);
+    expect((await app.call('GET', '/readyz')).status).toBe(200);
+  });
+
+  it('a write that cannot start within the queue budget is refused with 503, and the queue has a bound', async () => {
+    const held = await fill([c.key, other.key]);
+    try {
+      const queued = [1, 2].map((n) =>
+        app.call('POST', '/v1/tickets', { key: other.key, body: { subject: `Q${n}`, message: 'Waits' } }),
+      );
+      await waitFor(() => app.running.app.overload.state().queued === 2);
+      const beyond = await app.call('POST', '/v1/tickets', { key: other.key, body: { subject: 'Q3', message: 'x' } });
+      expect(beyond.status).toBe(503);
+      expect(beyond.body.code).toBe('OVERLOADED');
+      for (const late of await Promise.all(queued)) {
+        expect(late.status).toBe(503);
+        expect(late.headers.get('retry-after')).toBe('1');
+      }
+    } finally {
+      for (const h of held) await h.finish();
+    }
+    const tickets = await app.call('GET', '/v1/tickets', { key: other.key });
+    expect(tickets.body.data.map((t: { subject: string }) => t.subject)).not.toContain('Q3');
+  });
+
+  it('MCP calls obey the same limits: 503 OVERLOADED once the queue budget is spent', async () => {
+    const held = await fill([c.key, other.key]);
+    try {
+      const mcp = await app.call('POST', '/mcp', {
+        key: c.key,
+        headers: { Accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'servers_list', arguments: {} } },
+      });
+      expect(mcp.status).toBe(503);
+      expect(mcp.body.code).toBe('OVERLOADED');
+    } finally {
+      for (const h of held) await h.finish();
+    }
+  });
+
+  it('graphql-ws operations are refused in protocol with the same code', async () => {
+    const client: WsClient = createClient({
+      url: `${app.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${c.key}` },
+      retryAttempts: 0,
+    });
+    const held = await fill([c.key, other.key]);
+    try {
+      const errors = await new Promise<unknown>((resolve) => {
+        client.subscribe(
+          { query: '{ servers(first: 1) { nodes { id } } }' },
+          { next: () => undefined, error: resolve, complete: () => resolve(undefined) },
+        );
+      });
+      expect(JSON.stringify(errors)).toContain('OVERLOADED');
+    } finally {
+      for (const h of held) await h.finish();
+      await client.dispose();
+    }
+  });
+
+  it('one credential has at most its share in flight: 429 TOO_MANY_CONCURRENT_REQUESTS; others are served', async () => {
+    await app.stop();
+    app = await startTestApp({ requestsPerMinute: 1e9, overload: { ...LIMITS, maxInFlight: 10 } });
+    c = await app.customer();
+    other = await app.customer();
+    const held = await fill([c.key, c.key, c.key]);
+    try {
+      const fourth = await app.call('GET', '/v1/servers', { key: c.key });
+      expect(fourth.status).toBe(429);
+      expect(fourth.headers.get('retry-after')).toBe('1');
+      expect(fourth.body.code).toBe('TOO_MANY_CONCURRENT_REQUESTS');
+      expect((await app.call('GET', '/v1/servers', { key: other.key })).status).toBe(200);
+    } finally {
+      for (const h of held) expect(await h.finish()).toBe(200);
+    }
+    expect((await app.call('GET', '/v1/servers', { key: c.key })).status).toBe(200);
+  });
+
+  it('/metrics counts what was shed, by reason, and the queue wait', async () => {
+    const metrics = await app.call('GET', '/metrics', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(metrics.text).toMatch(/http_shed_total\{reason="credential",criticality="read"\} 1/);
+    expect(metrics.text).toMatch(/http_queue_wait_seconds_count/);
+    expect(metrics.text).toMatch(/http_requests_in_flight 0/);
+  });
+});
