@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { coldStartAndMemory } from './cold-start.ts';
 import { subscribers, webhookPipeline } from './event-delivery.ts';
+import { overload } from './overload.ts';
 import { readPath } from './read-path.ts';
 import { FULL, nestedQuery, restAndGraphql, TINY, type Figure } from './scenarios.ts';
 
@@ -18,6 +19,7 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['5', () => subscribers(sizes)],
   ['6', () => coldStartAndMemory(sizes)],
   ['8', async () => (await readPath(sizes)).figures],
+  ['9', () => overload(sizes)],
 ];
 for (const [id, run] of scenarios) {
   if (only && only !== id && !(only === '2' && id === '1') && !(only === '7' && id === '1')) continue;

@@ -21,6 +21,10 @@ export interface Sizes {
   subscriberEvents: number;
   /** Scenario 6. */
   rssServers: number;
+  /** Scenario 9: the flood's connections, each run's seconds, the credentials taken in turn. */
+  overloadConnections: number;
+  overloadSeconds: number;
+  overloadKeys: number;
 }
 
 export const FULL: Sizes = {
@@ -34,6 +38,9 @@ export const FULL: Sizes = {
   subscribers: 500,
   subscriberEvents: 50,
   rssServers: 10_000,
+  overloadConnections: 1000,
+  overloadSeconds: 15,
+  overloadKeys: 200,
 };
 export const TINY: Sizes = {
   seconds: 1,
@@ -46,6 +53,9 @@ export const TINY: Sizes = {
   subscribers: 5,
   subscriberEvents: 3,
   rssServers: 200,
+  overloadConnections: 50,
+  overloadSeconds: 1,
+  overloadKeys: 5,
 };
 
 export interface Figure {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { coldStartAndMemory } from '../../bench/cold-start.ts';
 import { subscribers, webhookPipeline } from '../../bench/event-delivery.ts';
+import { overload } from '../../bench/overload.ts';
 import { readPath } from '../../bench/read-path.ts';
 import { nestedQuery, restAndGraphql, TINY } from '../../bench/scenarios.ts';
 
@@ -90,5 +91,11 @@ describe.skipIf(repeatsTheEmbeddedRun)('benchmark scenarios at tiny size', () =>
     const figures = await coldStartAndMemory(TINY);
     expect(Number.isFinite(figures[0].value)).toBe(true);
     expect(figures[1].value).toBeGreaterThan(0);
+  });
+
+  it('9: the flood and the 10-connection runs are driven and every figure is produced', async () => {
+    const figures = await overload(TINY);
+    expect(figures).toHaveLength(5);
+    for (const f of figures) expect(Number.isFinite(f.value), f.metric).toBe(true);
   });
 });
