@@ -16,7 +16,8 @@ import {
 } from '../modules/oauth/service.ts';
 import { handleAuthorize } from './authorize.ts';
 import { parseJsonBody, readBody } from './body.ts';
-import { clientAddress, consumeLimit } from './forms.ts';
+import { clientAddress } from './client-address.ts';
+import { consumeLimit } from './forms.ts';
 import { handleDeviceForm } from './device-page.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
@@ -108,7 +109,7 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
       path: OAUTH_PATHS.deviceAuthorization,
       handle: form(async (f, { req, res, base, now, documents }) => {
         // Each call stores a device code: counted per client address, like registrations.
-        await consumeLimit(app, res, 'deviceAuthorization', clientAddress(req));
+        await consumeLimit(app, res, 'deviceAuthorization', clientAddress(app.config, req));
         return startDeviceAuthorization(
           app.prisma,
           { clientId: one(f, 'client_id'), scope: one(f, 'scope'), documents },
@@ -202,7 +203,7 @@ async function register(app: App, req: IncomingMessage, res: ServerResponse, now
   try {
     const metadata = validateClientMetadata(parseJsonBody(req, await readBody(req, REGISTRATION_LIMIT_BYTES)));
     // Registrations are what is counted: a refused request stores nothing.
-    await consumeLimit(app, res, 'clientRegistration', clientAddress(req));
+    await consumeLimit(app, res, 'clientRegistration', clientAddress(app.config, req));
     return sendJson(res, 201, await registerDynamicClient(app.prisma, metadata, now), NO_STORE);
   } catch (err) {
     if (err instanceof OAuthError)

@@ -9,16 +9,8 @@ import {
   SESSION_COOKIE,
   SESSION_TTL_SECONDS,
 } from '../modules/dashboard/sessions.ts';
-import {
-  appendCookie,
-  clientAddress,
-  consumeLimit,
-  cookie,
-  formCsrfValid,
-  loginCsrfToken,
-  readForm,
-  safeNext,
-} from './forms.ts';
+import { clientAddress } from './client-address.ts';
+import { appendCookie, consumeLimit, cookie, formCsrfValid, loginCsrfToken, readForm, safeNext } from './forms.ts';
 import { escapeHtml, hidden, htmlPage, messagePage, securityHeaders, sendHtml } from './html.ts';
 
 const SIGN_IN_FAILED = 'Wrong e-mail or password.';
@@ -34,7 +26,7 @@ export async function countPasswordAttempt(
   res: ServerResponse,
   email: string,
 ): Promise<void> {
-  const address = clientAddress(req);
+  const address = clientAddress(app.config, req);
   await consumeLimit(app, res, 'signInAddress', address);
   await consumeLimit(app, res, 'signInEmail', `${address} ${email}`);
 }
