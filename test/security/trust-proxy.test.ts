@@ -107,7 +107,7 @@ describe('TRUST_PROXY=127.0.0.1: the client is the right-most hop that is not th
     expect((await signInAttempt(app, victim.email, victim.password, '[::ffff:203.0.113.5]:4711')).status).toBe(429);
   });
 
-  it('the anonymous budget and the inbound hook budget are per forwarded client', async () => {
+  it('the anonymous, inbound hook and browser-SSH terminal budgets are per forwarded client', async () => {
     const a = await anonymousRemaining(app, '192.0.2.10');
     expect(await anonymousRemaining(app, '192.0.2.11')).toBe(a);
     expect(await anonymousRemaining(app, '192.0.2.10')).toBe(a - 1);
@@ -123,6 +123,17 @@ describe('TRUST_PROXY=127.0.0.1: the client is the right-most hop that is not th
     const h = await hook('192.0.2.20');
     expect(await hook('192.0.2.21')).toBe(h);
     expect(await hook('192.0.2.20')).toBe(h - 1);
+    const terminal = async (forwardedFor: string) => {
+      const res = await fetch(`${app.url}/ssh-terminal/sts_none/hello`, {
+        method: 'POST',
+        headers: { 'X-Forwarded-For': forwardedFor, 'X-Terminal-Token': 'none' },
+      });
+      await res.text();
+      return Number(res.headers.get('x-ratelimit-remaining'));
+    };
+    const t = await terminal('192.0.2.30');
+    expect(await terminal('192.0.2.31')).toBe(t);
+    expect(await terminal('192.0.2.30')).toBe(t - 1);
   });
 
   it('without X-Forwarded-For the proxy itself is the client', async () => {
