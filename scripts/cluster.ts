@@ -2,6 +2,7 @@
 // on the shared DATABASE_URL (and REDIS_URL), behind a round-robin balancer on PORT.
 // For local trials of the production mode; see README "Production".
 import { spawn, type ChildProcess } from 'node:child_process';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startBalancer } from '../src/cluster/balancer.ts';
 
@@ -29,6 +30,10 @@ for (let i = 1; i <= count; i++) {
       PORT: String(basePort + i),
       HOST: host,
       PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://${host}:${basePort}`,
+      // The balancer is their peer and appends the client to X-Forwarded-For: believe it there.
+      TRUST_PROXY: [process.env.TRUST_PROXY, 'loopback', isIP(host) && !/^(0\.0\.0\.0|::)$/.test(host) ? host : '']
+        .filter(Boolean)
+        .join(','),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { baseUrlFromEnv, cannotReach } from '../bin/reach.js';
 import { startApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 
 const USAGE = `Usage:
   svc serve                         run the API server (PORT, HOST, DATA_DIR, DATABASE_URL, REDIS_URL, ...)
@@ -20,7 +20,14 @@ const USAGE = `Usage:
 SERVICE_BASE_URL names the server for every command (SVC_URL still works, deprecated).`;
 
 async function serve(): Promise<void> {
-  const running = await startApp(loadConfig());
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    // A bad environment variable: one line that names it, no stack.
+    fail(`svc: ${(err as Error).message}`);
+  }
+  const running = await startApp(config);
   const shutdown = (signal: string) => {
     running.app.log.info({ signal }, 'shutting down');
     running.stop().then(

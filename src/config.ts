@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TrustedProxies } from './trusted-proxies.ts';
 
 /**
  * The account-wide rate ceiling, as a multiple of the per-credential limit: every credential of
@@ -14,6 +15,11 @@ export interface Config {
   databaseUrl?: string;
   redisUrl?: string;
   publicBaseUrl: string;
+  /**
+   * TRUST_PROXY: the proxies (addresses, CIDR blocks, `loopback`) whose X-Forwarded-For is
+   * believed when they are the peer; unset, the client address is the peer's (src/http/client-address.ts).
+   */
+  trustProxy?: TrustedProxies;
   adminToken?: string;
   logLevel: string;
   webhookAllowPrivate: boolean;
@@ -90,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
+    trustProxy: env.TRUST_PROXY ? TrustedProxies.parse(env.TRUST_PROXY) : undefined,
     adminToken: env.ADMIN_TOKEN || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',

@@ -4,7 +4,8 @@ import net from 'node:net';
 /**
  * A small round-robin load balancer for local trials of several instances (`npm run
  * cluster`): HTTP requests and WebSocket upgrades (graphql-ws) go to the next target in
- * turn; a target that refuses the connection is skipped for that request.
+ * turn; a target that refuses the connection is skipped for that request. Both append the
+ * client's address to X-Forwarded-For (the instances trust it with TRUST_PROXY=loopback).
  */
 export function startBalancer(opts: {
   port: number;
@@ -23,7 +24,7 @@ export function startBalancer(opts: {
           port: target.port,
           method: req.method,
           path: req.url,
-          headers: { ...req.headers, 'x-forwarded-for': req.socket.remoteAddress ?? '' },
+          headers: { ...req.headers, 'x-forwarded-for': forwardedFor(req) },
         },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
@@ -47,7 +48,7 @@ export function startBalancer(opts: {
   server.on('upgrade', (req, socket, head) => {
     const target = pick();
     const upstream = net.connect(target.port, target.host, () => {
-      const headers = Object.entries(req.headers).flatMap(([k, v]) =>
+      const headers = Object.entries({ ...req.headers, 'x-forwarded-for': forwardedFor(req) }).flatMap(([k, v]) =>
         Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${v}`],
       );
       upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`);
@@ -62,4 +63,11 @@ export function startBalancer(opts: {
     server.once('error', reject);
     server.listen(opts.port, opts.host ?? '127.0.0.1', () => resolve(server));
   });
+}
+
+/** X-Forwarded-For with the client's address appended: what the client sent stays to its left. */
+function forwardedFor(req: http.IncomingMessage): string {
+  const sent = req.headers['x-forwarded-for'];
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  return sent ? `${sent}, ${peer}` : peer;
 }

@@ -3,6 +3,7 @@ import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf } from '../errors.ts';
 import { authenticate, type Principal } from '../modules/auth/service.ts';
 import { resourceUrl } from '../modules/oauth/resources.ts';
+import { clientAddress } from './client-address.ts';
 import { rateLimitHeaders, type RateLimitResult } from './rate-limit.ts';
 import { sessionPrincipalForBinary, sessionPrincipalForHttp } from './session-auth.ts';
 
@@ -61,7 +62,7 @@ export async function admit(
     refusal = apiErrorOf(err);
     if (!refusal) throw err;
   }
-  const key = principal?.credentialId ?? `ip:${req.socket.remoteAddress}`;
+  const key = principal?.credentialId ?? `ip:${clientAddress(app.config, req)}`;
   const accountId = principal?.accountId;
   if (opts.conditional && principal && !refusal) {
     const standing = await app.limits.peekRequest(key, accountId);

@@ -9,6 +9,7 @@ import {
   validateAuthorizationRequest,
   type AuthorizationRequest,
 } from '../modules/oauth/authorize.ts';
+import type { DocumentPolicy } from '../modules/oauth/clients.ts';
 import { formCsrfValid, readForm } from './forms.ts';
 import {
   clientLine,
@@ -69,7 +70,12 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
  * first); POST is the consent form's answer. An unknown client or an unregistered redirect
  * URI gets an error page here; every other error goes back to the client's redirect URI.
  */
-export async function handleAuthorize(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleAuthorize(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  documents: DocumentPolicy,
+): Promise<void> {
   const base = app.config.publicBaseUrl;
   const headers = securityHeaders(app);
   const redirect = (location: string) => {
@@ -90,7 +96,7 @@ export async function handleAuthorize(app: App, req: IncomingMessage, res: Serve
     request = await validateAuthorizationRequest(app.prisma, params, {
       baseUrl: base,
       now,
-      documents: { allowPrivate: app.config.webhookAllowPrivate, timeoutMs: app.config.webhookTimeoutMs },
+      documents,
     });
   } catch (err) {
     if (err instanceof AuthorizationPageError)
@@ -111,6 +117,10 @@ export async function handleAuthorize(app: App, req: IncomingMessage, res: Serve
         headers,
       );
     }
+    // The limits on fetching the client's metadata document (src/http/metadata-fetches.ts).
+    const busy = apiErrorOf(err);
+    if (busy && (busy.status === 429 || busy.status === 503))
+      return sendHtml(res, busy.status, messagePage('Too many requests', busy.message), headers);
     throw err;
   }
   const found = await sessionOf(app, req);

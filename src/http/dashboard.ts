@@ -18,7 +18,8 @@ import { decideDevice, findPendingDevice, listGrants, revokeGrant } from '../mod
 import { consumeSsoToken } from '../modules/servers/sso.ts';
 import { parseJsonBody, readBody } from './body.ts';
 import { deviceCodeForm, UNKNOWN_CODE } from './device-page.ts';
-import { clientAddress, consumeLimit, cookie, loginCsrfToken, safeNext } from './forms.ts';
+import { clientAddress } from './client-address.ts';
+import { consumeLimit, cookie, loginCsrfToken, safeNext } from './forms.ts';
 import { DASHBOARD_DIST, dashboardIndex, messagePage, securityHeaders, sendHtml } from './html.ts';
 import { handleSignInForm, signInForm, signInWithPassword } from './sign-in.ts';
 import { requestScope } from './request-scope.ts';
@@ -70,7 +71,7 @@ async function accountSummary(app: App, accountId: string) {
 }
 
 async function userCodeAttempt(ctx: RouteContext): Promise<string> {
-  await consumeLimit(ctx.app, ctx.res, 'userCodeAddress', clientAddress(ctx.req));
+  await consumeLimit(ctx.app, ctx.res, 'userCodeAddress', clientAddress(ctx.app.config, ctx.req));
   await consumeLimit(ctx.app, ctx.res, 'userCodeAccount', ctx.accountId);
   const code = ctx.body.userCode;
   if (typeof code !== 'string' || code.length > 32) throw badRequest('userCode is required.', 'userCode');

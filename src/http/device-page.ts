@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { apiErrorOf } from '../errors.ts';
 import { decideDevice, findPendingDevice } from '../modules/oauth/service.ts';
-import { clientAddress, consumeLimit, formCsrfValid, readForm } from './forms.ts';
+import { clientAddress } from './client-address.ts';
+import { consumeLimit, formCsrfValid, readForm } from './forms.ts';
 import {
   clientLine,
   escapeHtml,
@@ -74,7 +75,7 @@ export async function handleDeviceForm(app: App, req: IncomingMessage, res: Serv
       );
     }
     const code = form.get('user_code') ?? '';
-    await consumeLimit(app, res, 'userCodeAddress', clientAddress(req));
+    await consumeLimit(app, res, 'userCodeAddress', clientAddress(app.config, req));
     await consumeLimit(app, res, 'userCodeAccount', found.session.accountId);
     const action = form.get('action');
     const now = app.clock.now();

@@ -33,10 +33,6 @@ export function appendCookie(res: ServerResponse, value: string): void {
   res.setHeader('Set-Cookie', [...(Array.isArray(current) ? current : current ? [String(current)] : []), value]);
 }
 
-export function clientAddress(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? 'unknown';
-}
-
 /** Counts one attempt against a rate-limit class; 429 (with the limit headers) when over. */
 export async function consumeLimit(app: App, res: ServerResponse, bucket: RateLimitClass, key: string): Promise<void> {
   const r = await app.limits.consume(bucket, key);

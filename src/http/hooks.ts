@@ -4,6 +4,7 @@ import { ApiError, apiErrorOf } from '../errors.ts';
 import { receivePushHook } from '../modules/hosting/push-hook.ts';
 import { headerOf } from './admit.ts';
 import { readBody } from './body.ts';
+import { clientAddress } from './client-address.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
@@ -15,7 +16,7 @@ const HOOKS = new Router([{ method: 'POST', path: '/hooks/git/:hostingId' }]);
 export function createHooksHandler(app: App) {
   return async function handleHooks(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     requestScope.getStore()!.operation = 'hooks git';
-    const limit = await app.limits.consume('default', `hook:${req.socket.remoteAddress}`);
+    const limit = await app.limits.consume('default', `hook:${clientAddress(app.config, req)}`);
     const headers = rateLimitHeaders(limit);
     try {
       const match = HOOKS.match(req.method ?? 'GET', path);

@@ -4,7 +4,7 @@ import { ApiError, apiErrorOf } from '../errors.ts';
 import { ALL_SCOPES } from '../scopes.ts';
 import { exchangeAuthorizationCode } from '../modules/oauth/authorize.ts';
 import { validateClientMetadata } from '../modules/oauth/client-metadata.ts';
-import { registerDynamicClient } from '../modules/oauth/clients.ts';
+import { type DocumentPolicy, registerDynamicClient } from '../modules/oauth/clients.ts';
 import { RESOURCE_PATHS, resourceUrl } from '../modules/oauth/resources.ts';
 import {
   DEVICE_CODE_GRANT_TYPE,
@@ -16,7 +16,9 @@ import {
 } from '../modules/oauth/service.ts';
 import { handleAuthorize } from './authorize.ts';
 import { parseJsonBody, readBody } from './body.ts';
-import { clientAddress, consumeLimit } from './forms.ts';
+import { clientAddress } from './client-address.ts';
+import { consumeLimit } from './forms.ts';
+import { createMetadataDocumentPolicy } from './metadata-fetches.ts';
 import { handleDeviceForm } from './device-page.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
@@ -82,7 +84,8 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
  * device page (GET /oauth/device) is the dashboard's, handed to `devicePage`.
  */
 export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, res: ServerResponse) => Promise<void>) {
-  type Ctx = { req: IncomingMessage; res: ServerResponse; now: Date; base: string; documents: Documents };
+  type Ctx = { req: IncomingMessage; res: ServerResponse; now: Date; base: string; documents: DocumentPolicy };
+  const documentPolicy = createMetadataDocumentPolicy(app);
   const form = (endpoint: (form: URLSearchParams, ctx: Ctx) => Promise<unknown>) => (ctx: Ctx) =>
     answerForm(ctx.req, ctx.res, app.config.bodyLimitBytes, (f) => endpoint(f, ctx));
   const document =
@@ -100,15 +103,23 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
     },
     { method: 'GET', path: OAUTH_PATHS.devicePage, handle: ({ req, res }) => devicePage(req, res) },
     { method: 'POST', path: OAUTH_PATHS.devicePage, handle: ({ req, res }) => handleDeviceForm(app, req, res) },
-    { method: 'GET', path: OAUTH_PATHS.authorization, handle: ({ req, res }) => handleAuthorize(app, req, res) },
-    { method: 'POST', path: OAUTH_PATHS.authorization, handle: ({ req, res }) => handleAuthorize(app, req, res) },
+    {
+      method: 'GET',
+      path: OAUTH_PATHS.authorization,
+      handle: ({ req, res, documents }) => handleAuthorize(app, req, res, documents),
+    },
+    {
+      method: 'POST',
+      path: OAUTH_PATHS.authorization,
+      handle: ({ req, res, documents }) => handleAuthorize(app, req, res, documents),
+    },
     { method: 'POST', path: OAUTH_PATHS.registration, handle: ({ req, res, now }) => register(app, req, res, now) },
     {
       method: 'POST',
       path: OAUTH_PATHS.deviceAuthorization,
       handle: form(async (f, { req, res, base, now, documents }) => {
         // Each call stores a device code: counted per client address, like registrations.
-        await consumeLimit(app, res, 'deviceAuthorization', clientAddress(req));
+        await consumeLimit(app, res, 'deviceAuthorization', clientAddress(app.config, req));
         return startDeviceAuthorization(
           app.prisma,
           { clientId: one(f, 'client_id'), scope: one(f, 'scope'), documents },
@@ -142,7 +153,7 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
     const method = req.method ?? 'GET';
     const base = app.config.publicBaseUrl;
     const now = app.clock.now();
-    const documents = { allowPrivate: app.config.webhookAllowPrivate, timeoutMs: app.config.webhookTimeoutMs };
+    const documents = documentPolicy(req, res);
     const match = router.match(method === 'HEAD' ? 'GET' : method, path);
     if (match.kind !== 'found') return sendError(res, 'rest', noRoute(match, method, path));
     scope.operation = `oauth ${match.route.path}`;
@@ -152,10 +163,14 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
 
 const PUBLIC_DOCUMENT = { 'Cache-Control': 'public, max-age=300' };
 
-type Documents = { allowPrivate: boolean; timeoutMs: number };
-
 /** POST /oauth/token: the authorization code, device code and refresh token grants. */
-async function token(app: App, form: URLSearchParams, documents: Documents, base: string, now: Date): Promise<unknown> {
+async function token(
+  app: App,
+  form: URLSearchParams,
+  documents: DocumentPolicy,
+  base: string,
+  now: Date,
+): Promise<unknown> {
   const grantType = one(form, 'grant_type');
   const clientId = one(form, 'client_id');
   if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required.');
@@ -202,7 +217,7 @@ async function register(app: App, req: IncomingMessage, res: ServerResponse, now
   try {
     const metadata = validateClientMetadata(parseJsonBody(req, await readBody(req, REGISTRATION_LIMIT_BYTES)));
     // Registrations are what is counted: a refused request stores nothing.
-    await consumeLimit(app, res, 'clientRegistration', clientAddress(req));
+    await consumeLimit(app, res, 'clientRegistration', clientAddress(app.config, req));
     return sendJson(res, 201, await registerDynamicClient(app.prisma, metadata, now), NO_STORE);
   } catch (err) {
     if (err instanceof OAuthError)
@@ -239,6 +254,8 @@ async function answerForm(
     // consumeLimit has set Retry-After and the limit headers; the body is RFC 6749's shape, as for registrations.
     if (err instanceof ApiError && err.status === 429)
       return sendJson(res, 429, { error: 'too_many_requests', error_description: err.message }, NO_STORE);
+    if (err instanceof ApiError && err.status === 503)
+      return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: err.message }, NO_STORE);
     throw err;
   }
 }

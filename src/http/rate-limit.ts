@@ -93,6 +93,16 @@ export class RateLimits {
     return toResult(res, limiter.points, res.remainingPoints > 0);
   }
 
+  /** Gives back points a consume took, for an attempt that turned out not to count (a right password). */
+  async refund(bucket: Bucket, key: string, points = 1): Promise<void> {
+    await this.limiter(bucket).reward(key, points);
+  }
+
+  /** Forgets the key's count in this bucket (a right password clears that e-mail's failures). */
+  async forget(bucket: Bucket, key: string): Promise<void> {
+    await this.limiter(bucket).delete(key);
+  }
+
   /**
    * One request of a credential (`key`) of `accountId`: a point from the credential's bucket, then
    * one from the account's. Each consume is atomic, so both counts stay exact across instances

@@ -18,24 +18,33 @@ export async function sessionOf(app: App, req: IncomingMessage): Promise<{ secre
   return session ? { secret, session } : null;
 }
 
+/** Host names of this machine's loopback interface, as URL.hostname writes them. */
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /**
  * True when the request's Origin (or, without one, its Referer) is this service: the
- * PUBLIC_BASE_URL's origin, or the origin the request itself was addressed to. Browsers always
- * send Origin on WebSocket upgrades and cross-site POSTs, so a foreign page fails here.
+ * PUBLIC_BASE_URL's origin. The Host header never counts (the client writes it). In development
+ * — PUBLIC_BASE_URL itself on a loopback host — a loopback origin (localhost, 127.0.0.1, [::1])
+ * with the same scheme and PUBLIC_BASE_URL's port, or the port the request arrived on, is ours
+ * too. Browsers always send Origin on WebSocket upgrades and cross-site POSTs, so a foreign page
+ * fails here.
  */
 export function sameOrigin(app: App, req: IncomingMessage): boolean {
   let origin = req.headers.origin;
-  if (!origin && typeof req.headers.referer === 'string') {
-    try {
-      origin = new URL(req.headers.referer).origin;
-    } catch {
-      return false;
-    }
-  }
+  if (!origin && typeof req.headers.referer === 'string') origin = req.headers.referer;
   if (!origin) return false;
-  const own = new URL(app.config.publicBaseUrl).origin;
-  const scheme = own.startsWith('https:') ? 'https' : 'http';
-  return origin === own || (typeof req.headers.host === 'string' && origin === `${scheme}://${req.headers.host}`);
+  let given: URL;
+  try {
+    given = new URL(origin);
+  } catch {
+    return false;
+  }
+  const own = new URL(app.config.publicBaseUrl);
+  if (given.origin === own.origin) return true;
+  if (!LOOPBACK_HOSTNAMES.has(own.hostname) || !LOOPBACK_HOSTNAMES.has(given.hostname)) return false;
+  const port = given.port || (given.protocol === 'https:' ? '443' : '80');
+  const ownPort = own.port || (own.protocol === 'https:' ? '443' : '80');
+  return given.protocol === own.protocol && (port === ownPort || port === String(req.socket.localPort));
 }
 
 /** A password sign-in may use every scope; a session opened from a credential (SSO link) only that credential's. */

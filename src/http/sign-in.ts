@@ -9,39 +9,42 @@ import {
   SESSION_COOKIE,
   SESSION_TTL_SECONDS,
 } from '../modules/dashboard/sessions.ts';
-import {
-  appendCookie,
-  clientAddress,
-  consumeLimit,
-  cookie,
-  formCsrfValid,
-  loginCsrfToken,
-  readForm,
-  safeNext,
-} from './forms.ts';
+import { clientAddress } from './client-address.ts';
+import { appendCookie, consumeLimit, cookie, formCsrfValid, loginCsrfToken, readForm, safeNext } from './forms.ts';
 import { escapeHtml, hidden, htmlPage, messagePage, securityHeaders, sendHtml } from './html.ts';
 
 const SIGN_IN_FAILED = 'Wrong e-mail or password.';
 
 /**
- * Counts one password attempt (sign-in or sudo): per client address, and per e-mail from that
- * address. The e-mail's lockout is keyed by the address too, so guesses from elsewhere never
- * lock the owner out of their own sign-in; the per-address limit bounds any one guesser.
+ * One password attempt (sign-in or sudo): `check` runs within the limits per client address,
+ * and per e-mail from that address. The e-mail's lockout is keyed by the address too, so guesses
+ * from elsewhere never lock the owner out of their own sign-in; the per-address limit bounds any
+ * one guesser. Only failures add up: the attempt takes its points before the password is checked
+ * (so parallel guesses are counted too), and a right password gives the address's point back and
+ * clears that (address, e-mail)'s count. Throws 429 when either limit is spent.
  */
-export async function countPasswordAttempt(
+export async function passwordAttempt<T>(
   app: App,
   req: IncomingMessage,
   res: ServerResponse,
   email: string,
-): Promise<void> {
-  const address = clientAddress(req);
+  check: () => Promise<T | null>,
+): Promise<T | null> {
+  const address = clientAddress(app.config, req);
+  const emailKey = `${address} ${email}`;
   await consumeLimit(app, res, 'signInAddress', address);
-  await consumeLimit(app, res, 'signInEmail', `${address} ${email}`);
+  await consumeLimit(app, res, 'signInEmail', emailKey);
+  const found = await check();
+  if (found) {
+    await app.limits.refund('signInAddress', address);
+    await app.limits.forget('signInEmail', emailKey);
+  }
+  return found;
 }
 
 /**
  * Signs in with e-mail and password (the JSON API and the HTML form both): attempt limits
- * (countPasswordAttempt), then a new session in its cookie; the login CSRF cookie is cleared.
+ * (passwordAttempt), then a new session in its cookie; the login CSRF cookie is cleared.
  * Throws 400, 401 or 429.
  */
 export async function signInWithPassword(
@@ -55,8 +58,7 @@ export async function signInWithPassword(
   const password = typeof passwordInput === 'string' ? passwordInput : '';
   if (!email || !password || password.length > 200 || email.length > 254)
     throw badRequest('email and password are required.');
-  await countPasswordAttempt(app, req, res, email);
-  const account = await checkPassword(app.prisma, email, password);
+  const account = await passwordAttempt(app, req, res, email, () => checkPassword(app.prisma, email, password));
   if (!account) throw new ApiError(401, SIGN_IN_FAILED);
   const created = await createSession(app.prisma, account.id, app.clock.now(), { password: true });
   appendCookie(res, cookie(app, SESSION_COOKIE, created.secret, SESSION_TTL_SECONDS));

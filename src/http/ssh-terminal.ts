@@ -6,6 +6,7 @@ import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
 import { terminalHello, terminalLine } from '../modules/hosting/ssh-terminal.ts';
 import { headerOf } from './admit.ts';
 import { parseJsonBody, readBody } from './body.ts';
+import { clientAddress } from './client-address.ts';
 import { htmlPage, securityHeaders, sendHtml } from './html.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
@@ -39,7 +40,7 @@ export function createTerminalHandler(app: App) {
     const scope = requestScope.getStore()!;
     scope.operation = 'ssh-terminal';
     for (const [k, v] of Object.entries(securityHeaders(app))) res.setHeader(k, v);
-    const limit = await app.limits.consume('default', `terminal:${req.socket.remoteAddress}`);
+    const limit = await app.limits.consume('default', `terminal:${clientAddress(app.config, req)}`);
     const headers = rateLimitHeaders(limit);
     try {
       const match = ROUTES.match(method, urlPath);

@@ -8,7 +8,7 @@ import {
   SUDO_WINDOW_SECONDS,
   type Session,
 } from '../modules/dashboard/sessions.ts';
-import { countPasswordAttempt } from './sign-in.ts';
+import { passwordAttempt } from './sign-in.ts';
 
 /**
  * Sudo mode (as GitHub's): account-wide acts — minting and revoking API keys, revoking connected
@@ -66,9 +66,10 @@ export async function confirmPassword(
     where: { id: session.accountId },
     select: { email: true },
   });
-  await countPasswordAttempt(app, req, res, email.toLowerCase());
-  if (!(await checkPassword(app.prisma, email, password)))
-    throw new ApiError(401, 'Wrong password.', { field: 'password' });
+  const right = await passwordAttempt(app, req, res, email.toLowerCase(), () =>
+    checkPassword(app.prisma, email, password),
+  );
+  if (!right) throw new ApiError(401, 'Wrong password.', { field: 'password' });
   const now = app.clock.now();
   if (!(await renewPassword(app.prisma, session.id, now, app.principals)))
     throw new ApiError(401, 'Sign in to the dashboard first.');

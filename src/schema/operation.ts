@@ -43,6 +43,11 @@ export const RATE_LIMIT_CLASSES = {
     durationSeconds: 900,
     description: 'OAuth device authorizations: 30 per 15 minutes per client address',
   },
+  clientMetadataFetch: {
+    points: 30,
+    durationSeconds: 900,
+    description: 'OAuth client metadata document fetches (not cached clients): 30 per 15 minutes per client address',
+  },
 } as const;
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
 

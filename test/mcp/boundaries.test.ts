@@ -231,7 +231,9 @@ describe('MCP transport refusals', () => {
       'http://evil.example',
       'null',
       `${app.url}.evil.example`,
-      app.url.replace('127.0.0.1', 'localhost'),
+      // Development (a loopback PUBLIC_BASE_URL) takes loopback origins of our port only.
+      app.url.replace('127.0.0.1', 'localhost').replace(/:\d+$/, ':1'),
+      app.url.replace('http:', 'https:'),
     ]) {
       const res = await post(snapshotCall(7), { Origin: origin });
       expect(res.status, origin).toBe(403);
@@ -244,6 +246,7 @@ describe('MCP transport refusals', () => {
     expect(await snapshots()).toBe(before);
     expect((await post(list)).status).toBe(200);
     expect((await post(list, { Origin: app.url })).status).toBe(200);
+    expect((await post(list, { Origin: app.url.replace('127.0.0.1', 'localhost') })).status).toBe(200);
   });
 
   it('an unknown tool is a JSON-RPC -32602 whose message says the code once', async () => {

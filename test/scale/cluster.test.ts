@@ -38,6 +38,8 @@ describe.runIf(DB && REDIS)('three instances on one PostgreSQL and one Redis', (
     WEBHOOK_SECRET_KEY: 'a'.repeat(64),
     SIM_PROVISION_SECONDS: '60',
     LOG_LEVEL: 'warn',
+    // As `npm run cluster` starts them: the balancer on loopback is the proxy they believe.
+    TRUST_PROXY: 'loopback',
   });
   const call = async (
     base: string,

@@ -14,6 +14,11 @@ import { OAuthError } from './errors.ts';
 export interface DocumentPolicy {
   allowPrivate: boolean;
   timeoutMs: number;
+  /**
+   * Asked just before a document is fetched, never for a cached one: throws to refuse the fetch
+   * (the caller's limits), else returns what to call once the fetch is over.
+   */
+  beforeFetch?: () => Promise<() => void>;
 }
 
 /** Largest document accepted. */
@@ -57,6 +62,7 @@ export async function fetchMetadataDocumentClient(
   const cached = await prisma.oAuthClient.findUnique({ where: { id: clientId } });
   if (cached?.kind === 'metadata_document' && cached.metadataExpiresAt && cached.metadataExpiresAt > now) return cached;
 
+  const done = await policy.beforeFetch?.();
   const answer = await getDocument(
     clientId,
     { Accept: 'application/json' },
@@ -65,7 +71,7 @@ export async function fetchMetadataDocumentClient(
       timeoutMs: Math.min(policy.timeoutMs, METADATA_DOCUMENT_TIMEOUT_MS),
       maxBytes: METADATA_DOCUMENT_MAX_BYTES,
     },
-  );
+  ).finally(done);
   if (answer.error || !answer.body) throw refused(clientId, `could not be fetched: ${answer.error ?? 'no body'}.`);
   if (answer.statusCode !== 200) throw refused(clientId, `answered HTTP ${answer.statusCode}.`);
   let doc: unknown;
