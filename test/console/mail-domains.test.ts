@@ -42,7 +42,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     return n;
   };
   const domain = async (name: string) =>
-    (await read('/domains')).data.find((d: { name: string }) => d.name === name) ??
+    (await read('/domains')).data.find((d: { domain: string }) => d.domain === name) ??
     Promise.reject(new Error(`${name}: not listed`));
 
   beforeAll(async () => {
