@@ -39,14 +39,21 @@
   });
   const screen = document.getElementById('console-screen');
   term.open(screen);
+  // The width of one character cell, measured once in the terminal's font.
+  const probe = document.createElement('span');
+  Object.assign(probe.style, { position: 'absolute', visibility: 'hidden', whiteSpace: 'pre' });
+  probe.style.font = `${term.options.fontSize}px ${term.options.fontFamily}`;
+  probe.textContent = 'W'.repeat(50);
+  document.body.append(probe);
+  const cell = probe.getBoundingClientRect().width / 50 || 8.4;
+  probe.remove();
   /** As many columns as the screen's width holds (at least 20): the console never scrolls sideways. */
-  const fit = () => {
-    const cell = screen.querySelector('.xterm-char-measure-element')?.getBoundingClientRect().width || 8.4;
+  const fitColumns = () => {
     const cols = Math.max(20, Math.floor((screen.clientWidth - 16) / cell));
     if (cols !== term.cols) term.resize(cols, term.rows);
   };
-  fit();
-  addEventListener('resize', fit);
+  fitColumns();
+  addEventListener('resize', fitColumns);
 
   const socket = new WebSocket(
     `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/server-console/socket`,

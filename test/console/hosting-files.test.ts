@@ -210,7 +210,7 @@ describe.skipIf(!hasChromium)('dashboard: hosting files, custom domain and termi
       .waitFor();
     await section.getByTestId('custom-domain-status').getByText('attached').waitFor();
     const row = await readAs(app, holder.accountId, `/hosting/${hostingId}`);
-    expect(row.custom_domain.status).toBe('attached');
+    expect(row.customDomain.status).toBe('attached');
 
     await section.getByRole('button', { name: 'Remove custom domain' }).click();
     const dialog = page.getByRole('dialog');
@@ -218,7 +218,7 @@ describe.skipIf(!hasChromium)('dashboard: hosting files, custom domain and termi
     await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
     await section.getByText(`the site answers on ${siteDomain} only`).waitFor();
     const after = await readAs(app, holder.accountId, `/hosting/${hostingId}`);
-    expect(after.custom_domain ?? null).toBeNull();
+    expect(after.customDomain).toBeNull();
   });
 
   it('terminal: enables browser SSH after confirming, launches a session in a new tab, stops it', async () => {
