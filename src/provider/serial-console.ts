@@ -3,7 +3,7 @@
 // Bytes in are keystrokes as a terminal sends them; bytes out are what the terminal prints.
 
 /** What the console shows of its server, read when it opens. */
-export interface ConsoleFacts {
+interface ConsoleFacts {
   hostname: string;
   osTemplate: string;
   os: string;
@@ -15,14 +15,14 @@ export interface ConsoleFacts {
   bootedAt: Date;
 }
 
-export interface ConsoleOutput {
+interface ConsoleOutput {
   output: string;
   /** The console hung up (too many failed logins): the connection ends. */
   closed: boolean;
 }
 
 /** Failed logins one connection may make before the console hangs up, as login(1) does. */
-export const MAX_LOGIN_TRIES = 3;
+const MAX_LOGIN_TRIES = 3;
 /** Longest line the console keeps; the rest of a longer one is dropped. */
 const LINE_MAX = 256;
 
@@ -54,7 +54,7 @@ function release(facts: ConsoleFacts) {
 const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
 
 /** The administrator's name on this kind of server. */
-export const adminUser = (os: string) => (os === 'windows' ? 'Administrator' : 'root');
+const adminUser = (os: string) => (os === 'windows' ? 'Administrator' : 'root');
 
 /**
  * One connection's console. `checkPassword` asks the datacenter whether a password is the

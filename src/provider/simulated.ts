@@ -28,7 +28,7 @@ const NODES = ['fra1-node07', 'fra1-node12', 'ams2-node03', 'lon1-node21'];
 /** Simulated seconds a reinstall (wipe and rebuild) takes. */
 const REINSTALL_SECONDS = 90;
 /** Lifetime of a web-console ticket, in simulated seconds. */
-export const CONSOLE_TICKET_SECONDS = 60;
+const CONSOLE_TICKET_SECONDS = 60;
 /** bcrypt's cost for the root password the guest agent keeps a hash of. */
 const ROOT_PASSWORD_COST = 10;
 

@@ -134,7 +134,9 @@ describe.skipIf(!hasChromium)('dashboard: support tickets', () => {
     await row.getByText(SUBJECT).waitFor();
     await row.getByText('closed', { exact: true }).waitFor();
     await row.getByText('high', { exact: true }).waitFor();
-    await expect(row.locator('time').getAttribute('datetime')).resolves.toBe(new Date(ticket.lastReplyAt).toISOString());
+    await expect(row.locator('time').getAttribute('datetime')).resolves.toBe(
+      new Date(ticket.lastReplyAt).toISOString(),
+    );
     await fitsAndPasses(page, '/tickets');
   });
 
