@@ -97,6 +97,7 @@ export function createServerConsole(app: App) {
     if (origin !== undefined && origin !== ownOrigin) return void refuse('403 Forbidden');
     const limit = await app.limits.consume('default', `console:${req.socket.remoteAddress}`);
     if (!limit.allowed) return void refuse('429 Too Many Requests');
+    if (socket.destroyed) return;
     wss.handleUpgrade(req, socket, head, (ws) => serve(ws));
   }
 
@@ -137,7 +138,20 @@ export function createServerConsole(app: App) {
       idle = setTimeout(() => ws.close(1000, 'Idle'), IDLE_MS);
       queue = queue
         .then(async () => {
-          const answer = await tty.input(String(data), app.clock.now());
+          const keys = String(data);
+          // At each line sent, the server must still run: a console of a stopped server hangs up.
+          if (/[\r\n]/.test(keys)) {
+            const now = await app.prisma.server.findUnique({
+              where: { id: attached.serverId },
+              select: { status: true },
+            });
+            if (now?.status !== 'running') {
+              if (ws.readyState === ws.OPEN)
+                ws.send(`\r\n[the server is ${now?.status ?? 'gone'}: console closed]\r\n`);
+              return void ws.close(1000, 'The server is not running');
+            }
+          }
+          const answer = await tty.input(keys, app.clock.now());
           if (answer.output && ws.readyState === ws.OPEN) ws.send(answer.output);
           if (answer.closed) ws.close(1000, 'Too many failed logins');
         })

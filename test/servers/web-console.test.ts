@@ -194,6 +194,17 @@ describe('the console WebSocket', () => {
     }
   });
 
+  it('hangs up at the next line once the server stops', async () => {
+    const c = await connect();
+    c.type(JSON.stringify({ ticket: ticketOf(await open()) }));
+    await c.waitFor('login: ');
+    await app.call('POST', `/v1/servers/${id}/power/stop`, { key: owner.key });
+    c.type('root\r');
+    await c.waitFor('[the server is stopped: console closed]');
+    expect((await c.closed).code).toBe(1000);
+    await app.call('POST', `/v1/servers/${id}/power/start`, { key: owner.key });
+  });
+
   it('refuses an upgrade from another site, and a ticket for a server stopped since', async () => {
     await expect(connect({ origin: 'https://evil.example' })).rejects.toThrow(/403/);
     const url = await open();
