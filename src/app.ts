@@ -18,6 +18,7 @@ import { GaplessEventStream } from './events/gapless.ts';
 import { adminRouter } from './http/admin.ts';
 import { createHooksHandler } from './http/hooks.ts';
 import { createTerminalHandler } from './http/ssh-terminal.ts';
+import { createServerConsole, SERVER_CONSOLE_SOCKET } from './http/server-console.ts';
 import { createDashboardHandler } from './http/dashboard.ts';
 import { createDocsHandler } from './http/docs.ts';
 import { createOAuthHandler } from './http/oauth.ts';
@@ -184,6 +185,7 @@ export async function startApp(
 
   const dashboard = createDashboardHandler(app);
   const docs = createDocsHandler(app);
+  const serverConsole = createServerConsole(app);
   const pipeline = createPipeline(
     app,
     {
@@ -194,6 +196,7 @@ export async function startApp(
       oauth: createOAuthHandler(app, dashboard.devicePage),
       hooks: createHooksHandler(app),
       terminal: createTerminalHandler(app),
+      serverConsole: serverConsole.handlePage,
       docs: docs.handle,
       dashboard: dashboard.handle,
     },
@@ -208,7 +211,7 @@ export async function startApp(
     },
   );
   const server = createHttpServer(app, pipeline);
-  const graphqlWs = attachGraphQLWs(server, app, yoga);
+  const graphqlWs = attachGraphQLWs(server, app, yoga, { [SERVER_CONSOLE_SOCKET]: serverConsole.upgrade });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -224,6 +227,7 @@ export async function startApp(
     (stopping ??= (async () => {
       clock.stop();
       await graphqlWs.close();
+      await serverConsole.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), 10_000);

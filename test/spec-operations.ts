@@ -196,6 +196,7 @@ export const LATER_OPERATIONS: (SpecOperation & { revision: string })[] = [
   { revision: '1.16', method: 'POST', path: '/billing/wallet/deposits', scope: 'billing:write', area: 'billing' },
   { revision: '1.16', method: 'GET', path: '/events', scope: 'account:read', area: 'account' },
   { revision: '1.16', method: 'POST', path: '/webhooks/:id/test', scope: 'webhooks:write', area: 'webhooks' },
+  { revision: '1.16', method: 'POST', path: '/servers/:id/console', scope: 'servers:write', area: 'servers' },
 ];
 
 /** Binary streams: served by hand-written routes with the same auth, scope and errors, not by schema fields. */

@@ -1750,6 +1750,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/servers/{id}/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the web console
+         * @description A single-use URL, valid for 60 seconds, that opens the server's serial console in a browser: a login prompt (root, or Administrator on Windows, and the root password) and a shell, streamed over a WebSocket. The same for a private-only pool server. The server must be running (409 otherwise).
+         *
+         *     Scope: `servers:write`.
+         */
+        post: operations["serverConsole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/servers/{id}/password-reset": {
         parameters: {
             query?: never;
@@ -4657,6 +4679,25 @@ export interface components {
             osTemplates: components["schemas"]["OsTemplate"][];
             /** @description Server plans with their prices. */
             plans: components["schemas"]["ServerPlan"][];
+        };
+        /** @description A single-use URL that opens the server's web console (its serial console) in a browser. */
+        ServerConsoleLink: {
+            /**
+             * Format: date-time
+             * @description When the URL stops opening the console if unused (60 seconds after it was made).
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description The server.
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
+            serverId: string;
+            /**
+             * @description Open it in a browser: a terminal on the serial console, with a login prompt (root and the root password). It connects once; the ticket after `#` never reaches a log.
+             * @example https://cloud.example.com/server-console/srv_01jq8k2m4p6rab3c5d7e9f1g2h#ticket=con_Qm9yZ2VkVGlja2V0Tm90UmVhbDEyMzQ1
+             */
+            url: string;
         };
         /** @description An address routed to a server, with its reverse DNS record. */
         ServerIp: {
@@ -21758,6 +21799,159 @@ export interface operations {
              *     - A server inside a capacity pool has no plan of its own
              *     - The plan of the server is no longer in the catalogue
              *     - The server is provisioning, suspended, rebooting, being restored from a snapshot or reinstalled: it can be acted on once it is running or stopped
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with other parameters. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    serverConsole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The server id.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expiresAt": "2026-03-14T09:30:00.000Z",
+                     *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "url": "https://cloud.example.com/server-console/srv_01jq8k2m4p6rab3c5d7e9f1g2h#ticket=con_Qm9yZ2VkVGlja2V0Tm90UmVhbDEyMzQ1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServerConsoleLink"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict, when:
+             *     - A request with this Idempotency-Key is still running; retry later
+             *     - Only a running server has a console
              */
             409: {
                 headers: {

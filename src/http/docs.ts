@@ -1,8 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync, gzip } from 'node:zlib';
 import type { App } from '../app-services.ts';
@@ -11,21 +9,19 @@ import { escapeHtml, securityHeaders } from './html.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError } from './respond.ts';
 import { noRoute, Router } from './router.ts';
+import { servedFilePath } from './served-files.ts';
 
 /**
  * The human front door of the API: the reference at /docs (Redoc's standalone bundle rendering
  * /v1/openapi.json) and GraphiQL at /graphql for a browser (yoga's GraphiQL build). Every asset
- * comes from node_modules through /docs/assets/<name>, nothing from a CDN, so both pages work
+ * comes from its npm package (copied beside the bundle by the build: served-files.ts) through
+ * /docs/assets/<name>, nothing from a CDN, so both pages work
  * with the network closed. Both keep the dashboard's CSP (no inline script, no eval), adding for
  * their own response only: a style nonce for the styles the libraries inject at run time
  * (styled-components in Redoc reads it from `<meta property="csp-nonce">`; graphiql-start.js
  * hands it to Monaco's <style>), `data:` fonts, and on GraphiQL's page style attributes (Monaco
  * renders its lines with them). docs/DESIGN.md: The documentation pages.
  */
-
-const resolvePackage = createRequire(import.meta.url).resolve;
-/** The repository root: two levels above src/http/ and dist/server/ alike (scripts/build-server.mjs). */
-const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** What Redoc's bundle loads from its CDN (the attribution logo): answered here instead. */
 const REDOC_CDN_LOGOS: Record<string, string> = {
@@ -53,7 +49,7 @@ const SVG = 'image/svg+xml';
 async function graphiqlPart(
   name: 'js' | 'css' | 'editorWorkerService' | 'jsonWorker' | 'graphqlWorker',
 ): Promise<string> {
-  const file = path.join(path.dirname(resolvePackage('@graphql-yoga/render-graphiql/package.json')), 'esm/graphiql.js');
+  const file = servedFilePath('graphiql.module.js');
   const found = new RegExp(`^export const ${name} = (".*");$`, 'm').exec(await fs.promises.readFile(file, 'utf8'));
   if (!found) throw new Error(`${file} no longer exports ${name} as one string literal.`);
   return JSON.parse(found[1]) as string;
@@ -63,7 +59,7 @@ const ASSETS: Record<string, Asset> = {
   'redoc.standalone.js': {
     type: JS,
     async load() {
-      let bundle = await fs.promises.readFile(resolvePackage('redoc/bundles/redoc.standalone.js'), 'utf8');
+      let bundle = await fs.promises.readFile(servedFilePath('redoc.standalone.js'), 'utf8');
       for (const [cdn, local] of Object.entries(REDOC_CDN_LOGOS)) bundle = bundle.replaceAll(cdn, local);
       return bundle;
     },
@@ -77,10 +73,9 @@ const ASSETS: Record<string, Asset> = {
   'graphiql-graphql.worker.js': { type: JS, load: () => graphiqlPart('graphqlWorker') },
   'graphql-ws.js': {
     type: JS,
-    load: () =>
-      fs.promises.readFile(path.join(path.dirname(resolvePackage('graphql-ws/package.json')), 'umd/graphql-ws.min.js')),
+    load: () => fs.promises.readFile(servedFilePath('graphql-ws.min.js')),
   },
-  'graphiql-start.js': { type: JS, load: () => fs.promises.readFile(path.join(ROOT, 'src/http/graphiql-start.js')) },
+  'graphiql-start.js': { type: JS, load: () => fs.promises.readFile(servedFilePath('graphiql-start.js')) },
 };
 
 /** The attribution Redoc shows under its menu ("API docs by …"), as text. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { GraphQLError, getOperationAST, type ExecutionArgs, type GraphQLFormattedError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -51,10 +52,20 @@ export function attachGraphQLWs(
   server: http.Server,
   app: App,
   yoga: YogaServerInstance<ServerContext, RequestContext>,
+  otherSockets: Record<string, (req: http.IncomingMessage, socket: Duplex, head: Buffer) => Promise<void>> = {},
 ) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  // The server's one upgrade listener: /graphql here, the other sockets' paths to their handlers.
   server.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '/').split('?')[0];
+    const other = Object.hasOwn(otherSockets, path) ? otherSockets[path] : undefined;
+    if (other) {
+      other(req, socket, head).catch((err: unknown) => {
+        app.log.error({ err, path }, 'upgrade failed');
+        socket.destroy();
+      });
+      return;
+    }
     if (path !== '/graphql') {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;

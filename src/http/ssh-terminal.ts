@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
 import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
 import { terminalHello, terminalLine } from '../modules/hosting/ssh-terminal.ts';
@@ -12,8 +11,9 @@ import { rateLimitHeaders } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
 import { noRoute, Router } from './router.ts';
+import { servedFilePath } from './served-files.ts';
 
-const SCRIPT = path.resolve(import.meta.dirname, 'ssh-terminal.js');
+const SCRIPT = servedFilePath('ssh-terminal.js');
 
 const ROUTES = new Router([
   { method: 'GET', path: '/ssh-terminal/terminal.js', name: 'script' },

@@ -1,6 +1,8 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import bcrypt from 'bcryptjs';
 import { ID_PREFIX, newId } from '../db/ids.ts';
 import { scheduleJob, type JobHandler } from './jobs.ts';
+import { SerialConsole } from './serial-console.ts';
 import {
   minuteFigures,
   powerTimeline,
@@ -25,8 +27,12 @@ import type { Tx } from '../db/tx.ts';
 const NODES = ['fra1-node07', 'fra1-node12', 'ams2-node03', 'lon1-node21'];
 /** Simulated seconds a reinstall (wipe and rebuild) takes. */
 const REINSTALL_SECONDS = 90;
-/** Lifetime of a web-console ticket. */
+/** Lifetime of a web-console ticket, in simulated seconds. */
 const CONSOLE_TICKET_SECONDS = 60;
+/** bcrypt's cost for the root password the guest agent keeps a hash of. */
+const ROOT_PASSWORD_COST = 10;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
  * Simulated address plan, all inside 198.18.0.0/15 (RFC 2544's benchmarking range), so
@@ -126,6 +132,8 @@ export class SimulatedProvider implements ServerProvider {
 
   async reinstall(tx: Tx, serverId: string, template: { os: string; osTemplate: string }, now: Date): Promise<void> {
     await this.log(tx, serverId, now, `disk wiped; rebuilding from ${template.osTemplate}`);
+    // A new image: the old root password is gone with the disk.
+    await tx.providerServer.updateMany({ where: { serverId }, data: { rootPasswordHash: null } });
     await scheduleJob(tx, 'server.reinstall', this.after(now, REINSTALL_SECONDS), { serverId });
   }
 
@@ -162,14 +170,67 @@ export class SimulatedProvider implements ServerProvider {
     return usageSamples(s, powerTimeline(log), range, now, s.status === 'running');
   }
 
-  async resetPassword(tx: Tx, serverId: string, _password: string, now: Date): Promise<void> {
-    // The password goes to the guest agent; it is never logged.
+  async resetPassword(tx: Tx, serverId: string, password: string, now: Date): Promise<void> {
+    // The password goes to the guest agent, which keeps only a slow hash; it is never logged.
+    const rootPasswordHash = await bcrypt.hash(password, ROOT_PASSWORD_COST);
+    await tx.providerServer.updateMany({ where: { serverId }, data: { rootPasswordHash } });
     await this.log(tx, serverId, now, 'root password reset by the guest agent');
   }
 
   async consoleLogin(tx: Tx, serverId: string, now: Date): Promise<{ ticket: string; expiresAt: Date }> {
+    const ticket = `con_${randomBytes(24).toString('base64url')}`;
+    const expiresAt = this.after(now, CONSOLE_TICKET_SECONDS);
+    await tx.providerConsoleTicket.create({
+      data: { ticketHash: sha256(ticket), serverId, expiresAt, createdAt: now },
+    });
     await this.log(tx, serverId, now, 'console ticket issued');
-    return { ticket: randomBytes(24).toString('base64url'), expiresAt: this.after(now, CONSOLE_TICKET_SECONDS) };
+    return { ticket, expiresAt };
+  }
+
+  async redeemConsoleTicket(db: Tx, ticket: string, now: Date): Promise<string | null> {
+    if (!/^con_[\w-]{32}$/.test(ticket)) return null;
+    const ticketHash = sha256(ticket);
+    // One conditional UPDATE: two connections racing with one ticket get one console.
+    const { count } = await db.providerConsoleTicket.updateMany({
+      where: { ticketHash, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
+    if (count !== 1) return null;
+    const row = await db.providerConsoleTicket.findUniqueOrThrow({ where: { ticketHash } });
+    await this.log(db, row.serverId, now, 'console attached');
+    return row.serverId;
+  }
+
+  async serialConsole(db: Tx, serverId: string, now: Date): Promise<SerialConsole> {
+    const server = await db.server.findUniqueOrThrow({
+      where: { id: serverId },
+      select: { label: true, os: true, osTemplate: true, poolId: true, provisionedAt: true },
+    });
+    const ips = await db.serverIp.findMany({
+      where: { serverId },
+      orderBy: [{ isPrimary: 'desc' }, { address: 'asc' }],
+      select: { address: true },
+    });
+    const log = await db.providerServerLogEntry.findMany({
+      where: { serverId },
+      orderBy: { id: 'asc' },
+      select: { at: true, line: true },
+    });
+    const up = powerTimeline(log).filter((c) => c.running && c.at <= now.getTime());
+    const bootedAt = new Date(up.at(-1)?.at ?? server.provisionedAt?.getTime() ?? now.getTime());
+    const facts = {
+      hostname: hostnameOf(server.label),
+      os: server.os,
+      osTemplate: server.osTemplate,
+      addresses: ips.map((ip) => ip.address),
+      privateAddress: server.poolId ? privateAddress(server.poolId, serverId) : null,
+      bootedAt,
+    };
+    // The password is checked against the hash as it is at login time: a reset takes effect at once.
+    return new SerialConsole(facts, async (password) => {
+      const row = await db.providerServer.findUnique({ where: { serverId }, select: { rootPasswordHash: true } });
+      return row?.rootPasswordHash ? bcrypt.compare(password, row.rootPasswordHash) : false;
+    });
   }
 
   async terminate(tx: Tx, serverId: string, now: Date): Promise<void> {
@@ -340,6 +401,26 @@ export class SimulatedProvider implements ServerProvider {
     }
     return out;
   }
+}
+
+/** The name a server's image takes from its label: lower case, letters, digits and hyphens. */
+function hostnameOf(label: string): string {
+  const name = label
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63);
+  return name || 'server';
+}
+
+/**
+ * A pool server's address on its pool's private network (10.0.0.0/8, a /24 per pool), derived
+ * from the ids: the simulation keeps no private address plan of its own.
+ */
+function privateAddress(poolId: string, serverId: string): string {
+  const pool = createHash('sha256').update(poolId).digest();
+  const host = createHash('sha256').update(serverId).digest();
+  return `10.${pool[0]}.${pool[1]}.${2 + (host[0] % 252)}`;
 }
 
 /** Whether the service hosts the reverse zone of an address (see the address plan above). */

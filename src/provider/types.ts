@@ -1,4 +1,5 @@
 import type { Tx } from '../db/tx.ts';
+import type { SerialConsole } from './serial-console.ts';
 
 /** An address the upstream routed to a server. */
 export interface UpstreamIp {
@@ -118,8 +119,12 @@ export interface ServerProvider {
   usage(tx: Tx, serverId: string, range: UsageRange, now: Date): Promise<ServerStats[]>;
   /** Sets a new root password inside the guest. */
   resetPassword(tx: Tx, serverId: string, password: string, now: Date): Promise<void>;
-  /** A short-lived ticket for the web console (the dashboard's server page uses it). */
+  /** A short-lived, single-use ticket that opens the server's serial console (the web console). */
   consoleLogin(tx: Tx, serverId: string, now: Date): Promise<{ ticket: string; expiresAt: Date }>;
+  /** Uses up a console ticket: the server it opens, or null for an unknown, used or expired one. */
+  redeemConsoleTicket(db: Tx, ticket: string, now: Date): Promise<string | null>;
+  /** The server's serial console for one connection: a login prompt, then a shell. */
+  serialConsole(db: Tx, serverId: string, now: Date): Promise<SerialConsole>;
   /** Destroys the server and its disk; its own addresses go back to the datacenter. */
   terminate(tx: Tx, serverId: string, now: Date): Promise<void>;
   /** Powers a server off for a suspension. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { TestApp } from '../helpers/app.ts';
+import type { BuiltApp } from '../helpers/built-app.ts';
 import {
   browserSignIn,
   dashboardWithServer,
@@ -33,7 +33,7 @@ async function go(page: Page, path: string): Promise<void> {
 
 /** Phone layout, one date format, confirmations, favicon, /servers and the keys' "last used" in Chromium. */
 describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
-  let app: TestApp;
+  let app: BuiltApp;
   let holder: Holder;
   let browser: Browser;
   let serverId: string;
@@ -134,7 +134,7 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
     await dialog.getByRole('button', { name: 'Stop server' }).click();
     await page.getByTestId('server-status').getByText('stopped').waitFor({ timeout: 10_000 });
     expect(await apiStatus()).toBe('stopped');
-    await app.running.app.runDueWork();
+    await app.runDueWork();
   });
 
   it('shows when each key was last used (a date, or "never" for an unused one) and asks before revoking', async () => {

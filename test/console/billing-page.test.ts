@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import type { BuiltApp } from '../helpers/built-app.ts';
 import {
   browserSignIn,
   dashboardWithServer,
@@ -23,7 +23,7 @@ const balanceIs = (page: Page, text: string) =>
   page.getByTestId('wallet-balance').getByText(text, { exact: true }).waitFor({ timeout: 10_000 });
 
 /** The operator issues an open invoice to the account; answers its number. */
-async function issueInvoice(app: TestApp, accountId: string, description: string, amountUsdCents: number) {
+async function issueInvoice(app: BuiltApp, accountId: string, description: string, amountUsdCents: number) {
   const r = await app.admin('POST', `/admin/accounts/${accountId}/invoices`, {
     items: [{ description, amountUsdCents }],
   });
@@ -42,7 +42,7 @@ async function payThroughPage(page: Page, number: string, method: string) {
 
 /** The Billing page as a customer uses it: wallet, top-ups, transactions and paying invoices. */
 describe.skipIf(!hasChromium)('dashboard billing page in Chromium', () => {
-  let app: TestApp;
+  let app: BuiltApp;
   let holder: Holder;
   let browser: Browser;
   const pageErrors: string[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import type { BuiltApp } from '../helpers/built-app.ts';
 import {
   browserSignIn,
   dashboardWithServer,
@@ -14,7 +14,7 @@ import { SESSION_COOKIE } from '../../src/modules/dashboard/sessions.ts';
 
 /** The dashboard in Chromium: sign in, mint a key and use it, see a live update, revoke the key. */
 describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
-  let app: TestApp;
+  let app: BuiltApp;
   let holder: Holder;
   let browser: Browser;
   let serverId: string;
@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     });
     expect(hook.status, hook.text).toBe(200);
     await app.call('POST', `/v1/servers/${serverId}/power/start`, { key });
-    await app.running.app.runDueWork();
+    await app.runDueWork();
     await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).click();
     await page.getByTestId('webhooks').getByText('http://127.0.0.1:9/hook').waitFor();
     const deliveries = page.getByTestId('deliveries');

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import type { BuiltApp } from '../helpers/built-app.ts';
 import {
   axeViolations,
   browserSignIn,
@@ -36,7 +36,7 @@ function buttonState(page: Page, name: string, state: 'enabled' | 'disabled') {
 
 /** The console's state-dependent parts in Chromium: power buttons, phone layouts, overview links. */
 describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
-  let app: TestApp;
+  let app: BuiltApp;
   let holder: Holder;
   let browser: Browser;
   let serverId: string;
@@ -157,7 +157,7 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
 
   it('fits every page into a phone screen without sideways scrolling; axe-core finds nothing serious at either size', async () => {
     const { page } = browser;
-    await app.running.app.runDueWork();
+    await app.runDueWork();
     // Loading every page twice in a few seconds is far more than a person does: the sweep runs
     // in a session of its own, so the later tests keep theirs within its 120 requests a minute.
     await renewSession(browser, app.url, holder);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import { startBuiltApp, type BuiltApp } from '../helpers/built-app.ts';
 import {
   axeViolations,
   DESKTOP,
-  ensureDashboardBuilt,
   hasChromium,
   launchBrowser,
   PHONE,
@@ -17,7 +16,7 @@ import { proveDomain } from '../helpers/domains.ts';
 import { gql } from '../helpers/graphql.ts';
 import { activeHosting, domainName } from '../helpers/hosting.ts';
 import { clickTab, overflowingCards, statusSays } from '../helpers/hosting-panel.ts';
-import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
+import { accountHolder, type Holder } from '../helpers/oauth.ts';
 
 /**
  * The hosting panel's Certificate tab, whose retry shows only after a failed issuance: a custom
@@ -26,7 +25,7 @@ import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
  * own: the panel's other tabs fill hosting-panel.test.ts.)
  */
 describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
-  let app: TestApp;
+  let app: BuiltApp;
   let holder: Holder;
   let browser: Browser;
   let hostingId: string;
@@ -36,8 +35,7 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    ensureDashboardBuilt();
-    app = await startOAuthApp();
+    app = await startBuiltApp();
     holder = await accountHolder(app);
     hostingId = await activeHosting(app, { accountId: holder.accountId, key: '', keyId: '' });
     const minted = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {

@@ -3,11 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import { startBuiltApp, type BuiltApp } from '../helpers/built-app.ts';
 import {
   axeViolations,
   DESKTOP,
-  ensureDashboardBuilt,
   hasChromium,
   launchBrowser,
   PHONE,
@@ -28,11 +27,11 @@ import {
   PANEL_TABS,
   statusSays,
 } from '../helpers/hosting-panel.ts';
-import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
+import { accountHolder, type Holder } from '../helpers/oauth.ts';
 
 /** The hosting control panel's tabs as a customer uses them, in Chromium. */
 describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
-  let app: TestApp;
+  let app: BuiltApp;
   let holder: Holder;
   let browser: Browser;
   let hostingId: string;
@@ -57,9 +56,8 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
   };
 
   beforeAll(async () => {
-    ensureDashboardBuilt();
     // Local git paths are the only repositories the deploy may reach without a network (egress policy).
-    app = await startOAuthApp({ webhookAllowPrivate: true, hostingAllowLocalGit: true });
+    app = await startBuiltApp({ webhookAllowPrivate: true, hostingAllowLocalGit: true });
     holder = await accountHolder(app);
     hostingId = await activeHosting(app, { accountId: holder.accountId, key: '', keyId: '' });
     const minted = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: MANAGE });

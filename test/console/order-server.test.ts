@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import { balance, readAs, type BuiltApp } from '../helpers/built-app.ts';
 import {
   browserSignIn,
   dashboardWithServer,
@@ -14,7 +14,7 @@ import {
   closeConsole,
 } from '../helpers/browser.ts';
 import { accountHolder, type Holder } from '../helpers/oauth.ts';
-import { advance, balance, runningServer } from '../helpers/servers.ts';
+import { advance, runningServer } from '../helpers/servers.ts';
 
 // std-2c-4g-50 of the catalogue seed: $12.00 a month.
 const PLAN = 'Standard 2 vCPU / 4 GB / 50 GB';
@@ -40,11 +40,11 @@ function listed(page: Page) {
 
 /** Ordering a server and finding servers, in Chromium, as a person does it: by labels, roles and visible text. */
 describe.skipIf(!hasChromium)('dashboard: order a server, search the list', () => {
-  let app: TestApp;
+  let app: BuiltApp;
   let holder: Holder;
   let browser: Browser;
   const pageErrors: string[] = [];
-  const serverCount = (h: Holder) => app.running.app.prisma.server.count({ where: { accountId: h.accountId } });
+  const serverCount = async (h: Holder) => (await readAs(app, h.accountId, '/servers')).data.length;
 
   beforeAll(async () => {
     ({ app, holder } = await dashboardWithServer());

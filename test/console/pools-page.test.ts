@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import { balance, readAs, type BuiltApp } from '../helpers/built-app.ts';
 import {
   axeViolations,
   browserSignIn,
@@ -15,7 +15,7 @@ import {
   closeConsole,
 } from '../helpers/browser.ts';
 import { accountHolder, type Holder } from '../helpers/oauth.ts';
-import { advance, balance } from '../helpers/servers.ts';
+import { advance } from '../helpers/servers.ts';
 
 // pool-fra1 rates: vcpu 400, ram2gb 500, disk100 300, ip16 3200 cents a month. The buy page starts at
 // 4 vCPU, 4 × 2 GB RAM, 1 × 100 GB disk, 1 × 16 addresses: $71.00.
@@ -35,14 +35,22 @@ function description(locator: Locator) {
 
 /** Capacity pools in Chromium as a person uses them: buying with sliders, servers inside, addresses, resizing. */
 describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
-  let app: TestApp;
+  let app: BuiltApp;
   let holder: Holder;
   let browser: Browser;
   let key: string;
   let poolId = '';
   const pageErrors: string[] = [];
-  const db = () => app.running.app.prisma;
-  const poolServers = () => db().server.findMany({ where: { poolId }, orderBy: { id: 'asc' } });
+  /** Reads through the public API, as another client of the account would. */
+  const read = (p: string, accountId = holder.accountId) => readAs(app, accountId, p);
+  const poolServers = async (): Promise<{ id: string }[]> =>
+    (await read('/servers')).data
+      .filter((s: { pool_id?: string; poolId?: string }) => (s.pool_id ?? s.poolId) === poolId)
+      .sort((a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id));
+  const poolIps = async (): Promise<{ ip: string; assignedTo: string | null }[]> =>
+    (await read(`/pools/${poolId}/ips`)).data;
+  const pool = () => read(`/pools/${poolId}`);
+  const poolCount = async (accountId: string) => (await read('/pools', accountId)).data.length;
 
   /** Creates a server in the pool through the public API, as another client would. */
   async function apiServer(label: string, ipCount = 1) {
@@ -123,7 +131,7 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     await page.getByRole('button', { name: 'Buy pool' }).click();
     await page.getByText('Give the pool a label.').waitFor();
     await expect(description(page.getByLabel('Label', { exact: true }))).resolves.toContain('Give the pool a label.');
-    expect(await db().pool.count({ where: { accountId: holder.accountId } })).toBe(0);
+    expect(await poolCount(holder.accountId)).toBe(0);
 
     await page.getByLabel('Label', { exact: true }).fill('cluster');
     await page.getByRole('button', { name: 'Buy pool' }).click();
@@ -168,7 +176,7 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
       timeout: 10_000,
     });
     const [node1] = await poolServers();
-    const ip = (await db().serverIp.findFirstOrThrow({ where: { serverId: node1.id } })).address;
+    const ip = (await poolIps()).find((a) => a.assignedTo === node1.id)!.ip;
     const row = page.getByTestId(`pool-ip-${ip}`);
     await row.getByTestId('ip-holder').getByText('node-1').waitFor();
     const apply = page.getByRole('button', { name: 'Apply changes' });
@@ -176,10 +184,7 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
 
     await row.getByLabel(`Move ${ip} to`).selectOption({ label: 'node-2' });
     // Free addresses are listed on demand; one of them goes to node-1 in the same batch.
-    const free = await db().serverIp.findFirstOrThrow({
-      where: { poolId, serverId: null },
-      orderBy: { address: 'asc' },
-    });
+    const free = { address: (await poolIps()).find((a) => a.assignedTo === null)!.ip };
     const freeRow = page.getByTestId(`pool-ip-${free.address}`);
     await expect(freeRow.count()).resolves.toBe(0);
     await page.getByLabel('Show the 14 free addresses').check();
@@ -189,8 +194,9 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     await page.getByText('2 addresses were moved.').waitFor();
     await row.getByTestId('ip-holder').getByText('node-2').waitFor();
     await freeRow.getByTestId('ip-holder').getByText('node-1').waitFor();
-    expect((await db().serverIp.findFirstOrThrow({ where: { address: ip } })).serverId).toBe(node2);
-    expect((await db().serverIp.findFirstOrThrow({ where: { address: free.address } })).serverId).toBe(node1.id);
+    const moved = await poolIps();
+    expect(moved.find((a) => a.ip === ip)!.assignedTo).toBe(node2);
+    expect(moved.find((a) => a.ip === free.address)!.assignedTo).toBe(node1.id);
   }, 30_000);
 
   it('resizes: a size below what the servers hold is refused by its quote; growth is priced, then confirmed', async () => {
@@ -225,11 +231,11 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     await resize.click();
     const dialog = page.getByRole('dialog', { name: 'Resize the pool?' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect((await db().pool.findUniqueOrThrow({ where: { id: poolId } })).vcpu).toBe(5);
+    expect((await pool()).vcpu).toBe(5);
     await resize.click();
     await dialog.getByRole('button', { name: `Resize and pay ${chargeText}` }).click();
     await page.getByTestId('pool-shape').getByText('6 vCPU · 16 GB RAM').waitFor({ timeout: 10_000 });
-    expect((await db().pool.findUniqueOrThrow({ where: { id: poolId } })).vcpu).toBe(6);
+    expect((await pool()).vcpu).toBe(6);
     expect(await balance(app, customer(holder))).toBe(before - charge);
   }, 30_000);
 
@@ -323,13 +329,13 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     const dialog = page.getByRole('dialog').filter({ hasText: 'Delete cluster?' });
     await dialog.getByText('Its 3 servers are powered off and kept').waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect((await db().pool.findUniqueOrThrow({ where: { id: poolId } })).status).toBe('active');
+    expect((await pool()).status).toBe('active');
 
     await page.getByRole('button', { name: 'Delete pool' }).click();
     await dialog.getByRole('button', { name: 'Delete pool' }).click();
     await page.getByTestId('pool-list').getByText('No capacity pools yet.').waitFor({ timeout: 10_000 });
     expect(new URL(page.url()).pathname).toBe('/pools');
-    expect((await db().pool.findUniqueOrThrow({ where: { id: poolId } })).status).toBe('deleted');
+    expect(await app.call('GET', `/v1/pools/${poolId}`, { key }).then((r) => r.status)).toBe(404);
   }, 30_000);
 
   it('explains a purchase the wallet cannot pay, with a way to the wallet, and buys nothing', async () => {
@@ -345,7 +351,7 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     await alert.getByText(/Insufficient wallet balance: .*nothing was charged/).waitFor();
     await expect(alert.getByRole('link', { name: 'Top up the wallet' }).getAttribute('href')).resolves.toBe('/billing');
     expect(new URL(page.url()).pathname).toBe('/pools/new');
-    expect(await db().pool.count({ where: { accountId: poor.accountId } })).toBe(0);
+    expect(await poolCount(poor.accountId)).toBe(0);
     expect(await balance(app, customer(poor))).toBe(1000);
   }, 30_000);
 

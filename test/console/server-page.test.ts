@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import type { BuiltApp } from '../helpers/built-app.ts';
 import {
   axeViolations,
   browserSignIn,
@@ -26,7 +26,7 @@ const chartLabel = (page: Page, id: string) =>
 
 /** The server page as a customer uses it: usage, snapshots, reverse DNS, plan, add-ons, reinstall, terminate. */
 describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
-  let app: TestApp;
+  let app: BuiltApp;
   let holder: Holder;
   let serverId: string;
   let key: string;
@@ -395,8 +395,6 @@ describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/servers');
     const gone = await app.call('GET', `/v1/servers/${serverId}`, { key });
     expect(gone.status).toBe(404);
-    const row = await app.running.app.prisma.server.findUniqueOrThrow({ where: { id: serverId } });
-    expect(row.status).toBe('terminated');
   });
 
   it('threw no error on the page', () => {

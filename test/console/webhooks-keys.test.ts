@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
+import type { BuiltApp } from '../helpers/built-app.ts';
 import {
   axeViolations,
   dashboardWithServer,
@@ -35,7 +35,7 @@ async function fieldError(field: ReturnType<Page['getByLabel']>, text: RegExp) {
 
 /** Webhooks, API keys, auto-recharge and the events' resource filter, as a customer uses them. */
 describe.skipIf(!hasChromium)('dashboard webhooks, keys, auto-recharge and event filters in Chromium', () => {
-  let app: TestApp;
+  let app: BuiltApp;
   let holder: Holder;
   let serverId: string;
   let browser: Browser;
@@ -44,7 +44,7 @@ describe.skipIf(!hasChromium)('dashboard webhooks, keys, auto-recharge and event
   let firstSecret: string;
   let rotatedSecret: string;
   const pageErrors: string[] = [];
-  const runDueWork = () => app.running.app.runDueWork();
+  const runDueWork = () => app.runDueWork();
   const apiWebhook = async (id: string) =>
     app.call('GET', `/v1/webhooks/${id}`, {
       key: (await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['webhooks:read'] })).body
@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)('dashboard webhooks, keys, auto-recharge and event
     await form.getByRole('button', { name: 'Mint key' }).click();
     await fieldError(expires, /expiresAt must be in the future/);
 
-    const day = new Date(app.running.app.clock.now().getTime() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const day = new Date((await app.now()).getTime() + 30 * 86_400_000).toISOString().slice(0, 10);
     await form.getByLabel('Name').fill('expiring');
     await expires.fill(day);
     await form.getByRole('button', { name: 'Mint key' }).click();

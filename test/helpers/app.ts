@@ -18,9 +18,9 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 // biome-ignore lint/suspicious/noExplicitAny: TypeScript has no JSON type that allows reading fields unchecked; unknown or a JSON union turn each of ~800 field reads in test/ into a type error
 export type Json = any;
 
-export interface TestApp {
+/** The app as a client reaches it: over HTTP only, wherever it runs (in this process or a child). */
+export interface ClientApp {
   url: string;
-  running: RunningApp;
   dataDir: string;
   /** Every JSON log line the app wrote. */
   logs: string[];
@@ -29,6 +29,11 @@ export interface TestApp {
   /** A fresh account with a key of the given scopes (all scopes when omitted). */
   customer(opts?: { scopes?: string[]; walletBalanceUsdCents?: number }): Promise<Customer>;
   stop(): Promise<void>;
+}
+
+/** The app started in this process: a client's view plus its insides (database, clock, jobs). */
+export interface TestApp extends ClientApp {
+  running: RunningApp;
 }
 
 export interface CallOptions {
@@ -106,8 +111,18 @@ export async function startTestApp(
     logStream: { write: (line: string) => void logs.push(line) },
     onQuery: opts.onQuery,
   });
-  const url = running.url;
+  return {
+    ...clientApp(running.url, dataDir, logs, async () => {
+      await running.stop();
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }),
+    running,
+  };
+}
 
+/** A client of the app at `url`: plain HTTP calls, operator calls with ADMIN_TOKEN, fresh customers. */
+export function clientApp(url: string, dataDir: string, logs: string[], stop: () => Promise<void>): ClientApp {
   async function request<T>(method: string, p: string, opts: CallOptions = {}): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
@@ -116,7 +131,7 @@ export async function startTestApp(
       body = JSON.stringify(opts.body);
       headers['Content-Type'] ??= 'application/json';
     }
-    // The app runs in this process, and the embedded database blocks its event loop while it
+    // When the app runs in this process, the embedded database blocks its event loop while it
     // works: a kept-alive socket whose idle time ran out during such a block is closed by the
     // server's timer only once timers run again. Let them run (and the client see the close)
     // before sending, or the request can go out on that socket and meet ECONNRESET.
@@ -139,9 +154,8 @@ export async function startTestApp(
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
 
-  const app: TestApp = {
+  const app: ClientApp = {
     url,
-    running,
     dataDir,
     logs,
     admin: (method, p, body) => request(method, p, { body, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }),
@@ -163,11 +177,7 @@ export async function startTestApp(
       if (key.status !== 201) throw new Error(`key: ${key.text}`);
       return { accountId: account.body.id, key: key.body.key, keyId: key.body.id };
     },
-    async stop() {
-      await running.stop();
-      await database?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop,
   };
   return app;
 }

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { TestApp } from './app.ts';
-import { accountHolder, startOAuthApp, type Holder } from './oauth.ts';
+import { startBuiltApp, type BuiltApp } from './built-app.ts';
+import { accountHolder, type Holder } from './oauth.ts';
 import { ROOT } from './process.ts';
 import { runningServer } from './servers.ts';
 
@@ -120,10 +120,12 @@ export async function renewSession(browser: Browser, baseUrl: string, holder: { 
   await browser.page.getByTestId('live-status').getByText('live').waitFor();
 }
 
-/** The dashboard's test bed: the app (private webhook targets allowed), an account holder with a password, and their running server "web-1". */
-export async function dashboardWithServer(): Promise<{ app: TestApp; holder: Holder; serverId: string }> {
-  ensureDashboardBuilt();
-  const app = await startOAuthApp({ webhookAllowPrivate: true });
+/**
+ * The dashboard's test bed: the built server (private webhook targets allowed), an account holder
+ * with a password, and their running server "web-1".
+ */
+export async function dashboardWithServer(): Promise<{ app: BuiltApp; holder: Holder; serverId: string }> {
+  const app = await startBuiltApp({ webhookAllowPrivate: true });
   const holder = await accountHolder(app);
   const serverId = await runningServer(app, { accountId: holder.accountId, key: '', keyId: '' }, { label: 'web-1' });
   return { app, holder, serverId };

@@ -1,8 +1,8 @@
-import type { TestApp } from './app.ts';
+import type { ClientApp } from './app.ts';
 
 /** POST /graphql as a client would. */
 export function gql(
-  app: TestApp,
+  app: ClientApp,
   query: string,
   opts: { key?: string; variables?: Record<string, unknown>; headers?: Record<string, string> } = {},
 ) {

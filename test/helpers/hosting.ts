@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { Customer, Json, TestApp } from './app.ts';
+import type { ClientApp, Customer, Json } from './app.ts';
 
 export const MANAGE = ['hosting:read', 'hosting:write', 'hosting:manage'];
 
@@ -12,7 +12,7 @@ export function domainName(label = 'site'): string {
 
 /** Orders a hosting account through the operator API and advances the clock until it is active. */
 export async function activeHosting(
-  app: TestApp,
+  app: ClientApp,
   c: Customer,
   opts: { domain?: string; productId?: string } = {},
 ): Promise<string> {
@@ -28,7 +28,7 @@ export async function activeHosting(
 
 /** The account's directory on disk (src/provider/hosting/simulated.ts). */
 export function siteDir(
-  app: TestApp,
+  app: ClientApp,
   hostingId: string,
   part: 'home' | 'mysql' | 'backups' | 'private' | 'tmp' = 'home',
 ): string {
@@ -37,7 +37,7 @@ export function siteDir(
 
 /** POSTs a multipart upload with one `file` field. */
 export async function upload(
-  app: TestApp,
+  app: ClientApp,
   key: string,
   hostingId: string,
   opts: { path?: string; name: string; data: Uint8Array; field?: string },
@@ -61,7 +61,7 @@ export async function upload(
 }
 
 /** GETs a binary route and returns its bytes. */
-export async function fetchBytes(app: TestApp, key: string, p: string) {
+export async function fetchBytes(app: ClientApp, key: string, p: string) {
   const res = await fetch(`${app.url}${p}`, { headers: { Authorization: `Bearer ${key}` } });
   const bytes = Buffer.from(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, bytes, json: () => JSON.parse(bytes.toString('utf8')) };

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Json, TestApp } from './app.ts';
+import type { ClientApp, Json } from './app.ts';
 import type { DashboardSession } from './oauth.ts';
 
 /** A PKCE pair (RFC 7636, S256). */
@@ -11,7 +11,7 @@ export function pkce() {
 }
 
 /** Dynamic client registration (RFC 7591); returns status and JSON body. */
-export async function register(app: TestApp, metadata: Record<string, unknown>) {
+export async function register(app: ClientApp, metadata: Record<string, unknown>) {
   const res = await fetch(`${app.url}/oauth/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -21,7 +21,7 @@ export async function register(app: TestApp, metadata: Record<string, unknown>) 
 }
 
 export async function registeredClient(
-  app: TestApp,
+  app: ClientApp,
   redirectUri = 'http://127.0.0.1/callback',
   name = 'Test MCP host',
 ) {
@@ -55,7 +55,7 @@ export function authorizeQuery(p: AuthorizeParams): URLSearchParams {
 }
 
 /** GET /oauth/authorize (redirects not followed), with the session cookie when given. */
-export async function getAuthorize(app: TestApp, p: AuthorizeParams | URLSearchParams, session?: DashboardSession) {
+export async function getAuthorize(app: ClientApp, p: AuthorizeParams | URLSearchParams, session?: DashboardSession) {
   const q = p instanceof URLSearchParams ? p : authorizeQuery(p);
   const res = await fetch(`${app.url}/oauth/authorize?${q}`, {
     redirect: 'manual',
@@ -66,7 +66,7 @@ export async function getAuthorize(app: TestApp, p: AuthorizeParams | URLSearchP
 
 /** POST of the consent form as a browser sends it (our Origin, the session's CSRF token unless told otherwise). */
 export async function postConsent(
-  app: TestApp,
+  app: ClientApp,
   session: DashboardSession,
   p: AuthorizeParams,
   action: 'approve' | 'deny',
@@ -90,7 +90,7 @@ export async function postConsent(
 
 /** Approves on the consent page and returns the code from the redirect. */
 export async function approvedCode(
-  app: TestApp,
+  app: ClientApp,
   session: DashboardSession,
   p: AuthorizeParams,
   granted?: string[],
@@ -102,7 +102,7 @@ export async function approvedCode(
   return code;
 }
 
-export async function tokenRequest(app: TestApp, form: Record<string, string>) {
+export async function tokenRequest(app: ClientApp, form: Record<string, string>) {
   const res = await fetch(`${app.url}/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -134,7 +134,7 @@ export function authorizeRequest(
 
 /** The token request that exchanges a code issued to REDIRECT. */
 export const exchangeCode = (
-  app: TestApp,
+  app: ClientApp,
   clientId: string,
   code: string,
   verifier: string,
@@ -151,7 +151,7 @@ export const exchangeCode = (
 
 /** A whole authorization: register, approve, exchange. */
 export async function codeFlow(
-  app: TestApp,
+  app: ClientApp,
   session: DashboardSession,
   opts: { scope: string; resource?: string; granted?: string[]; redirectUri?: string; client?: { client_id: string } },
 ) {
@@ -187,7 +187,7 @@ export async function codeFlow(
 
 /** One JSON-RPC call to /mcp with a Bearer token. */
 export async function mcpPost(
-  app: TestApp,
+  app: ClientApp,
   token: string | null,
   method: string,
   params: Record<string, unknown> = {},

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startTestApp, type Json, type TestApp } from './app.ts';
+import { startTestApp, type ClientApp, type Json, type TestApp } from './app.ts';
 import { freePort } from './process.ts';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -20,7 +20,7 @@ export interface Holder {
 }
 
 /** A fresh account with a dashboard password. */
-export async function accountHolder(app: TestApp, opts: { walletBalanceUsdCents?: number } = {}): Promise<Holder> {
+export async function accountHolder(app: ClientApp, opts: { walletBalanceUsdCents?: number } = {}): Promise<Holder> {
   const email = `holder-${randomBytes(4).toString('hex')}@example.com`;
   const r = await app.admin('POST', '/admin/accounts', {
     email,
@@ -40,7 +40,7 @@ export interface DashboardSession {
 }
 
 /** Signs in over HTTP as the SPA does: GET session (login CSRF cookie), then POST sign-in. */
-export async function signIn(app: TestApp, holder: Holder): Promise<DashboardSession> {
+export async function signIn(app: ClientApp, holder: Holder): Promise<DashboardSession> {
   const pre = await fetch(`${app.url}/dashboard/api/session`);
   const preBody = await pre.json();
   const loginCookie = pre.headers
@@ -66,7 +66,7 @@ export async function signIn(app: TestApp, holder: Holder): Promise<DashboardSes
 
 /** A call to /dashboard/api with the session (and, unless told otherwise, its CSRF token and our Origin). */
 export async function dashboard(
-  app: TestApp,
+  app: ClientApp,
   s: DashboardSession,
   method: string,
   path: string,
@@ -87,7 +87,7 @@ export async function dashboard(
 }
 
 /** POST of a form to an OAuth endpoint; returns status and JSON body. */
-export async function oauthPost(app: TestApp, path: string, form: Record<string, string>) {
+export async function oauthPost(app: ClientApp, path: string, form: Record<string, string>) {
   const res = await fetch(`${app.url}${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -99,7 +99,7 @@ export async function oauthPost(app: TestApp, path: string, form: Record<string,
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /** Starts a device authorization for `svc-cli` (or another client). */
-export async function startDevice(app: TestApp, scope?: string, clientId = 'svc-cli') {
+export async function startDevice(app: ClientApp, scope?: string, clientId = 'svc-cli') {
   const r = await oauthPost(app, '/oauth/device_authorization', { client_id: clientId, ...(scope ? { scope } : {}) });
   if (r.status !== 200) throw new Error(`device_authorization ${r.status}: ${JSON.stringify(r.body)}`);
   return r.body as {
@@ -112,12 +112,12 @@ export async function startDevice(app: TestApp, scope?: string, clientId = 'svc-
   };
 }
 
-export function pollToken(app: TestApp, deviceCode: string, clientId = 'svc-cli') {
+export function pollToken(app: ClientApp, deviceCode: string, clientId = 'svc-cli') {
   return oauthPost(app, '/oauth/token', { grant_type: DEVICE_GRANT, device_code: deviceCode, client_id: clientId });
 }
 
 /** The whole flow over HTTP: start, approve in the dashboard API (optionally fewer scopes), exchange. */
-export async function deviceTokens(app: TestApp, s: DashboardSession, scope: string, granted?: string[]) {
+export async function deviceTokens(app: ClientApp, s: DashboardSession, scope: string, granted?: string[]) {
   const d = await startDevice(app, scope);
   const ok = await dashboard(app, s, 'POST', '/device/approve', {
     userCode: d.user_code,

@@ -24,10 +24,14 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `node bin/svc.js serve` (what `npm start` runs) as a separate process, as a user would. */
+/**
+ * Runs `node bin/svc.js serve` (what `npm start` runs) as a separate process, as a user would;
+ * `envForPort` adds what depends on the port it listens on.
+ */
 export async function spawnServer(
   env: Record<string, string> = {},
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-proc-')),
+  envForPort: (port: number) => Record<string, string> = () => ({}),
 ): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
@@ -40,6 +44,7 @@ export async function spawnServer(
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       ...env,
+      ...envForPort(port),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import type { Customer, Json, TestApp } from './app.ts';
+import type { ClientApp, Customer, Json, TestApp } from './app.ts';
 
 /** Orders a server through the operator API and advances the clock until it runs. */
 export async function runningServer(
-  app: TestApp,
+  app: ClientApp,
   c: Customer,
   opts: { productId?: string; label?: string; osTemplate?: string } = {},
 ): Promise<string> {
@@ -19,7 +19,7 @@ export async function runningServer(
 }
 
 /** Moves the simulated clock; returns its new time. */
-export async function advance(app: TestApp, seconds: number): Promise<Date> {
+export async function advance(app: ClientApp, seconds: number): Promise<Date> {
   const tick = await app.admin('POST', '/admin/clock/advance', { seconds });
   expect(tick.status, tick.text).toBe(200);
   return new Date(tick.body.now);

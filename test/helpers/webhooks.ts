@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Json, TestApp } from './app.ts';
+import type { ClientApp, Json, TestApp } from './app.ts';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -53,7 +53,7 @@ export async function startReceiver(): Promise<Receiver> {
 const ORDER = { productId: 'std-2c-4g-50', label: 'web', os: 'linux', osTemplate: 'ubuntu-24.04' };
 
 /** Orders servers through the operator API and lets the simulated clock provision them (server.created each). */
-export async function provisionedServers(app: TestApp, accountId: string, count = 1): Promise<string[]> {
+export async function provisionedServers(app: ClientApp, accountId: string, count = 1): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const order = await app.admin('POST', `/admin/accounts/${accountId}/servers`, { ...ORDER, label: `web-${i + 1}` });
@@ -70,7 +70,7 @@ export function runDueWork(app: TestApp): Promise<number> {
   return app.running.app.runDueWork();
 }
 
-export async function advance(app: TestApp, seconds: number): Promise<void> {
+export async function advance(app: ClientApp, seconds: number): Promise<void> {
   const tick = await app.admin('POST', '/admin/clock/advance', { seconds });
   if (tick.status !== 200) throw new Error(`advance: ${tick.text}`);
 }

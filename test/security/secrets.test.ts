@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { TestApp } from '../helpers/app.ts';
 import {
   accountHolder,
@@ -158,7 +159,22 @@ beforeAll(async () => {
   const sso = await call('POST', `/v1/servers/${E.serverId}/sso`, { next: `/servers/${E.serverId}` });
   secrets.set('sso token', new URL(sso.url).pathname.split('/').pop()!);
   await fetch(sso.url.replace(/^https?:\/\/[^/]+/, app.url), { redirect: 'manual' });
-  await call('POST', `/v1/servers/${E.serverId}/password-reset`);
+  const reset = await call('POST', `/v1/servers/${E.serverId}/password-reset`);
+  // The web console: its ticket, redeemed over the socket, and a login there with that password.
+  const consoleLink = await call('POST', `/v1/servers/${E.serverId}/console`);
+  secrets.set('console ticket', new URL(consoleLink.url).hash.replace(/^#ticket=/, ''));
+  await new Promise<void>((resolve, reject) => {
+    const ws = new WebSocket(`${app.url.replace('http', 'ws')}/server-console/socket`);
+    let printed = '';
+    ws.on('open', () => ws.send(JSON.stringify({ ticket: secrets.get('console ticket') })));
+    ws.on('message', (d) => {
+      printed += String(d);
+      if (printed.endsWith('login: ')) ws.send(`root\r${reset.rootPassword}\r`);
+      if (printed.includes(':~# ')) ws.close();
+    });
+    ws.on('close', () => (printed.includes(':~# ') ? resolve() : reject(new Error(`console: ${printed}`))));
+    ws.on('error', reject);
+  });
   await call('POST', `/v1/hosting/${E.hostingId}/ssh-terminal/access`);
   await call('POST', `/v1/hosting/${E.hostingId}/ssh-terminal/launch`);
   await call('POST', `/v1/hosting/${E.hostingId}/waf/access`);
@@ -204,6 +220,7 @@ describe('secrets at rest and in logs', () => {
       /password-reset.*rootPassword/,
       /ssh-terminal\/launch.*token/,
       /sso token/,
+      /console ticket/,
       /mailbox password/,
       /protected dir password/i,
       /webhookSecret/,

@@ -51,6 +51,7 @@ beforeAll(async () => {
     graphiql: pageServed('graphiql'),
     oauth: pageServed('oauth'),
     hooks: pageServed('hooks'),
+    serverConsole: pageServed('serverConsole'),
     terminal: pageServed('terminal'),
     docs: pageServed('docs'),
     dashboard: pageServed('dashboard'),

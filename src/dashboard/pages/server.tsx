@@ -4,6 +4,7 @@ import { ConfirmButton, DisabledReason, disabledProps } from '../confirm.tsx';
 import { StatusBadge, When } from '../format.tsx';
 import { Link } from '../router.tsx';
 import { useLive } from '../live-query.tsx';
+import { Access } from './server/access.tsx';
 import { Addresses } from './server/addresses.tsx';
 import { Addons } from './server/addons.tsx';
 import { Reinstall, Terminate } from './server/danger.tsx';
@@ -130,6 +131,7 @@ export function ServerPage(props: { id: string }) {
         {message && <p class="error">{message}</p>}
         {state.error && <p class="error">Could not read the server again: {state.error}</p>}
       </section>
+      <Access {...section} />
       <Stats status={s.status} usage={s.usage} period={period} onPeriod={setPeriod} onRefresh={reread} />
       <Snapshots {...section} />
       <Addresses {...section} />

@@ -21,6 +21,8 @@ export interface RouteTable {
   hooks: PageHandler;
   /** /ssh-terminal/…: a browser-SSH session's page and its calls, opened by the session's own token (src/http/ssh-terminal.ts). */
   terminal: PageHandler;
+  /** /server-console/…: the web console's page and assets (its socket is an upgrade: src/http/server-console.ts). */
+  serverConsole: PageHandler;
   /** /docs, its assets, /redoc and /swagger (src/http/docs.ts). */
   docs: PageHandler;
   /** Everything else: the dashboard app, its assets, /dashboard/api, /sso/:token (src/http/dashboard.ts). */
@@ -101,6 +103,7 @@ function choose(table: RouteTable, x: Exchange): Route {
   if (isOAuthPath(path)) return page(table.oauth);
   if (path.startsWith('/hooks/')) return page(table.hooks);
   if (path.startsWith('/ssh-terminal/')) return page(table.terminal);
+  if (path.startsWith('/server-console/')) return page(table.serverConsole);
   if (path === '/docs' || path.startsWith('/docs/') || /^\/(redoc|swagger)\/?$/.test(path)) return page(table.docs);
   return page(table.dashboard);
 }

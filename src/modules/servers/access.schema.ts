@@ -2,11 +2,12 @@ import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
+import { CONSOLE_NEEDS_RUNNING, openServerConsole } from './console.ts';
 import { SERVER_BUSY } from './server-row.ts';
 import { resetRootPassword, PASSWORD_NEEDS_RUNNING } from './service.ts';
 import { createSsoLink } from './sso.ts';
 
-// Getting into a server: a dashboard sign-in link and a new root password.
+// Getting into a server: a dashboard sign-in link, a new root password and the web console.
 
 const SsoLink = builder.objectRef<{ url: string; expiresAt: Date }>('SsoLink').implement({
   description: 'A single-use dashboard login URL.',
@@ -79,5 +80,42 @@ idOperation(
     notTool: 'returns a root password; handing it to a model is not a safe default',
     description:
       'Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).',
+  }),
+);
+
+const ConsoleLink = builder.objectRef<Awaited<ReturnType<typeof openServerConsole>>>('ServerConsoleLink').implement({
+  description: "A single-use URL that opens the server's web console (its serial console) in a browser.",
+  fields: (t) => ({
+    serverId: t.exposeString('serverId', { description: 'The server.' }),
+    url: t.exposeString('url', {
+      ...example(
+        'https://cloud.example.com/server-console/srv_01jq8k2m4p6rab3c5d7e9f1g2h#ticket=con_Qm9yZ2VkVGlja2V0Tm90UmVhbDEyMzQ1',
+      ),
+      description:
+        'Open it in a browser: a terminal on the serial console, with a login prompt (root and the root password). It connects once; the ticket after `#` never reaches a log.',
+    }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      description: 'When the URL stops opening the console if unused (60 seconds after it was made).',
+    }),
+  }),
+});
+
+idOperation(
+  'mutation',
+  'serverConsole',
+  ConsoleLink,
+  'The server id.',
+  openServerConsole,
+  operation({
+    summary: 'Open the web console',
+    scope: 'servers:write',
+    refuses: [CONSOLE_NEEDS_RUNNING],
+    rest: 'POST /servers/:id/console',
+    area: 'servers',
+    tool: 'server_console',
+    notTool: 'hands out a console URL for a person at a browser; a root shell is not a safe default for a model',
+    description:
+      "A single-use URL, valid for 60 seconds, that opens the server's serial console in a browser: a login prompt (root, or Administrator on Windows, and the root password) and a shell, streamed over a WebSocket. The same for a private-only pool server. The server must be running (409 otherwise).",
   }),
 );

@@ -1,0 +1,145 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ALL_SCOPES } from '../../src/scopes.ts';
+import { ADMIN_TOKEN, clientApp, freshDatabase, type ClientApp, type Json } from './app.ts';
+import { ROOT, spawnServer, waitReady } from './process.ts';
+
+/** The built server run as `npm start` runs it, driven over HTTP only. */
+export interface BuiltApp extends ClientApp {
+  /** Runs the work that is due now (jobs, deliveries), as the background ticker would. */
+  runDueWork(): Promise<void>;
+  /** The simulated clock's time. */
+  now(): Promise<Date>;
+}
+
+const BUNDLE = path.join(ROOT, 'dist/server/cli.mjs');
+const BUILD_LOCK = path.join(ROOT, 'dist/.server-build-lock');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+const bundleIsFresh = () =>
+  fs.existsSync(BUNDLE) &&
+  fs.statSync(BUNDLE).mtimeMs > Math.max(newestSource(path.join(ROOT, 'src')), newestSource(path.join(ROOT, 'bin')));
+
+/**
+ * Rebuilds the server bundle and the dashboard when a source is newer than the bundle: bin/svc.js
+ * would otherwise run the sources through tsx, and the test would not drive what `npm start`
+ * serves. Two test files may get here at once: one builds (a lock directory), the other waits.
+ */
+async function ensureBuilt(): Promise<void> {
+  if (bundleIsFresh() && fs.existsSync(path.join(ROOT, 'dist/dashboard/index.html'))) return;
+  for (;;) {
+    try {
+      fs.mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    if (!bundleIsFresh()) execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, ['scripts/build-dashboard.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  } finally {
+    fs.rmdirSync(BUILD_LOCK);
+  }
+}
+
+/**
+ * Starts `node bin/svc.js serve` (what `npm start` runs) from the build in dist/, in a child
+ * process on an ephemeral port with its own DATA_DIR (or a fresh PostgreSQL database when
+ * TEST_DATABASE_URL is set) and the test operator token. Background jobs are off: the tests move
+ * the simulated clock through the operator API. A file the build leaves out fails here as it
+ * would for a customer.
+ */
+export async function startBuiltApp(
+  opts: { webhookAllowPrivate?: boolean; hostingAllowLocalGit?: boolean } = {},
+): Promise<BuiltApp> {
+  await ensureBuilt();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-built-'));
+  const database = await freshDatabase();
+  const env: Record<string, string> = {
+    ADMIN_TOKEN,
+    BACKGROUND_JOBS: '0',
+    LOG_LEVEL: 'info',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
+    ...(opts.webhookAllowPrivate ? { WEBHOOK_ALLOW_PRIVATE: '1' } : {}),
+    ...(opts.hostingAllowLocalGit ? { HOSTING_ALLOW_LOCAL_GIT: '1' } : {}),
+  };
+  const proc = await spawnServer(env, dataDir, (port) => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }));
+  // Never outlive the test process, even when it ends without afterAll.
+  const kill = () => proc.child.kill('SIGKILL');
+  process.once('exit', kill);
+  const logs: string[] = [];
+  let partial = '';
+  /** The child's output, split into its log lines as they come. */
+  const onData = (d: Buffer) => {
+    const parts = (partial + d).split('\n');
+    partial = parts.pop() ?? '';
+    logs.push(...parts.filter(Boolean));
+  };
+  proc.child.stdout?.on('data', onData);
+  proc.child.stderr?.on('data', onData);
+  try {
+    await waitReady(proc);
+  } catch (err) {
+    kill();
+    throw err;
+  }
+  const client = clientApp(proc.url, dataDir, logs, async () => {
+    process.removeListener('exit', kill);
+    if (proc.child.exitCode === null) {
+      proc.child.kill('SIGTERM');
+      await proc.exited;
+    }
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const tick = async () => {
+    // The smallest move the operator API takes: it runs what is due now.
+    const r = await client.admin('POST', '/admin/clock/advance', { seconds: 0.001 });
+    if (r.status !== 200) throw new Error(`clock: ${r.text}`);
+    return new Date(r.body.now);
+  };
+  return Object.assign(client, {
+    runDueWork: async () => void (await tick()),
+    now: tick,
+  });
+}
+
+const readKeys = new Map<string, Promise<string>>();
+
+/**
+ * GET through the public REST API (`/v1<path>`) with a read key of the account's own: what any
+ * other client of the account sees. The key is minted once per app and account.
+ */
+export async function readAs<T = Json>(app: ClientApp, accountId: string, p: string): Promise<T> {
+  const id = `${app.url} ${accountId}`;
+  if (!readKeys.has(id))
+    readKeys.set(
+      id,
+      app
+        .admin('POST', `/admin/accounts/${accountId}/api-keys`, {
+          scopes: ALL_SCOPES.filter((s) => s.endsWith(':read')),
+        })
+        .then((r) => r.body.key as string),
+    );
+  const r = await app.call<T>('GET', `/v1${p}`, { key: await readKeys.get(id) });
+  if (r.status !== 200) throw new Error(`GET /v1${p} → ${r.status}: ${r.text}`);
+  return r.body;
+}
+
+/** The account's wallet balance in cents, as GET /v1/billing/wallet says. */
+export async function balance(app: ClientApp, c: { accountId: string }): Promise<number> {
+  return (await readAs(app, c.accountId, '/billing/wallet')).balance_usd_cents;
+}
