@@ -349,7 +349,7 @@ export interface paths {
         put?: never;
         /**
          * Enable push-to-deploy
-         * @description Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository's webhook settings (enabling again keeps the secret). 409 when git deploy is not connected. Fires `hosting.panel.changed`.
+         * @description Enable push-to-deploy: a signed POST to the returned URL pulls and publishes the branch. Returns the URL and the signing secret (enabling again keeps the secret). 409 when git deploy is not connected. Sign each call: X-Service-Delivery: <a new id> and X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<delivery id>.<raw body>"> with the push-to-deploy secret; the time must be within 5 minutes, and each delivery id is accepted once. A replayed delivery id answers 409 DELIVERY_REPLAYED, a stale time 401 SIGNATURE_EXPIRED. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -2912,7 +2912,7 @@ export interface components {
              */
             enabled: boolean;
             /**
-             * @description The webhook secret (GitHub X-Hub-Signature-256 or GitLab X-Gitlab-Token); null when off.
+             * @description The push-to-deploy signing secret; null when off. Sign each call: X-Service-Delivery: <a new id> and X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<delivery id>.<raw body>"> with the push-to-deploy secret; the time must be within 5 minutes, and each delivery id is accepted once.
              * @example whsec_b7d0c4e5…
              */
             secret: string | null;
