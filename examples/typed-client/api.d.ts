@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Create a backup
-         * @description Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning. Fires `hosting.panel.changed`.
+         * @description Back up the site files and databases now; the backup is available at once and can be downloaded. Its archive counts toward the plan's disk quota: 409 QUOTA_EXCEEDED when it would not fit (nothing is kept). 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -3085,14 +3085,14 @@ export interface components {
             bandwidth: components["schemas"]["HostingByteUsage"];
             /** @description Extra MySQL databases. */
             databases: components["schemas"]["HostingUsage"];
-            /** @description Disk space of the files. */
+            /** @description Disk space the quota counts: the files, the databases, the backup archives and the git clone. */
             disk: components["schemas"]["HostingByteUsage"];
             /**
              * @description The hosting account.
              * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             id: string;
-            /** @description Files and directories (inodes). */
+            /** @description Files and directories (inodes), counted over the same. */
             inodes: components["schemas"]["HostingUsage"];
             /** @description Mailboxes. */
             mailboxes: components["schemas"]["HostingUsage"];
@@ -8112,6 +8112,7 @@ export interface operations {
              *     - A request with this Idempotency-Key is still running; retry later
              *     - The hosting account is still provisioning: its site can be changed once its status is active
              *     - The plan of the hosting account is no longer in the catalogue
+             *     - The change would take the site over its plan's disk or inode quota (code QUOTA_EXCEEDED): delete files or change plan first (code QUOTA_EXCEEDED)
              */
             409: {
                 headers: {

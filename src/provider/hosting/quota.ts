@@ -39,6 +39,14 @@ export const plus = (a: SiteUsage, b: SiteUsage): SiteUsage => ({
   inodes: a.inodes + b.inodes,
 });
 
+export const minus = (a: SiteUsage): SiteUsage => ({ diskBytes: -a.diskBytes, inodes: -a.inodes });
+
+/** What is left under the quota after `used` (never below nothing). */
+export const remaining = (used: SiteUsage, quota: SiteQuota): SiteUsage => ({
+  diskBytes: Math.max(0, quota.diskBytes - used.diskBytes),
+  inodes: Math.max(0, quota.inodes - used.inodes),
+});
+
 /**
  * Refuses (HostingRefusal 'quota') a change that takes usage from `used` to `next` when it
  * passes a quota and grows: a site already over (a smaller plan) can still shrink.
