@@ -115,11 +115,16 @@ export function runGit(
       setInterval(async () => {
         if (measuring || overBound) return;
         measuring = true;
-        if (passes(await measure([bound.dir]), bound.limit)) {
-          overBound = true;
-          child.kill('SIGKILL');
+        try {
+          if (passes(await measure([bound.dir]), bound.limit)) {
+            overBound = true;
+            child.kill('SIGKILL');
+          }
+        } catch {
+          // Measured again at the next poll, and once git ends.
+        } finally {
+          measuring = false;
         }
-        measuring = false;
       }, BOUND_POLL_MS);
   });
   return run.then(async (stdout) => {
@@ -134,7 +139,7 @@ const passes = (u: SiteUsage, limit: SiteUsage) => u.diskBytes > limit.diskBytes
 function quotaStop(command: string | undefined, bound: GitBound): HostingRefusal {
   return new HostingRefusal(
     'quota',
-    `The repository does not fit in the plan's disk or inode quota (the git clone counts toward it): git ${command} was stopped at ${bound.limit.diskBytes} bytes and ${bound.limit.inodes} files. Delete files or backups, or move to a larger plan.`,
+    `The repository does not fit in the plan's disk or inode quota (the git clone counts toward it): git ${command} was stopped once the clone passed ${bound.limit.diskBytes} bytes or ${bound.limit.inodes} files and directories. Delete files or backups, or move to a larger plan.`,
   );
 }
 

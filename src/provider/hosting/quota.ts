@@ -27,7 +27,8 @@ export async function measure(dirs: string[]): Promise<SiteUsage> {
       if (e.isDirectory()) stack.push(full);
       else {
         inodes++;
-        if (e.isFile()) diskBytes += (await fs.lstat(full)).size;
+        // A file gone since the listing (git renames as it writes) counts as gone.
+        if (e.isFile()) diskBytes += (await fs.lstat(full).catch(() => null))?.size ?? 0;
       }
     }
   }
