@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Create a backup
-         * @description Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning. Fires `hosting.panel.changed`.
+         * @description Back up the site files and databases now; the backup is available at once and can be downloaded. Its archive counts toward the plan's disk quota: 409 QUOTA_EXCEEDED when it would not fit (nothing is kept). 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -349,7 +349,7 @@ export interface paths {
         put?: never;
         /**
          * Enable push-to-deploy
-         * @description Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository's webhook settings (enabling again keeps the secret). 409 when git deploy is not connected. Fires `hosting.panel.changed`.
+         * @description Enable push-to-deploy: a signed POST to the returned URL pulls and publishes the branch. Returns the URL and the signing secret (enabling again keeps the secret). 409 when git deploy is not connected. Sign each call: X-Service-Delivery: <a new id> and X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<delivery id>.<raw body>"> with the push-to-deploy secret; the time must be within 5 minutes, and each delivery id is accepted once. A replayed delivery id answers 409 DELIVERY_REPLAYED, a stale time 401 SIGNATURE_EXPIRED. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -2934,7 +2934,7 @@ export interface components {
              */
             enabled: boolean;
             /**
-             * @description The webhook secret (GitHub X-Hub-Signature-256 or GitLab X-Gitlab-Token); null when off.
+             * @description The push-to-deploy signing secret; null when off. Sign each call: X-Service-Delivery: <a new id> and X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<delivery id>.<raw body>"> with the push-to-deploy secret; the time must be within 5 minutes, and each delivery id is accepted once.
              * @example whsec_b7d0c4e5…
              */
             secret: string | null;
@@ -3107,14 +3107,14 @@ export interface components {
             bandwidth: components["schemas"]["HostingByteUsage"];
             /** @description Extra MySQL databases. */
             databases: components["schemas"]["HostingUsage"];
-            /** @description Disk space of the files. */
+            /** @description Disk space the quota counts: the files, the databases, the backup archives and the git clone. */
             disk: components["schemas"]["HostingByteUsage"];
             /**
              * @description The hosting account.
              * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             id: string;
-            /** @description Files and directories (inodes). */
+            /** @description Files and directories (inodes), counted over the same. */
             inodes: components["schemas"]["HostingUsage"];
             /** @description Mailboxes. */
             mailboxes: components["schemas"]["HostingUsage"];
@@ -8153,6 +8153,7 @@ export interface operations {
              *     - A request with this Idempotency-Key is still running; retry later
              *     - The hosting account is still provisioning: its site can be changed once its status is active
              *     - The plan of the hosting account is no longer in the catalogue
+             *     - The change would take the site over its plan's disk or inode quota (code QUOTA_EXCEEDED): delete files or change plan first (code QUOTA_EXCEEDED)
              */
             409: {
                 headers: {

@@ -5,28 +5,27 @@ import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest, forbidden, notFound } from '../errors.ts';
 import { listApiKeys, mintApiKey, revokeApiKey } from '../modules/auth/service.ts';
 import {
-  createSession,
   endSession,
   LOGIN_CSRF_COOKIE,
   parseCookies,
+  requirePasswordSession,
   safeEqual,
   SESSION_COOKIE,
-  SESSION_TTL_SECONDS,
   type Session,
 } from '../modules/dashboard/sessions.ts';
 import { decideDevice, findPendingDevice, listGrants, revokeGrant } from '../modules/oauth/service.ts';
-import { consumeSsoToken } from '../modules/servers/sso.ts';
 import { parseJsonBody, readBody } from './body.ts';
 import { deviceCodeForm, UNKNOWN_CODE } from './device-page.ts';
 import { clientAddress } from './client-address.ts';
 import { consumeLimit, cookie, loginCsrfToken, safeNext } from './forms.ts';
 import { DASHBOARD_DIST, dashboardIndex, messagePage, securityHeaders, sendHtml } from './html.ts';
 import { handleSignInForm, signInForm, signInWithPassword } from './sign-in.ts';
+import { openSsoLink, switchBySsoLink } from './sso-landing.ts';
 import { requestScope } from './request-scope.ts';
 import { sendError, sendJson } from './respond.ts';
 import { noRoute, Router } from './router.ts';
 import { sameOrigin, sessionOf } from './session-auth.ts';
-import { confirmPassword, requirePasswordSession, requireSudo } from './sudo.ts';
+import { confirmPassword, requireSudo } from './sudo.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -290,29 +289,6 @@ export function createDashboardHandler(app: App) {
     return true;
   }
 
-  async function ssoLanding(res: ServerResponse, token: string): Promise<void> {
-    const now = app.clock.now();
-    const redeemed = /^sso_[A-Za-z0-9_-]{43}$/.test(token) ? await consumeSsoToken(app.prisma, token, now) : null;
-    if (!redeemed) {
-      const message =
-        'Dashboard sign-in links work once and for 5 minutes. This one has expired or was already used. Ask for a new link, or sign in with your e-mail and password.';
-      return sendHtml(
-        res,
-        410,
-        messagePage('This sign-in link cannot be used', message, '<a href="/sign-in">Sign in to the dashboard</a>'),
-      );
-    }
-    // The session may do what the link's maker could, and never an account-wide act (sudo.ts).
-    const { secret } = await createSession(app.prisma, redeemed.accountId, now, { scopes: redeemed.scopes });
-    res.writeHead(303, {
-      Location: redeemed.next,
-      'Set-Cookie': cookie(app, SESSION_COOKIE, secret, SESSION_TTL_SECONDS),
-      'Cache-Control': 'no-store',
-      'Content-Length': 0,
-    });
-    res.end();
-  }
-
   async function api(req: IncomingMessage, res: ServerResponse, urlPath: string, method: string): Promise<void> {
     const match = API_ROUTER.match(method, urlPath);
     if (match.kind !== 'found') throw noRoute(match, method, urlPath);
@@ -385,9 +361,9 @@ export function createDashboardHandler(app: App) {
         if (urlPath === '/dashboard/api' || urlPath.startsWith('/dashboard/api/'))
           return await api(req, res, urlPath, method);
         const sso = /^\/sso\/([^/]+)$/.exec(urlPath);
-        if (sso && method === 'GET') {
+        if (sso && (method === 'GET' || method === 'POST')) {
           requestScope.getStore()!.operation = 'dashboard sso';
-          return await ssoLanding(res, sso[1]);
+          return await (method === 'GET' ? openSsoLink : switchBySsoLink)(app, req, res, sso[1]);
         }
         if (urlPath === '/sign-in' && method === 'POST') {
           requestScope.getStore()!.operation = 'dashboard sign-in form';

@@ -26,8 +26,8 @@ export function createHooksHandler(app: App) {
       if (!limit.allowed) throw new ApiError(429, `Rate limit of ${limit.limit} requests per minute exceeded.`);
       const body = await readBody(req, app.config.bodyLimitBytes);
       const status = await receivePushHook(app, hostingId, body, {
-        hubSignature: headerOf(req, 'x-hub-signature-256'),
-        gitlabToken: headerOf(req, 'x-gitlab-token'),
+        signature: headerOf(req, 'x-service-signature'),
+        delivery: headerOf(req, 'x-service-delivery'),
       });
       sendJson(res, 200, status, headers);
     } catch (err) {

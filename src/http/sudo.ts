@@ -3,6 +3,7 @@ import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
 import {
   checkPassword,
+  passwordSignInRequired,
   renewPassword,
   sudoState,
   SUDO_WINDOW_SECONDS,
@@ -19,28 +20,13 @@ import { passwordAttempt } from './sign-in.ts';
 
 /** The password was typed too long ago: type it again (POST /dashboard/api/sudo, or the form's password field). */
 const SUDO_REQUIRED = 'SUDO_REQUIRED';
-/** The session came from a credential, not a password: only a password sign-in can do this. */
-const PASSWORD_SIGN_IN_REQUIRED = 'PASSWORD_SIGN_IN_REQUIRED';
 
 const MINUTES = SUDO_WINDOW_SECONDS / 60;
-
-function credentialRefusal(): ApiError {
-  return new ApiError(
-    403,
-    'This session was opened from a sign-in link, which cannot manage keys, apps or devices: sign in with your password.',
-    { code: PASSWORD_SIGN_IN_REQUIRED },
-  );
-}
-
-/** Throws 403 unless the session came from a password sign-in (account-wide reads: keys, apps). */
-export function requirePasswordSession(session: Session): void {
-  if (!session.passwordAt) throw credentialRefusal();
-}
 
 /** Throws 403 unless the session may do an account-wide act now. */
 export function requireSudo(app: App, session: Session): void {
   const state = sudoState(session, app.clock.now());
-  if (state === 'credential') throw credentialRefusal();
+  if (state === 'credential') throw passwordSignInRequired();
   if (state === 'stale')
     throw new ApiError(403, `Confirm your password: it was entered more than ${MINUTES} minutes ago.`, {
       code: SUDO_REQUIRED,
@@ -59,7 +45,7 @@ export async function confirmPassword(
   session: Session,
   password: unknown,
 ): Promise<Date> {
-  if (!session.passwordAt) throw credentialRefusal();
+  if (!session.passwordAt) throw passwordSignInRequired();
   if (typeof password !== 'string' || !password || password.length > 200)
     throw badRequest('password is required.', 'password');
   const { email } = await app.prisma.account.findUniqueOrThrow({
@@ -89,7 +75,7 @@ export async function formSudo(
 ): Promise<ApiError | null> {
   const state = sudoState(session, app.clock.now());
   if (state === 'ok') return null;
-  if (state === 'credential') return credentialRefusal();
+  if (state === 'credential') return passwordSignInRequired();
   if (!form.get('password'))
     return new ApiError(403, `Enter your password to approve: it was entered more than ${MINUTES} minutes ago.`, {
       code: SUDO_REQUIRED,

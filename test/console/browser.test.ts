@@ -8,8 +8,10 @@ import {
   screenshot,
   type Browser,
   closeConsole,
+  renewSession,
 } from '../helpers/browser.ts';
-import type { Holder } from '../helpers/oauth.ts';
+import { accountHolder, type Holder } from '../helpers/oauth.ts';
+import { runningServer } from '../helpers/servers.ts';
 import { SESSION_COOKIE } from '../../src/modules/dashboard/sessions.ts';
 
 /** The dashboard in Chromium: sign in, mint a key and use it, see a live update, revoke the key. */
@@ -131,6 +133,53 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("a link's session is told why Keys and Apps cannot list, instead of loading forever", async () => {
+    const other = await launchBrowser();
+    try {
+      const k = await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, {
+        scopes: ['servers:read', 'account:read'],
+      });
+      const link = await app.call('POST', `/v1/servers/${serverId}/sso`, { key: k.body.key });
+      await other.page.goto(link.body.url);
+      await other.page.getByRole('heading', { name: /web-1/ }).waitFor();
+      for (const [path, testid] of [
+        ['/keys', 'keys-refused'],
+        ['/apps', 'apps-refused'],
+      ]) {
+        await other.page.goto(`${app.url}${path}`);
+        const refusal = other.page.getByTestId(testid);
+        await refusal.waitFor();
+        expect(await refusal.textContent()).toMatch(/sign in with your password/);
+        expect(await other.page.getByText('Loading…').count()).toBe(0);
+      }
+      await screenshot(other.page, 'sso-session-apps');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("asks before another account's link replaces the signed-in session: Cancel keeps it, Continue switches", async () => {
+    const b = await accountHolder(app);
+    const bServer = await runningServer(app, { accountId: b.accountId, key: '', keyId: '' }, { label: 'b-web' });
+    const bKey = await app.admin('POST', `/admin/accounts/${b.accountId}/api-keys`, { scopes: ['servers:read'] });
+    const link = async () => (await app.call('POST', `/v1/servers/${bServer}/sso`, { key: bKey.body.key })).body.url;
+    const { page } = browser;
+    await page.goto(await link());
+    await page.getByRole('heading', { name: 'Switch account?' }).waitFor();
+    expect(await page.getByTestId('current-email').textContent()).toBe(holder.email);
+    expect(await page.getByTestId('link-email').textContent()).toBe(b.email);
+    await screenshot(page, 'sso-switch');
+    await page.getByRole('link', { name: /Cancel/ }).click();
+    await page.getByTestId('account-email').getByText(holder.email).waitFor();
+
+    await page.goto(await link());
+    await page.getByRole('button', { name: `Continue as ${b.email}` }).click();
+    await page.getByRole('heading', { name: /b-web/ }).waitFor();
+    expect(await page.getByTestId('account-email').textContent()).toContain(b.email);
+    // Back to the holder for the tests that follow.
+    await renewSession(browser, app.url, holder);
   });
 
   it('signs out, and broke no CSP rule along the way', async () => {

@@ -354,6 +354,13 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     expect(hostingGitWebhook.secret).toMatch(/^gdh_/);
     await expect(secretBox.textContent()).resolves.toContain(hostingGitWebhook.secret);
     await hook.getByTestId('webhook-url').getByText(hostingGitWebhook.url).waitFor({ timeout: 10_000 });
+    // How to sign a call: the scheme and a shell example with this URL and secret.
+    const example = hook.getByTestId('webhook-example');
+    await example.getByText('How to sign a call').click();
+    await expect(example.textContent()).resolves.toMatch(/X-Service-Delivery[\s\S]*openssl dgst -sha256 -hmac/);
+    await expect(example.locator('code').textContent()).resolves.toContain(
+      `curl -sS -X POST '${hostingGitWebhook.url}'`,
+    );
     await screenshot(page, 'hosting-git');
     await page.reload();
     await hook.getByTestId('webhook-url').waitFor();

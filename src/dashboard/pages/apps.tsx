@@ -17,7 +17,16 @@ interface Grant {
 export function Apps() {
   const [grants, setGrants] = useState<Grant[] | null>(null);
   const [error, setError] = useState('');
-  const load = () => dash<{ data: Grant[] }>('GET', '/apps').then((r) => setGrants(r.data));
+  // Why the list cannot be shown (a session from a sign-in link may not read apps): said where the list goes.
+  const [listError, setListError] = useState('');
+  const load = () =>
+    dash<{ data: Grant[] }>('GET', '/apps').then(
+      (r) => {
+        setGrants(r.data);
+        setListError('');
+      },
+      (e: Error) => setListError(e.message),
+    );
   useEffect(() => void load(), []);
   // Revoking needs a recent password: dash() asks for it (sudo mode); a refusal is shown.
   const revoke = async (id: string) => {
@@ -38,7 +47,11 @@ export function Apps() {
           Programs you approved: with a device code (for example the <span class="mono">svc</span> command line), or on
           a consent page (MCP hosts such as Claude, VS Code or Cursor).
         </p>
-        {!grants ? (
+        {listError ? (
+          <p class="error" role="alert" data-testid="apps-refused">
+            {listError}
+          </p>
+        ) : !grants ? (
           <p class="muted">Loading…</p>
         ) : grants.length === 0 ? (
           <p class="muted">No connected apps.</p>

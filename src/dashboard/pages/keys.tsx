@@ -57,11 +57,16 @@ export function Keys() {
   // A refusal beside the field it names (name, expiresAt, scopes), else under the form.
   const [refusal, setRefusal] = useState<{ field?: string; message: string } | null>(null);
   const [error, setError] = useState('');
+  // Why the list cannot be shown (a session from a sign-in link may not read keys): said where the list goes.
+  const [listError, setListError] = useState('');
 
   const load = () =>
     dash<{ data: KeyRow[] }>('GET', '/keys').then(
-      (r) => setKeys(r.data),
-      (e: Error) => setError(e.message),
+      (r) => {
+        setKeys(r.data);
+        setListError('');
+      },
+      (e: Error) => setListError(e.message),
     );
   useEffect(() => void load(), []);
 
@@ -180,7 +185,11 @@ export function Keys() {
       )}
       <section class="card">
         <h2>Active keys</h2>
-        {!keys ? (
+        {listError ? (
+          <p class="error" role="alert" data-testid="keys-refused">
+            {listError}
+          </p>
+        ) : !keys ? (
           <p class="muted">Loading…</p>
         ) : (
           // On a phone each key is a card (style.css: table.stack); the table stays the one markup.

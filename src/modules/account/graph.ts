@@ -1,10 +1,12 @@
 import { builder } from '../../schema/builder.ts';
 import { edge, GRAPH_ONLY, Node, nodeKind } from '../../schema/graph.ts';
 import { apiKeysByIds, listApiKeys } from '../auth/service.ts';
+import { requirePasswordSession } from '../dashboard/sessions.ts';
 import { listGrants } from '../oauth/service.ts';
 
 // The credentials of the account in the graph (GraphQL only: REST has no such operations).
-// Both read with account:read; neither carries a secret (keys are stored as hashes).
+// Both read with account:read; neither carries a secret (keys are stored as hashes). Like the
+// dashboard's API, they refuse a session opened from an SSO link (requirePasswordSession).
 
 type Key = Awaited<ReturnType<typeof listApiKeys>>[number];
 type Grant = Awaited<ReturnType<typeof listGrants>>[number];
@@ -60,7 +62,10 @@ builder.prismaObjectFields('Account', (t) => ({
     ...edge('account:read'),
     type: [ApiKey],
     description: 'Active API keys, newest first.',
-    resolve: (a, _args, ctx) => listApiKeys(ctx.app.prisma, a.id),
+    resolve: (a, _args, ctx) => {
+      requirePasswordSession(ctx.principal!);
+      return listApiKeys(ctx.app.prisma, a.id);
+    },
   }),
 }));
 
@@ -69,8 +74,19 @@ builder.prismaObjectFields('Account', (t) => ({
     ...edge('account:read'),
     type: [ConnectedApp],
     description: 'Connected OAuth apps, newest first.',
-    resolve: (a, _args, ctx) => listGrants(ctx.app.prisma, a.id),
+    resolve: (a, _args, ctx) => {
+      requirePasswordSession(ctx.principal!);
+      return listGrants(ctx.app.prisma, a.id);
+    },
   }),
 }));
 
-nodeKind({ prefix: 'key', typename: 'ApiKey', scope: 'account:read', load: (ctx, ids) => apiKeysByIds(ctx.db, ids) });
+nodeKind({
+  prefix: 'key',
+  typename: 'ApiKey',
+  scope: 'account:read',
+  load: (ctx, ids) => {
+    requirePasswordSession(ctx.principal!);
+    return apiKeysByIds(ctx.db, ids);
+  },
+});

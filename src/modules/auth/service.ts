@@ -22,6 +22,8 @@ export interface Principal {
   credentialId: string;
   kind: 'api_key' | 'access_token' | 'session';
   scopes: ReadonlySet<Scope>;
+  /** A session's last password entry: null for a session opened from a credential (SSO link); absent for keys and tokens. */
+  passwordAt?: Date | null;
 }
 
 const KEY_BODY_LENGTH = 40; // 40 base62 chars ≈ 238 bits

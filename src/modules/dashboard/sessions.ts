@@ -5,6 +5,8 @@ import { hashSecret } from '../auth/secrets.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { ALL_SCOPES, isScope, type Scope } from '../../scopes.ts';
 import { announceCredentialChange, changingCredential, type PrincipalCache } from '../auth/principal-cache.ts';
+import type { Principal } from '../auth/service.ts';
+import { ApiError } from '../../errors.ts';
 
 /**
  * Dashboard sessions: a random 256-bit secret in an HttpOnly cookie, only its SHA-256 in the
@@ -66,6 +68,29 @@ export function sessionScopes(session: Pick<Session, 'scopes' | 'passwordAt'>): 
 export function sudoState(session: Pick<Session, 'passwordAt'>, now: Date): 'ok' | 'stale' | 'credential' {
   if (!session.passwordAt) return 'credential';
   return now.getTime() - session.passwordAt.getTime() <= SUDO_WINDOW_SECONDS * 1000 ? 'ok' : 'stale';
+}
+
+/** The session came from a credential, not a password: only a password sign-in can do this. */
+const PASSWORD_SIGN_IN_REQUIRED = 'PASSWORD_SIGN_IN_REQUIRED';
+
+/** The refusal of a session opened from a credential where only a password sign-in may go. */
+export function passwordSignInRequired(): ApiError {
+  return new ApiError(
+    403,
+    'This session was opened from a sign-in link, which cannot manage keys, apps or devices: sign in with your password.',
+    { code: PASSWORD_SIGN_IN_REQUIRED },
+  );
+}
+
+/**
+ * Account-wide reads (the API keys, the connected apps) need a password sign-in: a session
+ * opened from a credential (SSO link) is refused, on the dashboard's API and in the graph alike
+ * (no scope covers them, so the link maker's scopes cannot). A key or token is judged by its
+ * scopes alone. `who` is a dashboard session, or a request's principal.
+ */
+export function requirePasswordSession(who: Pick<Session, 'passwordAt'> | Principal): void {
+  const session = !('kind' in who) || who.kind === 'session';
+  if (session && !who.passwordAt) throw passwordSignInRequired();
 }
 
 /** Checks e-mail and password; null when either is wrong (the caller says only "wrong e-mail or password"). */

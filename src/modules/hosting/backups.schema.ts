@@ -6,7 +6,7 @@ import { idOperation } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { BACKUP_STATES, createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
 import { panel, type Out } from './panel-operation.ts';
-import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
+import { SITE_WRITE_REFUSALS } from './service.ts';
 
 // Backups: list, create, delete, restore (downloads are a binary route, binary.ts).
 
@@ -56,10 +56,10 @@ idOperation(
   'The hosting account id.',
   createBackup,
   panel('POST /hosting/:id/backups', 'hosting_backup_create', {
-    refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
+    refuses: [...SITE_WRITE_REFUSALS],
     summary: 'Create a backup',
     description:
-      "Back up the site files and databases now; the backup is available at once and can be downloaded. 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning.",
+      "Back up the site files and databases now; the backup is available at once and can be downloaded. Its archive counts toward the plan's disk quota: 409 QUOTA_EXCEEDED when it would not fit (nothing is kept). 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning.",
   }),
 );
 

@@ -44,7 +44,7 @@ export async function createBackup(ctx: HostingContext, hostingId: string) {
   }
   const now = ctx.app.clock.now();
   const id = newId(ID_PREFIX.hostingBackup, now.getTime());
-  const made = await driver(ctx.app.hosting.createBackup(hostingId, id));
+  const made = await driver(ctx.app.hosting.createBackup(hostingId, id, await siteQuota(ctx.db, hosting)));
   try {
     return await ctx.db.$transaction(async (tx) => {
       await panelChanged(tx, hosting, 'backups', 'created', now);

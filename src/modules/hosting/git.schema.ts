@@ -16,6 +16,7 @@ import {
   GIT_STATES,
 } from './git.ts';
 import { panel, type Out } from './panel-operation.ts';
+import { PUSH_HOOK_SCHEME } from './push-hook-scheme.ts';
 import { HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
 
 // Git deploy: status, deploy key, push webhook, deploy, pull, disconnect.
@@ -85,7 +86,7 @@ const HostingGitWebhook = builder.objectRef<Out<typeof gitWebhook>>('HostingGitW
     }),
     secret: t.exposeString('secret', {
       nullable: true,
-      description: 'The webhook secret (GitHub X-Hub-Signature-256 or GitLab X-Gitlab-Token); null when off.',
+      description: `The push-to-deploy signing secret; null when off. ${PUSH_HOOK_SCHEME}`,
     }),
   }),
 });
@@ -138,8 +139,7 @@ idOperation(
   panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', {
     refuses: [HOSTING_PROVISIONING, GIT_NOT_CONNECTED],
     summary: 'Enable push-to-deploy',
-    description:
-      "Enable push-to-deploy: a signed push to the returned URL pulls and publishes the branch. Returns the URL and the secret for the repository's webhook settings (enabling again keeps the secret). 409 when git deploy is not connected.",
+    description: `Enable push-to-deploy: a signed POST to the returned URL pulls and publishes the branch. Returns the URL and the signing secret (enabling again keeps the secret). 409 when git deploy is not connected. ${PUSH_HOOK_SCHEME} A replayed delivery id answers 409 DELIVERY_REPLAYED, a stale time 401 SIGNATURE_EXPIRED.`,
     notTool: 'hands out the push-to-deploy signing secret',
     hints: { idempotent: true },
   }),

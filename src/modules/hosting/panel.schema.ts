@@ -47,8 +47,16 @@ const HostingStats = builder.objectRef<Out<typeof hostingStats>>('HostingStats')
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The hosting account.' }),
     sampledAt: t.expose('sampledAt', { type: 'DateTime', description: 'When the figures were taken.' }),
-    disk: t.field({ type: ByteUsage, description: 'Disk space of the files.', resolve: (s) => s.disk }),
-    inodes: t.field({ type: Usage, description: 'Files and directories (inodes).', resolve: (s) => s.inodes }),
+    disk: t.field({
+      type: ByteUsage,
+      description: 'Disk space the quota counts: the files, the databases, the backup archives and the git clone.',
+      resolve: (s) => s.disk,
+    }),
+    inodes: t.field({
+      type: Usage,
+      description: 'Files and directories (inodes), counted over the same.',
+      resolve: (s) => s.inodes,
+    }),
     bandwidth: t.field({
       type: ByteUsage,
       description: 'Traffic served this calendar month (UTC).',

@@ -66,6 +66,20 @@ export async function createSsoLink(ctx: ServiceContext, serverId: string, next:
   return { url: `${ctx.app.config.publicBaseUrl}/sso/${token}?next=${encodeURIComponent(target)}`, expiresAt };
 }
 
+const usable = (tokenHash: string, now: Date) => ({ tokenHash, usedAt: null, expiresAt: { gt: now } });
+
+/**
+ * The account a dashboard login token would sign into, without redeeming it (the landing asks
+ * first when another account is signed in). Null for an unknown, used or expired token.
+ */
+export async function peekSsoToken(
+  prisma: PrismaClient,
+  token: string,
+  now: Date,
+): Promise<{ accountId: string } | null> {
+  return prisma.ssoToken.findFirst({ where: usable(hashToken(token), now), select: { accountId: true } });
+}
+
 /**
  * Redeems a dashboard login token (for the dashboard's /sso/:token landing): valid once,
  * before its expiry. The conditional UPDATE makes two concurrent redemptions yield one success.
@@ -78,7 +92,7 @@ export async function consumeSsoToken(
 ): Promise<{ accountId: string; serverId: string; next: string; scopes: string[] } | null> {
   const tokenHash = hashToken(token);
   const { count } = await prisma.ssoToken.updateMany({
-    where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+    where: usable(tokenHash, now),
     data: { usedAt: now },
   });
   if (count !== 1) return null;

@@ -1,10 +1,19 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { EgressRefused, resolveGitTarget } from '../../egress/policy.ts';
-import { HostingRefusal, type GitCommit } from './types.ts';
+import { measure } from './quota.ts';
+import { HostingRefusal, type GitCommit, type SiteUsage } from './types.ts';
 
 /** Longest a clone, fetch or log may run. */
 const GIT_TIMEOUT_MS = 60_000;
+/** How often a bounded git command's directory is measured. */
+const BOUND_POLL_MS = 100;
+
+/** A directory git may not grow past: what is left of the site's quota (a clone, a fetch). */
+export interface GitBound {
+  dir: string;
+  limit: SiteUsage;
+}
 
 /**
  * Runs the real `git` binary: execFile with an argument array (no shell, so nothing in a
@@ -24,6 +33,8 @@ export function runGit(
     allowLocal: boolean;
     timeoutMs?: number;
     pin?: PinnedHost | null;
+    /** Killed as soon as this directory passes its limit (and refused when it ends past it): HostingRefusal('quota'). */
+    bound?: GitBound;
   },
 ): Promise<string> {
   const config = [
@@ -72,8 +83,10 @@ export function runGit(
         : []),
     ].join(' ');
   }
-  return new Promise((resolve, reject) => {
-    execFile(
+  const { bound } = opts;
+  let overBound = false;
+  const run = new Promise<string>((resolve, reject) => {
+    const child = execFile(
       'git',
       [...config, ...args],
       {
@@ -84,7 +97,9 @@ export function runGit(
         killSignal: 'SIGKILL',
       },
       (err, stdout, stderr) => {
-        if (err) {
+        clearInterval(watch);
+        if (overBound) reject(quotaStop(args[0], bound!));
+        else if (err) {
           const timedOut = (err as { killed?: boolean }).killed;
           const detail = timedOut
             ? `timed out after ${Math.round((opts.timeoutMs ?? GIT_TIMEOUT_MS) / 1000)} s`
@@ -93,7 +108,39 @@ export function runGit(
         } else resolve(stdout);
       },
     );
+    // The transfer stops at the quota, not after it: the directory is measured while git writes.
+    let measuring = false;
+    const watch =
+      bound &&
+      setInterval(async () => {
+        if (measuring || overBound) return;
+        measuring = true;
+        try {
+          if (passes(await measure([bound.dir]), bound.limit)) {
+            overBound = true;
+            child.kill('SIGKILL');
+          }
+        } catch {
+          // Measured again at the next poll, and once git ends.
+        } finally {
+          measuring = false;
+        }
+      }, BOUND_POLL_MS);
   });
+  return run.then(async (stdout) => {
+    // A command quicker than one poll is measured once it ends.
+    if (bound && passes(await measure([bound.dir]), bound.limit)) throw quotaStop(args[0], bound);
+    return stdout;
+  });
+}
+
+const passes = (u: SiteUsage, limit: SiteUsage) => u.diskBytes > limit.diskBytes || u.inodes > limit.inodes;
+
+function quotaStop(command: string | undefined, bound: GitBound): HostingRefusal {
+  return new HostingRefusal(
+    'quota',
+    `The repository does not fit in the plan's disk or inode quota (the git clone counts toward it): git ${command} was stopped once the clone passed ${bound.limit.diskBytes} bytes or ${bound.limit.inodes} files and directories. Delete files or backups, or move to a larger plan.`,
+  );
 }
 
 export interface PinnedHost {

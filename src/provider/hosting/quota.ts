@@ -27,7 +27,8 @@ export async function measure(dirs: string[]): Promise<SiteUsage> {
       if (e.isDirectory()) stack.push(full);
       else {
         inodes++;
-        if (e.isFile()) diskBytes += (await fs.lstat(full)).size;
+        // A file gone since the listing (git renames as it writes) counts as gone.
+        if (e.isFile()) diskBytes += (await fs.lstat(full).catch(() => null))?.size ?? 0;
       }
     }
   }
@@ -37,6 +38,14 @@ export async function measure(dirs: string[]): Promise<SiteUsage> {
 export const plus = (a: SiteUsage, b: SiteUsage): SiteUsage => ({
   diskBytes: a.diskBytes + b.diskBytes,
   inodes: a.inodes + b.inodes,
+});
+
+export const minus = (a: SiteUsage): SiteUsage => ({ diskBytes: -a.diskBytes, inodes: -a.inodes });
+
+/** What is left under the quota after `used` (never below nothing). */
+export const remaining = (used: SiteUsage, quota: SiteQuota): SiteUsage => ({
+  diskBytes: Math.max(0, quota.diskBytes - used.diskBytes),
+  inodes: Math.max(0, quota.inodes - used.inodes),
 });
 
 /**

@@ -258,8 +258,14 @@ export class SimulatedSiteFiles {
     return r.rel;
   }
 
+  /** The quota counts the site (home, databases) and what it keeps beside it: backup archives and the git clone. */
   async usage(id: string): Promise<SiteUsage> {
-    return measure([this.home(id), this.dir(id, 'mysql')]);
+    return measure([this.home(id), this.dir(id, 'mysql'), this.dir(id, 'backups'), this.gitClone(id)]);
+  }
+
+  /** Where git deploy keeps the repository's clone. */
+  protected gitClone(id: string): string {
+    return path.join(this.dir(id, 'private'), 'repo');
   }
 
   /** mkdir -p inside the sandbox, each level checked. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkGitEgress, headCommit, isLocalRepo, runGit, type PinnedHost } from './git.ts';
-import { checkQuota, plus } from './quota.ts';
+import { checkQuota, measure, minus, plus, remaining } from './quota.ts';
 import { pathSegments, requireParentDir } from './sandbox.ts';
 import { fingerprintOfLine, generateDeployKey } from './ssh-key.ts';
 import { HostingRefusal, type DeployKey, type GitCommit, type SiteQuota, type SiteUsage } from './types.ts';
@@ -51,32 +51,52 @@ export class SimulatedSiteGit extends SimulatedSiteFiles {
     await this.ensureDeployKey(id);
     const priv = this.dir(id, 'private');
     const fresh = path.join(priv, `repo-${randomBytes(6).toString('hex')}`);
+    // The clone counts toward the quota, in place of the one it replaces: it may take what is left.
+    const previous = await measure([this.gitClone(id)]);
+    const bound = req.quota
+      ? { dir: fresh, limit: remaining(plus(await this.usage(id), minus(previous)), req.quota) }
+      : undefined;
     try {
-      await runGit(
-        ['clone', '--branch', req.branch, '--single-branch', '--no-tags', '--', req.repoUrl, fresh],
-        this.gitOpts(id, priv, pin),
-      );
+      await runGit(['clone', '--branch', req.branch, '--single-branch', '--no-tags', '--', req.repoUrl, fresh], {
+        ...this.gitOpts(id, priv, pin),
+        bound,
+      });
       // Checked on the fresh clone, so a refused deploy leaves the previous one (clone and site) as it was.
-      await this.guardPublish(id, fresh, req.subdir, req.quota);
-      await fs.rm(path.join(priv, 'repo'), { recursive: true, force: true });
-      await fs.rename(fresh, path.join(priv, 'repo'));
+      const cloneGrowth = plus(await measure([fresh]), minus(previous));
+      await this.guardPublish(id, fresh, req.subdir, req.quota, cloneGrowth);
+      await fs.rm(this.gitClone(id), { recursive: true, force: true });
+      await fs.rename(fresh, this.gitClone(id));
     } catch (err) {
       await fs.rm(fresh, { recursive: true, force: true });
       throw err;
     }
     await this.sync(id, req.subdir);
-    return headCommit(path.join(priv, 'repo'), this.opts.allowLocalGit);
+    return headCommit(this.gitClone(id), this.opts.allowLocalGit);
   }
 
   async gitPull(id: string, req: { branch: string; subdir: string; quota?: SiteQuota }): Promise<GitCommit> {
-    const repo = path.join(this.dir(id, 'private'), 'repo');
+    const repo = this.gitClone(id);
     if (!(await fs.stat(repo).catch(() => null)))
       throw new HostingRefusal('git_failed', 'The repository clone is missing; deploy it again.');
     // The name is checked again at each fetch: it may resolve elsewhere since the deploy.
     const origin = (await runGit(['remote', 'get-url', 'origin'], this.gitOpts(id, repo))).trim();
     const pin = await checkGitEgress(origin, this.opts.allowLocalGit);
-    await runGit(['fetch', '--no-tags', 'origin', req.branch], this.gitOpts(id, repo, pin));
-    await runGit(['reset', '--hard', 'FETCH_HEAD'], this.gitOpts(id, repo));
+    // The clone may grow by what is left of the quota.
+    const bound = req.quota
+      ? { dir: repo, limit: plus(await measure([repo]), remaining(await this.usage(id), req.quota)) }
+      : undefined;
+    try {
+      await runGit(['fetch', '--no-tags', 'origin', req.branch], { ...this.gitOpts(id, repo, pin), bound });
+      await runGit(['reset', '--hard', 'FETCH_HEAD'], { ...this.gitOpts(id, repo), bound });
+    } catch (err) {
+      if (!(err instanceof HostingRefusal && err.reason === 'quota')) throw err;
+      // A stopped transfer leaves partial objects: the clone goes (the published site stays).
+      await fs.rm(repo, { recursive: true, force: true });
+      throw new HostingRefusal(
+        'quota',
+        `${err.message} The clone was removed; deploy the repository again once it fits.`,
+      );
+    }
     await this.guardPublish(id, repo, req.subdir, req.quota);
     await this.sync(id, req.subdir);
     return headCommit(repo, this.opts.allowLocalGit);
@@ -96,9 +116,16 @@ export class SimulatedSiteGit extends SimulatedSiteFiles {
 
   /**
    * Refuses publishing `repo` when what it adds to the site (its files over the ones they
-   * replace, new directories, less the previous deploy's files it drops) passes the quota.
+   * replace, new directories, less the previous deploy's files it drops, and `cloneGrowth`: a
+   * fresh clone over the one it replaces) passes the quota.
    */
-  private async guardPublish(id: string, repo: string, subdir: string, quota: SiteQuota | undefined): Promise<void> {
+  private async guardPublish(
+    id: string,
+    repo: string,
+    subdir: string,
+    quota: SiteQuota | undefined,
+    cloneGrowth: SiteUsage = { diskBytes: 0, inodes: 0 },
+  ): Promise<void> {
     if (!quota) return;
     const targetRel = publishRoot(subdir);
     let delta: SiteUsage = { diskBytes: 0, inodes: 0 };
@@ -119,7 +146,7 @@ export class SimulatedSiteGit extends SimulatedSiteFiles {
       const st = (await this.resolve(id, old).catch(() => null))?.stat;
       if (st?.isFile()) delta = plus(delta, { diskBytes: -st.size, inodes: -1 });
     }
-    delta = plus(delta, { diskBytes: 0, inodes: newDirs.size });
+    delta = plus(delta, plus(cloneGrowth, { diskBytes: 0, inodes: newDirs.size }));
     if (delta.diskBytes <= 0 && delta.inodes <= 0) return;
     const used = await this.usage(id);
     checkQuota(used, plus(used, delta), quota);

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import { scheduleJob, type JobHandler } from '../jobs.ts';
 import type { Tx } from '../../db/tx.ts';
-import { checkQuota, measure } from './quota.ts';
+import { checkQuota, measure, minus, plus } from './quota.ts';
 import { resolveInRoot } from './sandbox.ts';
 import {
   HostingRefusal,
@@ -208,14 +208,17 @@ export class SimulatedHostingDriver extends SimulatedSiteGit implements HostingD
     return path.join(this.dir(id, 'backups'), `${backupId}.tar.gz`);
   }
 
-  async createBackup(id: string, backupId: string): Promise<BackupResult> {
+  async createBackup(id: string, backupId: string, quota?: SiteQuota): Promise<BackupResult> {
     const base = this.accountDir(id);
     await fs.mkdir(path.join(base, 'mysql'), { recursive: true });
     const file = this.backupFile(id, backupId);
     const part = `${file}.part`;
+    const used = await this.usage(id);
     try {
       // Links are stored as links (never followed), so nothing outside the account is archived.
       await tar.c({ gzip: true, file: part, cwd: base, portable: true, follow: false }, ['home', 'mysql']);
+      // The archive counts toward the quota: one that does not fit is removed.
+      checkQuota(used, plus(used, { diskBytes: (await fs.stat(part)).size, inodes: 1 }), quota);
       await fs.rename(part, file);
     } catch (err) {
       await fs.rm(part, { force: true });
@@ -247,9 +250,14 @@ export class SimulatedHostingDriver extends SimulatedSiteGit implements HostingD
       });
       await fs.mkdir(path.join(work, 'home', 'public_html'), { recursive: true });
       await fs.mkdir(path.join(work, 'mysql'), { recursive: true });
-      // The restored site replaces the current one: it must fit, unless it is smaller than what is there.
-      if (quota)
-        checkQuota(await this.usage(id), await measure([path.join(work, 'home'), path.join(work, 'mysql')]), quota);
+      // The restored site replaces the current one (backups and the clone stay): it must fit,
+      // unless it is smaller than what is there.
+      if (quota) {
+        const used = await this.usage(id);
+        const replaced = await measure([this.home(id), this.dir(id, 'mysql')]);
+        const restored = await measure([path.join(work, 'home'), path.join(work, 'mysql')]);
+        checkQuota(used, plus(used, plus(restored, minus(replaced))), quota);
+      }
       for (const part of ['home', 'mysql']) {
         const old = path.join(work, `old-${part}`);
         await fs.rename(path.join(base, part), old).catch(ignoreMissing);

@@ -44,7 +44,7 @@ export interface SiteUsage {
 }
 
 /**
- * The plan's limits on a site (home and databases), in the units of SiteUsage. A change that
+ * The plan's limits on a site (home, databases, backup archives and the git clone), in the units of SiteUsage. A change that
  * would take usage past one of them (and is not a change that shrinks it) is refused with
  * HostingRefusal('quota'); deleting and shrinking always work, even over quota.
  */
@@ -109,6 +109,7 @@ export interface HostingDriver {
     quota?: SiteQuota,
   ): Promise<FileEntry>;
   download(hostingId: string, path: string): Promise<Download>;
+  /** What the quota counts: home, databases, backup archives and the git clone. */
   usage(hostingId: string): Promise<SiteUsage>;
   tailLog(hostingId: string, kind: 'access' | 'error', lines: number, now: Date): Promise<string[]>;
 
@@ -120,7 +121,8 @@ export interface HostingDriver {
   /** Checks that a customer path names an existing directory; returns its normalised form. */
   requireDirectory(hostingId: string, path: string): Promise<string>;
 
-  createBackup(hostingId: string, backupId: string): Promise<BackupResult>;
+  /** Over `quota` once written (the archive counts toward it): HostingRefusal('quota'), nothing left behind. */
+  createBackup(hostingId: string, backupId: string, quota?: SiteQuota): Promise<BackupResult>;
   restoreBackup(hostingId: string, backupId: string, quota?: SiteQuota): Promise<{ databases: string[] }>;
   deleteBackup(hostingId: string, backupId: string): Promise<void>;
   openBackup(hostingId: string, backupId: string): Promise<Download>;

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../../confirm.tsx';
 import { Section, useLive } from '../../live-query.tsx';
+import { PUSH_HOOK_SCHEME, pushHookExample } from '../../../modules/hosting/push-hook-scheme.ts';
 import { Outcome, useCall } from './panel-kit.tsx';
 
 /** What the git tab reads of the deployment, shared with the access sections. */
@@ -119,12 +120,21 @@ export function PushWebhook(props: { id: string; git: GitStatus; onChange(): voi
           {fresh?.secret && (
             <div class="card notice" data-testid="webhook-secret">
               <p>
-                Give the repository host this URL and secret (GitHub: content type application/json; GitLab: the secret
-                token). The secret is shown this once.
+                Sign each call to this URL with this secret (below: how; a CI step after the push can run it). The
+                secret is shown this once.
               </p>
               <code class="secret">{fresh.url}</code>
               <code class="secret">{fresh.secret}</code>
             </div>
+          )}
+          {hook.enabled && hook.url && (
+            <details data-testid="webhook-example">
+              <summary>How to sign a call</summary>
+              <p class="small">{PUSH_HOOK_SCHEME}</p>
+              <pre class="log">
+                <code>{pushHookExample(hook.url, fresh?.secret ?? 'your push-to-deploy secret')}</code>
+              </pre>
+            </details>
           )}
           <div class="actions">
             {hook.enabled ? (
