@@ -289,7 +289,7 @@ export function createDashboardHandler(app: App) {
     return true;
   }
 
-  async function ssoLanding(res: ServerResponse, token: string): Promise<void> {
+  async function ssoLanding(req: IncomingMessage, res: ServerResponse, token: string): Promise<void> {
     const now = app.clock.now();
     const redeemed = /^sso_[A-Za-z0-9_-]{43}$/.test(token) ? await consumeSsoToken(app.prisma, token, now) : null;
     if (!redeemed) {
@@ -302,7 +302,13 @@ export function createDashboardHandler(app: App) {
       );
     }
     // The session may do what the link's maker could, and never an account-wide act (sudo.ts).
-    const { secret } = await createSession(app.prisma, redeemed.accountId, now, { scopes: redeemed.scopes });
+    const { secret } = await createSession(
+      app.prisma,
+      redeemed.accountId,
+      now,
+      { scopes: redeemed.scopes },
+      { userAgent: req.headers['user-agent'], address: clientAddress(req) },
+    );
     res.writeHead(303, {
       Location: redeemed.next,
       'Set-Cookie': cookie(app, SESSION_COOKIE, secret, SESSION_TTL_SECONDS),
@@ -386,7 +392,7 @@ export function createDashboardHandler(app: App) {
         const sso = /^\/sso\/([^/]+)$/.exec(urlPath);
         if (sso && method === 'GET') {
           requestScope.getStore()!.operation = 'dashboard sso';
-          return await ssoLanding(res, sso[1]);
+          return await ssoLanding(req, res, sso[1]);
         }
         if (urlPath === '/sign-in' && method === 'POST') {
           requestScope.getStore()!.operation = 'dashboard sign-in form';

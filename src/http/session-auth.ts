@@ -45,6 +45,7 @@ function principalOf(session: Session): Principal {
     credentialId: session.id,
     kind: 'session',
     scopes: new Set(sessionScopes(session)),
+    passwordAt: session.passwordAt,
   };
 }
 

@@ -58,7 +58,13 @@ export async function signInWithPassword(
   await countPasswordAttempt(app, req, res, email);
   const account = await checkPassword(app.prisma, email, password);
   if (!account) throw new ApiError(401, SIGN_IN_FAILED);
-  const created = await createSession(app.prisma, account.id, app.clock.now(), { password: true });
+  const created = await createSession(
+    app.prisma,
+    account.id,
+    app.clock.now(),
+    { password: true },
+    { userAgent: req.headers['user-agent'], address: clientAddress(req) },
+  );
   appendCookie(res, cookie(app, SESSION_COOKIE, created.secret, SESSION_TTL_SECONDS));
   appendCookie(res, cookie(app, LOGIN_CSRF_COOKIE, '', 0, 'Strict'));
   return { accountId: account.id, ...created };

@@ -3,7 +3,9 @@ import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
 import {
   checkPassword,
+  linkSessionRefusal,
   renewPassword,
+  sudoRefusal,
   sudoState,
   SUDO_WINDOW_SECONDS,
   type Session,
@@ -17,20 +19,10 @@ import { countPasswordAttempt } from './sign-in.ts';
  * carries that credential's rights and no more, and typing a password does not widen it.
  */
 
-/** The password was typed too long ago: type it again (POST /dashboard/api/sudo, or the form's password field). */
-const SUDO_REQUIRED = 'SUDO_REQUIRED';
-/** The session came from a credential, not a password: only a password sign-in can do this. */
-const PASSWORD_SIGN_IN_REQUIRED = 'PASSWORD_SIGN_IN_REQUIRED';
-
 const MINUTES = SUDO_WINDOW_SECONDS / 60;
 
-function credentialRefusal(): ApiError {
-  return new ApiError(
-    403,
-    'This session was opened from a sign-in link, which cannot manage keys, apps or devices: sign in with your password.',
-    { code: PASSWORD_SIGN_IN_REQUIRED },
-  );
-}
+/** The session came from a credential, not a password: only a password sign-in can do this. */
+const credentialRefusal = linkSessionRefusal;
 
 /** Throws 403 unless the session came from a password sign-in (account-wide reads: keys, apps). */
 export function requirePasswordSession(session: Session): void {
@@ -41,10 +33,7 @@ export function requirePasswordSession(session: Session): void {
 export function requireSudo(app: App, session: Session): void {
   const state = sudoState(session, app.clock.now());
   if (state === 'credential') throw credentialRefusal();
-  if (state === 'stale')
-    throw new ApiError(403, `Confirm your password: it was entered more than ${MINUTES} minutes ago.`, {
-      code: SUDO_REQUIRED,
-    });
+  if (state === 'stale') throw sudoRefusal();
 }
 
 /**
@@ -89,10 +78,7 @@ export async function formSudo(
   const state = sudoState(session, app.clock.now());
   if (state === 'ok') return null;
   if (state === 'credential') return credentialRefusal();
-  if (!form.get('password'))
-    return new ApiError(403, `Enter your password to approve: it was entered more than ${MINUTES} minutes ago.`, {
-      code: SUDO_REQUIRED,
-    });
+  if (!form.get('password')) return sudoRefusal('Enter your password to approve');
   try {
     await confirmPassword(app, req, res, session, form.get('password'));
     return null;

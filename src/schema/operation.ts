@@ -23,6 +23,11 @@ export const RATE_LIMIT_CLASSES = {
     durationSeconds: 900,
     description: 'dashboard sign-in and sudo: 100 attempts per 15 minutes per client address',
   },
+  passwordChange: {
+    points: 10,
+    durationSeconds: 900,
+    description: 'password change: 10 attempts per 15 minutes per session',
+  },
   userCodeAccount: {
     points: 20,
     durationSeconds: 900,

@@ -22,6 +22,8 @@ export interface Principal {
   credentialId: string;
   kind: 'api_key' | 'access_token' | 'session';
   scopes: ReadonlySet<Scope>;
+  /** A dashboard session's last password entry (sudo mode); null for one opened from a sign-in link. */
+  passwordAt?: Date | null;
 }
 
 const KEY_BODY_LENGTH = 40; // 40 base62 chars ≈ 238 bits
