@@ -21,7 +21,7 @@ import {
 // SSH public keys on the account: listed, added and deleted here; chosen by id when a server is
 // ordered or reinstalled (serverOrder, serverReinstall `sshKeyIds`).
 
-export const SshKey = builder.objectRef<SshKeyRow>('SshKey').implement({
+const SshKey = builder.objectRef<SshKeyRow>('SshKey').implement({
   interfaces: [Node],
   description: 'An SSH public key kept on the account, to install on servers at order or reinstall.',
   fields: (t) => ({

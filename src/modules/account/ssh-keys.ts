@@ -66,7 +66,7 @@ function mpintBits(value: Buffer): number {
 }
 
 /** Parses an OpenSSH public key line; 400 naming `public_key` with what is wrong. */
-export function parsePublicKey(input: string): ParsedKey {
+function parsePublicKey(input: string): ParsedKey {
   const line = input.trim();
   if (/PRIVATE KEY/.test(line))
     throw badRequest(

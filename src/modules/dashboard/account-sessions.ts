@@ -42,7 +42,7 @@ const SYSTEMS: [RegExp, string][] = [
 ];
 
 /** A User-Agent header in a few words ("Firefox 133 on Windows"); the header itself when nothing in it is known. */
-export function browserSummary(userAgent: string | null): string | null {
+function browserSummary(userAgent: string | null): string | null {
   if (!userAgent) return null;
   const browser = BROWSERS.map(([re, name]) => [re.exec(userAgent), name] as const).find(([m]) => m);
   const system = SYSTEMS.find(([re]) => re.test(userAgent))?.[1];
