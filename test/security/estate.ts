@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import { createSession } from '../../src/modules/dashboard/sessions.ts';
-import { SSH_KEYS } from '../helpers/ssh-keys.ts';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Customer, Json, TestApp } from '../helpers/app.ts';
 import { activeHosting, domainName } from '../helpers/hosting.ts';
 import { proveDomain } from '../helpers/domains.ts';
+import { SSH_KEYS } from '../helpers/ssh-keys.ts';
+import { createSession } from '../../src/modules/dashboard/sessions.ts';
 import { advance, runningServer } from '../helpers/servers.ts';
 import type { Receiver } from '../helpers/webhooks.ts';
 
