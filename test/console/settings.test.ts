@@ -166,9 +166,25 @@ describe.skipIf(!hasChromium)('dashboard: settings', () => {
     await advance(app, 180);
     await page.getByTestId('server-status').getByText('running').waitFor({ timeout: 10_000 });
 
-    // Reinstall with no key ticked: the server has none afterwards.
+    // Reinstall with no key ticked: the server has none afterwards; ticked again, it has it.
     const reinstall = page.getByTestId('reinstall');
-    await expect(reinstall.getByRole('checkbox', { name: /laptop/ }).isChecked()).resolves.toBe(false);
+    const tick = reinstall.getByRole('checkbox', { name: /laptop/ });
+    await expect(tick.isChecked()).resolves.toBe(false);
+    const reinstallWith = async () => {
+      await reinstall.getByRole('button', { name: 'Reinstall' }).click();
+      await page
+        .getByRole('dialog', { name: /^Reinstall keyed-1 with .*\?$/ })
+        .getByRole('button', { name: 'Wipe and reinstall' })
+        .click();
+      await page.getByTestId('server-status').getByText('reinstalling').waitFor({ timeout: 10_000 });
+      await advance(app, 120);
+      await page.getByTestId('server-status').getByText('running').waitFor({ timeout: 10_000 });
+    };
+    await reinstallWith();
+    await page.getByTestId('server-ssh-keys').getByText('none').waitFor();
+    await tick.check();
+    await reinstallWith();
+    await page.getByTestId('server-ssh-keys').getByText('laptop').waitFor();
     expect(pageErrors).toEqual([]);
   }, 60_000);
 });
