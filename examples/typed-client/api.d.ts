@@ -19262,7 +19262,7 @@ export interface operations {
             path: {
                 /**
                  * @description The session id (ses_…).
-                 * @example hss_01jq8k2m4p6rab3c5d7e9f1g2h
+                 * @example ses_01jq8k2m4p6rab3c5d7e9f1g2h
                  */
                 id: string;
             };
@@ -24585,7 +24585,7 @@ export interface operations {
             path: {
                 /**
                  * @description The SSH key id (ssh_…).
-                 * @example id_01jq8k2m4p6rab3c5d7e9f1g2h
+                 * @example ssh_01jq8k2m4p6rab3c5d7e9f1g2h
                  */
                 id: string;
             };

@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { example, values } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
-import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
+import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { endAccountSessions, listAccountSessions, type SessionView } from '../dashboard/account-sessions.ts';
@@ -156,25 +156,31 @@ pagedListQuery(
   },
 );
 
-idOperation(
-  'mutation',
-  'accountSessionEnd',
-  Deleted,
-  'The session id (ses_…).',
-  async (ctx, id) => {
-    const currentId = sessionOf(ctx, 'end sessions', true);
-    await endAccountSessions(ctx.app, ctx.principal!.accountId, { only: id, currentId }, ctx.app.clock.now());
-    return { id, deleted: true };
-  },
-  operation({
-    summary: 'End a signed-in session',
-    scope: 'account:write',
-    rest: 'DELETE /account/sessions/:id',
-    area: 'account',
-    tool: 'account_session_end',
-    notTool: CONSOLE_ONLY,
-    refuses: [PASSWORD_SIGN_IN_REQUIRED, SUDO_REQUIRED],
-    description: `Sign another session of the account out, on every instance before the answer (404 when it is no live session of the account; 400 for the caller's own: sign out instead). Only from the console signed in with the password within the last ${SUDO_MINUTES} minutes.`,
+builder.mutationField('accountSessionEnd', (t) =>
+  t.field({
+    ...operation({
+      summary: 'End a signed-in session',
+      scope: 'account:write',
+      rest: 'DELETE /account/sessions/:id',
+      area: 'account',
+      tool: 'account_session_end',
+      notTool: CONSOLE_ONLY,
+      refuses: [PASSWORD_SIGN_IN_REQUIRED, SUDO_REQUIRED],
+      description: `Sign another session of the account out, on every instance before the answer (404 when it is no live session of the account; 400 for the caller's own: sign out instead). Only from the console signed in with the password within the last ${SUDO_MINUTES} minutes.`,
+    }),
+    type: Deleted,
+    args: {
+      id: t.arg.id({
+        required: true,
+        description: 'The session id (ses_…).',
+        ...example('ses_01jq8k2m4p6rab3c5d7e9f1g2h'),
+      }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const currentId = sessionOf(ctx, 'end sessions', true);
+      await endAccountSessions(ctx.app, ctx.principal!.accountId, { only: args.id, currentId }, ctx.app.clock.now());
+      return { id: args.id, deleted: true };
+    },
   }),
 );
 

@@ -3,7 +3,7 @@ import { Deleted } from '../../schema/deleted.ts';
 import { example, values } from '../../schema/examples.ts';
 import { Node, nodeKind } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
-import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
+import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
@@ -86,20 +86,26 @@ builder.mutationField('sshKeyAdd', (t) =>
   }),
 );
 
-idOperation(
-  'mutation',
-  'sshKeyDelete',
-  Deleted,
-  'The SSH key id (ssh_…).',
-  (ctx, id) => deleteSshKey(ctx.db, ctx.principal!.accountId, id, ctx.app.clock.now()),
-  operation({
-    summary: 'Delete an SSH key',
-    scope: 'account:write',
-    rest: 'DELETE /account/ssh-keys/:id',
-    area: 'account',
-    tool: 'account_ssh_key_delete',
-    description:
-      'Remove an SSH key from the account. Servers built with it keep it in their authorized keys (and list it) until they are reinstalled.',
-    fires: ['account.ssh_key.deleted'],
+builder.mutationField('sshKeyDelete', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Delete an SSH key',
+      scope: 'account:write',
+      rest: 'DELETE /account/ssh-keys/:id',
+      area: 'account',
+      tool: 'account_ssh_key_delete',
+      description:
+        'Remove an SSH key from the account. Servers built with it keep it in their authorized keys (and list it) until they are reinstalled.',
+      fires: ['account.ssh_key.deleted'],
+    }),
+    type: Deleted,
+    args: {
+      id: t.arg.id({
+        required: true,
+        description: 'The SSH key id (ssh_…).',
+        ...example('ssh_01jq8k2m4p6rab3c5d7e9f1g2h'),
+      }),
+    },
+    resolve: (_root, args, ctx) => deleteSshKey(ctx.db, ctx.principal!.accountId, args.id, ctx.app.clock.now()),
   }),
 );
