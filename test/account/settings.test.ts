@@ -11,6 +11,10 @@ import {
   startOAuthApp,
 } from '../helpers/oauth.ts';
 import { advance, expectError, runningServer } from '../helpers/servers.ts';
+import { getSchema } from '../../src/schema/index.ts';
+import { listOperations } from '../../src/schema/operation.ts';
+import { restView } from '../../src/schema/rest-view.ts';
+import { ALL_SCOPES } from '../../src/scopes.ts';
 
 /**
  * The holder's settings over the API: the profile (keys may change it, the sign-in e-mail only a
@@ -200,6 +204,33 @@ describe('password: POST /account/password', () => {
 });
 
 const SESSIONS = `{ accountSessions { edges { node { id current signedInWith browser clientAddress createdAt lastSeenAt expiresAt } } } }`;
+
+describe("operations declared `caller: 'password session'`", () => {
+  it('answer a key with every scope 403 PASSWORD_SIGN_IN_REQUIRED and change nothing (from the metadata)', async () => {
+    const ops = listOperations(restView(getSchema())).filter((op) => op.meta.caller === 'password session');
+    expect(ops.map((op) => op.meta.rest).sort()).toEqual([
+      'DELETE /account/sessions/:id',
+      'GET /account/sessions',
+      'POST /account/password',
+      'POST /account/sessions/end-others',
+    ]);
+    const holder = await accountHolder(app);
+    const s = await signIn(app, holder);
+    const key = await keyOf(holder, [...ALL_SCOPES]);
+    const [own] = (await asSession(s, SESSIONS)).body.data.accountSessions.edges.map((e: Json) => e.node.id);
+    for (const op of ops) {
+      const path = op.path.replace(':id', own);
+      const password = { current_password: holder.password, new_password: 'x'.repeat(12) };
+      const body = op.path.endsWith('/password') ? password : op.method === 'POST' ? {} : undefined;
+      const res = await app.call(op.method, `/v1${path}`, { key, body });
+      expect(res.status, op.meta.rest).toBe(403);
+      expect(res.body.code, op.meta.rest).toBe('PASSWORD_SIGN_IN_REQUIRED');
+      expect(op.meta.notTool, op.meta.rest).toBeTruthy();
+    }
+    expect(await alive(s)).toBe(true);
+    await signIn(app, holder);
+  });
+});
 
 describe('sessions: GET /account/sessions, DELETE /account/sessions/:id, POST /account/sessions/end-others', () => {
   it('lists the live sessions, this one marked, with browser and address and no secret', async () => {

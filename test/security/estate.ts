@@ -152,8 +152,17 @@ export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver)
   await app.running.app.runDueWork();
   const deliveries = await ok(call('GET', `/v1/webhooks/${hook.id}/deliveries`), 'deliveries');
   expect(deliveries.data.length).toBeGreaterThan(0);
+  // With a key of its own: the estate's customer key may not hold account:write.
+  const writer = await ok(
+    app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['account:write'] }),
+    'key',
+    201,
+  );
   const sshKey = await ok(
-    call('POST', '/v1/account/ssh-keys', { name: 'laptop', public_key: SSH_KEYS.ED25519.line }),
+    app.call('POST', '/v1/account/ssh-keys', {
+      key: writer.key,
+      body: { name: 'laptop', public_key: SSH_KEYS.ED25519.line },
+    }),
     'ssh key',
   );
   // A password sign-in's session, made as the sign-in makes it (the estate's accounts have no password).

@@ -46,13 +46,11 @@ import {
  * which exists for exactly this): the matrix sends a few thousand requests.
  */
 /**
- * Operations no key or token may call, whatever its scopes (the account's password and sessions:
- * docs/SECURITY.md): no MCP tool, and declared to refuse PASSWORD_SIGN_IN_REQUIRED. A key gets
- * that 403 before any resource is looked up, so they have no 200 or 404 to show here;
- * test/account/settings.test.ts drives them with a session.
+ * Operations no key or token may call, whatever its scopes (`caller: 'password session'`: the
+ * account's password and sessions). A key gets that 403 before any resource is looked up, so they
+ * have no 200 or 404 to show here; test/account/settings.test.ts drives them with a session.
  */
-const keyRefused = (op: Operation) =>
-  Boolean(op.meta.notTool) && Boolean(op.meta.refuses?.some((r) => r.code === 'PASSWORD_SIGN_IN_REQUIRED'));
+const keyRefused = (op: Operation) => op.meta.caller === 'password session';
 
 const schema = getSchema();
 const operations = listOperations(restView(schema));
