@@ -129,6 +129,29 @@ describe.skipIf(!hasChromium)('dashboard: settings', () => {
     await other!.page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
   });
 
+  it('asks for the password when it was typed long ago, then signs every other session out', async () => {
+    await browserSignIn(other!.page, app.url, holder.email, holder.password, '/servers');
+    await advance(app, 11 * 60);
+    const { page } = browser;
+    await page.goto(`${app.url}/`);
+    await page.goto(`${app.url}/settings#sessions`);
+    const table = page.getByTestId('sessions');
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    await page.getByRole('button', { name: 'Sign out every other session' }).click();
+    await page
+      .getByRole('dialog', { name: 'Sign out every other session?' })
+      .getByRole('button', { name: 'Sign them out' })
+      .click();
+    const prompt = page.getByTestId('sudo-prompt');
+    await prompt.getByText(/Confirm your password: it was entered more than 10 minutes ago/).waitFor();
+    await prompt.getByLabel('Password').fill(holder.password);
+    await prompt.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('1 session was signed out.').waitFor();
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await other!.page.getByRole('link', { name: 'Billing' }).first().click();
+    await other!.page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
+  }, 60_000);
+
   it('adds an SSH key (a bad one refused beside the field) and picks it when ordering a server', async () => {
     const { page } = browser;
     await page.goto(`${app.url}/settings#ssh-keys`);
