@@ -197,6 +197,14 @@ export const LATER_OPERATIONS: (SpecOperation & { revision: string })[] = [
   { revision: '1.16', method: 'GET', path: '/events', scope: 'account:read', area: 'account' },
   { revision: '1.16', method: 'POST', path: '/webhooks/:id/test', scope: 'webhooks:write', area: 'webhooks' },
   { revision: '1.16', method: 'POST', path: '/servers/:id/console', scope: 'servers:write', area: 'servers' },
+  { revision: '1.16', method: 'PATCH', path: '/account', scope: 'account:write', area: 'account' },
+  { revision: '1.16', method: 'POST', path: '/account/password', scope: 'account:write', area: 'account' },
+  { revision: '1.16', method: 'GET', path: '/account/sessions', scope: 'account:read', area: 'account' },
+  { revision: '1.16', method: 'DELETE', path: '/account/sessions/:id', scope: 'account:write', area: 'account' },
+  { revision: '1.16', method: 'POST', path: '/account/sessions/end-others', scope: 'account:write', area: 'account' },
+  { revision: '1.16', method: 'GET', path: '/account/ssh-keys', scope: 'account:read', area: 'account' },
+  { revision: '1.16', method: 'POST', path: '/account/ssh-keys', scope: 'account:write', area: 'account' },
+  { revision: '1.16', method: 'DELETE', path: '/account/ssh-keys/:id', scope: 'account:write', area: 'account' },
 ];
 
 /** Binary streams: served by hand-written routes with the same auth, scope and errors, not by schema fields. */

@@ -23,6 +23,34 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Update the account profile
+         * @description Change the holder's name, country, sign-in e-mail or invoice e-mail; only the fields given change. A new sign-in e-mail is unverified, must be no other account's (409), and can only be set from the console signed in with the password within the last 10 minutes (403 otherwise): keys and tokens can change the rest.
+         *
+         *     Scope: `account:write`.
+         */
+        patch: operations["accountUpdate"];
+        trace?: never;
+    };
+    "/account/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List signed-in sessions
+         * @description The account's live console sessions, newest first: the one asking marked `current`, when each signed in and was last seen, its browser and address. Only from the console signed in with the password. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `account:read`.
+         */
+        get: operations["accountSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1049,11 +1077,39 @@ export interface paths {
         put?: never;
         /**
          * Order a server
-         * @description Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template and a label. The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`. Fires `server.created`, `invoice.created`, `invoice.paid`.
+         * @description Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template, a label and optionally SSH keys of the account (`ssh_key_ids`). The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`. Fires `server.created`, `invoice.created`, `invoice.paid`.
          *
          *     Scope: `servers:write`.
          */
         post: operations["serverOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/ssh-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SSH keys
+         * @description The account's SSH public keys, newest first, with their SHA256 fingerprints. A page of the list envelope; follow nextCursor while hasMore.
+         *
+         *     Scope: `account:read`.
+         */
+        get: operations["sshKeys"];
+        put?: never;
+        /**
+         * Add an SSH key
+         * @description Keep an SSH public key on the account, to choose when ordering or reinstalling a server (`ssh_key_ids`). One OpenSSH line (a .pub file): ssh-ed25519, ecdsa-sha2-nistp256, or ssh-rsa of 2048 bits or more; 400 naming `public_key` otherwise, 409 when the same key is already on the account. At most 50 keys. A server already built is not changed. Fires `account.ssh_key.added`.
+         *
+         *     Scope: `account:write`.
+         */
+        post: operations["sshKeyAdd"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1232,6 +1288,72 @@ export interface paths {
          *     Scope: `webhooks:write`.
          */
         post: operations["webhookCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password
+         * @description Set a new sign-in password, given the current one (400 naming `current_password` when wrong). 10 to 200 characters, not the current one. Every other signed-in session of the account ends at once; this one stays. API keys and connected apps keep working. Only from the console signed in with the password: keys, tokens and sign-in-link sessions get 403.
+         *
+         *     Scope: `account:write`. Rate limit class: password change: 10 attempts per 15 minutes per session.
+         */
+        post: operations["accountPasswordChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a signed-in session
+         * @description Sign another session of the account out, on every instance before the answer (404 when it is no live session of the account; 400 for the caller's own: sign out instead). Only from the console signed in with the password within the last 10 minutes.
+         *
+         *     Scope: `account:write`.
+         */
+        delete: operations["accountSessionEnd"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/sessions/end-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every other session
+         * @description Sign out every session of the account but the caller's, on every instance before the answer. Only from the console signed in with the password within the last 10 minutes.
+         *
+         *     Scope: `account:write`.
+         */
+        post: operations["accountSessionsEndOthers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1855,7 +1977,7 @@ export interface paths {
         put?: never;
         /**
          * Reinstall a server
-         * @description Wipe the disk and rebuild the server from an OS template; all data and the root password are replaced. The server is `reinstalling` until done. Servers inside a pool run Linux only. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.reinstalled`.
+         * @description Wipe the disk and rebuild the server from an OS template; all data, the root password and the SSH keys are replaced. The server is `reinstalling` until done. Servers inside a pool run Linux only. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.reinstalled`.
          *
          *     Scope: `servers:destroy`.
          */
@@ -1927,6 +2049,28 @@ export interface paths {
          */
         post: operations["serverSso"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/ssh-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an SSH key
+         * @description Remove an SSH key from the account. Servers built with it keep it in their authorized keys (and list it) until they are reinstalled. Fires `account.ssh_key.deleted`.
+         *
+         *     Scope: `account:write`.
+         */
+        delete: operations["sshKeyDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2199,7 +2343,7 @@ export interface components {
              * @example BAD_REQUEST
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE_ENTITY" | "RATE_LIMITED" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE" | "ERROR" | "QUOTA_EXCEEDED";
+            code: "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE_ENTITY" | "RATE_LIMITED" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE" | "ERROR" | "PASSWORD_SIGN_IN_REQUIRED" | "SUDO_REQUIRED" | "EMAIL_TAKEN" | "QUOTA_EXCEEDED";
             /**
              * @description The request value at fault, by its path (`name`, `jobs[1].command`), when there is one.
              * @example name
@@ -2235,10 +2379,76 @@ export interface components {
              */
             id: string;
             /**
+             * @description Where invoice notices go; null for the account e-mail.
+             * @example billing@example.com
+             */
+            invoice_email: string | null;
+            /**
              * @description The account holder's name.
              * @example Ada Lovelace
              */
             name: string;
+        };
+        /** @description A signed-in console session of the account (its secret is never shown). */
+        AccountSession: {
+            /**
+             * @description The browser and system its User-Agent names ("Chrome 131 on Linux"); null when none was sent.
+             * @example Firefox 133 on Windows
+             */
+            browser: string | null;
+            /**
+             * @description The address it signed in from.
+             * @example 198.51.100.7
+             */
+            client_address: string | null;
+            /**
+             * Format: date-time
+             * @description When it signed in.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description True for the session making this request.
+             * @example true
+             */
+            current: boolean;
+            /**
+             * Format: date-time
+             * @description When it ends by itself.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            expires_at: string;
+            /**
+             * @description The session id (ses_…).
+             * @example ses_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Its last request, to the minute.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            last_seen_at: string;
+            /**
+             * @description password, or link for a session opened from a server's sign-in link.
+             * @example password
+             * @enum {string}
+             */
+            signed_in_with: "password" | "link";
+        };
+        AccountSessionList: {
+            /** @description The items of this page. */
+            data: components["schemas"]["AccountSession"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
+            hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example ses_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
+            nextCursor: string | null;
         };
         /** @description An add-on attached to a server. */
         AttachedAddon: {
@@ -2399,7 +2609,7 @@ export interface components {
              * @example server.power.changed
              * @enum {string}
              */
-            type: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted";
+            type: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "account.ssh_key.added" | "account.ssh_key.deleted";
         };
         EventList: {
             /** @description The items of this page. */
@@ -3778,6 +3988,20 @@ export interface components {
              */
             os: "linux" | "windows";
         };
+        /** @description A password changed: the other sessions of the account have ended. */
+        PasswordChanged: {
+            /**
+             * @description Always true.
+             * @example true
+             */
+            changed: boolean;
+            /**
+             * Format: int32
+             * @description How many other signed-in sessions ended.
+             * @example 1
+             */
+            sessions_ended: number;
+        };
         /** @description A server plan the server can switch to in place. */
         PlanOption: {
             /**
@@ -4504,6 +4728,8 @@ export interface components {
             renewsAt: string | null;
             /** @description Restore points, newest first. */
             snapshots: components["schemas"]["Snapshot"][];
+            /** @description The SSH keys the server was last ordered or reinstalled with, in the order given; [] for none. */
+            ssh_keys: components["schemas"]["ServerSshKey"][];
             /**
              * @description provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.
              * @example running
@@ -4832,6 +5058,24 @@ export interface components {
              */
             vcpu: number;
         };
+        /** @description An SSH key in root's authorized_keys, as the server was built (it stays after the key leaves the account). */
+        ServerSshKey: {
+            /**
+             * @description SHA256 fingerprint.
+             * @example SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU
+             */
+            fingerprint: string;
+            /**
+             * @description The account key it came from (ssh_…).
+             * @example ssh_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
+            id: string;
+            /**
+             * @description Its name when the server was built.
+             * @example ada@laptop
+             */
+            name: string;
+        };
         /** @description Live usage of a server, sampled once a minute. Zero CPU, memory and rates while it is not running. */
         ServerStats: {
             /** @description Processor load. */
@@ -4950,6 +5194,15 @@ export interface components {
              */
             terminatedAt: string;
         };
+        /** @description How many sessions ended. */
+        SessionsEnded: {
+            /**
+             * Format: int32
+             * @description How many other sessions ended.
+             * @example 1
+             */
+            sessions_ended: number;
+        };
         /** @description A restore point of a server disk. */
         Snapshot: {
             /**
@@ -5002,6 +5255,61 @@ export interface components {
             /**
              * @description Pass as cursor for the next page; null on the last.
              * @example snap_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
+            nextCursor: string | null;
+        };
+        /** @description An SSH public key kept on the account, to install on servers at order or reinstall. */
+        SshKey: {
+            /**
+             * Format: int32
+             * @description Key size in bits (256 for ed25519 and nistp256).
+             * @example 1
+             */
+            bits: number;
+            /**
+             * Format: date-time
+             * @description When it was added.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description SHA256 fingerprint, as `ssh-keygen -lf` prints it.
+             * @example SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU
+             */
+            fingerprint: string;
+            /**
+             * @description The key id (ssh_…).
+             * @example ssh_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
+            id: string;
+            /**
+             * @description Your name for the key.
+             * @example ada@laptop
+             */
+            name: string;
+            /**
+             * @description The public key, `<type> <base64>` (its comment dropped).
+             * @example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPsubplDBCJjOQeAEldzWUJzOdLRNTluZioBNqFp6o++
+             */
+            public_key: string;
+            /**
+             * @description ssh-ed25519, ecdsa-sha2-nistp256 or ssh-rsa.
+             * @example ssh-ed25519
+             * @enum {string}
+             */
+            type: "ssh-ed25519" | "ecdsa-sha2-nistp256" | "ssh-rsa";
+        };
+        SshKeyList: {
+            /** @description The items of this page. */
+            data: components["schemas"]["SshKey"][];
+            /**
+             * @description True when another page follows.
+             * @example true
+             */
+            hasMore: boolean;
+            /**
+             * @description Pass as cursor for the next page; null on the last.
+             * @example ssh_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor: string | null;
         };
@@ -5357,7 +5665,7 @@ export interface components {
              * @example server.power.changed
              * @enum {string}
              */
-            eventType: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "webhook.test";
+            eventType: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "account.ssh_key.added" | "account.ssh_key.deleted" | "webhook.test";
             /**
              * @description Sent as X-Service-Delivery-Id; the same on every attempt.
              * @example whd_01jq8k2m4p6rab3c5d7e9f1g2h
@@ -6736,8 +7044,74 @@ export interface components {
              */
             type: "mail.alias.deleted";
         });
+        /** @description A account.ssh_key.added event. */
+        Event_account_ssh_key_added: {
+            /**
+             * @description The event kind.
+             * @example account.ssh_key.added
+             * @constant
+             */
+            type?: "account.ssh_key.added";
+            /** @description The payload of account.ssh_key.added. */
+            data?: {
+                /**
+                 * @description sshKeyId of the account.ssh_key.added event.
+                 * @example ssh_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                sshKeyId: string;
+                /**
+                 * @description name of the account.ssh_key.added event.
+                 * @example before-upgrade
+                 */
+                name: string;
+                /**
+                 * @description fingerprint of the account.ssh_key.added event.
+                 * @example SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8
+                 */
+                fingerprint: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "account.ssh_key.added";
+        });
+        /** @description A account.ssh_key.deleted event. */
+        Event_account_ssh_key_deleted: {
+            /**
+             * @description The event kind.
+             * @example account.ssh_key.deleted
+             * @constant
+             */
+            type?: "account.ssh_key.deleted";
+            /** @description The payload of account.ssh_key.deleted. */
+            data?: {
+                /**
+                 * @description sshKeyId of the account.ssh_key.deleted event.
+                 * @example ssh_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                sshKeyId: string;
+                /**
+                 * @description name of the account.ssh_key.deleted event.
+                 * @example before-upgrade
+                 */
+                name: string;
+                /**
+                 * @description fingerprint of the account.ssh_key.deleted event.
+                 * @example SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8
+                 */
+                fingerprint: string;
+            };
+        } & (components["schemas"]["Event"] & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "account.ssh_key.deleted";
+        });
         /** @description What a webhook receives: the Event envelope of one of the kinds, its payload typed by `type`. */
-        EventDelivery: components["schemas"]["Event_server_created"] | components["schemas"]["Event_server_power_changed"] | components["schemas"]["Event_server_resized"] | components["schemas"]["Event_server_reinstalled"] | components["schemas"]["Event_server_ptr_changed"] | components["schemas"]["Event_server_terminated"] | components["schemas"]["Event_server_suspended"] | components["schemas"]["Event_server_snapshot_created"] | components["schemas"]["Event_server_snapshot_deleted"] | components["schemas"]["Event_server_snapshot_reverted"] | components["schemas"]["Event_server_addon_attached"] | components["schemas"]["Event_server_addon_detached"] | components["schemas"]["Event_hosting_created"] | components["schemas"]["Event_hosting_panel_changed"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_wallet_deposit_received"] | components["schemas"]["Event_domain_registered"] | components["schemas"]["Event_domain_updated"] | components["schemas"]["Event_ticket_created"] | components["schemas"]["Event_ticket_replied"] | components["schemas"]["Event_ticket_customer_replied"] | components["schemas"]["Event_ticket_closed"] | components["schemas"]["Event_pool_created"] | components["schemas"]["Event_pool_resized"] | components["schemas"]["Event_pool_ips_changed"] | components["schemas"]["Event_pool_suspended"] | components["schemas"]["Event_pool_deleted"] | components["schemas"]["Event_mail_domain_enabled"] | components["schemas"]["Event_mail_domain_disabled"] | components["schemas"]["Event_mail_mailbox_created"] | components["schemas"]["Event_mail_mailbox_deleted"] | components["schemas"]["Event_mail_mailbox_password_changed"] | components["schemas"]["Event_mail_alias_created"] | components["schemas"]["Event_mail_alias_deleted"];
+        EventDelivery: components["schemas"]["Event_server_created"] | components["schemas"]["Event_server_power_changed"] | components["schemas"]["Event_server_resized"] | components["schemas"]["Event_server_reinstalled"] | components["schemas"]["Event_server_ptr_changed"] | components["schemas"]["Event_server_terminated"] | components["schemas"]["Event_server_suspended"] | components["schemas"]["Event_server_snapshot_created"] | components["schemas"]["Event_server_snapshot_deleted"] | components["schemas"]["Event_server_snapshot_reverted"] | components["schemas"]["Event_server_addon_attached"] | components["schemas"]["Event_server_addon_detached"] | components["schemas"]["Event_hosting_created"] | components["schemas"]["Event_hosting_panel_changed"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_wallet_deposit_received"] | components["schemas"]["Event_domain_registered"] | components["schemas"]["Event_domain_updated"] | components["schemas"]["Event_ticket_created"] | components["schemas"]["Event_ticket_replied"] | components["schemas"]["Event_ticket_customer_replied"] | components["schemas"]["Event_ticket_closed"] | components["schemas"]["Event_pool_created"] | components["schemas"]["Event_pool_resized"] | components["schemas"]["Event_pool_ips_changed"] | components["schemas"]["Event_pool_suspended"] | components["schemas"]["Event_pool_deleted"] | components["schemas"]["Event_mail_domain_enabled"] | components["schemas"]["Event_mail_domain_disabled"] | components["schemas"]["Event_mail_mailbox_created"] | components["schemas"]["Event_mail_mailbox_deleted"] | components["schemas"]["Event_mail_mailbox_password_changed"] | components["schemas"]["Event_mail_alias_created"] | components["schemas"]["Event_mail_alias_deleted"] | components["schemas"]["Event_account_ssh_key_added"] | components["schemas"]["Event_account_ssh_key_deleted"];
     };
     responses: {
         /** @description Credential missing, invalid or expired. */
@@ -6913,6 +7287,7 @@ export interface operations {
                      *       "email": "ada@example.com",
                      *       "email_verified": true,
                      *       "id": "5f0c8a7e-3b2d-4c1a-9e8f-6a7b8c9d0e1f",
+                     *       "invoice_email": "billing@example.com",
                      *       "name": "Ada Lovelace"
                      *     }
                      */
@@ -6950,6 +7325,306 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    accountUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "country": "DE",
+                 *       "email": "ada@example.com",
+                 *       "invoice_email": "billing@example.com",
+                 *       "name": "before-upgrade"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Country, ISO 3166-1 alpha-2 (DE).
+                     * @example DE
+                     */
+                    country?: string | null;
+                    /**
+                     * Format: email
+                     * @description The sign-in e-mail (password session in sudo mode only).
+                     * @example ada@example.com
+                     */
+                    email?: string | null;
+                    /**
+                     * @description Where invoice notices go; "" or null for the sign-in e-mail.
+                     * @example billing@example.com
+                     */
+                    invoice_email?: string | null;
+                    /**
+                     * @description The holder's name.
+                     * @example before-upgrade
+                     */
+                    name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "country": "DE",
+                     *       "created_at": "2026-03-14T09:30:00.000Z",
+                     *       "email": "ada@example.com",
+                     *       "email_verified": true,
+                     *       "id": "5f0c8a7e-3b2d-4c1a-9e8f-6a7b8c9d0e1f",
+                     *       "invoice_email": "billing@example.com",
+                     *       "name": "Ada Lovelace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden, when:
+             *     - The credential lacks the required scope
+             *     - Only a dashboard session signed in with the password may do this: not an API key, an OAuth token or a session opened from a sign-in link (code PASSWORD_SIGN_IN_REQUIRED)
+             *     - The password was entered in this session more than 10 minutes ago: confirm it (POST /dashboard/api/sudo) and retry (code SUDO_REQUIRED)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Another account uses that e-mail address (code EMAIL_TAKEN). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    accountSessions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                cursor?: string | null;
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
+                limit?: number | null;
+            };
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "browser": "Firefox 133 on Windows",
+                     *           "client_address": "198.51.100.7",
+                     *           "created_at": "2026-03-14T09:30:00.000Z",
+                     *           "current": true,
+                     *           "expires_at": "2026-03-14T09:30:00.000Z",
+                     *           "id": "ses_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "last_seen_at": "2026-03-14T09:30:00.000Z",
+                     *           "signed_in_with": "password"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "ses_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountSessionList"];
+                };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden, when:
+             *     - The credential lacks the required scope
+             *     - Only a dashboard session signed in with the password may do this: not an API key, an OAuth token or a session opened from a sign-in link (code PASSWORD_SIGN_IN_REQUIRED)
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7470,7 +8145,7 @@ export interface operations {
                  * @description Only events of this kind (server.power.changed …).
                  * @example server.created
                  */
-                type?: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | null;
+                type?: "server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "account.ssh_key.added" | "account.ssh_key.deleted" | null;
             };
             header?: {
                 /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
@@ -14759,6 +15434,13 @@ export interface operations {
                      *           "status": "available"
                      *         }
                      *       ],
+                     *       "ssh_keys": [
+                     *         {
+                     *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
+                     *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "ada@laptop"
+                     *         }
+                     *       ],
                      *       "status": "running",
                      *       "suspendReason": "Unpaid invoice INV-2026-000042",
                      *       "vcpu": 1
@@ -16210,6 +16892,13 @@ export interface operations {
                      *               "status": "available"
                      *             }
                      *           ],
+                     *           "ssh_keys": [
+                     *             {
+                     *               "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
+                     *               "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *               "name": "ada@laptop"
+                     *             }
+                     *           ],
                      *           "status": "running",
                      *           "suspendReason": "Unpaid invoice INV-2026-000042",
                      *           "vcpu": 1
@@ -16323,7 +17012,10 @@ export interface operations {
                  *       "label": "web-1",
                  *       "os": "linux",
                  *       "osTemplate": "ubuntu-24.04",
-                 *       "productId": "std-1c-2g-50"
+                 *       "productId": "std-1c-2g-50",
+                 *       "ssh_key_ids": [
+                 *         "ssh_01jq8k2m4p6rab3c5d7e9f1g2h"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -16347,6 +17039,13 @@ export interface operations {
                      * @example std-1c-2g-50
                      */
                     productId: string;
+                    /**
+                     * @description Account SSH key ids (ssh_…) for root's authorized_keys; Linux only.
+                     * @example [
+                     *       "ssh_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     ]
+                     */
+                    ssh_key_ids?: string[] | null;
                 };
             };
         };
@@ -16409,6 +17108,13 @@ export interface operations {
                      *             "status": "available"
                      *           }
                      *         ],
+                     *         "ssh_keys": [
+                     *           {
+                     *             "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
+                     *             "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "name": "ada@laptop"
+                     *           }
+                     *         ],
                      *         "status": "running",
                      *         "suspendReason": "Unpaid invoice INV-2026-000042",
                      *         "vcpu": 1
@@ -16469,6 +17175,315 @@ export interface operations {
             };
             408: components["responses"]["RequestTimeout"];
             /** @description A request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with other parameters. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sshKeys: {
+        parameters: {
+            query?: {
+                /**
+                 * @description nextCursor of the previous page.
+                 * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                cursor?: string | null;
+                /**
+                 * @description Items per page, 1 to 1000 (default 50).
+                 * @example 1
+                 */
+                limit?: number | null;
+            };
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "bits": 1,
+                     *           "created_at": "2026-03-14T09:30:00.000Z",
+                     *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
+                     *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "ada@laptop",
+                     *           "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPsubplDBCJjOQeAEldzWUJzOdLRNTluZioBNqFp6o++",
+                     *           "type": "ssh-ed25519"
+                     *         }
+                     *       ],
+                     *       "hasMore": true,
+                     *       "nextCursor": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SshKeyList"];
+                };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sshKeyAdd: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "before-upgrade",
+                 *       "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPsubplDBCJjOQeAEldzWUJzOdLRNTluZioBNqFp6o++"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description A name to tell it apart.
+                     * @example before-upgrade
+                     */
+                    name: string;
+                    /**
+                     * @description The public key line: "ssh-ed25519 AAAA… comment".
+                     * @example ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPsubplDBCJjOQeAEldzWUJzOdLRNTluZioBNqFp6o++
+                     */
+                    public_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bits": 1,
+                     *       "created_at": "2026-03-14T09:30:00.000Z",
+                     *       "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
+                     *       "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *       "name": "ada@laptop",
+                     *       "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPsubplDBCJjOQeAEldzWUJzOdLRNTluZioBNqFp6o++",
+                     *       "type": "ssh-ed25519"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SshKey"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict, when:
+             *     - A request with this Idempotency-Key is still running; retry later
+             *     - The key is already on the account (the same fingerprint)
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17522,7 +18537,7 @@ export interface operations {
                      *       "server.power.changed"
                      *     ]
                      */
-                    events?: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "*")[] | null;
+                    events?: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "account.ssh_key.added" | "account.ssh_key.deleted" | "*")[] | null;
                     /**
                      * @description false pauses, true resumes.
                      * @example true
@@ -17970,7 +18985,7 @@ export interface operations {
                      *       "server.power.changed"
                      *     ]
                      */
-                    events: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "*")[];
+                    events: ("server.created" | "server.power.changed" | "server.resized" | "server.reinstalled" | "server.ptr.changed" | "server.terminated" | "server.suspended" | "server.snapshot.created" | "server.snapshot.deleted" | "server.snapshot.reverted" | "server.addon.attached" | "server.addon.detached" | "hosting.created" | "hosting.panel.changed" | "invoice.created" | "invoice.paid" | "wallet.deposit.received" | "domain.registered" | "domain.updated" | "ticket.created" | "ticket.replied" | "ticket.customer.replied" | "ticket.closed" | "pool.created" | "pool.resized" | "pool.ips.changed" | "pool.suspended" | "pool.deleted" | "mail.domain.enabled" | "mail.domain.disabled" | "mail.mailbox.created" | "mail.mailbox.deleted" | "mail.mailbox.password.changed" | "mail.alias.created" | "mail.alias.deleted" | "account.ssh_key.added" | "account.ssh_key.deleted" | "*")[];
                     /**
                      * @description HTTPS URL on a public address.
                      * @example https://hooks.example.com/cloud
@@ -18028,6 +19043,429 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description A request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with other parameters. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    accountPasswordChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct horse battery staple",
+                 *       "new_password": "a longer passphrase of mine"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The password in use now.
+                     * @example correct horse battery staple
+                     */
+                    current_password: string;
+                    /**
+                     * @description The new password.
+                     * @example a longer passphrase of mine
+                     */
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "changed": true,
+                     *       "sessions_ended": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasswordChanged"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden, when:
+             *     - The credential lacks the required scope
+             *     - Only a dashboard session signed in with the password may do this: not an API key, an OAuth token or a session opened from a sign-in link (code PASSWORD_SIGN_IN_REQUIRED)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description A request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with other parameters. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    accountSessionEnd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The session id (ses_…).
+                 * @example ses_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden, when:
+             *     - The credential lacks the required scope
+             *     - Only a dashboard session signed in with the password may do this: not an API key, an OAuth token or a session opened from a sign-in link (code PASSWORD_SIGN_IN_REQUIRED)
+             *     - The password was entered in this session more than 10 minutes ago: confirm it (POST /dashboard/api/sudo) and retry (code SUDO_REQUIRED)
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    accountSessionsEndOthers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessions_ended": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description Forbidden, when:
+             *     - The credential lacks the required scope
+             *     - Only a dashboard session signed in with the password may do this: not an API key, an OAuth token or a session opened from a sign-in link (code PASSWORD_SIGN_IN_REQUIRED)
+             *     - The password was entered in this session more than 10 minutes ago: confirm it (POST /dashboard/api/sudo) and retry (code SUDO_REQUIRED)
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21418,6 +22856,13 @@ export interface operations {
                      *           "status": "available"
                      *         }
                      *       ],
+                     *       "ssh_keys": [
+                     *         {
+                     *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
+                     *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "ada@laptop"
+                     *         }
+                     *       ],
                      *       "status": "running",
                      *       "suspendReason": "Unpaid invoice INV-2026-000042",
                      *       "vcpu": 1
@@ -21734,6 +23179,13 @@ export interface operations {
                      *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "sizeGb": 1,
                      *           "status": "available"
+                     *         }
+                     *       ],
+                     *       "ssh_keys": [
+                     *         {
+                     *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
+                     *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "ada@laptop"
                      *         }
                      *       ],
                      *       "status": "running",
@@ -22243,6 +23695,13 @@ export interface operations {
                      *           "status": "available"
                      *         }
                      *       ],
+                     *       "ssh_keys": [
+                     *         {
+                     *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
+                     *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "ada@laptop"
+                     *         }
+                     *       ],
                      *       "status": "running",
                      *       "suspendReason": "Unpaid invoice INV-2026-000042",
                      *       "vcpu": 1
@@ -22628,7 +24087,10 @@ export interface operations {
                 /**
                  * @example {
                  *       "os": "linux",
-                 *       "osTemplate": "ubuntu-24.04"
+                 *       "osTemplate": "ubuntu-24.04",
+                 *       "ssh_key_ids": [
+                 *         "ssh_01jq8k2m4p6rab3c5d7e9f1g2h"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -22642,6 +24104,13 @@ export interface operations {
                      * @example ubuntu-24.04
                      */
                     osTemplate: string;
+                    /**
+                     * @description Account SSH key ids (ssh_…) for root's authorized_keys; Linux only.
+                     * @example [
+                     *       "ssh_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     ]
+                     */
+                    ssh_key_ids?: string[] | null;
                 };
             };
         };
@@ -22699,6 +24168,13 @@ export interface operations {
                      *           "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
                      *           "sizeGb": 1,
                      *           "status": "available"
+                     *         }
+                     *       ],
+                     *       "ssh_keys": [
+                     *         {
+                     *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
+                     *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "ada@laptop"
                      *         }
                      *       ],
                      *       "status": "running",
@@ -23009,6 +24485,13 @@ export interface operations {
                      *           "status": "available"
                      *         }
                      *       ],
+                     *       "ssh_keys": [
+                     *         {
+                     *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
+                     *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *           "name": "ada@laptop"
+                     *         }
+                     *       ],
                      *       "status": "running",
                      *       "suspendReason": "Unpaid invoice INV-2026-000042",
                      *       "vcpu": 1
@@ -23281,6 +24764,111 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sshKeyDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The SSH key id (ssh_…).
+                 * @example ssh_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "snap_01jq8k2m4p6rab3c5d7e9f1g2h"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -99,21 +99,53 @@ export async function dash<T = unknown>(method: string, path: string, body?: unk
   return data as T;
 }
 
-/** GraphQL over HTTP with the session (the API accepts the cookie only with the CSRF header). */
-export async function gql<T = unknown>(query: string, variables?: Record<string, unknown>): Promise<T> {
+type GqlError = { message: string; extensions?: { status?: number; code?: string; field?: string } };
+
+async function gqlCall(query: string, variables?: Record<string, unknown>) {
   const res = await fetch('/graphql', {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': csrf },
     body: JSON.stringify({ query, variables }),
   });
-  const body: {
-    data?: unknown;
-    errors?: { message: string; extensions?: { status?: number; code?: string; field?: string } }[];
-  } = await res.json().catch(() => ({}));
+  const body: { data?: unknown; errors?: GqlError[] } = await res.json().catch(() => ({}));
+  return { res, body };
+}
+
+/** The app's handler of a session that ended elsewhere (signed out, a password change): main.tsx sets it. */
+let sessionEnded: (() => void) | null = null;
+export function onSessionEnded(handler: () => void): () => void {
+  sessionEnded = handler;
+  return () => {
+    if (sessionEnded === handler) sessionEnded = null;
+  };
+}
+
+/**
+ * GraphQL over HTTP with the session (the API accepts the cookie only with the CSRF header). An
+ * account-wide act answered SUDO_REQUIRED asks for the password and is sent again, as dash()
+ * does; a 401 means the session has ended (signed out elsewhere): the app shows the sign-in.
+ */
+export async function gql<T = unknown>(query: string, variables?: Record<string, unknown>): Promise<T> {
+  let { res, body } = await gqlCall(query, variables);
+  let message = body.errors?.[0]?.message ?? '';
+  while (body.errors?.[0]?.extensions?.code === 'SUDO_REQUIRED' && askPassword) {
+    const password = await askPassword(message);
+    if (password === null) break;
+    const sudo = await dashCall('POST', '/sudo', { password });
+    if (sudo.ok) {
+      ({ res, body } = await gqlCall(query, variables));
+      message = body.errors?.[0]?.message ?? '';
+    } else if (sudo.status === 400 || sudo.status === 401) {
+      message = sudo.data.message ?? 'Wrong password.';
+    } else {
+      throw new HttpError(sudo.status, sudo.data.message ?? `HTTP ${sudo.status}`, sudo.data.code);
+    }
+  }
+  if (res.status === 401) sessionEnded?.();
   if (body.errors?.length) {
-    const [{ message, extensions: ext }] = body.errors;
-    throw new HttpError(ext?.status ?? res.status, message, ext?.code, ext?.field);
+    const [{ message: said, extensions: ext }] = body.errors;
+    throw new HttpError(ext?.status ?? res.status, said, ext?.code, ext?.field);
   }
   if (!res.ok) throw new HttpError(res.status, `HTTP ${res.status}`);
   return body.data as T;

@@ -14,4 +14,5 @@ export const AREAS = [
   { href: '/apps', label: 'Connected apps', what: 'apps you let act for you' },
   { href: '/webhooks', label: 'Webhooks', what: 'subscriptions and their delivery log' },
   { href: '/events', label: 'Live events', what: "the account's history, live" },
+  { href: '/settings', label: 'Settings', what: 'profile, password, signed-in sessions, SSH keys, invoice e-mail' },
 ] as const;

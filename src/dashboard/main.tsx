@@ -4,6 +4,7 @@ import {
   dash,
   HttpError,
   loadSession,
+  onSessionEnded,
   liveStatus,
   onLiveStatus,
   startLive,
@@ -34,6 +35,7 @@ import { DomainPage } from './pages/domains/domain.tsx';
 import { TicketList } from './pages/tickets/list.tsx';
 import { NewTicket } from './pages/tickets/new.tsx';
 import { TicketPage } from './pages/tickets/ticket.tsx';
+import { Settings } from './pages/settings/settings.tsx';
 import { SudoPrompt } from './sudo.tsx';
 import { AREAS } from './areas.ts';
 import './style.css';
@@ -60,6 +62,15 @@ function App() {
   useEffect(() => {
     if (session?.signedIn) startLive();
   }, [session?.signedIn]);
+  // Signed out elsewhere (another tab, a password change, a session ended in settings): the sign-in form.
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        stopLive();
+        void loadSession().then(setSession);
+      }),
+    [],
+  );
 
   if (!session) return <div class="loading">Loading…</div>;
 
@@ -115,6 +126,8 @@ function App() {
   else if (path === '/webhooks') page = <Webhooks />;
   else if (path === '/billing') page = <Billing />;
   else if (path === '/events') page = <EventFeed />;
+  else if (path === '/settings' || path === '/account')
+    page = <Settings passwordSignIn={session.passwordSignIn !== false} />;
   else
     page = (
       <section>

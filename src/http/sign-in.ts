@@ -60,7 +60,13 @@ export async function signInWithPassword(
     throw badRequest('email and password are required.');
   const account = await passwordAttempt(app, req, res, email, () => checkPassword(app.prisma, email, password));
   if (!account) throw new ApiError(401, SIGN_IN_FAILED);
-  const created = await createSession(app.prisma, account.id, app.clock.now(), { password: true });
+  const created = await createSession(
+    app.prisma,
+    account.id,
+    app.clock.now(),
+    { password: true },
+    { userAgent: req.headers['user-agent'], address: clientAddress(app.config, req) },
+  );
   appendCookie(res, cookie(app, SESSION_COOKIE, created.secret, SESSION_TTL_SECONDS));
   appendCookie(res, cookie(app, LOGIN_CSRF_COOKIE, '', 0, 'Strict'));
   return { accountId: account.id, ...created };

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { createSession, endSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from '../modules/dashboard/sessions.ts';
 import { consumeSsoToken, peekSsoToken } from '../modules/servers/sso.ts';
+import { clientAddress } from './client-address.ts';
 import { cookie, formCsrfValid, readForm } from './forms.ts';
 import { escapeHtml, hidden, htmlPage, messagePage, sendHtml } from './html.ts';
 import { sessionOf } from './session-auth.ts';
@@ -45,13 +46,25 @@ ${hidden('csrf', csrf)}
 }
 
 /** Redeems the token into a session limited to the link maker's scopes, and goes to the link's page. */
-async function redeem(app: App, res: ServerResponse, token: string, previousSecret: string | null): Promise<void> {
+async function redeem(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  token: string,
+  previousSecret: string | null,
+): Promise<void> {
   const now = app.clock.now();
   const redeemed = await consumeSsoToken(app.prisma, token, now);
   if (!redeemed) return unusable(res);
   if (previousSecret) await endSession(app.prisma, previousSecret, app.principals);
   // The session may do what the link's maker could, and never an account-wide act (sudo.ts).
-  const { secret } = await createSession(app.prisma, redeemed.accountId, now, { scopes: redeemed.scopes });
+  const { secret } = await createSession(
+    app.prisma,
+    redeemed.accountId,
+    now,
+    { scopes: redeemed.scopes },
+    { userAgent: req.headers['user-agent'], address: clientAddress(app.config, req) },
+  );
   res.writeHead(303, {
     Location: redeemed.next,
     'Set-Cookie': cookie(app, SESSION_COOKIE, secret, SESSION_TTL_SECONDS),
@@ -65,10 +78,10 @@ async function redeem(app: App, res: ServerResponse, token: string, previousSecr
 export async function openSsoLink(app: App, req: IncomingMessage, res: ServerResponse, token: string): Promise<void> {
   if (!TOKEN_SHAPE.test(token)) return unusable(res);
   const found = await sessionOf(app, req);
-  if (!found) return redeem(app, res, token, null);
+  if (!found) return redeem(app, req, res, token, null);
   const link = await peekSsoToken(app.prisma, token, app.clock.now());
   if (!link) return unusable(res);
-  if (link.accountId === found.session.accountId) return redeem(app, res, token, null);
+  if (link.accountId === found.session.accountId) return redeem(app, req, res, token, null);
   const [current, linked] = await Promise.all([emailOf(app, found.session.accountId), emailOf(app, link.accountId)]);
   sendHtml(res, 200, switchPage(token, found.session.csrfToken, current, linked));
 }
@@ -92,5 +105,5 @@ export async function switchBySsoLink(
       ),
     );
   if (!TOKEN_SHAPE.test(token)) return unusable(res);
-  await redeem(app, res, token, found!.secret);
+  await redeem(app, req, res, token, found!.secret);
 }

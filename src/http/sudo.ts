@@ -3,8 +3,9 @@ import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
 import {
   checkPassword,
-  passwordSignInRequired,
+  linkSessionRefusal,
   renewPassword,
+  sudoRefusal,
   sudoState,
   SUDO_WINDOW_SECONDS,
   type Session,
@@ -18,19 +19,16 @@ import { passwordAttempt } from './sign-in.ts';
  * carries that credential's rights and no more, and typing a password does not widen it.
  */
 
-/** The password was typed too long ago: type it again (POST /dashboard/api/sudo, or the form's password field). */
-const SUDO_REQUIRED = 'SUDO_REQUIRED';
-
 const MINUTES = SUDO_WINDOW_SECONDS / 60;
+
+/** The session came from a credential, not a password: only a password sign-in can do this. */
+const credentialRefusal = linkSessionRefusal;
 
 /** Throws 403 unless the session may do an account-wide act now. */
 export function requireSudo(app: App, session: Session): void {
   const state = sudoState(session, app.clock.now());
-  if (state === 'credential') throw passwordSignInRequired();
-  if (state === 'stale')
-    throw new ApiError(403, `Confirm your password: it was entered more than ${MINUTES} minutes ago.`, {
-      code: SUDO_REQUIRED,
-    });
+  if (state === 'credential') throw credentialRefusal();
+  if (state === 'stale') throw sudoRefusal();
 }
 
 /**
@@ -45,7 +43,7 @@ export async function confirmPassword(
   session: Session,
   password: unknown,
 ): Promise<Date> {
-  if (!session.passwordAt) throw passwordSignInRequired();
+  if (!session.passwordAt) throw credentialRefusal();
   if (typeof password !== 'string' || !password || password.length > 200)
     throw badRequest('password is required.', 'password');
   const { email } = await app.prisma.account.findUniqueOrThrow({
@@ -75,11 +73,8 @@ export async function formSudo(
 ): Promise<ApiError | null> {
   const state = sudoState(session, app.clock.now());
   if (state === 'ok') return null;
-  if (state === 'credential') return passwordSignInRequired();
-  if (!form.get('password'))
-    return new ApiError(403, `Enter your password to approve: it was entered more than ${MINUTES} minutes ago.`, {
-      code: SUDO_REQUIRED,
-    });
+  if (state === 'credential') return credentialRefusal();
+  if (!form.get('password')) return sudoRefusal('Enter your password to approve');
   try {
     await confirmPassword(app, req, res, session, form.get('password'));
     return null;

@@ -93,7 +93,12 @@ export class SimulatedProvider implements ServerProvider {
         serverId: req.serverId,
         upstreamId: newId(ID_PREFIX.upstream, now.getTime()),
         node: NODES[randomInt(NODES.length)],
-        log: { create: { at: now, line: `queued ${req.osTemplate} on ${req.productId}` } },
+        log: {
+          create: [
+            { at: now, line: `queued ${req.osTemplate} on ${req.productId}` },
+            ...(req.sshKeys?.length ? [{ at: now, line: authorizedKeysLine(req.sshKeys) }] : []),
+          ],
+        },
       },
     });
     await scheduleJob(tx, 'server.provision', this.after(now, this.opts.provisionSeconds), {
@@ -130,10 +135,16 @@ export class SimulatedProvider implements ServerProvider {
     await scheduleJob(tx, 'server.settle', this.after(now, RESTORE_SECONDS), { serverId, status: resumeStatus });
   }
 
-  async reinstall(tx: Tx, serverId: string, template: { os: string; osTemplate: string }, now: Date): Promise<void> {
+  async reinstall(
+    tx: Tx,
+    serverId: string,
+    template: { os: string; osTemplate: string; sshKeys?: string[] },
+    now: Date,
+  ): Promise<void> {
     await this.log(tx, serverId, now, `disk wiped; rebuilding from ${template.osTemplate}`);
     // A new image: the old root password is gone with the disk.
     await tx.providerServer.updateMany({ where: { serverId }, data: { rootPasswordHash: null } });
+    if (template.sshKeys?.length) await this.log(tx, serverId, now, authorizedKeysLine(template.sshKeys));
     await scheduleJob(tx, 'server.reinstall', this.after(now, REINSTALL_SECONDS), { serverId });
   }
 
@@ -427,4 +438,16 @@ function privateAddress(poolId: string, serverId: string): string {
 function zoneHosted(address: string): boolean {
   const [a, b, c] = address.split('.').map(Number);
   return !(a === 198 && b === 19 && c >= LEASED_FIRST_OCTET3);
+}
+
+/** The log's record of root's authorized_keys: each key by its SHA256 fingerprint, as sshd logs them. */
+function authorizedKeysLine(keys: string[]): string {
+  const fingerprints = keys.map(
+    (k) =>
+      `SHA256:${createHash('sha256')
+        .update(Buffer.from(k.split(' ')[1] ?? '', 'base64'))
+        .digest('base64')
+        .replace(/=+$/, '')}`,
+  );
+  return `authorized_keys: ${fingerprints.join(' ')}`;
 }

@@ -22,6 +22,8 @@ export interface ProvisionRequest {
    * private-only server). The upstream then allocates no fresh address.
    */
   poolAddresses?: string[];
+  /** OpenSSH public key lines for root's authorized_keys (Linux templates only); none when absent. */
+  sshKeys?: string[];
 }
 
 export const POWER_ACTIONS = ['start', 'stop', 'reboot'] as const;
@@ -97,8 +99,13 @@ export interface ServerProvider {
     resumeStatus: 'running' | 'stopped',
     now: Date,
   ): Promise<void>;
-  /** Wipes the disk and rebuilds from a template; completion comes through serverReinstalled. */
-  reinstall(tx: Tx, serverId: string, template: { os: string; osTemplate: string }, now: Date): Promise<void>;
+  /** Wipes the disk and rebuilds from a template (with `sshKeys` in root's authorized_keys); completion comes through serverReinstalled. */
+  reinstall(
+    tx: Tx,
+    serverId: string,
+    template: { os: string; osTemplate: string; sshKeys?: string[] },
+    now: Date,
+  ): Promise<void>;
   /** Changes vCPU/RAM (disk unchanged). A running server reboots: serverSettled reports it running again. */
   resize(
     tx: Tx,

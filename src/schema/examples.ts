@@ -63,6 +63,7 @@ const ID_NOUNS: Record<string, string> = {
   servertermination: ID_PREFIX.server,
   event: ID_PREFIX.event,
   session: ID_PREFIX.hostingSshSession,
+  accountsession: ID_PREFIX.dashboardSession,
 };
 
 /** Examples by the name of a value, where its name says more than its type. */
@@ -159,6 +160,17 @@ const BY_NAME: Record<string, unknown> = {
   availableVersions: ['8.1', '8.2', '8.3'],
   mx_host: 'mail.example.com',
   mail_ip: '203.0.113.25',
+  sshKeyIds: [`ssh_${ID_TAIL}`],
+  ssh_key_ids: [`ssh_${ID_TAIL}`],
+  invoiceEmail: 'billing@example.com',
+  invoice_email: 'billing@example.com',
+  public_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPsubplDBCJjOQeAEldzWUJzOdLRNTluZioBNqFp6o++',
+  clientAddress: '198.51.100.7',
+  client_address: '198.51.100.7',
+  currentPassword: 'correct horse battery staple',
+  current_password: 'correct horse battery staple',
+  newPassword: 'a longer passphrase of mine',
+  new_password: 'a longer passphrase of mine',
 };
 
 /** A number within declared bounds: cents look like money, everything else a small count. */

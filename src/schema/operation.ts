@@ -23,6 +23,11 @@ export const RATE_LIMIT_CLASSES = {
     durationSeconds: 900,
     description: 'dashboard sign-in and sudo: 100 attempts per 15 minutes per client address',
   },
+  passwordChange: {
+    points: 10,
+    durationSeconds: 900,
+    description: 'password change: 10 attempts per 15 minutes per session',
+  },
   userCodeAccount: {
     points: 20,
     durationSeconds: 900,
@@ -83,6 +88,14 @@ export interface OperationMeta {
    * a credential). Recorded in schema/mcp-tools.json.
    */
   notTool?: string;
+  /**
+   * Who may call it beyond its scope: `password session` — only the console signed in with the
+   * password; API keys, OAuth tokens and sessions from sign-in links get 403
+   * PASSWORD_SIGN_IN_REQUIRED whatever their scopes (the account's password and sessions:
+   * docs/SECURITY.md). Such an operation is no MCP tool and lists the refusal in `refuses`; its
+   * service applies the rule (after the scope check, so a missing scope is still named).
+   */
+  caller?: 'password session';
   /** Override of the MCP hints derived from method and scope. */
   hints?: Partial<ToolHints>;
   /**
@@ -118,6 +131,8 @@ export function isMcpTool(meta: OperationMeta): boolean {
 
 /** Spread into a Pothos field's options: the scope for scope-auth, the description and the metadata. */
 export function operation(meta: OperationMeta) {
+  if (meta.caller && (!meta.notTool || !meta.refuses?.some((r) => r.code === 'PASSWORD_SIGN_IN_REQUIRED')))
+    throw new Error(`${meta.rest}: a password-session operation is no MCP tool and refuses PASSWORD_SIGN_IN_REQUIRED`);
   return {
     authScopes: { [meta.scope]: true } as Record<Scope, boolean>,
     description: operationDescription(meta),

@@ -40,7 +40,11 @@ export interface DashboardSession {
 }
 
 /** Signs in over HTTP as the SPA does: GET session (login CSRF cookie), then POST sign-in. */
-export async function signIn(app: ClientApp, holder: Holder): Promise<DashboardSession> {
+export async function signIn(
+  app: ClientApp,
+  holder: Holder,
+  opts: { userAgent?: string } = {},
+): Promise<DashboardSession> {
   const pre = await fetch(`${app.url}/dashboard/api/session`);
   const preBody = await pre.json();
   const loginCookie = pre.headers
@@ -54,6 +58,7 @@ export async function signIn(app: ClientApp, holder: Holder): Promise<DashboardS
       Cookie: loginCookie,
       'X-CSRF-Token': preBody.csrfToken,
       Origin: app.url,
+      ...(opts.userAgent ? { 'User-Agent': opts.userAgent } : {}),
     },
     body: JSON.stringify({ email: holder.email, password: holder.password }),
   });

@@ -75,6 +75,10 @@ describe('MCP code mode: the graphql toolset', () => {
     expect((await combined.listTools()).tools.map((t) => t.name)).toEqual([
       'account_get',
       'account_events_list',
+      'account_ssh_keys_list',
+      'account_update',
+      'account_ssh_key_add',
+      'account_ssh_key_delete',
       'graphql_schema_search',
       'graphql_execute',
     ]);

@@ -4,6 +4,8 @@ import { expect } from 'vitest';
 import type { Customer, Json, TestApp } from '../helpers/app.ts';
 import { activeHosting, domainName } from '../helpers/hosting.ts';
 import { proveDomain } from '../helpers/domains.ts';
+import { SSH_KEYS } from '../helpers/ssh-keys.ts';
+import { createSession } from '../../src/modules/dashboard/sessions.ts';
 import { advance, runningServer } from '../helpers/servers.ts';
 import type { Receiver } from '../helpers/webhooks.ts';
 
@@ -31,6 +33,9 @@ export interface Estate {
   ticketId: string;
   webhookId: string;
   deliveryId: string;
+  sshKeyId: string;
+  /** A console session of the account (signed in with the password). */
+  sessionId: string;
   /** Secrets handed to or by the API while building (for the secrets scan). */
   secrets: Record<string, string>;
 }
@@ -147,6 +152,23 @@ export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver)
   await app.running.app.runDueWork();
   const deliveries = await ok(call('GET', `/v1/webhooks/${hook.id}/deliveries`), 'deliveries');
   expect(deliveries.data.length).toBeGreaterThan(0);
+  // With a key of its own: the estate's customer key may not hold account:write.
+  const writer = await ok(
+    app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['account:write'] }),
+    'key',
+    201,
+  );
+  const sshKey = await ok(
+    app.call('POST', '/v1/account/ssh-keys', {
+      key: writer.key,
+      body: { name: 'laptop', public_key: SSH_KEYS.ED25519.line },
+    }),
+    'ssh key',
+  );
+  // A password sign-in's session, made as the sign-in makes it (the estate's accounts have no password).
+  const { session } = await createSession(app.running.app.prisma, c.accountId, app.running.app.clock.now(), {
+    password: true,
+  });
 
   return {
     customer: c,
@@ -167,6 +189,8 @@ export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver)
     ticketId: ticket.id,
     webhookId: hook.id,
     deliveryId: deliveries.data[0].id,
+    sshKeyId: sshKey.id,
+    sessionId: session.id,
     secrets,
   };
 }

@@ -123,6 +123,8 @@ export function pathValue(path: string, param: string, e: Estate): string | numb
     ['/billing/invoices/', e.invoiceId],
     ['/tickets/', e.ticketId],
     ['/webhooks/', e.webhookId],
+    ['/account/ssh-keys/', e.sshKeyId],
+    ['/account/sessions/', e.sessionId],
   ];
   const hit = prefixes.find(([p]) => path.startsWith(p));
   if (!hit) throw new Error(`No fixture for :id of ${path}: add its resource to test/security/estate.ts`);

@@ -15,7 +15,8 @@ import { argsFor, restRequest } from '../security/requests.ts';
  * covered the moment it is declared.
  */
 const operations = listOperations(restView(getSchema()));
-const posts = operations.filter((op) => op.kind === 'mutation' && op.method === 'POST');
+// A password-session operation answers every key 403 before it runs: nothing to replay.
+const posts = operations.filter((op) => op.kind === 'mutation' && op.method === 'POST' && !op.meta.caller);
 
 let app: TestApp;
 let receiver: Receiver;

@@ -4,6 +4,7 @@ import { gql, HttpError } from '../api.ts';
 import { useLive } from '../live-query.tsx';
 import { Link, navigate } from '../router.tsx';
 import { money } from '../format.tsx';
+import { SshKeyPicker } from '../ssh-key-picker.tsx';
 
 interface Plan {
   productId: string;
@@ -23,12 +24,12 @@ interface Catalogue {
 const CATALOGUE_QUERY =
   '{ serverCatalogue { plans { productId family name vcpu ramMb diskGb monthlyUsdCents } osTemplates { id os name } } wallet { balanceUsdCents } }';
 
-const ORDER_MUTATION = `mutation($productId: String!, $label: String!, $osTemplate: String!) {
-  serverOrder(productId: $productId, label: $label, osTemplate: $osTemplate) { server { id status } chargedUsdCents }
+const ORDER_MUTATION = `mutation($productId: String!, $label: String!, $osTemplate: String!, $sshKeyIds: [ID!]) {
+  serverOrder(productId: $productId, label: $label, osTemplate: $osTemplate, sshKeyIds: $sshKeyIds) { server { id status } chargedUsdCents }
 }`;
 
 /** Errors by the input they concern; `form` is one that concerns the order as a whole (the wallet, say). */
-type Errors = { label?: string; productId?: string; osTemplate?: string; form?: string };
+type Errors = { label?: string; productId?: string; osTemplate?: string; sshKeyIds?: string; form?: string };
 
 const LABEL_MAX = 64;
 
@@ -57,6 +58,7 @@ export function OrderServer() {
   const [productId, setProductId] = useState('');
   const [template, setTemplate] = useState('');
   const [label, setLabel] = useState('');
+  const [sshKeyIds, setSshKeyIds] = useState<string[]>([]);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
@@ -72,6 +74,7 @@ export function OrderServer() {
   const balance = state.data.wallet.balanceUsdCents;
   const plan = plans.find((p) => p.productId === productId);
   const osTemplate = template || osTemplates[0]?.id || '';
+  const os = osTemplates.find((t) => t.id === osTemplate)?.os;
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -84,13 +87,16 @@ export function OrderServer() {
         productId: plan.productId,
         label: label.trim(),
         osTemplate,
+        sshKeyIds: os === 'windows' ? [] : sshKeyIds,
       });
       navigate(`/servers/${serverOrder.server.id}`);
     } catch (err) {
       const { message } = err as Error;
       const field = err instanceof HttpError ? err.field : undefined;
       setErrors(
-        field === 'label' || field === 'productId' || field === 'osTemplate' ? { [field]: message } : { form: message },
+        field === 'label' || field === 'productId' || field === 'osTemplate' || field === 'sshKeyIds'
+          ? { [field]: message }
+          : { form: message },
       );
       setBusy(false);
     }
@@ -140,6 +146,7 @@ export function OrderServer() {
           </select>
         </label>
         {errors.osTemplate && <p class="error field-error">{errors.osTemplate}</p>}
+        <SshKeyPicker idPrefix="order" chosen={sshKeyIds} onChange={setSshKeyIds} os={os} error={errors.sshKeyIds} />
         <label>
           Label
           <input

@@ -105,6 +105,16 @@ export function ServerPage(props: { id: string }) {
           <dd>{s.pool ? s.pool.label : '—'}</dd>
           <dt>Addresses</dt>
           <dd class="mono">{s.ips.map((i) => i.ip).join(', ') || '—'}</dd>
+          <dt>SSH keys</dt>
+          <dd data-testid="server-ssh-keys">
+            {s.sshKeys.length
+              ? s.sshKeys.map((k) => (
+                  <span key={k.id} class="key-chip" title={k.fingerprint}>
+                    {k.name}
+                  </span>
+                ))
+              : 'none'}
+          </dd>
         </dl>
         <div class="actions">
           <button type="button" onClick={() => power('start')} {...disabledProps('Start', why('start'))}>

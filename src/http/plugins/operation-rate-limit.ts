@@ -3,6 +3,13 @@ import { ApiError } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import { rateLimitHeaders, type RateLimits } from '../rate-limit.ts';
 import { rootOperations } from './root-operations.ts';
+import { RATE_LIMIT_CLASSES, type RateLimitClass } from '../../schema/operation.ts';
+
+/** A class's window in words: "minute", "15 minutes". */
+function per(rateLimit: RateLimitClass): string {
+  const minutes = RATE_LIMIT_CLASSES[rateLimit].durationSeconds / 60;
+  return minutes === 1 ? 'minute' : `${minutes} minutes`;
+}
 
 /**
  * Per-operation rate-limit classes declared on a field (`rateLimit: 'poolIpApply'`), on top
@@ -24,7 +31,7 @@ export function useOperationRateLimit(limits: () => RateLimits): Plugin<RequestC
             errors: [
               new ApiError(
                 429,
-                `Too many requests to ${meta.rest}: the limit is ${result.limit} per minute. Retry after ${result.retryAfter} s.`,
+                `Too many requests to ${meta.rest}: the limit is ${result.limit} per ${per(meta.rateLimit)}. Retry after ${result.retryAfter} s.`,
                 { headers },
               ),
             ],

@@ -8,6 +8,9 @@ import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { Event } from '../events/schema.ts';
 import { EVENT_HISTORY_RULES, listEventHistory } from '../events/service.ts';
+// The account's other GraphQL fields, one file per part.
+import './settings.schema.ts';
+import './ssh-keys.schema.ts';
 
 // The account is the root of the graph (docs/REFERENCE.md: The graph): any credential reaches it, and each
 // field needs the scope of what it shows — the profile account:read, each edge its area's scope.
@@ -22,6 +25,12 @@ builder.prismaObject('Account', {
     email: t.exposeString('email', { ...PROFILE, description: "The account holder's e-mail address." }),
     name: t.exposeString('name', { ...PROFILE, description: "The account holder's name.", ...example('Ada Lovelace') }),
     country: t.exposeString('country', { ...PROFILE, description: 'Country, ISO 3166-1 alpha-2.' }),
+    invoiceEmail: t.exposeString('invoiceEmail', {
+      restName: 'invoice_email',
+      ...PROFILE,
+      nullable: true,
+      description: 'Where invoice notices go; null for the account e-mail.',
+    }),
     emailVerified: t.exposeBoolean('emailVerified', {
       restName: 'email_verified',
       ...PROFILE,

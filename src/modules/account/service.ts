@@ -23,10 +23,11 @@ export interface NewAccount {
 const MAX_WALLET_USD_CENTS = 100_000_000; // $1,000,000: larger amounts are a typo, not a deposit
 
 /** The operator API's account fields: declared once, enforced here (the operator API is not GraphQL). */
-const ACCOUNT_RULES = {
+export const ACCOUNT_RULES = {
   email: { format: 'email', trim: true },
   name: { minLength: 1, maxLength: 100, trim: true },
   country: { pattern: { regex: /^[A-Za-z]{2}$/, means: 'an ISO 3166-1 alpha-2 code' } },
+  /** The one password rule: operator-made accounts, and a password change. */
   password: { minLength: 10, maxLength: 200 },
   walletBalanceUsdCents: { minimum: 0, maximum: MAX_WALLET_USD_CENTS },
 } satisfies Record<string, InputRules>;

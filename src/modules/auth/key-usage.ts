@@ -8,7 +8,8 @@ const KEY_USE_RESOLUTION_MS = 60_000;
 const REMEMBERED_KEYS = 10_000;
 
 /**
- * Records when an API key was last used, off the request's path: the write is started, never
+ * Records when an API key was last used, and when a dashboard session was last seen (the
+ * account's session list), off the request's path: the write is started, never
  * awaited by the request, and its failure is only logged. Each instance skips keys it wrote
  * within the last minute (no query at all); the conditional UPDATE keeps several instances, or
  * a restart, from writing more often than that.
@@ -20,7 +21,7 @@ export class KeyUseRecorder {
   constructor(private readonly deps: { prisma: PrismaClient; now: () => Date; log: Logger }) {}
 
   record(principal: Principal | null): void {
-    if (principal?.kind !== 'api_key') return;
+    if (principal?.kind !== 'api_key' && principal?.kind !== 'session') return;
     const keyId = principal.credentialId;
     const now = this.deps.now();
     const last = this.writtenAt.get(keyId);
@@ -28,17 +29,24 @@ export class KeyUseRecorder {
     if (this.writtenAt.size >= REMEMBERED_KEYS) this.forgetOlderThan(now.getTime() - KEY_USE_RESOLUTION_MS);
     this.writtenAt.set(keyId, now.getTime());
     const cutoff = new Date(now.getTime() - KEY_USE_RESOLUTION_MS);
-    const write = this.deps.prisma.apiKey
-      .updateMany({
-        where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: cutoff } }] },
-        data: { lastUsedAt: now },
-      })
+    const write = (
+      principal.kind === 'api_key'
+        ? this.deps.prisma.apiKey.updateMany({
+            where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: cutoff } }] },
+            data: { lastUsedAt: now },
+          })
+        : this.deps.prisma.dashboardSession.updateMany({
+            where: { id: keyId, OR: [{ lastSeenAt: null }, { lastSeenAt: { lte: cutoff } }] },
+            data: { lastSeenAt: now },
+          })
+    )
       .then(
         () => undefined,
         (err: unknown) => {
           // Let the next request try again.
           this.writtenAt.delete(keyId);
-          this.deps.log.warn({ err, keyId }, 'recording the API key last use failed');
+          const what = principal.kind === 'api_key' ? 'the API key last use' : 'the session last seen';
+          this.deps.log.warn({ err, keyId }, `recording ${what} failed`);
         },
       )
       .finally(() => this.inFlight.delete(write));

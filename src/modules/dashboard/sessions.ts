@@ -6,7 +6,7 @@ import { verifyPassword } from '../auth/password.ts';
 import { ALL_SCOPES, isScope, type Scope } from '../../scopes.ts';
 import { announceCredentialChange, changingCredential, type PrincipalCache } from '../auth/principal-cache.ts';
 import type { Principal } from '../auth/service.ts';
-import { ApiError } from '../../errors.ts';
+import { refusal } from '../../errors.ts';
 
 /**
  * Dashboard sessions: a random 256-bit secret in an HttpOnly cookie, only its SHA-256 in the
@@ -70,16 +70,55 @@ export function sudoState(session: Pick<Session, 'passwordAt'>, now: Date): 'ok'
   return now.getTime() - session.passwordAt.getTime() <= SUDO_WINDOW_SECONDS * 1000 ? 'ok' : 'stale';
 }
 
-/** The session came from a credential, not a password: only a password sign-in can do this. */
-const PASSWORD_SIGN_IN_REQUIRED = 'PASSWORD_SIGN_IN_REQUIRED';
+const SUDO_MINUTES = SUDO_WINDOW_SECONDS / 60;
 
-/** The refusal of a session opened from a credential where only a password sign-in may go. */
-export function passwordSignInRequired(): ApiError {
-  return new ApiError(
-    403,
+/** An account-wide act asked with an API key, an OAuth token or a session opened from a sign-in link. */
+export const PASSWORD_SIGN_IN_REQUIRED = refusal(
+  403,
+  'Only a dashboard session signed in with the password may do this: not an API key, an OAuth token or a session opened from a sign-in link',
+  'PASSWORD_SIGN_IN_REQUIRED',
+);
+/** The password was typed too long ago: type it again (POST /dashboard/api/sudo, or the form's password field). */
+export const SUDO_REQUIRED = refusal(
+  403,
+  `The password was entered in this session more than ${SUDO_MINUTES} minutes ago: confirm it (POST /dashboard/api/sudo) and retry`,
+  'SUDO_REQUIRED',
+);
+
+/** The 403 of a session opened from a sign-in link, for the dashboard's own calls and forms. */
+export function linkSessionRefusal() {
+  return PASSWORD_SIGN_IN_REQUIRED.error(
     'This session was opened from a sign-in link, which cannot manage keys, apps or devices: sign in with your password.',
-    { code: PASSWORD_SIGN_IN_REQUIRED },
   );
+}
+
+export function sudoRefusal(prefix = 'Confirm your password') {
+  return SUDO_REQUIRED.error(`${prefix}: it was entered more than ${SUDO_MINUTES} minutes ago.`);
+}
+
+/**
+ * The same rule for an API operation (the account's password and sessions): only a dashboard
+ * session signed in with the password, never a key or token, which could otherwise lock the
+ * holder out; with `sudo`, the password typed within SUDO_WINDOW_SECONDS too. Returns the
+ * session's id.
+ */
+export function requirePasswordPrincipal(
+  principal: Principal | null,
+  now: Date,
+  what: string,
+  opts: { sudo?: boolean } = {},
+): string {
+  if (principal?.kind !== 'session')
+    throw PASSWORD_SIGN_IN_REQUIRED.error(
+      `Only the console, signed in with the password, can ${what}: API keys and OAuth tokens cannot.`,
+    );
+  const state = sudoState({ passwordAt: principal.passwordAt ?? null }, now);
+  if (state === 'credential')
+    throw PASSWORD_SIGN_IN_REQUIRED.error(
+      `This session was opened from a sign-in link, which cannot ${what}: sign in with your password.`,
+    );
+  if (opts.sudo && state === 'stale') throw sudoRefusal();
+  return principal.credentialId;
 }
 
 /**
@@ -90,7 +129,7 @@ export function passwordSignInRequired(): ApiError {
  */
 export function requirePasswordSession(who: Pick<Session, 'passwordAt'> | Principal): void {
   const session = !('kind' in who) || who.kind === 'session';
-  if (session && !who.passwordAt) throw passwordSignInRequired();
+  if (session && !who.passwordAt) throw linkSessionRefusal();
 }
 
 /** Checks e-mail and password; null when either is wrong (the caller says only "wrong e-mail or password"). */
@@ -105,6 +144,8 @@ export async function createSession(
   accountId: string,
   now: Date,
   origin: SessionOrigin,
+  /** The browser it signs in from, for the account's session list. */
+  client: { userAgent?: string; address?: string } = {},
 ): Promise<{ secret: string; session: Session }> {
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_TTL_SECONDS * 1000);
@@ -121,6 +162,9 @@ export async function createSession(
       passwordAt,
       expiresAt,
       createdAt: now,
+      lastSeenAt: now,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+      clientAddress: client.address?.slice(0, 64) ?? null,
     },
   });
   return { secret, session: { id: row.id, accountId, csrfToken: csrfTokenFor(secret), expiresAt, scopes, passwordAt } };

@@ -6,8 +6,35 @@ import { CONSOLE_NEEDS_RUNNING, openServerConsole } from './console.ts';
 import { SERVER_BUSY } from './server-row.ts';
 import { resetRootPassword, PASSWORD_NEEDS_RUNNING } from './service.ts';
 import { createSsoLink } from './sso.ts';
+import type { InstalledKey } from '../account/ssh-keys.ts';
 
-// Getting into a server: a dashboard sign-in link, a new root password and the web console.
+// Getting into a server: a dashboard sign-in link, a new root password, the web console, and
+// the SSH keys it was built with.
+
+const ServerSshKey = builder.objectRef<InstalledKey>('ServerSshKey').implement({
+  description:
+    "An SSH key in root's authorized_keys, as the server was built (it stays after the key leaves the account).",
+  fields: (t) => ({
+    id: t.exposeString('id', {
+      description: 'The account key it came from (ssh_…).',
+      ...example('ssh_01jq8k2m4p6rab3c5d7e9f1g2h'),
+    }),
+    name: t.exposeString('name', { description: 'Its name when the server was built.', ...example('ada@laptop') }),
+    fingerprint: t.exposeString('fingerprint', {
+      description: 'SHA256 fingerprint.',
+      ...example('SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU'),
+    }),
+  }),
+});
+
+builder.prismaObjectFields('Server', (t) => ({
+  sshKeys: t.field({
+    type: [ServerSshKey],
+    restName: 'ssh_keys',
+    description: 'The SSH keys the server was last ordered or reinstalled with, in the order given; [] for none.',
+    resolve: (server) => (Array.isArray(server.sshKeys) ? (server.sshKeys as unknown as InstalledKey[]) : []),
+  }),
+}));
 
 const SsoLink = builder.objectRef<{ url: string; expiresAt: Date }>('SsoLink').implement({
   description: 'A single-use dashboard login URL.',

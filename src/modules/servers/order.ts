@@ -8,6 +8,7 @@ export interface CustomerServerOrder {
   label: string;
   os?: string;
   osTemplate: string;
+  sshKeyIds?: readonly string[] | null;
 }
 
 /**

@@ -21,6 +21,7 @@ import {
 } from './service.ts';
 import { OS_FAMILIES } from '../../db/catalogue-seed.ts';
 import { POWER_ACTIONS } from '../../provider/types.ts';
+import { SSH_KEY_RULES } from '../account/ssh-keys.ts';
 // The servers area's other GraphQL fields, one file per part of the product.
 import './snapshots.schema.ts';
 import './network.schema.ts';
@@ -237,7 +238,7 @@ builder.mutationField('serverReinstall', (t) =>
       rest: 'POST /servers/:id/reinstall',
       area: 'servers',
       tool: 'server_reinstall',
-      description: `Wipe the disk and rebuild the server from an OS template; all data and the root password are replaced. The server is \`reinstalling\` until done. Servers inside a pool run Linux only. ${INOPERABLE_409}`,
+      description: `Wipe the disk and rebuild the server from an OS template; all data, the root password and the SSH keys are replaced. The server is \`reinstalling\` until done. Servers inside a pool run Linux only. ${INOPERABLE_409}`,
       fires: ['server.reinstalled'],
     }),
     type: 'Server',
@@ -251,9 +252,15 @@ builder.mutationField('serverReinstall', (t) =>
         required: false,
         description: 'OS family (linux or windows); must match the template when given.',
       }),
+      sshKeyIds: t.arg.idList({
+        restName: 'ssh_key_ids',
+        required: false,
+        description: "Account SSH key ids (ssh_…) for root's authorized_keys; Linux only.",
+        ...rules(SSH_KEY_RULES.ids),
+      }),
     },
     resolve: (query, _root, args, ctx) =>
-      reinstallServer(ctx, args.id, { osTemplate: args.osTemplate, os: args.os }, query),
+      reinstallServer(ctx, args.id, { osTemplate: args.osTemplate, os: args.os, sshKeyIds: args.sshKeyIds }, query),
   }),
 );
 
@@ -286,7 +293,7 @@ builder.mutationField('serverOrder', (t) =>
       tool: 'server_order',
       toolset: 'purchases',
       description:
-        'Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template and a label. The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`.',
+        'Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template, a label and optionally SSH keys of the account (`ssh_key_ids`). The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`.',
       fires: ['server.created', 'invoice.created', 'invoice.paid'],
     }),
     type: ServerOrder,
@@ -295,11 +302,23 @@ builder.mutationField('serverOrder', (t) =>
       label: t.arg.string({ required: true, description: 'A name for the server.', ...rules(LABEL_RULES) }),
       os: t.arg.string({ required: false, description: 'OS family; must match the template when given.' }),
       osTemplate: t.arg.string({ required: true, description: 'An OS template of the catalogue.' }),
+      sshKeyIds: t.arg.idList({
+        restName: 'ssh_key_ids',
+        required: false,
+        description: "Account SSH key ids (ssh_…) for root's authorized_keys; Linux only.",
+        ...rules(SSH_KEY_RULES.ids),
+      }),
     },
     resolve: (_root, args, ctx, info) =>
       orderServerForCustomer(
         ctx,
-        { productId: args.productId, label: args.label, os: args.os ?? undefined, osTemplate: args.osTemplate },
+        {
+          productId: args.productId,
+          label: args.label,
+          os: args.os ?? undefined,
+          osTemplate: args.osTemplate,
+          sshKeyIds: args.sshKeyIds,
+        },
         queryFromInfo({ context: ctx, info, typeName: 'Server', path: ['server'] }),
       ),
   }),

@@ -9,6 +9,7 @@ import { recordEvent } from '../../events/outbox.ts';
 import type { PowerAction, ServerProvider, UpstreamIp } from '../../provider/types.ts';
 import { addMonths } from '../billing/proration.ts';
 import { resolveOsTemplate, resolveServerOrder } from '../catalogue/service.ts';
+import { keysForInstall } from '../account/ssh-keys.ts';
 import { isPoolActive } from '../pools/status.ts';
 import {
   getServer,
@@ -94,6 +95,8 @@ export interface ServerOrder {
   label?: unknown;
   os?: unknown;
   osTemplate?: unknown;
+  /** SSH keys of the account for root's authorized_keys. */
+  sshKeyIds?: readonly string[] | null;
 }
 
 type Plan = { id: string; vcpu: number; ramMb: number; diskGb: number };
@@ -155,9 +158,16 @@ export async function orderServer(
     os: order.os,
     osTemplate: order.osTemplate,
   });
+  const keys = await keysForInstall(prisma, accountId, order.sshKeyIds, template.os);
   return prisma.$transaction(async (tx: Tx) => {
-    const server = await tx.server.create({ data: newServerRow({ accountId, label, product, template, now }) });
-    await provider.provisionServer(tx, provisionRequest(server.id, product, template), now);
+    const server = await tx.server.create({
+      data: { ...newServerRow({ accountId, label, product, template, now }), sshKeys: keys.installed },
+    });
+    await provider.provisionServer(
+      tx,
+      { ...provisionRequest(server.id, product, template), sshKeys: keys.publicKeys },
+      now,
+    );
     await onOrdered?.(tx, server, product.monthlyUsdCents);
     return server;
   });
@@ -221,21 +231,28 @@ export async function serverStats(ctx: ServiceContext, id: string) {
 export async function reinstallServer(
   ctx: ServiceContext,
   id: string,
-  input: { osTemplate: string; os?: string | null },
+  input: { osTemplate: string; os?: string | null; sshKeyIds?: readonly string[] | null },
   query: object = {},
 ) {
   const now = ctx.app.clock.now();
   const template = await resolveOsTemplate(ctx.db, input);
+  const keys = await keysForInstall(ctx.db, ctx.principal!.accountId, input.sshKeyIds, template.os);
   return ctx.db.$transaction(async (tx) => {
     await lockServer(tx, id);
     const server = await getServer(tx, id);
     requireAction('reinstall', server);
     if (server.poolId && template.os !== 'linux')
       throw badRequest('Servers inside a capacity pool run Linux only.', 'osTemplate');
-    await ctx.app.provider.reinstall(tx, id, { os: template.os, osTemplate: template.id }, now);
+    await ctx.app.provider.reinstall(
+      tx,
+      id,
+      { os: template.os, osTemplate: template.id, sshKeys: keys.publicKeys },
+      now,
+    );
+    // The disk is wiped: the server has the keys of this build, and only those.
     await tx.server.update({
       where: { id },
-      data: { status: 'reinstalling', os: template.os, osTemplate: template.id },
+      data: { status: 'reinstalling', os: template.os, osTemplate: template.id, sshKeys: keys.installed },
     });
     return getServer(tx, id, query);
   });

@@ -1,15 +1,19 @@
 import { useRef, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { navigate } from '../../router.tsx';
+import { SshKeyPicker } from '../../ssh-key-picker.tsx';
 import { DialogButton, type OsTemplate, type SectionProps, useRun, whyNot } from './shared.tsx';
 
-const REINSTALL = `mutation($id: ID!, $osTemplate: String!) { serverReinstall(id: $id, osTemplate: $osTemplate) { id status } }`;
+const REINSTALL = `mutation($id: ID!, $osTemplate: String!, $sshKeyIds: [ID!]) {
+  serverReinstall(id: $id, osTemplate: $osTemplate, sshKeyIds: $sshKeyIds) { id status }
+}`;
 const TERMINATE = 'mutation($id: ID!) { serverTerminate(id: $id) { id status } }';
 
 /** Reinstall: wipe the disk and rebuild from a template of the catalogue, confirmed (all data goes). */
 export function Reinstall({ server: s, templates, onChanged }: SectionProps & { templates: OsTemplate[] }) {
   const [template, setTemplate] = useState('');
   const [done, setDone] = useState('');
+  const [sshKeyIds, setSshKeyIds] = useState<string[]>([]);
   const { busy, error, run } = useRun();
   const chosen = templates.find((t) => t.id === (template || s.osTemplate)) ?? templates[0];
   const why = whyNot(s, 'reinstall');
@@ -17,11 +21,13 @@ export function Reinstall({ server: s, templates, onChanged }: SectionProps & { 
   const reinstall = async () => {
     if (!chosen) return;
     setDone('');
-    if (await run('reinstall', () => gql(REINSTALL, { id: s.id, osTemplate: chosen.id })))
+    const keys = chosen.os === 'windows' ? [] : sshKeyIds;
+    if (await run('reinstall', () => gql(REINSTALL, { id: s.id, osTemplate: chosen.id, sshKeyIds: keys })))
       setDone(`Reinstalling with ${chosen.name}.`);
     onChanged();
   };
   const fieldError = error?.field === 'osTemplate' || error?.field === 'os' ? error.message : '';
+  const keysError = error?.field === 'sshKeyIds' ? error.message : undefined;
   return (
     <section class="card" data-testid="reinstall">
       <h2>Reinstall</h2>
@@ -46,6 +52,7 @@ export function Reinstall({ server: s, templates, onChanged }: SectionProps & { 
           {fieldError}
         </p>
       )}
+      <SshKeyPicker idPrefix="reinstall" chosen={sshKeyIds} onChange={setSshKeyIds} os={chosen?.os} error={keysError} />
       {s.status === 'reinstalling' && (
         <p role="status" aria-busy="true" class="muted">
           Reinstalling… the server runs again in about a minute and a half.
@@ -63,12 +70,12 @@ export function Reinstall({ server: s, templates, onChanged }: SectionProps & { 
           onConfirm={reinstall}
         >
           <p>
-            The disk is wiped: every file on it is lost (snapshots are kept) and the root password is replaced. This
-            cannot be undone.
+            The disk is wiped: every file on it is lost (snapshots are kept), the root password is replaced and root's
+            SSH keys are the ones ticked. This cannot be undone.
           </p>
         </DialogButton>
       </div>
-      {error && !fieldError && <p class="error">{error.message}</p>}
+      {error && !fieldError && !keysError && <p class="error">{error.message}</p>}
       <p role="status" class="ok">
         {done}
       </p>

@@ -9,6 +9,8 @@ export interface ServerDetail {
   productId: string;
   os: string;
   osTemplate: string;
+  /** The SSH keys it was ordered or last reinstalled with. */
+  sshKeys: { id: string; name: string; fingerprint: string }[];
   vcpu: number;
   ramMb: number;
   diskGb: number;
@@ -104,6 +106,7 @@ export interface PageData {
 export const PAGE_QUERY = `query($id: ID!, $period: UsagePeriod!) {
   server(id: $id) {
     id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt
+    sshKeys { id name fingerprint }
     ips { ip version primary ptr zoneHosted }
     snapshots { id name status sizeGb createdAt }
     pool { id label }

@@ -1,0 +1,223 @@
+import { builder } from '../../schema/builder.ts';
+import { Deleted } from '../../schema/deleted.ts';
+import { example, values } from '../../schema/examples.ts';
+import { rules } from '../../schema/input-rules.ts';
+import { pagedListQuery } from '../../schema/operation-fields.ts';
+import { operation } from '../../schema/operation.ts';
+import { listConnection } from '../../schema/pagination.ts';
+import { endAccountSessions, listAccountSessions, type SessionView } from '../dashboard/account-sessions.ts';
+import {
+  PASSWORD_SIGN_IN_REQUIRED,
+  requirePasswordPrincipal,
+  SUDO_REQUIRED,
+  SUDO_WINDOW_SECONDS,
+} from '../dashboard/sessions.ts';
+import { ACCOUNT_RULES } from './service.ts';
+import { changePassword, EMAIL_TAKEN, updateProfile } from './settings.ts';
+import type { RequestContext } from '../../schema/context.ts';
+
+// The holder's settings: profile, password and signed-in sessions. The password and the sessions
+// are the console's alone (a password sign-in; docs/SECURITY.md): a key or token that could
+// change the password or end sessions could lock the holder out, so they are no MCP tools and
+// answer 403 PASSWORD_SIGN_IN_REQUIRED to keys, tokens and sessions from sign-in links.
+
+const CONSOLE_ONLY =
+  "acts on a person's sign-in at the console (password sessions only; a key or token could lock them out)";
+const SUDO_MINUTES = SUDO_WINDOW_SECONDS / 60;
+
+builder.mutationField('accountUpdate', (t) =>
+  t.prismaField({
+    ...operation({
+      summary: 'Update the account profile',
+      scope: 'account:write',
+      rest: 'PATCH /account',
+      area: 'account',
+      tool: 'account_update',
+      refuses: [EMAIL_TAKEN, PASSWORD_SIGN_IN_REQUIRED, SUDO_REQUIRED],
+      description: `Change the holder's name, country, sign-in e-mail or invoice e-mail; only the fields given change. A new sign-in e-mail is unverified, must be no other account's (409), and can only be set from the console signed in with the password within the last ${SUDO_MINUTES} minutes (403 otherwise): keys and tokens can change the rest.`,
+    }),
+    type: 'Account',
+    args: {
+      name: t.arg.string({ required: false, description: "The holder's name.", ...rules(ACCOUNT_RULES.name) }),
+      country: t.arg.string({
+        required: false,
+        description: 'Country, ISO 3166-1 alpha-2 (DE).',
+        ...rules(ACCOUNT_RULES.country),
+      }),
+      email: t.arg.string({
+        required: false,
+        description: 'The sign-in e-mail (password session in sudo mode only).',
+        ...rules(ACCOUNT_RULES.email),
+      }),
+      invoiceEmail: t.arg.string({
+        restName: 'invoice_email',
+        required: false,
+        description: 'Where invoice notices go; "" or null for the sign-in e-mail.',
+      }),
+    },
+    resolve: (query, _root, args, ctx) => updateProfile(ctx, args, query),
+  }),
+);
+
+const PasswordChanged = builder.objectRef<{ changed: true; sessionsEnded: number }>('PasswordChanged').implement({
+  description: 'A password changed: the other sessions of the account have ended.',
+  fields: (t) => ({
+    changed: t.exposeBoolean('changed', { description: 'Always true.' }),
+    sessionsEnded: t.exposeInt('sessionsEnded', {
+      restName: 'sessions_ended',
+      description: 'How many other signed-in sessions ended.',
+    }),
+  }),
+});
+
+builder.mutationField('accountPasswordChange', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Change the password',
+      scope: 'account:write',
+      rest: 'POST /account/password',
+      area: 'account',
+      tool: 'account_password_change',
+      notTool: CONSOLE_ONLY,
+      caller: 'password session',
+      rateLimit: 'passwordChange',
+      refuses: [PASSWORD_SIGN_IN_REQUIRED],
+      description: `Set a new sign-in password, given the current one (400 naming \`current_password\` when wrong). ${ACCOUNT_RULES.password.minLength} to ${ACCOUNT_RULES.password.maxLength} characters, not the current one. Every other signed-in session of the account ends at once; this one stays. API keys and connected apps keep working. Only from the console signed in with the password: keys, tokens and sign-in-link sessions get 403.`,
+    }),
+    type: PasswordChanged,
+    args: {
+      currentPassword: t.arg.string({
+        restName: 'current_password',
+        required: true,
+        description: 'The password in use now.',
+        ...rules({ minLength: 1, maxLength: ACCOUNT_RULES.password.maxLength }),
+      }),
+      newPassword: t.arg.string({
+        restName: 'new_password',
+        required: true,
+        description: 'The new password.',
+        ...rules(ACCOUNT_RULES.password),
+      }),
+    },
+    resolve: (_root, args, ctx) => changePassword(ctx, args),
+  }),
+);
+
+const AccountSession = builder.objectRef<SessionView>('AccountSession').implement({
+  description: 'A signed-in console session of the account (its secret is never shown).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The session id (ses_…).' }),
+    current: t.exposeBoolean('current', { description: 'True for the session making this request.' }),
+    signedInWith: t.exposeString('signedInWith', {
+      restName: 'signed_in_with',
+      ...values(['password', 'link'], 'password'),
+      description: "password, or link for a session opened from a server's sign-in link.",
+    }),
+    browser: t.exposeString('browser', {
+      nullable: true,
+      description: 'The browser and system its User-Agent names ("Chrome 131 on Linux"); null when none was sent.',
+      ...example('Firefox 133 on Windows'),
+    }),
+    clientAddress: t.exposeString('clientAddress', {
+      restName: 'client_address',
+      nullable: true,
+      description: 'The address it signed in from.',
+    }),
+    createdAt: t.expose('createdAt', { restName: 'created_at', type: 'DateTime', description: 'When it signed in.' }),
+    lastSeenAt: t.expose('lastSeenAt', {
+      restName: 'last_seen_at',
+      type: 'DateTime',
+      description: 'Its last request, to the minute.',
+    }),
+    expiresAt: t.expose('expiresAt', {
+      restName: 'expires_at',
+      type: 'DateTime',
+      description: 'When it ends by itself.',
+    }),
+  }),
+});
+
+const sessionOf = (ctx: RequestContext, what: string, sudo = false) =>
+  requirePasswordPrincipal(ctx.principal, ctx.app.clock.now(), what, { sudo });
+
+pagedListQuery(
+  'accountSessions',
+  listConnection(AccountSession),
+  (ctx, args) => listAccountSessions(ctx.db, sessionOf(ctx, 'list the signed-in sessions'), args, ctx.app.clock.now()),
+  {
+    summary: 'List signed-in sessions',
+    scope: 'account:read',
+    rest: 'GET /account/sessions',
+    area: 'account',
+    tool: 'account_sessions_list',
+    notTool: CONSOLE_ONLY,
+    caller: 'password session',
+    refuses: [PASSWORD_SIGN_IN_REQUIRED],
+    description:
+      "The account's live console sessions, newest first: the one asking marked `current`, when each signed in and was last seen, its browser and address. Only from the console signed in with the password.",
+  },
+);
+
+builder.mutationField('accountSessionEnd', (t) =>
+  t.field({
+    ...operation({
+      summary: 'End a signed-in session',
+      scope: 'account:write',
+      rest: 'DELETE /account/sessions/:id',
+      area: 'account',
+      tool: 'account_session_end',
+      notTool: CONSOLE_ONLY,
+      caller: 'password session',
+      refuses: [PASSWORD_SIGN_IN_REQUIRED, SUDO_REQUIRED],
+      description: `Sign another session of the account out, on every instance before the answer (404 when it is no live session of the account; 400 for the caller's own: sign out instead). Only from the console signed in with the password within the last ${SUDO_MINUTES} minutes.`,
+    }),
+    type: Deleted,
+    args: {
+      id: t.arg.id({
+        required: true,
+        description: 'The session id (ses_…).',
+        ...example('ses_01jq8k2m4p6rab3c5d7e9f1g2h'),
+      }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const currentId = sessionOf(ctx, 'end sessions', true);
+      await endAccountSessions(ctx.app, ctx.principal!.accountId, { only: args.id, currentId }, ctx.app.clock.now());
+      return { id: args.id, deleted: true };
+    },
+  }),
+);
+
+builder.mutationField('accountSessionsEndOthers', (t) =>
+  t.field({
+    ...operation({
+      summary: 'End every other session',
+      scope: 'account:write',
+      rest: 'POST /account/sessions/end-others',
+      area: 'account',
+      tool: 'account_sessions_end_others',
+      notTool: CONSOLE_ONLY,
+      caller: 'password session',
+      refuses: [PASSWORD_SIGN_IN_REQUIRED, SUDO_REQUIRED],
+      description: `Sign out every session of the account but the caller's, on every instance before the answer. Only from the console signed in with the password within the last ${SUDO_MINUTES} minutes.`,
+    }),
+    type: builder.objectRef<{ sessionsEnded: number }>('SessionsEnded').implement({
+      description: 'How many sessions ended.',
+      fields: (f) => ({
+        sessionsEnded: f.exposeInt('sessionsEnded', {
+          restName: 'sessions_ended',
+          description: 'How many other sessions ended.',
+        }),
+      }),
+    }),
+    resolve: async (_root, _args, ctx) => {
+      const current = sessionOf(ctx, 'end sessions', true);
+      const sessionsEnded = await endAccountSessions(
+        ctx.app,
+        ctx.principal!.accountId,
+        { allBut: current },
+        ctx.app.clock.now(),
+      );
+      return { sessionsEnded };
+    },
+  }),
+);

@@ -1,0 +1,111 @@
+import { builder } from '../../schema/builder.ts';
+import { Deleted } from '../../schema/deleted.ts';
+import { example, values } from '../../schema/examples.ts';
+import { Node, nodeKind } from '../../schema/graph.ts';
+import { rules } from '../../schema/input-rules.ts';
+import { pagedListQuery } from '../../schema/operation-fields.ts';
+import { operation } from '../../schema/operation.ts';
+import { listConnection } from '../../schema/pagination.ts';
+import {
+  addSshKey,
+  deleteSshKey,
+  listSshKeys,
+  RSA_MIN_BITS,
+  SSH_KEY_EXISTS,
+  SSH_KEY_RULES,
+  SSH_KEY_TYPES,
+  SSH_KEYS_PER_ACCOUNT,
+  type SshKeyRow,
+} from './ssh-keys.ts';
+
+// SSH public keys on the account: listed, added and deleted here; chosen by id when a server is
+// ordered or reinstalled (serverOrder, serverReinstall `sshKeyIds`).
+
+const SshKey = builder.objectRef<SshKeyRow>('SshKey').implement({
+  interfaces: [Node],
+  description: 'An SSH public key kept on the account, to install on servers at order or reinstall.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The key id (ssh_…).' }),
+    name: t.exposeString('name', { description: 'Your name for the key.', ...example('ada@laptop') }),
+    type: t.exposeString('keyType', {
+      ...values(SSH_KEY_TYPES, 'ssh-ed25519'),
+      description: 'ssh-ed25519, ecdsa-sha2-nistp256 or ssh-rsa.',
+    }),
+    bits: t.exposeInt('bits', { description: 'Key size in bits (256 for ed25519 and nistp256).' }),
+    fingerprint: t.exposeString('fingerprint', {
+      description: 'SHA256 fingerprint, as `ssh-keygen -lf` prints it.',
+      ...example('SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU'),
+    }),
+    publicKey: t.exposeString('publicKey', {
+      restName: 'public_key',
+      description: 'The public key, `<type> <base64>` (its comment dropped).',
+    }),
+    createdAt: t.expose('createdAt', { restName: 'created_at', type: 'DateTime', description: 'When it was added.' }),
+  }),
+});
+
+nodeKind({
+  prefix: 'ssh',
+  typename: 'SshKey',
+  scope: 'account:read',
+  load: (ctx, ids) => ctx.db.sshKey.findMany({ where: { id: { in: [...ids] } } }),
+});
+
+pagedListQuery('sshKeys', listConnection(SshKey), (ctx, args) => listSshKeys(ctx.db, args), {
+  summary: 'List SSH keys',
+  scope: 'account:read',
+  rest: 'GET /account/ssh-keys',
+  area: 'account',
+  tool: 'account_ssh_keys_list',
+  description: "The account's SSH public keys, newest first, with their SHA256 fingerprints.",
+});
+
+builder.mutationField('sshKeyAdd', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Add an SSH key',
+      scope: 'account:write',
+      rest: 'POST /account/ssh-keys',
+      area: 'account',
+      tool: 'account_ssh_key_add',
+      refuses: [SSH_KEY_EXISTS],
+      description: `Keep an SSH public key on the account, to choose when ordering or reinstalling a server (\`ssh_key_ids\`). One OpenSSH line (a .pub file): ssh-ed25519, ecdsa-sha2-nistp256, or ssh-rsa of ${RSA_MIN_BITS} bits or more; 400 naming \`public_key\` otherwise, 409 when the same key is already on the account. At most ${SSH_KEYS_PER_ACCOUNT} keys. A server already built is not changed.`,
+      fires: ['account.ssh_key.added'],
+    }),
+    type: SshKey,
+    args: {
+      name: t.arg.string({ required: true, description: 'A name to tell it apart.', ...rules(SSH_KEY_RULES.name) }),
+      publicKey: t.arg.string({
+        restName: 'public_key',
+        required: true,
+        description: 'The public key line: "ssh-ed25519 AAAA… comment".',
+        ...rules(SSH_KEY_RULES.publicKey),
+      }),
+    },
+    resolve: (_root, args, ctx) => addSshKey(ctx.db, ctx.principal!.accountId, args, ctx.app.clock.now()),
+  }),
+);
+
+builder.mutationField('sshKeyDelete', (t) =>
+  t.field({
+    ...operation({
+      summary: 'Delete an SSH key',
+      scope: 'account:write',
+      rest: 'DELETE /account/ssh-keys/:id',
+      area: 'account',
+      tool: 'account_ssh_key_delete',
+      description:
+        'Remove an SSH key from the account. Servers built with it keep it in their authorized keys (and list it) until they are reinstalled.',
+      fires: ['account.ssh_key.deleted'],
+    }),
+    type: Deleted,
+    args: {
+      id: t.arg.id({
+        required: true,
+        description: 'The SSH key id (ssh_…).',
+        ...example('ssh_01jq8k2m4p6rab3c5d7e9f1g2h'),
+      }),
+    },
+    resolve: (_root, args, ctx) => deleteSshKey(ctx.db, ctx.principal!.accountId, args.id, ctx.app.clock.now()),
+  }),
+);
