@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Create a backup
-         * @description Back up the site files and databases now; the backup is available at once and can be downloaded. Its archive counts toward the plan's disk quota: 409 QUOTA_EXCEEDED when it would not fit (nothing is kept). 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning. Fires `hosting.panel.changed`.
+         * @description Back up the site files and databases now, available at once to download. The archive counts toward the disk quota (409 QUOTA_EXCEEDED when it would not fit). 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -1077,7 +1077,7 @@ export interface paths {
         put?: never;
         /**
          * Order a server
-         * @description Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template, a label and optionally SSH keys of the account (`ssh_key_ids`). The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`. Fires `server.created`, `invoice.created`, `invoice.paid`.
+         * @description Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template and a label. The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`. Fires `server.created`, `invoice.created`, `invoice.paid`.
          *
          *     Scope: `servers:write`.
          */

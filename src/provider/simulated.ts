@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { ID_PREFIX, newId } from '../db/ids.ts';
 import { scheduleJob, type JobHandler } from './jobs.ts';
+import { authorizedKeysLine } from './authorized-keys.ts';
 import { SerialConsole } from './serial-console.ts';
 import {
   minuteFigures,
@@ -438,16 +439,4 @@ function privateAddress(poolId: string, serverId: string): string {
 function zoneHosted(address: string): boolean {
   const [a, b, c] = address.split('.').map(Number);
   return !(a === 198 && b === 19 && c >= LEASED_FIRST_OCTET3);
-}
-
-/** The log's record of root's authorized_keys: each key by its SHA256 fingerprint, as sshd logs them. */
-function authorizedKeysLine(keys: string[]): string {
-  const fingerprints = keys.map(
-    (k) =>
-      `SHA256:${createHash('sha256')
-        .update(Buffer.from(k.split(' ')[1] ?? '', 'base64'))
-        .digest('base64')
-        .replace(/=+$/, '')}`,
-  );
-  return `authorized_keys: ${fingerprints.join(' ')}`;
 }

@@ -152,7 +152,14 @@ describe('MCP over Streamable HTTP', () => {
     await webhooksOnly.close();
 
     const optional = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'account' });
-    expect(names((await optional.listTools()).tools)).toEqual(['account_events_list', 'account_get']);
+    expect(names((await optional.listTools()).tools)).toEqual([
+      'account_events_list',
+      'account_get',
+      'account_ssh_key_add',
+      'account_ssh_key_delete',
+      'account_ssh_keys_list',
+      'account_update',
+    ]);
     await optional.close();
 
     const readOnly = await mcpClient(app.url, c.key, { 'X-MCP-Readonly': 'true' });

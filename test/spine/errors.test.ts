@@ -43,7 +43,7 @@ describe('every REST error is {statusCode, message, error}', () => {
   it('wrong method on a known path → 405 with Allow', async () => {
     const res = await app.call('DELETE', '/v1/account', { key: c.key });
     expectShape(res, 405, 'Method Not Allowed');
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, PATCH');
   });
 
   it('malformed JSON → 400', async () => {

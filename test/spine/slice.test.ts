@@ -18,6 +18,7 @@ describe('first vertical slice: account and servers end to end', () => {
       name: expect.any(String),
       country: 'DE',
       email_verified: false,
+      invoice_email: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
   });

@@ -59,7 +59,7 @@ idOperation(
     refuses: [...SITE_WRITE_REFUSALS],
     summary: 'Create a backup',
     description:
-      "Back up the site files and databases now; the backup is available at once and can be downloaded. Its archive counts toward the plan's disk quota: 409 QUOTA_EXCEEDED when it would not fit (nothing is kept). 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning.",
+      "Back up the site files and databases now, available at once to download. The archive counts toward the disk quota (409 QUOTA_EXCEEDED when it would not fit). 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning.",
   }),
 );
 

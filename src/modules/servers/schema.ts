@@ -293,7 +293,7 @@ builder.mutationField('serverOrder', (t) =>
       tool: 'server_order',
       toolset: 'purchases',
       description:
-        'Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template, a label and optionally SSH keys of the account (`ssh_key_ids`). The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`.',
+        'Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template and a label. The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`.',
       fires: ['server.created', 'invoice.created', 'invoice.paid'],
     }),
     type: ServerOrder,
