@@ -76,6 +76,7 @@ const serverObject = (relation: (name: ServerRelation) => string) =>
     ips: relation('ips'),
     snapshots: relation('snapshots'),
     addons: relation('addons'),
+    sshKeys: 's."sshKeys"',
     createdAt: iso('s."createdAt"'),
     provisionedAt: iso('s."provisionedAt"'),
   });

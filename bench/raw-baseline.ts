@@ -92,6 +92,7 @@ export function serverBody(s: ServerWithRelations) {
       monthlyUsdCents: a.monthlyUsdCents,
       attachedAt: iso(a.createdAt),
     })),
+    sshKeys: s.sshKeys,
     createdAt: iso(s.createdAt),
     provisionedAt: iso(s.provisionedAt),
   };

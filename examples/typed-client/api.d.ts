@@ -1105,7 +1105,7 @@ export interface paths {
         put?: never;
         /**
          * Add an SSH key
-         * @description Keep an SSH public key on the account, to choose when ordering or reinstalling a server (`ssh_key_ids`). One OpenSSH line (a .pub file): ssh-ed25519, ecdsa-sha2-nistp256, or ssh-rsa of 2048 bits or more; 400 naming `public_key` otherwise, 409 when the same key is already on the account. At most 50 keys. A server already built is not changed. Fires `account.ssh_key.added`.
+         * @description Keep an SSH public key on the account, to choose when ordering or reinstalling a server (`sshKeyIds`). One OpenSSH line (a .pub file): ssh-ed25519, ecdsa-sha2-nistp256, or ssh-rsa of 2048 bits or more; 400 naming `public_key` otherwise, 409 when the same key is already on the account. At most 50 keys. A server already built is not changed. Fires `account.ssh_key.added`.
          *
          *     Scope: `account:write`.
          */
@@ -4729,7 +4729,7 @@ export interface components {
             /** @description Restore points, newest first. */
             snapshots: components["schemas"]["Snapshot"][];
             /** @description The SSH keys the server was last ordered or reinstalled with, in the order given; [] for none. */
-            ssh_keys: components["schemas"]["ServerSshKey"][];
+            sshKeys: components["schemas"]["ServerSshKey"][];
             /**
              * @description provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.
              * @example running
@@ -15434,7 +15434,7 @@ export interface operations {
                      *           "status": "available"
                      *         }
                      *       ],
-                     *       "ssh_keys": [
+                     *       "sshKeys": [
                      *         {
                      *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
                      *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
@@ -16892,7 +16892,7 @@ export interface operations {
                      *               "status": "available"
                      *             }
                      *           ],
-                     *           "ssh_keys": [
+                     *           "sshKeys": [
                      *             {
                      *               "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
                      *               "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
@@ -17013,7 +17013,7 @@ export interface operations {
                  *       "os": "linux",
                  *       "osTemplate": "ubuntu-24.04",
                  *       "productId": "std-1c-2g-50",
-                 *       "ssh_key_ids": [
+                 *       "sshKeyIds": [
                  *         "ssh_01jq8k2m4p6rab3c5d7e9f1g2h"
                  *       ]
                  *     }
@@ -17045,7 +17045,7 @@ export interface operations {
                      *       "ssh_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     ]
                      */
-                    ssh_key_ids?: string[] | null;
+                    sshKeyIds?: string[] | null;
                 };
             };
         };
@@ -17108,7 +17108,7 @@ export interface operations {
                      *             "status": "available"
                      *           }
                      *         ],
-                     *         "ssh_keys": [
+                     *         "sshKeys": [
                      *           {
                      *             "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
                      *             "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
@@ -22856,7 +22856,7 @@ export interface operations {
                      *           "status": "available"
                      *         }
                      *       ],
-                     *       "ssh_keys": [
+                     *       "sshKeys": [
                      *         {
                      *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
                      *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
@@ -23181,7 +23181,7 @@ export interface operations {
                      *           "status": "available"
                      *         }
                      *       ],
-                     *       "ssh_keys": [
+                     *       "sshKeys": [
                      *         {
                      *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
                      *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
@@ -23695,7 +23695,7 @@ export interface operations {
                      *           "status": "available"
                      *         }
                      *       ],
-                     *       "ssh_keys": [
+                     *       "sshKeys": [
                      *         {
                      *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
                      *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
@@ -24088,7 +24088,7 @@ export interface operations {
                  * @example {
                  *       "os": "linux",
                  *       "osTemplate": "ubuntu-24.04",
-                 *       "ssh_key_ids": [
+                 *       "sshKeyIds": [
                  *         "ssh_01jq8k2m4p6rab3c5d7e9f1g2h"
                  *       ]
                  *     }
@@ -24110,7 +24110,7 @@ export interface operations {
                      *       "ssh_01jq8k2m4p6rab3c5d7e9f1g2h"
                      *     ]
                      */
-                    ssh_key_ids?: string[] | null;
+                    sshKeyIds?: string[] | null;
                 };
             };
         };
@@ -24170,7 +24170,7 @@ export interface operations {
                      *           "status": "available"
                      *         }
                      *       ],
-                     *       "ssh_keys": [
+                     *       "sshKeys": [
                      *         {
                      *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
                      *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",
@@ -24485,7 +24485,7 @@ export interface operations {
                      *           "status": "available"
                      *         }
                      *       ],
-                     *       "ssh_keys": [
+                     *       "sshKeys": [
                      *         {
                      *           "fingerprint": "SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU",
                      *           "id": "ssh_01jq8k2m4p6rab3c5d7e9f1g2h",

@@ -121,14 +121,14 @@ describe('DELETE /account/ssh-keys/:id', () => {
   });
 });
 
-describe('ssh_key_ids at server order and reinstall', () => {
+describe('sshKeyIds at server order and reinstall', () => {
   it('orders a server with keys: the provider gets them, the detail lists them', async () => {
     const c = await app.customer({ walletBalanceUsdCents: 5_000 });
     const one = await addKey(c, 'laptop', SSH_KEYS.ED25519.line);
     const two = await addKey(c, 'ci', SSH_KEYS.ECDSA.line);
     const res = await app.call('POST', '/v1/servers', {
       key: c.key,
-      body: { ...ORDER, ssh_key_ids: [two.body.id, one.body.id] },
+      body: { ...ORDER, sshKeyIds: [two.body.id, one.body.id] },
     });
     expect(res.status, res.text).toBe(200);
     const id = res.body.server.id;
@@ -136,7 +136,7 @@ describe('ssh_key_ids at server order and reinstall', () => {
       { id: two.body.id, name: 'ci', fingerprint: SSH_KEYS.ECDSA.fingerprint },
       { id: one.body.id, name: 'laptop', fingerprint: SSH_KEYS.ED25519.fingerprint },
     ];
-    expect(res.body.server.ssh_keys).toEqual(installed);
+    expect(res.body.server.sshKeys).toEqual(installed);
     expect(await authorizedKeysLogged(id)).toEqual([
       `authorized_keys: ${SSH_KEYS.ECDSA.fingerprint} ${SSH_KEYS.ED25519.fingerprint}`,
     ]);
@@ -144,7 +144,7 @@ describe('ssh_key_ids at server order and reinstall', () => {
     // A key deleted later still shows on the server it was built with.
     await app.call('DELETE', `/v1/account/ssh-keys/${one.body.id}`, { key: c.key });
     const detail = await app.call('GET', `/v1/servers/${id}`, { key: c.key });
-    expect(detail.body).toMatchObject({ status: 'running', ssh_keys: installed });
+    expect(detail.body).toMatchObject({ status: 'running', sshKeys: installed });
     const graph = await gql(app, `query($id: ID!) { server(id: $id) { sshKeys { id name fingerprint } } }`, {
       key: c.key,
       variables: { id },
@@ -154,17 +154,17 @@ describe('ssh_key_ids at server order and reinstall', () => {
     // Reinstall: the disk is wiped, so the server has the keys of the new build only.
     const again = await app.call('POST', `/v1/servers/${id}/reinstall`, {
       key: c.key,
-      body: { osTemplate: 'ubuntu-24.04', ssh_key_ids: [two.body.id] },
+      body: { osTemplate: 'ubuntu-24.04', sshKeyIds: [two.body.id] },
     });
     expect(again.status, again.text).toBe(200);
-    expect(again.body.ssh_keys).toEqual([installed[0]]);
+    expect(again.body.sshKeys).toEqual([installed[0]]);
     expect((await authorizedKeysLogged(id)).at(-1)).toBe(`authorized_keys: ${SSH_KEYS.ECDSA.fingerprint}`);
     await advance(app, 120);
     const bare = await app.call('POST', `/v1/servers/${id}/reinstall`, {
       key: c.key,
       body: { osTemplate: 'debian-12' },
     });
-    expect(bare.body.ssh_keys).toEqual([]);
+    expect(bare.body.sshKeys).toEqual([]);
   });
 
   it("refuses an unknown or another account's key id (404), and Windows (400): nothing ordered, nothing charged", async () => {
@@ -173,16 +173,16 @@ describe('ssh_key_ids at server order and reinstall', () => {
     const theirs = await addKey(b, 'theirs', SSH_KEYS.ED25519_OTHER.line);
     const mine = await addKey(a, 'mine', SSH_KEYS.ED25519.line);
     for (const ids of [[theirs.body.id], [mine.body.id, 'ssh_01jq8k2m4p6rab3c5d7e9f1g2h'], ['nonsense']]) {
-      const res = await app.call('POST', '/v1/servers', { key: a.key, body: { ...ORDER, ssh_key_ids: ids } });
+      const res = await app.call('POST', '/v1/servers', { key: a.key, body: { ...ORDER, sshKeyIds: ids } });
       expectError(res, 404, /SSH key .* not found/);
-      expect(res.body.param).toBe('ssh_key_ids');
+      expect(res.body.param).toBe('sshKeyIds');
     }
     const windows = await app.call('POST', '/v1/servers', {
       key: a.key,
-      body: { ...ORDER, osTemplate: 'windows-2022', ssh_key_ids: [mine.body.id] },
+      body: { ...ORDER, osTemplate: 'windows-2022', sshKeyIds: [mine.body.id] },
     });
     expectError(windows, 400, /Linux systems only/);
-    expect(windows.body.param).toBe('ssh_key_ids');
+    expect(windows.body.param).toBe('sshKeyIds');
     expect((await app.call('GET', '/v1/servers', { key: a.key })).body.data).toEqual([]);
     expect(await balance(app, a)).toBe(5_000);
 
@@ -197,10 +197,10 @@ describe('ssh_key_ids at server order and reinstall', () => {
     await advance(app, 180);
     const reinstall = await app.call('POST', `/v1/servers/${server.body.server.id}/reinstall`, {
       key: a.key,
-      body: { osTemplate: 'debian-12', ssh_key_ids: [theirs.body.id] },
+      body: { osTemplate: 'debian-12', sshKeyIds: [theirs.body.id] },
     });
     expectError(reinstall, 404, /SSH key/);
     const after = await app.call('GET', `/v1/servers/${server.body.server.id}`, { key: a.key });
-    expect(after.body).toMatchObject({ status: 'running', ssh_keys: [] });
+    expect(after.body).toMatchObject({ status: 'running', sshKeys: [] });
   });
 });

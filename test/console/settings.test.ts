@@ -182,7 +182,7 @@ describe.skipIf(!hasChromium)('dashboard: settings', () => {
     await page.getByTestId('server-ssh-keys').getByText('laptop').waitFor();
     const servers = await readAs(app, holder.accountId, '/servers');
     const server = servers.data.find((s: { label: string }) => s.label === 'keyed-1');
-    expect(server.ssh_keys).toEqual([
+    expect(server.sshKeys).toEqual([
       { id: expect.stringMatching(/^ssh_/), name: 'laptop', fingerprint: SSH_KEYS.ED25519.fingerprint },
     ]);
     await advance(app, 180);

@@ -47,7 +47,7 @@ describe('discovery', () => {
         resource_documentation: `${app.url}/docs`,
       });
     }
-    expect(ALL_SCOPES).toHaveLength(17);
+    expect(ALL_SCOPES).toHaveLength(18);
   });
 
   it('authorization server metadata names the authorization code flow, registration and metadata documents', async () => {

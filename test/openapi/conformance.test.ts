@@ -144,8 +144,11 @@ describe('every answer of /v1 is declared by the OpenAPI document', () => {
         (await send(op, `${url}${url.includes('?') ? '&' : '?'}bogus=1`, { key: c.key, body })).status,
         op.name,
       ).toBe(400);
+      // An operation for the console's password session refuses any key first (its declared 403).
       if (op.pathParams.length)
-        expect([400, 404], op.name).toContain((await send(op, url, { key: c.key, body })).status);
+        expect(op.meta.caller ? [403] : [400, 404], op.name).toContain(
+          (await send(op, url, { key: c.key, body })).status,
+        );
       if (op.method === 'GET') continue;
       expect(
         (
@@ -193,7 +196,9 @@ describe('every answer of /v1 is declared by the OpenAPI document', () => {
       'serverAddonAttach',
     ]) {
       const op = operations.find((o) => o.name === name)!;
-      const { url, body } = request(op, { ...argumentsExample(op.field, op.path), id: server.body.id });
+      // The example's SSH key ids name no key of this account (a 404): the state rule is the point here.
+      const { sshKeyIds: _keys, ...args } = argumentsExample(op.field, op.path);
+      const { url, body } = request(op, { ...args, id: server.body.id });
       expect((await send(op, url, { key: c.key, body })).status, name).toBe(409);
     }
 

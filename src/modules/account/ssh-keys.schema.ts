@@ -69,7 +69,7 @@ builder.mutationField('sshKeyAdd', (t) =>
       area: 'account',
       tool: 'account_ssh_key_add',
       refuses: [SSH_KEY_EXISTS],
-      description: `Keep an SSH public key on the account, to choose when ordering or reinstalling a server (\`ssh_key_ids\`). One OpenSSH line (a .pub file): ssh-ed25519, ecdsa-sha2-nistp256, or ssh-rsa of ${RSA_MIN_BITS} bits or more; 400 naming \`public_key\` otherwise, 409 when the same key is already on the account. At most ${SSH_KEYS_PER_ACCOUNT} keys. A server already built is not changed.`,
+      description: `Keep an SSH public key on the account, to choose when ordering or reinstalling a server (\`sshKeyIds\`). One OpenSSH line (a .pub file): ssh-ed25519, ecdsa-sha2-nistp256, or ssh-rsa of ${RSA_MIN_BITS} bits or more; 400 naming \`public_key\` otherwise, 409 when the same key is already on the account. At most ${SSH_KEYS_PER_ACCOUNT} keys. A server already built is not changed.`,
       fires: ['account.ssh_key.added'],
     }),
     type: SshKey,

@@ -184,14 +184,14 @@ export async function keysForInstall(
   if (!wanted.length) return { publicKeys: [], installed: [] };
   if (os !== 'linux')
     throw badRequest(
-      'ssh_key_ids: SSH keys are installed on Linux systems only; Windows uses its password.',
-      'ssh_key_ids',
+      'sshKeyIds: SSH keys are installed on Linux systems only; Windows uses its password.',
+      'sshKeyIds',
     );
   // The account named here too: the operator API orders through the unscoped client.
   const found = await db.sshKey.findMany({ where: { accountId, id: { in: wanted } } });
   const byId = new Map(found.map((k) => [k.id, k]));
   const missing = wanted.find((id) => !byId.has(id));
-  if (missing) throw new ApiError(404, `SSH key ${missing} not found.`, { field: 'ssh_key_ids' });
+  if (missing) throw new ApiError(404, `SSH key ${missing} not found.`, { field: 'sshKeyIds' });
   const keys = wanted.map((id) => byId.get(id)!);
   return {
     publicKeys: keys.map((k) => k.publicKey),

@@ -30,7 +30,6 @@ const ServerSshKey = builder.objectRef<InstalledKey>('ServerSshKey').implement({
 builder.prismaObjectFields('Server', (t) => ({
   sshKeys: t.field({
     type: [ServerSshKey],
-    restName: 'ssh_keys',
     description: 'The SSH keys the server was last ordered or reinstalled with, in the order given; [] for none.',
     resolve: (server) => (Array.isArray(server.sshKeys) ? (server.sshKeys as unknown as InstalledKey[]) : []),
   }),

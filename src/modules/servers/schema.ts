@@ -253,7 +253,6 @@ builder.mutationField('serverReinstall', (t) =>
         description: 'OS family (linux or windows); must match the template when given.',
       }),
       sshKeyIds: t.arg.idList({
-        restName: 'ssh_key_ids',
         required: false,
         description: "Account SSH key ids (ssh_…) for root's authorized_keys; Linux only.",
         ...rules(SSH_KEY_RULES.ids),
@@ -303,7 +302,6 @@ builder.mutationField('serverOrder', (t) =>
       os: t.arg.string({ required: false, description: 'OS family; must match the template when given.' }),
       osTemplate: t.arg.string({ required: true, description: 'An OS template of the catalogue.' }),
       sshKeyIds: t.arg.idList({
-        restName: 'ssh_key_ids',
         required: false,
         description: "Account SSH key ids (ssh_…) for root's authorized_keys; Linux only.",
         ...rules(SSH_KEY_RULES.ids),
