@@ -214,7 +214,9 @@ export async function startApp(
   const graphqlWs = attachGraphQLWs(server, app, yoga, { [SERVER_CONSOLE_SOCKET]: serverConsole.upgrade });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
+    // A backlog for a burst of new connections (Node's default, 511, drops the rest's SYNs, and
+    // their clients wait out TCP's retransmission before the overload limiters ever see them).
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   app.ready = true;
   const port = (server.address() as AddressInfo).port;
@@ -246,6 +248,8 @@ export async function startApp(
     })());
   return { app, url, port, server, background, stop };
 }
+
+const LISTEN_BACKLOG = 4096;
 
 /** ADMIN_TOKEN, or one generated once and kept in DATA_DIR/admin-token (the log names the file, never the value). */
 function resolveAdminToken(config: Config, log: Logger): string {

@@ -4,13 +4,15 @@ import { ApiError } from '../errors.ts';
 
 /**
  * Stripe's concurrent-requests limiter and load shedder for one instance. An instance serves at
- * most `maxInFlight` requests at once; a request that finds every slot taken waits in a short
- * queue for at most `maxQueueWaitMs`, and one that cannot start in time is refused at once with
- * 503 + Retry-After (code OVERLOADED) instead of being left to time out. Traffic is shed by its
- * criticality: reads (lists, documents, pages, the console's polling) are refused as soon as the
- * instance is saturated and never queue; GraphQL and MCP calls queue in half of the queue; writes
- * (payments, orders, the operator API, sign-in) have the whole queue. Health and readiness never
- * pass here. Each credential also has at most `maxInFlightPerCredential` requests in flight
+ * most `maxInFlight` requests at once; a request that finds every slot taken waits in a queue for
+ * at most `maxQueueWaitMs`, and one that cannot start in time is refused with 503 + Retry-After
+ * (code OVERLOADED) instead of being left to time out; past the queue's room it is refused at
+ * once. Traffic is shed by its criticality: a freed slot goes to a waiting write (payments,
+ * orders, the operator API, sign-in) first, then to a GraphQL or MCP call, and to a read (lists,
+ * documents, pages, the console's polling) last, and reads have the least room in the queue; so
+ * under load reads are the ones that wait out their budget. Waiting is what keeps a client that
+ * retries at once from turning refusals into most of the instance's work. Health and readiness
+ * never pass here. Each credential also has at most `maxInFlightPerCredential` requests in flight
  * (429, code TOO_MANY_CONCURRENT_REQUESTS), so one client's burst cannot take every slot.
  */
 export type Criticality = 'write' | 'call' | 'read';
@@ -28,6 +30,10 @@ interface Waiter {
 export type ShedReason = 'saturated' | 'queue_full' | 'queue_timeout' | 'credential';
 
 const RETRY_AFTER_SECONDS = 1;
+/** Who gets a freed slot first. */
+const PRIORITY: readonly Criticality[] = ['write', 'call', 'read'];
+/** The part of the queue each kind of request may wait in. */
+const QUEUE_SHARE: Record<Criticality, number> = { write: 1, call: 0.75, read: 0.5 };
 
 export class Overload {
   private inFlight = 0;
@@ -77,11 +83,9 @@ export class Overload {
 
   /** A slot for one request, at once or after a short wait; refused (ApiError 503) when none can be had in time. */
   acquire(criticality: Criticality): Release | Promise<Release> {
-    const shedReads = criticality === 'read' && this.saturated();
-    if (this.inFlight < this.limits.maxInFlight && !shedReads) return this.take();
-    if (criticality === 'read') throw this.refuse('saturated', criticality);
-    const room = criticality === 'write' ? this.limits.maxQueued : Math.floor(this.limits.maxQueued / 2);
-    if (this.queue.length >= room) throw this.refuse('queue_full', criticality);
+    if (this.free(criticality)) return this.take();
+    if (this.queue.length >= this.limits.maxQueued * QUEUE_SHARE[criticality])
+      throw this.refuse('queue_full', criticality);
     const queuedAt = performance.now();
     return new Promise<Release>((resolve, reject) => {
       const waiter: Waiter = {
@@ -94,7 +98,7 @@ export class Overload {
         timer: setTimeout(() => {
           this.queue.splice(this.queue.indexOf(waiter), 1);
           this.observe.waited((performance.now() - queuedAt) / 1000);
-          reject(this.refuse('queue_timeout', criticality));
+          reject(this.refuse(this.lateLoop() ? 'saturated' : 'queue_timeout', criticality));
         }, this.limits.maxQueueWaitMs),
       };
       this.queue.push(waiter);
@@ -144,13 +148,22 @@ export class Overload {
     };
   }
 
-  /** Hands a freed slot to the longest-waiting write, else the longest-waiting call. */
+  /** Hands a freed slot to the longest-waiting write, else call, else read (while reads may run). */
   private next(): void {
-    if (this.inFlight >= this.limits.maxInFlight || this.queue.length === 0) return;
-    let index = this.queue.findIndex((w) => w.criticality === 'write');
-    if (index < 0) index = 0;
-    const [waiter] = this.queue.splice(index, 1);
-    waiter.grant(this.take());
+    for (const criticality of PRIORITY) {
+      if (!this.free(criticality)) continue;
+      const index = this.queue.findIndex((w) => w.criticality === criticality);
+      if (index < 0) continue;
+      const [waiter] = this.queue.splice(index, 1);
+      waiter.grant(this.take());
+      return;
+    }
+  }
+
+  /** A slot is free for this request: one is, and a read does not start on a busy, late loop. */
+  private free(criticality: Criticality): boolean {
+    if (this.inFlight >= this.limits.maxInFlight) return false;
+    return criticality !== 'read' || !(this.inFlight >= this.limits.maxInFlight / 2 && this.lateLoop());
   }
 
   private refuse(reason: ShedReason, criticality: Criticality): ApiError {
