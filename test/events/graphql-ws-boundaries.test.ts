@@ -5,10 +5,14 @@ import { EVENTS_SUBSCRIPTION, rawGraphQLWs, subscribeEvents } from '../helpers/g
 import { accountHolder, dashboard, deviceTokens, signIn, startOAuthApp } from '../helpers/oauth.ts';
 import { advance, provisionedServers } from '../helpers/webhooks.ts';
 import { MAX_SUBSCRIPTIONS_PER_SOCKET } from '../../src/http/graphql-ws.ts';
+import { loadConfig } from '../../src/config.ts';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  // Hundreds of operations at once here test the rate budgets: the overload limiters (their own
+  // test, test/scale/overload.test.ts) get a queue long enough not to refuse any of them first.
+  const defaults = loadConfig({}).overload;
+  app = await startTestApp({ overload: { ...defaults, maxQueueWaitMs: 30_000 } });
 });
 afterAll(() => app?.stop());
 
