@@ -161,7 +161,6 @@ const BY_NAME: Record<string, unknown> = {
   mx_host: 'mail.example.com',
   mail_ip: '203.0.113.25',
   sshKeyIds: [`ssh_${ID_TAIL}`],
-  sshKeyIds: [`ssh_${ID_TAIL}`],
   invoiceEmail: 'billing@example.com',
   invoice_email: 'billing@example.com',
   public_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPsubplDBCJjOQeAEldzWUJzOdLRNTluZioBNqFp6o++',
