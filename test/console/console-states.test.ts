@@ -212,6 +212,7 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
       ['Connected apps', '/apps', 'Connected apps'],
       ['Webhooks', '/webhooks', 'Webhooks'],
       ['Live events', '/events', 'Live events'],
+      ['Settings', '/settings', 'Settings'],
     ];
     for (const size of [DESKTOP, PHONE]) {
       await page.setViewportSize(size);

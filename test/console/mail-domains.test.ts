@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await name.fill('bad..name');
     await form.getByLabel('Password').fill('a long enough password');
     await form.getByRole('button', { name: 'Create mailbox' }).click();
-    await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
     await expect(describedText(name)).resolves.toMatch(/1 to 64 characters/);
     await expect(form.getByLabel('Password').getAttribute('aria-invalid')).resolves.toBeNull();
     await expect(mailboxes()).resolves.toBe(0);

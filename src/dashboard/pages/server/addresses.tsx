@@ -17,7 +17,8 @@ function AddressRow(props: { serverId: string; ip: Ip; why: string | null; onCha
   const [error, setError] = useState('');
   const [done, setDone] = useState('');
   // A change read from the server (made here or elsewhere) replaces what was typed.
-  useEffect(() => setValue(null), [ip.ptr]);
+  // A live refresh drops the edit once the record holds it, never a name still being typed.
+  useEffect(() => setValue((typed) => (typed === ip.ptr ? null : typed)), [ip.ptr]);
   const shown = value ?? ip.ptr ?? '';
   const errorId = `ptr-error-${slug(ip.ip)}`;
   const hintId = `ptr-hint-${slug(ip.ip)}`;
