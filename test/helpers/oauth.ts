@@ -39,29 +39,41 @@ export interface DashboardSession {
   setCookie: string[];
 }
 
+/**
+ * One JSON sign-in attempt as the dashboard makes it (GET session for the login CSRF cookie, then
+ * POST sign-in), with our Origin unless `headers` say otherwise; the raw answer, read or not.
+ */
+export async function postSignIn(
+  url: string,
+  credentials: { email: string; password: string },
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const pre = await fetch(`${url}/dashboard/api/session`);
+  const { csrfToken } = await pre.json();
+  const loginCookie = pre.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return fetch(`${url}/dashboard/api/sign-in`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Cookie: loginCookie,
+      'X-CSRF-Token': csrfToken,
+      Origin: url,
+      ...headers,
+    },
+    body: JSON.stringify(credentials),
+  });
+}
+
 /** Signs in over HTTP as the SPA does: GET session (login CSRF cookie), then POST sign-in. */
 export async function signIn(
   app: ClientApp,
   holder: Holder,
   opts: { userAgent?: string } = {},
 ): Promise<DashboardSession> {
-  const pre = await fetch(`${app.url}/dashboard/api/session`);
-  const preBody = await pre.json();
-  const loginCookie = pre.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const res = await fetch(`${app.url}/dashboard/api/sign-in`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Cookie: loginCookie,
-      'X-CSRF-Token': preBody.csrfToken,
-      Origin: app.url,
-      ...(opts.userAgent ? { 'User-Agent': opts.userAgent } : {}),
-    },
-    body: JSON.stringify({ email: holder.email, password: holder.password }),
-  });
+  const res = await postSignIn(app.url, holder, opts.userAgent ? { 'User-Agent': opts.userAgent } : {});
   const body = await res.json();
   if (res.status !== 200) throw new Error(`sign-in ${res.status}: ${JSON.stringify(body)}`);
   const setCookie = res.headers.getSetCookie();

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { accountHolder, type Holder } from '../helpers/oauth.ts';
+import { accountHolder, type Holder, postSignIn } from '../helpers/oauth.ts';
 import { freePort } from '../helpers/process.ts';
 
 /**
@@ -32,17 +32,7 @@ function raw(app: TestApp, method: string, path: string, headers: Record<string,
 
 /** Signs in over the JSON API with the given Origin; the session cookie and CSRF token. */
 async function signInFrom(app: TestApp, holder: Holder, origin: string) {
-  const pre = await fetch(`${app.url}/dashboard/api/session`);
-  const { csrfToken } = await pre.json();
-  const cookie = pre.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const res = await fetch(`${app.url}/dashboard/api/sign-in`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: origin, Cookie: cookie, 'X-CSRF-Token': csrfToken },
-    body: JSON.stringify({ email: holder.email, password: holder.password }),
-  });
+  const res = await postSignIn(app.url, holder, { Origin: origin });
   const body = await res.json();
   expect(res.status).toBe(200);
   const session = res.headers

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { accountHolder, dashboard, signIn, startOAuthApp } from '../helpers/oauth.ts';
+import { accountHolder, dashboard, postSignIn, signIn, startOAuthApp } from '../helpers/oauth.ts';
 
 /**
  * The sign-in limit (docs/REFERENCE.md: Dashboard sign-in) counts failures only: ten wrong
@@ -18,17 +18,7 @@ afterAll(async () => {
 
 /** One JSON sign-in attempt as the dashboard makes it. */
 async function attempt(email: string, password: string) {
-  const pre = await fetch(`${app.url}/dashboard/api/session`);
-  const { csrfToken } = await pre.json();
-  const cookie = pre.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const res = await fetch(`${app.url}/dashboard/api/sign-in`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: app.url, Cookie: cookie, 'X-CSRF-Token': csrfToken },
-    body: JSON.stringify({ email, password }),
-  });
+  const res = await postSignIn(app.url, { email, password });
   const body = await res.json();
   return {
     status: res.status,

@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.ts';
 import { TrustedProxies } from '../../src/trusted-proxies.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { runSvc } from '../helpers/cli.ts';
-import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
+import { accountHolder, postSignIn, startOAuthApp, type Holder } from '../helpers/oauth.ts';
 
 /**
  * TRUST_PROXY (docs/REFERENCE.md: Client address): whose X-Forwarded-For is believed. Unset, the
@@ -14,23 +14,11 @@ import { accountHolder, startOAuthApp, type Holder } from '../helpers/oauth.ts';
 
 /** One JSON sign-in attempt as the dashboard makes it, with the given X-Forwarded-For (none when undefined). */
 async function signInAttempt(app: TestApp, email: string, password: string, forwardedFor?: string) {
-  const pre = await fetch(`${app.url}/dashboard/api/session`);
-  const { csrfToken } = await pre.json();
-  const cookie = pre.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const res = await fetch(`${app.url}/dashboard/api/sign-in`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Origin: app.url,
-      Cookie: cookie,
-      'X-CSRF-Token': csrfToken,
-      ...(forwardedFor === undefined ? {} : { 'X-Forwarded-For': forwardedFor }),
-    },
-    body: JSON.stringify({ email, password }),
-  });
+  const res = await postSignIn(
+    app.url,
+    { email, password },
+    forwardedFor === undefined ? {} : { 'X-Forwarded-For': forwardedFor },
+  );
   await res.text();
   return { status: res.status, retryAfter: res.headers.get('retry-after'), setCookie: res.headers.getSetCookie() };
 }

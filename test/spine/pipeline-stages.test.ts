@@ -128,23 +128,26 @@ const routeStage = () => route(table);
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const json = { 'Content-Type': 'application/json' };
 
+/** The pipeline's stages in api.ts's order. */
+const STAGE_NAMES = [
+  'observe',
+  'route',
+  'shed',
+  'admit',
+  'concurrency',
+  'body',
+  'variables',
+  'execute',
+  'release',
+  'conditional',
+  'respond',
+];
+
 describe('the pipeline as api.ts lists it', () => {
   it('runs the stages in the documented order, and every stage file is in the list', () => {
     const source = fs.readFileSync('src/http/api.ts', 'utf8');
     const listed = [...source.matchAll(/\{ name: '(\w+)', run: /g)].map((m) => m[1]);
-    expect(listed).toEqual([
-      'observe',
-      'route',
-      'shed',
-      'admit',
-      'concurrency',
-      'body',
-      'variables',
-      'execute',
-      'release',
-      'conditional',
-      'respond',
-    ]);
+    expect(listed).toEqual(STAGE_NAMES);
     const files = fs
       .readdirSync('src/http/stages')
       .map((f) => f.replace(/\.ts$/, ''))
@@ -155,19 +158,7 @@ describe('the pipeline as api.ts lists it', () => {
   it('measures every stage a request passes, exported per stage in /metrics', async () => {
     await app.call('GET', '/v1/servers', { key: customer.key });
     const metrics = await app.call('GET', '/metrics', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
-    for (const stage of [
-      'observe',
-      'route',
-      'shed',
-      'admit',
-      'concurrency',
-      'body',
-      'variables',
-      'execute',
-      'release',
-      'conditional',
-      'respond',
-    ])
+    for (const stage of STAGE_NAMES)
       expect(metrics.text).toMatch(new RegExp(`http_stage_duration_seconds_count\\{stage="${stage}"\\} [1-9]`));
   });
 });
