@@ -1,21 +1,21 @@
 // `node --cpu-prof --import tsx bench/profile-machinery.ts [rounds]`: the GraphQL machinery of
 // GET /v1/servers/:id with no HTTP around it, taken apart layer by layer. The app with scenario
 // 8's first account; then, in rounds, each way below called in a loop, each a layer less than
-// the one before: the execute stage as stages/execute.ts runs it (a Fetch request, sofa's router,
-// the answer read), envelop's execute of the operation's REST projection as sofa's execute hook
-// runs it (context, plugins, graphql-jit, Pothos's resolvers), and the server read through the
-// data layer alone (the statement, its rows, JSON). Prints µs per call of each: the differences
-// are what each layer costs. A CPU profile taken with PROFILE_ONLY=<way> holds that way's work
-// only. BENCH_DATABASE_URL runs it on PostgreSQL.
-import type { ExecutionResult } from 'graphql';
+// the one before: the executor as the execute stage runs a /v1 operation (its operation stages
+// over the compiled REST projection, the answer serialised), the compiled projection alone
+// (context, graphql-jit, Pothos's resolvers), and the server read through the data layer alone
+// (the statement, its rows, JSON). Prints µs per call of each: the differences are what each
+// layer costs. A CPU profile taken with PROFILE_ONLY=<way> holds that way's work only.
+// BENCH_DATABASE_URL runs it on PostgreSQL.
 import { tenantClient } from '../src/db/tenant.ts';
-import { createGraphQLServer } from '../src/http/graphql.ts';
-import { readAnswer } from '../src/http/respond.ts';
-import { sofaHandler, sofaUrl } from '../src/http/sofa-handlers.ts';
+import { compiled } from '../src/http/operation/compile.ts';
+import { requestContext } from '../src/http/operation/context.ts';
+import { createExecutor } from '../src/http/operation/index.ts';
 import { authenticate } from '../src/modules/auth/service.ts';
 import { resourceUrl } from '../src/modules/oauth/resources.ts';
 import { listOperations } from '../src/schema/operation.ts';
-import { restProjection, restResult } from '../src/schema/rest-projection.ts';
+import { restProjection, restProjections, restResult } from '../src/schema/rest-projection.ts';
+import { restView } from '../src/schema/rest-view.ts';
 import { benchCustomer, loadServers, startBenchApp } from './lib.ts';
 import { serverJson } from './data-layer.ts';
 
@@ -27,9 +27,8 @@ const first = (await (
   await fetch(`${bench.url}/v1/servers?limit=1`, { headers: { Authorization: `Bearer ${c.key}` } })
 ).json()) as { data: { id: string }[] };
 const id = first.data[0].id;
-// The same pipeline the app built (graphql.ts, sofa-handlers.ts), made again here to be called without HTTP.
-const yoga = createGraphQLServer(app.schema, () => app.limits);
-const handler = sofaHandler(app.schema, yoga);
+// The executor the app built (src/http/operation), made again here to be called without HTTP.
+const executor = await createExecutor(app.schema);
 const principal = (await authenticate(
   app.prisma,
   `Bearer ${c.key}`,
@@ -37,37 +36,26 @@ const principal = (await authenticate(
   resourceUrl(app.config.publicBaseUrl, 'rest'),
   app.principals,
 ))!;
-const { Request: FetchRequest, Headers: FetchHeaders } = yoga.fetchAPI;
-const operation = listOperations(app.schema).find((op) => op.name === 'server')!;
-const projection = restProjection(app.schema, operation);
-const serverContext = () => ({
+const operation = listOperations(restView(app.schema)).find((op) => op.name === 'server')!;
+const projection = restProjection(await restProjections(app.schema), operation);
+const document = compiled(app.schema, projection.document, undefined, projection);
+const caller = () => ({
   app,
   principal,
   requestId: 'profile',
   log: app.log,
-  responseHeaders: new FetchHeaders(),
-  restVariables: { id },
+  responseHeaders: new Headers(),
+  idempotencyKey: null,
 });
 
 const ways: Record<string, () => Promise<unknown>> = {
-  async 'execute stage'() {
-    const request = new FetchRequest(sofaUrl('http://localhost', operation), {
-      headers: new FetchHeaders({ authorization: `Bearer ${c.key}` }),
-    });
-    return readAnswer(await handler(request, serverContext()));
+  async executor() {
+    const result = await executor.operation(operation, { id }, caller());
+    return JSON.stringify(result.data?.server);
   },
-  async envelop() {
-    const request = new FetchRequest('http://localhost/v1/servers/x');
-    const context = { ...serverContext(), request };
-    const envelope = yoga.getEnveloped(context);
-    const contextValue = await envelope.contextFactory(context);
-    const result = await envelope.execute({
-      schema: envelope.schema,
-      document: projection.document,
-      variableValues: { id },
-      contextValue,
-    });
-    return JSON.stringify(restResult(projection, result as ExecutionResult));
+  async compiled() {
+    const result = await document.run(undefined, requestContext(caller()), { id });
+    return JSON.stringify(restResult(projection, result));
   },
   async 'data layer'() {
     return serverJson(tenantClient(app.prisma, principal.accountId), id);

@@ -7,10 +7,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { print } from 'graphql';
-import { restProjection } from '../src/schema/rest-projection.ts';
+import { restProjection, restProjections } from '../src/schema/rest-projection.ts';
 import { benchCustomer, loadServers, startBenchApp } from './lib.ts';
 
 const app = await startBenchApp();
+const projections = await restProjections(app.running.app.schema);
 const c = await benchCustomer(app);
 await loadServers(app, c.accountId, 50, { nested: true, snapshots: 2 });
 const first = (await (
@@ -34,7 +35,7 @@ process.exit(0);
 
 /** autocannon's arguments for the GraphQL document REST runs for `rootField`. */
 function graphqlRequest(rootField: string): string[] {
-  const { document } = restProjection(app.running.app.schema, { kind: 'query', name: rootField });
+  const { document } = restProjection(projections, { kind: 'query', name: rootField });
   const variables = rootField === 'server' ? { id: first.data[0].id } : { limit: 50 };
   const body = JSON.stringify({ query: print(document), variables });
   return [

@@ -6,7 +6,7 @@ import { loadOtherLists } from './read-fixture.ts';
 import { stageTimes } from './stage-times.ts';
 import type { Figure, Sizes } from './scenarios.ts';
 import { serviceHostname } from '../src/modules/hosting/service.ts';
-import { restProjection, restResult } from '../src/schema/rest-projection.ts';
+import { restProjection, restProjections, restResult } from '../src/schema/rest-projection.ts';
 
 const PREFIX = '/bench-anchor';
 const DATA_PREFIX = '/bench-data';
@@ -140,8 +140,9 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
     const schema = app.running.app.schema;
     const targets: Record<string, SlicedRequest> = {};
     const compared: string[] = [];
+    const projections = await restProjections(schema);
     for (const [name, read] of Object.entries(reads)) {
-      const projection = restProjection(schema, { kind: 'query', name: read.field });
+      const projection = restProjection(projections, { kind: 'query', name: read.field });
       const graphql: SlicedRequest = {
         path: '/graphql',
         method: 'POST',

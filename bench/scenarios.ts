@@ -2,7 +2,7 @@ import { print } from 'graphql';
 import { RateLimits, type RateLimitResult } from '../src/http/rate-limit.ts';
 import { benchCustomer, load, loadServers, mountBeside, slicedLoad, startBenchApp } from './lib.ts';
 import { rawBaselineHandler } from './raw-baseline.ts';
-import { restProjection } from '../src/schema/rest-projection.ts';
+import { restProjection, restProjections } from '../src/schema/rest-projection.ts';
 
 export interface Sizes {
   /** Seconds per load run. */
@@ -79,7 +79,7 @@ export async function restAndGraphql(
     const unmount = mountBeside(app.running.server, '/bench-raw', rawBaselineHandler(app.running.app));
     const auth = { Authorization: `Bearer ${c.key}` };
     // The REST projection of GET /servers: the same data, the page as a connection.
-    const query = print(restProjection(app.running.app.schema, { kind: 'query', name: 'servers' }).document);
+    const query = print(restProjection(await restProjections(app.running.app.schema), { kind: 'query', name: 'servers' }).document);
     const gqlBody = JSON.stringify({ query, variables: { limit: 50 } });
     const targets = {
       raw: { path: '/bench-raw/?limit=50', headers: auth },

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { printedArtifacts } from '../src/printed-artifacts.ts';
 import { TYPED_CLIENT_TYPES, typedClientTypes } from './typed-client-types.ts';
 
-const artifacts = printedArtifacts();
+const artifacts = await printedArtifacts();
 for (const [file, text] of Object.entries(artifacts)) {
   writeFileSync(new URL(`../${file}`, import.meta.url), text);
   console.log(`wrote ${file}`);

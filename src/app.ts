@@ -25,6 +25,7 @@ import { createOAuthHandler } from './http/oauth.ts';
 import { createPipeline } from './http/api.ts';
 import { createGraphQLServer } from './http/graphql.ts';
 import { createDocumentExecutor, createOperationExecutor } from './http/execute-operation.ts';
+import { createExecutor } from './http/operation/index.ts';
 import { buildToolCatalog } from './mcp/catalog.ts';
 import { createCodeModeRunner } from './mcp/code-mode.ts';
 import { createMcpExecutor } from './mcp/http.ts';
@@ -34,7 +35,6 @@ import { Overload } from './http/overload.ts';
 import { buildOpenApi } from './http/openapi.ts';
 import { RateLimits } from './http/rate-limit.ts';
 import { v1Router } from './http/rest-routes.ts';
-import { sofaHandler } from './http/sofa-handlers.ts';
 import { createHttpServer } from './http/server.ts';
 import { seedCatalogue } from './db/catalogue-seed.ts';
 import { ensureDemoAccount } from './modules/account/demo.ts';
@@ -86,12 +86,12 @@ export async function startApp(
     onQuery: opts.onQuery,
   });
   const schema = getSchema();
-  const yoga = createGraphQLServer(schema, () => app.limits);
   const openApi = buildOpenApi(restView(schema));
   const restRoutes = v1Router(schema);
-  const restHandler = sofaHandler(schema, yoga);
   const toolCatalog = buildToolCatalog(schema);
-  const db = await opening;
+  // sofa-api generates the /v1 operations; each is compiled once for the executor.
+  const [db, executor] = await Promise.all([opening, createExecutor(schema)]);
+  const yoga = createGraphQLServer(schema, executor);
   const clock = new Clock(db.prisma);
   await clock.load();
   // Every write through the app takes its createdAt/updatedAt from the simulated clock.
@@ -201,11 +201,11 @@ export async function startApp(
       dashboard: dashboard.handle,
     },
     {
+      executor,
       yoga,
-      sofa: restHandler,
       mcp: createMcpExecutor(
         toolCatalog,
-        createOperationExecutor(app, yoga),
+        createOperationExecutor(app, executor),
         createCodeModeRunner(schema, createDocumentExecutor(app, yoga)),
       ),
     },

@@ -6,11 +6,11 @@ import { printRestProjections } from './schema/rest-projection.ts';
 import { restView } from './schema/rest-view.ts';
 
 /** The artifacts printed under schema/, by file name. */
-export function printedArtifacts(): Record<string, string> {
+export async function printedArtifacts(): Promise<Record<string, string>> {
   return {
     'schema/schema.graphql': `${printSchema(getPrintableSchema())}\n`,
     'schema/openapi.json': `${JSON.stringify(buildOpenApi(restView(getSchema())), null, 2)}\n`,
-    'schema/rest-projections.graphql': printRestProjections(getSchema()),
+    'schema/rest-projections.graphql': await printRestProjections(getSchema()),
     'schema/mcp-tools.json': `${JSON.stringify(mcpToolsArtifact(getSchema()), null, 2)}\n`,
   };
 }

@@ -2,52 +2,42 @@ import type { ExecutionResult } from 'graphql';
 import type { App } from '../app-services.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import type { Operation } from '../schema/operation.ts';
-import { restProjection, restResult } from '../schema/rest-projection.ts';
 import type { YogaServer } from './graphql.ts';
+import type { Executor } from './operation/index.ts';
 import { requestScope } from './request-scope.ts';
 
 /**
- * Runs one operation by name with given variables through the same envelop pipeline as
- * REST and GraphQL (rate-limit classes, idempotency, scope-auth, masking). The document is
- * the operation's REST projection (schema/rest-projection.ts), the one /v1 runs, so a tool takes
+ * Runs one MCP tool's operation by name with the tool call's arguments through the one executor
+ * (src/http/operation), as a /v1 route runs it: the operation's REST projection, so a tool takes
  * the REST arguments and its result is the REST body.
  */
-export function createOperationExecutor(app: App, yoga: YogaServer) {
-  return async function executeOperation(
+export function createOperationExecutor(app: App, executor: Executor) {
+  return function executeOperation(
     op: Operation,
     variables: Record<string, unknown>,
     opts: McpCallOptions,
   ): Promise<ExecutionResult> {
     const scope = requestScope.getStore()!;
-    const request = new Request('http://localhost/mcp', { method: 'POST', headers: opts.headers });
-    const { schema, execute, contextFactory } = yoga.getEnveloped({
+    return executor.operation(op, variables, {
       app,
       principal: opts.principal,
       requestId: scope.requestId,
       log: scope.log,
       responseHeaders: new Headers(),
-      request,
       mcp: { readOnly: opts.readOnly },
+      idempotencyKey: opts.idempotencyKey ?? null,
     });
-    const contextValue = await contextFactory();
-    const projection = restProjection(app.schema, op);
-    const result = (await execute({
-      schema,
-      document: projection.document,
-      variableValues: variables,
-      contextValue,
-    })) as ExecutionResult;
-    return restResult(projection, result);
   };
 }
 
 export type OperationExecutor = ReturnType<typeof createOperationExecutor>;
 
-/** Who calls over MCP, and whether the session is read-only (X-MCP-Readonly): plugins/mcp-boundary.ts holds MCP's limits. */
+/** Who calls over MCP, and whether the session is read-only (X-MCP-Readonly): the authorize stage holds MCP's exclusions. */
 export interface McpCallOptions {
   principal: Principal;
   readOnly: boolean;
-  headers?: Headers;
+  /** The call's Idempotency-Key (its argument, or the request's header). */
+  idempotencyKey?: string | null;
 }
 
 /** A GraphQL request body as POST /graphql takes it. */
@@ -66,7 +56,8 @@ export interface GraphQLRequestBody {
 export function createDocumentExecutor(app: App, yoga: YogaServer) {
   return async function executeDocument(body: GraphQLRequestBody, opts: McpCallOptions): Promise<ExecutionResult> {
     const scope = requestScope.getStore()!;
-    const headers = new Headers(opts.headers);
+    const headers = new Headers();
+    if (opts.idempotencyKey) headers.set('idempotency-key', opts.idempotencyKey);
     headers.set('content-type', 'application/json');
     headers.set('accept', 'application/json');
     const request = new Request('http://localhost/graphql', { method: 'POST', headers });

@@ -151,7 +151,8 @@ export function attachGraphQLWs(
             requestId,
             log: log.child({ requestId }),
             responseHeaders: new Headers(),
-            request: new Request('http://localhost/graphql', { headers: { 'x-request-id': requestId } }),
+            // No headers on a socket: no Idempotency-Key.
+            idempotencyKey: null,
             params,
           });
           const document = parse(params.query);

@@ -2,24 +2,16 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { useGraphQlJit } from '@envelop/graphql-jit';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { apiErrorOf, isClientGraphQLError, unexpectedError } from '../errors.ts';
 import type { RequestContext } from '../schema/context.ts';
-import { tenantClient } from '../db/tenant.ts';
-import { useOperationAuthorization } from './plugins/authorize.ts';
-import { useIdempotency } from './plugins/idempotency.ts';
-import { useInputErrorMessages } from './plugins/input-errors.ts';
-import { useMcpBoundary } from './plugins/mcp-boundary.ts';
-import { useOperationRateLimit } from './plugins/operation-rate-limit.ts';
+import type { Executor } from './operation/index.ts';
+import { type Caller, requestContext } from './operation/context.ts';
+import { subscriptionRefused } from './operation/stages/authorize.ts';
 import { useParsedBody } from './plugins/parsed-body.ts';
 import { useQueryCost } from './plugins/query-cost.ts';
-import { useTextInput } from './plugins/text-input.ts';
-import type { RateLimits } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
-
-const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 /**
  * What one GraphQL document may ask for (docs/REFERENCE.md: Security). Checked while parsing and
@@ -40,37 +32,28 @@ export const GRAPHQL_LIMITS = {
   maxTokens: 2000,
 } as const;
 
-/** What the HTTP layer hands to yoga for each request (stages/execute.ts). */
-export type ServerContext = Omit<RequestContext, 'db' | 'request'>;
+/** What the HTTP layer hands to yoga for each request (stages/execute.ts); the Idempotency-Key yoga reads from its request. */
+export type ServerContext = Omit<Caller, 'idempotencyKey'> & { idempotencyKey?: string | null };
 export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 
 /**
- * The execution pipeline of GraphQL at /graphql, REST at /v1 (sofa's handlers run through it:
- * sofa-handlers.ts) and MCP, from one schema, in order: the body as the HTTP layer parsed it →
- * tenant-scoped context → the GraphQL limits → MCP's boundary (for MCP's documents) → refused variables in the API's words → declared
- * input rules → authorization of a mutation's operations → operation rate-limit classes → idempotency
- * → execute (scope-auth on each field) → error masking.
+ * GraphQL over HTTP at /graphql (and the parse and validation of graphql-ws and code mode):
+ * the body as the HTTP layer parsed it → the GraphQL limits while parsing and validating →
+ * execution handed to the one executor (src/http/operation: authorization, rate-limit
+ * classes, idempotency, the compiled document, input errors) → error masking.
  */
-export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLimits): YogaServer {
+export function createGraphQLServer(schema: GraphQLSchema, executor: Executor): YogaServer {
   return createYoga<ServerContext, RequestContext>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: false,
     landingPage: false,
     logging: false,
-    context: ({ request, ...server }) => {
-      const ctx = server as unknown as ServerContext;
-      let db: RequestContext['db'] | undefined;
-      return {
-        request,
-        // Without a principal the client is scoped to an account that cannot exist, so it fails
-        // closed (scope-auth refuses such fields before they resolve anyway).
-        get db() {
-          db ??= tenantClient(ctx.app.prisma, ctx.principal?.accountId ?? NO_ACCOUNT);
-          return db;
-        },
-      } as Partial<RequestContext> as RequestContext;
-    },
+    context: ({ request, ...server }) =>
+      requestContext({
+        ...(server as unknown as ServerContext),
+        idempotencyKey: (server as ServerContext).idempotencyKey ?? request?.headers.get('idempotency-key') ?? null,
+      }),
     maskedErrors: {
       maskError(error, _message) {
         if (apiErrorOf(error)) return error as Error;
@@ -105,22 +88,22 @@ export function createGraphQLServer(schema: GraphQLSchema, limits: () => RateLim
       maxAliasesPlugin({ n: GRAPHQL_LIMITS.maxAliases }),
       maxDirectivesPlugin({ n: GRAPHQL_LIMITS.maxDirectives }),
       useParsedBody(),
-      // Before any execution-time concern counts or stores anything for a document MCP refuses.
-      useMcpBoundary(),
-      useTextInput(),
-      useInputErrorMessages(),
-      // Authorization before anything counts, stores or replays: a mutation outside the scopes stops here.
-      useOperationAuthorization(),
-      useOperationRateLimit(limits),
-      // Executes through graphql-jit: each document is compiled once (the plugin keeps an LRU
-      // of compiled documents) into plain functions, which matters for REST and MCP, whose
-      // documents are fixed per operation and select every field of often long lists.
-      useGraphQlJit(),
-      // After jit, which sets its execute function without wrapping the one before it: this
-      // plugin wraps jit's, so a keyed mutation's transactions see its claim (db/recovery.ts).
-      useIdempotency(),
+      handedToExecutor(executor),
     ],
   });
+}
+
+/** Execution is the one executor's (src/http/operation): yoga has parsed and validated. */
+function handedToExecutor(executor: Executor): Plugin<RequestContext> {
+  return {
+    onExecute: ({ setExecuteFn }) => setExecuteFn(executor.execute),
+    onSubscribe: ({ args, setSubscribeFn, setResultAndStopExecution }) => {
+      // MCP runs no subscriptions (code mode's documents).
+      if ((args.contextValue as RequestContext).mcp)
+        return setResultAndStopExecution({ errors: [subscriptionRefused()] });
+      setSubscribeFn(executor.subscribe);
+    },
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../errors.ts';
 import type { DocumentExecutor } from '../http/execute-operation.ts';
 import { GRAPHQL_LIMITS } from '../http/graphql.ts';
-import { IDEMPOTENCY_KEY_PATTERN } from '../http/plugins/idempotency.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../http/operation/idempotency-records.ts';
 import { requestScope } from '../http/request-scope.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import type { JsonSchema } from '../schema/json-schema.ts';
@@ -190,16 +190,14 @@ async function executeTool(
     return graphqlError(400, `${IDEMPOTENCY_ARG} must be 1 to 255 visible ASCII characters.`);
 
   // What MCP refuses (subscriptions, mutations when read-only, what is not a tool) is refused at
-  // execution on the operation that runs (src/http/plugins/mcp-boundary.ts); operationName goes
+  // execution on the operation that runs (src/http/operation/stages/authorize.ts); operationName goes
   // on exactly as given, so the pipeline answers "" as /graphql does.
-  const headers = new Headers();
-  if (idempotencyKey) headers.set('idempotency-key', idempotencyKey);
   const body = {
     query,
     ...(variables ? { variables: variables as Record<string, unknown> } : {}),
     ...(operationName !== undefined ? { operationName } : {}),
   };
-  const result = await executeDocument(body, { principal: call.principal, headers, readOnly: call.readOnly });
+  const result = await executeDocument(body, { principal: call.principal, idempotencyKey, readOnly: call.readOnly });
   return { ...toolResult(result), ...(result.errors?.length ? { isError: true } : {}) };
 }
 

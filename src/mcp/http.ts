@@ -68,10 +68,12 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
         if (unknown.length) return toolError(400, `Unknown argument "${unknown[0]}".`);
         if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
           return toolError(400, `${IDEMPOTENCY_ARG} must be a string.`);
-        const headers = new Headers();
         const key = idempotencyKey ?? headerOf(req, 'idempotency-key');
-        if (key && tool.operation.idempotencyKey) headers.set('idempotency-key', key);
-        const result = await execute(tool.operation, variables, { principal, headers, readOnly: selection.readOnly });
+        const result = await execute(tool.operation, variables, {
+          principal,
+          idempotencyKey: key && tool.operation.idempotencyKey ? key : null,
+          readOnly: selection.readOnly,
+        });
         if (result.errors?.length) {
           const refusal = refusalOf(result.errors);
           return toolError(refusal.status, refusal.message, paramOf(refusal), codeOf(refusal));

@@ -3,7 +3,7 @@ import type { Principal } from '../modules/auth/service.ts';
 import type { TenantDb } from '../db/tenant.ts';
 import type { App } from '../app-services.ts';
 
-/** What every resolver receives. Built per request by src/http/graphql.ts. */
+/** What every resolver receives. Built per call by src/http/operation/context.ts. */
 export interface RequestContext {
   app: App;
   principal: Principal | null;
@@ -18,12 +18,10 @@ export interface RequestContext {
   log: Logger;
   /** Headers an execution-level concern wants on the HTTP response (rate limits, idempotent replays). */
   responseHeaders: Headers;
-  /** For REST calls: the operation's variables, built strictly from path, query and body. */
-  restVariables?: Record<string, unknown>;
   /** The request body as the HTTP layer read and parsed it (size limit, JSON, 415 and 400 done); undefined when empty. */
   jsonBody?: unknown;
-  /** Set when the document comes from an MCP client (code mode): plugins/mcp-boundary.ts applies MCP's limits. */
+  /** Set when the call comes from an MCP client (a tool or code mode): the authorize stage applies MCP's exclusions. */
   mcp?: { readOnly: boolean };
-  /** The raw Request, for headers such as Idempotency-Key. */
-  request: Request;
+  /** The request's Idempotency-Key (a header, or an MCP tool's argument); null when none was sent. */
+  idempotencyKey: string | null;
 }

@@ -1,7 +1,5 @@
-import { buildOperationNodeForField } from '@graphql-tools/utils';
 import {
   Kind,
-  OperationTypeNode,
   print,
   TypeInfo,
   visit,
@@ -14,16 +12,19 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { createSofa, createSofaRouter } from 'sofa-api';
 import { listOperations, type Operation } from './operation.ts';
 import { graphqlNameOf, isRestEnvelope, restView } from './rest-view.ts';
 
 /**
  * An operation's REST projection: the document REST and MCP tools run for it on the full
- * schema. It selects what the REST schema (rest-view.ts) shows of the return type — every field,
- * as sofa-api selects them — each under its REST name: a field REST names differently is
+ * schema. sofa-api generates it (sofaDocuments): the selection of every field of the return
+ * type as the REST schema (rest-view.ts) shows it, in REST's names. The projection declares how
+ * that document runs on the full schema, by renames only: a field REST names differently is
  * aliased (`created_at: createdAt`), an argument passed its REST-named variable
- * (`createMailbox(domainId: $domain_id)`), so the REST variables and body keys are the spec's
- * names while GraphQL keeps its own. Printed to schema/rest-projections.graphql.
+ * (`createMailbox(domainId: $domain_id)`), and a list envelope's `data` reads the connection's
+ * nodes; so the REST variables and body keys are the spec's names while GraphQL keeps its own.
+ * Printed to schema/rest-projections.graphql.
  */
 export interface RestProjection {
   operation: Operation;
@@ -32,36 +33,95 @@ export interface RestProjection {
   envelope: boolean;
 }
 
-const built = new WeakMap<GraphQLSchema, Map<string, RestProjection>>();
+export type RestProjections = ReadonlyMap<string, RestProjection>;
+
+const built = new WeakMap<GraphQLSchema, Promise<RestProjections>>();
 const projectionDocuments = new WeakSet<DocumentNode>();
 const projectionOperations = new WeakSet<OperationDefinitionNode>();
 
-/** The REST projection of every operation, by `query.name` / `mutation.name`, in declaration order. */
-export function restProjections(schema: GraphQLSchema): Map<string, RestProjection> {
+/**
+ * The REST projection of every operation, by `query.name` / `mutation.name`, in declaration
+ * order: generated once per schema, at boot (sofa's router is built and asked once per route).
+ */
+export function restProjections(schema: GraphQLSchema): Promise<RestProjections> {
   let projections = built.get(schema);
   if (!projections) {
-    const rest = restView(schema);
-    projections = new Map();
-    for (const operation of listOperations(rest)) {
-      const document = projectionOf(rest, operation);
-      projectionDocuments.add(document);
-      projectionOperations.add(document.definitions[0] as OperationDefinitionNode);
-      const envelope = isRestEnvelope(getNamedType(operation.field.type));
-      projections.set(`${operation.kind}.${operation.name}`, { operation, document, envelope });
-    }
+    projections = buildProjections(schema);
     built.set(schema, projections);
   }
   return projections;
 }
 
+async function buildProjections(schema: GraphQLSchema): Promise<RestProjections> {
+  const rest = restView(schema);
+  const generated = await sofaDocuments(rest);
+  const projections = new Map<string, RestProjection>();
+  for (const operation of listOperations(rest)) {
+    const key = `${operation.kind}.${operation.name}`;
+    const sofaDocument = generated.get(key);
+    if (!sofaDocument) throw new TypeError(`sofa-api generated no route for ${operation.kind} ${operation.name}.`);
+    const document = projectionOf(rest, sofaDocument);
+    projectionDocuments.add(document);
+    projectionOperations.add(document.definitions[0] as OperationDefinitionNode);
+    const envelope = isRestEnvelope(getNamedType(operation.field.type));
+    projections.set(key, { operation, document, envelope });
+  }
+  return projections;
+}
+
+/** Where a sample request for a route goes: its path with each parameter filled (every parameter type takes `1`). */
+const samplePath = (path: string) => path.replace(/:[A-Za-z_][A-Za-z0-9_]*/g, '1');
+
+/**
+ * The documents sofa-api generates for the REST schema's operations, on the spec's methods and
+ * paths, through its public API: sofa builds its router (a route per operation, with the
+ * operation's document) and each route is called once with a request that executes nothing
+ * (sofa's `execute` option receives the route's document and answers an empty result). Every
+ * object type is returned whole: the types sofa would cut to `{ id }` as "models" are listed in
+ * its `ignore` option.
+ */
+async function sofaDocuments(rest: GraphQLSchema): Promise<Map<string, DocumentNode>> {
+  const operations = listOperations(rest);
+  const documents = new Map<string, DocumentNode>();
+  const config = {
+    schema: rest,
+    basePath: '/v1',
+    // sofa-api's selection depth: a type may appear twice on a path (a server's snapshots' server is not followed).
+    depthLimit: 2,
+    routes: Object.fromEntries(
+      operations.map((op) => [
+        `${op.kind === 'query' ? 'Query' : 'Mutation'}.${op.name}`,
+        { method: op.method, path: op.path },
+      ]),
+    ),
+  };
+  const sofa = createSofa({
+    ...config,
+    ignore: createSofa(config).models,
+    execute: ((args: { document: DocumentNode }) => {
+      const definition = args.document.definitions[0] as OperationDefinitionNode;
+      const root = definition.selectionSet.selections[0] as FieldNode;
+      documents.set(`${definition.operation}.${root.name.value}`, args.document);
+      return { data: {} };
+    }) as unknown as NonNullable<Parameters<typeof createSofa>[0]['execute']>,
+  });
+  const router = createSofaRouter(sofa);
+  for (const op of operations)
+    await router.fetch(new Request(`http://localhost/v1${samplePath(op.path)}`, { method: op.method }));
+  return documents;
+}
+
 /** The projection of one operation of the REST schema. */
-export function restProjection(schema: GraphQLSchema, operation: Pick<Operation, 'kind' | 'name'>): RestProjection {
-  const projection = restProjections(schema).get(`${operation.kind}.${operation.name}`);
+export function restProjection(
+  projections: RestProjections,
+  operation: Pick<Operation, 'kind' | 'name'>,
+): RestProjection {
+  const projection = projections.get(`${operation.kind}.${operation.name}`);
   if (!projection) throw new TypeError(`No REST projection for ${operation.kind} ${operation.name}.`);
   return projection;
 }
 
-/** True for a projection document: its values are named in REST's names (plugins/input-errors.ts). */
+/** True for a projection document: its values are named in REST's names (src/http/operation/stages/restate.ts). */
 export function isRestProjection(document: DocumentNode): boolean {
   return projectionDocuments.has(document);
 }
@@ -90,23 +150,16 @@ export function restResult<R extends ExecutionResult>(projection: RestProjection
 }
 
 /** Every projection, as printed to schema/rest-projections.graphql. */
-export function printRestProjections(schema: GraphQLSchema): string {
-  return `${[...restProjections(schema).values()].map((p) => print(p.document)).join('\n\n')}\n`;
+export async function printRestProjections(schema: GraphQLSchema): Promise<string> {
+  return `${[...(await restProjections(schema)).values()].map((p) => print(p.document)).join('\n\n')}\n`;
 }
 
 const PAGE_INFO = (parse('{ pageInfo { hasNextPage endCursor } }').definitions[0] as OperationDefinitionNode)
   .selectionSet.selections[0];
 
-function projectionOf(rest: GraphQLSchema, operation: Operation): DocumentNode {
-  const node = buildOperationNodeForField({
-    schema: rest,
-    kind: operation.kind === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
-    field: operation.name,
-    models: [],
-    ignore: [],
-    // sofa-api's depthLimit (sofa-handlers.ts): the same selection sofa generates.
-    circularReferenceDepth: 2,
-  });
+/** sofa's document for the REST schema as a document of the full schema: its declared renames (rest-name.ts). */
+function projectionOf(rest: GraphQLSchema, sofaDocument: DocumentNode): DocumentNode {
+  const node = sofaDocument.definitions[0] as OperationDefinitionNode;
   const typeInfo = new TypeInfo(rest);
   const renamed = visit(
     node,

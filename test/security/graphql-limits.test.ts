@@ -5,7 +5,7 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHQL_LIMITS } from '../../src/http/graphql.ts';
 import { getSchema } from '../../src/schema/index.ts';
-import { restProjection } from '../../src/schema/rest-projection.ts';
+import { restProjection, restProjections } from '../../src/schema/rest-projection.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
@@ -17,7 +17,8 @@ import { gql } from '../helpers/graphql.ts';
  */
 // REST and MCP run each operation's REST projection (no graph edges) on the full schema.
 const schema = getSchema();
-const selectionOf = (op: Operation): string => print(restProjection(schema, op).document);
+const projections = await restProjections(schema);
+const selectionOf = (op: Operation): string => print(restProjection(projections, op).document);
 
 let app: TestApp;
 let c: Customer;

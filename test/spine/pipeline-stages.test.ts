@@ -7,7 +7,7 @@ import { adminRouter } from '../../src/http/admin.ts';
 import { createGraphQLServer } from '../../src/http/graphql.ts';
 import { buildOpenApi } from '../../src/http/openapi.ts';
 import { v1Router } from '../../src/http/rest-routes.ts';
-import { sofaHandler } from '../../src/http/sofa-handlers.ts';
+import { createExecutor } from '../../src/http/operation/index.ts';
 import { admit } from '../../src/http/stages/admit.ts';
 import { body } from '../../src/http/stages/body.ts';
 import { concurrency } from '../../src/http/stages/concurrency.ts';
@@ -43,7 +43,8 @@ beforeAll(async () => {
   app = await startTestApp();
   parts = app.running.app;
   customer = await app.customer({ scopes: ['servers:read', 'account:read'] });
-  const yoga = createGraphQLServer(parts.schema, () => parts.limits);
+  const executor = await createExecutor(parts.schema);
+  const yoga = createGraphQLServer(parts.schema, executor);
   table = {
     v1: v1Router(parts.schema),
     admin: adminRouter,
@@ -57,8 +58,8 @@ beforeAll(async () => {
     dashboard: pageServed('dashboard'),
   };
   runExecute = execute({
+    executor,
     yoga,
-    sofa: sofaHandler(parts.schema, yoga),
     mcp: async (x) => void x.res.end('mcp'),
   });
 }, 120_000);

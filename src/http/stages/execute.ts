@@ -1,31 +1,32 @@
 import type { IncomingMessage } from 'node:http';
+import { headerOf } from '../admit.ts';
 import { liftDatabaseBudget } from '../../db/deadline.ts';
 import { dispatchBinary } from '../binary-routes.ts';
 import type { YogaServer } from '../graphql.ts';
 import { opsAnswer } from '../ops.ts';
+import type { Executor } from '../operation/index.ts';
 import { isStreamed, jsonAnswer, readAnswer } from '../respond.ts';
-import { refusalAnswered } from '../rest-errors.ts';
-import { type SofaHandler, sofaUrl } from '../sofa-handlers.ts';
+import { refusalOf } from '../rest-errors.ts';
 import type { Exchange, Stage } from './exchange.ts';
 
-/** What executes the routes: yoga for GraphQL, sofa's router for /v1 operations, the MCP server for /mcp. */
+/** What executes the routes: the one executor (src/http/operation), yoga for GraphQL over HTTP, the MCP server for /mcp. */
 export interface Executors {
+  executor: Executor;
   yoga: YogaServer;
-  sofa: SofaHandler;
   mcp: (x: Exchange) => Promise<void>;
 }
 
 /**
- * Stage 8, execute: the route runs. /v1 operations go through sofa's generated router
- * (sofa-handlers.ts) with the variables already built, GraphQL through yoga.handleRequest with
- * the body already parsed (plugins/parsed-body.ts); both then execute through the same envelop
- * plugins (graphql.ts: limits, input errors and rules, rate-limit classes, idempotency,
- * scope-auth, error masking) and are read once into an answer (a subscription over SSE is kept
- * as a stream). MCP, binary streams and pages write their own answers; the operator API and the
- * probes answer JSON. Only the libraries' public APIs: nothing private is read or patched.
+ * Stage 8, execute: the route runs. A /v1 operation runs its compiled REST projection through
+ * the executor's stages (src/http/operation/index.ts) with the variables already built, and its
+ * refusal is the respond stage's to shape; GraphQL goes through yoga.handleRequest with the body
+ * already parsed (plugins/parsed-body.ts), yoga parsing and validating and handing execution to
+ * the same executor, and is read once into an answer (a subscription over SSE is kept as a
+ * stream). MCP, binary streams and pages write their own answers; the operator API and the
+ * probes answer JSON.
  */
 export function execute(executors: Executors): Stage {
-  const { yoga, sofa } = executors;
+  const { yoga, executor } = executors;
   // yoga's own Fetch API (whatwg-node's, lazier than Node's built-in Request and Headers): what it and sofa read.
   const { Request: FetchRequest, Headers: FetchHeaders } = yoga.fetchAPI;
   const headersOf = (req: IncomingMessage) => toHeaders(req, new FetchHeaders());
@@ -43,15 +44,14 @@ export function execute(executors: Executors): Stage {
     });
     switch (route.kind) {
       case 'operation': {
-        // Headers only: the variables are the ones the variables stage built (sofa-handlers.ts).
-        const request = new FetchRequest(sofaUrl(url.origin, route.operation), {
-          method: x.method,
-          headers: headersOf(req),
+        const { operation } = route;
+        const result = await executor.operation(operation, x.variables, {
+          ...server(),
+          idempotencyKey: headerOf(req, 'idempotency-key'),
         });
-        const response = await sofa(request, { ...server(), restVariables: x.variables });
-        const refusal = refusalAnswered(response);
-        if (refusal) throw refusal;
-        return settleWith(x, response);
+        if (result.errors?.length) throw refusalOf(result.errors);
+        x.answer = jsonAnswer(200, result.data?.[operation.name] ?? null);
+        return;
       }
       case 'graphql': {
         const request = new FetchRequest(url.href, { method: x.method, headers: headersOf(req) });

@@ -1,25 +1,20 @@
 import { Kind, visit, type DocumentNode } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
-import { badRequest } from '../../errors.ts';
+import { badRequest } from '../../../errors.ts';
+import { type OperationCall, refused } from '../call.ts';
 
 /**
  * Text the database cannot store is refused up front: PostgreSQL (and PGlite) reject the NUL
  * character (U+0000) in text and jsonb, which would otherwise surface as a 500 from deep inside
- * a service. Checked at execution on every variable and string literal, so REST (path, query
- * and body), GraphQL and MCP answer the same 400 naming the argument.
+ * a service. Checked on every variable and string literal, so REST (path, query and body),
+ * GraphQL and MCP answer the same 400 naming the argument.
  */
-export function useTextInput(): Plugin {
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const where = nulIn(args.variableValues, '') ?? nulInDocument(args.document);
-      if (where !== undefined)
-        setResultAndStopExecution({
-          errors: [
-            badRequest(`${where || 'The request'} must not contain the NUL character (U+0000).`, where || undefined),
-          ],
-        });
-    },
-  };
+export function textInput(call: OperationCall): void {
+  const where = nulIn(call.variables, '') ?? nulInDocument(call.compiled.document);
+  if (where !== undefined)
+    refused(
+      call,
+      badRequest(`${where || 'The request'} must not contain the NUL character (U+0000).`, where || undefined),
+    );
 }
 
 /** The path of the first string holding U+0000 (`jobs[0].command`), or undefined. */
@@ -40,7 +35,7 @@ function nulIn(value: unknown, path: string): string | undefined {
   return undefined;
 }
 
-/** Documents are immutable and yoga reuses the parsed one per query text: each is visited once. */
+/** Documents are immutable and each is compiled once: each is visited once. */
 const documentVerdicts = new WeakMap<DocumentNode, string | undefined>();
 
 function nulInDocument(document: DocumentNode): string | undefined {

@@ -1,29 +1,27 @@
-import { Kind, getOperationAST, type ExecutionArgs, type SelectionSetNode } from 'graphql';
+import { Kind, getOperationAST, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import type { OperationMeta } from '../../schema/operation.ts';
 
-/** The operation metadata of every root field an execution will run (fragments followed). */
-export function rootOperations(args: ExecutionArgs): OperationMeta[] {
-  return rootFields(args).map((f) => f.meta);
-}
-
 /**
- * The root fields with operation metadata in the operation an execution will run, found with
- * the document and operationName the executor gets. Fragments are followed; @skip and
- * @include are not evaluated, so a field that may run is listed.
+ * The root fields with operation metadata in the operation a document runs. Fragments are
+ * followed; @skip and @include are not evaluated, so a field that may run is listed.
  */
-export function rootFields(args: ExecutionArgs): { name: string; meta: OperationMeta }[] {
-  const op = getOperationAST(args.document, args.operationName);
+export function rootFields(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string,
+): { name: string; meta: OperationMeta }[] {
+  const op = getOperationAST(document, operationName);
   if (!op) return [];
   const root =
     op.operation === 'mutation'
-      ? args.schema.getMutationType()
+      ? schema.getMutationType()
       : op.operation === 'query'
-        ? args.schema.getQueryType()
-        : args.schema.getSubscriptionType();
+        ? schema.getQueryType()
+        : schema.getSubscriptionType();
   if (!root) return [];
   const fields = root.getFields();
   const fragments = new Map(
-    args.document.definitions.flatMap((d) =>
+    document.definitions.flatMap((d) =>
       d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [],
     ),
   );

@@ -11,17 +11,17 @@ import {
   type GraphQLField,
   type GraphQLInputField,
 } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
-import { ApiError, apiErrorOf, badRequest, codeOf, lacksScope, paramOf, unauthorized } from '../../errors.ts';
-import type { RequestContext } from '../../schema/context.ts';
-import { InputRuleRefusal, refusedArguments } from '../../schema/input-rules.ts';
-import type { OperationMeta } from '../../schema/operation.ts';
-import { isRestProjection } from '../../schema/rest-projection.ts';
-import { fallbackVariableMessage, isVariableError, variableProblems } from '../input-errors.ts';
+import { ApiError, apiErrorOf, badRequest, codeOf, lacksScope, paramOf, unauthorized } from '../../../errors.ts';
+import type { RequestContext } from '../../../schema/context.ts';
+import { InputRuleRefusal, refusedArguments } from '../../../schema/input-rules.ts';
+import type { OperationMeta } from '../../../schema/operation.ts';
+import { isRestProjection } from '../../../schema/rest-projection.ts';
+import { fallbackVariableMessage, isVariableError, variableProblems } from '../../input-errors.ts';
+import type { OperationCall } from '../call.ts';
 
 /**
- * Refused input in the API's words, one 400 per problem naming the value by its path. At
- * execution, so REST (sofa), GraphQL (variables or literals) and MCP tool calls say the same:
+ * Refused input in the API's words, one 400 per problem naming the value by its path, so REST,
+ * GraphQL (variables or literals) and MCP tool calls say the same:
  * - variables refused by GraphQL's input coercion (see input-errors.ts), one per variable;
  * - values breaking their declared rules (refused by @pothos/plugin-validation before the
  *   resolver runs, schema/input-rules.ts): every broken rule of the field's arguments. The
@@ -30,29 +30,30 @@ import { fallbackVariableMessage, isVariableError, variableProblems } from '../i
  * - a service's refusal of a value (`badRequest(message, 'domain_id')`) names it as REST does;
  *   in a GraphQL document of the client's, the value is named as GraphQL calls it (`domainId`).
  */
-export function useInputErrorMessages(): Plugin {
-  return {
-    onExecute({ args }) {
-      return {
-        onExecuteDone({ result, setResult }) {
-          const errors = (result as ExecutionResult).errors;
-          if (errors?.some(isVariableError)) {
-            // Read now: the REST variables plugin swaps them in at execution.
-            const problems = variableProblems(args.schema, args.document, args.operationName, args.variableValues);
-            const others = errors.filter((e) => !isVariableError(e));
-            const restated = problems.length
-              ? problems.map((message) => badRequest(message, message.split(' ', 1)[0]))
-              : errors.filter(isVariableError).map((e: GraphQLError) => badRequest(fallbackVariableMessage(e.message)));
-            setResult({ ...(result as ExecutionResult), errors: [...restated, ...others] });
-          } else if (errors?.some((e) => apiErrorOf(e) instanceof InputRuleRefusal)) {
-            setResult({ ...(result as ExecutionResult), errors: errors.flatMap((e) => restateRefusal(args, e)) });
-          } else if (errors?.some(refusedValue) && !isRestProjection(args.document)) {
-            setResult({ ...(result as ExecutionResult), errors: errors.map((e) => inGraphQLNames(args, e)) });
-          }
-        },
-      };
-    },
-  };
+export function restate(call: OperationCall): void {
+  const result = call.result;
+  const errors = result?.errors;
+  if (!result || !errors?.length) return;
+  const { compiled, variables, context } = call;
+  const args = {
+    schema: compiled.schema,
+    document: compiled.document,
+    operationName: compiled.operationName,
+    variableValues: variables,
+    contextValue: context,
+  } as ExecutionArgs;
+  if (errors.some(isVariableError)) {
+    const problems = variableProblems(args.schema, args.document, args.operationName, variables);
+    const others = errors.filter((e) => !isVariableError(e));
+    const restated = problems.length
+      ? problems.map((message) => badRequest(message, message.split(' ', 1)[0]))
+      : errors.filter(isVariableError).map((e: GraphQLError) => badRequest(fallbackVariableMessage(e.message)));
+    call.result = { ...result, errors: [...restated, ...others] };
+  } else if (errors.some((e) => apiErrorOf(e) instanceof InputRuleRefusal)) {
+    call.result = { ...result, errors: errors.flatMap((e) => restateRefusal(args, e)) };
+  } else if (errors.some(refusedValue) && !isRestProjection(args.document)) {
+    call.result = { ...result, errors: errors.map((e) => inGraphQLNames(args, e)) };
+  }
 }
 
 function restateRefusal(args: ExecutionArgs, error: GraphQLError): GraphQLError[] {
