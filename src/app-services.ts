@@ -7,6 +7,7 @@ import type { Database } from './db/client.ts';
 import type { Outages } from './db/outage.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import type { EventStream } from './events/stream.ts';
+import type { LiveChangeStream } from './events/live-changes.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { Overload } from './http/overload.ts';
 import type { RateLimits } from './http/rate-limit.ts';
@@ -41,6 +42,8 @@ export interface App {
   adminToken: string;
   /** Committed events, published by the relay (in-process, or Redis pub/sub with REDIS_URL). */
   events: EventStream;
+  /** Live changes committed by any instance, as this one hears them (src/events/live-changes.ts). */
+  liveChanges: LiveChangeStream;
   /** 32-byte AES-256-GCM key for webhook signing secrets at rest. */
   webhookSecretKey: Buffer;
   /** True once migrations are applied and the catalogue is seeded. */

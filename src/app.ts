@@ -15,6 +15,7 @@ import { withClockTimestamps } from './db/timestamps.ts';
 import { databaseNamespace } from './db/namespace.ts';
 import { createEventStream, connectRedis } from './events/stream.ts';
 import { GaplessEventStream } from './events/gapless.ts';
+import { LIVE_CHANGES_CHANNEL, LIVE_CHANGES_LISTENER_NAME, LiveChangeStream } from './events/live-changes.ts';
 import { adminRouter } from './http/admin.ts';
 import { createHooksHandler } from './http/hooks.ts';
 import { createTerminalHandler } from './http/ssh-terminal.ts';
@@ -156,6 +157,13 @@ export async function startApp(
       log.warn({ err: err.message }, 'credential listener connection lost; reconnecting');
     },
   });
+  // Live changes reach this instance's subscribers straight from the database, whichever instance committed them.
+  const liveChanges = new LiveChangeStream();
+  const liveChangesListening = await db.listen(LIVE_CHANGES_CHANNEL, {
+    applicationName: LIVE_CHANGES_LISTENER_NAME,
+    onNotify: (payload) => payload && liveChanges.received(payload),
+    onError: (err) => log.warn({ err: err.message }, 'live changes listener connection lost; reconnecting'),
+  });
   let stopping: Promise<void> | undefined;
   const metrics = new Metrics();
   const app: App = {
@@ -176,6 +184,7 @@ export async function startApp(
     hosting,
     adminToken: resolveAdminToken(config, log),
     events,
+    liveChanges,
     webhookSecretKey,
     ready: false,
     runDueWork: () => background.runDueWork(),
@@ -237,6 +246,8 @@ export async function startApp(
       clearTimeout(force);
       await background.stop();
       await credentialChanges.close();
+      await liveChangesListening.close();
+      liveChanges.close();
       await app.keyUse.settled();
       await events.close();
       redis?.disconnect();

@@ -62,6 +62,13 @@ export interface AreaManifest {
   events?: {
     order: number;
     kinds: Readonly<Record<string, { scope: string; fields: Readonly<Record<string, PayloadField>> }>>;
+    /**
+     * Live changes: state moves no account event reports (a reboot settling, a webhook delivery's
+     * attempt), announced to open pages (the `liveChanges` subscription) when they commit and
+     * nowhere else: not stored, not in the history, never a webhook, not in the spec's catalogue.
+     * Each has a reader's scope and payload fields, as an event kind has.
+     */
+    liveChanges?: Readonly<Record<string, { scope: string; fields: Readonly<Record<string, PayloadField>> }>>;
   };
   /** Prefix of each resource kind it stores (`server: 'srv'`), so an id says what it is. */
   idPrefixes?: Readonly<Record<string, string>>;

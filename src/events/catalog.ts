@@ -1,4 +1,4 @@
-import { AREAS, type EventKinds } from '../modules/areas.ts';
+import { AREAS, type EventKinds, type LiveChangeKinds } from '../modules/areas.ts';
 
 /**
  * The event kinds of the spec: payload fields with their JSON types, and the scope a reader
@@ -15,6 +15,19 @@ export const EVENT_TYPES: EventKinds = Object.assign(
 );
 
 export type EventType = keyof typeof EVENT_TYPES;
+
+/**
+ * The live-change kinds (src/core/area.ts: `events.liveChanges`): state moves that no account
+ * event reports, announced to open pages as they commit and kept nowhere. Not account events:
+ * no webhook subscription, history or OpenAPI `webhooks` entry names them. Their union, from
+ * the same manifests as EVENT_TYPES.
+ */
+export const LIVE_CHANGE_TYPES: LiveChangeKinds = Object.assign(
+  {},
+  ...AREAS.flatMap((a) => ('events' in a && 'liveChanges' in a.events ? [a.events.liveChanges] : [])),
+);
+export type LiveChangeType = keyof typeof LIVE_CHANGE_TYPES;
+
 type Fields<T extends EventType> = (typeof EVENT_TYPES)[T]['fields'];
 type JsonOf<S> = S extends { type: 'integer' }
   ? number
@@ -29,6 +42,9 @@ type JsonOf<S> = S extends { type: 'integer' }
           : never;
 /** A payload with exactly the spec's fields for that kind, each of its declared type. */
 export type EventPayload<T extends EventType> = { [K in keyof Fields<T>]: JsonOf<Fields<T>[K]> };
+type ChangeFields<T extends LiveChangeType> = (typeof LIVE_CHANGE_TYPES)[T]['fields'];
+/** A live change's payload: exactly its declared fields, each of its declared type. */
+export type LiveChangePayload<T extends LiveChangeType> = { [K in keyof ChangeFields<T>]: JsonOf<ChangeFields<T>[K]> };
 
 /**
  * The kind of a webhook's test event (webhookTest): not an account event, so not in EVENT_TYPES —

@@ -29,7 +29,7 @@ interface RenewalHooks {
   extend(tx: Tx, id: string, from: Date, to: Date): Promise<boolean>;
   /** Falsy when the resource no longer exists (its invoice is then voided). */
   suspend(tx: Tx, provider: ServerProvider, id: string, reason: string, now: Date): Promise<unknown>;
-  reactivate(tx: Tx, id: string): Promise<void>;
+  reactivate(tx: Tx, id: string, now: Date): Promise<void>;
 }
 
 /** The provider drivers' callbacks (src/provider): asynchronous upstream work finishing. */

@@ -53,5 +53,9 @@ export type ScopeName = Manifest extends infer M ? (M extends { scopes: infer S 
 export type EventKinds = Merged<
   Manifest extends infer M ? (M extends { events: { kinds: infer K } } ? K : never) : never
 >;
+/** Every live-change kind (announced to open pages only) with its declaration. */
+export type LiveChangeKinds = Merged<
+  Manifest extends infer M ? (M extends { events: { liveChanges: infer K } } ? K : never) : never
+>;
 /** Every id prefix by resource kind. */
 export type IdPrefixes = Merged<Manifest extends infer M ? (M extends { idPrefixes: infer P } ? P : never) : never>;

@@ -6,6 +6,18 @@ export const EVENTS_SUBSCRIPTION = `subscription ($after: String, $types: [Strin
   events(after: $after, types: $types) { id type created account apiVersion data }
 }`;
 
+const LIVE_CHANGES_SUBSCRIPTION = `subscription ($types: [String!]) {
+  liveChanges(types: $types) { type created account data }
+}`;
+
+/** A `liveChanges` item as LIVE_CHANGES_SUBSCRIPTION selects it (LiveChange in schema/schema.graphql). */
+export interface SubscribedChange {
+  type: string;
+  created: string;
+  account: string;
+  data: Json;
+}
+
 /** An `events` item as EVENTS_SUBSCRIPTION selects it (Event in schema/schema.graphql). */
 interface SubscribedEvent {
   id: string;
@@ -16,23 +28,42 @@ interface SubscribedEvent {
   data: Json;
 }
 
-export interface Subscriber {
+export interface Subscriber<T = SubscribedEvent> {
   client: Client;
-  events: SubscribedEvent[];
+  events: T[];
   errors: unknown[];
   closeCode?: number;
   /** Resolves once `n` events arrived (rejects after `ms`). */
-  waitFor(n: number, ms?: number): Promise<SubscribedEvent[]>;
+  waitFor(n: number, ms?: number): Promise<T[]>;
   dispose(): Promise<void>;
 }
 
 /** A graphql-ws client subscribed to `events`, collecting what it receives. */
-export async function subscribeEvents(
+export function subscribeEvents(
   baseUrl: string,
   key: string | null,
   variables: Record<string, unknown> = {},
 ): Promise<Subscriber> {
-  const s: Partial<Subscriber> & { events: SubscribedEvent[]; errors: unknown[] } = { events: [], errors: [] };
+  return subscribeTo<SubscribedEvent>(baseUrl, key, EVENTS_SUBSCRIPTION, 'events', variables);
+}
+
+/** A graphql-ws client subscribed to `liveChanges`, collecting what it receives (in `events`). */
+export function subscribeLiveChanges(
+  baseUrl: string,
+  key: string | null,
+  variables: Record<string, unknown> = {},
+): Promise<Subscriber<SubscribedChange>> {
+  return subscribeTo<SubscribedChange>(baseUrl, key, LIVE_CHANGES_SUBSCRIPTION, 'liveChanges', variables);
+}
+
+async function subscribeTo<T>(
+  baseUrl: string,
+  key: string | null,
+  query: string,
+  field: string,
+  variables: Record<string, unknown>,
+): Promise<Subscriber<T>> {
+  const s: Partial<Subscriber<T>> & { events: T[]; errors: unknown[] } = { events: [], errors: [] };
   let connected!: () => void;
   let failed!: (err: unknown) => void;
   const ready = new Promise<void>((resolve, reject) => {
@@ -53,12 +84,12 @@ export async function subscribeEvents(
       },
     },
   });
-  client.subscribe<{ events: SubscribedEvent }>(
-    { query: EVENTS_SUBSCRIPTION, variables },
+  client.subscribe<Record<string, T>>(
+    { query, variables },
     {
       next: (msg) => {
         if (msg.errors) s.errors.push(...msg.errors);
-        else s.events.push(msg.data!.events);
+        else s.events.push(msg.data![field]);
       },
       error: (err) => s.errors.push(err),
       complete: () => undefined,
@@ -78,7 +109,7 @@ export async function subscribeEvents(
   await ready.catch(() => undefined);
   // Let the server register the subscription before the caller produces events.
   await new Promise((r) => setTimeout(r, 150));
-  return s as Subscriber;
+  return s as Subscriber<T>;
 }
 
 /** A graphql-transport-ws message as received: `payload` is whatever JSON the server sent. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ID_PREFIX } from '../../src/db/ids.ts';
-import { EVENT_TYPES } from '../../src/events/catalog.ts';
+import { EVENT_TYPES, LIVE_CHANGE_TYPES } from '../../src/events/catalog.ts';
 import { binaryRoutes } from '../../src/http/binary-routes.ts';
 import { AREA_TAGS } from '../../src/http/openapi-guide.ts';
 import { DEFAULT_TOOLSETS, OPERATION_TOOLSETS } from '../../src/mcp/catalog.ts';
@@ -67,6 +67,20 @@ describe('the area manifests', () => {
     }
     const orders = manifests.flatMap((m) => (m.events ? [m.events.order] : []));
     expect(new Set(orders).size).toBe(orders.length);
+  });
+
+  it('every live-change kind is declared by exactly one manifest, readable with its scopes, and is no event kind', () => {
+    const pairs = manifests.flatMap((m) =>
+      Object.keys(m.events?.liveChanges ?? {}).map((k) => [k, m.name] as [string, string]),
+    );
+    expect(declaredTwice(pairs)).toEqual({});
+    expect(Object.keys(LIVE_CHANGE_TYPES).sort()).toEqual(pairs.map(([k]) => k).sort());
+    for (const m of manifests) {
+      for (const [kind, { scope }] of Object.entries(m.events?.liveChanges ?? {})) {
+        expect([...Object.keys(m.scopes ?? {}), ...(m.api?.borrowedScopes ?? [])], `${kind}'s scope`).toContain(scope);
+        expect(Object.keys(EVENT_TYPES), kind).not.toContain(kind);
+      }
+    }
   });
 
   it('every id prefix is declared by exactly one manifest (or the provider layer), and no two kinds share one', () => {

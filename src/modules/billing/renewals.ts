@@ -39,11 +39,11 @@ export function graceEnds(dueAt: Date): Date {
 
 for (const source of SOURCES) {
   // Paying a renewal invoice (wallet, gateway, operator) moves the period on and lifts a suspension it caused.
-  onInvoicePaid(source.purpose, async (tx, invoice) => {
+  onInvoicePaid(source.purpose, async (tx, invoice, now) => {
     const item = invoice.items[0];
     if (!invoice.reference || !item?.periodStart || !item.periodEnd) return;
     await source.extend(tx, invoice.reference, item.periodStart, item.periodEnd);
-    if (invoice.suspendedAt) await source.reactivate(tx, invoice.reference);
+    if (invoice.suspendedAt) await source.reactivate(tx, invoice.reference, now);
   });
 }
 

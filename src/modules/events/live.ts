@@ -2,7 +2,8 @@ import { Repeater } from 'graphql-yoga';
 import type { App } from '../../app-services.ts';
 import { badRequest, forbidden, notFound, unauthorized, unexpectedError } from '../../errors.ts';
 import { credentialStillValid, type Principal } from '../auth/service.ts';
-import { EVENT_TYPES, type EventType } from '../../events/catalog.ts';
+import { EVENT_TYPES } from '../../events/catalog.ts';
+import type { Scope } from '../../scopes.ts';
 import { toEnvelope, type EventEnvelope } from '../../events/envelope.ts';
 import { relayCursorPosition } from '../../events/relay.ts';
 
@@ -13,10 +14,62 @@ export const CREDENTIAL_RECHECK_MS = 5000;
 /** The credential as it stands now (null: revoked, expired or ended). */
 export type CurrentPrincipal = () => Promise<Principal | null>;
 
-/** The event kinds a credential may see: those whose read scope it holds. */
-function visibleTypes(principal: Principal): EventType[] {
-  return (Object.keys(EVENT_TYPES) as EventType[]).filter((t) => principal.scopes.has(EVENT_TYPES[t].scope));
+/** A catalogue of kinds, each with the scope that reads it (EVENT_TYPES, LIVE_CHANGE_TYPES). */
+export type KindScopes = Readonly<Record<string, { scope: string }>>;
+
+/**
+ * The kinds of `catalogue` a subscription sees: every kind whose read scope the credential holds,
+ * or the ones `types` names (an unknown kind is a 400, one it cannot read a 403).
+ */
+export function chosenKinds(
+  catalogue: KindScopes,
+  principal: Principal,
+  types?: string[] | null,
+  what = 'events',
+): Set<string> {
+  const allowed = new Set(Object.keys(catalogue).filter((t) => principal.scopes.has(catalogue[t].scope as Scope)));
+  if (!types?.length) return allowed;
+  const unknown = types.filter((t) => !Object.hasOwn(catalogue, t));
+  if (unknown.length) throw badRequest(`types has unknown kind(s): ${unknown.join(', ')}.`, 'types');
+  const denied = types.filter((t) => !allowed.has(t));
+  if (denied.length)
+    throw forbidden(`This credential lacks the scope "${catalogue[denied[0]].scope}" to see ${denied[0]} ${what}.`);
+  return new Set(types);
 }
+
+/**
+ * Why a subscription to `kinds` must end now, or null while its credential still covers it.
+ * While the database is away, an idle stream is kept (`keep`: checked again later) and an item
+ * is not delivered unverified (`end`).
+ */
+export function credentialRefusal(
+  current: CurrentPrincipal,
+  kinds: Set<string>,
+  catalogue: KindScopes,
+  what = 'events',
+) {
+  return async (whenUnavailable: 'keep' | 'end'): Promise<Error | null> => {
+    let now: Principal | null;
+    try {
+      now = await current();
+    } catch (err) {
+      return whenUnavailable === 'keep' ? null : unexpectedError(err);
+    }
+    if (!now) return unauthorized('The credential of this subscription was revoked or has expired.');
+    const lost = [...kinds].find((t) => !now.scopes.has(catalogue[t].scope as Scope));
+    return lost
+      ? forbidden(
+          `This credential no longer has the scope "${catalogue[lost].scope}" this subscription needs (${lost} ${what}).`,
+        )
+      : null;
+  };
+}
+
+/** The credential as it stands, read from its row (the caller has no cached check). */
+export const credentialRow =
+  (app: App, principal: Principal): CurrentPrincipal =>
+  async () =>
+    (await credentialStillValid(app.prisma, principal, app.clock.now())) ? principal : null;
 
 /**
  * A live subscription to the account's events: optionally a replay of what followed the
@@ -35,21 +88,9 @@ export async function subscribeEvents(
   app: App,
   principal: Principal,
   args: { after?: string | null; types?: string[] | null },
-  current: CurrentPrincipal = async () =>
-    (await credentialStillValid(app.prisma, principal, app.clock.now())) ? principal : null,
+  current: CurrentPrincipal = credentialRow(app, principal),
 ): Promise<AsyncIterable<EventEnvelope>> {
-  const allowed = new Set<string>(visibleTypes(principal));
-  let kinds = allowed;
-  if (args.types?.length) {
-    const unknown = args.types.filter((t) => !Object.hasOwn(EVENT_TYPES, t));
-    if (unknown.length) throw badRequest(`types has unknown kind(s): ${unknown.join(', ')}.`, 'types');
-    const denied = args.types.filter((t) => !allowed.has(t));
-    if (denied.length)
-      throw forbidden(
-        `This credential lacks the scope "${EVENT_TYPES[denied[0] as EventType].scope}" to see ${denied[0]} events.`,
-      );
-    kinds = new Set(args.types);
-  }
+  const kinds = chosenKinds(EVENT_TYPES, principal, args.types);
   const accountId = principal.accountId;
   let from: bigint | undefined;
   if (args.after) {
@@ -70,24 +111,7 @@ export async function subscribeEvents(
     else buffered.push(envelope);
   });
 
-  /** Why the subscription must end now, or null while its credential still covers it. */
-  const refusal = async (whenUnavailable: 'keep' | 'end'): Promise<Error | null> => {
-    let now: Principal | null;
-    try {
-      now = await current();
-    } catch (err) {
-      // The database is away: an idle stream is kept (checked again later); an event is not
-      // delivered unverified.
-      return whenUnavailable === 'keep' ? null : unexpectedError(err);
-    }
-    if (!now) return unauthorized('The credential of this subscription was revoked or has expired.');
-    const lost = [...kinds].find((t) => !now.scopes.has(EVENT_TYPES[t as EventType].scope));
-    return lost
-      ? forbidden(
-          `This credential no longer has the scope "${EVENT_TYPES[lost as EventType].scope}" this subscription needs (${lost} events).`,
-        )
-      : null;
-  };
+  const refusal = credentialRefusal(current, kinds, EVENT_TYPES);
 
   return new Repeater<EventEnvelope>(async (push, stop) => {
     const seen = new Set<string>();

@@ -1,10 +1,12 @@
 import { builder } from '../../schema/builder.ts';
-import { values } from '../../schema/examples.ts';
+import { example, values } from '../../schema/examples.ts';
 import type { Scope } from '../../scopes.ts';
 import { unauthorized } from '../../errors.ts';
-import { EVENT_TYPES } from '../../events/catalog.ts';
+import { EVENT_TYPES, LIVE_CHANGE_TYPES } from '../../events/catalog.ts';
 import { Node } from '../../schema/graph.ts';
 import type { EventEnvelope } from '../../events/envelope.ts';
+import type { LiveChange as Change } from '../../events/live-changes.ts';
+import { subscribeLiveChanges } from './live-changes.ts';
 import { subscribeEvents } from './live.ts';
 
 export const Event = builder.objectRef<EventEnvelope>('Event').implement({
@@ -23,10 +25,31 @@ export const Event = builder.objectRef<EventEnvelope>('Event').implement({
   }),
 });
 
-/** Any scope that can read some event kind lets a credential subscribe; each event is then filtered by its own. */
-const READ_SCOPES = Object.fromEntries(
-  [...new Set(Object.values(EVENT_TYPES).map((e) => e.scope))].map((s) => [s, true]),
-) as Record<Scope, boolean>;
+/** Any scope that can read some kind of the catalogue lets a credential subscribe; each item is then filtered by its own. */
+const readScopes = (catalogue: Readonly<Record<string, { scope: string }>>) =>
+  Object.fromEntries([...new Set(Object.values(catalogue).map((e) => e.scope))].map((s) => [s, true])) as Record<
+    Scope,
+    boolean
+  >;
+const READ_SCOPES = readScopes(EVENT_TYPES);
+
+const LiveChange = builder.objectRef<Change>('LiveChange').implement({
+  description:
+    'A state move no account event reports (a reboot settling, a webhook delivery attempted), told to open pages as it commits. Kept nowhere: no id, no history, no webhook.',
+  fields: (t) => ({
+    type: t.exposeString('type', {
+      ...values(Object.keys(LIVE_CHANGE_TYPES), 'server.status.changed'),
+      description: 'The change kind.',
+    }),
+    created: t.exposeString('created', { description: 'When it happened, ISO 8601 UTC.' }),
+    account: t.exposeID('account', { description: 'The account id.' }),
+    data: t.expose('data', {
+      type: 'JSON',
+      description: "The kind's payload fields.",
+      ...example({ serverId: 'srv_01jq8k2m4p6rab3c5d7e9f1g2h', status: 'running' }),
+    }),
+  }),
+});
 
 builder.subscriptionType({});
 
@@ -46,5 +69,24 @@ builder.subscriptionField('events', (t) =>
       return subscribeEvents(ctx.app, ctx.principal, args, ctx.currentPrincipal);
     },
     resolve: (event) => event,
+  }),
+);
+
+builder.subscriptionField('liveChanges', (t) =>
+  t.field({
+    description:
+      'Live changes of the account (graphql-ws on /graphql): state moves no event reports, such as a server ' +
+      'back to `running` after a reboot or a webhook delivery attempted, of kinds the credential can read. ' +
+      'Nothing is replayed: on reconnecting, read the state again.',
+    type: LiveChange,
+    authScopes: readScopes(LIVE_CHANGE_TYPES),
+    args: {
+      types: t.arg.stringList({ required: false, description: 'Only these kinds (each needs its read scope).' }),
+    },
+    subscribe: (_root, args, ctx) => {
+      if (!ctx.principal) throw unauthorized();
+      return subscribeLiveChanges(ctx.app, ctx.principal, args, ctx.currentPrincipal);
+    },
+    resolve: (change) => change,
   }),
 );

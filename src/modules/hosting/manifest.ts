@@ -27,6 +27,10 @@ export const hostingArea = defineArea({
         fields: { hostingId: str, part: strOf('databases'), action: strOf('created') },
       },
     },
+    // An order accepted (provisioning); `hosting.created` says when it is active.
+    liveChanges: {
+      'hosting.status.changed': { scope: 'hosting:read', fields: { hostingId: str, status: strOf('provisioning') } },
+    },
   },
   idPrefixes: {
     hosting: 'hst',

@@ -5,6 +5,7 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { isUniqueViolation, type Tx } from '../../db/tx.ts';
 import { ApiError, badRequest, notFound, refusal } from '../../errors.ts';
+import { announceChange } from '../../events/live-changes.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { PathRefused } from '../../provider/hosting/sandbox.ts';
 import {
@@ -282,6 +283,8 @@ export async function orderHosting(
       });
       // The upstream picks the web node, and so the address the site answers on.
       const { ip } = await hosting.provision(tx, { hostingId: id, domain, username, productId: plan.id }, now);
+      // `hosting.created` fires when it is active; until then only open pages hear of it.
+      await announceChange(tx, accountId, 'hosting.status.changed', { hostingId: id, status: 'provisioning' }, now);
       return tx.hostingAccount.update({ where: { id }, data: { ip } });
     });
   } catch (err) {

@@ -43,6 +43,10 @@ export const poolsArea = defineArea({
       'pool.suspended': { scope: 'servers:read', fields: { poolId: str, reason: str } },
       'pool.deleted': { scope: 'servers:read', fields: { poolId: str } },
     },
+    // A suspended pool active again (its overdue renewal paid). Its servers announce their own moves.
+    liveChanges: {
+      'pool.status.changed': { scope: 'servers:read', fields: { poolId: str, status: strOf('active') } },
+    },
   },
   idPrefixes: { pool: 'pool' },
   runtime: { renewalPurpose: 'pool_renewal' },

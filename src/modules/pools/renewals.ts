@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/tx.ts';
+import { announceChange } from '../../events/live-changes.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServerProvider } from '../../provider/types.ts';
@@ -55,12 +56,17 @@ export async function suspendPool(
   return true;
 }
 
-/** The overdue renewal was paid: the pool is active again and its servers stopped (the customer starts them). */
-export async function reactivatePool(tx: Tx, poolId: string): Promise<void> {
+/**
+ * The overdue renewal was paid: the pool is active again and its servers stopped (the customer
+ * starts them). No account event reports it: live changes do, the pool's and each server's.
+ */
+export async function reactivatePool(tx: Tx, poolId: string, now: Date): Promise<void> {
   const { count } = await tx.pool.updateMany({
     where: { id: poolId, status: 'suspended' },
     data: { status: 'active' },
   });
   if (!count) return;
-  for (const server of await servers.poolServers(tx, poolId)) await reactivateServer(tx, server.id);
+  const { accountId } = await tx.pool.findUniqueOrThrow({ where: { id: poolId }, select: { accountId: true } });
+  await announceChange(tx, accountId, 'pool.status.changed', { poolId, status: 'active' }, now);
+  for (const server of await servers.poolServers(tx, poolId)) await reactivateServer(tx, server.id, now);
 }

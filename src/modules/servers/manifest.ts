@@ -35,6 +35,11 @@ export const serversArea = defineArea({
       },
       'server.addon.detached': { scope: 'servers:read', fields: { serverId: str, addonId: str, type: str } },
     },
+    // The status moves no event above reports: an order accepted (provisioning), a reboot or a
+    // restore settling, a reinstall starting, a suspension lifted, a pool's deletion powering it off.
+    liveChanges: {
+      'server.status.changed': { scope: 'servers:read', fields: { serverId: str, status: strOf('running') } },
+    },
   },
   idPrefixes: { server: 'srv', serverIp: 'ip', snapshot: 'snap', serverAddon: 'sad', ssoToken: 'sso' },
   runtime: { renewalPurpose: 'server_renewal', providerCallbacks: ['serverDriver'] },

@@ -1,5 +1,6 @@
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest } from '../../errors.ts';
+import { announceChange } from '../../events/live-changes.ts';
 import type { ServerProvider, UpstreamIp } from '../../provider/types.ts';
 import type { Tx } from '../../db/tx.ts';
 import { resolveServerOrder } from '../catalogue/service.ts';
@@ -129,6 +130,14 @@ export async function createPoolServer(
     { ...provisionRequest(server.id, product, template), poolAddresses: input.addresses },
     now,
   );
+  // A private-only server takes no address, so no pool event tells an open pool page of it.
+  await announceChange(
+    tx,
+    input.accountId,
+    'server.status.changed',
+    { serverId: server.id, status: server.status },
+    now,
+  );
   return { server, product };
 }
 
@@ -169,7 +178,10 @@ export async function routePoolIps(
   return moved;
 }
 
-/** Pool deletion: every server is powered off and preserved, the block's addresses go back to the datacenter. */
+/**
+ * Pool deletion: every server is powered off and preserved (each stop a live change: the pool's
+ * event names no server), the block's addresses go back to the datacenter.
+ */
 export async function releasePool(tx: Tx, provider: ServerProvider, poolId: string, now: Date): Promise<void> {
   for (const server of await tx.server.findMany({ where: { poolId, ...VISIBLE } })) {
     if (
@@ -182,7 +194,14 @@ export async function releasePool(tx: Tx, provider: ServerProvider, poolId: stri
       await tx.server.update({ where: { id: server.id }, data: { status: 'stopped' } });
     } else if (server.status === 'provisioning') {
       await tx.server.update({ where: { id: server.id }, data: { status: 'stopped', provisionedAt: now } });
-    }
+    } else continue;
+    await announceChange(
+      tx,
+      server.accountId,
+      'server.status.changed',
+      { serverId: server.id, status: 'stopped' },
+      now,
+    );
   }
   const ips = await tx.serverIp.findMany({ where: { poolId }, select: { address: true } });
   await tx.serverIp.deleteMany({ where: { poolId } });

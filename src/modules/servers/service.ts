@@ -6,6 +6,7 @@ import { ID_PREFIX, newId } from '../../db/ids.ts';
 import type { Tx } from '../../db/tx.ts';
 import { type ApiError, badRequest, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
+import { announceChange } from '../../events/live-changes.ts';
 import type { PowerAction, ServerProvider, UpstreamIp } from '../../provider/types.ts';
 import { addMonths } from '../billing/proration.ts';
 import { resolveOsTemplate, resolveServerOrder } from '../catalogue/service.ts';
@@ -169,6 +170,7 @@ export async function orderServer(
       now,
     );
     await onOrdered?.(tx, server, product.monthlyUsdCents);
+    await announceChange(tx, accountId, 'server.status.changed', { serverId: server.id, status: server.status }, now);
     return server;
   });
 }
@@ -254,6 +256,7 @@ export async function reinstallServer(
       where: { id },
       data: { status: 'reinstalling', os: template.os, osTemplate: template.id, sshKeys: keys.installed },
     });
+    await announceChange(tx, server.accountId, 'server.status.changed', { serverId: id, status: 'reinstalling' }, now);
     return getServer(tx, id, query);
   });
 }
@@ -315,9 +318,19 @@ export const providerCallbacks = {
     );
   },
 
-  /** A reboot or restore finished. Only moves a server still in a transient state (a suspension meanwhile wins). */
-  async serverSettled(tx: Tx, serverId: string, status: 'running' | 'stopped', _now: Date): Promise<void> {
-    await tx.server.updateMany({ where: { id: serverId, status: { in: TRANSIENT } }, data: { status } });
+  /**
+   * A reboot or restore finished. Only moves a server still in a transient state (a suspension
+   * meanwhile wins). No account event reports it (the reboot, plan change or revert was): open
+   * pages hear it as a live change.
+   */
+  async serverSettled(tx: Tx, serverId: string, status: 'running' | 'stopped', now: Date): Promise<void> {
+    const { count } = await tx.server.updateMany({
+      where: { id: serverId, status: { in: TRANSIENT } },
+      data: { status },
+    });
+    if (!count) return;
+    const { accountId } = await tx.server.findUniqueOrThrow({ where: { id: serverId }, select: { accountId: true } });
+    await announceChange(tx, accountId, 'server.status.changed', { serverId, status }, now);
   },
 
   /** A rebuild finished: the server runs the new template, `server.reinstalled`. */

@@ -1,6 +1,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import { announceChange } from '../../events/live-changes.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { ServerProvider } from '../../provider/types.ts';
 import { lockServer, VISIBLE } from './server-row.ts';
@@ -43,10 +44,16 @@ export async function suspendServerTx(tx: Tx, provider: ServerProvider, serverId
   return updated;
 }
 
-/** Lifts a suspension (its cause was settled, e.g. the overdue invoice was paid): the server is stopped; the customer starts it. */
-export async function reactivateServer(tx: Tx, serverId: string): Promise<void> {
-  await tx.server.updateMany({
+/**
+ * Lifts a suspension (its cause was settled, e.g. the overdue invoice was paid): the server is
+ * stopped; the customer starts it. No account event reports it: a live change does.
+ */
+export async function reactivateServer(tx: Tx, serverId: string, now: Date): Promise<void> {
+  const { count } = await tx.server.updateMany({
     where: { id: serverId, status: 'suspended' },
     data: { status: 'stopped', suspendReason: null },
   });
+  if (!count) return;
+  const { accountId } = await tx.server.findUniqueOrThrow({ where: { id: serverId }, select: { accountId: true } });
+  await announceChange(tx, accountId, 'server.status.changed', { serverId, status: 'stopped' }, now);
 }

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { Prisma, type PrismaClient } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { toEnvelope } from '../../events/envelope.ts';
+import { announceChangeSql } from '../../events/live-changes.ts';
 import { API_REVISION } from '../../version.ts';
 import { retryDelaySeconds } from './backoff.ts';
 import { postWebhook, type PostResult } from '../../egress/http.ts';
@@ -254,7 +255,8 @@ class Recorder {
  * → next attempt after the backoff, or failed after the last attempt — and an attempt row is
  * added for exactly the rows updated. A row re-queued meanwhile (redeliver) or deleted is left
  * alone. One statement per batch instead of two per delivery is what lets a worker keep up
- * with bursts.
+ * with bursts. Each delivery updated is announced as a live change (`webhook.delivery.changed`)
+ * when the statement commits: an open delivery log shows the outcome at once.
  */
 async function record(deps: DeliveryDeps, outcomes: Outcome[]): Promise<void> {
   const rows = outcomes.map((o) => {
@@ -277,6 +279,13 @@ async function record(deps: DeliveryDeps, outcomes: Outcome[]): Promise<void> {
       account: o.d.accountId,
     };
   });
+  const now = deps.now();
+  const announced = announceChangeSql(
+    'webhook.delivery.changed',
+    Prisma.sql`u."accountId"`,
+    Prisma.sql`jsonb_build_object('webhookId', u."webhookId", 'deliveryId', u."id", 'status', u."status", 'attemptCount', u."attemptCount")`,
+    now,
+  );
   await deps.prisma.$executeRaw`
     WITH v AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(
@@ -285,11 +294,13 @@ async function record(deps: DeliveryDeps, outcomes: Outcome[]): Promise<void> {
     ), updated AS (
       UPDATE "WebhookDelivery" AS d
       SET "status" = v.status, "nextAttemptAt" = v.next, "lastStatusCode" = v.code, "lastError" = v.err,
-          "lastAttemptAt" = v.started, "updatedAt" = ${deps.now()}
+          "lastAttemptAt" = v.started, "updatedAt" = ${now}
       FROM v WHERE d."id" = v.id AND d."id" = ANY(ARRAY(SELECT id FROM v)) AND d."attemptCount" = v.attempt AND d."status" = 'pending'
-      RETURNING d."id"
+      RETURNING d."id", d."accountId", d."webhookId", d."status", d."attemptCount"
+    ), attempts AS (
+      INSERT INTO "WebhookDeliveryAttempt" ("id", "accountId", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "error", "succeeded", "manual")
+      SELECT v.attempt_id, v.account, v.id, v.attempt, v.started, v.duration, v.code, v.err, v.ok, v.manual
+      FROM v JOIN updated u ON u."id" = v.id
     )
-    INSERT INTO "WebhookDeliveryAttempt" ("id", "accountId", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "error", "succeeded", "manual")
-    SELECT v.attempt_id, v.account, v.id, v.attempt, v.started, v.duration, v.code, v.err, v.ok, v.manual
-    FROM v JOIN updated u ON u."id" = v.id`;
+    SELECT ${announced} FROM updated u`;
 }

@@ -1,4 +1,4 @@
-import { defineArea } from '../../core/area.ts';
+import { defineArea, int, str, strOf } from '../../core/area.ts';
 
 /** Webhook subscriptions and their deliveries (docs/DESIGN.md: Areas declare themselves once). */
 export const webhooksArea = defineArea({
@@ -14,6 +14,18 @@ export const webhooksArea = defineArea({
   scopes: {
     'webhooks:read': 'Webhook subscriptions and delivery logs',
     'webhooks:write': 'Webhook subscription writes',
+  },
+  // A delivery records no account event (it follows one); its moves are live changes only: queued
+  // again by a redelivery or a test, and each attempt's outcome.
+  events: {
+    order: 9,
+    kinds: {},
+    liveChanges: {
+      'webhook.delivery.changed': {
+        scope: 'webhooks:read',
+        fields: { webhookId: str, deliveryId: str, status: strOf('succeeded'), attemptCount: int },
+      },
+    },
   },
   idPrefixes: { webhook: 'wh', webhookDelivery: 'whd', webhookAttempt: 'wha' },
 });

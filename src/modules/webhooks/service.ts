@@ -3,6 +3,7 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../../events/catalog.ts';
+import { announceChange } from '../../events/live-changes.ts';
 import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import type { InputRules } from '../../core/input-rules.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
@@ -250,7 +251,7 @@ export async function redeliver(ctx: WebhookContext, webhookId: string, delivery
   return ctx.db.$transaction(async (tx) => {
     const d = await tx.webhookDelivery.findFirst({
       where: { id: deliveryId, webhookId },
-      select: { id: true, status: true, attemptCount: true },
+      select: { id: true, accountId: true, status: true, attemptCount: true },
     });
     if (!d) throw notFound('Delivery');
     await tx.webhookDelivery.update({
@@ -263,6 +264,8 @@ export async function redeliver(ctx: WebhookContext, webhookId: string, delivery
         ...(d.status === 'pending' ? {} : { maxAttempts: d.attemptCount + 1 }),
       },
     });
+    const change = { webhookId, deliveryId: d.id, status: 'pending', attemptCount: d.attemptCount };
+    await announceChange(tx, d.accountId, 'webhook.delivery.changed', change, now);
     return tx.webhookDelivery.findFirstOrThrow({ where: { id: d.id }, select: DELIVERY_SELECT });
   });
 }

@@ -2,6 +2,7 @@ import { ID_PREFIX, newId } from '../../db/ids.ts';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { notFound, refusal } from '../../errors.ts';
 import { TEST_EVENT_TYPE } from '../../events/catalog.ts';
+import { announceChange } from '../../events/live-changes.ts';
 import { API_REVISION } from '../../version.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
 import { DELIVERY_SELECT, type WebhookContext } from './service.ts';
@@ -34,7 +35,7 @@ export async function sendTestEvent(ctx: WebhookContext, webhookId: string) {
       data: row as Prisma.EventUncheckedCreateInput,
       select: { id: true },
     });
-    return tx.webhookDelivery.create({
+    const delivery = await tx.webhookDelivery.create({
       data: {
         id: newId(ID_PREFIX.webhookDelivery, now.getTime()),
         webhookId,
@@ -46,7 +47,12 @@ export async function sendTestEvent(ctx: WebhookContext, webhookId: string) {
         createdAt: now,
         updatedAt: now,
       } as Prisma.WebhookDeliveryUncheckedCreateInput,
-      select: DELIVERY_SELECT,
+      select: { ...DELIVERY_SELECT, accountId: true },
     });
+    const { accountId, ...answer } = delivery;
+    // No account event precedes a test delivery: open delivery logs hear of it this way.
+    const change = { webhookId, deliveryId: delivery.id, status: delivery.status, attemptCount: 0 };
+    await announceChange(tx, accountId, 'webhook.delivery.changed', change, now);
+    return answer;
   });
 }
