@@ -196,10 +196,16 @@ export interface LiveEvent {
   data: Record<string, unknown>;
 }
 
-type Listener = (e: LiveEvent) => void;
+/** What a page hears: an account event, or a live change (a state move no event reports, kept nowhere). */
+export interface LiveSignal {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+type Listener = (e: LiveSignal) => void;
 const listeners = new Set<Listener>();
 let client: Client | undefined;
-let dispose: (() => void) | undefined;
+let disposers: (() => void)[] = [];
 export const recentEvents: LiveEvent[] = [];
 let status: 'connecting' | 'live' | 'closed' = 'closed';
 const statusListeners = new Set<(s: typeof status) => void>();
@@ -218,7 +224,11 @@ export function onLiveStatus(l: (s: typeof status) => void): () => void {
   return () => statusListeners.delete(l);
 }
 
-/** One graphql-ws connection per signed-in tab; the session cookie authenticates the upgrade. */
+/**
+ * One graphql-ws connection per signed-in tab (the session cookie authenticates the upgrade),
+ * with two subscriptions: the account's events, and its live changes (a server back to running
+ * after a reboot, a webhook delivery attempted), so a page reads again whenever what it shows moved.
+ */
 export function startLive(): void {
   if (client) return;
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
@@ -230,23 +240,44 @@ export function startLive(): void {
     shouldRetry: () => true,
     on: { connected: () => setStatus('live'), closed: () => setStatus('closed') },
   });
-  dispose = client.subscribe<{ events: LiveEvent }>(
-    { query: 'subscription { events { id type created data } }' },
-    {
-      next: ({ data }) => {
-        if (!data) return;
-        recentEvents.unshift(data.events);
-        recentEvents.length = Math.min(recentEvents.length, 200);
-        for (const l of listeners) l(data.events);
+  const signal = (s: LiveSignal) => {
+    for (const l of listeners) l(s);
+  };
+  disposers = [
+    client.subscribe<{ events: LiveEvent }>(
+      { query: 'subscription { events { id type created data } }' },
+      {
+        next: ({ data }) => {
+          if (!data) return;
+          recentEvents.unshift(data.events);
+          recentEvents.length = Math.min(recentEvents.length, 200);
+          signal(data.events);
+        },
+        error: () => setStatus('closed'),
+        complete: () => undefined,
       },
-      error: () => setStatus('closed'),
-      complete: () => undefined,
-    },
-  );
+    ),
+    client.subscribe<{ liveChanges: LiveSignal }>(
+      { query: 'subscription { liveChanges { type data } }' },
+      {
+        next: ({ data }) => data && signal(data.liveChanges),
+        // A session that can read no change kind has none to hear (its events still come); any
+        // other end of it means the page no longer hears everything.
+        error: (err) => !refusedForScope(err) && setStatus('closed'),
+        complete: () => undefined,
+      },
+    ),
+  ];
+}
+
+/** Whether a subscription's error is a refusal for want of a scope (403). */
+function refusedForScope(err: unknown): boolean {
+  return Array.isArray(err) && err.some((e: GqlError) => e.extensions?.code === 'FORBIDDEN');
 }
 
 export function stopLive(): void {
-  dispose?.();
+  for (const dispose of disposers) dispose();
+  disposers = [];
   void client?.dispose();
   client = undefined;
   recentEvents.length = 0;

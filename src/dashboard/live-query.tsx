@@ -4,21 +4,39 @@ import { gql, onEvent } from './api.ts';
 import { Link } from './router.tsx';
 
 /**
- * A GraphQL read that re-runs whenever a live event whose type starts with one of `refreshOn`
- * arrives. A section whose API is not available yet shows so instead of failing the page.
+ * A GraphQL read that re-runs whenever a live event or live change whose type starts with one of
+ * `refreshOn` arrives. One read at a time: what arrives during a read asks for one more after it,
+ * however much arrived, so a burst costs two reads and a late answer never replaces a newer one.
+ * A section whose API is not available yet shows so instead of failing the page.
  */
 export function useLive<T>(query: string, refreshOn: string[], variables?: Record<string, unknown>, reloadKey = 0) {
   const [state, setState] = useState<{ data?: T; error?: string }>({});
   useEffect(() => {
     let alive = true;
-    const load = () =>
-      gql<T>(query, variables).then(
-        (data) => alive && setState({ data }),
-        (err: Error) => alive && setState({ error: err.message }),
-      );
-    void load();
+    let reading = false;
+    let again = false;
+    const load = () => {
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      gql<T>(query, variables)
+        .then(
+          (data) => alive && setState({ data }),
+          (err: Error) => alive && setState({ error: err.message }),
+        )
+        .finally(() => {
+          reading = false;
+          if (alive && again) {
+            again = false;
+            load();
+          }
+        });
+    };
+    load();
     const off = onEvent((e) => {
-      if (refreshOn.some((p) => e.type.startsWith(p))) void load();
+      if (refreshOn.some((p) => e.type.startsWith(p))) load();
     });
     return () => {
       alive = false;

@@ -14,13 +14,10 @@ import { Snapshots } from './server/snapshots.tsx';
 import { Stats } from './server/stats.tsx';
 
 /**
- * States a job moves the server out of by itself. Some of those moves (a reboot or a restore
- * settling) fire no event, so the page reads the server again meanwhile: the server alone, and
- * seldom enough to stay well inside the credential's rate limit (120 requests a minute).
+ * The API samples usage once a minute: reading twice as often catches every sample. Every move of
+ * the server's status comes as a live event or live change (a reboot settling among them), so
+ * nothing else is polled.
  */
-const PASSING = ['provisioning', 'rebooting', 'restoring', 'reinstalling'];
-const PASSING_POLL_MS = 5_000;
-/** The API samples usage once a minute: reading twice as often catches every sample. */
 const STATS_POLL_MS = 30_000;
 
 /** A server's page (also where its SSO link lands): facts, power, usage, snapshots, addresses, plan, add-ons, reinstall, terminate. */
@@ -37,11 +34,10 @@ export function ServerPage(props: { id: string }) {
   if (state.data) lastRead.current = state.data.server.id === props.id ? state.data : undefined;
   const data = state.data ?? (lastRead.current?.server.id === props.id ? lastRead.current : undefined);
   const s = data?.server;
-  const passing = !!s && (PASSING.includes(s.status) || s.snapshots.some((x) => x.status === 'creating'));
   useEffect(() => {
-    const timer = setInterval(() => setReload((n) => n + 1), passing ? PASSING_POLL_MS : STATS_POLL_MS);
+    const timer = setInterval(() => setReload((n) => n + 1), STATS_POLL_MS);
     return () => clearInterval(timer);
-  }, [passing]);
+  }, []);
 
   const power = async (action: PowerAction) => {
     setMessage('');

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
@@ -31,50 +31,23 @@ interface DeliveryRow {
   }[];
 }
 
-/** How often, and how many times at most, the log is read again while a delivery sent from here is pending. */
-const WATCH_MS = 1000;
-const WATCH_ROUNDS = 60;
-
 /**
- * The delivery log of one subscription, newest first. It is read again on every live event (a
- * delivery follows each), and, while a delivery sent from this page (a test event, a
- * redelivery: `watch`) is pending, every second: a test event is no account event, so no live
- * event announces its outcome.
+ * The delivery log of one subscription, newest first. It is read again on every account event (a
+ * delivery may follow it) and every live change, among them each `webhook.delivery.changed`: a
+ * delivery queued again (a redelivery, a test event) and each attempt's outcome.
  */
-export function Deliveries(props: { webhookId: string; reloadKey: number; watch: string | null }) {
-  // Every read of the log counts here (a change re-reads it); `polls` counts those of one watch.
+export function Deliveries(props: { webhookId: string; reloadKey: number }) {
+  // Bumped after a redelivery from here, so the log reads it even before its live change arrives.
   const [reads, setReads] = useState(0);
-  const [polls, setPolls] = useState(0);
-  const [watching, setWatching] = useState<string | null>(props.watch);
   const [message, setMessage] = useState('');
   const state = useLive<{ webhookDeliveries: { nodes: DeliveryRow[] } }>(
     `query($id: ID!) { webhookDeliveries(id: $id, first: 50) { nodes { ${DELIVERY_FIELDS} } } }`,
     [''],
     { id: props.webhookId },
-    reads,
+    // Both only grow: the sum changes whenever either does.
+    props.reloadKey + reads,
   );
-  const watch = (deliveryId: string | null) => {
-    setWatching(deliveryId);
-    setPolls(0);
-    setReads((r) => r + 1);
-  };
-  const mounted = useRef(false);
-  useEffect(() => {
-    // On mount the first read is under way already.
-    if (mounted.current) watch(props.watch);
-    mounted.current = true;
-  }, [props.watch, props.reloadKey]);
   const rows = state.data?.webhookDeliveries.nodes;
-  useEffect(() => {
-    if (!watching || !rows) return;
-    const watched = rows.find((d) => d.id === watching);
-    if ((watched && watched.status !== 'pending') || polls >= WATCH_ROUNDS) return setWatching(null);
-    const timer = setTimeout(() => {
-      setPolls((p) => p + 1);
-      setReads((r) => r + 1);
-    }, WATCH_MS);
-    return () => clearTimeout(timer);
-  }, [rows, watching]);
 
   const redeliver = async (deliveryId: string) => {
     setMessage('');
@@ -84,7 +57,7 @@ export function Deliveries(props: { webhookId: string; reloadKey: number; watch:
         d: deliveryId,
       });
       setMessage('Redelivery queued.');
-      watch(deliveryId);
+      setReads((r) => r + 1);
     } catch (err) {
       setMessage((err as Error).message);
     }
