@@ -266,10 +266,24 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
 
   it("shows the API's refusal beside the size when the pool filled up meanwhile, and creates nothing", async () => {
     const { page } = browser;
+    // Another client's new server reaches an open pool page as a live change, at once; to meet the
+    // API's own refusal the page must not have heard it yet, as when that change is still on its
+    // way. So this page's socket holds live changes back while the other client orders.
+    let holdChanges = false;
+    await page.routeWebSocket(/\/graphql$/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => server.send(m));
+      server.onMessage((m) => {
+        if (!(holdChanges && String(m).includes('"liveChanges"'))) ws.send(m);
+      });
+    });
+    await page.goto(`${app.url}/pools/${poolId}`);
+    await page.getByTestId('live-status').getByText('live').waitFor();
     const form = page.getByTestId('pool-server-create');
     await form.getByText('Free now: 2 vCPU').waitFor();
-    // Another client takes the last 2 vCPU with a private-only server: no address of the pool
-    // moves (no pool event), so the page learns of it only when that server runs.
+    // It takes the last 2 vCPU with a private-only server: no address of the pool moves (no pool
+    // event either).
+    holdChanges = true;
     await apiServer('node-3', 0);
     const count = (await poolServers()).length;
     const before = await balance(app, customer(holder));
@@ -284,7 +298,8 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     expect((await poolServers()).length).toBe(count);
     expect(await balance(app, customer(holder))).toBe(before);
 
-    // node-3 runs: the page reads the pool again and the plan no longer fits.
+    // node-3 runs (server.created): the page reads the pool again and the plan no longer fits.
+    holdChanges = false;
     await advance(app, 180);
     await form.getByText('Free now: 0 vCPU').waitFor({ timeout: 10_000 });
     await expect(form.getByRole('button', { name: 'Create server' }).isDisabled()).resolves.toBe(true);
