@@ -3634,33 +3634,6 @@ export interface components {
              */
             total: number;
         };
-        /** @description A state move no account event reports (a reboot settling, a webhook delivery attempted), told to open pages as it commits. Kept nowhere: no id, no history, no webhook. */
-        LiveChange: {
-            /**
-             * @description The account id.
-             * @example 5f0c8a7e-3b2d-4c1a-9e8f-6a7b8c9d0e1f
-             */
-            account: string;
-            /**
-             * @description When it happened, ISO 8601 UTC.
-             * @example 2026-03-14T09:30:00.000Z
-             */
-            created: string;
-            /**
-             * @description The kind's payload fields.
-             * @example {
-             *       "serverId": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
-             *       "status": "running"
-             *     }
-             */
-            data: unknown;
-            /**
-             * @description The change kind.
-             * @example server.status.changed
-             * @enum {string}
-             */
-            type: "server.status.changed" | "pool.status.changed" | "hosting.status.changed" | "webhook.delivery.changed";
-        };
         /** @description A forwarding alias: mail to source is forwarded to destination. */
         MailAlias: {
             /**

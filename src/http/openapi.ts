@@ -1,4 +1,5 @@
 import {
+  getNamedType,
   GraphQLBoolean,
   GraphQLID,
   GraphQLInt,
@@ -10,6 +11,9 @@ import {
   isInterfaceType,
   isNonNullType,
   isObjectType,
+  isUnionType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
   type GraphQLSchema,
   type GraphQLType,
 } from 'graphql';
@@ -156,8 +160,11 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
   const schemas: Record<string, JsonSchema> = {
     Error: errorSchema([...Object.values(ERROR_CODES), 'ERROR', ...refusals.map((r) => r.code)]) as JsonSchema,
   };
+  // A type only a subscription returns (the live changes) is no body of any REST route.
+  const restReach = reachedFrom(schema, [schema.getQueryType(), schema.getMutationType()]);
+  const subscriptionOnly = [...reachedFrom(schema, [schema.getSubscriptionType()])].filter((t) => !restReach.has(t));
   for (const type of Object.values(schema.getTypeMap())) {
-    if (isIntrospectionType(type) || type.name.startsWith('__')) continue;
+    if (isIntrospectionType(type) || type.name.startsWith('__') || subscriptionOnly.includes(type.name)) continue;
     if (type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType())
       continue;
     if (isObjectType(type) || isInputObjectType(type) || isInterfaceType(type))
@@ -357,4 +364,29 @@ export function buildOpenApi(schema: GraphQLSchema, serverUrl = '/v1'): object {
 /** A content type without its parameters (`text/html; charset=utf-8` → `text/html`): the media type a response is declared under. */
 function mediaType(contentType: string): string {
   return contentType.split(';')[0].trim().toLowerCase();
+}
+
+/** The names of the types `roots` reach: through fields, their arguments, interfaces' implementations, unions' members. */
+function reachedFrom(schema: GraphQLSchema, roots: readonly (GraphQLObjectType | null | undefined)[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (type: GraphQLType) => {
+    const named: GraphQLNamedType = getNamedType(type);
+    if (seen.has(named.name)) return;
+    seen.add(named.name);
+    if (isObjectType(named) || isInterfaceType(named))
+      for (const field of Object.values(named.getFields())) {
+        visit(field.type);
+        for (const arg of field.args) visit(arg.type);
+      }
+    if (isInputObjectType(named)) for (const field of Object.values(named.getFields())) visit(field.type);
+    if (isInterfaceType(named)) for (const t of schema.getPossibleTypes(named)) visit(t);
+    if (isUnionType(named)) for (const t of named.getTypes()) visit(t);
+  };
+  for (const root of roots)
+    if (root)
+      for (const field of Object.values(root.getFields())) {
+        visit(field.type);
+        for (const arg of field.args) visit(arg.type);
+      }
+  return seen;
 }
