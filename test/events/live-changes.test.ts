@@ -301,3 +301,26 @@ describe('who hears a change', () => {
     expect(live.events.map((e) => e.data.serverId)).toEqual(['srv_committed']);
   });
 });
+
+// Two instances on one PostgreSQL database (PGlite is single-process): needs TEST_DATABASE_URL.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('live changes across instances', () => {
+  it('a change committed on one instance is heard by the subscribers of another, Redis or not', async () => {
+    const other = await startTestApp({
+      webhookAllowPrivate: true,
+      databaseUrl: app.running.app.config.databaseUrl,
+      webhookSecretKey: app.running.app.webhookSecretKey.toString('hex'),
+      redisUrl: undefined,
+    });
+    try {
+      const c = await app.customer();
+      const [id] = await provisionedServers(app, c.accountId);
+      const elsewhere = await subscribeLiveChanges(other.url, c.key);
+      subscribers.push(elsewhere);
+      expect((await app.call('POST', `/v1/servers/${id}/power/reboot`, { key: c.key })).status).toBe(200);
+      await advance(app, 61);
+      await heard(elsewhere, { type: 'server.status.changed', data: { serverId: id, status: 'running' } });
+    } finally {
+      await other.stop();
+    }
+  });
+});
