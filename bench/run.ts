@@ -3,13 +3,14 @@
 // `npm run bench -- --tiny` runs every scenario once at a tiny size (the test suite does).
 import fs from 'node:fs';
 import { coldStartAndMemory } from './cold-start.ts';
+import { livePage } from './live-page.ts';
 import { subscribers, webhookPipeline } from './event-delivery.ts';
 import { overload } from './overload.ts';
 import { readPath } from './read-path.ts';
 import { FULL, nestedQuery, restAndGraphql, TINY, type Figure } from './scenarios.ts';
 
 const sizes = process.argv.includes('--tiny') ? TINY : FULL;
-const only = process.argv.find((a) => /^\d$/.test(a));
+const only = process.argv.find((a) => /^\d+$/.test(a));
 const started = Date.now();
 const figures: Figure[] = [];
 const scenarios: [string, () => Promise<Figure[]>][] = [
@@ -20,6 +21,7 @@ const scenarios: [string, () => Promise<Figure[]>][] = [
   ['6', () => coldStartAndMemory(sizes)],
   ['8', async () => (await readPath(sizes)).figures],
   ['9', () => overload(sizes)],
+  ['10', () => livePage(sizes)],
 ];
 for (const [id, run] of scenarios) {
   if (only && only !== id && !(only === '2' && id === '1') && !(only === '7' && id === '1')) continue;

@@ -25,6 +25,8 @@ export interface Sizes {
   overloadConnections: number;
   overloadSeconds: number;
   overloadKeys: number;
+  /** Scenario 10: rounds of each change watched on the open page. */
+  liveRounds: number;
 }
 
 export const FULL: Sizes = {
@@ -41,6 +43,7 @@ export const FULL: Sizes = {
   overloadConnections: 1000,
   overloadSeconds: 15,
   overloadKeys: 200,
+  liveRounds: 20,
 };
 export const TINY: Sizes = {
   seconds: 1,
@@ -56,6 +59,7 @@ export const TINY: Sizes = {
   overloadConnections: 50,
   overloadSeconds: 1,
   overloadKeys: 5,
+  liveRounds: 2,
 };
 
 export interface Figure {

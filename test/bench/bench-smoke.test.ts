@@ -1,9 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { coldStartAndMemory } from '../../bench/cold-start.ts';
+import { livePage } from '../../bench/live-page.ts';
 import { subscribers, webhookPipeline } from '../../bench/event-delivery.ts';
 import { overload } from '../../bench/overload.ts';
 import { readPath } from '../../bench/read-path.ts';
 import { nestedQuery, restAndGraphql, TINY } from '../../bench/scenarios.ts';
+import { hasChromium } from '../helpers/browser.ts';
 
 /**
  * Every benchmark scenario once at a tiny size, so `npm run bench` cannot rot. Figures are
@@ -92,6 +94,20 @@ describe.skipIf(repeatsTheEmbeddedRun)('benchmark scenarios at tiny size', () =>
     expect(Number.isFinite(figures[0].value)).toBe(true);
     expect(figures[1].value).toBeGreaterThan(0);
   });
+
+  it.skipIf(!hasChromium)(
+    '10: every change of every round reaches the open page; every figure is produced',
+    async () => {
+      const figures = await livePage(TINY);
+      expect(figures).toHaveLength(6);
+      for (const f of figures) expect(f.value, f.metric).toBeGreaterThanOrEqual(0);
+      expect(figures.filter((f) => f.metric.includes('max of')).map((f) => f.metric)).toEqual([
+        `reboot settles (live change): change → page max of ${TINY.liveRounds}`,
+        `pool server built (event): change → page max of ${TINY.liveRounds}`,
+        `redelivery attempted (live change): change → page max of ${TINY.liveRounds}`,
+      ]);
+    },
+  );
 
   it('9: the flood and the 10-connection runs are driven and every figure is produced', async () => {
     const figures = await overload(TINY);
