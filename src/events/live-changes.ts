@@ -26,7 +26,7 @@ export interface LiveChange {
 
 /**
  * Announces a live change in the caller's transaction: the notification goes out when the change
- * commits, and with it to no one if it rolls back. Nothing is written: no event row, no webhook.
+ * commits, and to no one if it rolls back. Nothing is written: no event row, no webhook.
  */
 export async function announceChange<T extends LiveChangeType>(
   tx: Tx,
@@ -42,7 +42,7 @@ export async function announceChange<T extends LiveChangeType>(
 /**
  * The same announcement as a SQL expression, for a statement that moves many rows at once (the
  * webhook sender's): `data` is a `jsonb_build_object(…)` of exactly the kind's payload fields
- * over the statement's rows, `accountId` and `now` expressions of them too. Evaluate it once per row.
+ * over the statement's rows and `accountId` an expression of them. Select it once per row.
  */
 export function announceChangeSql(
   type: LiveChangeType,
