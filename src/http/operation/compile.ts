@@ -91,7 +91,9 @@ function compile(
     run: async (rootValue, context, variables) => jit.query(rootValue, context, variables),
     subscribe: jit.subscribe
       ? async (rootValue, context, variables) =>
-          (await jit.subscribe!(rootValue, context, variables)) as AsyncIterableIterator<ExecutionResult> | ExecutionResult
+          (await jit.subscribe!(rootValue, context, variables)) as
+            | AsyncIterableIterator<ExecutionResult>
+            | ExecutionResult
       : undefined,
   };
 }
