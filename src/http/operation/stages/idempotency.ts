@@ -1,5 +1,5 @@
 import { badRequest, IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED } from '../../../errors.ts';
-import { claimKey, IDEMPOTENCY_KEY_PATTERN } from '../../../modules/idempotency/service.ts';
+import { claimKey, IDEMPOTENCY_KEY_PATTERN } from '../../../modules/auth/idempotency.ts';
 import { honoursIdempotencyKey } from '../../../schema/operation.ts';
 import { type OperationCall, refused } from '../call.ts';
 
@@ -8,7 +8,7 @@ import { type OperationCall, refused } from '../call.ts';
  * with a key runs inside its claim and its result is stored (the `remember` stage); a repeat
  * within 24 h gets the stored result (same status, same body, `Idempotent-Replayed: true`)
  * without running again; the same key with other arguments → 422; while the first is still
- * running → 409. Keys are per credential (src/modules/idempotency/service.ts). It runs after
+ * running → 409. Keys are per credential (src/modules/auth/idempotency.ts). It runs after
  * authorization and the rate limits, so nothing is read or stored for a request they refuse.
  */
 export async function idempotency(call: OperationCall): Promise<void> {
