@@ -2,7 +2,9 @@
 // provider; events at the bottom; egress (the one outbound-connection policy) below them all,
 // importing no layer; core (input rules, paging: src/core) imports no layer either, and every
 // layer may use it. Data flows down, events flow back up through the stream, so no file imports
-// a layer above its own, and nothing imports in a circle. Checked by test/spine/layers.test.ts.
+// a layer above its own, and nothing imports in a circle. Transports (http, mcp) reach data only
+// through the schema and the services; the console (src/dashboard) is a browser app that shares
+// only plain data with the server. Checked by test/spine/layers.test.ts.
 // The area manifests (src/modules/<area>/manifest.ts and their one list, src/modules/areas.ts)
 // are data every layer reads: they sit below every layer, beside core, and import only core.
 const MANIFESTS = '^src/modules/([^/]+/manifest|areas)[.]ts$';
@@ -45,6 +47,50 @@ module.exports = {
     layer('provider', ['core', 'db', 'events', 'egress', 'generated']),
     layer('modules', ['core', 'provider', 'db', 'events', 'egress', 'schema', 'generated']),
     layer('schema', ['core', 'modules', 'provider', 'db', 'events', 'egress', 'generated']),
+    {
+      // The schema calls the services; a service never reaches back into the schema layer (its
+      // bindings, metadata, builder): rules and transactions stand without the GraphQL schema.
+      // Types only may cross (a resolver context's shape).
+      name: 'services-never-import-the-schema',
+      severity: 'error',
+      comment: 'a module file other than its Pothos bindings (schema.ts, *.schema.ts, graph.ts) imports src/schema/',
+      from: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/(schema|[^/]+[.]schema|graph)[.]ts$' },
+      to: { path: '^src/schema/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      // Transports (HTTP and its executor, MCP) reach data only through the schema and the
+      // services: no Prisma, tenant client, database driver or provider of their own. Types only
+      // may cross.
+      name: 'transports-reach-data-through-services',
+      severity: 'error',
+      comment: 'src/http or src/mcp imports src/db, src/provider or src/generated (call a service instead)',
+      from: { path: '^src/(http|mcp)/' },
+      to: { path: '^src/(db|provider|generated)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      // The console is a browser app: it speaks to the server over HTTP only. It may share the
+      // server's plain data (the scope list, the event catalogue, a signature scheme), never
+      // reach, directly or through them, a layer that runs on the server.
+      name: 'the-console-is-a-browser-app',
+      severity: 'error',
+      comment: 'src/dashboard (the console, built for the browser) reaches server code',
+      from: { path: '^src/dashboard/' },
+      to: {
+        path: [
+          '^src/(http|mcp|schema|db|provider|generated|egress|cluster)/',
+          '^src/modules/[^/]+/(service|schema|graph)[.]ts$',
+          '^src/(app|app-services|background|config|cli)[.]ts$',
+        ],
+        reachable: true,
+      },
+    },
+    {
+      name: 'no-server-code-imports-the-console',
+      severity: 'error',
+      comment: 'server code imports src/dashboard (the browser app)',
+      from: { path: '^src/', pathNot: '^src/dashboard/' },
+      to: { path: '^src/dashboard/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

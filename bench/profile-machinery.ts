@@ -9,7 +9,7 @@
 // BENCH_DATABASE_URL runs it on PostgreSQL.
 import { tenantClient } from '../src/db/tenant.ts';
 import { compiled } from '../src/http/operation/compile.ts';
-import { requestContext } from '../src/http/operation/context.ts';
+import { requestContext } from '../src/schema/context.ts';
 import { createExecutor } from '../src/http/operation/index.ts';
 import { authenticate } from '../src/modules/auth/service.ts';
 import { resourceUrl } from '../src/modules/oauth/resources.ts';

@@ -15,7 +15,7 @@ import type { ServerProvider } from './provider/types.ts';
 import { oneAtATime } from './one-at-a-time.ts';
 import { logFailure, type Outages } from './db/outage.ts';
 import { outsideClaims } from './db/recovery.ts';
-import { outsideDatabaseBudget } from './db/deadline.ts';
+import { outsideDatabaseBudget } from './core/database-budget.ts';
 
 /** How often the background ticker moves the simulated datacenter (provider jobs, renewals, retries). */
 const TICK_MS = 1000;

@@ -139,6 +139,16 @@ export const codeOf = (error: ApiError): string => error.extensions.code as stri
 /** The request value an ApiError names (`badRequest(message, field)`), if any. */
 export const paramOf = (error: ApiError): string | undefined => error.extensions.field as string | undefined;
 
+/** The same refusal with more headers on its answer (a page's rate-limit headers): the respond stage sends them. */
+export function withHeaders(error: ApiError, headers: Record<string, string>): ApiError {
+  const own = (error.extensions.http as { headers?: Record<string, string> } | undefined)?.headers;
+  return new ApiError(error.status, error.message, {
+    headers: { ...headers, ...own },
+    field: paramOf(error),
+    code: codeOf(error),
+  });
+}
+
 /** The ApiError behind a GraphQL error (graphql-js wraps resolver errors in a located copy). */
 export function apiErrorOf(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { admitStatement } from './deadline.ts';
+import { admitStatement } from '../core/database-budget.ts';
 import { applyPendingMigrations } from './migrate.ts';
 import { listenPostgres, type ListenOptions, type Listening } from './listen.ts';
 import { countQueries } from './query-counter.ts';
@@ -82,7 +82,7 @@ class DroppingClient extends pg.Client {
     const last = args.length - 1;
     const callback =
       typeof args[last] === 'function' ? (args[last] as (err: Error | undefined, res?: unknown) => void) : undefined;
-    // Each statement spends from its request's database budget (deadline.ts) and waits no longer than what is left of it.
+    // Each statement spends from its request's database budget (core/database-budget.ts) and waits no longer than what is left of it.
     const config = args[0];
     const text = typeof config === 'string' ? config : ((config as { text?: string } | null)?.text ?? '');
     let admitted: ReturnType<typeof admitStatement>;

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { App } from '../app-services.ts';
-import { tenantClient } from '../db/tenant.ts';
 import { badRequest, lacksScope, unauthorized } from '../errors.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import { AREA_RUNTIMES } from '../modules/runtimes.ts';
-import type { BinaryResult, BinaryRoute } from '../schema/binary-operation.ts';
+import { type BinaryResult, type BinaryRoute, runBinaryRoute } from '../schema/binary-operation.ts';
 import { sendJson } from './respond.ts';
 
 /** Every area's binary routes (handed in by its runtime, named by its manifest). */
@@ -40,10 +39,9 @@ export async function dispatchBinary(
   for (const q of route.query) {
     if (q.required && !url.searchParams.get(q.name)) throw badRequest(`${q.name} is required.`, q.name);
   }
-  const result = await route.handle({
+  const result = await runBinaryRoute(route, {
     app,
     principal,
-    db: tenantClient(app.prisma, principal.accountId),
     req,
     params,
     query: url.searchParams,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { App } from '../app-services.ts';
-import { ApiError, apiErrorOf, badRequest, forbidden, notFound } from '../errors.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../errors.ts';
 import { listApiKeys, mintApiKey, revokeApiKey } from '../modules/auth/service.ts';
 import {
   endSession,
@@ -22,7 +22,7 @@ import { DASHBOARD_DIST, dashboardIndex, messagePage, securityHeaders, sendHtml 
 import { handleSignInForm, signInForm, signInWithPassword } from './sign-in.ts';
 import { openSsoLink, switchBySsoLink } from './sso-landing.ts';
 import { requestScope } from './request-scope.ts';
-import { sendError, sendJson } from './respond.ts';
+import { sendJson } from './respond.ts';
 import { noRoute, Router } from './router.ts';
 import { sameOrigin, sessionOf } from './session-auth.ts';
 import { confirmPassword, requireSudo } from './sudo.ts';
@@ -357,41 +357,35 @@ export function createDashboardHandler(app: App) {
       const urlPath = (req.url ?? '/').split('?')[0];
       const method = req.method ?? 'GET';
       for (const [k, v] of Object.entries(securityHeaders(app))) res.setHeader(k, v);
-      try {
-        if (urlPath === '/dashboard/api' || urlPath.startsWith('/dashboard/api/'))
-          return await api(req, res, urlPath, method);
-        const sso = /^\/sso\/([^/]+)$/.exec(urlPath);
-        if (sso && (method === 'GET' || method === 'POST')) {
-          requestScope.getStore()!.operation = 'dashboard sso';
-          return await (method === 'GET' ? openSsoLink : switchBySsoLink)(app, req, res, sso[1]);
-        }
-        if (urlPath === '/sign-in' && method === 'POST') {
-          requestScope.getStore()!.operation = 'dashboard sign-in form';
-          return await handleSignInForm(app, req, res);
-        }
-        if (urlPath === '/sign-in' && method === 'GET' && (await sessionOf(app, req))?.session.passwordAt) {
-          // Already signed in with a password: straight on to where the sign-in was for (a
-          // session from a sign-in link gets the form, to sign in with the password).
-          res.writeHead(303, {
-            Location: safeNext(new URL(req.url ?? '/', 'http://x').searchParams.get('next')),
-            'Cache-Control': 'no-store',
-            'Content-Length': 0,
-          });
-          return void res.end();
-        }
-        if (method === 'GET' || method === 'HEAD') {
-          requestScope.getStore()!.operation = 'dashboard';
-          if (urlPath !== '/' && (await serveAsset(res, urlPath))) return;
-          // Client-side routes get the app; other clients (API callers) keep the JSON 404.
-          const wantsHtml = (req.headers.accept ?? '').includes('text/html');
-          if (!urlPath.startsWith('/assets/') && (urlPath === '/' || wantsHtml)) return await servePage(req, res);
-        }
-        throw new ApiError(404, `No route for ${method} ${urlPath}.`);
-      } catch (err) {
-        const apiErr = apiErrorOf(err);
-        if (!apiErr) throw err;
-        sendError(res, 'rest', apiErr);
+      if (urlPath === '/dashboard/api' || urlPath.startsWith('/dashboard/api/'))
+        return await api(req, res, urlPath, method);
+      const sso = /^\/sso\/([^/]+)$/.exec(urlPath);
+      if (sso && (method === 'GET' || method === 'POST')) {
+        requestScope.getStore()!.operation = 'dashboard sso';
+        return await (method === 'GET' ? openSsoLink : switchBySsoLink)(app, req, res, sso[1]);
       }
+      if (urlPath === '/sign-in' && method === 'POST') {
+        requestScope.getStore()!.operation = 'dashboard sign-in form';
+        return await handleSignInForm(app, req, res);
+      }
+      if (urlPath === '/sign-in' && method === 'GET' && (await sessionOf(app, req))?.session.passwordAt) {
+        // Already signed in with a password: straight on to where the sign-in was for (a
+        // session from a sign-in link gets the form, to sign in with the password).
+        res.writeHead(303, {
+          Location: safeNext(new URL(req.url ?? '/', 'http://x').searchParams.get('next')),
+          'Cache-Control': 'no-store',
+          'Content-Length': 0,
+        });
+        return void res.end();
+      }
+      if (method === 'GET' || method === 'HEAD') {
+        requestScope.getStore()!.operation = 'dashboard';
+        if (urlPath !== '/' && (await serveAsset(res, urlPath))) return;
+        // Client-side routes get the app; other clients (API callers) keep the JSON 404.
+        const wantsHtml = (req.headers.accept ?? '').includes('text/html');
+        if (!urlPath.startsWith('/assets/') && (urlPath === '/' || wantsHtml)) return await servePage(req, res);
+      }
+      throw new ApiError(404, `No route for ${method} ${urlPath}.`);
     },
   };
 }

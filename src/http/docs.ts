@@ -4,10 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { gunzipSync, gzip } from 'node:zlib';
 import type { App } from '../app-services.ts';
-import { ApiError, apiErrorOf } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import { escapeHtml, securityHeaders } from './html.ts';
 import { requestScope } from './request-scope.ts';
-import { sendError } from './respond.ts';
 import { noRoute, Router } from './router.ts';
 import { servedFilePath } from './served-files.ts';
 
@@ -180,20 +179,14 @@ export function createDocsHandler(app: App) {
     /** /docs, /docs/assets/:name, and /redoc and /swagger, which lead to /docs. */
     async handle(req: IncomingMessage, res: ServerResponse, urlPath: string): Promise<void> {
       const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-      try {
-        const match = ROUTES.match(method, urlPath);
-        if (match.kind !== 'found') throw noRoute(match, req.method ?? 'GET', urlPath);
-        const { route, params } = match;
-        requestScope.getStore()!.operation = route.path === '/docs/assets/:name' ? 'docs asset' : 'docs';
-        if (route.path === '/docs/assets/:name') return await serveAsset(req, res, params.name);
-        if (route.path === '/docs') return reference(res);
-        res.writeHead(301, { Location: '/docs', 'Content-Length': 0 });
-        res.end();
-      } catch (err) {
-        const apiErr = apiErrorOf(err);
-        if (!apiErr) throw err;
-        sendError(res, 'rest', apiErr);
-      }
+      const match = ROUTES.match(method, urlPath);
+      if (match.kind !== 'found') throw noRoute(match, req.method ?? 'GET', urlPath);
+      const { route, params } = match;
+      requestScope.getStore()!.operation = route.path === '/docs/assets/:name' ? 'docs asset' : 'docs';
+      if (route.path === '/docs/assets/:name') return await serveAsset(req, res, params.name);
+      if (route.path === '/docs') return reference(res);
+      res.writeHead(301, { Location: '/docs', 'Content-Length': 0 });
+      res.end();
     },
 
     /** GET /graphql for a browser: GraphiQL, talking to /graphql over HTTP and graphql-ws. */

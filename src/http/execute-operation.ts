@@ -1,8 +1,9 @@
-import type { ExecutionResult } from 'graphql';
+import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { ApiError } from '../errors.ts';
 import type { App } from '../app-services.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import type { Operation } from '../schema/operation.ts';
-import type { YogaServer } from './graphql.ts';
+import { maskError, type YogaServer } from './graphql.ts';
 import type { Executor } from './operation/index.ts';
 import { requestScope } from './request-scope.ts';
 
@@ -48,31 +49,71 @@ export interface GraphQLRequestBody {
 }
 
 /**
- * Runs a client's GraphQL document exactly as POST /graphql does: the request goes through
- * yoga itself (parse with the token limit, validation with the depth, cost and alias limits,
- * scope-auth, rate-limit classes, idempotency, error masking) and MCP's boundary, only without a socket. The
+ * Runs a client's GraphQL document as POST /graphql does, without HTTP: yoga's envelop parses
+ * (with the token limit) and validates (with the depth, cost and alias limits), and its execute
+ * is the one executor's (MCP's exclusions, scopes, rate-limit classes, idempotency), with yoga's
+ * error masking. The answer is the GraphQL response as JSON, as /graphql would send it. The
  * per-credential limit was counted when the carrying request (MCP's) was admitted.
  */
 export function createDocumentExecutor(app: App, yoga: YogaServer) {
   return async function executeDocument(body: GraphQLRequestBody, opts: McpCallOptions): Promise<ExecutionResult> {
     const scope = requestScope.getStore()!;
-    const headers = new Headers();
-    if (opts.idempotencyKey) headers.set('idempotency-key', opts.idempotencyKey);
-    headers.set('content-type', 'application/json');
-    headers.set('accept', 'application/json');
-    const request = new Request('http://localhost/graphql', { method: 'POST', headers });
-    const response = await yoga.handleRequest(request, {
+    const { parse, validate, contextFactory, execute, schema } = yoga.getEnveloped({
       app,
       principal: opts.principal,
       requestId: scope.requestId,
       log: scope.log,
       responseHeaders: new Headers(),
       mcp: { readOnly: opts.readOnly },
-      // Handed over parsed, as the HTTP layer does for /graphql (plugins/parsed-body.ts).
-      jsonBody: body,
+      idempotencyKey: opts.idempotencyKey ?? null,
     });
-    return (await response.json()) as ExecutionResult;
+    let result: ExecutionResult;
+    try {
+      const document = parsed(parse, body.query);
+      // As yoga refuses it over HTTP, before validation: the operation to run must be known.
+      if (!getOperationAST(document, body.operationName))
+        throw new ApiError(400, 'Could not determine what operation to execute.', {
+          code: 'OPERATION_RESOLUTION_FAILURE',
+        });
+      const invalid = validate(schema, document);
+      result = invalid.length
+        ? { errors: invalid }
+        : ((await execute({
+            schema,
+            document,
+            operationName: body.operationName,
+            variableValues: body.variables,
+            contextValue: await contextFactory(),
+          })) as ExecutionResult);
+    } catch (err) {
+      result = { errors: [maskError(err) as GraphQLError] };
+    }
+    return asSent(result);
   };
+}
+
+/** The document, or its syntax error with the code /graphql gives it (GRAPHQL_PARSE_FAILED). */
+function parsed(parse: (source: string) => DocumentNode, source: string): DocumentNode {
+  try {
+    return parse(source);
+  } catch (err) {
+    if (err instanceof GraphQLError) (err.extensions as Record<string, unknown>).code ??= 'GRAPHQL_PARSE_FAILED';
+    throw err;
+  }
+}
+
+/** A result as /graphql sends it: JSON, without the errors' HTTP-only extensions. */
+function asSent(result: ExecutionResult): ExecutionResult {
+  const sent = JSON.parse(JSON.stringify(result)) as Omit<ExecutionResult, 'errors'> & {
+    errors?: { extensions?: Record<string, unknown> }[];
+  };
+  for (const error of sent.errors ?? []) {
+    if (!error.extensions) continue;
+    const { http: _http, unexpected: _unexpected, ...extensions } = error.extensions;
+    if (Object.keys(extensions).length) error.extensions = extensions;
+    else delete error.extensions;
+  }
+  return sent as ExecutionResult;
 }
 
 export type DocumentExecutor = ReturnType<typeof createDocumentExecutor>;

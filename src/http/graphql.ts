@@ -5,9 +5,8 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { apiErrorOf, isClientGraphQLError, unexpectedError } from '../errors.ts';
-import type { RequestContext } from '../schema/context.ts';
 import type { Executor } from './operation/index.ts';
-import { type Caller, requestContext } from './operation/context.ts';
+import { type Caller, type RequestContext, requestContext } from '../schema/context.ts';
 import { subscriptionRefused } from './operation/stages/authorize.ts';
 import { useParsedBody } from './plugins/parsed-body.ts';
 import { useQueryCost } from './plugins/query-cost.ts';
@@ -54,20 +53,7 @@ export function createGraphQLServer(schema: GraphQLSchema, executor: Executor): 
         ...(server as unknown as ServerContext),
         idempotencyKey: (server as ServerContext).idempotencyKey ?? request?.headers.get('idempotency-key') ?? null,
       }),
-    maskedErrors: {
-      maskError(error, _message) {
-        if (apiErrorOf(error)) return error as Error;
-        // Syntax, validation (the limits above included) and variable errors: the client's, 400.
-        if (isClientGraphQLError(error)) return asBadRequest(error);
-        const cause = (error as GraphQLError)?.originalError ?? error;
-        const masked = unexpectedError(cause);
-        const scope = requestScope.getStore();
-        // An expected 503 (the database is away) is counted by its outage, not logged with a stack per request.
-        if (masked.status === 503) scope?.outages?.database.failed(cause);
-        else if (masked.status >= 500) scope?.log.error({ err: cause }, 'unexpected error');
-        return masked;
-      },
-    },
+    maskedErrors: { maskError },
     // An array body (query batching) is refused: batching stays off (yoga's default).
     batching: false,
     // No CORS (docs/REFERENCE.md: Security): the API is called server-to-server with Bearer credentials and the
@@ -91,6 +77,23 @@ export function createGraphQLServer(schema: GraphQLSchema, executor: Executor): 
       handedToExecutor(executor),
     ],
   });
+}
+
+/**
+ * What a client sees of an error: the API's own as it is; GraphQL's refusals (syntax,
+ * validation with the limits above, variables) as the client's 400; anything else as a 500 (or
+ * a 503 when the database is away), logged, its message withheld.
+ */
+export function maskError(error: unknown): Error {
+  if (apiErrorOf(error)) return error as Error;
+  if (isClientGraphQLError(error)) return asBadRequest(error);
+  const cause = (error as GraphQLError)?.originalError ?? error;
+  const masked = unexpectedError(cause);
+  const scope = requestScope.getStore();
+  // An expected 503 (the database is away) is counted by its outage, not logged with a stack per request.
+  if (masked.status === 503) scope?.outages?.database.failed(cause);
+  else if (masked.status >= 500) scope?.log.error({ err: cause }, 'unexpected error');
+  return masked;
 }
 
 /** Execution is the one executor's (src/http/operation): yoga has parsed and validated. */

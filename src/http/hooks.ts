@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
-import { ApiError, apiErrorOf } from '../errors.ts';
+import { ApiError, apiErrorOf, withHeaders } from '../errors.ts';
 import { receivePushHook } from '../modules/hosting/push-hook.ts';
 import { headerOf } from './admit.ts';
 import { readBody } from './body.ts';
 import { clientAddress } from './client-address.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
-import { sendError, sendJson } from './respond.ts';
+import { sendJson } from './respond.ts';
 import { noRoute, Router } from './router.ts';
 
 const HOOKS = new Router([{ method: 'POST', path: '/hooks/git/:hostingId' }]);
@@ -31,9 +31,9 @@ export function createHooksHandler(app: App) {
       });
       sendJson(res, 200, status, headers);
     } catch (err) {
+      // Shaped by the respond stage, with this route's rate-limit headers.
       const api = apiErrorOf(err);
-      if (!api) throw err;
-      sendError(res, 'rest', api, headers);
+      throw api ? withHeaders(api, headers) : err;
     }
   };
 }

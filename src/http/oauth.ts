@@ -21,7 +21,7 @@ import { consumeLimit } from './forms.ts';
 import { createMetadataDocumentPolicy } from './metadata-fetches.ts';
 import { handleDeviceForm } from './device-page.ts';
 import { requestScope } from './request-scope.ts';
-import { sendError, sendJson } from './respond.ts';
+import { sendJson } from './respond.ts';
 import { noRoute, Router } from './router.ts';
 
 const OAUTH_PATHS = {
@@ -155,7 +155,7 @@ export function createOAuthHandler(app: App, devicePage: (req: IncomingMessage, 
     const now = app.clock.now();
     const documents = documentPolicy(req, res);
     const match = router.match(method === 'HEAD' ? 'GET' : method, path);
-    if (match.kind !== 'found') return sendError(res, 'rest', noRoute(match, method, path));
+    if (match.kind !== 'found') throw noRoute(match, method, path);
     scope.operation = `oauth ${match.route.path}`;
     await match.route.handle({ req, res, now, base, documents });
   };

@@ -6,7 +6,7 @@ import { PAGE_DEFAULT, PAGE_MAX } from '../core/paging.ts';
 import { AREAS } from '../modules/areas.ts';
 import { listOperations, RATE_LIMIT_CLASSES, type Area } from '../schema/operation.ts';
 import { OPT_IN_SCOPES, SCOPES, type Scope } from '../scopes.ts';
-import { IDEMPOTENCY_WINDOW_MS } from './operation/idempotency-records.ts';
+import { IDEMPOTENCY_WINDOW_MS } from '../modules/auth/idempotency.ts';
 import { REQUESTS_PER_MINUTE } from './rate-limit.ts';
 
 /**

@@ -6,7 +6,8 @@ import { requestScope } from './request-scope.ts';
  * The one refusal of an operation's GraphQL errors, the most severe status winning: what a
  * REST call (stages/execute.ts) and an MCP tool answer, so both say the same thing (refused
  * variables are already in the API's words: operation/stages/restate.ts). It classifies; the
- * respond stage (and an MCP tool result) gives it its shape.
+ * respond stage (and an MCP tool result) gives it its shape. Errors the executor did not mask
+ * (a resolver's crash, the database away) are classified and logged here.
  */
 export function refusalOf(errors: readonly unknown[]): ApiError {
   let status = 0;
@@ -39,25 +40,6 @@ export function refusalOf(errors: readonly unknown[]): ApiError {
     code,
     headers: Object.keys(headers).length ? headers : undefined,
   });
-}
-
-const refusals = new WeakMap<Response, ApiError>();
-
-/**
- * sofa's error handler: the refusal, handed back to the pipeline unshaped. sofa must answer a
- * Response; this one carries only the status, and the execute stage takes the refusal it
- * stands for (`refusalAnswered`) for the respond stage to shape like every other error.
- */
-export function restRefusalResponse(errors: readonly unknown[]): Response {
-  const refusal = refusalOf(errors);
-  const response = new Response(null, { status: refusal.status });
-  refusals.set(response, refusal);
-  return response;
-}
-
-/** The refusal a sofa answer stands for, if it is one. */
-export function refusalAnswered(response: Response): ApiError | undefined {
-  return refusals.get(response);
 }
 
 /** Errors outside the API's own (thrown before or outside the masker) classified like masked ones. */

@@ -4,12 +4,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { App } from '../app-services.ts';
-import { ApiError, apiErrorOf } from '../errors.ts';
+import { ApiError, apiErrorOf, withHeaders } from '../errors.ts';
 import { attachServerConsole } from '../modules/servers/console.ts';
 import { escapeHtml, htmlPage, securityHeaders } from './html.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
-import { sendError } from './respond.ts';
 import { noRoute, Router } from './router.ts';
 import { servedFilePath, type ServedFile } from './served-files.ts';
 
@@ -84,9 +83,9 @@ export function createServerConsole(app: App) {
       });
       res.end(html);
     } catch (err) {
+      // Shaped by the respond stage, with this route's rate-limit headers.
       const api = apiErrorOf(err);
-      if (!api) throw err;
-      sendError(res, 'rest', api, headers);
+      throw api ? withHeaders(api, headers) : err;
     }
   }
 

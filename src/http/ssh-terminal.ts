@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
-import { ApiError, apiErrorOf, badRequest } from '../errors.ts';
+import { ApiError, apiErrorOf, badRequest, withHeaders } from '../errors.ts';
 import { terminalHello, terminalLine } from '../modules/hosting/ssh-terminal.ts';
 import { headerOf } from './admit.ts';
 import { parseJsonBody, readBody } from './body.ts';
@@ -9,7 +9,7 @@ import { clientAddress } from './client-address.ts';
 import { htmlPage, securityHeaders, sendHtml } from './html.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import { requestScope } from './request-scope.ts';
-import { sendError, sendJson } from './respond.ts';
+import { sendJson } from './respond.ts';
 import { noRoute, Router } from './router.ts';
 import { servedFilePath } from './served-files.ts';
 
@@ -67,9 +67,9 @@ export function createTerminalHandler(app: App) {
         throw badRequest('The request body must be a JSON object: {"line": "ls", "cwd": "/"}.');
       sendJson(res, 200, await terminalLine(app, sessionId, token, body as Record<string, unknown>), headers);
     } catch (err) {
+      // Shaped by the respond stage, with this route's rate-limit headers.
       const api = apiErrorOf(err);
-      if (!api) throw err;
-      sendError(res, 'rest', api, headers);
+      throw api ? withHeaders(api, headers) : err;
     }
   };
 }

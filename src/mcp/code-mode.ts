@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../errors.ts';
 import type { DocumentExecutor } from '../http/execute-operation.ts';
 import { GRAPHQL_LIMITS } from '../http/graphql.ts';
-import { IDEMPOTENCY_KEY_PATTERN } from '../http/operation/idempotency-records.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../modules/auth/idempotency.ts';
 import { requestScope } from '../http/request-scope.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import type { JsonSchema } from '../schema/json-schema.ts';

@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_MS } from '../http/operation/idempotency-records.ts';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_MS } from '../modules/auth/idempotency.ts';
 import { INOPERABLE_409, INOPERABLE_STATES } from '../modules/servers/server-row.ts';
 import { firesSentence } from '../schema/operation.ts';
 import { PAGED_SENTENCE } from '../schema/operation-fields.ts';

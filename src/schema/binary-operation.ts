@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { App } from '../app-services.ts';
 import type { Refusal } from '../errors.ts';
-import type { TenantDb } from '../db/tenant.ts';
+import { tenantClient, type TenantDb } from '../db/tenant.ts';
 import type { Scope } from '../scopes.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import type { Area, HttpMethod } from './operation.ts';
@@ -48,6 +48,11 @@ export interface BinaryRequest {
   query: URLSearchParams;
   /** The response will close the connection (a body left unread cannot be drained). */
   closeConnection(): void;
+}
+
+/** Runs a binary route for its caller, with the caller's account-scoped database (tenancy by construction). */
+export function runBinaryRoute(route: BinaryRoute, request: Omit<BinaryRequest, 'db'>): Promise<BinaryResult> {
+  return route.handle({ ...request, db: tenantClient(request.app.prisma, request.principal.accountId) });
 }
 
 /** What a binary operation answers: a file streamed as an attachment, or a JSON body. */

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Principal } from '../modules/auth/service.ts';
-import type { TenantDb } from '../db/tenant.ts';
+import { tenantClient, type TenantDb } from '../db/tenant.ts';
 import type { App } from '../app-services.ts';
 
-/** What every resolver receives. Built per call by src/http/operation/context.ts. */
+/** What every resolver receives. Built per call by `requestContext` (below). */
 export interface RequestContext {
   app: App;
   principal: Principal | null;
@@ -24,4 +24,25 @@ export interface RequestContext {
   mcp?: { readOnly: boolean };
   /** The request's Idempotency-Key (a header, or an MCP tool's argument); null when none was sent. */
   idempotencyKey: string | null;
+}
+
+const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
+
+/** What a surface knows of a call before it runs: the caller and what the answer carries. */
+export type Caller = Omit<RequestContext, 'db'>;
+
+/**
+ * What every resolver receives: the caller, and its account's database, opened on first use.
+ * Without a principal the client is scoped to an account that cannot exist, so it fails closed
+ * (the executor's authorize stage and scope-auth refuse such fields before they resolve anyway).
+ */
+export function requestContext(caller: Caller): RequestContext {
+  let db: TenantDb | undefined;
+  return {
+    ...caller,
+    get db() {
+      db ??= tenantClient(caller.app.prisma, caller.principal?.accountId ?? NO_ACCOUNT);
+      return db;
+    },
+  };
 }

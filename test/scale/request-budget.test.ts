@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.ts';
-import { admitStatement, DatabaseBudgetSpent, withDatabaseBudget } from '../../src/db/deadline.ts';
+import { admitStatement, DatabaseBudgetSpent, withDatabaseBudget } from '../../src/core/database-budget.ts';
 import { isDatabaseUnavailable } from '../../src/db/errors.ts';
 import { freshDatabase } from '../helpers/app.ts';
 
 /**
- * A request's database budget (src/db/deadline.ts): however many statements a request would
+ * A request's database budget (src/core/database-budget.ts): however many statements a request would
  * send to a database that answers slowly or not at all, it waits at most its budget in all,
  * then sends nothing more and fails as an outage (503).
  */

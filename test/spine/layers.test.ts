@@ -64,7 +64,42 @@ describe('layers', () => {
         fs.writeFileSync(path.join(dir, name), text);
       }
       const { violations } = cruise(dir);
-      expect(violations).toEqual(['services-never-load-pothos: src/modules/things/service.ts → src/schema/builder.ts']);
+      expect(violations.sort()).toEqual([
+        'services-never-import-the-schema: src/modules/things/service.ts → src/schema/pagination.ts',
+        'services-never-load-pothos: src/modules/things/service.ts → src/schema/builder.ts',
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a transport reaching the database, a layer importing a transport and the console reaching the server break the rules', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+    try {
+      const files: Record<string, string> = {
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: { module: 'nodenext', allowImportingTsExtensions: true, noEmit: true },
+        }),
+        'src/db/tenant.ts': 'export type TenantDb = object;\nexport const tenantClient = () => ({});\n',
+        'src/http/reads.ts': "import { tenantClient } from '../db/tenant.ts';\nexport const read = tenantClient;\n",
+        'src/http/typed.ts':
+          "import type { TenantDb } from '../db/tenant.ts';\nexport const typed = (db: TenantDb) => db;\n",
+        'src/modules/things/service.ts': "import { read } from '../../http/reads.ts';\nexport const list = read;\n",
+        'src/scopes.ts': 'export const SCOPES = [];\n',
+        'src/dashboard/page.tsx':
+          "import { SCOPES } from '../scopes.ts';\nimport { read } from '../http/reads.ts';\nexport const page = [SCOPES, read];\n",
+      };
+      for (const [name, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+        fs.writeFileSync(path.join(dir, name), text);
+      }
+      const { violations } = cruise(dir);
+      expect(violations.sort()).toEqual([
+        'modules-imports-only-below: src/modules/things/service.ts → src/http/reads.ts',
+        'the-console-is-a-browser-app: src/dashboard/page.tsx → src/db/tenant.ts',
+        'the-console-is-a-browser-app: src/dashboard/page.tsx → src/http/reads.ts',
+        'transports-reach-data-through-services: src/http/reads.ts → src/db/tenant.ts',
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -17,7 +17,7 @@ export interface OperationCall {
   /** What the execution runs inside (the Idempotency-Key's claim: a keyed mutation's transactions record their steps). */
   within?: <T>(run: () => Promise<T>) => Promise<T>;
   /** The key's record this execution holds, for the `remember` stage to complete or free. */
-  claimed?: { remember(result: ExecutionResult): Promise<void> };
+  claimed?: { remember(result: ExecutionResult, keep: boolean): Promise<void> };
   /** The answer: set by a stage that refuses (or replays), or by `execute`. */
   result?: ExecutionResult;
   /** Microseconds each stage took, in order. */
@@ -25,7 +25,7 @@ export interface OperationCall {
 }
 
 /** Every operation stage has this one signature: it reads and sets the call; a refusal sets `result` (or throws). */
-export type OperationStage = (call: OperationCall) => Promise<void> | void;
+type OperationStage = (call: OperationCall) => Promise<void> | void;
 
 export interface NamedOperationStage {
   name: string;

@@ -37,7 +37,8 @@ export interface CompiledDocument {
   ): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult>;
 }
 
-const compiledDocuments = new WeakMap<DocumentNode, Map<string, CompiledDocument>>();
+const compiledDocuments = new WeakMap<DocumentNode, Map<string | symbol, CompiledDocument>>();
+const NO_NAME = Symbol('no operation name');
 
 /**
  * The compiled form of a document, from the cache: yoga hands the same parsed document for the
@@ -55,7 +56,8 @@ export function compiled(
     byName = new Map();
     compiledDocuments.set(document, byName);
   }
-  const name = operationName ?? '';
+  // No name and the empty name are two requests: only the first may pick a document's one operation.
+  const name = operationName ?? NO_NAME;
   let found = byName.get(name);
   if (!found || found.schema !== schema) {
     found = compile(schema, document, operationName ?? undefined, projection);
@@ -91,7 +93,9 @@ function compile(
     run: async (rootValue, context, variables) => jit.query(rootValue, context, variables),
     subscribe: jit.subscribe
       ? async (rootValue, context, variables) =>
-          (await jit.subscribe!(rootValue, context, variables)) as AsyncIterableIterator<ExecutionResult> | ExecutionResult
+          (await jit.subscribe!(rootValue, context, variables)) as
+            | AsyncIterableIterator<ExecutionResult>
+            | ExecutionResult
       : undefined,
   };
 }

@@ -1,10 +1,9 @@
 import { subscribe as graphqlSubscribe, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import type { RequestContext } from '../../schema/context.ts';
+import { type Caller, type RequestContext, requestContext } from '../../schema/context.ts';
 import type { Operation } from '../../schema/operation.ts';
 import { restProjection, restProjections } from '../../schema/rest-projection.ts';
 import { type NamedOperationStage, type OperationCall, runOperationStages } from './call.ts';
 import { compiled, type CompiledDocument } from './compile.ts';
-import { type Caller, requestContext } from './context.ts';
 import { authorize } from './stages/authorize.ts';
 import { execute } from './stages/execute.ts';
 import { idempotency } from './stages/idempotency.ts';
@@ -63,7 +62,12 @@ export async function createExecutor(schema: GraphQLSchema): Promise<Executor> {
   const operations = new Map<string, CompiledDocument>();
   for (const [key, projection] of projections)
     operations.set(key, compiled(schema, projection.document, undefined, projection));
-  const run = (document: CompiledDocument, context: RequestContext, variables: Record<string, unknown>, rootValue?: unknown) => {
+  const run = (
+    document: CompiledDocument,
+    context: RequestContext,
+    variables: Record<string, unknown>,
+    rootValue?: unknown,
+  ) => {
     const call: OperationCall = { compiled: document, context, variables, rootValue, timings: [] };
     return runOperationStages(OPERATION_STAGES, call);
   };

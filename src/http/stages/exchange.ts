@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../../app-services.ts';
-import { withDatabaseBudget } from '../../db/deadline.ts';
+import { withDatabaseBudget } from '../../core/database-budget.ts';
 import { ApiError, apiErrorOf, unexpectedError } from '../../errors.ts';
 import type { Principal } from '../../modules/auth/service.ts';
 import type { BinaryRoute } from '../../schema/binary-operation.ts';
@@ -133,7 +133,7 @@ function settled(x: Exchange): boolean {
 
 /**
  * Runs the stages in order over one request, inside the request's scope and database budget
- * (db/deadline.ts). A thrown ApiError settles the request with that error; anything else is
+ * (core/database-budget.ts). A thrown ApiError settles the request with that error; anything else is
  * an unexpected failure (500, logged; a 503 when the database is away, counted by its outage),
  * or, when the client has gone, an abort.
  */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { headerOf } from '../admit.ts';
-import { liftDatabaseBudget } from '../../db/deadline.ts';
+import { liftDatabaseBudget } from '../../core/database-budget.ts';
 import { dispatchBinary } from '../binary-routes.ts';
 import type { YogaServer } from '../graphql.ts';
 import { opsAnswer } from '../ops.ts';

@@ -1,4 +1,4 @@
-import { liftDatabaseBudget } from '../../db/deadline.ts';
+import { liftDatabaseBudget } from '../../core/database-budget.ts';
 import { mcpChallenged } from '../../mcp/http.ts';
 import { sendAnswer, sendError, streamAnswer } from '../respond.ts';
 import { type Exchange, surfaceOf } from './exchange.ts';

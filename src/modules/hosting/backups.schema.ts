@@ -5,7 +5,7 @@ import { Node, wholeConnection } from '../../schema/graph.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { BACKUP_STATES, createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
-import { panel, type Out } from './panel-operation.ts';
+import { panel, type Out } from './panel-operation.schema.ts';
 import { SITE_WRITE_REFUSALS } from './service.ts';
 
 // Backups: list, create, delete, restore (downloads are a binary route, binary.ts).

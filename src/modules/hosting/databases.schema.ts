@@ -3,7 +3,7 @@ import { example } from '../../schema/examples.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { wholeConnection } from '../../schema/graph.ts';
 import { createDatabase, deleteDatabase, listDatabases } from './databases.ts';
-import { panel, type Out } from './panel-operation.ts';
+import { panel, type Out } from './panel-operation.schema.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
 

@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { deleteFile, listFiles, makeDirectory, readFile, renameFile, writeFile } from './files.ts';
-import { panel, type Out } from './panel-operation.ts';
+import { panel, type Out } from './panel-operation.schema.ts';
 import { HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
 import { FILE_TYPES } from '../../provider/hosting/types.ts';
 

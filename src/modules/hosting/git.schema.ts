@@ -15,7 +15,7 @@ import {
   GIT_NOT_CONNECTED,
   GIT_STATES,
 } from './git.ts';
-import { panel, type Out } from './panel-operation.ts';
+import { panel, type Out } from './panel-operation.schema.ts';
 import { PUSH_HOOK_SCHEME } from './push-hook-scheme.ts';
 import { HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
 

@@ -15,7 +15,7 @@ import {
 import { retryCertificate } from './custom-domains.ts';
 import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
 import { HostingCertificate } from './accounts.schema.ts';
-import { panel, type Out } from './panel-operation.ts';
+import { panel, type Out } from './panel-operation.schema.ts';
 
 // The control panel: stats, logs, certificate, PHP, cron (protected directories, WAF and browser
 // SSH: security.schema.ts).

@@ -19,7 +19,7 @@ import {
   SSH_ACCESS_OFF,
 } from './panel.ts';
 import { HOSTING_PROVISIONING } from './service.ts';
-import { panel, type Out } from './panel-operation.ts';
+import { panel, type Out } from './panel-operation.schema.ts';
 
 // The control panel's guards: protected directories, the web application firewall, browser SSH.
 

@@ -12,7 +12,7 @@ import { type OperationCall, refused } from '../call.ts';
  * A query document keeps GraphQL's answer per field (scope-auth on each one, builder.ts):
  * nothing stores or replays a query's result.
  */
-export function authorize(call: OperationCall): void {
+export function authorize(call: OperationCall) {
   const { compiled, context } = call;
   const exclusion = context.mcp && mcpExclusion(call);
   if (exclusion) return refused(call, exclusion);

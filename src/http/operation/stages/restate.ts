@@ -5,7 +5,6 @@ import {
   Kind,
   locatedError,
   type ExecutionArgs,
-  type ExecutionResult,
   type GraphQLArgument,
   type GraphQLError,
   type GraphQLField,
