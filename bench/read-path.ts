@@ -6,6 +6,7 @@ import { loadOtherLists } from './read-fixture.ts';
 import { stageTimes } from './stage-times.ts';
 import type { Figure, Sizes } from './scenarios.ts';
 import { serviceHostname } from '../src/modules/hosting/service.ts';
+import { listOperations } from '../src/schema/operation.ts';
 import { restProjection, restProjections, restResult } from '../src/schema/rest-projection.ts';
 
 const PREFIX = '/bench-anchor';
@@ -152,6 +153,20 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
       targets[`${name} anchor`] = { path: PREFIX + read.rest.slice('/v1'.length), headers: read.headers };
       targets[`${name} REST`] = { path: read.rest, headers: read.headers };
       targets[`${name} GraphQL`] = graphql;
+      // The same read as an MCP client makes it: one stateless tools/call of the operation's tool.
+      const tool = listOperations(schema).find((op) => op.kind === 'query' && op.name === read.field)?.meta.tool;
+      const mcp: SlicedRequest = {
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...read.headers, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: tool, arguments: read.variables },
+        }),
+      };
+      targets[`${name} MCP`] = mcp;
       const anchorBody = await bodyOf(app.url, targets[`${name} anchor`]);
       const restBody = await bodyOf(app.url, targets[`${name} REST`]);
       // A list's connection read as REST's envelope (the projection's flattening), to compare.
@@ -160,6 +175,10 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
       ];
       sameJson(`${read.rest} (REST) and the anchor`, restBody, anchorBody);
       sameJson(`${read.field} (GraphQL) and the anchor`, graphqlBody, anchorBody);
+      const mcpBody = (await bodyOf(app.url, mcp)) as { result?: { content?: { text: string }[] } };
+      const mcpText = mcpBody.result?.content?.[0]?.text;
+      if (!mcpText) throw new Error(`${tool} (MCP): no result ${JSON.stringify(mcpBody).slice(0, 300)}`);
+      sameJson(`${tool} (MCP) and the anchor`, JSON.parse(mcpText), anchorBody);
       if (read.dataLayer) {
         targets[`${name} data layer`] = { path: DATA_PREFIX + read.rest.slice('/v1'.length), headers: read.headers };
         sameJson(
@@ -195,7 +214,12 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
     const budget = ANCHOR_BUDGET[database];
     for (const [name, read] of Object.entries(reads)) {
       const scenario = `8 read path ${name}`;
-      const [anchor, rest, graphql] = [rps[`${name} anchor`], rps[`${name} REST`], rps[`${name} GraphQL`]];
+      const [anchor, rest, graphql, mcp] = [
+        rps[`${name} anchor`],
+        rps[`${name} REST`],
+        rps[`${name} GraphQL`],
+        rps[`${name} MCP`],
+      ];
       figures.push({
         scenario,
         metric: `anchor (one statement) ${read.route.slice('/v1'.length)}`,
@@ -219,6 +243,15 @@ export async function readPath(sizes: Sizes): Promise<{ figures: Figure[]; compa
         unit: 'ratio',
         budget: `≥ ${GRAPHQL_BUDGET}`,
         pass: graphql / rest >= GRAPHQL_BUDGET,
+      });
+      figures.push({ scenario, metric: `MCP tools/call`, value: mcp, unit: 'req/s' });
+      figures.push({
+        scenario,
+        metric: 'MCP / REST',
+        value: mcp / rest,
+        unit: 'ratio',
+        budget: `≥ ${GRAPHQL_BUDGET}`,
+        pass: mcp / rest >= GRAPHQL_BUDGET,
       });
       if (!read.dataLayer) continue;
       // Informational: how far the data layer alone is from the anchor, and what the GraphQL machinery leaves of it.
