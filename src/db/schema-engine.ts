@@ -36,8 +36,11 @@ function loadSchemaEngineWasm(): Promise<typeof bg> {
         panic = `RuntimeError: ${m}`;
       },
     };
-    // Node 20 cannot `import` a .wasm module without --experimental-wasm-modules, so do what
-    // the package's schema_engine.js does, by hand: instantiate with the JS glue as imports.
+    // The package's entry (schema_engine.js) imports its .wasm as a module, which not every
+    // Node version the project supports can do (and those that can warn on stderr), so do what
+    // it does, by hand: instantiate with the JS glue as imports, then wasm-bindgen's set-up.
+    // Not the package's public interface: its version is pinned, and
+    // test/unit/private-members.test.ts fails when an upgrade changes this start-up.
     // (The package's exports map does not expose the .wasm; it sits next to the glue file.)
     const gluePath = createRequire(import.meta.url).resolve('@prisma/schema-engine-wasm/schema_engine_bg');
     const wasmPath = join(dirname(gluePath), 'schema_engine_bg.wasm');
