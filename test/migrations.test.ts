@@ -204,7 +204,7 @@ describe.skipIf(!baseUrl)('applyPendingMigrations on PostgreSQL (TEST_DATABASE_U
     }
   });
 
-  it('runs each migration all or nothing; semicolons in literals and $$ bodies are not statement ends', async () => {
+  it('runs each migration all or nothing, a lone statement on its own; semicolons in literals and $$ bodies are not statement ends', async () => {
     const url = await freshDatabase();
     const first = [
       '1_semicolons',
@@ -214,20 +214,23 @@ describe.skipIf(!baseUrl)('applyPendingMigrations on PostgreSQL (TEST_DATABASE_U
       withSchemaEngine(new PrismaPg({ connectionString: url }), (e) =>
         e.applyMigrations({ migrationsList: migrationsListOf(migrations), filters: NO_FILTERS }),
       );
-    await apply([first]);
-    await expect(apply([first, ['2_broken', 'CREATE TABLE u (id int); SELECT no_such_fn();']])).rejects.toThrow(
+    // A statement that refuses a transaction block, as the one statement of its migration.
+    const index = ['2_index', '-- CreateIndex\nCREATE INDEX CONCURRENTLY "t_v" ON t (v);\n'] as [string, string];
+    await apply([first, index]);
+    await expect(apply([first, index, ['3_broken', 'CREATE TABLE u (id int); SELECT no_such_fn();']])).rejects.toThrow(
       /no_such_fn\(\) does not exist/,
     );
     const rows = await query<MigrationRow>(url, ROWS_SQL);
     expect(rows.map((r) => [r.migration_name, r.finished_at !== null])).toEqual([
       ['1_semicolons', true],
-      ['2_broken', false],
+      ['2_index', true],
+      ['3_broken', false],
     ]);
     expect(
       await query(
         url,
-        "SELECT to_regclass('u') AS u, f() AS f, (SELECT column_default FROM information_schema.columns WHERE table_name = 't') AS d",
+        "SELECT to_regclass('u') AS u, to_regclass('t_v')::text AS i, f() AS f, (SELECT column_default FROM information_schema.columns WHERE table_name = 't') AS d",
       ),
-    ).toEqual([{ u: null, f: 1, d: "'a;b'::text" }]);
+    ).toEqual([{ u: null, i: 't_v', f: 1, d: "'a;b'::text" }]);
   });
 });

@@ -132,17 +132,23 @@ function forEngine(inner: SqlMigrationAwareDriverAdapterFactory): {
 }
 
 /**
- * Runs a script's statements one by one in one transaction of `adapter`: all or nothing, as
- * PostgreSQL runs a multi-statement simple query (the native engine's way), through the
- * adapter's public interface.
+ * Runs a script as PostgreSQL runs it sent as one simple query (the native engine's way), through
+ * the adapter's public interface: its statements one by one in one transaction, all or nothing,
+ * and a script of one statement on its own, so a statement that refuses a transaction block
+ * (CREATE INDEX CONCURRENTLY) can be a migration by itself.
  */
 async function runScript(adapter: SqlDriverAdapter, script: string): Promise<void> {
+  const statements = sqlStatements(script);
+  if (statements.length <= 1) {
+    if (statements[0]) await adapter.executeRaw({ sql: statements[0], args: [], argTypes: [] });
+    return;
+  }
   const tx = await adapter.startTransaction();
   const run = (sql: string) => tx.executeRaw({ sql, args: [], argTypes: [] });
   // Without usePhantomQuery (adapter-pg) COMMIT and ROLLBACK are the caller's to send.
   const phantom = tx.options.usePhantomQuery;
   try {
-    for (const statement of sqlStatements(script)) await run(statement);
+    for (const statement of statements) await run(statement);
     if (!phantom) await run('COMMIT');
     await tx.commit();
   } catch (err) {
