@@ -99,8 +99,8 @@ class DroppingClient extends pg.Client {
           : { ...(config as object), query_timeout: admitted.timeoutMs };
     const settled = (err?: Error) => {
       admitted.settle();
-      if (err?.message === 'Query read timeout')
-        (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      // end() destroys the socket of a connection still waiting on an answer: it waits for nothing.
+      if (err?.message === 'Query read timeout') void this.end();
     };
     if (callback) {
       args[last] = (err: Error | undefined, res: unknown) => {

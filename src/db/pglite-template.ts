@@ -10,12 +10,13 @@ import { OS_TEMPLATES, PRODUCTS, seedCatalogue } from './catalogue-seed.ts';
 import { applyPendingMigrations, MIGRATIONS_DIR } from './migrate.ts';
 
 /**
- * PGlite's start parameters. A 32 MB buffer cache instead of PostgreSQL's 128 MB default:
+ * PGlite's start parameters: its own defaults (a given `startParams` replaces them), then a
+ * 32 MB buffer cache instead of PostgreSQL's 128 MB default:
  * the embedded database's files sit in the OS page cache anyway, and the WebAssembly heap
  * never shrinks, so this is most of the process's memory.
  */
 export const PGLITE_START_PARAMS = [
-  ...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams,
+  ...PGlite.defaultStartParams,
   '-c',
   `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS ?? '32MB'}`,
 ];

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
 
 /**
  * Recovery points for idempotent mutations (Stripe's "atomic phases"). While a mutation runs
@@ -51,32 +51,38 @@ export class ClaimLostError extends Error {
   }
 }
 
-type Client = PrismaClient & {
-  _transactionWithCallback(a: { callback: (tx: unknown) => Promise<unknown>; options?: unknown }): Promise<unknown>;
-  _transactionWithArray(a: { promises: unknown[]; options?: unknown }): Promise<unknown[]>;
-};
-
 const MARK_SQL = `UPDATE "IdempotencyRecord" SET "state" = 'committed', "steps" = COALESCE("steps", '[]'::jsonb) || jsonb_build_array($3::jsonb)
   WHERE "accountId" = $1::uuid AND "credentialId" = $6 AND "key" = $2 AND "claimToken" = $4 AND jsonb_array_length(COALESCE("steps", '[]'::jsonb)) = $5`;
 
+type Callback = (tx: unknown) => Promise<unknown>;
+type Transaction = (arg: Callback | unknown[], options?: unknown) => Promise<unknown>;
+
+/** Each client withRecoveryPoints made, and the client it was made from. */
+const BENEATH = new WeakMap<object, PrismaClient>();
+
 /**
  * The client whose `$transaction` (interactive and batch) records a step while a claim is in
- * scope; without one it is Prisma's own. Clients extended from it (tenant, timestamps) keep it.
+ * scope; without one it is Prisma's own. The override runs the transaction through the client
+ * it extends (Prisma's `$parent`), so the transaction client it hands out carries every
+ * extension beneath it: a client is therefore extended beneath its recovery points
+ * (extendBeneathRecoveryPoints), never over them.
  */
 export function withRecoveryPoints(prisma: PrismaClient): PrismaClient {
-  return prisma.$extends({
+  const recovered = prisma.$extends({
+    name: 'recovery-points',
     client: {
-      $transaction(this: unknown, arg: unknown, options?: unknown): Promise<unknown> {
-        const self = this as Client;
+      $transaction(arg: Callback | unknown[], options?: unknown): Promise<unknown> {
+        const parent = Prisma.getExtensionContext(this).$parent as PrismaClient;
+        if (BENEATH.has(parent))
+          throw new Error('A client was extended over its recovery points: use extendBeneathRecoveryPoints.');
+        const transaction = parent.$transaction.bind(parent) as Transaction;
         const claim = claimScope.getStore();
-        const plain = () =>
-          typeof arg === 'function'
-            ? self._transactionWithCallback({ callback: arg as (tx: unknown) => Promise<unknown>, options })
-            : self._transactionWithArray({ promises: arg as unknown[], options });
-        if (!claim || claim.closed || insideStep.getStore()) return plain();
+        if (!claim || claim.closed || insideStep.getStore()) return transaction(arg, options);
         const index = claim.next++;
         if (index < claim.recorded.length)
-          return isBatchStep(claim.recorded[index]) ? plain() : Promise.resolve(decode(claim.recorded[index]));
+          return isBatchStep(claim.recorded[index])
+            ? transaction(arg, options)
+            : Promise.resolve(decode(claim.recorded[index]));
         const mark = (client: PrismaClient, result: unknown) =>
           client.$executeRawUnsafe(
             MARK_SQL,
@@ -88,29 +94,40 @@ export function withRecoveryPoints(prisma: PrismaClient): PrismaClient {
             claim.credentialId,
           );
         if (typeof arg === 'function') {
-          return self._transactionWithCallback({
-            options,
-            callback: (tx) =>
+          return transaction(
+            (tx) =>
               insideStep.run(true, async () => {
-                const result = await (arg as (tx: unknown) => Promise<unknown>)(tx);
+                const result = await arg(tx);
                 if ((await mark(tx as PrismaClient, result)) !== 1) throw new ClaimLostError();
                 return result;
               }),
-          });
+            options,
+          );
         }
         // A batch's results are known only once it committed: its step records only that it did,
         // and a replay runs it again. Batches here are conditional updates (revocations), so the
         // second run changes nothing; it answers what a repeated call answers.
-        const promises = arg as unknown[];
-        return self
-          ._transactionWithArray({ promises: [...promises, mark(self, BATCH_STEP)], options })
-          .then((results) => {
-            if (results.at(-1) !== 1) throw new ClaimLostError();
-            return results.slice(0, -1);
-          });
+        return (transaction([...arg, mark(parent, BATCH_STEP)], options) as Promise<unknown[]>).then((results) => {
+          if (results.at(-1) !== 1) throw new ClaimLostError();
+          return results.slice(0, -1);
+        });
       },
     },
   }) as unknown as PrismaClient;
+  BENEATH.set(recovered, prisma);
+  return recovered;
+}
+
+/**
+ * `extend` applied to the client beneath `prisma`'s recovery points, with the recovery points
+ * over the result (a client without them is extended as it is): the tenant and clock clients.
+ */
+export function extendBeneathRecoveryPoints(
+  prisma: PrismaClient,
+  extend: (client: PrismaClient) => PrismaClient,
+): PrismaClient {
+  const beneath = BENEATH.get(prisma);
+  return beneath ? withRecoveryPoints(extend(beneath)) : extend(prisma);
 }
 
 const BATCH_STEP = { $batch: 1 };

@@ -1,5 +1,6 @@
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { extendBeneathRecoveryPoints } from './recovery.ts';
 
 /**
  * Models that belong to an account: every model with an `accountId` column, read from the
@@ -64,26 +65,30 @@ export function tenantClient(prisma: PrismaClient, accountId: string): TenantDb 
     clients.set(accountId, cached);
     return cached;
   }
-  const client = prisma.$extends({
-    name: 'tenant',
-    query: {
-      $allModels: {
-        async $allOperations({ model, operation, args, query }) {
-          if (model !== 'Account' && !TENANT_MODELS.has(model)) return query(args);
-          if (FILTERED.has(operation)) {
-            const scoped = scope(args, accountId, model);
-            if (operation === 'upsert') scoped.create = withAccount((args as OperationArgs).create, accountId);
-            return query(scoped);
-          }
-          if (CREATES.has(operation)) {
-            if (model === 'Account') throw new Error('Accounts are created by the operator API only.');
-            return query({ ...args, data: withAccount((args as OperationArgs).data, accountId) });
-          }
-          return query(args);
+  const client = extendBeneathRecoveryPoints(
+    prisma,
+    (beneath) =>
+      beneath.$extends({
+        name: 'tenant',
+        query: {
+          $allModels: {
+            async $allOperations({ model, operation, args, query }) {
+              if (model !== 'Account' && !TENANT_MODELS.has(model)) return query(args);
+              if (FILTERED.has(operation)) {
+                const scoped = scope(args, accountId, model);
+                if (operation === 'upsert') scoped.create = withAccount((args as OperationArgs).create, accountId);
+                return query(scoped);
+              }
+              if (CREATES.has(operation)) {
+                if (model === 'Account') throw new Error('Accounts are created by the operator API only.');
+                return query({ ...args, data: withAccount((args as OperationArgs).data, accountId) });
+              }
+              return query(args);
+            },
+          },
         },
-      },
-    },
-  }) as unknown as TenantDb;
+      }) as unknown as PrismaClient,
+  ) as TenantDb;
   TENANT_OF.set(client, { accountId, raw: RAW_READS.get(prisma) });
   clients.set(accountId, client);
   if (clients.size > TENANT_CLIENTS_KEPT) clients.delete(clients.keys().next().value!);

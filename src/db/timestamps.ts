@@ -1,5 +1,6 @@
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { extendBeneathRecoveryPoints } from './recovery.ts';
 import { rawReadsOf, registerRawReads } from './tenant.ts';
 
 /**
@@ -111,27 +112,31 @@ export function withClockTimestamps(prisma: PrismaClient, now: () => Date): Pris
     query({ ...args, data: each(args.data, (d) => stampCreate(model, d, now())) });
   const updates = ({ model, args, query }: Hook) =>
     query({ ...args, data: each(args.data, (d) => stampUpdate(model, d, now())) });
-  const clocked = prisma.$extends({
-    name: 'clock-timestamps',
-    query: {
-      $allModels: {
-        create: creates,
-        createMany: creates,
-        createManyAndReturn: creates,
-        update: updates,
-        updateMany: updates,
-        updateManyAndReturn: updates,
-        upsert: ({ model, args, query }: Hook<Data & { create: Data; update: Data }>) => {
-          const at = now();
-          return query({
-            ...args,
-            create: stampCreate(model, args.create, at),
-            update: stampUpdate(model, args.update, at),
-          });
+  const clocked = extendBeneathRecoveryPoints(
+    prisma,
+    (beneath) =>
+      beneath.$extends({
+        name: 'clock-timestamps',
+        query: {
+          $allModels: {
+            create: creates,
+            createMany: creates,
+            createManyAndReturn: creates,
+            update: updates,
+            updateMany: updates,
+            updateManyAndReturn: updates,
+            upsert: ({ model, args, query }: Hook<Data & { create: Data; update: Data }>) => {
+              const at = now();
+              return query({
+                ...args,
+                create: stampCreate(model, args.create, at),
+                update: stampUpdate(model, args.update, at),
+              });
+            },
+          },
         },
-      },
-    },
-  }) as unknown as PrismaClient;
+      }) as unknown as PrismaClient,
+  );
   // Its tenant clients' hand-written reads go to the same driver (tenant.ts).
   const reads = rawReadsOf(prisma);
   if (reads) registerRawReads(clocked, reads);

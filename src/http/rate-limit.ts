@@ -1,5 +1,11 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  type IRateLimiterOptions,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { ACCOUNT_LIMIT_MULTIPLE } from '../config.ts';
 import { RATE_LIMIT_CLASSES, type RateLimitClass } from '../schema/operation.ts';
 
@@ -19,6 +25,51 @@ export interface RateLimitResult {
 }
 
 type Bucket = 'default' | 'account' | RateLimitClass;
+
+type Key = string | number;
+type Options = { [key: string]: unknown };
+
+/**
+ * A Redis limiter's insurance (rate-limiter-flexible's `insuranceLimiter`): a memory limiter
+ * that tells `onUse` each time it answers, which is each time Redis did not.
+ */
+class InsuranceLimiter extends RateLimiterMemory {
+  constructor(
+    opts: IRateLimiterOptions,
+    private readonly onUse: () => void,
+  ) {
+    super(opts);
+  }
+
+  override consume(key: Key, points?: number, options?: Options) {
+    this.onUse();
+    return super.consume(key, points, options);
+  }
+  override penalty(key: Key, points?: number, options?: Options) {
+    this.onUse();
+    return super.penalty(key, points, options);
+  }
+  override reward(key: Key, points?: number, options?: Options) {
+    this.onUse();
+    return super.reward(key, points, options);
+  }
+  override get(key: Key, options?: Options) {
+    this.onUse();
+    return super.get(key, options);
+  }
+  override set(key: Key, points: number, secDuration: number, options?: Options) {
+    this.onUse();
+    return super.set(key, points, secDuration, options);
+  }
+  override block(key: Key, secDuration: number, options?: Options) {
+    this.onUse();
+    return super.block(key, secDuration, options);
+  }
+  override delete(key: Key, options?: Options) {
+    this.onUse();
+    return super.delete(key, options);
+  }
+}
 
 /**
  * Fixed-window counters per credential, and per account above them (consumeRequest): memory in the embedded default, Redis when
@@ -57,19 +108,13 @@ export class RateLimits {
   }
 
   /**
-   * The memory limiter that answers while Redis fails: a refused connection and a command
-   * timeout (a frozen Redis, REDIS_COMMAND_TIMEOUT_MS) both reach it; each use reports the outage.
+   * The limiter that answers while Redis fails: a refused connection and a command timeout (a
+   * frozen Redis, REDIS_COMMAND_TIMEOUT_MS) both reach it; each use reports the outage.
    */
-  private insurance(opts: { points: number; duration: number; keyPrefix: string }): RateLimiterMemory {
-    const memory = new RateLimiterMemory(opts);
-    for (const method of ['consume', 'get'] as const) {
-      const own = memory[method].bind(memory) as (...a: unknown[]) => Promise<RateLimiterRes | null>;
-      (memory as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-        this.onRedisFailure?.(new Error('Redis did not answer; per-instance rate limits apply'));
-        return own(...args);
-      };
-    }
-    return memory;
+  private insurance(opts: { points: number; duration: number; keyPrefix: string }): InsuranceLimiter {
+    return new InsuranceLimiter(opts, () =>
+      this.onRedisFailure?.(new Error('Redis did not answer; per-instance rate limits apply')),
+    );
   }
 
   async consume(bucket: Bucket, key: string): Promise<RateLimitResult> {

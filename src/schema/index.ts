@@ -1,6 +1,6 @@
 import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
 import { builder } from './builder.ts';
-import { withInternedRelationPaths } from './interned-paths.ts';
+import { withInternedObjectPaths } from './interned-paths.ts';
 // Each area registers its types and operations on the builder: every module of src/modules/areas.ts
 // that has a schema.ts, then every graph.ts. Static imports (the server is bundled, and the
 // load order is this file's); test/spine/area-manifest.test.ts fails when one is missing or extra.
@@ -30,7 +30,7 @@ let built: GraphQLSchema | undefined;
 
 /** The one schema every transport serves. Built once per process. */
 export function getSchema(): GraphQLSchema {
-  built ??= withInternedRelationPaths(builder.toSchema());
+  built ??= withInternedObjectPaths(builder.toSchema());
   return built;
 }
 

@@ -1,4 +1,6 @@
 import {
+  getNamedType,
+  isCompositeType,
   isObjectType,
   type GraphQLFieldResolver,
   type GraphQLResolveInfo,
@@ -11,15 +13,17 @@ import {
  * per link up to the root. The Prisma plugin memoises a path's string and its row mappings on
  * the path objects (WeakMaps), so on a list it rebuilt every relation's path string from the root,
  * row after row (bench/README.md: Read path).
- * Relation fields (the only fields the plugin wraps) get one interned link per (parent link, key)
- * instead, the sharing graphql-js itself gives, and the same links every time the same
- * operation runs, so the plugin's memo of each link's string outlives the request.
+ * Fields whose values are objects (relations among them: the fields the plugin plans and loads)
+ * get one interned link per (parent link, key) instead, the sharing graphql-js itself gives, and
+ * the same links every time the same operation runs, so the plugin's memo of each link's string
+ * outlives the request. Their resolvers are given their own `info` with that path (the engine's
+ * is left as it is); a link holds the same key, parent and type name as the engine's.
  */
-export function withInternedRelationPaths(schema: GraphQLSchema): GraphQLSchema {
+export function withInternedObjectPaths(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      if (!field.resolve || !field.extensions?.pothosPrismaSelect) continue;
+      if (!field.resolve || !isCompositeType(getNamedType(field.type))) continue;
       field.resolve = internPaths(field.resolve);
     }
   }
@@ -27,7 +31,6 @@ export function withInternedRelationPaths(schema: GraphQLSchema): GraphQLSchema 
 }
 
 function internPaths(resolve: GraphQLFieldResolver<unknown, object>): GraphQLFieldResolver<unknown, object> {
-  // The plugin's resolver is given its own info with the interned path; the engine's is left as it is.
   return (parent, args, context, info) =>
     resolve(parent, args, context, { ...info, path: internerOf(info).intern(info.path) });
 }

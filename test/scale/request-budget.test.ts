@@ -76,4 +76,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('on PostgreSQL, through the pool
     // The pool is healthy afterwards, and work outside a request is not limited by it.
     expect(await db.prisma.$queryRawUnsafe('SELECT pg_sleep(0.6)::text AS slept, 1 AS one')).toHaveLength(1);
   });
+  it('a transaction whose statement is cut client-side fails at once: its ROLLBACK does not wait behind the late answer', async () => {
+    const started = Date.now();
+    const cut = await withDatabaseBudget(async () => {
+      await db.prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe('SELECT pg_sleep(2)');
+      });
+    }, 200).catch((err: unknown) => err);
+    const ms = Date.now() - started;
+    expect(isDatabaseUnavailable(cut)).toBe(true);
+    expect(ms).toBeLessThan(1000); // on the same connection the ROLLBACK is answered after the 2 s sleep
+    expect(await db.prisma.$queryRawUnsafe('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
 });

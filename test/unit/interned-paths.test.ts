@@ -9,10 +9,10 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { describe, expect, it } from 'vitest';
-import { withInternedRelationPaths } from '../../src/schema/interned-paths.ts';
+import { withInternedObjectPaths } from '../../src/schema/interned-paths.ts';
 
-// graphql-jit builds a fresh response path for every resolver call; relation fields (those the
-// Prisma plugin wraps, marked `pothosPrismaSelect`) must see one shared link per position, as
+// graphql-jit builds a fresh response path for every resolver call; fields whose values are
+// objects (the Prisma plugin's relations among them) must see one shared link per position, as
 // graphql-js gives, or the plugin's per-path memo misses on every row: the same links in every
 // execution of a query's document, and links of their own in each execution of a subscription
 // (which runs once per event in one context, where the plugin keeps its mappings by link).
@@ -27,13 +27,13 @@ function schemaRecording(seen: GraphQLResolveInfo[]) {
   const Row = new GraphQLObjectType({
     name: 'Row',
     fields: {
-      ips: { type: new GraphQLList(Item), resolve: record('ips'), extensions: { pothosPrismaSelect: {} } },
-      snapshots: { type: new GraphQLList(Item), resolve: record('snapshots'), extensions: { pothosPrismaSelect: {} } },
+      ips: { type: new GraphQLList(Item), resolve: record('ips') },
+      snapshots: { type: new GraphQLList(Item), resolve: record('snapshots') },
       label: { type: GraphQLString, resolve: record('label') },
     },
   });
   const rows = [0, 1].map((i) => ({ label: `r${i}`, ips: [{ name: `ip${i}` }], snapshots: [{ name: `s${i}` }] }));
-  return withInternedRelationPaths(
+  return withInternedObjectPaths(
     new GraphQLSchema({
       query: new GraphQLObjectType({
         name: 'Query',
@@ -43,8 +43,8 @@ function schemaRecording(seen: GraphQLResolveInfo[]) {
   );
 }
 
-describe('interned relation paths', () => {
-  it('under graphql-jit, relation fields of one row share their parent links, and a query keeps its links from one execution to the next', async () => {
+describe('interned object paths', () => {
+  it('under graphql-jit, object fields of one row share their parent links, and a query keeps its links from one execution to the next', async () => {
     const seen: GraphQLResolveInfo[] = [];
     const compiled = compileQuery(schemaRecording(seen), parse('{ rows { label ips { name } snapshots { name } } }'));
     if (!isCompiledQuery(compiled)) throw new Error('did not compile');
