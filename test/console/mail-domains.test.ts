@@ -132,7 +132,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await field.fill('short');
     await dialog.getByRole('button', { name: 'Set password' }).click();
     await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-    await expect(describedText(field)).resolves.toMatch(/password must be 10 to 128 characters/);
+    await expect(describedText(field)).resolves.toMatch(/Password must be 10 to 128 characters\./);
     await fitsAndPasses(page, 'password dialog, refused');
     await field.fill('another long password');
     await dialog.getByRole('button', { name: 'Set password' }).click();
@@ -245,7 +245,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await field.fill('ns1.example.net');
     await form.getByRole('button', { name: 'Save nameservers' }).click();
     await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-    await expect(describedText(field)).resolves.toMatch(/nameservers/);
+    await expect(describedText(field)).resolves.toMatch(/Nameservers must list 2 to 13 host names\./);
     await field.fill('ns1.example.net\nns2.example.net');
     await form.getByRole('button', { name: 'Save nameservers' }).click();
     await form.getByText('Nameservers saved.').waitFor({ timeout: 10_000 });

@@ -101,7 +101,7 @@ describe.skipIf(!hasChromium)('dashboard webhooks, keys, auto-recharge and event
     const url = form.getByLabel('Endpoint URL');
     await url.fill('ftp://example.com/hook');
     await form.getByRole('button', { name: 'Save changes' }).click();
-    await fieldError(url, /url/i);
+    await fieldError(url, /^Endpoint URL must use http or https\.$/);
     expect((await apiWebhook(webhookId)).body.url).toBe(`${receiver.url}/first`);
 
     await url.fill(`${receiver.url}/edited`);
@@ -209,7 +209,7 @@ describe.skipIf(!hasChromium)('dashboard webhooks, keys, auto-recharge and event
     await form.getByLabel('Name').fill('too late');
     await expires.fill('2020-01-01');
     await form.getByRole('button', { name: 'Mint key' }).click();
-    await fieldError(expires, /expiresAt must be in the future/);
+    await fieldError(expires, /^Expiry date must be in the future\.$/);
 
     const day = new Date((await app.now()).getTime() + 30 * 86_400_000).toISOString().slice(0, 10);
     await form.getByLabel('Name').fill('expiring');
@@ -268,7 +268,7 @@ describe.skipIf(!hasChromium)('dashboard webhooks, keys, auto-recharge and event
 
     await threshold.fill('20000');
     await form.getByRole('button', { name: 'Save' }).click();
-    await fieldError(threshold, /thresholdUsdCents/);
+    await fieldError(threshold, /^Threshold must be between \$0\.01 and \$10,000\.00\.$/);
     await expect(amount.getAttribute('aria-invalid')).resolves.toBeNull();
     // Nothing was set.
     const billingKey = (
@@ -313,7 +313,7 @@ describe.skipIf(!hasChromium)('dashboard webhooks, keys, auto-recharge and event
 
     await resource.fill('not-an-id');
     await resource.press('Enter');
-    await fieldError(resource, /resource/);
+    await fieldError(resource, /^Resource id must be /);
     await resource.fill('');
     await resource.press('Enter');
     await feed.getByText('wallet.deposit.received').first().waitFor();
