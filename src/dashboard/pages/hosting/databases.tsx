@@ -75,13 +75,19 @@ export function DatabasesPanel(props: { id: string }) {
             MySQL at <span class="mono">{connection.mysqlHost}</span> port{' '}
             <span class="mono">{connection.mysqlPort}</span>. Each database's user has its name.
           </p>
-          <ListTable rows={nodes} empty="No databases yet." columns={['Name', 'User', 'Host', 'Created']} actions>
+          <ListTable rows={nodes} empty="No databases yet." columns={['Name', 'User', 'Host', 'Created']} actions stack>
             {(db) => (
               <tr key={db.name} data-testid={`database-${db.name}`}>
-                <td class="mono">{db.name}</td>
-                <td class="mono">{db.user}</td>
-                <td class="mono">{db.host}</td>
-                <td>
+                <td data-label="Name" class="mono wrap-anywhere">
+                  {db.name}
+                </td>
+                <td data-label="User" class="mono wrap-anywhere">
+                  {db.user}
+                </td>
+                <td data-label="Host" class="mono">
+                  {db.host}
+                </td>
+                <td data-label="Created">
                   <When at={db.createdAt} />
                 </td>
                 <td>
