@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   try {
     const creds = JSON.parse(fs.readFileSync(path.join(app.dataDir, 'demo-credentials.json'), 'utf8'));
     const page = await browser.newPage({ viewport: SIZES.desktop });
-    // A session spends 120 requests a minute, like every credential; loading page after page in
+    // A session spends 600 requests a minute (SESSION_REQUESTS_PER_MINUTE); loading page after page in
     // a few seconds is far more than a person does, so a new session every few pages.
     let loads = 0;
     const signIn = async () => {

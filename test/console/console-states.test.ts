@@ -159,7 +159,7 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
     const { page } = browser;
     await app.runDueWork();
     // Loading every page twice in a few seconds is far more than a person does: the sweep runs
-    // in a session of its own, so the later tests keep theirs within its 120 requests a minute.
+    // in a session of its own, so the later tests keep theirs within its 600 requests a minute.
     await renewSession(browser, app.url, holder);
     const pages: [string, (p: Page) => Promise<void>][] = [
       ['/', (p) => p.getByTestId(`server-${serverId}`).waitFor()],

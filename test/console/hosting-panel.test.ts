@@ -424,7 +424,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
   it('fits every tab into a phone without sideways scrolling, with no serious axe violation at either size', async () => {
     const { page } = browser;
     await renewSession(browser, app.url, holder);
-    // One load per size, then the tab links: fewer requests (the session may make 120 a minute).
+    // One load per size, then the tab links: fewer requests (the session may make 600 a minute).
     for (const size of [PHONE, DESKTOP]) {
       await page.setViewportSize(size);
       await page.goto(`${app.url}/hosting/${hostingId}`);

@@ -16,7 +16,7 @@ import { Stats } from './server/stats.tsx';
 /**
  * States a job moves the server out of by itself. Some of those moves (a reboot or a restore
  * settling) fire no event, so the page reads the server again meanwhile: the server alone, and
- * seldom enough to stay well inside the credential's rate limit (120 requests a minute).
+ * seldom enough to stay well inside the session's rate limit (600 requests a minute).
  */
 const PASSING = ['provisioning', 'rebooting', 'restoring', 'reinstalling'];
 const PASSING_POLL_MS = 5_000;

@@ -100,7 +100,7 @@ export interface PageData {
 
 /**
  * The page's one read, made again on every server event and while a job runs: one request, as
- * every request counts against the credential's rate limit (120 a minute). Only `servers:read`
+ * every request counts against the session's rate limit (600 a minute). Only `servers:read`
  * fields, so a session opened from a server's SSO link can read it.
  */
 export const PAGE_QUERY = `query($id: ID!, $period: UsagePeriod!) {
