@@ -1498,6 +1498,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/hosting/{id}/databases/{name}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a database's password
+         * @description Set a new random password for the database's MySQL user and return it once; the service keeps only a bcrypt hash. The earlier password stops working. A new database's user has no password until this is called. 409 while the account is still provisioning. Fires `hosting.panel.changed`.
+         *
+         *     Scope: `hosting:manage`.
+         */
+        post: operations["hostingDatabasePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/hosting/{id}/files/mkdir": {
         parameters: {
             query?: never;
@@ -2952,6 +2974,12 @@ export interface components {
              */
             name: string;
             /**
+             * Format: date-time
+             * @description When its user's password was last set (hostingDatabasePasswordReset); null until then, and the user cannot sign in before.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            passwordSetAt: string | null;
+            /**
              * @description The name after the account prefix.
              * @example shop
              */
@@ -2988,6 +3016,35 @@ export interface components {
              * @example null
              */
             nextCursor: string | null;
+        };
+        /** @description A database user's new password, shown once: the service keeps only a hash of it. */
+        HostingDatabasePassword: {
+            /**
+             * @description MySQL host, as the site reaches it.
+             * @example localhost
+             */
+            host: string;
+            /**
+             * @description The database.
+             * @example u5d7e9f1g2h_shop
+             */
+            name: string;
+            /**
+             * @description The new password, shown only in this answer.
+             * @example correct-horse-battery
+             */
+            password: string;
+            /**
+             * Format: date-time
+             * @description When it was set.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            passwordSetAt: string;
+            /**
+             * @description Its MySQL user.
+             * @example u5d7e9f1g2h_shop
+             */
+            user: string;
         };
         /** @description The SSH deploy key of the account: add the public key to the repository as a read-only deploy key. */
         HostingDeployKey: {
@@ -9205,6 +9262,7 @@ export interface operations {
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "host": "localhost",
                      *           "name": "u5d7e9f1g2h_shop",
+                     *           "passwordSetAt": "2026-03-14T09:30:00.000Z",
                      *           "suffix": "shop",
                      *           "user": "u5d7e9f1g2h_shop"
                      *         }
@@ -9351,6 +9409,7 @@ export interface operations {
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "host": "localhost",
                      *       "name": "u5d7e9f1g2h_shop",
+                     *       "passwordSetAt": "2026-03-14T09:30:00.000Z",
                      *       "suffix": "shop",
                      *       "user": "u5d7e9f1g2h_shop"
                      *     }
@@ -20604,6 +20663,166 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    hostingDatabasePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                id: string;
+                /**
+                 * @description Full database name.
+                 * @example before-upgrade
+                 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "host": "localhost",
+                     *       "name": "u5d7e9f1g2h_shop",
+                     *       "password": "correct-horse-battery",
+                     *       "passwordSetAt": "2026-03-14T09:30:00.000Z",
+                     *       "user": "u5d7e9f1g2h_shop"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HostingDatabasePassword"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict, when:
+             *     - A request with this Idempotency-Key is still running; retry later
+             *     - The hosting account is still provisioning: its site can be changed once its status is active
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with other parameters. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
