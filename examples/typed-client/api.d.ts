@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Create a database
-         * @description Create an extra MySQL database named <prefix>_<suffix>, reachable with the account's MySQL user. 400 when it exists or the plan's number of databases is reached. 409 while the account is still provisioning. Fires `hosting.panel.changed`.
+         * @description Create an extra MySQL database, <prefix>_<suffix>, and its user of the same name (no password until one is set). 400 when it exists or the plan's number of databases is reached. 409 while provisioning. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -300,7 +300,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a file
-         * @description Delete a file, or a directory (pass recursive=true when it is not empty). 404 when nothing is at the path. Fires `hosting.panel.changed`.
+         * @description Delete a file, or a directory (pass recursive=true when it is not empty). Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -897,7 +897,7 @@ export interface paths {
         };
         /**
          * Get a server
-         * @description One server with its IPs, snapshots and attached add-ons. 404 when it is not on the account.
+         * @description One server with its IPs, snapshots and attached add-ons.
          *
          *     Scope: `servers:read`.
          */
@@ -933,7 +933,7 @@ export interface paths {
         put?: never;
         /**
          * Attach an add-on
-         * @description Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.addon.attached`.
+         * @description Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.addon.attached`.
          *
          *     Scope: `servers:write`.
          */
@@ -1839,7 +1839,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pool server
-         * @description Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan (resize the pool first). Fires `pool.ips.changed`, `server.created`.
+         * @description Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan. Fires `pool.ips.changed`, `server.created`.
          *
          *     Scope: `servers:write`.
          */
@@ -4740,7 +4740,7 @@ export interface components {
             /** @description Its addresses, the primary first. */
             ips: components["schemas"]["ServerIp"][];
             /**
-             * @description Your name for the server, 1 to 64 characters.
+             * @description Your name for the server, also its host name: 1 to 64 letters, digits, dots, hyphens and underscores.
              * @example web-1
              */
             label: string;
@@ -17079,7 +17079,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description A name for the server.
+                     * @description A name for the server, also its host name.
                      * @example web-1
                      */
                     label: string;
@@ -22997,7 +22997,7 @@ export interface operations {
                      */
                     ipCount?: number | null;
                     /**
-                     * @description A name for the server.
+                     * @description A name for the server, also its host name.
                      * @example web-1
                      */
                     label: string;

@@ -71,7 +71,7 @@ builder.mutationField('hostingDatabaseCreate', (t) =>
       refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
       summary: 'Create a database',
       description:
-        "Create an extra MySQL database named <prefix>_<suffix>, reachable with the account's MySQL user. 400 when it exists or the plan's number of databases is reached. 409 while the account is still provisioning.",
+        "Create an extra MySQL database, <prefix>_<suffix>, and its user of the same name (no password until one is set). 400 when it exists or the plan's number of databases is reached. 409 while provisioning.",
     }),
     type: HostingDatabase,
     args: {

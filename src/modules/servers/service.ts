@@ -13,7 +13,7 @@ import { isPoolActive } from '../pools/status.ts';
 import {
   getServer,
   inoperable,
-  LABEL_RULES,
+  SERVER_LABEL_RULES,
   lockServer,
   requireOperable,
   SERVER_BUSY,
@@ -151,7 +151,7 @@ export async function orderServer(
 ) {
   // The operator API orders here without GraphQL's check of the declared rules.
   const labelInput = typeof order.label === 'string' ? order.label : '';
-  enforceRules(LABEL_RULES, labelInput, 'label');
+  enforceRules(SERVER_LABEL_RULES, labelInput, 'label');
   const label = labelInput.trim();
   const { product, template } = await resolveServerOrder(prisma, {
     productId: order.productId,
