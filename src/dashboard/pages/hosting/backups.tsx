@@ -100,7 +100,7 @@ export function BackupsPanel(props: { id: string }) {
                   <StatusBadge status={b.status} />
                 </td>
                 <td data-label="Size">{bytes(b.sizeBytes)}</td>
-                <td data-label="Databases" class="mono small wrap-anywhere">
+                <td data-label="Databases" class="mono small">
                   {b.databases.join(', ') || '—'}
                 </td>
                 <td>
