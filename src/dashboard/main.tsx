@@ -121,7 +121,7 @@ function App() {
   else if (path === '/tickets') page = <TicketList />;
   else if (path === '/tickets/new') page = <NewTicket />;
   else if (ticket) page = <TicketPage id={ticket[1]} />;
-  else if (path === '/keys') page = <Keys />;
+  else if (path === '/keys') page = <Keys passwordSignIn={session.passwordSignIn !== false} />;
   else if (path === '/apps') page = <Apps />;
   else if (path === '/oauth/device') page = <Device initialCode={query.get('user_code') ?? ''} />;
   else if (path === '/webhooks') page = <Webhooks />;

@@ -306,7 +306,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await page.goto(`${app.url}/hosting/${hostingId}`);
     await clickTab(page, 'Git deploy');
     const status = page.getByTestId('hosting-git');
-    await status.getByTestId('git-status').getByText('not_connected').waitFor();
+    await status.getByTestId('git-status').getByText('not connected', { exact: true }).waitFor();
     await expect(status.getByRole('button', { name: 'Pull' }).isDisabled()).resolves.toBe(true);
 
     // The deploy key, copied to the clipboard with its button.
@@ -378,7 +378,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
 
     await status.getByRole('button', { name: 'Disconnect' }).click();
     await confirm(page, 'Disconnect');
-    await status.getByTestId('git-status').getByText('not_connected').waitFor({ timeout: 10_000 });
+    await status.getByTestId('git-status').getByText('not connected', { exact: true }).waitFor({ timeout: 10_000 });
     await expect(
       api('query($id: ID!) { hostingFileRead(id: $id, path: "/public_html/index.html") { content } }'),
     ).resolves.toEqual({ hostingFileRead: { content: '<h1>from git, again</h1>' } });

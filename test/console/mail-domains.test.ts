@@ -214,7 +214,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await expect(row.textContent()).resolves.toContain(day);
     await expect(row.textContent()).resolves.toContain('active');
     await expect(row.getByText('on', { exact: true }).count()).resolves.toBe(1);
-    await expect(page.getByTestId(`domain-${UNPAID}`).textContent()).resolves.toContain('pending_payment');
+    await expect(page.getByTestId(`domain-${UNPAID}`).textContent()).resolves.toContain('pending payment');
     await fitsAndPasses(page, '/domains');
     pages.push('/domains');
 

@@ -164,7 +164,7 @@ export function PoolPage(props: { id: string }) {
   const serversFate =
     n === 0
       ? 'It has no servers.'
-      : `Its ${n === 1 ? 'server is' : `${n} servers are`} powered off and kept: they can be snapshotted or terminated, not started again.`;
+      : `Its ${n === 1 ? 'server' : `${n} servers`} (${pool.members.map((m) => m.label).join(', ')}) ${n === 1 ? 'is' : 'are'} powered off and kept: they can be snapshotted or terminated, never started again.`;
 
   return (
     <div>
