@@ -109,7 +109,7 @@ export function DatabasesPanel(props: { id: string }) {
           <ListTable
             rows={nodes}
             empty="No databases yet."
-            columns={['Name', 'User', 'Host', 'Password', 'Created']}
+            columns={['Name', 'Host', 'Password', 'Created']}
             actions
             stack
           >
@@ -117,9 +117,6 @@ export function DatabasesPanel(props: { id: string }) {
               <tr key={db.name} data-testid={`database-${db.name}`}>
                 <td data-label="Name" class="mono">
                   {db.name}
-                </td>
-                <td data-label="User" class="mono">
-                  {db.user}
                 </td>
                 <td data-label="Host" class="mono">
                   {db.host}
@@ -130,7 +127,7 @@ export function DatabasesPanel(props: { id: string }) {
                       set <When at={db.passwordSetAt} />
                     </span>
                   ) : (
-                    <span class="unverified">not set: the user cannot sign in</span>
+                    <span class="unverified">not set</span>
                   )}
                 </td>
                 <td data-label="Created">
