@@ -76,7 +76,7 @@ const LABELS: Record<string, string> = {
   // webhooks and events
   url: 'Endpoint URL',
   events: 'Event kinds',
-  resource: 'Resource id',
+  resource: 'Resource',
   type: 'Kind',
 };
 

@@ -324,7 +324,7 @@ describe.skipIf(!hasChromium)('dashboard webhooks, keys, auto-recharge and event
 
     await resource.fill('not-an-id');
     await resource.press('Enter');
-    await fieldError(resource, /^Resource id must be /);
+    await fieldError(resource, /^Resource must be a resource id such as srv_…\.$/);
     await resource.fill('');
     await resource.press('Enter');
     await feed.getByText('wallet.deposit.received').first().waitFor();
