@@ -1,7 +1,7 @@
 // `npm run screenshots`: pictures of every console page, at a laptop's size and a phone's, into
 // docs/console/ (linked from the README). It starts the app as `npm start` does, on a fresh data
 // directory (so the demo account exists), signs in as the demo customer in Debian's Chromium and
-// walks the console: the header's pages, then every page those link to, one of each kind (one
+// walks the console: the navigation's pages, then every page those link to, one of each kind (one
 // server page, one hosting tab of each name …). A new page is pictured as soon as a link leads there.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,10 +37,10 @@ async function startApp(): Promise<{ url: string; dataDir: string; stop(): void 
   return { url, dataDir, stop: () => child.kill('SIGTERM') };
 }
 
-/** Same-origin links on the page (header and main), as paths. */
+/** Same-origin links on the page (header, navigation and main), as paths. */
 const linksOn = (page: Page, origin: string) =>
   page
-    .locator('header a[href], main a[href]')
+    .locator('header a[href], nav a[href], main a[href]')
     .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href))
     .then((hrefs) => hrefs.filter((h) => h.startsWith(origin)).map((h) => new URL(h).pathname));
 
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   try {
     const creds = JSON.parse(fs.readFileSync(path.join(app.dataDir, 'demo-credentials.json'), 'utf8'));
     const page = await browser.newPage({ viewport: SIZES.desktop });
-    // A session spends 120 requests a minute, like every credential; loading page after page in
+    // A session spends 600 requests a minute (SESSION_REQUESTS_PER_MINUTE); loading page after page in
     // a few seconds is far more than a person does, so a new session every few pages.
     let loads = 0;
     const signIn = async () => {
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     };
     await signIn();
 
-    // Breadth first from the overview: the header's pages, then what they link to.
+    // Breadth first from the overview: the navigation's pages, then what they link to.
     const queue = ['/'];
     const seen = new Set([kindOf('/'), '/sign-in', '/oauth/device']);
     fs.mkdirSync(OUT, { recursive: true });

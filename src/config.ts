@@ -7,6 +7,12 @@ import { TrustedProxies } from './trusted-proxies.ts';
  */
 export const ACCOUNT_LIMIT_MULTIPLE = 5;
 
+/**
+ * A console session's own budget by default (SESSION_REQUESTS_PER_MINUTE): a person clicking
+ * through pages makes bursts a program's 120 would refuse; the account's ceiling still applies.
+ */
+export const SESSION_REQUESTS_PER_MINUTE = 600;
+
 /** Everything the process reads from its environment, in one place (README: Configuration). */
 export interface Config {
   port: number;
@@ -57,6 +63,8 @@ export interface Config {
    * Defaults to ACCOUNT_LIMIT_MULTIPLE times requestsPerMinute, so raising that raises both.
    */
   accountRequestsPerMinute: number;
+  /** SESSION_REQUESTS_PER_MINUTE: a console session's own budget (see SESSION_REQUESTS_PER_MINUTE above). */
+  sessionRequestsPerMinute: number;
   /**
    * Not from the environment: how often the event relay polls the outbox, the safety net
    * behind the commit-time notification that normally wakes it (tests slow it down to show
@@ -114,6 +122,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       env.ACCOUNT_REQUESTS_PER_MINUTE,
       ACCOUNT_LIMIT_MULTIPLE * (overrides.requestsPerMinute ?? 120),
       'ACCOUNT_REQUESTS_PER_MINUTE',
+    ),
+    sessionRequestsPerMinute: positiveIntFrom(
+      env.SESSION_REQUESTS_PER_MINUTE,
+      SESSION_REQUESTS_PER_MINUTE,
+      'SESSION_REQUESTS_PER_MINUTE',
     ),
     relayPollMs: 1000,
     idempotencyLeaseMs: 30_000,

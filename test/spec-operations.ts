@@ -205,6 +205,13 @@ export const LATER_OPERATIONS: (SpecOperation & { revision: string })[] = [
   { revision: '1.16', method: 'GET', path: '/account/ssh-keys', scope: 'account:read', area: 'account' },
   { revision: '1.16', method: 'POST', path: '/account/ssh-keys', scope: 'account:write', area: 'account' },
   { revision: '1.16', method: 'DELETE', path: '/account/ssh-keys/:id', scope: 'account:write', area: 'account' },
+  {
+    revision: '1.16',
+    method: 'POST',
+    path: '/hosting/:id/databases/:name/password',
+    scope: 'hosting:manage',
+    area: 'hosting',
+  },
 ];
 
 /** Binary streams: served by hand-written routes with the same auth, scope and errors, not by schema fields. */

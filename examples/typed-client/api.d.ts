@@ -243,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Create a database
-         * @description Create an extra MySQL database named <prefix>_<suffix>, reachable with the account's MySQL user. 400 when it exists or the plan's number of databases is reached. 409 while the account is still provisioning. Fires `hosting.panel.changed`.
+         * @description Create an extra MySQL database, <prefix>_<suffix>, and its user of the same name (no password until one is set). 400 when it exists or the plan's number of databases is reached. 409 while provisioning. Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -300,7 +300,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a file
-         * @description Delete a file, or a directory (pass recursive=true when it is not empty). 404 when nothing is at the path. Fires `hosting.panel.changed`.
+         * @description Delete a file, or a directory (pass recursive=true when it is not empty). Fires `hosting.panel.changed`.
          *
          *     Scope: `hosting:manage`.
          */
@@ -897,7 +897,7 @@ export interface paths {
         };
         /**
          * Get a server
-         * @description One server with its IPs, snapshots and attached add-ons. 404 when it is not on the account.
+         * @description One server with its IPs, snapshots and attached add-ons.
          *
          *     Scope: `servers:read`.
          */
@@ -933,7 +933,7 @@ export interface paths {
         put?: never;
         /**
          * Attach an add-on
-         * @description Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.addon.attached`.
+         * @description Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. 409 while the server is provisioning, rebooting, restoring, reinstalling or suspended. Fires `server.addon.attached`.
          *
          *     Scope: `servers:write`.
          */
@@ -1498,6 +1498,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/hosting/{id}/databases/{name}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a database's password
+         * @description Set a new random password for the database's MySQL user and return it once; the service keeps only a bcrypt hash. The earlier password stops working. A new database's user has no password until this is called. 409 while the account is still provisioning. Fires `hosting.panel.changed`.
+         *
+         *     Scope: `hosting:manage`.
+         */
+        post: operations["hostingDatabasePasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/hosting/{id}/files/mkdir": {
         parameters: {
             query?: never;
@@ -1817,7 +1839,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pool server
-         * @description Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan (resize the pool first). Fires `pool.ips.changed`, `server.created`.
+         * @description Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan. Fires `pool.ips.changed`, `server.created`.
          *
          *     Scope: `servers:write`.
          */
@@ -2952,6 +2974,12 @@ export interface components {
              */
             name: string;
             /**
+             * Format: date-time
+             * @description When its user's password was last set (hostingDatabasePasswordReset); null until then, and the user cannot sign in before.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            passwordSetAt: string | null;
+            /**
              * @description The name after the account prefix.
              * @example shop
              */
@@ -2988,6 +3016,35 @@ export interface components {
              * @example null
              */
             nextCursor: string | null;
+        };
+        /** @description A database user's new password, shown once: the service keeps only a hash of it. */
+        HostingDatabasePassword: {
+            /**
+             * @description MySQL host, as the site reaches it.
+             * @example localhost
+             */
+            host: string;
+            /**
+             * @description The database.
+             * @example u5d7e9f1g2h_shop
+             */
+            name: string;
+            /**
+             * @description The new password, shown only in this answer.
+             * @example correct-horse-battery
+             */
+            password: string;
+            /**
+             * Format: date-time
+             * @description When it was set.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            passwordSetAt: string;
+            /**
+             * @description Its MySQL user.
+             * @example u5d7e9f1g2h_shop
+             */
+            user: string;
         };
         /** @description The SSH deploy key of the account: add the public key to the repository as a read-only deploy key. */
         HostingDeployKey: {
@@ -4683,7 +4740,7 @@ export interface components {
             /** @description Its addresses, the primary first. */
             ips: components["schemas"]["ServerIp"][];
             /**
-             * @description Your name for the server, 1 to 64 characters.
+             * @description Your name for the server, also its host name: 1 to 64 letters, digits, dots, hyphens and underscores.
              * @example web-1
              */
             label: string;
@@ -9205,6 +9262,7 @@ export interface operations {
                      *           "createdAt": "2026-03-14T09:30:00.000Z",
                      *           "host": "localhost",
                      *           "name": "u5d7e9f1g2h_shop",
+                     *           "passwordSetAt": "2026-03-14T09:30:00.000Z",
                      *           "suffix": "shop",
                      *           "user": "u5d7e9f1g2h_shop"
                      *         }
@@ -9351,6 +9409,7 @@ export interface operations {
                      *       "createdAt": "2026-03-14T09:30:00.000Z",
                      *       "host": "localhost",
                      *       "name": "u5d7e9f1g2h_shop",
+                     *       "passwordSetAt": "2026-03-14T09:30:00.000Z",
                      *       "suffix": "shop",
                      *       "user": "u5d7e9f1g2h_shop"
                      *     }
@@ -17020,7 +17079,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description A name for the server.
+                     * @description A name for the server, also its host name.
                      * @example web-1
                      */
                     label: string;
@@ -20613,6 +20672,166 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    hostingDatabasePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Retries with the same key within 24 hours return the first result.
+                 * @example 4f7d1c2e-9b8a-4c3d-a1e2-5f6a7b8c9d0e
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The hosting account id.
+                 * @example hst_01jq8k2m4p6rab3c5d7e9f1g2h
+                 */
+                id: string;
+                /**
+                 * @description Full database name.
+                 * @example before-upgrade
+                 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "host": "localhost",
+                     *       "name": "u5d7e9f1g2h_shop",
+                     *       "password": "correct-horse-battery",
+                     *       "passwordSetAt": "2026-03-14T09:30:00.000Z",
+                     *       "user": "u5d7e9f1g2h_shop"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HostingDatabasePassword"];
+                };
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /**
+             * @description Conflict, when:
+             *     - A request with this Idempotency-Key is still running; retry later
+             *     - The hosting account is still provisioning: its site can be changed once its status is active
+             */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description This Idempotency-Key was used with other parameters. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     hostingFileMkdir: {
         parameters: {
             query?: never;
@@ -22778,7 +22997,7 @@ export interface operations {
                      */
                     ipCount?: number | null;
                     /**
-                     * @description A name for the server.
+                     * @description A name for the server, also its host name.
                      * @example web-1
                      */
                     label: string;

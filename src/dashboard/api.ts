@@ -1,4 +1,5 @@
 import { createClient, type Client } from 'graphql-ws';
+import { humanError } from './error-text.ts';
 
 /** The signed-in state, from GET /dashboard/api/session. */
 export interface SessionState {
@@ -11,6 +12,7 @@ export interface SessionState {
 
 let csrf = '';
 
+/** A refused request; its message in a person's words (error-text.ts: labels for the API's names, dollars for cents). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -19,7 +21,7 @@ export class HttpError extends Error {
     /** The request value at fault (GraphQL's `extensions.field`), so a form can show the error beside it. */
     readonly field?: string,
   ) {
-    super(message);
+    super(humanError(message, field));
   }
 }
 

@@ -19,9 +19,9 @@ export function When(props: { at: string | null | undefined; none?: string }) {
   );
 }
 
-/** A state (server, delivery, ticket …) as a coloured badge. */
+/** A state (server, delivery, ticket …) as a coloured badge, in words ("not_connected" reads "not connected"). */
 export const StatusBadge = (props: { status: string }) => (
-  <span class={`status status-${props.status}`}>{props.status}</span>
+  <span class={`status status-${props.status}`}>{props.status.replace(/_/g, ' ')}</span>
 );
 
 /** Integer cents as money, "$1,234.50": the API keeps every amount in cents. */

@@ -12,6 +12,7 @@ import {
   type SessionState,
 } from './api.ts';
 import { Link, navigate, useLocation } from './router.tsx';
+import { MainNav, MenuButton } from './nav.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { Overview } from './pages/overview.tsx';
 import { ServerPage } from './pages/server.tsx';
@@ -37,10 +38,7 @@ import { NewTicket } from './pages/tickets/new.tsx';
 import { TicketPage } from './pages/tickets/ticket.tsx';
 import { Settings } from './pages/settings/settings.tsx';
 import { SudoPrompt } from './sudo.tsx';
-import { AREAS } from './areas.ts';
 import './style.css';
-
-const NAV = [{ href: '/', label: 'Overview' }, ...AREAS];
 
 function LiveBadge() {
   const [s, setS] = useState(liveStatus());
@@ -55,6 +53,9 @@ function LiveBadge() {
 function App() {
   const { path, query } = useLocation();
   const [session, setSession] = useState<SessionState | null>(null);
+  // The phone's navigation panel: closed again by every move to another page.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
 
   useEffect(() => {
     loadSession().then(setSession, () => setSession({ signedIn: false, csrfToken: '' }));
@@ -120,7 +121,7 @@ function App() {
   else if (path === '/tickets') page = <TicketList />;
   else if (path === '/tickets/new') page = <NewTicket />;
   else if (ticket) page = <TicketPage id={ticket[1]} />;
-  else if (path === '/keys') page = <Keys />;
+  else if (path === '/keys') page = <Keys passwordSignIn={session.passwordSignIn !== false} />;
   else if (path === '/apps') page = <Apps />;
   else if (path === '/oauth/device') page = <Device initialCode={query.get('user_code') ?? ''} />;
   else if (path === '/webhooks') page = <Webhooks />;
@@ -139,18 +140,9 @@ function App() {
   return (
     <div class="shell">
       <header class="top">
-        <span class="brand">☁ Cloud account</span>
-        <nav>
-          {NAV.map(({ href, label }) => (
-            <Link
-              key={href}
-              href={href}
-              class={path === href || (href !== '/' && path.startsWith(`${href}/`)) ? 'active' : ''}
-            >
-              {label}
-            </Link>
-          ))}
-        </nav>
+        <Link href="/" class="brand">
+          ☁ Cloud account
+        </Link>
         <LiveBadge />
         <div class="who">
           <span data-testid="account-email">{session.account?.email}</span>
@@ -158,8 +150,12 @@ function App() {
             Sign out
           </button>
         </div>
+        <MenuButton open={menuOpen} onToggle={setMenuOpen} />
       </header>
-      <main>{page}</main>
+      <div class="frame">
+        <MainNav path={path} open={menuOpen} />
+        <main>{page}</main>
+      </div>
       <SudoPrompt />
     </div>
   );

@@ -64,17 +64,19 @@ export async function admit(
   }
   const key = principal?.credentialId ?? `ip:${clientAddress(app.config, req)}`;
   const accountId = principal?.accountId;
+  // A console session has its own, larger budget (rate-limit.ts); keys and tokens the spec's.
+  const kind = principal?.kind;
   if (opts.conditional && principal && !refusal) {
-    const standing = await app.limits.peekRequest(key, accountId);
+    const standing = await app.limits.peekRequest(key, accountId, kind);
     if (!standing.allowed) return { principal, limitHeaders: rateLimitHeaders(standing), refusal: overLimit(standing) };
     const countOutcome = async (status: number) => {
       if (status === 304) return { limitHeaders: rateLimitHeaders(standing) };
-      const limit = await app.limits.consumeRequest(key, accountId);
+      const limit = await app.limits.consumeRequest(key, accountId, kind);
       return { limitHeaders: rateLimitHeaders(limit), refusal: limit.allowed ? undefined : overLimit(limit) };
     };
     return { principal, limitHeaders: rateLimitHeaders(standing), countOutcome };
   }
-  const limit = await app.limits.consumeRequest(key, accountId);
+  const limit = await app.limits.consumeRequest(key, accountId, kind);
   const limitHeaders = rateLimitHeaders(limit);
   if (!refusal && !limit.allowed) refusal = overLimit(limit);
   return { principal, limitHeaders, refusal };

@@ -134,7 +134,7 @@ export function attachGraphQLWs(
             ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized: the credential was revoked or has expired');
             return [unauthorized('The credential of this connection was revoked or has expired.')];
           }
-          const limit = await app.limits.consumeRequest(principal.credentialId, principal.accountId);
+          const limit = await app.limits.consumeRequest(principal.credentialId, principal.accountId, principal.kind);
           if (!limit.allowed) {
             // No headers on a socket: the wait travels in the error.
             const refused = overLimit(limit);

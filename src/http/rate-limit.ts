@@ -6,7 +6,8 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { ACCOUNT_LIMIT_MULTIPLE } from '../config.ts';
+import { ACCOUNT_LIMIT_MULTIPLE, SESSION_REQUESTS_PER_MINUTE } from '../config.ts';
+import type { Principal } from '../modules/auth/service.ts';
 import { RATE_LIMIT_CLASSES, type RateLimitClass } from '../schema/operation.ts';
 
 /** The spec's per-credential limit. */
@@ -24,7 +25,7 @@ export interface RateLimitResult {
   scope?: 'credential' | 'account';
 }
 
-type Bucket = 'default' | 'account' | RateLimitClass;
+type Bucket = 'default' | 'session' | 'account' | RateLimitClass;
 
 type Key = string | number;
 type Options = { [key: string]: unknown };
@@ -87,6 +88,7 @@ export class RateLimits {
     private readonly accountRequestsPerMinute = requestsPerMinute * ACCOUNT_LIMIT_MULTIPLE,
     /** Told each time Redis failed (down, or no answer within its command timeout) and the memory limiter answered instead. */
     private readonly onRedisFailure?: (err: Error) => void,
+    private readonly sessionRequestsPerMinute = SESSION_REQUESTS_PER_MINUTE,
   ) {}
 
   private limiter(bucket: Bucket): RateLimiterAbstract {
@@ -95,9 +97,11 @@ export class RateLimits {
       const { points, durationSeconds } =
         bucket === 'default'
           ? { points: this.requestsPerMinute, durationSeconds: 60 }
-          : bucket === 'account'
-            ? { points: this.accountRequestsPerMinute, durationSeconds: 60 }
-            : RATE_LIMIT_CLASSES[bucket];
+          : bucket === 'session'
+            ? { points: this.sessionRequestsPerMinute, durationSeconds: 60 }
+            : bucket === 'account'
+              ? { points: this.accountRequestsPerMinute, durationSeconds: 60 }
+              : RATE_LIMIT_CLASSES[bucket];
       const opts = { points, duration: durationSeconds, keyPrefix: `svc:${this.namespace}:rl:${bucket}` };
       limiter = this.redis
         ? new RateLimiterRedis({ ...opts, storeClient: this.redis, insuranceLimiter: this.insurance(opts) })
@@ -154,21 +158,23 @@ export class RateLimits {
    * (Redis). A request the account refuses gives the credential its point back: its own budget
    * is not spent on requests it was not served. Without an account (no valid credential), the
    * client address's bucket alone. The result is the tighter of the two (docs/REFERENCE.md: Rate limits).
+   * A console session (`kind` 'session') spends from its own, larger bucket.
    */
-  async consumeRequest(key: string, accountId?: string): Promise<RateLimitResult> {
-    const own = await this.consume('default', key);
+  async consumeRequest(key: string, accountId?: string, kind?: Principal['kind']): Promise<RateLimitResult> {
+    const bucket = kind === 'session' ? 'session' : 'default';
+    const own = await this.consume(bucket, key);
     if (!own.allowed || !accountId || !this.accountRequestsPerMinute) return own;
     const account = { ...(await this.consume('account', accountId)), scope: 'account' as const };
     if (!account.allowed)
-      await this.limiter('default')
+      await this.limiter(bucket)
         .reward(key, 1)
         .catch(() => undefined);
     return tighter(own, account);
   }
 
   /** consumeRequest's standing without spending a point (conditional reads). */
-  async peekRequest(key: string, accountId?: string): Promise<RateLimitResult> {
-    const own = await this.peek('default', key);
+  async peekRequest(key: string, accountId?: string, kind?: Principal['kind']): Promise<RateLimitResult> {
+    const own = await this.peek(kind === 'session' ? 'session' : 'default', key);
     if (!accountId || !this.accountRequestsPerMinute) return own;
     return tighter(own, { ...(await this.peek('account', accountId)), scope: 'account' });
   }

@@ -99,7 +99,10 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
     expect(text).toContain('2 vCPU · 4 GB');
     expect(text).toContain('std-2c-4g-50');
     expect(text).toMatch(/\d+\.\d+\.\d+\.\d+/);
-    await expect(page.getByRole('link', { name: 'Servers' }).getAttribute('class')).resolves.toBe('active');
+    // The navigation marks the page shown (closed behind the Menu button on a phone, so read by its place).
+    const navLink = page.locator('#main-nav a[href="/servers"]');
+    await expect(navLink.getAttribute('class')).resolves.toBe('active');
+    await expect(navLink.getAttribute('aria-current')).resolves.toBe('page');
     await row.getByRole('link', { name: 'web-1' }).click();
     await page.getByRole('heading', { name: /web-1/ }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/servers/${serverId}`);
@@ -179,10 +182,12 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
         expect(scrollWidth, `${name} at ${viewport.width} px`).toBeLessThanOrEqual(viewport.width);
 
         const header = (await page.locator('header.top').boundingBox())!;
+        const menu = page.getByRole('button', { name: 'Menu' });
         const shown = [
-          ...(await page.locator('header.top nav a').all()),
+          page.getByRole('link', { name: 'Cloud account' }),
           page.getByTestId('account-email'),
           page.getByRole('button', { name: 'Sign out' }),
+          ...(viewport === PHONE ? [menu] : []),
         ];
         for (const el of shown) {
           const box = (await el.boundingBox())!;
@@ -192,6 +197,29 @@ describe.skipIf(!hasChromium)('dashboard basics in Chromium', () => {
           expect(box.x, what).toBeGreaterThanOrEqual(header.x);
           expect(box.x + box.width, what).toBeLessThanOrEqual(Math.min(viewport.width, header.x + header.width));
           expect(box.y + box.height, what).toBeLessThanOrEqual(header.y + header.height);
+        }
+        // At most two rows of header on a phone (brand, live badge and Menu; the account), one on a laptop.
+        expect(header.height, `header on ${name} at ${viewport.width} px`).toBeLessThanOrEqual(
+          viewport === PHONE ? 100 : 60,
+        );
+        // The navigation: beside the page on a laptop; on a phone behind the Menu button, every link inside the window once open.
+        const nav = page.getByRole('navigation', { name: 'Console' });
+        if (viewport === PHONE) {
+          await expect(nav.isVisible()).resolves.toBe(false);
+          await menu.click();
+        } else await expect(menu.isVisible()).resolves.toBe(false);
+        const links = await nav.getByRole('link').all();
+        expect(links.length).toBe(13);
+        for (const link of links) {
+          const box = (await link.boundingBox())!;
+          const what = `${await link.textContent()} on ${name} at ${viewport.width} px`;
+          expect(box, what).not.toBeNull();
+          expect(box.x, what).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width, what).toBeLessThanOrEqual(viewport.width);
+        }
+        if (viewport === PHONE) {
+          await menu.click();
+          await expect(nav.isVisible()).resolves.toBe(false);
         }
 
         const dates = await page.locator('main time').allTextContents();

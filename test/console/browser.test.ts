@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)('dashboard in Chromium', () => {
     const { page } = browser;
     await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
     await page.getByLabel('Name').fill('laptop');
-    // Start from the defaults, drop everything but server read and write.
+    // None is ticked at first; only server read and write end up ticked.
     for (const box of await page.getByRole('checkbox').all()) {
       const name = await box.getAttribute('value');
       if (name === 'servers:read' || name === 'servers:write') await box.check();

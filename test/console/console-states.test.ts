@@ -159,7 +159,7 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
     const { page } = browser;
     await app.runDueWork();
     // Loading every page twice in a few seconds is far more than a person does: the sweep runs
-    // in a session of its own, so the later tests keep theirs within its 120 requests a minute.
+    // in a session of its own, so the later tests keep theirs within its 600 requests a minute.
     await renewSession(browser, app.url, holder);
     const pages: [string, (p: Page) => Promise<void>][] = [
       ['/', (p) => p.getByTestId(`server-${serverId}`).waitFor()],
@@ -197,7 +197,7 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
     await renewSession(browser, app.url, holder);
   }, 120_000);
 
-  it("links the overview to every area of the console, in the header's order, and each link opens its page", async () => {
+  it("links the overview to every area of the console, in the navigation's order, and each link opens its page", async () => {
     const { page } = browser;
     // Each area: its link, its path and its page's heading.
     const areas: [string, string, string][] = [
@@ -206,8 +206,8 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
       ['Web hosting', '/hosting', 'Web hosting'],
       ['Mail', '/mail', 'Mail'],
       ['Domains', '/domains', 'Domains'],
-      ['Support', '/tickets', 'Support'],
       ['Billing', '/billing', 'Billing'],
+      ['Support', '/tickets', 'Support'],
       ['API keys', '/keys', 'API keys'],
       ['Connected apps', '/apps', 'Connected apps'],
       ['Webhooks', '/webhooks', 'Webhooks'],
@@ -222,10 +222,25 @@ describe.skipIf(!hasChromium)('dashboard console states in Chromium', () => {
       await expect(page.getByTestId('areas').getByRole('link').allTextContents()).resolves.toEqual(
         areas.map(([link]) => link),
       );
-      // The header lists the same areas after Overview.
-      await expect(page.getByRole('navigation').first().getByRole('link').allTextContents()).resolves.toEqual([
+      // The navigation lists the same areas after Overview, in its groups; on a phone behind the Menu button.
+      const nav = page.getByRole('navigation', { name: 'Console' });
+      if (size === PHONE) await page.getByRole('button', { name: 'Menu' }).click();
+      await expect(nav.getByRole('link').allTextContents()).resolves.toEqual([
         'Overview',
         ...areas.map(([link]) => link),
+      ]);
+      await expect(nav.getByRole('list', { name: 'Compute' }).getByRole('link').allTextContents()).resolves.toEqual([
+        'Servers',
+        'Capacity pools',
+      ]);
+      await expect(
+        nav.getByRole('list', { name: 'Hosting & mail' }).getByRole('link').allTextContents(),
+      ).resolves.toEqual(['Web hosting', 'Mail']);
+      await expect(nav.getByRole('list', { name: 'Developer' }).getByRole('link').allTextContents()).resolves.toEqual([
+        'API keys',
+        'Connected apps',
+        'Webhooks',
+        'Live events',
       ]);
       // Clicking through is the same at both sizes; once keeps the session within its request budget.
       if (size === PHONE) continue;

@@ -18,6 +18,7 @@ import {
 } from '../helpers/browser.ts';
 import { activeHosting, domainName, siteDir } from '../helpers/hosting.ts';
 import { accountHolder, type Holder } from '../helpers/oauth.ts';
+import { fitsAndPasses } from '../helpers/page-checks.ts';
 
 /** The hosting control panel's Files, Domain and Terminal tabs, in Chromium, used as a person uses them. */
 describe.skipIf(!hasChromium)('dashboard: hosting files, custom domain and terminal', () => {
@@ -311,6 +312,60 @@ describe.skipIf(!hasChromium)('dashboard: hosting files, custom domain and termi
     }
     expect(problems).toEqual([]);
   });
+
+  it('brings the file editor and the rename field into view with the keyboard in them, below a long folder, at 390 and 1280 px', async () => {
+    const { page } = browser;
+    // Enough files that what opens under the list starts below the fold.
+    for (let i = 0; i < 40; i++)
+      fs.writeFileSync(onDisk(`public_html/page-${String(i).padStart(2, '0')}.html`), `<p>${i}</p>\n`);
+    /** The element is focused and wholly inside the window. */
+    const inViewAndFocused = (selector: string) =>
+      page.locator(selector).evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return {
+          focused: el === document.activeElement,
+          inView: box.top >= 0 && box.top < window.innerHeight && box.left >= 0 && box.right <= window.innerWidth,
+        };
+      });
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      await page.goto(tab('files'));
+      const first = row(page, 'page-00.html');
+      await first.getByRole('button', { name: 'page-00.html', exact: true }).click();
+      const content = page.getByTestId('file-editor').getByLabel('Content');
+      await expect.poll(() => content.inputValue()).toBe('<p>0</p>\n');
+      await expect
+        .poll(() => inViewAndFocused('[data-testid="file-editor"] textarea'))
+        .toEqual({
+          focused: true,
+          inView: true,
+        });
+      // Typing goes into the file at once.
+      await page.keyboard.type('<!-- typed -->');
+      await expect(content.inputValue()).resolves.toContain('<!-- typed -->');
+      await fitsAndPasses(page, 'editor opened');
+      await page.getByTestId('file-editor').getByRole('button', { name: 'Close' }).click();
+
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await first.getByRole('button', { name: 'Rename page-00.html' }).click();
+      const field = page.getByTestId('rename-form').getByRole('textbox');
+      await expect
+        .poll(() => inViewAndFocused('[data-testid="rename-form"] input'))
+        .toEqual({
+          focused: true,
+          inView: true,
+        });
+      // The name is selected, not its folder: typing replaces the name only.
+      await expect(
+        field.evaluate((el: HTMLInputElement) => el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0)),
+      ).resolves.toBe('page-00.html');
+      await page.keyboard.type('renamed.html');
+      await expect(field.inputValue()).resolves.toBe('/public_html/renamed.html');
+      await fitsAndPasses(page, 'rename opened');
+      await screenshot(page, `hosting-files-focus-${size.width}`);
+      await page.getByTestId('rename-form').getByRole('button', { name: 'Cancel' }).click();
+    }
+  }, 60_000);
 
   it('threw no error on any page', () => {
     expect(pageErrors).toEqual([]);

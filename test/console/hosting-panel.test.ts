@@ -151,7 +151,10 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     const name = section.getByLabel('Name');
     await name.fill('Bad-Name');
     await section.getByRole('button', { name: 'Create database' }).click();
-    const error = section.getByText(/^suffix must be 1 to 16 characters/);
+    const error = section.getByText(
+      'Database name must be 1 to 16 characters of lowercase letters, digits and underscores.',
+      { exact: true },
+    );
     await error.waitFor({ timeout: 10_000 });
     await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(name.getAttribute('aria-describedby')).resolves.toBe(await error.getAttribute('id'));
@@ -192,7 +195,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await schedule.fill('61 * * * *');
     await form.getByLabel('Command').fill('echo never');
     await form.getByRole('button', { name: 'Add job' }).click();
-    const error = form.getByText(/^The schedule "61 \* \* \* \*" is not a valid cron schedule/);
+    const error = form.getByText(/^Schedule of job 2 "61 \* \* \* \*" is not a valid cron schedule/);
     await error.waitFor({ timeout: 10_000 });
     await expect(schedule.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(schedule.getAttribute('aria-describedby')).resolves.toBe(await error.getAttribute('id'));
@@ -303,7 +306,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     await page.goto(`${app.url}/hosting/${hostingId}`);
     await clickTab(page, 'Git deploy');
     const status = page.getByTestId('hosting-git');
-    await status.getByTestId('git-status').getByText('not_connected').waitFor();
+    await status.getByTestId('git-status').getByText('not connected', { exact: true }).waitFor();
     await expect(status.getByRole('button', { name: 'Pull' }).isDisabled()).resolves.toBe(true);
 
     // The deploy key, copied to the clipboard with its button.
@@ -320,7 +323,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     const repo = form.getByLabel('Repository URL');
     await repo.fill('https://github.com/owner/site.git');
     await form.getByRole('button', { name: 'Deploy' }).click();
-    const error = form.getByText(/^repoUrl must be an SSH repository address/);
+    const error = form.getByText(/^Repository URL must be an SSH repository address/);
     await error.waitFor({ timeout: 10_000 });
     await expect(repo.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(repo.getAttribute('aria-describedby')).resolves.toBe(await error.getAttribute('id'));
@@ -375,7 +378,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
 
     await status.getByRole('button', { name: 'Disconnect' }).click();
     await confirm(page, 'Disconnect');
-    await status.getByTestId('git-status').getByText('not_connected').waitFor({ timeout: 10_000 });
+    await status.getByTestId('git-status').getByText('not connected', { exact: true }).waitFor({ timeout: 10_000 });
     await expect(
       api('query($id: ID!) { hostingFileRead(id: $id, path: "/public_html/index.html") { content } }'),
     ).resolves.toEqual({ hostingFileRead: { content: '<h1>from git, again</h1>' } });
@@ -395,11 +398,11 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
     const password = form.getByLabel('Password');
     await password.fill('short');
     await form.getByRole('button', { name: 'Protect directory' }).click();
-    await form.getByText('password must be 8 to 72 bytes.').waitFor({ timeout: 10_000 });
+    await form.getByText('Password must be 8 to 72 bytes.').waitFor({ timeout: 10_000 });
     await expect(password.getAttribute('aria-invalid')).resolves.toBe('true');
     await password.fill('long enough');
     await form.getByRole('button', { name: 'Protect directory' }).click();
-    const pathError = form.getByText(/^path "\/public_html\/nope" does not exist/);
+    const pathError = form.getByText(/^Path "\/public_html\/nope" does not exist/);
     await pathError.waitFor({ timeout: 10_000 });
     await expect(form.getByLabel('Directory').getAttribute('aria-describedby')).resolves.toBe(
       await pathError.getAttribute('id'),
@@ -421,7 +424,7 @@ describe.skipIf(!hasChromium)('hosting control panel tabs in Chromium', () => {
   it('fits every tab into a phone without sideways scrolling, with no serious axe violation at either size', async () => {
     const { page } = browser;
     await renewSession(browser, app.url, holder);
-    // One load per size, then the tab links: fewer requests (the session may make 120 a minute).
+    // One load per size, then the tab links: fewer requests (the session may make 600 a minute).
     for (const size of [PHONE, DESKTOP]) {
       await page.setViewportSize(size);
       await page.goto(`${app.url}/hosting/${hostingId}`);

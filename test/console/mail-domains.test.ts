@@ -132,7 +132,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await field.fill('short');
     await dialog.getByRole('button', { name: 'Set password' }).click();
     await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-    await expect(describedText(field)).resolves.toMatch(/password must be 10 to 128 characters/);
+    await expect(describedText(field)).resolves.toMatch(/Password must be 10 to 128 characters\./);
     await fitsAndPasses(page, 'password dialog, refused');
     await field.fill('another long password');
     await dialog.getByRole('button', { name: 'Set password' }).click();
@@ -214,7 +214,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await expect(row.textContent()).resolves.toContain(day);
     await expect(row.textContent()).resolves.toContain('active');
     await expect(row.getByText('on', { exact: true }).count()).resolves.toBe(1);
-    await expect(page.getByTestId(`domain-${UNPAID}`).textContent()).resolves.toContain('pending_payment');
+    await expect(page.getByTestId(`domain-${UNPAID}`).textContent()).resolves.toContain('pending payment');
     await fitsAndPasses(page, '/domains');
     pages.push('/domains');
 
@@ -245,7 +245,7 @@ describe.skipIf(!hasChromium)('dashboard: mail and domains', () => {
     await field.fill('ns1.example.net');
     await form.getByRole('button', { name: 'Save nameservers' }).click();
     await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-    await expect(describedText(field)).resolves.toMatch(/nameservers/);
+    await expect(describedText(field)).resolves.toMatch(/Nameservers must list 2 to 13 host names\./);
     await field.fill('ns1.example.net\nns2.example.net');
     await form.getByRole('button', { name: 'Save nameservers' }).click();
     await form.getByText('Nameservers saved.').waitFor({ timeout: 10_000 });

@@ -134,7 +134,15 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     expect(await poolCount(holder.accountId)).toBe(0);
 
     await page.getByLabel('Label', { exact: true }).fill('cluster');
+    // Buying charges the wallet: asked first, with the sum; cancelling buys nothing.
     await page.getByRole('button', { name: 'Buy pool' }).click();
+    const confirmBuy = page.getByRole('dialog', { name: 'Buy the pool “cluster”?' });
+    await confirmBuy.getByText(/^\$98\.00 is charged now from your wallet/).waitFor();
+    await confirmBuy.getByRole('button', { name: 'Cancel' }).click();
+    await confirmBuy.waitFor({ state: 'hidden' });
+    expect(await poolCount(holder.accountId)).toBe(0);
+    await page.getByRole('button', { name: 'Buy pool' }).click();
+    await confirmBuy.getByRole('button', { name: 'Pay $98.00 and buy' }).click();
     await page.getByRole('heading', { level: 1, name: /cluster/ }).waitFor({ timeout: 10_000 });
     poolId = /^\/pools\/(pool_\w+)$/.exec(new URL(page.url()).pathname)?.[1] ?? '';
     expect(poolId).not.toBe('');
@@ -342,7 +350,9 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     await page.getByRole('button', { name: 'Delete pool' }).click();
     // ConfirmButton's dialog has no accessible name of its own: found by its question.
     const dialog = page.getByRole('dialog').filter({ hasText: 'Delete cluster?' });
-    await dialog.getByText('Its 3 servers are powered off and kept').waitFor();
+    await dialog
+      .getByText(/^Its 3 servers \(node-\d, node-\d, node-\d\) are powered off and kept: .* never started again\./)
+      .waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect((await pool()).status).toBe('active');
 
@@ -362,6 +372,10 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     await page.getByTestId('pool-quote').getByText('The balance does not cover the first month.').waitFor();
     await page.getByLabel('Label', { exact: true }).fill('too-dear');
     await page.getByRole('button', { name: 'Buy pool' }).click();
+    await page
+      .getByRole('dialog', { name: 'Buy the pool “too-dear”?' })
+      .getByRole('button', { name: /and buy$/ })
+      .click();
     const alert = page.getByRole('alert');
     await alert.getByText(/Insufficient wallet balance: .*nothing was charged/).waitFor();
     await expect(alert.getByRole('link', { name: 'Top up the wallet' }).getAttribute('href')).resolves.toBe('/billing');

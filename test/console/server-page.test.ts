@@ -133,7 +133,7 @@ describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
     await section.getByRole('button', { name: 'Take snapshot' }).click();
     const nameError = section.locator('#snapshot-name-error');
     await nameError.waitFor({ timeout: 10_000 });
-    await expect(nameError.textContent()).resolves.toMatch(/name/);
+    await expect(nameError.textContent()).resolves.toMatch(/^Name must be 1 to 64 characters\.$/);
     await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(name.getAttribute('aria-describedby')).resolves.toBe('snapshot-name-error');
     await name.fill('before-upgrade');
@@ -226,7 +226,7 @@ describe.skipIf(!hasChromium)('dashboard server page in Chromium', () => {
     await row.getByRole('button', { name: 'Save' }).click();
     const error = row.locator('.field-error');
     await error.waitFor({ timeout: 10_000 });
-    await expect(error.textContent()).resolves.toMatch(/hostname/);
+    await expect(error.textContent()).resolves.toMatch(/^Reverse DNS name must be a host name such as/);
     await expect(input.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(input.getAttribute('aria-describedby')).resolves.toBe(await error.getAttribute('id'));
     expect((await ips())[0].ptr).toBe('mail.example.com');

@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)('dashboard: settings', () => {
     await country.fill('X');
     await page.getByRole('button', { name: 'Save profile' }).click();
     await expect.poll(() => country.getAttribute('aria-invalid')).toBe('true');
-    expect(await describedText(country)).toMatch(/country must be an ISO 3166-1 alpha-2 code/);
+    expect(await describedText(country)).toMatch(/Country must be an ISO 3166-1 alpha-2 code/);
     await country.fill('fr');
     await page.getByLabel('Name', { exact: true }).fill('Ada King');
     await page.getByRole('button', { name: 'Save profile' }).click();

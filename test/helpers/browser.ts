@@ -111,7 +111,7 @@ export async function signInLive(
 }
 
 /**
- * Signs out (the cookie dropped) and in again: a new session, whose 120 requests a minute start
+ * Signs out (the cookie dropped) and in again: a new session, whose 600 requests a minute start
  * afresh. For a test that does in seconds what a person does in many minutes.
  */
 export async function renewSession(browser: Browser, baseUrl: string, holder: { email: string; password: string }) {

@@ -24,7 +24,7 @@ import { buildEstate } from './estate.ts';
  * codes, access and refresh tokens (and a refresh), the dashboard password, session cookie and
  * CSRF token, mailbox passwords (set and changed), protected-directory password, webhook
  * signing secrets (create and rotate), the git push-to-deploy webhook secret, the server SSO
- * link, the root password reset and the browser-SSH session token — no secret appears in
+ * link, the root password reset, a hosting database's password and the browser-SSH session token — no secret appears in
  * clear (nor hex- or base64-encoded) in any row of any table, in the data directory's files,
  * or in any log line of the run.
  *
@@ -160,6 +160,8 @@ beforeAll(async () => {
   secrets.set('sso token', new URL(sso.url).pathname.split('/').pop()!);
   await fetch(sso.url.replace(/^https?:\/\/[^/]+/, app.url), { redirect: 'manual' });
   const reset = await call('POST', `/v1/servers/${E.serverId}/password-reset`);
+  // A hosting database's password: set, then used at the account's shell below.
+  const dbPassword = await call('POST', `/v1/hosting/${E.hostingId}/databases/${E.databaseName}/password`);
   // The web console: its ticket, redeemed over the socket, and a login there with that password.
   const consoleLink = await call('POST', `/v1/servers/${E.serverId}/console`);
   secrets.set('console ticket', new URL(consoleLink.url).hash.replace(/^#ticket=/, ''));
@@ -176,7 +178,13 @@ beforeAll(async () => {
     ws.on('error', reject);
   });
   await call('POST', `/v1/hosting/${E.hostingId}/ssh-terminal/access`);
-  await call('POST', `/v1/hosting/${E.hostingId}/ssh-terminal/launch`);
+  const terminal = await call('POST', `/v1/hosting/${E.hostingId}/ssh-terminal/launch`);
+  const signedIn = await fetch(`${app.url}/ssh-terminal/${terminal.sessionId}/line`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Terminal-Token': terminal.token },
+    body: JSON.stringify({ line: `mysql -u ${E.databaseName} -p${dbPassword.password}`, cwd: '/' }),
+  });
+  expect(((await signedIn.json()) as { output: string }).output).toMatch(/^Welcome/);
   await call('POST', `/v1/hosting/${E.hostingId}/waf/access`);
 
   // Webhook deliveries ran (signed with the secrets) and the admin token was used throughout.
@@ -218,6 +226,7 @@ describe('secrets at rest and in logs', () => {
       /rotate-secret.*secret/,
       /git\/webhook.*secret/,
       /password-reset.*rootPassword/,
+      /databases\/.*\/password.*password/,
       /ssh-terminal\/launch.*token/,
       /sso token/,
       /console ticket/,

@@ -83,6 +83,12 @@ describe('POST /servers', () => {
     expect((await order({ productId: 'pool-fra1' })).body).toMatchObject({ statusCode: 400, param: 'productId' });
     expect((await order({ osTemplate: 'plan9' })).body).toMatchObject({ statusCode: 400, param: 'osTemplate' });
     expect((await order({ label: '' })).body).toMatchObject({ statusCode: 400, param: 'label' });
+    // A label is also the server's host name: the spec's error object, naming it.
+    const spaced = await order({ label: 'bad label with spaces!!' });
+    expectError(spaced, 400, /^label must be letters, digits, dots, hyphens and underscores/);
+    expect(spaced.body).toMatchObject({ error: 'Bad Request', param: 'label' });
+    expect((await order({ label: '-web' })).body).toMatchObject({ statusCode: 400, param: 'label' });
+    expect((await app.call('GET', '/v1/servers', { key: c.key })).body.data).toEqual([]);
     expect(await balance(app, c)).toBe(50_000);
     const reader = await app.customer({ scopes: ['servers:read'], walletBalanceUsdCents: 50_000 });
     expectError(await app.call('POST', '/v1/servers', { key: reader.key, body: ORDER }), 403, /servers:write/);

@@ -371,4 +371,19 @@ describe('declared rules over the wire', () => {
       param: 'label',
     });
   });
+
+  it("a pattern: a server label is a host name's characters", async () => {
+    const label = 'bad label with spaces!!';
+    await expectRefusedEverywhere({
+      rest: ['POST', '/v1/pools/pool_missing/servers', { productId: 'vps-s', label, osTemplate: 'ubuntu-24.04' }],
+      field: 'poolServerCreate',
+      varDefs: '$id: ID!, $productId: String!, $label: String!, $osTemplate: String!',
+      args: { id: 'pool_missing', productId: 'vps-s', label, osTemplate: 'ubuntu-24.04' },
+      selection: '{ id }',
+      tool: 'pool_server_create',
+      message:
+        'label must be letters, digits, dots, hyphens and underscores, with no dot or hyphen at either end (such as "web-1").',
+      param: 'label',
+    });
+  });
 });

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
+import { accountHolder, signIn, startOAuthApp } from '../helpers/oauth.ts';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  // A known port: the dashboard's sign-in checks its Origin against PUBLIC_BASE_URL.
+  app = await startOAuthApp();
 });
 afterAll(() => app?.stop());
 
@@ -118,5 +120,48 @@ describe('rate limits: 120 requests per minute per credential', () => {
     const stranger = await app.call('GET', '/v1/account', { key: other.key });
     expect(stranger.status).toBe(200);
     expect(stranger.headers.get('x-ratelimit-remaining')).toBe('119');
+  });
+});
+
+describe('a console session: 600 requests a minute of its own, inside the account ceiling', () => {
+  it("outlasts a key's 120, says 600 in its headers, and still spends from the account's 600", {
+    timeout: 60_000,
+  }, async () => {
+    const holder = await accountHolder(app);
+    const session = await signIn(app, holder);
+    const asSession = () =>
+      gql(app, '{ account { id } }', { headers: { Cookie: session.cookie, 'X-CSRF-Token': session.csrf } });
+    const first = await asSession();
+    expect(first.status).toBe(200);
+    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual([
+      '600',
+      '599',
+    ]);
+    // Past a key's budget without a refusal.
+    for (let i = 0; i < 128; i++) expect((await asSession()).status).toBe(200);
+    const last = await asSession();
+    expect([last.status, last.headers.get('x-ratelimit-limit'), last.headers.get('x-ratelimit-remaining')]).toEqual([
+      200,
+      '600',
+      '470',
+    ]);
+    // Every one of them was also the account's.
+    expect((await app.running.app.limits.peek('account', holder.accountId)).remaining).toBe(470);
+
+    // Keys of the same account spend the rest of the ceiling; then the session is refused by it too.
+    const keys: string[] = [];
+    for (let i = 0; i < 4; i++)
+      keys.push(
+        (await app.admin('POST', `/admin/accounts/${holder.accountId}/api-keys`, { scopes: ['account:read'] })).body
+          .key,
+      );
+    for (const key of keys)
+      for (let i = 0; i < 117; i++) expect((await app.call('GET', '/v1/account', { key })).status).toBe(200);
+    // 470 − 4 × 117 = 2 left.
+    for (let i = 0; i < 2; i++) expect((await asSession()).status).toBe(200);
+    const refused = await asSession();
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors[0].message).toMatch(/account-wide rate limit .*600 requests per minute/);
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 });

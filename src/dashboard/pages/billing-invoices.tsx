@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '../api.ts';
 import { money, StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
+import { LinkedRows } from '../list-table.tsx';
 
 interface Invoice {
   id: string;
@@ -181,12 +182,12 @@ export function Invoices(props: { reloadKey: number; balance?: number; onPaid():
                 const error = errors[inv.id];
                 return (
                   // One tbody per invoice: its row and, when opened, its lines.
-                  <tbody key={inv.id} data-testid={`invoice-${inv.number}`}>
+                  <LinkedRows key={inv.id} testid={`invoice-${inv.number}`}>
                     <tr>
                       <td data-label="Number">
                         <button
                           type="button"
-                          class="link mono"
+                          class="link mono row-link"
                           aria-expanded={open.has(inv.id)}
                           aria-controls={`lines-${inv.id}`}
                           title="Show the invoice's lines"
@@ -235,7 +236,7 @@ export function Invoices(props: { reloadKey: number; balance?: number; onPaid():
                         </td>
                       </tr>
                     )}
-                  </tbody>
+                  </LinkedRows>
                 );
               })}
             </table>

@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
+import { EVENT_TYPES } from '../../events/catalog.ts';
 import { gql, HttpError, onEvent, recentEvents, type LiveEvent } from '../api.ts';
 import { When } from '../format.tsx';
+
+/** Every kind of the catalogue, so the filter offers them all whichever one is chosen. */
+const KINDS = Object.keys(EVENT_TYPES).sort();
 
 const HISTORY =
   'query($type: String, $resource: String) { eventHistory(first: 50, type: $type, resource: $resource) { nodes { id type created data } } }';
@@ -37,7 +41,6 @@ export function EventFeed() {
   const byId = new Map<string, LiveEvent>();
   for (const e of [...live.filter((e) => matches(e, type, resource)), ...(history ?? [])]) byId.set(e.id, e);
   const events = [...byId.values()].sort((a, b) => (a.id < b.id ? 1 : -1));
-  const kinds = [...new Set([...(history ?? []), ...live].map((e) => e.type))].sort();
   // The resources the events shown name (their `…Id` fields), offered as the resource filter's choices.
   const resources = [
     ...new Set(
@@ -58,7 +61,7 @@ export function EventFeed() {
             Kind
             <select value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value)}>
               <option value="">All kinds</option>
-              {[...new Set([...kinds, ...(type ? [type] : [])])].map((k) => (
+              {KINDS.map((k) => (
                 <option key={k} value={k}>
                   {k}
                 </option>
@@ -102,7 +105,13 @@ export function EventFeed() {
             Loading the account's events…
           </p>
         ) : events.length === 0 ? (
-          <p class="muted">No events yet. New ones appear here as they happen.</p>
+          <p class="muted" data-testid="no-events">
+            {resource && !error
+              ? `No event names ${resource}${type ? ` with the kind ${type}` : ''}: check the id (it is in the address of the resource's page, such as srv_… or inv_…); new events appear here as they happen.`
+              : type
+                ? `No ${type} events yet. New ones appear here as they happen.`
+                : 'No events yet. New ones appear here as they happen.'}
+          </p>
         ) : (
           <ol class="feed" data-testid="event-feed">
             {events.map((e) => (
@@ -111,7 +120,7 @@ export function EventFeed() {
                 <span class="muted small">
                   <When at={e.created} />
                 </span>
-                <code class="small">{JSON.stringify(e.data)}</code>
+                <pre class="payload small">{JSON.stringify(e.data, null, 2)}</pre>
               </li>
             ))}
           </ol>

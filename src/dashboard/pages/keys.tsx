@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { SCOPES, DEFAULT_SCOPES, type Scope } from '../../scopes.ts';
+import { SCOPES, type Scope } from '../../scopes.ts';
 import { dash, HttpError } from '../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../confirm.tsx';
 import { SecretWithCopy } from '../copy.tsx';
@@ -47,11 +47,55 @@ export function ScopePicker(props: {
 /** A date picked for the expiry ("2027-01-15") as the instant the key stops working: the end of that day, UTC. */
 const endOfDayUtc = (date: string) => `${date}T23:59:59.999Z`;
 
-export function Keys() {
+/** The expiry choices: never, a number of days from today, or a date typed in the console's one date format. */
+const EXPIRY_CHOICES = [
+  ['never', 'Never'],
+  ['7', 'In 7 days'],
+  ['30', 'In 30 days'],
+  ['90', 'In 90 days'],
+  ['365', 'In a year'],
+  ['date', 'On a date…'],
+] as const;
+type ExpiryChoice = (typeof EXPIRY_CHOICES)[number][0];
+
+/** "2027-01-15" for the day `days` from now, UTC. */
+const dayIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The day a choice ends on (YYYY-MM-DD), null for never; undefined when a typed date is not a real one. */
+function expiryDay(choice: ExpiryChoice, typed: string): string | null | undefined {
+  if (choice === 'never') return null;
+  if (choice !== 'date') return dayIn(Number(choice));
+  const day = typed.trim();
+  const parsed = new Date(`${day}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(day)
+    ? day
+    : undefined;
+}
+
+/** /keys. A session opened from a sign-in link cannot list or mint keys: the page says so and how to. */
+export function Keys(props: { passwordSignIn: boolean }) {
+  if (!props.passwordSignIn)
+    return (
+      <div>
+        <h1>API keys</h1>
+        <section class="card">
+          <p data-testid="keys-refused">
+            This session was opened from a server's sign-in link, which cannot list or mint keys:{' '}
+            <a href="/sign-in?next=/keys">sign in with your password</a> to manage them.
+          </p>
+        </section>
+      </div>
+    );
+  return <KeysOfAccount />;
+}
+
+function KeysOfAccount() {
   const [keys, setKeys] = useState<KeyRow[] | null>(null);
   const [name, setName] = useState('');
+  const [expiry, setExpiry] = useState<ExpiryChoice>('never');
   const [expires, setExpires] = useState('');
-  const [chosen, setChosen] = useState<Set<string>>(new Set(DEFAULT_SCOPES));
+  // None ticked: a key gets the scopes its program needs, chosen one by one.
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [minted, setMinted] = useState<{ key: string; name: string; expiresAt: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
   // A refusal beside the field it names (name, expiresAt, scopes), else under the form.
@@ -74,15 +118,19 @@ export function Keys() {
     e.preventDefault();
     setError('');
     setRefusal(null);
+    const day = expiryDay(expiry, expires);
+    if (day === undefined)
+      return setRefusal({ field: 'expiresAt', message: 'Type the date as YYYY-MM-DD, such as 2027-01-31.' });
     setBusy(true);
     try {
       const k = await dash<{ key: string; name: string; expiresAt: string | null }>('POST', '/keys', {
         name: name || undefined,
         scopes: [...chosen],
-        expiresAt: expires ? endOfDayUtc(expires) : null,
+        expiresAt: day ? endOfDayUtc(day) : null,
       });
       setMinted(k);
       setName('');
+      setExpiry('never');
       setExpires('');
       await load();
     } catch (err) {
@@ -130,24 +178,68 @@ export function Keys() {
             {fieldError('name')}
           </label>
           <label>
-            Expires on (optional)
-            <input
-              name="expiresAt"
-              type="date"
-              value={expires}
-              onInput={(e) => setExpires(e.currentTarget.value)}
-              {...(refusal?.field === 'expiresAt'
+            Expires
+            <select
+              name="expiry"
+              value={expiry}
+              onChange={(e) => setExpiry(e.currentTarget.value as ExpiryChoice)}
+              {...(refusal?.field === 'expiresAt' && expiry !== 'date'
                 ? invalid('expiresAt')
-                : { 'aria-describedby': 'key-expiresAt-hint' })}
-            />
-            {fieldError('expiresAt') ?? (
-              <span id="key-expiresAt-hint" class="muted small">
-                Empty: it never expires. Otherwise it stops working at the end of that day (UTC).
-              </span>
-            )}
+                : { 'aria-describedby': 'key-expiry-hint' })}
+            >
+              {EXPIRY_CHOICES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+            {expiry !== 'date' &&
+              (fieldError('expiresAt') ?? (
+                <span id="key-expiry-hint" class="muted small">
+                  {expiry === 'never'
+                    ? 'It works until you revoke it.'
+                    : `It stops working at the end of ${dayIn(Number(expiry))} (UTC).`}
+                </span>
+              ))}
           </label>
+          {expiry === 'date' && (
+            <label>
+              Expiry date (YYYY-MM-DD)
+              <input
+                name="expiresAt"
+                inputMode="numeric"
+                autoComplete="off"
+                placeholder={dayIn(30)}
+                value={expires}
+                onInput={(e) => setExpires(e.currentTarget.value)}
+                {...(refusal?.field === 'expiresAt'
+                  ? invalid('expiresAt')
+                  : { 'aria-describedby': 'key-expiresAt-hint' })}
+              />
+              {fieldError('expiresAt') ?? (
+                <span id="key-expiresAt-hint" class="muted small">
+                  It stops working at the end of that day (UTC).
+                </span>
+              )}
+            </label>
+          )}
         </div>
-        <ScopePicker scopes={Object.keys(SCOPES)} chosen={chosen} onChange={setChosen} />
+        <fieldset class="kinds-field">
+          <legend>Scopes: what the key may do</legend>
+          <div class="actions">
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => setChosen(new Set(Object.keys(SCOPES).filter((s) => s.endsWith(':read'))))}
+            >
+              Every read scope
+            </button>
+            <button type="button" class="secondary" onClick={() => setChosen(new Set())}>
+              None
+            </button>
+          </div>
+          <ScopePicker scopes={Object.keys(SCOPES)} chosen={chosen} onChange={setChosen} />
+        </fieldset>
         {fieldError('scopes')}
         <button type="submit" {...disabledProps('Mint key', noScope)} disabled={busy || Boolean(noScope)}>
           {busy ? 'Minting…' : 'Mint key'}

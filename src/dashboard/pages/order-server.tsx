@@ -158,7 +158,7 @@ export function OrderServer() {
           />
         </label>
         <p id="label-hint" class="small muted hint">
-          1–{LABEL_MAX} characters, e.g. web-2.
+          1–{LABEL_MAX} letters, digits, dots, hyphens or underscores (it is also the server's host name), e.g. web-2.
         </p>
         {errors.label && (
           <p id="label-error" class="error field-error">

@@ -1,5 +1,6 @@
 import { money, StatusBadge } from '../format.tsx';
 import { Link } from '../router.tsx';
+import { LinkedList, RowLink } from '../list-table.tsx';
 import { AREAS } from '../areas.ts';
 import { Section, useLive } from '../live-query.tsx';
 import { SERVER_ROW_FIELDS, ServerTable, type ServerRow } from './servers.tsx';
@@ -82,16 +83,16 @@ export function Overview() {
             d.pools.nodes.length === 0 ? (
               <p class="muted">No pools.</p>
             ) : (
-              <ul class="plain">
+              <LinkedList class="plain">
                 {d.pools.nodes.map((p) => (
                   <li key={p.id}>
-                    <Link href={`/pools/${p.id}`}>{p.label}</Link> {status(p.status)}{' '}
+                    <RowLink href={`/pools/${p.id}`}>{p.label}</RowLink> {status(p.status)}{' '}
                     <span class="muted">
                       {p.vcpu} vCPU · {p.ram2gb * 2} GB · {money(p.monthlyUsdCents)}/mo
                     </span>
                   </li>
                 ))}
-              </ul>
+              </LinkedList>
             )
           }
         </Section>
@@ -100,13 +101,13 @@ export function Overview() {
             d.hostingAccounts.nodes.length === 0 ? (
               <p class="muted">No hosting accounts.</p>
             ) : (
-              <ul class="plain">
+              <LinkedList class="plain">
                 {d.hostingAccounts.nodes.map((h) => (
                   <li key={h.id}>
-                    <Link href={`/hosting/${h.id}`}>{h.domain}</Link> {status(h.status)}
+                    <RowLink href={`/hosting/${h.id}`}>{h.domain}</RowLink> {status(h.status)}
                   </li>
                 ))}
-              </ul>
+              </LinkedList>
             )
           }
         </Section>
@@ -115,13 +116,13 @@ export function Overview() {
             d.domains.nodes.length === 0 ? (
               <p class="muted">No domains.</p>
             ) : (
-              <ul class="plain">
+              <LinkedList class="plain">
                 {d.domains.nodes.map((x) => (
                   <li key={x.id}>
-                    <Link href={`/domains/${x.id}`}>{x.domain}</Link> {status(x.status)}
+                    <RowLink href={`/domains/${x.id}`}>{x.domain}</RowLink> {status(x.status)}
                   </li>
                 ))}
-              </ul>
+              </LinkedList>
             )
           }
         </Section>
@@ -131,14 +132,14 @@ export function Overview() {
             return open.length === 0 ? (
               <p class="muted">No open tickets.</p>
             ) : (
-              <ul class="plain">
+              <LinkedList class="plain">
                 {open.map((t) => (
                   <li key={t.id}>
-                    <span class="mono">{t.number}</span> <Link href={`/tickets/${t.id}`}>{t.subject}</Link>{' '}
+                    <span class="mono">{t.number}</span> <RowLink href={`/tickets/${t.id}`}>{t.subject}</RowLink>{' '}
                     {status(t.status)}
                   </li>
                 ))}
-              </ul>
+              </LinkedList>
             );
           }}
         </Section>

@@ -65,6 +65,8 @@ export function ServerPage(props: { id: string }) {
   const why = (action: PowerAction) =>
     busy ? 'A power change is under way.' : (s.powerActions.find((a) => a.action === action)?.reason ?? null);
   const reread = () => setReload((n) => n + 1);
+  // Its pool was deleted: the server is kept stopped, for a snapshot or to be terminated.
+  const preserved = !s.pool && s.poolId !== null;
   const section: SectionProps = { server: s, onChanged: reread };
   return (
     <div>
@@ -94,11 +96,14 @@ export function ServerPage(props: { id: string }) {
             <When at={s.createdAt} />
           </dd>
           <dt>Renews</dt>
-          <dd>
-            <When at={s.renewsAt} none="with its pool" />
+          <dd data-testid="server-renews">
+            <When
+              at={s.renewsAt}
+              none={s.pool ? 'with its pool' : s.poolId ? 'never: its pool was deleted' : 'a month after it is running'}
+            />
           </dd>
           <dt>Pool</dt>
-          <dd>{s.pool ? s.pool.label : '—'}</dd>
+          <dd>{s.pool ? <Link href={`/pools/${s.pool.id}`}>{s.pool.label}</Link> : s.poolId ? 'deleted' : '—'}</dd>
           <dt>Addresses</dt>
           <dd class="mono">{s.ips.map((i) => i.ip).join(', ') || '—'}</dd>
           <dt>SSH keys</dt>
@@ -134,6 +139,12 @@ export function ServerPage(props: { id: string }) {
             disabledReason={why('reboot')}
           />
         </div>
+        {preserved && (
+          <p class="notice-box" data-testid="server-preserved">
+            This server was kept, powered off, when its capacity pool was deleted: it cannot be started again. Take a
+            snapshot to keep what is on its disk, or terminate it.
+          </p>
+        )}
         {message && <p class="error">{message}</p>}
         {state.error && <p class="error">Could not read the server again: {state.error}</p>}
       </section>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from '../router.tsx';
+import { ListTable, RowLink } from '../list-table.tsx';
 import { StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
 
@@ -17,42 +18,38 @@ export interface ServerRow {
   ips: { ip: string; primary: boolean }[];
 }
 
-/** The servers table of the overview and of /servers: label (links to the server page), status, plan, address. */
+/** The servers table of the overview and of /servers: label (links to the server page), status, plan, address; a card per server on a phone. */
 export function ServerTable(props: { servers: ServerRow[] }) {
-  if (props.servers.length === 0) return <p class="muted">No servers.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th>Label</th>
-            <th>Status</th>
-            <th>Plan</th>
-            <th>Address</th>
-            <th>Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.servers.map((s) => (
-            <tr key={s.id} data-testid={`server-${s.id}`}>
-              <td>
-                <Link href={`/servers/${s.id}`}>{s.label}</Link>
-              </td>
-              <td data-testid="server-status">
-                <StatusBadge status={s.status} />
-              </td>
-              <td>
-                {s.vcpu} vCPU · {s.ramMb / 1024} GB <div class="small muted mono">{s.productId}</div>
-              </td>
-              <td class="mono">{s.ips.find((i) => i.primary)?.ip ?? '—'}</td>
-              <td>
-                <When at={s.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ListTable
+      rows={props.servers}
+      empty="No servers."
+      columns={['Label', 'Status', 'Plan', 'Address', 'Created']}
+      stack
+    >
+      {(s) => (
+        <tr key={s.id} data-testid={`server-${s.id}`}>
+          <td data-label="Label">
+            <RowLink href={`/servers/${s.id}`}>{s.label}</RowLink>
+          </td>
+          <td data-label="Status" data-testid="server-status">
+            <StatusBadge status={s.status} />
+          </td>
+          <td data-label="Plan">
+            {/* One child: on a phone the cell is a label-and-value grid. */}
+            <div>
+              {s.vcpu} vCPU · {s.ramMb / 1024} GB <div class="small muted mono">{s.productId}</div>
+            </div>
+          </td>
+          <td data-label="Address" class="mono">
+            {s.ips.find((i) => i.primary)?.ip ?? '—'}
+          </td>
+          <td data-label="Created">
+            <When at={s.createdAt} />
+          </td>
+        </tr>
+      )}
+    </ListTable>
   );
 }
 

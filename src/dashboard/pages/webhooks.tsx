@@ -91,6 +91,7 @@ export function Webhooks() {
                 <td>
                   <button
                     type="button"
+                    class="row-link"
                     aria-pressed={w.id === selected}
                     aria-label={`Manage ${w.url}`}
                     onClick={() => setSelected(w.id)}

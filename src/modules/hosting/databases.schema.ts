@@ -2,12 +2,12 @@ import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { wholeConnection } from '../../schema/graph.ts';
-import { createDatabase, deleteDatabase, listDatabases } from './databases.ts';
+import { createDatabase, deleteDatabase, listDatabases, resetDatabasePassword } from './databases.ts';
 import { panel, type Out } from './panel-operation.schema.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
 
-// MySQL databases: list, create, delete.
+// MySQL databases: list, create, delete, and a new password for a database's user.
 
 const HostingDatabase = builder.objectRef<Out<typeof createDatabase>>('HostingDatabase').implement({
   description: 'An extra MySQL database (its user has the same name).',
@@ -20,8 +20,27 @@ const HostingDatabase = builder.objectRef<Out<typeof createDatabase>>('HostingDa
     user: t.exposeString('user', { description: 'Its MySQL user (the same name).', ...example('u5d7e9f1g2h_shop') }),
     host: t.exposeString('host', { description: 'MySQL host, as the site reaches it.', ...example('localhost') }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    passwordSetAt: t.expose('passwordSetAt', {
+      type: 'DateTime',
+      nullable: true,
+      description:
+        "When its user's password was last set (hostingDatabasePasswordReset); null until then, and the user cannot sign in before.",
+    }),
   }),
 });
+
+const HostingDatabasePassword = builder
+  .objectRef<Out<typeof resetDatabasePassword>>('HostingDatabasePassword')
+  .implement({
+    description: "A database user's new password, shown once: the service keeps only a hash of it.",
+    fields: (t) => ({
+      name: t.exposeString('name', { description: 'The database.', ...example('u5d7e9f1g2h_shop') }),
+      user: t.exposeString('user', { description: 'Its MySQL user.', ...example('u5d7e9f1g2h_shop') }),
+      host: t.exposeString('host', { description: 'MySQL host, as the site reaches it.', ...example('localhost') }),
+      password: t.exposeString('password', { description: 'The new password, shown only in this answer.' }),
+      passwordSetAt: t.expose('passwordSetAt', { type: 'DateTime', description: 'When it was set.' }),
+    }),
+  });
 const HostingDatabaseDeleted = builder
   .objectRef<{ name: string; deleted: boolean }>('HostingDatabaseDeleted')
   .implement({
@@ -52,7 +71,7 @@ builder.mutationField('hostingDatabaseCreate', (t) =>
       refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
       summary: 'Create a database',
       description:
-        "Create an extra MySQL database named <prefix>_<suffix>, reachable with the account's MySQL user. 400 when it exists or the plan's number of databases is reached. 409 while the account is still provisioning.",
+        "Create an extra MySQL database, <prefix>_<suffix>, and its user of the same name (no password until one is set). 400 when it exists or the plan's number of databases is reached. 409 while provisioning.",
     }),
     type: HostingDatabase,
     args: {
@@ -86,5 +105,23 @@ builder.mutationField('hostingDatabaseDelete', (t) =>
       name: t.arg.string({ required: true, description: 'Full database name.' }),
     },
     resolve: (_root, args, ctx) => deleteDatabase(ctx, args.id, args.name),
+  }),
+);
+
+builder.mutationField('hostingDatabasePasswordReset', (t) =>
+  t.field({
+    ...panel('POST /hosting/:id/databases/:name/password', 'hosting_database_password_reset', {
+      refuses: [HOSTING_PROVISIONING],
+      notTool: 'returns a database password; handing it to a model is not a safe default',
+      summary: "Reset a database's password",
+      description:
+        "Set a new random password for the database's MySQL user and return it once; the service keeps only a bcrypt hash. The earlier password stops working. A new database's user has no password until this is called. 409 while the account is still provisioning.",
+    }),
+    type: HostingDatabasePassword,
+    args: {
+      id: t.arg.id({ required: true, description: 'The hosting account id.' }),
+      name: t.arg.string({ required: true, description: 'Full database name.' }),
+    },
+    resolve: (_root, args, ctx) => resetDatabasePassword(ctx, args.id, args.name),
   }),
 );

@@ -1,3 +1,5 @@
+import bcrypt from 'bcryptjs';
+import { randomPassword } from '../../core/passwords.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { isUniqueViolation } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -6,12 +8,16 @@ import { panelChanged } from './panel-events.ts';
 
 /** Extra MySQL databases: named `<username>_<suffix>`; the suffix is 1–16 lowercase letters, digits or underscores. */
 
-const view = (row: { name: string; createdAt: Date }, username: string) => ({
+/** bcrypt's cost for a database user's password, as for the other passwords the datacenter keeps a hash of. */
+const DATABASE_PASSWORD_COST = 10;
+
+const view = (row: { name: string; createdAt: Date; passwordSetAt: Date | null }, username: string) => ({
   name: row.name,
   suffix: row.name.slice(username.length + 1),
   user: row.name,
   host: 'localhost',
   createdAt: row.createdAt,
+  passwordSetAt: row.passwordSetAt,
 });
 
 export async function listDatabases(ctx: HostingContext, hostingId: string) {
@@ -62,4 +68,24 @@ export async function deleteDatabase(ctx: HostingContext, hostingId: string, nam
   });
   await ctx.app.hosting.dropDatabase(hostingId, name);
   return { name, deleted: true };
+}
+
+/**
+ * Sets a new random password for the database's MySQL user and returns it once: the driver gets
+ * only its bcrypt hash (the MySQL user table), and the app keeps only when it was set. The
+ * earlier password stops working.
+ */
+export async function resetDatabasePassword(ctx: HostingContext, hostingId: string, name: string) {
+  const hosting = await activeHosting(ctx.db, hostingId);
+  const row = await ctx.db.hostingDatabase.findFirst({ where: { hostingId, name } });
+  if (!row) throw notFound('Database');
+  const password = randomPassword();
+  await ctx.app.hosting.setDatabasePassword(hostingId, name, await bcrypt.hash(password, DATABASE_PASSWORD_COST));
+  const now = ctx.app.clock.now();
+  const updated = await ctx.db.$transaction(async (tx) => {
+    const set = await tx.hostingDatabase.update({ where: { id: row.id }, data: { passwordSetAt: now } });
+    await panelChanged(tx, hosting, 'databases', 'password_reset', now);
+    return set;
+  });
+  return { ...view(updated, hosting.username), passwordSetAt: now, password };
 }

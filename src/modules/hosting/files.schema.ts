@@ -107,8 +107,7 @@ builder.mutationField('hostingFileDelete', (t) =>
     ...panel('DELETE /hosting/:id/files', 'hosting_file_delete', {
       refuses: [HOSTING_PROVISIONING],
       summary: 'Delete a file',
-      description:
-        'Delete a file, or a directory (pass recursive=true when it is not empty). 404 when nothing is at the path.',
+      description: 'Delete a file, or a directory (pass recursive=true when it is not empty).',
     }),
     type: HostingFileDeleted,
     args: {

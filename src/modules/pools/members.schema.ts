@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operation } from '../../schema/operation.ts';
-import { LABEL_RULES } from '../servers/server-row.ts';
+import { SERVER_LABEL_RULES } from '../servers/server-row.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { wholeConnection } from '../../schema/graph.ts';
 import { applyPoolIps, createServerInPool, listPoolIps, MAX_IP_CHANGES, MAX_POOL_SERVER_IPS } from './members.ts';
@@ -18,14 +18,18 @@ builder.mutationField('poolServerCreate', (t) =>
       area: 'pools',
       tool: 'pool_server_create',
       description:
-        "Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan (resize the pool first).",
+        "Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan.",
       fires: ['pool.ips.changed', 'server.created'],
     }),
     type: 'Server',
     args: {
       id: t.arg.id({ required: true, description: 'The pool id.' }),
       productId: t.arg.string({ required: true, description: 'Server plan giving vCPU, RAM and disk.' }),
-      label: t.arg.string({ required: true, description: 'A name for the server.', ...rules(LABEL_RULES) }),
+      label: t.arg.string({
+        required: true,
+        description: 'A name for the server, also its host name.',
+        ...rules(SERVER_LABEL_RULES),
+      }),
       os: t.arg.string({ required: false, description: 'OS family (linux); must match the template when given.' }),
       osTemplate: t.arg.string({ required: true, description: 'A Linux OS template.' }),
       ipCount: t.arg.int({

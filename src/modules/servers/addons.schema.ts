@@ -111,7 +111,7 @@ builder.mutationField('serverAddonAttach', (t) =>
       area: 'servers',
       tool: 'server_addon_attach',
       fires: ['server.addon.attached'],
-      description: `Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. Servers inside a pool take addresses from the pool. ${INOPERABLE_409}`,
+      description: `Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. ${INOPERABLE_409}`,
     }),
     type: AddonAttachment,
     args: {

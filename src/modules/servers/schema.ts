@@ -6,7 +6,7 @@ import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY, SERVER_STATES } from './server-row.ts';
+import { INOPERABLE_409, SERVER_BUSY, SERVER_LABEL_RULES, SERVER_STATES } from './server-row.ts';
 import { orderServerForCustomer } from './order.ts';
 import { serverOrderCatalogue } from '../catalogue/service.ts';
 import { readServer, SERVER_RELATIONS } from './server-reads.ts';
@@ -37,7 +37,10 @@ export const Server = builder.prismaObject('Server', {
   interfaces: [Node],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The server id (srv_…).' }),
-    label: t.exposeString('label', { description: 'Your name for the server, 1 to 64 characters.' }),
+    label: t.exposeString('label', {
+      description:
+        'Your name for the server, also its host name: 1 to 64 letters, digits, dots, hyphens and underscores.',
+    }),
     status: t.exposeString('status', {
       ...values(SERVER_STATES, 'running'),
       description: 'provisioning, running, stopped, rebooting, restoring, reinstalling or suspended.',
@@ -101,7 +104,7 @@ builder.queryField('server', (t) =>
       rest: 'GET /servers/:id',
       area: 'servers',
       tool: 'server_get',
-      description: 'One server with its IPs, snapshots and attached add-ons. 404 when it is not on the account.',
+      description: 'One server with its IPs, snapshots and attached add-ons.',
     }),
     type: 'Server',
     args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
@@ -298,7 +301,11 @@ builder.mutationField('serverOrder', (t) =>
     type: ServerOrder,
     args: {
       productId: t.arg.string({ required: true, description: 'A server plan of the catalogue (std-1c-2g-50).' }),
-      label: t.arg.string({ required: true, description: 'A name for the server.', ...rules(LABEL_RULES) }),
+      label: t.arg.string({
+        required: true,
+        description: 'A name for the server, also its host name.',
+        ...rules(SERVER_LABEL_RULES),
+      }),
       os: t.arg.string({ required: false, description: 'OS family; must match the template when given.' }),
       osTemplate: t.arg.string({ required: true, description: 'An OS template of the catalogue.' }),
       sshKeyIds: t.arg.idList({

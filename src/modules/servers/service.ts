@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import type { TenantDb } from '../../db/tenant.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
@@ -15,7 +14,7 @@ import { isPoolActive } from '../pools/status.ts';
 import {
   getServer,
   inoperable,
-  LABEL_RULES,
+  SERVER_LABEL_RULES,
   lockServer,
   requireOperable,
   SERVER_BUSY,
@@ -23,6 +22,7 @@ import {
   type ServiceContext,
 } from './server-row.ts';
 import { enforceRules } from '../../core/input-rules.ts';
+import { randomPassword } from '../../core/passwords.ts';
 import { endAddons } from './addons.ts';
 import { requireAction } from './actions.ts';
 import { answeredByServerReads, listServersWithRelations } from './server-reads.ts';
@@ -152,7 +152,7 @@ export async function orderServer(
 ) {
   // The operator API orders here without GraphQL's check of the declared rules.
   const labelInput = typeof order.label === 'string' ? order.label : '';
-  enforceRules(LABEL_RULES, labelInput, 'label');
+  enforceRules(SERVER_LABEL_RULES, labelInput, 'label');
   const label = labelInput.trim();
   const { product, template } = await resolveServerOrder(prisma, {
     productId: order.productId,
@@ -263,8 +263,6 @@ export async function reinstallServer(
 
 // ---------------------------------------------------------------- root password
 
-const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
-
 /** Sets a new random root password through the guest agent and returns it once (it is stored nowhere). */
 export async function resetRootPassword(ctx: ServiceContext, serverId: string) {
   const now = ctx.app.clock.now();
@@ -274,8 +272,7 @@ export async function resetRootPassword(ctx: ServiceContext, serverId: string) {
     requireOperable(server, 'a password reset');
     if (server.status !== 'running')
       throw PASSWORD_NEEDS_RUNNING.error('The guest agent sets the password: start the server first.');
-    let password = '';
-    for (let i = 0; i < 24; i++) password += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
+    const password = randomPassword();
     await ctx.app.provider.resetPassword(tx, serverId, password, now);
     return { serverId, rootPassword: password, username: server.os === 'windows' ? 'Administrator' : 'root' };
   });

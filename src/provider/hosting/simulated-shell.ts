@@ -10,7 +10,10 @@ import { HostingRefusal, type HostingDriver, type SiteQuota } from './types.ts';
  * It keeps no state of its own: the terminal page sends its working directory with each line.
  */
 
-type Files = Pick<HostingDriver, 'listDir' | 'readText' | 'writeText' | 'mkdir' | 'remove' | 'requireDirectory'>;
+type Files = Pick<
+  HostingDriver,
+  'listDir' | 'readText' | 'writeText' | 'mkdir' | 'remove' | 'requireDirectory' | 'databaseSignIn'
+>;
 
 interface ShellContext {
   files: Files;
@@ -43,6 +46,8 @@ const HELP = `Commands of this simulated shell:
   touch <file>       create an empty file (an existing one is left as it is)
   rm [-r] <path>     remove a file, or a directory with -r
   echo <text>        print text
+  mysql -u <user> -p<password> [database]
+                     sign in to one of your MySQL databases (checks the sign-in only)
   whoami, date, clear, help, exit`;
 
 /** Splits a line into words: spaces separate, single or double quotes keep a word together. */
@@ -79,6 +84,35 @@ async function ls(ctx: ShellContext, cwd: string, args: string[]): Promise<strin
   });
   if (listing.truncated) lines.push(`… only the first ${LS_MAX} entries`);
   return lines.join('\n');
+}
+
+/**
+ * `mysql -u USER -pPASSWORD [DATABASE]` (or --user=, --password=): the simulated MySQL checks the
+ * sign-in as MySQL would and says so; it runs no statements.
+ */
+async function mysql(ctx: ShellContext, args: string[]): Promise<string> {
+  let user = ctx.user;
+  let password: string | undefined;
+  let database: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '-u' || a === '--user') user = args[++i] ?? '';
+    else if (a.startsWith('--user=')) user = a.slice('--user='.length);
+    else if (a.startsWith('-u')) user = a.slice(2);
+    else if (a.startsWith('--password=')) password = a.slice('--password='.length);
+    else if (a === '-p' || a === '--password') password = '';
+    else if (a.startsWith('-p')) password = a.slice(2);
+    else if (a === '-h' || a === '--host') i++;
+    else if (!a.startsWith('-')) database = a;
+  }
+  if (password === '')
+    return 'mysql: this simulated shell cannot ask for the password: give it as -pPASSWORD (no space).';
+  const using = password === undefined ? 'NO' : 'YES';
+  if (!(await ctx.files.databaseSignIn(ctx.hostingId, user, password ?? '')))
+    return `ERROR 1045 (28000): Access denied for user '${user}'@'localhost' (using password: ${using})`;
+  if (database !== undefined && database !== user)
+    return `ERROR 1044 (42000): Access denied for user '${user}'@'localhost' to database '${database}'`;
+  return `Welcome to the MySQL monitor (simulated MySQL 8.0).\nSigned in as ${user}@localhost${database ? ` to ${database}` : ''}. This shell checks the sign-in only: bye.`;
 }
 
 async function run(ctx: ShellContext, cwd: string, [command, ...args]: string[]): Promise<ShellResult> {
@@ -124,6 +158,8 @@ async function run(ctx: ShellContext, cwd: string, [command, ...args]: string[])
       await ctx.files.remove(ctx.hostingId, operand(), recursive);
       return say('');
     }
+    case 'mysql':
+      return say(await mysql(ctx, args));
     case 'clear':
       return say('');
     case 'exit':

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import bcrypt from 'bcryptjs';
 import * as tar from 'tar';
 import { scheduleJob, type JobHandler } from '../jobs.ts';
 import type { Tx } from '../../db/tx.ts';
@@ -37,7 +38,9 @@ export const HOSTING_PROVISION_SECONDS = 60;
  *     home/       what the file manager shows as "/": public_html/, logs/
  *     mysql/      one SQL dump per database (the simulated MySQL keeps its data here)
  *     backups/    <backupId>.tar.gz: home/ and mysql/ as a gzip tarball
- *     private/    deploy key (0600), known_hosts, crontab, htpasswd files, the git clone
+ *     private/    deploy key (0600), known_hosts, crontab, htpasswd files, the git clone,
+ *                 mysql-users/<database>: its user's bcrypt hash (the simulated MySQL's user table;
+ *                 outside mysql/, so a backup never holds a password)
  *     tmp/        uploads and restores in progress (same file system, so renames are atomic)
  *
  * Nothing outside home/ is reachable through a customer path (sandbox.ts).
@@ -173,13 +176,37 @@ export class SimulatedHostingDriver extends SimulatedSiteGit implements HostingD
 
   // ------------------------------------------------------------ databases, cron, htpasswd
 
+  private mysqlUser(id: string, name: string): string {
+    return path.join(this.dir(id, 'private'), 'mysql-users', name);
+  }
+
   async createDatabase(id: string, name: string, now: Date): Promise<void> {
+    // A user left by a database of the same name that a restore dropped: the new one starts without a password.
+    await fs.rm(this.mysqlUser(id, name), { force: true });
     const dump = `-- MySQL dump (simulated MySQL 8.0)\n-- Database: ${name}\n-- Created: ${now.toISOString()}\n\nCREATE DATABASE IF NOT EXISTS \`${name}\` DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci;\nUSE \`${name}\`;\n`;
     await fs.writeFile(path.join(this.dir(id, 'mysql'), `${name}.sql`), dump, { flag: 'wx' }).catch(ignoreExists);
   }
 
   async dropDatabase(id: string, name: string): Promise<void> {
     await fs.rm(path.join(this.dir(id, 'mysql'), `${name}.sql`), { force: true });
+    await fs.rm(this.mysqlUser(id, name), { force: true });
+  }
+
+  async databaseSignIn(id: string, user: string, password: string): Promise<boolean> {
+    if (!/^[a-z0-9_]+$/.test(user)) return false;
+    const line = await fs.readFile(this.mysqlUser(id, user), 'utf8').catch((err: NodeJS.ErrnoException) => {
+      ignoreMissing(err);
+      return '';
+    });
+    // A user with no password set yet cannot sign in.
+    const hash = line.trim().split(':')[1];
+    return hash ? bcrypt.compare(password, hash) : false;
+  }
+
+  async setDatabasePassword(id: string, name: string, hash: string): Promise<void> {
+    const file = this.mysqlUser(id, name);
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    await this.atomicWrite(id, file, (tmp) => fs.writeFile(tmp, `${name}:${hash}\n`, { flag: 'wx', mode: 0o600 }));
   }
 
   async writeCrontab(id: string, text: string): Promise<void> {

@@ -113,8 +113,14 @@ export interface HostingDriver {
   usage(hostingId: string): Promise<SiteUsage>;
   tailLog(hostingId: string, kind: 'access' | 'error', lines: number, now: Date): Promise<string[]>;
 
+  /** A new database, with a MySQL user of its name that has no password yet (so cannot sign in). */
   createDatabase(hostingId: string, name: string, now: Date): Promise<void>;
+  /** Drops the database and its user. */
   dropDatabase(hostingId: string, name: string): Promise<void>;
+  /** Sets the password of the database's user from its bcrypt hash: the password itself never reaches the driver. */
+  setDatabasePassword(hostingId: string, name: string, hash: string): Promise<void>;
+  /** Whether MySQL lets `user` sign in with `password` (the account's shell runs a client). */
+  databaseSignIn(hostingId: string, user: string, password: string): Promise<boolean>;
   writeCrontab(hostingId: string, text: string): Promise<void>;
   /** Writes (hash) or removes (null) the htpasswd file protecting a directory. */
   writeHtpasswd(hostingId: string, dirPath: string, entry: { user: string; hash: string } | null): Promise<void>;

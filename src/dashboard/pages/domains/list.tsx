@@ -1,7 +1,7 @@
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
-import { ListTable } from '../../list-table.tsx';
+import { ListTable, RowLink } from '../../list-table.tsx';
 
 export interface DomainRow {
   id: string;
@@ -49,7 +49,7 @@ export function DomainList() {
               {(d) => (
                 <tr key={d.id} data-testid={`domain-${d.domain}`}>
                   <td data-label="Domain">
-                    <Link href={`/domains/${d.id}`}>{d.domain}</Link>
+                    <RowLink href={`/domains/${d.id}`}>{d.domain}</RowLink>
                   </td>
                   <td data-label="Status">
                     <StatusBadge status={d.status} />

@@ -84,17 +84,25 @@ export function BackupsPanel(props: { id: string }) {
             </button>
           </div>
           {working ? <p role="status">{working}</p> : <Outcome error={call.refusal?.message} done={done} />}
-          <ListTable rows={nodes} empty="No backups yet." columns={['Taken', 'Status', 'Size', 'Databases']} actions>
+          <ListTable
+            rows={nodes}
+            empty="No backups yet."
+            columns={['Taken', 'Status', 'Size', 'Databases']}
+            actions
+            stack
+          >
             {(b) => (
               <tr key={b.id} data-testid={`backup-${b.id}`}>
-                <td>
+                <td data-label="Taken">
                   <When at={b.createdAt} />
                 </td>
-                <td>
+                <td data-label="Status">
                   <StatusBadge status={b.status} />
                 </td>
-                <td>{bytes(b.sizeBytes)}</td>
-                <td class="mono small">{b.databases.join(', ') || '—'}</td>
+                <td data-label="Size">{bytes(b.sizeBytes)}</td>
+                <td data-label="Databases" class="mono small">
+                  {b.databases.join(', ') || '—'}
+                </td>
                 <td>
                   <span class="row-actions">
                     <button type="button" class="secondary" onClick={() => download(b)}>

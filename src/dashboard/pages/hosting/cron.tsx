@@ -19,10 +19,6 @@ const CRON_QUERY = 'query($id: ID!) { hostingCron(id: $id) { header jobs { sched
 const CRON_SET =
   'mutation($id: ID!, $jobs: [HostingCronJobInput!]!) { hostingCronSet(id: $id, jobs: $jobs) { header jobs { schedule command } } }';
 
-/** The API names the value at fault by its place in the list (jobs[2].schedule); beside the field, its name says it. */
-const plain = (message: string, field: string, name: string) =>
-  message.startsWith(field) ? name + message.slice(field.length) : message;
-
 /**
  * Cron tab. The API replaces the whole crontab at once, so adding, editing and removing a job
  * each send the full list; a refusal names the job's index, which maps back to the form.
@@ -128,7 +124,7 @@ export function CronPanel(props: { id: string }) {
                   onInput={setSchedule}
                   mono
                   placeholder="*/15 * * * *"
-                  error={plain(save.errorOf(scheduleField), scheduleField, 'The schedule')}
+                  error={save.errorOf(scheduleField)}
                   hint="Five fields (minute hour day month weekday) or @hourly, @daily, @weekly, @monthly; UTC."
                 />
                 <TextField
@@ -138,7 +134,7 @@ export function CronPanel(props: { id: string }) {
                   onInput={setCommand}
                   mono
                   placeholder="php ~/public_html/cron.php"
-                  error={plain(save.errorOf(commandField), commandField, 'The command')}
+                  error={save.errorOf(commandField)}
                   hint="One line, run as the account's user."
                 />
               </div>

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
+import type { RefObject } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { When } from '../../format.tsx';
 
@@ -97,8 +98,30 @@ export function NewEntryForm(props: { id: string; dir: string; onDone(message: s
   );
 }
 
-/** Rename (or move) one entry: its new path, prefilled with the current one. */
+/**
+ * A form opened below the list, maybe below the fold: brought into view, with the keyboard in
+ * `field` (once `ready`), so the person sees and types into what they just opened.
+ */
+function useReveal(
+  box: RefObject<HTMLElement | null>,
+  field: RefObject<HTMLInputElement | HTMLTextAreaElement | null>,
+  block: ScrollLogicalPosition,
+  ready = true,
+) {
+  useEffect(() => {
+    if (!ready) return;
+    box.current?.scrollIntoView({ block });
+    field.current?.focus({ preventScroll: true });
+  }, [ready]);
+}
+
+/** Rename (or move) one entry: its new path, prefilled with the current one, its name selected. */
 export function RenameForm(props: { id: string; from: string; onCancel(): void; onDone(message: string): void }) {
+  const form = useRef<HTMLFormElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useReveal(form, input, 'nearest');
+  // Typing replaces the name and keeps the folder: the name is what a rename usually changes.
+  useEffect(() => input.current?.setSelectionRange(props.from.lastIndexOf('/') + 1, props.from.length), [props.from]);
   const [to, setTo] = useState(props.from);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -120,10 +143,11 @@ export function RenameForm(props: { id: string; from: string; onCancel(): void; 
   };
 
   return (
-    <form class="rename" onSubmit={submit} noValidate aria-busy={busy} data-testid="rename-form">
+    <form ref={form} class="rename" onSubmit={submit} noValidate aria-busy={busy} data-testid="rename-form">
       <label>
         New path for {name}
         <input
+          ref={input}
           value={to}
           autoComplete="off"
           onInput={(e) => setTo((e.target as HTMLInputElement).value)}
@@ -162,6 +186,9 @@ export function FileEditor(props: { id: string; path: string; onClose(): void; o
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
+  const box = useRef<HTMLElement>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
+  useReveal(box, area, 'start', file !== null);
 
   useEffect(() => {
     gql<{ hostingFileRead: TextFile }>(READ_QUERY, { id: props.id, path: props.path }).then(
@@ -194,7 +221,7 @@ export function FileEditor(props: { id: string; path: string; onClose(): void; o
   };
 
   return (
-    <section class="editor" aria-labelledby="editor-title" data-testid="file-editor">
+    <section ref={box} class="editor" aria-labelledby="editor-title" data-testid="file-editor">
       <h3 id="editor-title" class="mono">
         {props.path}
       </h3>
@@ -217,6 +244,7 @@ export function FileEditor(props: { id: string; path: string; onClose(): void; o
           <label>
             Content
             <textarea
+              ref={area}
               value={text}
               rows={16}
               spellcheck={false}

@@ -5,7 +5,7 @@ import { When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { Link, useLocation } from '../../router.tsx';
 import { FileEditor, formatSize, NewEntryForm, RenameForm } from './files-forms.tsx';
-import { ListTable } from '../../list-table.tsx';
+import { ListTable, RowLink } from '../../list-table.tsx';
 
 interface FileEntry {
   name: string;
@@ -148,7 +148,7 @@ export function FilesPanel(props: { id: string }) {
             <tr key={entry.path} data-testid={`file-${entry.name}`}>
               <td data-label="Name" class="wrap">
                 {entry.type === 'directory' ? (
-                  <Link href={folderHref(entry.path)}>{`${entry.name}/`}</Link>
+                  <RowLink href={folderHref(entry.path)}>{`${entry.name}/`}</RowLink>
                 ) : entry.type === 'file' ? (
                   <button type="button" class="link" onClick={() => setOpen(entry.path)}>
                     {entry.name}

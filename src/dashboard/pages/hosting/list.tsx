@@ -1,6 +1,6 @@
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
-import { Link } from '../../router.tsx';
+import { ListTable, RowLink } from '../../list-table.tsx';
 
 interface HostingRow {
   id: string;
@@ -21,42 +21,34 @@ export function HostingList() {
     <div>
       <h1>Web hosting</h1>
       <Section title="Hosting accounts" testid="hosting-accounts" state={state}>
-        {({ hostingAccounts: { nodes } }) =>
-          nodes.length === 0 ? (
-            <p class="muted">No hosting accounts yet.</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Domain</th>
-                    <th>Status</th>
-                    <th>Plan</th>
-                    <th>Address</th>
-                    <th>Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {nodes.map((h) => (
-                    <tr key={h.id} data-testid={`hosting-${h.id}`}>
-                      <td>
-                        <Link href={`/hosting/${h.id}`}>{h.domain}</Link>
-                      </td>
-                      <td>
-                        <StatusBadge status={h.status} />
-                      </td>
-                      <td class="mono small">{h.productId}</td>
-                      <td class="mono">{h.ip}</td>
-                      <td>
-                        <When at={h.createdAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {({ hostingAccounts: { nodes } }) => (
+          <ListTable
+            rows={nodes}
+            empty="No hosting accounts yet."
+            columns={['Domain', 'Status', 'Plan', 'Address', 'Created']}
+            stack
+          >
+            {(h) => (
+              <tr key={h.id} data-testid={`hosting-${h.id}`}>
+                <td data-label="Domain" class="wrap-anywhere">
+                  <RowLink href={`/hosting/${h.id}`}>{h.domain}</RowLink>
+                </td>
+                <td data-label="Status">
+                  <StatusBadge status={h.status} />
+                </td>
+                <td data-label="Plan" class="mono small">
+                  {h.productId}
+                </td>
+                <td data-label="Address" class="mono">
+                  {h.ip}
+                </td>
+                <td data-label="Created">
+                  <When at={h.createdAt} />
+                </td>
+              </tr>
+            )}
+          </ListTable>
+        )}
       </Section>
     </div>
   );

@@ -3,10 +3,10 @@ import { gql } from '../../api.ts';
 import { errorsOf, Field, FormAlert, type FormErrors } from '../../field.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
-import { Link, navigate } from '../../router.tsx';
+import { navigate } from '../../router.tsx';
 import { Copyable } from '../../copy.tsx';
 import { MAIL_EVENTS } from './shared.tsx';
-import { ListTable } from '../../list-table.tsx';
+import { ListTable, RowLink } from '../../list-table.tsx';
 
 export interface MailDomainRow {
   id: number;
@@ -131,7 +131,7 @@ export function MailDomains() {
             {(d) => (
               <tr key={d.id} data-testid={`mail-domain-${d.domain}`}>
                 <td data-label="Domain">
-                  <Link href={`/mail/${d.id}`}>{d.domain}</Link>
+                  <RowLink href={`/mail/${d.id}`}>{d.domain}</RowLink>
                 </td>
                 <td data-label="Status">
                   <StatusBadge status={d.status} />

@@ -1,6 +1,7 @@
 import { money, StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
+import { LinkedRows, RowLink } from '../../list-table.tsx';
 import { shapeText } from './units.tsx';
 
 interface PoolRow {
@@ -60,13 +61,13 @@ export function PoolList() {
                   <th>Renews</th>
                 </tr>
               </thead>
-              <tbody>
+              <LinkedRows>
                 {d.pools.nodes.map((p) => (
                   <tr key={p.id} data-testid={`pool-${p.id}`}>
                     <td data-label="Label">
                       {/* One grid item on a phone's card: the name with its product under it. */}
                       <div>
-                        <Link href={`/pools/${p.id}`}>{p.label}</Link>
+                        <RowLink href={`/pools/${p.id}`}>{p.label}</RowLink>
                         <div class="small muted mono">{p.productId}</div>
                       </div>
                     </td>
@@ -83,7 +84,7 @@ export function PoolList() {
                     </td>
                   </tr>
                 ))}
-              </tbody>
+              </LinkedRows>
             </table>
           )
         }

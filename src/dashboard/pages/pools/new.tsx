@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { isMoneyRefusal, WalletCover } from '../../wallet-cover.tsx';
 import { gql, HttpError } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
@@ -62,6 +62,7 @@ export function BuyPool() {
   const [label, setLabel] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const confirmation = useRef<HTMLDialogElement>(null);
 
   const products = state.data?.poolCatalogue.nodes ?? [];
   const product = products.find((p) => p.productId === productId) ?? products[0];
@@ -95,13 +96,19 @@ export function BuyPool() {
         ? 'Waiting for the price of this selection.'
         : null;
 
-  const submit = async (e: Event) => {
+  // Buying charges the wallet at once: the form asks first, in a dialog naming the sum.
+  const submit = (e: Event) => {
     e.preventDefault();
     const trimmed = label.trim();
     if (!trimmed) return setErrors({ label: 'Give the pool a label.' });
     if (trimmed.length > LABEL_MAX) return setErrors({ label: `A label is at most ${LABEL_MAX} characters.` });
     if (buyBlocked) return;
     setErrors({});
+    confirmation.current?.showModal();
+  };
+
+  const buy = async () => {
+    const trimmed = label.trim();
     setBusy(true);
     try {
       const { poolCreate } = await gql<{ poolCreate: { id: string } }>(CREATE_MUTATION, {
@@ -126,6 +133,27 @@ export function BuyPool() {
     <div>
       <BackLink href="/pools" label="Capacity pools" />
       <h1>Buy a capacity pool</h1>
+      <dialog ref={confirmation} class="confirm" aria-labelledby="pool-buy-title" data-testid="pool-buy-confirm">
+        <h2 id="pool-buy-title">{`Buy the pool “${label.trim()}”?`}</h2>
+        <p>
+          {monthly !== undefined &&
+            `${money(monthly)} is charged now from your wallet (balance ${money(balance)}) for the first month; then ${money(monthly)} every month until you delete the pool.`}
+        </p>
+        <div class="actions">
+          <button type="button" class="secondary" autofocus onClick={() => confirmation.current?.close()}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              confirmation.current?.close();
+              void buy();
+            }}
+          >
+            {monthly !== undefined ? `Pay ${money(monthly)} and buy` : 'Buy pool'}
+          </button>
+        </div>
+      </dialog>
       <form class="card order" onSubmit={submit} noValidate aria-busy={busy}>
         {products.length > 1 && (
           <fieldset aria-describedby={errors.productId ? 'pool-product-error' : undefined}>

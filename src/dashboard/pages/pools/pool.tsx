@@ -3,7 +3,8 @@ import { gql } from '../../api.ts';
 import { ConfirmButton } from '../../confirm.tsx';
 import { money, StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-import { Link, navigate, BackLink } from '../../router.tsx';
+import { navigate, BackLink } from '../../router.tsx';
+import { LinkedRows, RowLink } from '../../list-table.tsx';
 import { PoolAddresses, type PoolAddress } from './addresses.tsx';
 import { PoolServerForm, type Plan, type Template } from './create-server.tsx';
 import { ResizePool } from './resize.tsx';
@@ -101,11 +102,11 @@ function Servers(props: { members: PoolMember[] }) {
           <th>Addresses</th>
         </tr>
       </thead>
-      <tbody>
+      <LinkedRows>
         {props.members.map((s) => (
           <tr key={s.id} data-testid={`pool-server-${s.id}`}>
             <td data-label="Label">
-              <Link href={`/servers/${s.id}`}>{s.label}</Link>
+              <RowLink href={`/servers/${s.id}`}>{s.label}</RowLink>
             </td>
             <td data-label="Status" data-testid="server-status">
               <StatusBadge status={s.status} />
@@ -123,7 +124,7 @@ function Servers(props: { members: PoolMember[] }) {
             </td>
           </tr>
         ))}
-      </tbody>
+      </LinkedRows>
     </table>
   );
 }
@@ -163,7 +164,7 @@ export function PoolPage(props: { id: string }) {
   const serversFate =
     n === 0
       ? 'It has no servers.'
-      : `Its ${n === 1 ? 'server is' : `${n} servers are`} powered off and kept: they can be snapshotted or terminated, not started again.`;
+      : `Its ${n === 1 ? 'server' : `${n} servers`} (${pool.members.map((m) => m.label).join(', ')}) ${n === 1 ? 'is' : 'are'} powered off and kept: they can be snapshotted or terminated, never started again.`;
 
   return (
     <div>

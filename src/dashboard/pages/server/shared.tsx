@@ -19,6 +19,8 @@ export interface ServerDetail {
   ips: { ip: string; version: number; primary: boolean; ptr: string | null; zoneHosted: boolean }[];
   snapshots: Snapshot[];
   pool: { id: string; label: string } | null;
+  /** Set with `pool` null: the server was kept when its pool was deleted. */
+  poolId: string | null;
   /** Each power action and whether the server takes it now, by the API's own rule (why not, if not). */
   powerActions: ActionState<PowerAction>[];
   /** The same for its other actions (Server.actions). */
@@ -100,12 +102,12 @@ export interface PageData {
 
 /**
  * The page's one read, made again on every server event and while a job runs: one request, as
- * every request counts against the credential's rate limit (120 a minute). Only `servers:read`
+ * every request counts against the session's rate limit (600 a minute). Only `servers:read`
  * fields, so a session opened from a server's SSO link can read it.
  */
 export const PAGE_QUERY = `query($id: ID!, $period: UsagePeriod!) {
   server(id: $id) {
-    id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt
+    id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt poolId
     sshKeys { id name fingerprint }
     ips { ip version primary ptr zoneHosted }
     snapshots { id name status sizeGb createdAt }

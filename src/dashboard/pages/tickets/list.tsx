@@ -1,7 +1,7 @@
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
-import { ListTable } from '../../list-table.tsx';
+import { ListTable, RowLink } from '../../list-table.tsx';
 
 interface TicketRow {
   id: string;
@@ -44,7 +44,7 @@ export function TicketList() {
               {(t) => (
                 <tr key={t.id} data-testid={`ticket-${t.number}`}>
                   <td data-label="Number">
-                    <Link href={`/tickets/${t.id}`}>{t.number}</Link>
+                    <RowLink href={`/tickets/${t.id}`}>{t.number}</RowLink>
                   </td>
                   <td data-label="Subject" class="wrap">
                     {t.subject}

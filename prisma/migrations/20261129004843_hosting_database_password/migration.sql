@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "HostingDatabase" ADD COLUMN     "passwordSetAt" TIMESTAMPTZ(3);
