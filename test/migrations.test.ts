@@ -98,24 +98,24 @@ describe('applyPendingMigrations on PGlite', () => {
   });
 });
 
-/** A migrations folder for the engine, of `[name, migration.sql]` pairs. */
-function migrationsListOf(migrations: [string, string][]) {
-  return {
-    baseDir: '/nowhere',
-    lockfile: { path: 'migration_lock.toml', content: MIGRATION_LOCK_TOML },
-    shadowDbInitScript: '',
-    migrationDirectories: migrations.map(([path, value]) => ({
-      path,
-      migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value } },
-    })),
-  };
-}
-
 describe('schema engine on PGlite', () => {
   // pglite-prisma-adapter alone records a failing migration as applied (see schema-engine.ts).
   it('records a failing migration as failed, with the database error, and rolls it back', async () => {
     const db = new PGlite();
-    const migrationsList = migrationsListOf([['1_broken', 'CREATE TABLE t (id int); SELECT no_such_fn();']]);
+    const migrationsList = {
+      baseDir: '/nowhere',
+      lockfile: { path: 'migration_lock.toml', content: MIGRATION_LOCK_TOML },
+      shadowDbInitScript: '',
+      migrationDirectories: [
+        {
+          path: '1_broken',
+          migrationFile: {
+            path: 'migration.sql',
+            content: { tag: 'ok' as const, value: 'CREATE TABLE t (id int); SELECT no_such_fn();' },
+          },
+        },
+      ],
+    };
     try {
       await expect(
         withSchemaEngine(new PrismaPGlite(db), (e) => e.applyMigrations({ migrationsList, filters: NO_FILTERS })),
@@ -202,35 +202,5 @@ describe.skipIf(!baseUrl)('applyPendingMigrations on PostgreSQL (TEST_DATABASE_U
     } finally {
       await holder.end();
     }
-  });
-
-  it('runs each migration all or nothing, a lone statement on its own; semicolons in literals and $$ bodies are not statement ends', async () => {
-    const url = await freshDatabase();
-    const first = [
-      '1_semicolons',
-      "CREATE TABLE t (v text DEFAULT 'a;b'); CREATE FUNCTION f() RETURNS int AS $$ BEGIN RETURN 1; END; $$ LANGUAGE plpgsql;",
-    ] as [string, string];
-    const apply = (migrations: [string, string][]) =>
-      withSchemaEngine(new PrismaPg({ connectionString: url }), (e) =>
-        e.applyMigrations({ migrationsList: migrationsListOf(migrations), filters: NO_FILTERS }),
-      );
-    // A statement that refuses a transaction block, as the one statement of its migration.
-    const index = ['2_index', '-- CreateIndex\nCREATE INDEX CONCURRENTLY "t_v" ON t (v);\n'] as [string, string];
-    await apply([first, index]);
-    await expect(apply([first, index, ['3_broken', 'CREATE TABLE u (id int); SELECT no_such_fn();']])).rejects.toThrow(
-      /no_such_fn\(\) does not exist/,
-    );
-    const rows = await query<MigrationRow>(url, ROWS_SQL);
-    expect(rows.map((r) => [r.migration_name, r.finished_at !== null])).toEqual([
-      ['1_semicolons', true],
-      ['2_index', true],
-      ['3_broken', false],
-    ]);
-    expect(
-      await query(
-        url,
-        "SELECT to_regclass('u') AS u, to_regclass('t_v')::text AS i, f() AS f, (SELECT column_default FROM information_schema.columns WHERE table_name = 't') AS d",
-      ),
-    ).toEqual([{ u: null, i: 't_v', f: 1, d: "'a;b'::text" }]);
   });
 });

@@ -7,6 +7,7 @@ import * as bg from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationList, SchemaEngine, SchemaFilter } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import {
   bindMigrationAwareSqlAdapterFactory,
+  DriverAdapterError,
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
@@ -86,6 +87,8 @@ export async function withSchemaEngine<T>(
   }
 }
 
+type ScriptClient = { exec?: (sql: string) => Promise<unknown>; query?: (sql: string) => Promise<unknown> };
+
 /**
  * Wraps a factory for the engine, fixing two adapter behaviours (both measured):
  * - The engine takes pg_advisory_lock(72707369) on PostgreSQL and never unlocks: the native
@@ -97,9 +100,8 @@ export async function withSchemaEngine<T>(
  * - executeScript runs each migration.sql. pglite-prisma-adapter 0.7.2 does not await PGlite's
  *   exec(), so a failing migration was recorded as applied (its error an unhandled rejection);
  *   adapter-pg splits the script on every ';' (breaking ';' in literals or $$ bodies) and runs
- *   the pieces one by one, so a failure left a half-applied migration. The engine is given
- *   adapters whose executeScript runs the script all or nothing, as the native engine does
- *   (runScript); every other call goes to the adapter as it is.
+ *   the pieces one by one, so a failure left a half-applied migration. Both now send the script
+ *   as one simple query, as the native engine does: multi-statement, implicitly one transaction.
  */
 function forEngine(inner: SqlMigrationAwareDriverAdapterFactory): {
   factory: SqlMigrationAwareDriverAdapterFactory;
@@ -108,16 +110,23 @@ function forEngine(inner: SqlMigrationAwareDriverAdapterFactory): {
   const opened: SqlDriverAdapter[] = [];
   const track = (adapter: SqlDriverAdapter): SqlDriverAdapter => {
     opened.push(adapter);
-    return {
-      provider: adapter.provider,
-      adapterName: adapter.adapterName,
-      queryRaw: (query) => adapter.queryRaw(query),
-      executeRaw: (query) => adapter.executeRaw(query),
-      executeScript: (script) => runScript(adapter, script),
-      startTransaction: (isolationLevel) => adapter.startTransaction(isolationLevel),
-      getConnectionInfo: adapter.getConnectionInfo && (() => adapter.getConnectionInfo!()),
-      dispose: () => adapter.dispose(),
-    };
+    const client = (adapter as { client?: ScriptClient }).client;
+    const run =
+      adapter.adapterName === 'pglite-prisma-adapter'
+        ? client?.exec
+        : adapter.adapterName === '@prisma/adapter-pg'
+          ? client?.query
+          : undefined;
+    if (client && typeof run === 'function') {
+      adapter.executeScript = async (script) => {
+        try {
+          await run.call(client, script);
+        } catch (e) {
+          throw asDriverAdapterError(e);
+        }
+      };
+    }
+    return adapter;
   };
   const factory: SqlMigrationAwareDriverAdapterFactory = {
     provider: inner.provider,
@@ -131,86 +140,17 @@ function forEngine(inner: SqlMigrationAwareDriverAdapterFactory): {
   return { factory, disposeAll };
 }
 
-/**
- * Runs a script as PostgreSQL runs it sent as one simple query (the native engine's way), through
- * the adapter's public interface: its statements one by one in one transaction, all or nothing,
- * and a script of one statement on its own, so a statement that refuses a transaction block
- * (CREATE INDEX CONCURRENTLY) can be a migration by itself.
- */
-async function runScript(adapter: SqlDriverAdapter, script: string): Promise<void> {
-  const statements = sqlStatements(script);
-  if (statements.length <= 1) {
-    if (statements[0]) await adapter.executeRaw({ sql: statements[0], args: [], argTypes: [] });
-    return;
-  }
-  const tx = await adapter.startTransaction();
-  const run = (sql: string) => tx.executeRaw({ sql, args: [], argTypes: [] });
-  // Without usePhantomQuery (adapter-pg) COMMIT and ROLLBACK are the caller's to send.
-  const phantom = tx.options.usePhantomQuery;
-  try {
-    for (const statement of statements) await run(statement);
-    if (!phantom) await run('COMMIT');
-    await tx.commit();
-  } catch (err) {
-    if (!phantom) await run('ROLLBACK').catch(() => undefined);
-    await tx.rollback().catch(() => undefined);
-    throw err;
-  }
-}
-
-/**
- * The statements of a SQL script, split on the semicolons outside string literals, quoted
- * identifiers, dollar-quoted bodies and comments; pieces with nothing but comments are dropped.
- */
-export function sqlStatements(script: string): string[] {
-  const statements: string[] = [];
-  let start = 0;
-  let hasCode = false;
-  let i = 0;
-  const skipTo = (end: string, from: number) => {
-    const at = script.indexOf(end, from);
-    return at < 0 ? script.length : at + end.length;
-  };
-  while (i < script.length) {
-    const c = script[i]!;
-    const next = script[i + 1];
-    if (c === '-' && next === '-') {
-      i = skipTo('\n', i + 2);
-    } else if (c === '/' && next === '*') {
-      // Block comments nest in PostgreSQL.
-      let depth = 1;
-      i += 2;
-      while (i < script.length && depth > 0) {
-        const step = script.startsWith('/*', i) ? 1 : script.startsWith('*/', i) ? -1 : 0;
-        depth += step;
-        i += step ? 2 : 1;
-      }
-    } else if (c === "'" || c === '"') {
-      // A doubled quote is an escaped one; an E'' string also escapes with a backslash.
-      const escapes = c === "'" && /[eE]/.test(script[i - 1] ?? '') && !/\w/.test(script[i - 2] ?? '');
-      hasCode = true;
-      i++;
-      while (i < script.length) {
-        if (escapes && script[i] === '\\') i += 2;
-        else if (script[i] === c && script[i + 1] === c) i += 2;
-        else if (script[i] === c) break;
-        else i++;
-      }
-      i++;
-    } else if (c === '$' && !/\w/.test(script[i - 1] ?? '')) {
-      const tag = /^\$(?:[A-Za-z_][A-Za-z0-9_]*)?\$/.exec(script.slice(i))?.[0];
-      hasCode = true;
-      i = tag ? skipTo(tag, i + tag.length) : i + 1;
-    } else if (c === ';') {
-      if (hasCode) statements.push(script.slice(start, i).trim());
-      start = i + 1;
-      hasCode = false;
-      i++;
-    } else {
-      if (!/\s/.test(c)) hasCode = true;
-      i++;
-    }
-  }
-  if (hasCode) statements.push(script.slice(start).trim());
-  return statements;
+/** A PostgreSQL error as the engine reports it (otherwise it only says "External error id#0"). */
+function asDriverAdapterError(e: unknown): unknown {
+  const pg = e as { code?: unknown; severity?: unknown; message?: unknown; detail?: unknown; hint?: unknown };
+  if (typeof pg.message !== 'string' || typeof pg.code !== 'string') return e;
+  return new DriverAdapterError({
+    kind: 'postgres',
+    code: pg.code,
+    severity: typeof pg.severity === 'string' ? pg.severity : 'ERROR',
+    message: pg.message,
+    detail: typeof pg.detail === 'string' ? pg.detail : undefined,
+    column: undefined,
+    hint: typeof pg.hint === 'string' ? pg.hint : undefined,
+  });
 }
