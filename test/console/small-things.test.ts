@@ -87,10 +87,9 @@ describe.skipIf(!hasChromium)('dashboard: the small things', () => {
     const kind = page.getByLabel('Kind');
     const every = Object.keys(EVENT_TYPES).length;
     await kind.selectOption('server.created');
-    await page.getByText("Loading the account's events…").waitFor({ state: 'detached' });
-    await expect(new Set(await page.getByTestId('event-feed').locator('.type').allTextContents())).toEqual(
-      new Set(['server.created']),
-    );
+    await expect
+      .poll(async () => [...new Set(await page.getByTestId('event-feed').locator('.type').allTextContents())])
+      .toEqual(['server.created']);
     // The filter still offers every kind (not only the one chosen), so another can be picked at once.
     await expect(kind.locator('option').count()).resolves.toBe(every + 1);
     await kind.selectOption('server.power.changed');

@@ -217,8 +217,8 @@ describe('scopes', () => {
       .map((r) => ({ method: r.method, path: r.path })),
   ];
 
-  it('covers the 41 control-panel operations', () => {
-    expect(panelOps).toHaveLength(41);
+  it('covers the 42 control-panel operations', () => {
+    expect(panelOps).toHaveLength(42);
   });
 
   it('hosting:read + hosting:write without hosting:manage gets 403 on every control-panel operation; nothing changes', async () => {

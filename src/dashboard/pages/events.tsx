@@ -26,16 +26,22 @@ export function EventFeed() {
   const [errorField, setErrorField] = useState<string | undefined>();
   useEffect(() => onEvent(() => setLive([...recentEvents])), []);
   useEffect(() => {
+    // A filter changed while the last read was under way: that read's answer is for the old filter.
+    let current = true;
     setHistory(null);
     setError('');
     setErrorField(undefined);
     gql<{ eventHistory: { nodes: LiveEvent[] } }>(HISTORY, { type: type || null, resource: resource || null })
-      .then((d) => setHistory(d.eventHistory.nodes))
+      .then((d) => current && setHistory(d.eventHistory.nodes))
       .catch((err: Error) => {
+        if (!current) return;
         setError(err.message);
         setErrorField(err instanceof HttpError ? err.field : undefined);
         setHistory([]);
       });
+    return () => {
+      current = false;
+    };
   }, [type, resource]);
   // Live events and history overlap once an event is in both: one entry per id, newest (highest id) first.
   const byId = new Map<string, LiveEvent>();
