@@ -42,8 +42,11 @@ export function refusalOf(errors: readonly unknown[]): ApiError {
   });
 }
 
-/** Errors outside the API's own (thrown before or outside the masker) classified like masked ones. */
+/**
+ * Errors outside the API's own (a resolver's throw the executor located, not masked) classified
+ * by their cause like masked ones: the database away (503), a lost Idempotency-Key claim (409).
+ */
 function unexpectedOrUndefined(error: unknown): ApiError | undefined {
-  const classified = unexpectedError(error);
-  return classified.status === 503 ? classified : undefined;
+  const classified = unexpectedError((error as GraphQLError)?.originalError ?? error);
+  return classified.status === 500 ? undefined : classified;
 }

@@ -145,6 +145,8 @@ describe('Idempotency-Key when the database drops mid-request', () => {
       const held = new Promise<void>((r) => (release = r));
       let locked!: () => void;
       const isLocked = new Promise<void>((r) => (locked = r));
+      // The ticket counter's row exists (run alone, this test opens the first ticket), so the lock holds it.
+      await sql(`INSERT INTO "Counter" ("name", "last") VALUES ('ticket', 0) ON CONFLICT DO NOTHING`);
       const locking = prisma.$transaction(
         async (tx) => {
           await tx.$queryRawUnsafe('SELECT 1 FROM "Counter" FOR UPDATE');
