@@ -83,10 +83,8 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
       (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
+    // Closing the server closes its transport.
+    res.on('close', () => void server.close());
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   };

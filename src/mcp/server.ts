@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -22,8 +23,42 @@ export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) =
  * What tools/list answers for a selection: the operation tools it allows, then code mode's when
  * asked for. Output schemas only when asked for (X-MCP-Output-Schemas): they are more than
  * half of the listing an agent pays for before its first call, and results are the same without.
+ * The answer is shared, read-only, for every request with the same selection.
  */
-export function listedTools(catalog: readonly Tool[], selection: ToolSelection): ListedTool[] {
+export function listedTools(catalog: readonly Tool[], selection: ToolSelection): readonly ListedTool[] {
+  return listingOf(catalog, selection).tools;
+}
+
+interface Listing {
+  tools: readonly ListedTool[];
+  /** How many operation tools the selection allows (code mode's not counted). */
+  operations: number;
+}
+
+/** Listings by catalog and selection: each request's server is made fresh, its listing is not. */
+const listings = new WeakMap<readonly Tool[], Map<string, Listing>>();
+/** Selections differ by scope set: a bound keeps a stream of unusual sets from growing the cache. */
+const LISTINGS_PER_CATALOG = 256;
+
+function listingOf(catalog: readonly Tool[], selection: ToolSelection): Listing {
+  let byKey = listings.get(catalog);
+  if (!byKey) listings.set(catalog, (byKey = new Map()));
+  const key = [
+    [...selection.scopes].sort().join(' '),
+    selection.toolsets?.join(',') ?? '',
+    selection.readOnly ? 'r' : '',
+    selection.outputSchemas ? 'o' : '',
+  ].join('|');
+  let listing = byKey.get(key);
+  if (!listing) {
+    if (byKey.size >= LISTINGS_PER_CATALOG) byKey.clear();
+    listing = listingFor(catalog, selection);
+    byKey.set(key, listing);
+  }
+  return listing;
+}
+
+function listingFor(catalog: readonly Tool[], selection: ToolSelection): Listing {
   const operations = selectTools(catalog, selection).map((t) => ({
     name: t.name,
     title: t.title,
@@ -36,8 +71,30 @@ export function listedTools(catalog: readonly Tool[], selection: ToolSelection):
     ...operations,
     ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : []),
   ];
-  return selection.outputSchemas ? tools : tools.map(({ outputSchema: _, ...tool }) => tool);
+  return {
+    tools: selection.outputSchemas ? tools : tools.map(({ outputSchema: _, ...tool }) => tool),
+    operations: operations.length,
+  };
 }
+
+/** The tools of the chosen toolsets by name, whatever the scopes (a tool outside them is refused, not unknown). */
+const toolsetTools = new WeakMap<readonly Tool[], Map<string, ReadonlyMap<string, Tool>>>();
+
+function inToolsets(catalog: readonly Tool[], toolsets: ToolSelection['toolsets']): ReadonlyMap<string, Tool> {
+  let byToolsets = toolsetTools.get(catalog);
+  if (!byToolsets) toolsetTools.set(catalog, (byToolsets = new Map()));
+  const key = toolsets?.join(',') ?? '';
+  let tools = byToolsets.get(key);
+  if (!tools) {
+    const all = { scopes: new Set(catalog.map((t) => t.scope)), toolsets, readOnly: false };
+    tools = new Map(selectTools(catalog, all).map((t) => [t.name, t]));
+    byToolsets.set(key, tools);
+  }
+  return tools;
+}
+
+/** Only elicitation uses the SDK's schema validator (this server asks for none): one for every server. */
+let sharedValidator: AjvJsonSchemaValidator | undefined;
 
 /**
  * An MCP server for one request's credential: tools/list shows what the credential may use;
@@ -51,27 +108,26 @@ export function createMcpServer(
   run: ToolRunner,
   runCodeMode: CodeModeToolRunner,
 ): Server {
-  const instructions = selectTools(catalog, selection).length ? MCP_INSTRUCTIONS : undefined;
+  const listing = listingOf(catalog, selection);
+  const instructions = listing.operations ? MCP_INSTRUCTIONS : undefined;
+  sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(
     { name: 'cloud-account-api', version: API_REVISION },
-    { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
+    {
+      capabilities: { tools: {} },
+      jsonSchemaValidator: sharedValidator,
+      ...(instructions ? { instructions } : {}),
+    },
   );
-  const visible = listedTools(catalog, selection);
-  const inToolsets = selectTools(catalog, {
-    ...selection,
-    scopes: new Set(catalog.map((t) => t.scope)),
-    readOnly: false,
-  });
-  const codeMode = new Set(
-    selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(false).map((t) => t.name) : [],
-  );
+  const offered = inToolsets(catalog, selection.toolsets);
+  const codeMode = selection.toolsets?.includes(CODE_MODE_TOOLSET) ? CODE_MODE_TOOL_NAMES : NO_TOOLS;
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing.tools as ListedTool[] }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const args = request.params.arguments ?? {};
     if (codeMode.has(request.params.name)) return runCodeMode(request.params.name, args);
-    const tool = inToolsets.find((t) => t.name === request.params.name);
+    const tool = offered.get(request.params.name);
     if (!tool) throw unknownTool(request.params.name);
     if (!selection.scopes.has(tool.scope)) {
       const refusal = lacksScope(tool.scope);
@@ -83,6 +139,9 @@ export function createMcpServer(
   });
   return server;
 }
+
+const CODE_MODE_TOOL_NAMES: ReadonlySet<string> = new Set(codeModeTools(false).map((t) => t.name));
+const NO_TOOLS: ReadonlySet<string> = new Set();
 
 /**
  * JSON-RPC -32602 for a tool not offered. Not an McpError: its message already starts with
