@@ -8,9 +8,9 @@
 // layer costs. A CPU profile taken with PROFILE_ONLY=<way> holds that way's work only.
 // BENCH_DATABASE_URL runs it on PostgreSQL.
 import { tenantClient } from '../src/db/tenant.ts';
-import { compiled } from '../src/http/operation/compile.ts';
+import { compiled } from '../src/http/executor/compile.ts';
 import { requestContext } from '../src/schema/context.ts';
-import { createExecutor } from '../src/http/operation/index.ts';
+import { createExecutor } from '../src/http/executor/index.ts';
 import { authenticate } from '../src/modules/auth/service.ts';
 import { resourceUrl } from '../src/modules/oauth/resources.ts';
 import { listOperations } from '../src/schema/operation.ts';
@@ -27,7 +27,7 @@ const first = (await (
   await fetch(`${bench.url}/v1/servers?limit=1`, { headers: { Authorization: `Bearer ${c.key}` } })
 ).json()) as { data: { id: string }[] };
 const id = first.data[0].id;
-// The executor the app built (src/http/operation), made again here to be called without HTTP.
+// The executor the app built (src/http/executor), made again here to be called without HTTP.
 const executor = await createExecutor(app.schema);
 const principal = (await authenticate(
   app.prisma,

@@ -119,7 +119,7 @@ export function refusal(status: number, description: string, code?: string): Ref
 /** Every rule made so far (those of the modules loaded): a test checks each is declared by some operation. */
 export const knownRefusals = (): readonly Refusal[] => REFUSALS;
 
-/** Idempotency-Key (src/http/operation/stages/idempotency.ts): every POST mutation can meet these two. */
+/** Idempotency-Key (src/http/executor/stages/idempotency.ts): every POST mutation can meet these two. */
 export const IDEMPOTENCY_KEY_BUSY = refusal(409, 'A request with this Idempotency-Key is still running; retry later');
 export const IDEMPOTENCY_KEY_REUSED = refusal(422, 'This Idempotency-Key was used with other parameters');
 

@@ -3,7 +3,7 @@ import { badRequest } from '../errors.ts';
 /**
  * The constraints of one argument or input field, declared once on it (`...rules({...})` of
  * src/schema/input-rules.ts) and read by the execution check (Pothos's validation plugin, worded
- * by http/operation/stages/restate.ts), the JSON Schema of OpenAPI and MCP (schema/json-schema.ts)
+ * by http/executor/stages/restate.ts), the JSON Schema of OpenAPI and MCP (schema/json-schema.ts)
  * and the services the operator API shares.
  * On a list, minItems/maxItems bound the list and every other rule applies to each element.
  */

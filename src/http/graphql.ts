@@ -5,9 +5,9 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { apiErrorOf, isClientGraphQLError, unexpectedError } from '../errors.ts';
-import type { Executor } from './operation/index.ts';
+import type { Executor } from './executor/index.ts';
 import { type Caller, type RequestContext, requestContext } from '../schema/context.ts';
-import { subscriptionRefused } from './operation/stages/authorize.ts';
+import { subscriptionRefused } from './executor/stages/authorize.ts';
 import { useParsedBody } from './plugins/parsed-body.ts';
 import { useQueryCost } from './plugins/query-cost.ts';
 import { requestScope } from './request-scope.ts';
@@ -38,7 +38,7 @@ export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 /**
  * GraphQL over HTTP at /graphql (and the parse and validation of graphql-ws and code mode):
  * the body as the HTTP layer parsed it → the GraphQL limits while parsing and validating →
- * execution handed to the one executor (src/http/operation: authorization, rate-limit
+ * execution handed to the one executor (src/http/executor: authorization, rate-limit
  * classes, idempotency, the compiled document, input errors) → error masking.
  */
 export function createGraphQLServer(schema: GraphQLSchema, executor: Executor): YogaServer {
@@ -96,7 +96,7 @@ export function maskError(error: unknown): Error {
   return masked;
 }
 
-/** Execution is the one executor's (src/http/operation): yoga has parsed and validated. */
+/** Execution is the one executor's (src/http/executor): yoga has parsed and validated. */
 function handedToExecutor(executor: Executor): Plugin<RequestContext> {
   return {
     onExecute: ({ setExecuteFn }) => setExecuteFn(executor.execute),

@@ -12,7 +12,7 @@ import { REQUESTS_PER_MINUTE } from './rate-limit.ts';
 /**
  * The responses of the OpenAPI document: every status, header and content type /v1 can send,
  * each taken from the code that sends it. The statuses every operation can meet (the request
- * pipeline's stages: src/http/stages), the Idempotency-Key's (operation/stages/idempotency.ts)
+ * pipeline's stages: src/http/stages), the Idempotency-Key's (executor/stages/idempotency.ts)
  * and each operation's named refusals (`refuses` on its metadata, src/errors.ts `refusal`).
  */
 

@@ -9,14 +9,14 @@ import {
 } from 'graphql';
 import type { Operation } from '../schema/operation.ts';
 import { badRequest } from '../errors.ts';
-import { inputProblem } from './input-errors.ts';
+import { inputProblem } from './executor/input-errors.ts';
 
 /**
  * The GraphQL variables of a REST call, built strictly: JSON body values pass through
  * untouched (GraphQL's own coercion then refuses `"name": 42`), and text from the path or
  * query string is converted by the argument's type ("10" → 10 for Int, only "true"/"false"
  * for Boolean); text that is no such value is refused in the words of every other refused
- * input (input-errors.ts). sofa's own conversion is looser (it would read `"yes"` as false),
+ * input (src/http/executor/input-errors.ts). sofa's own conversion is looser (it would read `"yes"` as false),
  * so the execution uses these, handed to sofa's generated handler (sofa-handlers.ts).
  */
 export function restVariables(

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../errors.ts';
-import type { DocumentExecutor } from '../http/execute-operation.ts';
+import type { DocumentExecutor } from '../http/executor/execute-operation.ts';
 import { GRAPHQL_LIMITS } from '../http/graphql.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../modules/auth/idempotency.ts';
 import { requestScope } from '../http/request-scope.ts';
@@ -190,7 +190,7 @@ async function executeTool(
     return graphqlError(400, `${IDEMPOTENCY_ARG} must be 1 to 255 visible ASCII characters.`);
 
   // What MCP refuses (subscriptions, mutations when read-only, what is not a tool) is refused at
-  // execution on the operation that runs (src/http/operation/stages/authorize.ts); operationName goes
+  // execution on the operation that runs (src/http/executor/stages/authorize.ts); operationName goes
   // on exactly as given, so the pipeline answers "" as /graphql does.
   const body = {
     query,

@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { App } from '../app-services.ts';
 import { ApiError, badRequest, codeOf, paramOf } from '../errors.ts';
 import { headerOf } from '../http/admit.ts';
-import type { OperationExecutor } from '../http/execute-operation.ts';
+import type { OperationExecutor } from '../http/executor/execute-operation.ts';
 import { protectedResourceMetadataUrl } from '../http/oauth.ts';
 import type { Exchange } from '../http/stages/exchange.ts';
 import { sameOrigin } from '../http/session-auth.ts';

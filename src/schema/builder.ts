@@ -105,7 +105,7 @@ export const builder = new SchemaBuilder<{
     defaultEdgeTypeOptions: { extensions: GRAPH_ONLY },
   },
   validation: {
-    // The API's 400 naming the broken rule; http/operation/stages/restate.ts states every one.
+    // The API's 400 naming the broken rule; http/executor/stages/restate.ts states every one.
     validationError: (failure, args) => inputRuleRefusal(failure, args),
   },
   prisma: {

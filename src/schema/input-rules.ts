@@ -42,7 +42,7 @@ interface RuleProblem {
 /**
  * The validation plugin's refusal (its `validationError`, builder.ts): the API's 400 naming the
  * first broken rule by its path. It keeps the arguments, so the execution's input-error stage
- * (http/operation/stages/restate.ts) can state every broken rule, as `refusedArguments` words them.
+ * (http/executor/stages/restate.ts) can state every broken rule, as `refusedArguments` words them.
  */
 export class InputRuleRefusal extends ApiError {
   constructor(

@@ -123,7 +123,7 @@ export function honoursIdempotencyKey(meta: OperationMeta, kind: 'query' | 'muta
 /**
  * Whether MCP offers the operation: the one exclusion list is `notTool` on the metadata. The
  * catalogue leaves such operations out, code mode's schema search hides them and every MCP
- * execution refuses them (src/http/operation/stages/authorize.ts).
+ * execution refuses them (src/http/executor/stages/authorize.ts).
  */
 export function isMcpTool(meta: OperationMeta): boolean {
   return !meta.notTool;

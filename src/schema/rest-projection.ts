@@ -121,7 +121,7 @@ export function restProjection(
   return projection;
 }
 
-/** True for a projection document: its values are named in REST's names (src/http/operation/stages/restate.ts). */
+/** True for a projection document: its values are named in REST's names (src/http/executor/stages/restate.ts). */
 export function isRestProjection(document: DocumentNode): boolean {
   return projectionDocuments.has(document);
 }

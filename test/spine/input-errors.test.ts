@@ -16,10 +16,10 @@ import { gql } from '../helpers/graphql.ts';
 import { activeHosting } from '../helpers/hosting.ts';
 import { mcpClient } from '../helpers/mcp.ts';
 import { runningServer } from '../helpers/servers.ts';
-import { inputProblem, variableProblems } from '../../src/http/input-errors.ts';
+import { inputProblem, variableProblems } from '../../src/http/executor/input-errors.ts';
 import { getSchema } from '../../src/schema/index.ts';
 
-/** Refused input values are described in the API's words on every surface (src/http/input-errors.ts). */
+/** Refused input values are described in the API's words on every surface (src/http/executor/input-errors.ts). */
 describe('the translation of GraphQL input-coercion errors', () => {
   const Colour = new GraphQLEnumType({ name: 'Colour', values: { red: {}, green: {}, blue: {} } });
   const Item = new GraphQLInputObjectType({

@@ -1,17 +1,17 @@
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app-services.ts';
-import type { OperationCall } from '../../src/http/operation/call.ts';
-import { compiled } from '../../src/http/operation/compile.ts';
-import { OPERATION_STAGES } from '../../src/http/operation/index.ts';
-import { authorize } from '../../src/http/operation/stages/authorize.ts';
-import { execute } from '../../src/http/operation/stages/execute.ts';
-import { idempotency } from '../../src/http/operation/stages/idempotency.ts';
-import { project } from '../../src/http/operation/stages/project.ts';
-import { operationRateLimit } from '../../src/http/operation/stages/rate-limit.ts';
-import { remember } from '../../src/http/operation/stages/remember.ts';
-import { restate } from '../../src/http/operation/stages/restate.ts';
-import { textInput } from '../../src/http/operation/stages/text-input.ts';
+import type { OperationCall } from '../../src/http/executor/call.ts';
+import { compiled } from '../../src/http/executor/compile.ts';
+import { OPERATION_STAGES } from '../../src/http/executor/index.ts';
+import { authorize } from '../../src/http/executor/stages/authorize.ts';
+import { execute } from '../../src/http/executor/stages/execute.ts';
+import { idempotency } from '../../src/http/executor/stages/idempotency.ts';
+import { project } from '../../src/http/executor/stages/project.ts';
+import { operationRateLimit } from '../../src/http/executor/stages/rate-limit.ts';
+import { remember } from '../../src/http/executor/stages/remember.ts';
+import { restate } from '../../src/http/executor/stages/restate.ts';
+import { textInput } from '../../src/http/executor/stages/text-input.ts';
 import { authenticate, type Principal } from '../../src/modules/auth/service.ts';
 import { resourceUrl } from '../../src/modules/oauth/resources.ts';
 import { requestContext } from '../../src/schema/context.ts';
@@ -19,7 +19,7 @@ import { restProjection, restProjections, type RestProjections } from '../../src
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 /**
- * One test per stage of the one executor (src/http/operation/index.ts), each stage run on its
+ * One test per stage of the one executor (src/http/executor/index.ts), each stage run on its
  * own over a call built as a surface builds it, against a real app's parts (its database, its
  * limits, its schema). The whole list is what every black-box test of REST, GraphQL and MCP runs.
  */

@@ -7,7 +7,7 @@ import { adminRouter } from '../../src/http/admin.ts';
 import { createGraphQLServer } from '../../src/http/graphql.ts';
 import { buildOpenApi } from '../../src/http/openapi.ts';
 import { v1Router } from '../../src/http/rest-routes.ts';
-import { createExecutor } from '../../src/http/operation/index.ts';
+import { createExecutor } from '../../src/http/executor/index.ts';
 import { admit } from '../../src/http/stages/admit.ts';
 import { body } from '../../src/http/stages/body.ts';
 import { concurrency } from '../../src/http/stages/concurrency.ts';

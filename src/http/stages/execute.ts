@@ -4,12 +4,12 @@ import { liftDatabaseBudget } from '../../core/database-budget.ts';
 import { dispatchBinary } from '../binary-routes.ts';
 import type { YogaServer } from '../graphql.ts';
 import { opsAnswer } from '../ops.ts';
-import type { Executor } from '../operation/index.ts';
+import type { Executor } from '../executor/index.ts';
 import { isStreamed, jsonAnswer, readAnswer } from '../respond.ts';
 import { refusalOf } from '../rest-errors.ts';
 import type { Exchange, Stage } from './exchange.ts';
 
-/** What executes the routes: the one executor (src/http/operation), yoga for GraphQL over HTTP, the MCP server for /mcp. */
+/** What executes the routes: the one executor (src/http/executor), yoga for GraphQL over HTTP, the MCP server for /mcp. */
 export interface Executors {
   executor: Executor;
   yoga: YogaServer;
@@ -18,7 +18,7 @@ export interface Executors {
 
 /**
  * Stage 8, execute: the route runs. A /v1 operation runs its compiled REST projection through
- * the executor's stages (src/http/operation/index.ts) with the variables already built, and its
+ * the executor's stages (src/http/executor/index.ts) with the variables already built, and its
  * refusal is the respond stage's to shape; GraphQL goes through yoga.handleRequest with the body
  * already parsed (plugins/parsed-body.ts), yoga parsing and validating and handing execution to
  * the same executor, and is read once into an answer (a subscription over SSE is kept as a

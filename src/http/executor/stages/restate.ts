@@ -15,7 +15,7 @@ import type { RequestContext } from '../../../schema/context.ts';
 import { InputRuleRefusal, refusedArguments } from '../../../schema/input-rules.ts';
 import type { OperationMeta } from '../../../schema/operation.ts';
 import { isRestProjection } from '../../../schema/rest-projection.ts';
-import { fallbackVariableMessage, isVariableError, variableProblems } from '../../input-errors.ts';
+import { fallbackVariableMessage, isVariableError, variableProblems } from '../input-errors.ts';
 import type { OperationCall } from '../call.ts';
 
 /**

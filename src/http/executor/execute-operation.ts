@@ -1,15 +1,15 @@
 import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
-import { ApiError } from '../errors.ts';
-import type { App } from '../app-services.ts';
-import type { Principal } from '../modules/auth/service.ts';
-import type { Operation } from '../schema/operation.ts';
-import { maskError, type YogaServer } from './graphql.ts';
-import type { Executor } from './operation/index.ts';
-import { requestScope } from './request-scope.ts';
+import { ApiError } from '../../errors.ts';
+import type { App } from '../../app-services.ts';
+import type { Principal } from '../../modules/auth/service.ts';
+import type { Operation } from '../../schema/operation.ts';
+import { maskError, type YogaServer } from '../graphql.ts';
+import type { Executor } from './index.ts';
+import { requestScope } from '../request-scope.ts';
 
 /**
  * Runs one MCP tool's operation by name with the tool call's arguments through the one executor
- * (src/http/operation), as a /v1 route runs it: the operation's REST projection, so a tool takes
+ * (src/http/executor), as a /v1 route runs it: the operation's REST projection, so a tool takes
  * the REST arguments and its result is the REST body.
  */
 export function createOperationExecutor(app: App, executor: Executor) {
