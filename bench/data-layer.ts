@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { App } from '../src/app-services.ts';
 import { tenantClient, type TenantDb } from '../src/db/tenant.ts';
-import { admit } from '../src/http/admit.ts';
+import { admit } from '../src/http/admission/admit.ts';
 import { getServerWithRelations, listServersWithRelations } from '../src/modules/servers/server-reads.ts';
 import { serverBody, serversPageBody } from './raw-baseline.ts';
 

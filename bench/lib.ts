@@ -10,7 +10,7 @@ import { ID_PREFIX, newId } from '../src/db/ids.ts';
 import { mintApiKey } from '../src/modules/auth/service.ts';
 import { ALL_SCOPES } from '../src/scopes.ts';
 import { createAccount } from '../src/modules/account/service.ts';
-import { requestScope } from '../src/http/request-scope.ts';
+import { requestScope } from '../src/http/request/request-scope.ts';
 
 const requestScopeId = () => requestScope.getStore()?.requestId ?? '-';
 

@@ -1,5 +1,5 @@
 import { print } from 'graphql';
-import { RateLimits, type RateLimitResult } from '../src/http/rate-limit.ts';
+import { RateLimits, type RateLimitResult } from '../src/http/admission/rate-limit.ts';
 import { benchCustomer, load, loadServers, mountBeside, slicedLoad, startBenchApp } from './lib.ts';
 import { rawBaselineHandler } from './raw-baseline.ts';
 import { restProjection, restProjections } from '../src/schema/rest-projection.ts';

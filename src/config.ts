@@ -23,7 +23,7 @@ export interface Config {
   publicBaseUrl: string;
   /**
    * TRUST_PROXY: the proxies (addresses, CIDR blocks, `loopback`) whose X-Forwarded-For is
-   * believed when they are the peer; unset, the client address is the peer's (src/http/client-address.ts).
+   * believed when they are the peer; unset, the client address is the peer's (src/http/request/client-address.ts).
    */
   trustProxy?: TrustedProxies;
   adminToken?: string;
@@ -76,11 +76,11 @@ export interface Config {
    * retry may take it over; a claim whose mutation never committed frees itself after it.
    */
   idempotencyLeaseMs: number;
-  /** OVERLOAD_*: the concurrent-requests limiter and load shedder (src/http/overload.ts; REFERENCE: Overload). */
+  /** OVERLOAD_*: the concurrent-requests limiter and load shedder (src/http/admission/overload.ts; REFERENCE: Overload). */
   overload: OverloadLimits;
 }
 
-/** What one instance admits at once (src/http/overload.ts). */
+/** What one instance admits at once (src/http/admission/overload.ts). */
 export interface OverloadLimits {
   /** OVERLOAD_MAX_IN_FLIGHT: requests this instance serves at once. */
   maxInFlight: number;

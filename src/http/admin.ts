@@ -12,7 +12,7 @@ import { orderServer } from '../modules/servers/service.ts';
 import { suspendServer } from '../modules/servers/suspension.ts';
 import { staffReply } from '../modules/tickets/service.ts';
 import { orderHosting, setSimulatedDns } from '../modules/hosting/service.ts';
-import { Router } from './router.ts';
+import { Router } from './request/router.ts';
 
 type Body = Record<string, unknown>;
 export interface AdminRoute {

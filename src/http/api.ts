@@ -1,23 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
-import { admit } from './stages/admit.ts';
-import { body } from './stages/body.ts';
-import { concurrency } from './stages/concurrency.ts';
-import { conditional } from './stages/conditional.ts';
-import { type NamedStage, newExchange, runStages } from './stages/exchange.ts';
-import { type Executors, execute } from './stages/execute.ts';
-import { observe } from './stages/observe.ts';
-import { release } from './stages/release.ts';
-import { respond } from './stages/respond.ts';
-import { type RouteTable, route } from './stages/route.ts';
-import { shed } from './stages/shed.ts';
-import { variables } from './stages/variables.ts';
+import { admit } from './pipeline/admit.ts';
+import { body } from './pipeline/body.ts';
+import { concurrency } from './pipeline/concurrency.ts';
+import { conditional } from './pipeline/conditional.ts';
+import { type NamedStage, newExchange, runStages } from './pipeline/exchange.ts';
+import { type Executors, execute } from './pipeline/execute.ts';
+import { observe } from './pipeline/observe.ts';
+import { release } from './pipeline/release.ts';
+import { respond } from './pipeline/respond.ts';
+import { type RouteTable, route } from './pipeline/route.ts';
+import { shed } from './pipeline/shed.ts';
+import { variables } from './pipeline/variables.ts';
 
 /**
  * The request pipeline: every HTTP request (REST /v1, GraphQL, MCP, the operator API, the
  * probes, and the pages and flows with handlers of their own) passes these stages in this
  * order, each one file with one signature, `(exchange) => void | Promise<void>`
- * (stages/exchange.ts). A stage that answers or refuses settles the request: the stages after
+ * (pipeline/exchange.ts). A stage that answers or refuses settles the request: the stages after
  * it are skipped but the finishing ones. Each stage's time is measured (exported as
  * `http_stage_duration_seconds`; bench/README.md: Pipeline stages).
  */

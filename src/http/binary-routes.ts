@@ -5,7 +5,7 @@ import { badRequest, lacksScope, unauthorized } from '../errors.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import { AREA_RUNTIMES } from '../modules/runtimes.ts';
 import { type BinaryResult, type BinaryRoute, runBinaryRoute } from '../schema/binary-operation.ts';
-import { sendJson } from './respond.ts';
+import { sendJson } from './request/respond.ts';
 
 /** Every area's binary routes (handed in by its runtime, named by its manifest). */
 export function binaryRoutes(): BinaryRoute[] {

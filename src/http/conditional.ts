@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { Answer } from './respond.ts';
+import type { Answer } from './request/respond.ts';
 
 /**
  * Conditional reads on /v1 (RFC 9110 §8.8.3, §13.1.2): every successful GET of an operation
@@ -11,8 +11,8 @@ import type { Answer } from './respond.ts';
  * whole representation: every /v1 read answers `application/json` and nothing else varies with
  * the request but the body (docs/REFERENCE.md: Conditional requests).
  *
- * Applied by the pipeline's conditional stage (stages/conditional.ts) to the answer of a REST GET operation. A 304 is not counted against the
- * per-credential limit; that accounting is admission's (admit.ts `conditional`), which waits for
+ * Applied by the pipeline's conditional stage (pipeline/conditional.ts) to the answer of a REST GET operation. A 304 is not counted against the
+ * per-credential limit; that accounting is admission's (admission/admit.ts `conditional`), which waits for
  * this status.
  */
 export function conditionalRead(ifNoneMatch: string | string[] | undefined, answer: Answer): Answer {

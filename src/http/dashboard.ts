@@ -14,16 +14,16 @@ import {
   type Session,
 } from '../modules/dashboard/sessions.ts';
 import { decideDevice, findPendingDevice, listGrants, revokeGrant } from '../modules/oauth/service.ts';
-import { parseJsonBody, readBody } from './body.ts';
+import { parseJsonBody, readBody } from './request/body.ts';
 import { deviceCodeForm, UNKNOWN_CODE } from './device-page.ts';
-import { clientAddress } from './client-address.ts';
+import { clientAddress } from './request/client-address.ts';
 import { consumeLimit, cookie, loginCsrfToken, safeNext } from './forms.ts';
 import { DASHBOARD_DIST, dashboardIndex, messagePage, securityHeaders, sendHtml } from './html.ts';
 import { handleSignInForm, signInForm, signInWithPassword } from './sign-in.ts';
 import { openSsoLink, switchBySsoLink } from './sso-landing.ts';
-import { requestScope } from './request-scope.ts';
-import { sendJson } from './respond.ts';
-import { noRoute, Router } from './router.ts';
+import { requestScope } from './request/request-scope.ts';
+import { sendJson } from './request/respond.ts';
+import { noRoute, Router } from './request/router.ts';
 import { sameOrigin, sessionOf } from './session-auth.ts';
 import { confirmPassword, requireSudo } from './sudo.ts';
 
@@ -40,7 +40,7 @@ const TYPES: Record<string, string> = {
 
 interface Route {
   method: string;
-  /** Under /dashboard/api, with `:params` (src/http/router.ts). */
+  /** Under /dashboard/api, with `:params` (src/http/request/router.ts). */
   path: string;
   /** Needs a signed-in session with its CSRF token (all but session and sign-in). */
   session: boolean;

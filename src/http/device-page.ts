@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { apiErrorOf } from '../errors.ts';
 import { decideDevice, findPendingDevice } from '../modules/oauth/service.ts';
-import { clientAddress } from './client-address.ts';
+import { clientAddress } from './request/client-address.ts';
 import { consumeLimit, formCsrfValid, readForm } from './forms.ts';
 import {
   clientLine,

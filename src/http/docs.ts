@@ -6,8 +6,8 @@ import { gunzipSync, gzip } from 'node:zlib';
 import type { App } from '../app-services.ts';
 import { ApiError } from '../errors.ts';
 import { escapeHtml, securityHeaders } from './html.ts';
-import { requestScope } from './request-scope.ts';
-import { noRoute, Router } from './router.ts';
+import { requestScope } from './request/request-scope.ts';
+import { noRoute, Router } from './request/router.ts';
 import { servedFilePath } from './served-files.ts';
 
 /**

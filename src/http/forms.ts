@@ -4,8 +4,8 @@ import type { App } from '../app-services.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { LOGIN_CSRF_COOKIE, parseCookies, safeEqual } from '../modules/dashboard/sessions.ts';
 import type { RateLimitClass } from '../schema/operation.ts';
-import { readBody } from './body.ts';
-import { rateLimitHeaders } from './rate-limit.ts';
+import { readBody } from './request/body.ts';
+import { rateLimitHeaders } from './admission/rate-limit.ts';
 import { sameOrigin } from './session-auth.ts';
 
 /**

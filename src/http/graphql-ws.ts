@@ -6,12 +6,12 @@ import { CloseCode } from 'graphql-ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { App } from '../app-services.ts';
-import type { Release } from './overload.ts';
+import type { Release } from './admission/overload.ts';
 import { ApiError, apiErrorOf, isClientGraphQLError, unauthorized, unexpectedError } from '../errors.ts';
 import { authenticate, type Principal } from '../modules/auth/service.ts';
 import { resourceUrl } from '../modules/oauth/resources.ts';
 import type { RequestContext } from '../schema/context.ts';
-import { overLimit } from './admit.ts';
+import { overLimit } from './admission/admit.ts';
 import type { ServerContext } from './graphql.ts';
 import { serveGraphQLWs, type SocketExtra } from './graphql-ws-socket.ts';
 import { sessionPrincipalForUpgrade } from './session-auth.ts';
@@ -29,7 +29,7 @@ type Extra = SocketExtra & {
 
 /**
  * Yoga's envelop for one operation: onSubscribe hands its execute and subscribe over as the root
- * value, with the instance slot a query or mutation holds while it runs (src/http/overload.ts).
+ * value, with the instance slot a query or mutation holds while it runs (src/http/admission/overload.ts).
  */
 type Enveloped = Pick<
   ReturnType<YogaServerInstance<ServerContext, RequestContext>['getEnveloped']>,
@@ -42,7 +42,7 @@ type Enveloped = Pick<
  * or the upgrade request's Authorization header): missing or invalid → close 4401. Every
  * operation started on the socket then re-resolves it (through the principal cache: no query
  * while nothing changed), so a revoked credential stops working and a narrowed one has its new
- * scopes, and spends a point from the same budgets as an HTTP request (rate-limit.ts
+ * scopes, and spends a point from the same budgets as an HTTP request (admission/rate-limit.ts
  * consumeRequest). Refusals and bad documents are answered in protocol, as an `error` message
  * for the operation, in GraphQL's error shape with the API's `code` and `status`. Execution goes
  * through yoga's envelop (the same plugins, context and scope-auth as HTTP), as the graphql-yoga

@@ -10,7 +10,7 @@ import { type Caller, type RequestContext, requestContext } from '../schema/cont
 import { subscriptionRefused } from './executor/stages/authorize.ts';
 import { useParsedBody } from './plugins/parsed-body.ts';
 import { useQueryCost } from './plugins/query-cost.ts';
-import { requestScope } from './request-scope.ts';
+import { requestScope } from './request/request-scope.ts';
 
 /**
  * What one GraphQL document may ask for (docs/REFERENCE.md: Security). Checked while parsing and
@@ -31,7 +31,7 @@ export const GRAPHQL_LIMITS = {
   maxTokens: 2000,
 } as const;
 
-/** What the HTTP layer hands to yoga for each request (stages/execute.ts); the Idempotency-Key yoga reads from its request. */
+/** What the HTTP layer hands to yoga for each request (pipeline/execute.ts); the Idempotency-Key yoga reads from its request. */
 export type ServerContext = Omit<Caller, 'idempotencyKey'> & { idempotencyKey?: string | null };
 export type YogaServer = YogaServerInstance<ServerContext, RequestContext>;
 

@@ -2,13 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, withHeaders } from '../errors.ts';
 import { receivePushHook } from '../modules/hosting/push-hook.ts';
-import { headerOf } from './admit.ts';
-import { readBody } from './body.ts';
-import { clientAddress } from './client-address.ts';
-import { rateLimitHeaders } from './rate-limit.ts';
-import { requestScope } from './request-scope.ts';
-import { sendJson } from './respond.ts';
-import { noRoute, Router } from './router.ts';
+import { headerOf } from './admission/admit.ts';
+import { readBody } from './request/body.ts';
+import { clientAddress } from './request/client-address.ts';
+import { rateLimitHeaders } from './admission/rate-limit.ts';
+import { requestScope } from './request/request-scope.ts';
+import { sendJson } from './request/respond.ts';
+import { noRoute, Router } from './request/router.ts';
 
 const HOOKS = new Router([{ method: 'POST', path: '/hooks/git/:hostingId' }]);
 

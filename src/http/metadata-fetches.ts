@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { ApiError } from '../errors.ts';
 import type { DocumentPolicy } from '../modules/oauth/clients.ts';
-import { clientAddress } from './client-address.ts';
+import { clientAddress } from './request/client-address.ts';
 import { consumeLimit } from './forms.ts';
 
 /** Client metadata documents one instance fetches at once; one more is refused with 503. */

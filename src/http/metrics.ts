@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Criticality, ShedReason } from './overload.ts';
+import type { Criticality, ShedReason } from './admission/overload.ts';
 
 /** Prometheus metrics of one app instance (its own registry, so several apps can share a process in tests). */
 export class Metrics {
@@ -28,7 +28,7 @@ export class Metrics {
 
   private readonly shedRequests = new Counter({
     name: 'http_shed_total',
-    help: 'Requests refused by the overload limiters (src/http/overload.ts), by reason and criticality.',
+    help: 'Requests refused by the overload limiters (src/http/admission/overload.ts), by reason and criticality.',
     labelNames: ['reason', 'criticality'] as const,
     registers: [this.registry],
   });

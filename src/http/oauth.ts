@@ -15,14 +15,14 @@ import {
   startDeviceAuthorization,
 } from '../modules/oauth/service.ts';
 import { handleAuthorize } from './authorize.ts';
-import { parseJsonBody, readBody } from './body.ts';
-import { clientAddress } from './client-address.ts';
+import { parseJsonBody, readBody } from './request/body.ts';
+import { clientAddress } from './request/client-address.ts';
 import { consumeLimit } from './forms.ts';
 import { createMetadataDocumentPolicy } from './metadata-fetches.ts';
 import { handleDeviceForm } from './device-page.ts';
-import { requestScope } from './request-scope.ts';
-import { sendJson } from './respond.ts';
-import { noRoute, Router } from './router.ts';
+import { requestScope } from './request/request-scope.ts';
+import { sendJson } from './request/respond.ts';
+import { noRoute, Router } from './request/router.ts';
 
 const OAUTH_PATHS = {
   metadata: '/.well-known/oauth-authorization-server',

@@ -7,7 +7,7 @@ import { AREAS } from '../modules/areas.ts';
 import { listOperations, RATE_LIMIT_CLASSES, type Area } from '../schema/operation.ts';
 import { OPT_IN_SCOPES, SCOPES, type Scope } from '../scopes.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../modules/auth/idempotency.ts';
-import { REQUESTS_PER_MINUTE } from './rate-limit.ts';
+import { REQUESTS_PER_MINUTE } from './admission/rate-limit.ts';
 
 /**
  * What the OpenAPI document says once, for every operation: its `info.description` (the

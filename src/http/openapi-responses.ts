@@ -7,12 +7,12 @@ import {
   type Refusal,
 } from '../errors.ts';
 import { API_REVISION } from '../version.ts';
-import { REQUESTS_PER_MINUTE } from './rate-limit.ts';
+import { REQUESTS_PER_MINUTE } from './admission/rate-limit.ts';
 
 /**
  * The responses of the OpenAPI document: every status, header and content type /v1 can send,
  * each taken from the code that sends it. The statuses every operation can meet (the request
- * pipeline's stages: src/http/stages), the Idempotency-Key's (executor/stages/idempotency.ts)
+ * pipeline's stages: src/http/pipeline), the Idempotency-Key's (executor/stages/idempotency.ts)
  * and each operation's named refusals (`refuses` on its metadata, src/errors.ts `refusal`).
  */
 
@@ -72,7 +72,7 @@ export const HEADERS: Record<string, { description: string; schema: object }> = 
   },
 };
 
-/** On every response of /v1 (stages/observe.ts), and the rate-limit counters on every admitted one (admit.ts). */
+/** On every response of /v1 (pipeline/observe.ts), and the rate-limit counters on every admitted one (admission/admit.ts). */
 const ALWAYS = [
   'X-Request-Id',
   'API-Version',
@@ -104,7 +104,7 @@ const GENERIC: Record<number, { description: string; headers?: string[] }> = {
   503: { description: 'The database is unreachable: retry after the Retry-After seconds.', headers: ['Retry-After'] },
 };
 
-/** A request body is read on every method but GET (stages/body.ts): its size and its type can be refused. */
+/** A request body is read on every method but GET (pipeline/body.ts): its size and its type can be refused. */
 const BODY: Record<number, { description: string }> = {
   413: { description: 'The request body is larger than BODY_LIMIT_BYTES (1 MiB by default); the connection closes.' },
   415: { description: 'The request body is not JSON (Content-Type must be application/json).' },

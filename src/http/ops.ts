@@ -1,5 +1,5 @@
 import type { App } from '../app-services.ts';
-import { type Answer, jsonAnswer } from './respond.ts';
+import { type Answer, jsonAnswer } from './request/respond.ts';
 /**
  * /healthz (the process answers), /readyz (200 when the database answers and migrations are
  * applied; reports Redis when configured, `degraded` but still 200 without it; 503 `saturated`
@@ -20,7 +20,7 @@ export async function opsAnswer(app: App, path: '/healthz' | '/readyz' | '/metri
     // Redis down degrades (per-instance rate limits, live events via replay) but does not stop serving.
     if (redis) checks.redis = redis;
     const ok = checks.database === 'ok' && checks.migrations === 'ok';
-    // Saturated (src/http/overload.ts): ready, but a balancer should send new work elsewhere for now.
+    // Saturated (src/http/admission/overload.ts): ready, but a balancer should send new work elsewhere for now.
     const load = app.overload.state();
     const status = !ok
       ? 'not ready'

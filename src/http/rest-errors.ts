@@ -1,10 +1,10 @@
 import type { GraphQLError } from 'graphql';
 import { ApiError, apiErrorOf, codeOf, isClientGraphQLError, paramOf, unexpectedError } from '../errors.ts';
-import { requestScope } from './request-scope.ts';
+import { requestScope } from './request/request-scope.ts';
 
 /**
  * The one refusal of an operation's GraphQL errors, the most severe status winning: what a
- * REST call (stages/execute.ts) and an MCP tool answer, so both say the same thing (refused
+ * REST call (pipeline/execute.ts) and an MCP tool answer, so both say the same thing (refused
  * variables are already in the API's words: executor/stages/restate.ts). It classifies; the
  * respond stage (and an MCP tool result) gives it its shape. Errors the executor did not mask
  * (a resolver's crash, the database away) are classified and logged here.

@@ -3,7 +3,7 @@ import type { BinaryRoute } from '../schema/binary-operation.ts';
 import { listOperations, type Operation } from '../schema/operation.ts';
 import { restView } from '../schema/rest-view.ts';
 import { binaryRoutes } from './binary-routes.ts';
-import { Router } from './router.ts';
+import { Router } from './request/router.ts';
 
 /** A /v1 route: a schema operation (served by its sofa-generated handler, sofa-handlers.ts) or a binary stream. */
 export type V1Route = { method: string; path: string } & (

@@ -7,9 +7,9 @@ import type { App } from '../app-services.ts';
 import { ApiError, apiErrorOf, withHeaders } from '../errors.ts';
 import { attachServerConsole } from '../modules/servers/console.ts';
 import { escapeHtml, htmlPage, securityHeaders } from './html.ts';
-import { rateLimitHeaders } from './rate-limit.ts';
-import { requestScope } from './request-scope.ts';
-import { noRoute, Router } from './router.ts';
+import { rateLimitHeaders } from './admission/rate-limit.ts';
+import { requestScope } from './request/request-scope.ts';
+import { noRoute, Router } from './request/router.ts';
 import { servedFilePath, type ServedFile } from './served-files.ts';
 
 /** The WebSocket a console page connects to. */

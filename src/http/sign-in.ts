@@ -9,7 +9,7 @@ import {
   SESSION_COOKIE,
   SESSION_TTL_SECONDS,
 } from '../modules/dashboard/sessions.ts';
-import { clientAddress } from './client-address.ts';
+import { clientAddress } from './request/client-address.ts';
 import { appendCookie, consumeLimit, cookie, formCsrfValid, loginCsrfToken, readForm, safeNext } from './forms.ts';
 import { escapeHtml, hidden, htmlPage, messagePage, securityHeaders, sendHtml } from './html.ts';
 

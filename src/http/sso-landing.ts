@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app-services.ts';
 import { createSession, endSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from '../modules/dashboard/sessions.ts';
 import { consumeSsoToken, peekSsoToken } from '../modules/servers/sso.ts';
-import { clientAddress } from './client-address.ts';
+import { clientAddress } from './request/client-address.ts';
 import { cookie, formCsrfValid, readForm } from './forms.ts';
 import { escapeHtml, hidden, htmlPage, messagePage, sendHtml } from './html.ts';
 import { sessionOf } from './session-auth.ts';

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.ts';
 import type { DocumentExecutor } from '../http/executor/execute-operation.ts';
 import { GRAPHQL_LIMITS } from '../http/graphql.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../modules/auth/idempotency.ts';
-import { requestScope } from '../http/request-scope.ts';
+import { requestScope } from '../http/request/request-scope.ts';
 import type { Principal } from '../modules/auth/service.ts';
 import type { JsonSchema } from '../schema/json-schema.ts';
 import { IDEMPOTENCY_ARG } from './catalog.ts';

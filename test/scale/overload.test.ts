@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { ADMIN_TOKEN, type Customer, startTestApp, type TestApp } from '../helpers/app.ts';
 
 /**
- * The overload limiters as a client meets them (src/http/overload.ts; REFERENCE: Overload), on an
+ * The overload limiters as a client meets them (src/http/admission/overload.ts; REFERENCE: Overload), on an
  * instance with tiny limits: requests whose bodies are still arriving hold the slots (the slot is
  * taken before the body is read), so the test decides exactly when the instance is full.
  */

@@ -8,18 +8,24 @@ import { createGraphQLServer } from '../../src/http/graphql.ts';
 import { buildOpenApi } from '../../src/http/openapi.ts';
 import { v1Router } from '../../src/http/rest-routes.ts';
 import { createExecutor } from '../../src/http/executor/index.ts';
-import { admit } from '../../src/http/stages/admit.ts';
-import { body } from '../../src/http/stages/body.ts';
-import { concurrency } from '../../src/http/stages/concurrency.ts';
-import { conditional } from '../../src/http/stages/conditional.ts';
-import { type Exchange, type NamedStage, newExchange, runStages, type Stage } from '../../src/http/stages/exchange.ts';
-import { execute } from '../../src/http/stages/execute.ts';
-import { observe } from '../../src/http/stages/observe.ts';
-import { release } from '../../src/http/stages/release.ts';
-import { respond } from '../../src/http/stages/respond.ts';
-import { route, type RouteTable } from '../../src/http/stages/route.ts';
-import { shed } from '../../src/http/stages/shed.ts';
-import { variables } from '../../src/http/stages/variables.ts';
+import { admit } from '../../src/http/pipeline/admit.ts';
+import { body } from '../../src/http/pipeline/body.ts';
+import { concurrency } from '../../src/http/pipeline/concurrency.ts';
+import { conditional } from '../../src/http/pipeline/conditional.ts';
+import {
+  type Exchange,
+  type NamedStage,
+  newExchange,
+  runStages,
+  type Stage,
+} from '../../src/http/pipeline/exchange.ts';
+import { execute } from '../../src/http/pipeline/execute.ts';
+import { observe } from '../../src/http/pipeline/observe.ts';
+import { release } from '../../src/http/pipeline/release.ts';
+import { respond } from '../../src/http/pipeline/respond.ts';
+import { route, type RouteTable } from '../../src/http/pipeline/route.ts';
+import { shed } from '../../src/http/pipeline/shed.ts';
+import { variables } from '../../src/http/pipeline/variables.ts';
 import { restView } from '../../src/schema/rest-view.ts';
 import { ADMIN_TOKEN, type Customer, startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -150,7 +156,7 @@ describe('the pipeline as api.ts lists it', () => {
     const listed = [...source.matchAll(/\{ name: '(\w+)', run: /g)].map((m) => m[1]);
     expect(listed).toEqual(STAGE_NAMES);
     const files = fs
-      .readdirSync('src/http/stages')
+      .readdirSync('src/http/pipeline')
       .map((f) => f.replace(/\.ts$/, ''))
       .filter((f) => f !== 'exchange');
     expect(files.sort()).toEqual([...listed].sort());

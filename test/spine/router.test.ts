@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { noRoute, Router } from '../../src/http/router.ts';
+import { noRoute, Router } from '../../src/http/request/router.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 
-describe('the one path matcher (src/http/router.ts)', () => {
+describe('the one path matcher (src/http/request/router.ts)', () => {
   const router = new Router(
     [
       { method: 'GET', path: '/servers/:id' },

@@ -5,7 +5,7 @@ import type { Principal } from '../../modules/auth/service.ts';
 import type { Operation } from '../../schema/operation.ts';
 import { maskError, type YogaServer } from '../graphql.ts';
 import type { Executor } from './index.ts';
-import { requestScope } from '../request-scope.ts';
+import { requestScope } from '../request/request-scope.ts';
 
 /**
  * Runs one MCP tool's operation by name with the tool call's arguments through the one executor

@@ -3,7 +3,7 @@ import { badRequest } from '../../errors.ts';
 import type { RequestContext } from '../../schema/context.ts';
 
 /**
- * The HTTP layer reads and parses every body before yoga (src/http/stages/body.ts: the size limit, 415
+ * The HTTP layer reads and parses every body before yoga (src/http/pipeline/body.ts: the size limit, 415
  * for a type other than JSON, 400 for broken JSON), so a POST to /graphql takes its parameters
  * from that parse instead of reading the stream and parsing it a second time. (REST calls take
  * their variables from the same parse: rest-variables.ts.)

@@ -1,6 +1,6 @@
 import { ApiError } from '../../../errors.ts';
 import { RATE_LIMIT_CLASSES, type RateLimitClass } from '../../../schema/operation.ts';
-import { rateLimitHeaders } from '../../rate-limit.ts';
+import { rateLimitHeaders } from '../../admission/rate-limit.ts';
 import { type OperationCall, refused } from '../call.ts';
 
 /** A class's window in words: "minute", "15 minutes". */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 
 /** Longest forwarded hop kept as a limit key when it is not an address (a proxy wrote something odd). */
 const MAX_HOP_LENGTH = 64;

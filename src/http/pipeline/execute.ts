@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { headerOf } from '../admit.ts';
+import { headerOf } from '../admission/admit.ts';
 import { liftDatabaseBudget } from '../../core/database-budget.ts';
 import { dispatchBinary } from '../binary-routes.ts';
 import type { YogaServer } from '../graphql.ts';
 import { opsAnswer } from '../ops.ts';
 import type { Executor } from '../executor/index.ts';
-import { isStreamed, jsonAnswer, readAnswer } from '../respond.ts';
+import { isStreamed, jsonAnswer, readAnswer } from '../request/respond.ts';
 import { refusalOf } from '../rest-errors.ts';
 import type { Exchange, Stage } from './exchange.ts';
 

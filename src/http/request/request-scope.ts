@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
-import type { Outages } from '../db/outage.ts';
+import type { Outages } from '../../db/outage.ts';
 
 /** The request a piece of code runs for, so deep code can log with its request id. */
 export interface RequestScope {

@@ -3,7 +3,7 @@ import { criticalityOf } from './shed.ts';
 
 /**
  * Stage 5, concurrency: a customer's credential has a bounded number of requests in flight on
- * the instance (429 TOO_MANY_CONCURRENT_REQUESTS beyond it, src/http/overload.ts), so one
+ * the instance (429 TOO_MANY_CONCURRENT_REQUESTS beyond it, src/http/admission/overload.ts), so one
  * client's burst cannot take every slot from the others.
  */
 export function concurrency(x: Exchange): void {

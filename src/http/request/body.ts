@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../errors.ts';
 
 /** Reads a request body up to `limit` bytes; more → 413 without reading the rest. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {

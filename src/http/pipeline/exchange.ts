@@ -5,10 +5,10 @@ import { ApiError, apiErrorOf, unexpectedError } from '../../errors.ts';
 import type { Principal } from '../../modules/auth/service.ts';
 import type { BinaryRoute } from '../../schema/binary-operation.ts';
 import type { Operation } from '../../schema/operation.ts';
-import type { Admission } from '../admit.ts';
-import type { Release } from '../overload.ts';
-import { requestScope, type RequestScope } from '../request-scope.ts';
-import { type Answer, sendError, type Surface } from '../respond.ts';
+import type { Admission } from '../admission/admit.ts';
+import type { Release } from '../admission/overload.ts';
+import { requestScope, type RequestScope } from '../request/request-scope.ts';
+import { type Answer, sendError, type Surface } from '../request/respond.ts';
 
 /**
  * What the route stage decided a request is. Every later stage reads it: admission (who may
@@ -58,7 +58,7 @@ export interface Exchange {
   principal: Principal | null;
   /** X-RateLimit-* (and Retry-After) for the answer, whatever it is. */
   limitHeaders: Record<string, string>;
-  /** A conditional read is counted by its outcome (admit.ts): the respond stage calls this with the status. */
+  /** A conditional read is counted by its outcome (admission/admit.ts): the respond stage calls this with the status. */
   countOutcome?: Admission['countOutcome'];
   /** The parsed JSON body, `undefined` when there is none. */
   body: unknown;

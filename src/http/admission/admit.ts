@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import type { App } from '../app-services.ts';
-import { ApiError, apiErrorOf } from '../errors.ts';
-import { authenticate, type Principal } from '../modules/auth/service.ts';
-import { resourceUrl } from '../modules/oauth/resources.ts';
-import { clientAddress } from './client-address.ts';
+import type { App } from '../../app-services.ts';
+import { ApiError, apiErrorOf } from '../../errors.ts';
+import { authenticate, type Principal } from '../../modules/auth/service.ts';
+import { resourceUrl } from '../../modules/oauth/resources.ts';
+import { clientAddress } from '../request/client-address.ts';
 import { rateLimitHeaders, type RateLimitResult } from './rate-limit.ts';
-import { sessionPrincipalForBinary, sessionPrincipalForHttp } from './session-auth.ts';
+import { sessionPrincipalForBinary, sessionPrincipalForHttp } from '../session-auth.ts';
 
 export interface Admission {
   principal: Principal | null;
@@ -26,7 +26,7 @@ export interface Admission {
  * credential, then count the request against its per-credential limit and its account's
  * ceiling (rate-limit.ts consumeRequest; per client address when there is no valid credential).
  *
- * `credential: 'session'`: the dashboard's copy of a binary stream (stages/route.ts), which takes
+ * `credential: 'session'`: the dashboard's copy of a binary stream (pipeline/route.ts), which takes
  * the session cookie and its CSRF header instead of a Bearer credential (session-auth.ts).
  *
  * `conditional`: the request is a read that may end in 304 Not Modified (conditional.ts),

@@ -1,8 +1,8 @@
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../errors.ts';
 
 /**
  * The HTTP layer's one path matcher. Every hand-made route table uses it: the /v1 operations
- * and binary streams (stages/route.ts, one match per request), the operator API, the dashboard's API and
+ * and binary streams (pipeline/route.ts, one match per request), the operator API, the dashboard's API and
  * the inbound hooks. A path is matched against `/segments/:params`; a known path with another
  * method is a 405 listing the methods it has, an unknown path a 404.
  */

@@ -1,8 +1,8 @@
-import type { Criticality } from '../overload.ts';
+import type { Criticality } from '../admission/overload.ts';
 import type { Exchange } from './exchange.ts';
 
 /**
- * Stage 3, shed: a slot of the instance before any work (src/http/overload.ts). What cannot
+ * Stage 3, shed: a slot of the instance before any work (src/http/admission/overload.ts). What cannot
  * start in time is refused at once with 503 + Retry-After, reads first. Health, readiness and
  * metrics never wait here.
  */

@@ -1,11 +1,11 @@
-import { admit as admitCustomer } from '../admit.ts';
+import { admit as admitCustomer } from '../admission/admit.ts';
 import { operatorRefusal } from '../admin.ts';
 import { type Exchange, traitsOf } from './exchange.ts';
 
 /**
  * Stage 4, admit: who is calling, and whether they may. A customer route (REST, GraphQL, MCP, and
  * a /v1 path no route takes) resolves the Bearer credential and counts the request against its
- * per-credential limit and its account's ceiling (admit.ts; a conditional read is counted once its
+ * per-credential limit and its account's ceiling (admission/admit.ts; a conditional read is counted once its
  * answer is known, as a 304 is free); the dashboard's copy of a binary stream takes the session
  * cookie and its CSRF header instead, under the same limits. The operator API and /metrics need the operator token.
  * Public documents and probes, and pages with rules of their own, pass as they are.

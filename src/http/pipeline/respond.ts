@@ -1,11 +1,11 @@
 import { liftDatabaseBudget } from '../../core/database-budget.ts';
 import { mcpChallenged } from '../../mcp/http.ts';
-import { sendAnswer, sendError, streamAnswer } from '../respond.ts';
+import { sendAnswer, sendError, streamAnswer } from '../request/respond.ts';
 import { type Exchange, surfaceOf } from './exchange.ts';
 
 /**
  * Stage 11, respond, where every answer and every error is shaped and sent: a conditional read's
- * count is settled by its status first (a 304 is free; admit.ts); the answer goes out with the
+ * count is settled by its status first (a 304 is free; admission/admit.ts); the answer goes out with the
  * rate-limit headers and the execution's own (theirs win over the answer's); an error in the
  * shape its surface speaks (GraphQL's `errors`, or the spec's error object), with MCP's challenge
  * on a 401; a stream part by part. A request a handler answered itself is left as it is.

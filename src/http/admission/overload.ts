@@ -1,6 +1,6 @@
 import { type ELDHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
-import type { OverloadLimits } from '../config.ts';
-import { ApiError } from '../errors.ts';
+import type { OverloadLimits } from '../../config.ts';
+import { ApiError } from '../../errors.ts';
 
 /**
  * Stripe's concurrent-requests limiter and load shedder for one instance. An instance serves at

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type ApiError, codeOf, errorBody, paramOf } from '../errors.ts';
+import { type ApiError, codeOf, errorBody, paramOf } from '../../errors.ts';
 
 export type Surface = 'rest' | 'graphql' | 'admin' | 'ops' | 'mcp';
 

@@ -3,7 +3,7 @@ import { mcpOriginRefusal } from '../../mcp/http.ts';
 import type { AdminRoute } from '../admin.ts';
 import { wantsGraphiQL } from '../docs.ts';
 import type { V1Route } from '../rest-routes.ts';
-import { noRoute, type Router } from '../router.ts';
+import { noRoute, type Router } from '../request/router.ts';
 import { type Exchange, methodNotAllowed, type Route, type Stage } from './exchange.ts';
 
 type PageHandler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void> | void;
@@ -33,7 +33,7 @@ export interface RouteTable {
  * Stage 2, route: what the request is, by its path and method (one match against the /v1 table,
  * rest-routes.ts; the operator API's; the fixed paths), and the metrics label that names it.
  * The binary streams of that table are served again under /dashboard/api/v1 for the dashboard's
- * session (admitted by its cookie and CSRF header: stages/admit.ts).
+ * session (admitted by its cookie and CSRF header: pipeline/admit.ts).
  * Refusals that need no credential are made here: a method the public documents and probes do
  * not take, and MCP's foreign Origin. A /v1 or /admin path no route takes becomes `unrouted`,
  * answered 404 or 405 after admission, like any route's answer.

@@ -6,9 +6,9 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { ACCOUNT_LIMIT_MULTIPLE, SESSION_REQUESTS_PER_MINUTE } from '../config.ts';
-import type { Principal } from '../modules/auth/service.ts';
-import { RATE_LIMIT_CLASSES, type RateLimitClass } from '../schema/operation.ts';
+import { ACCOUNT_LIMIT_MULTIPLE, SESSION_REQUESTS_PER_MINUTE } from '../../config.ts';
+import type { Principal } from '../../modules/auth/service.ts';
+import { RATE_LIMIT_CLASSES, type RateLimitClass } from '../../schema/operation.ts';
 
 /** The spec's per-credential limit. */
 export const REQUESTS_PER_MINUTE = 120;

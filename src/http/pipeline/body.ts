@@ -1,4 +1,4 @@
-import { parseJsonBody, readBody } from '../body.ts';
+import { parseJsonBody, readBody } from '../request/body.ts';
 import { type Exchange, traitsOf } from './exchange.ts';
 
 /**
