@@ -8,7 +8,7 @@ import type { Outages } from './db/outage.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import type { EventStream } from './events/stream.ts';
 import type { LiveChangeStream } from './events/live-changes.ts';
-import type { Metrics } from './http/metrics.ts';
+import type { Metrics } from './http/operator/metrics.ts';
 import type { Overload } from './http/admission/overload.ts';
 import type { RateLimits } from './http/admission/rate-limit.ts';
 import type { ServerProvider } from './provider/types.ts';

@@ -1,5 +1,5 @@
 import { printSchema } from 'graphql';
-import { buildOpenApi } from './http/openapi.ts';
+import { buildOpenApi } from './http/rest/openapi.ts';
 import { mcpToolsArtifact } from './mcp/artifact.ts';
 import { getPrintableSchema, getSchema } from './schema/index.ts';
 import { printRestProjections } from './schema/rest-projection.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getSchema } from '../src/schema/index.ts';
 import { listOperations } from '../src/schema/operation.ts';
-import { binaryRoutes } from '../src/http/binary-routes.ts';
+import { binaryRoutes } from '../src/http/rest/binary-routes.ts';
 import { BINARY_ROUTES, LATER_OPERATIONS, SPEC_OPERATIONS } from './spec-operations.ts';
 
 const bound = new Map(listOperations(getSchema()).map((op) => [`${op.method} ${op.path}`, op]));

@@ -2,7 +2,7 @@
  * What an area (a folder under src/modules/) declares once, in its `manifest.ts`, for every
  * registry to read: the scope vocabulary (src/scopes.ts), the event catalogue
  * (src/events/catalog.ts), the id prefixes (src/db/ids.ts), the `Area` of an operation and its
- * OpenAPI tag and MCP toolset (src/schema/operation.ts, src/http/openapi-guide.ts,
+ * OpenAPI tag and MCP toolset (src/schema/operation.ts, src/http/rest/openapi-guide.ts,
  * src/mcp/catalog.ts), and which behaviour its runtime (src/modules/runtimes.ts) must hand in.
  *
  * A manifest is data: it imports this file and nothing else, so the lowest layers (db, events,

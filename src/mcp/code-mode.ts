@@ -2,7 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../errors.ts';
 import type { DocumentExecutor } from '../http/executor/execute-operation.ts';
-import { GRAPHQL_LIMITS } from '../http/graphql.ts';
+import { GRAPHQL_LIMITS } from '../http/graphql/graphql.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../modules/auth/idempotency.ts';
 import { requestScope } from '../http/request/request-scope.ts';
 import type { Principal } from '../modules/auth/service.ts';

@@ -10,7 +10,7 @@ import type { Area, HttpMethod } from './operation.ts';
 /**
  * A binary stream operation (file upload, file and backup download): the only /v1 routes that
  * are not GraphQL fields (DESIGN.md). A module declares its own in its `binary.ts` and answers
- * with a result; src/http/binary-routes.ts authenticates, checks the scope and the query string
+ * with a result; src/http/rest/binary-routes.ts authenticates, checks the scope and the query string
  * exactly like the schema's operations, and writes the result. The OpenAPI document and the
  * coverage test read the same declarations.
  */

@@ -12,7 +12,7 @@ export type { Area };
 /** Rate-limit classes an operation can belong to on top of the per-credential limit. */
 export const RATE_LIMIT_CLASSES = {
   poolIpApply: { points: 6, durationSeconds: 60, description: 'pool IP apply: 6 calls per minute per credential' },
-  // Dashboard and OAuth (src/http/dashboard.ts), not operations: guessing passwords and user codes.
+  // Dashboard and OAuth (src/http/dashboard/dashboard.ts), not operations: guessing passwords and user codes.
   signInEmail: {
     points: 10,
     durationSeconds: 900,

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from '../helpers/browser.ts';
 
-/** GraphiQL at /graphql for a browser (src/http/docs.ts, src/http/graphiql-start.js). */
+/** GraphiQL at /graphql for a browser (src/http/pages/docs.ts, src/http/pages/graphiql-start.js). */
 let app: TestApp;
 let customer: Customer;
 

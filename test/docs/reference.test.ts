@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { ensureDashboardBuilt, hasChromium, launchBrowser, screenshot, type Browser } from '../helpers/browser.ts';
 
-/** The API reference at /docs (src/http/docs.ts): Redoc's bundle from node_modules, under the CSP. */
+/** The API reference at /docs (src/http/pages/docs.ts): Redoc's bundle from node_modules, under the CSP. */
 let app: TestApp;
 
 beforeAll(async () => {

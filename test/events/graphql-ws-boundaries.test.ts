@@ -4,7 +4,7 @@ import { gql } from '../helpers/graphql.ts';
 import { EVENTS_SUBSCRIPTION, rawGraphQLWs, subscribeEvents } from '../helpers/graphql-ws.ts';
 import { accountHolder, dashboard, deviceTokens, signIn, startOAuthApp } from '../helpers/oauth.ts';
 import { advance, provisionedServers } from '../helpers/webhooks.ts';
-import { MAX_SUBSCRIPTIONS_PER_SOCKET } from '../../src/http/graphql-ws.ts';
+import { MAX_SUBSCRIPTIONS_PER_SOCKET } from '../../src/http/graphql/graphql-ws.ts';
 import { loadConfig } from '../../src/config.ts';
 
 let app: TestApp;

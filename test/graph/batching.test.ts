@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse } from 'graphql';
-import { documentCost } from '../../src/http/plugins/query-cost.ts';
+import { documentCost } from '../../src/http/graphql/plugins/query-cost.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRAPHQL_LIMITS } from '../../src/http/graphql.ts';
+import { GRAPHQL_LIMITS } from '../../src/http/graphql/graphql.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 import { activeHosting } from '../helpers/hosting.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binaryRoutes } from '../../src/http/binary-routes.ts';
+import { binaryRoutes } from '../../src/http/rest/binary-routes.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations } from '../../src/schema/operation.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

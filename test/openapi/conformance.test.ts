@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toEnvelope } from '../../src/events/envelope.ts';
-import { binaryRoutes } from '../../src/http/binary-routes.ts';
+import { binaryRoutes } from '../../src/http/rest/binary-routes.ts';
 import { HOSTING_PROVISIONING } from '../../src/modules/hosting/service.ts';
 import { argumentsExample } from '../../src/schema/examples.ts';
 import { getSchema } from '../../src/schema/index.ts';

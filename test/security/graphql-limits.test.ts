@@ -3,7 +3,7 @@ import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRAPHQL_LIMITS } from '../../src/http/graphql.ts';
+import { GRAPHQL_LIMITS } from '../../src/http/graphql/graphql.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { restProjection, restProjections } from '../../src/schema/rest-projection.ts';
 import { listOperations, type Operation } from '../../src/schema/operation.ts';
@@ -11,7 +11,7 @@ import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 
 /**
- * GraphQL's query limits (src/http/graphql.ts, docs/REFERENCE.md: Security): a hostile document is refused
+ * GraphQL's query limits (src/http/graphql/graphql.ts, docs/REFERENCE.md: Security): a hostile document is refused
  * with a 400 while it is parsed or validated — before any resolver runs, so no SQL of the
  * fields it names is sent (counted at the driver through startTestApp's onQuery).
  */

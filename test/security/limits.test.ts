@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRAPHQL_LIMITS } from '../../src/http/graphql.ts';
+import { GRAPHQL_LIMITS } from '../../src/http/graphql/graphql.ts';
 import { NAMESERVERS_MAX } from '../../src/modules/domains/service.ts';
 import { READ_MAX_BYTES, WRITE_MAX_BYTES } from '../../src/modules/hosting/files.ts';
 import { CRON_COMMAND_MAX, CRON_MAX_JOBS, LOG_LINES_MAX, PASSWORD_MAX_BYTES } from '../../src/modules/hosting/panel.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { binaryRoutes } from '../../src/http/binary-routes.ts';
+import { binaryRoutes } from '../../src/http/rest/binary-routes.ts';
 import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { ALL_SCOPES, type Scope } from '../../src/scopes.ts';
 import { getSchema } from '../../src/schema/index.ts';

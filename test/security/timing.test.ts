@@ -24,7 +24,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 const { authenticate } = await import('../../src/modules/auth/service.ts');
-const { tokenMatches } = await import('../../src/http/admin.ts');
+const { tokenMatches } = await import('../../src/http/operator/admin.ts');
 const { hashPassword, verifyPassword } = await import('../../src/modules/auth/password.ts');
 const { safeEqual, findSession } = await import('../../src/modules/dashboard/sessions.ts');
 const { startTestApp } = await import('../helpers/app.ts');

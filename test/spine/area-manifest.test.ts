@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ID_PREFIX } from '../../src/db/ids.ts';
 import { EVENT_TYPES, LIVE_CHANGE_TYPES } from '../../src/events/catalog.ts';
-import { binaryRoutes } from '../../src/http/binary-routes.ts';
-import { AREA_TAGS } from '../../src/http/openapi-guide.ts';
+import { binaryRoutes } from '../../src/http/rest/binary-routes.ts';
+import { AREA_TAGS } from '../../src/http/rest/openapi-guide.ts';
 import { DEFAULT_TOOLSETS, OPERATION_TOOLSETS } from '../../src/mcp/catalog.ts';
 import type { AreaManifest } from '../../src/core/area.ts';
 import { AREAS } from '../../src/modules/areas.ts';
@@ -219,10 +219,10 @@ describe('no module adds to a registry outside its manifest', () => {
       'src/schema/operation.ts',
       'src/mcp/catalog.ts',
       'src/mcp/artifact.ts',
-      'src/http/openapi-guide.ts',
-      'src/http/openapi.ts',
-      'src/http/binary-routes.ts',
-      'src/http/rest-routes.ts',
+      'src/http/rest/openapi-guide.ts',
+      'src/http/rest/openapi.ts',
+      'src/http/rest/binary-routes.ts',
+      'src/http/rest/rest-routes.ts',
       'src/app.ts',
       'src/background.ts',
       'src/modules/billing/renewals.ts',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations } from '../../src/schema/operation.ts';
-import { binaryRoutes } from '../../src/http/binary-routes.ts';
+import { binaryRoutes } from '../../src/http/rest/binary-routes.ts';
 import { IDEMPOTENCY_KEY_BUSY, IDEMPOTENCY_KEY_REUSED, knownRefusals } from '../../src/errors.ts';
 import { DOMAIN_PENDING_PAYMENT } from '../../src/modules/domains/service.ts';
 import { POOL_SERVER_HAS_NO_PLAN } from '../../src/modules/servers/actions.ts';

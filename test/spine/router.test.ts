@@ -75,7 +75,7 @@ describe('the one path matcher (src/http/request/router.ts)', () => {
   });
 });
 
-// sofa's generated handler is called for the matched operation (src/http/sofa-handlers.ts):
+// The matched operation's compiled document runs through the one executor (src/http/executor/):
 // sofa's own router is never asked, so the app's match is the only one.
 describe('one match per request', () => {
   let app: TestApp;

@@ -5,7 +5,7 @@ import { authenticate, type Principal } from '../../modules/auth/service.ts';
 import { resourceUrl } from '../../modules/oauth/resources.ts';
 import { clientAddress } from '../request/client-address.ts';
 import { rateLimitHeaders, type RateLimitResult } from './rate-limit.ts';
-import { sessionPrincipalForBinary, sessionPrincipalForHttp } from '../session-auth.ts';
+import { sessionPrincipalForBinary, sessionPrincipalForHttp } from '../dashboard/session-auth.ts';
 
 export interface Admission {
   principal: Principal | null;
@@ -27,9 +27,9 @@ export interface Admission {
  * ceiling (rate-limit.ts consumeRequest; per client address when there is no valid credential).
  *
  * `credential: 'session'`: the dashboard's copy of a binary stream (pipeline/route.ts), which takes
- * the session cookie and its CSRF header instead of a Bearer credential (session-auth.ts).
+ * the session cookie and its CSRF header instead of a Bearer credential (dashboard/session-auth.ts).
  *
- * `conditional`: the request is a read that may end in 304 Not Modified (conditional.ts),
+ * `conditional`: the request is a read that may end in 304 Not Modified (rest/conditional.ts),
  * which does not count (GitHub's rule). It is admitted while the credential has a point left,
  * without spending it; `countOutcome` spends it once the status is known. The only write is
  * the limiter's atomic consume, so the count stays exact across instances (Redis): a 304 never

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors.ts';
 import type { App } from '../../app-services.ts';
 import type { Principal } from '../../modules/auth/service.ts';
 import type { Operation } from '../../schema/operation.ts';
-import { maskError, type YogaServer } from '../graphql.ts';
+import { maskError, type YogaServer } from '../graphql/graphql.ts';
 import type { Executor } from './index.ts';
 import { requestScope } from '../request/request-scope.ts';
 

@@ -1,5 +1,5 @@
 import { admit as admitCustomer } from '../admission/admit.ts';
-import { operatorRefusal } from '../admin.ts';
+import { operatorRefusal } from '../operator/admin.ts';
 import { type Exchange, traitsOf } from './exchange.ts';
 
 /**
@@ -28,7 +28,7 @@ export async function admit(x: Exchange): Promise<void> {
   if (admission.refusal) throw admission.refusal;
 }
 
-/** A read of /v1 that may end in 304 (conditional.ts): an operation's GET with If-None-Match (binary streams have no ETag). */
+/** A read of /v1 that may end in 304 (rest/conditional.ts): an operation's GET with If-None-Match (binary streams have no ETag). */
 function isConditionalRead(x: Exchange): boolean {
   return x.route?.kind === 'operation' && x.method === 'GET' && x.req.headers['if-none-match'] !== undefined;
 }

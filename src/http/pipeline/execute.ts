@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { headerOf } from '../admission/admit.ts';
 import { liftDatabaseBudget } from '../../core/database-budget.ts';
-import { dispatchBinary } from '../binary-routes.ts';
-import type { YogaServer } from '../graphql.ts';
-import { opsAnswer } from '../ops.ts';
+import { dispatchBinary } from '../rest/binary-routes.ts';
+import type { YogaServer } from '../graphql/graphql.ts';
+import { opsAnswer } from '../operator/ops.ts';
 import type { Executor } from '../executor/index.ts';
 import { isStreamed, jsonAnswer, readAnswer } from '../request/respond.ts';
-import { refusalOf } from '../rest-errors.ts';
+import { refusalOf } from '../rest/rest-errors.ts';
 import type { Exchange, Stage } from './exchange.ts';
 
 /** What executes the routes: the one executor (src/http/executor), yoga for GraphQL over HTTP, the MCP server for /mcp. */

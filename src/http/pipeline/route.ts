@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mcpOriginRefusal } from '../../mcp/http.ts';
-import type { AdminRoute } from '../admin.ts';
-import { wantsGraphiQL } from '../docs.ts';
-import type { V1Route } from '../rest-routes.ts';
+import type { AdminRoute } from '../operator/admin.ts';
+import { wantsGraphiQL } from '../pages/docs.ts';
+import type { V1Route } from '../rest/rest-routes.ts';
 import { noRoute, type Router } from '../request/router.ts';
 import { type Exchange, methodNotAllowed, type Route, type Stage } from './exchange.ts';
 
@@ -15,23 +15,23 @@ export interface RouteTable {
   /** The OpenAPI document (public: it describes the API, not an account). */
   openApi: () => object;
   graphiql: (req: IncomingMessage, res: ServerResponse) => void;
-  /** /oauth/*, /.well-known/oauth-* (src/http/oauth.ts). */
+  /** /oauth/*, /.well-known/oauth-* (src/http/oauth/oauth.ts). */
   oauth: PageHandler;
-  /** /hooks/git/:hostingId: push-to-deploy calls, signed with their own secret (src/http/hooks.ts). */
+  /** /hooks/git/:hostingId: push-to-deploy calls, signed with their own secret (src/http/hooks/hooks.ts). */
   hooks: PageHandler;
-  /** /ssh-terminal/…: a browser-SSH session's page and its calls, opened by the session's own token (src/http/ssh-terminal.ts). */
+  /** /ssh-terminal/…: a browser-SSH session's page and its calls, opened by the session's own token (src/http/pages/ssh-terminal.ts). */
   terminal: PageHandler;
-  /** /server-console/…: the web console's page and assets (its socket is an upgrade: src/http/server-console.ts). */
+  /** /server-console/…: the web console's page and assets (its socket is an upgrade: src/http/pages/server-console.ts). */
   serverConsole: PageHandler;
-  /** /docs, its assets, /redoc and /swagger (src/http/docs.ts). */
+  /** /docs, its assets, /redoc and /swagger (src/http/pages/docs.ts). */
   docs: PageHandler;
-  /** Everything else: the dashboard app, its assets, /dashboard/api, /sso/:token (src/http/dashboard.ts). */
+  /** Everything else: the dashboard app, its assets, /dashboard/api, /sso/:token (src/http/dashboard/dashboard.ts). */
   dashboard: PageHandler;
 }
 
 /**
  * Stage 2, route: what the request is, by its path and method (one match against the /v1 table,
- * rest-routes.ts; the operator API's; the fixed paths), and the metrics label that names it.
+ * rest/rest-routes.ts; the operator API's; the fixed paths), and the metrics label that names it.
  * The binary streams of that table are served again under /dashboard/api/v1 for the dashboard's
  * session (admitted by its cookie and CSRF header: pipeline/admit.ts).
  * Refusals that need no credential are made here: a method the public documents and probes do
@@ -44,7 +44,7 @@ export function route(table: RouteTable): Stage {
   };
 }
 
-/** The dashboard's own API (src/http/dashboard.ts); below it, at /v1/…, the binary streams again. */
+/** The dashboard's own API (src/http/dashboard/dashboard.ts); below it, at /v1/…, the binary streams again. */
 const DASHBOARD_API = '/dashboard/api';
 
 function choose(table: RouteTable, x: Exchange): Route {

@@ -6,7 +6,7 @@ import { getServer, lockServer, type ServiceContext } from './server-row.ts';
 
 // The web console: the datacenter's serial console of a running server, reached through a
 // short-lived, single-use URL (`/server-console/<server>#ticket=…`) whose page streams it over
-// the app's WebSocket (src/http/server-console.ts).
+// the app's WebSocket (src/http/pages/server-console.ts).
 
 export const CONSOLE_NEEDS_RUNNING = refusal(409, 'Only a running server has a console');
 
