@@ -3,13 +3,15 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { GraphQLSchema } from 'graphql';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { App } from './app-services.ts';
 import { createBackground, type Background } from './background.ts';
 import { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { type Database, openDatabase } from './db/client.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
+import type { Listening } from './db/listen.ts';
 import { Outage, type Outages } from './db/outage.ts';
 import { withClockTimestamps } from './db/timestamps.ts';
 import { databaseNamespace } from './db/namespace.ts';
@@ -24,9 +26,9 @@ import { createDashboardHandler } from './http/dashboard/dashboard.ts';
 import { createDocsHandler } from './http/pages/docs.ts';
 import { createOAuthHandler } from './http/oauth/oauth.ts';
 import { createPipeline } from './http/api.ts';
-import { createGraphQLServer } from './http/graphql/graphql.ts';
+import { createGraphQLServer, type YogaServer } from './http/graphql/graphql.ts';
 import { createDocumentExecutor, createOperationExecutor } from './http/executor/execute-operation.ts';
-import { createExecutor } from './http/executor/index.ts';
+import { createExecutor, type Executor } from './http/executor/index.ts';
 import { buildToolCatalog } from './mcp/catalog.ts';
 import { createCodeModeRunner } from './mcp/code-mode.ts';
 import { createMcpExecutor } from './mcp/http.ts';
@@ -67,24 +69,68 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** Starts one instance: database and migrations, catalogue, operator token, demo data, HTTP server. */
+/**
+ * Starts one instance: database and migrations, catalogue, operator token, demo data, HTTP server.
+ * Each step is a function below, in the order the instance needs them; `stop` (stopInstance)
+ * closes what takes work first and the database last.
+ */
 export async function startApp(
   config: Config,
   opts: { logStream?: DestinationStream; onQuery?: (sql: string) => void } = {},
 ): Promise<RunningApp> {
-  const log: Logger = pino(
-    { level: config.logLevel, base: undefined, redact: ['req.headers.authorization', 'key', 'password'] },
-    opts.logStream,
-  );
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  const log = createLog(config, opts.logStream);
+  const { db, api } = await openDatabaseBuildingTheApi(config, log, opts.onQuery);
+  const data = await startDataLayer(config, log, db);
+  const upstream = createUpstream(config);
+  const events = await startEvents(config, log, data, upstream);
+  const changes = await listenForChanges(log, data);
+  const app = assembleApp(config, log, api, data, upstream, events, changes);
+  if (!config.databaseUrl && config.seedDemo)
+    await ensureDemoAccount(app, { jobHandlers: upstream.provider.jobHandlers });
+  const transports = createTransports(app, api);
+  const { port, url } = await listen(app, transports.server);
+  // The work off the request path (relay, deliveries, provider jobs, the ticker) starts last.
+  await events.background.start();
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= stopInstance(app, data, events, changes, transports));
+  return { app, url, port, server: transports.server, background: events.background, stop };
+}
 
-  // Opening a new embedded database copies its template in a worker thread: build what depends
-  // only on the schema meanwhile. (No await before `await opening`, so its failure is handled.)
+/** The logger of the instance; credentials and passwords never reach a line. */
+function createLog(config: Config, logStream: DestinationStream | undefined): Logger {
+  return pino(
+    { level: config.logLevel, base: undefined, redact: ['req.headers.authorization', 'key', 'password'] },
+    logStream,
+  );
+}
+
+/** What the schema gives the transports: built once, before the first request. */
+interface Api {
+  schema: GraphQLSchema;
+  openApi: object;
+  restRoutes: ReturnType<typeof v1Router>;
+  toolCatalog: ReturnType<typeof buildToolCatalog>;
+  executor: Executor;
+  yoga: YogaServer;
+}
+
+/**
+ * The database opened (migrations applied) and, meanwhile, the schema, its documents and the one
+ * executor built: opening a new embedded database copies its template in a worker thread, so
+ * what depends only on the schema is built while it copies.
+ */
+async function openDatabaseBuildingTheApi(
+  config: Config,
+  log: Logger,
+  onQuery: ((sql: string) => void) | undefined,
+): Promise<{ db: Database; api: Api }> {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  // No await before `await opening`, so its failure is handled.
   const opening = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     log: (msg) => log.info(msg),
-    onQuery: opts.onQuery,
+    onQuery,
   });
   const schema = getSchema();
   const openApi = buildOpenApi(restView(schema));
@@ -93,6 +139,23 @@ export async function startApp(
   // sofa-api generates the /v1 operations; each is compiled once for the executor.
   const [db, executor] = await Promise.all([opening, createExecutor(schema)]);
   const yoga = createGraphQLServer(schema, executor);
+  return { db, api: { schema, openApi, restRoutes, toolCatalog, executor, yoga } };
+}
+
+/** The data layer as the app uses it: the simulated clock's timestamps on every write, Redis when configured. */
+interface DataLayer {
+  db: Database;
+  clock: Clock;
+  prisma: App['prisma'];
+  namespace: string;
+  redis: App['redis'];
+  outages: Outages;
+  /** Counts a Redis failure as an outage of Redis. */
+  redisFailed: (err: Error) => void;
+}
+
+/** The simulated clock, the timestamped client, Redis and the outage watchers; the catalogue seeded. */
+async function startDataLayer(config: Config, log: Logger, db: Database): Promise<DataLayer> {
   const clock = new Clock(db.prisma);
   await clock.load();
   // Every write through the app takes its createdAt/updatedAt from the simulated clock.
@@ -110,7 +173,11 @@ export async function startApp(
   if (config.databaseUrl)
     clock.watch({ redisUrl: config.redisUrl, namespace, onError: warnOr('clock refresh failed') });
   await seedCatalogue(prisma);
+  return { db, clock, prisma, namespace, redis, outages, redisFailed };
+}
 
+/** The simulated datacenter: the server provider and the hosting driver, one job table for both. */
+function createUpstream(config: Config) {
   // The drivers report finished upstream work to the areas that hand in their callbacks (runtime.ts).
   const callbacks = driverCallbacks();
   const provider = new SimulatedProvider(callbacks.serverDriver, { provisionSeconds: config.provisionSeconds });
@@ -121,9 +188,19 @@ export async function startApp(
   // One job table for the simulated datacenter: hosting provisioning runs beside the server jobs,
   // and any area's own job kinds (its runtime's jobHandlers) beside them.
   Object.assign(provider.jobHandlers, hosting.jobHandlers, ...AREA_RUNTIMES.map((r) => r.jobHandlers ?? {}));
-  redis?.on('error', redisFailed);
+  return { provider, hosting };
+}
+type Upstream = ReturnType<typeof createUpstream>;
+
+/**
+ * The event stream, started, and the work off the request path (src/background.ts), made now and
+ * started once the server listens.
+ */
+async function startEvents(config: Config, log: Logger, data: DataLayer, upstream: Upstream) {
+  const { db, prisma, clock, outages, redisFailed } = data;
+  data.redis?.on('error', redisFailed);
   const events = new GaplessEventStream(
-    createEventStream({ redisUrl: config.redisUrl, namespace, onError: redisFailed }),
+    createEventStream({ redisUrl: config.redisUrl, namespace: data.namespace, onError: redisFailed }),
     { prisma, log },
     { checkMs: 1000 },
   );
@@ -134,12 +211,26 @@ export async function startApp(
     prisma,
     clock,
     log,
-    provider,
+    provider: upstream.provider,
     events,
     webhookSecretKey,
     outages,
   });
   await events.start();
+  return { events, webhookSecretKey, background };
+}
+type Events = Awaited<ReturnType<typeof startEvents>>;
+
+/** What this instance hears from every instance through the database: credential changes and live changes. */
+interface Changes {
+  principals: PrincipalCache;
+  credentialChanges: Listening;
+  liveChanges: LiveChangeStream;
+  liveChangesListening: Listening;
+}
+
+/** The principal cache and the live-change stream, each fed by its own LISTEN. */
+async function listenForChanges(log: Logger, { db, prisma }: DataLayer): Promise<Changes> {
   // Every instance forgets a credential the moment its change commits, whichever instance made it (docs/REFERENCE.md: Authentication).
   const principals = new PrincipalCache({
     peers: {
@@ -164,15 +255,27 @@ export async function startApp(
     onNotify: (payload) => payload && liveChanges.received(payload),
     onError: (err) => log.warn({ err: err.message }, 'live changes listener connection lost; reconnecting'),
   });
-  let stopping: Promise<void> | undefined;
+  return { principals, credentialChanges, liveChanges, liveChangesListening };
+}
+
+/** The App every request shares (src/app-services.ts): the parts above and the services made for it. */
+function assembleApp(
+  config: Config,
+  log: Logger,
+  api: Api,
+  { db, prisma, clock, namespace, redis, outages, redisFailed }: DataLayer,
+  { provider, hosting }: Upstream,
+  { events, webhookSecretKey, background }: Events,
+  { principals, liveChanges }: Changes,
+): App {
   const metrics = new Metrics();
-  const app: App = {
+  return {
     config,
     db,
     prisma,
     clock,
     log,
-    schema,
+    schema: api.schema,
     limits: new RateLimits(
       redis,
       config.requestsPerMinute,
@@ -196,9 +299,10 @@ export async function startApp(
     ready: false,
     runDueWork: () => background.runDueWork(),
   };
+}
 
-  if (!config.databaseUrl && config.seedDemo) await ensureDemoAccount(app, { jobHandlers: provider.jobHandlers });
-
+/** The HTTP server with every surface behind the request pipeline (src/http/api.ts), and the WebSocket upgrades. */
+function createTransports(app: App, { schema, openApi, restRoutes, toolCatalog, executor, yoga }: Api) {
   const dashboard = createDashboardHandler(app);
   const docs = createDocsHandler(app);
   const serverConsole = createServerConsole(app);
@@ -228,6 +332,15 @@ export async function startApp(
   );
   const server = createHttpServer(app, pipeline);
   const graphqlWs = attachGraphQLWs(server, app, yoga, { [SERVER_CONSOLE_SOCKET]: serverConsole.upgrade });
+  return { server, graphqlWs, serverConsole };
+}
+type Transports = ReturnType<typeof createTransports>;
+
+const LISTEN_BACKLOG = 4096;
+
+/** Listens on config.host and config.port; the app is ready from then on. */
+async function listen(app: App, server: http.Server): Promise<{ port: number; url: string }> {
+  const { config } = app;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     // A backlog for a burst of new connections (Node's default, 511, drops the rest's SYNs, and
@@ -237,37 +350,43 @@ export async function startApp(
   app.ready = true;
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  log.info({ url, database: db.kind }, 'listening');
-
-  await background.start();
-
-  const stop = () =>
-    (stopping ??= (async () => {
-      clock.stop();
-      await graphqlWs.close();
-      await serverConsole.close();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), 10_000);
-      await closed;
-      clearTimeout(force);
-      await background.stop();
-      await credentialChanges.close();
-      await liveChangesListening.close();
-      liveChanges.close();
-      await app.keyUse.settled();
-      await events.close();
-      redis?.disconnect();
-      outages.database.stop();
-      outages.redis?.stop();
-      app.overload.close();
-      await db.close();
-      log.info('stopped');
-    })());
-  return { app, url, port, server, background, stop };
+  app.log.info({ url, database: app.db.kind }, 'listening');
+  return { port, url };
 }
 
-const LISTEN_BACKLOG = 4096;
+/**
+ * The graceful stop: the clock's watch, then the transports (sockets, then the server, its
+ * in-flight requests finished), the background work, the listeners, the pending writes and the
+ * streams, and the database last.
+ */
+async function stopInstance(
+  app: App,
+  { clock, redis, outages, db }: DataLayer,
+  { events, background }: Events,
+  { credentialChanges, liveChangesListening, liveChanges }: Changes,
+  { server, graphqlWs, serverConsole }: Transports,
+): Promise<void> {
+  clock.stop();
+  await graphqlWs.close();
+  await serverConsole.close();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), 10_000);
+  await closed;
+  clearTimeout(force);
+  await background.stop();
+  await credentialChanges.close();
+  await liveChangesListening.close();
+  liveChanges.close();
+  await app.keyUse.settled();
+  await events.close();
+  redis?.disconnect();
+  outages.database.stop();
+  outages.redis?.stop();
+  app.overload.close();
+  await db.close();
+  app.log.info('stopped');
+}
 
 /** ADMIN_TOKEN, or one generated once and kept in DATA_DIR/admin-token (the log names the file, never the value). */
 function resolveAdminToken(config: Config, log: Logger): string {
