@@ -8,7 +8,9 @@
 // layer costs. A CPU profile taken with PROFILE_ONLY=<way> holds that way's work only.
 // BENCH_DATABASE_URL runs it on PostgreSQL.
 import { tenantClient } from '../src/db/tenant.ts';
+import { print } from 'graphql';
 import { compiled } from '../src/http/executor/compile.ts';
+import { createGraphQLServer } from '../src/http/graphql/graphql.ts';
 import { requestContext } from '../src/schema/context.ts';
 import { createExecutor } from '../src/http/executor/index.ts';
 import { authenticate } from '../src/modules/auth/service.ts';
@@ -48,7 +50,18 @@ const caller = () => ({
   idempotencyKey: null,
 });
 
+const yoga = createGraphQLServer(app.schema, executor);
+const { Request: YogaRequest } = yoga.fetchAPI;
+const graphqlBody = { query: print(projection.document), variables: { id } };
+const graphqlHeaders = { 'content-type': 'application/json', accept: 'application/json' };
+
 const ways: Record<string, () => Promise<unknown>> = {
+  // As the execute stage runs /graphql: yoga over the parsed body, its answer read as text.
+  async yoga() {
+    const request = new YogaRequest(`${bench.url}/graphql`, { method: 'POST', headers: graphqlHeaders });
+    const response = await yoga.handleRequest(request, { ...caller(), jsonBody: graphqlBody });
+    return response.text();
+  },
   async executor() {
     const result = await executor.operation(operation, { id }, caller());
     return JSON.stringify(result.data?.server);
