@@ -20,10 +20,8 @@ export interface AdapterClient {
   exec: PGlite['exec'];
 }
 
-/** PGlite members its typings leave out: the type maps its `query` uses, and its transaction lock. */
+/** PGlite's transaction lock, which its typings leave out. */
 interface PGliteInternals {
-  parsers: Record<number, Parser>;
-  serializers: Record<number, (v: unknown) => string>;
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
@@ -50,7 +48,7 @@ export function fastQueryClient(
   const statements = new Map<string, Statement>();
   const merged = new WeakMap<object, Record<number, Parser>>();
   const parsersFor = (options?: QueryOptions): Record<number, Parser> => {
-    const base = internals.parsers;
+    const base = pglite.parsers;
     if (!options?.parsers) return base;
     let parsers = merged.get(options.parsers);
     if (!parsers) {
@@ -79,7 +77,7 @@ export function fastQueryClient(
 
   async function run(sql: string, values: unknown[] = [], options?: QueryOptions): Promise<Results> {
     const statement = await prepare(sql);
-    const { serializers } = internals;
+    const { serializers } = pglite;
     const params = values.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = serializers[statement.paramTypes[i]];
