@@ -203,23 +203,25 @@ export async function openDatabase(opts: {
     prisma,
     countedReads({ rows: async (sql, values) => (await client.query(sql, values)).rows as Record<string, unknown>[] }),
   );
-  const autovacuum = startEmbeddedAutovacuum(pglite, {
+  const autovacuum = startEmbeddedAutovacuum(client, {
     onError: (err) => opts.log?.(`embedded autovacuum failed: ${err.message}`),
   });
+  // Everything below goes through the client, which holds the instance's transaction lock:
+  // sent past it, a statement would become part of whatever transaction is open.
   return {
     prisma,
     kind: 'pglite',
     embedded: client,
-    ping: async () => void (await pglite.query('SELECT 1')),
+    ping: async () => void (await client.query('SELECT 1')),
     listen: async (channel, { onNotify, onListening }) => {
-      const unlisten = await pglite.listen(channel, (payload) => onNotify(payload));
+      const unlisten = await client.listen(channel, (payload) => onNotify(payload));
       onListening?.(); // in process: it never disconnects
-      return { close: () => (pglite.closed ? Promise.resolve() : unlisten()) };
+      return { close: unlisten };
     },
     close: async () => {
       await autovacuum.stop();
       await prisma.$disconnect();
-      await pglite.close();
+      await client.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { AdapterClient } from './pglite-fast-client.ts';
 
 /** How often the embedded database's tables are checked (PostgreSQL's autovacuum naps 60 s; bursts here are shorter). */
 const AUTOVACUUM_CHECK_MS = 5_000;
@@ -14,8 +14,14 @@ const AUTOVACUUM_CHECK_MS = 5_000;
  * when asked) and runs what autovacuum would, with its default thresholds: ANALYZE when
  * more than 50 + 10 % of a table's rows changed since the last one, VACUUM when more than
  * 50 + 20 % are dead or 1,000 + 20 % were inserted since the last vacuum.
+ *
+ * It runs through the embedded client (src/db/pglite-fast-client.ts), whose lock keeps each
+ * statement out of the app's open transactions: VACUUM cannot run inside one.
  */
-export function startEmbeddedAutovacuum(pglite: PGlite, opts: { onError: (err: Error) => void; intervalMs?: number }) {
+export function startEmbeddedAutovacuum(
+  db: AdapterClient,
+  opts: { onError: (err: Error) => void; intervalMs?: number },
+) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
@@ -23,7 +29,7 @@ export function startEmbeddedAutovacuum(pglite: PGlite, opts: { onError: (err: E
     if (!stopped) timer = setTimeout(tick, opts.intervalMs ?? AUTOVACUUM_CHECK_MS).unref();
   };
   const tick = () => {
-    running = runEmbeddedAutovacuum(pglite)
+    running = runEmbeddedAutovacuum(db)
       .then(
         () => undefined,
         (err: Error) => opts.onError(err),
@@ -44,10 +50,10 @@ export function startEmbeddedAutovacuum(pglite: PGlite, opts: { onError: (err: E
 }
 
 /** One round: what needed a VACUUM or an ANALYZE, and got it. */
-export async function runEmbeddedAutovacuum(pglite: PGlite): Promise<{ vacuumed: string[]; analyzed: string[] }> {
+export async function runEmbeddedAutovacuum(db: AdapterClient): Promise<{ vacuumed: string[]; analyzed: string[] }> {
   // Pending counters reach the statistics views at the end of the next transaction: this one.
-  await pglite.exec('SELECT pg_stat_force_next_flush()');
-  const { rows } = await pglite.query<{ name: string; vacuum: boolean; analyze: boolean }>(`
+  await db.exec('SELECT pg_stat_force_next_flush()');
+  const { rows } = await db.query(`
     SELECT format('%I.%I', s.schemaname, s.relname) AS name,
            s.n_dead_tup > 50 + 0.2 * t.n OR s.n_ins_since_vacuum > 1000 + 0.2 * t.n AS vacuum,
            s.n_mod_since_analyze > 50 + 0.1 * t.n AS analyze
@@ -55,13 +61,13 @@ export async function runEmbeddedAutovacuum(pglite: PGlite): Promise<{ vacuumed:
          LATERAL (SELECT greatest(c.reltuples, 0) AS n) t
     WHERE s.n_dead_tup > 50 + 0.2 * t.n OR s.n_ins_since_vacuum > 1000 + 0.2 * t.n OR s.n_mod_since_analyze > 50 + 0.1 * t.n`);
   const result = { vacuumed: [] as string[], analyzed: [] as string[] };
-  for (const table of rows) {
+  for (const table of rows as { name: string; vacuum: boolean; analyze: boolean }[]) {
     // Names come from the catalogue, quoted by format(%I).
     if (table.vacuum) {
-      await pglite.exec(`VACUUM (ANALYZE ${table.analyze ? 'true' : 'false'}) ${table.name}`);
+      await db.exec(`VACUUM (ANALYZE ${table.analyze ? 'true' : 'false'}) ${table.name}`);
       result.vacuumed.push(table.name);
     } else {
-      await pglite.exec(`ANALYZE ${table.name}`);
+      await db.exec(`ANALYZE ${table.name}`);
     }
     if (table.analyze) result.analyzed.push(table.name);
   }

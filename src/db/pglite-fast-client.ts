@@ -20,9 +20,12 @@ export interface AdapterClient {
   exec: PGlite['exec'];
 }
 
-/** PGlite's transaction lock, which its typings leave out. */
-interface PGliteInternals {
-  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+/** The embedded database's one way in: the adapter's interface, and the rest of the app's uses of the instance. */
+export interface EmbeddedClient extends AdapterClient {
+  transaction<T>(fn: (tx: Transaction & AdapterClient) => Promise<T>): Promise<T>;
+  /** LISTENs on `channel`; the function returned UNLISTENs (nothing once the database is closed). */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
 }
 
 const { serialize } = protocol;
@@ -39,12 +42,13 @@ const { serialize } = protocol;
  * Semantics are PGlite's: a statement outside a transaction waits for any open one and
  * syncs the files after; inside one it runs as part of it. Errors are PGlite's
  * DatabaseError, which the adapter maps to Prisma's error codes.
+ *
+ * The client owns the instance's transaction lock: one session serves every caller, so any
+ * statement sent while a transaction is open becomes part of it (and is undone by its
+ * rollback). Every use of the instance, the app's LISTENs, autovacuum and `close` included,
+ * therefore goes through this client, which runs each only while no transaction is open.
  */
-export function fastQueryClient(
-  pglite: PGlite,
-  opts: { preparedStatements: number },
-): AdapterClient & { transaction: <T>(fn: (tx: Transaction & AdapterClient) => Promise<T>) => Promise<T> } {
-  const internals = pglite as unknown as PGliteInternals;
+export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: number }): EmbeddedClient {
   const statements = new Map<string, Statement>();
   const merged = new WeakMap<object, Record<number, Parser>>();
   const parsersFor = (options?: QueryOptions): Record<number, Parser> => {
@@ -94,7 +98,14 @@ export function fastQueryClient(
     return toResults(messages as unknown as Message[], parsersFor(options), options?.rowMode ?? 'object');
   }
 
-  const exclusive = <T>(fn: () => Promise<T>) => internals._runExclusiveTransaction(fn);
+  // The transaction lock, held through a whole transaction and around anything sent outside one;
+  // waiters go in the order they asked.
+  let last: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const result = last.then(fn);
+    last = result.then(ignore, ignore);
+    return result;
+  };
   // BEGIN, COMMIT, ROLLBACK (and any other statement a transaction `exec`s): one simple-protocol
   // message each, results unread (PGlite's own `exec` converts them through its generic result
   // parser, ~10 % of the embedded database's CPU at 200 webhook events/s).
@@ -108,7 +119,7 @@ export function fastQueryClient(
       await pglite.syncToFs();
       return result;
     },
-    exec: (sql, options) => pglite.exec(sql, options),
+    exec: (sql, options) => exclusive(() => pglite.exec(sql, options)),
     /** As PGlite's `transaction`: one at a time, committed when `fn` resolves, rolled back when it throws or calls `rollback`. */
     async transaction(fn) {
       await pglite.waitReady;
@@ -155,8 +166,15 @@ export function fastQueryClient(
         }
       });
     },
+    async listen(channel, onNotify) {
+      const unlisten = await exclusive(() => pglite.listen(channel, onNotify));
+      return () => exclusive(async () => (pglite.closed ? undefined : unlisten()));
+    },
+    close: () => exclusive(() => pglite.close()),
   };
 }
+
+const ignore = () => undefined;
 
 type Message =
   | { name: 'rowDescription'; fields: { name: string; dataTypeID: number }[] }

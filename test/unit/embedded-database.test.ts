@@ -139,21 +139,21 @@ describe('embedded autovacuum', () => {
     // Never analyzed: the planner knows nothing of the 5,000 rows.
     expect((await stats())?.reltuples ?? -1).toBeLessThanOrEqual(0);
 
-    let round = await runEmbeddedAutovacuum(pglite);
+    let round = await runEmbeddedAutovacuum(fast);
     expect(round.analyzed).toContain('public.queue');
     expect(round.vacuumed).toContain('public.queue'); // 5,000 inserted > 1,000 + 20 % of 0
     expect(await stats()).toMatchObject({ reltuples: 5000, dead: 0 });
 
     // 40 of 5,000 rows changed: under 50 + 10 %, nothing to do.
     await fast.query(`UPDATE queue SET status = 'done' WHERE id <= 40`);
-    round = await runEmbeddedAutovacuum(pglite);
+    round = await runEmbeddedAutovacuum(fast);
     expect(round.analyzed).not.toContain('public.queue');
     expect(round.vacuumed).not.toContain('public.queue');
 
     // 1,500 more: past both thresholds (dead rows > 50 + 20 % of 5,000 = 1,050).
     await fast.query(`UPDATE queue SET status = 'done' WHERE id <= 1540`);
     const before = await stats();
-    round = await runEmbeddedAutovacuum(pglite);
+    round = await runEmbeddedAutovacuum(fast);
     expect(round.analyzed).toContain('public.queue');
     expect(round.vacuumed).toContain('public.queue');
     const after = await stats();
