@@ -42,7 +42,10 @@ const LISTINGS_PER_CATALOG = 256;
 
 function listingOf(catalog: readonly Tool[], selection: ToolSelection): Listing {
   let byKey = listings.get(catalog);
-  if (!byKey) listings.set(catalog, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    listings.set(catalog, byKey);
+  }
   const key = [
     [...selection.scopes].sort().join(' '),
     selection.toolsets?.join(',') ?? '',
@@ -82,7 +85,10 @@ const toolsetTools = new WeakMap<readonly Tool[], Map<string, ReadonlyMap<string
 
 function inToolsets(catalog: readonly Tool[], toolsets: ToolSelection['toolsets']): ReadonlyMap<string, Tool> {
   let byToolsets = toolsetTools.get(catalog);
-  if (!byToolsets) toolsetTools.set(catalog, (byToolsets = new Map()));
+  if (!byToolsets) {
+    byToolsets = new Map();
+    toolsetTools.set(catalog, byToolsets);
+  }
   const key = toolsets?.join(',') ?? '';
   let tools = byToolsets.get(key);
   if (!tools) {
