@@ -131,9 +131,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     relayPollMs: 1000,
     idempotencyLeaseMs: 30_000,
     overload: {
-      maxInFlight: positiveIntFrom(env.OVERLOAD_MAX_IN_FLIGHT, 16, 'OVERLOAD_MAX_IN_FLIGHT'),
+      // The embedded database runs one statement at a time on this thread: more requests in
+      // flight only interleave theirs, each answered later.
+      maxInFlight: positiveIntFrom(env.OVERLOAD_MAX_IN_FLIGHT, env.DATABASE_URL ? 16 : 4, 'OVERLOAD_MAX_IN_FLIGHT'),
       maxQueued: intFrom(env.OVERLOAD_MAX_QUEUED, 2048, 'OVERLOAD_MAX_QUEUED'),
-      maxQueueWaitMs: intFrom(env.OVERLOAD_QUEUE_WAIT_MS, 500, 'OVERLOAD_QUEUE_WAIT_MS'),
+      maxQueueWaitMs: intFrom(env.OVERLOAD_QUEUE_WAIT_MS, 2000, 'OVERLOAD_QUEUE_WAIT_MS'),
       maxInFlightPerCredential: positiveIntFrom(env.OVERLOAD_CREDENTIAL_IN_FLIGHT, 25, 'OVERLOAD_CREDENTIAL_IN_FLIGHT'),
       maxEventLoopDelayMs: positiveIntFrom(env.OVERLOAD_EVENT_LOOP_DELAY_MS, 200, 'OVERLOAD_EVENT_LOOP_DELAY_MS'),
     },

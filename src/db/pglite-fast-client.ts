@@ -80,6 +80,7 @@ export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: numb
   }
 
   async function run(sql: string, values: unknown[] = [], options?: QueryOptions): Promise<Results> {
+    await yieldWhenSliceSpent();
     const statement = await prepare(sql);
     const { serializers } = pglite;
     const params = values.map((value, i) => {
@@ -175,6 +176,30 @@ export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: numb
 }
 
 const ignore = () => undefined;
+
+/**
+ * The embedded database's share of one turn of the event loop. PGlite runs on this thread and
+ * answers through promises that are already settled, so the statements of every request in
+ * flight would chain as one run of microtasks: while it lasted the loop would read no socket
+ * and fire no timer (health probes, new requests, the overload queue's deadlines). Once a run
+ * has spent its slice, the next statement waits for the loop's next turn.
+ */
+const SLICE_MS = 10;
+let sliceStartedAt = -1;
+
+function yieldWhenSliceSpent(): Promise<void> | undefined {
+  const now = performance.now();
+  if (sliceStartedAt < 0) {
+    sliceStartedAt = now;
+    // The loop's next check phase starts the next slice (this runs before the statements it let wait).
+    setImmediate(() => {
+      sliceStartedAt = -1;
+    });
+    return undefined;
+  }
+  if (now - sliceStartedAt < SLICE_MS) return undefined;
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
 
 type Message =
   | { name: 'rowDescription'; fields: { name: string; dataTypeID: number }[] }

@@ -136,3 +136,24 @@ describe("the embedded Database's own uses of the instance go through the client
     await listen.close();
   });
 });
+
+describe('the embedded client shares the event loop', () => {
+  it('a timer set while many statements are queued fires before they have all run', async () => {
+    // Hundreds of statements from requests in flight: PGlite answers each at once, so without
+    // the client's slices they would all run before the loop fired a timer or read a socket.
+    const done: string[] = [];
+    const timer = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        done.push('timer');
+        resolve();
+      }, 0),
+    );
+    const statements = Array.from({ length: 2000 }, (_, i) =>
+      client.query('SELECT $1::int AS n', [i]).then(() => void done.push('statement')),
+    );
+    await Promise.all([timer, ...statements]);
+    const firedAfter = done.indexOf('timer');
+    expect(firedAfter).toBeGreaterThan(0);
+    expect(firedAfter).toBeLessThan(statements.length);
+  });
+});

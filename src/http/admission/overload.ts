@@ -22,6 +22,7 @@ export type Release = () => void;
 
 interface Waiter {
   criticality: Criticality;
+  queuedAt: number;
   grant: (release: Release) => void;
   timer: NodeJS.Timeout;
 }
@@ -30,6 +31,8 @@ interface Waiter {
 export type ShedReason = 'saturated' | 'queue_full' | 'queue_timeout' | 'credential';
 
 const RETRY_AFTER_SECONDS = 1;
+/** A queue whose oldest request waited this long is not draining: slots go to the newest (next()). */
+const STANDING_QUEUE_MS = 100;
 /** Who gets a freed slot first. */
 const PRIORITY: readonly Criticality[] = ['write', 'call', 'read'];
 /** The part of the queue each kind of request may wait in. */
@@ -90,6 +93,7 @@ export class Overload {
     return new Promise<Release>((resolve, reject) => {
       const waiter: Waiter = {
         criticality,
+        queuedAt,
         grant: (release) => {
           clearTimeout(waiter.timer);
           this.observe.waited((performance.now() - queuedAt) / 1000);
@@ -148,12 +152,19 @@ export class Overload {
     };
   }
 
-  /** Hands a freed slot to the longest-waiting write, else call, else read (while reads may run). */
+  /**
+   * Hands a freed slot to a waiting write, else call, else read (while reads may run): the one
+   * that has waited longest while the queue drains quickly, the newest once the oldest has
+   * waited STANDING_QUEUE_MS (adaptive LIFO: under sustained overload the requests served are
+   * the ones that can still be answered quickly, and the ones refused are those already late).
+   */
   private next(): void {
     for (const criticality of PRIORITY) {
       if (!this.free(criticality)) continue;
-      const index = this.queue.findIndex((w) => w.criticality === criticality);
-      if (index < 0) continue;
+      const oldest = this.queue.findIndex((w) => w.criticality === criticality);
+      if (oldest < 0) continue;
+      const late = performance.now() - this.queue[oldest].queuedAt > STANDING_QUEUE_MS;
+      const index = late ? this.queue.findLastIndex((w) => w.criticality === criticality) : oldest;
       const [waiter] = this.queue.splice(index, 1);
       waiter.grant(this.take());
       return;
