@@ -107,6 +107,11 @@ export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: numb
     last = result.then(ignore, ignore);
     return result;
   };
+  // A closed instance's WebAssembly never answers another message (the process hangs): refuse,
+  // as PGlite's own `query` does. Checked under the lock, so `close` cannot come in between.
+  const notClosed = () => {
+    if (pglite.closed) throw new Error('PGlite is closed');
+  };
   // BEGIN, COMMIT, ROLLBACK (and any other statement a transaction `exec`s): one simple-protocol
   // message each, results unread (PGlite's own `exec` converts them through its generic result
   // parser, ~10 % of the embedded database's CPU at 200 webhook events/s).
@@ -116,7 +121,10 @@ export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: numb
   return {
     async query(sql, values, options) {
       await pglite.waitReady;
-      const result = await exclusive(() => pglite.runExclusive(() => run(sql, values, options)));
+      const result = await exclusive(() => {
+        notClosed();
+        return pglite.runExclusive(() => run(sql, values, options));
+      });
       await pglite.syncToFs();
       return result;
     },
@@ -125,6 +133,7 @@ export function fastQueryClient(pglite: PGlite, opts: { preparedStatements: numb
     async transaction(fn) {
       await pglite.waitReady;
       return exclusive(async () => {
+        notClosed();
         await control('BEGIN');
         let closed = false;
         const open = () => {

@@ -100,6 +100,17 @@ describe('the embedded client: one transaction at a time, and nothing slips into
   });
 });
 
+describe('the embedded client once closed', () => {
+  it('refuses statements instead of sending them to the stopped WebAssembly, which would never answer', async () => {
+    const closed = fastQueryClient(new PGlite(), { preparedStatements: 10 });
+    await closed.query('SELECT 1');
+    await closed.close();
+    await expect(closed.query('SELECT 1')).rejects.toThrow('PGlite is closed');
+    await expect(closed.transaction(async (tx) => tx.query('SELECT 1'))).rejects.toThrow('PGlite is closed');
+    await expect(closed.exec('SELECT 1')).rejects.toThrow('PGlite is closed');
+  });
+});
+
 describe("the embedded Database's own uses of the instance go through the client", () => {
   let root: string;
   let db: Database;
