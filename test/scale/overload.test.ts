@@ -186,6 +186,32 @@ describe('the concurrent-requests limiter and load shedder', () => {
     }
   });
 
+  it('a request whose client hangs up while it waits leaves the queue: no slot, no refusal spent on it', async () => {
+    const shedTimeouts = async () => {
+      const metrics = await app.call('GET', '/metrics', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+      return Number(/http_shed_total\{reason="queue_timeout",criticality="read"\} (\d+)/.exec(metrics.text)?.[1] ?? 0);
+    };
+    const before = await shedTimeouts();
+    const held = await fill([c.key, other.key]);
+    try {
+      const url = new URL(`${app.url}/v1/servers`);
+      const gone = http.get({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        headers: { Authorization: `Bearer ${c.key}` },
+      });
+      gone.on('error', () => undefined);
+      await waitFor(() => app.running.app.overload.state().queued === 1);
+      gone.destroy();
+      // It leaves at once, not when its budget runs out (which would count a queue_timeout).
+      await waitFor(() => app.running.app.overload.state().queued === 0);
+      expect(await shedTimeouts()).toBe(before);
+    } finally {
+      for (const h of held) expect(await h.finish()).toBe(200);
+    }
+  });
+
   it('one credential has at most its share in flight: 429 TOO_MANY_CONCURRENT_REQUESTS; others are served', async () => {
     await app.stop();
     app = await startTestApp({ requestsPerMinute: 1e9, overload: { ...LIMITS, maxInFlight: 10 } });

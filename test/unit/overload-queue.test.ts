@@ -11,7 +11,7 @@ describe('the overload queue hands a freed slot', () => {
       {
         maxInFlight: 1,
         maxQueued: 10,
-        maxQueueWaitMs: 5_000,
+        maxQueueWaitMs: 1_000,
         maxInFlightPerCredential: 10,
         maxEventLoopDelayMs: 10_000,
       },
@@ -40,19 +40,21 @@ describe('the overload queue hands a freed slot', () => {
     expect(granted).toEqual(['first', 'second', 'third']);
   });
 
-  it('to the newest once the oldest has stood in the queue: the late ones are the ones refused', async () => {
+  it('to the newest while a long queue stands: the late ones are the ones refused', async () => {
     const o = start();
     const held = o.acquire('read') as () => void;
     const granted: string[] = [];
     const [first, second] = queue(o, ['first', 'second'], granted);
-    // The queue stands: its oldest request has waited past the point where it drains in time.
+    // The oldest request waits past the point where a queue drains in time; the queue grows.
     await new Promise((r) => setTimeout(r, 150));
-    const [third] = queue(o, ['third'], granted);
+    const [third, fourth] = queue(o, ['third', 'fourth'], granted);
     held();
+    (await fourth)();
     (await third)();
-    (await second)();
+    // Back to twice the slots or fewer: first come, first served again.
     (await first)();
-    expect(granted).toEqual(['third', 'second', 'first']);
+    (await second)();
+    expect(granted).toEqual(['fourth', 'third', 'first', 'second']);
   });
 
   it('still to a write before any read, newest first among the writes when the queue stands', async () => {

@@ -31,12 +31,19 @@ interface Waiter {
 export type ShedReason = 'saturated' | 'queue_full' | 'queue_timeout' | 'credential';
 
 const RETRY_AFTER_SECONDS = 1;
-/** A queue whose oldest request waited this long is not draining: slots go to the newest (next()). */
+/** How long the oldest request of a long queue may wait before slots go to the newest (next()). */
 const STANDING_QUEUE_MS = 100;
 /** Who gets a freed slot first. */
 const PRIORITY: readonly Criticality[] = ['write', 'call', 'read'];
 /** The part of the queue each kind of request may wait in. */
 const QUEUE_SHARE: Record<Criticality, number> = { write: 1, call: 0.75, read: 0.5 };
+
+/** The client closed its connection while its request waited for a slot: nobody is left to answer. */
+export class ClientGone extends Error {
+  constructor() {
+    super('The client went away while its request waited for a slot.');
+  }
+}
 
 export class Overload {
   private inFlight = 0;
@@ -84,8 +91,12 @@ export class Overload {
     return this.inFlight >= this.limits.maxInFlight / 2 && this.lateLoop();
   }
 
-  /** A slot for one request, at once or after a short wait; refused (ApiError 503) when none can be had in time. */
-  acquire(criticality: Criticality): Release | Promise<Release> {
+  /**
+   * A slot for one request, at once or after a short wait; refused (ApiError 503) when none can
+   * be had in time. `onGone` registers what to call when the client has gone while it waits:
+   * its place in the queue is given up (ClientGone), so no slot is spent on an answer nobody reads.
+   */
+  acquire(criticality: Criticality, onGone?: (cancel: () => void) => void): Release | Promise<Release> {
     if (this.free(criticality)) return this.take();
     if (this.queue.length >= this.limits.maxQueued * QUEUE_SHARE[criticality])
       throw this.refuse('queue_full', criticality);
@@ -106,6 +117,13 @@ export class Overload {
         }, this.limits.maxQueueWaitMs),
       };
       this.queue.push(waiter);
+      onGone?.(() => {
+        const index = this.queue.indexOf(waiter);
+        if (index < 0) return; // granted or refused already
+        this.queue.splice(index, 1);
+        clearTimeout(waiter.timer);
+        reject(new ClientGone());
+      });
     });
   }
 
@@ -154,16 +172,20 @@ export class Overload {
 
   /**
    * Hands a freed slot to a waiting write, else call, else read (while reads may run): the one
-   * that has waited longest while the queue drains quickly, the newest once the oldest has
-   * waited STANDING_QUEUE_MS (adaptive LIFO: under sustained overload the requests served are
-   * the ones that can still be answered quickly, and the ones refused are those already late).
+   * that has waited longest, the newest once the queue stands: longer than twice the slots,
+   * its oldest request waiting past STANDING_QUEUE_MS (adaptive LIFO: under sustained overload
+   * the requests served are the ones that can still be answered quickly, and the ones refused
+   * are those already late; a few clients coming back as fast as they are served stay first
+   * come, first served).
    */
   private next(): void {
     for (const criticality of PRIORITY) {
       if (!this.free(criticality)) continue;
       const oldest = this.queue.findIndex((w) => w.criticality === criticality);
       if (oldest < 0) continue;
-      const late = performance.now() - this.queue[oldest].queuedAt > STANDING_QUEUE_MS;
+      const late =
+        this.queue.length > 2 * this.limits.maxInFlight &&
+        performance.now() - this.queue[oldest].queuedAt > STANDING_QUEUE_MS;
       const index = late ? this.queue.findLastIndex((w) => w.criticality === criticality) : oldest;
       const [waiter] = this.queue.splice(index, 1);
       waiter.grant(this.take());
