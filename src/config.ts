@@ -132,7 +132,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     idempotencyLeaseMs: 30_000,
     overload: {
       // Set below once the database is known (the default depends on it).
-      maxInFlight: env.OVERLOAD_MAX_IN_FLIGHT ? positiveIntFrom(env.OVERLOAD_MAX_IN_FLIGHT, 1, 'OVERLOAD_MAX_IN_FLIGHT') : 0,
+      maxInFlight: env.OVERLOAD_MAX_IN_FLIGHT
+        ? positiveIntFrom(env.OVERLOAD_MAX_IN_FLIGHT, 1, 'OVERLOAD_MAX_IN_FLIGHT')
+        : 0,
       maxQueued: intFrom(env.OVERLOAD_MAX_QUEUED, 2048, 'OVERLOAD_MAX_QUEUED'),
       maxQueueWaitMs: intFrom(env.OVERLOAD_QUEUE_WAIT_MS, 2000, 'OVERLOAD_QUEUE_WAIT_MS'),
       maxInFlightPerCredential: positiveIntFrom(env.OVERLOAD_CREDENTIAL_IN_FLIGHT, 25, 'OVERLOAD_CREDENTIAL_IN_FLIGHT'),
