@@ -131,10 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     relayPollMs: 1000,
     idempotencyLeaseMs: 30_000,
     overload: {
-      // Set below once the database is known (the default depends on it).
-      maxInFlight: env.OVERLOAD_MAX_IN_FLIGHT
-        ? positiveIntFrom(env.OVERLOAD_MAX_IN_FLIGHT, 1, 'OVERLOAD_MAX_IN_FLIGHT')
-        : 0,
+      maxInFlight: positiveIntFrom(env.OVERLOAD_MAX_IN_FLIGHT, 16, 'OVERLOAD_MAX_IN_FLIGHT'),
       maxQueued: intFrom(env.OVERLOAD_MAX_QUEUED, 2048, 'OVERLOAD_MAX_QUEUED'),
       maxQueueWaitMs: intFrom(env.OVERLOAD_QUEUE_WAIT_MS, 2000, 'OVERLOAD_QUEUE_WAIT_MS'),
       maxInFlightPerCredential: positiveIntFrom(env.OVERLOAD_CREDENTIAL_IN_FLIGHT, 25, 'OVERLOAD_CREDENTIAL_IN_FLIGHT'),
@@ -143,9 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
   };
   if (overrides.dataDir) config.dataDir = path.resolve(overrides.dataDir);
-  // The embedded database runs one statement at a time on the server's thread: more requests in
-  // flight only interleave their statements, each answered later.
-  if (!config.overload.maxInFlight) config.overload = { ...config.overload, maxInFlight: config.databaseUrl ? 16 : 4 };
   return config;
 }
 
