@@ -302,11 +302,18 @@ export class SimulatedProvider implements ServerProvider {
   async allocatePoolBlocks(tx: Tx, count: number, _now: Date): Promise<UpstreamIp[]> {
     const out: UpstreamIp[] = [];
     const chosen = new Set<string>();
+    // Each block is asked about at most once (a draw is cheap, a statement is not), so a nearly
+    // full range costs at most one statement per block.
+    const tried = new Set<string>();
+    const blocks = (LEASED_FIRST_OCTET3 - 128) * 16;
     while (chosen.size < count) {
+      if (tried.size === blocks)
+        throw new ProviderRefusal('no_capacity', 'The datacenter has no free block of addresses left.');
       const octet3 = 128 + randomInt(LEASED_FIRST_OCTET3 - 128);
       const first = randomInt(16) * 16;
       const key = `198.19.${octet3}.${first}`;
-      if (chosen.has(key)) continue;
+      if (tried.has(key)) continue;
+      tried.add(key);
       const block = Array.from({ length: 16 }, (_, i) => `198.19.${octet3}.${first + i}`);
       // Every address of the block, not only its first: a pool that shrinks gives its free
       // addresses back highest first, which can free a block's first address while later ones
