@@ -5,9 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   applyPendingMigrations,
@@ -17,6 +15,7 @@ import {
   MIGRATIONS_DIR,
   SCHEMA_PATH,
 } from '../src/db/migrate.ts';
+import { pgliteTarget, postgresTarget } from '../src/db/migration-targets.ts';
 import { MIGRATION_LOCK_TOML, NO_FILTERS, withSchemaEngine } from '../src/db/schema-engine.ts';
 
 type MigrationRow = {
@@ -88,9 +87,9 @@ describe('applyPendingMigrations on PGlite', () => {
   });
 
   it('applies every migration once, then nothing', async () => {
-    const first = await applyPendingMigrations(new PrismaPGlite(db));
+    const first = await applyPendingMigrations(pgliteTarget(db));
     expect(first.applied).toEqual(folders);
-    expect((await applyPendingMigrations(new PrismaPGlite(db))).applied).toEqual([]);
+    expect((await applyPendingMigrations(pgliteTarget(db))).applied).toEqual([]);
 
     expectDeployedRows((await db.query<MigrationRow>(ROWS_SQL)).rows);
     const tables = await db.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'Account'");
@@ -98,27 +97,34 @@ describe('applyPendingMigrations on PGlite', () => {
   });
 });
 
+/**
+ * One migration that creates a table, then fails; the ';' inside its literal would split it
+ * into the wrong pieces for a driver that splits scripts on ';'.
+ */
+const BROKEN_MIGRATIONS = {
+  baseDir: '/nowhere',
+  lockfile: { path: 'migration_lock.toml', content: MIGRATION_LOCK_TOML },
+  shadowDbInitScript: '',
+  migrationDirectories: [
+    {
+      path: '1_broken',
+      migrationFile: {
+        path: 'migration.sql',
+        content: { tag: 'ok' as const, value: "CREATE TABLE t (id int); SELECT 'a;b'; SELECT no_such_fn();" },
+      },
+    },
+  ],
+};
+
 describe('schema engine on PGlite', () => {
-  // pglite-prisma-adapter alone records a failing migration as applied (see schema-engine.ts).
+  // pglite-prisma-adapter alone records a failing migration as applied (see migration-targets.ts).
   it('records a failing migration as failed, with the database error, and rolls it back', async () => {
     const db = new PGlite();
-    const migrationsList = {
-      baseDir: '/nowhere',
-      lockfile: { path: 'migration_lock.toml', content: MIGRATION_LOCK_TOML },
-      shadowDbInitScript: '',
-      migrationDirectories: [
-        {
-          path: '1_broken',
-          migrationFile: {
-            path: 'migration.sql',
-            content: { tag: 'ok' as const, value: 'CREATE TABLE t (id int); SELECT no_such_fn();' },
-          },
-        },
-      ],
-    };
     try {
       await expect(
-        withSchemaEngine(new PrismaPGlite(db), (e) => e.applyMigrations({ migrationsList, filters: NO_FILTERS })),
+        withSchemaEngine(pgliteTarget(db), (e) =>
+          e.applyMigrations({ migrationsList: BROKEN_MIGRATIONS, filters: NO_FILTERS }),
+        ),
       ).rejects.toThrow(/no_such_fn\(\) does not exist/);
       const rows = await db.query<MigrationRow>(ROWS_SQL);
       expect(rows.rows.map((r) => [r.migration_name, r.finished_at])).toEqual([['1_broken', null]]);
@@ -163,9 +169,9 @@ describe.skipIf(!baseUrl)('applyPendingMigrations on PostgreSQL (TEST_DATABASE_U
 
   it('applies every migration once, then nothing', async () => {
     const url = await freshDatabase();
-    const first = await applyPendingMigrations(new PrismaPg({ connectionString: url }));
+    const first = await applyPendingMigrations(postgresTarget(url));
     expect(first.applied).toEqual(folders);
-    expect((await applyPendingMigrations(new PrismaPg({ connectionString: url }))).applied).toEqual([]);
+    expect((await applyPendingMigrations(postgresTarget(url))).applied).toEqual([]);
     expectDeployedRows(await query<MigrationRow>(url, ROWS_SQL));
     // Every connection the engine and the lock opened was closed again.
     const [{ n }] = await query<{ n: number }>(
@@ -177,11 +183,23 @@ describe.skipIf(!baseUrl)('applyPendingMigrations on PostgreSQL (TEST_DATABASE_U
 
   it('applies once when two instances start together', async () => {
     const url = await freshDatabase();
-    const results = await Promise.all(
-      [1, 2].map(() => applyPendingMigrations(new PrismaPg({ connectionString: url }))),
-    );
+    const results = await Promise.all([1, 2].map(() => applyPendingMigrations(postgresTarget(url))));
     expect(results.map((r) => r.applied).sort((a, b) => b.length - a.length)).toEqual([folders, []]);
     expectDeployedRows(await query<MigrationRow>(url, ROWS_SQL));
+  });
+
+  // adapter-pg alone splits the script on every ';' and runs the pieces one by one, leaving
+  // the table of a failed migration behind (see migration-targets.ts).
+  it('records a failing migration as failed, with the database error, and rolls it back', async () => {
+    const url = await freshDatabase();
+    await expect(
+      withSchemaEngine(postgresTarget(url), (e) =>
+        e.applyMigrations({ migrationsList: BROKEN_MIGRATIONS, filters: NO_FILTERS }),
+      ),
+    ).rejects.toThrow(/no_such_fn\(\) does not exist/);
+    const rows = await query<MigrationRow>(url, ROWS_SQL);
+    expect(rows.map((r) => [r.migration_name, r.finished_at])).toEqual([['1_broken', null]]);
+    expect(await query(url, "SELECT to_regclass('t') AS t")).toEqual([{ t: null }]);
   });
 
   it('waits for the advisory lock before touching the database', async () => {
@@ -190,7 +208,7 @@ describe.skipIf(!baseUrl)('applyPendingMigrations on PostgreSQL (TEST_DATABASE_U
     await holder.connect();
     try {
       await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-      const pending = applyPendingMigrations(new PrismaPg({ connectionString: url }));
+      const pending = applyPendingMigrations(postgresTarget(url));
       await new Promise((r) => setTimeout(r, 1000));
       const [{ table }] = await query<{ table: string | null }>(
         url,

@@ -9,6 +9,7 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { admitStatement } from '../core/database-budget.ts';
 import { applyPendingMigrations } from './migrate.ts';
+import { pgliteTarget, postgresTarget } from './migration-targets.ts';
 import { listenPostgres, type ListenOptions, type Listening } from './listen.ts';
 import { countQueries } from './query-counter.ts';
 import { withRecoveryPoints } from './recovery.ts';
@@ -151,7 +152,7 @@ export async function openDatabase(opts: {
   const countedReads = (reads: RawReads): RawReads => (opts.onQuery ? countRawReads(reads, opts.onQuery) : reads);
   const databaseUrl = opts.databaseUrl;
   if (databaseUrl) {
-    await applyPendingMigrations(new PrismaPg({ connectionString: databaseUrl }), { log: opts.log });
+    await applyPendingMigrations(postgresTarget(databaseUrl), { log: opts.log });
     // Fail fast when PostgreSQL is unreachable: requests answer 503 instead of queueing.
     // One pool, Prisma's and the hand-written tenant reads' (tenant.ts), so both share its bound.
     const pool = new pg.Pool({
@@ -194,8 +195,10 @@ export async function openDatabase(opts: {
   const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
   // PGlite's interface with a leaner `query` (one call into WebAssembly per execution).
   const client = fastQueryClient(pglite, { preparedStatements: PREPARED_STATEMENTS });
+  await applyPendingMigrations(pgliteTarget(client), { log: opts.log });
+  // The client is not a PGlite but implements what the adapter calls on it
+  // (docs/DESIGN.md: Private members we still rely on).
   const adapter = new PrismaPGlite(client as unknown as PGlite);
-  await applyPendingMigrations(adapter, { log: opts.log });
   const prisma = withRecoveryPoints(
     new PrismaClient({ adapter: counted(adapter), errorFormat: 'minimal', transactionOptions: TRANSACTION_OPTIONS }),
   );

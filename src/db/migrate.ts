@@ -3,8 +3,8 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
-import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
+import { pgliteTarget, type MigrationTarget } from './migration-targets.ts';
 import { MIGRATION_LOCK_TOML, NO_FILTERS, withSchemaEngine, type MigrationList } from './schema-engine.ts';
 
 // Relative to this file, not the cwd: src/db/ -> prisma/.
@@ -30,7 +30,7 @@ export async function listMigrationFolders(): Promise<string[]> {
  * an advisory lock so that instances starting together apply them once.
  */
 export async function applyPendingMigrations(
-  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+  target: MigrationTarget,
   opts: { log?: (msg: string) => void } = {},
 ): Promise<{ applied: string[] }> {
   const log = opts.log ?? (() => {});
@@ -39,15 +39,15 @@ export async function applyPendingMigrations(
   // (a large WebAssembly module, seconds to load on a busy machine) is not needed at all.
   if (
     await allRecorded(
-      adapterFactory,
+      target,
       migrationsList.migrationDirectories.map((d) => d.path),
     )
   ) {
     log('no pending migrations');
     return { applied: [] };
   }
-  return withMigrationLock(adapterFactory, log, async () => {
-    const { appliedMigrationNames } = await withSchemaEngine(adapterFactory, (engine) =>
+  return withMigrationLock(target, log, async () => {
+    const { appliedMigrationNames } = await withSchemaEngine(target, (engine) =>
       engine.applyMigrations({ migrationsList, filters: NO_FILTERS }),
     );
     log(
@@ -60,8 +60,8 @@ export async function applyPendingMigrations(
 }
 
 /** True when `_prisma_migrations` records every folder as finished (false if the table is missing). */
-async function allRecorded(factory: SqlMigrationAwareDriverAdapterFactory, names: string[]): Promise<boolean> {
-  const conn = await factory.connect();
+async function allRecorded(target: MigrationTarget, names: string[]): Promise<boolean> {
+  const conn = (await target.connect()).adapter;
   try {
     const result = await conn.queryRaw({
       sql: 'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
@@ -88,9 +88,9 @@ export async function diffMigrationsToSchema(opts: { schema?: string } = {}): Pr
     loadMigrationsList(),
     opts.schema ?? readFile(SCHEMA_PATH, 'utf8'),
   ]);
-  const { factory, close } = inMemoryPGliteFactory();
+  const main = new PGlite();
   try {
-    const { stdout } = await withSchemaEngine(factory, (engine) =>
+    const { stdout } = await withSchemaEngine(pgliteTarget(main), (engine) =>
       engine.diff({
         from: { tag: 'migrations', ...migrationsList },
         to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: schema }] },
@@ -104,7 +104,7 @@ export async function diffMigrationsToSchema(opts: { schema?: string } = {}): Pr
     const hasStatements = sql.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('--'));
     return hasStatements ? sql : '';
   } finally {
-    await close();
+    await main.close();
   }
 }
 
@@ -151,13 +151,13 @@ async function loadMigrationsList(): Promise<MigrationList> {
  * own queries (deadlock), and the session lock is re-entrant, so there it is taken directly.
  */
 async function withMigrationLock<T>(
-  factory: SqlMigrationAwareDriverAdapterFactory,
+  target: MigrationTarget,
   log: (msg: string) => void,
   fn: () => Promise<T>,
 ): Promise<T> {
-  const conn = await factory.connect();
+  const conn = (await target.connect()).adapter;
   try {
-    if (conn.adapterName === 'pglite-prisma-adapter') return await locked(conn, log, fn);
+    if (target.oneSession) return await locked(conn, log, fn);
     const tx = await conn.startTransaction();
     try {
       return await locked(tx, log, fn);
@@ -190,32 +190,4 @@ async function locked<T>(
 
 function exec(q: Pick<SqlDriverAdapter, 'executeRaw'>, sql: string): Promise<number> {
   return q.executeRaw({ sql, args: [], argTypes: [] });
-}
-
-/**
- * A factory over fresh in-memory PGlite databases (main and shadows), all closed by close():
- * pglite-prisma-adapter's own connectToShadowDb never closes the shadow it creates.
- */
-function inMemoryPGliteFactory(): {
-  factory: SqlMigrationAwareDriverAdapterFactory;
-  close: () => Promise<void>;
-} {
-  const dbs: PGlite[] = [];
-  const open = (): Promise<SqlDriverAdapter> => {
-    const db = new PGlite();
-    dbs.push(db);
-    return new PrismaPGlite(db).connect();
-  };
-  const factory: SqlMigrationAwareDriverAdapterFactory = {
-    provider: 'postgres',
-    adapterName: 'pglite-prisma-adapter',
-    connect: open,
-    connectToShadowDb: open,
-  };
-  return {
-    factory,
-    close: async () => {
-      await Promise.all(dbs.map((db) => db.close()));
-    },
-  };
 }

@@ -8,6 +8,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { OS_TEMPLATES, PRODUCTS, seedCatalogue } from './catalogue-seed.ts';
 import { applyPendingMigrations, MIGRATIONS_DIR } from './migrate.ts';
+import { pgliteTarget } from './migration-targets.ts';
 
 /**
  * PGlite's start parameters: its own defaults (a given `startParams` replaces them), then a
@@ -111,7 +112,7 @@ export async function ensureTemplate(log: (msg: string) => void = () => undefine
   const scratch = fs.mkdtempSync(path.join(CACHE_DIR, 'building-'));
   try {
     const pglite = new PGlite(scratch, { startParams: PGLITE_START_PARAMS });
-    await applyPendingMigrations(new PrismaPGlite(pglite), { log });
+    await applyPendingMigrations(pgliteTarget(pglite), { log });
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     await seedCatalogue(prisma);
     await prisma.$disconnect();

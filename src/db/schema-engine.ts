@@ -11,6 +11,7 @@ import {
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
+import { delegate, type MigrationTarget, type ScriptedConnection } from './migration-targets.ts';
 
 export type { MigrationList, SchemaEngine, SchemaFilter };
 
@@ -58,17 +59,16 @@ function loadSchemaEngineWasm(): Promise<typeof bg> {
 }
 
 /**
- * Runs `fn` with an engine connected through `adapterFactory` (its shadow databases come from
- * the factory's connectToShadowDb), then frees the engine and disposes every connection it
- * opened.
+ * Runs `fn` with an engine connected to `target` (its shadow databases from the target's
+ * connectToShadowDb), then frees the engine and disposes every connection it opened.
  */
 export async function withSchemaEngine<T>(
-  adapterFactory: SqlMigrationAwareDriverAdapterFactory,
+  target: MigrationTarget,
   fn: (engine: SchemaEngine) => Promise<T>,
   log: (msg: string) => void = () => {},
 ): Promise<T> {
   const wasm = await loadSchemaEngineWasm();
-  const { factory, disposeAll } = forEngine(adapterFactory);
+  const { factory, disposeAll } = forEngine(target);
   try {
     // The engine expects driver-adapter-utils' error-capturing wrapper ({ ok, value }
     // results); a bare factory fails.
@@ -87,52 +87,38 @@ export async function withSchemaEngine<T>(
   }
 }
 
-type ScriptClient = { exec?: (sql: string) => Promise<unknown>; query?: (sql: string) => Promise<unknown> };
-
 /**
- * Wraps a factory for the engine, fixing two adapter behaviours (both measured):
- * - The engine takes pg_advisory_lock(72707369) on PostgreSQL and never unlocks: the native
- *   engine relies on its connection closing. Neither free() nor the engine disposes adapters,
- *   so the lock stayed on an idle pooled connection until pg's idle timeout (10 s), stalling
- *   the next instance's engine for 10 s of its 10 s lock timeout. So we dispose them ourselves.
- *   (A PrismaPg built over an external pool is not ended by dispose(); pass one that owns its
- *   pool, e.g. `new PrismaPg({ connectionString })`.)
- * - executeScript runs each migration.sql. pglite-prisma-adapter 0.7.2 does not await PGlite's
- *   exec(), so a failing migration was recorded as applied (its error an unhandled rejection);
- *   adapter-pg splits the script on every ';' (breaking ';' in literals or $$ bodies) and runs
- *   the pieces one by one, so a failure left a half-applied migration. Both now send the script
- *   as one simple query, as the native engine does: multi-statement, implicitly one transaction.
+ * The target as the factory the engine takes. Each connection runs migration scripts through
+ * the target (migration-targets.ts: why not the adapters' own executeScript), and every
+ * connection is disposed at the end: the engine takes pg_advisory_lock(72707369) on PostgreSQL
+ * and never unlocks (the native engine relies on its connection closing), and neither free()
+ * nor the engine disposes adapters, so the lock would stay on an idle pooled connection and
+ * stall the next instance's engine.
  */
-function forEngine(inner: SqlMigrationAwareDriverAdapterFactory): {
+function forEngine(target: MigrationTarget): {
   factory: SqlMigrationAwareDriverAdapterFactory;
   disposeAll: () => Promise<void>;
 } {
   const opened: SqlDriverAdapter[] = [];
-  const track = (adapter: SqlDriverAdapter): SqlDriverAdapter => {
-    opened.push(adapter);
-    const client = (adapter as { client?: ScriptClient }).client;
-    const run =
-      adapter.adapterName === 'pglite-prisma-adapter'
-        ? client?.exec
-        : adapter.adapterName === '@prisma/adapter-pg'
-          ? client?.query
-          : undefined;
-    if (client && typeof run === 'function') {
-      adapter.executeScript = async (script) => {
+  const track = ({ adapter, runScript }: ScriptedConnection): SqlDriverAdapter => {
+    const scripted: SqlDriverAdapter = {
+      ...delegate(adapter),
+      executeScript: async (script) => {
         try {
-          await run.call(client, script);
+          await runScript(script);
         } catch (e) {
           throw asDriverAdapterError(e);
         }
-      };
-    }
-    return adapter;
+      },
+    };
+    opened.push(scripted);
+    return scripted;
   };
   const factory: SqlMigrationAwareDriverAdapterFactory = {
-    provider: inner.provider,
-    adapterName: inner.adapterName,
-    connect: async () => track(await inner.connect()),
-    connectToShadowDb: async () => track(await inner.connectToShadowDb()),
+    provider: 'postgres',
+    adapterName: target.adapterName,
+    connect: async () => track(await target.connect()),
+    connectToShadowDb: async () => track(await target.connectToShadowDb()),
   };
   const disposeAll = async () => {
     await Promise.allSettled(opened.splice(0).map((a) => a.dispose()));

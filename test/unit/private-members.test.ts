@@ -51,3 +51,22 @@ describe('@prisma/schema-engine-wasm: its wasm-bindgen start-up, by hand (src/db
     expect(typeof bg.__wbg_set_wasm, why).toBe('function');
   });
 });
+
+describe("pglite-prisma-adapter: given the app's client, not a PGlite (src/db/client.ts, migration-targets.ts)", () => {
+  const name = 'pglite-prisma-adapter';
+  const version = '0.7.2';
+  const recheck =
+    "src/db/pglite-fast-client.ts's AdapterClient/EmbeddedClient must implement every member the adapter calls on its client";
+
+  it('is the pinned version', () => {
+    expectPinned(name, name, version, recheck);
+  });
+
+  it("calls on its client only what the app's client implements", () => {
+    const source = fs.readFileSync(resolve(name).replace(/index\.c?js$/, 'index.mjs'), 'utf8');
+    const why = `${name} ${version}: ${recheck}`;
+    // `client` is the adapter's PGlite (or a transaction: rollback), `conn` the same in startTransactionInner.
+    const called = new Set([...source.matchAll(/\b(?:client|conn)\.(\w+)\(/g)].map((m) => m[1]));
+    expect([...called].sort(), why).toEqual(['exec', 'query', 'rollback', 'transaction']);
+  });
+});
