@@ -2,7 +2,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { baseUrlFromEnv, cannotReach } from '../../bin/reach.js';
 import { API_REVISION } from '../version.ts';
 
@@ -40,10 +48,16 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   const instructions = upstream.getInstructions();
   const server = new Server(
     { name: 'cloud-account-api', version: API_REVISION },
-    { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) },
+    { capabilities: { tools: {}, resources: {}, completions: {} }, ...(instructions ? { instructions } : {}) },
   );
   server.setRequestHandler(ListToolsRequestSchema, (request) => relayed(upstream.listTools(request.params)));
   server.setRequestHandler(CallToolRequestSchema, (request) => relayed(upstream.callTool(request.params)));
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => relayed(upstream.listResources(request.params)));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
+    relayed(upstream.listResourceTemplates(request.params)),
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => relayed(upstream.readResource(request.params)));
+  server.setRequestHandler(CompleteRequestSchema, (request) => relayed(upstream.complete(request.params)));
   server.onclose = () => void upstream.close();
   await server.connect(new StdioServerTransport());
   process.stderr.write(`svc mcp: serving ${base}/mcp over stdio\n`);

@@ -38,6 +38,16 @@ describe('svc mcp (stdio)', () => {
     expect(client.getInstructions()).toMatch(/idempotency_key/);
     const account = await client.callTool({ name: 'servers_list', arguments: {} });
     expect(account.structuredContent).toEqual({ data: [], hasMore: false, nextCursor: null });
+    // Resources, their templates, reads and errors pass through as HTTP answers them.
+    expect((await client.listResources()).resources).toEqual((await http.listResources()).resources);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual(
+      (await http.listResourceTemplates()).resourceTemplates,
+    );
+    expect(await client.readResource({ uri: 'cloud-account:///v1/servers' })).toEqual(
+      await http.readResource({ uri: 'cloud-account:///v1/servers' }),
+    );
+    const missing = await client.readResource({ uri: 'cloud-account:///v1/servers/srv_x' }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ code: -32002, data: { statusCode: 404 } });
     const readOnly = new Client({ name: 'stdio-test', version: '1' });
     await readOnly.connect(
       stdioClient({

@@ -1,0 +1,159 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CompleteRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Resource,
+  type ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
+import { isNonNullType } from 'graphql';
+import type { Tool } from './catalog.ts';
+
+/**
+ * The account's state as MCP resources: every read of the API that needs nothing beyond its path
+ * is a resource whose URI is its REST path under this scheme (`cloud-account:///v1/servers`,
+ * `cloud-account:///v1/servers/{id}`), and reading one answers the REST body. Reads run as the
+ * same tools do (the runner given: scopes first, then the one executor), so a resource shows
+ * exactly what the tool would.
+ */
+export const RESOURCE_SCHEME = 'cloud-account';
+const PREFIX = `${RESOURCE_SCHEME}:///v1`;
+/** MCP's "resource not found" (specification: Resources, Error Handling). */
+const RESOURCE_NOT_FOUND = -32002;
+/** At most this many ids are offered for one completion (the specification's own cap), from a page of this size. */
+const COMPLETIONS = 100;
+
+interface AccountResource {
+  tool: Tool;
+  /** The REST path relative to /v1, `:name` for each parameter. */
+  path: string;
+  /** The URI, or the URI template (RFC 6570, `{name}`) when the path has parameters. */
+  uri: string;
+  pattern: RegExp;
+}
+
+/** Runs a tool's operation for the caller, authorization first, as tools/call does. */
+export type ResourceRunner = (tool: Tool, args: Record<string, unknown>) => Promise<CallToolResult>;
+
+const byCatalog = new WeakMap<readonly Tool[], AccountResource[]>();
+
+/** The catalogue's reads that take nothing but their path parameters. */
+function resourcesOf(catalog: readonly Tool[]): AccountResource[] {
+  let resources = byCatalog.get(catalog);
+  if (!resources) {
+    resources = catalog
+      .filter(({ operation: op }) => op.kind === 'query' && op.method === 'GET')
+      .filter(({ operation: op }) =>
+        op.field.args.every(
+          (a) => op.pathParams.includes(a.name) || !isNonNullType(a.type) || a.defaultValue !== undefined,
+        ),
+      )
+      .map((tool) => {
+        const { path } = tool.operation;
+        const uri = `${PREFIX}${path.replace(/:(\w+)/g, '{$1}')}`;
+        const pattern = new RegExp(`^${literal(PREFIX)}${literal(path).replace(/:(\w+)/g, '(?<$1>[^/?#]+)')}$`);
+        return { tool, path, uri, pattern };
+      });
+    byCatalog.set(catalog, resources);
+  }
+  return resources;
+}
+
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Adds resources and id completion to `server`: listed and read as the credential's scopes
+ * allow (a resource outside them is neither listed nor readable).
+ */
+export function serveResources(
+  server: Server,
+  catalog: readonly Tool[],
+  scopes: ReadonlySet<string>,
+  run: ResourceRunner,
+): void {
+  const allowed = resourcesOf(catalog).filter((r) => scopes.has(r.tool.scope));
+  const described = (r: AccountResource) => ({
+    name: r.tool.name,
+    title: r.tool.title,
+    description: r.tool.description,
+    mimeType: 'application/json',
+  });
+  const fixed: Resource[] = allowed.filter((r) => !r.path.includes(':')).map((r) => ({ uri: r.uri, ...described(r) }));
+  const templates: ResourceTemplate[] = allowed
+    .filter((r) => r.path.includes(':'))
+    .map((r) => ({ uriTemplate: r.uri, ...described(r) }));
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: fixed }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: templates }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    for (const resource of allowed) {
+      const match = resource.pattern.exec(uri);
+      if (!match) continue;
+      const args = Object.fromEntries(Object.entries(match.groups ?? {}).map(([k, v]) => [k, decoded(v, uri)]));
+      const text = answerOf(await run(resource.tool, args), uri);
+      return { contents: [{ uri, mimeType: 'application/json', text }] };
+    }
+    throw new McpError(
+      RESOURCE_NOT_FOUND,
+      `No resource ${uri}: resources/list and resources/templates/list name them.`,
+      {
+        uri,
+      },
+    );
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument, context } = request.params;
+    const none = { completion: { values: [], hasMore: false } };
+    if (ref.type !== 'ref/resource') return none;
+    const template = allowed.find((r) => r.uri === ref.uri);
+    if (!template) return none;
+    // The ids of the list one level up: `/servers/:id` completes from `/servers`, and
+    // `/webhooks/:id/deliveries/:deliveryId`'s deliveryId from `/webhooks/:id/deliveries`.
+    const at = template.path.indexOf(`:${argument.name}`);
+    const list = at > 1 ? allowed.find((r) => r.path === template.path.slice(0, at - 1)) : undefined;
+    if (!list) return none;
+    const given = context?.arguments ?? {};
+    const ids = Object.fromEntries(list.tool.operation.pathParams.map((p) => [p, given[p]]));
+    if (Object.values(ids).some((v) => typeof v !== 'string')) return none;
+    const page = list.tool.operation.argumentNames.has('limit') ? { limit: COMPLETIONS } : {};
+    const result = await run(list.tool, { ...ids, ...page });
+    if (result.isError) return none;
+    const rows = (result.structuredContent as { data?: { id?: unknown }[] } | undefined)?.data ?? [];
+    const values = rows
+      .map((row) => row.id)
+      .filter((id): id is string => typeof id === 'string' && id.startsWith(argument.value));
+    return { completion: { values: values.slice(0, COMPLETIONS), hasMore: values.length > COMPLETIONS } };
+  });
+}
+
+function decoded(segment: string, uri: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new McpError(ErrorCode.InvalidParams, `${uri} is not a valid URI: a %-escape is malformed.`, { uri });
+  }
+}
+
+/** The REST body a read answered, or its refusal as a JSON-RPC error carrying the REST error object. */
+function answerOf(result: CallToolResult, uri: string): string {
+  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+  if (!result.isError) return text;
+  const body = result.structuredContent as { statusCode?: number; message?: string } | undefined;
+  const status = body?.statusCode ?? 500;
+  const code =
+    status === 404
+      ? RESOURCE_NOT_FOUND
+      : status === 400
+        ? ErrorCode.InvalidParams
+        : status >= 500
+          ? ErrorCode.InternalError
+          : ErrorCode.InvalidRequest;
+  throw new McpError(code, body?.message ?? `Reading ${uri} failed.`, { uri, ...body });
+}
