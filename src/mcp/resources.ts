@@ -20,7 +20,7 @@ import type { Tool } from './catalog.ts';
  * same tools do (the runner given: scopes first, then the one executor), so a resource shows
  * exactly what the tool would.
  */
-export const RESOURCE_SCHEME = 'cloud-account';
+const RESOURCE_SCHEME = 'cloud-account';
 const PREFIX = `${RESOURCE_SCHEME}:///v1`;
 /** MCP's "resource not found" (specification: Resources, Error Handling). */
 const RESOURCE_NOT_FOUND = -32002;
