@@ -12,6 +12,7 @@ import { API_REVISION } from '../version.ts';
 import { CODE_MODE_TOOLSET, listedAnnotations, selectTools, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
 import { MCP_INSTRUCTIONS } from './conventions.ts';
+import { servePrompts } from './prompts.ts';
 import { serveResources } from './resources.ts';
 import { toolError } from './tool-results.ts';
 
@@ -105,7 +106,8 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
 
 /**
  * An MCP server for one request's credential: tools/list shows what the credential may use;
- * tools/call runs a listed tool; its reads are resources too (resources.ts). A tool outside the chosen toolsets is unknown; one the
+ * tools/call runs a listed tool; its reads are resources too (resources.ts), and the daily
+ * workflows prompts (prompts.ts). A tool outside the chosen toolsets is unknown; one the
  * credential's scopes or read-only mode forbid is refused with the REST error object. When
  * operation tools are listed, initialize carries the conventions they share (conventions.ts).
  */
@@ -121,7 +123,7 @@ export function createMcpServer(
   const server = new Server(
     { name: 'cloud-account-api', version: API_REVISION },
     {
-      capabilities: { tools: {}, resources: {}, completions: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
       jsonSchemaValidator: sharedValidator,
       ...(instructions ? { instructions } : {}),
     },
@@ -130,6 +132,7 @@ export function createMcpServer(
   const codeMode = selection.toolsets?.includes(CODE_MODE_TOOLSET) ? CODE_MODE_TOOL_NAMES : NO_TOOLS;
 
   serveResources(server, catalog, selection.scopes, run);
+  servePrompts(server, catalog, selection.scopes);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing.tools as ListedTool[] }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

@@ -5,6 +5,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -48,7 +50,10 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   const instructions = upstream.getInstructions();
   const server = new Server(
     { name: 'cloud-account-api', version: API_REVISION },
-    { capabilities: { tools: {}, resources: {}, completions: {} }, ...(instructions ? { instructions } : {}) },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+      ...(instructions ? { instructions } : {}),
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, (request) => relayed(upstream.listTools(request.params)));
   server.setRequestHandler(CallToolRequestSchema, (request) => relayed(upstream.callTool(request.params)));
@@ -58,6 +63,8 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   );
   server.setRequestHandler(ReadResourceRequestSchema, (request) => relayed(upstream.readResource(request.params)));
   server.setRequestHandler(CompleteRequestSchema, (request) => relayed(upstream.complete(request.params)));
+  server.setRequestHandler(ListPromptsRequestSchema, (request) => relayed(upstream.listPrompts(request.params)));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => relayed(upstream.getPrompt(request.params)));
   server.onclose = () => void upstream.close();
   await server.connect(new StdioServerTransport());
   process.stderr.write(`svc mcp: serving ${base}/mcp over stdio\n`);

@@ -46,6 +46,10 @@ describe('svc mcp (stdio)', () => {
     expect(await client.readResource({ uri: 'cloud-account:///v1/servers' })).toEqual(
       await http.readResource({ uri: 'cloud-account:///v1/servers' }),
     );
+    expect(await client.listPrompts()).toEqual(await http.listPrompts());
+    expect(await client.getPrompt({ name: 'pay_due_invoices' })).toEqual(
+      await http.getPrompt({ name: 'pay_due_invoices' }),
+    );
     const missing = await client.readResource({ uri: 'cloud-account:///v1/servers/srv_x' }).catch((e: unknown) => e);
     expect(missing).toMatchObject({ code: -32002, data: { statusCode: 404 } });
     const readOnly = new Client({ name: 'stdio-test', version: '1' });
