@@ -6,7 +6,7 @@ import { headerOf } from '../http/admission/admit.ts';
 import type { OperationExecutor } from '../http/executor/execute-operation.ts';
 import { protectedResourceMetadataUrl } from '../http/oauth/oauth.ts';
 import type { Exchange } from '../http/pipeline/exchange.ts';
-import { sameOrigin } from '../http/dashboard/session-auth.ts';
+import { LOOPBACK_HOSTNAMES } from '../http/dashboard/session-auth.ts';
 import { refusalOf } from '../http/rest/rest-errors.ts';
 import { DEFAULT_SCOPES } from '../scopes.ts';
 import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type Toolset } from './catalog.ts';
@@ -14,15 +14,45 @@ import type { CodeModeRunner } from './code-mode.ts';
 import { createMcpServer, toolError, toolResult } from './server.ts';
 
 /**
- * DNS rebinding (MCP transport spec): a browser page on another origin is refused before
- * anything else. Clients that are not browsers send no Origin and are served.
+ * DNS rebinding (MCP transport spec), refused before anything else, against the public origin
+ * (PUBLIC_BASE_URL) and loopback, never against what the request says of itself. The Host
+ * header must name the public origin's host or a loopback name (any port): a page whose name
+ * the attacker rebinds to this machine sends its own name as Host. An Origin, when present,
+ * must be the public origin, or a loopback origin (http or https, any port: a local
+ * inspector's page) arriving at a loopback Host; clients that are not browsers send none.
  */
 export function mcpOriginRefusal(app: App, req: IncomingMessage): ApiError | undefined {
-  if (req.headers.origin === undefined || sameOrigin(app, req)) return undefined;
+  const own = new URL(app.config.publicBaseUrl);
+  const host = hostnameOf(req.headers.host);
+  const loopbackHost = host !== undefined && LOOPBACK_HOSTNAMES.has(host);
+  if (!loopbackHost && host !== own.hostname)
+    return new ApiError(
+      403,
+      `This Host may not call the MCP endpoint: only ${own.hostname} (this service's public origin) or a loopback name.`,
+    );
+  const origin = req.headers.origin;
+  if (origin === undefined) return undefined;
+  const given = urlOf(origin);
+  if (given?.origin === own.origin) return undefined;
+  if (loopbackHost && given && /^https?:$/.test(given.protocol) && LOOPBACK_HOSTNAMES.has(given.hostname))
+    return undefined;
   return new ApiError(
     403,
-    "This Origin may not call the MCP endpoint: only this service's own origin, or no Origin header.",
+    "This Origin may not call the MCP endpoint: only this service's public origin, a loopback origin on a loopback Host, or no Origin header.",
   );
+}
+
+/** The Host header's name (no port), `undefined` when it is missing or more than a host and port. */
+function hostnameOf(header: string | undefined): string | undefined {
+  return header && /^[^@/?#\\\s]+$/.test(header) ? urlOf(`http://${header}`)?.hostname : undefined;
+}
+
+function urlOf(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A 401 of /mcp carries the MCP challenge instead of the API's own; other errors pass as they are. */

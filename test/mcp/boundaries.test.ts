@@ -224,17 +224,10 @@ describe('MCP transport refusals', () => {
     expect(await snapshots()).toBe(before + 1);
   });
 
-  it('a browser page from another origin gets 403 (DNS rebinding); no Origin or our own origin is served', async () => {
+  it('a browser page from another origin gets 403 (DNS rebinding); no Origin, ours or a loopback one is served', async () => {
     const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     const before = await snapshots();
-    for (const origin of [
-      'http://evil.example',
-      'null',
-      `${app.url}.evil.example`,
-      // Development (a loopback PUBLIC_BASE_URL) takes loopback origins of our port only.
-      app.url.replace('127.0.0.1', 'localhost').replace(/:\d+$/, ':1'),
-      app.url.replace('http:', 'https:'),
-    ]) {
+    for (const origin of ['http://evil.example', 'null', `${app.url}.evil.example`, 'ftp://127.0.0.1']) {
       const res = await post(snapshotCall(7), { Origin: origin });
       expect(res.status, origin).toBe(403);
       expect(await res.json()).toMatchObject({
@@ -245,8 +238,16 @@ describe('MCP transport refusals', () => {
     }
     expect(await snapshots()).toBe(before);
     expect((await post(list)).status).toBe(200);
-    expect((await post(list, { Origin: app.url })).status).toBe(200);
-    expect((await post(list, { Origin: app.url.replace('127.0.0.1', 'localhost') })).status).toBe(200);
+    // At a loopback Host (fetch sends 127.0.0.1:<port>): the public origin, and any loopback
+    // origin, http or https, on any port (a local inspector's page).
+    for (const origin of [
+      app.url,
+      app.url.replace('127.0.0.1', 'localhost'),
+      app.url.replace('127.0.0.1', 'localhost').replace(/:\d+$/, ':6274'),
+      app.url.replace('http:', 'https:'),
+      'http://[::1]:3000',
+    ])
+      expect((await post(list, { Origin: origin })).status, origin).toBe(200);
   });
 
   it('an unknown tool is a JSON-RPC -32602 whose message says the code once', async () => {

@@ -8,7 +8,8 @@ import { freePort } from '../helpers/process.ts';
  * Same-origin checks (dashboard writes, form posts, the graphql-ws upgrade, /mcp) compare the
  * Origin with PUBLIC_BASE_URL's origin, never with the Host header, which the client writes
  * (docs/REFERENCE.md: Same origin). The attack: a page on a name the attacker controls (DNS
- * rebinding, or a request with a forged Host) sends Origin = http://<its Host>.
+ * rebinding, or a request with a forged Host) sends Origin = http://<its Host>. /mcp checks the
+ * Host header too: the public origin's host or a loopback name, nothing else.
  */
 
 interface Raw {
@@ -40,6 +41,25 @@ async function signInFrom(app: TestApp, holder: Holder, origin: string) {
     .find((c) => c.startsWith('svc_session='))!
     .split(';')[0];
   return { cookie: session, csrf: body.csrfToken as string };
+}
+
+/** tools/list on /mcp with exactly these Host and Origin headers (none when undefined): the status. */
+async function mcpStatus(app: TestApp, key: string, host: string, origin?: string): Promise<number> {
+  const res = await raw(
+    app,
+    'POST',
+    '/mcp',
+    {
+      Host: host,
+      ...(origin === undefined ? {} : { Origin: origin }),
+      Authorization: `Bearer ${key}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    },
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  );
+  if (res.status === 403) expect(JSON.parse(res.body)).toMatchObject({ statusCode: 403, error: 'Forbidden' });
+  return res.status;
 }
 
 describe('PUBLIC_BASE_URL https://api.example.test: the Host header never makes an origin ours', () => {
@@ -123,6 +143,22 @@ describe('PUBLIC_BASE_URL https://api.example.test: the Host header never makes 
     );
     expect(mcp.status).toBe(403);
   });
+
+  it('/mcp takes a Host naming the public origin or loopback; an Origin of a loopback page only at a loopback Host', async () => {
+    const { key } = await app.customer({ scopes: ['account:read'] });
+    // DNS rebinding: the attacker's name as Host, with or without its Origin, or with ours.
+    expect(await mcpStatus(app, key, 'evil.example.com', 'http://evil.example.com')).toBe(403);
+    expect(await mcpStatus(app, key, 'evil.example.com')).toBe(403);
+    expect(await mcpStatus(app, key, `evil.example.com:${port}`, PUBLIC)).toBe(403);
+    expect(await mcpStatus(app, key, 'api.example.test@evil.example.com')).toBe(403);
+    // The public host (any port: a proxy may write one), as a proxy forwards it.
+    expect(await mcpStatus(app, key, 'api.example.test')).toBe(200);
+    expect(await mcpStatus(app, key, 'api.example.test:443', PUBLIC)).toBe(200);
+    // A loopback page's Origin is refused at the public host, served at a loopback one.
+    expect(await mcpStatus(app, key, 'api.example.test', 'http://localhost:6274')).toBe(403);
+    expect(await mcpStatus(app, key, `127.0.0.1:${port}`, 'http://localhost:6274')).toBe(200);
+    expect(await mcpStatus(app, key, `[::1]:${port}`, PUBLIC)).toBe(200);
+  });
 });
 
 describe('PUBLIC_BASE_URL on loopback (development): loopback origins of our port, nothing else', () => {
@@ -159,5 +195,13 @@ describe('PUBLIC_BASE_URL on loopback (development): loopback origins of our por
     expect((await raw(app, 'GET', '/dashboard/api/keys', { Cookie: s.cookie, 'X-CSRF-Token': s.csrf })).status).toBe(
       401,
     );
+  });
+
+  it("/mcp: the conformance suite's rebinding checks, with a key", async () => {
+    const { key } = await app.customer({ scopes: ['account:read'] });
+    expect(await mcpStatus(app, key, 'evil.example.com', 'http://evil.example.com')).toBe(403);
+    expect(await mcpStatus(app, key, `evil.example.com:${port}`)).toBe(403);
+    expect(await mcpStatus(app, key, `127.0.0.1:${port}`, `http://127.0.0.1:${port}`)).toBe(200);
+    expect(await mcpStatus(app, key, `localhost:${port}`, 'https://localhost:6274')).toBe(200);
   });
 });

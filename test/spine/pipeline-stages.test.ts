@@ -219,7 +219,7 @@ describe('route', () => {
     expect(await page('/graphql', { Accept: 'text/html' })).toBe('page:graphiql');
     const wrongMethod = await through([routeStage()], 'POST', '/v1/openapi.json');
     expect(wrongMethod.left.error).toMatchObject({ status: 405, headers: { headers: { Allow: 'GET' } } });
-    const foreign = await through([routeStage()], 'POST', '/mcp', { headers: { Origin: 'http://127.0.0.1:1' } });
+    const foreign = await through([routeStage()], 'POST', '/mcp', { headers: { Origin: 'http://evil.example' } });
     expect(foreign.left.error?.status).toBe(403);
   });
 });

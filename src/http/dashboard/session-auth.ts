@@ -19,7 +19,7 @@ export async function sessionOf(app: App, req: IncomingMessage): Promise<{ secre
 }
 
 /** Host names of this machine's loopback interface, as URL.hostname writes them. */
-const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+export const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * True when the request's Origin (or, without one, its Referer) is this service: the
