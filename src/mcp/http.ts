@@ -12,6 +12,7 @@ import { DEFAULT_SCOPES } from '../scopes.ts';
 import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type Toolset } from './catalog.ts';
 import type { CodeModeRunner } from './code-mode.ts';
 import { createMcpServer, toolError, toolResult } from './server.ts';
+import { mcpServerInfo } from './server-info.ts';
 
 /**
  * DNS rebinding (MCP transport spec), refused before anything else, against the public origin
@@ -111,6 +112,7 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
         return toolResult(result.data?.[tool.operation.name], tool.wrapsResult);
       },
       (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }),
+      mcpServerInfo(x.app.config.publicBaseUrl),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // Closing the server closes its transport.

@@ -5,10 +5,10 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   type CallToolResult,
+  type Implementation,
   type Tool as ListedTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { lacksScope } from '../errors.ts';
-import { API_REVISION } from '../version.ts';
 import { CODE_MODE_TOOLSET, listedAnnotations, selectTools, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
 import { MCP_INSTRUCTIONS } from './conventions.ts';
@@ -109,25 +109,24 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
  * tools/call runs a listed tool; its reads are resources too (resources.ts), and the daily
  * workflows prompts (prompts.ts). A tool outside the chosen toolsets is unknown; one the
  * credential's scopes or read-only mode forbid is refused with the REST error object. When
- * operation tools are listed, initialize carries the conventions they share (conventions.ts).
+ * operation tools are listed, initialize carries the conventions they share (conventions.ts);
+ * it always carries `info` (server-info.ts: name, title, icon, website).
  */
 export function createMcpServer(
   catalog: readonly Tool[],
   selection: ToolSelection,
   run: ToolRunner,
   runCodeMode: CodeModeToolRunner,
+  info: Implementation,
 ): Server {
   const listing = listingOf(catalog, selection);
   const instructions = listing.operations ? MCP_INSTRUCTIONS : undefined;
   sharedValidator ??= new AjvJsonSchemaValidator();
-  const server = new Server(
-    { name: 'cloud-account-api', version: API_REVISION },
-    {
-      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
-      jsonSchemaValidator: sharedValidator,
-      ...(instructions ? { instructions } : {}),
-    },
-  );
+  const server = new Server(info, {
+    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+    jsonSchemaValidator: sharedValidator,
+    ...(instructions ? { instructions } : {}),
+  });
   const offered = inToolsets(catalog, selection.toolsets);
   const codeMode = selection.toolsets?.includes(CODE_MODE_TOOLSET) ? CODE_MODE_TOOL_NAMES : NO_TOOLS;
 

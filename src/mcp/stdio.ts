@@ -46,15 +46,13 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
     process.exit(1);
   }
 
-  // The API's instructions (the conventions its tools share) pass on as they are.
+  // The API's server info (title, icon, website) and instructions (the conventions its tools
+  // share) pass on as they are.
   const instructions = upstream.getInstructions();
-  const server = new Server(
-    { name: 'cloud-account-api', version: API_REVISION },
-    {
-      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
-      ...(instructions ? { instructions } : {}),
-    },
-  );
+  const server = new Server(upstream.getServerVersion() ?? { name: 'cloud-account-api', version: API_REVISION }, {
+    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+    ...(instructions ? { instructions } : {}),
+  });
   server.setRequestHandler(ListToolsRequestSchema, (request) => relayed(upstream.listTools(request.params)));
   server.setRequestHandler(CallToolRequestSchema, (request) => relayed(upstream.callTool(request.params)));
   server.setRequestHandler(ListResourcesRequestSchema, (request) => relayed(upstream.listResources(request.params)));

@@ -55,6 +55,25 @@ describe('MCP over Streamable HTTP', () => {
     expect(catalog.some((t) => /upload|download/.test(t.name))).toBe(false);
   });
 
+  it('serverInfo has a title, an icon the app serves itself, and the public base URL as website', async () => {
+    const client = await mcpClient(app.url, c.key);
+    const info = client.getServerVersion()!;
+    // PUBLIC_BASE_URL (the test app's is http://127.0.0.1:0: it listens on a port picked later).
+    const base = app.running.app.config.publicBaseUrl;
+    expect(info).toEqual({
+      name: 'cloud-account-api',
+      title: 'Cloud Account API',
+      version: '1.16',
+      websiteUrl: base,
+      icons: [{ src: `${base}/favicon.svg`, mimeType: 'image/svg+xml', sizes: ['any'] }],
+    });
+    const icon = await fetch(`${app.url}${new URL(info.icons![0].src).pathname}`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg /);
+    await client.close();
+  });
+
   it('initializes and lists the default toolsets for a full-scope key, each tool fully described', async () => {
     const client = await mcpClient(app.url, c.key);
     expect(client.getServerVersion()).toMatchObject({ name: 'cloud-account-api', version: '1.16' });

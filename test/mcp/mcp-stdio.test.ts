@@ -35,6 +35,9 @@ describe('svc mcp (stdio)', () => {
     const viaHttp = (await http.listTools()).tools;
     expect(viaStdio).toEqual(viaHttp);
     expect(client.getInstructions()).toBe(http.getInstructions());
+    // The API's server info, title, icon and website included.
+    expect(client.getServerVersion()).toEqual(http.getServerVersion());
+    expect(client.getServerVersion()).toMatchObject({ title: 'Cloud Account API', icons: [expect.anything()] });
     expect(client.getInstructions()).toMatch(/idempotency_key/);
     const account = await client.callTool({ name: 'servers_list', arguments: {} });
     expect(account.structuredContent).toEqual({ data: [], hasMore: false, nextCursor: null });
