@@ -96,17 +96,52 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
     // 25 descriptions and bounds would cost an agent ~475 tokens on every listing.
     properties[IDEMPOTENCY_ARG] = { type: 'string' };
   }
-  return listedInputSchema({
-    type: 'object',
-    properties,
-    ...(required.length ? { required } : {}),
-  }) as Tool['inputSchema'];
+  return nullAsAnyOf(
+    listedInputSchema({
+      type: 'object',
+      properties,
+      ...(required.length ? { required } : {}),
+    }),
+  ) as Tool['inputSchema'];
 }
 
 /** `type: [t, 'null']` as `type: t`. */
 function withoutNull(schema: JsonSchema): JsonSchema {
   const { type } = schema;
   return Array.isArray(type) && type.length === 2 && type[1] === 'null' ? { ...schema, type: type[0] } : schema;
+}
+
+/** Keywords that say something of the whole value, null included: they stay beside `anyOf`. */
+const ANNOTATIONS: ReadonlySet<string> = new Set(['title', 'description', 'default', 'examples', 'deprecated']);
+
+/**
+ * A nullable value as `anyOf: [{type: t, …}, {type: 'null'}]` instead of `type: [t, 'null']`,
+ * at every depth: the array form is valid JSON Schema, but stricter hosts refuse it (the
+ * Inspector's --strict warns on each). The value's keywords go into its branch (an `enum`
+ * without its `null`), annotations stay outside. MCP's schemas only: the OpenAPI document,
+ * from the same generator (src/schema/json-schema.ts), keeps 3.1's array form.
+ */
+function nullAsAnyOf(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties')
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, nullAsAnyOf(v)]),
+      );
+    else if (key === 'items' && value && typeof value === 'object') out[key] = nullAsAnyOf(value as JsonSchema);
+    else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) out[key] = value.map(nullAsAnyOf);
+    else out[key] = value;
+  }
+  const { type, ...rest } = out;
+  if (!Array.isArray(type) || !type.includes('null')) return out;
+  const others = type.filter((t) => t !== 'null');
+  const branch: JsonSchema = { type: others.length === 1 ? others[0] : others };
+  const outside: JsonSchema = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (ANNOTATIONS.has(key)) outside[key] = value;
+    else branch[key] = key === 'enum' && Array.isArray(value) ? value.filter((v) => v !== null) : value;
+  }
+  return { anyOf: [branch, { type: 'null' }], ...outside };
 }
 
 /**
@@ -180,7 +215,7 @@ export function listedAnnotations(annotations: Tool['annotations']): Partial<Too
  * under `result` (toolResult).
  */
 export function toolOutputSchemaOf(op: Operation, strict = false): Tool['outputSchema'] {
-  const schema = jsonSchemaOf(op.field.type, strict ? { inline: true } : { inline: true, lean: true });
+  const schema = nullAsAnyOf(jsonSchemaOf(op.field.type, strict ? { inline: true } : { inline: true, lean: true }));
   if (!wrapsResult(op)) return schema as Tool['outputSchema'];
   return {
     type: 'object',

@@ -70,7 +70,7 @@ export function codeModeTools(readOnly: boolean): CodeModeTool[] {
         properties: {
           data: { type: 'array', items: { type: 'object' } },
           hasMore: { type: 'boolean' },
-          nextCursor: { type: ['string', 'null'] },
+          nextCursor: { anyOf: [{ type: 'string' }, { type: 'null' }] },
           kind: { type: 'string' },
           name: { type: 'string' },
           fields: { type: 'array', items: { type: 'object' } },
@@ -109,7 +109,10 @@ export function codeModeTools(readOnly: boolean): CodeModeTool[] {
       // The GraphQL response.
       outputSchema: {
         type: 'object',
-        properties: { data: { type: ['object', 'null'] }, errors: { type: 'array', items: { type: 'object' } } },
+        properties: {
+          data: { anyOf: [{ type: 'object' }, { type: 'null' }] },
+          errors: { type: 'array', items: { type: 'object' } },
+        },
       },
       annotations: readOnly
         ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }

@@ -182,6 +182,40 @@ describe('MCP tools: titles and output schemas', () => {
     expect(await bad.json()).toMatchObject({ statusCode: 400, message: 'X-MCP-Output-Schemas must be true or false.' });
   });
 
+  it("a nullable type is anyOf with null in every schema MCP lists, never a type array; OpenAPI keeps 3.1's array", async () => {
+    const d = await app.customer();
+    const client = await mcpClient(app.url, d.key, { 'X-MCP-Toolsets': 'all', 'X-MCP-Output-Schemas': 'true' });
+    const { tools } = await client.listTools();
+    await client.close();
+    const typeArrays: string[] = [];
+    let nullBranches = 0;
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) {
+        for (const [i, n] of node.entries()) walk(n, `${at}[${i}]`);
+        return;
+      }
+      if (!node || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      if (Array.isArray(schema.type)) typeArrays.push(at);
+      if (Array.isArray(schema.anyOf) && schema.anyOf.some((b) => (b as { type?: unknown }).type === 'null')) {
+        nullBranches++;
+        // The value's own keywords are in its branch; only annotations stay beside anyOf.
+        expect(
+          Object.keys(schema).filter((k) => k !== 'anyOf' && k !== 'description'),
+          at,
+        ).toEqual([]);
+        expect((schema.anyOf as unknown[]).length, at).toBe(2);
+      }
+      for (const [k, v] of Object.entries(schema)) walk(v, `${at}.${k}`);
+    };
+    for (const tool of tools) walk({ input: tool.inputSchema, output: tool.outputSchema }, tool.name);
+    expect(typeArrays).toEqual([]);
+    expect(nullBranches).toBeGreaterThan(150);
+    // The OpenAPI document, from the same generator, keeps the array form.
+    const openApi = await (await fetch(`${app.url}/v1/openapi.json`)).text();
+    expect(openApi).toContain('"type":["string","null"]');
+  });
+
   it('a wrong structuredContent fails the validator (the check can fail)', () => {
     const tool = catalog.find((t) => t.name === 'server_get')!;
     const validate = ajv.compile(toolOutputSchemaOf(tool.operation, true));
