@@ -4,6 +4,7 @@ import { admit } from './pipeline/admit.ts';
 import { body } from './pipeline/body.ts';
 import { concurrency } from './pipeline/concurrency.ts';
 import { conditional } from './pipeline/conditional.ts';
+import { count } from './pipeline/count.ts';
 import { type NamedStage, newExchange, runStages } from './pipeline/exchange.ts';
 import { type Executors, execute } from './pipeline/execute.ts';
 import { observe } from './pipeline/observe.ts';
@@ -35,6 +36,8 @@ export function createPipeline(app: App, table: RouteTable, executors: Executors
     { name: 'concurrency', run: concurrency },
     // the JSON body within the size limit, parsed once
     { name: 'body', run: body },
+    // an MCP message's rate point, by what its body is (notifications, initialize, ping, listings: none)
+    { name: 'count', run: count },
     // a /v1 operation's variables from path, query and body; unknown parameters refused
     { name: 'variables', run: variables },
     // sofa's generated handler, yoga, the MCP server, the operator route, the page

@@ -56,6 +56,27 @@ function urlOf(text: string): URL | undefined {
   }
 }
 
+/**
+ * Whether an MCP request spends a point of the credential's request budget (the count stage,
+ * src/http/pipeline/count.ts, asks; nothing else decides it). Free: a notification (no `id`),
+ * `initialize`, `ping`, `server/discover` and any listing (`tools/list`, and every other
+ * `…/list`), and a GET or DELETE (refused with 405 unread: the SDK client's GET for a stream):
+ * what a client sends to connect and find its way, an SDK session three before its first call.
+ * They still spend a point of the credential's MCP message budget (the admit stage), are
+ * authenticated and pass the instance's admission like any request. Anything else spends one:
+ * a call, a response, a batch (refused whole, unrun), a body that is not one JSON-RPC message.
+ */
+export function mcpMessageSpendsPoint(httpMethod: string, body: unknown): boolean {
+  if (httpMethod !== 'POST') return false;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return true;
+  const { method } = body as { method?: unknown };
+  if (typeof method !== 'string') return true;
+  if (!('id' in body)) return false;
+  return !(FREE_METHODS.has(method) || method.endsWith('/list'));
+}
+
+const FREE_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'server/discover']);
+
 /** A 401 of /mcp carries the MCP challenge instead of the API's own; other errors pass as they are. */
 export function mcpChallenged(app: App, req: IncomingMessage, error: ApiError): ApiError {
   if (error.status !== 401) return error;
@@ -66,8 +87,8 @@ export function mcpChallenged(app: App, req: IncomingMessage, error: ApiError): 
 /**
  * /mcp over Streamable HTTP, stateless, as the execute stage of the request pipeline
  * (src/http/api.ts): every POST carries the Bearer credential (API key or access token), was
- * admitted and counted against the same per-credential limit as REST, and gets a fresh MCP
- * server showing only the tools that credential may call.
+ * admitted and counted (a call against the same per-credential limit as REST: the count stage),
+ * and gets a fresh MCP server showing only the tools that credential may call.
  */
 export function createMcpExecutor(catalog: readonly Tool[], execute: OperationExecutor, codeMode: CodeModeRunner) {
   return async function serveMcp(x: Exchange): Promise<void> {

@@ -143,6 +143,7 @@ const STAGE_NAMES = [
   'admit',
   'concurrency',
   'body',
+  'count',
   'variables',
   'execute',
   'release',

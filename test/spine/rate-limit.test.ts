@@ -106,10 +106,17 @@ describe('rate limits: 120 requests per minute per credential', () => {
     ).toBe(429);
     const mcp = await app.call('POST', '/mcp', {
       key: keys[5].key,
-      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-      headers: { Accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'account_get', arguments: {} } },
+      headers: { Accept: 'application/json, text/event-stream', 'X-MCP-Toolsets': 'account' },
     });
     expect(mcp.status).toBe(429);
+    // Listing spends no request point (docs/REFERENCE.md: MCP), so the spent ceiling does not refuse it.
+    const listing = await app.call('POST', '/mcp', {
+      key: keys[5].key,
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      headers: { Accept: 'application/json, text/event-stream' },
+    });
+    expect(listing.status).toBe(200);
     const minted = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: ['account:read'] });
     expect((await app.call('GET', '/v1/account', { key: minted.body.key })).status).toBe(429);
     // Refusals by the ceiling leave each key's own budget as it was.

@@ -18,8 +18,16 @@ export interface Admission {
    * status. A 304 spends nothing; anything else spends the point now, and is refused (429) when
    * another request took the last one meanwhile.
    */
-  countOutcome?: (status: number) => Promise<{ limitHeaders: Record<string, string>; refusal?: ApiError }>;
+  countOutcome?: (status: number) => Promise<Counted>;
+  /**
+   * Set when the request is an MCP message, whose cost its body tells (the count stage): call it
+   * with whether the message spends a request point. One that does not is answered with the
+   * request budget's standing, unspent.
+   */
+  countMessage?: (spendsPoint: boolean) => Promise<Counted>;
 }
+
+type Counted = { limitHeaders: Record<string, string>; refusal?: ApiError };
 
 /**
  * The first two steps of every customer request (REST, GraphQL, MCP): resolve the Bearer
@@ -34,11 +42,16 @@ export interface Admission {
  * without spending it; `countOutcome` spends it once the status is known. The only write is
  * the limiter's atomic consume, so the count stays exact across instances (Redis): a 304 never
  * spends a point, and no more than the limit of other answers are ever given in a window.
+ *
+ * `message`: the request is an MCP message (/mcp). Its credential spends a point of its MCP
+ * message budget at once (rate-limit.ts consumeMessage: five times the request limit), which
+ * bounds every message, whatever it is; `countMessage` spends the request point once the body
+ * says the message is one that costs it (the count stage), before anything runs.
  */
 export async function admit(
   app: App,
   req: IncomingMessage,
-  opts: { conditional?: boolean; credential?: 'bearer' | 'session' } = {},
+  opts: { conditional?: boolean; credential?: 'bearer' | 'session'; message?: boolean } = {},
 ): Promise<Admission> {
   let principal: Principal | null = null;
   let refusal: ApiError | undefined;
@@ -76,6 +89,20 @@ export async function admit(
     };
     return { principal, limitHeaders: rateLimitHeaders(standing), countOutcome };
   }
+  if (opts.message && principal && !refusal) {
+    const messages = await app.limits.consumeMessage(key, principal.accountId);
+    if (!messages.allowed)
+      return { principal, limitHeaders: rateLimitHeaders(messages), refusal: overLimit(messages, 'MCP messages') };
+    const countMessage = async (spendsPoint: boolean): Promise<Counted> => {
+      if (!spendsPoint)
+        return {
+          limitHeaders: rateLimitHeaders({ ...(await app.limits.peekRequest(key, accountId, kind)), allowed: true }),
+        };
+      const limit = await app.limits.consumeRequest(key, accountId, kind);
+      return { limitHeaders: rateLimitHeaders(limit), refusal: limit.allowed ? undefined : overLimit(limit) };
+    };
+    return { principal, limitHeaders: {}, countMessage };
+  }
   const limit = await app.limits.consumeRequest(key, accountId, kind);
   const limitHeaders = rateLimitHeaders(limit);
   if (!refusal && !limit.allowed) refusal = overLimit(limit);
@@ -83,12 +110,12 @@ export async function admit(
 }
 
 /** The 429 of a spent budget: the credential's own, or the ceiling all of the account's credentials share. */
-export function overLimit(limit: RateLimitResult): ApiError {
+export function overLimit(limit: RateLimitResult, what = 'requests'): ApiError {
   const whose =
     limit.scope === 'account' ? 'account-wide rate limit (all credentials of the account together)' : 'rate limit';
   return new ApiError(
     429,
-    `The ${whose} of ${limit.limit} requests per minute was exceeded. Retry after ${limit.retryAfter} s.`,
+    `The ${whose} of ${limit.limit} ${what} per minute was exceeded. Retry after ${limit.retryAfter} s.`,
   );
 }
 

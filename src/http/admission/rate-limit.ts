@@ -25,7 +25,15 @@ export interface RateLimitResult {
   scope?: 'credential' | 'account';
 }
 
-type Bucket = 'default' | 'session' | 'account' | RateLimitClass;
+/**
+ * MCP messages a credential may send per minute, as a multiple of its request limit: every
+ * message spends one, free ones included (notifications, initialize, ping, listings, which
+ * spend no request point), so a flood of them is bounded too; the account's credentials
+ * together have the same multiple of the account's ceiling (consumeMessage).
+ */
+const MCP_MESSAGE_MULTIPLE = 5;
+
+type Bucket = 'default' | 'session' | 'account' | 'messages' | 'messages-account' | RateLimitClass;
 
 type Key = string | number;
 type Options = { [key: string]: unknown };
@@ -101,7 +109,11 @@ export class RateLimits {
             ? { points: this.sessionRequestsPerMinute, durationSeconds: 60 }
             : bucket === 'account'
               ? { points: this.accountRequestsPerMinute, durationSeconds: 60 }
-              : RATE_LIMIT_CLASSES[bucket];
+              : bucket === 'messages'
+                ? { points: this.requestsPerMinute * MCP_MESSAGE_MULTIPLE, durationSeconds: 60 }
+                : bucket === 'messages-account'
+                  ? { points: this.accountRequestsPerMinute * MCP_MESSAGE_MULTIPLE, durationSeconds: 60 }
+                  : RATE_LIMIT_CLASSES[bucket];
       const opts = { points, duration: durationSeconds, keyPrefix: `svc:${this.namespace}:rl:${bucket}` };
       limiter = this.redis
         ? new RateLimiterRedis({ ...opts, storeClient: this.redis, insuranceLimiter: this.insurance(opts) })
@@ -161,10 +173,21 @@ export class RateLimits {
    * A console session (`kind` 'session') spends from its own, larger bucket.
    */
   async consumeRequest(key: string, accountId?: string, kind?: Principal['kind']): Promise<RateLimitResult> {
-    const bucket = kind === 'session' ? 'session' : 'default';
+    return this.consumeBoth(kind === 'session' ? 'session' : 'default', 'account', key, accountId);
+  }
+
+  /**
+   * One MCP message of a credential (`key`) of `accountId`, whatever it turns out to be: a point of
+   * the credential's message budget, then one of the account's, as consumeRequest counts requests.
+   */
+  async consumeMessage(key: string, accountId: string): Promise<RateLimitResult> {
+    return this.consumeBoth('messages', 'messages-account', key, accountId);
+  }
+
+  private async consumeBoth(bucket: Bucket, accountBucket: Bucket, key: string, accountId?: string) {
     const own = await this.consume(bucket, key);
     if (!own.allowed || !accountId || !this.accountRequestsPerMinute) return own;
-    const account = { ...(await this.consume('account', accountId)), scope: 'account' as const };
+    const account = { ...(await this.consume(accountBucket, accountId)), scope: 'account' as const };
     if (!account.allowed)
       await this.limiter(bucket)
         .reward(key, 1)

@@ -60,6 +60,8 @@ export interface Exchange {
   limitHeaders: Record<string, string>;
   /** A conditional read is counted by its outcome (admission/admit.ts): the respond stage calls this with the status. */
   countOutcome?: Admission['countOutcome'];
+  /** An MCP message is counted by what its body says it is (admission/admit.ts): the count stage calls this. */
+  countMessage?: Admission['countMessage'];
   /** The parsed JSON body, `undefined` when there is none. */
   body: unknown;
   /** The operation's variables (REST: from path, query and body; the operator API: its body). */

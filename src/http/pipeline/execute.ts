@@ -17,7 +17,7 @@ export interface Executors {
 }
 
 /**
- * Stage 8, execute: the route runs. A /v1 operation runs its compiled REST projection through
+ * Stage 9, execute: the route runs. A /v1 operation runs its compiled REST projection through
  * the executor's stages (src/http/executor/index.ts) with the variables already built, and its
  * refusal is the respond stage's to shape; GraphQL goes through yoga.handleRequest with the body
  * already parsed (plugins/parsed-body.ts), yoga parsing and validating and handing execution to

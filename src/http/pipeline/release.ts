@@ -1,7 +1,7 @@
 import type { Exchange } from './exchange.ts';
 
 /**
- * Stage 9, release: the request has executed (a stream's answer is produced from here on), so
+ * Stage 10, release: the request has executed (a stream's answer is produced from here on), so
  * the slots it held go to the next request. Runs however the request was settled.
  */
 export function release(x: Exchange): void {

@@ -4,7 +4,7 @@ import { sendAnswer, sendError, streamAnswer } from '../request/respond.ts';
 import { type Exchange, surfaceOf } from './exchange.ts';
 
 /**
- * Stage 11, respond, where every answer and every error is shaped and sent: a conditional read's
+ * Stage 12, respond, where every answer and every error is shaped and sent: a conditional read's
  * count is settled by its status first (a 304 is free; admission/admit.ts); the answer goes out with the
  * rate-limit headers and the execution's own (theirs win over the answer's); an error in the
  * shape its surface speaks (GraphQL's `errors`, or the spec's error object), with MCP's challenge

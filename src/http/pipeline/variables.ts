@@ -3,7 +3,7 @@ import { restVariables } from '../rest/rest-variables.ts';
 import type { Exchange } from './exchange.ts';
 
 /**
- * Stage 7, variables: what the execution is given. A /v1 operation's query parameters and body
+ * Stage 8, variables: what the execution is given. A /v1 operation's query parameters and body
  * fields must be its arguments (an unknown one is a 400 naming it), and its variables are built
  * once from path, query and body, strictly (rest/rest-variables.ts). The operator API takes a JSON
  * object body. GraphQL's variables are its document's, coerced by GraphQL itself; MCP's are
