@@ -11,6 +11,7 @@ import { refusalOf } from '../http/rest/rest-errors.ts';
 import { DEFAULT_SCOPES } from '../scopes.ts';
 import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type Toolset } from './catalog.ts';
 import type { CodeModeRunner } from './code-mode.ts';
+import { resourceLinkOf } from './resources.ts';
 import { createMcpServer, toolError, toolResult } from './server.ts';
 import { mcpServerInfo } from './server-info.ts';
 
@@ -130,7 +131,10 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
           const refusal = refusalOf(result.errors);
           return toolError(refusal.status, refusal.message, paramOf(refusal), codeOf(refusal));
         }
-        return toolResult(result.data?.[tool.operation.name], tool.wrapsResult);
+        const value = result.data?.[tool.operation.name];
+        const answer = toolResult(value, tool.wrapsResult);
+        const link = tool.wrapsResult ? undefined : resourceLinkOf(catalog, tool, value);
+        return link ? { ...answer, content: [...answer.content, link] } : answer;
       },
       (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }),
       mcpServerInfo(x.app.config.publicBaseUrl),

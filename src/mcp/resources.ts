@@ -8,9 +8,10 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
   type Resource,
+  type ResourceLink,
   type ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isNonNullType } from 'graphql';
+import { getNamedType, isNonNullType } from 'graphql';
 import type { Tool } from './catalog.ts';
 
 /**
@@ -61,6 +62,36 @@ function resourcesOf(catalog: readonly Tool[]): AccountResource[] {
     byCatalog.set(catalog, resources);
   }
   return resources;
+}
+
+/** The one-item resources by the type they answer: `Server` → `/servers/:id`. */
+const byType = new WeakMap<readonly Tool[], Map<string, AccountResource>>();
+
+/**
+ * A link to the resource a tool's answer is (MCP `resource_link`): an order's server, a paid
+ * invoice, a created ticket, when its type is what a `/<collection>/:id` resource reads. None
+ * for the resource's own read, for lists, or for an answer without an id.
+ */
+export function resourceLinkOf(catalog: readonly Tool[], tool: Tool, value: unknown): ResourceLink | undefined {
+  let items = byType.get(catalog);
+  if (!items) {
+    items = new Map(
+      resourcesOf(catalog)
+        .filter((r) => /^(\/[a-z-]+)+\/:id$/.test(r.path))
+        .map((r) => [getNamedType(r.tool.operation.field.type).name, r]),
+    );
+    byType.set(catalog, items);
+  }
+  const item = items.get(getNamedType(tool.operation.field.type).name);
+  const id = (value as { id?: unknown } | null)?.id;
+  if (!item || item.tool === tool || typeof id !== 'string') return undefined;
+  return {
+    type: 'resource_link',
+    uri: item.uri.replace('{id}', encodeURIComponent(id)),
+    name: item.tool.name,
+    title: item.tool.title,
+    mimeType: 'application/json',
+  };
 }
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { callTool, mcpClient } from '../helpers/mcp.ts';
 
 const catalog = buildToolCatalog(getSchema());
 let app: TestApp;
@@ -80,6 +80,33 @@ describe('MCP resources: the account as the REST reads see it', () => {
       .readResource({ uri: 'cloud-account:///v1/servers/%E0%A4%A' })
       .catch((e: unknown) => e);
     expect((malformed as McpError).code).toBe(-32602);
+  });
+
+  it("links a tool's answer to the resource it is, and the link reads the same object", async () => {
+    const created = await callTool(client, 'ticket_create', { subject: 'Link me', message: 'Where is my ticket?' });
+    expect(created.isError, JSON.stringify(created.structuredContent)).toBeFalsy();
+    const id = (created.structuredContent as { id: string }).id;
+    const link = (created.content as unknown[]).find((c) => (c as { type: string }).type === 'resource_link');
+    expect(link).toEqual({
+      type: 'resource_link',
+      uri: `cloud-account:///v1/tickets/${id}`,
+      name: 'ticket_get',
+      title: catalog.find((t) => t.name === 'ticket_get')!.title,
+      mimeType: 'application/json',
+    });
+    const read = await client.readResource({ uri: (link as { uri: string }).uri });
+    expect(JSON.parse(text(read))).toEqual(created.structuredContent);
+    // The resource's own read, and a list, link to nothing.
+    for (const [name, args] of [
+      ['ticket_get', { id }],
+      ['tickets_list', {}],
+    ] as const) {
+      const answer = await callTool(client, name, args);
+      expect(
+        answer.content.map((c) => c.type),
+        name,
+      ).toEqual(['text']);
+    }
   });
 
   it('completes server ids from the list, by prefix', async () => {
