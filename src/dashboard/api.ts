@@ -199,7 +199,7 @@ export interface LiveEvent {
 }
 
 /** What a page hears: an account event, or a live change (a state move no event reports, kept nowhere). */
-export interface LiveSignal {
+interface LiveSignal {
   type: string;
   data: Record<string, unknown>;
 }

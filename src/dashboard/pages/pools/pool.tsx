@@ -11,7 +11,7 @@ import { ResizePool } from './resize.tsx';
 import { BOUNDS_FIELDS, type Bounds, shapeText, UNITS, unitsOf } from './units.tsx';
 import type { PoolMember, Resources } from './pool-types.ts';
 
-export interface PoolDetail {
+interface PoolDetail {
   id: string;
   label: string;
   status: string;

@@ -65,7 +65,7 @@ export interface Usage {
 }
 
 /** One step of usage: per-second figures averaged over it. */
-export interface Sample {
+interface Sample {
   sampledAt: string;
   cpu: { percent: number };
   memory: { usedMb: number; totalMb: number };
