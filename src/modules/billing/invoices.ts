@@ -287,3 +287,28 @@ export async function getInvoice(db: TenantDb, id: string) {
   if (!invoice) throw notFound('Invoice');
   return invoiceView(invoice);
 }
+
+/**
+ * Where the account's open invoices stand at `now` (the account summary): how many are open and
+ * their total, how many of them are past their due date and their total, and the oldest due date.
+ */
+export async function openInvoiceStanding(db: TenantDb, now: Date) {
+  const open = await db.invoice.aggregate({
+    where: { status: 'open' },
+    _count: { _all: true },
+    _sum: { totalUsdCents: true },
+    _min: { dueAt: true },
+  });
+  const overdue = await db.invoice.aggregate({
+    where: { status: 'open', dueAt: { lt: now } },
+    _count: { _all: true },
+    _sum: { totalUsdCents: true },
+  });
+  return {
+    openCount: open._count._all,
+    openTotalUsdCents: open._sum.totalUsdCents ?? 0,
+    overdueCount: overdue._count._all,
+    overdueTotalUsdCents: overdue._sum.totalUsdCents ?? 0,
+    oldestDueAt: open._min.dueAt,
+  };
+}

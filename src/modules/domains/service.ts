@@ -226,3 +226,23 @@ onInvoicePaid(DOMAIN_PURPOSE, async (tx, invoice, now) => {
 export async function domainsByIds(db: TenantDb, ids: readonly string[]) {
   return (await db.domain.findMany({ where: { id: { in: [...ids] } } })).map(domainView);
 }
+
+/**
+ * The account's registered domains set to renew automatically whose registration ends by `until`,
+ * soonest first, with the registrar's price of one year (the account summary reads it). Yearly
+ * renewal itself is not simulated yet (docs/REFERENCE.md: Domains).
+ */
+export async function domainRenewalsBy(db: TenantDb, until: Date, take: number) {
+  const rows = await db.domain.findMany({
+    where: { status: 'active', autoRenew: true, expiresAt: { lte: until } },
+    orderBy: [{ expiresAt: 'asc' }, { id: 'asc' }],
+    take,
+    select: { id: true, name: true, expiresAt: true },
+  });
+  return rows.map((d) => ({
+    id: d.id,
+    name: d.name,
+    expiresAt: d.expiresAt!,
+    yearlyUsdCents: registrar.priceUsdCents(d.name),
+  }));
+}

@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/tx.ts';
+import type { TenantDb } from '../../db/tenant.ts';
 import { announceChange } from '../../events/live-changes.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
@@ -69,4 +70,27 @@ export async function reactivatePool(tx: Tx, poolId: string, now: Date): Promise
   const { accountId } = await tx.pool.findUniqueOrThrow({ where: { id: poolId }, select: { accountId: true } });
   await announceChange(tx, accountId, 'pool.status.changed', { poolId, status: 'active' }, now);
   for (const server of await servers.poolServers(tx, poolId)) await reactivateServer(tx, server.id, now);
+}
+
+/**
+ * The account's pools whose renewal date falls by `until` (already past included: a renewal still
+ * unpaid), soonest first, at their monthly price (the account summary reads it).
+ */
+export async function poolRenewalsBy(db: TenantDb, until: Date, take: number) {
+  return db.pool.findMany({
+    where: { paidUntil: { lte: until }, status: { in: ['active', 'suspended'] } },
+    orderBy: [{ paidUntil: 'asc' }, { id: 'asc' }],
+    take,
+    select: { id: true, label: true, paidUntil: true, monthlyUsdCents: true },
+  });
+}
+
+/** The account's suspended pools (an unpaid renewal), oldest first (the account summary reads it). */
+export async function suspendedPools(db: TenantDb, take: number) {
+  return db.pool.findMany({
+    where: { status: 'suspended' },
+    orderBy: { id: 'asc' },
+    take,
+    select: { id: true, label: true },
+  });
 }

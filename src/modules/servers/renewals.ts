@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Tx } from '../../db/tx.ts';
+import type { TenantDb } from '../../db/tenant.ts';
 import { addMonths } from '../billing/proration.ts';
 import { getAddonProduct, getServerPlan } from '../catalogue/service.ts';
 import type { DueRenewal } from '../area-runtime.ts';
@@ -14,32 +15,51 @@ import { VISIBLE } from './server-row.ts';
  * with their pool; terminated ones never.
  */
 export async function serverRenewalsDue(db: PrismaClient | Tx, now: Date, take = 200): Promise<DueRenewal[]> {
+  return (await renewing(db, now, take)).map(({ server, items }) => ({
+    accountId: server.accountId,
+    resourceId: server.id,
+    periodStart: server.paidUntil!,
+    periodEnd: addMonths(server.paidUntil!, 1),
+    items,
+  }));
+}
+
+/**
+ * The account's standalone servers whose renewal date falls by `until` (already past included: a
+ * renewal still unpaid), soonest first: when, and what the renewal will bill (the items of
+ * serverRenewalsDue, summed). The account summary reads it.
+ */
+export async function serverRenewalsBy(db: TenantDb, until: Date, take: number) {
+  return (await renewing(db, until, take)).map(({ server, items }) => ({
+    id: server.id,
+    label: server.label,
+    renewsAt: server.paidUntil!,
+    amountUsdCents: items.reduce((sum, i) => sum + i.amountUsdCents, 0),
+  }));
+}
+
+/** Standalone servers renewing by `until` and the items their renewal bills. */
+async function renewing(db: PrismaClient | Tx, until: Date, take: number) {
   const due = await db.server.findMany({
-    where: { poolId: null, paidUntil: { lte: now }, ...VISIBLE },
+    where: { poolId: null, paidUntil: { lte: until }, ...VISIBLE },
     orderBy: [{ paidUntil: 'asc' }, { id: 'asc' }],
     take,
     include: { addons: { where: { activeType: { not: null } }, orderBy: { id: 'asc' } } },
   });
-  const out: DueRenewal[] = [];
+  const out = [];
   for (const server of due) {
     const plan = await getServerPlan(db, server.productId);
-    const periodStart = server.paidUntil!;
     const addons = await Promise.all(
       server.addons.map(async (a) => ({ row: a, product: await getAddonProduct(db, a.productId) })),
     );
-    out.push({
-      accountId: server.accountId,
-      resourceId: server.id,
-      periodStart,
-      periodEnd: addMonths(periodStart, 1),
-      items: [
-        { description: `Server "${server.label}" (${server.productId})`, amountUsdCents: plan?.monthlyUsdCents ?? 0 },
-        ...addons.map(({ row, product }) => ({
-          description: `${product?.name ?? row.productId} on "${server.label}"`,
-          amountUsdCents: row.monthlyUsdCents,
-        })),
-      ],
-    });
+    const items: DueRenewal['items'] = [
+      { description: `Server "${server.label}" (${server.productId})`, amountUsdCents: plan?.monthlyUsdCents ?? 0 },
+      ...addons.map(({ row, product }) => ({
+        description: `${product?.name ?? row.productId} on "${server.label}"`,
+        amountUsdCents: row.monthlyUsdCents,
+      })),
+    ];
+    out.push({ server, items });
   }
   return out;
 }

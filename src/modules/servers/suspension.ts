@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Tx } from '../../db/tx.ts';
+import type { TenantDb } from '../../db/tenant.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { announceChange } from '../../events/live-changes.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -56,4 +57,14 @@ export async function reactivateServer(tx: Tx, serverId: string, now: Date): Pro
   if (!count) return;
   const { accountId } = await tx.server.findUniqueOrThrow({ where: { id: serverId }, select: { accountId: true } });
   await announceChange(tx, accountId, 'server.status.changed', { serverId, status: 'stopped' }, now);
+}
+
+/** The account's suspended servers and why, oldest first (the account summary reads it). */
+export async function suspendedServers(db: TenantDb, take: number) {
+  return db.server.findMany({
+    where: { status: 'suspended' },
+    orderBy: { id: 'asc' },
+    take,
+    select: { id: true, label: true, suspendReason: true },
+  });
 }
