@@ -205,6 +205,7 @@ export const LATER_OPERATIONS: (SpecOperation & { revision: string })[] = [
   { revision: '1.16', method: 'GET', path: '/account/ssh-keys', scope: 'account:read', area: 'account' },
   { revision: '1.16', method: 'POST', path: '/account/ssh-keys', scope: 'account:write', area: 'account' },
   { revision: '1.16', method: 'DELETE', path: '/account/ssh-keys/:id', scope: 'account:write', area: 'account' },
+  { revision: '1.16', method: 'GET', path: '/account/summary', scope: 'account:read', area: 'account' },
   {
     revision: '1.16',
     method: 'POST',

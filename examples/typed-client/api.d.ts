@@ -54,6 +54,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the account summary
+         * @description Where the account stands now, in one read: wallet balance, open and overdue invoices (counts, totals, oldest due date), what renews in the next 30 days (servers, pools, domains, with date and amount) and what is suspended (with the reason). Each section needs its own read scope too (billing:read, servers:read, domains:read): without it the section is null and `hidden` names the scope that would show it.
+         *
+         *     Scope: `account:read`.
+         */
+        get: operations["accountSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/domains/{id}": {
         parameters: {
             query?: never;
@@ -2471,6 +2493,170 @@ export interface components {
              * @example ses_01jq8k2m4p6rab3c5d7e9f1g2h
              */
             nextCursor: string | null;
+        };
+        /** @description Where the account stands: wallet, open and overdue invoices, renewals in the next 30 days, what is suspended. */
+        AccountSummary: {
+            /**
+             * Format: date-time
+             * @description The service's clock when it was computed: overdue and the renewal window count from it.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            as_of: string;
+            /** @description Every section that is null because the credential lacks its scope, with that scope; [] when all show. */
+            hidden: components["schemas"]["AccountSummaryHidden"][];
+            /** @description The open and overdue invoices; null without billing:read. */
+            invoices: components["schemas"]["AccountSummaryInvoices"] | null;
+            /** @description What renews soon, by kind. */
+            renewals: components["schemas"]["AccountSummaryRenewals"];
+            /** @description What is suspended, by kind. */
+            suspended: components["schemas"]["AccountSummarySuspensions"];
+            /** @description The wallet; null without billing:read. */
+            wallet: components["schemas"]["AccountSummaryWallet"] | null;
+        };
+        /** @description A section the credential cannot read (it is null), and the scope that would show it. */
+        AccountSummaryHidden: {
+            /**
+             * @description The read scope that would show it.
+             * @example billing:read
+             * @enum {string}
+             */
+            scope: "billing:read" | "servers:read" | "domains:read";
+            /**
+             * @description The null section, as a path: wallet, invoices, renewals.servers, suspended.pools …
+             * @example wallet
+             * @enum {string}
+             */
+            section: "wallet" | "invoices" | "renewals.servers" | "renewals.pools" | "renewals.domains" | "suspended.servers" | "suspended.pools";
+        };
+        /** @description The open invoices: how many and how much, and how much of it is past due. */
+        AccountSummaryInvoices: {
+            /**
+             * Format: date-time
+             * @description The earliest due date of an open invoice; null when none is open.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            oldest_due_at: string | null;
+            /**
+             * Format: int32
+             * @description Invoices open (not paid, not void).
+             * @example 1
+             */
+            open_count: number;
+            /**
+             * Format: int32
+             * @description What the open invoices total, in US cents.
+             * @example 1500
+             */
+            open_total_usd_cents: number;
+            /**
+             * Format: int32
+             * @description Open invoices whose due date has passed.
+             * @example 1
+             */
+            overdue_count: number;
+            /**
+             * Format: int32
+             * @description What the overdue invoices total, in US cents.
+             * @example 1500
+             */
+            overdue_total_usd_cents: number;
+        };
+        /** @description One thing that renews in the window, and what its renewal will bill. */
+        AccountSummaryRenewal: {
+            /**
+             * Format: int32
+             * @description What the renewal bills at today's prices, in US cents: a server's plan and add-ons, a pool's monthly price, a domain's yearly price; null when unknown.
+             * @example 1500
+             */
+            amount_usd_cents: number | null;
+            /**
+             * @description Its id (srv_…, pool_…, dom_…).
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
+            id: string;
+            /**
+             * @description A server's or pool's label, a domain's name.
+             * @example web-1
+             */
+            name: string;
+            /**
+             * @description What the amount buys: month (servers, pools) or year (domains).
+             * @example month
+             * @enum {string}
+             */
+            period: "month" | "year";
+            /**
+             * Format: date-time
+             * @description When it renews: the end of the paid-up period (a domain: its expiry). In the past while that renewal is unpaid.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            renews_at: string;
+            /**
+             * @description server, pool or domain.
+             * @example server
+             * @enum {string}
+             */
+            type: "server" | "pool" | "domain";
+        };
+        /** @description What renews from now until 30 days ahead, each kind soonest first (at most 100 of each). A kind is null without its read scope, [] when nothing renews. */
+        AccountSummaryRenewals: {
+            /** @description Registered domains set to renew automatically; null without domains:read. */
+            domains: components["schemas"]["AccountSummaryRenewal"][] | null;
+            /** @description Capacity pools; null without servers:read. */
+            pools: components["schemas"]["AccountSummaryRenewal"][] | null;
+            /** @description Standalone servers (pool servers renew with their pool); null without servers:read. */
+            servers: components["schemas"]["AccountSummaryRenewal"][] | null;
+            /**
+             * Format: date-time
+             * @description The window's end: 30 days after asOf.
+             * @example 2026-03-14T09:30:00.000Z
+             */
+            through: string;
+        };
+        /** @description One suspended thing and why. */
+        AccountSummarySuspended: {
+            /**
+             * @description Its id (srv_…, pool_…).
+             * @example srv_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
+            id: string;
+            /**
+             * @description Its label.
+             * @example web-1
+             */
+            name: string;
+            /**
+             * @description Why it was suspended (a server's suspension reason); null for a pool, which is suspended only for an unpaid renewal (its servers carry the reason).
+             * @example non-payment: renewal invoice INV-2026-000042 ($12.00) unpaid 3 days after its due date
+             */
+            reason: string | null;
+            /**
+             * @description server or pool.
+             * @example server
+             * @enum {string}
+             */
+            type: "server" | "pool";
+        };
+        /** @description What is suspended now, each kind oldest first (at most 100 of each). A kind is null without its read scope, [] when none is suspended. */
+        AccountSummarySuspensions: {
+            /** @description Suspended capacity pools; null without servers:read. */
+            pools: components["schemas"]["AccountSummarySuspended"][] | null;
+            /** @description Suspended servers; null without servers:read. */
+            servers: components["schemas"]["AccountSummarySuspended"][] | null;
+        };
+        /** @description The prepaid wallet, in brief (GET /billing/wallet has the rest). */
+        AccountSummaryWallet: {
+            /**
+             * @description True when auto-recharge tops the wallet up below its threshold.
+             * @example true
+             */
+            auto_recharge_enabled: boolean;
+            /**
+             * Format: int32
+             * @description The balance in US cents; never negative.
+             * @example 1500
+             */
+            balance_usd_cents: number;
         };
         /** @description An add-on attached to a server. */
         AttachedAddon: {
@@ -7682,6 +7868,188 @@ export interface operations {
              *     - The credential lacks the required scope
              *     - Only a dashboard session signed in with the password may do this: not an API key, an OAuth token or a session opened from a sign-in link (code PASSWORD_SIGN_IN_REQUIRED)
              */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or owned by another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Unexpected failure. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    accountSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags from earlier answers (or *): 304 with no body when the body would be the same. A 304 does not count against the rate limit. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "as_of": "2026-03-14T09:30:00.000Z",
+                     *       "hidden": [
+                     *         {
+                     *           "scope": "billing:read",
+                     *           "section": "wallet"
+                     *         }
+                     *       ],
+                     *       "invoices": {
+                     *         "oldest_due_at": "2026-03-14T09:30:00.000Z",
+                     *         "open_count": 1,
+                     *         "open_total_usd_cents": 1500,
+                     *         "overdue_count": 1,
+                     *         "overdue_total_usd_cents": 1500
+                     *       },
+                     *       "renewals": {
+                     *         "domains": [
+                     *           {
+                     *             "amount_usd_cents": 1500,
+                     *             "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "name": "web-1",
+                     *             "period": "month",
+                     *             "renews_at": "2026-03-14T09:30:00.000Z",
+                     *             "type": "server"
+                     *           }
+                     *         ],
+                     *         "pools": [
+                     *           {
+                     *             "amount_usd_cents": 1500,
+                     *             "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "name": "web-1",
+                     *             "period": "month",
+                     *             "renews_at": "2026-03-14T09:30:00.000Z",
+                     *             "type": "server"
+                     *           }
+                     *         ],
+                     *         "servers": [
+                     *           {
+                     *             "amount_usd_cents": 1500,
+                     *             "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "name": "web-1",
+                     *             "period": "month",
+                     *             "renews_at": "2026-03-14T09:30:00.000Z",
+                     *             "type": "server"
+                     *           }
+                     *         ],
+                     *         "through": "2026-03-14T09:30:00.000Z"
+                     *       },
+                     *       "suspended": {
+                     *         "pools": [
+                     *           {
+                     *             "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "name": "web-1",
+                     *             "reason": "non-payment: renewal invoice INV-2026-000042 ($12.00) unpaid 3 days after its due date",
+                     *             "type": "server"
+                     *           }
+                     *         ],
+                     *         "servers": [
+                     *           {
+                     *             "id": "srv_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "name": "web-1",
+                     *             "reason": "non-payment: renewal invoice INV-2026-000042 ($12.00) unpaid 3 days after its due date",
+                     *             "type": "server"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "wallet": {
+                     *         "auto_recharge_enabled": true,
+                     *         "balance_usd_cents": 1500
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountSummary"];
+                };
+            };
+            /** @description Not modified: the body is the one the If-None-Match tag names (none sent). */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid parameters, or a business rule refused the request (the message says which and `param` names the value). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "API-Version": components["headers"]["API-Version"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the required scope. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

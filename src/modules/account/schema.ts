@@ -11,6 +11,7 @@ import { EVENT_HISTORY_RULES, listEventHistory } from '../events/service.ts';
 // The account's other GraphQL fields, one file per part.
 import './settings.schema.ts';
 import './ssh-keys.schema.ts';
+import './summary.schema.ts';
 
 // The account is the root of the graph (docs/REFERENCE.md: The graph): any credential reaches it, and each
 // field needs the scope of what it shows — the profile account:read, each edge its area's scope.
