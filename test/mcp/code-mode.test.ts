@@ -74,6 +74,7 @@ describe('MCP code mode: the graphql toolset', () => {
     const combined = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'account,graphql' });
     expect((await combined.listTools()).tools.map((t) => t.name)).toEqual([
       'account_get',
+      'account_summary',
       'account_events_list',
       'account_ssh_keys_list',
       'account_update',

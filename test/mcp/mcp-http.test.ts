@@ -177,6 +177,7 @@ describe('MCP over Streamable HTTP', () => {
       'account_ssh_key_add',
       'account_ssh_key_delete',
       'account_ssh_keys_list',
+      'account_summary',
       'account_update',
     ]);
     await optional.close();
