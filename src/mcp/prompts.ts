@@ -8,6 +8,7 @@ import {
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool } from './catalog.ts';
+import { perCatalog, scopesKey } from './per-catalog.ts';
 
 /**
  * The daily workflows as MCP prompts: each a short plan an agent follows with the tools and
@@ -82,8 +83,8 @@ export const WORKFLOW_PROMPTS: readonly WorkflowPrompt[] = [
   },
 ];
 
-/** Adds the workflow prompts `catalog`'s tools and the credential's scopes allow to `server`. */
-export function servePrompts(server: Server, catalog: readonly Tool[], scopes: ReadonlySet<string>): void {
+/** The prompts a scope set reaches, made once per set. */
+const offeredPrompts = perCatalog(scopesKey, (catalog, scopes: ReadonlySet<string>) => {
   const scopeOf = new Map(catalog.map((t) => [t.name, t.scope]));
   const offered = WORKFLOW_PROMPTS.filter((p) => p.tools.every((t) => scopes.has(scopeOf.get(t) ?? '')));
   const listed: Prompt[] = offered.map(({ name, title, description, arguments: args }) => ({
@@ -92,6 +93,12 @@ export function servePrompts(server: Server, catalog: readonly Tool[], scopes: R
     description,
     arguments: args,
   }));
+  return { offered, listed };
+});
+
+/** Adds the workflow prompts `catalog`'s tools and the credential's scopes allow to `server`. */
+export function servePrompts(server: Server, catalog: readonly Tool[], scopes: ReadonlySet<string>): void {
+  const { offered, listed } = offeredPrompts(catalog, scopes);
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listed }));
   server.setRequestHandler(GetPromptRequestSchema, async (request): Promise<GetPromptResult> => {
     const prompt = offered.find((p) => p.name === request.params.name);

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { getNamedType, isNonNullType } from 'graphql';
 import type { Tool } from './catalog.ts';
+import { perCatalog, scopesKey } from './per-catalog.ts';
 
 /**
  * The account's state as MCP resources: every read of the API that needs nothing beyond its path
@@ -96,16 +97,8 @@ export function resourceLinkOf(catalog: readonly Tool[], tool: Tool, value: unkn
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * Adds resources and id completion to `server`: listed and read as the credential's scopes
- * allow (a resource outside them is neither listed nor readable).
- */
-export function serveResources(
-  server: Server,
-  catalog: readonly Tool[],
-  scopes: ReadonlySet<string>,
-  run: ResourceRunner,
-): void {
+/** The resources a scope set may list and read, made once per set. */
+const offeredResources = perCatalog(scopesKey, (catalog, scopes: ReadonlySet<string>) => {
   const allowed = resourcesOf(catalog).filter((r) => scopes.has(r.tool.scope));
   const described = (r: AccountResource) => ({
     name: r.tool.name,
@@ -117,6 +110,20 @@ export function serveResources(
   const templates: ResourceTemplate[] = allowed
     .filter((r) => r.path.includes(':'))
     .map((r) => ({ uriTemplate: r.uri, ...described(r) }));
+  return { allowed, fixed, templates };
+});
+
+/**
+ * Adds resources and id completion to `server`: listed and read as the credential's scopes
+ * allow (a resource outside them is neither listed nor readable).
+ */
+export function serveResources(
+  server: Server,
+  catalog: readonly Tool[],
+  scopes: ReadonlySet<string>,
+  run: ResourceRunner,
+): void {
+  const { allowed, fixed, templates } = offeredResources(catalog, scopes);
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: fixed }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: templates }));

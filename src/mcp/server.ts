@@ -13,6 +13,7 @@ import { CODE_MODE_TOOLSET, listedAnnotations, selectTools, type Tool, type Tool
 import { codeModeTools } from './code-mode.ts';
 import { MCP_INSTRUCTIONS } from './conventions.ts';
 import { servePrompts } from './prompts.ts';
+import { perCatalog, scopesKey } from './per-catalog.ts';
 import { serveResources } from './resources.ts';
 import { toolError } from './tool-results.ts';
 
@@ -37,31 +38,17 @@ interface Listing {
   operations: number;
 }
 
-/** Listings by catalog and selection: each request's server is made fresh, its listing is not. */
-const listings = new WeakMap<readonly Tool[], Map<string, Listing>>();
-/** Selections differ by scope set: a bound keeps a stream of unusual sets from growing the cache. */
-const LISTINGS_PER_CATALOG = 256;
-
-function listingOf(catalog: readonly Tool[], selection: ToolSelection): Listing {
-  let byKey = listings.get(catalog);
-  if (!byKey) {
-    byKey = new Map();
-    listings.set(catalog, byKey);
-  }
-  const key = [
-    [...selection.scopes].sort().join(' '),
-    selection.toolsets?.join(',') ?? '',
-    selection.readOnly ? 'r' : '',
-    selection.outputSchemas ? 'o' : '',
-  ].join('|');
-  let listing = byKey.get(key);
-  if (!listing) {
-    if (byKey.size >= LISTINGS_PER_CATALOG) byKey.clear();
-    listing = listingFor(catalog, selection);
-    byKey.set(key, listing);
-  }
-  return listing;
-}
+/** What tools/list answers for a selection, made once per selection (per-catalog.ts). */
+const listingOf = perCatalog(
+  (selection: ToolSelection) =>
+    [
+      scopesKey(selection.scopes),
+      selection.toolsets?.join(',') ?? '',
+      selection.readOnly ? 'r' : '',
+      selection.outputSchemas ? 'o' : '',
+    ].join('|'),
+  (catalog, selection) => listingFor(catalog, selection),
+);
 
 function listingFor(catalog: readonly Tool[], selection: ToolSelection): Listing {
   const operations = selectTools(catalog, selection).map((t) => ({
@@ -83,23 +70,13 @@ function listingFor(catalog: readonly Tool[], selection: ToolSelection): Listing
 }
 
 /** The tools of the chosen toolsets by name, whatever the scopes (a tool outside them is refused, not unknown). */
-const toolsetTools = new WeakMap<readonly Tool[], Map<string, ReadonlyMap<string, Tool>>>();
-
-function inToolsets(catalog: readonly Tool[], toolsets: ToolSelection['toolsets']): ReadonlyMap<string, Tool> {
-  let byToolsets = toolsetTools.get(catalog);
-  if (!byToolsets) {
-    byToolsets = new Map();
-    toolsetTools.set(catalog, byToolsets);
-  }
-  const key = toolsets?.join(',') ?? '';
-  let tools = byToolsets.get(key);
-  if (!tools) {
+const inToolsets = perCatalog(
+  (toolsets: ToolSelection['toolsets']) => toolsets?.join(',') ?? '',
+  (catalog, toolsets): ReadonlyMap<string, Tool> => {
     const all = { scopes: new Set(catalog.map((t) => t.scope)), toolsets, readOnly: false };
-    tools = new Map(selectTools(catalog, all).map((t) => [t.name, t]));
-    byToolsets.set(key, tools);
-  }
-  return tools;
-}
+    return new Map(selectTools(catalog, all).map((t) => [t.name, t]));
+  },
+);
 
 /** Only elicitation uses the SDK's schema validator (this server asks for none): one for every server. */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
