@@ -59,6 +59,8 @@ export function mcpToolsArtifact(schema: GraphQLSchema): object {
       description: t.description,
       annotations: t.annotations,
       ...(t.operation.idempotencyKey ? { idempotencyKeyArgument: IDEMPOTENCY_ARG } : {}),
+      // Asks a person first over MCP, with the price or the loss in the question (CONFIRMATION_ARG for the token).
+      ...(t.operation.meta.consequence ? { consequence: t.operation.meta.consequence.kind } : {}),
     })),
     codeModeTools: codeModeTools(false).map((t) => ({
       name: t.name,

@@ -31,6 +31,8 @@ export const ALL_TOOLSETS: readonly Toolset[] = [...OPERATION_TOOLSETS, CODE_MOD
 
 /** The argument an idempotent tool takes in place of the Idempotency-Key header. */
 export const IDEMPOTENCY_ARG = 'idempotency_key';
+/** The argument a tool that spends or destroys takes: the token of a quote a person agreed to (src/http/executor/stages/confirm.ts). */
+export const CONFIRMATION_ARG = 'confirmation';
 
 export interface Tool {
   name: string;
@@ -88,7 +90,10 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
     // An optional argument's `null` says nothing its absence does not (the instructions say null
     // is the same as leaving it out): its type is the plain one. Inside input objects a null
     // can mean something ("or null to return the address"), so nested types keep it.
-    properties[arg.name] = isNonNullType(arg.type) ? schema : withoutNull(schema);
+    const listed = isNonNullType(arg.type) ? schema : withoutNull(schema);
+    // "The server id." on 70 tools: the instructions say once what `id` is (conventions.ts).
+    const { description, ...undescribed } = listed;
+    properties[arg.name] = arg.name === 'id' && ID_DESCRIPTION.test(String(description ?? '')) ? undescribed : listed;
     if (isNonNullType(arg.type) && arg.defaultValue === undefined) required.push(arg.name);
   }
   if (op.idempotencyKey) {
@@ -96,6 +101,8 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
     // 25 descriptions and bounds would cost an agent ~475 tokens on every listing.
     properties[IDEMPOTENCY_ARG] = { type: 'string' };
   }
+  // Only on the tools that ask first; what it is and how it is got is in the instructions, once.
+  if (op.meta.consequence) properties[CONFIRMATION_ARG] = { type: 'string' };
   return nullAsAnyOf(
     listedInputSchema({
       type: 'object',
@@ -104,6 +111,9 @@ function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {
     }),
   ) as Tool['inputSchema'];
 }
+
+/** An `id` argument described only as the id of the resource its tool is named after. */
+const ID_DESCRIPTION = /^The [\w -]+ id\.$/;
 
 /** `type: [t, 'null']` as `type: t`. */
 function withoutNull(schema: JsonSchema): JsonSchema {

@@ -40,6 +40,7 @@ const CONVENTIONS: readonly Convention[] = [
 ];
 
 const GENERAL: readonly string[] = [
+  '`id` is the id of what the tool is named after (server_… a server, hosting_… a hosting account, webhook_… a subscription), as the list tools answer it.',
   `\`idempotency_key\` (tools that create or act): ${keyLength[1]} to ${keyLength[2]} visible ASCII characters. A retry with the same key and the same arguments within ${hours} h returns the first result without running again; the same key with other arguments is a 422, and a 409 while the first call still runs.`,
   'An optional argument sent as null is the same as leaving it out.',
   'Errors are tool results with isError: true whose content is the REST error object {statusCode, message, param}.',

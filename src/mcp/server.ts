@@ -51,14 +51,18 @@ const listingOf = perCatalog(
 );
 
 function listingFor(catalog: readonly Tool[], selection: ToolSelection): Listing {
-  const operations = selectTools(catalog, selection).map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: t.inputSchema,
-    outputSchema: t.outputSchema,
-    annotations: listedAnnotations(t.annotations),
-  }));
+  const operations = selectTools(catalog, selection).map((t) => {
+    const annotations = listedAnnotations(t.annotations);
+    return {
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      outputSchema: t.outputSchema,
+      // Every hint at the spec's default (a tool that spends or destroys and is not idempotent): none to list.
+      ...(Object.keys(annotations).length ? { annotations } : {}),
+    };
+  });
   const tools = [
     ...operations,
     ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : []),

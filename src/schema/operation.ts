@@ -2,6 +2,8 @@ import type { GraphQLArgument, GraphQLField, GraphQLSchema } from 'graphql';
 import type { Refusal } from '../errors.ts';
 import type { EventType } from '../events/catalog.ts';
 import type { Area, ExtraToolset } from '../modules/areas.ts';
+import type { Quote } from '../modules/billing/quotes.ts';
+import type { ServiceContext } from '../modules/servers/server-row.ts';
 import type { Scope } from '../scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -96,14 +98,56 @@ export interface OperationMeta {
    * service applies the rule (after the scope check, so a missing scope is still named).
    */
   caller?: 'password session';
-  /** Override of the MCP hints derived from method and scope. */
-  hints?: Partial<ToolHints>;
+  /**
+   * It moves money or destroys data: MCP asks a person before it runs, with the price or the
+   * loss in the question (src/http/executor/stages/confirm.ts; docs/REFERENCE.md: MCP,
+   * Confirmation), and its tool is annotated `destructiveHint: true`. `spends(quote)` names the
+   * quote function beside its service; `destroys('…')` says what is lost. Every DELETE and every
+   * `servers:destroy` operation that is an MCP tool carries one.
+   */
+  consequence?: Consequence;
+  /** Override of the MCP hints derived from method and scope (destructive comes from `consequence` only). */
+  hints?: Partial<Omit<ToolHints, 'destructive'>>;
   /**
    * The named refusals (src/errors.ts `refusal`) the operation's service can answer: a 409 of a
    * state rule, a 413. Each is declared with its status and description in the OpenAPI document;
    * a rule shared by many operations (a hosting account still provisioning) is listed on each.
    */
   refuses?: readonly Refusal[];
+}
+
+/**
+ * What an operation costs, for the person asked before an agent runs it: a spending operation's
+ * quote (its service's own price computation, so the question cannot drift from the charge), or
+ * a destroying operation's sentence of what is lost. Null when this call costs nothing (a server
+ * started, auto-recharge turned off): it runs without asking.
+ */
+export interface Consequence {
+  kind: 'spends' | 'destroys';
+  /** With what a service reads of the call (a resolver's context is one), and the field's arguments (GraphQL names, coerced). */
+  quote(context: ServiceContext, args: Record<string, unknown>): Promise<Quote | null> | Quote | null;
+}
+
+/** Moves money: `quote` is the service's quote function, beside the service function that charges. */
+export function spends(quote: Consequence['quote']): Consequence {
+  return { kind: 'spends', quote };
+}
+
+/**
+ * Destroys data: `what` says what is lost, `{arg}` standing for an argument's value (or a
+ * function of the arguments; null when this call loses nothing).
+ */
+export function destroys(what: string | ((args: Record<string, unknown>) => string | null)): Consequence {
+  const sentence = typeof what === 'string' ? () => what : what;
+  return {
+    kind: 'destroys',
+    quote(_context, args) {
+      const text = sentence(args);
+      if (text === null) return null;
+      const message = text.replace(/\{(\w+)\}/g, (_, name: string) => String(args[name] ?? ''));
+      return { message, terms: { message } };
+    },
+  };
 }
 
 interface ToolHints {
@@ -133,6 +177,8 @@ export function isMcpTool(meta: OperationMeta): boolean {
 export function operation(meta: OperationMeta) {
   if (meta.caller && (!meta.notTool || !meta.refuses?.some((r) => r.code === 'PASSWORD_SIGN_IN_REQUIRED')))
     throw new Error(`${meta.rest}: a password-session operation is no MCP tool and refuses PASSWORD_SIGN_IN_REQUIRED`);
+  if (!meta.consequence && !meta.notTool && (meta.rest.startsWith('DELETE ') || meta.scope === 'servers:destroy'))
+    throw new Error(`${meta.rest}: a deletion or a servers:destroy operation declares its consequence (destroys)`);
   return {
     authScopes: { [meta.scope]: true } as Record<Scope, boolean>,
     description: operationDescription(meta),
@@ -183,6 +229,7 @@ export function listOperations(schema: GraphQLSchema): Operation[] {
     for (const field of Object.values(type.getFields())) {
       const meta = field.extensions?.operation as OperationMeta | undefined;
       if (!meta) continue;
+      if (meta.consequence && kind !== 'mutation') throw new Error(`${meta.rest}: only a mutation spends or destroys`);
       const [method, path] = meta.rest.split(' ') as [HttpMethod, string];
       const pathParams = [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);
       out.push({
@@ -198,7 +245,8 @@ export function listOperations(schema: GraphQLSchema): Operation[] {
         idempotencyKey: honoursIdempotencyKey(meta, kind),
         hints: {
           readOnly: kind === 'query' && method === 'GET' ? true : kind === 'query',
-          destructive: meta.scope === 'servers:destroy' || method === 'DELETE',
+          // Where money or data goes (the tag), and only there: every other change is additive or a setting.
+          destructive: !!meta.consequence,
           idempotent: kind === 'query' || method === 'GET' || method === 'PUT' || method === 'DELETE',
           ...meta.hints,
         },

@@ -87,18 +87,23 @@ describe('MCP over Streamable HTTP', () => {
       // No openWorldHint is sent: a host reads the spec's default, true.
       const full = catalog.find((t) => t.name === tool.name)!.annotations;
       const meaningful = Object.entries(full).filter(([hint]) => !full.readOnlyHint || hint === 'readOnlyHint');
-      expect(tool.annotations, tool.name).toEqual(
-        Object.fromEntries(
-          meaningful.filter(([hint, value]) => SPEC_HINT_DEFAULTS[hint as keyof typeof SPEC_HINT_DEFAULTS] !== value),
-        ),
+      const listed = Object.fromEntries(
+        meaningful.filter(([hint, value]) => SPEC_HINT_DEFAULTS[hint as keyof typeof SPEC_HINT_DEFAULTS] !== value),
       );
+      // Every hint at the spec's default (a tool that spends or destroys, not idempotent): no annotations at all.
+      expect(tool.annotations, tool.name).toEqual(Object.keys(listed).length ? listed : undefined);
       if (!full.readOnlyHint)
         expect({ ...SPEC_HINT_DEFAULTS, ...tool.annotations }, tool.name).toEqual({ ...full, openWorldHint: true });
     }
     const terminate = tools.find((t) => t.name === 'server_terminate')!;
     expect(terminate.annotations).toEqual({ idempotentHint: true });
     expect(tools.find((t) => t.name === 'servers_list')!.annotations).toEqual({ readOnlyHint: true });
-    expect(tools.find((t) => t.name === 'server_power')!.annotations).toEqual({ destructiveHint: false });
+    // A stop or reboot loses what memory held: server_power asks first (consequence), so it is destructive.
+    expect(tools.find((t) => t.name === 'server_power')!.annotations).toBeUndefined();
+    expect(tools.find((t) => t.name === 'server_snapshot_create')!.annotations).toEqual({ destructiveHint: false });
+    // Destructive exactly where the operation declares what it spends or destroys.
+    for (const tool of catalog)
+      expect(tool.annotations.destructiveHint, tool.name).toBe(!!tool.operation.meta.consequence);
     const ptr = tools.find((t) => t.name === 'server_ptr_set')!;
     expect(ptr.inputSchema).toMatchObject({ required: expect.arrayContaining(['id', 'ip', 'hostname']) });
     expect(tools.find((t) => t.name === 'server_snapshot_create')!.inputSchema.properties).toHaveProperty(

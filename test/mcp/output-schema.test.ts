@@ -6,6 +6,7 @@ import { isNonNullType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildToolCatalog,
+  CONFIRMATION_ARG,
   DEFAULT_TOOLSETS,
   IDEMPOTENCY_ARG,
   toolOutputSchemaOf,
@@ -33,6 +34,9 @@ ajv.addFormat('int32', {
   type: 'number',
   validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
 });
+
+/** Arguments the instructions describe once instead of every tool (src/mcp/conventions.ts). */
+const SAID_ONCE = [IDEMPOTENCY_ARG, CONFIRMATION_ARG, 'id'];
 
 let app: TestApp;
 let c: Customer;
@@ -69,9 +73,10 @@ describe('MCP tools: titles and output schemas', () => {
     for (const tool of tools) {
       expect(tool.title, tool.name).toMatch(/^[A-Z][^.]{3,40}$/);
       expect(tool.outputSchema?.type, tool.name).toBe('object');
-      // Every argument is described; idempotency_key once, in the server's instructions.
+      // Every argument is described; idempotency_key, confirmation and a resource's own `id` once, in
+      // the server's instructions.
       for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {}))
-        if (name !== IDEMPOTENCY_ARG)
+        if (!SAID_ONCE.includes(name))
           expect((property as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
     }
     expect(client.getInstructions()).toContain(IDEMPOTENCY_ARG);
@@ -147,7 +152,11 @@ describe('MCP tools: titles and output schemas', () => {
       const listedTool = listed.tools.find((t) => t.name === tool.name)!;
       const { properties = {}, required = [] } = listedTool.inputSchema;
       expect(Object.keys(properties).sort(), tool.name).toEqual(
-        [...args.map((a) => a.name), ...(tool.operation.idempotencyKey ? [IDEMPOTENCY_ARG] : [])].sort(),
+        [
+          ...args.map((a) => a.name),
+          ...(tool.operation.idempotencyKey ? [IDEMPOTENCY_ARG] : []),
+          ...(tool.operation.meta.consequence ? [CONFIRMATION_ARG] : []),
+        ].sort(),
       );
       expect([...required].sort(), tool.name).toEqual(
         args
@@ -156,7 +165,7 @@ describe('MCP tools: titles and output schemas', () => {
           .sort(),
       );
       for (const [name, property] of Object.entries(properties))
-        if (name !== IDEMPOTENCY_ARG)
+        if (!SAID_ONCE.includes(name))
           expect((property as { description?: string }).description, `${tool.name}.${name}`).toBeTruthy();
       expect(listedTool.title, tool.name).toBe(tool.operation.meta.summary);
       expect(listedTool.description, tool.name).toBe(tool.description);

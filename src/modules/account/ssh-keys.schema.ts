@@ -4,7 +4,7 @@ import { example, values } from '../../schema/examples.ts';
 import { Node, nodeKind } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operation, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
   addSshKey,
@@ -94,6 +94,7 @@ builder.mutationField('sshKeyDelete', (t) =>
       rest: 'DELETE /account/ssh-keys/:id',
       area: 'account',
       tool: 'account_ssh_key_delete',
+      consequence: destroys('Remove SSH key {id} from the account.'),
       description:
         'Remove an SSH key from the account. Servers built with it keep it in their authorized keys (and list it) until they are reinstalled.',
       fires: ['account.ssh_key.deleted'],

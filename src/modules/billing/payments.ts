@@ -1,9 +1,11 @@
 import type { InputRules } from '../../core/input-rules.ts';
 import type { TenantDb } from '../../db/tenant.ts';
+import { conflict } from '../../errors.ts';
 import { GATEWAYS, type GatewayName } from '../../provider/payments.ts';
 import { getInvoice, invoiceView, payInvoice, PAYMENT_METHODS, type PaymentMethod } from './invoices.ts';
 import { walletTransactionView } from './service.ts';
-import { deposit } from './wallet.ts';
+import { walletMove, type Quote } from './quotes.ts';
+import { deposit, formatUsd } from './wallet.ts';
 
 // What a customer pays with (API 1.16, docs/REFERENCE.md: Billing): an open invoice, by the
 // wallet or a gateway, and money into the wallet through a gateway. The operator API's deposit
@@ -37,6 +39,36 @@ export async function payOpenInvoice(ctx: PaymentContext, invoiceId: string, gat
   await getInvoice(ctx.db, invoiceId);
   const now = ctx.app.clock.now();
   return ctx.db.$transaction(async (tx) => invoiceView(await payInvoice(tx, invoiceId, gateway, now)));
+}
+
+/**
+ * What paying an invoice takes (MCP asks a person with it): its total, from the wallet or through
+ * the gateway, as payInvoice charges it. A 404 or an invoice that is not open is refused now, as
+ * paying it would be.
+ */
+export async function quoteInvoicePayment(
+  ctx: PaymentContext,
+  invoiceId: string,
+  gateway: PaymentMethod,
+): Promise<Quote> {
+  const invoice = await getInvoice(ctx.db, invoiceId);
+  if (invoice.status !== 'open')
+    throw conflict(`Invoice ${invoice.number} is ${invoice.status}; only an open invoice can be paid.`);
+  const total = invoice.totalUsdCents;
+  const how =
+    gateway === 'wallet' ? `from the wallet; ${await walletMove(ctx.db, -total)}` : `charged through ${gateway}`;
+  return {
+    message: `Pay invoice ${invoice.number} for ${formatUsd(total)}, ${how}.`,
+    terms: { invoiceId, gateway, chargeNowUsdCents: total },
+  };
+}
+
+/** What a top-up charges (MCP asks a person with it): the amount through the gateway, into the wallet. */
+export async function quoteTopUp(ctx: PaymentContext, amountUsdCents: number, gateway: GatewayName): Promise<Quote> {
+  return {
+    message: `Charge ${formatUsd(amountUsdCents)} through ${gateway} into the wallet; ${await walletMove(ctx.db, amountUsdCents)}.`,
+    terms: { gateway, chargeNowUsdCents: amountUsdCents },
+  };
 }
 
 /** Credits the wallet with a charge through a gateway: the ledger's deposit row, `wallet.deposit.received`. */

@@ -3,7 +3,7 @@ import { example, values } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operation, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
   getInvoice,
@@ -24,10 +24,11 @@ import {
   AUTO_RECHARGE_THRESHOLD_MAX,
   getWallet,
   listWalletTransactions,
+  quoteAutoRecharge,
   setAutoRecharge,
   type WalletView,
 } from './service.ts';
-import { PAYMENT_RULES, payOpenInvoice, topUpWallet } from './payments.ts';
+import { PAYMENT_RULES, payOpenInvoice, quoteInvoicePayment, quoteTopUp, topUpWallet } from './payments.ts';
 import type { GatewayName } from '../../provider/payments.ts';
 import { GATEWAYS } from '../../provider/payments.ts';
 import { AUTO_RECHARGE_GATEWAYS, MOVEMENT_KINDS, WALLET_STATES } from './wallet.ts';
@@ -262,6 +263,13 @@ builder.mutationField('walletAutoRechargeSet', (t) =>
       rest: 'PATCH /billing/wallet/auto-recharge',
       area: 'billing',
       tool: 'wallet_auto_recharge_set',
+      consequence: spends((ctx, a) =>
+        quoteAutoRecharge(ctx.db, {
+          enabled: a.enabled as boolean | null,
+          threshold_usd_cents: a.thresholdUsdCents as number | null,
+          amount_usd_cents: a.amountUsdCents as number | null,
+        }),
+      ),
       description:
         'Turn wallet auto-recharge on or off and set its threshold and top-up amount: when a debit takes the balance below the threshold, the card on file is charged the amount and the wallet credited. Answers the wallet.',
     }),
@@ -301,6 +309,7 @@ builder.mutationField('invoicePay', (t) =>
       rest: 'POST /billing/invoices/:id/pay',
       area: 'billing',
       tool: 'invoice_pay',
+      consequence: spends((ctx, a) => quoteInvoicePayment(ctx, String(a.id), a.gateway as PaymentMethod)),
       toolset: 'purchases',
       description:
         "Pay one of the account's open invoices from the wallet or through a payment gateway (card, online payment service or cryptocurrency; the gateways here are simulated and never decline). Paying a renewal invoice moves its period on and lifts a suspension it caused. 409 when the invoice is not open; 400 with nothing taken when the wallet balance is short. Answers the paid invoice.",
@@ -327,6 +336,7 @@ builder.mutationField('walletDeposit', (t) =>
       rest: 'POST /billing/wallet/deposits',
       area: 'billing',
       tool: 'wallet_deposit',
+      consequence: spends((ctx, a) => quoteTopUp(ctx, a.amountUsdCents as number, a.gateway as GatewayName)),
       toolset: 'purchases',
       description:
         'Add money to the prepaid wallet, charged through a payment gateway (card, online payment service or cryptocurrency; simulated here, never declining). Answers the deposit as a wallet transaction with the balance after it.',

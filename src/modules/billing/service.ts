@@ -16,7 +16,8 @@ import {
   type LineItem,
   type PaymentMethod,
 } from './invoices.ts';
-import { credit, deposit } from './wallet.ts';
+import type { Quote } from './quotes.ts';
+import { credit, deposit, formatUsd } from './wallet.ts';
 
 /**
  * Opens an account's wallet. Every balance change goes through the ledger (wallet.ts): a
@@ -123,6 +124,14 @@ export async function setAutoRecharge(
   db: TenantDb,
   input: { enabled?: boolean | null; threshold_usd_cents?: number | null; amount_usd_cents?: number | null },
 ) {
+  await db.wallet.updateMany({ data: await nextAutoRecharge(db, input) });
+  return walletView(await findWallet(db));
+}
+
+type AutoRechargeInput = Parameters<typeof setAutoRecharge>[1];
+
+/** The auto-recharge settings a change leaves (setAutoRecharge's rule): 400 when they are not coherent. */
+async function nextAutoRecharge(db: TenantDb, input: AutoRechargeInput) {
   if (input.enabled == null && input.threshold_usd_cents == null && input.amount_usd_cents == null) {
     throw badRequest('Send at least one of enabled, threshold_usd_cents and amount_usd_cents.');
   }
@@ -138,8 +147,22 @@ export async function setAutoRecharge(
     throw badRequest('threshold_usd_cents is required to enable auto-recharge.', 'threshold_usd_cents');
   if (next.autoRechargeEnabled && next.autoRechargeAmountUsdCents === null)
     throw badRequest('amount_usd_cents is required to enable auto-recharge.', 'amount_usd_cents');
-  await db.wallet.updateMany({ data: next });
-  return walletView(await findWallet(db));
+  return next;
+}
+
+/**
+ * What an auto-recharge change lets the card be charged (MCP asks a person with it), from the
+ * settings setAutoRecharge would leave; null when it leaves auto-recharge off (nothing charged).
+ */
+export async function quoteAutoRecharge(db: TenantDb, input: AutoRechargeInput): Promise<Quote | null> {
+  const next = await nextAutoRecharge(db, input);
+  if (!next.autoRechargeEnabled) return null;
+  const amount = next.autoRechargeAmountUsdCents ?? 0;
+  const threshold = next.autoRechargeThresholdUsdCents ?? 0;
+  return {
+    message: `Charge the card on file ${formatUsd(amount)} into the wallet each time a debit takes the balance below ${formatUsd(threshold)}.`,
+    terms: { rechargeUsdCents: amount, thresholdUsdCents: threshold },
+  };
 }
 
 // ---------------------------------------------------------------- operator API

@@ -4,7 +4,7 @@ import { rules } from '../../schema/input-rules.ts';
 import { DNS_NAME_RULES } from '../../core/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operation, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { detachCustomDomain, setCustomDomain, verifyCustomDomain } from './custom-domains.ts';
 import { hostingDetail, listHosting, type HostingView, HOSTING_PROVISIONING } from './service.ts';
@@ -194,6 +194,7 @@ idOperation(
     rest: 'DELETE /hosting/:id/custom-domain',
     area: 'hosting',
     tool: 'hosting_custom_domain_delete',
+    consequence: destroys('Detach the custom domain of hosting account {id}: the site stops answering on it.'),
     fires: ['hosting.panel.changed'],
     description:
       'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.',

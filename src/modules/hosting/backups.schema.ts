@@ -5,6 +5,7 @@ import { Node, wholeConnection } from '../../schema/graph.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { BACKUP_STATES, createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
+import { destroys } from '../../schema/operation.ts';
 import { panel, type Out } from './panel-operation.schema.ts';
 import { SITE_WRITE_REFUSALS } from './service.ts';
 
@@ -66,6 +67,7 @@ idOperation(
 builder.mutationField('hostingBackupDelete', (t) =>
   t.field({
     ...panel('DELETE /hosting/:id/backups/:bid', 'hosting_backup_delete', {
+      consequence: destroys('Delete backup {bid} of hosting account {id} and its archive.'),
       summary: 'Delete a backup',
       description: 'Delete a backup and its archive.',
     }),
@@ -81,11 +83,14 @@ builder.mutationField('hostingBackupDelete', (t) =>
 builder.mutationField('hostingBackupRestore', (t) =>
   t.field({
     ...panel('POST /hosting/:id/backups/:bid/restore', 'hosting_backup_restore', {
+      consequence: destroys(
+        'Restore backup {bid} on hosting account {id}: the current site files and databases are replaced.',
+      ),
       refuses: [...SITE_WRITE_REFUSALS],
       summary: 'Restore a backup',
       description:
         'Put the site files and databases back as they were in a backup; the current ones are replaced. 409 while the account is still provisioning.',
-      hints: { destructive: true, idempotent: true },
+      hints: { idempotent: true },
     }),
     type: HostingBackupRestore,
     args: {

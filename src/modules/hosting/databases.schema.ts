@@ -3,6 +3,7 @@ import { example } from '../../schema/examples.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { wholeConnection } from '../../schema/graph.ts';
 import { createDatabase, deleteDatabase, listDatabases, resetDatabasePassword } from './databases.ts';
+import { destroys } from '../../schema/operation.ts';
 import { panel, type Out } from './panel-operation.schema.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
@@ -95,6 +96,7 @@ builder.mutationField('hostingDatabaseCreate', (t) =>
 builder.mutationField('hostingDatabaseDelete', (t) =>
   t.field({
     ...panel('DELETE /hosting/:id/databases/:name', 'hosting_database_delete', {
+      consequence: destroys('Delete database {name} of hosting account {id} with all its data.'),
       refuses: [HOSTING_PROVISIONING],
       summary: 'Delete a database',
       description: 'Delete an extra MySQL database and all its data.',

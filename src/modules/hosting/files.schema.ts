@@ -1,6 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { deleteFile, listFiles, makeDirectory, readFile, renameFile, writeFile } from './files.ts';
+import { destroys } from '../../schema/operation.ts';
 import { panel, type Out } from './panel-operation.schema.ts';
 import { HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
 import { FILE_TYPES } from '../../provider/hosting/types.ts';
@@ -87,6 +88,9 @@ builder.queryField('hostingFileRead', (t) =>
 builder.mutationField('hostingFileWrite', (t) =>
   t.field({
     ...panel('PUT /hosting/:id/files', 'hosting_file_write', {
+      consequence: destroys(
+        'Write {path} on hosting account {id}: a file already there is overwritten and its content lost.',
+      ),
       refuses: [...SITE_WRITE_REFUSALS],
       summary: 'Write a text file',
       description:
@@ -105,6 +109,7 @@ builder.mutationField('hostingFileWrite', (t) =>
 builder.mutationField('hostingFileDelete', (t) =>
   t.field({
     ...panel('DELETE /hosting/:id/files', 'hosting_file_delete', {
+      consequence: destroys('Delete {path} on hosting account {id} (with everything inside when it is a directory).'),
       refuses: [HOSTING_PROVISIONING],
       summary: 'Delete a file',
       description: 'Delete a file, or a directory (pass recursive=true when it is not empty).',

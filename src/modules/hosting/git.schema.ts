@@ -15,6 +15,7 @@ import {
   GIT_NOT_CONNECTED,
   GIT_STATES,
 } from './git.ts';
+import { destroys } from '../../schema/operation.ts';
 import { panel, type Out } from './panel-operation.schema.ts';
 import { PUSH_HOOK_SCHEME } from './push-hook-scheme.ts';
 import { HOSTING_PROVISIONING, SITE_WRITE_REFUSALS } from './service.ts';
@@ -152,6 +153,9 @@ idOperation(
   'The hosting account id.',
   disableGitWebhook,
   panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', {
+    consequence: destroys(
+      'Disable push-to-deploy on hosting account {id}: its secret is discarded and pushes are refused.',
+    ),
     refuses: [HOSTING_PROVISIONING],
     summary: 'Disable push-to-deploy',
     description: 'Disable push-to-deploy; the secret is discarded and pushes are refused.',
@@ -161,11 +165,11 @@ idOperation(
 builder.mutationField('hostingGitDeploy', (t) =>
   t.field({
     ...panel('POST /hosting/:id/git/deploy', 'hosting_git_deploy', {
+      consequence: destroys('Deploy into the site of hosting account {id}: the published files there are replaced.'),
       refuses: [...SITE_WRITE_REFUSALS],
       summary: 'Deploy a repository',
       description:
         'Clone a branch of a repository over SSH with the deploy key and publish it into /public_html (or a directory under it). A failed clone is recorded (status failed, lastError) and answered 400.',
-      hints: { destructive: true },
     }),
     type: HostingGitStatus,
     args: {
@@ -197,11 +201,13 @@ idOperation(
   'The hosting account id.',
   gitPull,
   panel('POST /hosting/:id/git/pull', 'hosting_git_pull', {
+    consequence: destroys(
+      'Pull and publish on hosting account {id}: the published files are replaced by the latest commit.',
+    ),
     refuses: [...SITE_WRITE_REFUSALS, GIT_NOT_CONNECTED],
     summary: 'Pull and publish',
     description:
       'Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.',
-    hints: { destructive: true },
   }),
 );
 
@@ -212,6 +218,9 @@ idOperation(
   'The hosting account id.',
   gitDisconnect,
   panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', {
+    consequence: destroys(
+      'Disconnect git deploy of hosting account {id}: its repository settings and deploy key are discarded.',
+    ),
     refuses: [HOSTING_PROVISIONING],
     summary: 'Disconnect git deploy',
     description: 'Disconnect git deploy; the published files stay.',

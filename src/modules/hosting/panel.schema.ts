@@ -15,6 +15,7 @@ import {
 import { retryCertificate } from './custom-domains.ts';
 import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
 import { HostingCertificate } from './accounts.schema.ts';
+import { destroys } from '../../schema/operation.ts';
 import { panel, type Out } from './panel-operation.schema.ts';
 
 // The control panel: stats, logs, certificate, PHP, cron (protected directories, WAF and browser
@@ -264,6 +265,7 @@ idOperation(
 builder.mutationField('hostingCronSet', (t) =>
   t.field({
     ...panel('PUT /hosting/:id/cron', 'hosting_cron_set', {
+      consequence: destroys('Replace every cron job of hosting account {id}: the jobs there now are lost.'),
       refuses: [HOSTING_PROVISIONING],
       summary: 'Replace the crontab',
       description:

@@ -19,6 +19,7 @@ import {
   SSH_ACCESS_OFF,
 } from './panel.ts';
 import { HOSTING_PROVISIONING } from './service.ts';
+import { destroys } from '../../schema/operation.ts';
 import { panel, type Out } from './panel-operation.schema.ts';
 
 // The control panel's guards: protected directories, the web application firewall, browser SSH.
@@ -91,6 +92,9 @@ builder.mutationField('hostingProtectedDirSet', (t) =>
 builder.mutationField('hostingProtectedDirDelete', (t) =>
   t.field({
     ...panel('DELETE /hosting/:id/protected-dirs', 'hosting_protected_dir_delete', {
+      consequence: destroys(
+        'Remove the password protection of {path} on hosting account {id}: its users are discarded and the directory is public.',
+      ),
       refuses: [HOSTING_PROVISIONING],
       summary: 'Unprotect a directory',
       description: 'Remove the password protection of a directory; its files stay. 404 when it is not protected.',

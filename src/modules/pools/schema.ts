@@ -5,7 +5,7 @@ import { example, values } from '../../schema/examples.ts';
 import { LOADER_OPTIONS, Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operation, destroys, spends } from '../../schema/operation.ts';
 import { LABEL_RULES, SERVER_STATES } from '../servers/server-row.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -17,7 +17,9 @@ import {
   getPools,
   listPools,
   POOL_SERVER_OS_FAMILIES,
+  quotePoolPurchase,
   quotePoolResize,
+  quotePoolResizeCharge,
   resizePool,
   POOL_SHAPE_BELOW_USE,
 } from './service.ts';
@@ -181,6 +183,7 @@ builder.mutationField('poolCreate', (t) =>
       rest: 'POST /pools',
       area: 'pools',
       tool: 'pool_create',
+      consequence: spends((ctx, a) => quotePoolPurchase(ctx, a as Parameters<typeof quotePoolPurchase>[1])),
       description:
         'Buy a capacity pool of the given shape: the first month is debited from the wallet at once (400 when the balance does not cover it; nothing is charged), then it renews monthly. Servers created inside it cost nothing more.',
       fires: ['pool.created'],
@@ -255,6 +258,7 @@ builder.mutationField('poolResize', (t) =>
       rest: 'PATCH /pools/:id',
       area: 'pools',
       tool: 'pool_resize',
+      consequence: spends((ctx, a) => quotePoolResizeCharge(ctx, String(a.id), a)),
       description:
         "Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool's servers or assigned addresses hold more than the new shape. The shape it already has changes nothing.",
       fires: ['pool.resized'],
@@ -278,6 +282,9 @@ idOperation(
     rest: 'DELETE /pools/:id',
     area: 'pools',
     tool: 'pool_delete',
+    consequence: destroys(
+      'Delete capacity pool {id}: its servers are powered off for good, its address block is returned and nothing is refunded.',
+    ),
     description:
       'Delete a capacity pool: its servers are powered off and preserved (they can be snapshotted or terminated, not started), its IP block is returned and nothing is refunded.',
     fires: ['pool.deleted'],

@@ -7,6 +7,7 @@ import { badRequest, notFound, refusal as rule } from '../../errors.ts';
 import { ProviderRefusal, type CapacityUnits } from '../../provider/types.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
+import { perMonth, walletMove, type Quote } from '../billing/quotes.ts';
 import { debit, formatUsd } from '../billing/wallet.ts';
 import {
   getPoolProduct,
@@ -309,6 +310,35 @@ async function resizePlan(tx: Tx, pool: PoolRow, input: Partial<Record<PoolUnit,
     current,
     next,
     chargeNow: prorate(growthPrice(from, units, rates), cycle),
+  };
+}
+
+/**
+ * The price of buying a pool (MCP asks a person with it): quotePool's, the catalogue rates
+ * createPool charges, the first month debited now.
+ */
+export async function quotePoolPurchase(
+  ctx: ServiceContext,
+  input: { productId: unknown; label: unknown } & Partial<Record<PoolUnit, unknown>>,
+): Promise<Quote> {
+  const { productId, monthlyUsdCents: monthly } = await quotePool(ctx.db, input);
+  return {
+    message: `Buy capacity pool "${String(input.label).trim()}" (${productId}) for ${perMonth(monthly)}, ${formatUsd(monthly)} charged now; ${await walletMove(ctx.db, -monthly)}.`,
+    terms: { productId, chargeNowUsdCents: monthly, monthlyUsdCents: monthly },
+  };
+}
+
+/** The price of a resize (MCP asks a person with it): resizePlan's, what resizePool charges. */
+export async function quotePoolResizeCharge(
+  ctx: ServiceContext,
+  id: string,
+  input: Partial<Record<PoolUnit, unknown>>,
+): Promise<Quote> {
+  const q = await quotePoolResize(ctx, id, input);
+  const now = q.charge_now_usd_cents;
+  return {
+    message: `Resize capacity pool ${id} to ${POOL_UNITS.map((u) => `${q[u]} ${u}`).join(', ')}: ${formatUsd(now)} charged now (growth, prorated for ${q.daysLeft} of ${q.cycleDays} days), then ${perMonth(q.monthlyUsdCents)} (now ${perMonth(q.currentMonthlyUsdCents)}); ${await walletMove(ctx.db, -now)}.`,
+    terms: { chargeNowUsdCents: now, monthlyUsdCents: q.monthlyUsdCents },
   };
 }
 

@@ -60,7 +60,7 @@ builder.mutationField('serverSso', (t) =>
       area: 'servers',
       tool: 'server_sso',
       notTool: 'hands out a one-time dashboard login link for a person at a browser',
-      hints: { readOnly: true, destructive: false, idempotent: false },
+      hints: { readOnly: true, idempotent: false },
       description:
         "A short-lived, single-use URL that signs the account holder into the dashboard on this server's page (or `next`). Changes nothing on the server.",
     }),

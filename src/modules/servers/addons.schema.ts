@@ -1,9 +1,9 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { Node, wholeConnection } from '../../schema/graph.ts';
-import { operation } from '../../schema/operation.ts';
+import { operation, destroys, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { attachAddon, detachAddon, listServerAddons } from './addons.ts';
+import { attachAddon, detachAddon, listServerAddons, quoteAddonAttach } from './addons.ts';
 import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
 import { ADDON_TYPES } from '../../db/catalogue-seed.ts';
 
@@ -110,6 +110,7 @@ builder.mutationField('serverAddonAttach', (t) =>
       rest: 'POST /servers/:id/addons',
       area: 'servers',
       tool: 'server_addon_attach',
+      consequence: spends((ctx, a) => quoteAddonAttach(ctx, String(a.id), String(a.addonId))),
       fires: ['server.addon.attached'],
       description: `Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. ${INOPERABLE_409}`,
     }),
@@ -140,6 +141,9 @@ builder.mutationField('serverAddonDetach', (t) =>
       rest: 'DELETE /servers/:id/addons/:addonId',
       area: 'servers',
       tool: 'server_addon_detach',
+      consequence: destroys(
+        'Detach add-on {addonId} from server {id}: its addresses stop routing at once and nothing is refunded.',
+      ),
       fires: ['server.addon.detached'],
       description: 'Detach an add-on from a server: nothing is refunded and its addresses are released at once.',
     }),

@@ -4,7 +4,8 @@ import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { AddonSpec, ServerProvider } from '../../provider/types.ts';
 import { addMonths, cycleOf, prorate } from '../billing/proration.ts';
-import { debit } from '../billing/wallet.ts';
+import { perMonth, walletMove, type Quote } from '../billing/quotes.ts';
+import { debit, formatUsd } from '../billing/wallet.ts';
 import { getAddonProduct, listAddonProducts, type AddonProduct } from '../catalogue/service.ts';
 import { requireAction } from './actions.ts';
 import { getServer, lockServer, refusal, type ServiceContext } from './server-row.ts';
@@ -26,6 +27,36 @@ function addonSpec(p: AddonProduct): AddonSpec {
 /** The server's billing cycle: from its renewal date (a server not yet provisioned would start a cycle now). */
 function serverCycle(server: { paidUntil: Date | null }, now: Date) {
   return cycleOf(server.paidUntil ?? addMonths(now, 1), now);
+}
+
+/** What attaching an add-on debits now: its monthly price prorated to the end of the server's cycle. */
+function addonCharge(product: AddonProduct, server: { paidUntil: Date | null }, now: Date): number {
+  return prorate(product.monthlyUsdCents, serverCycle(server, now));
+}
+
+/**
+ * What attaching an add-on costs (MCP asks a person with it): addonCharge, what attachAddon
+ * debits, and its monthly price from the next renewal. Nothing is attached.
+ */
+export async function quoteAddonAttach(ctx: ServiceContext, serverId: string, addonId: string): Promise<Quote> {
+  const product = await addonProduct(ctx, serverId, addonId);
+  const server = await getServer(ctx.db, serverId);
+  const charge = addonCharge(product, server, ctx.app.clock.now());
+  return {
+    message: `Attach ${product.name} to server ${server.label}: ${formatUsd(charge)} charged now (prorated to the renewal), then ${perMonth(product.monthlyUsdCents)}; ${await walletMove(ctx.db, -charge)}.`,
+    terms: { addonId: product.id, chargeNowUsdCents: charge, monthlyUsdCents: product.monthlyUsdCents },
+  };
+}
+
+/** An add-on of the catalogue by id: 400 naming addonId otherwise. */
+async function addonProduct(ctx: ServiceContext, serverId: string, addonId: string): Promise<AddonProduct> {
+  const product = (await listAddonProducts(ctx.db)).find((p) => p.id === addonId);
+  if (!product)
+    throw badRequest(
+      `addonId "${addonId}" is not an add-on in the catalogue; see GET /servers/${serverId}/addons.`,
+      'addonId',
+    );
+  return product;
 }
 
 /**
@@ -70,12 +101,7 @@ export async function listServerAddons(ctx: ServiceContext, serverId: string) {
  */
 export async function attachAddon(ctx: ServiceContext, serverId: string, addonId: string) {
   const now = ctx.app.clock.now();
-  const product = (await listAddonProducts(ctx.db)).find((p) => p.id === addonId);
-  if (!product)
-    throw badRequest(
-      `addonId "${addonId}" is not an add-on in the catalogue; see GET /servers/${serverId}/addons.`,
-      'addonId',
-    );
+  const product = await addonProduct(ctx, serverId, addonId);
   try {
     return await ctx.db.$transaction(async (tx) => {
       await lockServer(tx, serverId);
@@ -87,7 +113,7 @@ export async function attachAddon(ctx: ServiceContext, serverId: string, addonId
           `An add-on of type ${product.type} (${owned.productId}) is already active on this server; detach it first to change tier.`,
           'addonId',
         );
-      const charge = prorate(product.monthlyUsdCents, serverCycle(server, now));
+      const charge = addonCharge(product, server, now);
       const id = newId(ID_PREFIX.serverAddon, now.getTime());
       // The row first: the unique index refuses a second active add-on of this type.
       await tx.serverAddon.create({

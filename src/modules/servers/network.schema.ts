@@ -4,7 +4,7 @@ import { rules } from '../../schema/input-rules.ts';
 import { HOST_NAME_RULES } from '../../core/input-rules.ts';
 import { example } from '../../schema/examples.ts';
 import { GRAPH_ONLY, Node, wholeConnection } from '../../schema/graph.ts';
-import { operation } from '../../schema/operation.ts';
+import { operation, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { listServerIps, setPtr } from './network.ts';
 
@@ -79,6 +79,7 @@ builder.mutationField('serverPtrDelete', (t) =>
       rest: 'DELETE /servers/:id/ips/:ip/ptr',
       area: 'servers',
       tool: 'server_ptr_delete',
+      consequence: destroys('Remove the reverse DNS (PTR) record of {ip} on server {id}.'),
       description:
         "Remove the PTR (reverse DNS) record of one of the server's addresses. 400 when its reverse zone is not hosted here.",
       fires: ['server.ptr.changed'],

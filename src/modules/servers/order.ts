@@ -1,4 +1,7 @@
+import { resolveServerOrder } from '../catalogue/service.ts';
+import { perMonth, walletMove, type Quote } from '../billing/quotes.ts';
 import { chargeServerOrder } from '../billing/service.ts';
+import { formatUsd } from '../billing/wallet.ts';
 import { getServer, type ServiceContext } from './server-row.ts';
 import { orderServer } from './service.ts';
 
@@ -30,5 +33,21 @@ export async function orderServerForCustomer(ctx: ServiceContext, order: Custome
     server: await getServer(ctx.db, server.id, query),
     invoiceId: invoice.id,
     chargedUsdCents: invoice.totalUsdCents,
+  };
+}
+
+/**
+ * The price of an order before it is placed (MCP asks a person with it): the plan orderServer
+ * resolves and its monthly price, the first month charged now from the wallet. Nothing is ordered.
+ */
+export async function quoteServerOrder(
+  ctx: ServiceContext,
+  order: { productId: unknown; os: unknown; osTemplate: unknown },
+): Promise<Quote> {
+  const { product } = await resolveServerOrder(ctx.db, order);
+  const monthly = product.monthlyUsdCents;
+  return {
+    message: `Order ${product.id} for ${perMonth(monthly)}, ${formatUsd(monthly)} charged now; ${await walletMove(ctx.db, -monthly)}.`,
+    terms: { productId: product.id, chargeNowUsdCents: monthly, monthlyUsdCents: monthly },
   };
 }

@@ -1,10 +1,10 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { operation } from '../../schema/operation.ts';
+import { operation, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { wholeConnection } from '../../schema/graph.ts';
 import { POOL_SERVER_HAS_NO_PLAN } from './actions.ts';
-import { changePlan, planOptions, SERVER_PLAN_RETIRED } from './plans.ts';
+import { changePlan, planOptions, quotePlanChange, SERVER_PLAN_RETIRED } from './plans.ts';
 import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
 import { PLAN_FAMILIES } from '../../db/catalogue-seed.ts';
 
@@ -59,6 +59,7 @@ builder.mutationField('serverChangePlan', (t) =>
       rest: 'POST /servers/:id/change-plan',
       area: 'servers',
       tool: 'server_change_plan',
+      consequence: spends((ctx, a) => quotePlanChange(ctx, String(a.id), String(a.productId))),
       description: `Switch a server to another of its plan options (vCPU and RAM); the server reboots, the disk is unchanged. 400 when productId is the current plan or not an option. ${INOPERABLE_409}`,
       fires: ['server.resized'],
     }),

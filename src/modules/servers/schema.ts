@@ -4,10 +4,10 @@ import { example, values } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operation, destroys, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { INOPERABLE_409, SERVER_BUSY, SERVER_LABEL_RULES, SERVER_STATES } from './server-row.ts';
-import { orderServerForCustomer } from './order.ts';
+import { orderServerForCustomer, quoteServerOrder } from './order.ts';
 import { serverOrderCatalogue } from '../catalogue/service.ts';
 import { readServer, SERVER_RELATIONS } from './server-reads.ts';
 import {
@@ -123,6 +123,11 @@ builder.mutationField('serverPower', (t) =>
       rest: 'POST /servers/:id/power/:action',
       area: 'servers',
       tool: 'server_power',
+      consequence: destroys((a) =>
+        a.action === 'start'
+          ? null
+          : `${a.action === 'stop' ? 'Stop' : 'Reboot'} server ${a.id}: a hard ${a.action}, so what its memory holds and was not saved is lost.`,
+      ),
       description: `Start, stop or reboot a server. A reboot holds the server in \`rebooting\` for a moment. Only a running server can be rebooted, and a server preserved from a deleted pool cannot be started. ${INOPERABLE_409}`,
       fires: ['server.power.changed'],
     }),
@@ -158,6 +163,9 @@ idOperation(
     rest: 'DELETE /servers/:id',
     area: 'servers',
     tool: 'server_terminate',
+    consequence: destroys(
+      'Terminate server {id}: its disk, snapshots and addresses are destroyed; this cannot be undone.',
+    ),
     description:
       'Terminate a server permanently: disk, snapshots and addresses are destroyed and the server leaves the account. Cannot be undone.',
     fires: ['server.terminated'],
@@ -241,6 +249,9 @@ builder.mutationField('serverReinstall', (t) =>
       rest: 'POST /servers/:id/reinstall',
       area: 'servers',
       tool: 'server_reinstall',
+      consequence: destroys(
+        'Reinstall server {id} from {osTemplate}: its disk is wiped; every file, the root password and the SSH keys on it are lost.',
+      ),
       description: `Wipe the disk and rebuild the server from an OS template; all data, the root password and the SSH keys are replaced. The server is \`reinstalling\` until done. Servers inside a pool run Linux only. ${INOPERABLE_409}`,
       fires: ['server.reinstalled'],
     }),
@@ -293,6 +304,9 @@ builder.mutationField('serverOrder', (t) =>
       rest: 'POST /servers',
       area: 'servers',
       tool: 'server_order',
+      consequence: spends((ctx, a) =>
+        quoteServerOrder(ctx, { productId: a.productId, os: a.os ?? undefined, osTemplate: a.osTemplate }),
+      ),
       toolset: 'purchases',
       description:
         'Order a standalone server: a plan of the catalogue (its monthly price is in GET /servers/:id/plan-options and the catalogue), an OS template and a label. The first month is invoiced and paid from the wallet at once (400 and nothing ordered when the balance is short); the server renews monthly from the wallet. It is `provisioning`, then `running`.',

@@ -4,7 +4,7 @@ import { Deleted } from '../../schema/deleted.ts';
 import { values } from '../../schema/examples.ts';
 import { Node, wholeConnection } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
-import { operation } from '../../schema/operation.ts';
+import { operation, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY } from './server-row.ts';
 import {
@@ -91,6 +91,7 @@ builder.mutationField('serverSnapshotDelete', (t) =>
       rest: 'DELETE /servers/:id/snapshots/:snapshotId',
       area: 'servers',
       tool: 'server_snapshot_delete',
+      consequence: destroys('Delete snapshot {snapshotId} of server {id}: it cannot be restored afterwards.'),
       fires: ['server.snapshot.deleted'],
       description: 'Delete a snapshot; the live disk is not touched.',
     }),
@@ -112,6 +113,9 @@ builder.mutationField('serverSnapshotRevert', (t) =>
       rest: 'POST /servers/:id/snapshots/:snapshotId/revert',
       area: 'servers',
       tool: 'server_snapshot_revert',
+      consequence: destroys(
+        'Revert server {id} to snapshot {snapshotId}: everything written to its disk since the snapshot is lost.',
+      ),
       fires: ['server.snapshot.reverted'],
       description: `Roll the live disk back to a snapshot: everything written since is lost. The server is \`restoring\` for about a minute, then back to its former state. 409 when the snapshot is not \`available\` yet. ${INOPERABLE_409}`,
     }),

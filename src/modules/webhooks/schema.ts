@@ -4,7 +4,7 @@ import { Deleted } from '../../schema/deleted.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedList, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operation, destroys } from '../../schema/operation.ts';
 import { listConnection, pageArgs } from '../../schema/pagination.ts';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../events/catalog.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
@@ -242,6 +242,7 @@ idOperation(
     rest: 'DELETE /webhooks/:id',
     area: 'webhooks',
     tool: 'webhook_delete',
+    consequence: destroys('Delete webhook subscription {id} with its queued deliveries and delivery log.'),
     description: 'Delete a subscription, its queued deliveries and its delivery log.',
   }),
 );
@@ -258,7 +259,9 @@ idOperation(
     rest: 'POST /webhooks/:id/rotate-secret',
     area: 'webhooks',
     tool: 'webhook_rotate_secret',
-    hints: { destructive: true },
+    consequence: destroys(
+      'Rotate the signing secret of webhook {id}: the current secret stops signing at once, and receivers reject deliveries until they have the new one.',
+    ),
     description: 'Replace the signing secret; the new one is returned once and the old one stops signing at once.',
   }),
 );
