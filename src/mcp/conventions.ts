@@ -1,3 +1,4 @@
+import { CONFIRMATION_TTL_MS } from '../modules/auth/confirmations.ts';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_MS } from '../modules/auth/idempotency.ts';
 import { INOPERABLE_409, INOPERABLE_STATES } from '../modules/servers/server-row.ts';
 import { firesSentence } from '../schema/operation.ts';
@@ -40,8 +41,9 @@ const CONVENTIONS: readonly Convention[] = [
 ];
 
 const GENERAL: readonly string[] = [
-  '`id` is the id of what the tool is named after (server_… a server, hosting_… a hosting account, webhook_… a subscription), as the list tools answer it.',
+  '`id` is the id of what the tool is named after (server_… a server, hosting_… a hosting account).',
   `\`idempotency_key\` (tools that create or act): ${keyLength[1]} to ${keyLength[2]} visible ASCII characters. A retry with the same key and the same arguments within ${hours} h returns the first result without running again; the same key with other arguments is a 422, and a 409 while the first call still runs.`,
+  `A tool with a \`confirmation\` argument spends money or destroys data and runs only once a person agrees: a client with elicitation is asked; otherwise the call does nothing and answers CONFIRMATION_REQUIRED with the \`quote\` and a \`confirmation\` token. Show the quote; if the person agrees, repeat the call with the token (once, within ${CONFIRMATION_TTL_MS / 60_000} minutes).`,
   'An optional argument sent as null is the same as leaving it out.',
   'Errors are tool results with isError: true whose content is the REST error object {statusCode, message, param}.',
 ];

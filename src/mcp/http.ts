@@ -11,6 +11,7 @@ import { refusalOf } from '../http/rest/rest-errors.ts';
 import { DEFAULT_SCOPES } from '../scopes.ts';
 import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type Toolset } from './catalog.ts';
 import type { CodeModeRunner } from './code-mode.ts';
+import { quoteResult, takeConfirmation } from './confirmation.ts';
 import { resourceLinkOf } from './resources.ts';
 import { createMcpServer, toolError, toolResult } from './server.ts';
 import { mcpServerInfo } from './server-info.ts';
@@ -116,7 +117,10 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
       selection,
       async (tool, args) => {
         scope.operation = `mcp ${tool.name}`;
-        const { [IDEMPOTENCY_ARG]: idempotencyKey, ...variables } = args;
+        const { [IDEMPOTENCY_ARG]: idempotencyKey, ...rest } = args;
+        const taken = takeConfirmation(tool, rest);
+        if ('content' in taken) return taken;
+        const { variables, token } = taken;
         const unknown = Object.keys(variables).filter((k) => !tool.operation.argumentNames.has(k));
         if (unknown.length) return toolError(400, `Unknown argument "${unknown[0]}".`);
         if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
@@ -126,7 +130,10 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
           principal,
           idempotencyKey: key && tool.operation.idempotencyKey ? key : null,
           readOnly: selection.readOnly,
+          ...(tool.operation.meta.consequence ? { confirm: { token } } : {}),
         });
+        const quote = quoteResult(result);
+        if (quote) return quote;
         if (result.errors?.length) {
           const refusal = refusalOf(result.errors);
           return toolError(refusal.status, refusal.message, paramOf(refusal), codeOf(refusal));

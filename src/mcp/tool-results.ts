@@ -2,8 +2,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorBody } from '../errors.ts';
 
 /** A refusal as a tool result: the spec's error object, the same as REST's. */
-export function toolError(status: number, message: string, param?: string, code?: string): CallToolResult {
-  const body = errorBody(status, message, param, code);
+export function toolError(
+  status: number,
+  message: string,
+  param?: string,
+  code?: string,
+  /** What the refusal hands back besides (a quote and its confirmation token). */
+  more?: Record<string, string>,
+): CallToolResult {
+  const body = { ...errorBody(status, message, param, code), ...more };
   return {
     isError: true,
     content: [{ type: 'text', text: JSON.stringify(body) }],

@@ -20,10 +20,23 @@ export interface RequestContext {
   responseHeaders: Headers;
   /** The request body as the HTTP layer read and parsed it (size limit, JSON, 415 and 400 done); undefined when empty. */
   jsonBody?: unknown;
-  /** Set when the call comes from an MCP client (a tool or code mode): the authorize stage applies MCP's exclusions. */
-  mcp?: { readOnly: boolean };
+  /**
+   * Set when the call comes from an MCP client (a tool or code mode): the authorize stage applies
+   * MCP's exclusions, the confirm stage asks a person before a tool spends or destroys.
+   */
+  mcp?: { readOnly: boolean; confirm?: McpConfirm };
   /** The request's Idempotency-Key (a header, or an MCP tool's argument); null when none was sent. */
   idempotencyKey: string | null;
+}
+
+/**
+ * How an MCP tool call gets a person's yes (src/http/executor/stages/confirm.ts): the confirmation
+ * token sent with it, or a question to the person through the client (elicitation), when it can ask.
+ */
+export interface McpConfirm {
+  token?: string;
+  /** `unavailable`: the client could not ask (no elicitation, no answer in time): the call gets a token instead. */
+  ask?(message: string): Promise<'accept' | 'decline' | 'cancel' | 'unavailable'>;
 }
 
 const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';

@@ -38,3 +38,13 @@ export async function mcpClient(
   );
   return client;
 }
+
+/**
+ * A call of a tool that spends or destroys, confirmed as a person would (src/http/executor/stages/confirm.ts):
+ * the first call answers the quote and a token; the same call with the token runs.
+ */
+export async function confirmedCall(client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  const first = await callTool(client, name, args);
+  if (first.structuredContent?.code !== 'CONFIRMATION_REQUIRED') return first;
+  return callTool(client, name, { ...args, confirmation: first.structuredContent.confirmation });
+}

@@ -3,7 +3,7 @@ import { buildToolCatalog, DEFAULT_TOOLSETS } from '../../src/mcp/catalog.ts';
 import { MCP_INSTRUCTIONS } from '../../src/mcp/conventions.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
-import { callTool, mcpClient } from '../helpers/mcp.ts';
+import { callTool, confirmedCall, mcpClient } from '../helpers/mcp.ts';
 
 const catalog = buildToolCatalog(getSchema());
 let app: TestApp;
@@ -120,7 +120,7 @@ describe('MCP over Streamable HTTP', () => {
     const client = await mcpClient(app.url, c.key);
     expect(client.getInstructions()).toBe(MCP_INSTRUCTIONS);
     // Sent once per session, not per listing: the list envelope and paging, idempotency_key, the
-    // busy server's 409, null arguments and errors.
+    // busy server's 409, `id`, confirmation, null arguments and errors.
     expect(MCP_INSTRUCTIONS.length).toBeLessThan(1500);
     for (const said of [
       'cursor = nextCursor',
@@ -219,7 +219,8 @@ describe('MCP over Streamable HTTP', () => {
     expect(list.structuredContent).toEqual(rest.body);
     expect(JSON.parse(list.content[0].text)).toEqual(rest.body);
 
-    const stopped = await client.callTool({ name: 'server_power', arguments: { id: serverId, action: 'stop' } });
+    // A stop asks first (test/mcp/confirmation.test.ts); a start runs at once.
+    const stopped = await confirmedCall(client, 'server_power', { id: serverId, action: 'stop' });
     expect(stopped.structuredContent).toMatchObject({ id: serverId, status: 'stopped' });
     const started = await client.callTool({ name: 'server_power', arguments: { id: serverId, action: 'start' } });
     expect(started.structuredContent).toMatchObject({ status: 'running' });

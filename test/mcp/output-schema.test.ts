@@ -14,11 +14,12 @@ import {
 } from '../../src/mcp/catalog.ts';
 import { MCP_INSTRUCTIONS } from '../../src/mcp/conventions.ts';
 import { getSchema } from '../../src/schema/index.ts';
+import { ALL_SCOPES } from '../../src/scopes.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { argumentsWithRealIds, collectIds } from '../helpers/example-ids.ts';
 import { proveDomain } from '../helpers/domains.ts';
 import { activeHosting } from '../helpers/hosting.ts';
-import { mcpClient } from '../helpers/mcp.ts';
+import { confirmedCall, mcpClient } from '../helpers/mcp.ts';
 import { runningServer } from '../helpers/servers.ts';
 
 // Every tool is called with the MCP SDK client against a live app holding one of each resource;
@@ -86,11 +87,23 @@ describe('MCP tools: titles and output schemas', () => {
   it('calling every tool: each result that is not an error validates against its output schema', async () => {
     const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'all', 'X-MCP-Output-Schemas': 'true' });
     await client.listTools(); // the SDK client validates structuredContent against the listed schemas from here on
+    // Tools that spend or destroy take two calls (quote, then confirmed): on a second key of the
+    // account, so the calls fit each credential's 120 per minute.
+    const second = await app.admin('POST', `/admin/accounts/${c.accountId}/api-keys`, { scopes: [...ALL_SCOPES] });
+    const confirming = await mcpClient(app.url, second.body.key, {
+      'X-MCP-Toolsets': 'all',
+      'X-MCP-Output-Schemas': 'true',
+    });
+    await confirming.listTools();
     const ids = new Map<string, string>();
     const succeeded: string[] = [];
     const failed: string[] = [];
     for (const tool of [...catalog].sort((a, b) => order(a) - order(b))) {
-      const result = await client.callTool({ name: tool.name, arguments: argumentsFor(tool, ids) });
+      // A tool that spends or destroys answers its quote first; confirmed, it runs (confirmation.test.ts).
+      const args = argumentsFor(tool, ids);
+      const result = tool.operation.meta.consequence
+        ? await confirmedCall(confirming, tool.name, args)
+        : await client.callTool({ name: tool.name, arguments: args });
       if (result.isError) {
         failed.push(`${tool.name}: ${JSON.stringify(result.structuredContent)}`);
         continue;
@@ -109,7 +122,7 @@ describe('MCP tools: titles and output schemas', () => {
     }
     // The seeded account answers 60 of the 102 tools; the rest refuse example arguments (isError, exempt).
     expect(succeeded.length, failed.join('\n')).toBeGreaterThanOrEqual(60);
-    await client.close();
+    await Promise.all([client.close(), confirming.close()]);
   }, 120_000);
 
   it('the default listing leaves output schemas out (its size is mostly them); X-MCP-Output-Schemas lists them; results are the same', async () => {

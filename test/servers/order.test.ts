@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
-import { callTool, mcpClient } from '../helpers/mcp.ts';
+import { callTool, confirmedCall, mcpClient } from '../helpers/mcp.ts';
 import { advance, balance, events, expectError } from '../helpers/servers.ts';
 
 /** Ordering a standalone server (API 1.16): the first month paid from the wallet, or nothing ordered. */
@@ -122,7 +122,13 @@ describe('the purchases MCP toolset', () => {
     const buyer = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'purchases' });
     const tools = (await buyer.listTools()).tools.map((t) => t.name).sort();
     expect(tools).toEqual(['invoice_pay', 'server_order', 'servers_catalogue', 'wallet_deposit']);
-    const ordered = await callTool(buyer, 'server_order', ORDER);
+    // It asks first, with the price (test/mcp/confirmation.test.ts), then orders.
+    const quoted = await callTool(buyer, 'server_order', ORDER);
+    expect(quoted.structuredContent).toMatchObject({
+      statusCode: 428,
+      quote: expect.stringMatching(/^Order std-2c-4g-50 for \$12\.00\/month/),
+    });
+    const ordered = await confirmedCall(buyer, 'server_order', ORDER);
     expect(ordered.isError).toBeFalsy();
     expect(ordered.structuredContent).toMatchObject({ server: { status: 'provisioning' }, chargedUsdCents: MONTHLY });
     await buyer.close();

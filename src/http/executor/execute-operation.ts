@@ -2,6 +2,7 @@ import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionResult 
 import { ApiError } from '../../errors.ts';
 import type { App } from '../../app-services.ts';
 import type { Principal } from '../../modules/auth/service.ts';
+import type { McpConfirm } from '../../schema/context.ts';
 import type { Operation } from '../../schema/operation.ts';
 import { maskError, type YogaServer } from '../graphql/graphql.ts';
 import type { Executor } from './index.ts';
@@ -25,7 +26,7 @@ export function createOperationExecutor(app: App, executor: Executor) {
       requestId: scope.requestId,
       log: scope.log,
       responseHeaders: new Headers(),
-      mcp: { readOnly: opts.readOnly },
+      mcp: { readOnly: opts.readOnly, ...(opts.confirm ? { confirm: opts.confirm } : {}) },
       idempotencyKey: opts.idempotencyKey ?? null,
     });
   };
@@ -39,6 +40,8 @@ export interface McpCallOptions {
   readOnly: boolean;
   /** The call's Idempotency-Key (its argument, or the request's header). */
   idempotencyKey?: string | null;
+  /** A tool that spends or destroys: the token sent with it, or how to ask the person (stages/confirm.ts). */
+  confirm?: McpConfirm;
 }
 
 /** A GraphQL request body as POST /graphql takes it. */

@@ -5,6 +5,7 @@ import { restProjection, restProjections } from '../../schema/rest-projection.ts
 import { type NamedOperationStage, type OperationCall, runOperationStages } from './call.ts';
 import { compiled, type CompiledDocument } from './compile.ts';
 import { authorize } from './stages/authorize.ts';
+import { confirm } from './stages/confirm.ts';
 import { execute } from './stages/execute.ts';
 import { idempotency } from './stages/idempotency.ts';
 import { project } from './stages/project.ts';
@@ -28,6 +29,8 @@ export const OPERATION_STAGES: readonly NamedOperationStage[] = [
   { name: 'text input', run: textInput },
   // the operation's own rate-limit class (pool IP apply)
   { name: 'rate limit', run: operationRateLimit },
+  // MCP: a tool that spends or destroys runs only with a person's yes (a token, or elicitation); code mode is refused
+  { name: 'confirm', run: confirm },
   // Idempotency-Key: the credential's stored answer replayed, or the key claimed for this run
   { name: 'idempotency', run: idempotency },
   // the document compiled once (graphql-jit), run

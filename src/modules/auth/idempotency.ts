@@ -199,7 +199,8 @@ function revive(stored: StoredResult): ExecutionResult {
   };
 }
 
-function stableJson(value: unknown): string {
+/** JSON with object keys sorted: the same value always prints the same. */
+export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {
     return `{${Object.keys(value)
