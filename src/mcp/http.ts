@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { App } from '../app-services.ts';
 import { ApiError, badRequest, codeOf, paramOf } from '../errors.ts';
@@ -12,6 +13,7 @@ import { DEFAULT_SCOPES } from '../scopes.ts';
 import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type Toolset } from './catalog.ts';
 import type { CodeModeRunner } from './code-mode.ts';
 import { quoteResult, takeConfirmation } from './confirmation.ts';
+import { askPerson, asksPerson, deliverAnswer, rememberClient } from './elicitation.ts';
 import { resourceLinkOf } from './resources.ts';
 import { createMcpServer, toolError, toolResult } from './server.ts';
 import { mcpServerInfo } from './server-info.ts';
@@ -112,10 +114,19 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
     if (Array.isArray(body))
       return sendJsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported: send one message per request.');
 
-    const server = createMcpServer(
+    rememberClient(principal.credentialId, body);
+    // The answer to a question a call of this credential is waiting on (elicitation.ts).
+    if (deliverAnswer(principal.credentialId, body)) {
+      res.writeHead(202).end();
+      return;
+    }
+    const asks = asksPerson(principal.credentialId, body, (name) => catalog.find((t) => t.name === name));
+    // A call that may ask the person answers as a stream: the question travels on it.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asks });
+    const server: Server = createMcpServer(
       catalog,
       selection,
-      async (tool, args) => {
+      async (tool, args, requestId) => {
         scope.operation = `mcp ${tool.name}`;
         const { [IDEMPOTENCY_ARG]: idempotencyKey, ...rest } = args;
         const taken = takeConfirmation(tool, rest);
@@ -130,7 +141,20 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
           principal,
           idempotencyKey: key && tool.operation.idempotencyKey ? key : null,
           readOnly: selection.readOnly,
-          ...(tool.operation.meta.consequence ? { confirm: { token } } : {}),
+          ...(tool.operation.meta.consequence
+            ? {
+                confirm: {
+                  token,
+                  ...(asks
+                    ? {
+                        ask: askPerson(server, transport, principal.credentialId, requestId, () => {
+                          for (const give of x.releases.splice(0)) give();
+                        }),
+                      }
+                    : {}),
+                },
+              }
+            : {}),
         });
         const quote = quoteResult(result);
         if (quote) return quote;
@@ -146,7 +170,6 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
       (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }),
       mcpServerInfo(x.app.config.publicBaseUrl),
     );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // Closing the server closes its transport.
     res.on('close', () => void server.close());
     await server.connect(transport);

@@ -7,6 +7,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type RequestId,
   type Resource,
   type ResourceLink,
   type ResourceTemplate,
@@ -39,7 +40,7 @@ interface AccountResource {
 }
 
 /** Runs a tool's operation for the caller, authorization first, as tools/call does. */
-export type ResourceRunner = (tool: Tool, args: Record<string, unknown>) => Promise<CallToolResult>;
+export type ResourceRunner = (tool: Tool, args: Record<string, unknown>, requestId: RequestId) => Promise<CallToolResult>;
 
 const byCatalog = new WeakMap<readonly Tool[], AccountResource[]>();
 
@@ -128,13 +129,13 @@ export function serveResources(
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: fixed }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: templates }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const { uri } = request.params;
     for (const resource of allowed) {
       const match = resource.pattern.exec(uri);
       if (!match) continue;
       const args = Object.fromEntries(Object.entries(match.groups ?? {}).map(([k, v]) => [k, decoded(v, uri)]));
-      const text = answerOf(await run(resource.tool, args), uri);
+      const text = answerOf(await run(resource.tool, args, extra.requestId), uri);
       return { contents: [{ uri, mimeType: 'application/json', text }] };
     }
     throw new McpError(
@@ -146,7 +147,7 @@ export function serveResources(
     );
   });
 
-  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
     const { ref, argument, context } = request.params;
     const none = { completion: { values: [], hasMore: false } };
     if (ref.type !== 'ref/resource') return none;
@@ -161,7 +162,7 @@ export function serveResources(
     const ids = Object.fromEntries(list.tool.operation.pathParams.map((p) => [p, given[p]]));
     if (Object.values(ids).some((v) => typeof v !== 'string')) return none;
     const page = list.tool.operation.argumentNames.has('limit') ? { limit: COMPLETIONS } : {};
-    const result = await run(list.tool, { ...ids, ...page });
+    const result = await run(list.tool, { ...ids, ...page }, extra.requestId);
     if (result.isError) return none;
     const rows = (result.structuredContent as { data?: { id?: unknown }[] } | undefined)?.data ?? [];
     const values = rows

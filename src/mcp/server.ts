@@ -6,6 +6,7 @@ import {
   ListToolsRequestSchema,
   type CallToolResult,
   type Implementation,
+  type RequestId,
   type Tool as ListedTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { lacksScope } from '../errors.ts';
@@ -19,7 +20,8 @@ import { toolError } from './tool-results.ts';
 
 export { toolError, toolResult } from './tool-results.ts';
 
-export type ToolRunner = (tool: Tool, args: Record<string, unknown>) => Promise<CallToolResult>;
+/** Runs an operation tool; `requestId` is the tools/call's (a question to the person travels on its stream). */
+export type ToolRunner = (tool: Tool, args: Record<string, unknown>, requestId: RequestId) => Promise<CallToolResult>;
 export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
 /**
@@ -115,7 +117,7 @@ export function createMcpServer(
   servePrompts(server, catalog, selection.scopes);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing.tools as ListedTool[] }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = request.params.arguments ?? {};
     if (codeMode.has(request.params.name)) return runCodeMode(request.params.name, args);
     const tool = offered.get(request.params.name);
@@ -126,7 +128,7 @@ export function createMcpServer(
     }
     if (selection.readOnly && !tool.annotations.readOnlyHint)
       return toolError(403, `${tool.name} changes state; this session is read-only (X-MCP-Readonly).`);
-    return run(tool, args);
+    return run(tool, args, extra.requestId);
   });
   return server;
 }

@@ -1,4 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIRMATION_TTL_MS } from '../../src/modules/auth/confirmations.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
@@ -201,7 +203,7 @@ describe('what comes before the question', () => {
 describe('code mode is no side door', () => {
   it('a document selecting an operation that spends or destroys is refused, however spelled; nothing runs', async () => {
     const c = await app.customer({ walletBalanceUsdCents: 5_000 });
-    const client: Client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'graphql' });
+    const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'graphql' });
     const documents = [
       'mutation { serverOrder(productId: "std-2c-4g-50", label: "x", osTemplate: "debian-12") { chargedUsdCents } }',
       'mutation { o: serverOrder(productId: "std-2c-4g-50", label: "x", osTemplate: "debian-12") { chargedUsdCents } }',
@@ -221,6 +223,69 @@ describe('code mode is no side door', () => {
     }
     expect(await servers(c)).toBe(0);
     expect(await balance(app, c)).toBe(5_000);
+    await client.close();
+  });
+});
+
+describe('a client with elicitation: the person is asked', () => {
+  /** An SDK client declaring elicitation; `answer` plays the person, and sees each question. */
+  async function elicitingClient(key: string, answer: 'accept' | 'decline' | 'cancel', asked: string[]) {
+    const client = new Client({ name: 'eliciting', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return answer === 'accept' ? { action: 'accept', content: {} } : { action: answer };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}`, ...PURCHASES } },
+      }),
+    );
+    return client;
+  }
+
+  it('accept: the question carries the price; exactly one order, the wallet moves by the quoted amount', async () => {
+    const c = await app.customer({ walletBalanceUsdCents: 5_000 });
+    const asked: string[] = [];
+    const client = await elicitingClient(c.key, 'accept', asked);
+    const ordered = await callTool(client, 'server_order', ORDER);
+    expect(asked).toEqual(['Order std-2c-4g-50 for $12.00/month, $12.00 charged now; wallet $50.00 → $38.00.']);
+    expect(ordered.isError, JSON.stringify(ordered.structuredContent)).toBeFalsy();
+    expect(ordered.structuredContent).toMatchObject({ chargedUsdCents: MONTHLY });
+    expect(await servers(c)).toBe(1);
+    expect(await balance(app, c)).toBe(5_000 - MONTHLY);
+    await client.close();
+  });
+
+  it('decline or cancel: nothing is done, and the result says so', async () => {
+    for (const answer of ['decline', 'cancel'] as const) {
+      const c = await app.customer({ walletBalanceUsdCents: 5_000 });
+      const asked: string[] = [];
+      const client = await elicitingClient(c.key, answer, asked);
+      const res = await callTool(client, 'server_order', ORDER);
+      expect(asked).toHaveLength(1);
+      expect(res.isError).toBe(true);
+      expect(res.structuredContent).toMatchObject({
+        statusCode: 403,
+        code: 'CONFIRMATION_DECLINED',
+        message: expect.stringMatching(new RegExp(`^The person did not confirm \\(${answer}\\); nothing was done`)),
+      });
+      expect(await servers(c)).toBe(0);
+      expect(await balance(app, c)).toBe(5_000);
+      await client.close();
+    }
+  });
+
+  it('a client that declared elicitation but cannot answer falls back to the token', async () => {
+    const c = await app.customer({ walletBalanceUsdCents: 5_000 });
+    // Declares the capability, handles no elicitation request: its SDK answers "method not found".
+    const client = new Client({ name: 'mute', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${c.key}`, ...PURCHASES } },
+      }),
+    );
+    expectQuote(await callTool(client, 'server_order', ORDER), /^Order std-2c-4g-50/);
+    expect(await servers(c)).toBe(0);
     await client.close();
   });
 });
