@@ -99,3 +99,15 @@ export function loadNodes(ctx: RequestContext, ids: readonly { typename: string;
   if (ids.length > MAX_NODE_IDS) throw badRequest(`ids may name at most ${MAX_NODE_IDS} resources.`, 'ids');
   return ids.map((id) => loadNode(ctx, id));
 }
+
+/**
+ * Whether the caller's account holds the resource an id names, whatever the credential may read:
+ * undefined when the prefix names no kind. The confirm stage asks no question about another
+ * account's resource or a missing one: the operation answers its 404 (src/http/executor/stages/confirm.ts).
+ */
+export async function holdsNode(ctx: RequestContext, id: unknown): Promise<boolean | undefined> {
+  if (typeof id !== 'string') return undefined;
+  const kind = kindOf(id);
+  if (!kind) return undefined;
+  return (await loaderOf(ctx, kind).load(id)) !== null;
+}

@@ -278,7 +278,13 @@ describe('fuzzing GraphQL variables and MCP tool arguments', () => {
         total++;
         const where = `mcp ${op.meta.tool} ${JSON.stringify(args).slice(0, 200)} → ${JSON.stringify(res).slice(0, 200)}`;
         const e = res.structuredContent;
-        if (res.isError) {
+        // A tool that spends or destroys asks first: the error object with the question and its
+        // token (docs/REFERENCE.md: MCP, Confirmation). Nothing ran: the state check below holds.
+        if (res.isError && e?.code === 'CONFIRMATION_REQUIRED' && e.statusCode === 428) {
+          const { quote, confirmation, ...object } = e;
+          if (typeof quote !== 'string' || typeof confirmation !== 'string' || object.error !== 'Precondition Required')
+            findings.push(`malformed question: ${where}`);
+        } else if (res.isError) {
           if (!e || errorKeys(e) !== JSON.stringify(KEYS) || e.error !== STATUS_NAMES[e.statusCode])
             findings.push(`malformed tool error: ${where}`);
           else if (e.statusCode >= 500) findings.push(`5xx: ${where}`);

@@ -95,6 +95,7 @@ describe('the executor', () => {
       ['authorize', false],
       ['text input', false],
       ['rate limit', false],
+      ['confirm', false],
       ['idempotency', false],
       ['execute', false],
       ['restate', true],

@@ -3,7 +3,7 @@ import { example, values } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { DNS_NAME_RULES } from '../../core/input-rules.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation, destroys } from '../../schema/operation.ts';
+import { operation } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
   type aliasView,
@@ -23,6 +23,7 @@ import {
   QUOTA_MAX_MB,
   QUOTA_MIN_MB,
   setMailboxPassword,
+  quoteMailLoss,
 } from './service.ts';
 import { DNS_RECORD_TYPES, mailSetup, type DnsRecord } from './setup.ts';
 
@@ -249,9 +250,7 @@ builder.mutationField('mailDomainDisable', (t) =>
       rest: 'DELETE /mail/domains/:id',
       area: 'mail',
       tool: 'mail_domain_disable',
-      consequence: destroys(
-        'Disable mail for domain {id}: its mailboxes, all their mail and its aliases are deleted permanently.',
-      ),
+      consequence: { kind: 'destroys', quote: (ctx, a) => quoteMailLoss(ctx.db, 'domain', Number(a.id)) },
       description:
         'Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed permanently.',
       fires: ['mail.domain.disabled'],
@@ -380,7 +379,7 @@ builder.mutationField('mailboxDelete', (t) =>
       rest: 'DELETE /mail/mailboxes/:id',
       area: 'mail',
       tool: 'mailbox_delete',
-      consequence: destroys('Delete mailbox {id} and all of its mail, permanently.'),
+      consequence: { kind: 'destroys', quote: (ctx, a) => quoteMailLoss(ctx.db, 'mailbox', Number(a.id)) },
       description: 'Delete a mailbox and all of its mail, permanently.',
       fires: ['mail.mailbox.deleted'],
     }),
@@ -434,7 +433,7 @@ builder.mutationField('mailAliasDelete', (t) =>
       rest: 'DELETE /mail/aliases/:id',
       area: 'mail',
       tool: 'mail_alias_delete',
-      consequence: destroys('Delete mail alias {id}: mail to it is no longer forwarded.'),
+      consequence: { kind: 'destroys', quote: (ctx, a) => quoteMailLoss(ctx.db, 'alias', Number(a.id)) },
       description: 'Remove a forwarding alias.',
       fires: ['mail.alias.deleted'],
     }),

@@ -2,6 +2,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { isUniqueViolation, type Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import type { Quote } from '../billing/quotes.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { mailBackend } from '../../provider/mail.ts';
 import { normalDnsName, type InputRules } from '../../core/input-rules.ts';
@@ -106,6 +107,27 @@ const COUNTS = { _count: { select: { mailboxes: true, aliases: true } } };
 export async function listMailDomains(db: TenantDb, args: PageArgs) {
   const page = await paginateIntIds(args, (q) => db.mailDomain.findMany({ ...q, include: COUNTS }));
   return { ...page, data: page.data.map(mailDomainView) };
+}
+
+/**
+ * What deleting a mail domain, mailbox or alias loses, named (MCP asks a person with it): 404 for
+ * one that is not the account's, as the deletion would answer.
+ */
+export async function quoteMailLoss(db: TenantDb, what: 'domain' | 'mailbox' | 'alias', id: number): Promise<Quote> {
+  let message: string;
+  if (what === 'domain') {
+    const domain = await findMailDomain(db, id);
+    message = `Disable mail for ${domain.domain}: its mailboxes, all their mail and its aliases are deleted permanently.`;
+  } else if (what === 'mailbox') {
+    const mailbox = await db.mailbox.findFirst({ where: { id }, select: { address: true } });
+    if (!mailbox) throw notFound('Mailbox');
+    message = `Delete mailbox ${mailbox.address} and all of its mail, permanently.`;
+  } else {
+    const alias = await db.mailAlias.findFirst({ where: { id }, select: { source: true, destination: true } });
+    if (!alias) throw notFound('Alias');
+    message = `Delete mail alias ${alias.source}: mail to it is no longer forwarded to ${alias.destination}.`;
+  }
+  return { message, terms: { message } };
 }
 
 async function findMailDomain(db: TenantDb, id: number) {

@@ -7,6 +7,7 @@ import {
   redeemConfirmation,
 } from '../../../modules/auth/confirmations.ts';
 import { stableJson } from '../../../modules/auth/idempotency.ts';
+import { holdsNode } from '../../../schema/node-kinds.ts';
 import type { OperationMeta } from '../../../schema/operation.ts';
 import { type OperationCall, refused } from '../call.ts';
 
@@ -37,6 +38,9 @@ export async function confirm(call: OperationCall): Promise<void> {
   // Input GraphQL refuses: the execution answers it, and nothing runs.
   if (!args) return;
   const consequence = meta.consequence!;
+  // Nothing of the account's to destroy (another account's resource, a missing one): no question,
+  // the operation answers its 404 as it would to anyone. A spending quote reads what it prices.
+  if (consequence.kind === 'destroys' && (await holdsNode(context, args.id)) === false) return;
   const quote = await consequence.quote(context, args);
   if (!quote) return;
   const { accountId, credentialId } = context.principal;
