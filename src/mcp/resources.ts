@@ -40,7 +40,11 @@ interface AccountResource {
 }
 
 /** Runs a tool's operation for the caller, authorization first, as tools/call does. */
-export type ResourceRunner = (tool: Tool, args: Record<string, unknown>, requestId: RequestId) => Promise<CallToolResult>;
+export type ResourceRunner = (
+  tool: Tool,
+  args: Record<string, unknown>,
+  requestId: RequestId,
+) => Promise<CallToolResult>;
 
 const byCatalog = new WeakMap<readonly Tool[], AccountResource[]>();
 
