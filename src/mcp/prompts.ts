@@ -3,12 +3,12 @@ import {
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
-  McpError,
   type GetPromptResult,
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool } from './catalog.ts';
 import { perCatalog, scopesKey } from './per-catalog.ts';
+import { protocolError } from './protocol-errors.ts';
 
 /**
  * The daily workflows as MCP prompts: each a short plan an agent follows with the tools and
@@ -102,10 +102,10 @@ export function servePrompts(server: Server, catalog: readonly Tool[], scopes: R
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listed }));
   server.setRequestHandler(GetPromptRequestSchema, async (request): Promise<GetPromptResult> => {
     const prompt = offered.find((p) => p.name === request.params.name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+    if (!prompt) throw protocolError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
     const args = request.params.arguments ?? {};
     const missing = prompt.arguments.find((a) => a.required && !args[a.name]?.trim());
-    if (missing) throw new McpError(ErrorCode.InvalidParams, `The prompt ${prompt.name} needs ${missing.name}.`);
+    if (missing) throw protocolError(ErrorCode.InvalidParams, `The prompt ${prompt.name} needs ${missing.name}.`);
     return {
       description: prompt.description,
       messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args) } }],

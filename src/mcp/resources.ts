@@ -4,7 +4,6 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type RequestId,
@@ -15,6 +14,7 @@ import {
 import { getNamedType, isNonNullType } from 'graphql';
 import type { Tool } from './catalog.ts';
 import { perCatalog, scopesKey } from './per-catalog.ts';
+import { protocolError } from './protocol-errors.ts';
 
 /**
  * The account's state as MCP resources: every read of the API that needs nothing beyond its path
@@ -142,7 +142,7 @@ export function serveResources(
       const text = answerOf(await run(resource.tool, args, extra.requestId), uri);
       return { contents: [{ uri, mimeType: 'application/json', text }] };
     }
-    throw new McpError(
+    throw protocolError(
       RESOURCE_NOT_FOUND,
       `No resource ${uri}: resources/list and resources/templates/list name them.`,
       {
@@ -180,7 +180,7 @@ function decoded(segment: string, uri: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new McpError(ErrorCode.InvalidParams, `${uri} is not a valid URI: a %-escape is malformed.`, { uri });
+    throw protocolError(ErrorCode.InvalidParams, `${uri} is not a valid URI: a %-escape is malformed.`, { uri });
   }
 }
 
@@ -198,5 +198,5 @@ function answerOf(result: CallToolResult, uri: string): string {
         : status >= 500
           ? ErrorCode.InternalError
           : ErrorCode.InvalidRequest;
-  throw new McpError(code, body?.message ?? `Reading ${uri} failed.`, { uri, ...body });
+  throw protocolError(code, body?.message ?? `Reading ${uri} failed.`, { uri, ...body });
 }

@@ -15,6 +15,7 @@ import { codeModeTools } from './code-mode.ts';
 import { MCP_INSTRUCTIONS } from './conventions.ts';
 import { servePrompts } from './prompts.ts';
 import { perCatalog, scopesKey } from './per-catalog.ts';
+import { protocolError } from './protocol-errors.ts';
 import { serveResources } from './resources.ts';
 import { toolError } from './tool-results.ts';
 
@@ -136,10 +137,7 @@ export function createMcpServer(
 const CODE_MODE_TOOL_NAMES: ReadonlySet<string> = new Set(codeModeTools(false).map((t) => t.name));
 const NO_TOOLS: ReadonlySet<string> = new Set();
 
-/**
- * JSON-RPC -32602 for a tool not offered. Not an McpError: its message already starts with
- * "MCP error -32602:", which the SDK sends on the wire and the client's McpError prefixes again.
- */
+/** JSON-RPC -32602 for a tool not offered. */
 function unknownTool(name: string): Error & { code: number } {
-  return Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams });
+  return protocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
 }

@@ -74,6 +74,8 @@ describe('MCP resources: the account as the REST reads see it', () => {
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32002);
     expect((error as McpError).data).toMatchObject({ uri, statusCode: 404, error: 'Not Found' });
+    // The code once in the message: the client adds "MCP error -32002: " to what the server sent.
+    expect((error as McpError).message).toMatch(/^MCP error -32002: Server not found/);
     const unknown = await client.readResource({ uri: 'cloud-account:///v1/nothing-here' }).catch((e: unknown) => e);
     expect((unknown as McpError).code).toBe(-32002);
     const malformed = await client
