@@ -65,15 +65,18 @@ function urlOf(text: string): URL | undefined {
  * src/http/pipeline/count.ts, asks; nothing else decides it). Free: a notification (no `id`),
  * `initialize`, `ping`, `server/discover` and any listing (`tools/list`, and every other
  * `…/list`), and a GET or DELETE (refused with 405 unread: the SDK client's GET for a stream):
- * what a client sends to connect and find its way, an SDK session three before its first call.
+ * what a client sends to connect and find its way, an SDK session three before its first call;
+ * and a response (a person's answer to an elicitation the server sent).
  * They still spend a point of the credential's MCP message budget (the admit stage), are
  * authenticated and pass the instance's admission like any request. Anything else spends one:
- * a call, a response, a batch (refused whole, unrun), a body that is not one JSON-RPC message.
+ * a call, a batch (refused whole, unrun), a body that is not one JSON-RPC message.
  */
 export function mcpMessageSpendsPoint(httpMethod: string, body: unknown): boolean {
   if (httpMethod !== 'POST') return false;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return true;
   const { method } = body as { method?: unknown };
+  // A response answers a question this server asked (elicitation): the person's answer is not a call.
+  if (method === undefined && 'id' in body && ('result' in body || 'error' in body)) return false;
   if (typeof method !== 'string') return true;
   if (!('id' in body)) return false;
   return !(FREE_METHODS.has(method) || method.endsWith('/list'));

@@ -87,6 +87,16 @@ describe('MCP: what spends a rate point', () => {
     expect((await post(c.key, [LIST, PING])).status).toBe(429);
   });
 
+  it("a response (a person's answer to a question the server asked) is free; a body with no method is not", async () => {
+    const c = await app.customer();
+    // No question is waiting for this answer: it is taken and dropped, unrun, at no point.
+    const answer = await post(c.key, { jsonrpc: '2.0', id: 'q-1', result: { action: 'decline' } });
+    expect(answer.status).toBeLessThan(300);
+    expect(await requestsLeft(c)).toBe(120);
+    await post(c.key, { jsonrpc: '2.0', id: 7 });
+    expect(await requestsLeft(c)).toBe(119);
+  });
+
   it('a call without an id is a notification: free, and nothing runs', async () => {
     const c = await app.customer({ walletBalanceUsdCents: 10_000 });
     const sneaky = { jsonrpc: '2.0', method: 'tools/call', params: { name: 'servers_list', arguments: {} } };
