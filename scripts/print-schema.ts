@@ -1,4 +1,4 @@
-// `npm run print-schema`: writes the printed artifacts under schema/ from the one schema, then the
+// `npm run print-schema`: writes the printed artifacts (schema/*, the console's schema types) from the one schema, then the
 // typed client example's types generated from schema/openapi.json.
 // test/printed-schema.test.ts and test/readme/typed-client.test.ts fail when they are stale.
 import { writeFileSync } from 'node:fs';
