@@ -1,5 +1,8 @@
+import { type DocumentNode, print } from '@0no-co/graphql.web';
+import type { TadaDocumentNode } from 'gql.tada';
 import { createClient, type Client } from 'graphql-ws';
 import { humanError } from './error-text.ts';
+import { graphql, type ResultOf } from './graphql.ts';
 
 /** The signed-in state, from GET /dashboard/api/session. */
 export interface SessionState {
@@ -103,7 +106,22 @@ export async function dash<T = unknown>(method: string, path: string, body?: unk
 
 type GqlError = { message: string; extensions?: { status?: number; code?: string; field?: string } };
 
-async function gqlCall(query: string, variables?: Record<string, unknown>) {
+/** A document's text as sent, printed once per document (documents are module constants). */
+const texts = new WeakMap<object, string>();
+function documentText(document: DocumentNode): string {
+  let text = texts.get(document);
+  if (text === undefined) {
+    text = print(document);
+    texts.set(document, text);
+  }
+  return text;
+}
+
+/** A document's variables: required when it declares one that is, optional when it declares none or only optional ones. */
+// biome-ignore lint/complexity/noBannedTypes: `{} extends V` holds exactly when V requires no variable.
+export type VariablesArg<V> = {} extends V ? [variables?: V] : [variables: V];
+
+async function gqlCall(query: string, variables?: unknown) {
   const res = await fetch('/graphql', {
     method: 'POST',
     credentials: 'same-origin',
@@ -128,7 +146,8 @@ export function onSessionEnded(handler: () => void): () => void {
  * account-wide act answered SUDO_REQUIRED asks for the password and is sent again, as dash()
  * does; a 401 means the session has ended (signed out elsewhere): the app shows the sign-in.
  */
-export async function gql<T = unknown>(query: string, variables?: Record<string, unknown>): Promise<T> {
+export async function gql<R, V>(document: TadaDocumentNode<R, V>, ...[variables]: VariablesArg<V>): Promise<R> {
+  const query = documentText(document);
   let { res, body } = await gqlCall(query, variables);
   let message = body.errors?.[0]?.message ?? '';
   while (body.errors?.[0]?.extensions?.code === 'SUDO_REQUIRED' && askPassword) {
@@ -150,7 +169,7 @@ export async function gql<T = unknown>(query: string, variables?: Record<string,
     throw new HttpError(ext?.status ?? res.status, said, ext?.code, ext?.field);
   }
   if (!res.ok) throw new HttpError(res.status, `HTTP ${res.status}`);
-  return body.data as T;
+  return body.data as R;
 }
 
 /**
@@ -191,12 +210,10 @@ export async function saveDownload(res: Response, fallbackName: string): Promise
 
 // ---------------------------------------------------------------- live events (graphql-ws)
 
-export interface LiveEvent {
-  id: string;
-  type: string;
-  created: string;
-  data: Record<string, unknown>;
-}
+const EVENTS = graphql('subscription { events { id type created data } }');
+const LIVE_CHANGES = graphql('subscription { liveChanges { type data } }');
+
+export type LiveEvent = ResultOf<typeof EVENTS>['events'];
 
 /** What a page hears: an account event, or a live change (a state move no event reports, kept nowhere). */
 interface LiveSignal {
@@ -246,8 +263,8 @@ export function startLive(): void {
     for (const l of listeners) l(s);
   };
   disposers = [
-    client.subscribe<{ events: LiveEvent }>(
-      { query: 'subscription { events { id type created data } }' },
+    client.subscribe<ResultOf<typeof EVENTS>>(
+      { query: documentText(EVENTS) },
       {
         next: ({ data }) => {
           if (!data) return;
@@ -259,8 +276,8 @@ export function startLive(): void {
         complete: () => undefined,
       },
     ),
-    client.subscribe<{ liveChanges: LiveSignal }>(
-      { query: 'subscription { liveChanges { type data } }' },
+    client.subscribe<ResultOf<typeof LIVE_CHANGES>>(
+      { query: documentText(LIVE_CHANGES) },
       {
         next: ({ data }) => data && signal(data.liveChanges),
         // A session that can read no change kind has none to hear (its events still come); any

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { gql, onEvent } from './api.ts';
+import type { TadaDocumentNode } from 'gql.tada';
+import { gql, onEvent, type VariablesArg } from './api.ts';
 import { Link } from './router.tsx';
 
 /**
@@ -9,7 +10,12 @@ import { Link } from './router.tsx';
  * however much arrived, so a burst costs two reads and a late answer never replaces a newer one.
  * A section whose API is not available yet shows so instead of failing the page.
  */
-export function useLive<T>(query: string, refreshOn: string[], variables?: Record<string, unknown>, reloadKey = 0) {
+export function useLive<T, V>(
+  document: TadaDocumentNode<T, V>,
+  refreshOn: string[],
+  // biome-ignore lint/complexity/noBannedTypes: `{} extends V` holds exactly when V requires no variable.
+  ...[variables, reloadKey]: {} extends V ? [variables?: V, reloadKey?: number] : [variables: V, reloadKey?: number]
+) {
   const [state, setState] = useState<{ data?: T; error?: string }>({});
   useEffect(() => {
     let alive = true;
@@ -21,7 +27,7 @@ export function useLive<T>(query: string, refreshOn: string[], variables?: Recor
         return;
       }
       reading = true;
-      gql<T>(query, variables)
+      gql(document, ...([variables] as VariablesArg<V>))
         .then(
           (data) => alive && setState({ data }),
           (err: Error) => alive && setState({ error: err.message }),
@@ -42,7 +48,7 @@ export function useLive<T>(query: string, refreshOn: string[], variables?: Recor
       alive = false;
       off();
     };
-  }, [query, JSON.stringify(variables), reloadKey]);
+  }, [document, JSON.stringify(variables), reloadKey ?? 0]);
   return state;
 }
 

@@ -1,13 +1,8 @@
 import { useLive } from './live-query.tsx';
 import { Link } from './router.tsx';
+import { graphql } from './graphql.ts';
 
-interface PickableKey {
-  id: string;
-  name: string;
-  fingerprint: string;
-}
-
-const KEYS = '{ sshKeys(first: 100) { edges { node { id name fingerprint } } } }';
+const KEYS = graphql('{ sshKeys(first: 100) { edges { node { id name fingerprint } } } }');
 
 /**
  * The account's SSH keys as checkboxes, for a server's order or reinstall (`sshKeyIds`): root's
@@ -20,7 +15,7 @@ export function SshKeyPicker(props: {
   os: string | undefined;
   error?: string;
 }) {
-  const state = useLive<{ sshKeys: { edges: { node: PickableKey }[] } }>(KEYS, ['account.ssh_key.']);
+  const state = useLive(KEYS, ['account.ssh_key.']);
   const errorId = `${props.idPrefix}-ssh-keys-error`;
   const keys = state.data?.sshKeys.edges.map((e) => e.node) ?? [];
   return (

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import { gql, HttpError } from '../api.ts';
 import { money } from '../format.tsx';
+import { graphql, type ResultOf } from '../graphql.ts';
 
-export interface AutoRechargeState {
-  enabled: boolean;
-  thresholdUsdCents: number | null;
-  amountUsdCents: number | null;
-}
+/** What the wallet's auto-recharge is set to, as the billing page reads it. */
+export const AUTO_RECHARGE = graphql(
+  'fragment AutoRecharge on WalletAutoRecharge { enabled thresholdUsdCents amountUsdCents }',
+);
+type AutoRechargeState = ResultOf<typeof AUTO_RECHARGE>;
 
 /** The wallet card's line: what auto-recharge does now. */
 export function AutoRechargeSummary(props: { auto: AutoRechargeState }) {
@@ -28,11 +29,14 @@ function centsOf(text: string): number | null {
   return /^\d+(\.\d{1,2})?$/.test(t) ? Math.round(Number(t) * 100) : Number.NaN;
 }
 
-const SET = `mutation($enabled: Boolean, $threshold: Int, $amount: Int) {
+const SET = graphql(
+  `mutation($enabled: Boolean, $threshold: Int, $amount: Int) {
   walletAutoRechargeSet(enabled: $enabled, thresholdUsdCents: $threshold, amountUsdCents: $amount) {
-    autoRecharge { enabled thresholdUsdCents amountUsdCents }
+    autoRecharge { ...AutoRecharge }
   }
-}`;
+}`,
+  [AUTO_RECHARGE],
+);
 
 type Field = 'threshold' | 'amount';
 /** The API names a value by its GraphQL or its REST name. */

@@ -3,6 +3,7 @@ import { gql } from '../api.ts';
 import { money, StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
 import { LinkedRows } from '../list-table.tsx';
+import { graphql } from '../graphql.ts';
 
 interface Invoice {
   id: string;
@@ -16,15 +17,11 @@ interface Invoice {
   items: { description: string; amountUsdCents: number; periodStart: string | null; periodEnd: string | null }[];
 }
 
-type InvoicePage = {
-  invoices: { data: Invoice[]; page: number; limit: number; total: number; hasMore: boolean };
-};
-
-const INVOICES_QUERY = `query($page: Int, $limit: Int) { invoices(page: $page, limit: $limit) {
+const INVOICES_QUERY = graphql(`query($page: Int, $limit: Int) { invoices(page: $page, limit: $limit) {
   data { id number status totalUsdCents currency dueAt paidAt paidWith
     items { description amountUsdCents periodStart periodEnd } }
   page limit total hasMore
-} }`;
+} }`);
 
 const LIMIT = 20;
 
@@ -126,7 +123,7 @@ function Lines(props: { invoice: Invoice }) {
 /** The account's invoices, newest first, by page; each opens its lines, and an open one can be paid. */
 export function Invoices(props: { reloadKey: number; balance?: number; onPaid(): void }) {
   const [page, setPage] = useState(1);
-  const state = useLive<InvoicePage>(INVOICES_QUERY, ['invoice.'], { page, limit: LIMIT }, props.reloadKey);
+  const state = useLive(INVOICES_QUERY, ['invoice.'], { page, limit: LIMIT }, props.reloadKey);
   const [open, setOpen] = useState<Set<string>>(new Set());
   const [paying, setPaying] = useState<Invoice | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -144,7 +141,7 @@ export function Invoices(props: { reloadKey: number; balance?: number; onPaid():
     setBusy(invoice.id);
     setErrors(({ [invoice.id]: _, ...rest }) => rest);
     try {
-      await gql('mutation($id: ID!, $g: String!) { invoicePay(id: $id, gateway: $g) { id status } }', {
+      await gql(graphql('mutation($id: ID!, $g: String!) { invoicePay(id: $id, gateway: $g) { id status } }'), {
         id: invoice.id,
         g: gateway,
       });

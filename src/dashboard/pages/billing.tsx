@@ -2,20 +2,17 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql, HttpError, onEvent } from '../api.ts';
 import { money, StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
-import { AutoRechargeSettings, type AutoRechargeState, AutoRechargeSummary } from './billing-auto-recharge.tsx';
+import { AUTO_RECHARGE, AutoRechargeSettings, AutoRechargeSummary } from './billing-auto-recharge.tsx';
 import { Invoices } from './billing-invoices.tsx';
+import { graphql } from '../graphql.ts';
 
-const WALLET_QUERY = `{ wallet {
+const WALLET_QUERY = graphql(
+  `{ wallet {
   balanceUsdCents currency state
-  autoRecharge { enabled thresholdUsdCents amountUsdCents }
-} }`;
-
-interface Wallet {
-  balanceUsdCents: number;
-  currency: string;
-  state: string;
-  autoRecharge: AutoRechargeState;
-}
+  autoRecharge { ...AutoRecharge }
+} }`,
+  [AUTO_RECHARGE],
+);
 
 /** Events after which the wallet or its ledger may have moved (paying from the wallet fires only invoice.paid). */
 const BILLING_EVENTS = ['wallet.', 'invoice.'];
@@ -40,12 +37,10 @@ interface Txn {
   createdAt: string;
 }
 
-const TXN_QUERY = `query($first: Int, $after: String) { walletTransactions(first: $first, after: $after) {
+const TXN_QUERY = graphql(`query($first: Int, $after: String) { walletTransactions(first: $first, after: $after) {
   nodes { id kind amountUsdCents balanceAfterUsdCents description createdAt }
   pageInfo { hasNextPage endCursor }
-} }`;
-
-type TxnPage = { walletTransactions: { nodes: Txn[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+} }`);
 
 const kindText = (kind: string) => kind.replace(/_/g, ' ');
 
@@ -77,8 +72,10 @@ function TopUp(props: { onDone(): void }) {
     const cents = Math.round(Number(text) * 100);
     setBusy(true);
     try {
-      const r = await gql<{ walletDeposit: { amountUsdCents: number } }>(
-        'mutation($a: Int!, $g: String!) { walletDeposit(amountUsdCents: $a, gateway: $g) { amountUsdCents } }',
+      const r = await gql(
+        graphql(
+          'mutation($a: Int!, $g: String!) { walletDeposit(amountUsdCents: $a, gateway: $g) { amountUsdCents } }',
+        ),
         { a: cents, g: gateway },
       );
       setDone(`Added ${money(r.walletDeposit.amountUsdCents)} to your wallet.`);
@@ -155,7 +152,7 @@ function Transactions(props: { reloadKey: number }) {
   useEffect(() => {
     let alive = true;
     const load = () =>
-      gql<TxnPage>(TXN_QUERY, { first: Math.min(TXN_MAX, Math.max(TXN_PAGE, shown.current)) }).then(
+      gql(TXN_QUERY, { first: Math.min(TXN_MAX, Math.max(TXN_PAGE, shown.current)) }).then(
         (d) => {
           if (!alive) return;
           setRows(d.walletTransactions.nodes);
@@ -176,7 +173,7 @@ function Transactions(props: { reloadKey: number }) {
   const more = async () => {
     setLoadingMore(true);
     try {
-      const d = await gql<TxnPage>(TXN_QUERY, { first: TXN_PAGE, after: next });
+      const d = await gql(TXN_QUERY, { first: TXN_PAGE, after: next });
       setRows((r) => [...(r ?? []), ...d.walletTransactions.nodes]);
       setNext(d.walletTransactions.pageInfo.hasNextPage ? d.walletTransactions.pageInfo.endCursor : null);
     } catch (err) {
@@ -245,7 +242,7 @@ export function Billing() {
   // Bumped after this page's own payments, so it updates even if the live connection is down.
   const [reloadKey, setReloadKey] = useState(0);
   const reload = () => setReloadKey((k) => k + 1);
-  const wallet = useLive<{ wallet: Wallet }>(WALLET_QUERY, BILLING_EVENTS, undefined, reloadKey);
+  const wallet = useLive(WALLET_QUERY, BILLING_EVENTS, undefined, reloadKey);
 
   return (
     <div>

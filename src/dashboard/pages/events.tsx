@@ -2,12 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { EVENT_TYPES } from '../../events/catalog.ts';
 import { gql, HttpError, onEvent, recentEvents, type LiveEvent } from '../api.ts';
 import { When } from '../format.tsx';
+import { graphql } from '../graphql.ts';
 
 /** Every kind of the catalogue, so the filter offers them all whichever one is chosen. */
 const KINDS = Object.keys(EVENT_TYPES).sort();
 
-const HISTORY =
-  'query($type: String, $resource: String) { eventHistory(first: 50, type: $type, resource: $resource) { nodes { id type created data } } }';
+const HISTORY = graphql(
+  'query($type: String, $resource: String) { eventHistory(first: 50, type: $type, resource: $resource) { nodes { id type created data } } }',
+);
 
 /** Whether a live event passes the filters the history was read with (the API applies them to the history). */
 const matches = (e: LiveEvent, type: string, resource: string) =>
@@ -31,7 +33,7 @@ export function EventFeed() {
     setHistory(null);
     setError('');
     setErrorField(undefined);
-    gql<{ eventHistory: { nodes: LiveEvent[] } }>(HISTORY, { type: type || null, resource: resource || null })
+    gql(HISTORY, { type: type || null, resource: resource || null })
       .then((d) => current && setHistory(d.eventHistory.nodes))
       .catch((err: Error) => {
         if (!current) return;

@@ -5,6 +5,7 @@ import { useLive } from '../live-query.tsx';
 import { Link, navigate } from '../router.tsx';
 import { money } from '../format.tsx';
 import { SshKeyPicker } from '../ssh-key-picker.tsx';
+import { graphql } from '../graphql.ts';
 
 interface Plan {
   productId: string;
@@ -16,17 +17,14 @@ interface Plan {
   monthlyUsdCents: number;
 }
 
-interface Catalogue {
-  serverCatalogue: { plans: Plan[]; osTemplates: { id: string; os: string; name: string }[] };
-  wallet: { balanceUsdCents: number };
-}
+const CATALOGUE_QUERY = graphql(
+  '{ serverCatalogue { plans { productId family name vcpu ramMb diskGb monthlyUsdCents } osTemplates { id os name } } wallet { balanceUsdCents } }',
+);
 
-const CATALOGUE_QUERY =
-  '{ serverCatalogue { plans { productId family name vcpu ramMb diskGb monthlyUsdCents } osTemplates { id os name } } wallet { balanceUsdCents } }';
-
-const ORDER_MUTATION = `mutation($productId: String!, $label: String!, $osTemplate: String!, $sshKeyIds: [ID!]) {
+const ORDER_MUTATION =
+  graphql(`mutation($productId: String!, $label: String!, $osTemplate: String!, $sshKeyIds: [ID!]) {
   serverOrder(productId: $productId, label: $label, osTemplate: $osTemplate, sshKeyIds: $sshKeyIds) { server { id status } chargedUsdCents }
-}`;
+}`);
 
 /** Errors by the input they concern; `form` is one that concerns the order as a whole (the wallet, say). */
 type Errors = { label?: string; productId?: string; osTemplate?: string; sshKeyIds?: string; form?: string };
@@ -54,7 +52,7 @@ const specs = (p: Plan) => `${p.vcpu} vCPU · ${p.ramMb / 1024} GB RAM · ${p.di
 /** /servers/new: order a standalone server, its first month paid from the wallet at once. */
 export function OrderServer() {
   // The wallet changes elsewhere too (a deposit in another tab): the balance shown stays current.
-  const state = useLive<Catalogue>(CATALOGUE_QUERY, ['wallet.', 'invoice.']);
+  const state = useLive(CATALOGUE_QUERY, ['wallet.', 'invoice.']);
   const [productId, setProductId] = useState('');
   const [template, setTemplate] = useState('');
   const [label, setLabel] = useState('');
@@ -83,7 +81,7 @@ export function OrderServer() {
     if (found.label || found.productId || !plan) return;
     setBusy(true);
     try {
-      const { serverOrder } = await gql<{ serverOrder: { server: { id: string } } }>(ORDER_MUTATION, {
+      const { serverOrder } = await gql(ORDER_MUTATION, {
         productId: plan.productId,
         label: label.trim(),
         osTemplate,

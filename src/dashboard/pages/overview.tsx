@@ -3,50 +3,28 @@ import { Link } from '../router.tsx';
 import { LinkedList, RowLink } from '../list-table.tsx';
 import { AREAS } from '../areas.ts';
 import { Section, useLive } from '../live-query.tsx';
-import { SERVER_ROW_FIELDS, ServerTable, type ServerRow } from './servers.tsx';
+import { SERVER_ROW, ServerTable } from './servers.tsx';
+import { graphql, type ResultOf } from '../graphql.ts';
 
-const OVERVIEW_QUERY = `{ account {
-  servers(first: 100) { nodes { ${SERVER_ROW_FIELDS} } }
+const OVERVIEW_QUERY = graphql(
+  `{ account {
+  servers(first: 100) { nodes { ...ServerRow } }
   pools(first: 100) { nodes { id label status vcpu ram2gb disk100 ip16 monthlyUsdCents } }
   hostingAccounts(first: 100) { nodes { id domain status productId } }
   domains(first: 100) { nodes { id domain status expiresAt } }
   wallet { balanceUsdCents currency }
   tickets(first: 100) { nodes { id number subject status priority } }
-} }`;
+} }`,
+  [SERVER_ROW],
+);
 
-interface Overview {
-  servers: { nodes: ServerRow[] };
-  pools: {
-    nodes: {
-      id: string;
-      label: string;
-      status: string;
-      vcpu: number;
-      ram2gb: number;
-      disk100: number;
-      ip16: number;
-      monthlyUsdCents: number;
-    }[];
-  };
-  hostingAccounts: { nodes: { id: string; domain: string; status: string; productId: string }[] };
-  domains: { nodes: { id: string; domain: string; status: string; expiresAt: string | null }[] };
-  wallet: { balanceUsdCents: number; currency: string };
-  tickets: { nodes: { id: string; number: string; subject: string; status: string; priority: string }[] };
-}
+type Overview = ResultOf<typeof OVERVIEW_QUERY>['account'];
 
 const status = (s: string) => <StatusBadge status={s} />;
 
 export function Overview() {
   // One request for the whole page: the account and everything it reaches (docs/REFERENCE.md: The graph).
-  const page = useLive<{ account: Overview }>(OVERVIEW_QUERY, [
-    'server.',
-    'pool.',
-    'hosting.',
-    'domain.',
-    'invoice.',
-    'wallet.',
-    'ticket.',
-  ]);
+  const page = useLive(OVERVIEW_QUERY, ['server.', 'pool.', 'hosting.', 'domain.', 'invoice.', 'wallet.', 'ticket.']);
   const part = <K extends keyof Overview>(k: K) => ({
     error: page.error,
     data: page.data && ({ [k]: page.data.account[k] } as Pick<Overview, K>),
@@ -63,10 +41,10 @@ export function Overview() {
       <h1>Overview</h1>
       <div class="grid">
         <Section title="Servers" href="/servers" testid="servers" state={servers}>
-          {(d) => <ServerTable servers={d.servers.nodes} />}
+          {(d) => <ServerTable servers={d.servers!.nodes} />}
         </Section>
         <Section title="Wallet" href="/billing" testid="wallet" state={wallet}>
-          {(d) => <p class="big">{money(d.wallet.balanceUsdCents, d.wallet.currency)}</p>}
+          {(d) => <p class="big">{money(d.wallet!.balanceUsdCents, d.wallet!.currency)}</p>}
         </Section>
         <section class="card" data-testid="areas">
           <h2>Manage</h2>
@@ -80,11 +58,11 @@ export function Overview() {
         </section>
         <Section title="Capacity pools" href="/pools" testid="pools" state={pools}>
           {(d) =>
-            d.pools.nodes.length === 0 ? (
+            d.pools!.nodes.length === 0 ? (
               <p class="muted">No pools.</p>
             ) : (
               <LinkedList class="plain">
-                {d.pools.nodes.map((p) => (
+                {d.pools!.nodes.map((p) => (
                   <li key={p.id}>
                     <RowLink href={`/pools/${p.id}`}>{p.label}</RowLink> {status(p.status)}{' '}
                     <span class="muted">
@@ -98,11 +76,11 @@ export function Overview() {
         </Section>
         <Section title="Web hosting" href="/hosting" testid="hosting" state={hosting}>
           {(d) =>
-            d.hostingAccounts.nodes.length === 0 ? (
+            d.hostingAccounts!.nodes.length === 0 ? (
               <p class="muted">No hosting accounts.</p>
             ) : (
               <LinkedList class="plain">
-                {d.hostingAccounts.nodes.map((h) => (
+                {d.hostingAccounts!.nodes.map((h) => (
                   <li key={h.id}>
                     <RowLink href={`/hosting/${h.id}`}>{h.domain}</RowLink> {status(h.status)}
                   </li>
@@ -113,11 +91,11 @@ export function Overview() {
         </Section>
         <Section title="Domains" href="/domains" testid="domains" state={domains}>
           {(d) =>
-            d.domains.nodes.length === 0 ? (
+            d.domains!.nodes.length === 0 ? (
               <p class="muted">No domains.</p>
             ) : (
               <LinkedList class="plain">
-                {d.domains.nodes.map((x) => (
+                {d.domains!.nodes.map((x) => (
                   <li key={x.id}>
                     <RowLink href={`/domains/${x.id}`}>{x.domain}</RowLink> {status(x.status)}
                   </li>
@@ -128,7 +106,7 @@ export function Overview() {
         </Section>
         <Section title="Open tickets" href="/tickets" testid="tickets" state={tickets}>
           {(d) => {
-            const open = d.tickets.nodes.filter((t) => t.status !== 'closed');
+            const open = d.tickets!.nodes.filter((t) => t.status !== 'closed');
             return open.length === 0 ? (
               <p class="muted">No open tickets.</p>
             ) : (

@@ -12,6 +12,7 @@ import { Plan } from './server/plan.tsx';
 import { PAGE_QUERY, type PageData, type PowerAction, type SectionProps, type UsagePeriod } from './server/shared.tsx';
 import { Snapshots } from './server/snapshots.tsx';
 import { Stats } from './server/stats.tsx';
+import { graphql } from '../graphql.ts';
 
 /**
  * The API samples usage once a minute: reading twice as often catches every sample. Every move of
@@ -27,7 +28,7 @@ export function ServerPage(props: { id: string }) {
   const [busy, setBusy] = useState(false);
   // The usage charts' period is a variable of the page's one read: a new choice reads the page again.
   const [period, setPeriod] = useState<UsagePeriod>('HOUR');
-  const state = useLive<PageData>(PAGE_QUERY, ['server.', 'pool.'], { id: props.id, period }, reload);
+  const state = useLive(PAGE_QUERY, ['server.', 'pool.'], { id: props.id, period }, reload);
   const [message, setMessage] = useState('');
   // A failed re-read (the connection dropped, say) keeps the page as last read, with a note.
   const lastRead = useRef<PageData | undefined>(undefined);
@@ -43,10 +44,13 @@ export function ServerPage(props: { id: string }) {
     setMessage('');
     setBusy(true);
     try {
-      await gql('mutation($id: ID!, $action: PowerAction!) { serverPower(id: $id, action: $action) { id status } }', {
-        id: props.id,
-        action,
-      });
+      await gql(
+        graphql('mutation($id: ID!, $action: PowerAction!) { serverPower(id: $id, action: $action) { id status } }'),
+        {
+          id: props.id,
+          action,
+        },
+      );
     } catch (err) {
       setMessage((err as Error).message);
     } finally {

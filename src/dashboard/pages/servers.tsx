@@ -3,20 +3,13 @@ import { Link } from '../router.tsx';
 import { ListTable, RowLink } from '../list-table.tsx';
 import { StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
+import { graphql, type ResultOf } from '../graphql.ts';
 
-export const SERVER_ROW_FIELDS = 'id label status productId vcpu ramMb diskGb createdAt ips { ip primary }';
-
-export interface ServerRow {
-  id: string;
-  label: string;
-  status: string;
-  productId: string;
-  vcpu: number;
-  ramMb: number;
-  diskGb: number;
-  createdAt: string;
-  ips: { ip: string; primary: boolean }[];
-}
+/** A row of the servers table (the overview's and /servers'). */
+export const SERVER_ROW = graphql(
+  'fragment ServerRow on Server { id label status productId vcpu ramMb diskGb createdAt ips { ip primary } }',
+);
+type ServerRow = ResultOf<typeof SERVER_ROW>;
 
 /** The servers table of the overview and of /servers: label (links to the server page), status, plan, address; a card per server on a phone. */
 export function ServerTable(props: { servers: ServerRow[] }) {
@@ -54,9 +47,12 @@ export function ServerTable(props: { servers: ServerRow[] }) {
 }
 
 // The account's connection: the top-level `servers` list has no search or status filter.
-const FILTERED_QUERY = `query($search: String, $status: String) { account {
-  servers(first: 100, search: $search, status: $status) { nodes { ${SERVER_ROW_FIELDS} } totalCount }
-} }`;
+const FILTERED_QUERY = graphql(
+  `query($search: String, $status: String) { account {
+  servers(first: 100, search: $search, status: $status) { nodes { ...ServerRow } totalCount }
+} }`,
+  [SERVER_ROW],
+);
 
 /** What the status filter offers: every state a customer sees a server in. */
 const STATES = ['provisioning', 'running', 'stopped', 'rebooting', 'restoring', 'reinstalling', 'suspended'];
@@ -71,7 +67,7 @@ export function Servers() {
     const t = setTimeout(() => setQuery(search.trim()), 250);
     return () => clearTimeout(t);
   }, [search]);
-  const servers = useLive<{ account: { servers: { nodes: ServerRow[] } } }>(FILTERED_QUERY, ['server.'], {
+  const servers = useLive(FILTERED_QUERY, ['server.'], {
     search: query || null,
     status: status || null,
   });
@@ -104,8 +100,8 @@ export function Servers() {
       </search>
       <Section title="All servers" testid="server-list" state={servers}>
         {(d) =>
-          d.account.servers.nodes.length > 0 ? (
-            <ServerTable servers={d.account.servers.nodes} />
+          d.account.servers!.nodes.length > 0 ? (
+            <ServerTable servers={d.account.servers!.nodes} />
           ) : filtered ? (
             <p class="muted">No servers match {what}.</p>
           ) : (

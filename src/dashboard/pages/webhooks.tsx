@@ -4,8 +4,11 @@ import { SecretWithCopy } from '../copy.tsx';
 import { StatusBadge, When } from '../format.tsx';
 import { useLive } from '../live-query.tsx';
 import { WebhookForm, type WebhookFields } from './webhooks/form.tsx';
-import { ManageWebhook, WEBHOOK_FIELDS, type WebhookRow } from './webhooks/manage.tsx';
+import { ManageWebhook, WEBHOOK_ROW } from './webhooks/manage.tsx';
 import { ListTable } from '../list-table.tsx';
+import { graphql } from '../graphql.ts';
+
+const WEBHOOKS_QUERY = graphql('{ webhooks(first: 100) { nodes { ...WebhookRow } } }', [WEBHOOK_ROW]);
 
 /**
  * The account's webhook subscriptions: the list, a form for a new one, and the chosen one's
@@ -14,12 +17,7 @@ import { ListTable } from '../list-table.tsx';
 export function Webhooks() {
   const [tick, setTick] = useState(0);
   const reload = () => setTick((t) => t + 1);
-  const list = useLive<{ webhooks: { nodes: WebhookRow[] } }>(
-    `{ webhooks(first: 100) { nodes { ${WEBHOOK_FIELDS} } } }`,
-    [],
-    undefined,
-    tick,
-  );
+  const list = useLive(WEBHOOKS_QUERY, [], undefined, tick);
   const [selected, setSelected] = useState<string | null>(null);
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
   const [notice, setNotice] = useState('');
@@ -32,8 +30,10 @@ export function Webhooks() {
   const chosen = hooks?.find((w) => w.id === selected);
 
   const create = async (values: WebhookFields) => {
-    const r = await gql<{ webhookCreate: { id: string; url: string; secret: string } }>(
-      'mutation($url: String!, $events: [String!]!, $description: String) { webhookCreate(url: $url, events: $events, description: $description) { id url secret } }',
+    const r = await gql(
+      graphql(
+        'mutation($url: String!, $events: [String!]!, $description: String) { webhookCreate(url: $url, events: $events, description: $description) { id url secret } }',
+      ),
       { ...values },
     );
     setCreated(r.webhookCreate);

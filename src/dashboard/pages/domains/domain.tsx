@@ -5,7 +5,8 @@ import { Field, useFormRequest } from '../../field.tsx';
 import { formatUtc, StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { Link, BackLink, PageFailed } from '../../router.tsx';
-import { DOMAIN_FIELDS, type DomainRow } from './list.tsx';
+import { DOMAIN_ROW, type DomainRow } from './list.tsx';
+import { graphql } from '../../graphql.ts';
 
 type Setting = 'autoRenew' | 'transferLock' | 'whoisPrivacy';
 
@@ -16,9 +17,13 @@ const SWITCHES: [Setting, string, string][] = [
   ['whoisPrivacy', 'WHOIS privacy', 'The WHOIS record shows a privacy service instead of your contact details.'],
 ];
 
-const UPDATE_MUTATION = `mutation($id: ID!, $autoRenew: Boolean, $transferLock: Boolean, $whoisPrivacy: Boolean, $nameservers: [String!]) {
-  domainUpdate(id: $id, autoRenew: $autoRenew, transferLock: $transferLock, whoisPrivacy: $whoisPrivacy, nameservers: $nameservers) { ${DOMAIN_FIELDS} }
-}`;
+const UPDATE_MUTATION = graphql(
+  `mutation($id: ID!, $autoRenew: Boolean, $transferLock: Boolean, $whoisPrivacy: Boolean, $nameservers: [String!]) {
+  domainUpdate(id: $id, autoRenew: $autoRenew, transferLock: $transferLock, whoisPrivacy: $whoisPrivacy, nameservers: $nameservers) { ...DomainRow }
+}`,
+  [DOMAIN_ROW],
+);
+const DOMAIN_QUERY = graphql('query($id: ID!) { domain(id: $id) { ...DomainRow } }', [DOMAIN_ROW]);
 
 /** What happens at the end of the registration, in words. */
 function Renewal(props: { d: DomainRow }) {
@@ -49,7 +54,7 @@ function Switches(props: { d: DomainRow; notRegistered: string | null; onSaved(d
     setAsked({ setting, on });
     setMessage({ text: `Saving ${label.toLowerCase()}…` });
     try {
-      const r = await gql<{ domainUpdate: DomainRow }>(UPDATE_MUTATION, { id: props.d.id, [setting]: on });
+      const r = await gql(UPDATE_MUTATION, { id: props.d.id, [setting]: on });
       props.onSaved(r.domainUpdate);
       setMessage({ text: `${label}: ${on ? 'on' : 'off'}.` });
     } catch (err) {
@@ -103,7 +108,7 @@ function Nameservers(props: { d: DomainRow; notRegistered: string | null; onSave
         .split(/[\s,]+/)
         .map((n) => n.trim())
         .filter(Boolean);
-      const r = await gql<{ domainUpdate: DomainRow }>(UPDATE_MUTATION, { id: props.d.id, nameservers });
+      const r = await gql(UPDATE_MUTATION, { id: props.d.id, nameservers });
       setText(r.domainUpdate.nameservers.join('\n'));
       setDone('Nameservers saved.');
       props.onSaved(r.domainUpdate);
@@ -141,12 +146,7 @@ export function DomainPage(props: { id: string }) {
   // Then it is read again, and that answer (or a live one) takes over.
   const [saved, setSaved] = useState<DomainRow | null>(null);
   const [reload, setReload] = useState(0);
-  const state = useLive<{ domain: DomainRow }>(
-    `query($id: ID!) { domain(id: $id) { ${DOMAIN_FIELDS} } }`,
-    ['domain.', 'invoice.'],
-    { id: props.id },
-    reload,
-  );
+  const state = useLive(DOMAIN_QUERY, ['domain.', 'invoice.'], { id: props.id }, reload);
   useEffect(() => setSaved(null), [state.data]);
   const onSaved = (d: DomainRow) => {
     setSaved(d);

@@ -2,33 +2,23 @@ import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
 import { ListTable, RowLink } from '../../list-table.tsx';
+import { graphql, type ResultOf } from '../../graphql.ts';
 
-export interface DomainRow {
-  id: string;
-  domain: string;
-  status: string;
-  autoRenew: boolean;
-  transferLock: boolean;
-  whoisPrivacy: boolean;
-  nameservers: string[];
-  periodYears: number;
-  registeredAt: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-}
+/** A domain as its list and its page read it. */
+export const DOMAIN_ROW = graphql(`fragment DomainRow on Domain {
+  id domain status autoRenew transferLock whoisPrivacy nameservers periodYears registeredAt expiresAt createdAt
+}`);
+export type DomainRow = ResultOf<typeof DOMAIN_ROW>;
 
-export const DOMAIN_FIELDS =
-  'id domain status autoRenew transferLock whoisPrivacy nameservers periodYears registeredAt expiresAt createdAt';
-
-/** The API's largest page; an account with more domains sees a note, not a silent cut. */
+/** The API's largest page (the query's `first`); an account with more domains sees a note, not a silent cut. */
 const PAGE = 1000;
+const DOMAINS_QUERY = graphql('{ domains(first: 1000) { nodes { ...DomainRow } pageInfo { hasNextPage } } }', [
+  DOMAIN_ROW,
+]);
 
 /** /domains: the registered domains, when each expires and whether it renews by itself. */
 export function DomainList() {
-  const state = useLive<{ domains: { nodes: DomainRow[]; pageInfo: { hasNextPage: boolean } } }>(
-    `{ domains(first: ${PAGE}) { nodes { ${DOMAIN_FIELDS} } pageInfo { hasNextPage } } }`,
-    ['domain.', 'invoice.'],
-  );
+  const state = useLive(DOMAINS_QUERY, ['domain.', 'invoice.']);
   return (
     <div>
       <h1>Domains</h1>

@@ -2,26 +2,15 @@ import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { Link, BackLink } from '../../router.tsx';
 import { HOSTING_TABS } from './tabs.tsx';
+import { graphql } from '../../graphql.ts';
 
-interface HostingDetail {
-  id: string;
-  domain: string;
-  status: string;
-  productId: string;
-  ip: string;
-  phpVersion: string;
-  createdAt: string;
-  certificate: { status: string; expiresAt: string | null };
-  customDomain: { domain: string; status: string } | null;
-}
+const ACCOUNT_QUERY = graphql(`query($id: ID!) { hostingAccount(id: $id) {
+  id domain status productId ip phpVersion createdAt certificate { status expiresAt } customDomain { domain status }
+} }`);
 
 /** /hosting/:id[/:tab]: a hosting account's facts and its control panel, one tab at a time. */
 export function HostingAccountPage(props: { id: string; tab?: string }) {
-  const state = useLive<{ hostingAccount: HostingDetail }>(
-    'query($id: ID!) { hostingAccount(id: $id) { id domain status productId ip phpVersion createdAt certificate { status expiresAt } customDomain { domain status } } }',
-    ['hosting.'],
-    { id: props.id },
-  );
+  const state = useLive(ACCOUNT_QUERY, ['hosting.'], { id: props.id });
   if (state.error)
     return (
       <section class="card">

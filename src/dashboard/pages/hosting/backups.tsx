@@ -5,31 +5,31 @@ import { formatUtc, StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { bytes, Outcome, useCall } from './panel-kit.tsx';
 import { ListTable } from '../../list-table.tsx';
+import { graphql, type ResultOf } from '../../graphql.ts';
 
-interface Backup {
-  id: string;
-  status: string;
-  sizeBytes: number;
-  databases: string[];
-  createdAt: string;
-}
-
-const BACKUPS_QUERY =
-  'query($id: ID!) { hostingBackups(id: $id) { nodes { id status sizeBytes databases createdAt } } }';
+const BACKUPS_QUERY = graphql(
+  'query($id: ID!) { hostingBackups(id: $id) { nodes { id status sizeBytes databases createdAt } } }',
+);
+type Backup = ResultOf<typeof BACKUPS_QUERY>['hostingBackups']['nodes'][number];
+const CREATE = graphql('mutation($id: ID!) { hostingBackupCreate(id: $id) { id sizeBytes createdAt } }');
+const RESTORE = graphql(
+  'mutation($id: ID!, $bid: ID!) { hostingBackupRestore(id: $id, bid: $bid) { id restoredAt databases } }',
+);
+const DELETE = graphql('mutation($id: ID!, $bid: ID!) { hostingBackupDelete(id: $id, bid: $bid) { id } }');
 
 /** Backups tab: restore points of the site's files and databases; take one, restore one, delete one. */
 export function BackupsPanel(props: { id: string }) {
   // Bumped after this tab's own changes: backups have no live event of their own.
   const [reload, setReload] = useState(0);
-  const state = useLive<{ hostingBackups: { nodes: Backup[] } }>(BACKUPS_QUERY, ['hosting.'], { id: props.id }, reload);
+  const state = useLive(BACKUPS_QUERY, ['hosting.'], { id: props.id }, reload);
   const call = useCall();
   const [done, setDone] = useState('');
   const [working, setWorking] = useState('');
 
-  const act = async <T,>(what: string, mutation: string, vars: Record<string, unknown>, said: (r: T) => string) => {
+  const act = async <T,>(what: string, mutation: () => Promise<T>, said: (r: T) => string) => {
     setDone('');
     setWorking(what);
-    const r = await call.run(() => gql<T>(mutation, { id: props.id, ...vars }));
+    const r = await call.run(mutation);
     setWorking('');
     if (r) setDone(said(r));
     setReload((n) => n + 1);
@@ -38,17 +38,15 @@ export function BackupsPanel(props: { id: string }) {
   const create = () =>
     act(
       'Backing up the files and databases…',
-      'mutation($id: ID!) { hostingBackupCreate(id: $id) { id sizeBytes createdAt } }',
-      {},
-      (r: { hostingBackupCreate: Backup }) =>
+      () => gql(CREATE, { id: props.id }),
+      (r) =>
         `Backup of ${formatUtc(r.hostingBackupCreate.createdAt)} taken (${bytes(r.hostingBackupCreate.sizeBytes)}).`,
     );
   const restore = (b: Backup) =>
     act(
       `Restoring the backup of ${formatUtc(b.createdAt)}…`,
-      'mutation($id: ID!, $bid: ID!) { hostingBackupRestore(id: $id, bid: $bid) { id restoredAt databases } }',
-      { bid: b.id },
-      (r: { hostingBackupRestore: { databases: string[] } }) =>
+      () => gql(RESTORE, { id: props.id, bid: b.id }),
+      (r) =>
         `Restored the backup of ${formatUtc(b.createdAt)}${
           r.hostingBackupRestore.databases.length ? ` with ${r.hostingBackupRestore.databases.join(', ')}` : ''
         }.`,
@@ -56,8 +54,7 @@ export function BackupsPanel(props: { id: string }) {
   const remove = (b: Backup) =>
     act(
       `Deleting the backup of ${formatUtc(b.createdAt)}…`,
-      'mutation($id: ID!, $bid: ID!) { hostingBackupDelete(id: $id, bid: $bid) { id } }',
-      { bid: b.id },
+      () => gql(DELETE, { id: props.id, bid: b.id }),
       () => `Deleted the backup of ${formatUtc(b.createdAt)}.`,
     );
 

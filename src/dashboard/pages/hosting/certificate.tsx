@@ -3,16 +3,13 @@ import { gql } from '../../api.ts';
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, useCall } from './panel-kit.tsx';
+import { graphql } from '../../graphql.ts';
 
-interface Certificate {
-  status: string;
-  domains: string[];
-  issuedAt: string | null;
-  expiresAt: string | null;
-  error: string | null;
-}
-
-const CERT_FIELDS = 'status domains issuedAt expiresAt error';
+const CERTIFICATE = graphql('fragment Certificate on HostingCertificate { status domains issuedAt expiresAt error }');
+const CERT_QUERY = graphql('query($id: ID!) { hostingAccount(id: $id) { certificate { ...Certificate } } }', [
+  CERTIFICATE,
+]);
+const CERT_RETRY = graphql('mutation($id: ID!) { hostingCertRetry(id: $id) { ...Certificate } }', [CERTIFICATE]);
 
 /**
  * Certificate tab: the site's TLS certificate. A retry is offered only after a failed issuance;
@@ -20,19 +17,14 @@ const CERT_FIELDS = 'status domains issuedAt expiresAt error';
  */
 export function CertificatePanel(props: { id: string }) {
   const [reload, setReload] = useState(0);
-  const state = useLive<{ hostingAccount: { certificate: Certificate } }>(
-    `query($id: ID!) { hostingAccount(id: $id) { certificate { ${CERT_FIELDS} } } }`,
-    ['hosting.'],
-    { id: props.id },
-    reload,
-  );
+  const state = useLive(CERT_QUERY, ['hosting.'], { id: props.id }, reload);
   const call = useCall();
   const [done, setDone] = useState('');
 
   const retry = async () => {
     setDone('');
     const r = await call.run(() =>
-      gql<{ hostingCertRetry: Certificate }>(`mutation($id: ID!) { hostingCertRetry(id: $id) { ${CERT_FIELDS} } }`, {
+      gql(CERT_RETRY, {
         id: props.id,
       }),
     );

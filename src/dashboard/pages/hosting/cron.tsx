@@ -4,20 +4,17 @@ import { ConfirmButton } from '../../confirm.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
 import { ListTable } from '../../list-table.tsx';
+import { graphql } from '../../graphql.ts';
 
 interface CronJob {
   schedule: string;
   command: string;
 }
 
-interface Crontab {
-  header: string;
-  jobs: CronJob[];
-}
-
-const CRON_QUERY = 'query($id: ID!) { hostingCron(id: $id) { header jobs { schedule command } } }';
-const CRON_SET =
-  'mutation($id: ID!, $jobs: [HostingCronJobInput!]!) { hostingCronSet(id: $id, jobs: $jobs) { header jobs { schedule command } } }';
+const CRON_QUERY = graphql('query($id: ID!) { hostingCron(id: $id) { header jobs { schedule command } } }');
+const CRON_SET = graphql(
+  'mutation($id: ID!, $jobs: [HostingCronJobInput!]!) { hostingCronSet(id: $id, jobs: $jobs) { header jobs { schedule command } } }',
+);
 
 /**
  * Cron tab. The API replaces the whole crontab at once, so adding, editing and removing a job
@@ -25,7 +22,7 @@ const CRON_SET =
  */
 export function CronPanel(props: { id: string }) {
   const [reload, setReload] = useState(0);
-  const state = useLive<{ hostingCron: Crontab }>(CRON_QUERY, ['hosting.'], { id: props.id }, reload);
+  const state = useLive(CRON_QUERY, ['hosting.'], { id: props.id }, reload);
   const save = useCall();
   const removal = useCall();
   /** The job the form edits (its index), or null when it adds one. */
@@ -35,7 +32,7 @@ export function CronPanel(props: { id: string }) {
   const [done, setDone] = useState('');
 
   const send = (jobs: CronJob[]) =>
-    gql<{ hostingCronSet: Crontab }>(CRON_SET, {
+    gql(CRON_SET, {
       id: props.id,
       jobs: jobs.map((j) => ({ schedule: j.schedule, command: j.command })),
     });

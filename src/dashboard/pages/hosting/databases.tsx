@@ -6,6 +6,7 @@ import { When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
 import { ListTable } from '../../list-table.tsx';
+import { graphql } from '../../graphql.ts';
 
 interface Database {
   name: string;
@@ -25,19 +26,14 @@ interface NewPassword {
   password: string;
 }
 
-interface DatabasesRead {
-  hostingDatabases: { nodes: Database[] };
-  hostingAccount: { connection: { databasePrefix: string; mysqlHost: string; mysqlPort: number } };
-}
-
-const DATABASES_QUERY = `query($id: ID!) {
+const DATABASES_QUERY = graphql(`query($id: ID!) {
   hostingDatabases(id: $id) { nodes { name suffix user host createdAt passwordSetAt } }
   hostingAccount(id: $id) { connection { databasePrefix mysqlHost mysqlPort } }
-}`;
+}`);
 
-const PASSWORD_RESET = `mutation($id: ID!, $name: String!) {
+const PASSWORD_RESET = graphql(`mutation($id: ID!, $name: String!) {
   hostingDatabasePasswordReset(id: $id, name: $name) { name user host password }
-}`;
+}`);
 
 /**
  * Databases tab: the extra MySQL databases. The API takes only the name after the account's
@@ -46,7 +42,7 @@ const PASSWORD_RESET = `mutation($id: ID!, $name: String!) {
  */
 export function DatabasesPanel(props: { id: string }) {
   const [reload, setReload] = useState(0);
-  const state = useLive<DatabasesRead>(DATABASES_QUERY, ['hosting.'], { id: props.id }, reload);
+  const state = useLive(DATABASES_QUERY, ['hosting.'], { id: props.id }, reload);
   const create = useCall();
   const remove = useCall();
   const password = useCall();
@@ -60,8 +56,10 @@ export function DatabasesPanel(props: { id: string }) {
     setDone('');
     setDeleted('');
     const r = await create.run(() =>
-      gql<{ hostingDatabaseCreate: Database }>(
-        'mutation($id: ID!, $suffix: String!) { hostingDatabaseCreate(id: $id, suffix: $suffix) { name user } }',
+      gql(
+        graphql(
+          'mutation($id: ID!, $suffix: String!) { hostingDatabaseCreate(id: $id, suffix: $suffix) { name user } }',
+        ),
         { id: props.id, suffix: suffix.trim() },
       ),
     );
@@ -76,9 +74,7 @@ export function DatabasesPanel(props: { id: string }) {
     setDone('');
     setDeleted('');
     setFresh(null);
-    const r = await password.run(() =>
-      gql<{ hostingDatabasePasswordReset: NewPassword }>(PASSWORD_RESET, { id: props.id, name: db.name }),
-    );
+    const r = await password.run(() => gql(PASSWORD_RESET, { id: props.id, name: db.name }));
     if (r) setFresh(r.hostingDatabasePasswordReset);
     setReload((n) => n + 1);
   };
@@ -87,7 +83,7 @@ export function DatabasesPanel(props: { id: string }) {
     setDone('');
     setDeleted('');
     const r = await remove.run(() =>
-      gql('mutation($id: ID!, $name: String!) { hostingDatabaseDelete(id: $id, name: $name) { name } }', {
+      gql(graphql('mutation($id: ID!, $name: String!) { hostingDatabaseDelete(id: $id, name: $name) { name } }'), {
         id: props.id,
         name: db.name,
       }),

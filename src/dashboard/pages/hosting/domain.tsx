@@ -4,23 +4,18 @@ import { ConfirmButton } from '../../confirm.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { Copyable } from '../../copy.tsx';
+import { graphql } from '../../graphql.ts';
 
-interface DomainState {
-  hostingAccount: {
-    id: string;
-    domain: string;
-    customDomain: { domain: string; status: string; attachedAt: string | null } | null;
-    connection: { ip: string; host: string };
-  };
-}
-
-const DOMAIN_QUERY =
-  'query($id: ID!) { hostingAccount(id: $id) { id domain customDomain { domain status attachedAt } connection { ip host } } }';
-const SET_MUTATION =
-  'mutation($id: ID!, $domain: String!) { hostingCustomDomainSet(id: $id, domain: $domain) { id customDomain { domain status } } }';
-const VERIFY_MUTATION =
-  'mutation($id: ID!) { hostingCustomDomainVerify(id: $id) { id customDomain { domain status attachedAt } } }';
-const DELETE_MUTATION = 'mutation($id: ID!) { hostingCustomDomainDelete(id: $id) { id } }';
+const DOMAIN_QUERY = graphql(
+  'query($id: ID!) { hostingAccount(id: $id) { id domain customDomain { domain status attachedAt } connection { ip host } } }',
+);
+const SET_MUTATION = graphql(
+  'mutation($id: ID!, $domain: String!) { hostingCustomDomainSet(id: $id, domain: $domain) { id customDomain { domain status } } }',
+);
+const VERIFY_MUTATION = graphql(
+  'mutation($id: ID!) { hostingCustomDomainVerify(id: $id) { id customDomain { domain status attachedAt } } }',
+);
+const DELETE_MUTATION = graphql('mutation($id: ID!) { hostingCustomDomainDelete(id: $id) { id } }');
 
 /** The ownership proof a refusal asks for: `publish the TXT record "<value>" at <name>`. */
 function ownershipProof(message: string): { value: string; name: string } | null {
@@ -65,7 +60,7 @@ function DnsRecords(props: { domain: string; ip: string; host: string }) {
 /** Domain tab: the site's custom domain — set it (with the ownership TXT when asked), point DNS, verify, remove. */
 export function DomainPanel(props: { id: string }) {
   const [reload, setReload] = useState(0);
-  const state = useLive<DomainState>(DOMAIN_QUERY, ['hosting.'], { id: props.id }, reload);
+  const state = useLive(DOMAIN_QUERY, ['hosting.'], { id: props.id }, reload);
   const [input, setInput] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [proof, setProof] = useState<{ value: string; name: string } | null>(null);
@@ -119,9 +114,7 @@ export function DomainPanel(props: { id: string }) {
     setBusy('verify');
     setResult(null);
     try {
-      const { hostingCustomDomainVerify } = await gql<{
-        hostingCustomDomainVerify: { customDomain: { domain: string; status: string } | null };
-      }>(VERIFY_MUTATION, { id: props.id });
+      const { hostingCustomDomainVerify } = await gql(VERIFY_MUTATION, { id: props.id });
       const d = hostingCustomDomainVerify.customDomain;
       setResult({ ok: true, message: `${d?.domain ?? 'The domain'} points here: it is ${d?.status ?? 'attached'}.` });
       refresh();

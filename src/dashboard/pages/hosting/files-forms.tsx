@@ -2,14 +2,20 @@ import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { When } from '../../format.tsx';
+import { graphql } from '../../graphql.ts';
 
-const READ_QUERY =
-  'query($id: ID!, $path: String!) { hostingFileRead(id: $id, path: $path) { path content sizeBytes modifiedAt } }';
-const WRITE_MUTATION =
-  'mutation($id: ID!, $path: String!, $content: String!) { hostingFileWrite(id: $id, path: $path, content: $content) { path sizeBytes modifiedAt } }';
-const MKDIR_MUTATION = 'mutation($id: ID!, $path: String!) { hostingFileMkdir(id: $id, path: $path) { path } }';
-const RENAME_MUTATION =
-  'mutation($id: ID!, $from: String!, $to: String!) { hostingFileRename(id: $id, from: $from, to: $to) { path } }';
+const READ_QUERY = graphql(
+  'query($id: ID!, $path: String!) { hostingFileRead(id: $id, path: $path) { path content sizeBytes modifiedAt } }',
+);
+const WRITE_MUTATION = graphql(
+  'mutation($id: ID!, $path: String!, $content: String!) { hostingFileWrite(id: $id, path: $path, content: $content) { path sizeBytes modifiedAt } }',
+);
+const MKDIR_MUTATION = graphql(
+  'mutation($id: ID!, $path: String!) { hostingFileMkdir(id: $id, path: $path) { path } }',
+);
+const RENAME_MUTATION = graphql(
+  'mutation($id: ID!, $from: String!, $to: String!) { hostingFileRename(id: $id, from: $from, to: $to) { path } }',
+);
 
 /** `/a/b` + `c` → `/a/b/c` (paths are absolute inside the account, "/" its home). */
 const joinPath = (dir: string, name: string) => `${dir.replace(/\/+$/, '')}/${name}`;
@@ -191,7 +197,7 @@ export function FileEditor(props: { id: string; path: string; onClose(): void; o
   useReveal(box, area, 'start', file !== null);
 
   useEffect(() => {
-    gql<{ hostingFileRead: TextFile }>(READ_QUERY, { id: props.id, path: props.path }).then(
+    gql(READ_QUERY, { id: props.id, path: props.path }).then(
       ({ hostingFileRead }) => {
         setFile(hostingFileRead);
         setText(hostingFileRead.content);
@@ -206,7 +212,7 @@ export function FileEditor(props: { id: string; path: string; onClose(): void; o
     setError('');
     setStatus('');
     try {
-      const { hostingFileWrite } = await gql<{ hostingFileWrite: TextFile }>(WRITE_MUTATION, {
+      const { hostingFileWrite } = await gql(WRITE_MUTATION, {
         id: props.id,
         path: props.path,
         content: text,

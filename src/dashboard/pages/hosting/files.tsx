@@ -6,6 +6,7 @@ import { useLive } from '../../live-query.tsx';
 import { Link, useLocation } from '../../router.tsx';
 import { FileEditor, formatSize, NewEntryForm, RenameForm } from './files-forms.tsx';
 import { ListTable, RowLink } from '../../list-table.tsx';
+import { graphql } from '../../graphql.ts';
 
 interface FileEntry {
   name: string;
@@ -15,15 +16,13 @@ interface FileEntry {
   modifiedAt: string;
 }
 
-interface Listing {
-  hostingFilesList: { path: string; truncated: boolean; entries: FileEntry[] };
-}
+const LIST_QUERY = graphql(
+  'query($id: ID!, $path: String) { hostingFilesList(id: $id, path: $path) { path truncated entries { name path type sizeBytes modifiedAt } } }',
+);
 
-const LIST_QUERY =
-  'query($id: ID!, $path: String) { hostingFilesList(id: $id, path: $path) { path truncated entries { name path type sizeBytes modifiedAt } } }';
-
-const DELETE_MUTATION =
-  'mutation($id: ID!, $path: String!, $recursive: Boolean) { hostingFileDelete(id: $id, path: $path, recursive: $recursive) { path } }';
+const DELETE_MUTATION = graphql(
+  'mutation($id: ID!, $path: String!, $recursive: Boolean) { hostingFileDelete(id: $id, path: $path, recursive: $recursive) { path } }',
+);
 
 /** The folders from home down to `dir`, each with the path that lists it. */
 function crumbs(dir: string): { name: string; path: string }[] {
@@ -48,7 +47,7 @@ export function FilesPanel(props: { id: string }) {
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
   const [uploading, setUploading] = useState(false);
-  const state = useLive<Listing>(LIST_QUERY, [], { id: props.id, path: dir }, reload);
+  const state = useLive(LIST_QUERY, [], { id: props.id, path: dir }, reload);
   // Another folder: what was open or being renamed belongs to the one left.
   useEffect(() => {
     setOpen(null);

@@ -3,17 +3,11 @@ import { gql } from '../../api.ts';
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, useCall } from './panel-kit.tsx';
+import { graphql } from '../../graphql.ts';
 
-interface Waf {
-  enabled: boolean;
-  mode: string;
-  ruleset: string;
-  blockedRequests24h: number;
-  logAccess: { active: boolean; expiresAt: string | null };
-}
-
-const WAF_QUERY =
-  'query($id: ID!) { hostingWaf(id: $id) { enabled mode ruleset blockedRequests24h logAccess { active expiresAt } } }';
+const WAF_QUERY = graphql(
+  'query($id: ID!) { hostingWaf(id: $id) { enabled mode ruleset blockedRequests24h logAccess { active expiresAt } } }',
+);
 
 /**
  * Firewall tab: the web application firewall's state, and temporary access to its log (the API
@@ -21,17 +15,14 @@ const WAF_QUERY =
  */
 export function FirewallPanel(props: { id: string }) {
   const [reload, setReload] = useState(0);
-  const state = useLive<{ hostingWaf: Waf }>(WAF_QUERY, ['hosting.'], { id: props.id }, reload);
+  const state = useLive(WAF_QUERY, ['hosting.'], { id: props.id }, reload);
   const call = useCall();
   const [done, setDone] = useState('');
 
   const request = async () => {
     setDone('');
     const r = await call.run(() =>
-      gql<{ hostingWafAccessRequest: { expiresAt: string | null } }>(
-        'mutation($id: ID!) { hostingWafAccessRequest(id: $id) { active expiresAt } }',
-        { id: props.id },
-      ),
+      gql(graphql('mutation($id: ID!) { hostingWafAccessRequest(id: $id) { active expiresAt } }'), { id: props.id }),
     );
     if (r) setDone('Log access granted.');
     setReload((n) => n + 1);

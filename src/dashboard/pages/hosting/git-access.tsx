@@ -4,27 +4,22 @@ import { ConfirmButton, DisabledReason, disabledProps } from '../../confirm.tsx'
 import { Section, useLive } from '../../live-query.tsx';
 import { PUSH_HOOK_SCHEME, pushHookExample } from '../../../modules/hosting/push-hook-scheme.ts';
 import { Outcome, useCall } from './panel-kit.tsx';
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 /** What the git tab reads of the deployment, shared with the access sections. */
-export interface GitStatus {
-  connected: boolean;
-  status: string;
-  repoUrl: string | null;
-  branch: string | null;
-  subdir: string | null;
-  commit: { sha: string; message: string } | null;
-  lastDeployedAt: string | null;
-  lastError: string | null;
-  webhookEnabled: boolean;
-}
+export const GIT_STATUS = graphql(`fragment GitStatus on HostingGitStatus {
+  connected status repoUrl branch subdir commit { sha message } lastDeployedAt lastError webhookEnabled
+}`);
+export type GitStatus = ResultOf<typeof GIT_STATUS>;
+const DEPLOY_KEY_QUERY = graphql('query($id: ID!) { hostingGitDeployKey(id: $id) { type publicKey fingerprint } }');
+const WEBHOOK_QUERY = graphql('query($id: ID!) { hostingGitWebhook(id: $id) { enabled url } }');
+const WEBHOOK_ENABLE = graphql('mutation($id: ID!) { hostingGitWebhookEnable(id: $id) { enabled url secret } }');
+const WEBHOOK_DISABLE = graphql('mutation($id: ID!) { hostingGitWebhookDisable(id: $id) { enabled } }');
+type Webhook = ResultOf<typeof WEBHOOK_ENABLE>['hostingGitWebhookEnable'];
 
 /** The account's SSH deploy key, to add read-only to the repository, with a copy button. */
 export function DeployKey(props: { id: string }) {
-  const state = useLive<{ hostingGitDeployKey: { type: string; publicKey: string; fingerprint: string } }>(
-    'query($id: ID!) { hostingGitDeployKey(id: $id) { type publicKey fingerprint } }',
-    [],
-    { id: props.id },
-  );
+  const state = useLive(DEPLOY_KEY_QUERY, [], { id: props.id });
   const [copied, setCopied] = useState('');
   const copy = async (text: string) => {
     try {
@@ -56,19 +51,13 @@ export function DeployKey(props: { id: string }) {
   );
 }
 
-interface Webhook {
-  enabled: boolean;
-  url: string | null;
-  secret: string | null;
-}
-
 /**
  * Push-to-deploy. The secret is shown once, right after enabling; later the tab shows only the
  * URL (enabling again keeps the secret and shows it once more).
  */
 export function PushWebhook(props: { id: string; git: GitStatus; onChange(): void }) {
-  const state = useLive<{ hostingGitWebhook: Webhook }>(
-    'query($id: ID!) { hostingGitWebhook(id: $id) { enabled url } }',
+  const state = useLive(
+    WEBHOOK_QUERY,
     ['hosting.'],
     { id: props.id },
     // Read again when the status says it turned on or off (here, or by a disconnect).
@@ -80,20 +69,13 @@ export function PushWebhook(props: { id: string; git: GitStatus; onChange(): voi
 
   const enable = async () => {
     setDone('');
-    const r = await call.run(() =>
-      gql<{ hostingGitWebhookEnable: Webhook }>(
-        'mutation($id: ID!) { hostingGitWebhookEnable(id: $id) { enabled url secret } }',
-        { id: props.id },
-      ),
-    );
+    const r = await call.run(() => gql(WEBHOOK_ENABLE, { id: props.id }));
     if (r) setFresh(r.hostingGitWebhookEnable);
     props.onChange();
   };
   const disable = async () => {
     setFresh(null);
-    const r = await call.run(() =>
-      gql('mutation($id: ID!) { hostingGitWebhookDisable(id: $id) { enabled } }', { id: props.id }),
-    );
+    const r = await call.run(() => gql(WEBHOOK_DISABLE, { id: props.id }));
     if (r) setDone('Push-to-deploy is off; the secret was discarded.');
     props.onChange();
   };

@@ -3,18 +3,25 @@ import { gql } from '../../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../../confirm.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
-import { DeployKey, type GitStatus, PushWebhook } from './git-access.tsx';
+import { DeployKey, GIT_STATUS, type GitStatus, PushWebhook } from './git-access.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
+import { graphql, type TadaDocumentNode } from '../../graphql.ts';
 
-const GIT_FIELDS =
-  'connected status repoUrl branch subdir commit { sha message } lastDeployedAt lastError webhookEnabled';
-const GIT_QUERY = `query($id: ID!) { hostingGit(id: $id) { ${GIT_FIELDS} } }`;
+const GIT_QUERY = graphql('query($id: ID!) { hostingGit(id: $id) { ...GitStatus } }', [GIT_STATUS]);
+const GIT_PULL = graphql('mutation($id: ID!) { hostingGitPull(id: $id) { ...GitStatus } }', [GIT_STATUS]);
+const GIT_DISCONNECT = graphql('mutation($id: ID!) { hostingGitDisconnect(id: $id) { ...GitStatus } }', [GIT_STATUS]);
+const GIT_DEPLOY = graphql(
+  `mutation($id: ID!, $repoUrl: String!, $branch: String, $subdir: String) {
+    hostingGitDeploy(id: $id, repoUrl: $repoUrl, branch: $branch, subdir: $subdir) { ...GitStatus }
+  }`,
+  [GIT_STATUS],
+);
 
 /** Git deploy tab: what is deployed, deploy a repository, pull, disconnect; the deploy key and push-to-deploy. */
 export function GitPanel(props: { id: string }) {
   const [reload, setReload] = useState(0);
   const refresh = () => setReload((n) => n + 1);
-  const state = useLive<{ hostingGit: GitStatus }>(GIT_QUERY, ['hosting.'], { id: props.id }, reload);
+  const state = useLive(GIT_QUERY, ['hosting.'], { id: props.id }, reload);
   return (
     <>
       <Section title="Git deploy" testid="hosting-git" state={state}>
@@ -31,7 +38,7 @@ function GitStatusView(props: { id: string; git: GitStatus; onChange(): void }) 
   const { git } = props;
   const call = useCall();
   const [done, setDone] = useState('');
-  const act = async (mutation: string, said: string) => {
+  const act = async (mutation: TadaDocumentNode<unknown, { id: string }>, said: string) => {
     setDone('');
     const r = await call.run(() => gql(mutation, { id: props.id }));
     if (r) setDone(said);
@@ -77,9 +84,7 @@ function GitStatusView(props: { id: string; git: GitStatus; onChange(): void }) 
       <div class="actions">
         <button
           type="button"
-          onClick={() =>
-            act(`mutation($id: ID!) { hostingGitPull(id: $id) { ${GIT_FIELDS} } }`, 'Pulled and published the branch.')
-          }
+          onClick={() => act(GIT_PULL, 'Pulled and published the branch.')}
           {...disabledProps('Pull', why)}
         >
           {call.busy ? 'Working…' : 'Pull'}
@@ -90,9 +95,7 @@ function GitStatusView(props: { id: string; git: GitStatus; onChange(): void }) 
           question="Disconnect git deploy?"
           detail="The repository is forgotten and push-to-deploy stops; the published files stay."
           confirmLabel="Disconnect"
-          onConfirm={() =>
-            act(`mutation($id: ID!) { hostingGitDisconnect(id: $id) { ${GIT_FIELDS} } }`, 'Git deploy disconnected.')
-          }
+          onConfirm={() => act(GIT_DISCONNECT, 'Git deploy disconnected.')}
           disabledReason={why}
         />
       </div>
@@ -113,11 +116,12 @@ function DeployForm(props: { id: string; git: GitStatus | undefined; onChange():
     e.preventDefault();
     setDone('');
     const r = await call.run(() =>
-      gql<{ hostingGitDeploy: GitStatus }>(
-        `mutation($id: ID!, $repoUrl: String!, $branch: String, $subdir: String) {
-          hostingGitDeploy(id: $id, repoUrl: $repoUrl, branch: $branch, subdir: $subdir) { ${GIT_FIELDS} } }`,
-        { id: props.id, repoUrl: repoUrl.trim(), branch: branch.trim() || null, subdir: subdir.trim() || null },
-      ),
+      gql(GIT_DEPLOY, {
+        id: props.id,
+        repoUrl: repoUrl.trim(),
+        branch: branch.trim() || null,
+        subdir: subdir.trim() || null,
+      }),
     );
     if (r) {
       const c = r.hostingGitDeploy.commit;

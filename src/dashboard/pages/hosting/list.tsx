@@ -1,22 +1,13 @@
 import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { ListTable, RowLink } from '../../list-table.tsx';
+import { graphql } from '../../graphql.ts';
 
-interface HostingRow {
-  id: string;
-  domain: string;
-  status: string;
-  productId: string;
-  ip: string;
-  createdAt: string;
-}
+const HOSTING_QUERY = graphql('{ hostingAccounts(first: 100) { nodes { id domain status productId ip createdAt } } }');
 
 /** /hosting: the account's web hosting accounts; each domain opens its control panel. */
 export function HostingList() {
-  const state = useLive<{ hostingAccounts: { nodes: HostingRow[] } }>(
-    '{ hostingAccounts(first: 100) { nodes { id domain status productId ip createdAt } } }',
-    ['hosting.'],
-  );
+  const state = useLive(HOSTING_QUERY, ['hosting.']);
   return (
     <div>
       <h1>Web hosting</h1>

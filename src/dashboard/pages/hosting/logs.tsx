@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Section, useLive } from '../../live-query.tsx';
+import { graphql } from '../../graphql.ts';
 
 const LOG_KINDS = [
   ['access', 'Access log'],
@@ -9,16 +10,15 @@ const LOG_KINDS = [
 /** Lines read from the end of the log at a time. */
 const LOG_LINES = 200;
 
+const LOGS_QUERY = graphql(
+  'query($id: ID!, $kind: String!, $lines: Int) { hostingLogs(id: $id, kind: $kind, lines: $lines) { kind lines } }',
+);
+
 /** Logs tab: the tail of the site's access or error log, newest line first. */
 export function LogsPanel(props: { id: string }) {
   const [kind, setKind] = useState<string>('access');
   const [reload, setReload] = useState(0);
-  const state = useLive<{ hostingLogs: { kind: string; lines: string[] } }>(
-    'query($id: ID!, $kind: String!, $lines: Int) { hostingLogs(id: $id, kind: $kind, lines: $lines) { kind lines } }',
-    ['hosting.'],
-    { id: props.id, kind, lines: LOG_LINES },
-    reload,
-  );
+  const state = useLive(LOGS_QUERY, ['hosting.'], { id: props.id, kind, lines: LOG_LINES }, reload);
   return (
     <Section title="Logs" testid="hosting-logs" state={state}>
       {({ hostingLogs }) => (

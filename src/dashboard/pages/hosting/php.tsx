@@ -2,15 +2,17 @@ import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
 import { Outcome, useCall } from './panel-kit.tsx';
+import { graphql } from '../../graphql.ts';
 
 interface PhpVersion {
   phpVersion: string;
   availableVersions: string[];
 }
 
-const PHP_READ = 'query($id: ID!) { hostingAccount(id: $id) { phpVersion phpVersionsOffered } }';
-const PHP_SET =
-  'mutation($id: ID!, $v: String!) { hostingPhpVersionSet(id: $id, phpVersion: $v) { phpVersion availableVersions } }';
+const PHP_READ = graphql('query($id: ID!) { hostingAccount(id: $id) { phpVersion phpVersionsOffered } }');
+const PHP_SET = graphql(
+  'mutation($id: ID!, $v: String!) { hostingPhpVersionSet(id: $id, phpVersion: $v) { phpVersion availableVersions } }',
+);
 
 /** PHP tab: the version the site runs and the versions its plan offers. */
 export function PhpPanel(props: { id: string }) {
@@ -22,7 +24,7 @@ export function PhpPanel(props: { id: string }) {
 
   useEffect(() => {
     let alive = true;
-    gql<{ hostingAccount: { phpVersion: string; phpVersionsOffered: string[] } }>(PHP_READ, { id: props.id }).then(
+    gql(PHP_READ, { id: props.id }).then(
       ({ hostingAccount: h }) => {
         if (!alive) return;
         setPhp({ phpVersion: h.phpVersion, availableVersions: h.phpVersionsOffered });
@@ -38,7 +40,7 @@ export function PhpPanel(props: { id: string }) {
   const submit = async (e: Event) => {
     e.preventDefault();
     setDone('');
-    const r = await call.run(() => gql<{ hostingPhpVersionSet: PhpVersion }>(PHP_SET, { id: props.id, v: choice }));
+    const r = await call.run(() => gql(PHP_SET, { id: props.id, v: choice }));
     if (r) {
       setPhp(r.hostingPhpVersionSet);
       setDone(`The site now runs PHP ${r.hostingPhpVersionSet.phpVersion}.`);

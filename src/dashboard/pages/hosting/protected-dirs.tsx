@@ -5,6 +5,7 @@ import { When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
 import { ListTable } from '../../list-table.tsx';
+import { graphql } from '../../graphql.ts';
 
 interface ProtectedDir {
   path: string;
@@ -13,7 +14,9 @@ interface ProtectedDir {
   updatedAt: string;
 }
 
-const DIRS_QUERY = 'query($id: ID!) { hostingProtectedDirs(id: $id) { nodes { path basicUser createdAt updatedAt } } }';
+const DIRS_QUERY = graphql(
+  'query($id: ID!) { hostingProtectedDirs(id: $id) { nodes { path basicUser createdAt updatedAt } } }',
+);
 const FIELDS = ['path', 'basicUser', 'password'];
 
 /**
@@ -22,12 +25,7 @@ const FIELDS = ['path', 'basicUser', 'password'];
  */
 export function ProtectedDirsPanel(props: { id: string }) {
   const [reload, setReload] = useState(0);
-  const state = useLive<{ hostingProtectedDirs: { nodes: ProtectedDir[] } }>(
-    DIRS_QUERY,
-    ['hosting.'],
-    { id: props.id },
-    reload,
-  );
+  const state = useLive(DIRS_QUERY, ['hosting.'], { id: props.id }, reload);
   const save = useCall();
   const removal = useCall();
   const [path, setPath] = useState('/public_html/');
@@ -41,9 +39,9 @@ export function ProtectedDirsPanel(props: { id: string }) {
     setDone('');
     setRemoved('');
     const r = await save.run(() =>
-      gql<{ hostingProtectedDirSet: ProtectedDir }>(
-        `mutation($id: ID!, $path: String!, $basicUser: String!, $password: String!) {
-          hostingProtectedDirSet(id: $id, path: $path, basicUser: $basicUser, password: $password) { path basicUser } }`,
+      gql(
+        graphql(`mutation($id: ID!, $path: String!, $basicUser: String!, $password: String!) {
+          hostingProtectedDirSet(id: $id, path: $path, basicUser: $basicUser, password: $password) { path basicUser } }`),
         { id: props.id, path: path.trim(), basicUser: user.trim(), password },
       ),
     );
@@ -58,7 +56,7 @@ export function ProtectedDirsPanel(props: { id: string }) {
     setDone('');
     setRemoved('');
     const r = await removal.run(() =>
-      gql('mutation($id: ID!, $path: String!) { hostingProtectedDirDelete(id: $id, path: $path) { path } }', {
+      gql(graphql('mutation($id: ID!, $path: String!) { hostingProtectedDirDelete(id: $id, path: $path) { path } }'), {
         id: props.id,
         path: dir.path,
       }),

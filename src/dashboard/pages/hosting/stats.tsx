@@ -2,20 +2,7 @@ import { useState } from 'preact/hooks';
 import { formatUtc, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { bytes } from './panel-kit.tsx';
-
-interface Usage {
-  used: number;
-  quota: number;
-}
-
-interface Stats {
-  sampledAt: string;
-  disk: { usedBytes: number; quotaBytes: number };
-  inodes: Usage;
-  bandwidth: { usedBytes: number; quotaBytes: number };
-  databases: Usage;
-  mailboxes: Usage;
-}
+import { graphql } from '../../graphql.ts';
 
 interface Visitors {
   visits: number;
@@ -26,12 +13,12 @@ interface Visitors {
   topPages: { path: string; views: number }[];
 }
 
-const STATS_QUERY = `query($id: ID!, $period: String!) {
+const STATS_QUERY = graphql(`query($id: ID!, $period: String!) {
   hostingStats(id: $id) { sampledAt disk { usedBytes quotaBytes } inodes { used quota }
     bandwidth { usedBytes quotaBytes } databases { used quota } mailboxes { used quota } }
   hostingVisitorStats(id: $id, period: $period) { visits uniqueVisitors pageViews bandwidthBytes
     series { start visits pageViews } topPages { path views } }
-}`;
+}`);
 
 const PERIODS = [
   ['24h', 'Last 24 hours'],
@@ -87,7 +74,7 @@ function SeriesChart(props: { series: Visitors['series']; hourly: boolean }) {
 /** Statistics tab: the plan's quotas in use, and the site's visitors over a period. */
 export function StatsPanel(props: { id: string }) {
   const [period, setPeriod] = useState<string>('24h');
-  const state = useLive<{ hostingStats: Stats; hostingVisitorStats: Visitors }>(STATS_QUERY, ['hosting.'], {
+  const state = useLive(STATS_QUERY, ['hosting.'], {
     id: props.id,
     period,
   });

@@ -3,14 +3,7 @@ import { gql } from '../../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../../confirm.tsx';
 import { When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-
-interface SshAccess {
-  hostingSshAccess: {
-    enabled: boolean;
-    enabledAt: string | null;
-    session: { id: string; expiresAt: string } | null;
-  };
-}
+import { graphql } from '../../graphql.ts';
 
 interface Launched {
   sessionId: string;
@@ -18,10 +11,12 @@ interface Launched {
   expiresAt: string;
 }
 
-const ACCESS_QUERY = 'query($id: ID!) { hostingSshAccess(id: $id) { enabled enabledAt session { id expiresAt } } }';
-const ENABLE_MUTATION = 'mutation($id: ID!) { hostingSshAccessEnable(id: $id) { enabled } }';
-const LAUNCH_MUTATION = 'mutation($id: ID!) { hostingSshLaunch(id: $id) { sessionId url expiresAt } }';
-const STOP_MUTATION = 'mutation($id: ID!) { hostingSshStop(id: $id) { stopped sessionId } }';
+const ACCESS_QUERY = graphql(
+  'query($id: ID!) { hostingSshAccess(id: $id) { enabled enabledAt session { id expiresAt } } }',
+);
+const ENABLE_MUTATION = graphql('mutation($id: ID!) { hostingSshAccessEnable(id: $id) { enabled } }');
+const LAUNCH_MUTATION = graphql('mutation($id: ID!) { hostingSshLaunch(id: $id) { sessionId url expiresAt } }');
+const STOP_MUTATION = graphql('mutation($id: ID!) { hostingSshStop(id: $id) { stopped sessionId } }');
 
 /**
  * Terminal tab: browser SSH. Access is enabled once (a confirmed, account-level choice); each
@@ -30,7 +25,7 @@ const STOP_MUTATION = 'mutation($id: ID!) { hostingSshStop(id: $id) { stopped se
  */
 export function TerminalPanel(props: { id: string }) {
   const [reload, setReload] = useState(0);
-  const state = useLive<SshAccess>(ACCESS_QUERY, [], { id: props.id }, reload);
+  const state = useLive(ACCESS_QUERY, [], { id: props.id }, reload);
   const [busy, setBusy] = useState<'enable' | 'launch' | 'stop' | null>(null);
   const [launched, setLaunched] = useState<Launched | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -50,7 +45,7 @@ export function TerminalPanel(props: { id: string }) {
 
   const launch = () =>
     act('launch', async () => {
-      const { hostingSshLaunch } = await gql<{ hostingSshLaunch: Launched }>(LAUNCH_MUTATION, { id: props.id });
+      const { hostingSshLaunch } = await gql(LAUNCH_MUTATION, { id: props.id });
       setLaunched(hostingSshLaunch);
       // A new tab for the terminal; noopener, so it cannot reach back into the console.
       window.open(hostingSshLaunch.url, '_blank', 'noopener');
@@ -59,10 +54,7 @@ export function TerminalPanel(props: { id: string }) {
 
   const stop = () =>
     act('stop', async () => {
-      const { hostingSshStop } = await gql<{ hostingSshStop: { stopped: boolean; sessionId: string | null } }>(
-        STOP_MUTATION,
-        { id: props.id },
-      );
+      const { hostingSshStop } = await gql(STOP_MUTATION, { id: props.id });
       setLaunched(null);
       return hostingSshStop.stopped ? `Session ${hostingSshStop.sessionId} stopped.` : 'No session was live.';
     });

@@ -7,21 +7,16 @@ import { ListTable } from '../../list-table.tsx';
 import { Section } from '../../live-query.tsx';
 import type { MailDomainRow } from './list.tsx';
 import { NewAddressForm, useDomainList } from './shared.tsx';
-
-interface AliasRow {
-  id: number;
-  source: string;
-  destination: string;
-  createdAt: string;
-}
+import { graphql } from '../../graphql.ts';
 
 /** A domain holds at most 200 aliases: one page shows them all. */
-const ALIASES_QUERY =
-  'query($id: Int!) { mailDomainAliases(id: $id, first: 200) { nodes { id source destination createdAt } } }';
+const ALIASES_QUERY = graphql(
+  'query($id: Int!) { mailDomainAliases(id: $id, first: 200) { nodes { id source destination createdAt } } }',
+);
 
-const CREATE_MUTATION = `mutation($domainId: Int!, $sourceLocal: String!, $destination: String!) {
+const CREATE_MUTATION = graphql(`mutation($domainId: Int!, $sourceLocal: String!, $destination: String!) {
   mailAliasCreate(domainId: $domainId, sourceLocal: $sourceLocal, destination: $destination) { id source }
-}`;
+}`);
 
 /** The new-alias form: the address on this domain and where its mail goes. */
 function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): void }) {
@@ -32,7 +27,7 @@ function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): voi
   const submit = (e: Event) => {
     e.preventDefault();
     return send(async () => {
-      const r = await gql<{ mailAliasCreate: { source: string } }>(CREATE_MUTATION, {
+      const r = await gql(CREATE_MUTATION, {
         domainId: props.domain.id,
         sourceLocal,
         destination,
@@ -77,11 +72,7 @@ function NewAlias(props: { domain: MailDomainRow; onCreated(source: string): voi
 
 /** The forwarding aliases of a mail domain: the list, deleting one, and the form that adds one. */
 export function Aliases(props: { domain: MailDomainRow; onChange(): void }) {
-  const { state, message, changed, remove } = useDomainList<{ mailDomainAliases: { nodes: AliasRow[] } }>(
-    ALIASES_QUERY,
-    props.domain.id,
-    props.onChange,
-  );
+  const { state, message, changed, remove } = useDomainList(ALIASES_QUERY, props.domain.id, props.onChange);
   return (
     <Section title="Aliases" testid="aliases" state={state}>
       {({ mailDomainAliases: { nodes } }) => (
@@ -105,7 +96,11 @@ export function Aliases(props: { domain: MailDomainRow; onChange(): void }) {
                     detail={`Mail to ${a.source} is no longer forwarded to ${a.destination}.`}
                     confirmLabel="Delete alias"
                     onConfirm={() =>
-                      remove('mutation($id: Int!) { mailAliasDelete(id: $id) { id } }', a.id, `the alias ${a.source}`)
+                      remove(
+                        graphql('mutation($id: Int!) { mailAliasDelete(id: $id) { id } }'),
+                        a.id,
+                        `the alias ${a.source}`,
+                      )
                     }
                   />
                 </td>

@@ -1,25 +1,15 @@
 import { Section, useLive } from '../../live-query.tsx';
 import { Copyable } from '../../copy.tsx';
+import { graphql } from '../../graphql.ts';
 
-interface MailSetup {
-  records: { type: string; name: string; value: string; priority: number | null; ttl: number }[];
-  webmailUrl: string;
-  client: {
-    host: string;
-    username: string;
-    ports: { imap: number; pop3: number; smtp: number; submission: number };
-    security: { imap: string; pop3: string; smtp: string; submission: string };
-  };
-}
-
-const SETUP_QUERY = `query($domain: String) { mailSetup(domain: $domain) {
+const SETUP_QUERY = graphql(`query($domain: String) { mailSetup(domain: $domain) {
   records { type name value priority ttl } webmailUrl
   client { host username ports { imap pop3 smtp submission } security { imap pop3 smtp submission } }
-} }`;
+} }`);
 
 /** The records to publish in the domain's zone (each value copyable) and the settings for mail programs. */
 export function DnsRecords(props: { domain: string }) {
-  const state = useLive<{ mailSetup: MailSetup }>(SETUP_QUERY, [], { domain: props.domain });
+  const state = useLive(SETUP_QUERY, [], { domain: props.domain });
   return (
     <>
       <Section title="DNS records to publish" testid="dns-records" state={state}>

@@ -9,6 +9,7 @@ import { DnsRecords } from './dns-records.tsx';
 import { MAIL_DOMAINS_QUERY, type MailDomainRow } from './list.tsx';
 import { Mailboxes } from './mailboxes.tsx';
 import { MAIL_EVENTS } from './shared.tsx';
+import { graphql } from '../../graphql.ts';
 
 /** "1 mailbox", "3 aliases": both words take -es. */
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 'es'}`;
@@ -20,7 +21,7 @@ function DisableMail(props: { domain: MailDomainRow }) {
   const disable = async () => {
     setState({ busy: true });
     try {
-      await gql('mutation($id: Int!) { mailDomainDisable(id: $id) { id } }', { id: props.domain.id });
+      await gql(graphql('mutation($id: Int!) { mailDomainDisable(id: $id) { id } }'), { id: props.domain.id });
       navigate('/mail');
     } catch (err) {
       setState({ error: (err as Error).message });
@@ -52,12 +53,7 @@ export function MailDomainPage(props: { id: string }) {
   // Bumped after a mailbox or alias changes here, so the counts are true before the event arrives.
   const [reload, setReload] = useState(0);
   const changed = () => setReload((n) => n + 1);
-  const state = useLive<{ mailDomains: { nodes: MailDomainRow[] } }>(
-    MAIL_DOMAINS_QUERY,
-    MAIL_EVENTS,
-    undefined,
-    reload,
-  );
+  const state = useLive(MAIL_DOMAINS_QUERY, MAIL_EVENTS, undefined, reload);
   const back = <BackLink href="/mail" label="Mail" />;
   if (state.error) return <PageFailed back={back} title="Mail domain" error={state.error} />;
   if (!state.data) return <p class="muted">Loading…</p>;

@@ -7,6 +7,7 @@ import { navigate } from '../../router.tsx';
 import { Copyable } from '../../copy.tsx';
 import { MAIL_EVENTS } from './shared.tsx';
 import { ListTable, RowLink } from '../../list-table.tsx';
+import { graphql } from '../../graphql.ts';
 
 export interface MailDomainRow {
   id: number;
@@ -18,8 +19,9 @@ export interface MailDomainRow {
 }
 
 /** Every mail domain of the account (at most 50 are allowed, so one page holds them all). */
-export const MAIL_DOMAINS_QUERY =
-  '{ mailDomains(first: 100) { nodes { id domain status mailboxCount aliasCount createdAt } } }';
+export const MAIL_DOMAINS_QUERY = graphql(
+  '{ mailDomains(first: 100) { nodes { id domain status mailboxCount aliasCount createdAt } } }',
+);
 
 /** The proof the API asks for before it hosts mail for a domain not registered in the account. */
 interface TxtProof {
@@ -72,10 +74,9 @@ function EnableMail() {
     setErrors({});
     setBusy(true);
     try {
-      const r = await gql<{ mailDomainEnable: { id: number } }>(
-        'mutation($domain: String!) { mailDomainEnable(domain: $domain) { id } }',
-        { domain: domain.trim() },
-      );
+      const r = await gql(graphql('mutation($domain: String!) { mailDomainEnable(domain: $domain) { id } }'), {
+        domain: domain.trim(),
+      });
       navigate(`/mail/${r.mailDomainEnable.id}`);
     } catch (err) {
       setErrors(errorsOf(err, ['domain']));
@@ -116,7 +117,7 @@ function EnableMail() {
 
 /** /mail: the account's mail domains and the form that adds one. */
 export function MailDomains() {
-  const state = useLive<{ mailDomains: { nodes: MailDomainRow[] } }>(MAIL_DOMAINS_QUERY, MAIL_EVENTS);
+  const state = useLive(MAIL_DOMAINS_QUERY, MAIL_EVENTS);
   return (
     <div>
       <h1>Mail</h1>

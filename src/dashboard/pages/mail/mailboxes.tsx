@@ -7,23 +7,17 @@ import { ListTable } from '../../list-table.tsx';
 import { Section } from '../../live-query.tsx';
 import type { MailDomainRow } from './list.tsx';
 import { NewAddressForm, useDomainList } from './shared.tsx';
-
-interface MailboxRow {
-  id: number;
-  address: string;
-  quotaMb: number;
-  usedMb: number;
-  passwordChangedAt: string;
-  createdAt: string;
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 /** A domain holds at most 200 mailboxes: one page shows them all. */
-const MAILBOXES_QUERY =
-  'query($id: Int!) { mailDomainMailboxes(id: $id, first: 200) { nodes { id address quotaMb usedMb passwordChangedAt createdAt } } }';
+const MAILBOXES_QUERY = graphql(
+  'query($id: Int!) { mailDomainMailboxes(id: $id, first: 200) { nodes { id address quotaMb usedMb passwordChangedAt createdAt } } }',
+);
+type MailboxRow = ResultOf<typeof MAILBOXES_QUERY>['mailDomainMailboxes']['nodes'][number];
 
-const CREATE_MUTATION = `mutation($domainId: Int!, $localPart: String!, $password: String!, $quotaMb: Int) {
+const CREATE_MUTATION = graphql(`mutation($domainId: Int!, $localPart: String!, $password: String!, $quotaMb: Int) {
   mailboxCreate(domainId: $domainId, localPart: $localPart, password: $password, quotaMb: $quotaMb) { id address }
-}`;
+}`);
 
 /** A mailbox's new password, offered to a password manager as one. */
 function PasswordField(props: {
@@ -68,7 +62,7 @@ function NewMailbox(props: { domain: MailDomainRow; onCreated(address: string): 
       return;
     }
     return send(async () => {
-      const r = await gql<{ mailboxCreate: { address: string } }>(CREATE_MUTATION, {
+      const r = await gql(CREATE_MUTATION, {
         domainId: props.domain.id,
         localPart,
         password,
@@ -130,10 +124,13 @@ function SetPassword(props: { mailbox: MailboxRow; onDone(message: string): void
   const submit = (e: Event) => {
     e.preventDefault();
     return send(async () => {
-      await gql('mutation($id: Int!, $password: String!) { mailboxPasswordSet(id: $id, password: $password) { id } }', {
-        id: props.mailbox.id,
-        password,
-      });
+      await gql(
+        graphql('mutation($id: Int!, $password: String!) { mailboxPasswordSet(id: $id, password: $password) { id } }'),
+        {
+          id: props.mailbox.id,
+          password,
+        },
+      );
       setPassword('');
       dialog.current?.close();
       props.onDone(`New password set for ${props.mailbox.address}.`);
@@ -178,11 +175,7 @@ function SetPassword(props: { mailbox: MailboxRow; onDone(message: string): void
 
 /** The mailboxes of a mail domain: the list with its actions, and the form that adds one. */
 export function Mailboxes(props: { domain: MailDomainRow; onChange(): void }) {
-  const { state, message, changed, remove } = useDomainList<{ mailDomainMailboxes: { nodes: MailboxRow[] } }>(
-    MAILBOXES_QUERY,
-    props.domain.id,
-    props.onChange,
-  );
+  const { state, message, changed, remove } = useDomainList(MAILBOXES_QUERY, props.domain.id, props.onChange);
   return (
     <Section title="Mailboxes" testid="mailboxes" state={state}>
       {({ mailDomainMailboxes: { nodes } }) => (
@@ -213,7 +206,9 @@ export function Mailboxes(props: { domain: MailDomainRow; onChange(): void }) {
                       question={`Delete ${m.address}?`}
                       detail="The mailbox and all of its mail are deleted permanently."
                       confirmLabel="Delete mailbox"
-                      onConfirm={() => remove('mutation($id: Int!) { mailboxDelete(id: $id) { id } }', m.id, m.address)}
+                      onConfirm={() =>
+                        remove(graphql('mutation($id: Int!) { mailboxDelete(id: $id) { id } }'), m.id, m.address)
+                      }
                     />
                   </span>
                 </td>

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { Field, FormAlert } from '../../field.tsx';
 import { useLive } from '../../live-query.tsx';
+import type { TadaDocumentNode } from '../../graphql.ts';
 
 /** What mail pages re-read on: every mail change, made here or elsewhere (another tab, a key, MCP). */
 export const MAIL_EVENTS = ['mail.'];
@@ -11,17 +12,17 @@ export const MAIL_EVENTS = ['mail.'];
  * A list of one mail domain (its mailboxes or aliases), read again on each mail event and at once
  * after a change made here, with the status line that says what was done.
  */
-export function useDomainList<T>(query: string, domainId: number, onChange: () => void) {
+export function useDomainList<T>(query: TadaDocumentNode<T, { id: number }>, domainId: number, onChange: () => void) {
   const [reload, setReload] = useState(0);
   const [message, setMessage] = useState('');
-  const state = useLive<T>(query, MAIL_EVENTS, { id: domainId }, reload);
+  const state = useLive(query, MAIL_EVENTS, { id: domainId }, reload);
   const changed = (text: string) => {
     setMessage(text);
     setReload((n) => n + 1);
     onChange();
   };
   /** Deletes by `mutation` (which takes `$id: Int!`), saying so in the status line. */
-  const remove = async (mutation: string, id: number, what: string) => {
+  const remove = async (mutation: TadaDocumentNode<unknown, { id: number }>, id: number, what: string) => {
     setMessage(`Deleting ${what}…`);
     try {
       await gql(mutation, { id });

@@ -2,17 +2,12 @@ import { useState } from 'preact/hooks';
 import { gql, HttpError } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
 import { Link } from '../../router.tsx';
-import type { PoolMember } from './pool-types.ts';
+import type { PoolAddress, PoolMember } from './pool-types.ts';
+import { graphql } from '../../graphql.ts';
 
-export interface PoolAddress {
-  ip: string;
-  ptr: string | null;
-  assignedTo: string | null;
-}
-
-const APPLY_MUTATION = `mutation($id: ID!, $changes: [PoolIpChange!]!) {
+const APPLY_MUTATION = graphql(`mutation($id: ID!, $changes: [PoolIpChange!]!) {
   poolIpsApply(id: $id, changes: $changes) { ip assignedTo }
-}`;
+}`);
 
 /** The select's value for "free in the block" (a server id is never empty). */
 const FREE = '';

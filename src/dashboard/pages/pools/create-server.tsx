@@ -1,26 +1,14 @@
 import { useState } from 'preact/hooks';
 import { gql, HttpError } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
-import type { Resources } from './pool-types.ts';
+import type { Plan, Resources, Template } from './pool-types.ts';
 import { described } from './units.tsx';
+import { graphql } from '../../graphql.ts';
 
-export interface Plan {
-  productId: string;
-  name: string;
-  vcpu: number;
-  ramMb: number;
-  diskGb: number;
-}
-
-export interface Template {
-  id: string;
-  os: string;
-  name: string;
-}
-
-const CREATE_MUTATION = `mutation($id: ID!, $productId: String!, $label: String!, $osTemplate: String!, $ipCount: Int) {
+const CREATE_MUTATION =
+  graphql(`mutation($id: ID!, $productId: String!, $label: String!, $osTemplate: String!, $ipCount: Int) {
   poolServerCreate(id: $id, productId: $productId, label: $label, osTemplate: $osTemplate, ipCount: $ipCount) { id label status }
-}`;
+}`);
 
 /** The OS family a server inside a pool runs (the API refuses the others). */
 const POOL_OS = 'linux';
@@ -92,7 +80,7 @@ export function PoolServerForm(props: {
     if (Object.keys(found).length || !plan) return;
     setBusy(true);
     try {
-      const { poolServerCreate: s } = await gql<{ poolServerCreate: { label: string } }>(CREATE_MUTATION, {
+      const { poolServerCreate: s } = await gql(CREATE_MUTATION, {
         id: props.poolId,
         productId: plan.productId,
         label: trimmed,

@@ -3,6 +3,7 @@ import { Section, useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
 import { LinkedRows, RowLink } from '../../list-table.tsx';
 import { shapeText } from './units.tsx';
+import { graphql } from '../../graphql.ts';
 
 interface PoolRow {
   id: string;
@@ -15,11 +16,11 @@ interface PoolRow {
   usage: { vcpu: number; ramMb: number; diskGb: number; ips: number; servers: number };
 }
 
-const POOLS_QUERY = `{ pools(first: 100) { nodes {
+const POOLS_QUERY = graphql(`{ pools(first: 100) { nodes {
   id label status productId monthlyUsdCents renewsAt
   quota { vcpu ramMb diskGb ips }
   usage { vcpu ramMb diskGb ips servers }
-} } }`;
+} } }`);
 
 /** "2 servers · 4 of 8 vCPU · 8 of 16 GB RAM": what the pool's servers hold, in one line. */
 function usageText(p: PoolRow) {
@@ -30,7 +31,7 @@ function usageText(p: PoolRow) {
 
 /** /pools: the account's capacity pools, refreshed live as servers inside them come and go. */
 export function PoolList() {
-  const state = useLive<{ pools: { nodes: PoolRow[] } }>(POOLS_QUERY, ['pool.', 'server.']);
+  const state = useLive(POOLS_QUERY, ['pool.', 'server.']);
   return (
     <div>
       <div class="page-head">

@@ -6,8 +6,7 @@ import { money } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { Link, navigate, BackLink } from '../../router.tsx';
 import {
-  BOUNDS_FIELDS,
-  type Bounds,
+  BOUNDS,
   clampUnits,
   described,
   type Unit,
@@ -17,33 +16,26 @@ import {
   UnitSliders,
   useQuote,
 } from './units.tsx';
+import { graphql } from '../../graphql.ts';
 
-interface Product {
-  productId: string;
-  name: string;
-  bounds: Bounds;
-  ratesCents: Units;
-  unitSizes: Record<Unit, string>;
-}
-
-const CATALOGUE_QUERY = `{
-  poolCatalogue { nodes { productId name bounds { ${BOUNDS_FIELDS} } ratesCents { vcpu ram2gb disk100 ip16 } unitSizes { vcpu ram2gb disk100 ip16 } } }
+const CATALOGUE_QUERY = graphql(
+  `{
+  poolCatalogue { nodes { productId name bounds { ...Bounds } ratesCents { vcpu ram2gb disk100 ip16 } unitSizes { vcpu ram2gb disk100 ip16 } } }
   wallet { balanceUsdCents }
-}`;
+}`,
+  [BOUNDS],
+);
 
-const QUOTE_QUERY = `query($productId: String!, $vcpu: Int!, $ram2gb: Int!, $disk100: Int!, $ip16: Int!) {
+const QUOTE_QUERY = graphql(`query($productId: String!, $vcpu: Int!, $ram2gb: Int!, $disk100: Int!, $ip16: Int!) {
   poolQuote(productId: $productId, vcpu: $vcpu, ram2gb: $ram2gb, disk100: $disk100, ip16: $ip16) {
     monthlyUsdCents breakdown { unit quantity amountUsdCents description }
   }
-}`;
+}`);
 
-type Quote = {
-  poolQuote: { monthlyUsdCents: number; breakdown: { unit: Unit; quantity: number; amountUsdCents: number }[] };
-};
-
-const CREATE_MUTATION = `mutation($productId: String!, $label: String!, $vcpu: Int!, $ram2gb: Int!, $disk100: Int!, $ip16: Int!) {
+const CREATE_MUTATION =
+  graphql(`mutation($productId: String!, $label: String!, $vcpu: Int!, $ram2gb: Int!, $disk100: Int!, $ip16: Int!) {
   poolCreate(productId: $productId, label: $label, vcpu: $vcpu, ram2gb: $ram2gb, disk100: $disk100, ip16: $ip16) { id }
-}`;
+}`);
 
 /** A first shape to start from: small but with one block of addresses, inside the product's bounds. */
 const STARTER: Units = { vcpu: 4, ram2gb: 4, disk100: 1, ip16: 1 };
@@ -53,10 +45,7 @@ const FIELDS = ['label', 'productId', ...UNITS];
 
 /** /pools/new: choose a product, size the pool with sliders, see its price live, buy it from the wallet. */
 export function BuyPool() {
-  const state = useLive<{ poolCatalogue: { nodes: Product[] }; wallet: { balanceUsdCents: number } }>(CATALOGUE_QUERY, [
-    'wallet.',
-    'invoice.',
-  ]);
+  const state = useLive(CATALOGUE_QUERY, ['wallet.', 'invoice.']);
   const [productId, setProductId] = useState('');
   const [chosen, setChosen] = useState<Units | null>(null);
   const [label, setLabel] = useState('');
@@ -67,7 +56,7 @@ export function BuyPool() {
   const products = state.data?.poolCatalogue.nodes ?? [];
   const product = products.find((p) => p.productId === productId) ?? products[0];
   const units = product ? clampUnits(chosen ?? STARTER, product.bounds) : null;
-  const quote = useQuote<Quote>(QUOTE_QUERY, product && units ? { productId: product.productId, ...units } : null);
+  const quote = useQuote(QUOTE_QUERY, product && units ? { productId: product.productId, ...units } : null);
 
   if (state.error)
     return (
@@ -111,7 +100,7 @@ export function BuyPool() {
     const trimmed = label.trim();
     setBusy(true);
     try {
-      const { poolCreate } = await gql<{ poolCreate: { id: string } }>(CREATE_MUTATION, {
+      const { poolCreate } = await gql(CREATE_MUTATION, {
         productId: product.productId,
         label: trimmed,
         ...units,
@@ -226,7 +215,7 @@ export function BuyPool() {
                 {quote.quote?.poolQuote.breakdown.map((l) => (
                   <li key={l.unit}>
                     <span>
-                      {UNIT_TEXT[l.unit]?.label ?? l.unit}: {UNIT_TEXT[l.unit]?.value(l.quantity)}
+                      {UNIT_TEXT[l.unit as Unit]?.label ?? l.unit}: {UNIT_TEXT[l.unit as Unit]?.value(l.quantity)}
                     </span>
                     <span>{money(l.amountUsdCents)}</span>
                   </li>

@@ -5,47 +5,12 @@ import { money, StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { navigate, BackLink } from '../../router.tsx';
 import { LinkedRows, RowLink } from '../../list-table.tsx';
-import { PoolAddresses, type PoolAddress } from './addresses.tsx';
-import { PoolServerForm, type Plan, type Template } from './create-server.tsx';
+import { PoolAddresses } from './addresses.tsx';
+import { PoolServerForm } from './create-server.tsx';
 import { ResizePool } from './resize.tsx';
-import { BOUNDS_FIELDS, type Bounds, shapeText, UNITS, unitsOf } from './units.tsx';
-import type { PoolMember, Resources } from './pool-types.ts';
-
-interface PoolDetail {
-  id: string;
-  label: string;
-  status: string;
-  productId: string;
-  vcpu: number;
-  ram2gb: number;
-  disk100: number;
-  ip16: number;
-  monthlyUsdCents: number;
-  renewsAt: string;
-  createdAt: string;
-  quota: Resources;
-  usage: Resources & { servers: number };
-  bounds: Bounds | null;
-  members: PoolMember[];
-}
-
-interface PoolPageData {
-  pool: PoolDetail;
-  poolIps: { nodes: PoolAddress[] };
-  serverCatalogue: { plans: Plan[]; osTemplates: Template[] };
-}
-
-// One read for the whole page: the pool with its servers, its addresses, and what a server in it can be.
-const POOL_QUERY = `query($id: ID!) {
-  pool(id: $id) {
-    id label status productId ${UNITS.join(' ')} monthlyUsdCents renewsAt createdAt
-    quota { vcpu ramMb diskGb ips } usage { vcpu ramMb diskGb ips servers }
-    bounds { ${BOUNDS_FIELDS} }
-    members { id label status productId vcpu ramMb diskGb osTemplate ips }
-  }
-  poolIps(id: $id) { nodes { ip ptr assignedTo } }
-  serverCatalogue { plans { productId name vcpu ramMb diskGb } osTemplates { id os name } }
-}`;
+import { shapeText, UNITS, unitsOf } from './units.tsx';
+import { POOL_QUERY, type PoolMember, type Resources } from './pool-types.ts';
+import { graphql } from '../../graphql.ts';
 
 const USAGE_ROWS: { key: keyof Resources; label: string; unit: (n: number) => string }[] = [
   { key: 'vcpu', label: 'vCPU', unit: (n) => `${n} vCPU` },
@@ -134,7 +99,7 @@ export function PoolPage(props: { id: string }) {
   // Bumped after a change made here, so the page reads it even where no live event follows.
   const [reload, setReload] = useState(0);
   const refresh = () => setReload((n) => n + 1);
-  const state = useLive<PoolPageData>(POOL_QUERY, ['pool.', 'server.'], { id: props.id }, reload);
+  const state = useLive(POOL_QUERY, ['pool.', 'server.'], { id: props.id }, reload);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState('');
 
@@ -153,7 +118,7 @@ export function PoolPage(props: { id: string }) {
     setDeleteError('');
     setDeleting(true);
     try {
-      await gql('mutation($id: ID!) { poolDelete(id: $id) { id } }', { id: pool.id });
+      await gql(graphql('mutation($id: ID!) { poolDelete(id: $id) { id } }'), { id: pool.id });
       navigate('/pools');
     } catch (err) {
       setDeleteError((err as Error).message);

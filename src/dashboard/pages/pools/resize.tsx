@@ -5,25 +5,17 @@ import { DisabledReason, disabledProps } from '../../confirm.tsx';
 import { money, When } from '../../format.tsx';
 import { Link } from '../../router.tsx';
 import { type Bounds, sameUnits, UNITS, type Units, UnitSliders, useQuote } from './units.tsx';
+import { graphql } from '../../graphql.ts';
 
-const UNIT_VARS = '$vcpu: Int!, $ram2gb: Int!, $disk100: Int!, $ip16: Int!';
-const UNIT_ARGS = 'vcpu: $vcpu, ram2gb: $ram2gb, disk100: $disk100, ip16: $ip16';
+const QUOTE_QUERY = graphql(`query($id: ID!, $vcpu: Int!, $ram2gb: Int!, $disk100: Int!, $ip16: Int!) {
+  poolResizeQuote(id: $id, vcpu: $vcpu, ram2gb: $ram2gb, disk100: $disk100, ip16: $ip16) {
+    monthlyUsdCents currentMonthlyUsdCents differenceUsdCents chargeNowUsdCents daysLeft cycleDays renewsAt
+  }
+}`);
 
-const QUOTE_QUERY = `query($id: ID!, ${UNIT_VARS}) { poolResizeQuote(id: $id, ${UNIT_ARGS}) {
-  monthlyUsdCents currentMonthlyUsdCents differenceUsdCents chargeNowUsdCents daysLeft cycleDays renewsAt
-} }`;
-
-interface ResizeQuote {
-  monthlyUsdCents: number;
-  currentMonthlyUsdCents: number;
-  differenceUsdCents: number;
-  chargeNowUsdCents: number;
-  daysLeft: number;
-  cycleDays: number;
-  renewsAt: string;
-}
-
-const RESIZE_MUTATION = `mutation($id: ID!, ${UNIT_VARS}) { poolResize(id: $id, ${UNIT_ARGS}) { id } }`;
+const RESIZE_MUTATION = graphql(`mutation($id: ID!, $vcpu: Int!, $ram2gb: Int!, $disk100: Int!, $ip16: Int!) {
+  poolResize(id: $id, vcpu: $vcpu, ram2gb: $ram2gb, disk100: $disk100, ip16: $ip16) { id }
+}`);
 
 /** "+$4.00" or "−$3.00": a change of the monthly price. */
 const signed = (cents: number) => (cents < 0 ? `−${money(-cents)}` : `+${money(cents)}`);
@@ -45,10 +37,7 @@ export function ResizePool(props: {
   const [error, setError] = useState<HttpError | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const changed = !sameUnits(units, props.current);
-  const state = useQuote<{ poolResizeQuote: ResizeQuote }>(
-    QUOTE_QUERY,
-    changed ? { id: props.poolId, ...units } : null,
-  );
+  const state = useQuote(QUOTE_QUERY, changed ? { id: props.poolId, ...units } : null);
   const quote = state.quote?.poolResizeQuote;
 
   if (!props.bounds)

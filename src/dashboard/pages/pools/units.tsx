@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { gql, HttpError } from '../../api.ts';
+import { gql, HttpError, type VariablesArg } from '../../api.ts';
 import './pools.css';
+import { graphql, type TadaDocumentNode } from '../../graphql.ts';
 
 // What every pool page shares: the four units a pool is sized in, their sliders, and a debounced quote.
 
@@ -18,7 +19,10 @@ export const UNIT_TEXT: Record<Unit, { label: string; value: (n: number) => stri
   ip16: { label: 'IPv4 addresses', value: (n) => `${n * 16} addresses` },
 };
 
-export const BOUNDS_FIELDS = 'vcpu { min max } ram2gb { min max } disk100 { min max } ip16 { min max }';
+/** How far each unit of a pool may go (PoolBounds), spread into the pool pages' reads. */
+export const BOUNDS = graphql(
+  'fragment Bounds on PoolBounds { vcpu { min max } ram2gb { min max } disk100 { min max } ip16 { min max } }',
+);
 
 /** "8 vCPU · 16 GB RAM · 200 GB disk · 16 IPv4": a pool's shape in one line. */
 export const shapeText = (q: { vcpu: number; ramMb: number; diskGb: number; ips: number }) =>
@@ -110,7 +114,7 @@ export interface QuoteState<T> {
  * Prices `variables` with `query` a moment after they stop changing (a slider dragged
  * across its range asks once, not at every step); null variables ask nothing.
  */
-export function useQuote<T>(query: string, variables: Record<string, unknown> | null, delayMs = 300): QuoteState<T> {
+export function useQuote<T, V>(query: TadaDocumentNode<T, V>, variables: V | null, delayMs = 300): QuoteState<T> {
   const key = variables ? JSON.stringify(variables) : '';
   const [state, setState] = useState<QuoteState<T>>({ pending: Boolean(variables) });
   useEffect(() => {
@@ -121,7 +125,7 @@ export function useQuote<T>(query: string, variables: Record<string, unknown> | 
     let alive = true;
     setState((s) => ({ ...s, pending: true, error: undefined }));
     const timer = setTimeout(() => {
-      gql<T>(query, variables).then(
+      gql(query, ...([variables] as VariablesArg<V>)).then(
         (quote) => alive && setState({ quote, pending: false }),
         (err: Error) =>
           alive && setState({ pending: false, error: err instanceof HttpError ? err : new HttpError(0, err.message) }),

@@ -2,9 +2,10 @@ import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { SecretWithCopy } from '../../copy.tsx';
 import { DialogButton, type SectionProps, useRun } from './shared.tsx';
+import { graphql } from '../../graphql.ts';
 
-const PASSWORD_RESET = 'mutation($id: ID!) { serverPasswordReset(id: $id) { username rootPassword } }';
-const CONSOLE = 'mutation($id: ID!) { serverConsole(id: $id) { url } }';
+const PASSWORD_RESET = graphql('mutation($id: ID!) { serverPasswordReset(id: $id) { username rootPassword } }');
+const CONSOLE = graphql('mutation($id: ID!) { serverConsole(id: $id) { url } }');
 
 /** Why a server cannot take a password reset or open its console now (both need it running), or null. */
 const notRunning = (status: string) =>
@@ -22,9 +23,7 @@ export function Access({ server: s }: SectionProps) {
 
   const resetPassword = async () => {
     setReset(null);
-    const r = await run('reset', () =>
-      gql<{ serverPasswordReset: { username: string; rootPassword: string } }>(PASSWORD_RESET, { id: s.id }),
-    );
+    const r = await run('reset', () => gql(PASSWORD_RESET, { id: s.id }));
     if (r) setReset(r.serverPasswordReset);
   };
 
@@ -33,7 +32,7 @@ export function Access({ server: s }: SectionProps) {
     // The tab opens at the click (one opened after an answer may be blocked as a pop-up) and
     // goes to the console once its single-use URL is known.
     const tab = window.open('', '_blank');
-    const r = await run('console', () => gql<{ serverConsole: { url: string } }>(CONSOLE, { id: s.id }));
+    const r = await run('console', () => gql(CONSOLE, { id: s.id }));
     if (!r) return void tab?.close();
     if (tab) tab.location.href = r.serverConsole.url;
     else setConsoleUrl(r.serverConsole.url);

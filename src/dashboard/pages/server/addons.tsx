@@ -3,10 +3,15 @@ import { gql } from '../../api.ts';
 import { formatUtc, money } from '../../format.tsx';
 import { Link } from '../../router.tsx';
 import { type Addon, DialogButton, type SectionProps, useRun, whyNot } from './shared.tsx';
+import { graphql } from '../../graphql.ts';
 
-const WALLET = '{ wallet { balanceUsdCents } }';
-const ATTACH = `mutation($id: ID!, $addonId: String!) { serverAddonAttach(id: $id, addonId: $addonId) { name chargedUsdCents ips } }`;
-const DETACH = `mutation($id: ID!, $addonId: String!) { serverAddonDetach(id: $id, addonId: $addonId) { releasedIps } }`;
+const WALLET = graphql('{ wallet { balanceUsdCents } }');
+const ATTACH = graphql(
+  `mutation($id: ID!, $addonId: String!) { serverAddonAttach(id: $id, addonId: $addonId) { name chargedUsdCents ips } }`,
+);
+const DETACH = graphql(
+  `mutation($id: ID!, $addonId: String!) { serverAddonDetach(id: $id, addonId: $addonId) { releasedIps } }`,
+);
 
 /** Why an add-on cannot be attached now: the server's state (the API's rule), its stock, or one of its type attached. */
 function attachWhy(serverWhy: string | null, a: Addon): string | null {
@@ -22,7 +27,7 @@ export function Addons({ server: s, addons, onChanged }: SectionProps & { addons
   const [balance, setBalance] = useState<number | null>(null);
   const readBalance = () => {
     setBalance(null);
-    gql<{ wallet: { balanceUsdCents: number } }>(WALLET).then(
+    gql(WALLET).then(
       (d) => setBalance(d.wallet.balanceUsdCents),
       () => setBalance(null),
     );
@@ -34,7 +39,7 @@ export function Addons({ server: s, addons, onChanged }: SectionProps & { addons
   const attach = async (a: Addon) => {
     setDone('');
     const r = await run(`attach-${a.id}`, () =>
-      gql<{ serverAddonAttach: { name: string; chargedUsdCents: number; ips: string[] } }>(ATTACH, {
+      gql(ATTACH, {
         id: s.id,
         addonId: a.id,
       }),

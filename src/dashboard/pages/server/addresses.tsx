@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { type SectionProps, type ServerDetail, whyNot } from './shared.tsx';
+import { graphql } from '../../graphql.ts';
 
-const SET = `mutation($id: ID!, $ip: String!, $hostname: String!) { serverPtrSet(id: $id, ip: $ip, hostname: $hostname) { ip ptr } }`;
-const CLEAR = `mutation($id: ID!, $ip: String!) { serverPtrDelete(id: $id, ip: $ip) { ip ptr } }`;
+const SET = graphql(
+  `mutation($id: ID!, $ip: String!, $hostname: String!) { serverPtrSet(id: $id, ip: $ip, hostname: $hostname) { ip ptr } }`,
+);
+const CLEAR = graphql(`mutation($id: ID!, $ip: String!) { serverPtrDelete(id: $id, ip: $ip) { ip ptr } }`);
 
 type Ip = ServerDetail['ips'][number];
 
@@ -42,7 +45,7 @@ function AddressRow(props: { serverId: string; ip: Ip; why: string | null; onCha
     try {
       // The record as the API stored it (a name is normalised), shown until the page reads the server again.
       if (kind === 'save') {
-        const r = await gql<{ serverPtrSet: { ptr: string | null } }>(SET, {
+        const r = await gql(SET, {
           id: props.serverId,
           ip: ip.ip,
           hostname: shown.trim(),

@@ -3,11 +3,12 @@ import { gql } from '../../api.ts';
 import { navigate } from '../../router.tsx';
 import { SshKeyPicker } from '../../ssh-key-picker.tsx';
 import { DialogButton, type OsTemplate, type SectionProps, useRun, whyNot } from './shared.tsx';
+import { graphql } from '../../graphql.ts';
 
-const REINSTALL = `mutation($id: ID!, $osTemplate: String!, $sshKeyIds: [ID!]) {
+const REINSTALL = graphql(`mutation($id: ID!, $osTemplate: String!, $sshKeyIds: [ID!]) {
   serverReinstall(id: $id, osTemplate: $osTemplate, sshKeyIds: $sshKeyIds) { id status }
-}`;
-const TERMINATE = 'mutation($id: ID!) { serverTerminate(id: $id) { id status } }';
+}`);
+const TERMINATE = graphql('mutation($id: ID!) { serverTerminate(id: $id) { id status } }');
 
 /** Reinstall: wipe the disk and rebuild from a template of the catalogue, confirmed (all data goes). */
 export function Reinstall({ server: s, templates, onChanged }: SectionProps & { templates: OsTemplate[] }) {

@@ -3,6 +3,7 @@ import { gql } from '../../api.ts';
 import { money, formatUtc } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { DialogButton, type SectionProps, useRun, whyNot } from './shared.tsx';
+import { graphql } from '../../graphql.ts';
 
 interface PlanOption {
   productId: string;
@@ -14,8 +15,12 @@ interface PlanOption {
   current: boolean;
 }
 
-const OPTIONS = `query($id: ID!) { serverPlanOptions(id: $id) { nodes { productId name vcpu ramMb diskGb monthlyUsdCents current } } }`;
-const CHANGE = `mutation($id: ID!, $productId: String!) { serverChangePlan(id: $id, productId: $productId) { id status productId } }`;
+const OPTIONS = graphql(
+  `query($id: ID!) { serverPlanOptions(id: $id) { nodes { productId name vcpu ramMb diskGb monthlyUsdCents current } } }`,
+);
+const CHANGE = graphql(
+  `mutation($id: ID!, $productId: String!) { serverChangePlan(id: $id, productId: $productId) { id status productId } }`,
+);
 
 const specs = (p: PlanOption) => `${p.vcpu} vCPU · ${p.ramMb / 1024} GB RAM · ${p.diskGb} GB disk`;
 
@@ -38,12 +43,7 @@ export function Plan(props: SectionProps) {
 /** The plan options (same family and disk) with their prices, and the switch, confirmed with the price difference. */
 function PlanOptions({ server: s, onChanged }: SectionProps) {
   const [reload, setReload] = useState(0);
-  const state = useLive<{ serverPlanOptions: { nodes: PlanOption[] } }>(
-    OPTIONS,
-    ['server.resized'],
-    { id: s.id },
-    reload,
-  );
+  const state = useLive(OPTIONS, ['server.resized'], { id: s.id }, reload);
   const [chosen, setChosen] = useState('');
   const [done, setDone] = useState('');
   const { busy, error, run } = useRun();

@@ -1,111 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-
-/** The server as its page reads it (SERVER_QUERY). */
-export interface ServerDetail {
-  id: string;
-  label: string;
-  status: string;
-  productId: string;
-  os: string;
-  osTemplate: string;
-  /** The SSH keys it was ordered or last reinstalled with. */
-  sshKeys: { id: string; name: string; fingerprint: string }[];
-  vcpu: number;
-  ramMb: number;
-  diskGb: number;
-  createdAt: string;
-  renewsAt: string | null;
-  ips: { ip: string; version: number; primary: boolean; ptr: string | null; zoneHosted: boolean }[];
-  snapshots: Snapshot[];
-  pool: { id: string; label: string } | null;
-  /** Set with `pool` null: the server was kept when its pool was deleted. */
-  poolId: string | null;
-  /** Each power action and whether the server takes it now, by the API's own rule (why not, if not). */
-  powerActions: ActionState<PowerAction>[];
-  /** The same for its other actions (Server.actions). */
-  actions: ActionState<ServerAction>[];
-  usage: Usage;
-}
-
-interface Snapshot {
-  id: string;
-  name: string;
-  status: string;
-  sizeGb: number;
-  createdAt: string;
-}
-
-export type PowerAction = 'start' | 'stop' | 'reboot';
-type ServerAction =
-  | 'snapshot'
-  | 'revert'
-  | 'snapshotDelete'
-  | 'reinstall'
-  | 'changePlan'
-  | 'addonAttach'
-  | 'addonDetach'
-  | 'ptr'
-  | 'terminate';
-interface ActionState<A> {
-  action: A;
-  available: boolean;
-  reason: string | null;
-}
-
-/** How far back the usage charts go (Server.usage's period). */
-export type UsagePeriod = 'HOUR' | 'DAY' | 'WEEK';
-
-/** The server's usage over a period (Server.usage): one sample a step, oldest first. */
-export interface Usage {
-  period: UsagePeriod;
-  /** Seconds each sample covers. */
-  step: number;
-  samples: Sample[];
-}
-
-/** One step of usage: per-second figures averaged over it. */
-interface Sample {
-  sampledAt: string;
-  cpu: { percent: number };
-  memory: { usedMb: number; totalMb: number };
-  network: { rxBytesPerSecond: number; txBytesPerSecond: number };
-  disk: { usedGb: number; totalGb: number; readBytesPerSecond: number; writeBytesPerSecond: number };
-}
-
-/** An add-on the server's plan offers (serverAddons). */
-export interface Addon {
-  id: string;
-  name: string;
-  type: string;
-  ipCount: number;
-  monthlyUsdCents: number;
-  proratedUsdCents: number;
-  active: boolean;
-  available: boolean;
-  ownedByType: boolean;
-  stockNote: string | null;
-}
-
-export interface OsTemplate {
-  id: string;
-  os: string;
-  name: string;
-}
-
-/** Everything the page shows but the plan options (a pool server has none: that read is refused). */
-export interface PageData {
-  server: ServerDetail;
-  serverAddons: { nodes: Addon[] };
-  serverCatalogue: { osTemplates: OsTemplate[] };
-}
+import { graphql, type ResultOf, type VariablesOf } from '../../graphql.ts';
 
 /**
  * The page's one read, made again on every server event and while a job runs: one request, as
  * every request counts against the session's rate limit (600 a minute). Only `servers:read`
  * fields, so a session opened from a server's SSO link can read it.
  */
-export const PAGE_QUERY = `query($id: ID!, $period: UsagePeriod!) {
+export const PAGE_QUERY = graphql(`query($id: ID!, $period: UsagePeriod!) {
   server(id: $id) {
     id label status productId os osTemplate vcpu ramMb diskGb createdAt renewsAt poolId
     sshKeys { id name fingerprint }
@@ -127,7 +29,31 @@ export const PAGE_QUERY = `query($id: ID!, $period: UsagePeriod!) {
     nodes { id name type ipCount monthlyUsdCents proratedUsdCents active available ownedByType stockNote }
   }
   serverCatalogue { osTemplates { id os name } }
-}`;
+}`);
+
+/** Everything the page shows but the plan options (a pool server has none: that read is refused). */
+export type PageData = ResultOf<typeof PAGE_QUERY>;
+/** The server as its page reads it. */
+export type ServerDetail = PageData['server'];
+/** The server's usage over a period (Server.usage): one sample a step, oldest first. */
+export type Usage = ServerDetail['usage'];
+/** How far back the usage charts go (Server.usage's period). */
+export type UsagePeriod = VariablesOf<typeof PAGE_QUERY>['period'];
+/** An add-on the server's plan offers (serverAddons). */
+export type Addon = PageData['serverAddons']['nodes'][number];
+export type OsTemplate = PageData['serverCatalogue']['osTemplates'][number];
+
+export type PowerAction = 'start' | 'stop' | 'reboot';
+type ServerAction =
+  | 'snapshot'
+  | 'revert'
+  | 'snapshotDelete'
+  | 'reinstall'
+  | 'changePlan'
+  | 'addonAttach'
+  | 'addonDetach'
+  | 'ptr'
+  | 'terminate';
 
 /** Why the server does not take `action` now, by the API's rule; null when it does. */
 export const whyNot = (s: ServerDetail, action: ServerAction) =>

@@ -2,10 +2,17 @@ import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { StatusBadge, When } from '../../format.tsx';
 import { DialogButton, type SectionProps, useRun, whyNot } from './shared.tsx';
+import { graphql, type TadaDocumentNode } from '../../graphql.ts';
 
-const CREATE = `mutation($id: ID!, $name: String!) { serverSnapshotCreate(id: $id, name: $name) { id status } }`;
-const REVERT = `mutation($id: ID!, $snapshotId: ID!) { serverSnapshotRevert(id: $id, snapshotId: $snapshotId) { id status } }`;
-const DELETE = `mutation($id: ID!, $snapshotId: ID!) { serverSnapshotDelete(id: $id, snapshotId: $snapshotId) { id deleted } }`;
+const CREATE = graphql(
+  `mutation($id: ID!, $name: String!) { serverSnapshotCreate(id: $id, name: $name) { id status } }`,
+);
+const REVERT = graphql(
+  `mutation($id: ID!, $snapshotId: ID!) { serverSnapshotRevert(id: $id, snapshotId: $snapshotId) { id status } }`,
+);
+const DELETE = graphql(
+  `mutation($id: ID!, $snapshotId: ID!) { serverSnapshotDelete(id: $id, snapshotId: $snapshotId) { id deleted } }`,
+);
 
 /** Snapshots: take one by name, revert the disk to one, delete one; a job under way shows until it is done. */
 export function Snapshots({ server: s, onChanged }: SectionProps) {
@@ -26,7 +33,12 @@ export function Snapshots({ server: s, onChanged }: SectionProps) {
     }
     onChanged();
   };
-  const act = async (key: string, query: string, snapshotId: string, message: string) => {
+  const act = async (
+    key: string,
+    query: TadaDocumentNode<unknown, { id: string; snapshotId: string }>,
+    snapshotId: string,
+    message: string,
+  ) => {
     setDone('');
     if (await run(key, () => gql(query, { id: s.id, snapshotId }))) setDone(message);
     onChanged();

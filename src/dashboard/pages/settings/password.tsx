@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { Field, FormAlert, useFormRequest } from '../../field.tsx';
+import { graphql } from '../../graphql.ts';
 
-const CHANGE = `mutation($current: String!, $next: String!) {
+const CHANGE = graphql(`mutation($current: String!, $next: String!) {
   accountPasswordChange(currentPassword: $current, newPassword: $next) { sessionsEnded }
-}`;
+}`);
 
 const FIELDS = ['currentPassword', 'newPassword', 'repeat'] as const;
 const MIN = 10;
@@ -22,7 +23,7 @@ export function PasswordForm(props: { onChanged(): void }) {
     setDone('');
     if (next !== repeat) return setErrors({ repeat: 'The two new passwords differ.' });
     void send(async () => {
-      const { accountPasswordChange } = await gql<{ accountPasswordChange: { sessionsEnded: number } }>(CHANGE, {
+      const { accountPasswordChange } = await gql(CHANGE, {
         current,
         next,
       });

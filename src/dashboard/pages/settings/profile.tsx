@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { Field, FormAlert, useFormRequest } from '../../field.tsx';
+import { graphql } from '../../graphql.ts';
 
 export interface Profile {
   name: string;
@@ -10,11 +11,11 @@ export interface Profile {
   invoiceEmail: string | null;
 }
 
-export const PROFILE_QUERY = '{ account { name email emailVerified country invoiceEmail } }';
+export const PROFILE_QUERY = graphql('{ account { name email emailVerified country invoiceEmail } }');
 
-const UPDATE = `mutation($name: String, $country: String, $email: String, $invoiceEmail: String) {
+const UPDATE = graphql(`mutation($name: String, $country: String, $email: String, $invoiceEmail: String) {
   accountUpdate(name: $name, country: $country, email: $email, invoiceEmail: $invoiceEmail) { name email emailVerified country invoiceEmail }
-}`;
+}`);
 
 const PROFILE_FIELDS = ['name', 'country', 'email'] as const;
 
@@ -36,7 +37,7 @@ export function ProfileForm(props: { profile: Profile; onSaved(p: Profile): void
     setSaved('');
     void send(async () => {
       const changedEmail = email.trim().toLowerCase() !== props.profile.email;
-      const { accountUpdate } = await gql<{ accountUpdate: Profile }>(UPDATE, {
+      const { accountUpdate } = await gql(UPDATE, {
         name,
         country,
         ...(changedEmail ? { email } : {}),
@@ -112,7 +113,7 @@ export function NotificationsForm(props: { profile: Profile; onSaved(p: Profile)
     e.preventDefault();
     setSaved('');
     void send(async () => {
-      const { accountUpdate } = await gql<{ accountUpdate: Profile }>(UPDATE, { invoiceEmail: invoiceEmail.trim() });
+      const { accountUpdate } = await gql(UPDATE, { invoiceEmail: invoiceEmail.trim() });
       props.onSaved(accountUpdate);
       setSaved(
         accountUpdate.invoiceEmail

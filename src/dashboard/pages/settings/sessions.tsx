@@ -4,31 +4,18 @@ import { ConfirmButton } from '../../confirm.tsx';
 import { When } from '../../format.tsx';
 import { ListTable } from '../../list-table.tsx';
 import { useLive } from '../../live-query.tsx';
+import { graphql } from '../../graphql.ts';
 
-interface SessionRow {
-  id: string;
-  current: boolean;
-  signedInWith: 'password' | 'link';
-  browser: string | null;
-  clientAddress: string | null;
-  createdAt: string;
-  lastSeenAt: string;
-}
-
-const SESSIONS =
-  '{ accountSessions(first: 100) { edges { node { id current signedInWith browser clientAddress createdAt lastSeenAt } } } }';
-const END = 'mutation($id: ID!) { accountSessionEnd(id: $id) { id } }';
-const END_OTHERS = 'mutation { accountSessionsEndOthers { sessionsEnded } }';
+const SESSIONS = graphql(
+  '{ accountSessions(first: 100) { edges { node { id current signedInWith browser clientAddress createdAt lastSeenAt } } } }',
+);
+const END = graphql('mutation($id: ID!) { accountSessionEnd(id: $id) { id } }');
+const END_OTHERS = graphql('mutation { accountSessionsEndOthers { sessionsEnded } }');
 
 /** The account's signed-in sessions: this browser marked, any other signed out from here. */
 export function Sessions(props: { reloadKey: number }) {
   const [reload, setReload] = useState(0);
-  const state = useLive<{ accountSessions: { edges: { node: SessionRow }[] } }>(
-    SESSIONS,
-    [],
-    undefined,
-    props.reloadKey + reload,
-  );
+  const state = useLive(SESSIONS, [], undefined, props.reloadKey + reload);
   const [message, setMessage] = useState('');
   const [error, setError] = useState('');
   const act = async (what: () => Promise<string>) => {
@@ -101,9 +88,7 @@ export function Sessions(props: { reloadKey: number }) {
           disabledReason={others === 0 ? 'No other session is signed in.' : null}
           onConfirm={() =>
             act(async () => {
-              const { accountSessionsEndOthers: r } = await gql<{
-                accountSessionsEndOthers: { sessionsEnded: number };
-              }>(END_OTHERS);
+              const { accountSessionsEndOthers: r } = await gql(END_OTHERS);
               return `${r.sessionsEnded} session${r.sessionsEnded === 1 ? ' was' : 's were'} signed out.`;
             })
           }

@@ -18,7 +18,7 @@ const SECTIONS = [
  * are for a session signed in with the password (the API refuses a sign-in link's).
  */
 export function Settings(props: { passwordSignIn: boolean }) {
-  const state = useLive<{ account: Profile }>(PROFILE_QUERY, []);
+  const state = useLive(PROFILE_QUERY, []);
   const [profile, setProfile] = useState<Profile | null>(null);
   const [sessionsKey, setSessionsKey] = useState(0);
   const shown = profile ?? state.data?.account;

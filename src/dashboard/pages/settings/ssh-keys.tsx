@@ -5,25 +5,18 @@ import { Field, FormAlert, useFormRequest } from '../../field.tsx';
 import { When } from '../../format.tsx';
 import { ListTable } from '../../list-table.tsx';
 import { useLive } from '../../live-query.tsx';
+import { graphql } from '../../graphql.ts';
 
-interface KeyRow {
-  id: string;
-  name: string;
-  type: string;
-  bits: number;
-  fingerprint: string;
-  createdAt: string;
-}
-
-const KEYS = '{ sshKeys(first: 100) { edges { node { id name type bits fingerprint createdAt } } } }';
-const ADD =
-  'mutation($name: String!, $publicKey: String!) { sshKeyAdd(name: $name, publicKey: $publicKey) { id fingerprint } }';
-const DELETE = 'mutation($id: ID!) { sshKeyDelete(id: $id) { id } }';
+const KEYS = graphql('{ sshKeys(first: 100) { edges { node { id name type bits fingerprint createdAt } } } }');
+const ADD = graphql(
+  'mutation($name: String!, $publicKey: String!) { sshKeyAdd(name: $name, publicKey: $publicKey) { id fingerprint } }',
+);
+const DELETE = graphql('mutation($id: ID!) { sshKeyDelete(id: $id) { id } }');
 const FIELDS = ['name', 'publicKey'] as const;
 
 /** The account's SSH keys: add one (its fingerprint shown as ssh-keygen -lf prints it), delete one. */
 export function SshKeys() {
-  const state = useLive<{ sshKeys: { edges: { node: KeyRow }[] } }>(KEYS, ['account.ssh_key.']);
+  const state = useLive(KEYS, ['account.ssh_key.']);
   const [name, setName] = useState('');
   const [publicKey, setPublicKey] = useState('');
   const [added, setAdded] = useState('');
@@ -34,7 +27,7 @@ export function SshKeys() {
     e.preventDefault();
     setAdded('');
     void send(async () => {
-      const { sshKeyAdd } = await gql<{ sshKeyAdd: { fingerprint: string } }>(ADD, { name, publicKey });
+      const { sshKeyAdd } = await gql(ADD, { name, publicKey });
       setName('');
       setPublicKey('');
       setAdded(`Key added: ${sshKeyAdd.fingerprint}.`);

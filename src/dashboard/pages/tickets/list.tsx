@@ -2,24 +2,17 @@ import { StatusBadge, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
 import { ListTable, RowLink } from '../../list-table.tsx';
+import { graphql } from '../../graphql.ts';
 
-interface TicketRow {
-  id: string;
-  number: string;
-  subject: string;
-  status: string;
-  priority: string;
-  lastReplyAt: string;
-}
-
+/** The API's page the list reads (the query's `first`); an account with more tickets sees a note. */
 const PAGE = 100;
+const TICKETS_QUERY = graphql(
+  '{ tickets(first: 100) { nodes { id number subject status priority lastReplyAt } pageInfo { hasNextPage } } }',
+);
 
 /** /tickets: the account's support tickets, newest first, with the way to open one. */
 export function TicketList() {
-  const state = useLive<{ tickets: { nodes: TicketRow[]; pageInfo: { hasNextPage: boolean } } }>(
-    `{ tickets(first: ${PAGE}) { nodes { id number subject status priority lastReplyAt } pageInfo { hasNextPage } } }`,
-    ['ticket.'],
-  );
+  const state = useLive(TICKETS_QUERY, ['ticket.']);
   return (
     <div>
       <div class="page-head">

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { errorsOf, Field, FormAlert, type FormErrors } from '../../field.tsx';
 import { navigate, BackLink } from '../../router.tsx';
+import { graphql } from '../../graphql.ts';
 
 /** The API's departments and priorities, with the words the form shows. */
 const DEPARTMENTS = [
@@ -21,9 +22,10 @@ const PRIORITIES = [
 const SUBJECT_MAX = 200;
 const MESSAGE_MAX = 20_000;
 
-const CREATE_MUTATION = `mutation($subject: String!, $message: String!, $department: String, $priority: String) {
+const CREATE_MUTATION =
+  graphql(`mutation($subject: String!, $message: String!, $department: String, $priority: String) {
   ticketCreate(subject: $subject, message: $message, department: $department, priority: $priority) { id }
-}`;
+}`);
 
 type Fields = 'subject' | 'message' | 'department' | 'priority';
 
@@ -51,7 +53,7 @@ export function NewTicket() {
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      const r = await gql<{ ticketCreate: { id: string } }>(CREATE_MUTATION, {
+      const r = await gql(CREATE_MUTATION, {
         subject,
         message,
         department,

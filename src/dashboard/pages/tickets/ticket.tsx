@@ -5,22 +5,17 @@ import { Field, FormAlert, useFormRequest } from '../../field.tsx';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { Link, BackLink, PageFailed } from '../../router.tsx';
+import { graphql, type ResultOf } from '../../graphql.ts';
 
-interface TicketDetail {
-  id: string;
-  number: string;
-  subject: string;
-  status: string;
-  priority: string;
-  department: string;
-  createdAt: string;
-  lastReplyAt: string;
-  closedAt: string | null;
-  messages: { id: string; author: string; body: string; createdAt: string }[];
-}
-
-const TICKET_FIELDS =
-  'id number subject status priority department createdAt lastReplyAt closedAt messages { id author body createdAt }';
+const TICKET_DETAIL = graphql(`fragment TicketDetail on Ticket {
+  id number subject status priority department createdAt lastReplyAt closedAt messages { id author body createdAt }
+}`);
+type TicketDetail = ResultOf<typeof TICKET_DETAIL>;
+const TICKET_QUERY = graphql('query($id: ID!) { ticket(id: $id) { ...TicketDetail } }', [TICKET_DETAIL]);
+const REPLY = graphql('mutation($id: ID!, $body: String!) { ticketReply(id: $id, body: $body) { ...TicketDetail } }', [
+  TICKET_DETAIL,
+]);
+const CLOSE = graphql('mutation($id: ID!) { ticketClose(id: $id) { ...TicketDetail } }', [TICKET_DETAIL]);
 
 /** What each state means for the person waiting. */
 const STATUS_TEXT: Record<string, string> = {
@@ -56,10 +51,7 @@ function Reply(props: { ticket: TicketDetail; onSent(t: TicketDetail): void }) {
       return;
     }
     return send(async () => {
-      const r = await gql<{ ticketReply: TicketDetail }>(
-        `mutation($id: ID!, $body: String!) { ticketReply(id: $id, body: $body) { ${TICKET_FIELDS} } }`,
-        { id: props.ticket.id, body },
-      );
+      const r = await gql(REPLY, { id: props.ticket.id, body });
       setBody('');
       props.onSent(r.ticketReply);
     });
@@ -83,12 +75,7 @@ export function TicketPage(props: { id: string }) {
   const [mine, setMine] = useState<TicketDetail | null>(null);
   const [reload, setReload] = useState(0);
   const [closing, setClosing] = useState<{ busy?: boolean; error?: string }>({});
-  const state = useLive<{ ticket: TicketDetail }>(
-    `query($id: ID!) { ticket(id: $id) { ${TICKET_FIELDS} } }`,
-    ['ticket.'],
-    { id: props.id },
-    reload,
-  );
+  const state = useLive(TICKET_QUERY, ['ticket.'], { id: props.id }, reload);
   useEffect(() => setMine(null), [state.data]);
   const back = <BackLink href="/tickets" label="Support" />;
   if (state.error) return <PageFailed back={back} title="Ticket" error={state.error} />;
@@ -101,10 +88,7 @@ export function TicketPage(props: { id: string }) {
   const close = async () => {
     setClosing({ busy: true });
     try {
-      const r = await gql<{ ticketClose: TicketDetail }>(
-        `mutation($id: ID!) { ticketClose(id: $id) { ${TICKET_FIELDS} } }`,
-        { id: t.id },
-      );
+      const r = await gql(CLOSE, { id: t.id });
       changed(r.ticketClose);
       setClosing({});
     } catch (err) {

@@ -3,33 +3,13 @@ import { gql } from '../../api.ts';
 import { StatusBadge, When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { ListTable } from '../../list-table.tsx';
+import { graphql } from '../../graphql.ts';
 
-const DELIVERY_FIELDS =
-  'id eventId eventType status attemptCount maxAttempts nextAttemptAt lastStatusCode lastError lastAttemptAt createdAt attempts { number startedAt durationMs statusCode error succeeded manual }';
-
-/** A delivery as the log reads it (DELIVERY_FIELDS). */
-interface DeliveryRow {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: string;
-  attemptCount: number;
-  maxAttempts: number;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  lastAttemptAt: string | null;
-  createdAt: string;
-  attempts: {
-    number: number;
-    startedAt: string;
-    durationMs: number;
-    statusCode: number | null;
-    error: string | null;
-    succeeded: boolean;
-    manual: boolean;
-  }[];
-}
+const DELIVERIES_QUERY = graphql(`query($id: ID!) { webhookDeliveries(id: $id, first: 50) { nodes {
+  id eventId eventType status attemptCount maxAttempts nextAttemptAt lastStatusCode lastError lastAttemptAt createdAt
+  attempts { number startedAt durationMs statusCode error succeeded manual }
+} } }`);
+const REDELIVER = graphql('mutation($id: ID!, $d: ID!) { webhookRedeliver(id: $id, deliveryId: $d) { id status } }');
 
 /**
  * The delivery log of one subscription, newest first. It is read again on every account event (a
@@ -40,8 +20,8 @@ export function Deliveries(props: { webhookId: string; reloadKey: number }) {
   // Bumped after a redelivery from here, so the log reads it even before its live change arrives.
   const [reads, setReads] = useState(0);
   const [message, setMessage] = useState('');
-  const state = useLive<{ webhookDeliveries: { nodes: DeliveryRow[] } }>(
-    `query($id: ID!) { webhookDeliveries(id: $id, first: 50) { nodes { ${DELIVERY_FIELDS} } } }`,
+  const state = useLive(
+    DELIVERIES_QUERY,
     [''],
     { id: props.webhookId },
     // Both only grow: the sum changes whenever either does.
@@ -52,7 +32,7 @@ export function Deliveries(props: { webhookId: string; reloadKey: number }) {
   const redeliver = async (deliveryId: string) => {
     setMessage('');
     try {
-      await gql(`mutation($id: ID!, $d: ID!) { webhookRedeliver(id: $id, deliveryId: $d) { id status } }`, {
+      await gql(REDELIVER, {
         id: props.webhookId,
         d: deliveryId,
       });

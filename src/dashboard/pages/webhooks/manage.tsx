@@ -5,24 +5,17 @@ import { SecretWithCopy } from '../../copy.tsx';
 import { StatusBadge } from '../../format.tsx';
 import { Deliveries } from './deliveries.tsx';
 import { WebhookForm, type WebhookFields } from './form.tsx';
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 /** A subscription as the page reads it. */
-export interface WebhookRow {
-  id: string;
-  url: string;
-  description: string;
-  events: string[];
-  isActive: boolean;
-  secret: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const WEBHOOK_ROW = graphql(
+  'fragment WebhookRow on Webhook { id url description events isActive secret createdAt updatedAt }',
+);
+type WebhookRow = ResultOf<typeof WEBHOOK_ROW>;
 
-export const WEBHOOK_FIELDS = 'id url description events isActive secret createdAt updatedAt';
-
-const UPDATE = `mutation($id: ID!, $url: String, $events: [String!], $description: String, $isActive: Boolean) {
+const UPDATE = graphql(`mutation($id: ID!, $url: String, $events: [String!], $description: String, $isActive: Boolean) {
   webhookUpdate(id: $id, url: $url, events: $events, description: $description, isActive: $isActive) { id }
-}`;
+}`);
 
 const PAUSED_REASON = 'The webhook is paused: resume it to send a test event.';
 
@@ -54,7 +47,7 @@ export function ManageWebhook(props: { webhook: WebhookRow; onChanged(): void; o
 
   const sendTest = () =>
     act('test', async () => {
-      await gql('mutation($id: ID!) { webhookTest(id: $id) { id } }', { id: w.id });
+      await gql(graphql('mutation($id: ID!) { webhookTest(id: $id) { id } }'), { id: w.id });
       setLogKey((k) => k + 1);
       return 'Test event queued: its delivery is at the top of the log below.';
     });
@@ -66,17 +59,14 @@ export function ManageWebhook(props: { webhook: WebhookRow; onChanged(): void; o
     });
   const rotate = () =>
     act('rotate', async () => {
-      const r = await gql<{ webhookRotateSecret: { secret: string } }>(
-        'mutation($id: ID!) { webhookRotateSecret(id: $id) { secret } }',
-        { id: w.id },
-      );
+      const r = await gql(graphql('mutation($id: ID!) { webhookRotateSecret(id: $id) { secret } }'), { id: w.id });
       setSecret(r.webhookRotateSecret.secret);
       props.onChanged();
       return 'Secret rotated: the old one no longer signs.';
     });
   const remove = () =>
     act('delete', async () => {
-      await gql('mutation($id: ID!) { webhookDelete(id: $id) { id } }', { id: w.id });
+      await gql(graphql('mutation($id: ID!) { webhookDelete(id: $id) { id } }'), { id: w.id });
       props.onDeleted(`Deleted the webhook to ${w.url}.`);
       return '';
     });
