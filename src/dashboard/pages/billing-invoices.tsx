@@ -3,25 +3,14 @@ import { gql } from '../api.ts';
 import { money, StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
 import { LinkedRows } from '../list-table.tsx';
-import { graphql } from '../graphql.ts';
-
-interface Invoice {
-  id: string;
-  number: string;
-  status: string;
-  totalUsdCents: number;
-  currency: string;
-  dueAt: string;
-  paidAt: string | null;
-  paidWith: string | null;
-  items: { description: string; amountUsdCents: number; periodStart: string | null; periodEnd: string | null }[];
-}
+import { graphql, type ResultOf } from '../graphql.ts';
 
 const INVOICES_QUERY = graphql(`query($page: Int, $limit: Int) { invoices(page: $page, limit: $limit) {
   data { id number status totalUsdCents currency dueAt paidAt paidWith
     items { description amountUsdCents periodStart periodEnd } }
   page limit total hasMore
 } }`);
+type Invoice = ResultOf<typeof INVOICES_QUERY>['invoices']['data'][number];
 
 const LIMIT = 20;
 

@@ -4,7 +4,7 @@ import { money, StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
 import { AUTO_RECHARGE, AutoRechargeSettings, AutoRechargeSummary } from './billing-auto-recharge.tsx';
 import { Invoices } from './billing-invoices.tsx';
-import { graphql } from '../graphql.ts';
+import { graphql, type ResultOf } from '../graphql.ts';
 
 const WALLET_QUERY = graphql(
   `{ wallet {
@@ -28,19 +28,11 @@ const TXN_PAGE = 10;
 /** The API's largest page: a live refresh re-reads at most this many of the rows already shown. */
 const TXN_MAX = 100;
 
-interface Txn {
-  id: string;
-  kind: string;
-  amountUsdCents: number;
-  balanceAfterUsdCents: number;
-  description: string;
-  createdAt: string;
-}
-
 const TXN_QUERY = graphql(`query($first: Int, $after: String) { walletTransactions(first: $first, after: $after) {
   nodes { id kind amountUsdCents balanceAfterUsdCents description createdAt }
   pageInfo { hasNextPage endCursor }
 } }`);
+type Txn = ResultOf<typeof TXN_QUERY>['walletTransactions']['nodes'][number];
 
 const kindText = (kind: string) => kind.replace(/_/g, ' ');
 

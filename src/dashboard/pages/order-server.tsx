@@ -5,21 +5,12 @@ import { useLive } from '../live-query.tsx';
 import { Link, navigate } from '../router.tsx';
 import { money } from '../format.tsx';
 import { SshKeyPicker } from '../ssh-key-picker.tsx';
-import { graphql } from '../graphql.ts';
-
-interface Plan {
-  productId: string;
-  family: string;
-  name: string;
-  vcpu: number;
-  ramMb: number;
-  diskGb: number;
-  monthlyUsdCents: number;
-}
+import { graphql, type ResultOf } from '../graphql.ts';
 
 const CATALOGUE_QUERY = graphql(
   '{ serverCatalogue { plans { productId family name vcpu ramMb diskGb monthlyUsdCents } osTemplates { id os name } } wallet { balanceUsdCents } }',
 );
+type Plan = ResultOf<typeof CATALOGUE_QUERY>['serverCatalogue']['plans'][number];
 
 const ORDER_MUTATION =
   graphql(`mutation($productId: String!, $label: String!, $osTemplate: String!, $sshKeyIds: [ID!]) {

@@ -4,14 +4,10 @@ import { ConfirmButton } from '../../confirm.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
 import { ListTable } from '../../list-table.tsx';
-import { graphql } from '../../graphql.ts';
-
-interface CronJob {
-  schedule: string;
-  command: string;
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 const CRON_QUERY = graphql('query($id: ID!) { hostingCron(id: $id) { header jobs { schedule command } } }');
+type CronJob = ResultOf<typeof CRON_QUERY>['hostingCron']['jobs'][number];
 const CRON_SET = graphql(
   'mutation($id: ID!, $jobs: [HostingCronJobInput!]!) { hostingCronSet(id: $id, jobs: $jobs) { header jobs { schedule command } } }',
 );

@@ -6,17 +6,7 @@ import { When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
 import { ListTable } from '../../list-table.tsx';
-import { graphql } from '../../graphql.ts';
-
-interface Database {
-  name: string;
-  suffix: string;
-  user: string;
-  host: string;
-  createdAt: string;
-  /** When its user's password was last set; null: none yet, the user cannot sign in. */
-  passwordSetAt: string | null;
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 /** A password just set: shown once, with what connects with it. */
 interface NewPassword {
@@ -30,6 +20,7 @@ const DATABASES_QUERY = graphql(`query($id: ID!) {
   hostingDatabases(id: $id) { nodes { name suffix user host createdAt passwordSetAt } }
   hostingAccount(id: $id) { connection { databasePrefix mysqlHost mysqlPort } }
 }`);
+type Database = ResultOf<typeof DATABASES_QUERY>['hostingDatabases']['nodes'][number];
 
 const PASSWORD_RESET = graphql(`mutation($id: ID!, $name: String!) {
   hostingDatabasePasswordReset(id: $id, name: $name) { name user host password }

@@ -2,11 +2,12 @@ import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { When } from '../../format.tsx';
-import { graphql } from '../../graphql.ts';
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 const READ_QUERY = graphql(
   'query($id: ID!, $path: String!) { hostingFileRead(id: $id, path: $path) { path content sizeBytes modifiedAt } }',
 );
+type TextFile = ResultOf<typeof READ_QUERY>['hostingFileRead'];
 const WRITE_MUTATION = graphql(
   'mutation($id: ID!, $path: String!, $content: String!) { hostingFileWrite(id: $id, path: $path, content: $content) { path sizeBytes modifiedAt } }',
 );
@@ -175,13 +176,6 @@ export function RenameForm(props: { id: string; from: string; onCancel(): void; 
       </div>
     </form>
   );
-}
-
-interface TextFile {
-  path: string;
-  content: string;
-  sizeBytes: number;
-  modifiedAt: string;
 }
 
 /** A text file open in a <textarea>: read once, saved whole (UTF-8, at most 1 MiB: larger or binary files download). */

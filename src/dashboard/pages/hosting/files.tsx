@@ -6,19 +6,12 @@ import { useLive } from '../../live-query.tsx';
 import { Link, useLocation } from '../../router.tsx';
 import { FileEditor, formatSize, NewEntryForm, RenameForm } from './files-forms.tsx';
 import { ListTable, RowLink } from '../../list-table.tsx';
-import { graphql } from '../../graphql.ts';
-
-interface FileEntry {
-  name: string;
-  path: string;
-  type: string;
-  sizeBytes: number;
-  modifiedAt: string;
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 const LIST_QUERY = graphql(
   'query($id: ID!, $path: String) { hostingFilesList(id: $id, path: $path) { path truncated entries { name path type sizeBytes modifiedAt } } }',
 );
+type FileEntry = ResultOf<typeof LIST_QUERY>['hostingFilesList']['entries'][number];
 
 const DELETE_MUTATION = graphql(
   'mutation($id: ID!, $path: String!, $recursive: Boolean) { hostingFileDelete(id: $id, path: $path, recursive: $recursive) { path } }',

@@ -2,17 +2,13 @@ import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { DisabledReason, disabledProps } from '../../confirm.tsx';
 import { Outcome, useCall } from './panel-kit.tsx';
-import { graphql } from '../../graphql.ts';
-
-interface PhpVersion {
-  phpVersion: string;
-  availableVersions: string[];
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 const PHP_READ = graphql('query($id: ID!) { hostingAccount(id: $id) { phpVersion phpVersionsOffered } }');
 const PHP_SET = graphql(
   'mutation($id: ID!, $v: String!) { hostingPhpVersionSet(id: $id, phpVersion: $v) { phpVersion availableVersions } }',
 );
+type PhpVersion = ResultOf<typeof PHP_SET>['hostingPhpVersionSet'];
 
 /** PHP tab: the version the site runs and the versions its plan offers. */
 export function PhpPanel(props: { id: string }) {

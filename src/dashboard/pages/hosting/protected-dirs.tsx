@@ -5,18 +5,12 @@ import { When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { Outcome, TextField, useCall } from './panel-kit.tsx';
 import { ListTable } from '../../list-table.tsx';
-import { graphql } from '../../graphql.ts';
-
-interface ProtectedDir {
-  path: string;
-  basicUser: string;
-  createdAt: string;
-  updatedAt: string;
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 const DIRS_QUERY = graphql(
   'query($id: ID!) { hostingProtectedDirs(id: $id) { nodes { path basicUser createdAt updatedAt } } }',
 );
+type ProtectedDir = ResultOf<typeof DIRS_QUERY>['hostingProtectedDirs']['nodes'][number];
 const FIELDS = ['path', 'basicUser', 'password'];
 
 /**

@@ -2,16 +2,7 @@ import { useState } from 'preact/hooks';
 import { formatUtc, When } from '../../format.tsx';
 import { Section, useLive } from '../../live-query.tsx';
 import { bytes } from './panel-kit.tsx';
-import { graphql } from '../../graphql.ts';
-
-interface Visitors {
-  visits: number;
-  uniqueVisitors: number;
-  pageViews: number;
-  bandwidthBytes: number;
-  series: { start: string; visits: number; pageViews: number }[];
-  topPages: { path: string; views: number }[];
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 const STATS_QUERY = graphql(`query($id: ID!, $period: String!) {
   hostingStats(id: $id) { sampledAt disk { usedBytes quotaBytes } inodes { used quota }
@@ -19,6 +10,7 @@ const STATS_QUERY = graphql(`query($id: ID!, $period: String!) {
   hostingVisitorStats(id: $id, period: $period) { visits uniqueVisitors pageViews bandwidthBytes
     series { start visits pageViews } topPages { path views } }
 }`);
+type Visitors = ResultOf<typeof STATS_QUERY>['hostingVisitorStats'];
 
 const PERIODS = [
   ['24h', 'Last 24 hours'],

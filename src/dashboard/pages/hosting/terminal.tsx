@@ -3,19 +3,14 @@ import { gql } from '../../api.ts';
 import { ConfirmButton, DisabledReason, disabledProps } from '../../confirm.tsx';
 import { When } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
-import { graphql } from '../../graphql.ts';
-
-interface Launched {
-  sessionId: string;
-  url: string;
-  expiresAt: string;
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 const ACCESS_QUERY = graphql(
   'query($id: ID!) { hostingSshAccess(id: $id) { enabled enabledAt session { id expiresAt } } }',
 );
 const ENABLE_MUTATION = graphql('mutation($id: ID!) { hostingSshAccessEnable(id: $id) { enabled } }');
 const LAUNCH_MUTATION = graphql('mutation($id: ID!) { hostingSshLaunch(id: $id) { sessionId url expiresAt } }');
+type Launched = ResultOf<typeof LAUNCH_MUTATION>['hostingSshLaunch'];
 const STOP_MUTATION = graphql('mutation($id: ID!) { hostingSshStop(id: $id) { stopped sessionId } }');
 
 /**

@@ -7,21 +7,13 @@ import { navigate } from '../../router.tsx';
 import { Copyable } from '../../copy.tsx';
 import { MAIL_EVENTS } from './shared.tsx';
 import { ListTable, RowLink } from '../../list-table.tsx';
-import { graphql } from '../../graphql.ts';
-
-export interface MailDomainRow {
-  id: number;
-  domain: string;
-  status: string;
-  mailboxCount: number;
-  aliasCount: number;
-  createdAt: string;
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 /** Every mail domain of the account (at most 50 are allowed, so one page holds them all). */
 export const MAIL_DOMAINS_QUERY = graphql(
   '{ mailDomains(first: 100) { nodes { id domain status mailboxCount aliasCount createdAt } } }',
 );
+export type MailDomainRow = ResultOf<typeof MAIL_DOMAINS_QUERY>['mailDomains']['nodes'][number];
 
 /** The proof the API asks for before it hosts mail for a domain not registered in the account. */
 interface TxtProof {

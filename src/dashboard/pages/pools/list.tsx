@@ -3,24 +3,14 @@ import { Section, useLive } from '../../live-query.tsx';
 import { Link } from '../../router.tsx';
 import { LinkedRows, RowLink } from '../../list-table.tsx';
 import { shapeText } from './units.tsx';
-import { graphql } from '../../graphql.ts';
-
-interface PoolRow {
-  id: string;
-  label: string;
-  status: string;
-  productId: string;
-  monthlyUsdCents: number;
-  renewsAt: string;
-  quota: { vcpu: number; ramMb: number; diskGb: number; ips: number };
-  usage: { vcpu: number; ramMb: number; diskGb: number; ips: number; servers: number };
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 const POOLS_QUERY = graphql(`{ pools(first: 100) { nodes {
   id label status productId monthlyUsdCents renewsAt
   quota { vcpu ramMb diskGb ips }
   usage { vcpu ramMb diskGb ips servers }
 } } }`);
+type PoolRow = ResultOf<typeof POOLS_QUERY>['pools']['nodes'][number];
 
 /** "2 servers · 4 of 8 vCPU · 8 of 16 GB RAM": what the pool's servers hold, in one line. */
 function usageText(p: PoolRow) {

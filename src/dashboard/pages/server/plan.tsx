@@ -3,21 +3,12 @@ import { gql } from '../../api.ts';
 import { money, formatUtc } from '../../format.tsx';
 import { useLive } from '../../live-query.tsx';
 import { DialogButton, type SectionProps, useRun, whyNot } from './shared.tsx';
-import { graphql } from '../../graphql.ts';
-
-interface PlanOption {
-  productId: string;
-  name: string;
-  vcpu: number;
-  ramMb: number;
-  diskGb: number;
-  monthlyUsdCents: number;
-  current: boolean;
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 const OPTIONS = graphql(
   `query($id: ID!) { serverPlanOptions(id: $id) { nodes { productId name vcpu ramMb diskGb monthlyUsdCents current } } }`,
 );
+type PlanOption = ResultOf<typeof OPTIONS>['serverPlanOptions']['nodes'][number];
 const CHANGE = graphql(
   `mutation($id: ID!, $productId: String!) { serverChangePlan(id: $id, productId: $productId) { id status productId } }`,
 );

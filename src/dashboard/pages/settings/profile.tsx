@@ -1,17 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
 import { Field, FormAlert, useFormRequest } from '../../field.tsx';
-import { graphql } from '../../graphql.ts';
-
-export interface Profile {
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  country: string;
-  invoiceEmail: string | null;
-}
+import { graphql, type ResultOf } from '../../graphql.ts';
 
 export const PROFILE_QUERY = graphql('{ account { name email emailVerified country invoiceEmail } }');
+export type Profile = ResultOf<typeof PROFILE_QUERY>['account'];
 
 const UPDATE = graphql(`mutation($name: String, $country: String, $email: String, $invoiceEmail: String) {
   accountUpdate(name: $name, country: $country, email: $email, invoiceEmail: $invoiceEmail) { name email emailVerified country invoiceEmail }
