@@ -173,8 +173,12 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
       (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }),
       mcpServerInfo(x.app.config.publicBaseUrl),
     );
-    // Closing the server closes its transport.
-    res.on('close', () => void server.close());
+    // A client gone before its answer: closing the server closes its transport and ends what
+    // waits on it (a question to the person). An answered request leaves nothing waiting, and
+    // the SDK's close would build an error for pending requests there are none of.
+    res.on('close', () => {
+      if (!res.writableFinished) void server.close();
+    });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   };
