@@ -25,13 +25,17 @@ const CONNECTION_SENTENCE = ' A connection; follow pageInfo.endCursor while page
  * of its own, such as the parent's id), the item's connection `type` (REST's list envelope), and
  * the paging sentence after its description.
  */
-export function pagedListQuery<Args extends Record<string, unknown> = Record<string, never>>(
-  name: string,
-  type: ObjectRef<Types, Connection<unknown>>,
-  list: (ctx: RequestContext, args: PageArgs & Args, info: GraphQLResolveInfo) => Promise<Page<unknown>>,
-  meta: OperationMeta,
-  args?: (t: { arg: ArgBuilder<Types> }) => Record<string, ArgumentRef<Types, unknown>>,
-): void {
+export function pagedListQuery<Args extends Record<string, unknown> = Record<string, never>>(declaration: {
+  /** The GraphQL field. */
+  name: string;
+  type: ObjectRef<Types, Connection<unknown>>;
+  /** The service call for one page. */
+  list: (ctx: RequestContext, args: PageArgs & Args, info: GraphQLResolveInfo) => Promise<Page<unknown>>;
+  operation: OperationMeta;
+  /** Its own arguments besides the page's. */
+  args?: (t: { arg: ArgBuilder<Types> }) => Record<string, ArgumentRef<Types, unknown>>;
+}): void {
+  const { name, type, list, operation: meta, args } = declaration;
   builder.queryField(name, (t) =>
     t.field({
       ...operation({ ...meta, description: meta.description + CONNECTION_SENTENCE }),
@@ -65,19 +69,23 @@ export async function pagedList<T extends { id: string | number }>(
 
 /**
  * An operation whose only argument is the `id` of the resource in its path (get, delete, an
- * action): `idDescription` is the argument's description, `run` the service call and `options`
- * `operation({...})` (or an area's wrapper of it); `restDetail` when REST answers the type's
- * detail form (rest-name.ts).
+ * action).
  */
-export function idOperation(
-  root: 'query' | 'mutation',
-  name: string,
-  type: ObjectRef<Types, unknown>,
-  idDescription: string,
-  run: (ctx: RequestContext, id: string) => Promise<unknown>,
-  options: ReturnType<typeof operation>,
-  restDetail = false,
-): void {
+export function idOperation(declaration: {
+  root: 'query' | 'mutation';
+  /** The GraphQL field. */
+  name: string;
+  type: ObjectRef<Types, unknown>;
+  /** The `id` argument's description. */
+  idDescription: string;
+  /** The service call. */
+  run: (ctx: RequestContext, id: string) => Promise<unknown>;
+  /** `operation({...})`, or an area's wrapper of it. */
+  operation: ReturnType<typeof operation>;
+  /** REST answers the type's detail form (rest-name.ts). */
+  restDetail?: boolean;
+}): void {
+  const { root, name, type, idDescription, run, operation: options, restDetail = false } = declaration;
   const field = (t: RootFieldBuilder<Types, Types['Root'], 'Query' | 'Mutation'>) =>
     t.field({
       ...options,

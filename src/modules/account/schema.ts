@@ -65,11 +65,11 @@ builder.queryField('account', (t) =>
 
 // The account's activity (API 1.16): what the live `events` subscription and webhooks carry, read
 // back newest first. Each event is shown only with its kind's read scope, as they are.
-pagedListQuery(
-  'eventHistory',
-  listConnection(Event),
-  (ctx, args) => listEventHistory(ctx.db, ctx.principal?.scopes ?? new Set(), args),
-  {
+pagedListQuery({
+  name: 'eventHistory',
+  type: listConnection(Event),
+  list: (ctx, args) => listEventHistory(ctx.db, ctx.principal?.scopes ?? new Set(), args),
+  operation: {
     summary: 'List account events',
     scope: 'account:read',
     rest: 'GET /events',
@@ -78,7 +78,7 @@ pagedListQuery(
     description:
       "The account's event history, newest first, in the envelope webhooks and the live subscription use: only kinds the credential can read (each kind's read scope; asking for one it cannot read is a 403 naming that scope). Filter by one kind (`type`) and by the resource an event names (`resource`: a server, invoice, ticket … id).",
   },
-  (t) => ({
+  args: (t) => ({
     type: t.arg.string({
       required: false,
       description: 'Only events of this kind (server.power.changed …).',
@@ -90,4 +90,4 @@ pagedListQuery(
       ...rules(EVENT_HISTORY_RULES.resource),
     }),
   }),
-);
+});

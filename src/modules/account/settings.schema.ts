@@ -140,11 +140,12 @@ const AccountSession = builder.objectRef<SessionView>('AccountSession').implemen
 const sessionOf = (ctx: RequestContext, what: string, sudo = false) =>
   requirePasswordPrincipal(ctx.principal, ctx.app.clock.now(), what, { sudo });
 
-pagedListQuery(
-  'accountSessions',
-  listConnection(AccountSession),
-  (ctx, args) => listAccountSessions(ctx.db, sessionOf(ctx, 'list the signed-in sessions'), args, ctx.app.clock.now()),
-  {
+pagedListQuery({
+  name: 'accountSessions',
+  type: listConnection(AccountSession),
+  list: (ctx, args) =>
+    listAccountSessions(ctx.db, sessionOf(ctx, 'list the signed-in sessions'), args, ctx.app.clock.now()),
+  operation: {
     summary: 'List signed-in sessions',
     scope: 'account:read',
     rest: 'GET /account/sessions',
@@ -156,7 +157,7 @@ pagedListQuery(
     description:
       "The account's live console sessions, newest first: the one asking marked `current`, when each signed in and was last seen, its browser and address. Only from the console signed in with the password.",
   },
-);
+});
 
 builder.mutationField('accountSessionEnd', (t) =>
   t.field({

@@ -51,13 +51,18 @@ nodeKind({
   load: (ctx, ids) => ctx.db.sshKey.findMany({ where: { id: { in: [...ids] } } }),
 });
 
-pagedListQuery('sshKeys', listConnection(SshKey), (ctx, args) => listSshKeys(ctx.db, args), {
-  summary: 'List SSH keys',
-  scope: 'account:read',
-  rest: 'GET /account/ssh-keys',
-  area: 'account',
-  tool: 'account_ssh_keys_list',
-  description: "The account's SSH public keys, newest first, with their SHA256 fingerprints.",
+pagedListQuery({
+  name: 'sshKeys',
+  type: listConnection(SshKey),
+  list: (ctx, args) => listSshKeys(ctx.db, args),
+  operation: {
+    summary: 'List SSH keys',
+    scope: 'account:read',
+    rest: 'GET /account/ssh-keys',
+    area: 'account',
+    tool: 'account_ssh_keys_list',
+    description: "The account's SSH public keys, newest first, with their SHA256 fingerprints.",
+  },
 });
 
 builder.mutationField('sshKeyAdd', (t) =>

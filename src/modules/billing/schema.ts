@@ -128,13 +128,13 @@ builder.queryField('invoices', (t) =>
   }),
 );
 
-idOperation(
-  'query',
-  'invoice',
-  Invoice,
-  'The invoice id.',
-  (ctx, id) => getInvoice(ctx.db, id),
-  operation({
+idOperation({
+  root: 'query',
+  name: 'invoice',
+  type: Invoice,
+  idDescription: 'The invoice id.',
+  run: (ctx, id) => getInvoice(ctx.db, id),
+  operation: operation({
     summary: 'Get an invoice',
     scope: 'billing:read',
     rest: 'GET /billing/invoices/:id',
@@ -142,7 +142,7 @@ idOperation(
     tool: 'invoice_get',
     description: 'One invoice with its line items, total and payment state.',
   }),
-);
+});
 
 const AutoRecharge = builder.objectRef<WalletView['auto_recharge']>('WalletAutoRecharge').implement({
   description:
@@ -246,13 +246,18 @@ export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('Wal
 
 const WalletTransactionConnection = listConnection(WalletTransaction);
 
-pagedListQuery('walletTransactions', WalletTransactionConnection, (ctx, args) => listWalletTransactions(ctx.db, args), {
-  summary: 'List wallet transactions',
-  scope: 'billing:read',
-  rest: 'GET /billing/wallet/transactions',
-  area: 'billing',
-  tool: 'wallet_transactions_list',
-  description: 'Credits and debits of the wallet, newest first, each with the balance after it.',
+pagedListQuery({
+  name: 'walletTransactions',
+  type: WalletTransactionConnection,
+  list: (ctx, args) => listWalletTransactions(ctx.db, args),
+  operation: {
+    summary: 'List wallet transactions',
+    scope: 'billing:read',
+    rest: 'GET /billing/wallet/transactions',
+    area: 'billing',
+    tool: 'wallet_transactions_list',
+    description: 'Credits and debits of the wallet, newest first, each with the balance after it.',
+  },
 });
 
 builder.mutationField('walletAutoRechargeSet', (t) =>

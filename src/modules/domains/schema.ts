@@ -66,22 +66,27 @@ export const Domain = builder.objectRef<DomainView>('Domain').implement({
 
 const DomainConnection = listConnection(Domain);
 
-pagedListQuery('domains', DomainConnection, (ctx, args) => listDomains(ctx.db, args), {
-  summary: 'List domains',
-  scope: 'domains:read',
-  rest: 'GET /domains',
-  area: 'domains',
-  tool: 'domains_list',
-  description: 'The registered domains of the account, newest first.',
+pagedListQuery({
+  name: 'domains',
+  type: DomainConnection,
+  list: (ctx, args) => listDomains(ctx.db, args),
+  operation: {
+    summary: 'List domains',
+    scope: 'domains:read',
+    rest: 'GET /domains',
+    area: 'domains',
+    tool: 'domains_list',
+    description: 'The registered domains of the account, newest first.',
+  },
 });
 
-idOperation(
-  'query',
-  'domain',
-  Domain,
-  'The domain id.',
-  (ctx, id) => getDomain(ctx.db, id),
-  operation({
+idOperation({
+  root: 'query',
+  name: 'domain',
+  type: Domain,
+  idDescription: 'The domain id.',
+  run: (ctx, id) => getDomain(ctx.db, id),
+  operation: operation({
     summary: 'Get a domain',
     scope: 'domains:read',
     rest: 'GET /domains/:id',
@@ -90,7 +95,7 @@ idOperation(
     description:
       'One domain with its registrar settings: expiry, auto-renew, transfer lock, nameservers and WHOIS privacy.',
   }),
-);
+});
 
 builder.mutationField('domainUpdate', (t) =>
   t.field({

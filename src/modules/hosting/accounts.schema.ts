@@ -109,22 +109,27 @@ export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').i
 
 const HostingAccountConnection = listConnection(HostingAccount);
 
-pagedListQuery('hostingAccounts', HostingAccountConnection, (ctx, args) => listHosting(ctx, args), {
-  summary: 'List hosting accounts',
-  scope: 'hosting:read',
-  rest: 'GET /hosting',
-  area: 'hosting',
-  tool: 'hosting_list',
-  description: 'The web-hosting accounts, newest first, with connection details.',
+pagedListQuery({
+  name: 'hostingAccounts',
+  type: HostingAccountConnection,
+  list: (ctx, args) => listHosting(ctx, args),
+  operation: {
+    summary: 'List hosting accounts',
+    scope: 'hosting:read',
+    rest: 'GET /hosting',
+    area: 'hosting',
+    tool: 'hosting_list',
+    description: 'The web-hosting accounts, newest first, with connection details.',
+  },
 });
 
-idOperation(
-  'query',
-  'hostingAccount',
-  HostingAccount,
-  'The hosting account id.',
-  hostingDetail,
-  operation({
+idOperation({
+  root: 'query',
+  name: 'hostingAccount',
+  type: HostingAccount,
+  idDescription: 'The hosting account id.',
+  run: hostingDetail,
+  operation: operation({
     summary: 'Get a hosting account',
     scope: 'hosting:read',
     rest: 'GET /hosting/:id',
@@ -133,7 +138,7 @@ idOperation(
     description:
       'One web-hosting account with its plan, status, connection details (SFTP, MySQL, web root), custom domain and certificate.',
   }),
-);
+});
 
 builder.mutationField('hostingCustomDomainSet', (t) =>
   t.field({
@@ -161,13 +166,13 @@ builder.mutationField('hostingCustomDomainSet', (t) =>
   }),
 );
 
-idOperation(
-  'mutation',
-  'hostingCustomDomainVerify',
-  HostingAccount,
-  'The hosting account id.',
-  verifyCustomDomain,
-  operation({
+idOperation({
+  root: 'mutation',
+  name: 'hostingCustomDomainVerify',
+  type: HostingAccount,
+  idDescription: 'The hosting account id.',
+  run: verifyCustomDomain,
+  operation: operation({
     summary: 'Verify the custom domain',
     scope: 'hosting:write',
     refuses: [HOSTING_PROVISIONING],
@@ -179,15 +184,15 @@ idOperation(
     description:
       "Check the custom domain's DNS again and attach it (and request its certificate) once it points to the account. 400 saying what to point where when it does not yet; 404 when no custom domain is set.",
   }),
-);
+});
 
-idOperation(
-  'mutation',
-  'hostingCustomDomainDelete',
-  HostingAccount,
-  'The hosting account id.',
-  detachCustomDomain,
-  operation({
+idOperation({
+  root: 'mutation',
+  name: 'hostingCustomDomainDelete',
+  type: HostingAccount,
+  idDescription: 'The hosting account id.',
+  run: detachCustomDomain,
+  operation: operation({
     summary: 'Remove the custom domain',
     scope: 'hosting:write',
     refuses: [HOSTING_PROVISIONING],
@@ -199,4 +204,4 @@ idOperation(
     description:
       'Detach the custom domain from the account; the site stays on its primary domain. 404 when none is set.',
   }),
-);
+});

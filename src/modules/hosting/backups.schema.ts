@@ -50,19 +50,19 @@ builder.queryField('hostingBackups', (t) =>
   }),
 );
 
-idOperation(
-  'mutation',
-  'hostingBackupCreate',
-  HostingBackup,
-  'The hosting account id.',
-  createBackup,
-  panel('POST /hosting/:id/backups', 'hosting_backup_create', {
+idOperation({
+  root: 'mutation',
+  name: 'hostingBackupCreate',
+  type: HostingBackup,
+  idDescription: 'The hosting account id.',
+  run: createBackup,
+  operation: panel('POST /hosting/:id/backups', 'hosting_backup_create', {
     refuses: [...SITE_WRITE_REFUSALS],
     summary: 'Create a backup',
     description:
       "Back up the site files and databases now, available at once to download. The archive counts toward the disk quota (409 QUOTA_EXCEEDED when it would not fit). 400 when the plan's number of kept backups is reached (delete one first). 409 while the account is still provisioning.",
   }),
-);
+});
 
 builder.mutationField('hostingBackupDelete', (t) =>
   t.field({

@@ -92,67 +92,67 @@ const HostingGitWebhook = builder.objectRef<Out<typeof gitWebhook>>('HostingGitW
   }),
 });
 
-idOperation(
-  'query',
-  'hostingGit',
-  HostingGitStatus,
-  'The hosting account id.',
-  gitStatus,
-  panel('GET /hosting/:id/git', 'hosting_git_status', {
+idOperation({
+  root: 'query',
+  name: 'hostingGit',
+  type: HostingGitStatus,
+  idDescription: 'The hosting account id.',
+  run: gitStatus,
+  operation: panel('GET /hosting/:id/git', 'hosting_git_status', {
     summary: 'Get git-deploy status',
     description: 'The git deploy of the site: repository, branch, last commit and deploy time, or not connected.',
   }),
-);
+});
 
-idOperation(
-  'query',
-  'hostingGitDeployKey',
-  HostingDeployKey,
-  'The hosting account id.',
-  gitDeployKey,
-  panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key', {
+idOperation({
+  root: 'query',
+  name: 'hostingGitDeployKey',
+  type: HostingDeployKey,
+  idDescription: 'The hosting account id.',
+  run: gitDeployKey,
+  operation: panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Get the deploy key',
     description:
       'The SSH deploy key (public key and fingerprint) to add, read-only, to the repository before deploying.',
   }),
-);
+});
 
-idOperation(
-  'query',
-  'hostingGitWebhook',
-  HostingGitWebhook,
-  'The hosting account id.',
-  gitWebhook,
-  panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', {
+idOperation({
+  root: 'query',
+  name: 'hostingGitWebhook',
+  type: HostingGitWebhook,
+  idDescription: 'The hosting account id.',
+  run: gitWebhook,
+  operation: panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', {
     summary: 'Get the push-to-deploy hook',
     description: 'The push-to-deploy webhook URL and its secret, and whether it is enabled.',
     notTool: 'hands out the push-to-deploy signing secret',
   }),
-);
+});
 
-idOperation(
-  'mutation',
-  'hostingGitWebhookEnable',
-  HostingGitWebhook,
-  'The hosting account id.',
-  enableGitWebhook,
-  panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', {
+idOperation({
+  root: 'mutation',
+  name: 'hostingGitWebhookEnable',
+  type: HostingGitWebhook,
+  idDescription: 'The hosting account id.',
+  run: enableGitWebhook,
+  operation: panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', {
     refuses: [HOSTING_PROVISIONING, GIT_NOT_CONNECTED],
     summary: 'Enable push-to-deploy',
     description: `Enable push-to-deploy: a signed POST to the returned URL pulls and publishes the branch. Returns the URL and the signing secret (enabling again keeps the secret). 409 when git deploy is not connected. ${PUSH_HOOK_SCHEME} A replayed delivery id answers 409 DELIVERY_REPLAYED, a stale time 401 SIGNATURE_EXPIRED.`,
     notTool: 'hands out the push-to-deploy signing secret',
     hints: { idempotent: true },
   }),
-);
+});
 
-idOperation(
-  'mutation',
-  'hostingGitWebhookDisable',
-  HostingGitWebhook,
-  'The hosting account id.',
-  disableGitWebhook,
-  panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', {
+idOperation({
+  root: 'mutation',
+  name: 'hostingGitWebhookDisable',
+  type: HostingGitWebhook,
+  idDescription: 'The hosting account id.',
+  run: disableGitWebhook,
+  operation: panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', {
     consequence: destroys(
       'Disable push-to-deploy on hosting account {id}: its secret is discarded and pushes are refused.',
     ),
@@ -160,7 +160,7 @@ idOperation(
     summary: 'Disable push-to-deploy',
     description: 'Disable push-to-deploy; the secret is discarded and pushes are refused.',
   }),
-);
+});
 
 builder.mutationField('hostingGitDeploy', (t) =>
   t.field({
@@ -194,13 +194,13 @@ builder.mutationField('hostingGitDeploy', (t) =>
   }),
 );
 
-idOperation(
-  'mutation',
-  'hostingGitPull',
-  HostingGitStatus,
-  'The hosting account id.',
-  gitPull,
-  panel('POST /hosting/:id/git/pull', 'hosting_git_pull', {
+idOperation({
+  root: 'mutation',
+  name: 'hostingGitPull',
+  type: HostingGitStatus,
+  idDescription: 'The hosting account id.',
+  run: gitPull,
+  operation: panel('POST /hosting/:id/git/pull', 'hosting_git_pull', {
     consequence: destroys(
       'Pull and publish on hosting account {id}: the published files are replaced by the latest commit.',
     ),
@@ -209,15 +209,15 @@ idOperation(
     description:
       'Pull the latest commit of the deployed branch and publish it. A failure is recorded (status failed, lastError) and answered 400; 409 when git deploy is not connected.',
   }),
-);
+});
 
-idOperation(
-  'mutation',
-  'hostingGitDisconnect',
-  HostingGitStatus,
-  'The hosting account id.',
-  gitDisconnect,
-  panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', {
+idOperation({
+  root: 'mutation',
+  name: 'hostingGitDisconnect',
+  type: HostingGitStatus,
+  idDescription: 'The hosting account id.',
+  run: gitDisconnect,
+  operation: panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', {
     consequence: destroys(
       'Disconnect git deploy of hosting account {id}: its repository settings and deploy key are discarded.',
     ),
@@ -225,4 +225,4 @@ idOperation(
     summary: 'Disconnect git deploy',
     description: 'Disconnect git deploy; the published files stay.',
   }),
-);
+});

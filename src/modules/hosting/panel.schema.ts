@@ -68,19 +68,19 @@ const HostingStats = builder.objectRef<Out<typeof hostingStats>>('HostingStats')
   }),
 });
 
-idOperation(
-  'query',
-  'hostingStats',
-  HostingStats,
-  'The hosting account id.',
-  hostingStats,
-  panel('GET /hosting/:id/stats', 'hosting_stats', {
+idOperation({
+  root: 'query',
+  name: 'hostingStats',
+  type: HostingStats,
+  idDescription: 'The hosting account id.',
+  run: hostingStats,
+  operation: panel('GET /hosting/:id/stats', 'hosting_stats', {
     refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
     summary: 'Get hosting usage',
     description:
       'Disk, inode, bandwidth (this calendar month, UTC), mailbox and database usage of a hosting account, with the plan quotas.',
   }),
-);
+});
 
 const HostingLog = builder.objectRef<Out<typeof tailLog>>('HostingLog').implement({
   description: 'The tail of a web-server log, oldest line first.',
@@ -111,20 +111,20 @@ builder.queryField('hostingLogs', (t) =>
   }),
 );
 
-idOperation(
-  'mutation',
-  'hostingCertRetry',
-  HostingCertificate,
-  'The hosting account id.',
-  retryCertificate,
-  panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', {
+idOperation({
+  root: 'mutation',
+  name: 'hostingCertRetry',
+  type: HostingCertificate,
+  idDescription: 'The hosting account id.',
+  run: retryCertificate,
+  operation: panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Retry the certificate',
     description:
       'Retry certificate issuance now: the DNS of each name is checked again. Answers the certificate state.',
     hints: { idempotent: true },
   }),
-);
+});
 
 const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingPhpVersion').implement({
   description: 'The PHP-FPM version of the site and the versions its plan offers.',
@@ -249,18 +249,18 @@ const HostingCronJobInput = builder.inputType('HostingCronJobInput', {
   }),
 });
 
-idOperation(
-  'query',
-  'hostingCron',
-  HostingCrontab,
-  'The hosting account id.',
-  getCron,
-  panel('GET /hosting/:id/cron', 'hosting_cron_get', {
+idOperation({
+  root: 'query',
+  name: 'hostingCron',
+  type: HostingCrontab,
+  idDescription: 'The hosting account id.',
+  run: getCron,
+  operation: panel('GET /hosting/:id/cron', 'hosting_cron_get', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Get the crontab',
     description: 'The crontab header and the cron jobs of the account.',
   }),
-);
+});
 
 builder.mutationField('hostingCronSet', (t) =>
   t.field({

@@ -137,46 +137,46 @@ const HostingWaf = builder.objectRef<Out<typeof wafStatus>>('HostingWaf').implem
   }),
 });
 
-idOperation(
-  'query',
-  'hostingWaf',
-  HostingWaf,
-  'The hosting account id.',
-  wafStatus,
-  panel('GET /hosting/:id/waf', 'hosting_waf_status', {
+idOperation({
+  root: 'query',
+  name: 'hostingWaf',
+  type: HostingWaf,
+  idDescription: 'The hosting account id.',
+  run: wafStatus,
+  operation: panel('GET /hosting/:id/waf', 'hosting_waf_status', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Get the WAF status',
     description: 'The web application firewall of the site: mode, ruleset and requests blocked in the last 24 hours.',
   }),
-);
+});
 
-idOperation(
-  'query',
-  'hostingWafAccess',
-  HostingWafAccess,
-  'The hosting account id.',
-  wafAccess,
-  panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', {
+idOperation({
+  root: 'query',
+  name: 'hostingWafAccess',
+  type: HostingWafAccess,
+  idDescription: 'The hosting account id.',
+  run: wafAccess,
+  operation: panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Get WAF-log access',
     description: 'Whether temporary access to the WAF log is active, and until when.',
     notTool: 'temporary WAF-log access opens the log viewer for a person at a browser',
   }),
-);
+});
 
-idOperation(
-  'mutation',
-  'hostingWafAccessRequest',
-  HostingWafAccess,
-  'The hosting account id.',
-  requestWafAccess,
-  panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', {
+idOperation({
+  root: 'mutation',
+  name: 'hostingWafAccessRequest',
+  type: HostingWafAccess,
+  idDescription: 'The hosting account id.',
+  run: requestWafAccess,
+  operation: panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Request WAF-log access',
     description: 'Open access to the WAF log for 60 minutes from now.',
     notTool: 'temporary WAF-log access opens the log viewer for a person at a browser',
   }),
-);
+});
 
 // ------------------------------------------------------------------ browser SSH
 
@@ -237,42 +237,42 @@ const HostingSshStop = builder.objectRef<Out<typeof stopSsh>>('HostingSshStop').
 const BROWSER_SSH_NOT_A_TOOL =
   'the browser-SSH terminal is for a person at a browser (a shell session, not an API call)';
 
-idOperation(
-  'query',
-  'hostingSshAccess',
-  HostingSshAccess,
-  'The hosting account id.',
-  sshAccess,
-  panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', {
+idOperation({
+  root: 'query',
+  name: 'hostingSshAccess',
+  type: HostingSshAccess,
+  idDescription: 'The hosting account id.',
+  run: sshAccess,
+  operation: panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Get browser-SSH access',
     description: 'Whether browser-SSH access is enabled for the account, and the live session if any.',
     notTool: BROWSER_SSH_NOT_A_TOOL,
   }),
-);
+});
 
-idOperation(
-  'mutation',
-  'hostingSshAccessEnable',
-  HostingSshAccess,
-  'The hosting account id.',
-  enableSshAccess,
-  panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', {
+idOperation({
+  root: 'mutation',
+  name: 'hostingSshAccessEnable',
+  type: HostingSshAccess,
+  idDescription: 'The hosting account id.',
+  run: enableSshAccess,
+  operation: panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Enable browser SSH',
     description: 'Enable browser-SSH access for the account; sessions can then be launched.',
     notTool: BROWSER_SSH_NOT_A_TOOL,
     hints: { idempotent: true },
   }),
-);
+});
 
-idOperation(
-  'mutation',
-  'hostingSshLaunch',
-  HostingSshLaunch,
-  'The hosting account id.',
-  launchSsh,
-  panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', {
+idOperation({
+  root: 'mutation',
+  name: 'hostingSshLaunch',
+  type: HostingSshLaunch,
+  idDescription: 'The hosting account id.',
+  run: launchSsh,
+  operation: panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', {
     fires: [],
     refuses: [HOSTING_PROVISIONING, SSH_ACCESS_OFF],
     summary: 'Launch a browser-SSH session',
@@ -280,15 +280,15 @@ idOperation(
       'Start a browser-SSH session and return a short-lived URL and token to open it. 409 until access is enabled (POST …/ssh-terminal/access).',
     notTool: BROWSER_SSH_NOT_A_TOOL,
   }),
-);
+});
 
-idOperation(
-  'mutation',
-  'hostingSshStop',
-  HostingSshStop,
-  'The hosting account id.',
-  stopSsh,
-  panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', {
+idOperation({
+  root: 'mutation',
+  name: 'hostingSshStop',
+  type: HostingSshStop,
+  idDescription: 'The hosting account id.',
+  run: stopSsh,
+  operation: panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', {
     fires: [],
     refuses: [HOSTING_PROVISIONING],
     summary: 'Stop the browser-SSH session',
@@ -296,4 +296,4 @@ idOperation(
     notTool: BROWSER_SSH_NOT_A_TOOL,
     hints: { idempotent: true },
   }),
-);
+});

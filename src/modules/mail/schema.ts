@@ -25,7 +25,8 @@ import {
   setMailboxPassword,
   quoteMailLoss,
 } from './service.ts';
-import { DNS_RECORD_TYPES, mailSetup, type DnsRecord } from './setup.ts';
+import { mailSetup } from './setup.ts';
+import { MailSetup } from './setup.schema.ts';
 
 // snake_case like the spec's request fields (domain_id, local_part, quota_mb, source_local); integer ids.
 
@@ -117,75 +118,6 @@ const MailDeleted = builder.objectRef<{ id: number; deleted: boolean }>('MailDel
   }),
 });
 
-const DnsRecordType = builder.objectRef<DnsRecord>('MailDnsRecord').implement({
-  description: 'A DNS record to publish in the domain zone.',
-  fields: (t) => ({
-    type: t.exposeString('type', { ...values(DNS_RECORD_TYPES), description: 'MX, A, TXT, CNAME or SRV.' }),
-    name: t.exposeString('name', { description: 'The record name (owner).', ...example('example.com') }),
-    value: t.exposeString('value', {
-      ...example('mail.example.com'),
-      description: 'SRV values are "priority weight port target".',
-    }),
-    priority: t.exposeInt('priority', { nullable: true, ...example(10), description: 'MX preference.' }),
-    ttl: t.exposeInt('ttl', { description: 'Time to live in seconds.', ...example(3600) }),
-  }),
-});
-
-type Setup = Awaited<ReturnType<typeof mailSetup>>;
-const Ports = builder.objectRef<Setup['client']['ports']>('MailClientPorts').implement({
-  description: 'The port of each protocol.',
-  fields: (t) => ({
-    imap: t.exposeInt('imap', { description: 'IMAP (incoming).', ...example(993) }),
-    pop3: t.exposeInt('pop3', { description: 'POP3 (incoming).', ...example(995) }),
-    smtp: t.exposeInt('smtp', { description: 'SMTP (outgoing), implicit TLS.', ...example(465) }),
-    submission: t.exposeInt('submission', { description: 'SMTP submission (outgoing), STARTTLS.', ...example(587) }),
-  }),
-});
-const Security = builder.objectRef<Setup['client']['security']>('MailClientSecurity').implement({
-  description: 'The connection security of each protocol.',
-  fields: (t) => ({
-    imap: t.exposeString('imap', { description: 'For IMAP.', ...example('SSL/TLS') }),
-    pop3: t.exposeString('pop3', { description: 'For POP3.', ...example('SSL/TLS') }),
-    smtp: t.exposeString('smtp', { description: 'For SMTP.', ...example('SSL/TLS') }),
-    submission: t.exposeString('submission', { description: 'For submission.', ...example('STARTTLS') }),
-  }),
-});
-const Client = builder.objectRef<Setup['client']>('MailClientSettings').implement({
-  description: 'Settings for mail programs. Use host: it is the only name on the TLS certificate.',
-  fields: (t) => ({
-    host: t.exposeString('host', { description: 'Server name for IMAP, POP3 and SMTP.' }),
-    username: t.exposeString('username', {
-      description: 'What to sign in with.',
-      ...example('the full e-mail address'),
-    }),
-    ports: t.field({ type: Ports, description: 'Port of each protocol.', resolve: (c) => c.ports }),
-    security: t.field({
-      type: Security,
-      description: 'Connection security of each protocol.',
-      resolve: (c) => c.security,
-    }),
-  }),
-});
-const MailSetup = builder.objectRef<Setup>('MailSetup').implement({
-  description: 'DNS records and client settings for email hosting.',
-  fields: (t) => ({
-    domain: t.exposeString('domain', { nullable: true, description: 'The mail domain asked for; null without one.' }),
-    records: t.field({
-      type: [DnsRecordType],
-      description: 'Records to publish in its zone; empty without a domain.',
-      resolve: (s) => s.records,
-    }),
-    mxHost: t.exposeString('mx_host', {
-      restName: 'mx_host',
-      nullable: true,
-      description: 'mail.<domain>; null without a domain.',
-    }),
-    webmailUrl: t.exposeString('webmail_url', { restName: 'webmail_url', description: 'Webmail sign-in page.' }),
-    mailIp: t.exposeString('mail_ip', { restName: 'mail_ip', description: 'The address mail.<domain> points to.' }),
-    client: t.field({ type: Client, description: 'Settings for mail programs.', resolve: (s) => s.client }),
-  }),
-});
-
 builder.queryField('mailSetup', (t) =>
   t.field({
     ...operation({
@@ -209,13 +141,18 @@ builder.queryField('mailSetup', (t) =>
   }),
 );
 
-pagedListQuery('mailDomains', MailDomainConnection, (ctx, args) => listMailDomains(ctx.db, args), {
-  summary: 'List mail domains',
-  scope: 'mail:read',
-  rest: 'GET /mail/domains',
-  area: 'mail',
-  tool: 'mail_domains_list',
-  description: 'The domains with email hosting enabled, with mailbox and alias counts, newest first.',
+pagedListQuery({
+  name: 'mailDomains',
+  type: MailDomainConnection,
+  list: (ctx, args) => listMailDomains(ctx.db, args),
+  operation: {
+    summary: 'List mail domains',
+    scope: 'mail:read',
+    rest: 'GET /mail/domains',
+    area: 'mail',
+    tool: 'mail_domains_list',
+    description: 'The domains with email hosting enabled, with mailbox and alias counts, newest first.',
+  },
 });
 
 builder.mutationField('mailDomainEnable', (t) =>
@@ -261,11 +198,11 @@ builder.mutationField('mailDomainDisable', (t) =>
   }),
 );
 
-pagedListQuery<{ id: number }>(
-  'mailDomainMailboxes',
-  MailboxConnection,
-  (ctx, args) => listMailboxes(ctx.db, args, args.id),
-  {
+pagedListQuery<{ id: number }>({
+  name: 'mailDomainMailboxes',
+  type: MailboxConnection,
+  list: (ctx, args) => listMailboxes(ctx.db, args, args.id),
+  operation: {
     summary: 'List domain mailboxes',
     scope: 'mail:read',
     rest: 'GET /mail/domains/:id/mailboxes',
@@ -273,14 +210,14 @@ pagedListQuery<{ id: number }>(
     tool: 'mail_domain_mailboxes_list',
     description: 'The mailboxes of one mail domain, newest first.',
   },
-  (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }),
-);
+  args: (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }),
+});
 
-pagedListQuery<{ id: number }>(
-  'mailDomainAliases',
-  MailAliasConnection,
-  (ctx, args) => listAliases(ctx.db, args.id, args),
-  {
+pagedListQuery<{ id: number }>({
+  name: 'mailDomainAliases',
+  type: MailAliasConnection,
+  list: (ctx, args) => listAliases(ctx.db, args.id, args),
+  operation: {
     summary: 'List aliases',
     scope: 'mail:read',
     rest: 'GET /mail/domains/:id/aliases',
@@ -288,16 +225,21 @@ pagedListQuery<{ id: number }>(
     tool: 'mail_domain_aliases_list',
     description: 'The forwarding aliases of one mail domain, newest first.',
   },
-  (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }),
-);
+  args: (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }),
+});
 
-pagedListQuery('mailboxes', MailboxConnection, (ctx, args) => listMailboxes(ctx.db, args), {
-  summary: 'List all mailboxes',
-  scope: 'mail:read',
-  rest: 'GET /mail/mailboxes',
-  area: 'mail',
-  tool: 'mailboxes_list',
-  description: 'The mailboxes of every mail domain, newest first.',
+pagedListQuery({
+  name: 'mailboxes',
+  type: MailboxConnection,
+  list: (ctx, args) => listMailboxes(ctx.db, args),
+  operation: {
+    summary: 'List all mailboxes',
+    scope: 'mail:read',
+    rest: 'GET /mail/mailboxes',
+    area: 'mail',
+    tool: 'mailboxes_list',
+    description: 'The mailboxes of every mail domain, newest first.',
+  },
 });
 
 builder.mutationField('mailboxCreate', (t) =>

@@ -149,22 +149,27 @@ export const Pool = builder.objectRef<Summary & DetailParts>('Pool').implement({
 
 const PoolConnection = listConnection(Pool);
 
-pagedListQuery('pools', PoolConnection, (ctx, args) => listPools(ctx.db, args), {
-  summary: 'List pools',
-  scope: 'servers:read',
-  rest: 'GET /pools',
-  area: 'pools',
-  tool: 'pools_list',
-  description: 'The capacity pools with quotas, status, monthly price and renewal date, newest first.',
+pagedListQuery({
+  name: 'pools',
+  type: PoolConnection,
+  list: (ctx, args) => listPools(ctx.db, args),
+  operation: {
+    summary: 'List pools',
+    scope: 'servers:read',
+    rest: 'GET /pools',
+    area: 'pools',
+    tool: 'pools_list',
+    description: 'The capacity pools with quotas, status, monthly price and renewal date, newest first.',
+  },
 });
 
-idOperation(
-  'query',
-  'pool',
-  Pool,
-  'The pool id.',
-  (ctx, id) => getPool(ctx.db, id),
-  operation({
+idOperation({
+  root: 'query',
+  name: 'pool',
+  type: Pool,
+  idDescription: 'The pool id.',
+  run: (ctx, id) => getPool(ctx.db, id),
+  operation: operation({
     summary: 'Get a pool',
     scope: 'servers:read',
     rest: 'GET /pools/:id',
@@ -172,8 +177,8 @@ idOperation(
     tool: 'pool_get',
     description: 'A capacity pool with its usage, bounds, unit rates in cents and its servers.',
   }),
-  true,
-);
+  restDetail: true,
+});
 
 builder.mutationField('poolCreate', (t) =>
   t.field({
@@ -270,13 +275,13 @@ builder.mutationField('poolResize', (t) =>
   }),
 );
 
-idOperation(
-  'mutation',
-  'poolDelete',
-  Pool,
-  'The pool id.',
-  deletePool,
-  operation({
+idOperation({
+  root: 'mutation',
+  name: 'poolDelete',
+  type: Pool,
+  idDescription: 'The pool id.',
+  run: deletePool,
+  operation: operation({
     summary: 'Delete a pool',
     scope: 'servers:destroy',
     rest: 'DELETE /pools/:id',
@@ -289,4 +294,4 @@ idOperation(
       'Delete a capacity pool: its servers are powered off and preserved (they can be snapshotted or terminated, not started), its IP block is returned and nothing is refunded.',
     fires: ['pool.deleted'],
   }),
-);
+});

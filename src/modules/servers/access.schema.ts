@@ -90,13 +90,13 @@ const PasswordReset = builder
     }),
   });
 
-idOperation(
-  'mutation',
-  'serverPasswordReset',
-  PasswordReset,
-  'The server id.',
-  resetRootPassword,
-  operation({
+idOperation({
+  root: 'mutation',
+  name: 'serverPasswordReset',
+  type: PasswordReset,
+  idDescription: 'The server id.',
+  run: resetRootPassword,
+  operation: operation({
     summary: 'Reset the root password',
     scope: 'servers:write',
     refuses: [SERVER_BUSY, PASSWORD_NEEDS_RUNNING],
@@ -107,7 +107,7 @@ idOperation(
     description:
       'Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).',
   }),
-);
+});
 
 const ConsoleLink = builder.objectRef<Awaited<ReturnType<typeof openServerConsole>>>('ServerConsoleLink').implement({
   description: "A single-use URL that opens the server's web console (its serial console) in a browser.",
@@ -127,13 +127,13 @@ const ConsoleLink = builder.objectRef<Awaited<ReturnType<typeof openServerConsol
   }),
 });
 
-idOperation(
-  'mutation',
-  'serverConsole',
-  ConsoleLink,
-  'The server id.',
-  openServerConsole,
-  operation({
+idOperation({
+  root: 'mutation',
+  name: 'serverConsole',
+  type: ConsoleLink,
+  idDescription: 'The server id.',
+  run: openServerConsole,
+  operation: operation({
     summary: 'Open the web console',
     scope: 'servers:write',
     refuses: [CONSOLE_NEEDS_RUNNING],
@@ -144,4 +144,4 @@ idOperation(
     description:
       "A single-use URL, valid for 60 seconds, that opens the server's serial console in a browser: a login prompt (root, or Administrator on Windows, and the root password) and a shell, streamed over a WebSocket. The same for a private-only pool server. The server must be running (409 otherwise).",
   }),
-);
+});

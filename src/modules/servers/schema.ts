@@ -82,11 +82,11 @@ export const Server = builder.prismaObject('Server', {
 
 const ServerConnection = listConnection(Server);
 
-pagedListQuery(
-  'servers',
-  ServerConnection,
-  (ctx, args, info) => listServers(ctx.db, args, queryFromInfo({ context: ctx, info, path: ['nodes'] })),
-  {
+pagedListQuery({
+  name: 'servers',
+  type: ServerConnection,
+  list: (ctx, args, info) => listServers(ctx.db, args, queryFromInfo({ context: ctx, info, path: ['nodes'] })),
+  operation: {
     summary: 'List servers',
     scope: 'servers:read',
     rest: 'GET /servers',
@@ -94,7 +94,7 @@ pagedListQuery(
     tool: 'servers_list',
     description: 'The servers of the account, newest first, each with its IPs, snapshots and add-ons.',
   },
-);
+});
 
 builder.queryField('server', (t) =>
   t.prismaField({
@@ -151,13 +151,13 @@ const ServerTermination = builder
     }),
   });
 
-idOperation(
-  'mutation',
-  'serverTerminate',
-  ServerTermination,
-  'The server id.',
-  terminateServer,
-  operation({
+idOperation({
+  root: 'mutation',
+  name: 'serverTerminate',
+  type: ServerTermination,
+  idDescription: 'The server id.',
+  run: terminateServer,
+  operation: operation({
     summary: 'Terminate a server',
     scope: 'servers:destroy',
     rest: 'DELETE /servers/:id',
@@ -170,7 +170,7 @@ idOperation(
       'Terminate a server permanently: disk, snapshots and addresses are destroyed and the server leaves the account. Cannot be undone.',
     fires: ['server.terminated'],
   }),
-);
+});
 
 type Stats = Awaited<ReturnType<typeof serverStats>>;
 /** What the figure types below read: a live sample (serverStats) or a step of Server.usage. */
@@ -224,13 +224,13 @@ export const StatsDisk = builder.objectRef<Figures>('ServerStatsDisk').implement
   }),
 });
 
-idOperation(
-  'query',
-  'serverStats',
-  ServerStats,
-  'The server id.',
-  serverStats,
-  operation({
+idOperation({
+  root: 'query',
+  name: 'serverStats',
+  type: ServerStats,
+  idDescription: 'The server id.',
+  run: serverStats,
+  operation: operation({
     summary: 'Get server usage',
     scope: 'servers:read',
     rest: 'GET /servers/:id/stats',
@@ -238,7 +238,7 @@ idOperation(
     tool: 'server_stats',
     description: 'Live CPU, memory, network and disk usage of a server, sampled now.',
   }),
-);
+});
 
 builder.mutationField('serverReinstall', (t) =>
   t.prismaField({

@@ -96,22 +96,27 @@ builder.objectField(Ticket, 'messages', (t) =>
 
 const TicketConnection = listConnection(Ticket);
 
-pagedListQuery('tickets', TicketConnection, (ctx, args) => listTickets(ctx.db, args), {
-  summary: 'List tickets',
-  scope: 'tickets:read',
-  rest: 'GET /tickets',
-  area: 'tickets',
-  tool: 'tickets_list',
-  description: 'The support tickets of the account, newest first.',
+pagedListQuery({
+  name: 'tickets',
+  type: TicketConnection,
+  list: (ctx, args) => listTickets(ctx.db, args),
+  operation: {
+    summary: 'List tickets',
+    scope: 'tickets:read',
+    rest: 'GET /tickets',
+    area: 'tickets',
+    tool: 'tickets_list',
+    description: 'The support tickets of the account, newest first.',
+  },
 });
 
-idOperation(
-  'query',
-  'ticket',
-  Ticket,
-  'The ticket id.',
-  (ctx, id) => getTicket(ctx.db, id),
-  operation({
+idOperation({
+  root: 'query',
+  name: 'ticket',
+  type: Ticket,
+  idDescription: 'The ticket id.',
+  run: (ctx, id) => getTicket(ctx.db, id),
+  operation: operation({
     summary: 'Get a ticket',
     scope: 'tickets:read',
     rest: 'GET /tickets/:id',
@@ -119,8 +124,8 @@ idOperation(
     tool: 'ticket_get',
     description: 'One support ticket with its whole message thread, oldest first.',
   }),
-  true,
-);
+  restDetail: true,
+});
 
 builder.mutationField('ticketCreate', (t) =>
   t.field({
@@ -183,13 +188,13 @@ builder.mutationField('ticketReply', (t) =>
   }),
 );
 
-idOperation(
-  'mutation',
-  'ticketClose',
-  Ticket,
-  'The ticket id.',
-  closeTicket,
-  operation({
+idOperation({
+  root: 'mutation',
+  name: 'ticketClose',
+  type: Ticket,
+  idDescription: 'The ticket id.',
+  run: closeTicket,
+  operation: operation({
     summary: 'Close a ticket',
     scope: 'tickets:write',
     rest: 'POST /tickets/:id/close',
@@ -198,5 +203,5 @@ idOperation(
     description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.',
     fires: ['ticket.closed'],
   }),
-  true,
-);
+  restDetail: true,
+});

@@ -141,22 +141,27 @@ export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery'
 
 const WebhookDeliveryConnection = listConnection(WebhookDelivery);
 
-pagedListQuery('webhooks', WebhookConnection, (ctx, args) => listWebhooks(ctx.db, args), {
-  summary: 'List webhooks',
-  scope: 'webhooks:read',
-  rest: 'GET /webhooks',
-  area: 'webhooks',
-  tool: 'webhooks_list',
-  description: 'The webhook subscriptions of the account, newest first, secrets masked.',
+pagedListQuery({
+  name: 'webhooks',
+  type: WebhookConnection,
+  list: (ctx, args) => listWebhooks(ctx.db, args),
+  operation: {
+    summary: 'List webhooks',
+    scope: 'webhooks:read',
+    rest: 'GET /webhooks',
+    area: 'webhooks',
+    tool: 'webhooks_list',
+    description: 'The webhook subscriptions of the account, newest first, secrets masked.',
+  },
 });
 
-idOperation(
-  'query',
-  'webhook',
-  Webhook,
-  'The webhook subscription id.',
-  (ctx, id) => getWebhook(ctx.db, id),
-  operation({
+idOperation({
+  root: 'query',
+  name: 'webhook',
+  type: Webhook,
+  idDescription: 'The webhook subscription id.',
+  run: (ctx, id) => getWebhook(ctx.db, id),
+  operation: operation({
     summary: 'Get a webhook',
     scope: 'webhooks:read',
     rest: 'GET /webhooks/:id',
@@ -164,7 +169,7 @@ idOperation(
     tool: 'webhook_get',
     description: 'One webhook subscription, its secret masked.',
   }),
-);
+});
 
 builder.mutationField('webhookCreate', (t) =>
   t.field({
@@ -230,13 +235,13 @@ builder.mutationField('webhookUpdate', (t) =>
   }),
 );
 
-idOperation(
-  'mutation',
-  'webhookDelete',
-  Deleted,
-  'The webhook subscription id.',
-  (ctx, id) => deleteWebhook(ctx.db, id),
-  operation({
+idOperation({
+  root: 'mutation',
+  name: 'webhookDelete',
+  type: Deleted,
+  idDescription: 'The webhook subscription id.',
+  run: (ctx, id) => deleteWebhook(ctx.db, id),
+  operation: operation({
     summary: 'Delete a webhook',
     scope: 'webhooks:write',
     rest: 'DELETE /webhooks/:id',
@@ -245,15 +250,15 @@ idOperation(
     consequence: destroys('Delete webhook subscription {id} with its queued deliveries and delivery log.'),
     description: 'Delete a subscription, its queued deliveries and its delivery log.',
   }),
-);
+});
 
-idOperation(
-  'mutation',
-  'webhookRotateSecret',
-  Webhook,
-  'The webhook subscription id.',
-  rotateSecret,
-  operation({
+idOperation({
+  root: 'mutation',
+  name: 'webhookRotateSecret',
+  type: Webhook,
+  idDescription: 'The webhook subscription id.',
+  run: rotateSecret,
+  operation: operation({
     summary: 'Rotate the signing secret',
     scope: 'webhooks:write',
     rest: 'POST /webhooks/:id/rotate-secret',
@@ -264,7 +269,7 @@ idOperation(
     ),
     description: 'Replace the signing secret; the new one is returned once and the old one stops signing at once.',
   }),
-);
+});
 
 builder.queryField('webhookDeliveries', (t) =>
   t.field({
