@@ -5,6 +5,7 @@ import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
+import { runningServer } from '../helpers/servers.ts';
 
 const catalog = buildToolCatalog(getSchema());
 let app: TestApp;
@@ -15,14 +16,7 @@ let serverId: string;
 beforeAll(async () => {
   app = await startTestApp();
   c = await app.customer({ walletBalanceUsdCents: 50_000 });
-  const order = await app.admin('POST', `/admin/accounts/${c.accountId}/servers`, {
-    productId: 'std-1c-2g-50',
-    label: 'resources',
-    os: 'linux',
-    osTemplate: 'debian-12',
-  });
-  serverId = order.body.id;
-  await app.admin('POST', '/admin/clock/advance', { seconds: 300 });
+  serverId = await runningServer(app, c, { productId: 'std-1c-2g-50', label: 'resources', osTemplate: 'debian-12' });
   client = await mcpClient(app.url, c.key);
 });
 afterAll(async () => {
