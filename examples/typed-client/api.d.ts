@@ -63,7 +63,7 @@ export interface paths {
         };
         /**
          * Get the account summary
-         * @description Where the account stands now, in one read: wallet balance, open and overdue invoices (counts, totals, oldest due date), what renews in the next 30 days (servers, pools, domains, with date and amount) and what is suspended (with the reason). Each section needs its own read scope too (billing:read, servers:read, domains:read): without it the section is null and `hidden` names the scope that would show it.
+         * @description Where the account stands now, in one read: wallet balance, open and overdue invoices (counts, totals, oldest due date), what renews in the next 30 days (servers, pools, domains, with date and amount) what is suspended (with the reason) and each capacity pool's quota use (vCPU, RAM, disk, addresses: used of quota). Each section needs its own read scope too (billing:read, servers:read, domains:read): without it the section is null and `hidden` names the scope that would show it.
          *
          *     Scope: `account:read`.
          */
@@ -2494,7 +2494,7 @@ export interface components {
              */
             nextCursor: string | null;
         };
-        /** @description Where the account stands: wallet, open and overdue invoices, renewals in the next 30 days, what is suspended. */
+        /** @description Where the account stands: wallet, open and overdue invoices, renewals in the next 30 days, what is suspended, quota use. */
         AccountSummary: {
             /**
              * Format: date-time
@@ -2506,6 +2506,8 @@ export interface components {
             hidden: components["schemas"]["AccountSummaryHidden"][];
             /** @description The open and overdue invoices; null without billing:read. */
             invoices: components["schemas"]["AccountSummaryInvoices"] | null;
+            /** @description Quota use, by kind. */
+            quotas: components["schemas"]["AccountSummaryQuotas"];
             /** @description What renews soon, by kind. */
             renewals: components["schemas"]["AccountSummaryRenewals"];
             /** @description What is suspended, by kind. */
@@ -2526,7 +2528,7 @@ export interface components {
              * @example wallet
              * @enum {string}
              */
-            section: "wallet" | "invoices" | "renewals.servers" | "renewals.pools" | "renewals.domains" | "suspended.servers" | "suspended.pools";
+            section: "wallet" | "invoices" | "renewals.servers" | "renewals.pools" | "renewals.domains" | "suspended.servers" | "suspended.pools" | "quotas.pools";
         };
         /** @description The open invoices: how many and how much, and how much of it is past due. */
         AccountSummaryInvoices: {
@@ -2560,6 +2562,67 @@ export interface components {
              * @example 1500
              */
             overdue_total_usd_cents: number;
+        };
+        /** @description One pool's quota use: what its servers hold against what the pool sells. */
+        AccountSummaryPoolQuota: {
+            /**
+             * @description The pool id.
+             * @example pool_01jq8k2m4p6rab3c5d7e9f1g2h
+             */
+            id: string;
+            /**
+             * @description The pool's label.
+             * @example batch
+             */
+            name: string;
+            /** @description What the pool sells, resolved. */
+            quota: components["schemas"]["AccountSummaryPoolUnits"];
+            /**
+             * Format: int32
+             * @description Servers in the pool.
+             * @example 1
+             */
+            servers: number;
+            /**
+             * @description active or suspended.
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "suspended";
+            /** @description What its servers hold (a powered-off or suspended server still holds its allocation). */
+            used: components["schemas"]["AccountSummaryPoolUnits"];
+        };
+        /** @description Pool resources: vCPUs, MB of RAM, GB of disk, IPv4 addresses. */
+        AccountSummaryPoolUnits: {
+            /**
+             * Format: int32
+             * @description Disk in GB.
+             * @example 1
+             */
+            diskGb: number;
+            /**
+             * Format: int32
+             * @description IPv4 addresses.
+             * @example 1
+             */
+            ips: number;
+            /**
+             * Format: int32
+             * @description RAM in MB.
+             * @example 1024
+             */
+            ramMb: number;
+            /**
+             * Format: int32
+             * @description vCPUs.
+             * @example 1
+             */
+            vcpu: number;
+        };
+        /** @description Quota use, oldest first (at most 100). A kind is null without its read scope, [] when there is none. */
+        AccountSummaryQuotas: {
+            /** @description Capacity pools (GET /pools/:id has each one whole); null without servers:read. */
+            pools: components["schemas"]["AccountSummaryPoolQuota"][] | null;
         };
         /** @description One thing that renews in the window, and what its renewal will bill. */
         AccountSummaryRenewal: {
@@ -7958,6 +8021,28 @@ export interface operations {
                      *         "open_total_usd_cents": 1500,
                      *         "overdue_count": 1,
                      *         "overdue_total_usd_cents": 1500
+                     *       },
+                     *       "quotas": {
+                     *         "pools": [
+                     *           {
+                     *             "id": "pool_01jq8k2m4p6rab3c5d7e9f1g2h",
+                     *             "name": "batch",
+                     *             "quota": {
+                     *               "diskGb": 1,
+                     *               "ips": 1,
+                     *               "ramMb": 1024,
+                     *               "vcpu": 1
+                     *             },
+                     *             "servers": 1,
+                     *             "status": "active",
+                     *             "used": {
+                     *               "diskGb": 1,
+                     *               "ips": 1,
+                     *               "ramMb": 1024,
+                     *               "vcpu": 1
+                     *             }
+                     *           }
+                     *         ]
                      *       },
                      *       "renewals": {
                      *         "domains": [

@@ -24,6 +24,7 @@ const HIDDEN_ALL = [
   { section: 'renewals.domains', scope: 'domains:read' },
   { section: 'suspended.servers', scope: 'servers:read' },
   { section: 'suspended.pools', scope: 'servers:read' },
+  { section: 'quotas.pools', scope: 'servers:read' },
 ];
 
 const summary = (key: string, query = '') => app.call('GET', `/v1/account/summary${query}`, { key });
@@ -74,6 +75,7 @@ describe('GET /account/summary', () => {
       },
       renewals: { servers: [], pools: [], domains: [] },
       suspended: { servers: [], pools: [] },
+      quotas: { pools: [] },
       hidden: [],
     });
   });
@@ -91,6 +93,11 @@ describe('GET /account/summary', () => {
     });
     expect(pool.status, pool.text).toBe(200);
     poolId = pool.body.id;
+    const member = await app.call('POST', `/v1/pools/${poolId}/servers`, {
+      key: c.key,
+      body: { productId: 'std-1c-2g-50', label: 'worker', osTemplate: 'debian-12', ipCount: 0 },
+    });
+    expect(member.status, member.text).toBe(200);
     // A domain registers for a year: outside the 30-day window.
     const domain = await app.admin('POST', `/admin/accounts/${c.accountId}/domains`, {
       domain: `summary-${Date.now()}.com`,
@@ -154,8 +161,29 @@ describe('GET /account/summary', () => {
         domains: [],
       },
       suspended: { servers: [{ type: 'server', id: db, name: 'db-1', reason: 'abuse report #12' }], pools: [] },
+      // The pool's one server holds 1 of its 2 vCPUs, all its 2 GB of RAM and half its disk; no addresses.
+      quotas: {
+        pools: [
+          {
+            id: poolId,
+            name: 'batch',
+            status: 'active',
+            servers: 1,
+            used: { vcpu: 1, ramMb: 2048, diskGb: 50, ips: 0 },
+            quota: { vcpu: 2, ramMb: 2048, diskGb: 100, ips: 0 },
+          },
+        ],
+      },
       hidden: [],
     });
+    // The quota use is the pool detail's usage against its quota.
+    expect(r.body.quotas.pools[0].used).toEqual({
+      vcpu: poolRow.usage.vcpu,
+      ramMb: poolRow.usage.ramMb,
+      diskGb: poolRow.usage.diskGb,
+      ips: poolRow.usage.ips,
+    });
+    expect(r.body.quotas.pools[0].quota).toEqual(poolRow.quota);
     // Every renewal date is inside the window.
     for (const item of [...r.body.renewals.servers, ...r.body.renewals.pools])
       expect(Date.parse(item.renews_at)).toBeLessThanOrEqual(Date.parse(r.body.renewals.through));
@@ -194,6 +222,7 @@ describe('GET /account/summary', () => {
       invoices: null,
       renewals: { servers: null, pools: null, domains: null },
       suspended: { servers: null, pools: null },
+      quotas: { pools: null },
       hidden: HIDDEN_ALL,
     });
   });
@@ -207,6 +236,7 @@ describe('GET /account/summary', () => {
     expect(r.body.renewals.pools.map((p: Json) => p.id)).toEqual([poolId]);
     expect(r.body.renewals.domains).toBeNull();
     expect(r.body.suspended.servers.map((s: Json) => s.id)).toEqual([db]);
+    expect(r.body.quotas.pools.map((p: Json) => p.id)).toEqual([poolId]);
     expect(r.body.hidden).toEqual(HIDDEN_ALL.filter((h) => h.scope !== 'servers:read'));
   });
 
@@ -227,6 +257,7 @@ describe('GET /account/summary', () => {
     const r = await summary(other.key);
     expect(r.body.renewals).toMatchObject({ servers: [], pools: [], domains: [] });
     expect(r.body.suspended).toEqual({ servers: [], pools: [] });
+    expect(r.body.quotas).toEqual({ pools: [] });
     expect(r.body.invoices.open_count).toBe(0);
   });
 });

@@ -145,6 +145,48 @@ const SummarySuspensions = builder.objectRef<AccountSummary['suspended']>('Accou
   }),
 });
 
+const SummaryUnits = builder
+  .objectRef<NonNullable<AccountSummary['quotas']['pools']>[number]['quota']>('AccountSummaryPoolUnits')
+  .implement({
+    description: 'Pool resources: vCPUs, MB of RAM, GB of disk, IPv4 addresses.',
+    fields: (t) => ({
+      vcpu: t.exposeInt('vcpu', { description: 'vCPUs.' }),
+      ramMb: t.exposeInt('ramMb', { description: 'RAM in MB.' }),
+      diskGb: t.exposeInt('diskGb', { description: 'Disk in GB.' }),
+      ips: t.exposeInt('ips', { description: 'IPv4 addresses.' }),
+    }),
+  });
+
+const SummaryPoolQuota = builder
+  .objectRef<NonNullable<AccountSummary['quotas']['pools']>[number]>('AccountSummaryPoolQuota')
+  .implement({
+    description: "One pool's quota use: what its servers hold against what the pool sells.",
+    fields: (t) => ({
+      id: t.exposeID('id', { description: 'The pool id.', ...example('pool_01jq8k2m4p6rab3c5d7e9f1g2h') }),
+      name: t.exposeString('name', { description: "The pool's label.", ...example('batch') }),
+      status: t.exposeString('status', { ...values(['active', 'suspended']), description: 'active or suspended.' }),
+      servers: t.exposeInt('servers', { description: 'Servers in the pool.' }),
+      used: t.field({
+        type: SummaryUnits,
+        description: 'What its servers hold (a powered-off or suspended server still holds its allocation).',
+        resolve: (p) => p.used,
+      }),
+      quota: t.field({ type: SummaryUnits, description: 'What the pool sells, resolved.', resolve: (p) => p.quota }),
+    }),
+  });
+
+const SummaryQuotas = builder.objectRef<AccountSummary['quotas']>('AccountSummaryQuotas').implement({
+  description: `Quota use, oldest first (at most ${SUMMARY_ITEMS_MAX}). A kind is null without its read scope, [] when there is none.`,
+  fields: (t) => ({
+    pools: t.field({
+      type: [SummaryPoolQuota],
+      nullable: true,
+      description: 'Capacity pools (GET /pools/:id has each one whole); null without servers:read.',
+      resolve: (q) => q.pools,
+    }),
+  }),
+});
+
 const SECTIONS = Object.keys(SUMMARY_SECTIONS);
 const SummaryHidden = builder.objectRef<AccountSummary['hidden'][number]>('AccountSummaryHidden').implement({
   description: 'A section the credential cannot read (it is null), and the scope that would show it.',
@@ -162,7 +204,7 @@ const SummaryHidden = builder.objectRef<AccountSummary['hidden'][number]>('Accou
 
 const Summary = builder.objectRef<AccountSummary>('AccountSummary').implement({
   description:
-    'Where the account stands: wallet, open and overdue invoices, renewals in the next 30 days, what is suspended.',
+    'Where the account stands: wallet, open and overdue invoices, renewals in the next 30 days, what is suspended, quota use.',
   fields: (t) => ({
     asOf: t.expose('asOf', {
       restName: 'as_of',
@@ -187,6 +229,7 @@ const Summary = builder.objectRef<AccountSummary>('AccountSummary').implement({
       description: 'What is suspended, by kind.',
       resolve: (s) => s.suspended,
     }),
+    quotas: t.field({ type: SummaryQuotas, description: 'Quota use, by kind.', resolve: (s) => s.quotas }),
     hidden: t.field({
       type: [SummaryHidden],
       description:
@@ -204,7 +247,7 @@ builder.queryField('accountSummary', (t) =>
       rest: 'GET /account/summary',
       area: 'account',
       tool: 'account_summary',
-      description: `Where the account stands now, in one read: wallet balance, open and overdue invoices (counts, totals, oldest due date), what renews in the next ${RENEWAL_WINDOW_DAYS} days (servers, pools, domains, with date and amount) and what is suspended (with the reason). Each section needs its own read scope too (billing:read, servers:read, domains:read): without it the section is null and \`hidden\` names the scope that would show it.`,
+      description: `Where the account stands now, in one read: wallet balance, open and overdue invoices (counts, totals, oldest due date), what renews in the next ${RENEWAL_WINDOW_DAYS} days (servers, pools, domains, with date and amount) what is suspended (with the reason) and each capacity pool's quota use (vCPU, RAM, disk, addresses: used of quota). Each section needs its own read scope too (billing:read, servers:read, domains:read): without it the section is null and \`hidden\` names the scope that would show it.`,
     }),
     type: Summary,
     resolve: (_root, _args, ctx) => accountSummary(ctx.db, ctx.principal?.scopes ?? new Set(), ctx.app.clock.now()),

@@ -3,14 +3,15 @@ import type { Scope } from '../../scopes.ts';
 import { openInvoiceStanding } from '../billing/invoices.ts';
 import { getWallet } from '../billing/service.ts';
 import { domainRenewalsBy } from '../domains/service.ts';
+import { poolQuotaUse } from '../pools/quota-use.ts';
 import { poolRenewalsBy, suspendedPools } from '../pools/renewals.ts';
 import { serverRenewalsBy } from '../servers/renewals.ts';
 import { suspendedServers } from '../servers/suspension.ts';
 
 /**
  * The account summary (docs/REFERENCE.md: Account summary): where the account stands at the
- * app's clock — the wallet, the open and overdue invoices, what renews in the next 30 days and
- * what is suspended — in one read. Each section is shown only with the read scope of what it
+ * app's clock — the wallet, the open and overdue invoices, what renews in the next 30 days, what
+ * is suspended and how much of each pool's quota is in use — in one read. Each section is shown only with the read scope of what it
  * shows, as the event history shows each event only with its kind's read scope: a section the
  * credential cannot read is null, and `hidden` names it with the scope that would show it.
  * Every kind is read through its own module's service.
@@ -31,6 +32,7 @@ export const SUMMARY_SECTIONS = {
   'renewals.domains': 'domains:read',
   'suspended.servers': 'servers:read',
   'suspended.pools': 'servers:read',
+  'quotas.pools': 'servers:read',
 } as const satisfies Record<string, Scope>;
 type Section = keyof typeof SUMMARY_SECTIONS;
 
@@ -116,10 +118,15 @@ export async function accountSummary(db: TenantDb, scopes: ReadonlySet<string>, 
       ),
     ),
   };
+  const quotas = {
+    pools: await shown('quotas.pools', async () =>
+      (await poolQuotaUse(db, take)).map(({ label, ...pool }) => ({ ...pool, name: label })),
+    ),
+  };
   const hidden = (Object.keys(SUMMARY_SECTIONS) as Section[])
     .filter((section) => !can(section))
     .map((section) => ({ section, scope: SUMMARY_SECTIONS[section] }));
-  return { asOf: now, wallet, invoices, renewals, suspended, hidden };
+  return { asOf: now, wallet, invoices, renewals, suspended, quotas, hidden };
 }
 
 export type AccountSummary = Awaited<ReturnType<typeof accountSummary>>;

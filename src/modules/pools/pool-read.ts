@@ -28,6 +28,8 @@ const POOL_DETAIL_SELECT = `
 const POOL_DETAIL = tenantStatement(`${POOL_DETAIL_SELECT} AND p.id = $2::text`);
 /** The pools of `$2` (an array of ids), for the graph's loaders: every pool of a page in one statement. */
 const POOL_DETAILS = tenantStatement(`${POOL_DETAIL_SELECT} AND p.id = ANY($2::text[])`);
+/** The first `$2` pools, oldest first. */
+const FIRST_POOL_DETAILS = tenantStatement(`${POOL_DETAIL_SELECT} ORDER BY p.id ASC LIMIT $2::int`);
 
 export interface PoolDetailRow {
   pool: Pool;
@@ -66,6 +68,11 @@ export async function readPoolDetail(db: TenantDb, id: string): Promise<PoolDeta
 export async function readPoolDetails(db: TenantDb, ids: readonly string[]): Promise<Map<string, PoolDetailRow>> {
   const rows = await tenantRows<Row>(db, POOL_DETAILS, [...ids]);
   return new Map(rows.map((row) => [row.id, detailRow(row)]));
+}
+
+/** The account's first `take` visible pools, oldest first, with their details. */
+export async function readFirstPoolDetails(db: TenantDb, take: number): Promise<PoolDetailRow[]> {
+  return (await tenantRows<Row>(db, FIRST_POOL_DETAILS, take)).map(detailRow);
 }
 
 function detailRow(row: Row): PoolDetailRow {
