@@ -43,6 +43,16 @@ async function seenAt(page: Page, text: string): Promise<number> {
 }
 
 /**
+ * Waits until the open page's live-change subscription is in place on the server. The console
+ * shows `live` once its socket is acknowledged; graphql-ws confirms no subscription, so a change
+ * made in the moment between the two would reach no one and the round would wait for nothing.
+ */
+async function untilSubscribed(app: BenchApp): Promise<void> {
+  for (const started = Date.now(); app.running.app.liveChanges.listenerCount() < 1; await sleep(5))
+    if (Date.now() - started > ROUND_LIMIT_MS) throw new Error('the page never subscribed to live changes');
+}
+
+/**
  * The wall-clock time a row was written, from its `updatedAt`: every write takes the simulated
  * clock's time (src/db/timestamps.ts), which runs at the wall clock's pace from its offset. The
  * write is inside the change's transaction, so this is at or just before its commit: the
@@ -117,6 +127,7 @@ export async function livePage(sizes: Sizes): Promise<Figure[]> {
     const { page } = browser;
     await browserSignIn(page, app.url, account.email, PASSWORD, `/servers/${serverId}`);
     await page.getByTestId('live-status').getByText('live').waitFor();
+    await untilSubscribed(app);
 
     // A reboot settling: the server page.
     const reboot: number[] = [];
@@ -140,6 +151,7 @@ export async function livePage(sizes: Sizes): Promise<Figure[]> {
     })) as { id: string };
     await page.goto(`${app.url}/pools/${pool.id}`);
     await page.getByTestId('live-status').getByText('live').waitFor();
+    await untilSubscribed(app);
     const built: number[] = [];
     for (let i = 0; i < sizes.liveRounds; i++) {
       const node = (await call('POST', `/v1/pools/${pool.id}/servers`, {
@@ -167,6 +179,7 @@ export async function livePage(sizes: Sizes): Promise<Figure[]> {
     await app.running.app.runDueWork();
     await page.goto(`${app.url}/webhooks`);
     await page.getByTestId('live-status').getByText('live').waitFor();
+    await untilSubscribed(app);
     const statusCell = '[data-testid="delivery"] [data-testid="delivery-status"]';
     await page.locator(statusCell).getByText('succeeded').waitFor({ timeout: ROUND_LIMIT_MS });
     const [delivery] = await prisma.webhookDelivery.findMany({ where: { webhookId: hook.id }, select: { id: true } });

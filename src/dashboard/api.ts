@@ -221,6 +221,17 @@ interface LiveSignal {
   data: Record<string, unknown>;
 }
 
+/**
+ * What a page hears after its socket came back: anything may have moved while it was away
+ * (live changes are kept nowhere), so every live read reads again.
+ */
+const RECONNECTED: LiveSignal = { type: 'live.reconnected', data: {} };
+
+/** Whether a signal asks a read refreshed on these type prefixes to read again. */
+export function refreshes(signal: LiveSignal, prefixes: readonly string[]): boolean {
+  return signal === RECONNECTED || prefixes.some((p) => signal.type.startsWith(p));
+}
+
 type Listener = (e: LiveSignal) => void;
 const listeners = new Set<Listener>();
 let client: Client | undefined;
@@ -248,6 +259,10 @@ export function onLiveStatus(l: (s: typeof status) => void): () => void {
  * with two subscriptions: the account's events, and its live changes (a server back to running
  * after a reboot, a webhook delivery attempted), so a page reads again whenever what it shows moved.
  */
+function signal(s: LiveSignal): void {
+  for (const l of listeners) l(s);
+}
+
 export function startLive(): void {
   if (client) return;
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
@@ -257,11 +272,14 @@ export function startLive(): void {
     lazy: false,
     retryAttempts: Infinity,
     shouldRetry: () => true,
-    on: { connected: () => setStatus('live'), closed: () => setStatus('closed') },
+    on: {
+      connected: (_socket, _ack, wasRetry) => {
+        setStatus('live');
+        if (wasRetry) signal(RECONNECTED);
+      },
+      closed: () => setStatus('closed'),
+    },
   });
-  const signal = (s: LiveSignal) => {
-    for (const l of listeners) l(s);
-  };
   disposers = [
     client.subscribe<ResultOf<typeof EVENTS>>(
       { query: documentText(EVENTS) },

@@ -1,12 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { TadaDocumentNode } from 'gql.tada';
-import { gql, onEvent, type VariablesArg } from './api.ts';
+import { gql, onEvent, refreshes, type VariablesArg } from './api.ts';
 import { Link } from './router.tsx';
 
 /**
  * A GraphQL read that re-runs whenever a live event or live change whose type starts with one of
- * `refreshOn` arrives. One read at a time: what arrives during a read asks for one more after it,
+ * `refreshOn` arrives, and when the live socket comes back after a drop. One read at a time: what arrives during a read asks for one more after it,
  * however much arrived, so a burst costs two reads and a late answer never replaces a newer one.
  * A section whose API is not available yet shows so instead of failing the page.
  */
@@ -42,7 +42,7 @@ export function useLive<T, V>(
     };
     load();
     const off = onEvent((e) => {
-      if (refreshOn.some((p) => e.type.startsWith(p))) load();
+      if (refreshes(e, refreshOn)) load();
     });
     return () => {
       alive = false;

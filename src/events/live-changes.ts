@@ -79,6 +79,11 @@ export class LiveChangeStream {
     return () => this.emitter.off('change', listener);
   }
 
+  /** How many subscribers listen now (a page counts once it has subscribed, not when its socket opened). */
+  listenerCount(): number {
+    return this.emitter.listenerCount('change');
+  }
+
   close(): void {
     this.emitter.removeAllListeners();
   }

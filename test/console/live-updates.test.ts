@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAs, type BuiltApp } from '../helpers/built-app.ts';
 import {
@@ -226,6 +226,40 @@ describe.skipIf(!hasChromium)('the console follows every change live, in Chromiu
     await app.runDueWork();
     await delivery.getByTestId('delivery-status').getByText('succeeded').waitFor({ timeout: LIVE_WAIT_MS });
     await delivery.getByText('3 / 3').waitFor();
+    expect(loads).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  // Last: the route stays on the page. Live changes are kept nowhere, so what moved while the
+  // socket was down reaches the page only because it reads again once the socket is back.
+  it('a change made while the live socket was down shows once it is back, without a reload', async () => {
+    const { page } = browser;
+    await renewSession(browser, app.url, holder);
+    const key = await writeKey(['servers:read', 'servers:write']);
+    const sockets: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
+    await page.routeWebSocket(/\/graphql$/, (ws) => {
+      sockets.push({ page: ws, server: ws.connectToServer() });
+    });
+    await open(page, `/servers/${serverId}`, /web-1/);
+    expect(await apiStatus(serverId)).toBe('stopped');
+    await serverStatusIs(page, 'stopped');
+    expect(sockets).toHaveLength(1);
+
+    // The connection drops as it does when an instance restarts (1012: the client reconnects).
+    await sockets[0].server.close({ code: 1012, reason: 'restart' });
+    await sockets[0].page.close({ code: 1012, reason: 'restart' });
+    await page
+      .getByTestId('live-status')
+      .getByText(/offline|connecting/)
+      .waitFor();
+    expect((await app.call('POST', `/v1/servers/${serverId}/power/start`, { key })).status).toBe(200);
+    expect(await apiStatus(serverId)).toBe('running');
+    // The change was made before the client came back (its first retry waits over a second).
+    expect(sockets).toHaveLength(1);
+
+    await page.getByTestId('live-status').getByText('live').waitFor({ timeout: LIVE_WAIT_MS });
+    expect(sockets).toHaveLength(2);
+    await serverStatusIs(page, 'running');
     expect(loads).toEqual([]);
     expect(pageErrors).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { gql, HttpError, onEvent } from '../api.ts';
+import { gql, HttpError, onEvent, refreshes } from '../api.ts';
 import { money, StatusBadge, When } from '../format.tsx';
 import { Section, useLive } from '../live-query.tsx';
 import { AUTO_RECHARGE, AutoRechargeSettings, AutoRechargeSummary } from './billing-auto-recharge.tsx';
@@ -154,7 +154,7 @@ function Transactions(props: { reloadKey: number }) {
       );
     void load();
     const off = onEvent((e) => {
-      if (BILLING_EVENTS.some((p) => e.type.startsWith(p))) void load();
+      if (refreshes(e, BILLING_EVENTS)) void load();
     });
     return () => {
       alive = false;
