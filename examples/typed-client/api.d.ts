@@ -3668,7 +3668,7 @@ export interface components {
         /** @description A page and its views over the period. */
         HostingTopPage: {
             /**
-             * @description URL path of the page.
+             * @description URL path of the page, as visitors asked for it.
              * @example /pricing
              */
             path: string;

@@ -6,6 +6,7 @@ import { isMcpTool, listOperations, type Area, type Operation } from '../schema/
 import type { ExtraToolset } from '../modules/areas.ts';
 import { restView } from '../schema/rest-view.ts';
 import { toolDescription } from './conventions.ts';
+import { untrustedPaths } from './untrusted.ts';
 
 /** Code mode (src/mcp/code-mode.ts): schema search and a GraphQL document runner instead of one tool per operation. */
 export const CODE_MODE_TOOLSET = 'graphql';
@@ -53,6 +54,8 @@ export interface Tool {
    * reach addresses outside the account).
    */
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
+  /** Where its structuredContent can hold text other people wrote (untrusted.ts), as JSONPaths. */
+  untrusted: readonly string[];
   operation: Operation;
 }
 
@@ -78,6 +81,7 @@ export function buildToolCatalog(schema: GraphQLSchema): Tool[] {
         destructiveHint: op.hints.destructive,
         idempotentHint: op.hints.idempotent,
       },
+      untrusted: untrustedPaths(op.field.type, wrapsResult(op) ? '$.result' : '$'),
       operation: op,
     }));
 }

@@ -17,6 +17,7 @@ import { askPerson, asksPerson, deliverAnswer, rememberClient } from './elicitat
 import { resourceLinkOf } from './resources.ts';
 import { createMcpServer, toolError, toolResult } from './server.ts';
 import { mcpServerInfo } from './server-info.ts';
+import { untrustedMeta } from './untrusted.ts';
 
 /**
  * DNS rebinding (MCP transport spec), refused before anything else, against the public origin
@@ -166,7 +167,7 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
           return toolError(refusal.status, refusal.message, paramOf(refusal), codeOf(refusal));
         }
         const value = result.data?.[tool.operation.name];
-        const answer = toolResult(value, tool.wrapsResult);
+        const answer = { ...toolResult(value, tool.wrapsResult), ...untrustedMeta(tool.untrusted) };
         const link = tool.wrapsResult ? undefined : resourceLinkOf(catalog, tool, value);
         return link ? { ...answer, content: [...answer.content, link] } : answer;
       },

@@ -14,6 +14,7 @@ import {
 import { getNamedType, isNonNullType } from 'graphql';
 import type { Tool } from './catalog.ts';
 import { perCatalog, scopesKey } from './per-catalog.ts';
+import { untrustedMeta } from './untrusted.ts';
 import { protocolError } from './protocol-errors.ts';
 
 /**
@@ -140,7 +141,9 @@ export function serveResources(
       if (!match) continue;
       const args = Object.fromEntries(Object.entries(match.groups ?? {}).map(([k, v]) => [k, decoded(v, uri)]));
       const text = answerOf(await run(resource.tool, args, extra.requestId), uri);
-      return { contents: [{ uri, mimeType: 'application/json', text }] };
+      // The body is the value itself, never `{ result }`: its paths start at the root.
+      const paths = resource.tool.untrusted.map((p) => (resource.tool.wrapsResult ? p.replace(/^\$\.result/, '$') : p));
+      return { contents: [{ uri, mimeType: 'application/json', text, ...untrustedMeta(paths) }] };
     }
     throw protocolError(
       RESOURCE_NOT_FOUND,

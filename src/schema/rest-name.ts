@@ -19,7 +19,7 @@ import SchemaBuilder, {
  */
 class RestNamePlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override onOutputFieldConfig(fieldConfig: PothosOutputFieldConfig<Types>): PothosOutputFieldConfig<Types> {
-    return withRestOptions(fieldConfig, ['restName', 'restDescription', 'restDetail']);
+    return withRestOptions(fieldConfig, ['restName', 'restDescription', 'restDetail', 'untrusted']);
   }
 
   override onInputFieldConfig(fieldConfig: PothosInputFieldConfig<Types>): PothosInputFieldConfig<Types> {
@@ -74,6 +74,12 @@ declare global {
        * in the detail (a ticket's messages); on an operation, REST answers the detail.
        */
       restDetail?: boolean;
+      /**
+       * The field holds text people other than the caller write (a support message, a site's
+       * files and logs, a visitor's request, a commit message): MCP results name where it is,
+       * so an agent reads it as data, never as instructions (src/mcp/untrusted.ts).
+       */
+      untrusted?: boolean;
     }
     export interface ArgFieldOptions<
       Types extends SchemaTypes = SchemaTypes,

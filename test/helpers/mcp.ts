@@ -11,6 +11,7 @@ export interface ToolResult {
   isError?: boolean;
   content: TextContent[];
   structuredContent?: Json;
+  _meta?: Record<string, unknown>;
 }
 
 /** `client.callTool`, typed as this server answers: the SDK's type also allows the legacy `toolResult` form. */

@@ -34,7 +34,7 @@ const HostingTextFile = builder.objectRef<Out<typeof readFile>>('HostingTextFile
   description: 'The contents of a UTF-8 text file.',
   fields: (t) => ({
     path: t.exposeString('path', { description: 'The file read, absolute inside the account.' }),
-    content: t.exposeString('content', { description: 'Its text (UTF-8).' }),
+    content: t.exposeString('content', { untrusted: true, description: 'Its text (UTF-8).' }),
     sizeBytes: t.exposeFloat('sizeBytes', { description: 'Size in bytes.' }),
     modifiedAt: t.expose('modifiedAt', { type: 'DateTime', description: 'When it last changed.' }),
   }),

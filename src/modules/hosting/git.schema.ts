@@ -27,6 +27,7 @@ const HostingGitCommit = builder.objectRef<{ sha: string; message: string }>('Ho
   fields: (t) => ({
     sha: t.exposeString('sha', { description: 'Commit hash, 40 hex digits.' }),
     message: t.exposeString('message', {
+      untrusted: true,
       description: 'Commit message, at most 500 characters.',
       ...example('Fix the contact form'),
     }),
@@ -63,6 +64,7 @@ const HostingGitStatus = builder.objectRef<Out<typeof gitStatus>>('HostingGitSta
     }),
     lastError: t.exposeString('lastError', {
       nullable: true,
+      untrusted: true,
       description: 'Why the last deploy or pull failed; null after a success.',
     }),
     webhookEnabled: t.exposeBoolean('webhookEnabled', { description: 'True when push-to-deploy is on.' }),

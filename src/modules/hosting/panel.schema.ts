@@ -86,7 +86,10 @@ const HostingLog = builder.objectRef<Out<typeof tailLog>>('HostingLog').implemen
   description: 'The tail of a web-server log, oldest line first.',
   fields: (t) => ({
     kind: t.exposeString('kind', { ...values(PANEL_RULES.logKind.oneOf), description: 'access or error.' }),
-    lines: t.exposeStringList('lines', { description: 'The last lines, oldest first.' }),
+    lines: t.exposeStringList('lines', {
+      untrusted: true,
+      description: 'The last lines, oldest first.',
+    }),
   }),
 });
 
@@ -170,7 +173,11 @@ const VisitorPoint = builder.objectRef<Out<typeof visitorStats>['series'][number
 const TopPage = builder.objectRef<{ path: string; views: number }>('HostingTopPage').implement({
   description: 'A page and its views over the period.',
   fields: (t) => ({
-    path: t.exposeString('path', { description: 'URL path of the page.', ...example('/pricing') }),
+    path: t.exposeString('path', {
+      untrusted: true,
+      description: 'URL path of the page, as visitors asked for it.',
+      ...example('/pricing'),
+    }),
     views: t.exposeInt('views', { description: 'Page views.' }),
   }),
 });

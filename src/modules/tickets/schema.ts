@@ -35,7 +35,10 @@ const ticketFields = (t: ObjectFieldBuilder<Types, TicketView>) => ({
     ...example('TKT-100042'),
     description: 'TKT-<number>, as in ticket events (ticketNumber).',
   }),
-  subject: t.exposeString('subject', { description: `The subject, 1 to ${SUBJECT_MAX} characters.` }),
+  subject: t.exposeString('subject', {
+    untrusted: true,
+    description: `The subject, 1 to ${SUBJECT_MAX} characters.`,
+  }),
   department: t.exposeString('department', {
     ...values(DEPARTMENTS, 'technical'),
     description: `${DEPARTMENTS.join(', ')}.`,
@@ -68,7 +71,10 @@ const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('Ticke
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The message id (tmsg_…).' }),
     author: t.exposeString('author', { ...values(MESSAGE_AUTHORS), description: 'customer or staff.' }),
-    body: t.exposeString('body', { description: `The message text, 1 to ${MESSAGE_MAX} characters.` }),
+    body: t.exposeString('body', {
+      untrusted: true,
+      description: `The message text, 1 to ${MESSAGE_MAX} characters.`,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was sent.' }),
   }),
 });
