@@ -10,6 +10,7 @@ import type { JsonSchema } from '../schema/json-schema.ts';
 import { IDEMPOTENCY_ARG } from './catalog.ts';
 import { describeType, queryWords, schemaView, searchSchema } from './schema-search.ts';
 import { toolError, toolResult } from './tool-results.ts';
+import { documentUntrustedPaths, untrustedMeta } from './untrusted.ts';
 
 const SCHEMA_SEARCH_TOOL = 'graphql_schema_search';
 const EXECUTE_TOOL = 'graphql_execute';
@@ -136,7 +137,7 @@ export function createCodeModeRunner(schema: GraphQLSchema, executeDocument: Doc
   return async (name, args, call) => {
     requestScope.getStore()!.operation = `mcp ${name}`;
     if (name === SCHEMA_SEARCH_TOOL) return searchTool(schema, args, call);
-    return executeTool(executeDocument, args, call);
+    return executeTool(schema, executeDocument, args, call);
   };
 }
 
@@ -173,6 +174,7 @@ function searchTool(schema: GraphQLSchema, args: Record<string, unknown>, call: 
 }
 
 async function executeTool(
+  schema: GraphQLSchema,
   executeDocument: DocumentExecutor,
   args: Record<string, unknown>,
   call: CodeModeCall,
@@ -201,7 +203,12 @@ async function executeTool(
     ...(operationName !== undefined ? { operationName } : {}),
   };
   const result = await executeDocument(body, { principal: call.principal, idempotencyKey, readOnly: call.readOnly });
-  return { ...toolResult(result), ...(result.errors?.length ? { isError: true } : {}) };
+  const untrusted = result.data ? documentUntrustedPaths(schema, query, operationName) : [];
+  return {
+    ...toolResult(result),
+    ...untrustedMeta(untrusted),
+    ...(result.errors?.length ? { isError: true } : {}),
+  };
 }
 
 /** A refusal in the shape of a GraphQL response, like every other answer of graphql_execute. */

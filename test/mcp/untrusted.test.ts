@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildToolCatalog } from '../../src/mcp/catalog.ts';
 import { UNTRUSTED_META_KEY } from '../../src/mcp/untrusted.ts';
 import { getSchema } from '../../src/schema/index.ts';
-import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type Customer, type Json, type TestApp } from '../helpers/app.ts';
 import { activeHosting, siteDir } from '../helpers/hosting.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { runningServer } from '../helpers/servers.ts';
@@ -91,6 +91,24 @@ describe('untrusted text in MCP results', () => {
     const logs = await callTool(client, 'hosting_logs', { id: hostingId, kind: 'access' });
     expect(logs.isError, JSON.stringify(logs.structuredContent)).toBeFalsy();
     expect(untrusted(logs)).toEqual(['$.lines[*]']);
+  });
+
+  it('code mode: the paths of what the document selects, under its aliases and through its fragments', async () => {
+    const code = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'graphql' });
+    try {
+      const run = (query: string) => callTool(code, 'graphql_execute', { query });
+      const aliased = await run(
+        '{ mine: tickets { nodes { id title: subject ...M } } } fragment M on Ticket { messages { body author } }',
+      );
+      expect(aliased.isError, JSON.stringify(aliased.structuredContent)).toBeFalsy();
+      expect((aliased.structuredContent as Json).data.mine.nodes[0].title).toBe(INJECTION);
+      expect(untrusted(aliased)).toEqual(['$.data.mine.nodes[*].title', '$.data.mine.nodes[*].messages[*].body']);
+      // Nothing such selected, or nothing answered: no marker.
+      expect((await run('{ tickets { nodes { id status } } }'))._meta).toBeUndefined();
+      expect((await run('{ nope }'))._meta).toBeUndefined();
+    } finally {
+      await code.close();
+    }
   });
 
   it('a result that holds no such text carries no marker', async () => {
