@@ -11,6 +11,7 @@ import { ALL_SCOPES, type Scope } from '../scopes.ts';
 import type { RequestContext } from './context.ts';
 import { inputRuleRefusal } from './input-rules.ts';
 import RestNamePlugin from './rest-name.ts';
+import ToolNamePlugin from './tool-names.ts';
 import {
   decodeGlobalID,
   encodeGlobalID,
@@ -40,7 +41,7 @@ export const builder = new SchemaBuilder<{
   DefaultNodeNullability: false;
 }>({
   plugins: [
-    // Every field's auth scope (operation(), edge()): 401 without a credential, 403 without the scope.
+    // Every field's auth scope (op() of operationsOf, edge()): 401 without a credential, 403 without the scope.
     ScopeAuthPlugin,
     // Objects backed by Prisma models, read through the caller's tenant client with selections.
     PrismaPlugin,
@@ -53,6 +54,8 @@ export const builder = new SchemaBuilder<{
     RelayPlugin,
     // The REST name, description and detail form of fields and arguments (rest-name.ts): REST's projections.
     RestNamePlugin,
+    // Each operation's MCP tool name, from its field's name and its area's manifest (tool-names.ts).
+    ToolNamePlugin,
   ],
   defaultFieldNullability: false,
   scopeAuth: {

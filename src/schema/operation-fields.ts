@@ -2,7 +2,7 @@ import type { ArgBuilder, ArgumentRef, ObjectRef, RootFieldBuilder } from '@poth
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from './builder.ts';
 import type { RequestContext } from './context.ts';
-import { operation, type OperationMeta } from './operation.ts';
+import { withSentence, type OperationOptions } from './operation.ts';
 import { connectionOfPage, pageForConnection, type Connection } from './graph.ts';
 import { pageArgs } from './pagination.ts';
 import { isRestOperation } from './rest-projection.ts';
@@ -11,7 +11,7 @@ import type { Page, PageArgs } from '../core/paging.ts';
 /**
  * The two shapes most operations take, declared in one call each: a paged list, and an
  * operation on one resource named by the `:id` of its path. Anything else declares its field
- * with `builder.queryField`/`mutationField` and `...operation({...})` directly.
+ * with `builder.queryField`/`mutationField` and its area's `...op({...})` directly.
  */
 
 /** What every paged list says of its envelope, once (the operation's description ends with it; MCP says it in its instructions: src/mcp/conventions.ts). */
@@ -31,15 +31,16 @@ export function pagedListQuery<Args extends Record<string, unknown> = Record<str
   type: ObjectRef<Types, Connection<unknown>>;
   /** The service call for one page. */
   list: (ctx: RequestContext, args: PageArgs & Args, info: GraphQLResolveInfo) => Promise<Page<unknown>>;
-  operation: OperationMeta;
+  /** `op({...})` of its area (operationsOf). */
+  operation: OperationOptions;
   /** Its own arguments besides the page's. */
   args?: (t: { arg: ArgBuilder<Types> }) => Record<string, ArgumentRef<Types, unknown>>;
 }): void {
-  const { name, type, list, operation: meta, args } = declaration;
+  const { name, type, list, operation: options, args } = declaration;
   builder.queryField(name, (t) =>
     t.field({
-      ...operation({ ...meta, description: meta.description + CONNECTION_SENTENCE }),
-      restDescription: operation({ ...meta, description: meta.description + PAGED_SENTENCE }).description,
+      ...withSentence(options, CONNECTION_SENTENCE),
+      restDescription: withSentence(options, PAGED_SENTENCE).description,
       type,
       args: { ...args?.(t), ...pageArgs(t) },
       resolve: (_root, values, ctx, info) =>
@@ -80,8 +81,8 @@ export function idOperation(declaration: {
   idDescription: string;
   /** The service call. */
   run: (ctx: RequestContext, id: string) => Promise<unknown>;
-  /** `operation({...})`, or an area's wrapper of it. */
-  operation: ReturnType<typeof operation>;
+  /** `op({...})` of its area (operationsOf), or an area's wrapper of it. */
+  operation: OperationOptions;
   /** REST answers the type's detail form (rest-name.ts). */
   restDetail?: boolean;
 }): void {

@@ -77,8 +77,9 @@ export interface OperationMeta {
   scope: Scope;
   /** Method and path exactly as in the spec, relative to /v1: `GET /servers/:id`. */
   rest: `${HttpMethod} /${string}`;
+  /** Its area: the manifest its declaration is bound to (operationsOf). */
   area: Area;
-  /** MCP tool name (snake_case, area first): `servers_list`. */
+  /** MCP tool name (snake_case, area first): `servers_list`; derived from the field's name (tool-names.ts). */
   tool: string;
   /** The MCP toolset listing the tool when not its area's: one a manifest declares (`purchases`). */
   toolset?: ExtraToolset;
@@ -173,8 +174,45 @@ export function isMcpTool(meta: OperationMeta): boolean {
   return !meta.notTool;
 }
 
-/** Spread into a Pothos field's options: the scope for scope-auth, the description and the metadata. */
-export function operation(meta: OperationMeta) {
+/**
+ * What an operation declares: its metadata but its area, which the manifest of its module gives
+ * (operationsOf), and its MCP tool name, which its field's name gives (src/schema/tool-names.ts):
+ * `serverSnapshotCreate` → `server_snapshot_create`, the area's first tool prefix put in front
+ * when the name does not start with one of its prefixes (`sshKeyAdd` → `account_ssh_key_add`).
+ */
+export type OperationDeclaration = Omit<OperationMeta, 'area' | 'tool'> & {
+  /** A read's verb, last in its tool's name: `list`, `get`, `status` (`serverSnapshots` → `server_snapshots_list`). */
+  toolVerb?: string;
+  /** The tool's name where the field's name does not give it (`poolCatalogue` → `pools_catalogue`). */
+  tool?: string;
+};
+
+/** The metadata a field carries until the schema is built, when its tool is named (tool-names.ts). */
+export type DeclaredMeta = OperationDeclaration & { area: Area };
+
+/**
+ * The operations of one area, bound to its manifest: `const op = operationsOf(serversArea)`, then
+ * `...op({ summary, scope, rest, description })` spread into each field's options (the scope for
+ * scope-auth, the description and the metadata), or handed to pagedListQuery and idOperation.
+ */
+export function operationsOf(manifest: { name: Area }) {
+  return (declaration: OperationDeclaration) => operation({ ...declaration, area: manifest.name });
+}
+
+/** The options an operation's field spreads: what `op({...})` (operationsOf) returns. */
+export type OperationOptions = ReturnType<typeof operation>;
+
+/**
+ * The same operation with a sentence after its description, before the events sentence (a paged
+ * list's paging sentence): in the field's description and its metadata.
+ */
+export function withSentence(options: OperationOptions, sentence: string): OperationOptions {
+  const meta = options.extensions.operation;
+  return operation({ ...meta, description: meta.description + sentence });
+}
+
+/** The options a field spreads: the scope for scope-auth, the description and the metadata. */
+function operation(meta: DeclaredMeta) {
   if (meta.caller && (!meta.notTool || !meta.refuses?.some((r) => r.code === 'PASSWORD_SIGN_IN_REQUIRED')))
     throw new Error(`${meta.rest}: a password-session operation is no MCP tool and refuses PASSWORD_SIGN_IN_REQUIRED`);
   if (!meta.consequence && !meta.notTool && (meta.rest.startsWith('DELETE ') || meta.scope === 'servers:destroy'))

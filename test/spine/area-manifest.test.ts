@@ -11,6 +11,7 @@ import { AREAS } from '../../src/modules/areas.ts';
 import { AREA_RUNTIMES, driverCallbacks } from '../../src/modules/runtimes.ts';
 import { getSchema } from '../../src/schema/index.ts';
 import { listOperations } from '../../src/schema/operation.ts';
+import { toolName } from '../../src/schema/tool-names.ts';
 import { ALL_SCOPES, OPT_IN_SCOPES, SCOPES } from '../../src/scopes.ts';
 
 /**
@@ -132,6 +133,14 @@ describe('the area manifests', () => {
     expect(wrong).toEqual([]);
   });
 
+  it("an operation's tool is named from its field's name and its area's tool prefixes", () => {
+    expect(toolName('serverSnapshotCreate', { area: 'servers' })).toBe('server_snapshot_create');
+    expect(toolName('serverSnapshots', { area: 'servers', toolVerb: 'list' })).toBe('server_snapshots_list');
+    // The area's first prefix goes in front of a name that starts with none of them.
+    expect(toolName('sshKeyAdd', { area: 'account' })).toBe('account_ssh_key_add');
+    expect(toolName('poolCatalogue', { area: 'pools', tool: 'pools_catalogue' })).toBe('pools_catalogue');
+  });
+
   it('runtimes: each hands in exactly what its manifest names', () => {
     expect(AREA_RUNTIMES.map((r) => r.area).sort()).toEqual(
       manifests
@@ -186,8 +195,12 @@ describe('no module adds to a registry outside its manifest', () => {
       const m = byName.get(folder);
       if (!m) continue;
       const text = read(file);
+      // Operations take their area from the manifest they are bound to (operationsOf): never by name.
+      const bindings = /(^|\/)([^/]+[.])?schema[.]ts$/.test(file);
       for (const [, area] of text.matchAll(/\barea: '([a-z]+)'/g))
-        if (area !== folder) wrong.push(`${file}: area ${area}`);
+        if (bindings || area !== folder) wrong.push(`${file}: area ${area}`);
+      for (const [, manifest] of text.matchAll(/\boperationsOf\((\w+)\)/g))
+        if (manifest !== `${folder}Area`) wrong.push(`${file}: operationsOf(${manifest})`);
       for (const [, scope] of text.matchAll(/\bscope: '([a-z]+:[a-z]+)'/g)) {
         const own = [...Object.keys(m.scopes ?? {}), ...(m.api?.borrowedScopes ?? [])];
         if (!own.includes(scope)) wrong.push(`${file}: scope ${scope}`);

@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
-import { operation } from '../../schema/operation.ts';
+import { operationsOf } from '../../schema/operation.ts';
 import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import { getAccount } from './service.ts';
 import { rules } from '../../schema/input-rules.ts';
@@ -12,6 +12,9 @@ import { EVENT_HISTORY_RULES, listEventHistory } from '../events/service.ts';
 import './settings.schema.ts';
 import './ssh-keys.schema.ts';
 import './summary.schema.ts';
+import { accountArea } from './manifest.ts';
+
+const op = operationsOf(accountArea);
 
 // The account is the root of the graph (docs/REFERENCE.md: The graph): any credential reaches it, and each
 // field needs the scope of what it shows — the profile account:read, each edge its area's scope.
@@ -48,12 +51,11 @@ builder.prismaObject('Account', {
 
 builder.queryField('account', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Get the account',
       scope: 'account:read',
       rest: 'GET /account',
-      area: 'account',
-      tool: 'account_get',
+      toolVerb: 'get',
       description:
         'The profile of the account the credential belongs to: name, e-mail, country and when it was created.',
     }),
@@ -69,15 +71,14 @@ pagedListQuery({
   name: 'eventHistory',
   type: listConnection(Event),
   list: (ctx, args) => listEventHistory(ctx.db, ctx.principal?.scopes ?? new Set(), args),
-  operation: {
+  operation: op({
     summary: 'List account events',
     scope: 'account:read',
     rest: 'GET /events',
-    area: 'account',
     tool: 'account_events_list',
     description:
       "The account's event history, newest first, in the envelope webhooks and the live subscription use: only kinds the credential can read (each kind's read scope; asking for one it cannot read is a 403 naming that scope). Filter by one kind (`type`) and by the resource an event names (`resource`: a server, invoice, ticket … id).",
-  },
+  }),
   args: (t) => ({
     type: t.arg.string({
       required: false,

@@ -3,7 +3,7 @@ import { Deleted } from '../../schema/deleted.ts';
 import { example, values } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operationsOf } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { endAccountSessions, listAccountSessions, type SessionView } from '../dashboard/account-sessions.ts';
 import {
@@ -15,6 +15,9 @@ import {
 import { ACCOUNT_RULES } from './service.ts';
 import { changePassword, EMAIL_TAKEN, updateProfile } from './settings.ts';
 import type { RequestContext } from '../../schema/context.ts';
+import { accountArea } from './manifest.ts';
+
+const op = operationsOf(accountArea);
 
 // The holder's settings: profile, password and signed-in sessions. The password and the sessions
 // are the console's alone (a password sign-in; docs/SECURITY.md): a key or token that could
@@ -27,12 +30,10 @@ const SUDO_MINUTES = SUDO_WINDOW_SECONDS / 60;
 
 builder.mutationField('accountUpdate', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Update the account profile',
       scope: 'account:write',
       rest: 'PATCH /account',
-      area: 'account',
-      tool: 'account_update',
       refuses: [EMAIL_TAKEN, PASSWORD_SIGN_IN_REQUIRED, SUDO_REQUIRED],
       description: `Change the holder's name, country, sign-in e-mail or invoice e-mail; only the fields given change. A new sign-in e-mail is unverified, must be no other account's (409), and can only be set from the console signed in with the password within the last ${SUDO_MINUTES} minutes (403 otherwise): keys and tokens can change the rest.`,
     }),
@@ -72,12 +73,10 @@ const PasswordChanged = builder.objectRef<{ changed: true; sessionsEnded: number
 
 builder.mutationField('accountPasswordChange', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Change the password',
       scope: 'account:write',
       rest: 'POST /account/password',
-      area: 'account',
-      tool: 'account_password_change',
       notTool: CONSOLE_ONLY,
       caller: 'password session',
       rateLimit: 'passwordChange',
@@ -145,28 +144,25 @@ pagedListQuery({
   type: listConnection(AccountSession),
   list: (ctx, args) =>
     listAccountSessions(ctx.db, sessionOf(ctx, 'list the signed-in sessions'), args, ctx.app.clock.now()),
-  operation: {
+  operation: op({
     summary: 'List signed-in sessions',
     scope: 'account:read',
     rest: 'GET /account/sessions',
-    area: 'account',
-    tool: 'account_sessions_list',
+    toolVerb: 'list',
     notTool: CONSOLE_ONLY,
     caller: 'password session',
     refuses: [PASSWORD_SIGN_IN_REQUIRED],
     description:
       "The account's live console sessions, newest first: the one asking marked `current`, when each signed in and was last seen, its browser and address. Only from the console signed in with the password.",
-  },
+  }),
 });
 
 builder.mutationField('accountSessionEnd', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'End a signed-in session',
       scope: 'account:write',
       rest: 'DELETE /account/sessions/:id',
-      area: 'account',
-      tool: 'account_session_end',
       notTool: CONSOLE_ONLY,
       caller: 'password session',
       refuses: [PASSWORD_SIGN_IN_REQUIRED, SUDO_REQUIRED],
@@ -190,12 +186,10 @@ builder.mutationField('accountSessionEnd', (t) =>
 
 builder.mutationField('accountSessionsEndOthers', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'End every other session',
       scope: 'account:write',
       rest: 'POST /account/sessions/end-others',
-      area: 'account',
-      tool: 'account_sessions_end_others',
       notTool: CONSOLE_ONLY,
       caller: 'password session',
       refuses: [PASSWORD_SIGN_IN_REQUIRED, SUDO_REQUIRED],

@@ -4,7 +4,7 @@ import { example, values } from '../../schema/examples.ts';
 import { Node, nodeKind } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation, destroys } from '../../schema/operation.ts';
+import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
   addSshKey,
@@ -17,6 +17,9 @@ import {
   SSH_KEYS_PER_ACCOUNT,
   type SshKeyRow,
 } from './ssh-keys.ts';
+import { accountArea } from './manifest.ts';
+
+const op = operationsOf(accountArea);
 
 // SSH public keys on the account: listed, added and deleted here; chosen by id when a server is
 // ordered or reinstalled (serverOrder, serverReinstall `sshKeyIds`).
@@ -55,24 +58,21 @@ pagedListQuery({
   name: 'sshKeys',
   type: listConnection(SshKey),
   list: (ctx, args) => listSshKeys(ctx.db, args),
-  operation: {
+  operation: op({
     summary: 'List SSH keys',
     scope: 'account:read',
     rest: 'GET /account/ssh-keys',
-    area: 'account',
-    tool: 'account_ssh_keys_list',
+    toolVerb: 'list',
     description: "The account's SSH public keys, newest first, with their SHA256 fingerprints.",
-  },
+  }),
 });
 
 builder.mutationField('sshKeyAdd', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Add an SSH key',
       scope: 'account:write',
       rest: 'POST /account/ssh-keys',
-      area: 'account',
-      tool: 'account_ssh_key_add',
       refuses: [SSH_KEY_EXISTS],
       description: `Keep an SSH public key on the account, to choose when ordering or reinstalling a server (\`sshKeyIds\`). One OpenSSH line (a .pub file): ssh-ed25519, ecdsa-sha2-nistp256, or ssh-rsa of ${RSA_MIN_BITS} bits or more; 400 naming \`public_key\` otherwise, 409 when the same key is already on the account. At most ${SSH_KEYS_PER_ACCOUNT} keys. A server already built is not changed.`,
       fires: ['account.ssh_key.added'],
@@ -93,12 +93,10 @@ builder.mutationField('sshKeyAdd', (t) =>
 
 builder.mutationField('sshKeyDelete', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Delete an SSH key',
       scope: 'account:write',
       rest: 'DELETE /account/ssh-keys/:id',
-      area: 'account',
-      tool: 'account_ssh_key_delete',
       consequence: destroys('Remove SSH key {id} from the account.'),
       description:
         'Remove an SSH key from the account. Servers built with it keep it in their authorized keys (and list it) until they are reinstalled.',

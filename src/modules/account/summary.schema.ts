@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { operation } from '../../schema/operation.ts';
+import { operationsOf } from '../../schema/operation.ts';
 import {
   accountSummary,
   RENEWAL_WINDOW_DAYS,
@@ -10,6 +10,9 @@ import {
   type SummaryRenewal,
   type SummarySuspended,
 } from './summary.ts';
+import { accountArea } from './manifest.ts';
+
+const op = operationsOf(accountArea);
 
 // The account summary (docs/REFERENCE.md: Account summary): one read of where the account stands.
 // Its sections are null without their read scope; `hidden` says which scope would show each.
@@ -241,13 +244,11 @@ const Summary = builder.objectRef<AccountSummary>('AccountSummary').implement({
 
 builder.queryField('accountSummary', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Get the account summary',
       scope: 'account:read',
       rest: 'GET /account/summary',
-      area: 'account',
-      tool: 'account_summary',
-      description: `Where the account stands now, in one read: wallet balance, open and overdue invoices (counts, totals, oldest due date), what renews in the next ${RENEWAL_WINDOW_DAYS} days (servers, pools, domains, with date and amount) what is suspended (with the reason) and each capacity pool's quota use (vCPU, RAM, disk, addresses: used of quota). Each section needs its own read scope too (billing:read, servers:read, domains:read): without it the section is null and \`hidden\` names the scope that would show it.`,
+      description: `Where the account stands now, in one read: wallet balance, open and overdue invoices (counts, totals, oldest due date), what renews in the next ${RENEWAL_WINDOW_DAYS} days (servers, pools, domains, with date and amount), what is suspended (with the reason) and each capacity pool's quota use (vCPU, RAM, disk, addresses: used of quota). Each section needs its own read scope too (billing:read, servers:read, domains:read): without it the section is null and \`hidden\` names the scope that would show it.`,
     }),
     type: Summary,
     resolve: (_root, _args, ctx) => accountSummary(ctx.db, ctx.principal?.scopes ?? new Set(), ctx.app.clock.now()),

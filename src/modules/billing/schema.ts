@@ -3,7 +3,7 @@ import { example, values } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation, spends } from '../../schema/operation.ts';
+import { operationsOf, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
   getInvoice,
@@ -32,6 +32,9 @@ import { PAYMENT_RULES, payOpenInvoice, quoteInvoicePayment, quoteTopUp, topUpWa
 import type { GatewayName } from '../../provider/payments.ts';
 import { GATEWAYS } from '../../provider/payments.ts';
 import { AUTO_RECHARGE_GATEWAYS, MOVEMENT_KINDS, WALLET_STATES } from './wallet.ts';
+import { billingArea } from './manifest.ts';
+
+const op = operationsOf(billingArea);
 
 // Field casing (docs/REFERENCE.md: Billing): invoices are camelCase like their events (invoiceNumber,
 // totalUsdCents); the wallet is snake_case like its request fields (threshold_usd_cents).
@@ -103,12 +106,11 @@ const InvoicePage = builder.objectRef<Awaited<ReturnType<typeof listInvoices>>>(
 
 builder.queryField('invoices', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'List invoices',
       scope: 'billing:read',
       rest: 'GET /billing/invoices',
-      area: 'billing',
-      tool: 'invoices_list',
+      toolVerb: 'list',
       description: 'The invoices of the account, newest first, by page number (page, limit; total counts them all).',
     }),
     type: InvoicePage,
@@ -134,12 +136,11 @@ idOperation({
   type: Invoice,
   idDescription: 'The invoice id.',
   run: (ctx, id) => getInvoice(ctx.db, id),
-  operation: operation({
+  operation: op({
     summary: 'Get an invoice',
     scope: 'billing:read',
     rest: 'GET /billing/invoices/:id',
-    area: 'billing',
-    tool: 'invoice_get',
+    toolVerb: 'get',
     description: 'One invoice with its line items, total and payment state.',
   }),
 });
@@ -194,12 +195,11 @@ export const Wallet = builder.objectRef<WalletView>('Wallet').implement({
 
 builder.queryField('wallet', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Get the wallet',
       scope: 'billing:read',
       rest: 'GET /billing/wallet',
-      area: 'billing',
-      tool: 'wallet_get',
+      toolVerb: 'get',
       description: 'The prepaid wallet balance in cents and its auto-recharge settings.',
     }),
     type: Wallet,
@@ -250,24 +250,21 @@ pagedListQuery({
   name: 'walletTransactions',
   type: WalletTransactionConnection,
   list: (ctx, args) => listWalletTransactions(ctx.db, args),
-  operation: {
+  operation: op({
     summary: 'List wallet transactions',
     scope: 'billing:read',
     rest: 'GET /billing/wallet/transactions',
-    area: 'billing',
-    tool: 'wallet_transactions_list',
+    toolVerb: 'list',
     description: 'Credits and debits of the wallet, newest first, each with the balance after it.',
-  },
+  }),
 });
 
 builder.mutationField('walletAutoRechargeSet', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Set auto-recharge',
       scope: 'billing:write',
       rest: 'PATCH /billing/wallet/auto-recharge',
-      area: 'billing',
-      tool: 'wallet_auto_recharge_set',
       consequence: spends((ctx, a) =>
         quoteAutoRecharge(ctx.db, {
           enabled: a.enabled as boolean | null,
@@ -308,12 +305,10 @@ builder.mutationField('walletAutoRechargeSet', (t) =>
 
 builder.mutationField('invoicePay', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Pay an invoice',
       scope: 'billing:write',
       rest: 'POST /billing/invoices/:id/pay',
-      area: 'billing',
-      tool: 'invoice_pay',
       consequence: spends((ctx, a) => quoteInvoicePayment(ctx, String(a.id), a.gateway as PaymentMethod)),
       toolset: 'purchases',
       description:
@@ -335,12 +330,10 @@ builder.mutationField('invoicePay', (t) =>
 
 builder.mutationField('walletDeposit', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Top up the wallet',
       scope: 'billing:write',
       rest: 'POST /billing/wallet/deposits',
-      area: 'billing',
-      tool: 'wallet_deposit',
       consequence: spends((ctx, a) => quoteTopUp(ctx, a.amountUsdCents as number, a.gateway as GatewayName)),
       toolset: 'purchases',
       description:

@@ -3,7 +3,7 @@ import { values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operationsOf } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
   getDomain,
@@ -16,6 +16,9 @@ import {
   DOMAIN_PENDING_PAYMENT,
   DOMAIN_STATES,
 } from './service.ts';
+import { domainsArea } from './manifest.ts';
+
+const op = operationsOf(domainsArea);
 
 // snake_case like the spec's request fields (auto_renew, transfer_lock).
 export const Domain = builder.objectRef<DomainView>('Domain').implement({
@@ -70,14 +73,13 @@ pagedListQuery({
   name: 'domains',
   type: DomainConnection,
   list: (ctx, args) => listDomains(ctx.db, args),
-  operation: {
+  operation: op({
     summary: 'List domains',
     scope: 'domains:read',
     rest: 'GET /domains',
-    area: 'domains',
-    tool: 'domains_list',
+    toolVerb: 'list',
     description: 'The registered domains of the account, newest first.',
-  },
+  }),
 });
 
 idOperation({
@@ -86,12 +88,11 @@ idOperation({
   type: Domain,
   idDescription: 'The domain id.',
   run: (ctx, id) => getDomain(ctx.db, id),
-  operation: operation({
+  operation: op({
     summary: 'Get a domain',
     scope: 'domains:read',
     rest: 'GET /domains/:id',
-    area: 'domains',
-    tool: 'domain_get',
+    toolVerb: 'get',
     description:
       'One domain with its registrar settings: expiry, auto-renew, transfer lock, nameservers and WHOIS privacy.',
   }),
@@ -99,13 +100,11 @@ idOperation({
 
 builder.mutationField('domainUpdate', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Update a domain',
       scope: 'domains:write',
       refuses: [DOMAIN_PENDING_PAYMENT],
       rest: 'PATCH /domains/:id',
-      area: 'domains',
-      tool: 'domain_update',
       description:
         'Change auto-renew, transfer lock, nameservers or WHOIS privacy of a domain; send at least one. 409 until the domain is registered (its invoice paid).',
       fires: ['domain.updated'],

@@ -4,11 +4,14 @@ import { rules } from '../../schema/input-rules.ts';
 import { DNS_NAME_RULES } from '../../core/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation, destroys } from '../../schema/operation.ts';
+import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { detachCustomDomain, setCustomDomain, verifyCustomDomain } from './custom-domains.ts';
 import { hostingDetail, listHosting, type HostingView, HOSTING_PROVISIONING } from './service.ts';
 import { CERT_STATES, CUSTOM_DOMAIN_STATES, HOSTING_STATES } from './service.ts';
+import { hostingArea } from './manifest.ts';
+
+const op = operationsOf(hostingArea);
 
 // Hosting accounts and their custom domains.
 
@@ -113,14 +116,13 @@ pagedListQuery({
   name: 'hostingAccounts',
   type: HostingAccountConnection,
   list: (ctx, args) => listHosting(ctx, args),
-  operation: {
+  operation: op({
     summary: 'List hosting accounts',
     scope: 'hosting:read',
     rest: 'GET /hosting',
-    area: 'hosting',
     tool: 'hosting_list',
     description: 'The web-hosting accounts, newest first, with connection details.',
-  },
+  }),
 });
 
 idOperation({
@@ -129,11 +131,10 @@ idOperation({
   type: HostingAccount,
   idDescription: 'The hosting account id.',
   run: hostingDetail,
-  operation: operation({
+  operation: op({
     summary: 'Get a hosting account',
     scope: 'hosting:read',
     rest: 'GET /hosting/:id',
-    area: 'hosting',
     tool: 'hosting_get',
     description:
       'One web-hosting account with its plan, status, connection details (SFTP, MySQL, web root), custom domain and certificate.',
@@ -142,13 +143,11 @@ idOperation({
 
 builder.mutationField('hostingCustomDomainSet', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Set the custom domain',
       scope: 'hosting:write',
       refuses: [HOSTING_PROVISIONING],
       rest: 'PUT /hosting/:id/custom-domain',
-      area: 'hosting',
-      tool: 'hosting_custom_domain_set',
       fires: ['hosting.panel.changed'],
       description:
         "Set the account's custom domain; it stays pending until verify finds its DNS pointing here (A record to the account's IP, or a CNAME). A domain not registered in this account needs the ownership TXT record the refusal names first. 400 when the domain is the primary one or used by another hosting account.",
@@ -172,13 +171,11 @@ idOperation({
   type: HostingAccount,
   idDescription: 'The hosting account id.',
   run: verifyCustomDomain,
-  operation: operation({
+  operation: op({
     summary: 'Verify the custom domain',
     scope: 'hosting:write',
     refuses: [HOSTING_PROVISIONING],
     rest: 'POST /hosting/:id/custom-domain/verify',
-    area: 'hosting',
-    tool: 'hosting_custom_domain_verify',
     fires: ['hosting.panel.changed'],
     hints: { idempotent: true },
     description:
@@ -192,13 +189,11 @@ idOperation({
   type: HostingAccount,
   idDescription: 'The hosting account id.',
   run: detachCustomDomain,
-  operation: operation({
+  operation: op({
     summary: 'Remove the custom domain',
     scope: 'hosting:write',
     refuses: [HOSTING_PROVISIONING],
     rest: 'DELETE /hosting/:id/custom-domain',
-    area: 'hosting',
-    tool: 'hosting_custom_domain_delete',
     consequence: destroys('Detach the custom domain of hosting account {id}: the site stops answering on it.'),
     fires: ['hosting.panel.changed'],
     description:

@@ -40,7 +40,8 @@ const HostingBackupConnection = listConnection(HostingBackup);
 
 builder.queryField('hostingBackups', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/backups', 'hosting_backups_list', {
+    ...panel('GET /hosting/:id/backups', {
+      toolVerb: 'list',
       summary: 'List backups',
       description: 'The backups (restore points) of the site, newest first, whole.',
     }),
@@ -56,7 +57,7 @@ idOperation({
   type: HostingBackup,
   idDescription: 'The hosting account id.',
   run: createBackup,
-  operation: panel('POST /hosting/:id/backups', 'hosting_backup_create', {
+  operation: panel('POST /hosting/:id/backups', {
     refuses: [...SITE_WRITE_REFUSALS],
     summary: 'Create a backup',
     description:
@@ -66,7 +67,7 @@ idOperation({
 
 builder.mutationField('hostingBackupDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/backups/:bid', 'hosting_backup_delete', {
+    ...panel('DELETE /hosting/:id/backups/:bid', {
       consequence: destroys('Delete backup {bid} of hosting account {id} and its archive.'),
       summary: 'Delete a backup',
       description: 'Delete a backup and its archive.',
@@ -82,7 +83,7 @@ builder.mutationField('hostingBackupDelete', (t) =>
 
 builder.mutationField('hostingBackupRestore', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/backups/:bid/restore', 'hosting_backup_restore', {
+    ...panel('POST /hosting/:id/backups/:bid/restore', {
       consequence: destroys(
         'Restore backup {bid} on hosting account {id}: the current site files and databases are replaced.',
       ),

@@ -56,7 +56,8 @@ const HostingDatabaseConnection = listConnection(HostingDatabase);
 
 builder.queryField('hostingDatabases', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/databases', 'hosting_databases_list', {
+    ...panel('GET /hosting/:id/databases', {
+      toolVerb: 'list',
       summary: 'List databases',
       description: 'The extra MySQL databases of the account with their sizes, whole.',
     }),
@@ -68,7 +69,7 @@ builder.queryField('hostingDatabases', (t) =>
 
 builder.mutationField('hostingDatabaseCreate', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/databases', 'hosting_database_create', {
+    ...panel('POST /hosting/:id/databases', {
       refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
       summary: 'Create a database',
       description:
@@ -95,7 +96,7 @@ builder.mutationField('hostingDatabaseCreate', (t) =>
 
 builder.mutationField('hostingDatabaseDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/databases/:name', 'hosting_database_delete', {
+    ...panel('DELETE /hosting/:id/databases/:name', {
       consequence: destroys('Delete database {name} of hosting account {id} with all its data.'),
       refuses: [HOSTING_PROVISIONING],
       summary: 'Delete a database',
@@ -112,7 +113,7 @@ builder.mutationField('hostingDatabaseDelete', (t) =>
 
 builder.mutationField('hostingDatabasePasswordReset', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/databases/:name/password', 'hosting_database_password_reset', {
+    ...panel('POST /hosting/:id/databases/:name/password', {
       refuses: [HOSTING_PROVISIONING],
       notTool: 'returns a database password; handing it to a model is not a safe default',
       summary: "Reset a database's password",

@@ -50,7 +50,7 @@ const HostingFileDeleted = builder.objectRef<Out<typeof deleteFile>>('HostingFil
 
 builder.queryField('hostingFilesList', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/files', 'hosting_files_list', {
+    ...panel('GET /hosting/:id/files', {
       refuses: [HOSTING_PROVISIONING],
       summary: 'List a directory',
       description:
@@ -70,7 +70,7 @@ builder.queryField('hostingFilesList', (t) =>
 
 builder.queryField('hostingFileRead', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/files/read', 'hosting_file_read', {
+    ...panel('GET /hosting/:id/files/read', {
       refuses: [HOSTING_PROVISIONING],
       summary: 'Read a text file',
       description:
@@ -87,7 +87,7 @@ builder.queryField('hostingFileRead', (t) =>
 
 builder.mutationField('hostingFileWrite', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/files', 'hosting_file_write', {
+    ...panel('PUT /hosting/:id/files', {
       consequence: destroys(
         'Write {path} on hosting account {id}: a file already there is overwritten and its content lost.',
       ),
@@ -108,7 +108,7 @@ builder.mutationField('hostingFileWrite', (t) =>
 
 builder.mutationField('hostingFileDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/files', 'hosting_file_delete', {
+    ...panel('DELETE /hosting/:id/files', {
       consequence: destroys('Delete {path} on hosting account {id} (with everything inside when it is a directory).'),
       refuses: [HOSTING_PROVISIONING],
       summary: 'Delete a file',
@@ -126,7 +126,7 @@ builder.mutationField('hostingFileDelete', (t) =>
 
 builder.mutationField('hostingFileMkdir', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/files/mkdir', 'hosting_file_mkdir', {
+    ...panel('POST /hosting/:id/files/mkdir', {
       refuses: [...SITE_WRITE_REFUSALS],
       summary: 'Create a directory',
       description: 'Create a directory; its parent must exist and the path must be free.',
@@ -142,7 +142,7 @@ builder.mutationField('hostingFileMkdir', (t) =>
 
 builder.mutationField('hostingFileRename', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/files/rename', 'hosting_file_rename', {
+    ...panel('POST /hosting/:id/files/rename', {
       refuses: [HOSTING_PROVISIONING],
       summary: 'Rename or move a file',
       description:

@@ -100,7 +100,8 @@ idOperation({
   type: HostingGitStatus,
   idDescription: 'The hosting account id.',
   run: gitStatus,
-  operation: panel('GET /hosting/:id/git', 'hosting_git_status', {
+  operation: panel('GET /hosting/:id/git', {
+    toolVerb: 'status',
     summary: 'Get git-deploy status',
     description: 'The git deploy of the site: repository, branch, last commit and deploy time, or not connected.',
   }),
@@ -112,7 +113,7 @@ idOperation({
   type: HostingDeployKey,
   idDescription: 'The hosting account id.',
   run: gitDeployKey,
-  operation: panel('GET /hosting/:id/git/deploy-key', 'hosting_git_deploy_key', {
+  operation: panel('GET /hosting/:id/git/deploy-key', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Get the deploy key',
     description:
@@ -126,7 +127,8 @@ idOperation({
   type: HostingGitWebhook,
   idDescription: 'The hosting account id.',
   run: gitWebhook,
-  operation: panel('GET /hosting/:id/git/webhook', 'hosting_git_webhook_get', {
+  operation: panel('GET /hosting/:id/git/webhook', {
+    toolVerb: 'get',
     summary: 'Get the push-to-deploy hook',
     description: 'The push-to-deploy webhook URL and its secret, and whether it is enabled.',
     notTool: 'hands out the push-to-deploy signing secret',
@@ -139,7 +141,7 @@ idOperation({
   type: HostingGitWebhook,
   idDescription: 'The hosting account id.',
   run: enableGitWebhook,
-  operation: panel('POST /hosting/:id/git/webhook', 'hosting_git_webhook_enable', {
+  operation: panel('POST /hosting/:id/git/webhook', {
     refuses: [HOSTING_PROVISIONING, GIT_NOT_CONNECTED],
     summary: 'Enable push-to-deploy',
     description: `Enable push-to-deploy: a signed POST to the returned URL pulls and publishes the branch. Returns the URL and the signing secret (enabling again keeps the secret). 409 when git deploy is not connected. ${PUSH_HOOK_SCHEME} A replayed delivery id answers 409 DELIVERY_REPLAYED, a stale time 401 SIGNATURE_EXPIRED.`,
@@ -154,7 +156,7 @@ idOperation({
   type: HostingGitWebhook,
   idDescription: 'The hosting account id.',
   run: disableGitWebhook,
-  operation: panel('DELETE /hosting/:id/git/webhook', 'hosting_git_webhook_disable', {
+  operation: panel('DELETE /hosting/:id/git/webhook', {
     consequence: destroys(
       'Disable push-to-deploy on hosting account {id}: its secret is discarded and pushes are refused.',
     ),
@@ -166,7 +168,7 @@ idOperation({
 
 builder.mutationField('hostingGitDeploy', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/git/deploy', 'hosting_git_deploy', {
+    ...panel('POST /hosting/:id/git/deploy', {
       consequence: destroys('Deploy into the site of hosting account {id}: the published files there are replaced.'),
       refuses: [...SITE_WRITE_REFUSALS],
       summary: 'Deploy a repository',
@@ -202,7 +204,7 @@ idOperation({
   type: HostingGitStatus,
   idDescription: 'The hosting account id.',
   run: gitPull,
-  operation: panel('POST /hosting/:id/git/pull', 'hosting_git_pull', {
+  operation: panel('POST /hosting/:id/git/pull', {
     consequence: destroys(
       'Pull and publish on hosting account {id}: the published files are replaced by the latest commit.',
     ),
@@ -219,7 +221,7 @@ idOperation({
   type: HostingGitStatus,
   idDescription: 'The hosting account id.',
   run: gitDisconnect,
-  operation: panel('DELETE /hosting/:id/git', 'hosting_git_disconnect', {
+  operation: panel('DELETE /hosting/:id/git', {
     consequence: destroys(
       'Disconnect git deploy of hosting account {id}: its repository settings and deploy key are discarded.',
     ),

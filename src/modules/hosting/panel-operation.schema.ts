@@ -1,19 +1,19 @@
-import { operation, type OperationMeta } from '../../schema/operation.ts';
+import { operationsOf, type OperationDeclaration } from '../../schema/operation.ts';
+import { hostingArea } from './manifest.ts';
+
+const op = operationsOf(hostingArea);
 
 /**
  * Every control-panel operation: scope hosting:manage, area hosting. A change (any method but
  * GET) fires `hosting.panel.changed` unless its meta says otherwise (a browser-SSH session).
  */
 export const panel = (
-  rest: OperationMeta['rest'],
-  tool: string,
-  meta: Pick<OperationMeta, 'summary' | 'description'> & Partial<OperationMeta>,
+  rest: OperationDeclaration['rest'],
+  meta: Pick<OperationDeclaration, 'summary' | 'description'> & Partial<OperationDeclaration>,
 ) =>
-  operation({
+  op({
     scope: 'hosting:manage',
     rest,
-    area: 'hosting',
-    tool,
     ...(rest.startsWith('GET ') ? {} : { fires: ['hosting.panel.changed'] }),
     ...meta,
   });

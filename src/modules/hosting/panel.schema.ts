@@ -74,7 +74,7 @@ idOperation({
   type: HostingStats,
   idDescription: 'The hosting account id.',
   run: hostingStats,
-  operation: panel('GET /hosting/:id/stats', 'hosting_stats', {
+  operation: panel('GET /hosting/:id/stats', {
     refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
     summary: 'Get hosting usage',
     description:
@@ -95,7 +95,7 @@ const HostingLog = builder.objectRef<Out<typeof tailLog>>('HostingLog').implemen
 
 builder.queryField('hostingLogs', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/logs', 'hosting_logs', {
+    ...panel('GET /hosting/:id/logs', {
       refuses: [HOSTING_PROVISIONING],
       summary: 'Tail a site log',
       description: 'The last lines of the access or error log of the site, oldest first.',
@@ -120,7 +120,7 @@ idOperation({
   type: HostingCertificate,
   idDescription: 'The hosting account id.',
   run: retryCertificate,
-  operation: panel('POST /hosting/:id/cert/retry', 'hosting_cert_retry', {
+  operation: panel('POST /hosting/:id/cert/retry', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Retry the certificate',
     description:
@@ -143,7 +143,7 @@ const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingP
 
 builder.mutationField('hostingPhpVersionSet', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/php-version', 'hosting_php_version_set', {
+    ...panel('PUT /hosting/:id/php-version', {
       refuses: [HOSTING_PROVISIONING, HOSTING_PLAN_RETIRED],
       summary: 'Set the PHP version',
       description: 'Switch the PHP-FPM version of the site to one its plan offers (400 names the versions offered).',
@@ -207,7 +207,7 @@ const HostingVisitorStats = builder.objectRef<Out<typeof visitorStats>>('Hosting
 
 builder.queryField('hostingVisitorStats', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/visitor-stats', 'hosting_visitor_stats', {
+    ...panel('GET /hosting/:id/visitor-stats', {
       refuses: [HOSTING_PROVISIONING],
       summary: 'Get visitor statistics',
       description:
@@ -262,7 +262,8 @@ idOperation({
   type: HostingCrontab,
   idDescription: 'The hosting account id.',
   run: getCron,
-  operation: panel('GET /hosting/:id/cron', 'hosting_cron_get', {
+  operation: panel('GET /hosting/:id/cron', {
+    toolVerb: 'get',
     refuses: [HOSTING_PROVISIONING],
     summary: 'Get the crontab',
     description: 'The crontab header and the cron jobs of the account.',
@@ -271,7 +272,7 @@ idOperation({
 
 builder.mutationField('hostingCronSet', (t) =>
   t.field({
-    ...panel('PUT /hosting/:id/cron', 'hosting_cron_set', {
+    ...panel('PUT /hosting/:id/cron', {
       consequence: destroys('Replace every cron job of hosting account {id}: the jobs there now are lost.'),
       refuses: [HOSTING_PROVISIONING],
       summary: 'Replace the crontab',

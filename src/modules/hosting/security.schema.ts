@@ -53,7 +53,8 @@ const HostingProtectedDirConnection = listConnection(HostingProtectedDir);
 
 builder.queryField('hostingProtectedDirs', (t) =>
   t.field({
-    ...panel('GET /hosting/:id/protected-dirs', 'hosting_protected_dirs_list', {
+    ...panel('GET /hosting/:id/protected-dirs', {
+      toolVerb: 'list',
       summary: 'List protected directories',
       description: 'The directories protected by HTTP basic auth, with their user, whole.',
     }),
@@ -65,7 +66,7 @@ builder.queryField('hostingProtectedDirs', (t) =>
 
 builder.mutationField('hostingProtectedDirSet', (t) =>
   t.field({
-    ...panel('POST /hosting/:id/protected-dirs', 'hosting_protected_dir_set', {
+    ...panel('POST /hosting/:id/protected-dirs', {
       refuses: [HOSTING_PROVISIONING],
       summary: 'Protect a directory',
       description:
@@ -91,7 +92,7 @@ builder.mutationField('hostingProtectedDirSet', (t) =>
 
 builder.mutationField('hostingProtectedDirDelete', (t) =>
   t.field({
-    ...panel('DELETE /hosting/:id/protected-dirs', 'hosting_protected_dir_delete', {
+    ...panel('DELETE /hosting/:id/protected-dirs', {
       consequence: destroys(
         'Remove the password protection of {path} on hosting account {id}: its users are discarded and the directory is public.',
       ),
@@ -143,7 +144,8 @@ idOperation({
   type: HostingWaf,
   idDescription: 'The hosting account id.',
   run: wafStatus,
-  operation: panel('GET /hosting/:id/waf', 'hosting_waf_status', {
+  operation: panel('GET /hosting/:id/waf', {
+    toolVerb: 'status',
     refuses: [HOSTING_PROVISIONING],
     summary: 'Get the WAF status',
     description: 'The web application firewall of the site: mode, ruleset and requests blocked in the last 24 hours.',
@@ -156,7 +158,8 @@ idOperation({
   type: HostingWafAccess,
   idDescription: 'The hosting account id.',
   run: wafAccess,
-  operation: panel('GET /hosting/:id/waf/access', 'hosting_waf_access_get', {
+  operation: panel('GET /hosting/:id/waf/access', {
+    toolVerb: 'get',
     refuses: [HOSTING_PROVISIONING],
     summary: 'Get WAF-log access',
     description: 'Whether temporary access to the WAF log is active, and until when.',
@@ -170,7 +173,7 @@ idOperation({
   type: HostingWafAccess,
   idDescription: 'The hosting account id.',
   run: requestWafAccess,
-  operation: panel('POST /hosting/:id/waf/access', 'hosting_waf_access_request', {
+  operation: panel('POST /hosting/:id/waf/access', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Request WAF-log access',
     description: 'Open access to the WAF log for 60 minutes from now.',
@@ -243,7 +246,8 @@ idOperation({
   type: HostingSshAccess,
   idDescription: 'The hosting account id.',
   run: sshAccess,
-  operation: panel('GET /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_get', {
+  operation: panel('GET /hosting/:id/ssh-terminal/access', {
+    toolVerb: 'get',
     refuses: [HOSTING_PROVISIONING],
     summary: 'Get browser-SSH access',
     description: 'Whether browser-SSH access is enabled for the account, and the live session if any.',
@@ -257,7 +261,7 @@ idOperation({
   type: HostingSshAccess,
   idDescription: 'The hosting account id.',
   run: enableSshAccess,
-  operation: panel('POST /hosting/:id/ssh-terminal/access', 'hosting_ssh_access_enable', {
+  operation: panel('POST /hosting/:id/ssh-terminal/access', {
     refuses: [HOSTING_PROVISIONING],
     summary: 'Enable browser SSH',
     description: 'Enable browser-SSH access for the account; sessions can then be launched.',
@@ -272,7 +276,7 @@ idOperation({
   type: HostingSshLaunch,
   idDescription: 'The hosting account id.',
   run: launchSsh,
-  operation: panel('POST /hosting/:id/ssh-terminal/launch', 'hosting_ssh_launch', {
+  operation: panel('POST /hosting/:id/ssh-terminal/launch', {
     fires: [],
     refuses: [HOSTING_PROVISIONING, SSH_ACCESS_OFF],
     summary: 'Launch a browser-SSH session',
@@ -288,7 +292,7 @@ idOperation({
   type: HostingSshStop,
   idDescription: 'The hosting account id.',
   run: stopSsh,
-  operation: panel('POST /hosting/:id/ssh-terminal/stop', 'hosting_ssh_stop', {
+  operation: panel('POST /hosting/:id/ssh-terminal/stop', {
     fires: [],
     refuses: [HOSTING_PROVISIONING],
     summary: 'Stop the browser-SSH session',

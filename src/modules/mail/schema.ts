@@ -3,7 +3,7 @@ import { example, values } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { DNS_NAME_RULES } from '../../core/input-rules.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operationsOf } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
   type aliasView,
@@ -27,6 +27,9 @@ import {
 } from './service.ts';
 import { mailSetup } from './setup.ts';
 import { MailSetup } from './setup.schema.ts';
+import { mailArea } from './manifest.ts';
+
+const op = operationsOf(mailArea);
 
 // snake_case like the spec's request fields (domain_id, local_part, quota_mb, source_local); integer ids.
 
@@ -120,12 +123,10 @@ const MailDeleted = builder.objectRef<{ id: number; deleted: boolean }>('MailDel
 
 builder.queryField('mailSetup', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Get mail setup',
       scope: 'mail:read',
       rest: 'GET /mail/setup',
-      area: 'mail',
-      tool: 'mail_setup',
       description:
         'The DNS records a mail domain needs (MX, SPF, DKIM, DMARC), the webmail URL and the IMAP, POP3 and SMTP settings for mail programs. Without domain, only the settings.',
     }),
@@ -145,24 +146,21 @@ pagedListQuery({
   name: 'mailDomains',
   type: MailDomainConnection,
   list: (ctx, args) => listMailDomains(ctx.db, args),
-  operation: {
+  operation: op({
     summary: 'List mail domains',
     scope: 'mail:read',
     rest: 'GET /mail/domains',
-    area: 'mail',
-    tool: 'mail_domains_list',
+    toolVerb: 'list',
     description: 'The domains with email hosting enabled, with mailbox and alias counts, newest first.',
-  },
+  }),
 });
 
 builder.mutationField('mailDomainEnable', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Enable email hosting',
       scope: 'mail:write',
       rest: 'POST /mail/domains',
-      area: 'mail',
-      tool: 'mail_domain_enable',
       description:
         'Enable email hosting for a domain; then create its mailboxes and publish the DNS records of GET /mail/setup. A domain not registered in this account needs the ownership TXT record the refusal names first. At most 50 mail domains per account; 400 when the domain is hosted already.',
       fires: ['mail.domain.enabled'],
@@ -181,12 +179,10 @@ builder.mutationField('mailDomainEnable', (t) =>
 
 builder.mutationField('mailDomainDisable', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Disable email hosting',
       scope: 'mail:write',
       rest: 'DELETE /mail/domains/:id',
-      area: 'mail',
-      tool: 'mail_domain_disable',
       consequence: { kind: 'destroys', quote: (ctx, a) => quoteMailLoss(ctx.db, 'domain', Number(a.id)) },
       description:
         'Disable email hosting for a domain: its mailboxes, their mail and its aliases are removed permanently.',
@@ -202,14 +198,13 @@ pagedListQuery<{ id: number }>({
   name: 'mailDomainMailboxes',
   type: MailboxConnection,
   list: (ctx, args) => listMailboxes(ctx.db, args, args.id),
-  operation: {
+  operation: op({
     summary: 'List domain mailboxes',
     scope: 'mail:read',
     rest: 'GET /mail/domains/:id/mailboxes',
-    area: 'mail',
-    tool: 'mail_domain_mailboxes_list',
+    toolVerb: 'list',
     description: 'The mailboxes of one mail domain, newest first.',
-  },
+  }),
   args: (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }),
 });
 
@@ -217,14 +212,13 @@ pagedListQuery<{ id: number }>({
   name: 'mailDomainAliases',
   type: MailAliasConnection,
   list: (ctx, args) => listAliases(ctx.db, args.id, args),
-  operation: {
+  operation: op({
     summary: 'List aliases',
     scope: 'mail:read',
     rest: 'GET /mail/domains/:id/aliases',
-    area: 'mail',
-    tool: 'mail_domain_aliases_list',
+    toolVerb: 'list',
     description: 'The forwarding aliases of one mail domain, newest first.',
-  },
+  }),
   args: (t) => ({ id: t.arg.int({ required: true, description: 'The mail domain id.' }) }),
 });
 
@@ -232,24 +226,21 @@ pagedListQuery({
   name: 'mailboxes',
   type: MailboxConnection,
   list: (ctx, args) => listMailboxes(ctx.db, args),
-  operation: {
+  operation: op({
     summary: 'List all mailboxes',
     scope: 'mail:read',
     rest: 'GET /mail/mailboxes',
-    area: 'mail',
-    tool: 'mailboxes_list',
+    toolVerb: 'list',
     description: 'The mailboxes of every mail domain, newest first.',
-  },
+  }),
 });
 
 builder.mutationField('mailboxCreate', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Create a mailbox',
       scope: 'mail:write',
       rest: 'POST /mail/mailboxes',
-      area: 'mail',
-      tool: 'mailbox_create',
       description:
         "Create a mailbox on one of the account's mail domains. At most 200 per domain; 400 when the address is already a mailbox or an alias.",
       fires: ['mail.mailbox.created'],
@@ -291,12 +282,10 @@ builder.mutationField('mailboxCreate', (t) =>
 
 builder.mutationField('mailboxPasswordSet', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Set a mailbox password',
       scope: 'mail:write',
       rest: 'PATCH /mail/mailboxes/:id/password',
-      area: 'mail',
-      tool: 'mailbox_password_set',
       description: 'Set a new password on a mailbox; it is stored hashed and never returned.',
       fires: ['mail.mailbox.password.changed'],
     }),
@@ -315,12 +304,10 @@ builder.mutationField('mailboxPasswordSet', (t) =>
 
 builder.mutationField('mailboxDelete', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Delete a mailbox',
       scope: 'mail:write',
       rest: 'DELETE /mail/mailboxes/:id',
-      area: 'mail',
-      tool: 'mailbox_delete',
       consequence: { kind: 'destroys', quote: (ctx, a) => quoteMailLoss(ctx.db, 'mailbox', Number(a.id)) },
       description: 'Delete a mailbox and all of its mail, permanently.',
       fires: ['mail.mailbox.deleted'],
@@ -333,12 +320,10 @@ builder.mutationField('mailboxDelete', (t) =>
 
 builder.mutationField('mailAliasCreate', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Create an alias',
       scope: 'mail:write',
       rest: 'POST /mail/aliases',
-      area: 'mail',
-      tool: 'mail_alias_create',
       description:
         'Create a forwarding alias: mail to <source_local>@<domain> is forwarded to destination. 400 when the address is already a mailbox or an alias.',
       fires: ['mail.alias.created'],
@@ -369,12 +354,10 @@ builder.mutationField('mailAliasCreate', (t) =>
 
 builder.mutationField('mailAliasDelete', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Delete an alias',
       scope: 'mail:write',
       rest: 'DELETE /mail/aliases/:id',
-      area: 'mail',
-      tool: 'mail_alias_delete',
       consequence: { kind: 'destroys', quote: (ctx, a) => quoteMailLoss(ctx.db, 'alias', Number(a.id)) },
       description: 'Remove a forwarding alias.',
       fires: ['mail.alias.deleted'],

@@ -1,11 +1,14 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { operation } from '../../schema/operation.ts';
+import { operationsOf } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { wholeConnection } from '../../schema/graph.ts';
 import { POOL_UNITS, type PoolUnits } from '../catalogue/service.ts';
 import { poolCatalogue, quotePool } from './service.ts';
+import { poolsArea } from './manifest.ts';
+
+const op = operationsOf(poolsArea);
 
 // Pool products and quotes: the catalogue a pool is bought from, and the units every pool is sized in.
 
@@ -79,11 +82,10 @@ const PoolProductConnection = listConnection(PoolProduct);
 
 builder.queryField('poolCatalogue', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'List pool products',
       scope: 'servers:read',
       rest: 'GET /pools/catalogue',
-      area: 'pools',
       tool: 'pools_catalogue',
       description: 'The pool products with per-unit prices in cents and the bounds of each unit (slider ranges).',
     }),
@@ -144,12 +146,10 @@ export const unitArgs = (t: { arg: ArgBuilder<Types> }) => ({
 
 builder.queryField('poolQuote', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Quote a pool',
       scope: 'servers:read',
       rest: 'POST /pools/quote',
-      area: 'pools',
-      tool: 'pool_quote',
       description:
         "Price a pool selection: the monthly price and its per-unit breakdown. Nothing is charged or stored. 400 when a unit is outside the product's bounds.",
     }),

@@ -1,22 +1,23 @@
 import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
-import { operation } from '../../schema/operation.ts';
+import { operationsOf } from '../../schema/operation.ts';
 import { SERVER_LABEL_RULES } from '../servers/server-row.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { wholeConnection } from '../../schema/graph.ts';
 import { applyPoolIps, createServerInPool, listPoolIps, MAX_IP_CHANGES, MAX_POOL_SERVER_IPS } from './members.ts';
+import { poolsArea } from './manifest.ts';
+
+const op = operationsOf(poolsArea);
 
 // What a pool holds: servers created inside it and the addresses of its block.
 
 builder.mutationField('poolServerCreate', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Create a pool server',
       scope: 'servers:write',
       rest: 'POST /pools/:id/servers',
-      area: 'pools',
-      tool: 'pool_server_create',
       description:
         "Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan.",
       fires: ['pool.ips.changed', 'server.created'],
@@ -74,12 +75,11 @@ const PoolIpConnection = listConnection(PoolIp);
 
 builder.queryField('poolIps', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'List pool addresses',
       scope: 'servers:read',
       rest: 'GET /pools/:id/ips',
-      area: 'pools',
-      tool: 'pool_ips_list',
+      toolVerb: 'list',
       description:
         "Every IPv4 address of a pool's block with its PTR and the server holding it (null when free), whole.",
     }),
@@ -101,12 +101,10 @@ const PoolIpChange = builder.inputType('PoolIpChange', {
 
 builder.mutationField('poolIpsApply', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Apply address changes',
       scope: 'servers:write',
       rest: 'POST /pools/:id/ips/apply',
-      area: 'pools',
-      tool: 'pool_ips_apply',
       rateLimit: 'poolIpApply',
       description:
         "Assign, move or return pool addresses in one atomic batch: every change applies or none does (400 names the first bad change). At most 6 calls per minute per credential. Answers the pool's addresses.",

@@ -5,7 +5,7 @@ import { example, values } from '../../schema/examples.ts';
 import { LOADER_OPTIONS, Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation, destroys, spends } from '../../schema/operation.ts';
+import { operationsOf, destroys, spends } from '../../schema/operation.ts';
 import { LABEL_RULES, SERVER_STATES } from '../servers/server-row.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -28,6 +28,9 @@ import { POOL_STATES } from './status.ts';
 // quotes (whose unit types a pool is shown in), and what a pool holds.
 import { PoolBounds, PoolUnitsType, unitArgs } from './catalogue.schema.ts';
 import './members.schema.ts';
+import { poolsArea } from './manifest.ts';
+
+const op = operationsOf(poolsArea);
 
 // Capacity pools: reading them, buying, resizing and deleting.
 
@@ -153,14 +156,13 @@ pagedListQuery({
   name: 'pools',
   type: PoolConnection,
   list: (ctx, args) => listPools(ctx.db, args),
-  operation: {
+  operation: op({
     summary: 'List pools',
     scope: 'servers:read',
     rest: 'GET /pools',
-    area: 'pools',
-    tool: 'pools_list',
+    toolVerb: 'list',
     description: 'The capacity pools with quotas, status, monthly price and renewal date, newest first.',
-  },
+  }),
 });
 
 idOperation({
@@ -169,12 +171,11 @@ idOperation({
   type: Pool,
   idDescription: 'The pool id.',
   run: (ctx, id) => getPool(ctx.db, id),
-  operation: operation({
+  operation: op({
     summary: 'Get a pool',
     scope: 'servers:read',
     rest: 'GET /pools/:id',
-    area: 'pools',
-    tool: 'pool_get',
+    toolVerb: 'get',
     description: 'A capacity pool with its usage, bounds, unit rates in cents and its servers.',
   }),
   restDetail: true,
@@ -182,12 +183,10 @@ idOperation({
 
 builder.mutationField('poolCreate', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Buy a pool',
       scope: 'servers:write',
       rest: 'POST /pools',
-      area: 'pools',
-      tool: 'pool_create',
       consequence: spends((ctx, a) => quotePoolPurchase(ctx, a as Parameters<typeof quotePoolPurchase>[1])),
       description:
         'Buy a capacity pool of the given shape: the first month is debited from the wallet at once (400 when the balance does not cover it; nothing is charged), then it renews monthly. Servers created inside it cost nothing more.',
@@ -238,13 +237,11 @@ const ResizeQuote = builder.objectRef<Awaited<ReturnType<typeof quotePoolResize>
 
 builder.queryField('poolResizeQuote', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Quote a pool resize',
       scope: 'servers:read',
       refuses: [POOL_SHAPE_BELOW_USE],
       rest: 'POST /pools/:id/resize-quote',
-      area: 'pools',
-      tool: 'pool_resize_quote',
       description:
         'Price a pool resize at the rates the pool was sold at: the new monthly price and what growing costs now, prorated. Nothing is charged.',
     }),
@@ -256,13 +253,11 @@ builder.queryField('poolResizeQuote', (t) =>
 
 builder.mutationField('poolResize', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Resize a pool',
       scope: 'servers:write',
       refuses: [POOL_SHAPE_BELOW_USE],
       rest: 'PATCH /pools/:id',
-      area: 'pools',
-      tool: 'pool_resize',
       consequence: spends((ctx, a) => quotePoolResizeCharge(ctx, String(a.id), a)),
       description:
         "Resize a pool to a whole new shape (absolute units, not deltas). Growth is debited from the wallet now, prorated to the renewal date. 409 when the pool's servers or assigned addresses hold more than the new shape. The shape it already has changes nothing.",
@@ -281,12 +276,10 @@ idOperation({
   type: Pool,
   idDescription: 'The pool id.',
   run: deletePool,
-  operation: operation({
+  operation: op({
     summary: 'Delete a pool',
     scope: 'servers:destroy',
     rest: 'DELETE /pools/:id',
-    area: 'pools',
-    tool: 'pool_delete',
     consequence: destroys(
       'Delete capacity pool {id}: its servers are powered off for good, its address block is returned and nothing is refunded.',
     ),

@@ -1,12 +1,15 @@
 import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operationsOf } from '../../schema/operation.ts';
 import { CONSOLE_NEEDS_RUNNING, openServerConsole } from './console.ts';
 import { SERVER_BUSY } from './server-row.ts';
 import { resetRootPassword, PASSWORD_NEEDS_RUNNING } from './service.ts';
 import { createSsoLink } from './sso.ts';
 import type { InstalledKey } from '../account/ssh-keys.ts';
+import { serversArea } from './manifest.ts';
+
+const op = operationsOf(serversArea);
 
 // Getting into a server: a dashboard sign-in link, a new root password, the web console, and
 // the SSH keys it was built with.
@@ -53,12 +56,10 @@ const SsoLink = builder.objectRef<{ url: string; expiresAt: Date }>('SsoLink').i
 
 builder.mutationField('serverSso', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Sign in to the dashboard',
       scope: 'servers:read',
       rest: 'POST /servers/:id/sso',
-      area: 'servers',
-      tool: 'server_sso',
       notTool: 'hands out a one-time dashboard login link for a person at a browser',
       hints: { readOnly: true, idempotent: false },
       description:
@@ -96,13 +97,11 @@ idOperation({
   type: PasswordReset,
   idDescription: 'The server id.',
   run: resetRootPassword,
-  operation: operation({
+  operation: op({
     summary: 'Reset the root password',
     scope: 'servers:write',
     refuses: [SERVER_BUSY, PASSWORD_NEEDS_RUNNING],
     rest: 'POST /servers/:id/password-reset',
-    area: 'servers',
-    tool: 'server_password_reset',
     notTool: 'returns a root password; handing it to a model is not a safe default',
     description:
       'Set a new random root password through the guest agent and return it once. The server must be running (409 otherwise).',
@@ -133,13 +132,11 @@ idOperation({
   type: ConsoleLink,
   idDescription: 'The server id.',
   run: openServerConsole,
-  operation: operation({
+  operation: op({
     summary: 'Open the web console',
     scope: 'servers:write',
     refuses: [CONSOLE_NEEDS_RUNNING],
     rest: 'POST /servers/:id/console',
-    area: 'servers',
-    tool: 'server_console',
     notTool: 'hands out a console URL for a person at a browser; a root shell is not a safe default for a model',
     description:
       "A single-use URL, valid for 60 seconds, that opens the server's serial console in a browser: a login prompt (root, or Administrator on Windows, and the root password) and a shell, streamed over a WebSocket. The same for a private-only pool server. The server must be running (409 otherwise).",

@@ -1,11 +1,14 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { Node, wholeConnection } from '../../schema/graph.ts';
-import { operation, destroys, spends } from '../../schema/operation.ts';
+import { operationsOf, destroys, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { attachAddon, detachAddon, listServerAddons, quoteAddonAttach } from './addons.ts';
 import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
 import { ADDON_TYPES } from '../../db/catalogue-seed.ts';
+import { serversArea } from './manifest.ts';
+
+const op = operationsOf(serversArea);
 
 // Add-ons: those attached to a server, those its plan offers, attaching and detaching them.
 
@@ -62,12 +65,11 @@ const ServerAddonConnection = listConnection(ServerAddon);
 
 builder.queryField('serverAddons', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'List available add-ons',
       scope: 'servers:read',
       rest: 'GET /servers/:id/addons',
-      area: 'servers',
-      tool: 'server_addons_list',
+      toolVerb: 'list',
       description: "The add-ons the server's plan offers, with monthly prices in cents and stock, in catalogue order.",
     }),
     type: ServerAddonConnection,
@@ -103,13 +105,11 @@ const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>
 
 builder.mutationField('serverAddonAttach', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Attach an add-on',
       scope: 'servers:write',
       refuses: [SERVER_BUSY],
       rest: 'POST /servers/:id/addons',
-      area: 'servers',
-      tool: 'server_addon_attach',
       consequence: spends((ctx, a) => quoteAddonAttach(ctx, String(a.id), String(a.addonId))),
       fires: ['server.addon.attached'],
       description: `Attach an add-on to a server: its price is debited from the wallet at once, prorated to the end of the billing cycle (400 when the balance does not cover it; nothing is charged). One add-on per type: detach the one attached to change tier. ${INOPERABLE_409}`,
@@ -135,12 +135,10 @@ const AddonDetachment = builder.objectRef<Awaited<ReturnType<typeof detachAddon>
 
 builder.mutationField('serverAddonDetach', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Detach an add-on',
       scope: 'servers:write',
       rest: 'DELETE /servers/:id/addons/:addonId',
-      area: 'servers',
-      tool: 'server_addon_detach',
       consequence: destroys(
         'Detach add-on {addonId} from server {id}: its addresses stop routing at once and nothing is refunded.',
       ),

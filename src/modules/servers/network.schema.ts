@@ -4,9 +4,12 @@ import { rules } from '../../schema/input-rules.ts';
 import { HOST_NAME_RULES } from '../../core/input-rules.ts';
 import { example } from '../../schema/examples.ts';
 import { GRAPH_ONLY, Node, wholeConnection } from '../../schema/graph.ts';
-import { operation, destroys } from '../../schema/operation.ts';
+import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { listServerIps, setPtr } from './network.ts';
+import { serversArea } from './manifest.ts';
+
+const op = operationsOf(serversArea);
 
 // A server's addresses and their reverse DNS (PTR) records.
 
@@ -30,12 +33,11 @@ const ServerIpConnection = listConnection(ServerIp);
 
 builder.queryField('serverIps', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'List server IPs',
       scope: 'servers:read',
       rest: 'GET /servers/:id/ips',
-      area: 'servers',
-      tool: 'server_ips_list',
+      toolVerb: 'list',
       description: 'Every IP address of a server with its PTR (reverse DNS) record, whole.',
     }),
     type: ServerIpConnection,
@@ -47,12 +49,10 @@ builder.queryField('serverIps', (t) =>
 
 builder.mutationField('serverPtrSet', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Set a PTR record',
       scope: 'servers:write',
       rest: 'PUT /servers/:id/ips/:ip/ptr',
-      area: 'servers',
-      tool: 'server_ptr_set',
       description:
         "Set the PTR (reverse DNS) record of one of the server's addresses; setting the same name again changes nothing. 400 when the address's reverse zone is not hosted here (zoneHosted false).",
       fires: ['server.ptr.changed'],
@@ -73,12 +73,10 @@ builder.mutationField('serverPtrSet', (t) =>
 
 builder.mutationField('serverPtrDelete', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Remove a PTR record',
       scope: 'servers:write',
       rest: 'DELETE /servers/:id/ips/:ip/ptr',
-      area: 'servers',
-      tool: 'server_ptr_delete',
       consequence: destroys('Remove the reverse DNS (PTR) record of {ip} on server {id}.'),
       description:
         "Remove the PTR (reverse DNS) record of one of the server's addresses. 400 when its reverse zone is not hosted here.",

@@ -1,12 +1,15 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { operation, spends } from '../../schema/operation.ts';
+import { operationsOf, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { wholeConnection } from '../../schema/graph.ts';
 import { POOL_SERVER_HAS_NO_PLAN } from './actions.ts';
 import { changePlan, planOptions, quotePlanChange, SERVER_PLAN_RETIRED } from './plans.ts';
 import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
 import { PLAN_FAMILIES } from '../../db/catalogue-seed.ts';
+import { serversArea } from './manifest.ts';
+
+const op = operationsOf(serversArea);
 
 // A server's plan: the plans it can switch to in place, and the switch.
 
@@ -34,13 +37,11 @@ const PlanOptionConnection = listConnection(PlanOption);
 
 builder.queryField('serverPlanOptions', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'List plan options',
       scope: 'servers:read',
       refuses: [POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED],
       rest: 'GET /servers/:id/plan-options',
-      area: 'servers',
-      tool: 'server_plan_options',
       description:
         'The current plan and the plans a server can switch to in place (same family and disk size), cheapest first. 409 for a server inside a pool: it has no plan of its own.',
     }),
@@ -52,13 +53,11 @@ builder.queryField('serverPlanOptions', (t) =>
 
 builder.mutationField('serverChangePlan', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Change a server plan',
       scope: 'servers:write',
       refuses: [POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED, SERVER_BUSY],
       rest: 'POST /servers/:id/change-plan',
-      area: 'servers',
-      tool: 'server_change_plan',
       consequence: spends((ctx, a) => quotePlanChange(ctx, String(a.id), String(a.productId))),
       description: `Switch a server to another of its plan options (vCPU and RAM); the server reboots, the disk is unchanged. 400 when productId is the current plan or not an option. ${INOPERABLE_409}`,
       fires: ['server.resized'],

@@ -4,7 +4,7 @@ import { example, values } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation, destroys, spends } from '../../schema/operation.ts';
+import { operationsOf, destroys, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { INOPERABLE_409, SERVER_BUSY, SERVER_LABEL_RULES, SERVER_STATES } from './server-row.ts';
 import { orderServerForCustomer, quoteServerOrder } from './order.ts';
@@ -28,6 +28,9 @@ import './network.schema.ts';
 import './plans.schema.ts';
 import './access.schema.ts';
 import './addons.schema.ts';
+import { serversArea } from './manifest.ts';
+
+const op = operationsOf(serversArea);
 
 // Servers: reading them, power, usage, reinstalling and terminating.
 
@@ -86,24 +89,22 @@ pagedListQuery({
   name: 'servers',
   type: ServerConnection,
   list: (ctx, args, info) => listServers(ctx.db, args, queryFromInfo({ context: ctx, info, path: ['nodes'] })),
-  operation: {
+  operation: op({
     summary: 'List servers',
     scope: 'servers:read',
     rest: 'GET /servers',
-    area: 'servers',
-    tool: 'servers_list',
+    toolVerb: 'list',
     description: 'The servers of the account, newest first, each with its IPs, snapshots and add-ons.',
-  },
+  }),
 });
 
 builder.queryField('server', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Get a server',
       scope: 'servers:read',
       rest: 'GET /servers/:id',
-      area: 'servers',
-      tool: 'server_get',
+      toolVerb: 'get',
       description: 'One server with its IPs, snapshots and attached add-ons.',
     }),
     type: 'Server',
@@ -116,13 +117,11 @@ const PowerAction = builder.enumType('PowerAction', { values: POWER_ACTIONS });
 
 builder.mutationField('serverPower', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Power a server',
       scope: 'servers:write',
       refuses: [SERVER_BUSY, REBOOT_NEEDS_RUNNING, PRESERVED_POOL_SERVER],
       rest: 'POST /servers/:id/power/:action',
-      area: 'servers',
-      tool: 'server_power',
       consequence: destroys((a) =>
         a.action === 'start'
           ? null
@@ -157,12 +156,10 @@ idOperation({
   type: ServerTermination,
   idDescription: 'The server id.',
   run: terminateServer,
-  operation: operation({
+  operation: op({
     summary: 'Terminate a server',
     scope: 'servers:destroy',
     rest: 'DELETE /servers/:id',
-    area: 'servers',
-    tool: 'server_terminate',
     consequence: destroys(
       'Terminate server {id}: its disk, snapshots and addresses are destroyed; this cannot be undone.',
     ),
@@ -230,25 +227,21 @@ idOperation({
   type: ServerStats,
   idDescription: 'The server id.',
   run: serverStats,
-  operation: operation({
+  operation: op({
     summary: 'Get server usage',
     scope: 'servers:read',
     rest: 'GET /servers/:id/stats',
-    area: 'servers',
-    tool: 'server_stats',
     description: 'Live CPU, memory, network and disk usage of a server, sampled now.',
   }),
 });
 
 builder.mutationField('serverReinstall', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Reinstall a server',
       scope: 'servers:destroy',
       refuses: [SERVER_BUSY],
       rest: 'POST /servers/:id/reinstall',
-      area: 'servers',
-      tool: 'server_reinstall',
       consequence: destroys(
         'Reinstall server {id} from {osTemplate}: its disk is wiped; every file, the root password and the SSH keys on it are lost.',
       ),
@@ -298,12 +291,10 @@ const ServerOrder = builder.objectRef<Ordered>('ServerOrder').implement({
 
 builder.mutationField('serverOrder', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Order a server',
       scope: 'servers:write',
       rest: 'POST /servers',
-      area: 'servers',
-      tool: 'server_order',
       consequence: spends((ctx, a) =>
         quoteServerOrder(ctx, { productId: a.productId, os: a.os ?? undefined, osTemplate: a.osTemplate }),
       ),
@@ -379,11 +370,10 @@ const ServerCatalogue = builder.objectRef<OrderCatalogue>('ServerCatalogue').imp
 
 builder.queryField('serverCatalogue', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'List server plans and images',
       scope: 'servers:read',
       rest: 'GET /servers/catalogue',
-      area: 'servers',
       tool: 'servers_catalogue',
       toolset: 'purchases',
       description:

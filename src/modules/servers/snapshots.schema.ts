@@ -4,7 +4,7 @@ import { Deleted } from '../../schema/deleted.ts';
 import { values } from '../../schema/examples.ts';
 import { Node, wholeConnection } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
-import { operation, destroys } from '../../schema/operation.ts';
+import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY } from './server-row.ts';
 import {
@@ -15,6 +15,9 @@ import {
   SNAPSHOT_NOT_AVAILABLE,
   SNAPSHOT_STATES,
 } from './snapshots.ts';
+import { serversArea } from './manifest.ts';
+
+const op = operationsOf(serversArea);
 
 // Snapshots: restore points of a server disk, taken, listed, deleted and reverted to.
 
@@ -41,12 +44,11 @@ const SnapshotConnection = listConnection(Snapshot);
 
 builder.queryField('serverSnapshots', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'List snapshots',
       scope: 'servers:read',
       rest: 'GET /servers/:id/snapshots',
-      area: 'servers',
-      tool: 'server_snapshots_list',
+      toolVerb: 'list',
       description: 'The snapshots (restore points) of a server, newest first, whole.',
     }),
     type: SnapshotConnection,
@@ -58,13 +60,11 @@ builder.queryField('serverSnapshots', (t) =>
 
 builder.mutationField('serverSnapshotCreate', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Take a snapshot',
       scope: 'servers:write',
       refuses: [SERVER_BUSY],
       rest: 'POST /servers/:id/snapshots',
-      area: 'servers',
-      tool: 'server_snapshot_create',
       fires: ['server.snapshot.created'],
       description: `Take a snapshot of the server disk; it is \`creating\`, then \`available\`. A server keeps at most 10 snapshots (400 beyond: delete one first). ${INOPERABLE_409}`,
     }),
@@ -85,12 +85,10 @@ builder.mutationField('serverSnapshotCreate', (t) =>
 
 builder.mutationField('serverSnapshotDelete', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Delete a snapshot',
       scope: 'servers:write',
       rest: 'DELETE /servers/:id/snapshots/:snapshotId',
-      area: 'servers',
-      tool: 'server_snapshot_delete',
       consequence: destroys('Delete snapshot {snapshotId} of server {id}: it cannot be restored afterwards.'),
       fires: ['server.snapshot.deleted'],
       description: 'Delete a snapshot; the live disk is not touched.',
@@ -106,13 +104,11 @@ builder.mutationField('serverSnapshotDelete', (t) =>
 
 builder.mutationField('serverSnapshotRevert', (t) =>
   t.prismaField({
-    ...operation({
+    ...op({
       summary: 'Revert to a snapshot',
       scope: 'servers:destroy',
       refuses: [SERVER_BUSY, SNAPSHOT_NOT_AVAILABLE],
       rest: 'POST /servers/:id/snapshots/:snapshotId/revert',
-      area: 'servers',
-      tool: 'server_snapshot_revert',
       consequence: destroys(
         'Revert server {id} to snapshot {snapshotId}: everything written to its disk since the snapshot is lost.',
       ),

@@ -7,7 +7,7 @@ import { groupBy } from '../../core/paging.ts';
 import { LOADER_OPTIONS, Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation } from '../../schema/operation.ts';
+import { operationsOf } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { restDetailType } from '../../schema/rest-name.ts';
 import {
@@ -28,6 +28,9 @@ import {
   type TicketDetail,
   type TicketView,
 } from './service.ts';
+import { ticketsArea } from './manifest.ts';
+
+const op = operationsOf(ticketsArea);
 
 const ticketFields = (t: ObjectFieldBuilder<Types, TicketView>) => ({
   id: t.exposeID('id', { description: 'The ticket id (tkt_…).' }),
@@ -106,14 +109,13 @@ pagedListQuery({
   name: 'tickets',
   type: TicketConnection,
   list: (ctx, args) => listTickets(ctx.db, args),
-  operation: {
+  operation: op({
     summary: 'List tickets',
     scope: 'tickets:read',
     rest: 'GET /tickets',
-    area: 'tickets',
-    tool: 'tickets_list',
+    toolVerb: 'list',
     description: 'The support tickets of the account, newest first.',
-  },
+  }),
 });
 
 idOperation({
@@ -122,12 +124,11 @@ idOperation({
   type: Ticket,
   idDescription: 'The ticket id.',
   run: (ctx, id) => getTicket(ctx.db, id),
-  operation: operation({
+  operation: op({
     summary: 'Get a ticket',
     scope: 'tickets:read',
     rest: 'GET /tickets/:id',
-    area: 'tickets',
-    tool: 'ticket_get',
+    toolVerb: 'get',
     description: 'One support ticket with its whole message thread, oldest first.',
   }),
   restDetail: true,
@@ -135,12 +136,10 @@ idOperation({
 
 builder.mutationField('ticketCreate', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Open a ticket',
       scope: 'tickets:write',
       rest: 'POST /tickets',
-      area: 'tickets',
-      tool: 'ticket_create',
       description: 'Open a support ticket with a first message; it starts `open`.',
       fires: ['ticket.created'],
     }),
@@ -174,12 +173,10 @@ builder.mutationField('ticketCreate', (t) =>
 
 builder.mutationField('ticketReply', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Reply to a ticket',
       scope: 'tickets:write',
       rest: 'POST /tickets/:id/reply',
-      area: 'tickets',
-      tool: 'ticket_reply',
       description:
         'Add a customer reply to a ticket; the ticket is `open` again (a staff reply makes it `answered` and fires `ticket.replied`). 400 when the ticket is closed: open a new one.',
       fires: ['ticket.customer.replied'],
@@ -200,12 +197,10 @@ idOperation({
   type: Ticket,
   idDescription: 'The ticket id.',
   run: closeTicket,
-  operation: operation({
+  operation: op({
     summary: 'Close a ticket',
     scope: 'tickets:write',
     rest: 'POST /tickets/:id/close',
-    area: 'tickets',
-    tool: 'ticket_close',
     description: 'Close a support ticket; it takes no more replies. Closing a closed ticket changes nothing.',
     fires: ['ticket.closed'],
   }),

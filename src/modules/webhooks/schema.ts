@@ -4,7 +4,7 @@ import { Deleted } from '../../schema/deleted.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedList, pagedListQuery } from '../../schema/operation-fields.ts';
-import { operation, destroys } from '../../schema/operation.ts';
+import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection, pageArgs } from '../../schema/pagination.ts';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../events/catalog.ts';
 import { MAX_ATTEMPTS } from './backoff.ts';
@@ -23,6 +23,9 @@ import {
   type WebhookView,
   WEBHOOK_RULES,
 } from './service.ts';
+import { webhooksArea } from './manifest.ts';
+
+const op = operationsOf(webhooksArea);
 
 export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
   interfaces: [Node],
@@ -145,14 +148,13 @@ pagedListQuery({
   name: 'webhooks',
   type: WebhookConnection,
   list: (ctx, args) => listWebhooks(ctx.db, args),
-  operation: {
+  operation: op({
     summary: 'List webhooks',
     scope: 'webhooks:read',
     rest: 'GET /webhooks',
-    area: 'webhooks',
-    tool: 'webhooks_list',
+    toolVerb: 'list',
     description: 'The webhook subscriptions of the account, newest first, secrets masked.',
-  },
+  }),
 });
 
 idOperation({
@@ -161,24 +163,21 @@ idOperation({
   type: Webhook,
   idDescription: 'The webhook subscription id.',
   run: (ctx, id) => getWebhook(ctx.db, id),
-  operation: operation({
+  operation: op({
     summary: 'Get a webhook',
     scope: 'webhooks:read',
     rest: 'GET /webhooks/:id',
-    area: 'webhooks',
-    tool: 'webhook_get',
+    toolVerb: 'get',
     description: 'One webhook subscription, its secret masked.',
   }),
 });
 
 builder.mutationField('webhookCreate', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Create a webhook',
       scope: 'webhooks:write',
       rest: 'POST /webhooks',
-      area: 'webhooks',
-      tool: 'webhook_create',
       description:
         'Subscribe an https URL on a public address to event kinds (or "*" for all). Only kinds the calling credential can read (each kind\'s read scope; 403 otherwise): a subscription is sent only what its creator could read, "*" included. The signing secret is returned in full only here and on rotation. At most 20 subscriptions per account.',
     }),
@@ -202,12 +201,10 @@ builder.mutationField('webhookCreate', (t) =>
 
 builder.mutationField('webhookUpdate', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Update a webhook',
       scope: 'webhooks:write',
       rest: 'PATCH /webhooks/:id',
-      area: 'webhooks',
-      tool: 'webhook_update',
       description:
         'Change the URL, event kinds or description of a subscription, or pause (isActive false) and resume it. While paused, its deliveries wait. A change of URL or events makes the subscription send only what the calling credential can read.',
     }),
@@ -241,12 +238,10 @@ idOperation({
   type: Deleted,
   idDescription: 'The webhook subscription id.',
   run: (ctx, id) => deleteWebhook(ctx.db, id),
-  operation: operation({
+  operation: op({
     summary: 'Delete a webhook',
     scope: 'webhooks:write',
     rest: 'DELETE /webhooks/:id',
-    area: 'webhooks',
-    tool: 'webhook_delete',
     consequence: destroys('Delete webhook subscription {id} with its queued deliveries and delivery log.'),
     description: 'Delete a subscription, its queued deliveries and its delivery log.',
   }),
@@ -258,12 +253,10 @@ idOperation({
   type: Webhook,
   idDescription: 'The webhook subscription id.',
   run: rotateSecret,
-  operation: operation({
+  operation: op({
     summary: 'Rotate the signing secret',
     scope: 'webhooks:write',
     rest: 'POST /webhooks/:id/rotate-secret',
-    area: 'webhooks',
-    tool: 'webhook_rotate_secret',
     consequence: destroys(
       'Rotate the signing secret of webhook {id}: the current secret stops signing at once, and receivers reject deliveries until they have the new one.',
     ),
@@ -273,12 +266,11 @@ idOperation({
 
 builder.queryField('webhookDeliveries', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'List deliveries',
       scope: 'webhooks:read',
       rest: 'GET /webhooks/:id/deliveries',
-      area: 'webhooks',
-      tool: 'webhook_deliveries_list',
+      toolVerb: 'list',
       description:
         'Recent deliveries of a subscription, newest first, with attempts, status codes, durations and the next attempt time.',
     }),
@@ -293,12 +285,10 @@ builder.queryField('webhookDeliveries', (t) =>
 
 builder.mutationField('webhookRedeliver', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Redeliver an event',
       scope: 'webhooks:write',
       rest: 'POST /webhooks/:id/deliveries/:deliveryId/redeliver',
-      area: 'webhooks',
-      tool: 'webhook_redeliver',
       description:
         'Queue another attempt of a past delivery now: same delivery id and body, signed with the current secret.',
     }),
@@ -315,12 +305,10 @@ builder.mutationField('webhookRedeliver', (t) =>
 // default tools stay the spec's (the webhooks manifest declares it).
 builder.mutationField('webhookTest', (t) =>
   t.field({
-    ...operation({
+    ...op({
       summary: 'Send a test event',
       scope: 'webhooks:write',
       rest: 'POST /webhooks/:id/test',
-      area: 'webhooks',
-      tool: 'webhook_test',
       toolset: 'webhooks-extra',
       refuses: [WEBHOOK_PAUSED],
       description: `Send a test event (\`${TEST_EVENT_TYPE}\`, data { webhookId }) to this subscription now, whatever its event kinds, signed like any delivery. It is not an account event: no other subscription, live stream or event history gets it. Answers the queued delivery; it shows in the delivery log, is retried on failure and can be redelivered. A paused subscription answers 409.`,
