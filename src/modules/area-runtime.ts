@@ -3,7 +3,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { HostingCallbacks } from '../provider/hosting/types.ts';
 import type { JobHandler } from '../provider/jobs.ts';
 import type { ProviderCallbacks, ServerProvider } from '../provider/types.ts';
-import type { BinaryRoute } from '../schema/binary-operation.ts';
+import type { BinaryRoute, BinaryRouteDeclaration } from '../schema/binary-operation.ts';
 import type { AreaManifest } from '../core/area.ts';
 
 /**
@@ -43,7 +43,7 @@ type Declared = NonNullable<AreaManifest['runtime']>;
 /** The hooks a manifest's `runtime` declaration asks for, exactly. */
 export type HooksOf<R extends Declared> = (R extends { renewalPurpose: string } ? { renewal: RenewalHooks } : unknown) &
   // Their operation ids are the manifest's (test/spine/area-manifest.test.ts checks each).
-  (R extends { binaryRoutes: readonly string[] } ? { binaryRoutes: readonly BinaryRoute[] } : unknown) &
+  (R extends { binaryRoutes: readonly string[] } ? { binaryRoutes: readonly BinaryRouteDeclaration[] } : unknown) &
   (R extends { jobs: readonly (infer Kind extends string)[] } ? { jobHandlers: Record<Kind, JobHandler> } : unknown) &
   (R extends { providerCallbacks: readonly (infer D extends keyof DriverCallbacks)[] }
     ? { providerCallbacks: Pick<DriverCallbacks, D> }
@@ -62,7 +62,17 @@ export function defineRuntime<const M extends AreaManifest & { runtime: Declared
   manifest: M,
   hooks: HooksOf<M['runtime']>,
 ): AreaRuntime & { area: M['name'] } {
-  const { renewal, ...rest } = hooks as Omit<AreaRuntime, 'area'>;
+  const { renewal, binaryRoutes, ...rest } = hooks as Omit<AreaRuntime, 'area' | 'binaryRoutes'> & {
+    binaryRoutes?: readonly BinaryRouteDeclaration[];
+  };
   const purpose = manifest.runtime.renewalPurpose;
-  return { area: manifest.name, ...rest, ...(renewal && purpose ? { renewal: { ...renewal, purpose } } : {}) };
+  return {
+    area: manifest.name,
+    ...rest,
+    ...(renewal && purpose ? { renewal: { ...renewal, purpose } } : {}),
+    // A binary route's area is the manifest's, as an operation's is (operationsOf).
+    ...(binaryRoutes
+      ? { binaryRoutes: binaryRoutes.map((r) => ({ ...r, area: manifest.name as BinaryRoute['area'] })) }
+      : {}),
+  };
 }

@@ -19,6 +19,7 @@ export interface BinaryRoute {
   /** Path relative to /v1, exactly as in the spec. */
   path: `/${string}`;
   scope: Scope;
+  /** Its area: the manifest of the runtime that hands it in (defineRuntime), never declared by name. */
   area: Area;
   /** Names the route in logs, metrics and the OpenAPI document. */
   operationId: string;
@@ -36,6 +37,9 @@ export interface BinaryRoute {
   refuses?: readonly Refusal[];
   handle(request: BinaryRequest): Promise<BinaryResult>;
 }
+
+/** What an area declares of a binary route: all but its area, which its runtime's manifest gives. */
+export type BinaryRouteDeclaration = Omit<BinaryRoute, 'area'>;
 
 export interface BinaryRequest {
   app: App;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import busboy from 'busboy';
 import { ApiError, badRequest } from '../../errors.ts';
-import type { BinaryRequest, BinaryResult, BinaryRoute } from '../../schema/binary-operation.ts';
+import type { BinaryRequest, BinaryResult, BinaryRouteDeclaration } from '../../schema/binary-operation.ts';
 import { openBackup } from './backups.ts';
 import { downloadFile, prepareUpload, uploadFile } from './files.ts';
 import { HOSTING_FILE_TOO_LARGE, HOSTING_PROVISIONING, SITE_WRITE_REFUSALS, type HostingContext } from './service.ts';
@@ -135,13 +135,12 @@ async function backupDownload(r: BinaryRequest): Promise<BinaryResult> {
 
 const HOSTING_ID = { description: 'The hosting account id.', noun: 'hosting' };
 
-export const hostingBinaryRoutes: BinaryRoute[] = [
+export const hostingBinaryRoutes: BinaryRouteDeclaration[] = [
   {
     method: 'POST',
     path: '/hosting/:id/files/upload',
     params: { id: HOSTING_ID },
     scope: 'hosting:manage',
-    area: 'hosting',
     operationId: 'hostingFileUpload',
     summary: 'Upload a file',
     description:
@@ -168,7 +167,6 @@ export const hostingBinaryRoutes: BinaryRoute[] = [
     path: '/hosting/:id/files/download',
     params: { id: HOSTING_ID },
     scope: 'hosting:manage',
-    area: 'hosting',
     operationId: 'hostingFileDownload',
     summary: 'Download a file',
     description:
@@ -194,7 +192,6 @@ export const hostingBinaryRoutes: BinaryRoute[] = [
     path: '/hosting/:id/backups/:bid/download',
     params: { id: HOSTING_ID, bid: { description: 'The backup id.' } },
     scope: 'hosting:manage',
-    area: 'hosting',
     operationId: 'hostingBackupDownload',
     summary: 'Download a backup',
     description: 'Download a backup as a gzip tarball (home/ and mysql/), streamed as an attachment.',
