@@ -15,7 +15,7 @@ import { checkCursor, groupBy, PAGE_MAX, pageSizeRules, type Page, type PageArgs
  * (rest-view.ts), from which sofa, OpenAPI and MCP build their documents, leaves them out.
  */
 
-export { GRAPH_ONLY, LOADER_OPTIONS, nodeKind } from './node-kinds.ts';
+export { GRAPH_ONLY, LOADER_OPTIONS, nodeKind, requestLoader } from './node-kinds.ts';
 
 /** The Node interface plugin-relay declares (with `node`/`nodes` on Query). */
 export const Node = builder.nodeInterfaceRef();

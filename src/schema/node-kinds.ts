@@ -1,4 +1,4 @@
-import DataLoader from 'dataloader';
+import { dataloaderGetter } from '@pothos/plugin-dataloader';
 import { badRequest, lacksScope, unauthorized } from '../errors.ts';
 import type { Scope } from '../scopes.ts';
 import type { RequestContext } from './context.ts';
@@ -14,6 +14,22 @@ export const GRAPH_ONLY = { graphOnly: true } as const;
 
 /** Loader options of every batched edge (plugin-dataloader's `loaderOptions`): at most 1,000 keys a statement. */
 export const LOADER_OPTIONS = { maxBatchSize: 1000 };
+
+/**
+ * A loader of one request, for what a field's own loader (`t.loadable`, `t.loadableList`) cannot
+ * carry: a load several fields share, one that is skipped when the parent already holds the
+ * value, one read outside a field (holdsNode). `requestLoader(load)(ctx)` is the same loader for
+ * every call with one request's context (the context object is the key, so one tenant's client),
+ * and a new one for the next request. Batching goes through @pothos/plugin-dataloader only: this
+ * is its `dataloaderGetter`, the getter its loadable fields and objects are made with, so its
+ * loaders are the plugin's (cleared by its `clearAllDataLoaders`); at most LOADER_OPTIONS's keys a
+ * statement. test/unit/dataloader-only.test.ts fails on a loader made by hand.
+ */
+export function requestLoader<K, V>(
+  load: (keys: readonly K[], ctx: RequestContext) => Promise<readonly (V | Error)[]>,
+) {
+  return dataloaderGetter<K, V, K>(LOADER_OPTIONS, (keys, ctx) => load(keys, ctx as RequestContext), undefined, false);
+}
 
 type NodeRow = { id: string | number };
 
@@ -34,11 +50,24 @@ export interface NodeKind<Row extends NodeRow = NodeRow> {
 const kinds = new Map<string, NodeKind>();
 const byTypename = new Map<string, NodeKind>();
 
+// One loader per kind per request: one statement per kind however many ids a query names.
+// Plugin-relay's own loading (`builder.node`'s loadMany) would need every kind declared as a
+// relay node type; the kinds are Prisma objects with their scope rules, loaded here.
+const loaders = new Map<string, ReturnType<typeof requestLoader<string, NodeRow | null>>>();
+
 /** Registers a resource kind `node(id:)` can fetch. */
 export function nodeKind<Row extends NodeRow>(kind: NodeKind<Row>): void {
   // A kind's per-item scope is only ever asked of rows its own `load` returned.
   kinds.set(kind.prefix, kind as unknown as NodeKind);
   byTypename.set(kind.typename, kind as unknown as NodeKind);
+  loaders.set(
+    kind.prefix,
+    requestLoader<string, NodeRow | null>(async (ids, ctx) => {
+      const rows = await kind.load(ctx, ids);
+      const byId = new Map(rows.map((r) => [String(r.id), r]));
+      return ids.map((i) => byId.get(i) ?? null);
+    }),
+  );
 }
 
 const kindOf = (id: string) => kinds.get(id.slice(0, id.indexOf('_')));
@@ -52,28 +81,8 @@ export const encodeGlobalID = (_typename: string, id: string | number | bigint) 
 /** The Node interface's type of a row: the kind its id's prefix names. */
 export const nodeTypename = (row: unknown) => kindOf(String((row as NodeRow).id))?.typename ?? null;
 
-// One loader per kind per request: one statement per kind however many ids a query names.
-// Plugin-relay's own loading (`builder.node`'s loadMany) would need every kind declared as a
-// relay node type; the kinds are Prisma objects with their scope rules, loaded here.
-const loaders = new WeakMap<object, Map<string, DataLoader<string, NodeRow | null>>>();
-
-function loaderOf(ctx: RequestContext, kind: NodeKind): DataLoader<string, NodeRow | null> {
-  let byKind = loaders.get(ctx);
-  if (!byKind) {
-    byKind = new Map();
-    loaders.set(ctx, byKind);
-  }
-  let loader = byKind.get(kind.prefix);
-  if (!loader) {
-    loader = new DataLoader<string, NodeRow | null>(async (ids) => {
-      const rows = await kind.load(ctx, ids);
-      const byId = new Map(rows.map((r) => [String(r.id), r]));
-      return ids.map((i) => byId.get(i) ?? null);
-    }, LOADER_OPTIONS);
-    byKind.set(kind.prefix, loader);
-  }
-  return loader;
-}
+/** The loader of a kind for one request. */
+const loaderOf = (ctx: RequestContext, kind: NodeKind) => loaders.get(kind.prefix)!(ctx);
 
 /**
  * One decoded id: null when it names nothing the account owns (another account's resource reads

@@ -1,8 +1,7 @@
-import { createContextCache, type ObjectFieldBuilder } from '@pothos/core';
-import DataLoader from 'dataloader';
+import type { ObjectFieldBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { LOADER_OPTIONS, Node } from '../../schema/graph.ts';
+import { Node, requestLoader } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys, spends } from '../../schema/operation.ts';
@@ -109,12 +108,10 @@ const summaryFields = (t: ObjectFieldBuilder<Types, Summary & DetailParts>) => (
 
 /**
  * The details of every pool a level of a query reaches in one statement, shared by the three
- * fields that need them (plugin-dataloader's loaders are one per field, which would read them
- * three times).
+ * fields that need them (a `t.loadable` field's loader is its own, which would read them three
+ * times), and not read for a pool that already holds them (read by id).
  */
-const poolDetails = createContextCache(
-  (ctx: RequestContext) => new DataLoader<string, Detail>((ids) => getPools(ctx.db, ids), LOADER_OPTIONS),
-);
+const poolDetails = requestLoader<string, Detail>((ids, ctx) => getPools(ctx.db, ids));
 
 const detailOfPool = (ctx: RequestContext, pool: Summary & DetailParts): Promise<DetailParts> =>
   pool.usage ? Promise.resolve(pool) : poolDetails(ctx).load(pool.id);

@@ -1,6 +1,4 @@
-import { createContextCache } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import DataLoader from 'dataloader';
 import type { ArgBuilder } from '@pothos/core';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from '../../schema/builder.ts';
@@ -30,7 +28,7 @@ import type { OperationMeta } from '../../schema/operation.ts';
 import { activePoolIds } from '../pools/status.ts';
 import { values } from '../../schema/examples.ts';
 import type { RequestContext } from '../../schema/context.ts';
-import { GRAPH_ONLY, LOADER_OPTIONS } from '../../schema/graph.ts';
+import { GRAPH_ONLY, requestLoader } from '../../schema/graph.ts';
 import { POWER_ACTIONS } from '../../provider/types.ts';
 // Server.usage, the server's usage history.
 import './usage.schema.ts';
@@ -133,13 +131,10 @@ function missingScope(ctx: RequestContext, info: GraphQLResolveInfo, mutation: s
 }
 
 /** Whether each pool a level of a query reaches is active, in one statement. */
-const activePools = createContextCache(
-  (ctx: RequestContext) =>
-    new DataLoader<string, boolean>(async (ids) => {
-      const active = await activePoolIds(ctx.db, ids);
-      return ids.map((id) => active.has(id));
-    }, LOADER_OPTIONS),
-);
+const activePools = requestLoader<string, boolean>(async (ids, ctx) => {
+  const active = await activePoolIds(ctx.db, ids);
+  return ids.map((id) => active.has(id));
+});
 
 builder.prismaObjectFields(Server, (t) => ({
   powerActions: t.field({
@@ -183,13 +178,10 @@ const ServerActionState = builder.objectRef<PowerActionState>('ServerActionState
 });
 
 /** Snapshots per server, for every server a level of a query reaches, in one statement. */
-const snapshotCount = createContextCache(
-  (ctx: RequestContext) =>
-    new DataLoader<string, number>(async (ids) => {
-      const counts = await snapshotCounts(ctx.db, ids);
-      return ids.map((id) => counts.get(id) ?? 0);
-    }, LOADER_OPTIONS),
-);
+const snapshotCount = requestLoader<string, number>(async (ids, ctx) => {
+  const counts = await snapshotCounts(ctx.db, ids);
+  return ids.map((id) => counts.get(id) ?? 0);
+});
 
 builder.prismaObjectFields(Server, (t) => ({
   actions: t.field({

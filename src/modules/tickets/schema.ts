@@ -1,10 +1,8 @@
-import { createContextCache, type ObjectFieldBuilder } from '@pothos/core';
-import DataLoader from 'dataloader';
+import type { ObjectFieldBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
-import type { RequestContext } from '../../schema/context.ts';
 import { example, values } from '../../schema/examples.ts';
 import { groupBy } from '../../core/paging.ts';
-import { LOADER_OPTIONS, Node } from '../../schema/graph.ts';
+import { Node, requestLoader } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf } from '../../schema/operation.ts';
@@ -86,12 +84,8 @@ const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('Ticke
  * Each ticket's thread, all tickets of one level in one statement. A ticket read by id (and by
  * its writes) already carries its thread from the same statement as the ticket: it is not read twice.
  */
-const threads = createContextCache(
-  (ctx: RequestContext) =>
-    new DataLoader<string, TicketDetail['messages']>(
-      async (ids) => groupBy(ids, await messagesOfTickets(ctx.db, ids), (m) => m.ticketId),
-      LOADER_OPTIONS,
-    ),
+const threads = requestLoader<string, TicketDetail['messages']>(async (ids, ctx) =>
+  groupBy(ids, await messagesOfTickets(ctx.db, ids), (m) => m.ticketId),
 );
 
 builder.objectField(Ticket, 'messages', (t) =>
