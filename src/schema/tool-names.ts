@@ -15,6 +15,7 @@ import type { DeclaredMeta, OperationMeta } from './operation.ts';
 export function toolName(field: string, meta: Pick<DeclaredMeta, 'area' | 'tool' | 'toolVerb'>): string {
   const prefixes = (AREAS as readonly AreaManifest[]).find((m) => m.name === meta.area)?.api?.toolPrefixes;
   if (!prefixes) throw new Error(`${field}: area ${meta.area} declares no tool prefixes in its manifest`);
+  if (meta.tool && meta.toolVerb) throw new Error(`${field}: declare its tool or its toolVerb, not both`);
   const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   const name = meta.tool ?? (meta.toolVerb ? `${snake}_${meta.toolVerb}` : snake);
   return prefixes.includes(name.split('_')[0]) ? name : `${prefixes[0]}_${name}`;

@@ -139,6 +139,7 @@ describe('the area manifests', () => {
     // The area's first prefix goes in front of a name that starts with none of them.
     expect(toolName('sshKeyAdd', { area: 'account' })).toBe('account_ssh_key_add');
     expect(toolName('poolCatalogue', { area: 'pools', tool: 'pools_catalogue' })).toBe('pools_catalogue');
+    expect(() => toolName('pool', { area: 'pools', tool: 'pool_get', toolVerb: 'get' })).toThrow(/not both/);
   });
 
   it('runtimes: each hands in exactly what its manifest names', () => {
