@@ -63,7 +63,7 @@ export interface paths {
         };
         /**
          * Get the account summary
-         * @description Where the account stands now, in one read: wallet balance, open and overdue invoices (counts, totals, oldest due date), what renews in the next 30 days (servers, pools, domains, with date and amount) what is suspended (with the reason) and each capacity pool's quota use (vCPU, RAM, disk, addresses: used of quota). Each section needs its own read scope too (billing:read, servers:read, domains:read): without it the section is null and `hidden` names the scope that would show it.
+         * @description Where the account stands now, in one read: wallet balance, open and overdue invoices (counts, totals, oldest due date), what renews in the next 30 days (servers, pools, domains, with date and amount), what is suspended (with the reason) and each capacity pool's quota use (vCPU, RAM, disk, addresses: used of quota). Each section needs its own read scope too (billing:read, servers:read, domains:read): without it the section is null and `hidden` names the scope that would show it.
          *
          *     Scope: `account:read`.
          */
