@@ -93,9 +93,13 @@ export const builder = new SchemaBuilder<{
     },
     hasNextPageFieldOptions: { description: 'True when another page follows.' },
     hasPreviousPageFieldOptions: {
-      description: 'True when this page was asked for `after` a cursor (pages go forward, newest first).',
+      description:
+        'True when items come before this page: it was asked for `after` a cursor, or paged back (`last`, `before`) short of the start.',
     },
-    startCursorFieldOptions: { description: 'The cursor of the first item of this page; null when the page is empty.' },
+    startCursorFieldOptions: {
+      description:
+        'The cursor of the first item of this page: pass as `before` to page back where the list takes `last`. Null when a keyset-paged page is empty.',
+    },
     endCursorFieldOptions: { description: 'Pass as `after` to get the next page.' },
     pageInfoFieldOptions: { description: 'Where this page starts and ends and whether another follows.' },
     edgesFieldOptions: {

@@ -40,9 +40,9 @@ export function edge(scope: Scope) {
 
 // ------------------------------------------------------------------ connections
 
-// The pages come from the services (keyset pages, one statement per level), not from
-// plugin-relay's offset/array helpers: the helpers below shape them as plugin-relay's
-// connection results.
+// The keyset pages come from the services (one statement per level): the helpers below shape
+// them as plugin-relay's connection results. Lists that are not keyset pages (answered whole,
+// or paged by number) are plugin-relay's offset connections (offset-connections.ts).
 
 /** What a `<Name>Connection` resolves from: plugin-relay's connection shape, and the count. */
 export interface Connection<T> {
@@ -50,6 +50,8 @@ export interface Connection<T> {
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
   /** Counted only when the client asks for totalCount. */
   count?: () => Promise<number>;
+  /** The count plugin-relay's array and offset connections carry (offset-connections.ts). */
+  totalCount?: number;
 }
 
 export interface ConnectionArgs {
@@ -120,12 +122,6 @@ export function connectionOfPage<T extends { id: string | number }>(
   return connectionOfNodes(page.data, page.hasMore, count, after);
 }
 
-/**
- * A list bounded by nature (a server's snapshots or addresses, a plan's options…), answered
- * whole as one page of a connection, so every list reads the same way.
- */
-export const wholeConnection = <T>(nodes: T[]): Connection<T> => connectionOfNodes(nodes, false);
-
 /** `first`/`after` arguments of a connection field. */
 export const connectionArgs = (t: { arg: ArgBuilder<Types> }) => ({
   first: t.arg.int({
@@ -157,7 +153,7 @@ export function connectionType<T>(name: string, node: ObjectRef<Types, unknown>)
         totalCount: t.int({
           nullable: true,
           description: 'Items in the whole list (null where counting is not offered).',
-          resolve: (c) => (c as Connection<unknown>).count?.() ?? null,
+          resolve: (c) => (c as Connection<unknown>).count?.() ?? (c as Connection<unknown>).totalCount ?? null,
         }),
       }),
     },

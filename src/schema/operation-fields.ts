@@ -4,6 +4,7 @@ import { builder, type Types } from './builder.ts';
 import type { RequestContext } from './context.ts';
 import { withSentence, type OperationOptions } from './operation.ts';
 import { connectionOfPage, pageForConnection, type Connection } from './graph.ts';
+import { offsetConnectionArgs, wholeListConnection, type OffsetArgs } from './offset-connections.ts';
 import { pageArgs } from './pagination.ts';
 import { isRestOperation } from './rest-projection.ts';
 import type { Page, PageArgs } from '../core/paging.ts';
@@ -49,6 +50,40 @@ export function pagedListQuery<Args extends Record<string, unknown> = Record<str
           info,
           (page) => list(ctx, { ...values, ...page } as PageArgs & Args, info) as Promise<Page<{ id: string }>>,
         ),
+    }),
+  );
+}
+
+/** The same for a list answered whole: GraphQL may page it, REST has no paging arguments. */
+const WHOLE_SENTENCE =
+  ' A connection, the whole list unless first or last asks for a page; follow pageInfo.endCursor while pageInfo.hasNextPage.';
+
+/**
+ * A list its service answers whole (bounded by nature: a server's snapshots, a pool's
+ * addresses…): REST answers it whole, its envelope with `hasMore` false; GraphQL has it as
+ * plugin-relay's array connection of the item's connection `type`, with `first`/`after` and
+ * `last`/`before` of its own (offset-connections.ts).
+ */
+export function wholeListQuery<Args extends Record<string, unknown> = Record<string, never>>(declaration: {
+  /** The GraphQL field. */
+  name: string;
+  type: ObjectRef<Types, Connection<unknown>>;
+  /** The service call for the whole list. */
+  list: (ctx: RequestContext, args: Args, info: GraphQLResolveInfo) => Promise<readonly unknown[]>;
+  /** `op({...})` of its area (operationsOf). */
+  operation: OperationOptions;
+  /** Its own arguments (the parent's id). */
+  args?: (t: { arg: ArgBuilder<Types> }) => Record<string, ArgumentRef<Types, unknown>>;
+}): void {
+  const { name, type, list, operation: options, args } = declaration;
+  builder.queryField(name, (t) =>
+    t.field({
+      ...withSentence(options, WHOLE_SENTENCE),
+      restDescription: options.description,
+      type,
+      args: { ...args?.(t), ...offsetConnectionArgs(t, 'all') },
+      resolve: async (_root, values, ctx, info) =>
+        wholeListConnection(values as OffsetArgs, await list(ctx, values as unknown as Args, info)),
     }),
   );
 }

@@ -47,6 +47,14 @@ export function restDetailType(name: string, description: string) {
   return { extensions: { restDetail: { name, description } } };
 }
 
+/**
+ * Spread into a type's options: the name REST (OpenAPI, MCP) gives the type where GraphQL's
+ * differs (the REST schema, rest-view.ts, renames it).
+ */
+export function restTypeName(name: string) {
+  return { extensions: { restName: name } };
+}
+
 const pluginName = 'restName';
 SchemaBuilder.registerPlugin(pluginName, RestNamePlugin);
 export default pluginName;

@@ -26,7 +26,7 @@ const graphOnly = (extensions: unknown) => {
   return Boolean(e?.graphOnly || e?.graphEdge);
 };
 
-/** The REST name declared on a field or argument (rest-name.ts), if it differs from the GraphQL name. */
+/** The REST name declared on a field, argument or type (rest-name.ts), if it differs from the GraphQL name. */
 const restNameOf = (extensions: unknown) => (extensions as { restName?: string } | null | undefined)?.restName;
 /** A field REST shows only in its type's detail form, or an operation that answers it (rest-name.ts). */
 const isRestDetail = (extensions: unknown) => Boolean((extensions as { restDetail?: unknown } | null)?.restDetail);
@@ -50,12 +50,13 @@ export function graphqlNameOf(element: { extensions?: unknown }): string | undef
 
 /**
  * The schema as REST, OpenAPI and MCP see it, in the spec's names: without the graph
- * (schema/graph.ts) — no edges, no connections, no Node, no node/nodes — with each field and
- * argument that declares a `restName` (rest-name.ts) under that name (it keeps its GraphQL name
- * as `graphqlName`), and each type that declares a detail form (`restDetailType`) as two types:
- * itself without its `restDetail` fields, and the detail with them, which the operations
- * marked `restDetail` answer; a root list (a connection) answers its `<Item>List` envelope
- * `{ data, hasMore, nextCursor }`. Sorted by REST's names. Nothing executes on it: each operation's
+ * (schema/graph.ts) — no edges, no connections, no Node, no node/nodes, no GraphQL-only
+ * arguments — with each field and argument that declares a `restName` (rest-name.ts) under
+ * that name (it keeps its GraphQL name as `graphqlName`), each object type that declares one
+ * (`restTypeName`) under it, and each type that declares a detail form (`restDetailType`) as
+ * two types: itself without its `restDetail` fields, and the detail with them, which the
+ * operations marked `restDetail` answer; a root list (a connection) answers its `<Item>List`
+ * envelope `{ data, hasMore, nextCursor }`. Sorted by REST's names. Nothing executes on it: each operation's
  * REST projection (rest-projection.ts) is built from it and runs on the full schema.
  */
 export function restView(schema: GraphQLSchema): GraphQLSchema {
@@ -86,7 +87,8 @@ function buildRestView(schema: GraphQLSchema): GraphQLSchema {
       const own = Object.fromEntries(
         Object.entries(fields).filter(([, f]) => !(detail && isRestDetail(f.extensions))),
       ) as GraphQLFieldConfigMap<unknown, unknown>;
-      return new GraphQLObjectType({ ...config, fields: own, interfaces });
+      const name = restNameOf(config.extensions) ?? config.name;
+      return new GraphQLObjectType({ ...config, name, fields: own, interfaces });
     },
     [MapperKind.INTERFACE_TYPE]: (type) => (graphOnly(type.extensions) ? null : type),
   });
@@ -178,6 +180,8 @@ function restArgs(args: GraphQLFieldConfigArgumentMap | undefined): GraphQLField
   if (!args) return args;
   const out: Record<string, GraphQLArgumentConfig> = {};
   for (const [name, arg] of Object.entries(args)) {
+    // A GraphQL-only argument (an offset connection's paging, offset-connections.ts) is not REST's.
+    if (graphOnly(arg.extensions)) continue;
     const [restName, restArg] = renamed(name, arg);
     out[restName] = restArg;
   }

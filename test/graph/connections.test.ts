@@ -71,19 +71,58 @@ describe('root lists are connections', () => {
     });
   });
 
-  it('a list REST answers whole is a connection without paging arguments', async () => {
+  it('a list REST answers whole is a connection, whole without first or last, as REST answers it', async () => {
     const res = await gql(
       app,
-      `{ serverIps(id: "${servers[0]}") { nodes { ip primary } pageInfo { hasNextPage hasPreviousPage } } }`,
+      `{ serverIps(id: "${servers[0]}") { nodes { ip primary } totalCount pageInfo { hasNextPage hasPreviousPage } } }`,
       { key: c.key },
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.serverIps.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: false });
+    expect(res.body.data.serverIps.totalCount).toBe(res.body.data.serverIps.nodes.length);
     const rest = await app.call('GET', `/v1/servers/${servers[0]}/ips`, { key: c.key });
     expect(rest.body).toEqual({ data: expect.any(Array), hasMore: false, nextCursor: null });
     expect(rest.body.data.map((a: { ip: string }) => a.ip)).toEqual(
       res.body.data.serverIps.nodes.map((a: { ip: string }) => a.ip),
     );
+    // Its paging is GraphQL's own: REST still refuses limit and cursor as unknown parameters.
+    const limited = await app.call('GET', `/v1/servers/${servers[0]}/ips?limit=1`, { key: c.key });
+    expect(limited.status).toBe(400);
+  });
+
+  it('GraphQL pages such a list with first/after and back with last/before (plugin-relay offset cursors)', async () => {
+    const addons = (args: string) =>
+      gql(
+        app,
+        `{ serverAddons(id: "${servers[0]}"${args}) { nodes { id } edges { cursor }
+           pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+        { key: c.key },
+      );
+    const whole = (await addons('')).body.data.serverAddons;
+    const codes = whole.nodes.map((n: { id: string }) => n.id);
+    expect(codes.length).toBeGreaterThan(2);
+    const one = (await addons(', first: 2')).body.data.serverAddons;
+    expect(one.nodes.map((n: { id: string }) => n.id)).toEqual(codes.slice(0, 2));
+    expect(one.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    expect(one.pageInfo.endCursor).toBe(one.edges[1].cursor);
+    const two = (await addons(`, first: 2, after: "${one.pageInfo.endCursor}"`)).body.data.serverAddons;
+    expect(two.nodes.map((n: { id: string }) => n.id)).toEqual(codes.slice(2, 4));
+    expect(two.pageInfo.hasPreviousPage).toBe(true);
+    const back = (await addons(`, last: 2, before: "${two.pageInfo.startCursor}"`)).body.data.serverAddons;
+    expect(back.nodes.map((n: { id: string }) => n.id)).toEqual(codes.slice(0, 2));
+    expect(back.pageInfo).toMatchObject({ hasPreviousPage: false, hasNextPage: true });
+
+    for (const [arg, cursor] of [
+      ['after', 'zzz'],
+      ['after', servers[0]],
+      ['before', Buffer.from('OffsetConnection:1x').toString('base64')],
+    ]) {
+      const refused = await addons(`, ${arg}: "${cursor}"`);
+      expect(refused.body.errors[0], `${arg}: ${cursor}`).toMatchObject({
+        message: `${arg} must be the ${arg === 'after' ? 'endCursor' : 'startCursor'} of a previous page.`,
+        extensions: { code: 'BAD_REQUEST', field: arg },
+      });
+    }
   });
 
   it('limit and first are the same bound, each refused in its own name', async () => {

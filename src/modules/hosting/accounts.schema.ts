@@ -6,6 +6,7 @@ import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
+import { restTypeName } from '../../schema/rest-name.ts';
 import { detachCustomDomain, setCustomDomain, verifyCustomDomain } from './custom-domains.ts';
 import { hostingDetail, listHosting, type HostingView, HOSTING_PROVISIONING } from './service.ts';
 import { CERT_STATES, CUSTOM_DOMAIN_STATES, HOSTING_STATES } from './service.ts';
@@ -52,8 +53,11 @@ export const HostingCertificate = builder.objectRef<HostingView['certificate']>(
   }),
 });
 
-const HostingConnection = builder.objectRef<HostingView['connection']>('HostingConnection').implement({
+// Not a list: GraphQL names it for what it is (every `*Connection` is a Relay connection);
+// REST, OpenAPI and MCP keep the name they always had.
+const HostingConnectionDetails = builder.objectRef<HostingView['connection']>('HostingConnectionDetails').implement({
   description: 'How to reach the account over SFTP and MySQL.',
+  ...restTypeName('HostingConnection'),
   fields: (t) => ({
     host: t.exposeString('host', {
       ...example('u5d7e9f1g2h.hosting.cloud.example.com'),
@@ -97,7 +101,7 @@ export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').i
       resolve: (h) => h.certificate,
     }),
     connection: t.field({
-      type: HostingConnection,
+      type: HostingConnectionDetails,
       description: 'SFTP and MySQL connection details.',
       resolve: (h) => h.connection,
     }),

@@ -1,8 +1,8 @@
 import { builder } from '../../schema/builder.ts';
 import { values } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
-import { Node, wholeConnection } from '../../schema/graph.ts';
-import { idOperation } from '../../schema/operation-fields.ts';
+import { Node } from '../../schema/graph.ts';
+import { idOperation, wholeListQuery } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { BACKUP_STATES, createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
 import { destroys } from '../../schema/operation.ts';
@@ -38,18 +38,17 @@ const HostingBackupRestore = builder.objectRef<Out<typeof restoreBackup>>('Hosti
 
 const HostingBackupConnection = listConnection(HostingBackup);
 
-builder.queryField('hostingBackups', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/backups', {
-      toolVerb: 'list',
-      summary: 'List backups',
-      description: 'The backups (restore points) of the site, newest first, whole.',
-    }),
-    type: HostingBackupConnection,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: async (_root, args, ctx) => wholeConnection(await listBackups(ctx, args.id)),
+wholeListQuery<{ id: string }>({
+  name: 'hostingBackups',
+  type: HostingBackupConnection,
+  args: (t) => ({ id: t.arg.id({ required: true, description: 'The hosting account id.' }) }),
+  list: (ctx, args) => listBackups(ctx, args.id),
+  operation: panel('GET /hosting/:id/backups', {
+    toolVerb: 'list',
+    summary: 'List backups',
+    description: 'The backups (restore points) of the site, newest first, whole.',
   }),
-);
+});
 
 idOperation({
   root: 'mutation',

@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.ts';
+import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { example } from '../../schema/examples.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeConnection } from '../../schema/graph.ts';
 import { createDatabase, deleteDatabase, listDatabases, resetDatabasePassword } from './databases.ts';
 import { destroys } from '../../schema/operation.ts';
 import { panel, type Out } from './panel-operation.schema.ts';
@@ -54,18 +54,17 @@ const HostingDatabaseDeleted = builder
 
 const HostingDatabaseConnection = listConnection(HostingDatabase);
 
-builder.queryField('hostingDatabases', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/databases', {
-      toolVerb: 'list',
-      summary: 'List databases',
-      description: 'The extra MySQL databases of the account with their sizes, whole.',
-    }),
-    type: HostingDatabaseConnection,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: async (_root, args, ctx) => wholeConnection(await listDatabases(ctx, args.id)),
+wholeListQuery<{ id: string }>({
+  name: 'hostingDatabases',
+  type: HostingDatabaseConnection,
+  args: (t) => ({ id: t.arg.id({ required: true, description: 'The hosting account id.' }) }),
+  list: (ctx, args) => listDatabases(ctx, args.id),
+  operation: panel('GET /hosting/:id/databases', {
+    toolVerb: 'list',
+    summary: 'List databases',
+    description: 'The extra MySQL databases of the account with their sizes, whole.',
   }),
-);
+});
 
 builder.mutationField('hostingDatabaseCreate', (t) =>
   t.field({

@@ -1,8 +1,8 @@
 import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
-import { Node, wholeConnection } from '../../schema/graph.ts';
+import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
-import { idOperation } from '../../schema/operation-fields.ts';
+import { idOperation, wholeListQuery } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
   enableSshAccess,
@@ -51,18 +51,17 @@ const PathDeleted = builder.objectRef<{ path: string; deleted: boolean }>('Hosti
 
 const HostingProtectedDirConnection = listConnection(HostingProtectedDir);
 
-builder.queryField('hostingProtectedDirs', (t) =>
-  t.field({
-    ...panel('GET /hosting/:id/protected-dirs', {
-      toolVerb: 'list',
-      summary: 'List protected directories',
-      description: 'The directories protected by HTTP basic auth, with their user, whole.',
-    }),
-    type: HostingProtectedDirConnection,
-    args: { id: t.arg.id({ required: true, description: 'The hosting account id.' }) },
-    resolve: async (_root, args, ctx) => wholeConnection(await listProtectedDirs(ctx, args.id)),
+wholeListQuery<{ id: string }>({
+  name: 'hostingProtectedDirs',
+  type: HostingProtectedDirConnection,
+  args: (t) => ({ id: t.arg.id({ required: true, description: 'The hosting account id.' }) }),
+  list: (ctx, args) => listProtectedDirs(ctx, args.id),
+  operation: panel('GET /hosting/:id/protected-dirs', {
+    toolVerb: 'list',
+    summary: 'List protected directories',
+    description: 'The directories protected by HTTP basic auth, with their user, whole.',
   }),
-);
+});
 
 builder.mutationField('hostingProtectedDirSet', (t) =>
   t.field({

@@ -2,8 +2,8 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { operationsOf } from '../../schema/operation.ts';
+import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeConnection } from '../../schema/graph.ts';
 import { POOL_UNITS, type PoolUnits } from '../catalogue/service.ts';
 import { poolCatalogue, quotePool } from './service.ts';
 import { poolsArea } from './manifest.ts';
@@ -80,19 +80,18 @@ const PoolProduct = builder.objectRef<Awaited<ReturnType<typeof poolCatalogue>>[
 
 const PoolProductConnection = listConnection(PoolProduct);
 
-builder.queryField('poolCatalogue', (t) =>
-  t.field({
-    ...op({
-      summary: 'List pool products',
-      scope: 'servers:read',
-      rest: 'GET /pools/catalogue',
-      tool: 'pools_catalogue',
-      description: 'The pool products with per-unit prices in cents and the bounds of each unit (slider ranges).',
-    }),
-    type: PoolProductConnection,
-    resolve: async (_root, _args, ctx) => wholeConnection(await poolCatalogue(ctx.db)),
+wholeListQuery({
+  name: 'poolCatalogue',
+  type: PoolProductConnection,
+  list: (ctx) => poolCatalogue(ctx.db),
+  operation: op({
+    summary: 'List pool products',
+    scope: 'servers:read',
+    rest: 'GET /pools/catalogue',
+    tool: 'pools_catalogue',
+    description: 'The pool products with per-unit prices in cents and the bounds of each unit (slider ranges).',
   }),
-);
+});
 
 type Quote = Awaited<ReturnType<typeof quotePool>>;
 const QuoteLine = builder.objectRef<Quote['breakdown'][number]>('PoolQuoteLine').implement({

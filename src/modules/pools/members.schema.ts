@@ -1,10 +1,10 @@
 import { builder } from '../../schema/builder.ts';
+import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { example } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operationsOf } from '../../schema/operation.ts';
 import { SERVER_LABEL_RULES } from '../servers/server-row.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeConnection } from '../../schema/graph.ts';
 import { applyPoolIps, createServerInPool, listPoolIps, MAX_IP_CHANGES, MAX_POOL_SERVER_IPS } from './members.ts';
 import { poolsArea } from './manifest.ts';
 
@@ -73,21 +73,19 @@ export const PoolIp = builder.objectRef<Awaited<ReturnType<typeof listPoolIps>>[
 
 const PoolIpConnection = listConnection(PoolIp);
 
-builder.queryField('poolIps', (t) =>
-  t.field({
-    ...op({
-      summary: 'List pool addresses',
-      scope: 'servers:read',
-      rest: 'GET /pools/:id/ips',
-      toolVerb: 'list',
-      description:
-        "Every IPv4 address of a pool's block with its PTR and the server holding it (null when free), whole.",
-    }),
-    type: PoolIpConnection,
-    args: { id: t.arg.id({ required: true, description: 'The pool id.' }) },
-    resolve: async (_root, args, ctx) => wholeConnection(await listPoolIps(ctx.db, args.id)),
+wholeListQuery<{ id: string }>({
+  name: 'poolIps',
+  type: PoolIpConnection,
+  args: (t) => ({ id: t.arg.id({ required: true, description: 'The pool id.' }) }),
+  list: (ctx, args) => listPoolIps(ctx.db, args.id),
+  operation: op({
+    summary: 'List pool addresses',
+    scope: 'servers:read',
+    rest: 'GET /pools/:id/ips',
+    toolVerb: 'list',
+    description: "Every IPv4 address of a pool's block with its PTR and the server holding it (null when free), whole.",
   }),
-);
+});
 
 const PoolIpChange = builder.inputType('PoolIpChange', {
   fields: (t) => ({

@@ -1,6 +1,7 @@
 import { builder } from '../../schema/builder.ts';
+import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { example, values } from '../../schema/examples.ts';
-import { Node, wholeConnection } from '../../schema/graph.ts';
+import { Node } from '../../schema/graph.ts';
 import { operationsOf, destroys, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { attachAddon, detachAddon, listServerAddons, quoteAddonAttach } from './addons.ts';
@@ -63,20 +64,19 @@ const ServerAddon = builder.objectRef<Awaited<ReturnType<typeof listServerAddons
 
 const ServerAddonConnection = listConnection(ServerAddon);
 
-builder.queryField('serverAddons', (t) =>
-  t.field({
-    ...op({
-      summary: 'List available add-ons',
-      scope: 'servers:read',
-      rest: 'GET /servers/:id/addons',
-      toolVerb: 'list',
-      description: "The add-ons the server's plan offers, with monthly prices in cents and stock, in catalogue order.",
-    }),
-    type: ServerAddonConnection,
-    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
-    resolve: async (_root, args, ctx) => wholeConnection(await listServerAddons(ctx, args.id)),
+wholeListQuery<{ id: string }>({
+  name: 'serverAddons',
+  type: ServerAddonConnection,
+  args: (t) => ({ id: t.arg.id({ required: true, description: 'The server id.' }) }),
+  list: (ctx, args) => listServerAddons(ctx, args.id),
+  operation: op({
+    summary: 'List available add-ons',
+    scope: 'servers:read',
+    rest: 'GET /servers/:id/addons',
+    toolVerb: 'list',
+    description: "The add-ons the server's plan offers, with monthly prices in cents and stock, in catalogue order.",
   }),
-);
+});
 
 const AddonAttachment = builder.objectRef<Awaited<ReturnType<typeof attachAddon>>>('ServerAddonAttachment').implement({
   description: 'An add-on attached to a server and what it cost now.',

@@ -1,9 +1,10 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
+import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { HOST_NAME_RULES } from '../../core/input-rules.ts';
 import { example } from '../../schema/examples.ts';
-import { GRAPH_ONLY, Node, wholeConnection } from '../../schema/graph.ts';
+import { GRAPH_ONLY, Node } from '../../schema/graph.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { listServerIps, setPtr } from './network.ts';
@@ -31,21 +32,19 @@ const ServerIp = builder.prismaObject('ServerIp', {
 
 const ServerIpConnection = listConnection(ServerIp);
 
-builder.queryField('serverIps', (t) =>
-  t.field({
-    ...op({
-      summary: 'List server IPs',
-      scope: 'servers:read',
-      rest: 'GET /servers/:id/ips',
-      toolVerb: 'list',
-      description: 'Every IP address of a server with its PTR (reverse DNS) record, whole.',
-    }),
-    type: ServerIpConnection,
-    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
-    resolve: async (_root, args, ctx, info) =>
-      wholeConnection(await listServerIps(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['nodes'] }))),
+wholeListQuery<{ id: string }>({
+  name: 'serverIps',
+  type: ServerIpConnection,
+  args: (t) => ({ id: t.arg.id({ required: true, description: 'The server id.' }) }),
+  list: (ctx, args, info) => listServerIps(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['nodes'] })),
+  operation: op({
+    summary: 'List server IPs',
+    scope: 'servers:read',
+    rest: 'GET /servers/:id/ips',
+    toolVerb: 'list',
+    description: 'Every IP address of a server with its PTR (reverse DNS) record, whole.',
   }),
-);
+});
 
 builder.mutationField('serverPtrSet', (t) =>
   t.prismaField({

@@ -1,8 +1,8 @@
 import { builder } from '../../schema/builder.ts';
+import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { example, values } from '../../schema/examples.ts';
 import { operationsOf, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { wholeConnection } from '../../schema/graph.ts';
 import { POOL_SERVER_HAS_NO_PLAN } from './actions.ts';
 import { changePlan, planOptions, quotePlanChange, SERVER_PLAN_RETIRED } from './plans.ts';
 import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
@@ -35,21 +35,20 @@ const PlanOption = builder.objectRef<Awaited<ReturnType<typeof planOptions>>[num
 
 const PlanOptionConnection = listConnection(PlanOption);
 
-builder.queryField('serverPlanOptions', (t) =>
-  t.field({
-    ...op({
-      summary: 'List plan options',
-      scope: 'servers:read',
-      refuses: [POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED],
-      rest: 'GET /servers/:id/plan-options',
-      description:
-        'The current plan and the plans a server can switch to in place (same family and disk size), cheapest first. 409 for a server inside a pool: it has no plan of its own.',
-    }),
-    type: PlanOptionConnection,
-    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
-    resolve: async (_root, args, ctx) => wholeConnection(await planOptions(ctx.db, args.id)),
+wholeListQuery<{ id: string }>({
+  name: 'serverPlanOptions',
+  type: PlanOptionConnection,
+  args: (t) => ({ id: t.arg.id({ required: true, description: 'The server id.' }) }),
+  list: (ctx, args) => planOptions(ctx.db, args.id),
+  operation: op({
+    summary: 'List plan options',
+    scope: 'servers:read',
+    refuses: [POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED],
+    rest: 'GET /servers/:id/plan-options',
+    description:
+      'The current plan and the plans a server can switch to in place (same family and disk size), cheapest first. 409 for a server inside a pool: it has no plan of its own.',
   }),
-);
+});
 
 builder.mutationField('serverChangePlan', (t) =>
   t.prismaField({

@@ -1,8 +1,9 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
+import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { values } from '../../schema/examples.ts';
-import { Node, wholeConnection } from '../../schema/graph.ts';
+import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -42,21 +43,19 @@ const Snapshot = builder.prismaObject('Snapshot', {
 
 const SnapshotConnection = listConnection(Snapshot);
 
-builder.queryField('serverSnapshots', (t) =>
-  t.field({
-    ...op({
-      summary: 'List snapshots',
-      scope: 'servers:read',
-      rest: 'GET /servers/:id/snapshots',
-      toolVerb: 'list',
-      description: 'The snapshots (restore points) of a server, newest first, whole.',
-    }),
-    type: SnapshotConnection,
-    args: { id: t.arg.id({ required: true, description: 'The server id.' }) },
-    resolve: async (_root, args, ctx, info) =>
-      wholeConnection(await listSnapshots(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['nodes'] }))),
+wholeListQuery<{ id: string }>({
+  name: 'serverSnapshots',
+  type: SnapshotConnection,
+  args: (t) => ({ id: t.arg.id({ required: true, description: 'The server id.' }) }),
+  list: (ctx, args, info) => listSnapshots(ctx.db, args.id, queryFromInfo({ context: ctx, info, path: ['nodes'] })),
+  operation: op({
+    summary: 'List snapshots',
+    scope: 'servers:read',
+    rest: 'GET /servers/:id/snapshots',
+    toolVerb: 'list',
+    description: 'The snapshots (restore points) of a server, newest first, whole.',
   }),
-);
+});
 
 builder.mutationField('serverSnapshotCreate', (t) =>
   t.prismaField({

@@ -87,8 +87,11 @@ function costOf(
         let itemCost = OBJECT_COST + setCost(sel.selectionSet, child, depth + 1);
         if (variables && child?.name.endsWith('Connection') && child.extensions?.graphOnly) {
           paged = true;
-          const first = sel.arguments?.find((a) => a.name.value === 'first');
-          const value = first ? valueFromASTUntyped(first.value, variables) : undefined;
+          // The page's size: `first`, or `last` where a list pages back.
+          const size = ['first', 'last']
+            .map((name) => sel.arguments?.find((a) => a.name.value === name))
+            .find((arg) => arg && valueFromASTUntyped(arg.value, variables) != null);
+          const value = size ? valueFromASTUntyped(size.value, variables) : undefined;
           itemCost *= typeof value === 'number' && value > 0 ? value : CONNECTION_DEFAULT;
         }
         cost += depth === 0 ? itemCost : DEPTH_FACTOR * itemCost;

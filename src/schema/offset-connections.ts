@@ -1,0 +1,89 @@
+import type { ArgBuilder } from '@pothos/core';
+import { cursorToOffset, offsetToCursor, resolveArrayConnection } from '@pothos/plugin-relay';
+import { PAGE_MAX, pageSizeRules } from '../core/paging.ts';
+import { badRequest } from '../errors.ts';
+import type { Types } from './builder.ts';
+import type { Connection } from './graph.ts';
+import { rules } from './input-rules.ts';
+import { GRAPH_ONLY } from './node-kinds.ts';
+
+// Connections paged by position (plugin-relay's offset connections: its cursors, its PageInfo),
+// for lists that are not keyset pages: a list a service answers whole (a server's snapshots, a
+// pool's addresses…), and the invoices, which REST pages by number. Their paging arguments are
+// GraphQL's own (REST answers such a list whole, or by `page`/`limit`: rest-view.ts).
+
+export interface OffsetArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+/** Spread into a GraphQL-only argument: REST, OpenAPI and MCP leave it out (rest-view.ts). */
+const graphArg = (declared: ReturnType<typeof rules>) => ({
+  ...declared,
+  extensions: { ...declared.extensions, ...GRAPH_ONLY },
+});
+
+/**
+ * `first`/`after` and `last`/`before` of an offset connection, GraphQL-only. `first` says how
+ * many items a page holds when neither is given (`fallback`).
+ */
+export const offsetConnectionArgs = (t: { arg: ArgBuilder<Types> }, fallback: string, max = PAGE_MAX) => ({
+  first: t.arg.int({
+    required: false,
+    description: `Items from the start (or from after), 1 to ${max} (default ${fallback}).`,
+    ...graphArg(rules(pageSizeRules(max))),
+  }),
+  after: t.arg.string({
+    required: false,
+    description: 'endCursor of the previous page.',
+    extensions: GRAPH_ONLY,
+  }),
+  last: t.arg.int({
+    required: false,
+    description: `Items from the end (or from before), 1 to ${max}: pages back.`,
+    ...graphArg(rules(pageSizeRules(max))),
+  }),
+  before: t.arg.string({
+    required: false,
+    description: 'startCursor of the following page, to page back.',
+    extensions: GRAPH_ONLY,
+  }),
+});
+
+/**
+ * `after` and `before` checked to be cursors an offset connection issues (plugin-relay's
+ * `OffsetConnection:<n>`): anything else is refused naming the argument (docs/REFERENCE.md:
+ * Pagination), where plugin-relay would read some page or throw an error with no code.
+ */
+export function checkOffsetCursors(args: OffsetArgs): void {
+  for (const [name, issued] of [
+    ['after', 'endCursor'],
+    ['before', 'startCursor'],
+  ] as const) {
+    const cursor = args[name];
+    if (cursor == null) continue;
+    let offset = Number.NaN;
+    try {
+      offset = cursorToOffset(cursor);
+    } catch {
+      // Not base64, or not an offset cursor: refused below.
+    }
+    if (!Number.isSafeInteger(offset) || offset < -1 || offsetToCursor(offset) !== cursor)
+      throw badRequest(`${name} must be the ${issued} of a previous page.`, name);
+  }
+}
+
+/**
+ * A list its service answers whole (bounded by nature), as plugin-relay's array connection:
+ * the whole list when neither `first` nor `last` is given, as REST answers it.
+ */
+export function wholeListConnection<T>(args: OffsetArgs, nodes: readonly T[]): Connection<T> {
+  checkOffsetCursors(args);
+  const connection = resolveArrayConnection(
+    { args, defaultSize: nodes.length, maxSize: Math.max(nodes.length, PAGE_MAX) },
+    nodes,
+  );
+  return connection as unknown as Connection<T>;
+}
