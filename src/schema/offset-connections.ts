@@ -1,5 +1,5 @@
 import type { ArgBuilder } from '@pothos/core';
-import { cursorToOffset, offsetToCursor, resolveArrayConnection } from '@pothos/plugin-relay';
+import { cursorToOffset, offsetToCursor, resolveArrayConnection, resolveOffsetConnection } from '@pothos/plugin-relay';
 import { PAGE_MAX, pageSizeRules } from '../core/paging.ts';
 import { badRequest } from '../errors.ts';
 import type { Types } from './builder.ts';
@@ -86,4 +86,42 @@ export function wholeListConnection<T>(args: OffsetArgs, nodes: readonly T[]): C
     nodes,
   );
   return connection as unknown as Connection<T>;
+}
+
+/** A page of rows from `offset`, at most `limit`, and how many the whole list holds. */
+export interface OffsetRange<T> {
+  rows: T[];
+  total: number;
+}
+
+/**
+ * A list read by position (`read(offset, limit)`, with its total) as plugin-relay's offset
+ * connection, counted in `totalCount`. A `page` number (REST's, from 1) starts the page after
+ * (page − 1) × first items; it does not combine with after, before or last. `count` gives the
+ * total first when the page is asked from the end (`last` without `before`).
+ */
+export async function offsetConnection<T>(
+  args: OffsetArgs & { page?: number | null },
+  sizes: { defaultSize: number; maxSize: number },
+  read: (offset: number, limit: number) => Promise<OffsetRange<T>>,
+  count: () => Promise<number>,
+): Promise<Connection<T>> {
+  checkOffsetCursors(args);
+  const { page, ...paging } = args;
+  if (page != null) {
+    const other = (['after', 'before', 'last'] as const).find((name) => args[name] != null);
+    if (other) throw badRequest(`page cannot be combined with ${other}.`, 'page');
+    if (page > 1) paging.after = offsetToCursor((page - 1) * (args.first ?? sizes.defaultSize) - 1);
+  }
+  const fromEnd = paging.last != null && paging.before == null && paging.first == null;
+  let total = fromEnd ? await count() : undefined;
+  const connection = await resolveOffsetConnection(
+    { args: paging, ...sizes, totalCount: total },
+    async ({ offset, limit }) => {
+      const range = await read(offset, limit);
+      total = range.total;
+      return range.rows;
+    },
+  );
+  return { ...(connection as unknown as Connection<T>), totalCount: total };
 }

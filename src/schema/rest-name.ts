@@ -55,6 +55,26 @@ export function restTypeName(name: string) {
   return { extensions: { restName: name } };
 }
 
+/**
+ * REST's page-numbered envelope of a root list whose GraphQL type is a connection (the spec's
+ * invoices): `{ data, hasMore, limit, page, total }`, named and described here; `limit` and
+ * `page` are the request's (`defaultLimit` when no limit is given), the rest the connection's.
+ */
+export interface RestPageEnvelope {
+  name: string;
+  description: string;
+  /** Descriptions of its `data`, `limit` and `total`. */
+  data: string;
+  limit: string;
+  total: string;
+  defaultLimit: number;
+}
+
+/** The extensions of a root list REST answers as a page by number (rest-view.ts builds the envelope). */
+export function restPageExtensions(page: RestPageEnvelope) {
+  return { restPage: page };
+}
+
 const pluginName = 'restName';
 SchemaBuilder.registerPlugin(pluginName, RestNamePlugin);
 export default pluginName;

@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import { listOperations, type Operation } from './operation.ts';
-import { graphqlNameOf, isRestEnvelope, restView } from './rest-view.ts';
+import { graphqlNameOf, restEnvelopeOf, restPageOf, restView } from './rest-view.ts';
 
 /**
  * An operation's REST projection: the document REST and MCP tools run for it on the full
@@ -29,8 +29,8 @@ import { graphqlNameOf, isRestEnvelope, restView } from './rest-view.ts';
 export interface RestProjection {
   operation: Operation;
   document: DocumentNode;
-  /** The operation answers a list envelope: the result's connection is flattened (restResult). */
-  envelope: boolean;
+  /** The operation answers a list envelope (`list`) or a page by number (`page`): the result's connection is flattened (restResult). */
+  envelope: 'list' | 'page' | undefined;
 }
 
 export type RestProjections = ReadonlyMap<string, RestProjection>;
@@ -63,7 +63,7 @@ async function buildProjections(schema: GraphQLSchema): Promise<RestProjections>
     const document = projectionOf(rest, sofaDocument);
     projectionDocuments.add(document);
     projectionOperations.add(document.definitions[0] as OperationDefinitionNode);
-    const envelope = isRestEnvelope(getNamedType(operation.field.type));
+    const envelope = restEnvelopeOf(getNamedType(operation.field.type));
     projections.set(key, { operation, document, envelope });
   }
   return projections;
@@ -133,19 +133,36 @@ export function isRestOperation(operation: OperationDefinitionNode): boolean {
 
 interface ConnectionResult {
   data: unknown[];
+  /** A page envelope's: the connection's totalCount. */
+  total?: number;
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
 /**
  * The REST body of a projection's result: a list envelope's connection flattened into
- * `{ data, hasMore, nextCursor }` (nextCursor null on the last page, as the spec's lists have it).
+ * `{ data, hasMore, nextCursor }` (nextCursor null on the last page, as the spec's lists have it),
+ * or a page by number's into `{ data, hasMore, limit, page, total }` (`limit` and `page` as
+ * asked, in the REST `variables`).
  */
-export function restResult<R extends ExecutionResult>(projection: RestProjection, result: R): R {
+export function restResult<R extends ExecutionResult>(
+  projection: RestProjection,
+  result: R,
+  variables: Record<string, unknown> = {},
+): R {
   const name = projection.operation.name;
   const answer = result.data?.[name] as ConnectionResult | null | undefined;
   if (!projection.envelope || !answer) return result;
   const { hasNextPage, endCursor } = answer.pageInfo;
-  const envelope = { data: answer.data, hasMore: hasNextPage, nextCursor: hasNextPage ? endCursor : null };
+  const envelope =
+    projection.envelope === 'page'
+      ? {
+          data: answer.data,
+          hasMore: hasNextPage,
+          limit: variables.limit ?? restPageOf(projection.operation.field.extensions)?.defaultLimit,
+          page: variables.page ?? 1,
+          total: answer.total,
+        }
+      : { data: answer.data, hasMore: hasNextPage, nextCursor: hasNextPage ? endCursor : null };
   return { ...result, data: { ...result.data, [name]: envelope } };
 }
 
@@ -177,14 +194,16 @@ function projectionOf(rest: GraphQLSchema, sofaDocument: DocumentNode): Document
               alias: field.alias ?? { kind: Kind.NAME, value: field.name.value },
               name: { kind: Kind.NAME, value: graphqlName },
             };
-          // A list envelope reads its connection: `data: nodes { … }` and where the page ends.
-          if (type && isRestEnvelope(getNamedType(type)) && out.selectionSet)
+          // A list envelope reads its connection: `data: nodes { … }`, a page's `total: totalCount`, and where the page ends.
+          if (type && restEnvelopeOf(getNamedType(type)) && out.selectionSet)
             out = {
               ...out,
               selectionSet: {
                 ...out.selectionSet,
                 selections: [
-                  ...out.selectionSet.selections.filter((s) => s.kind === Kind.FIELD && s.name.value === 'nodes'),
+                  ...out.selectionSet.selections.filter(
+                    (s) => s.kind === Kind.FIELD && (s.name.value === 'nodes' || s.name.value === 'totalCount'),
+                  ),
                   PAGE_INFO,
                 ],
               },

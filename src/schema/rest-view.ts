@@ -2,6 +2,7 @@ import { MapperKind, mapSchema, rewireTypes } from '@graphql-tools/utils';
 import {
   getNamedType,
   GraphQLBoolean,
+  GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
@@ -18,6 +19,7 @@ import {
   type GraphQLObjectTypeConfig,
   type GraphQLOutputType,
 } from 'graphql';
+import type { RestPageEnvelope } from './rest-name.ts';
 
 const views = new WeakMap<GraphQLSchema, GraphQLSchema>();
 
@@ -35,12 +37,18 @@ const detailTypeOf = (extensions: unknown) =>
   (extensions as { restDetail?: { name: string; description: string } } | null | undefined)?.restDetail;
 /** The REST envelope a connection type answers at the root (graph.ts `connectionType`). */
 const restListOf = (extensions: unknown) => (extensions as { restList?: string } | null | undefined)?.restList;
+/** REST's page-numbered envelope of a root list (rest-name.ts `restPageExtensions`). */
+export const restPageOf = (extensions: unknown) =>
+  (extensions as { restPage?: RestPageEnvelope } | null | undefined)?.restPage;
 const restDescriptionOf = (extensions: unknown) =>
   (extensions as { restDescription?: string } | null | undefined)?.restDescription;
 
-/** True for a REST list envelope type: its projection reads a connection (rest-projection.ts). */
-export function isRestEnvelope(type: { extensions?: unknown }): boolean {
-  return Boolean((type.extensions as { restEnvelope?: boolean } | null | undefined)?.restEnvelope);
+/**
+ * The kind of a REST list envelope type, whose projection reads a connection (rest-projection.ts):
+ * `list` for `{ data, hasMore, nextCursor }`, `page` for a page by number; undefined for any other type.
+ */
+export function restEnvelopeOf(type: { extensions?: unknown }): 'list' | 'page' | undefined {
+  return (type.extensions as { restEnvelope?: 'list' | 'page' } | null | undefined)?.restEnvelope;
 }
 
 /** The GraphQL name of a REST schema's field or argument that REST names differently; undefined where the names agree. */
@@ -56,7 +64,8 @@ export function graphqlNameOf(element: { extensions?: unknown }): string | undef
  * (`restTypeName`) under it, and each type that declares a detail form (`restDetailType`) as
  * two types: itself without its `restDetail` fields, and the detail with them, which the
  * operations marked `restDetail` answer; a root list (a connection) answers its `<Item>List`
- * envelope `{ data, hasMore, nextCursor }`. Sorted by REST's names. Nothing executes on it: each operation's
+ * envelope `{ data, hasMore, nextCursor }`, or the page-numbered envelope it declares
+ * (`restPageExtensions`). Sorted by REST's names. Nothing executes on it: each operation's
  * REST projection (rest-projection.ts) is built from it and runs on the full schema.
  */
 export function restView(schema: GraphQLSchema): GraphQLSchema {
@@ -105,8 +114,13 @@ function buildRestView(schema: GraphQLSchema): GraphQLSchema {
     for (const [name, field] of Object.entries(rootConfig.fields)) {
       const returns = getNamedType(field.type);
       const list = restListOf(returns.extensions);
+      const page = restPageOf(field.extensions);
       const detail = isRestDetail(field.extensions) && detailOf.get(returns.name);
-      if (list) {
+      if (list && page) {
+        const item = getNamedType((returns as GraphQLObjectType).getFields().nodes.type).name;
+        typeMap[page.name] ??= pageEnvelopeType(page, typeMap[item] as GraphQLObjectType);
+        fields[name] = { ...field, type: retyped(field.type, typeMap[page.name] as GraphQLObjectType) };
+      } else if (list) {
         const item = getNamedType((returns as GraphQLObjectType).getFields().nodes.type).name;
         typeMap[list] ??= envelopeType(list, typeMap[item] as GraphQLObjectType);
         fields[name] = { ...field, type: retyped(field.type, typeMap[list] as GraphQLObjectType) };
@@ -135,7 +149,7 @@ function buildRestView(schema: GraphQLSchema): GraphQLSchema {
 function envelopeType(name: string, item: GraphQLObjectType): GraphQLObjectType {
   return new GraphQLObjectType({
     name,
-    extensions: { restEnvelope: true },
+    extensions: { restEnvelope: 'list' },
     fields: {
       data: {
         type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(item))),
@@ -144,6 +158,27 @@ function envelopeType(name: string, item: GraphQLObjectType): GraphQLObjectType 
       },
       hasMore: { type: new GraphQLNonNull(GraphQLBoolean), description: 'True when another page follows.' },
       nextCursor: { type: GraphQLString, description: 'Pass as cursor for the next page; null on the last.' },
+    },
+  });
+}
+
+/** The page-numbered envelope REST answers for a root list that declares one: the connection's nodes and count. */
+function pageEnvelopeType(page: RestPageEnvelope, item: GraphQLObjectType): GraphQLObjectType {
+  const int = new GraphQLNonNull(GraphQLInt);
+  return new GraphQLObjectType({
+    name: page.name,
+    description: page.description,
+    extensions: { restEnvelope: 'page' },
+    fields: {
+      data: {
+        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(item))),
+        description: page.data,
+        extensions: { graphqlName: 'nodes' },
+      },
+      page: { type: int, description: 'This page number, from 1.' },
+      limit: { type: int, description: page.limit },
+      total: { type: int, description: page.total, extensions: { graphqlName: 'totalCount' } },
+      hasMore: { type: new GraphQLNonNull(GraphQLBoolean), description: 'True when another page follows.' },
     },
   });
 }

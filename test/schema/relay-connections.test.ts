@@ -106,4 +106,15 @@ describe('the live schema passes a Relay Cursor Connections check', () => {
     });
     expect(nullable.map((t) => t.name)).toEqual([]);
   });
+
+  it('no root list is a page envelope ({ data, hasMore }): every list is a connection', () => {
+    const root = schema.getQueryType()!.getFields();
+    const pages = Object.values(root)
+      .filter((f) => {
+        const type = getNamedType(f.type);
+        return isObjectType(type) && type.getFields().data && type.getFields().hasMore;
+      })
+      .map((f) => `${f.name}: ${getNamedType(f.type).name}`);
+    expect(pages).toEqual([]);
+  });
 });

@@ -5,12 +5,12 @@ import { Section, useLive } from '../live-query.tsx';
 import { LinkedRows } from '../list-table.tsx';
 import { graphql, type ResultOf } from '../graphql.ts';
 
-const INVOICES_QUERY = graphql(`query($page: Int, $limit: Int) { invoices(page: $page, limit: $limit) {
-  data { id number status totalUsdCents currency dueAt paidAt paidWith
+const INVOICES_QUERY = graphql(`query($page: Int, $limit: Int) { invoices(page: $page, first: $limit) {
+  nodes { id number status totalUsdCents currency dueAt paidAt paidWith
     items { description amountUsdCents periodStart periodEnd } }
-  page limit total hasMore
+  totalCount pageInfo { hasNextPage }
 } }`);
-type Invoice = ResultOf<typeof INVOICES_QUERY>['invoices']['data'][number];
+type Invoice = ResultOf<typeof INVOICES_QUERY>['invoices']['nodes'][number];
 
 const LIMIT = 20;
 
@@ -145,7 +145,9 @@ export function Invoices(props: { reloadKey: number; balance?: number; onPaid():
   return (
     <Section title="Invoices" testid="invoices" state={state}>
       {(d) => {
-        const { data, total, hasMore } = d.invoices;
+        const { nodes: data, totalCount, pageInfo } = d.invoices;
+        const total = totalCount ?? 0;
+        const hasMore = pageInfo.hasNextPage;
         if (data.length === 0) return <p class="muted">No invoices yet.</p>;
         const pages = Math.max(1, Math.ceil(total / LIMIT));
         return (

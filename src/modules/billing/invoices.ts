@@ -274,12 +274,13 @@ export const INVOICE_PAGE_RULES = {
   limit: { minimum: 1, maximum: INVOICES_PAGE_MAX },
 } satisfies Record<string, InputRules>;
 
-/** Page-numbered list (the spec's page and limit), newest first. */
-export async function listInvoices(db: TenantDb, args: { page?: number | null; limit?: number | null }) {
-  const limit = args.limit ?? INVOICES_PAGE_DEFAULT;
-  const page = args.page ?? 1;
-  const { rows, total } = await readInvoicePage(db, (page - 1) * limit, limit);
-  return { data: rows.map(invoiceView), page, limit, total, hasMore: page * limit < total };
+/**
+ * Invoices `offset` to `offset + limit` of the account, newest first, and how many it has: the
+ * invoices' connection (schema.ts), which REST pages by the spec's page and limit.
+ */
+export async function invoiceRange(db: TenantDb, offset: number, limit: number) {
+  const { rows, total } = await readInvoicePage(db, offset, limit);
+  return { rows: rows.map(invoiceView), total };
 }
 
 export async function getInvoice(db: TenantDb, id: string) {

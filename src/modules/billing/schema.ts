@@ -4,7 +4,10 @@ import { rules } from '../../schema/input-rules.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, spends } from '../../schema/operation.ts';
+import { offsetConnection, offsetConnectionArgs } from '../../schema/offset-connections.ts';
 import { listConnection } from '../../schema/pagination.ts';
+import { restPageExtensions } from '../../schema/rest-name.ts';
+import { countInvoices } from './graph-reads.ts';
 import {
   getInvoice,
   INVOICE_PAGE_RULES,
@@ -13,7 +16,7 @@ import {
   PAYMENT_METHODS,
   INVOICES_PAGE_DEFAULT,
   INVOICES_PAGE_MAX,
-  listInvoices,
+  invoiceRange,
   type InvoiceView,
   type PaymentMethod,
 } from './invoices.ts';
@@ -93,40 +96,61 @@ export const Invoice = builder.objectRef<InvoiceView>('Invoice').implement({
   }),
 });
 
-const InvoicePage = builder.objectRef<Awaited<ReturnType<typeof listInvoices>>>('InvoicePage').implement({
-  description: 'One page of invoices, newest first.',
-  fields: (t) => ({
-    data: t.field({ type: [Invoice], description: 'The invoices of this page, newest first.', resolve: (p) => p.data }),
-    page: t.exposeInt('page', { description: 'This page number, from 1.' }),
-    limit: t.exposeInt('limit', { description: 'Invoices per page.' }),
-    total: t.exposeInt('total', { description: 'Invoices in all.' }),
-    hasMore: t.exposeBoolean('hasMore', { description: 'True when another page follows.' }),
-  }),
+// GraphQL's invoices are the invoices' connection (an offset connection: plugin-relay's cursors
+// and PageInfo); REST pages them by number as the spec says (`page`, `limit`), its envelope
+// `InvoicePage` projected from that connection (rest-view.ts, rest-projection.ts).
+const InvoiceConnection = listConnection(Invoice);
+const INVOICES_META = {
+  summary: 'List invoices',
+  scope: 'billing:read',
+  rest: 'GET /billing/invoices',
+  toolVerb: 'list',
+  description: 'The invoices of the account, newest first, by page number (page, limit; total counts them all).',
+} as const;
+const INVOICES = op({
+  ...INVOICES_META,
+  description:
+    'The invoices of the account, newest first: a connection, paged with first/after (back with last/before), or by page number (page, first); totalCount counts them all.',
 });
 
 builder.queryField('invoices', (t) =>
   t.field({
-    ...op({
-      summary: 'List invoices',
-      scope: 'billing:read',
-      rest: 'GET /billing/invoices',
-      toolVerb: 'list',
-      description: 'The invoices of the account, newest first, by page number (page, limit; total counts them all).',
-    }),
-    type: InvoicePage,
-    args: {
-      page: t.arg.int({
-        required: false,
-        description: 'Page number, from 1 (default 1).',
-        ...rules(INVOICE_PAGE_RULES.page),
+    ...INVOICES,
+    restDescription: op(INVOICES_META).description,
+    extensions: {
+      ...INVOICES.extensions,
+      ...restPageExtensions({
+        name: 'InvoicePage',
+        description: 'One page of invoices, newest first.',
+        data: 'The invoices of this page, newest first.',
+        limit: 'Invoices per page.',
+        total: 'Invoices in all.',
+        defaultLimit: INVOICES_PAGE_DEFAULT,
       }),
-      limit: t.arg.int({
+    },
+    type: InvoiceConnection,
+    args: {
+      ...offsetConnectionArgs(t, String(INVOICES_PAGE_DEFAULT), INVOICES_PAGE_MAX),
+      first: t.arg.int({
         required: false,
+        restName: 'limit',
         description: `Invoices per page, 1 to ${INVOICES_PAGE_MAX} (default ${INVOICES_PAGE_DEFAULT}).`,
         ...rules(INVOICE_PAGE_RULES.limit),
       }),
+      page: t.arg.int({
+        required: false,
+        description: 'Page number, from 1 (default 1): the page starts after (page − 1) × first invoices.',
+        restDescription: 'Page number, from 1 (default 1).',
+        ...rules(INVOICE_PAGE_RULES.page),
+      }),
     },
-    resolve: (_root, args, ctx) => listInvoices(ctx.db, args),
+    resolve: (_root, args, ctx) =>
+      offsetConnection(
+        args,
+        { defaultSize: INVOICES_PAGE_DEFAULT, maxSize: INVOICES_PAGE_MAX },
+        (offset, limit) => invoiceRange(ctx.db, offset, limit),
+        () => countInvoices(ctx.db),
+      ),
   }),
 );
 
