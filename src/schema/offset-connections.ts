@@ -57,7 +57,7 @@ export const offsetConnectionArgs = (t: { arg: ArgBuilder<Types> }, fallback: st
  * `OffsetConnection:<n>`): anything else is refused naming the argument (docs/REFERENCE.md:
  * Pagination), where plugin-relay would read some page or throw an error with no code.
  */
-export function checkOffsetCursors(args: OffsetArgs): void {
+function checkOffsetCursors(args: OffsetArgs): void {
   for (const [name, issued] of [
     ['after', 'endCursor'],
     ['before', 'startCursor'],
