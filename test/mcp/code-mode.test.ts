@@ -191,7 +191,7 @@ describe('MCP code mode: the graphql toolset', () => {
 
   it("scopes: another scope's field is a 403-coded error with no data; a mutation without its scope changes nothing", async () => {
     const reader = await mcpClient(app.url, await keyWith(['servers:read']), CODE_MODE);
-    const invoices = await execute(reader, '{ invoices { data { id } } }');
+    const invoices = await execute(reader, '{ invoices { nodes { id } } }');
     expect(invoices.isError).toBe(true);
     expect(invoices.structuredContent.data).toBeNull();
     expect(invoices.structuredContent.errors).toEqual([
