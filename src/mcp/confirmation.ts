@@ -1,6 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutionResult } from 'graphql';
+import type { McpConfirm } from '../schema/context.ts';
 import { CONFIRMATION_ARG, type Tool } from './catalog.ts';
+import type { ModernRound } from './handlers.ts';
 import { toolError } from './tool-results.ts';
 
 /**
@@ -35,4 +37,19 @@ export function quoteResult(result: ExecutionResult): CallToolResult | undefined
     quote,
     confirmation,
   });
+}
+
+/**
+ * How a 2026-07-28 call is confirmed (modern.ts asked with `input_required`, the confirmation token
+ * as its request state): the retry carries the person's answer and the state. `accept`: the state
+ * is the token, checked and spent by the confirm stage as any token (this service's signature,
+ * unexpired, this credential, tool, arguments and price, unused); `decline` or `cancel`: the
+ * confirm stage refuses with the quote, nothing done. A `confirmation` argument wins; a round
+ * without both an answer and a state is a first call (it gets a question).
+ */
+export function confirmationOf(token: string | undefined, round: ModernRound | undefined): McpConfirm {
+  if (token !== undefined) return { token };
+  if (round?.requestState === undefined || round.answer === undefined) return {};
+  const { answer, requestState } = round;
+  return answer === 'accept' ? { token: requestState } : { ask: async () => answer };
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app-services.ts';
 import { ApiError, badRequest, codeOf, paramOf } from '../errors.ts';
 import { headerOf } from '../http/admission/admit.ts';
@@ -10,12 +11,14 @@ import type { Exchange } from '../http/pipeline/exchange.ts';
 import { LOOPBACK_HOSTNAMES } from '../http/dashboard/session-auth.ts';
 import { refusalOf } from '../http/rest/rest-errors.ts';
 import { DEFAULT_SCOPES } from '../scopes.ts';
-import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type Toolset } from './catalog.ts';
+import type { McpConfirm } from '../schema/context.ts';
+import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type ToolSelection, type Toolset } from './catalog.ts';
 import type { CodeModeRunner } from './code-mode.ts';
-import { quoteResult, takeConfirmation } from './confirmation.ts';
+import { confirmationOf, quoteResult, takeConfirmation } from './confirmation.ts';
 import { askPerson, asksPerson, deliverAnswer, rememberClient } from './elicitation.ts';
 import { resourceLinkOf } from './resources.ts';
-import { createMcpServer, toolError, toolResult } from './server.ts';
+import { createModernMcpServer, modernRequestOf, serveModern } from './modern.ts';
+import { type CodeModeToolRunner, createMcpServer, type ToolRunner, toolError, toolResult } from './server.ts';
 import { mcpServerInfo } from './server-info.ts';
 import { untrustedMeta } from './untrusted.ts';
 
@@ -100,7 +103,7 @@ export function mcpChallenged(app: App, req: IncomingMessage, error: ApiError): 
  */
 export function createMcpExecutor(catalog: readonly Tool[], execute: OperationExecutor, codeMode: CodeModeRunner) {
   return async function serveMcp(x: Exchange): Promise<void> {
-    const { req, res, scope, body, limitHeaders } = x;
+    const { req, res, body, limitHeaders } = x;
     const principal = x.principal;
     if (!principal) throw new ApiError(401, 'The MCP endpoint needs Authorization: Bearer <API key or access token>.');
     if (req.method !== 'POST')
@@ -118,6 +121,16 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
     if (Array.isArray(body))
       return sendJsonRpcError(res, 400, -32600, 'JSON-RPC batches are not supported: send one message per request.');
 
+    const runCode: CodeModeToolRunner = (name, args) =>
+      codeMode(name, args, { principal, readOnly: selection.readOnly });
+    const info = mcpServerInfo(x.app.config.publicBaseUrl);
+    // Protocol 2026-07-28 (a request with the `_meta` envelope): the 2.x SDK's (modern.ts).
+    const modern = await modernRequestOf(req, body);
+    if (modern) {
+      const run = toolRunner(x, catalog, execute, selection);
+      return serveModern(modern, body, res, () => createModernMcpServer(catalog, selection, run, runCode, info));
+    }
+
     rememberClient(principal.credentialId, body);
     // The answer to a question a call of this credential is waiting on (elicitation.ts).
     if (deliverAnswer(principal.credentialId, body)) {
@@ -127,52 +140,16 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
     const asks = asksPerson(principal.credentialId, body, (name) => catalog.find((t) => t.name === name));
     // A call that may ask the person answers as a stream: the question travels on it.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asks });
+    const ask = (requestId: RequestId) =>
+      askPerson(server, transport, principal.credentialId, requestId, () => {
+        for (const give of x.releases.splice(0)) give();
+      });
     const server: Server = createMcpServer(
       catalog,
       selection,
-      async (tool, args, requestId) => {
-        scope.operation = `mcp ${tool.name}`;
-        const { [IDEMPOTENCY_ARG]: idempotencyKey, ...rest } = args;
-        const taken = takeConfirmation(tool, rest);
-        if ('content' in taken) return taken;
-        const { variables, token } = taken;
-        const unknown = Object.keys(variables).filter((k) => !tool.operation.argumentNames.has(k));
-        if (unknown.length) return toolError(400, `Unknown argument "${unknown[0]}".`);
-        if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
-          return toolError(400, `${IDEMPOTENCY_ARG} must be a string.`);
-        const key = idempotencyKey ?? headerOf(req, 'idempotency-key');
-        const result = await execute(tool.operation, variables, {
-          principal,
-          idempotencyKey: key && tool.operation.idempotencyKey ? key : null,
-          readOnly: selection.readOnly,
-          ...(tool.operation.meta.consequence
-            ? {
-                confirm: {
-                  token,
-                  ...(asks
-                    ? {
-                        ask: askPerson(server, transport, principal.credentialId, requestId, () => {
-                          for (const give of x.releases.splice(0)) give();
-                        }),
-                      }
-                    : {}),
-                },
-              }
-            : {}),
-        });
-        const quote = quoteResult(result);
-        if (quote) return quote;
-        if (result.errors?.length) {
-          const refusal = refusalOf(result.errors);
-          return toolError(refusal.status, refusal.message, paramOf(refusal), codeOf(refusal));
-        }
-        const value = result.data?.[tool.operation.name];
-        const answer = { ...toolResult(value, tool.wrapsResult), ...untrustedMeta(tool.untrusted) };
-        const link = tool.wrapsResult ? undefined : resourceLinkOf(catalog, tool, value);
-        return link ? { ...answer, content: [...answer.content, link] } : answer;
-      },
-      (name, args) => codeMode(name, args, { principal, readOnly: selection.readOnly }),
-      mcpServerInfo(x.app.config.publicBaseUrl),
+      toolRunner(x, catalog, execute, selection, asks ? ask : undefined),
+      runCode,
+      info,
     );
     // A client gone before its answer: closing the server closes its transport and ends what
     // waits on it (a question to the person). An answered request leaves nothing waiting, and
@@ -182,6 +159,53 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  };
+}
+
+/**
+ * Runs an operation tool through the one executor for this request's credential, in either
+ * revision: the confirmation token taken out of its arguments (or, 2026-07-28, the person's answer
+ * and the request state of the retried call), the Idempotency-Key (argument or header), and, for
+ * a 2025-11-25 client that declared elicitation, `ask` (elicitation.ts).
+ */
+function toolRunner(
+  x: Exchange,
+  catalog: readonly Tool[],
+  execute: OperationExecutor,
+  selection: ToolSelection,
+  ask?: (requestId: RequestId) => NonNullable<McpConfirm['ask']>,
+): ToolRunner {
+  const principal = x.principal!;
+  return async (tool, args, context) => {
+    x.scope.operation = `mcp ${tool.name}`;
+    const { [IDEMPOTENCY_ARG]: idempotencyKey, ...rest } = args;
+    const taken = takeConfirmation(tool, rest);
+    if ('content' in taken) return taken;
+    const { variables } = taken;
+    const unknown = Object.keys(variables).filter((k) => !tool.operation.argumentNames.has(k));
+    if (unknown.length) return toolError(400, `Unknown argument "${unknown[0]}".`);
+    if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
+      return toolError(400, `${IDEMPOTENCY_ARG} must be a string.`);
+    const key = idempotencyKey ?? headerOf(x.req, 'idempotency-key');
+    const confirm = confirmationOf(taken.token, context.modern);
+    const result = await execute(tool.operation, variables, {
+      principal,
+      idempotencyKey: key && tool.operation.idempotencyKey ? key : null,
+      readOnly: selection.readOnly ?? false,
+      ...(tool.operation.meta.consequence
+        ? { confirm: { ...confirm, ...(ask && !confirm.ask ? { ask: ask(context.requestId) } : {}) } }
+        : {}),
+    });
+    const quote = quoteResult(result);
+    if (quote) return quote;
+    if (result.errors?.length) {
+      const refusal = refusalOf(result.errors);
+      return toolError(refusal.status, refusal.message, paramOf(refusal), codeOf(refusal));
+    }
+    const value = result.data?.[tool.operation.name];
+    const answer = { ...toolResult(value, tool.wrapsResult), ...untrustedMeta(tool.untrusted) };
+    const link = tool.wrapsResult ? undefined : resourceLinkOf(catalog, tool, value);
+    return link ? { ...answer, content: [...answer.content, link] } : answer;
   };
 }
 

@@ -1,12 +1,6 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  type GetPromptResult,
-  type Prompt,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool } from './catalog.ts';
+import type { Register } from './handlers.ts';
 import { perCatalog, scopesKey } from './per-catalog.ts';
 import { protocolError } from './protocol-errors.ts';
 
@@ -97,13 +91,13 @@ const offeredPrompts = perCatalog(scopesKey, (catalog, scopes: ReadonlySet<strin
 });
 
 /** Adds the workflow prompts `catalog`'s tools and the credential's scopes allow to `server`. */
-export function servePrompts(server: Server, catalog: readonly Tool[], scopes: ReadonlySet<string>): void {
+export function servePrompts(register: Register, catalog: readonly Tool[], scopes: ReadonlySet<string>): void {
   const { offered, listed } = offeredPrompts(catalog, scopes);
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listed }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request): Promise<GetPromptResult> => {
-    const prompt = offered.find((p) => p.name === request.params.name);
-    if (!prompt) throw protocolError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
-    const args = request.params.arguments ?? {};
+  register('prompts/list', async () => ({ prompts: listed }));
+  register('prompts/get', async (params): Promise<GetPromptResult> => {
+    const prompt = offered.find((p) => p.name === params.name);
+    if (!prompt) throw protocolError(ErrorCode.InvalidParams, `Unknown prompt: ${params.name}`);
+    const args = params.arguments ?? {};
     const missing = prompt.arguments.find((a) => a.required && !args[a.name]?.trim());
     if (missing) throw protocolError(ErrorCode.InvalidParams, `The prompt ${prompt.name} needs ${missing.name}.`);
     return {

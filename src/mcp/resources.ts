@@ -1,18 +1,13 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CompleteRequestSchema,
   ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
   type CallToolResult,
-  type RequestId,
   type Resource,
   type ResourceLink,
   type ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import { getNamedType, isNonNullType } from 'graphql';
 import type { Tool } from './catalog.ts';
+import type { HandlerContext, Register } from './handlers.ts';
 import { perCatalog, scopesKey } from './per-catalog.ts';
 import { untrustedMeta } from './untrusted.ts';
 import { protocolError } from './protocol-errors.ts';
@@ -44,7 +39,7 @@ interface AccountResource {
 export type ResourceRunner = (
   tool: Tool,
   args: Record<string, unknown>,
-  requestId: RequestId,
+  context: HandlerContext,
 ) => Promise<CallToolResult>;
 
 const byCatalog = new WeakMap<readonly Tool[], AccountResource[]>();
@@ -124,23 +119,23 @@ const offeredResources = perCatalog(scopesKey, (catalog, scopes: ReadonlySet<str
  * allow (a resource outside them is neither listed nor readable).
  */
 export function serveResources(
-  server: Server,
+  register: Register,
   catalog: readonly Tool[],
   scopes: ReadonlySet<string>,
   run: ResourceRunner,
 ): void {
   const { allowed, fixed, templates } = offeredResources(catalog, scopes);
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: fixed }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: templates }));
+  register('resources/list', async () => ({ resources: fixed }));
+  register('resources/templates/list', async () => ({ resourceTemplates: templates }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const { uri } = request.params;
+  register('resources/read', async (params, context) => {
+    const { uri } = params;
     for (const resource of allowed) {
       const match = resource.pattern.exec(uri);
       if (!match) continue;
       const args = Object.fromEntries(Object.entries(match.groups ?? {}).map(([k, v]) => [k, decoded(v, uri)]));
-      const text = answerOf(await run(resource.tool, args, extra.requestId), uri);
+      const text = answerOf(await run(resource.tool, args, context), uri);
       // The body is the value itself, never `{ result }`: its paths start at the root.
       const paths = resource.tool.untrusted.map((p) => (resource.tool.wrapsResult ? p.replace(/^\$\.result/, '$') : p));
       return { contents: [{ uri, mimeType: 'application/json', text, ...untrustedMeta(paths) }] };
@@ -154,8 +149,8 @@ export function serveResources(
     );
   });
 
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
-    const { ref, argument, context } = request.params;
+  register('completion/complete', async (params, handlerContext) => {
+    const { ref, argument, context } = params;
     const none = { completion: { values: [], hasMore: false } };
     if (ref.type !== 'ref/resource') return none;
     const template = allowed.find((r) => r.uri === ref.uri);
@@ -169,7 +164,7 @@ export function serveResources(
     const ids = Object.fromEntries(list.tool.operation.pathParams.map((p) => [p, given[p]]));
     if (Object.values(ids).some((v) => typeof v !== 'string')) return none;
     const page = list.tool.operation.argumentNames.has('limit') ? { limit: COMPLETIONS } : {};
-    const result = await run(list.tool, { ...ids, ...page }, extra.requestId);
+    const result = await run(list.tool, { ...ids, ...page }, handlerContext);
     if (result.isError) return none;
     const rows = (result.structuredContent as { data?: { id?: unknown }[] } | undefined)?.data ?? [];
     const values = rows

@@ -2,17 +2,23 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   type CallToolResult,
   type Implementation,
-  type RequestId,
   type Tool as ListedTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { lacksScope } from '../errors.ts';
 import { CODE_MODE_TOOLSET, listedAnnotations, selectTools, type Tool, type ToolSelection } from './catalog.ts';
 import { codeModeTools } from './code-mode.ts';
 import { MCP_INSTRUCTIONS } from './conventions.ts';
+import type { HandlerContext, McpMethod, Register } from './handlers.ts';
 import { servePrompts } from './prompts.ts';
 import { perCatalog, scopesKey } from './per-catalog.ts';
 import { protocolError } from './protocol-errors.ts';
@@ -21,8 +27,15 @@ import { toolError } from './tool-results.ts';
 
 export { toolError, toolResult } from './tool-results.ts';
 
-/** Runs an operation tool; `requestId` is the tools/call's (a question to the person travels on its stream). */
-export type ToolRunner = (tool: Tool, args: Record<string, unknown>, requestId: RequestId) => Promise<CallToolResult>;
+/**
+ * Runs an operation tool; `context` is the tools/call's (2025-11-25: a question to the person travels
+ * on its stream; 2026-07-28: the person's answer comes with the retried call).
+ */
+export type ToolRunner = (
+  tool: Tool,
+  args: Record<string, unknown>,
+  context: HandlerContext,
+) => Promise<CallToolResult>;
 export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
 /**
@@ -88,13 +101,66 @@ const inToolsets = perCatalog(
 /** Only elicitation uses the SDK's schema validator (this server asks for none): one for every server. */
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
+/** What initialize (2025-11-25) and server/discover (2026-07-28) say besides the tools. */
+export function mcpInstructions(catalog: readonly Tool[], selection: ToolSelection): string | undefined {
+  return listingOf(catalog, selection).operations ? MCP_INSTRUCTIONS : undefined;
+}
+
+export const MCP_CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
+
 /**
- * An MCP server for one request's credential: tools/list shows what the credential may use;
- * tools/call runs a listed tool; its reads are resources too (resources.ts), and the daily
- * workflows prompts (prompts.ts). A tool outside the chosen toolsets is unknown; one the
- * credential's scopes or read-only mode forbid is refused with the REST error object. When
- * operation tools are listed, initialize carries the conventions they share (conventions.ts);
- * it always carries `info` (server-info.ts: name, title, icon, website).
+ * The requests of an MCP server for one request's credential, whichever revision it speaks:
+ * tools/list shows what the credential may use; tools/call runs a listed tool; its reads are
+ * resources too (resources.ts), and the daily workflows prompts (prompts.ts). A tool outside the
+ * chosen toolsets is unknown; one the credential's scopes or read-only mode forbid is refused
+ * with the REST error object.
+ */
+export function registerMcpHandlers(
+  register: Register,
+  catalog: readonly Tool[],
+  selection: ToolSelection,
+  run: ToolRunner,
+  runCodeMode: CodeModeToolRunner,
+): void {
+  const listing = listingOf(catalog, selection);
+  const offered = inToolsets(catalog, selection.toolsets);
+  const codeMode = selection.toolsets?.includes(CODE_MODE_TOOLSET) ? CODE_MODE_TOOL_NAMES : NO_TOOLS;
+
+  serveResources(register, catalog, selection.scopes, run);
+  servePrompts(register, catalog, selection.scopes);
+  register('tools/list', async () => ({ tools: listing.tools as ListedTool[] }));
+
+  register('tools/call', async (params, context) => {
+    const args = params.arguments ?? {};
+    if (codeMode.has(params.name)) return runCodeMode(params.name, args);
+    const tool = offered.get(params.name);
+    if (!tool) throw unknownTool(params.name);
+    if (!selection.scopes.has(tool.scope)) {
+      const refusal = lacksScope(tool.scope);
+      return toolError(refusal.status, refusal.message);
+    }
+    if (selection.readOnly && !tool.annotations.readOnlyHint)
+      return toolError(403, `${tool.name} changes state; this session is read-only (X-MCP-Readonly).`);
+    return run(tool, args, context);
+  });
+}
+
+/** The 1.x SDK's request schemas, by method (it registers a handler by its request's schema). */
+const SCHEMAS = {
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'completion/complete': CompleteRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+} satisfies Record<McpMethod, unknown>;
+
+/**
+ * The MCP server (protocol 2025-11-25, the 1.x SDK) for one request's credential: the handlers
+ * above; initialize carries the conventions the tools share when operation tools are listed
+ * (conventions.ts), and always `info` (server-info.ts: name, title, icon, website).
  */
 export function createMcpServer(
   catalog: readonly Tool[],
@@ -103,34 +169,20 @@ export function createMcpServer(
   runCodeMode: CodeModeToolRunner,
   info: Implementation,
 ): Server {
-  const listing = listingOf(catalog, selection);
-  const instructions = listing.operations ? MCP_INSTRUCTIONS : undefined;
+  const instructions = mcpInstructions(catalog, selection);
   sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(info, {
-    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+    capabilities: MCP_CAPABILITIES,
     jsonSchemaValidator: sharedValidator,
     ...(instructions ? { instructions } : {}),
   });
-  const offered = inToolsets(catalog, selection.toolsets);
-  const codeMode = selection.toolsets?.includes(CODE_MODE_TOOLSET) ? CODE_MODE_TOOL_NAMES : NO_TOOLS;
-
-  serveResources(server, catalog, selection.scopes, run);
-  servePrompts(server, catalog, selection.scopes);
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing.tools as ListedTool[] }));
-
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const args = request.params.arguments ?? {};
-    if (codeMode.has(request.params.name)) return runCodeMode(request.params.name, args);
-    const tool = offered.get(request.params.name);
-    if (!tool) throw unknownTool(request.params.name);
-    if (!selection.scopes.has(tool.scope)) {
-      const refusal = lacksScope(tool.scope);
-      return toolError(refusal.status, refusal.message);
-    }
-    if (selection.readOnly && !tool.annotations.readOnlyHint)
-      return toolError(403, `${tool.name} changes state; this session is read-only (X-MCP-Readonly).`);
-    return run(tool, args, extra.requestId);
-  });
+  const register: Register = (method, handler) =>
+    server.setRequestHandler(SCHEMAS[method] as typeof ListToolsRequestSchema, (request, extra) =>
+      (handler as (params: unknown, context: HandlerContext) => Promise<never>)(request.params, {
+        requestId: extra.requestId,
+      }),
+    );
+  registerMcpHandlers(register, catalog, selection, run, runCodeMode);
   return server;
 }
 

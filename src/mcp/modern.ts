@@ -1,0 +1,158 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createMcpHandler,
+  inputRequired,
+  inputResponse,
+  isLegacyRequest,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolSelection, Tool } from './catalog.ts';
+import type { HandlerContext, ModernRound, Register } from './handlers.ts';
+import {
+  type CodeModeToolRunner,
+  MCP_CAPABILITIES,
+  mcpInstructions,
+  registerMcpHandlers,
+  type ToolRunner,
+} from './server.ts';
+
+/**
+ * Protocol revision 2026-07-28 beside 2025-11-25 on the same /mcp (docs/REFERENCE.md: MCP,
+ * Protocol revisions), through the 2.x SDK (`@modelcontextprotocol/server`): a request that
+ * carries the per-request `_meta` envelope (`io.modelcontextprotocol/protocolVersion`) — a
+ * `server/discover` probe among them — is the 2.x SDK's, strictly modern (`legacy: 'reject'`),
+ * with a server built for this request's credential after the pipeline authorized it; anything
+ * else stays with the 1.x SDK's stateless transport (http.ts), whose elicitation of the person
+ * the 2.x SDK's stateless legacy serving cannot carry.
+ */
+
+/** Whether the request is 2026-07-28's (the 2.x SDK's own classification), and the web Request it is served as. */
+export async function modernRequestOf(req: IncomingMessage, body: unknown): Promise<Request | undefined> {
+  const request = webRequestOf(req, body);
+  return (await isLegacyRequest(request, body)) ? undefined : request;
+}
+
+/** The request as the 2.x SDK's fetch-shaped handler takes it; the body, already parsed by the pipeline, re-serialized. */
+function webRequestOf(req: IncomingMessage, body: unknown): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || SKIPPED_HEADERS.has(name)) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const url = new URL(req.url ?? '/mcp', 'http://127.0.0.1');
+  return new Request(url, { method: req.method ?? 'POST', headers, body: JSON.stringify(body ?? null) });
+}
+
+/** Headers of the connection, not of the message (the body is re-serialized: its length changes). */
+const SKIPPED_HEADERS: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding', 'connection', 'host']);
+
+/**
+ * Serves one 2026-07-28 request: the 2.x SDK's handler validates the envelope and the standard
+ * headers (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`: a mismatch is -32020), answers
+ * `server/discover`, stamps `resultType` and the server's identity, and runs `server`'s handlers.
+ */
+export async function serveModern(
+  request: Request,
+  body: unknown,
+  res: ServerResponse,
+  server: () => Server,
+): Promise<void> {
+  const handler = createMcpHandler(server, { legacy: 'reject' });
+  const aborted = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  try {
+    const response = await handler.fetch(new Request(request, { signal: aborted.signal }), { parsedBody: body });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body) await pipeline(Readable.fromWeb(response.body as never), res);
+    else res.end();
+  } finally {
+    await handler.close();
+  }
+}
+
+/**
+ * The 2026-07-28 MCP server for one request's credential: the same handlers as 2025-11-25's
+ * (server.ts), the same capabilities, server info and instructions (server/discover carries them).
+ * A tools/call learns its round (ModernRound); one that a person must confirm, from a client that
+ * declared elicitation, answers `input_required` (see askedInBand).
+ */
+export function createModernMcpServer(
+  catalog: readonly Tool[],
+  selection: ToolSelection,
+  run: ToolRunner,
+  runCodeMode: CodeModeToolRunner,
+  info: Implementation,
+): Server {
+  const instructions = mcpInstructions(catalog, selection);
+  const server = new Server(info, { capabilities: MCP_CAPABILITIES, ...(instructions ? { instructions } : {}) });
+  const register: Register = (method, handler) =>
+    server.setRequestHandler(
+      method as 'tools/list',
+      (async (request: { params?: unknown }, ctx: ServerContext) => {
+        const context: HandlerContext = { requestId: ctx.mcpReq.id, modern: roundOf(ctx) };
+        try {
+          const result = await (handler as (p: unknown, c: HandlerContext) => Promise<unknown>)(
+            request.params,
+            context,
+          );
+          return method === 'tools/call' ? askedInBand(result as CallToolResult, context.modern) : result;
+        } catch (err) {
+          // 2026-07-28 answers a resource not found with -32602 (2025-11-25: -32002).
+          if ((err as { code?: unknown }).code === RESOURCE_NOT_FOUND_2025)
+            (err as { code: number }).code = INVALID_PARAMS;
+          throw err;
+        }
+      }) as never,
+    );
+  registerMcpHandlers(register, catalog, selection, run, runCodeMode);
+  return server;
+}
+
+const RESOURCE_NOT_FOUND_2025 = -32002;
+const INVALID_PARAMS = -32602;
+
+/** The embedded request's key in `inputRequests` and `inputResponses`. */
+const CONFIRM_KEY = 'confirm';
+
+/** What this request's `_meta` and retry fields say: can its client be asked, and what did the person answer. */
+function roundOf(ctx: ServerContext): ModernRound {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: { form?: object; url?: object } };
+  const elicitation = capabilities?.elicitation;
+  const view = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
+  const state = ctx.mcpReq.requestState();
+  return {
+    canAsk: Boolean(elicitation && (elicitation.form || !elicitation.url)),
+    ...(view.kind === 'elicit' ? { answer: view.action } : {}),
+    ...(typeof state === 'string' ? { requestState: state } : {}),
+  };
+}
+
+/**
+ * A call that did not run for want of a person's yes (428 CONFIRMATION_REQUIRED, confirmation.ts),
+ * from a client that declared elicitation, answers instead `input_required`: the question (the
+ * quote) as a form elicitation with no fields (the answer is the action), and the confirmation
+ * token as `requestState`, which the client echoes with the person's answer when it retries.
+ */
+function askedInBand(result: CallToolResult, round: ModernRound | undefined): unknown {
+  if (!round?.canAsk || !result.isError) return result;
+  const body = result.structuredContent as { code?: unknown; quote?: unknown; confirmation?: unknown } | undefined;
+  if (body?.code !== 'CONFIRMATION_REQUIRED' || typeof body.confirmation !== 'string' || typeof body.quote !== 'string')
+    return result;
+  return inputRequired({
+    inputRequests: {
+      [CONFIRM_KEY]: inputRequired.elicit({
+        message: body.quote,
+        requestedSchema: { type: 'object', properties: {} },
+      }),
+    },
+    requestState: body.confirmation,
+  });
+}
