@@ -97,26 +97,14 @@ export function createModernMcpServer(
       method as 'tools/list',
       (async (request: { params?: unknown }, ctx: ServerContext) => {
         const context: HandlerContext = { requestId: ctx.mcpReq.id, modern: roundOf(ctx) };
-        try {
-          const result = await (handler as (p: unknown, c: HandlerContext) => Promise<unknown>)(
-            request.params,
-            context,
-          );
-          return method === 'tools/call' ? askedInBand(result as CallToolResult, context.modern) : result;
-        } catch (err) {
-          // 2026-07-28 answers a resource not found with -32602 (2025-11-25: -32002).
-          if ((err as { code?: unknown }).code === RESOURCE_NOT_FOUND_2025)
-            (err as { code: number }).code = INVALID_PARAMS;
-          throw err;
-        }
+        // A resource not found (2025-11-25: -32002) the SDK answers -32602, as 2026-07-28 says.
+        const result = await (handler as (p: unknown, c: HandlerContext) => Promise<unknown>)(request.params, context);
+        return method === 'tools/call' ? askedInBand(result as CallToolResult, context.modern) : result;
       }) as never,
     );
   registerMcpHandlers(register, catalog, selection, run, runCodeMode);
   return server;
 }
-
-const RESOURCE_NOT_FOUND_2025 = -32002;
-const INVALID_PARAMS = -32602;
 
 /** The embedded request's key in `inputRequests` and `inputResponses`. */
 const CONFIRM_KEY = 'confirm';

@@ -1,25 +1,21 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { baseUrlFromEnv, cannotReach } from '../../bin/reach.js';
 import { API_REVISION } from '../version.ts';
+import type { McpMethod } from './handlers.ts';
+import { MCP_CAPABILITIES } from './server.ts';
 
 /**
  * `svc mcp`: the same tool catalogue over stdio. It is a bridge to the HTTP API's /mcp with
  * the key from SERVICE_API_KEY, so scopes, toolsets, limits and idempotency are the server's.
- * stdout carries only JSON-RPC; everything else goes to stderr.
+ * stdout carries only JSON-RPC; everything else goes to stderr. It speaks both protocol
+ * revisions to its stdio client (the 2.x SDK's `serveStdio`: a connection that opens with
+ * `initialize` is 2025-11-25's, one that opens with `server/discover` 2026-07-28's); upstream it
+ * is a 2025-11-25 client without elicitation, so a tool that spends or destroys answers the quote
+ * and a token (428) in both.
  */
 export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const key = env.SERVICE_API_KEY;
@@ -49,22 +45,30 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   // The API's server info (title, icon, website) and instructions (the conventions its tools
   // share) pass on as they are.
   const instructions = upstream.getInstructions();
-  const server = new Server(upstream.getServerVersion() ?? { name: 'cloud-account-api', version: API_REVISION }, {
-    capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
-    ...(instructions ? { instructions } : {}),
+  const info = upstream.getServerVersion() ?? { name: 'cloud-account-api', version: API_REVISION };
+  const relays: Record<McpMethod, (params: never) => Promise<unknown>> = {
+    'tools/list': (params) => upstream.listTools(params),
+    'tools/call': (params) => upstream.callTool(params),
+    'resources/list': (params) => upstream.listResources(params),
+    'resources/templates/list': (params) => upstream.listResourceTemplates(params),
+    'resources/read': (params) => upstream.readResource(params),
+    'completion/complete': (params) => upstream.complete(params),
+    'prompts/list': (params) => upstream.listPrompts(params),
+    'prompts/get': (params) => upstream.getPrompt(params),
+  };
+  const bridge = () => {
+    const server = new Server(info, { capabilities: MCP_CAPABILITIES, ...(instructions ? { instructions } : {}) });
+    for (const [method, relay] of Object.entries(relays))
+      server.setRequestHandler(
+        method as 'tools/list',
+        ((request: { params?: unknown }) => relayed(relay(request.params as never))) as never,
+      );
+    return server;
+  };
+  const served = serveStdio(bridge, {
+    onerror: (err) => process.stderr.write(`svc mcp: ${err.message}\n`),
   });
-  server.setRequestHandler(ListToolsRequestSchema, (request) => relayed(upstream.listTools(request.params)));
-  server.setRequestHandler(CallToolRequestSchema, (request) => relayed(upstream.callTool(request.params)));
-  server.setRequestHandler(ListResourcesRequestSchema, (request) => relayed(upstream.listResources(request.params)));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
-    relayed(upstream.listResourceTemplates(request.params)),
-  );
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => relayed(upstream.readResource(request.params)));
-  server.setRequestHandler(CompleteRequestSchema, (request) => relayed(upstream.complete(request.params)));
-  server.setRequestHandler(ListPromptsRequestSchema, (request) => relayed(upstream.listPrompts(request.params)));
-  server.setRequestHandler(GetPromptRequestSchema, (request) => relayed(upstream.getPrompt(request.params)));
-  server.onclose = () => void upstream.close();
-  await server.connect(new StdioServerTransport());
+  process.stdin.on('close', () => void Promise.all([served.close(), upstream.close()]));
   process.stderr.write(`svc mcp: serving ${base}/mcp over stdio\n`);
 }
 

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -54,7 +56,12 @@ describe('svc mcp (stdio)', () => {
       await http.getPrompt({ name: 'pay_due_invoices' }),
     );
     const missing = await client.readResource({ uri: 'cloud-account:///v1/servers/srv_x' }).catch((e: unknown) => e);
-    expect(missing).toMatchObject({ code: -32002, data: { statusCode: 404 } });
+    // The 2.x SDK that serves stdio answers a resource not found with -32602 in every revision
+    // (2026-07-28's code; it maps -32002 at its encode seam); HTTP's 2025-11-25 path keeps -32002.
+    expect(missing).toMatchObject({
+      code: -32602,
+      data: { statusCode: 404, uri: 'cloud-account:///v1/servers/srv_x' },
+    });
     const readOnly = new Client({ name: 'stdio-test', version: '1' });
     await readOnly.connect(
       stdioClient({
@@ -68,6 +75,31 @@ describe('svc mcp (stdio)', () => {
     expect(ro.every((t) => t.annotations?.readOnlyHint)).toBe(true);
     expect(ro.some((t) => t.name === 'servers_list')).toBe(true);
     await Promise.all([client.close(), readOnly.close(), http.close()]);
+  });
+
+  it('speaks 2026-07-28 too: a 2.x client pinned to it discovers, lists and calls', async () => {
+    const client = new ModernClient(
+      { name: 'stdio-modern-test', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(
+      new ModernStdioTransport({
+        command: process.execPath,
+        args: ['bin/svc.js', 'mcp'],
+        cwd: ROOT,
+        env: { PATH: process.env.PATH!, SERVICE_API_KEY: c.key, SERVICE_BASE_URL: app.url },
+        stderr: 'pipe',
+      }),
+    );
+    expect(client.getProtocolEra()).toBe('modern');
+    expect(client.getServerVersion()).toMatchObject({ name: 'cloud-account-api', title: 'Cloud Account API' });
+    const http = await mcpClient(app.url, c.key);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(
+      (await http.listTools()).tools.map((t) => t.name),
+    );
+    const listed = await client.callTool({ name: 'servers_list', arguments: {} });
+    expect(listed.structuredContent).toEqual({ data: [], hasMore: false, nextCursor: null });
+    await Promise.all([client.close(), http.close()]);
   });
 
   it('a missing key is a clear error on stderr and a non-zero exit; stdout stays clean', async () => {
