@@ -97,7 +97,7 @@ describe('2026-07-28 with the 2.x client', () => {
     await client.close();
   });
 
-  it('answers resultType on the wire, and a 2025-11-25 client on the same endpoint still initializes', async () => {
+  it('answers resultType, refuses a mismatched Mcp-Method, and a 2025 client still initializes', async () => {
     const c = await app.customer();
     const res = await fetch(`${app.url}/mcp`, {
       method: 'POST',
@@ -124,6 +124,31 @@ describe('2026-07-28 with the 2.x client', () => {
     const body = (await res.json()) as { result: { resultType: string; tools: unknown[] } };
     expect(body.result.resultType).toBe('complete');
     expect(body.result.tools.length).toBeGreaterThan(10);
+
+    // A routing header that disagrees with the body is refused (HeaderMismatch), nothing run.
+    const mismatch = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${c.key}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Method': 'tools/call',
+        'MCP-Protocol-Version': '2026-07-28',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    expect(mismatch.status).toBe(400);
+    expect(((await mismatch.json()) as { error: { code: number } }).error.code).toBe(-32020);
 
     const legacy = await mcpClient(app.url, c.key);
     expect(legacy.getServerVersion()?.name).toBe('cloud-account-api');
