@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildToolCatalog } from '../../src/mcp/catalog.ts';
@@ -76,6 +77,25 @@ describe('untrusted text in MCP results', () => {
 
     const read = await client.readResource({ uri: `cloud-account:///v1/tickets/${ticket.id}` });
     expect(untrusted(read.contents[0])).toEqual(['$.messages[*].body', '$.subject']);
+  });
+
+  it('a 2026-07-28 client reads the same marker', async () => {
+    const modern = new ModernClient(
+      { name: 'untrusted-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await modern.connect(
+      new ModernTransport(new URL(`${app.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${c.key}` } },
+      }),
+    );
+    try {
+      const listed = await modern.callTool({ name: 'tickets_list', arguments: {} });
+      expect(listed.isError).toBeFalsy();
+      expect(listed._meta?.[UNTRUSTED_META_KEY]).toEqual(['$.data[*].subject']);
+    } finally {
+      await modern.close();
+    }
   });
 
   it('a site’s file and its log lines are marked', async () => {
