@@ -72,7 +72,10 @@ describe.skipIf(!hasChromium)('dashboard: the small things', () => {
     });
   });
 
-  it('live events: payloads printed readably, every kind offered whichever is chosen, an id naming nothing said so', async () => {
+  // Two sizes, four filters and axe: on a machine running the whole suite this outlasts the default 30 s.
+  it('live events: payloads printed readably, every kind offered whichever is chosen, an id naming nothing said so', {
+    timeout: 60_000,
+  }, async () => {
     const { page } = browser;
     await atBothSizes(page, 'live events', async () => {
       await page.goto(`${app.url}/events`);
