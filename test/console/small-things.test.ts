@@ -100,7 +100,15 @@ describe.skipIf(!hasChromium)('dashboard: the small things', () => {
     await kind.selectOption('');
 
     const resource = page.getByLabel('Resource id');
+    // An event arriving while someone types re-renders the page: what they typed stays.
     await resource.fill('srv_0000000000000000000000000a');
+    const invoice = await app.admin('POST', `/admin/accounts/${holder.accountId}/invoices`, {
+      items: [{ description: 'Typed over?', amountUsdCents: 100 }],
+    });
+    expect(invoice.status, invoice.text).toBe(201);
+    await app.runDueWork();
+    await page.getByTestId('event-feed').getByText('invoice.created').first().waitFor({ timeout: 10_000 });
+    await expect(resource.inputValue()).resolves.toBe('srv_0000000000000000000000000a');
     await resource.press('Enter');
     await page
       .getByTestId('no-events')

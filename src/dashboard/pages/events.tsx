@@ -24,6 +24,9 @@ export function EventFeed() {
   const [live, setLive] = useState<LiveEvent[]>([...recentEvents]);
   const [type, setType] = useState('');
   const [resource, setResource] = useState('');
+  // What is typed, applied on Enter or leaving the field: a live event re-rendering the page
+  // while someone types must not put the applied filter back over their text.
+  const [typed, setTyped] = useState('');
   const [error, setError] = useState('');
   const [errorField, setErrorField] = useState<string | undefined>();
   useEffect(() => onEvent(() => setLive([...recentEvents])), []);
@@ -79,12 +82,13 @@ export function EventFeed() {
           <label>
             Resource id
             <input
-              value={resource}
+              value={typed}
               placeholder="srv_…"
               list="event-resources"
               autocomplete="off"
               aria-invalid={resourceError ? 'true' : undefined}
               aria-describedby={resourceError ? 'activity-error' : 'activity-resource-hint'}
+              onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
               onChange={(e) => setResource((e.target as HTMLInputElement).value.trim())}
             />
             <datalist id="event-resources">
