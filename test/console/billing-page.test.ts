@@ -154,8 +154,9 @@ describe.skipIf(!hasChromium)('dashboard billing page in Chromium', () => {
     }
     await balanceIs(page, '$550.00');
     const rows = page.getByTestId('transaction');
-    await expect(rows.count()).resolves.toBe(10);
-    await expect(rows.first().textContent()).resolves.toContain('$550.00');
+    // The wallet and the transactions read again apart, each as the deposits' events arrive.
+    await rows.first().getByText('$550.00').waitFor();
+    await expect.poll(() => rows.count()).toBe(10);
     await page.getByRole('button', { name: 'Load more' }).click();
     await rows.nth(12).waitFor();
     await expect(rows.count()).resolves.toBe(13);
