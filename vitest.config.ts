@@ -25,6 +25,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A page or a worker answers later when both suites share the machine (.ci/run): vitest's
+    // one-second default for expect.poll failed tests that were only slow.
+    expect: { poll: { timeout: 10_000 } },
     // Each file starts its own app and database; two at a time fits the 2-core machines.
     pool: 'forks',
     maxWorkers: 2,
