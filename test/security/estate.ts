@@ -32,6 +32,8 @@ export interface Estate {
   invoiceId: string;
   ticketId: string;
   webhookId: string;
+  /** A webhook endpoint on the test's own receiver (127.0.0.1): what a generated webhook points at. */
+  webhookUrl: string;
   deliveryId: string;
   sshKeyId: string;
   /** A console session of the account (signed in with the password). */
@@ -143,8 +145,9 @@ export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver)
     201,
   );
 
+  const webhookUrl = `${receiver.url}/estate`;
   const hook = await ok(
-    call('POST', '/v1/webhooks', { url: `${receiver.url}/estate`, events: ['*'], description: 'fixture' }),
+    call('POST', '/v1/webhooks', { url: webhookUrl, events: ['*'], description: 'fixture' }),
     'webhook',
   );
   secrets.webhookSecret = hook.secret;
@@ -188,6 +191,7 @@ export async function buildEstate(app: TestApp, c: Customer, receiver: Receiver)
     invoiceId: invoice.id,
     ticketId: ticket.id,
     webhookId: hook.id,
+    webhookUrl,
     deliveryId: deliveries.data[0].id,
     sshKeyId: sshKey.id,
     sessionId: session.id,

@@ -39,7 +39,8 @@ const BY_NAME: Record<string, unknown> = {
   kind: 'access',
   lines: 10,
   period: '24h',
-  repo_url: 'git@example.com:acme/site.git',
+  // Loopback only: a deploy the tests start connects nowhere else (nothing listens on 127.0.0.1:22).
+  repo_url: 'git@127.0.0.1:acme/site.git',
   branch: 'main',
   basic_user: 'admin',
   password: 'a long enough password',
@@ -52,7 +53,6 @@ const BY_NAME: Record<string, unknown> = {
   body: 'A reply',
   department: 'technical',
   priority: 'normal',
-  url: 'https://hooks.example.com/x',
   events: ['*'],
   nameservers: ['ns1.example.com', 'ns2.example.com'],
   next: '/',
@@ -155,6 +155,8 @@ export function argsFor(op: Operation, e: Estate): Args {
   for (const arg of op.field.args) {
     let v = op.argLocation(arg) === 'path' ? pathValue(op.path, arg.name, e) : sampleOf(arg.type, arg.name, op);
     if (arg.name === 'domain' && op.path === '/mail/setup') v = e.mailDomain;
+    // A webhook the tests create is delivered to their receiver, never to an outside host.
+    if (arg.name === 'url') v = e.webhookUrl;
     if (arg.name === 'path' && op.method === 'GET' && op.path.endsWith('/files')) v = '/public_html';
     if (v !== undefined) args[arg.name] = v;
   }
