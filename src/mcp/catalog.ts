@@ -56,6 +56,8 @@ export interface Tool {
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
   /** Where its structuredContent can hold text other people wrote (untrusted.ts), as JSONPaths. */
   untrusted: readonly string[];
+  /** The work it starts goes on after it answers: it may run as a task, followed by `read` (tasks.ts). */
+  settles?: { read: Tool; at?: string; pending: ReadonlySet<string> };
   operation: Operation;
 }
 
@@ -65,7 +67,7 @@ export interface Tool {
  * the REST view of the schema: a tool answers the REST body, without the graph's edges.
  */
 export function buildToolCatalog(schema: GraphQLSchema): Tool[] {
-  return listOperations(restView(schema))
+  const tools: Tool[] = listOperations(restView(schema))
     .filter((op) => isMcpTool(op.meta))
     .map((op) => ({
       name: op.meta.tool,
@@ -84,6 +86,16 @@ export function buildToolCatalog(schema: GraphQLSchema): Tool[] {
       untrusted: untrustedPaths(op.field.type, wrapsResult(op) ? '$.result' : '$'),
       operation: op,
     }));
+  const byOperation = new Map(tools.map((t) => [t.operation.name, t]));
+  for (const tool of tools) {
+    const settles = tool.operation.meta.settles;
+    if (!settles) continue;
+    const read = byOperation.get(settles.read);
+    if (!read?.annotations.readOnlyHint || !read.operation.argumentNames.has('id'))
+      throw new Error(`${tool.name}: settles is followed by ${settles.read}, which is no read tool taking an id`);
+    tool.settles = { read, ...(settles.at ? { at: settles.at } : {}), pending: new Set(settles.pending) };
+  }
+  return tools;
 }
 
 function toolInputSchemaOf(op: Operation): Tool['inputSchema'] {

@@ -20,6 +20,7 @@ import { resourceLinkOf } from './resources.ts';
 import { createModernMcpServer, modernRequestOf, serveModern } from './modern.ts';
 import { type CodeModeToolRunner, createMcpServer, type ToolRunner, toolError, toolResult } from './server.ts';
 import { mcpServerInfo } from './server-info.ts';
+import { mcpTasks } from './tasks.ts';
 import { untrustedMeta } from './untrusted.ts';
 
 /**
@@ -73,7 +74,8 @@ function urlOf(text: string): URL | undefined {
  * and a response (a person's answer to an elicitation the server sent).
  * They still spend a point of the credential's MCP message budget (the admit stage), are
  * authenticated and pass the instance's admission like any request. Anything else spends one:
- * a call, a batch (refused whole, unrun), a body that is not one JSON-RPC message.
+ * a call, a batch (refused whole, unrun), a body that is not one JSON-RPC message. Following a task
+ * (tasks/get, tasks/result) is free too: its call was paid for.
  */
 export function mcpMessageSpendsPoint(httpMethod: string, body: unknown): boolean {
   if (httpMethod !== 'POST') return false;
@@ -86,7 +88,14 @@ export function mcpMessageSpendsPoint(httpMethod: string, body: unknown): boolea
   return !(FREE_METHODS.has(method) || method.endsWith('/list'));
 }
 
-const FREE_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'server/discover']);
+// tasks/get and tasks/result follow a call that was paid for (tasks.ts); the MCP message budget bounds them.
+const FREE_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'server/discover',
+  'tasks/get',
+  'tasks/result',
+]);
 
 /** A 401 of /mcp carries the MCP challenge instead of the API's own; other errors pass as they are. */
 export function mcpChallenged(app: App, req: IncomingMessage, error: ApiError): ApiError {
@@ -144,13 +153,12 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
       askPerson(server, transport, principal.credentialId, requestId, () => {
         for (const give of x.releases.splice(0)) give();
       });
-    const server: Server = createMcpServer(
-      catalog,
-      selection,
-      toolRunner(x, catalog, execute, selection, asks ? ask : undefined),
-      runCode,
-      info,
-    );
+    const run = toolRunner(x, catalog, execute, selection, asks ? ask : undefined);
+    const owner = { accountId: principal.accountId, credentialId: principal.credentialId };
+    const tasks = mcpTasks(x.app, owner, catalog, (tool, args) => run(tool, args, { requestId: 'task' }));
+    // tasks/result waits for the task to settle: a wait, not work, so it holds no slot of the instance.
+    if (isRequest(body, 'tasks/result')) for (const give of x.releases.splice(0)) give();
+    const server: Server = createMcpServer(catalog, selection, run, runCode, info, tasks);
     // A client gone before its answer: closing the server closes its transport and ends what
     // waits on it (a question to the person). An answered request leaves nothing waiting, and
     // the SDK's close would build an error for pending requests there are none of.
@@ -207,6 +215,10 @@ function toolRunner(
     const link = tool.wrapsResult ? undefined : resourceLinkOf(catalog, tool, value);
     return link ? { ...answer, content: [...answer.content, link] } : answer;
   };
+}
+
+function isRequest(body: unknown, method: string): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === method;
 }
 
 /** A refusal of the JSON-RPC message itself, as the SDK's transport words its own (no id: none was read). */

@@ -23,6 +23,7 @@ import { servePrompts } from './prompts.ts';
 import { perCatalog, scopesKey } from './per-catalog.ts';
 import { protocolError } from './protocol-errors.ts';
 import { serveResources } from './resources.ts';
+import type { McpTasks } from './tasks.ts';
 import { toolError } from './tool-results.ts';
 
 export { toolError, toolResult } from './tool-results.ts';
@@ -50,6 +51,8 @@ export function listedTools(catalog: readonly Tool[], selection: ToolSelection):
 
 interface Listing {
   tools: readonly ListedTool[];
+  /** The same for a 2025-11-25 client: a tool the credential can follow says it runs as a task (tasks.ts). */
+  taskTools: readonly ListedTool[];
   /** How many operation tools the selection allows (code mode's not counted). */
   operations: number;
 }
@@ -83,10 +86,24 @@ function listingFor(catalog: readonly Tool[], selection: ToolSelection): Listing
     ...operations,
     ...(selection.toolsets?.includes(CODE_MODE_TOOLSET) ? codeModeTools(selection.readOnly ?? false) : []),
   ];
+  const listed = selection.outputSchemas ? tools : tools.map(({ outputSchema: _, ...tool }) => tool);
+  const followed = new Set(
+    selectTools(catalog, selection)
+      .filter((t) => canFollow(t, selection.scopes))
+      .map((t) => t.name),
+  );
   return {
-    tools: selection.outputSchemas ? tools : tools.map(({ outputSchema: _, ...tool }) => tool),
+    tools: listed,
+    taskTools: listed.map((t) =>
+      followed.has(t.name) ? { ...t, execution: { taskSupport: 'optional' as const } } : t,
+    ),
     operations: operations.length,
   };
+}
+
+/** Whether a credential with `scopes` may follow the tool's work as a task: it settles, and its read is allowed. */
+export function canFollow(tool: Tool, scopes: ReadonlySet<string>): boolean {
+  return Boolean(tool.settles && scopes.has(tool.settles.read.scope));
 }
 
 /** The tools of the chosen toolsets by name, whatever the scopes (a tool outside them is refused, not unknown). */
@@ -107,6 +124,8 @@ export function mcpInstructions(catalog: readonly Tool[], selection: ToolSelecti
 }
 
 export const MCP_CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
+/** 2025-11-25's Tasks (tasks.ts): tools/call may run as a task; the credential's tasks are listed; none cancels. */
+const TASKS_CAPABILITY = { tasks: { list: {}, requests: { tools: { call: {} } } } };
 
 /**
  * The requests of an MCP server for one request's credential, whichever revision it speaks:
@@ -121,6 +140,7 @@ export function registerMcpHandlers(
   selection: ToolSelection,
   run: ToolRunner,
   runCodeMode: CodeModeToolRunner,
+  tasks?: McpTasks,
 ): void {
   const listing = listingOf(catalog, selection);
   const offered = inToolsets(catalog, selection.toolsets);
@@ -128,13 +148,27 @@ export function registerMcpHandlers(
 
   serveResources(register, catalog, selection.scopes, run);
   servePrompts(register, catalog, selection.scopes);
-  register('tools/list', async () => ({ tools: listing.tools as ListedTool[] }));
+  register('tools/list', async () => ({ tools: (tasks ? listing.taskTools : listing.tools) as ListedTool[] }));
 
   register('tools/call', async (params, context) => {
     const args = params.arguments ?? {};
+    if (params.task && tasks) {
+      const tool = offered.get(params.name);
+      if (!tool || !canFollow(tool, selection.scopes))
+        throw protocolError(
+          ErrorCode.InvalidParams,
+          `${params.name} does not run as a task for this credential: call it without \`task\`.`,
+        );
+      const result = await call(tool, args, context);
+      return { task: await tasks.create(tool, result, params.task.ttl) } as never;
+    }
     if (codeMode.has(params.name)) return runCodeMode(params.name, args);
     const tool = offered.get(params.name);
     if (!tool) throw unknownTool(params.name);
+    return call(tool, args, context);
+  });
+
+  async function call(tool: Tool, args: Record<string, unknown>, context: HandlerContext): Promise<CallToolResult> {
     if (!selection.scopes.has(tool.scope)) {
       const refusal = lacksScope(tool.scope);
       return toolError(refusal.status, refusal.message);
@@ -142,7 +176,7 @@ export function registerMcpHandlers(
     if (selection.readOnly && !tool.annotations.readOnlyHint)
       return toolError(403, `${tool.name} changes state; this session is read-only (X-MCP-Readonly).`);
     return run(tool, args, context);
-  });
+  }
 }
 
 /** The 1.x SDK's request schemas, by method (it registers a handler by its request's schema). */
@@ -168,11 +202,13 @@ export function createMcpServer(
   run: ToolRunner,
   runCodeMode: CodeModeToolRunner,
   info: Implementation,
+  tasks?: McpTasks,
 ): Server {
   const instructions = mcpInstructions(catalog, selection);
   sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(info, {
-    capabilities: MCP_CAPABILITIES,
+    capabilities: tasks ? { ...MCP_CAPABILITIES, ...TASKS_CAPABILITY } : MCP_CAPABILITIES,
+    ...(tasks ? { taskStore: tasks.store } : {}),
     jsonSchemaValidator: sharedValidator,
     ...(instructions ? { instructions } : {}),
   });
@@ -182,7 +218,7 @@ export function createMcpServer(
         requestId: extra.requestId,
       }),
     );
-  registerMcpHandlers(register, catalog, selection, run, runCodeMode);
+  registerMcpHandlers(register, catalog, selection, run, runCodeMode, tasks);
   return server;
 }
 

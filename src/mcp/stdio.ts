@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolRequest, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { baseUrlFromEnv, cannotReach } from '../../bin/reach.js';
@@ -47,8 +47,12 @@ export async function runStdioMcp(env: NodeJS.ProcessEnv = process.env): Promise
   const instructions = upstream.getInstructions();
   const info = upstream.getServerVersion() ?? { name: 'cloud-account-api', version: API_REVISION };
   const relays: Record<McpMethod, (params: never) => Promise<unknown>> = {
-    'tools/list': (params) => upstream.listTools(params),
-    'tools/call': (params) => upstream.callTool(params),
+    // Tasks are not bridged (docs/REFERENCE.md: MCP, Tasks): a call answers when its operation has.
+    'tools/list': async (params) => {
+      const listed = await upstream.listTools(params);
+      return { ...listed, tools: listed.tools.map(({ execution: _, ...tool }) => tool) };
+    },
+    'tools/call': ({ task: _, ...params }: CallToolRequest['params']) => upstream.callTool(params as never),
     'resources/list': (params) => upstream.listResources(params),
     'resources/templates/list': (params) => upstream.listResourceTemplates(params),
     'resources/read': (params) => upstream.readResource(params),

@@ -115,6 +115,22 @@ export interface OperationMeta {
    * a rule shared by many operations (a hosting account still provisioning) is listed on each.
    */
   refuses?: readonly Refusal[];
+  /**
+   * It starts work that goes on after it answers (a provider job): the resource it answers is in
+   * a `pending` state until the work settles. Over MCP (2025-11-25) its tool may run as a task
+   * (src/mcp/tasks.ts): a handle at once, its status read from the resource until it settles.
+   */
+  settles?: Settles;
+}
+
+/** How the work an operation started is followed (OperationMeta.settles). */
+export interface Settles {
+  /** The query field that reads the resource by its `id` (`server`). */
+  read: string;
+  /** Where the resource is in the operation's answer: a key of it (`server`); the answer itself when absent. */
+  at?: string;
+  /** The resource's `status` values while the work goes on. */
+  pending: readonly string[];
 }
 
 /**
@@ -268,6 +284,8 @@ export function listOperations(schema: GraphQLSchema): Operation[] {
       const meta = field.extensions?.operation as OperationMeta | undefined;
       if (!meta) continue;
       if (meta.consequence && kind !== 'mutation') throw new Error(`${meta.rest}: only a mutation spends or destroys`);
+      if (meta.settles && kind !== 'mutation')
+        throw new Error(`${meta.rest}: only a mutation starts work that settles later`);
       const [method, path] = meta.rest.split(' ') as [HttpMethod, string];
       const pathParams = [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);
       out.push({

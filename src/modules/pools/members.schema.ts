@@ -3,7 +3,7 @@ import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { example } from '../../schema/examples.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operationsOf } from '../../schema/operation.ts';
-import { SERVER_LABEL_RULES } from '../servers/server-row.ts';
+import { SERVER_LABEL_RULES, SERVER_SETTLES } from '../servers/server-row.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { applyPoolIps, createServerInPool, listPoolIps, MAX_IP_CHANGES, MAX_POOL_SERVER_IPS } from './members.ts';
 import { poolsArea } from './manifest.ts';
@@ -18,6 +18,7 @@ builder.mutationField('poolServerCreate', (t) =>
       summary: 'Create a pool server',
       scope: 'servers:write',
       rest: 'POST /pools/:id/servers',
+      settles: SERVER_SETTLES,
       description:
         "Create a Linux server inside a pool at no extra cost, with addresses from the pool block; it is `provisioning`, then `running`. 400 when the pool's free quota or addresses do not fit the plan.",
       fires: ['pool.ips.changed', 'server.created'],

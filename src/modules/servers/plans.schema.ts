@@ -5,7 +5,7 @@ import { operationsOf, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { POOL_SERVER_HAS_NO_PLAN } from './actions.ts';
 import { changePlan, planOptions, quotePlanChange, SERVER_PLAN_RETIRED } from './plans.ts';
-import { INOPERABLE_409, SERVER_BUSY } from './server-row.ts';
+import { INOPERABLE_409, SERVER_BUSY, SERVER_SETTLES } from './server-row.ts';
 import { PLAN_FAMILIES } from '../../db/catalogue-seed.ts';
 import { serversArea } from './manifest.ts';
 
@@ -57,6 +57,7 @@ builder.mutationField('serverChangePlan', (t) =>
       scope: 'servers:write',
       refuses: [POOL_SERVER_HAS_NO_PLAN, SERVER_PLAN_RETIRED, SERVER_BUSY],
       rest: 'POST /servers/:id/change-plan',
+      settles: SERVER_SETTLES,
       consequence: spends((ctx, a) => quotePlanChange(ctx, String(a.id), String(a.productId))),
       description: `Switch a server to another of its plan options (vCPU and RAM); the server reboots, the disk is unchanged. 400 when productId is the current plan or not an option. ${INOPERABLE_409}`,
       fires: ['server.resized'],

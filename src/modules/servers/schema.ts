@@ -6,7 +6,7 @@ import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { INOPERABLE_409, SERVER_BUSY, SERVER_LABEL_RULES, SERVER_STATES } from './server-row.ts';
+import { INOPERABLE_409, SERVER_BUSY, SERVER_LABEL_RULES, SERVER_SETTLES, SERVER_STATES } from './server-row.ts';
 import { orderServerForCustomer, quoteServerOrder } from './order.ts';
 import { serverOrderCatalogue } from '../catalogue/service.ts';
 import { readServer, SERVER_RELATIONS } from './server-reads.ts';
@@ -122,6 +122,7 @@ builder.mutationField('serverPower', (t) =>
       scope: 'servers:write',
       refuses: [SERVER_BUSY, REBOOT_NEEDS_RUNNING, PRESERVED_POOL_SERVER],
       rest: 'POST /servers/:id/power/:action',
+      settles: SERVER_SETTLES,
       consequence: destroys((a) =>
         a.action === 'start'
           ? null
@@ -242,6 +243,7 @@ builder.mutationField('serverReinstall', (t) =>
       scope: 'servers:destroy',
       refuses: [SERVER_BUSY],
       rest: 'POST /servers/:id/reinstall',
+      settles: SERVER_SETTLES,
       consequence: destroys(
         'Reinstall server {id} from {osTemplate}: its disk is wiped; every file, the root password and the SSH keys on it are lost.',
       ),
@@ -295,6 +297,7 @@ builder.mutationField('serverOrder', (t) =>
       summary: 'Order a server',
       scope: 'servers:write',
       rest: 'POST /servers',
+      settles: { ...SERVER_SETTLES, at: 'server' },
       consequence: spends((ctx, a) =>
         quoteServerOrder(ctx, { productId: a.productId, os: a.os ?? undefined, osTemplate: a.osTemplate }),
       ),

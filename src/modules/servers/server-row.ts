@@ -51,6 +51,12 @@ export async function getServer(db: TenantDb | Tx, id: string, query: object = {
   return server;
 }
 
+/**
+ * How an operation that starts a server's work is followed (its `settles`, src/schema/operation.ts):
+ * the server is read (`server`, GET /servers/:id) until it leaves the states the work passes through.
+ */
+export const SERVER_SETTLES = { read: 'server', pending: ['provisioning', 'rebooting', 'restoring', 'reinstalling'] };
+
 /** The states requireOperable refuses with a 409. */
 export const INOPERABLE_STATES = ['provisioning', 'rebooting', 'restoring', 'reinstalling', 'suspended'] as const;
 

@@ -7,7 +7,7 @@ import { Node } from '../../schema/graph.ts';
 import { rules } from '../../schema/input-rules.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY } from './server-row.ts';
+import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY, SERVER_SETTLES } from './server-row.ts';
 import {
   createSnapshot,
   deleteSnapshot,
@@ -108,6 +108,7 @@ builder.mutationField('serverSnapshotRevert', (t) =>
       scope: 'servers:destroy',
       refuses: [SERVER_BUSY, SNAPSHOT_NOT_AVAILABLE],
       rest: 'POST /servers/:id/snapshots/:snapshotId/revert',
+      settles: SERVER_SETTLES,
       consequence: destroys(
         'Revert server {id} to snapshot {snapshotId}: everything written to its disk since the snapshot is lost.',
       ),
