@@ -10,6 +10,7 @@ import { protectedResourceMetadataUrl } from '../http/oauth/oauth.ts';
 import type { Exchange } from '../http/pipeline/exchange.ts';
 import { LOOPBACK_HOSTNAMES } from '../http/dashboard/session-auth.ts';
 import { refusalOf } from '../http/rest/rest-errors.ts';
+import { yieldInstanceSlot } from '../http/pipeline/shed.ts';
 import { DEFAULT_SCOPES } from '../scopes.ts';
 import type { McpConfirm } from '../schema/context.ts';
 import { ALL_TOOLSETS, IDEMPOTENCY_ARG, type Tool, type ToolSelection, type Toolset } from './catalog.ts';
@@ -157,7 +158,7 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
     const owner = { accountId: principal.accountId, credentialId: principal.credentialId };
     const tasks = mcpTasks(x.app, owner, catalog, (tool, args) => run(tool, args, { requestId: 'task' }));
     // tasks/result waits for the task to settle: a wait, not work, so it holds no slot of the instance.
-    if (isRequest(body, 'tasks/result')) for (const give of x.releases.splice(0)) give();
+    if (isRequest(body, 'tasks/result')) yieldInstanceSlot(x);
     const server: Server = createMcpServer(catalog, selection, run, runCode, info, tasks);
     // A client gone before its answer: closing the server closes its transport and ends what
     // waits on it (a question to the person). An answered request leaves nothing waiting, and

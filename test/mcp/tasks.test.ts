@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type Customer, type Json, type TestApp } from '../helpers/app.ts';
 import { callTool, mcpClient } from '../helpers/mcp.ts';
 import { advance, balance, runningServer } from '../helpers/servers.ts';
@@ -18,7 +19,8 @@ const ORDER = { productId: 'std-2c-4g-50', label: 'task-1', osTemplate: 'debian-
 const MONTHLY = 1_200;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // Two requests at a time: waiting in tasks/result must not take them (src/http/pipeline/shed.ts).
+  app = await startTestApp({ overload: { ...loadConfig({}).overload, maxInFlight: 2 } });
 });
 afterAll(() => app?.stop());
 
@@ -154,7 +156,16 @@ describe('a server ordered as a task', () => {
     expect((await stranger.experimental.tasks.listTasks()).tasks).toEqual([]);
 
     await expect(agent.experimental.tasks.cancelTask(task.taskId)).rejects.toThrow(/cannot be cancelled/);
+
+    // tasks/result waits for the work; three waits on an instance of two slots leave it serving.
+    const waits = [1, 2, 3].map(() =>
+      agent.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema, { timeout: 60_000 }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await callTool(agent, 'servers_list', {})).isError).toBeFalsy();
     await advance(app, 120);
+    for (const waited of await Promise.all(waits))
+      expect(waited.structuredContent).toMatchObject({ id: serverId, status: 'running' });
     const done = await rebooting.done;
     expect((done.result as Json).structuredContent).toMatchObject({ id: serverId, status: 'running' });
     for (const connected of [agent, sameAccount, stranger]) await connected.close();

@@ -77,6 +77,8 @@ export interface Exchange {
   readonly timings: [stage: string, microseconds: number][];
   /** The slots the request holds (the instance's, its credential's): given back once it has executed. */
   readonly releases: Release[];
+  /** The instance's slot among them (shed), for a request that goes on to wait rather than work (yieldInstanceSlot). */
+  instanceSlot?: Release;
 }
 
 /** Every stage has this one signature: it reads and sets the exchange, and throws an ApiError to refuse. */

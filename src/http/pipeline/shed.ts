@@ -10,11 +10,26 @@ export async function shed(x: Exchange): Promise<void> {
   const criticality = criticalityOf(x);
   if (!criticality) return;
   try {
-    x.releases.push(await x.app.overload.acquire(criticality, (cancel) => x.res.once('close', cancel)));
+    x.instanceSlot = await x.app.overload.acquire(criticality, (cancel) => x.res.once('close', cancel));
+    x.releases.push(x.instanceSlot);
   } catch (err) {
     if (!(err instanceof ClientGone)) throw err;
     x.sent = true; // the connection is closed: nothing to answer
   }
+}
+
+/**
+ * Gives the instance's slot back early, for a request that now only waits (an MCP tasks/result
+ * waiting for the work to settle): the instance serves others meanwhile, while the request still
+ * counts against its credential's requests in flight, which bounds how many such waits one
+ * client holds.
+ */
+export function yieldInstanceSlot(x: Exchange): void {
+  const slot = x.instanceSlot;
+  if (!slot) return;
+  x.instanceSlot = undefined;
+  x.releases.splice(x.releases.indexOf(slot), 1);
+  slot();
 }
 
 /** How much a request matters when the instance is full: reads are shed first, writes last. */
