@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { HttpError } from './api.ts';
 
 /** What ties an input to its label, hint and error (spread onto the <input>, <select> or <textarea>). */
@@ -81,6 +81,21 @@ export function useFormRequest<F extends string>(fields: readonly F[]) {
 }
 
 /** The refusal of a form that concerns no one field, announced where the form ends. */
+/**
+ * A form field's value, seeded from what the server says and seeded again when that changes — a
+ * live reload, another form's save — unless the person has typed in the field since: what they
+ * typed is theirs until they save or leave. `set` after a save shows what was saved.
+ */
+export function useSeeded(seed: string): [value: string, set: (value: string) => void] {
+  const [value, setValue] = useState(seed);
+  const seeded = useRef(seed);
+  useEffect(() => {
+    setValue((current) => (current === seeded.current ? seed : current));
+    seeded.current = seed;
+  }, [seed]);
+  return [value, setValue];
+}
+
 export function FormAlert(props: { error?: string }) {
   return props.error ? (
     <p role="alert" class="error">

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { gql } from '../../api.ts';
-import { Field, FormAlert, useFormRequest } from '../../field.tsx';
+import { Field, FormAlert, useFormRequest, useSeeded } from '../../field.tsx';
 import { graphql, type ResultOf } from '../../graphql.ts';
 
 export const PROFILE_QUERY = graphql('{ account { name email emailVerified country invoiceEmail } }');
@@ -14,16 +14,11 @@ const PROFILE_FIELDS = ['name', 'country', 'email'] as const;
 
 /** Name, country and sign-in e-mail (a new e-mail asks for the password when it was typed long ago). */
 export function ProfileForm(props: { profile: Profile; onSaved(p: Profile): void; passwordSignIn: boolean }) {
-  const [name, setName] = useState(props.profile.name);
-  const [country, setCountry] = useState(props.profile.country);
-  const [email, setEmail] = useState(props.profile.email);
+  const [name, setName] = useSeeded(props.profile.name);
+  const [country, setCountry] = useSeeded(props.profile.country);
+  const [email, setEmail] = useSeeded(props.profile.email);
   const [saved, setSaved] = useState('');
   const { errors, busy, send } = useFormRequest(PROFILE_FIELDS);
-  useEffect(() => {
-    setName(props.profile.name);
-    setCountry(props.profile.country);
-    setEmail(props.profile.email);
-  }, [props.profile]);
 
   const submit = (e: Event) => {
     e.preventDefault();
@@ -36,6 +31,9 @@ export function ProfileForm(props: { profile: Profile; onSaved(p: Profile): void
         ...(changedEmail ? { email } : {}),
       });
       props.onSaved(accountUpdate);
+      setName(accountUpdate.name);
+      setCountry(accountUpdate.country);
+      setEmail(accountUpdate.email);
       setSaved('Profile saved.');
     });
   };
@@ -98,16 +96,16 @@ const NOTICE_FIELDS = ['invoiceEmail'] as const;
 
 /** Where invoice notices go: another address, or the sign-in e-mail when empty. */
 export function NotificationsForm(props: { profile: Profile; onSaved(p: Profile): void }) {
-  const [invoiceEmail, setInvoiceEmail] = useState(props.profile.invoiceEmail ?? '');
+  const [invoiceEmail, setInvoiceEmail] = useSeeded(props.profile.invoiceEmail ?? '');
   const [saved, setSaved] = useState('');
   const { errors, busy, send } = useFormRequest(NOTICE_FIELDS);
-  useEffect(() => setInvoiceEmail(props.profile.invoiceEmail ?? ''), [props.profile]);
   const submit = (e: Event) => {
     e.preventDefault();
     setSaved('');
     void send(async () => {
       const { accountUpdate } = await gql(UPDATE, { invoiceEmail: invoiceEmail.trim() });
       props.onSaved(accountUpdate);
+      setInvoiceEmail(accountUpdate.invoiceEmail ?? '');
       setSaved(
         accountUpdate.invoiceEmail
           ? `Invoices go to ${accountUpdate.invoiceEmail}.`
