@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ALL_SCOPES } from '../../src/scopes.ts';
 import { ADMIN_TOKEN, clientApp, freshDatabase, type ClientApp, type Json } from './app.ts';
-import { ROOT, spawnServer, waitReady } from './process.ts';
+import { PortTaken, ROOT, spawnServer, waitReady } from './process.ts';
 
 /** The built server run as `npm start` runs it, driven over HTTP only. */
 export interface BuiltApp extends ClientApp {
@@ -55,6 +55,37 @@ async function ensureBuilt(): Promise<void> {
 }
 
 /**
+ * Spawns the built server and waits until it is ready; again on another port when the one it was
+ * given was taken meanwhile (many servers start at once in a full run). Its output is kept as
+ * log lines, and it never outlives the test process.
+ */
+async function spawnReady(env: Record<string, string>, dataDir: string) {
+  for (let attempt = 1; ; attempt++) {
+    const proc = await spawnServer(env, dataDir, (port) => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }));
+    const kill = () => proc.child.kill('SIGKILL');
+    process.once('exit', kill);
+    const logs: string[] = [];
+    let partial = '';
+    /** The child's output, split into its log lines as they come. */
+    const onData = (d: Buffer) => {
+      const parts = (partial + d).split('\n');
+      partial = parts.pop() ?? '';
+      logs.push(...parts.filter(Boolean));
+    };
+    proc.child.stdout?.on('data', onData);
+    proc.child.stderr?.on('data', onData);
+    try {
+      await waitReady(proc);
+      return { proc, kill, logs };
+    } catch (err) {
+      kill();
+      process.removeListener('exit', kill);
+      if (!(err instanceof PortTaken) || attempt === 3) throw err;
+    }
+  }
+}
+
+/**
  * Starts `node bin/svc.js serve` (what `npm start` runs) from the build in dist/, in a child
  * process on an ephemeral port with its own DATA_DIR (or a fresh PostgreSQL database when
  * TEST_DATABASE_URL is set) and the test operator token. Background jobs are off: the tests move
@@ -76,26 +107,7 @@ export async function startBuiltApp(
     ...(opts.webhookAllowPrivate ? { WEBHOOK_ALLOW_PRIVATE: '1' } : {}),
     ...(opts.hostingAllowLocalGit ? { HOSTING_ALLOW_LOCAL_GIT: '1' } : {}),
   };
-  const proc = await spawnServer(env, dataDir, (port) => ({ PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }));
-  // Never outlive the test process, even when it ends without afterAll.
-  const kill = () => proc.child.kill('SIGKILL');
-  process.once('exit', kill);
-  const logs: string[] = [];
-  let partial = '';
-  /** The child's output, split into its log lines as they come. */
-  const onData = (d: Buffer) => {
-    const parts = (partial + d).split('\n');
-    partial = parts.pop() ?? '';
-    logs.push(...parts.filter(Boolean));
-  };
-  proc.child.stdout?.on('data', onData);
-  proc.child.stderr?.on('data', onData);
-  try {
-    await waitReady(proc);
-  } catch (err) {
-    kill();
-    throw err;
-  }
+  const { proc, kill, logs } = await spawnReady(env, dataDir);
   const client = clientApp(proc.url, dataDir, logs, async () => {
     process.removeListener('exit', kill);
     if (proc.child.exitCode === null) {

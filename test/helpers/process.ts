@@ -54,6 +54,13 @@ export async function spawnServer(
   return { child, url: `http://127.0.0.1:${port}`, port, dataDir, output: () => out, exited };
 }
 
+/** The port freePort found was taken by another process before the child could listen on it. */
+export class PortTaken extends Error {
+  constructor(url: string) {
+    super(`${url}: the port was taken before the server could listen on it`);
+  }
+}
+
 /**
  * Polls the process's /readyz every `pollMs` until it answers 200; returns the milliseconds it
  * took. It fails at once if the process exits, and a failure carries the process's output, so a
@@ -66,10 +73,16 @@ export async function waitReady(proc: ServerProcess, timeoutMs = 60_000, pollMs 
   const failure = (why: string) => new Error(`${why}; its output:\n${proc.output().slice(-8000)}`);
   const started = performance.now();
   while (performance.now() - started < timeoutMs) {
-    if (exitCode !== undefined) throw failure(`${url} exited with code ${exitCode} before it was ready`);
+    if (exitCode !== undefined) {
+      if (proc.output().includes('EADDRINUSE')) throw new PortTaken(url);
+      throw failure(`${url} exited with code ${exitCode} before it was ready`);
+    }
     try {
       const res = await fetch(`${url}/readyz`);
-      if (res.status === 200) return performance.now() - started;
+      // Ours, not whatever else took the port between freePort and the child's listen (a test's
+      // receiver answers 200 to anything): its readiness names its checks.
+      const body = res.status === 200 ? await res.json().catch(() => undefined) : undefined;
+      if (body?.checks?.migrations === 'ok') return performance.now() - started;
     } catch {
       /* not listening yet */
     }
