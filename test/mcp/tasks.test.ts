@@ -40,7 +40,7 @@ function streamed(client: Client, name: string, args: Record<string, unknown>) {
 }
 
 async function until<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     const value = read();
     if (value !== undefined) return value;
     await new Promise((r) => setTimeout(r, 50));
