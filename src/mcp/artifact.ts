@@ -24,7 +24,8 @@ function textSize(text: string) {
 
 /**
  * The size of tools/list as a client receives it (the JSON-RPC result, for a key with every
- * scope): what an agent's context pays before its first call, on every listing.
+ * scope, in 2025-11-25: the tools that run as tasks say so): what an agent's context pays before
+ * its first call, on every listing.
  */
 function catalogSize(catalog: readonly Tool[], selection: Omit<ToolSelection, 'scopes'>) {
   const result = { tools: listedTools(catalog, { ...selection, scopes: new Set(ALL_SCOPES) }) };
@@ -61,6 +62,8 @@ export function mcpToolsArtifact(schema: GraphQLSchema): object {
       ...(t.operation.idempotencyKey ? { idempotencyKeyArgument: IDEMPOTENCY_ARG } : {}),
       // Asks a person first over MCP, with the price or the loss in the question (CONFIRMATION_ARG for the token).
       ...(t.operation.meta.consequence ? { consequence: t.operation.meta.consequence.kind } : {}),
+      // Runs as a task when asked (2025-11-25, tasks.ts), followed by reading the resource with this tool.
+      ...(t.settles ? { taskFollowedBy: t.settles.read.name } : {}),
     })),
     codeModeTools: codeModeTools(false).map((t) => ({
       name: t.name,

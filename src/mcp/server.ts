@@ -45,8 +45,13 @@ export type CodeModeToolRunner = (name: string, args: Record<string, unknown>) =
  * half of the listing an agent pays for before its first call, and results are the same without.
  * The answer is shared, read-only, for every request with the same selection.
  */
-export function listedTools(catalog: readonly Tool[], selection: ToolSelection): readonly ListedTool[] {
-  return listingOf(catalog, selection).tools;
+export function listedTools(
+  catalog: readonly Tool[],
+  selection: ToolSelection,
+  revision: '2025-11-25' | '2026-07-28' = '2025-11-25',
+): readonly ListedTool[] {
+  const listing = listingOf(catalog, selection);
+  return revision === '2025-11-25' ? listing.taskTools : listing.tools;
 }
 
 interface Listing {
