@@ -107,7 +107,7 @@ function listingFor(catalog: readonly Tool[], selection: ToolSelection): Listing
 }
 
 /** Whether a credential with `scopes` may follow the tool's work as a task: it settles, and its read is allowed. */
-export function canFollow(tool: Tool, scopes: ReadonlySet<string>): boolean {
+function canFollow(tool: Tool, scopes: ReadonlySet<string>): boolean {
   return Boolean(tool.settles && scopes.has(tool.settles.read.scope));
 }
 

@@ -30,7 +30,7 @@ import { toolResult } from './tool-results.ts';
  */
 
 /** What the client is told to wait between polls of tasks/get. */
-export const TASK_POLL_INTERVAL_MS = 2_000;
+const TASK_POLL_INTERVAL_MS = 2_000;
 /** tasks/list's page size: each listed task reads its resource. */
 const LIST_PAGE = 20;
 

@@ -124,7 +124,7 @@ export interface OperationMeta {
 }
 
 /** How the work an operation started is followed (OperationMeta.settles). */
-export interface Settles {
+interface Settles {
   /** The query field that reads the resource by its `id` (`server`). */
   read: string;
   /** Where the resource is in the operation's answer: a key of it (`server`); the answer itself when absent. */
