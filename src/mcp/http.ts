@@ -21,6 +21,7 @@ import { resourceLinkOf } from './resources.ts';
 import { createModernMcpServer, modernRequestOf, serveModern } from './modern.ts';
 import { type CodeModeToolRunner, createMcpServer, type ToolRunner, toolError, toolResult } from './server.ts';
 import { mcpServerInfo } from './server-info.ts';
+import { resourceUpdates } from './resource-updates.ts';
 import { mcpTasks } from './tasks.ts';
 import { untrustedMeta } from './untrusted.ts';
 
@@ -138,7 +139,16 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
     const modern = await modernRequestOf(req, body);
     if (modern) {
       const run = toolRunner(x, catalog, execute, selection);
-      return serveModern(modern, body, res, () => createModernMcpServer(catalog, selection, run, runCode, info));
+      // A listen stream stays open: a wait, so it gives back the instance's slot, not its credential's.
+      const listens = isRequest(body, 'subscriptions/listen');
+      if (listens) yieldInstanceSlot(x);
+      return serveModern(
+        modern,
+        body,
+        res,
+        () => createModernMcpServer(catalog, selection, run, runCode, info),
+        listens ? (end) => resourceUpdates(x.app, principal, catalog, end) : undefined,
+      );
     }
 
     rememberClient(principal.credentialId, body);

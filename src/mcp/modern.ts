@@ -5,6 +5,7 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
   inputRequired,
+  type ServerEventBus,
   inputResponse,
   isLegacyRequest,
   Server,
@@ -61,9 +62,12 @@ export async function serveModern(
   body: unknown,
   res: ServerResponse,
   server: () => Server,
+  /** A `subscriptions/listen`'s change events (resource-updates.ts); `end` closes its stream. */
+  updates?: (end: () => void) => ServerEventBus,
 ): Promise<void> {
-  const handler = createMcpHandler(server, { legacy: 'reject' });
   const aborted = new AbortController();
+  const bus = updates?.(() => aborted.abort());
+  const handler = createMcpHandler(server, { legacy: 'reject', ...(bus ? { bus } : {}) });
   res.on('close', () => {
     if (!res.writableFinished) aborted.abort();
   });
@@ -91,7 +95,7 @@ export function createModernMcpServer(
   info: Implementation,
 ): Server {
   const instructions = mcpInstructions(catalog, selection);
-  const server = new Server(info, { capabilities: MCP_CAPABILITIES, ...(instructions ? { instructions } : {}) });
+  const server = new Server(info, { capabilities: MODERN_CAPABILITIES, ...(instructions ? { instructions } : {}) });
   const register: Register = (method, handler) =>
     server.setRequestHandler(
       method as 'tools/list',
@@ -105,6 +109,9 @@ export function createModernMcpServer(
   registerMcpHandlers(register, catalog, selection, run, runCodeMode);
   return server;
 }
+
+/** 2026-07-28 adds resource updates: `subscriptions/listen` (resource-updates.ts). */
+const MODERN_CAPABILITIES = { ...MCP_CAPABILITIES, resources: { subscribe: true } };
 
 /** The embedded request's key in `inputRequests` and `inputResponses`. */
 const CONFIRM_KEY = 'confirm';

@@ -98,6 +98,35 @@ export function resourceLinkOf(catalog: readonly Tool[], tool: Tool, value: unkn
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The URIs of the resources a scope set may read that an event of the account may have changed
+ * (`notifications/resources/updated`, resource-updates.ts): each resource under `/<things>/:id`
+ * whose id the event's data names as `<thing>Id` (`serverId` → `/servers/{id}` and its
+ * sub-resources), each list of such things (`/servers`), and the account's summary and event
+ * history, which every event changes. Said of what may have changed: a client reads it again.
+ */
+export function updatedResources(
+  catalog: readonly Tool[],
+  scopes: ReadonlySet<string>,
+  data: Record<string, unknown>,
+): string[] {
+  const uris: string[] = [];
+  for (const r of offeredResources(catalog, scopes).allowed) {
+    const named = /^((?:\/[a-z-]+)*\/([a-z-]+))(?:\/:id(?:\/[a-z-]+)*)?$/.exec(r.path);
+    if (!named) continue;
+    if (r.path === '/account/summary' || r.path === '/events') uris.push(r.uri);
+    else {
+      const id = data[`${singular(named[2])}Id`];
+      if (typeof id !== 'string') continue;
+      uris.push(r.path.includes(':id') ? r.uri.replace('{id}', encodeURIComponent(id)) : r.uri);
+    }
+  }
+  return uris;
+}
+
+/** `servers` → `server`, `hosting` → `hosting`: the collection's item, as event data names it. */
+const singular = (collection: string) => collection.replace(/s$/, '');
+
 /** The resources a scope set may list and read, made once per set. */
 const offeredResources = perCatalog(scopesKey, (catalog, scopes: ReadonlySet<string>) => {
   const allowed = resourcesOf(catalog).filter((r) => scopes.has(r.tool.scope));
