@@ -50,12 +50,10 @@ export function mcpTasks(
   catalog: readonly Tool[],
   run: RunTool,
 ): McpTasks {
-  const byName = new Map(catalog.map((t) => [t.name, t]));
-
   /** The task's state now: its record, its status, and the answer to give once it is terminal. */
   async function stateOf(record: TaskRecord): Promise<{ task: Task; result?: CallToolResult }> {
     const stored = record.result as CallToolResult;
-    const tool = byName.get(record.tool);
+    const tool = toolsByName(catalog).get(record.tool);
     const follow = tool?.settles;
     if (record.resourceId === null || !follow) return terminal(record, stored, record.settledAt ?? record.createdAt);
     const read = await run(follow.read, { id: record.resourceId });
@@ -120,6 +118,17 @@ export function mcpTasks(
       },
     },
   };
+}
+
+/** The catalogue's tools by name, made once per catalogue (every 2025 request builds an McpTasks). */
+const byCatalog = new WeakMap<readonly Tool[], ReadonlyMap<string, Tool>>();
+function toolsByName(catalog: readonly Tool[]): ReadonlyMap<string, Tool> {
+  let tools = byCatalog.get(catalog);
+  if (!tools) {
+    tools = new Map(catalog.map((t) => [t.name, t]));
+    byCatalog.set(catalog, tools);
+  }
+  return tools;
 }
 
 /** The id of the resource a call's answer names (`settles.at`, or the answer itself). */
