@@ -55,7 +55,7 @@ function expectDeployedRows(rows: MigrationRow[]): void {
 
 const baseUrl = process.env.TEST_DATABASE_URL;
 // The folder's diff and the PGlite cases never touch TEST_DATABASE_URL: in the suite's PostgreSQL
-// run (CI runs both at once) they would repeat the embedded run exactly, so they run there only.
+// run (CI's second) they would repeat the embedded run exactly, so they run there only.
 const repeatsTheEmbeddedRun = Boolean(baseUrl);
 
 describe.skipIf(repeatsTheEmbeddedRun)('migrations folder', () => {

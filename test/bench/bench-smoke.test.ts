@@ -15,7 +15,7 @@ import { hasChromium } from '../helpers/browser.ts';
 vi.setConfig({ testTimeout: 240_000 });
 
 // The benchmarks pick their database from BENCH_DATABASE_URL, never TEST_DATABASE_URL: in the
-// suite's PostgreSQL run (CI runs both at once) this file would repeat the embedded run exactly,
+// suite's PostgreSQL run (CI's second) this file would repeat the embedded run exactly,
 // so it runs there only when BENCH_DATABASE_URL is given too.
 const repeatsTheEmbeddedRun = Boolean(process.env.TEST_DATABASE_URL) && !process.env.BENCH_DATABASE_URL;
 

@@ -26,9 +26,9 @@ import { argsFor, documentFor } from './requests.ts';
  * - on a 4xx, no change of the account's state (every row it owns, its hosting files).
  *
  * Cases are sampled, not shrunk, so one run lists every failure. CASES per operation,
- * `FUZZ_CASES=<n>` to run more locally. Against PostgreSQL (CI's second run, at the same time as
- * the first) a third as many: the inputs are the same, what differs is the database's and
- * Redis's answers, which the first cases of every operation already reach.
+ * `FUZZ_CASES=<n>` to run more locally. Against PostgreSQL (CI's second run) a third as many: the
+ * inputs are the same, what differs is the database's and Redis's answers, which the first cases
+ * of every operation already reach.
  */
 const CASES = Number(process.env.FUZZ_CASES ?? (process.env.TEST_DATABASE_URL ? 8 : 24));
 const SEED = Number(process.env.FUZZ_SEED ?? 20260816);
