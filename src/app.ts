@@ -306,6 +306,11 @@ function createTransports(app: App, { schema, openApi, restRoutes, toolCatalog, 
   const dashboard = createDashboardHandler(app);
   const docs = createDocsHandler(app);
   const serverConsole = createServerConsole(app);
+  const mcp = createMcpExecutor(
+    toolCatalog,
+    createOperationExecutor(app, executor),
+    createCodeModeRunner(schema, createDocumentExecutor(app, yoga)),
+  );
   const pipeline = createPipeline(
     app,
     {
@@ -320,19 +325,11 @@ function createTransports(app: App, { schema, openApi, restRoutes, toolCatalog, 
       docs: docs.handle,
       dashboard: dashboard.handle,
     },
-    {
-      executor,
-      yoga,
-      mcp: createMcpExecutor(
-        toolCatalog,
-        createOperationExecutor(app, executor),
-        createCodeModeRunner(schema, createDocumentExecutor(app, yoga)),
-      ),
-    },
+    { executor, yoga, mcp },
   );
   const server = createHttpServer(app, pipeline);
   const graphqlWs = attachGraphQLWs(server, app, yoga, { [SERVER_CONSOLE_SOCKET]: serverConsole.upgrade });
-  return { server, graphqlWs, serverConsole };
+  return { server, graphqlWs, serverConsole, mcp };
 }
 type Transports = ReturnType<typeof createTransports>;
 
@@ -364,11 +361,12 @@ async function stopInstance(
   { clock, redis, outages, db }: DataLayer,
   { events, background }: Events,
   { credentialChanges, liveChangesListening, liveChanges }: Changes,
-  { server, graphqlWs, serverConsole }: Transports,
+  { server, graphqlWs, serverConsole, mcp }: Transports,
 ): Promise<void> {
   clock.stop();
   await graphqlWs.close();
   await serverConsole.close();
+  mcp.endStreams();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const force = setTimeout(() => server.closeAllConnections(), 10_000);

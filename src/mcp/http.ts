@@ -113,7 +113,16 @@ export function mcpChallenged(app: App, req: IncomingMessage, error: ApiError): 
  * and gets a fresh MCP server showing only the tools that credential may call.
  */
 export function createMcpExecutor(catalog: readonly Tool[], execute: OperationExecutor, codeMode: CodeModeRunner) {
-  return async function serveMcp(x: Exchange): Promise<void> {
+  /** How to end each open listen stream (2026-07-28 `subscriptions/listen`): a stopping instance ends them. */
+  const listening = new Set<() => void>();
+  return Object.assign(serveMcp, {
+    /** Ends every open listen stream gracefully (the instance is stopping: clients listen again elsewhere). */
+    endStreams: () => {
+      for (const end of listening) end();
+    },
+  });
+
+  async function serveMcp(x: Exchange): Promise<void> {
     const { req, res, body, limitHeaders } = x;
     const principal = x.principal;
     if (!principal) throw new ApiError(401, 'The MCP endpoint needs Authorization: Bearer <API key or access token>.');
@@ -142,13 +151,24 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
       // A listen stream stays open: a wait, so it gives back the instance's slot, not its credential's.
       const listens = isRequest(body, 'subscriptions/listen');
       if (listens) yieldInstanceSlot(x);
-      return serveModern(
-        modern,
-        body,
-        res,
-        () => createModernMcpServer(catalog, selection, run, runCode, info),
-        listens ? (end) => resourceUpdates(x.app, principal, catalog, end) : undefined,
-      );
+      let end: (() => void) | undefined;
+      try {
+        return await serveModern(
+          modern,
+          body,
+          res,
+          () => createModernMcpServer(catalog, selection, run, runCode, info),
+          listens
+            ? (ends) => {
+                end = ends;
+                listening.add(ends);
+                return resourceUpdates(x.app, principal, catalog, ends);
+              }
+            : undefined,
+        );
+      } finally {
+        if (end) listening.delete(end);
+      }
     }
 
     rememberClient(principal.credentialId, body);
@@ -178,7 +198,7 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
-  };
+  }
 }
 
 /**

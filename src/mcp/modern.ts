@@ -62,12 +62,14 @@ export async function serveModern(
   body: unknown,
   res: ServerResponse,
   server: () => Server,
-  /** A `subscriptions/listen`'s change events (resource-updates.ts); `end` closes its stream. */
+  /** A `subscriptions/listen`'s change events (resource-updates.ts); `end` ends its stream, gracefully. */
   updates?: (end: () => void) => ServerEventBus,
 ): Promise<void> {
   const aborted = new AbortController();
-  const bus = updates?.(() => aborted.abort());
-  const handler = createMcpHandler(server, { legacy: 'reject', ...(bus ? { bus } : {}) });
+  let handler: ReturnType<typeof createMcpHandler> | undefined;
+  // Closing the handler ends its listen streams with the empty result the spec calls graceful.
+  const bus = updates?.(() => void handler?.close());
+  handler = createMcpHandler(server, { legacy: 'reject', ...(bus ? { bus } : {}) });
   res.on('close', () => {
     if (!res.writableFinished) aborted.abort();
   });

@@ -19,7 +19,7 @@ afterAll(() => app?.stop());
 const serverUri = (id: string) => `cloud-account:///v1/servers/${id}`;
 const SUMMARY = 'cloud-account:///v1/account/summary';
 
-async function listener(key: string) {
+async function listener(key: string, on: TestApp = app) {
   const client = new Client(
     { name: 'listen-test-client', version: '1.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
@@ -29,7 +29,7 @@ async function listener(key: string) {
     updated.push((n.params as { uri: string }).uri);
   });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+    new StreamableHTTPClientTransport(new URL(`${on.url}/mcp`), {
       requestInit: { headers: { Authorization: `Bearer ${key}` } },
     }),
   );
@@ -79,7 +79,17 @@ describe('subscriptions/listen: resource updates from the event stream', () => {
     const subscription = await client.listen({ resourceSubscriptions: [serverUri(mine)] });
     const revoked = await app.admin('DELETE', `/admin/accounts/${c.accountId}/api-keys/${c.keyId}`);
     expect(revoked.status).toBe(200);
-    expect(await subscription.closed).not.toBe('local');
+    expect(await subscription.closed).toBe('graceful');
+    await client.close().catch(() => undefined);
+  });
+
+  it('a stopping instance ends its listen streams gracefully, not by cutting the connection', async () => {
+    const stopping = await startTestApp();
+    const c = await stopping.customer();
+    const { client } = await listener(c.key, stopping);
+    const subscription = await client.listen({ resourceSubscriptions: [SUMMARY] });
+    await stopping.stop();
+    expect(await subscription.closed).toBe('graceful');
     await client.close().catch(() => undefined);
   });
 });
