@@ -18,7 +18,7 @@ import type { CodeModeRunner } from './code-mode.ts';
 import { confirmationOf, quoteResult, takeConfirmation } from './confirmation.ts';
 import { askPerson, asksPerson, deliverAnswer, rememberClient } from './elicitation.ts';
 import { resourceLinkOf } from './resources.ts';
-import { createModernMcpServer, modernRequestOf, serveModern } from './modern.ts';
+import { createModernMcpServer, isModernRequest, serveModern } from './modern.ts';
 import { type CodeModeToolRunner, createMcpServer, type ToolRunner, toolError, toolResult } from './server.ts';
 import { mcpServerInfo } from './server-info.ts';
 import { resourceUpdates } from './resource-updates.ts';
@@ -145,8 +145,7 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
       codeMode(name, args, { principal, readOnly: selection.readOnly });
     const info = mcpServerInfo(x.app.config.publicBaseUrl);
     // Protocol 2026-07-28 (a request with the `_meta` envelope): the 2.x SDK's (modern.ts).
-    const modern = await modernRequestOf(req, body);
-    if (modern) {
+    if (isModernRequest(req, body)) {
       const run = toolRunner(x, catalog, execute, selection);
       // A listen stream stays open: a wait, so it gives back the instance's slot, not its credential's.
       const listens = isRequest(body, 'subscriptions/listen');
@@ -154,7 +153,7 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
       let end: (() => void) | undefined;
       try {
         return await serveModern(
-          modern,
+          req,
           body,
           res,
           () => createModernMcpServer(catalog, selection, run, runCode, info),

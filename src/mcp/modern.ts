@@ -3,15 +3,16 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  classifyInboundRequest,
   createMcpHandler,
   inputRequired,
   type ServerEventBus,
   inputResponse,
-  isLegacyRequest,
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { headerOf } from '../http/admission/admit.ts';
 import type { ToolSelection, Tool } from './catalog.ts';
 import type { HandlerContext, ModernRound, Register } from './handlers.ts';
 import {
@@ -32,21 +33,38 @@ import {
  * the 2.x SDK's stateless legacy serving cannot carry.
  */
 
-/** Whether the request is 2026-07-28's (the 2.x SDK's own classification), and the web Request it is served as. */
-export async function modernRequestOf(req: IncomingMessage, body: unknown): Promise<Request | undefined> {
-  const request = webRequestOf(req, body);
-  return (await isLegacyRequest(request, body)) ? undefined : request;
+/**
+ * Whether the request is 2026-07-28's: the 2.x SDK's own classification (`classifyInboundRequest`,
+ * what its `isLegacyRequest` runs), on the Node request's standard headers and the body the
+ * pipeline parsed — no Fetch object for a request the 1.x SDK serves. A claim the SDK refuses
+ * (a header that disagrees with the body) is its to answer, so it counts as modern.
+ */
+export function isModernRequest(req: IncomingMessage, body: unknown): boolean {
+  if (body === undefined) return false;
+  const header = (name: string) => headerOf(req, name) ?? undefined;
+  const outcome = classifyInboundRequest({
+    httpMethod: (req.method ?? 'POST').toUpperCase(),
+    protocolVersionHeader: header('mcp-protocol-version'),
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+    body,
+  });
+  return outcome.kind !== 'legacy';
 }
 
-/** The request as the 2.x SDK's fetch-shaped handler takes it; the body, already parsed by the pipeline, re-serialized. */
-function webRequestOf(req: IncomingMessage, body: unknown): Request {
+/**
+ * The one Fetch `Request` of a 2026-07-28 exchange, as the 2.x SDK's handler takes it (it has no
+ * other public entry: docs/DESIGN.md): the Node request's headers, the body the pipeline parsed
+ * (handed over as `parsedBody` too, never read again), and `signal` for a client that hangs up.
+ */
+function webRequestOf(req: IncomingMessage, body: unknown, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || SKIPPED_HEADERS.has(name)) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   const url = new URL(req.url ?? '/mcp', 'http://127.0.0.1');
-  return new Request(url, { method: req.method ?? 'POST', headers, body: JSON.stringify(body ?? null) });
+  return new Request(url, { method: req.method ?? 'POST', headers, body: JSON.stringify(body ?? null), signal });
 }
 
 /** Headers of the connection, not of the message (the body is re-serialized: its length changes). */
@@ -58,7 +76,7 @@ const SKIPPED_HEADERS: ReadonlySet<string> = new Set(['content-length', 'transfe
  * `server/discover`, stamps `resultType` and the server's identity, and runs `server`'s handlers.
  */
 export async function serveModern(
-  request: Request,
+  req: IncomingMessage,
   body: unknown,
   res: ServerResponse,
   server: () => Server,
@@ -74,7 +92,7 @@ export async function serveModern(
     if (!res.writableFinished) aborted.abort();
   });
   try {
-    const response = await handler.fetch(new Request(request, { signal: aborted.signal }), { parsedBody: body });
+    const response = await handler.fetch(webRequestOf(req, body, aborted.signal), { parsedBody: body });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (response.body) await pipeline(Readable.fromWeb(response.body as never), res);
     else res.end();
