@@ -16,7 +16,7 @@ import { withRecoveryPoints } from './recovery.ts';
 import { registerRawReads, type RawReads } from './tenant.ts';
 import { startEmbeddedAutovacuum } from './embedded-autovacuum.ts';
 import { fastQueryClient, type AdapterClient } from './pglite-fast-client.ts';
-import { copyTemplate, ensureTemplate, hasTemplate, PGLITE_START_PARAMS } from './pglite-template.ts';
+import { copyTemplate, ensureTemplate, hasTemplate, setBufferCache } from './pglite-template.ts';
 
 /**
  * Every interactive transaction's options, set once on the client (Prisma's `transactionOptions`)
@@ -192,7 +192,8 @@ export async function openDatabase(opts: {
       );
     if (await copyTemplate(dir)) opts.log?.('new embedded database from the migrated template');
   }
-  const pglite = new PGlite(dir, { startParams: PGLITE_START_PARAMS });
+  setBufferCache(dir);
+  const pglite = new PGlite(dir);
   // PGlite's interface with a leaner `query` (one call into WebAssembly per execution).
   const client = fastQueryClient(pglite, { preparedStatements: PREPARED_STATEMENTS });
   await applyPendingMigrations(pgliteTarget(client), { log: opts.log });

@@ -10,17 +10,26 @@ import { OS_TEMPLATES, PRODUCTS, seedCatalogue } from './catalogue-seed.ts';
 import { applyPendingMigrations, MIGRATIONS_DIR } from './migrate.ts';
 import { pgliteTarget } from './migration-targets.ts';
 
+/** Marks the line of the data directory's postgresql.conf this service writes (setBufferCache). */
+const OWN_SETTING = '# cloud-account-api: PGLITE_SHARED_BUFFERS';
+
 /**
- * PGlite's start parameters: its own defaults (a given `startParams` replaces them), then a
- * 32 MB buffer cache instead of PostgreSQL's 128 MB default:
- * the embedded database's files sit in the OS page cache anyway, and the WebAssembly heap
- * never shrinks, so this is most of the process's memory.
+ * A 32 MB buffer cache (PGLITE_SHARED_BUFFERS) instead of PostgreSQL's 128 MB default, set in the
+ * data directory's own postgresql.conf — PostgreSQL's way to configure a server, where the last
+ * line naming a setting wins — before PGlite starts on it, so PGlite keeps its own start
+ * parameters. The embedded database's files sit in the OS page cache anyway, and the
+ * WebAssembly heap never shrinks, so this is most of the process's memory. A directory initdb
+ * has not made yet has no postgresql.conf: its first start keeps the default.
  */
-export const PGLITE_START_PARAMS = [
-  ...PGlite.defaultStartParams,
-  '-c',
-  `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS ?? '32MB'}`,
-];
+export function setBufferCache(dataDir: string, size = process.env.PGLITE_SHARED_BUFFERS ?? '32MB'): void {
+  const conf = path.join(dataDir, 'postgresql.conf');
+  if (!fs.existsSync(conf)) return;
+  const text = fs.readFileSync(conf, 'utf8');
+  const kept = text.split('\n').filter((line) => !line.endsWith(OWN_SETTING));
+  while (kept.at(-1) === '') kept.pop();
+  const next = `${kept.join('\n')}\nshared_buffers = '${size.replace(/'/g, "''")}'  ${OWN_SETTING}\n`;
+  if (next !== text) fs.writeFileSync(conf, next);
+}
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE_DIR = path.join(ROOT, 'node_modules', '.cache', 'cloud-account-api');
@@ -39,7 +48,6 @@ function templateKey(): string {
   hash.update(
     JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version,
   );
-  hash.update(PGLITE_START_PARAMS.join(' '));
   for (const folder of fs.readdirSync(MIGRATIONS_DIR).sort()) {
     const file = path.join(MIGRATIONS_DIR, folder, 'migration.sql');
     if (fs.existsSync(file)) hash.update(folder).update(fs.readFileSync(file));
@@ -111,7 +119,7 @@ export async function ensureTemplate(log: (msg: string) => void = () => undefine
   fs.mkdirSync(CACHE_DIR, { recursive: true });
   const scratch = fs.mkdtempSync(path.join(CACHE_DIR, 'building-'));
   try {
-    const pglite = new PGlite(scratch, { startParams: PGLITE_START_PARAMS });
+    const pglite = new PGlite(scratch);
     await applyPendingMigrations(pgliteTarget(pglite), { log });
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     await seedCatalogue(prisma);
