@@ -33,6 +33,11 @@ interface AccountResource {
   /** The URI, or the URI template (RFC 6570, `{name}`) when the path has parameters. */
   uri: string;
   pattern: RegExp;
+  /**
+   * What an event's data names when it may have changed this resource (updatedResources): every
+   * event, or the id of the resource's item (`serverId` for `/servers`, `/servers/:id/…`), or nothing.
+   */
+  changedBy: 'every event' | `${string}Id` | null;
 }
 
 /** Runs a tool's operation for the caller, authorization first, as tools/call does. */
@@ -59,7 +64,7 @@ function resourcesOf(catalog: readonly Tool[]): AccountResource[] {
         const { path } = tool.operation;
         const uri = `${PREFIX}${path.replace(/:(\w+)/g, '{$1}')}`;
         const pattern = new RegExp(`^${literal(PREFIX)}${literal(path).replace(/:(\w+)/g, '(?<$1>[^/?#]+)')}$`);
-        return { tool, path, uri, pattern };
+        return { tool, path, uri, pattern, changedBy: changedBy(path) };
       });
     byCatalog.set(catalog, resources);
   }
@@ -112,20 +117,23 @@ export function updatedResources(
 ): string[] {
   const uris: string[] = [];
   for (const r of offeredResources(catalog, scopes).allowed) {
-    const named = /^((?:\/[a-z-]+)*\/([a-z-]+))(?:\/:id(?:\/[a-z-]+)*)?$/.exec(r.path);
-    if (!named) continue;
-    if (r.path === '/account/summary' || r.path === '/events') uris.push(r.uri);
-    else {
-      const id = data[`${singular(named[2])}Id`];
-      if (typeof id !== 'string') continue;
-      uris.push(r.path.includes(':id') ? r.uri.replace('{id}', encodeURIComponent(id)) : r.uri);
+    if (r.changedBy === 'every event') uris.push(r.uri);
+    else if (r.changedBy) {
+      const id = data[r.changedBy];
+      if (typeof id === 'string')
+        uris.push(r.path.includes(':id') ? r.uri.replace('{id}', encodeURIComponent(id)) : r.uri);
     }
   }
   return uris;
 }
 
-/** `servers` → `server`, `hosting` → `hosting`: the collection's item, as event data names it. */
-const singular = (collection: string) => collection.replace(/s$/, '');
+/** A resource path's `changedBy`: the account's summary and history change with every event; a collection's with its items'. */
+function changedBy(path: string): AccountResource['changedBy'] {
+  if (path === '/account/summary' || path === '/events') return 'every event';
+  const collection = /^(?:\/[a-z-]+)*\/([a-z-]+)(?:\/:id(?:\/[a-z-]+)*)?$/.exec(path)?.[1];
+  // `servers` → `serverId`, `hosting` → `hostingId`: the item, as event data names it.
+  return collection ? `${collection.replace(/s$/, '')}Id` : null;
+}
 
 /** The resources a scope set may list and read, made once per set. */
 const offeredResources = perCatalog(scopesKey, (catalog, scopes: ReadonlySet<string>) => {

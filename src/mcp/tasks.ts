@@ -50,13 +50,16 @@ export function mcpTasks(
   catalog: readonly Tool[],
   run: RunTool,
 ): McpTasks {
-  /** The task's state now: its record, its status, and the answer to give once it is terminal. */
-  async function stateOf(record: TaskRecord): Promise<{ task: Task; result?: CallToolResult }> {
+  /**
+   * The task's state now: its record, its status, and the answer to give once it is terminal.
+   * `read` is the resource as just read; without it, it is read now.
+   */
+  async function stateOf(record: TaskRecord, read?: CallToolResult): Promise<{ task: Task; result?: CallToolResult }> {
     const stored = record.result as CallToolResult;
     const tool = toolsByName(catalog).get(record.tool);
     const follow = tool?.settles;
     if (record.resourceId === null || !follow) return terminal(record, stored, record.settledAt ?? record.createdAt);
-    const read = await run(follow.read, { id: record.resourceId });
+    read ??= await run(follow.read, { id: record.resourceId });
     if (read.isError) {
       const refusal = read.structuredContent as { statusCode?: unknown; message?: unknown };
       // Gone (terminated, or never this account's): the work ended without its resource.
@@ -84,7 +87,9 @@ export function mcpTasks(
       const resourceId = result.isError ? null : idOf(tool, result);
       const ttl = Math.min(Math.max(ttlMs ?? TASK_TTL_DEFAULT_MS, 1_000), TASK_TTL_MAX_MS);
       const record = await recordTask(app, who, { tool: tool.name, resourceId, result, ttlMs: ttl });
-      return (await stateOf(record)).task;
+      // The call's own answer shows the resource as it left it: no need to read it again.
+      return (await stateOf(record, resourceId === null ? undefined : toolResult(resourceOf(tool, result), false)))
+        .task;
     },
 
     store: {
@@ -131,11 +136,16 @@ function toolsByName(catalog: readonly Tool[]): ReadonlyMap<string, Tool> {
   return tools;
 }
 
-/** The id of the resource a call's answer names (`settles.at`, or the answer itself). */
-function idOf(tool: Tool, result: CallToolResult): string | null {
+/** The resource a call's answer holds (`settles.at`, or the answer itself). */
+function resourceOf(tool: Tool, result: CallToolResult): Record<string, unknown> | undefined {
   const answer = result.structuredContent as Record<string, unknown> | undefined;
-  const resource = (tool.settles?.at ? answer?.[tool.settles.at] : answer) as { id?: unknown } | undefined;
-  return typeof resource?.id === 'string' ? resource.id : null;
+  return (tool.settles?.at ? answer?.[tool.settles.at] : answer) as Record<string, unknown> | undefined;
+}
+
+/** The id of the resource a call's answer names. */
+function idOf(tool: Tool, result: CallToolResult): string | null {
+  const id = resourceOf(tool, result)?.id;
+  return typeof id === 'string' ? id : null;
 }
 
 /**
