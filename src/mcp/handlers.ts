@@ -38,6 +38,8 @@ export type McpMethod = keyof McpMethods;
  */
 export interface ModernRound {
   canAsk: boolean;
+  /** Whether the client declared the Tasks extension (tasks-extension.ts): a long call may answer a task. */
+  tasks: boolean;
   answer?: 'accept' | 'decline' | 'cancel';
   requestState?: string;
 }

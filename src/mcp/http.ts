@@ -77,7 +77,7 @@ function urlOf(text: string): URL | undefined {
  * They still spend a point of the credential's MCP message budget (the admit stage), are
  * authenticated and pass the instance's admission like any request. Anything else spends one:
  * a call, a batch (refused whole, unrun), a body that is not one JSON-RPC message. Following a task
- * (tasks/get, tasks/result) is free too: its call was paid for.
+ * (tasks/get, tasks/result; 2026-07-28: tasks/update, tasks/cancel) is free too: its call was paid for.
  */
 export function mcpMessageSpendsPoint(httpMethod: string, body: unknown): boolean {
   if (httpMethod !== 'POST') return false;
@@ -90,13 +90,15 @@ export function mcpMessageSpendsPoint(httpMethod: string, body: unknown): boolea
   return !(FREE_METHODS.has(method) || method.endsWith('/list'));
 }
 
-// tasks/get and tasks/result follow a call that was paid for (tasks.ts); the MCP message budget bounds them.
+// The tasks/ methods follow a call that was paid for (tasks.ts); the MCP message budget bounds them.
 const FREE_METHODS: ReadonlySet<string> = new Set([
   'initialize',
   'ping',
   'server/discover',
   'tasks/get',
   'tasks/result',
+  'tasks/update',
+  'tasks/cancel',
 ]);
 
 /** A 401 of /mcp carries the MCP challenge instead of the API's own; other errors pass as they are. */
@@ -144,9 +146,11 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
     const runCode: CodeModeToolRunner = (name, args) =>
       codeMode(name, args, { principal, readOnly: selection.readOnly });
     const info = mcpServerInfo(x.app.config.publicBaseUrl);
+    const owner = { accountId: principal.accountId, credentialId: principal.credentialId };
     // Protocol 2026-07-28 (a request with the `_meta` envelope): the 2.x SDK's (modern.ts).
     if (isModernRequest(req, body)) {
       const run = toolRunner(x, catalog, execute, selection);
+      const tasks = mcpTasks(x.app, owner, catalog, (tool, args) => run(tool, args, { requestId: 'task' }));
       // A listen stream stays open: a wait, so it gives back the instance's slot, not its credential's.
       const listens = isRequest(body, 'subscriptions/listen');
       if (listens) yieldInstanceSlot(x);
@@ -156,7 +160,7 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
           req,
           body,
           res,
-          () => createModernMcpServer(catalog, selection, run, runCode, info),
+          () => createModernMcpServer(catalog, selection, run, runCode, info, tasks),
           listens
             ? (ends) => {
                 end = ends;
@@ -184,7 +188,6 @@ export function createMcpExecutor(catalog: readonly Tool[], execute: OperationEx
         for (const give of x.releases.splice(0)) give();
       });
     const run = toolRunner(x, catalog, execute, selection, asks ? ask : undefined);
-    const owner = { accountId: principal.accountId, credentialId: principal.credentialId };
     const tasks = mcpTasks(x.app, owner, catalog, (tool, args) => run(tool, args, { requestId: 'task' }));
     // tasks/result waits for the task to settle: a wait, not work, so it holds no slot of the instance.
     if (isRequest(body, 'tasks/result')) yieldInstanceSlot(x);

@@ -15,6 +15,8 @@ import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/t
 import { headerOf } from '../http/admission/admit.ts';
 import type { ToolSelection, Tool } from './catalog.ts';
 import type { HandlerContext, ModernRound, Register } from './handlers.ts';
+import type { McpTasks } from './tasks.ts';
+import { declaresTasks, serveTasksExtension } from './tasks-extension.ts';
 import {
   type CodeModeToolRunner,
   MCP_CAPABILITIES,
@@ -113,9 +115,11 @@ export function createModernMcpServer(
   run: ToolRunner,
   runCodeMode: CodeModeToolRunner,
   info: Implementation,
+  tasks?: McpTasks,
 ): Server {
   const instructions = mcpInstructions(catalog, selection);
   const server = new Server(info, { capabilities: MODERN_CAPABILITIES, ...(instructions ? { instructions } : {}) });
+  if (tasks) serveTasksExtension(server, tasks.find);
   const register: Register = (method, handler) =>
     server.setRequestHandler(
       method as 'tools/list',
@@ -126,7 +130,7 @@ export function createModernMcpServer(
         return method === 'tools/call' ? askedInBand(result as CallToolResult, context.modern) : result;
       }) as never,
     );
-  registerMcpHandlers(register, catalog, selection, run, runCodeMode);
+  registerMcpHandlers(register, catalog, selection, run, runCodeMode, tasks);
   return server;
 }
 
@@ -145,6 +149,7 @@ function roundOf(ctx: ServerContext): ModernRound {
   const state = ctx.mcpReq.requestState();
   return {
     canAsk: Boolean(elicitation && (elicitation.form || !elicitation.url)),
+    tasks: declaresTasks(envelope),
     ...(view.kind === 'elicit' ? { answer: view.action } : {}),
     ...(typeof state === 'string' ? { requestState: state } : {}),
   };

@@ -24,6 +24,7 @@ import { perCatalog, scopesKey } from './per-catalog.ts';
 import { protocolError } from './protocol-errors.ts';
 import { serveResources } from './resources.ts';
 import type { McpTasks } from './tasks.ts';
+import { createTaskResult } from './tasks-extension.ts';
 import { toolError } from './tool-results.ts';
 
 export { toolError, toolResult } from './tool-results.ts';
@@ -153,11 +154,14 @@ export function registerMcpHandlers(
 
   serveResources(register, catalog, selection.scopes, run);
   servePrompts(register, catalog, selection.scopes);
-  register('tools/list', async () => ({ tools: (tasks ? listing.taskTools : listing.tools) as ListedTool[] }));
+  // 2025-11-25 clients learn from the listing which calls may run as tasks; 2026-07-28 tools say nothing.
+  register('tools/list', async (_, context) => ({
+    tools: (tasks && !context.modern ? listing.taskTools : listing.tools) as ListedTool[],
+  }));
 
   register('tools/call', async (params, context) => {
     const args = params.arguments ?? {};
-    if (params.task && tasks) {
+    if (params.task && tasks && !context.modern) {
       const tool = offered.get(params.name);
       if (!tool || !canFollow(tool, selection.scopes))
         throw protocolError(
@@ -170,7 +174,13 @@ export function registerMcpHandlers(
     if (codeMode.has(params.name)) return runCodeMode(params.name, args);
     const tool = offered.get(params.name);
     if (!tool) throw unknownTool(params.name);
-    return call(tool, args, context);
+    const result = await call(tool, args, context);
+    // 2026-07-28, Tasks extension: the server decides; a call whose work goes on answers its task.
+    if (tasks && context.modern?.tasks && canFollow(tool, selection.scopes)) {
+      const started = await tasks.follow(tool, result);
+      if (started) return createTaskResult(started) as never;
+    }
+    return result;
   });
 
   async function call(tool: Tool, args: Record<string, unknown>, context: HandlerContext): Promise<CallToolResult> {

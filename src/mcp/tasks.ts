@@ -29,8 +29,6 @@ import { toolResult } from './tool-results.ts';
  * no undo); tasks/list lists the credential's live tasks.
  */
 
-/** What the client is told to wait between polls of tasks/get. */
-const TASK_POLL_INTERVAL_MS = 2_000;
 /** tasks/list's page size: each listed task reads its resource. */
 const LIST_PAGE = 20;
 
@@ -38,10 +36,35 @@ const LIST_PAGE = 20;
 type RunTool = (tool: Tool, args: Record<string, unknown>) => Promise<CallToolResult>;
 
 export interface McpTasks {
-  /** The SDK's task store for tasks/get, tasks/result and tasks/list. */
+  /** The SDK's task store for tasks/get, tasks/result and tasks/list (2025-11-25). */
   store: TaskStore;
-  /** Keeps a call's answer as a task, its handle returned (a `tools/call` with `task`). */
+  /** Keeps a call's answer as a task, its handle returned (a `tools/call` with `task`, 2025-11-25). */
   create(tool: Tool, result: CallToolResult, ttlMs: number | undefined): Promise<Task>;
+  /**
+   * The Tasks extension's choice (2026-07-28, tasks-extension.ts): a call whose work goes on is
+   * kept as a task, its state returned; one that is done (or refused) is not, and answers as it is.
+   */
+  follow(tool: Tool, result: CallToolResult): Promise<Task | undefined>;
+  /** The credential's task now, or null (unknown, another credential's, expired). */
+  find: FindTask;
+}
+
+/** A task and, once it is completed, its answer. */
+export interface FollowedTask {
+  task: Task;
+  result?: CallToolResult;
+}
+/** Reads a task for the credential that made it: null when unknown to it or expired. */
+export type FindTask = (taskId: string) => Promise<FollowedTask | null>;
+
+/** Where a task's work is, and the answer once settled. */
+interface TaskState {
+  record: TaskRecord;
+  status: 'working' | 'completed';
+  statusMessage?: string;
+  lastUpdatedAt: Date;
+  /** The answer, once the task is completed. */
+  result?: CallToolResult;
 }
 
 export function mcpTasks(
@@ -54,7 +77,7 @@ export function mcpTasks(
    * The task's state now: its record, its status, and the answer to give once it is terminal.
    * `read` is the resource as just read; without it, it is read now.
    */
-  async function stateOf(record: TaskRecord, read?: CallToolResult): Promise<{ task: Task; result?: CallToolResult }> {
+  async function stateOf(record: TaskRecord, read?: CallToolResult): Promise<TaskState> {
     const stored = record.result as CallToolResult;
     const tool = toolsByName(catalog).get(record.tool);
     const follow = tool?.settles;
@@ -73,7 +96,10 @@ export function mcpTasks(
     const resource = read.structuredContent as { status?: unknown };
     if (typeof resource.status === 'string' && follow.pending.has(resource.status))
       return {
-        task: taskOf(record, 'working', record.createdAt, `The ${follow.read.operation.name} is ${resource.status}.`),
+        record,
+        status: 'working',
+        lastUpdatedAt: record.createdAt,
+        statusMessage: `The ${follow.read.operation.name} is ${resource.status}.`,
       };
     const answer = follow.at
       ? { ...(stored.structuredContent as object), [follow.at]: resource }
@@ -82,31 +108,45 @@ export function mcpTasks(
     return terminal(record, result, await markSettled(app, who, record));
   }
 
+  /** Keeps the call's answer as a task; its first state is the answer's own (no need to read the resource again). */
+  async function start(tool: Tool, result: CallToolResult, ttlMs: number | undefined): Promise<TaskState> {
+    const resourceId = result.isError ? null : idOf(tool, result);
+    const ttl = Math.min(Math.max(ttlMs ?? TASK_TTL_DEFAULT_MS, 1_000), TASK_TTL_MAX_MS);
+    const record = await recordTask(app, who, { tool: tool.name, resourceId, result, ttlMs: ttl });
+    return stateOf(record, resourceId === null ? undefined : toolResult(resourceOf(tool, result), false));
+  }
+
+  async function state(taskId: string): Promise<TaskState | null> {
+    const record = await findTask(app, who, taskId);
+    return record ? stateOf(record) : null;
+  }
+
   return {
-    async create(tool, result, ttlMs) {
-      const resourceId = result.isError ? null : idOf(tool, result);
-      const ttl = Math.min(Math.max(ttlMs ?? TASK_TTL_DEFAULT_MS, 1_000), TASK_TTL_MAX_MS);
-      const record = await recordTask(app, who, { tool: tool.name, resourceId, result, ttlMs: ttl });
-      // The call's own answer shows the resource as it left it: no need to read it again.
-      return (await stateOf(record, resourceId === null ? undefined : toolResult(resourceOf(tool, result), false)))
-        .task;
+    create: async (tool, result, ttlMs) => taskOf(await start(tool, result, ttlMs)),
+    async follow(tool, result) {
+      const status = result.isError ? undefined : resourceOf(tool, result)?.status;
+      const pending = typeof status === 'string' && tool.settles?.pending.has(status);
+      return pending ? taskOf(await start(tool, result, undefined)) : undefined;
+    },
+    async find(taskId) {
+      const found = await state(taskId);
+      return found && { task: taskOf(found), ...(found.result ? { result: found.result } : {}) };
     },
 
     store: {
       async getTask(taskId) {
-        const record = await findTask(app, who, taskId);
-        return record ? (await stateOf(record)).task : null;
+        const found = await state(taskId);
+        return found ? taskOf(found) : null;
       },
       async getTaskResult(taskId): Promise<Result> {
-        const record = await findTask(app, who, taskId);
-        const state = record && (await stateOf(record));
-        if (!state?.result) throw protocolError(ErrorCode.InvalidParams, `Task ${taskId} has no result yet.`);
-        return state.result;
+        const found = await state(taskId);
+        if (!found?.result) throw protocolError(ErrorCode.InvalidParams, `Task ${taskId} has no result yet.`);
+        return found.result;
       },
       async listTasks(cursor) {
         const records = await listTasks(app, who, LIST_PAGE + 1, cursor);
         const page = records.slice(0, LIST_PAGE);
-        const tasks = await Promise.all(page.map(async (r) => (await stateOf(r)).task));
+        const tasks = await Promise.all(page.map(async (r) => taskOf(await stateOf(r))));
         return { tasks, ...(records.length > LIST_PAGE ? { nextCursor: page.at(-1)!.id } : {}) };
       },
       async createTask() {
@@ -153,18 +193,28 @@ function idOf(tool: Tool, result: CallToolResult): string | null {
  * the same call without `task` answers it, with its quote and token when it asks a person): a
  * client reads it with tasks/result. `failed` is the protocol's, for a task that has no answer.
  */
-function terminal(record: TaskRecord, result: CallToolResult, at: Date): { task: Task; result: CallToolResult } {
+function terminal(record: TaskRecord, result: CallToolResult, at: Date): TaskState {
   const refusal = result.isError ? (result.structuredContent as { message?: unknown } | undefined)?.message : undefined;
-  return { task: taskOf(record, 'completed', at, typeof refusal === 'string' ? refusal : undefined), result };
+  return {
+    record,
+    status: 'completed',
+    lastUpdatedAt: at,
+    result,
+    ...(typeof refusal === 'string' ? { statusMessage: refusal } : {}),
+  };
 }
 
-function taskOf(record: TaskRecord, status: Task['status'], updatedAt: Date, statusMessage?: string): Task {
+/** What the client is told to wait between polls of tasks/get. */
+export const TASK_POLL_INTERVAL_MS = 2_000;
+
+/** The task as 2025-11-25 shows it. */
+function taskOf({ record, status, lastUpdatedAt, statusMessage }: TaskState): Task {
   return {
     taskId: record.id,
     status,
     ttl: record.expiresAt.getTime() - record.createdAt.getTime(),
     createdAt: record.createdAt.toISOString(),
-    lastUpdatedAt: updatedAt.toISOString(),
+    lastUpdatedAt: lastUpdatedAt.toISOString(),
     pollInterval: TASK_POLL_INTERVAL_MS,
     ...(statusMessage ? { statusMessage } : {}),
   };

@@ -2,13 +2,54 @@ import { spawn } from 'node:child_process';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  createTaskSessionFromClient,
+  type RawClientDispatch,
+  resultFromTaskOutcome,
+} from '@modelcontextprotocol/ext-tasks/client';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type Customer, type Json, type TestApp } from '../helpers/app.ts';
 import { mcpClient } from '../helpers/mcp.ts';
 import { ROOT } from '../helpers/process.ts';
+import { advance, runningServer } from '../helpers/servers.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
+
+const REVISION = '2026-07-28';
+const TASKS = 'io.modelcontextprotocol/tasks';
+const CLIENT_INFO = { name: 'stdio-modern-test', version: '1' };
+const structured = (result: unknown) => (result as { structuredContent: Json }).structuredContent;
+
+/** `svc mcp` spoken to line by line: what the Tasks extension's client needs as its raw request path. */
+function rawStdio(env: Record<string, string>): { dispatch: RawClientDispatch; close: () => void } {
+  const child = spawn(process.execPath, ['bin/svc.js', 'mcp'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const waiting = new Map<number, (message: Json) => void>();
+  let buffered = '';
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let end = buffered.indexOf('\n');
+    while (end >= 0) {
+      const message = JSON.parse(buffered.slice(0, end)) as Json;
+      buffered = buffered.slice(end + 1);
+      waiting.get(message.id)?.(message);
+      end = buffered.indexOf('\n');
+    }
+  });
+  let id = 0;
+  return {
+    dispatch: async (request) => {
+      const message = { jsonrpc: '2.0', id: ++id, ...(request as object) };
+      const answer = new Promise<Json>((resolve) => waiting.set(message.id, resolve));
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+      const response = await answer;
+      return 'error' in response
+        ? { kind: 'error', error: response.error }
+        : { kind: 'result', result: response.result };
+    },
+    close: () => child.kill(),
+  };
+}
 
 let app: TestApp;
 let c: Customer;
@@ -35,7 +76,7 @@ describe('svc mcp (stdio)', () => {
     const viaStdio = (await client.listTools()).tools;
     const http = await mcpClient(app.url, c.key);
     const viaHttp = (await http.listTools()).tools;
-    // The same, but for tasks: stdio does not bridge them (docs/REFERENCE.md: MCP, Tasks).
+    // The same, but for tasks: a 2025-11-25 stdio client gets none (docs/REFERENCE.md: MCP, Tasks).
     expect(viaHttp.some((t) => t.execution)).toBe(true);
     expect(viaStdio).toEqual(viaHttp.map(({ execution: _, ...tool }) => tool));
     expect(client.getInstructions()).toBe(http.getInstructions());
@@ -102,6 +143,49 @@ describe('svc mcp (stdio)', () => {
     const listed = await client.callTool({ name: 'servers_list', arguments: {} });
     expect(listed.structuredContent).toEqual({ data: [], hasMore: false, nextCursor: null });
     await Promise.all([client.close(), http.close()]);
+  });
+
+  it('serves the Tasks extension to a 2026-07-28 client that declares it', async () => {
+    const owner = await app.customer({ walletBalanceUsdCents: 5_000 });
+    const serverId = await runningServer(app, owner);
+    const env = { PATH: process.env.PATH!, SERVICE_API_KEY: owner.key, SERVICE_BASE_URL: app.url };
+    const client = new ModernClient(CLIENT_INFO, { versionNegotiation: { mode: { pin: REVISION } } });
+    await client.connect(
+      new ModernStdioTransport({
+        command: process.execPath,
+        args: ['bin/svc.js', 'mcp'],
+        cwd: ROOT,
+        env,
+        stderr: 'pipe',
+      }),
+    );
+    expect(client.getServerCapabilities()?.extensions?.[TASKS]).toEqual({});
+    expect((await client.listTools()).tools.some((t) => t.execution)).toBe(false);
+    // The extension's client takes task answers on a path of the host's own (rawDispatch): here a
+    // second `svc mcp` of the same key, spoken to line by line (the API keeps the tasks).
+    const raw = rawStdio(env);
+    const session = createTaskSessionFromClient(client, {
+      endpointId: 'stdio',
+      rawDispatch: raw.dispatch,
+      v2RequestFraming: { protocolVersion: REVISION, clientInfo: CLIENT_INFO, clientCapabilities: {} },
+    });
+    const reboot = { id: serverId, action: 'reboot' };
+    // Refused at once (the quote and its token): an answer, not a task.
+    const quoted = await session.callTool('server_power', reboot);
+    expect(quoted.kind).toBe('immediate');
+    const confirmation = structured(resultFromTaskOutcome((await quoted.settle()).outcome)).confirmation;
+    const execution = await session.callTool('server_power', { ...reboot, confirmation });
+    if (execution.kind !== 'task') throw new Error('a reboot should answer a task');
+    expect(await session.task(execution.handle.taskId).snapshot()).toMatchObject({
+      status: 'working',
+      statusMessage: 'The server is rebooting.',
+    });
+    await advance(app, 120);
+    const { outcome } = await execution.settle();
+    expect(structured(resultFromTaskOutcome(outcome))).toMatchObject({ id: serverId, status: 'running' });
+    await session.close();
+    await client.close();
+    raw.close();
   });
 
   it('a missing key is a clear error on stderr and a non-zero exit; stdout stays clean', async () => {
