@@ -21,6 +21,16 @@ const TASKS = 'io.modelcontextprotocol/tasks';
 const CLIENT_INFO = { name: 'stdio-modern-test', version: '1' };
 const structured = (result: unknown) => (result as { structuredContent: Json }).structuredContent;
 
+function modernStdio(key: string) {
+  return new ModernStdioTransport({
+    command: process.execPath,
+    args: ['bin/svc.js', 'mcp'],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH!, SERVICE_API_KEY: key, SERVICE_BASE_URL: app.url },
+    stderr: 'pipe',
+  });
+}
+
 /** `svc mcp` spoken to line by line: what the Tasks extension's client needs as its raw request path. */
 function rawStdio(env: Record<string, string>): { dispatch: RawClientDispatch; close: () => void } {
   const child = spawn(process.execPath, ['bin/svc.js', 'mcp'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -145,36 +155,57 @@ describe('svc mcp (stdio)', () => {
     await Promise.all([client.close(), http.close()]);
   });
 
+  it('asks a 2026-07-28 client that declared elicitation in-band, as over HTTP', async () => {
+    const owner = await app.customer({ walletBalanceUsdCents: 5_000 });
+    const serverId = await runningServer(app, owner);
+    const questions: string[] = [];
+    let answer: 'accept' | 'decline' = 'decline';
+    const client = new ModernClient(CLIENT_INFO, {
+      versionNegotiation: { mode: { pin: REVISION } },
+      capabilities: { elicitation: { form: {} } },
+    });
+    client.setRequestHandler('elicitation/create', async (request) => {
+      questions.push((request.params as { message: string }).message);
+      return { action: answer };
+    });
+    await client.connect(modernStdio(owner.key));
+    const reboot = { name: 'server_power', arguments: { id: serverId, action: 'reboot' } };
+    // Declined: nothing done, the question in the refusal.
+    const declined = await client.callTool(reboot);
+    expect(declined.structuredContent).toMatchObject({ code: 'CONFIRMATION_DECLINED' });
+    expect(questions).toEqual([expect.stringMatching(/reboot/i)]);
+    expect((await app.call('GET', `/v1/servers/${serverId}`, { key: owner.key })).body.status).toBe('running');
+    // Accepted: it runs, once.
+    answer = 'accept';
+    const accepted = await client.callTool(reboot);
+    expect(accepted.structuredContent).toMatchObject({ id: serverId, status: 'rebooting' });
+    expect(questions).toHaveLength(2);
+    await client.close();
+  });
+
   it('serves the Tasks extension to a 2026-07-28 client that declares it', async () => {
     const owner = await app.customer({ walletBalanceUsdCents: 5_000 });
     const serverId = await runningServer(app, owner);
-    const env = { PATH: process.env.PATH!, SERVICE_API_KEY: owner.key, SERVICE_BASE_URL: app.url };
     const client = new ModernClient(CLIENT_INFO, { versionNegotiation: { mode: { pin: REVISION } } });
-    await client.connect(
-      new ModernStdioTransport({
-        command: process.execPath,
-        args: ['bin/svc.js', 'mcp'],
-        cwd: ROOT,
-        env,
-        stderr: 'pipe',
-      }),
-    );
+    await client.connect(modernStdio(owner.key));
     expect(client.getServerCapabilities()?.extensions?.[TASKS]).toEqual({});
     expect((await client.listTools()).tools.some((t) => t.execution)).toBe(false);
     // The extension's client takes task answers on a path of the host's own (rawDispatch): here a
     // second `svc mcp` of the same key, spoken to line by line (the API keeps the tasks).
-    const raw = rawStdio(env);
+    const raw = rawStdio({ PATH: process.env.PATH!, SERVICE_API_KEY: owner.key, SERVICE_BASE_URL: app.url });
     const session = createTaskSessionFromClient(client, {
       endpointId: 'stdio',
       rawDispatch: raw.dispatch,
-      v2RequestFraming: { protocolVersion: REVISION, clientInfo: CLIENT_INFO, clientCapabilities: {} },
+      v2RequestFraming: {
+        protocolVersion: REVISION,
+        clientInfo: CLIENT_INFO,
+        clientCapabilities: { elicitation: { form: {} } },
+      },
+      onInputRequest: async () => ({ action: 'accept' }) as never,
     });
-    const reboot = { id: serverId, action: 'reboot' };
-    // Refused at once (the quote and its token): an answer, not a task.
-    const quoted = await session.callTool('server_power', reboot);
-    expect(quoted.kind).toBe('immediate');
-    const confirmation = structured(resultFromTaskOutcome((await quoted.settle()).outcome)).confirmation;
-    const execution = await session.callTool('server_power', { ...reboot, confirmation });
+    // A read answers at once; a reboot, confirmed in-band first, answers a task.
+    expect((await session.callTool('servers_list', {})).kind).toBe('immediate');
+    const execution = await session.callTool('server_power', { id: serverId, action: 'reboot' });
     if (execution.kind !== 'task') throw new Error('a reboot should answer a task');
     expect(await session.task(execution.handle.taskId).snapshot()).toMatchObject({
       status: 'working',
