@@ -114,11 +114,14 @@ export function updatedResources(
   catalog: readonly Tool[],
   scopes: ReadonlySet<string>,
   data: Record<string, unknown>,
+  /** A live change (a state move no event reports) leaves the event history as it was. */
+  logged: boolean,
 ): string[] {
   const uris: string[] = [];
   for (const r of offeredResources(catalog, scopes).allowed) {
-    if (r.changedBy === 'every event') uris.push(r.uri);
-    else if (r.changedBy) {
+    if (r.changedBy === 'every event') {
+      if (logged || r.path !== EVENT_HISTORY) uris.push(r.uri);
+    } else if (r.changedBy) {
       const id = data[r.changedBy];
       if (typeof id === 'string')
         uris.push(r.path.includes(':id') ? r.uri.replace('{id}', encodeURIComponent(id)) : r.uri);
@@ -127,9 +130,11 @@ export function updatedResources(
   return uris;
 }
 
+const EVENT_HISTORY = '/events';
+
 /** A resource path's `changedBy`: the account's summary and history change with every event; a collection's with its items'. */
 function changedBy(path: string): AccountResource['changedBy'] {
-  if (path === '/account/summary' || path === '/events') return 'every event';
+  if (path === '/account/summary' || path === EVENT_HISTORY) return 'every event';
   const collection = /^(?:\/[a-z-]+)*\/([a-z-]+)(?:\/:id(?:\/[a-z-]+)*)?$/.exec(path)?.[1];
   // `servers` → `serverId`, `hosting` → `hostingId`: the item, as event data names it.
   return collection ? `${collection.replace(/s$/, '')}Id` : null;

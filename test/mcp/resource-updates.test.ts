@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
-import { runningServer } from '../helpers/servers.ts';
+import { advance, runningServer } from '../helpers/servers.ts';
 
 /**
  * Resource updates from the event stream (MCP 2026-07-28 `subscriptions/listen`; src/mcp/
@@ -69,6 +69,24 @@ describe('subscriptions/listen: resource updates from the event stream', () => {
 
     await subscription.close();
     expect(await subscription.closed).toBe('local');
+    await client.close();
+  });
+
+  it('notifies a state move no event reports (a reboot settling), leaving the event history alone', async () => {
+    const c = await app.customer();
+    const mine = await runningServer(app, c);
+    const { client, updated } = await listener(c.key);
+    const history = 'cloud-account:///v1/events';
+    const subscription = await client.listen({ resourceSubscriptions: [serverUri(mine), history] });
+    expect((await power(c, mine, 'reboot')).status).toBe(200);
+    // The reboot is an event (server.power.changed): the server and the history.
+    await until(() => updated.includes(serverUri(mine)) && updated.includes(history));
+    updated.length = 0;
+    // Rebooting → running is a live change only (server.status.changed): the server, not the history.
+    await advance(app, 120);
+    await until(() => updated.includes(serverUri(mine)));
+    expect(updated).not.toContain(history);
+    await subscription.close();
     await client.close();
   });
 

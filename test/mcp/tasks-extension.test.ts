@@ -214,10 +214,21 @@ describe('the Tasks extension (2026-07-28)', () => {
     const { _meta, ...acknowledged } = (await post(c.key, update, 'tasks/update', taskId)).result;
     expect(acknowledged).toEqual({ resultType: 'complete' });
 
+    // Listening meanwhile, the client hears of the work's progress as it happens: the server it
+    // follows is updated (subscriptions/listen, resource-updates.ts), and tasks/get says how.
+    const updated: string[] = [];
+    a.client.setNotificationHandler('notifications/resources/updated', (n) => {
+      updated.push((n.params as { uri: string }).uri);
+    });
+    const serverUri = `cloud-account:///v1/servers/${serverId}`;
+    const listening = await a.client.listen({ resourceSubscriptions: [serverUri] });
+
     // Cancel is acknowledged, as the extension requires; a reboot has no undo, so it completes.
     await a.session.cancelTask(taskId);
     expect((await a.session.task(taskId).snapshot()).status).toBe('working');
     await advance(app, 120);
+    await expect.poll(() => updated).toContain(serverUri);
+    await listening.close();
     const done = await a.session.task(taskId).result();
     expect(structured(resultFromTaskOutcome(done))).toMatchObject({ id: serverId, status: 'running' });
     await close(a);
