@@ -50,7 +50,7 @@ export interface McpTasks {
 }
 
 /** A task and, once it is completed, its answer. */
-export interface FollowedTask {
+interface FollowedTask {
   task: Task;
   result?: CallToolResult;
 }
@@ -205,7 +205,7 @@ function terminal(record: TaskRecord, result: CallToolResult, at: Date): TaskSta
 }
 
 /** What the client is told to wait between polls of tasks/get. */
-export const TASK_POLL_INTERVAL_MS = 2_000;
+const TASK_POLL_INTERVAL_MS = 2_000;
 
 /** The task as 2025-11-25 shows it. */
 function taskOf({ record, status, lastUpdatedAt, statusMessage }: TaskState): Task {
