@@ -18,7 +18,7 @@ import type { FindTask } from './tasks.ts';
  * `tasks/get` shows the task, with the answer inline once it is completed; `tasks/update` has
  * nothing to take (these tasks never ask for input) and `tasks/cancel` is acknowledged, as the
  * extension requires, while the provider's work, which has no undo, goes on to its end.
- * `svc mcp` serves the same to its stdio clients from the API's 2025-11-25 tasks (stdio.ts).
+ * `svc mcp` passes a 2026-07-28 client's calls and these requests on to /mcp (stdio-modern.ts).
  */
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
