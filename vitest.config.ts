@@ -16,6 +16,21 @@ const require = createRequire(import.meta.url);
 /** Files that replace a module (vi.mock) for themselves: they need modules loaded afresh. */
 export const OWN_MODULES = ['test/security/timing.test.ts'];
 const CONSOLE = 'test/console/**/*.test.ts';
+/**
+ * Files whose result cannot depend on the database the suite runs on: static checks of the code
+ * and the build, and PGlite's own client. A project of their own, so CI's PostgreSQL run leaves
+ * them out (`--project '!once'`, .ci/run) instead of repeating the embedded run exactly.
+ */
+const ONCE = [
+  'test/dashboard/typed-documents.test.ts',
+  'test/readme/typed-client.test.ts',
+  'test/spine/layers.test.ts',
+  'test/spine/file-size.test.ts',
+  'test/spine/built-server-files.test.ts',
+  'test/db/pglite-client.test.ts',
+  'test/unit/pglite-buffer-cache.test.ts',
+  'test/printed-schema.test.ts',
+];
 
 export default defineConfig({
   resolve: {
@@ -36,8 +51,14 @@ export default defineConfig({
         extends: true,
         // A worker runs file after file with the modules it has loaded (the app, Prisma's client,
         // the built schema): loading them afresh for every file was a large part of the suite's CPU.
-        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...OWN_MODULES, CONSOLE], isolate: false },
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: [...OWN_MODULES, CONSOLE, ...ONCE],
+          isolate: false,
+        },
       },
+      { extends: true, test: { name: 'once', include: ONCE, isolate: false } },
       // The console's Chromium tests: a project of their own, so a run can leave them out
       // (`--project '!console'`: .ci/run's PostgreSQL run, see there).
       { extends: true, test: { name: 'console', include: [CONSOLE], isolate: false } },

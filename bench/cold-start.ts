@@ -1,9 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnServer, waitReady } from '../test/helpers/process.ts';
+import { ensureBuilt, spawnServer, waitReady } from '../test/helpers/process.ts';
 import type { Figure, Sizes } from './scenarios.ts';
 
 // Scenario 6: cold start of `npm start` and the peak memory of a server process.
@@ -34,8 +34,8 @@ async function startServerProcess(env: Record<string, string>, dataDir: string) 
  * server process while it holds many servers and serves a paginated walk over all of them.
  */
 export async function coldStartAndMemory(sizes: Sizes): Promise<Figure[]> {
-  // What `npm ci` leaves: the server bundle, current with src/.
-  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'ignore' });
+  // What `npm ci` leaves: the server bundle, current with src/ (rebuilt only when a source is newer).
+  await ensureBuilt();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cold-'));
   const cold = await startServerProcess({}, dataDir);
   const coldMs = await cold.ready();

@@ -1,16 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { mintApiKey } from '../src/modules/auth/service.ts';
 import { createAccount } from '../src/modules/account/service.ts';
 import { browserSignIn, hasChromium, launchBrowser } from '../test/helpers/browser.ts';
+import { ensureBuilt } from '../test/helpers/process.ts';
 import { startReceiver } from '../test/helpers/webhooks.ts';
 import { percentile, sleep, startBenchApp, type BenchApp } from './lib.ts';
 import type { Figure, Sizes } from './scenarios.ts';
 
 // Scenario 10: from the API's change to the open page showing it, in Chromium.
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'correct horse battery staple';
 /** How long one round may take before the scenario gives up on it. */
 const ROUND_LIMIT_MS = 30_000;
@@ -75,7 +73,7 @@ function wallTimeOf(app: BenchApp, updatedAt: Date): number {
  */
 export async function livePage(sizes: Sizes): Promise<Figure[]> {
   if (!hasChromium) return [];
-  execFileSync(process.execPath, ['scripts/build-dashboard.mjs'], { cwd: ROOT, stdio: 'ignore' });
+  await ensureBuilt();
   // Due work runs when a round says (as the one-second ticker would): a change must not land
   // before the round starts watching for it.
   const app = await startBenchApp({ backgroundJobs: false });

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ALL_SCOPES } from '../../src/scopes.ts';
 import { ADMIN_TOKEN, clientApp, freshDatabase, type ClientApp, type Json } from './app.ts';
-import { PortTaken, ROOT, spawnServer, waitReady } from './process.ts';
+import { ensureBuilt, PortTaken, spawnServer, waitReady } from './process.ts';
 
 /** The built server run as `npm start` runs it, driven over HTTP only. */
 export interface BuiltApp extends ClientApp {
@@ -12,46 +11,6 @@ export interface BuiltApp extends ClientApp {
   runDueWork(): Promise<void>;
   /** The simulated clock's time. */
   now(): Promise<Date>;
-}
-
-const BUNDLE = path.join(ROOT, 'dist/server/cli.mjs');
-const BUILD_LOCK = path.join(ROOT, 'dist/.server-build-lock');
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else newest = Math.max(newest, fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-const bundleIsFresh = () =>
-  fs.existsSync(BUNDLE) &&
-  fs.statSync(BUNDLE).mtimeMs > Math.max(newestSource(path.join(ROOT, 'src')), newestSource(path.join(ROOT, 'bin')));
-
-/**
- * Rebuilds the server bundle and the dashboard when a source is newer than the bundle: bin/svc.js
- * would otherwise run the sources through tsx, and the test would not drive what `npm start`
- * serves. Two test files may get here at once: one builds (a lock directory), the other waits.
- */
-async function ensureBuilt(): Promise<void> {
-  if (bundleIsFresh() && fs.existsSync(path.join(ROOT, 'dist/dashboard/index.html'))) return;
-  for (;;) {
-    try {
-      fs.mkdirSync(BUILD_LOCK);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  try {
-    if (!bundleIsFresh()) execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
-    execFileSync(process.execPath, ['scripts/build-dashboard.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  } finally {
-    fs.rmdirSync(BUILD_LOCK);
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -89,4 +89,47 @@ export async function waitReady(proc: ServerProcess, timeoutMs = 60_000, pollMs 
     await new Promise((r) => setTimeout(r, pollMs));
   }
   throw failure(`${url} not ready after ${timeoutMs} ms`);
+}
+
+const BUNDLE = path.join(ROOT, 'dist/server/cli.mjs');
+const BUILD_LOCK = path.join(ROOT, 'dist/.server-build-lock');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+const bundleIsFresh = () =>
+  fs.existsSync(BUNDLE) &&
+  fs.statSync(BUNDLE).mtimeMs > Math.max(newestSource(path.join(ROOT, 'src')), newestSource(path.join(ROOT, 'bin')));
+
+/**
+ * Rebuilds the server bundle and the dashboard when a source is newer than the bundle: bin/svc.js
+ * would otherwise run the sources through tsx, and the test would not drive what `npm start`
+ * serves (the benchmarks build through here too). Two test files may get here at once: one
+ * builds (a lock directory), the other waits.
+ */
+export async function ensureBuilt(): Promise<void> {
+  const built = () => bundleIsFresh() && fs.existsSync(path.join(ROOT, 'dist/dashboard/index.html'));
+  if (built()) return;
+  for (;;) {
+    try {
+      fs.mkdirSync(BUILD_LOCK);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    if (built()) return; // built by the one that held the lock
+    if (!bundleIsFresh()) execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, ['scripts/build-dashboard.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  } finally {
+    fs.rmdirSync(BUILD_LOCK);
+  }
 }
