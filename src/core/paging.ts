@@ -1,6 +1,6 @@
 import { badRequest } from '../errors.ts';
 import { ID_ALPHABET } from './ids.ts';
-import type { InputRules } from './input-rules.ts';
+import { z } from 'zod';
 
 // The paging primitives services use (docs/REFERENCE.md: Pagination), free of Pothos: the list's
 // GraphQL arguments and envelope type are bound in src/schema/pagination.ts.
@@ -27,11 +27,11 @@ export interface PageLimits {
 export const PAGE_LIMITS: PageLimits = { max: PAGE_MAX, fallback: PAGE_DEFAULT };
 
 /**
- * The bounds of a page size, as the declared input rule every paged argument carries (REST's
+ * The bounds of a page size, as the input schema every paged argument declares (REST's
  * `limit`, GraphQL's `first` on root lists and on edges alike): checked in one place, before
  * the field runs, each refusal naming the argument as its surface calls it.
  */
-export const pageSizeRules = (max = PAGE_MAX): InputRules => ({ minimum: 1, maximum: max });
+export const pageSizeSchema = (max = PAGE_MAX) => z.number().min(1).max(max);
 
 type Find<T, K> = (q: { take: number; where: { id?: { lt: K } }; orderBy: { id: 'desc' } }) => Promise<T[]>;
 

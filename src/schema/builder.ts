@@ -9,7 +9,7 @@ import { getDatamodel } from '../generated/pothos-types.ts';
 import { lacksScope, unauthorized } from '../errors.ts';
 import { ALL_SCOPES, type Scope } from '../scopes.ts';
 import type { RequestContext } from './context.ts';
-import { inputRuleRefusal } from './input-rules.ts';
+import { inputRuleRefusal } from './input-schemas.ts';
 import RestNamePlugin from './rest-name.ts';
 import ToolNamePlugin from './tool-names.ts';
 import {
@@ -45,7 +45,7 @@ export const builder = new SchemaBuilder<{
     ScopeAuthPlugin,
     // Objects backed by Prisma models, read through the caller's tenant client with selections.
     PrismaPlugin,
-    // Input rules (`...rules({...})`, input-rules.ts) checked on coerced arguments before the resolver.
+    // Input schemas (zod, `...inputSchema(schema)`, input-schemas.ts) checked on coerced arguments before the resolver.
     // (Its `validate` on FieldRef breaks the type of prismaObjectField's callback: use prismaObjectFields.)
     ValidationPlugin,
     // Loaders that live per request: one statement per level of a nested query (the areas' graph.ts).

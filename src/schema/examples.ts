@@ -17,13 +17,13 @@ import {
 } from 'graphql';
 import { ID_PREFIX } from '../db/ids.ts';
 import { API_REVISION } from '../version.ts';
-import { rulesOf } from './input-rules.ts';
-import type { InputRules } from '../core/input-rules.ts';
+import { schemaOf } from './input-schemas.ts';
+import { keywordsOf, type InputKeywords } from '../core/input-schemas.ts';
 
 /**
  * Examples of every argument, field and operation, derived once from what is declared: an
  * `example` in a field's or argument's extensions (`example(...)` below) wins; otherwise the
- * declared rules (one of, bounds, format), then the value's name (an id names its resource by
+ * declared input schema (one of, bounds, format), then the value's name (an id names its resource by
  * prefix, money ends in cents, times in At), then its type. The OpenAPI document prints them
  * as property, parameter, request and response examples; its lint checks each against its schema.
  */
@@ -173,7 +173,7 @@ const BY_NAME: Record<string, unknown> = {
 };
 
 /** A number within declared bounds: cents look like money, everything else a small count. */
-function numberExample(name: string, r: InputRules | undefined, integer: boolean): number {
+function numberExample(name: string, r: InputKeywords | undefined, integer: boolean): number {
   let n = /cents$/i.test(name)
     ? 1500
     : /statusCode$/i.test(name)
@@ -211,14 +211,13 @@ function idExample(name: string, parent?: string): string {
 export function exampleOf(
   type: GraphQLType,
   name: string,
-  opts: { parent?: string; rules?: InputRules; declared?: unknown; depth?: number } = {},
+  opts: { parent?: string; rules?: InputKeywords; declared?: unknown; depth?: number } = {},
 ): unknown {
   if (opts.declared !== undefined) return opts.declared;
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
     if (Array.isArray(BY_NAME[name]) && isScalarType(getNamedType(inner))) return BY_NAME[name];
-    const { minItems: _min, maxItems: _max, ...each } = opts.rules ?? {};
-    const item = exampleOf(inner.ofType, name, { ...opts, rules: each });
+    const item = exampleOf(inner.ofType, name, { ...opts, rules: opts.rules?.items });
     return Array.from({ length: Math.max(1, opts.rules?.minItems ?? 1) }, (_, i) =>
       typeof item === 'string' && i > 0 ? `${item.replace(/^ns1/, 'ns2')}${i > 1 ? i : ''}` : item,
     );
@@ -227,11 +226,11 @@ export function exampleOf(
   if (isEnumType(inner)) return inner.getValues()[0].name;
   if (isInputObjectType(inner) || isObjectType(inner) || isInterfaceType(inner))
     return objectExample(inner, (opts.depth ?? 0) + 1);
-  if (r?.oneOf)
-    return BY_NAME[name] !== undefined && r.oneOf.includes(BY_NAME[name] as string) ? BY_NAME[name] : r.oneOf[0];
+  if (r?.enum)
+    return BY_NAME[name] !== undefined && r.enum.includes(BY_NAME[name] as string) ? BY_NAME[name] : r.enum[0];
   if (r?.format === 'email') return 'ada@example.com';
-  if (r?.format === 'host-name') return 'ns1.example.net';
-  if (r?.format === 'dns-name')
+  if (r?.dnsName === 'host') return 'ns1.example.net';
+  if (r?.dnsName === 'domain')
     return typeof BY_NAME[name] === 'string' && String(BY_NAME[name]).includes('.') ? BY_NAME[name] : 'example.com';
   switch (inner.name) {
     case 'ID':
@@ -263,7 +262,12 @@ function declaredExample(f: { extensions?: Record<string, unknown> | null }): un
 
 /** The example of an argument or input field. */
 export function inputExample(arg: GraphQLArgument | GraphQLInputField, parent?: string): unknown {
-  return exampleOf(arg.type, arg.name, { parent, rules: rulesOf(arg), declared: declaredExample(arg) });
+  const declared = schemaOf(arg);
+  return exampleOf(arg.type, arg.name, {
+    parent,
+    rules: declared && keywordsOf(declared),
+    declared: declaredExample(arg),
+  });
 }
 
 /** The example of an output field of `parent`. */

@@ -1,11 +1,11 @@
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
 import { ApiError, badRequest } from '../errors.ts';
-import { rules } from './input-rules.ts';
+import { inputSchema } from './input-schemas.ts';
 import type { Scope } from '../scopes.ts';
 import { builder, type Types } from './builder.ts';
 import { GRAPH_ONLY } from './node-kinds.ts';
 import type { RequestContext } from './context.ts';
-import { checkCursor, groupBy, PAGE_MAX, pageSizeRules, type Page, type PageArgs } from '../core/paging.ts';
+import { checkCursor, groupBy, PAGE_MAX, pageSizeSchema, type Page, type PageArgs } from '../core/paging.ts';
 
 /**
  * The connected graph (docs/REFERENCE.md: The graph): global object identification (Node, node,
@@ -127,7 +127,7 @@ export const connectionArgs = (t: { arg: ArgBuilder<Types> }) => ({
   first: t.arg.int({
     required: false,
     description: `Items per page, 1 to ${PAGE_MAX} (default ${CONNECTION_DEFAULT}).`,
-    ...rules(pageSizeRules()),
+    ...inputSchema(pageSizeSchema()),
   }),
   after: t.arg.string({ required: false, description: 'endCursor of the previous page.' }),
 });

@@ -15,8 +15,8 @@ import {
   type GraphQLInputField,
 } from 'graphql';
 import { fieldExample, inputExample } from './examples.ts';
-import { rulesOf } from './input-rules.ts';
-import type { InputRules } from '../core/input-rules.ts';
+import { schemaOf } from './input-schemas.ts';
+import { keywordsOf, type InputKeywords } from '../core/input-schemas.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -149,42 +149,39 @@ function schemaHoldsObjects(schema: JsonSchema): boolean {
   return schema.items ? schemaHoldsObjects(schema.items as JsonSchema) : false;
 }
 
-/** The schema of an argument or input field: its type, its declared rules as keywords, its description and, when given, its example. */
+/** The schema of an argument or input field: its type, its declared schema's keywords, its description and, when given, its example. */
 export function inputSchemaOf(
   arg: GraphQLArgument | GraphQLInputField,
   opts: SchemaOptions & { example?: unknown } = {},
 ): JsonSchema {
   const { example, ...rest } = opts;
-  const declared = rulesOf(arg);
+  const declared = schemaOf(arg);
   const schema = withValues(jsonSchemaOf(arg.type, rest), arg, rest);
   return withExample(
     withDescription(
-      declared ? ruleKeywords(declared, arg.type, schema) : schema,
+      declared ? withKeywords(keywordsOf(declared), arg.type, schema) : schema,
       rest.lean ? undefined : arg.description,
     ),
     example,
   );
 }
 
-/** The JSON Schema keywords of declared rules, for the schema of a value of `type`. */
-function ruleKeywords(r: InputRules, type: GraphQLInputType, schema: JsonSchema): JsonSchema {
+/**
+ * The constraint keywords of a declared schema (`z.toJSONSchema`'s), added to the schema the
+ * GraphQL type gives a value of `type`: the type's own keywords (`type`, `format: int32`) stay.
+ */
+function withKeywords(k: InputKeywords, type: GraphQLInputType, schema: JsonSchema): JsonSchema {
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner) && schema.type !== undefined && schema.items) {
-    const { minItems, maxItems, itemsNoun: _noun, ...each } = r;
     return {
       ...schema,
-      ...(minItems !== undefined ? { minItems } : {}),
-      ...(maxItems !== undefined ? { maxItems } : {}),
-      items: ruleKeywords(each, inner.ofType, schema.items as JsonSchema),
+      ...(k.minItems !== undefined ? { minItems: k.minItems } : {}),
+      ...(k.maxItems !== undefined ? { maxItems: k.maxItems } : {}),
+      items: withKeywords(k.items ?? {}, inner.ofType, schema.items as JsonSchema),
     };
   }
   const out: JsonSchema = { ...schema };
-  if (r.minLength !== undefined) out.minLength = r.minLength;
-  if (r.maxLength !== undefined) out.maxLength = r.maxLength;
-  if (r.pattern) out.pattern = r.pattern.regex.source;
-  if (r.oneOf) out.enum = [...r.oneOf];
-  if (r.minimum !== undefined) out.minimum = r.minimum;
-  if (r.maximum !== undefined) out.maximum = r.maximum;
-  if (r.format) out.format = r.format === 'email' ? 'email' : 'hostname';
+  for (const key of ['minLength', 'maxLength', 'pattern', 'enum', 'minimum', 'maximum', 'format'] as const)
+    if (k[key] !== undefined) out[key] = k[key];
   return out;
 }

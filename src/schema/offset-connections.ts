@@ -1,10 +1,10 @@
 import type { ArgBuilder } from '@pothos/core';
 import { cursorToOffset, offsetToCursor, resolveArrayConnection, resolveOffsetConnection } from '@pothos/plugin-relay';
-import { PAGE_MAX, pageSizeRules } from '../core/paging.ts';
+import { PAGE_MAX, pageSizeSchema } from '../core/paging.ts';
 import { badRequest } from '../errors.ts';
 import type { Types } from './builder.ts';
 import type { Connection } from './graph.ts';
-import { rules } from './input-rules.ts';
+import { inputSchema } from './input-schemas.ts';
 import { GRAPH_ONLY } from './node-kinds.ts';
 
 // Connections paged by position (plugin-relay's offset connections: its cursors, its PageInfo),
@@ -20,7 +20,7 @@ export interface OffsetArgs {
 }
 
 /** Spread into a GraphQL-only argument: REST, OpenAPI and MCP leave it out (rest-view.ts). */
-const graphArg = (declared: ReturnType<typeof rules>) => ({
+const graphArg = (declared: ReturnType<typeof inputSchema>) => ({
   ...declared,
   extensions: { ...declared.extensions, ...GRAPH_ONLY },
 });
@@ -33,7 +33,7 @@ export const offsetConnectionArgs = (t: { arg: ArgBuilder<Types> }, fallback: st
   first: t.arg.int({
     required: false,
     description: `Items from the start (or from after), 1 to ${max} (default ${fallback}).`,
-    ...graphArg(rules(pageSizeRules(max))),
+    ...graphArg(inputSchema(pageSizeSchema(max))),
   }),
   after: t.arg.string({
     required: false,
@@ -43,7 +43,7 @@ export const offsetConnectionArgs = (t: { arg: ArgBuilder<Types> }, fallback: st
   last: t.arg.int({
     required: false,
     description: `Items from the end (or from before), 1 to ${max}: pages back.`,
-    ...graphArg(rules(pageSizeRules(max))),
+    ...graphArg(inputSchema(pageSizeSchema(max))),
   }),
   before: t.arg.string({
     required: false,

@@ -1,8 +1,8 @@
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
-import { PAGE_LIMITS, pageSizeRules } from '../core/paging.ts';
+import { PAGE_LIMITS, pageSizeSchema } from '../core/paging.ts';
 import type { Types } from './builder.ts';
 import { connectionType } from './graph.ts';
-import { rules } from './input-rules.ts';
+import { inputSchema } from './input-schemas.ts';
 
 // The Pothos bindings of paged lists; the paging itself (limits, keyset pages, cursor checks)
 // is src/core/paging.ts, which services use without loading Pothos.
@@ -16,7 +16,7 @@ export const pageArgs = (t: { arg: ArgBuilder<Types> }, limits = PAGE_LIMITS) =>
     required: false,
     restName: 'limit',
     description: `Items per page, 1 to ${limits.max} (default ${limits.fallback}).`,
-    ...rules(pageSizeRules(limits.max)),
+    ...inputSchema(pageSizeSchema(limits.max)),
   }),
   after: t.arg.string({
     required: false,

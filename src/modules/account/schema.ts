@@ -3,7 +3,7 @@ import { example } from '../../schema/examples.ts';
 import { operationsOf } from '../../schema/operation.ts';
 import { ALL_SCOPES, type Scope } from '../../scopes.ts';
 import { getAccount } from './service.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { Event } from '../events/schema.ts';
@@ -83,12 +83,12 @@ pagedListQuery({
     type: t.arg.string({
       required: false,
       description: 'Only events of this kind (server.power.changed …).',
-      ...rules(EVENT_HISTORY_RULES.type),
+      ...inputSchema(EVENT_HISTORY_RULES.type),
     }),
     resource: t.arg.string({
       required: false,
       description: 'Only events naming this resource id (srv_…, inv_…, tkt_…).',
-      ...rules(EVENT_HISTORY_RULES.resource),
+      ...inputSchema(EVENT_HISTORY_RULES.resource),
     }),
   }),
 });

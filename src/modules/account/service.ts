@@ -1,7 +1,8 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
-import { enforceRules, type InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
+import { checkInput, emailAddress } from '../../core/input-schemas.ts';
 import { hashPassword } from '../auth/password.ts';
 import { openWallet } from '../billing/service.ts';
 
@@ -24,20 +25,20 @@ const MAX_WALLET_USD_CENTS = 100_000_000; // $1,000,000: larger amounts are a ty
 
 /** The operator API's account fields: declared once, enforced here (the operator API is not GraphQL). */
 export const ACCOUNT_RULES = {
-  email: { format: 'email', trim: true },
-  name: { minLength: 1, maxLength: 100, trim: true },
-  country: { pattern: { regex: /^[A-Za-z]{2}$/, means: 'an ISO 3166-1 alpha-2 code' } },
+  email: emailAddress(),
+  name: z.string().trim().min(1).max(100),
+  country: z.string().regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 code'),
   /** The one password rule: operator-made accounts, and a password change. */
-  password: { minLength: 10, maxLength: 200 },
-  walletBalanceUsdCents: { minimum: 0, maximum: MAX_WALLET_USD_CENTS },
-} satisfies Record<string, InputRules>;
+  password: z.string().min(10).max(200),
+  walletBalanceUsdCents: z.number().min(0).max(MAX_WALLET_USD_CENTS),
+};
 
 function field<T>(input: NewAccount, name: keyof typeof ACCOUNT_RULES, type: 'string' | 'integer', fallback?: T): T {
   const value = input[name] ?? fallback;
   if (value === undefined) throw badRequest(`${name} is required.`, name);
   if (type === 'string' ? typeof value !== 'string' : !Number.isInteger(value))
     throw badRequest(`${name} must be ${type === 'string' ? 'a string' : 'an integer'}.`, name);
-  enforceRules(ACCOUNT_RULES[name], value, name);
+  checkInput(ACCOUNT_RULES[name], value, name);
   return value as T;
 }
 

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import { builder } from '../../schema/builder.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { example, values } from '../../schema/examples.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -39,16 +40,16 @@ builder.mutationField('accountUpdate', (t) =>
     }),
     type: 'Account',
     args: {
-      name: t.arg.string({ required: false, description: "The holder's name.", ...rules(ACCOUNT_RULES.name) }),
+      name: t.arg.string({ required: false, description: "The holder's name.", ...inputSchema(ACCOUNT_RULES.name) }),
       country: t.arg.string({
         required: false,
         description: 'Country, ISO 3166-1 alpha-2 (DE).',
-        ...rules(ACCOUNT_RULES.country),
+        ...inputSchema(ACCOUNT_RULES.country),
       }),
       email: t.arg.string({
         required: false,
         description: 'The sign-in e-mail (password session in sudo mode only).',
-        ...rules(ACCOUNT_RULES.email),
+        ...inputSchema(ACCOUNT_RULES.email),
       }),
       invoiceEmail: t.arg.string({
         restName: 'invoice_email',
@@ -89,13 +90,18 @@ builder.mutationField('accountPasswordChange', (t) =>
         restName: 'current_password',
         required: true,
         description: 'The password in use now.',
-        ...rules({ minLength: 1, maxLength: ACCOUNT_RULES.password.maxLength }),
+        ...inputSchema(
+          z
+            .string()
+            .min(1)
+            .max(ACCOUNT_RULES.password.maxLength ?? Number.POSITIVE_INFINITY),
+        ),
       }),
       newPassword: t.arg.string({
         restName: 'new_password',
         required: true,
         description: 'The new password.',
-        ...rules(ACCOUNT_RULES.password),
+        ...inputSchema(ACCOUNT_RULES.password),
       }),
     },
     resolve: (_root, args, ctx) => changePassword(ctx, args),

@@ -1,6 +1,6 @@
 import type { App } from '../../app-services.ts';
 import type { TenantDb } from '../../db/tenant.ts';
-import { enforceRules } from '../../core/input-rules.ts';
+import { checkInput } from '../../core/input-schemas.ts';
 import { ApiError, badRequest, refusal } from '../../errors.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import type { Principal } from '../auth/service.ts';
@@ -46,10 +46,10 @@ export async function updateProfile(ctx: SettingsContext, change: ProfileChange,
     change.invoiceEmail === undefined ? undefined : change.invoiceEmail?.trim().toLowerCase() || null;
   if (name === undefined && country === undefined && email === undefined && invoiceEmail === undefined)
     throw badRequest('Give at least one of name, country, email and invoice_email.');
-  if (name !== undefined) enforceRules(ACCOUNT_RULES.name, name, 'name');
-  if (country !== undefined) enforceRules(ACCOUNT_RULES.country, country, 'country');
-  if (email !== undefined) enforceRules(ACCOUNT_RULES.email, email, 'email');
-  if (invoiceEmail) enforceRules(ACCOUNT_RULES.email, invoiceEmail, 'invoice_email');
+  if (name !== undefined) checkInput(ACCOUNT_RULES.name, name, 'name');
+  if (country !== undefined) checkInput(ACCOUNT_RULES.country, country, 'country');
+  if (email !== undefined) checkInput(ACCOUNT_RULES.email, email, 'email');
+  if (invoiceEmail) checkInput(ACCOUNT_RULES.email, invoiceEmail, 'invoice_email');
   const current = await getAccount(ctx.db);
   const newEmail = email !== undefined && email !== current.email ? email : undefined;
   // The e-mail signs in: a key or token that could change it could take the account.
@@ -88,7 +88,7 @@ export async function changePassword(
   const now = ctx.app.clock.now();
   const sessionId = requirePasswordPrincipal(ctx.principal, now, 'change the password');
   const accountId = ctx.principal!.accountId;
-  enforceRules(ACCOUNT_RULES.password, input.newPassword, 'new_password');
+  checkInput(ACCOUNT_RULES.password, input.newPassword, 'new_password');
   const { passwordHash } = await ctx.app.prisma.account.findUniqueOrThrow({
     where: { id: accountId },
     select: { passwordHash: true },

@@ -2,7 +2,7 @@ import { builder } from '../../schema/builder.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { example, values } from '../../schema/examples.ts';
 import { Node, nodeKind } from '../../schema/graph.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -79,12 +79,16 @@ builder.mutationField('sshKeyAdd', (t) =>
     }),
     type: SshKey,
     args: {
-      name: t.arg.string({ required: true, description: 'A name to tell it apart.', ...rules(SSH_KEY_RULES.name) }),
+      name: t.arg.string({
+        required: true,
+        description: 'A name to tell it apart.',
+        ...inputSchema(SSH_KEY_RULES.name),
+      }),
       publicKey: t.arg.string({
         restName: 'public_key',
         required: true,
         description: 'The public key line: "ssh-ed25519 AAAA… comment".',
-        ...rules(SSH_KEY_RULES.publicKey),
+        ...inputSchema(SSH_KEY_RULES.publicKey),
       }),
     },
     resolve: (_root, args, ctx) => addSshKey(ctx.db, ctx.principal!.accountId, args, ctx.app.clock.now()),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TenantDb } from '../../db/tenant.ts';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
-import type { InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
 import { ApiError, badRequest, notFound, refusal } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 
@@ -19,10 +19,10 @@ export const RSA_MIN_BITS = 2048;
 const RSA_MAX_BITS = 16384;
 
 export const SSH_KEY_RULES = {
-  name: { minLength: 1, maxLength: 100, trim: true },
-  publicKey: { minLength: 1, maxLength: 16384, trim: true },
-  ids: { maxItems: 20, itemsNoun: 'key ids' },
-} satisfies Record<string, InputRules>;
+  name: z.string().trim().min(1).max(100),
+  publicKey: z.string().trim().min(1).max(16384),
+  ids: z.array(z.string()).max(20).meta({ itemsNoun: 'key ids' }),
+};
 
 /** The same public key twice on one account. */
 export const SSH_KEY_EXISTS = refusal(409, 'The key is already on the account (the same fingerprint)');

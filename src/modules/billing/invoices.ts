@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { GATEWAYS, paymentGateways, type GatewayName } from '../../provider/payments.ts';
 import type { Tx } from '../../db/tx.ts';
-import type { InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
 import { readInvoicePage } from './invoice-read.ts';
 import { formatUsd, tryDebit } from './wallet.ts';
 
@@ -270,9 +270,9 @@ export type InvoiceView = ReturnType<typeof invoiceView>;
 
 /** The spec's page and limit, declared on the arguments (schema.ts). */
 export const INVOICE_PAGE_RULES = {
-  page: { minimum: 1, maximum: 1_000_000 },
-  limit: { minimum: 1, maximum: INVOICES_PAGE_MAX },
-} satisfies Record<string, InputRules>;
+  page: z.number().min(1).max(1_000_000),
+  limit: z.number().min(1).max(INVOICES_PAGE_MAX),
+};
 
 /**
  * Invoices `offset` to `offset + limit` of the account, newest first, and how many it has: the

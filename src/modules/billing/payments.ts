@@ -1,4 +1,5 @@
-import type { InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
+import { cents } from '../../core/input-schemas.ts';
 import type { TenantDb } from '../../db/tenant.ts';
 import { conflict } from '../../errors.ts';
 import { GATEWAYS, type GatewayName } from '../../provider/payments.ts';
@@ -24,10 +25,10 @@ interface PaymentContext {
  * far more likely a typo than a purchase; the operator API credits more).
  */
 export const PAYMENT_RULES = {
-  amount_usd_cents: { minimum: 500, maximum: 1_000_000, cents: true },
-  topUpGateway: { oneOf: GATEWAYS },
-  invoiceGateway: { oneOf: PAYMENT_METHODS },
-} satisfies Record<string, InputRules>;
+  amount_usd_cents: cents(500, 1_000_000),
+  topUpGateway: z.enum(GATEWAYS),
+  invoiceGateway: z.enum(PAYMENT_METHODS),
+};
 
 /**
  * Pays one of the account's open invoices (`invoice.paid`, and what paying it completes: a

@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, spends } from '../../schema/operation.ts';
@@ -135,13 +135,13 @@ builder.queryField('invoices', (t) =>
         required: false,
         restName: 'limit',
         description: `Invoices per page, 1 to ${INVOICES_PAGE_MAX} (default ${INVOICES_PAGE_DEFAULT}).`,
-        ...rules(INVOICE_PAGE_RULES.limit),
+        ...inputSchema(INVOICE_PAGE_RULES.limit),
       }),
       page: t.arg.int({
         required: false,
         description: 'Page number, from 1 (default 1): the page starts after (page − 1) × first invoices.',
         restDescription: 'Page number, from 1 (default 1).',
-        ...rules(INVOICE_PAGE_RULES.page),
+        ...inputSchema(INVOICE_PAGE_RULES.page),
       }),
     },
     resolve: (_root, args, ctx) =>
@@ -306,13 +306,13 @@ builder.mutationField('walletAutoRechargeSet', (t) =>
         restName: 'threshold_usd_cents',
         required: false,
         description: `Top up when a debit takes the balance below this: 1 to ${AUTO_RECHARGE_THRESHOLD_MAX}.`,
-        ...rules(AUTO_RECHARGE_RULES.threshold_usd_cents),
+        ...inputSchema(AUTO_RECHARGE_RULES.threshold_usd_cents),
       }),
       amountUsdCents: t.arg.int({
         restName: 'amount_usd_cents',
         required: false,
         description: `Charged to the card and credited per top-up: ${AUTO_RECHARGE_AMOUNT_MIN} to ${AUTO_RECHARGE_AMOUNT_MAX}.`,
-        ...rules(AUTO_RECHARGE_RULES.amount_usd_cents),
+        ...inputSchema(AUTO_RECHARGE_RULES.amount_usd_cents),
       }),
     },
     resolve: (_root, args, ctx) =>
@@ -345,7 +345,7 @@ builder.mutationField('invoicePay', (t) =>
       gateway: t.arg.string({
         required: true,
         description: 'wallet, card, online or crypto.',
-        ...rules(PAYMENT_RULES.invoiceGateway),
+        ...inputSchema(PAYMENT_RULES.invoiceGateway),
       }),
     },
     resolve: (_root, args, ctx) => payOpenInvoice(ctx, String(args.id), args.gateway as PaymentMethod),
@@ -369,13 +369,13 @@ builder.mutationField('walletDeposit', (t) =>
       amountUsdCents: t.arg.int({
         restName: 'amount_usd_cents',
         required: true,
-        description: `Amount in US cents: ${PAYMENT_RULES.amount_usd_cents.minimum} to ${PAYMENT_RULES.amount_usd_cents.maximum}.`,
-        ...rules(PAYMENT_RULES.amount_usd_cents),
+        description: `Amount in US cents: ${PAYMENT_RULES.amount_usd_cents.minValue} to ${PAYMENT_RULES.amount_usd_cents.maxValue}.`,
+        ...inputSchema(PAYMENT_RULES.amount_usd_cents),
       }),
       gateway: t.arg.string({
         required: true,
         description: 'card, online or crypto.',
-        ...rules(PAYMENT_RULES.topUpGateway),
+        ...inputSchema(PAYMENT_RULES.topUpGateway),
       }),
     },
     resolve: (_root, args, ctx) => topUpWallet(ctx, args.amountUsdCents, args.gateway as GatewayName),

@@ -3,7 +3,8 @@ import type { TenantDb } from '../../db/tenant.ts';
 import type { Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { GATEWAYS, isGateway } from '../../provider/payments.ts';
-import { enforceRules, type InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
+import { cents, checkInput } from '../../core/input-schemas.ts';
 import { ID_PREFIX } from '../../db/ids.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import {
@@ -112,9 +113,9 @@ export async function walletTransactionsByIds(db: TenantDb, ids: readonly string
 
 /** Auto-recharge amounts, declared on the arguments (schema.ts). */
 export const AUTO_RECHARGE_RULES = {
-  threshold_usd_cents: { minimum: 1, maximum: AUTO_RECHARGE_THRESHOLD_MAX, cents: true },
-  amount_usd_cents: { minimum: AUTO_RECHARGE_AMOUNT_MIN, maximum: AUTO_RECHARGE_AMOUNT_MAX, cents: true },
-} satisfies Record<string, InputRules>;
+  threshold_usd_cents: cents(1, AUTO_RECHARGE_THRESHOLD_MAX),
+  amount_usd_cents: cents(AUTO_RECHARGE_AMOUNT_MIN, AUTO_RECHARGE_AMOUNT_MAX),
+};
 
 /**
  * Sets auto-recharge. Any of the three fields may be sent; the result must be coherent:
@@ -177,15 +178,15 @@ function gatewayOf(value: unknown, allowWallet: boolean): PaymentMethod {
 
 /** The operator API's deposit and invoice fields: declared once, enforced here (the operator API is not GraphQL). */
 const OPERATOR_BILLING_RULES = {
-  amountUsdCents: { minimum: 1, maximum: MAX_DEPOSIT_USD_CENTS },
-  items: { minItems: 1, maxItems: MAX_INVOICE_ITEMS, itemsNoun: 'line items' },
-  itemDescription: { minLength: 1, maxLength: 200, trim: true },
-  itemAmountUsdCents: { minimum: 1, maximum: MAX_ITEM_USD_CENTS },
-} satisfies Record<string, InputRules>;
+  amountUsdCents: z.number().min(1).max(MAX_DEPOSIT_USD_CENTS),
+  items: z.array(z.unknown()).min(1).max(MAX_INVOICE_ITEMS).meta({ itemsNoun: 'line items' }),
+  itemDescription: z.string().trim().min(1).max(200),
+  itemAmountUsdCents: z.number().min(1).max(MAX_ITEM_USD_CENTS),
+};
 
-function integer(value: unknown, r: InputRules, path: string): number {
+function integer(value: unknown, schema: z.ZodType, path: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw badRequest(`${path} must be an integer.`, path);
-  enforceRules(r, value, path);
+  checkInput(schema, value, path);
   return value;
 }
 
@@ -215,12 +216,12 @@ export async function operatorDeposit(
 export async function operatorInvoice(prisma: PrismaClient, accountId: string, body: { items?: unknown }, now: Date) {
   const items = body.items;
   if (!Array.isArray(items)) throw badRequest('items must be an array of line items.', 'items');
-  enforceRules(OPERATOR_BILLING_RULES.items, items, 'items');
+  checkInput(OPERATOR_BILLING_RULES.items, items, 'items');
   const lines: LineItem[] = items.map((raw, i) => {
     const item = (raw ?? {}) as { description?: unknown; amountUsdCents?: unknown };
     const path = `items[${i}].description`;
     if (typeof item.description !== 'string') throw badRequest(`${path} must be a string.`, path);
-    enforceRules(OPERATOR_BILLING_RULES.itemDescription, item.description, path);
+    checkInput(OPERATOR_BILLING_RULES.itemDescription, item.description, path);
     return {
       description: item.description.trim(),
       amountUsdCents: integer(

@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -125,7 +125,7 @@ builder.mutationField('domainUpdate', (t) =>
       nameservers: t.arg.stringList({
         required: false,
         description: `${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} distinct host names.`,
-        ...rules(NAMESERVERS_RULES),
+        ...inputSchema(NAMESERVERS_RULES),
       }),
       whoisPrivacy: t.arg.boolean({
         restName: 'whois_privacy',

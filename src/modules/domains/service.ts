@@ -8,7 +8,8 @@ import { DEFAULT_NAMESERVERS, registrar } from '../../provider/registrar.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { invoiceView, issueInvoice, onInvoicePaid, payInvoice } from '../billing/invoices.ts';
 import { parseDnsName } from './names.ts';
-import { enforceRules, normalDnsName, type InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
+import { checkInput, dnsName, normalDnsName } from '../../core/input-schemas.ts';
 
 /**
  * Domains (docs/REFERENCE.md: Domains). The operator registers a domain for an account: the domain is
@@ -56,17 +57,16 @@ export async function getDomain(db: TenantDb, id: string) {
 }
 
 /** 2 to 13 host names (docs/REFERENCE.md: Domains), declared on the argument; distinct, checked here. */
-export const NAMESERVERS_RULES: InputRules = {
-  minItems: NAMESERVERS_MIN,
-  maxItems: NAMESERVERS_MAX,
-  itemsNoun: 'host names',
-  format: 'host-name',
-};
+export const NAMESERVERS_RULES = z
+  .array(dnsName('host'))
+  .min(NAMESERVERS_MIN)
+  .max(NAMESERVERS_MAX)
+  .meta({ itemsNoun: 'host names' });
 
 function parseNameservers(input: unknown): string[] {
   // The operator API orders here without GraphQL's check of the declared rules.
   const list = Array.isArray(input) && input.every((n) => typeof n === 'string') ? input : [];
-  enforceRules(NAMESERVERS_RULES, list, 'nameservers');
+  checkInput(NAMESERVERS_RULES, list, 'nameservers');
   const names = list.map(normalDnsName);
   if (new Set(names).size !== names.length) throw badRequest('nameservers must not repeat a host name.', 'nameservers');
   return names;
@@ -162,7 +162,7 @@ export async function orderDomain(
   const years = body.periodYears ?? 1;
   if (typeof years !== 'number' || !Number.isInteger(years))
     throw badRequest('periodYears must be an integer.', 'periodYears');
-  enforceRules({ minimum: 1, maximum: PERIOD_YEARS_MAX }, years, 'periodYears');
+  checkInput(z.number().min(1).max(PERIOD_YEARS_MAX), years, 'periodYears');
   if (body.charge !== undefined && typeof body.charge !== 'boolean')
     throw badRequest('charge must be true or false.', 'charge');
   const nameservers = body.nameservers === undefined ? DEFAULT_NAMESERVERS : parseNameservers(body.nameservers);

@@ -1,4 +1,4 @@
-import type { InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { ID_PREFIX } from '../../db/ids.ts';
 import type { TenantDb } from '../../db/tenant.ts';
@@ -23,9 +23,9 @@ const RESOURCE_FIELDS = [
 
 /** The history's filters, declared on the arguments (account/schema.ts). */
 export const EVENT_HISTORY_RULES = {
-  type: { oneOf: KINDS },
-  resource: { pattern: { regex: /^[a-z]+_[0-9a-z]{26}$/, means: 'a resource id such as srv_…' } },
-} satisfies Record<string, InputRules>;
+  type: z.enum(KINDS as [string, ...string[]]),
+  resource: z.string().regex(/^[a-z]+_[0-9a-z]{26}$/, 'a resource id such as srv_…'),
+};
 
 /**
  * The account's event history (API 1.16), newest first: only kinds the credential can read (each

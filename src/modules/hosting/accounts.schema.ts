@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { rules } from '../../schema/input-rules.ts';
-import { DNS_NAME_RULES } from '../../core/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
+import { dnsName } from '../../core/input-schemas.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
@@ -162,7 +162,7 @@ builder.mutationField('hostingCustomDomainSet', (t) =>
       domain: t.arg.string({
         required: true,
         description: 'A domain name such as shop.example.com.',
-        ...rules(DNS_NAME_RULES),
+        ...inputSchema(dnsName('domain')),
       }),
     },
     resolve: (_root, args, ctx) => setCustomDomain(ctx, args.id, args.domain),

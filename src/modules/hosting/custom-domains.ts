@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { isUniqueViolation } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { requireDomainControl } from '../domains/ownership.ts';
-import { normalDnsName } from '../../core/input-rules.ts';
+import { normalDnsName } from '../../core/input-schemas.ts';
 import {
   activeHosting,
   certificateView,

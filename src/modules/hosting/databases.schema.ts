@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { builder } from '../../schema/builder.ts';
 import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { example } from '../../schema/examples.ts';
@@ -5,7 +6,7 @@ import { listConnection } from '../../schema/pagination.ts';
 import { createDatabase, deleteDatabase, listDatabases, resetDatabasePassword } from './databases.ts';
 import { destroys } from '../../schema/operation.ts';
 import { panel, type Out } from './panel-operation.schema.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { HOSTING_PLAN_RETIRED, HOSTING_PROVISIONING } from './service.ts';
 
 // MySQL databases: list, create, delete, and a new password for a database's user.
@@ -80,13 +81,14 @@ builder.mutationField('hostingDatabaseCreate', (t) =>
       suffix: t.arg.string({
         required: true,
         description: 'The database name after the account prefix: 1 to 16 lowercase letters, digits or underscores.',
-        ...rules({
-          pattern: {
-            regex: /^[a-z0-9_]{1,16}$/,
-            means:
+        ...inputSchema(
+          z
+            .string()
+            .regex(
+              /^[a-z0-9_]{1,16}$/,
               '1 to 16 characters of lowercase letters, digits and underscores (the database is named <prefix>_<suffix>)',
-          },
-        }),
+            ),
+        ),
       }),
     },
     resolve: (_root, args, ctx) => createDatabase(ctx, args.id, args.suffix),

@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
 import {
   BRANCH_RULES,
@@ -186,7 +186,7 @@ builder.mutationField('hostingGitDeploy', (t) =>
       branch: t.arg.string({
         required: false,
         description: 'Branch to deploy (default main).',
-        ...rules(BRANCH_RULES),
+        ...inputSchema(BRANCH_RULES),
       }),
       subdir: t.arg.string({
         required: false,

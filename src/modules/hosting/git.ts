@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, refusal } from '../../errors.ts';
 import { pathSegments, type PathRefused } from '../../provider/hosting/sandbox.ts';
-import type { InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
 import { decryptSecret, encryptSecret } from '../webhooks/secrets.ts';
 import { activeHosting, asApiError, driver, getHosting, siteQuota, type HostingContext } from './service.ts';
 import { panelChanged } from './panel-events.ts';
@@ -12,13 +12,11 @@ import { panelChanged } from './panel-events.ts';
  */
 const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9][A-Za-z0-9.-]*:[A-Za-z0-9._~/-]+$/;
 /** The branch argument's declared rule (git.schema.ts spreads it). */
-export const BRANCH_RULES = {
-  pattern: {
-    // biome-ignore lint/complexity/noUselessEscapeInRegex: the source is published as the OpenAPI pattern as written
-    regex: /^(?!-)(?!\/)(?!.*\/\/)(?!.*\.\.)(?!.*@\{)(?!.*\.lock$)(?!.*\/$)[A-Za-z0-9._\/-]{1,200}$/,
-    means: 'a git branch name (letters, digits, ".", "_", "-", "/"; not starting with "-")',
-  },
-} satisfies InputRules;
+export const BRANCH_RULES = z.string().regex(
+  // biome-ignore lint/complexity/noUselessEscapeInRegex: the source is published as the OpenAPI pattern as written
+  /^(?!-)(?!\/)(?!.*\/\/)(?!.*\.\.)(?!.*@\{)(?!.*\.lock$)(?!.*\/$)[A-Za-z0-9._\/-]{1,200}$/,
+  'a git branch name (letters, digits, ".", "_", "-", "/"; not starting with "-")',
+);
 
 type Row = NonNullable<Awaited<ReturnType<HostingContext['db']['hostingGitDeploy']['findFirst']>>>;
 

@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { idOperation } from '../../schema/operation-fields.ts';
 import {
   getCron,
@@ -85,7 +85,7 @@ idOperation({
 const HostingLog = builder.objectRef<Out<typeof tailLog>>('HostingLog').implement({
   description: 'The tail of a web-server log, oldest line first.',
   fields: (t) => ({
-    kind: t.exposeString('kind', { ...values(PANEL_RULES.logKind.oneOf), description: 'access or error.' }),
+    kind: t.exposeString('kind', { ...values(PANEL_RULES.logKind.options), description: 'access or error.' }),
     lines: t.exposeStringList('lines', {
       untrusted: true,
       description: 'The last lines, oldest first.',
@@ -103,11 +103,11 @@ builder.queryField('hostingLogs', (t) =>
     type: HostingLog,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
-      kind: t.arg.string({ required: true, description: 'access or error.', ...rules(PANEL_RULES.logKind) }),
+      kind: t.arg.string({ required: true, description: 'access or error.', ...inputSchema(PANEL_RULES.logKind) }),
       lines: t.arg.int({
         required: false,
         description: `Lines from the end (default ${LOG_LINES_DEFAULT}).`,
-        ...rules(PANEL_RULES.logLines),
+        ...inputSchema(PANEL_RULES.logLines),
       }),
     },
     resolve: (_root, args, ctx) => tailLog(ctx, args.id, args.kind as 'access' | 'error', args.lines),
@@ -185,7 +185,7 @@ const HostingVisitorStats = builder.objectRef<Out<typeof visitorStats>>('Hosting
   description: 'Visitor statistics over a period: totals, top pages and a series (hourly for 24h, daily otherwise).',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The hosting account.' }),
-    period: t.exposeString('period', { ...values(PANEL_RULES.period.oneOf), description: '24h, 7d or 30d.' }),
+    period: t.exposeString('period', { ...values(PANEL_RULES.period.options), description: '24h, 7d or 30d.' }),
     from: t.expose('from', { type: 'DateTime', description: 'Start of the period.' }),
     to: t.expose('to', { type: 'DateTime', description: 'End of the period.' }),
     visits: t.exposeInt('visits', { description: 'Visits over the period.' }),
@@ -216,7 +216,7 @@ builder.queryField('hostingVisitorStats', (t) =>
     type: HostingVisitorStats,
     args: {
       id: t.arg.id({ required: true, description: 'The hosting account id.' }),
-      period: t.arg.string({ required: true, description: '24h, 7d or 30d.', ...rules(PANEL_RULES.period) }),
+      period: t.arg.string({ required: true, description: '24h, 7d or 30d.', ...inputSchema(PANEL_RULES.period) }),
     },
     resolve: (_root, args, ctx) => visitorStats(ctx, args.id, args.period),
   }),
@@ -251,7 +251,7 @@ const HostingCronJobInput = builder.inputType('HostingCronJobInput', {
     command: t.string({
       required: true,
       description: 'A single line, at most 1000 characters.',
-      ...rules(PANEL_RULES.cronCommand),
+      ...inputSchema(PANEL_RULES.cronCommand),
     }),
   }),
 });
@@ -286,7 +286,7 @@ builder.mutationField('hostingCronSet', (t) =>
         type: [HostingCronJobInput],
         required: true,
         description: 'At most 50 jobs.',
-        ...rules(PANEL_RULES.cronJobs),
+        ...inputSchema(PANEL_RULES.cronJobs),
       }),
     },
     resolve: (_root, args, ctx) => setCron(ctx, args.id, args.jobs),

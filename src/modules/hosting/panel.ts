@@ -4,7 +4,7 @@ import { CronExpressionParser } from 'cron-parser';
 import { ID_PREFIX, newId } from '../../db/ids.ts';
 import { badRequest, notFound, refusal } from '../../errors.ts';
 import { pathSegments, type PathRefused } from '../../provider/hosting/sandbox.ts';
-import type { InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
 import { activeHosting, driver, getHosting, planOf, type HostingContext, type HostingRow } from './service.ts';
 import { panelChanged } from './panel-events.ts';
 
@@ -133,15 +133,13 @@ export const CRON_COMMAND_MAX = 1000;
 
 /** The declared rules of the panel's arguments (the schema files spread them; checked before a resolver runs). */
 export const PANEL_RULES = {
-  logKind: { oneOf: ['access', 'error'] },
-  logLines: { minimum: 1, maximum: LOG_LINES_MAX },
-  period: { oneOf: Object.keys(PERIODS) },
-  cronJobs: { maxItems: CRON_MAX_JOBS, itemsNoun: 'jobs' },
-  cronCommand: { minLength: 1, maxLength: CRON_COMMAND_MAX, trim: true },
-  basicUser: {
-    pattern: { regex: /^[A-Za-z0-9._-]{1,64}$/, means: '1 to 64 letters, digits, dots, hyphens or underscores' },
-  },
-} satisfies Record<string, InputRules>;
+  logKind: z.enum(['access', 'error']),
+  logLines: z.number().min(1).max(LOG_LINES_MAX),
+  period: z.enum(Object.keys(PERIODS) as [string, ...string[]]),
+  cronJobs: z.array(z.unknown()).max(CRON_MAX_JOBS).meta({ itemsNoun: 'jobs' }),
+  cronCommand: z.string().trim().min(1).max(CRON_COMMAND_MAX),
+  basicUser: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, '1 to 64 letters, digits, dots, hyphens or underscores'),
+};
 const CRON_MACROS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
 
 function crontabHeader(row: HostingRow): string {

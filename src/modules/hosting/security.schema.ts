@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { example } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { idOperation, wholeListQuery } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
@@ -80,7 +80,7 @@ builder.mutationField('hostingProtectedDirSet', (t) =>
         restName: 'basic_user',
         required: true,
         description: '1 to 64 letters, digits, ".", "-" or "_".',
-        ...rules(PANEL_RULES.basicUser),
+        ...inputSchema(PANEL_RULES.basicUser),
       }),
       password: t.arg.string({ required: true, description: '8 to 72 bytes; stored only as a bcrypt hash.' }),
     },

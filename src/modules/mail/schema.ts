@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { rules } from '../../schema/input-rules.ts';
-import { DNS_NAME_RULES } from '../../core/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
+import { dnsName } from '../../core/input-schemas.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -135,7 +136,7 @@ builder.queryField('mailSetup', (t) =>
       domain: t.arg.string({
         required: false,
         description: 'One of your mail domains; without it no records and no mx_host.',
-        ...rules(DNS_NAME_RULES),
+        ...inputSchema(dnsName('domain')),
       }),
     },
     resolve: (_root, args, ctx) => mailSetup(ctx.db, args.domain),
@@ -170,7 +171,7 @@ builder.mutationField('mailDomainEnable', (t) =>
       domain: t.arg.string({
         required: true,
         description: 'A domain name such as example.com.',
-        ...rules(DNS_NAME_RULES),
+        ...inputSchema(dnsName('domain')),
       }),
     },
     resolve: (_root, args, ctx) => enableMailDomain(ctx, args),
@@ -256,18 +257,18 @@ builder.mutationField('mailboxCreate', (t) =>
         restName: 'local_part',
         required: true,
         description: 'The part before @: 1 to 64 of letters, digits, . _ - +.',
-        ...rules(MAIL_RULES.localPart),
+        ...inputSchema(MAIL_RULES.localPart),
       }),
       password: t.arg.string({
         required: true,
         description: 'Stored hashed, never returned.',
-        ...rules(MAIL_RULES.password),
+        ...inputSchema(MAIL_RULES.password),
       }),
       quotaMb: t.arg.int({
         restName: 'quota_mb',
         required: false,
         description: `Default ${QUOTA_DEFAULT_MB}.`,
-        ...rules({ minimum: QUOTA_MIN_MB, maximum: QUOTA_MAX_MB }),
+        ...inputSchema(z.number().min(QUOTA_MIN_MB).max(QUOTA_MAX_MB)),
       }),
     },
     resolve: (_root, args, ctx) =>
@@ -295,7 +296,7 @@ builder.mutationField('mailboxPasswordSet', (t) =>
       password: t.arg.string({
         required: true,
         description: 'The new password; stored hashed, never returned.',
-        ...rules(MAIL_RULES.password),
+        ...inputSchema(MAIL_RULES.password),
       }),
     },
     resolve: (_root, args, ctx) => setMailboxPassword(ctx, args.id, args),
@@ -339,12 +340,12 @@ builder.mutationField('mailAliasCreate', (t) =>
         restName: 'source_local',
         required: true,
         description: 'The part before @ of the alias address.',
-        ...rules(MAIL_RULES.localPart),
+        ...inputSchema(MAIL_RULES.localPart),
       }),
       destination: t.arg.string({
         required: true,
         description: 'The e-mail address mail is forwarded to.',
-        ...rules(MAIL_RULES.address),
+        ...inputSchema(MAIL_RULES.address),
       }),
     },
     resolve: (_root, args, ctx) =>

@@ -5,7 +5,8 @@ import { badRequest, notFound } from '../../errors.ts';
 import type { Quote } from '../billing/quotes.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { mailBackend } from '../../provider/mail.ts';
-import { normalDnsName, type InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
+import { emailAddress, normalDnsName } from '../../core/input-schemas.ts';
 import { paginateIntIds, type PageArgs } from '../../core/paging.ts';
 import { hashPassword } from '../auth/password.ts';
 import { requireDomainControl } from '../domains/ownership.ts';
@@ -29,16 +30,16 @@ export interface MailContext {
 /** The declared rules of the mail arguments (schema.ts spreads them; checked before a resolver runs). */
 export const MAIL_RULES = {
   // Letters, digits and . _ - + ; no dot at either end or twice in a row; 1–64 characters; stored lowercased.
-  localPart: {
-    trim: true,
-    pattern: {
-      regex: /^(?!\.)(?!.*\.\.)[A-Za-z0-9._+-]{1,64}(?<!\.)$/,
-      means: '1 to 64 characters of letters, digits, ".", "_", "-" or "+", with no dot at either end or two in a row',
-    },
-  },
-  address: { trim: true, format: 'email' },
-  password: { minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX },
-} satisfies Record<string, InputRules>;
+  localPart: z
+    .string()
+    .trim()
+    .regex(
+      /^(?!\.)(?!.*\.\.)[A-Za-z0-9._+-]{1,64}(?<!\.)$/,
+      '1 to 64 characters of letters, digits, ".", "_", "-" or "+", with no dot at either end or two in a row',
+    ),
+  address: emailAddress(),
+  password: z.string().min(PASSWORD_MIN).max(PASSWORD_MAX),
+};
 
 /** An address as stored: trimmed, lowercased, the domain's trailing dot dropped (its form is MAIL_RULES.address). */
 function normalAddress(input: string): string {

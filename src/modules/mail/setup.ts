@@ -1,7 +1,7 @@
 import type { TenantDb } from '../../db/tenant.ts';
 import { notFound } from '../../errors.ts';
 import { mailBackend } from '../../provider/mail.ts';
-import { normalDnsName } from '../../core/input-rules.ts';
+import { normalDnsName } from '../../core/input-schemas.ts';
 
 export const DNS_RECORD_TYPES = ['MX', 'A', 'TXT', 'CNAME', 'SRV'] as const;
 

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import { builder } from '../../schema/builder.ts';
 import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { example } from '../../schema/examples.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { operationsOf } from '../../schema/operation.ts';
 import { SERVER_LABEL_RULES, SERVER_SETTLES } from '../servers/server-row.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -30,14 +31,14 @@ builder.mutationField('poolServerCreate', (t) =>
       label: t.arg.string({
         required: true,
         description: 'A name for the server, also its host name.',
-        ...rules(SERVER_LABEL_RULES),
+        ...inputSchema(SERVER_LABEL_RULES),
       }),
       os: t.arg.string({ required: false, description: 'OS family (linux); must match the template when given.' }),
       osTemplate: t.arg.string({ required: true, description: 'A Linux OS template.' }),
       ipCount: t.arg.int({
         required: false,
         description: 'Public addresses from the pool block (default 1; 0 = private-only).',
-        ...rules({ minimum: 0, maximum: MAX_POOL_SERVER_IPS }),
+        ...inputSchema(z.number().min(0).max(MAX_POOL_SERVER_IPS)),
       }),
     },
     resolve: (query, _root, args, ctx) =>
@@ -116,7 +117,7 @@ builder.mutationField('poolIpsApply', (t) =>
         type: [PoolIpChange],
         required: true,
         description: 'The changes, applied all or none.',
-        ...rules({ minItems: 1, maxItems: MAX_IP_CHANGES }),
+        ...inputSchema(z.array(z.unknown()).min(1).max(MAX_IP_CHANGES)),
       }),
     },
     resolve: (_root, args, ctx) => applyPoolIps(ctx, args.id, args.changes),

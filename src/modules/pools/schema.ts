@@ -2,7 +2,7 @@ import type { ObjectFieldBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { Node, requestLoader } from '../../schema/graph.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys, spends } from '../../schema/operation.ts';
 import { LABEL_RULES, SERVER_STATES } from '../servers/server-row.ts';
@@ -197,7 +197,7 @@ builder.mutationField('poolCreate', (t) =>
         description: 'The pool product, from GET /pools/catalogue.',
         ...example('pool-fra1'),
       }),
-      label: t.arg.string({ required: true, description: 'A name for the pool.', ...rules(LABEL_RULES) }),
+      label: t.arg.string({ required: true, description: 'A name for the pool.', ...inputSchema(LABEL_RULES) }),
       ...unitArgs(t),
     },
     resolve: (_root, args, ctx) => createPool(ctx, args),

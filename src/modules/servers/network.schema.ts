@@ -1,8 +1,8 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
 import { wholeListQuery } from '../../schema/operation-fields.ts';
-import { rules } from '../../schema/input-rules.ts';
-import { HOST_NAME_RULES } from '../../core/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
+import { dnsName } from '../../core/input-schemas.ts';
 import { example } from '../../schema/examples.ts';
 import { GRAPH_ONLY, Node } from '../../schema/graph.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
@@ -63,7 +63,7 @@ builder.mutationField('serverPtrSet', (t) =>
       hostname: t.arg.string({
         required: true,
         description: 'Fully qualified DNS name, e.g. mail.example.com.',
-        ...rules(HOST_NAME_RULES),
+        ...inputSchema(dnsName('host')),
       }),
     },
     resolve: (query, _root, args, ctx) => setPtr(ctx, args.id, args.ip, args.hostname, query),

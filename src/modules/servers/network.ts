@@ -2,7 +2,7 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { getServer, refusal, type ServiceContext } from './server-row.ts';
-import { normalDnsName } from '../../core/input-rules.ts';
+import { normalDnsName } from '../../core/input-schemas.ts';
 
 // A server's addresses and their reverse DNS (PTR) records.
 

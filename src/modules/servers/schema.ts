@@ -1,7 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys, spends } from '../../schema/operation.ts';
@@ -264,7 +264,7 @@ builder.mutationField('serverReinstall', (t) =>
       sshKeyIds: t.arg.idList({
         required: false,
         description: "Account SSH key ids (ssh_…) for root's authorized_keys; Linux only.",
-        ...rules(SSH_KEY_RULES.ids),
+        ...inputSchema(SSH_KEY_RULES.ids),
       }),
     },
     resolve: (query, _root, args, ctx) =>
@@ -312,14 +312,14 @@ builder.mutationField('serverOrder', (t) =>
       label: t.arg.string({
         required: true,
         description: 'A name for the server, also its host name.',
-        ...rules(SERVER_LABEL_RULES),
+        ...inputSchema(SERVER_LABEL_RULES),
       }),
       os: t.arg.string({ required: false, description: 'OS family; must match the template when given.' }),
       osTemplate: t.arg.string({ required: true, description: 'An OS template of the catalogue.' }),
       sshKeyIds: t.arg.idList({
         required: false,
         description: "Account SSH key ids (ssh_…) for root's authorized_keys; Linux only.",
-        ...rules(SSH_KEY_RULES.ids),
+        ...inputSchema(SSH_KEY_RULES.ids),
       }),
     },
     resolve: (_root, args, ctx, info) =>

@@ -2,22 +2,19 @@ import type { TenantDb } from '../../db/tenant.ts';
 import { badRequest, notFound, refusal as rule } from '../../errors.ts';
 import { ProviderRefusal, type ServerProvider } from '../../provider/types.ts';
 import type { Tx } from '../../db/tx.ts';
-import type { InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
 
 /** A pool's label, free text (stored trimmed). */
-export const LABEL_RULES: InputRules = { minLength: 1, maxLength: 64, trim: true };
+export const LABEL_RULES = z.string().trim().min(1).max(64);
 
 /**
  * A server's label: also its host name on the web console and at the provider, so the characters
  * of one (stored trimmed).
  */
-export const SERVER_LABEL_RULES: InputRules = {
-  ...LABEL_RULES,
-  pattern: {
-    regex: /^\w([\w.-]*\w)?$/,
-    means: 'letters, digits, dots, hyphens and underscores, with no dot or hyphen at either end (such as "web-1")',
-  },
-};
+export const SERVER_LABEL_RULES = LABEL_RULES.regex(
+  /^\w([\w.-]*\w)?$/,
+  'letters, digits, dots, hyphens and underscores, with no dot or hyphen at either end (such as "web-1")',
+);
 
 // Loading, locking and checking one server row: the first steps of every server operation.
 

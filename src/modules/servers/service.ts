@@ -21,7 +21,7 @@ import {
   VISIBLE,
   type ServiceContext,
 } from './server-row.ts';
-import { enforceRules } from '../../core/input-rules.ts';
+import { checkInput } from '../../core/input-schemas.ts';
 import { randomPassword } from '../../core/passwords.ts';
 import { endAddons } from './addons.ts';
 import { requireAction } from './actions.ts';
@@ -152,7 +152,7 @@ export async function orderServer(
 ) {
   // The operator API orders here without GraphQL's check of the declared rules.
   const labelInput = typeof order.label === 'string' ? order.label : '';
-  enforceRules(SERVER_LABEL_RULES, labelInput, 'label');
+  checkInput(SERVER_LABEL_RULES, labelInput, 'label');
   const label = labelInput.trim();
   const { product, template } = await resolveServerOrder(prisma, {
     productId: order.productId,

@@ -1,10 +1,11 @@
+import { z } from 'zod';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
 import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { values } from '../../schema/examples.ts';
 import { Node } from '../../schema/graph.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { INOPERABLE_409, LABEL_RULES, SERVER_BUSY, SERVER_SETTLES } from './server-row.ts';
@@ -70,11 +71,11 @@ builder.mutationField('serverSnapshotCreate', (t) =>
     type: 'Snapshot',
     args: {
       id: t.arg.id({ required: true, description: 'The server id.' }),
-      name: t.arg.string({ required: true, description: '1 to 64 characters.', ...rules(LABEL_RULES) }),
+      name: t.arg.string({ required: true, description: '1 to 64 characters.', ...inputSchema(LABEL_RULES) }),
       description: t.arg.string({
         required: false,
         description: 'At most 500 characters.',
-        ...rules({ maxLength: 500 }),
+        ...inputSchema(z.string().max(500)),
       }),
     },
     resolve: (query, _root, args, ctx) =>

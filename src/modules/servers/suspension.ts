@@ -6,12 +6,13 @@ import { announceChange } from '../../events/live-changes.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { ServerProvider } from '../../provider/types.ts';
 import { lockServer, VISIBLE } from './server-row.ts';
-import { enforceRules, type InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
+import { checkInput } from '../../core/input-schemas.ts';
 
 // Suspension and reactivation, by an operator or by billing (an unpaid renewal).
 
 /** The operator's suspension reason (the operator API is not GraphQL, so the rule is enforced here). */
-const SUSPEND_REASON_RULES: InputRules = { minLength: 1, maxLength: 500, trim: true };
+const SUSPEND_REASON_RULES = z.string().trim().min(1).max(500);
 
 /** Operator suspension (for example expiry): powered off, `suspended` with the reason, `server.suspended`. Repeating it changes nothing. */
 export async function suspendServer(
@@ -22,7 +23,7 @@ export async function suspendServer(
   now: Date,
 ) {
   if (typeof reason !== 'string') throw badRequest('reason must be a string of 1 to 500 characters.', 'reason');
-  enforceRules(SUSPEND_REASON_RULES, reason, 'reason');
+  checkInput(SUSPEND_REASON_RULES, reason, 'reason');
   return prisma.$transaction(async (tx) => {
     const server = await suspendServerTx(tx, provider, serverId, reason.trim(), now);
     if (!server) throw notFound('Server');

@@ -3,7 +3,7 @@ import { builder, type Types } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { groupBy } from '../../core/paging.ts';
 import { Node, requestLoader } from '../../schema/graph.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -143,12 +143,12 @@ builder.mutationField('ticketCreate', (t) =>
       subject: t.arg.string({
         required: true,
         description: `1 to ${SUBJECT_MAX} characters.`,
-        ...rules(SUBJECT_RULES),
+        ...inputSchema(SUBJECT_RULES),
       }),
       message: t.arg.string({
         required: true,
         description: `The first message, 1 to ${MESSAGE_MAX} characters.`,
-        ...rules(MESSAGE_RULES),
+        ...inputSchema(MESSAGE_RULES),
       }),
       department: t.arg.string({
         required: false,
@@ -179,7 +179,11 @@ builder.mutationField('ticketReply', (t) =>
     type: Ticket,
     args: {
       id: t.arg.id({ required: true, description: 'The ticket id.' }),
-      body: t.arg.string({ required: true, description: `1 to ${MESSAGE_MAX} characters.`, ...rules(MESSAGE_RULES) }),
+      body: t.arg.string({
+        required: true,
+        description: `1 to ${MESSAGE_MAX} characters.`,
+        ...inputSchema(MESSAGE_RULES),
+      }),
     },
     resolve: (_root, args, ctx) => replyTicket(ctx, args.id, args),
   }),

@@ -5,7 +5,8 @@ import { ID_PREFIX, newId } from '../../db/ids.ts';
 import type { Tx } from '../../db/tx.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { enforceRules, type InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
+import { checkInput } from '../../core/input-schemas.ts';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { nextCounter } from '../billing/invoices.ts';
 import { readTicketWithThread } from './ticket-read.ts';
@@ -21,8 +22,8 @@ export const TICKET_STATES = ['open', 'answered', 'closed'] as const;
 export const MESSAGE_AUTHORS = ['customer', 'staff'] as const;
 export const SUBJECT_MAX = 200;
 export const MESSAGE_MAX = 20_000;
-export const SUBJECT_RULES: InputRules = { minLength: 1, maxLength: SUBJECT_MAX, trim: true };
-export const MESSAGE_RULES: InputRules = { minLength: 1, maxLength: MESSAGE_MAX, trim: true };
+export const SUBJECT_RULES = z.string().trim().min(1).max(SUBJECT_MAX);
+export const MESSAGE_RULES = z.string().trim().min(1).max(MESSAGE_MAX);
 /** Ticket numbers start here: TKT-100001. */
 const NUMBER_BASE = 100_000;
 
@@ -202,7 +203,7 @@ export async function closeTicket(ctx: TicketContext, id: string) {
 export async function staffReply(prisma: PrismaClient, id: string, input: { body?: unknown }, now: Date) {
   // The operator API replies here without GraphQL's check of the declared rules.
   const bodyInput = typeof input.body === 'string' ? input.body : '';
-  enforceRules(MESSAGE_RULES, bodyInput, 'body');
+  checkInput(MESSAGE_RULES, bodyInput, 'body');
   const body = bodyInput.trim();
   if (!/^tkt_[0-9a-z]{26}$/.test(id)) throw notFound('Ticket');
   return prisma.$transaction(async (tx) => {

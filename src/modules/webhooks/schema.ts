@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { values } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
-import { rules } from '../../schema/input-rules.ts';
+import { inputSchema } from '../../schema/input-schemas.ts';
 import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedList, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
@@ -183,16 +183,20 @@ builder.mutationField('webhookCreate', (t) =>
     }),
     type: Webhook,
     args: {
-      url: t.arg.string({ required: true, description: 'HTTPS URL on a public address.', ...rules(WEBHOOK_RULES.url) }),
+      url: t.arg.string({
+        required: true,
+        description: 'HTTPS URL on a public address.',
+        ...inputSchema(WEBHOOK_RULES.url),
+      }),
       events: t.arg.stringList({
         required: true,
         description: 'Event kinds, or ["*"] for all.',
-        ...rules(WEBHOOK_RULES.events),
+        ...inputSchema(WEBHOOK_RULES.events),
       }),
       description: t.arg.string({
         required: false,
         description: 'At most 500 characters.',
-        ...rules(WEBHOOK_RULES.description),
+        ...inputSchema(WEBHOOK_RULES.description),
       }),
     },
     resolve: (_root, args, ctx) => createWebhook(ctx, args),
@@ -214,17 +218,17 @@ builder.mutationField('webhookUpdate', (t) =>
       url: t.arg.string({
         required: false,
         description: 'HTTPS URL on a public address.',
-        ...rules(WEBHOOK_RULES.url),
+        ...inputSchema(WEBHOOK_RULES.url),
       }),
       events: t.arg.stringList({
         required: false,
         description: 'Event kinds, or ["*"] for all; replaces the list.',
-        ...rules(WEBHOOK_RULES.events),
+        ...inputSchema(WEBHOOK_RULES.events),
       }),
       description: t.arg.string({
         required: false,
         description: 'A note for you; at most 500 characters.',
-        ...rules(WEBHOOK_RULES.description),
+        ...inputSchema(WEBHOOK_RULES.description),
       }),
       isActive: t.arg.boolean({ required: false, description: 'false pauses, true resumes.' }),
     },

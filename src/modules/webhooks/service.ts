@@ -5,7 +5,7 @@ import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../../events/catalog.ts';
 import { announceChange } from '../../events/live-changes.ts';
 import { ALL_SCOPES, type Scope } from '../../scopes.ts';
-import type { InputRules } from '../../core/input-rules.ts';
+import { z } from 'zod';
 import { paginate, type PageArgs } from '../../core/paging.ts';
 import { checkHttpUrl, EgressRefused } from '../../egress/policy.ts';
 import { encryptSecret, generateSecret, maskSecret, secretHint } from './secrets.ts';
@@ -71,10 +71,13 @@ const URL_MAX = 2048;
 
 /** The declared rules of the arguments (schema.ts spreads them; checked before a resolver runs). */
 export const WEBHOOK_RULES = {
-  url: { maxLength: URL_MAX },
-  events: { maxItems: MAX_EVENTS, itemsNoun: 'kinds', oneOf: [...Object.keys(EVENT_TYPES), '*'] },
-  description: { maxLength: DESCRIPTION_MAX },
-} satisfies Record<string, InputRules>;
+  url: z.string().max(URL_MAX),
+  events: z
+    .array(z.enum(Object.keys(EVENT_TYPES).concat('*') as [string, ...string[]]))
+    .max(MAX_EVENTS)
+    .meta({ itemsNoun: 'kinds' }),
+  description: z.string().max(DESCRIPTION_MAX),
+};
 
 /** Event kinds (each a catalogue kind, by the declared rule): a non-empty list, or the single value `*`. */
 function parseEvents(input: string[]): string[] {

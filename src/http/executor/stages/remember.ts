@@ -1,5 +1,5 @@
 import { apiErrorOf } from '../../../errors.ts';
-import { InputRuleRefusal } from '../../../schema/input-rules.ts';
+import { InputRuleRefusal } from '../../../schema/input-schemas.ts';
 import type { OperationCall } from '../call.ts';
 
 /**

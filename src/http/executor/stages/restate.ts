@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import { ApiError, apiErrorOf, badRequest, codeOf, lacksScope, paramOf, unauthorized } from '../../../errors.ts';
 import type { RequestContext } from '../../../schema/context.ts';
-import { InputRuleRefusal, refusedArguments } from '../../../schema/input-rules.ts';
+import { InputRuleRefusal, refusedArguments } from '../../../schema/input-schemas.ts';
 import type { OperationMeta } from '../../../schema/operation.ts';
 import { isRestProjection } from '../../../schema/rest-projection.ts';
 import { fallbackVariableMessage, isVariableError, variableProblems } from '../input-errors.ts';
@@ -23,7 +23,7 @@ import type { OperationCall } from '../call.ts';
  * GraphQL (variables or literals) and MCP tool calls say the same:
  * - variables refused by GraphQL's input coercion (see input-errors.ts), one per variable;
  * - values breaking their declared rules (refused by @pothos/plugin-validation before the
- *   resolver runs, schema/input-rules.ts): every broken rule of the field's arguments. The
+ *   resolver runs, schema/input-schemas.ts): every refusal of the field's arguments. The
  *   plugin checks values before scope-auth's check; a field the credential may not call is
  *   refused for that (401 or 403), whatever its values, as if the values were never looked at;
  * - a service's refusal of a value (`badRequest(message, 'domain_id')`) names it as REST does;

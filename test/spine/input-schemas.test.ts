@@ -10,66 +10,80 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Customer, type TestApp } from '../helpers/app.ts';
 import { gql } from '../helpers/graphql.ts';
 import { mcpClient } from '../helpers/mcp.ts';
-import { inputRuleProblems, rulesOf } from '../../src/schema/input-rules.ts';
-import { ruleProblem, type InputRules } from '../../src/core/input-rules.ts';
+import { z } from 'zod';
+import { inputProblems, schemaOf } from '../../src/schema/input-schemas.ts';
+import { cents, dnsName, emailAddress, inputProblem } from '../../src/core/input-schemas.ts';
 import { inputSchemaOf } from '../../src/schema/json-schema.ts';
 import { listOperations } from '../../src/schema/operation.ts';
 import { restView } from '../../src/schema/rest-view.ts';
 import { getSchema } from '../../src/schema/index.ts';
 
-/** Input rules declared once on an argument (src/schema/input-rules.ts): checked, printed, worded alike. */
-describe('the rule checker', () => {
-  const cases: [string, InputRules, unknown, string | undefined][] = [
-    ['minLength and maxLength', { minLength: 1, maxLength: 64 }, '', 'x must be 1 to 64 characters.'],
-    ['maxLength', { minLength: 1, maxLength: 64 }, 'a'.repeat(65), 'x must be 1 to 64 characters.'],
-    ['within lengths', { minLength: 1, maxLength: 64 }, 'web-1', undefined],
-    ['maxLength alone', { maxLength: 3 }, 'abcd', 'x must be at most 3 characters.'],
-    ['minLength alone', { minLength: 10 }, 'short', 'x must be at least 10 characters.'],
-    ['trim: blanks do not count', { minLength: 1, maxLength: 64, trim: true }, '   ', 'x must be 1 to 64 characters.'],
-    ['trim: surrounding blanks ignored', { maxLength: 2, trim: true }, '  ab  ', undefined],
+/** Input schemas (zod) declared once on an argument (src/schema/input-schemas.ts): checked, printed, worded alike. */
+describe('the wording of a refusal', () => {
+  const cases: [string, z.ZodType, unknown, string | undefined][] = [
+    ['min and max', z.string().min(1).max(64), '', 'x must be 1 to 64 characters.'],
+    ['max', z.string().min(1).max(64), 'a'.repeat(65), 'x must be 1 to 64 characters.'],
+    ['within lengths', z.string().min(1).max(64), 'web-1', undefined],
+    ['max alone', z.string().max(3), 'abcd', 'x must be at most 3 characters.'],
+    ['min alone', z.string().min(10), 'short', 'x must be at least 10 characters.'],
+    ['trim: blanks do not count', z.string().trim().min(1).max(64), '   ', 'x must be 1 to 64 characters.'],
+    ['trim: surrounding blanks ignored', z.string().trim().max(2), '  ab  ', undefined],
     [
       'pattern',
-      { pattern: { regex: /^[a-z0-9_]{1,16}$/, means: 'lowercase letters, digits or underscores' } },
+      z.string().regex(/^[a-z0-9_]{1,16}$/, 'lowercase letters, digits or underscores'),
       'Bad-Name',
       'x must be lowercase letters, digits or underscores.',
     ],
-    ['minimum and maximum', { minimum: 1, maximum: 100 }, 0, 'x must be an integer from 1 to 100.'],
-    ['maximum, a fraction', { minimum: 0, maximum: 1 }, 1.5, 'x must be a number from 0 to 1.'],
-    ['minimum alone', { minimum: 5 }, 4, 'x must be an integer at least 5.'],
-    ['cents', { minimum: 1, maximum: 500, cents: true }, 501, 'x must be an integer number of cents from 1 to 500.'],
-    ['within range', { minimum: 1, maximum: 100 }, 100, undefined],
     [
-      'minItems and maxItems',
-      { minItems: 2, maxItems: 3, itemsNoun: 'host names' },
+      'length before pattern',
+      z
+        .string()
+        .min(1)
+        .max(3)
+        .regex(/^[a-z]+$/, 'letters'),
+      'abcd!',
+      'x must be 1 to 3 characters.',
+    ],
+    ['minimum and maximum', z.number().min(1).max(100), 0, 'x must be an integer from 1 to 100.'],
+    ['maximum, a fraction', z.number().min(0).max(1), 1.5, 'x must be a number from 0 to 1.'],
+    ['minimum alone', z.number().min(5), 4, 'x must be an integer at least 5.'],
+    ['cents', cents(1, 500), 501, 'x must be an integer number of cents from 1 to 500.'],
+    ['within range', z.number().min(1).max(100), 100, undefined],
+    [
+      'list size',
+      z.array(z.string()).min(2).max(3).meta({ itemsNoun: 'host names' }),
       ['a.com'],
       'x must list 2 to 3 host names.',
     ],
-    ['maxItems alone, default noun', { maxItems: 1 }, ['a', 'b'], 'x must list at most 1 entries.'],
+    ['list size alone, default noun', z.array(z.string()).max(1), ['a', 'b'], 'x must list at most 1 entries.'],
+    ['list elements', z.array(z.string().max(2)).max(3), ['ab', 'abc'], 'x[1] must be at most 2 characters.'],
     [
-      'list elements take the value rules',
-      { maxItems: 3, maxLength: 2 },
+      'the list size before its elements',
+      z.array(z.string().max(2)).max(1),
       ['ab', 'abc'],
-      'x[1] must be at most 2 characters.',
+      'x must list at most 1 entries.',
     ],
+    ['one of', z.enum(['a', 'b', 'c']), 'd', 'x must be a, b or c.'],
+    ['one of, in a list', z.array(z.enum(['a', 'b'])).max(2), ['a', 'z'], 'x[1] must be a or b.'],
     [
-      'dns-name',
-      { format: 'dns-name' },
+      'dns name',
+      dnsName('domain'),
       'localhost',
       'x must be a domain name such as "example.com" (labels of letters, digits and hyphens, at most 253 characters).',
     ],
-    ['dns-name ok (case, trailing dot)', { format: 'dns-name' }, 'Shop.Example.COM.', undefined],
+    ['dns name ok (case, trailing dot)', dnsName('domain'), 'Shop.Example.COM.', undefined],
     [
-      'host-name',
-      { format: 'host-name' },
+      'host name',
+      dnsName('host'),
       'ns1..example.net',
       'x must be a host name such as "ns1.example.net" (labels of letters, digits and hyphens, at most 253 characters).',
     ],
-    ['email', { format: 'email' }, 'ada.example.com', 'x must be an e-mail address such as "ada@example.com".'],
-    ['email ok', { format: 'email' }, 'ada@example.com', undefined],
-    ["absent values are the type's business", { minLength: 1 }, undefined, undefined],
+    ['email', emailAddress(), 'ada.example.com', 'x must be an e-mail address such as "ada@example.com".'],
+    ['email ok', emailAddress(), 'ada@example.com', undefined],
+    ["absent values are the type's business", z.string().min(1), undefined, undefined],
   ];
-  it.each(cases)('%s', (_name, r, value, expected) => {
-    expect(ruleProblem(r, value, 'x')).toBe(expected);
+  it.each(cases)('%s', (_name, schema, value, expected) => {
+    expect(inputProblem(schema, value, 'x')).toBe(expected);
   });
 
   it('nested input objects and lists are named by their path', () => {
@@ -78,9 +92,9 @@ describe('the rule checker', () => {
       fields: {
         description: {
           type: new GraphQLNonNull(GraphQLString),
-          extensions: { inputRules: { minLength: 1, maxLength: 5 } },
+          extensions: { inputSchema: z.string().min(1).max(5) },
         },
-        amount: { type: GraphQLInt, extensions: { inputRules: { minimum: 1 } } },
+        amount: { type: GraphQLInt, extensions: { inputSchema: z.number().min(1) } },
       },
     });
     const type = new GraphQLList(Item);
@@ -88,28 +102,31 @@ describe('the rule checker', () => {
       { description: 'ok', amount: 1 },
       { description: 'toolong', amount: 0 },
     ];
-    expect(inputRuleProblems(type, { maxItems: 5 }, value, 'items')).toEqual([
+    expect(inputProblems(type, z.array(z.unknown()).max(5), value, 'items')).toEqual([
       { message: 'items[1].description must be 1 to 5 characters.', path: 'items[1].description' },
       { message: 'items[1].amount must be an integer at least 1.', path: 'items[1].amount' },
     ]);
-    expect(inputRuleProblems(type, { maxItems: 1 }, value, 'items')).toEqual([
+    expect(inputProblems(type, z.array(z.unknown()).max(1), value, 'items')).toEqual([
       { message: 'items must list at most 1 entries.', path: 'items' },
     ]);
   });
 
-  it('prints each rule as its JSON Schema keyword (list bounds on the array, the rest on its items)', () => {
-    const arg = (type: GraphQLArgument['type'], inputRules: InputRules) =>
-      ({ name: 'x', type, extensions: { inputRules } }) as unknown as GraphQLArgument;
+  it("prints each schema's keywords as z.toJSONSchema gives them (list bounds on the array, the rest on its items)", () => {
+    const arg = (type: GraphQLArgument['type'], inputSchema: z.ZodType) =>
+      ({ name: 'x', type, extensions: { inputSchema } }) as unknown as GraphQLArgument;
     expect(
       inputSchemaOf(
-        arg(new GraphQLNonNull(GraphQLString), {
-          minLength: 1,
-          maxLength: 64,
-          pattern: { regex: /^[a-z]+$/, means: 'letters' },
-        }),
+        arg(
+          new GraphQLNonNull(GraphQLString),
+          z
+            .string()
+            .min(1)
+            .max(64)
+            .regex(/^[a-z]+$/, 'letters'),
+        ),
       ),
     ).toEqual({ type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z]+$' });
-    expect(inputSchemaOf(arg(GraphQLInt, { minimum: 1, maximum: 100 }))).toEqual({
+    expect(inputSchemaOf(arg(GraphQLInt, z.number().min(1).max(100)))).toEqual({
       type: ['integer', 'null'],
       format: 'int32',
       minimum: 1,
@@ -117,12 +134,15 @@ describe('the rule checker', () => {
     });
     expect(
       inputSchemaOf(
-        arg(new GraphQLList(new GraphQLNonNull(GraphQLString)), { minItems: 2, maxItems: 13, format: 'host-name' }),
+        arg(
+          new GraphQLList(new GraphQLNonNull(GraphQLString)),
+          z.array(dnsName('host')).min(2).max(13).meta({ itemsNoun: 'host names' }),
+        ),
       ),
     ).toEqual({ type: ['array', 'null'], minItems: 2, maxItems: 13, items: { type: 'string', format: 'hostname' } });
-    expect(inputSchemaOf(arg(GraphQLString, { format: 'email' }))).toMatchObject({ format: 'email' });
+    expect(inputSchemaOf(arg(GraphQLString, emailAddress()))).toMatchObject({ format: 'email' });
     expect(
-      inputSchemaOf(arg(new GraphQLList(new GraphQLNonNull(GraphQLString)), { maxItems: 2, oneOf: ['a', 'b'] })),
+      inputSchemaOf(arg(new GraphQLList(new GraphQLNonNull(GraphQLString)), z.array(z.enum(['a', 'b'])).max(2))),
     ).toEqual({ type: ['array', 'null'], maxItems: 2, items: { type: 'string', enum: ['a', 'b'] } });
   });
 });
@@ -148,7 +168,7 @@ describe('declared rules over the wire', () => {
       const path = op.path.replace(/:(\w+)/g, '{$1}');
       const entry = doc.paths[path][op.method.toLowerCase()];
       for (const arg of op.field.args) {
-        if (!rulesOf(arg)) continue;
+        if (!schemaOf(arg)) continue;
         const printed =
           op.argLocation(arg) === 'body'
             ? entry.requestBody.content['application/json'].schema.properties[arg.name]
@@ -160,7 +180,7 @@ describe('declared rules over the wire', () => {
     for (const type of Object.values(schema.getTypeMap())) {
       if (!(type instanceof GraphQLInputObjectType)) continue;
       for (const field of Object.values(type.getFields())) {
-        if (!rulesOf(field)) continue;
+        if (!schemaOf(field)) continue;
         expect(
           withoutExamples(doc.components.schemas[type.name].properties[field.name]),
           `${type.name}.${field.name}`,

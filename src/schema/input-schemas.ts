@@ -8,41 +8,42 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { z } from 'zod';
-import { ruleProblem, type InputRules } from '../core/input-rules.ts';
+import { inputProblem } from '../core/input-schemas.ts';
 import { ApiError } from '../errors.ts';
 
-// The GraphQL bindings of input rules (declared on arguments and input fields, enforced by
-// @pothos/plugin-validation); the rules themselves and their checks are src/core/input-rules.ts,
-// which services use without loading Pothos.
+// The GraphQL bindings of input schemas (zod, declared on arguments and input fields, enforced by
+// @pothos/plugin-validation); the wording of a refusal is src/core/input-schemas.ts's, which
+// services use without loading Pothos.
 
 /**
- * Spread into a Pothos argument's or input field's options: the rules as the validation
- * plugin's schema (checked on the coerced value before the resolver runs, so REST, GraphQL and
- * MCP say the same) and in `extensions`, where OpenAPI and MCP read them (json-schema.ts).
+ * Spread into a Pothos argument's or input field's options: the schema checked by the validation
+ * plugin (on the coerced value before the resolver runs, so REST, GraphQL and MCP say the same)
+ * and in `extensions`, where OpenAPI and MCP read it (json-schema.ts). The plugin is handed the
+ * schema behind a refinement that words its refusal as the API does (inputProblem, which states
+ * a bound with its partner: "1 to 64 characters"), its path left to the plugin's issue path.
  */
-export function rules(declared: InputRules) {
-  // The issue's message is the sentence without its path ("[1] must be …"): inputRuleRefusal prefixes it.
+export function inputSchema(schema: z.ZodType) {
   const validate = z.unknown().superRefine((value, ctx) => {
-    const message = ruleProblem(declared, value, '');
+    const message = inputProblem(schema, value, '');
     if (message) ctx.addIssue({ code: 'custom', message });
   });
-  return { validate, extensions: { inputRules: declared } };
+  return { validate, extensions: { inputSchema: schema } };
 }
 
-/** The rules declared on an argument or input field, if any. */
-export function rulesOf(arg: GraphQLArgument | GraphQLInputField): InputRules | undefined {
-  return arg.extensions?.inputRules as InputRules | undefined;
+/** The schema declared on an argument or input field, if any. */
+export function schemaOf(arg: GraphQLArgument | GraphQLInputField): z.ZodType | undefined {
+  return arg.extensions?.inputSchema as z.ZodType | undefined;
 }
 
-interface RuleProblem {
+interface InputProblem {
   message: string;
   path: string;
 }
 
 /**
  * The validation plugin's refusal (its `validationError`, builder.ts): the API's 400 naming the
- * first broken rule by its path. It keeps the arguments, so the execution's input-error stage
- * (http/executor/stages/restate.ts) can state every broken rule, as `refusedArguments` words them.
+ * first broken schema by its path. It keeps the arguments, so the execution's input-error stage
+ * (http/executor/stages/restate.ts) can state every one, as `refusedArguments` words them.
  */
 export class InputRuleRefusal extends ApiError {
   constructor(
@@ -70,33 +71,33 @@ export function inputRuleRefusal(
 }
 
 /**
- * Every rule the arguments of `field` break, in argument order (a value breaking its own rule is
- * not looked into); `restNames` names each argument as REST does (its `restName`, rest-name.ts).
+ * Every schema the arguments of `field` refuse, in argument order (a value its own schema refuses
+ * is not looked into); `restNames` names each argument as REST does (its `restName`, rest-name.ts).
  */
 export function refusedArguments(
   field: GraphQLField<unknown, unknown>,
   args: Record<string, unknown>,
   restNames = false,
-): RuleProblem[] {
-  const problems: RuleProblem[] = [];
+): InputProblem[] {
+  const problems: InputProblem[] = [];
   for (const arg of field.args) {
     const name = (restNames && (arg.extensions?.restName as string | undefined)) || arg.name;
-    inputRuleProblems(arg.type, rulesOf(arg), args[arg.name], name, problems);
+    inputProblems(arg.type, schemaOf(arg), args[arg.name], name, problems);
   }
   return problems;
 }
 
-/** Every rule broken by a coerced value of `type` (nested input objects and lists), the value named by `path`. */
-export function inputRuleProblems(
+/** Every refusal of a coerced value of `type` (nested input objects and lists), the value named by `path`. */
+export function inputProblems(
   type: GraphQLInputType,
-  declared: InputRules | undefined,
+  declared: z.ZodType | undefined,
   value: unknown,
   path: string,
-  out: RuleProblem[] = [],
-): RuleProblem[] {
+  out: InputProblem[] = [],
+): InputProblem[] {
   if (value === undefined || value === null) return out;
   if (declared) {
-    const message = ruleProblem(declared, value, path);
+    const message = inputProblem(declared, value, path);
     if (message) {
       out.push({ message, path: message.slice(0, message.indexOf(' ')) });
       return out;
@@ -105,13 +106,13 @@ export function inputRuleProblems(
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner) && Array.isArray(value)) {
     value.forEach((v, i) => {
-      inputRuleProblems(inner.ofType, undefined, v, `${path}[${i}]`, out);
+      inputProblems(inner.ofType, undefined, v, `${path}[${i}]`, out);
     });
   } else if (isInputObjectType(inner) && typeof value === 'object') {
     for (const field of Object.values(inner.getFields())) {
-      inputRuleProblems(
+      inputProblems(
         field.type,
-        rulesOf(field),
+        schemaOf(field),
         (value as Record<string, unknown>)[field.name],
         `${path}.${field.name}`,
         out,
