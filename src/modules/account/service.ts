@@ -23,13 +23,15 @@ export interface NewAccount {
 
 const MAX_WALLET_USD_CENTS = 100_000_000; // $1,000,000: larger amounts are a typo, not a deposit
 
+/** The one password length: operator-made accounts, and a password change. */
+export const PASSWORD_LENGTH = { min: 10, max: 200 } as const;
+
 /** The operator API's account fields: declared once, enforced here (the operator API is not GraphQL). */
 export const ACCOUNT_RULES = {
   email: emailAddress(),
   name: z.string().trim().min(1).max(100),
   country: z.string().regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 code'),
-  /** The one password rule: operator-made accounts, and a password change. */
-  password: z.string().min(10).max(200),
+  password: z.string().min(PASSWORD_LENGTH.min).max(PASSWORD_LENGTH.max),
   walletBalanceUsdCents: z.number().min(0).max(MAX_WALLET_USD_CENTS),
 };
 

@@ -13,7 +13,7 @@ import {
   SUDO_REQUIRED,
   SUDO_WINDOW_SECONDS,
 } from '../dashboard/sessions.ts';
-import { ACCOUNT_RULES } from './service.ts';
+import { ACCOUNT_RULES, PASSWORD_LENGTH } from './service.ts';
 import { changePassword, EMAIL_TAKEN, updateProfile } from './settings.ts';
 import type { RequestContext } from '../../schema/context.ts';
 import { accountArea } from './manifest.ts';
@@ -82,7 +82,7 @@ builder.mutationField('accountPasswordChange', (t) =>
       caller: 'password session',
       rateLimit: 'passwordChange',
       refuses: [PASSWORD_SIGN_IN_REQUIRED],
-      description: `Set a new sign-in password, given the current one (400 naming \`current_password\` when wrong). ${ACCOUNT_RULES.password.minLength} to ${ACCOUNT_RULES.password.maxLength} characters, not the current one. Every other signed-in session of the account ends at once; this one stays. API keys and connected apps keep working. Only from the console signed in with the password: keys, tokens and sign-in-link sessions get 403.`,
+      description: `Set a new sign-in password, given the current one (400 naming \`current_password\` when wrong). ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters, not the current one. Every other signed-in session of the account ends at once; this one stays. API keys and connected apps keep working. Only from the console signed in with the password: keys, tokens and sign-in-link sessions get 403.`,
     }),
     type: PasswordChanged,
     args: {
@@ -90,12 +90,7 @@ builder.mutationField('accountPasswordChange', (t) =>
         restName: 'current_password',
         required: true,
         description: 'The password in use now.',
-        ...inputSchema(
-          z
-            .string()
-            .min(1)
-            .max(ACCOUNT_RULES.password.maxLength ?? Number.POSITIVE_INFINITY),
-        ),
+        ...inputSchema(z.string().min(1).max(PASSWORD_LENGTH.max)),
       }),
       newPassword: t.arg.string({
         restName: 'new_password',
