@@ -20,6 +20,8 @@ export const DOMAIN_STATES = ['pending_payment', 'active'] as const;
 export const NAMESERVERS_MIN = 2;
 export const NAMESERVERS_MAX = 13;
 const PERIOD_YEARS_MAX = 10;
+/** A registration's length in years (the operator API's `periodYears`). */
+const PERIOD_YEARS = z.number().min(1).max(PERIOD_YEARS_MAX);
 const DOMAIN_PURPOSE = 'domain_registration';
 
 type DomainRow = NonNullable<Awaited<ReturnType<Tx['domain']['findFirst']>>>;
@@ -162,7 +164,7 @@ export async function orderDomain(
   const years = body.periodYears ?? 1;
   if (typeof years !== 'number' || !Number.isInteger(years))
     throw badRequest('periodYears must be an integer.', 'periodYears');
-  checkInput(z.number().min(1).max(PERIOD_YEARS_MAX), years, 'periodYears');
+  checkInput(PERIOD_YEARS, years, 'periodYears');
   if (body.charge !== undefined && typeof body.charge !== 'boolean')
     throw badRequest('charge must be true or false.', 'charge');
   const nameservers = body.nameservers === undefined ? DEFAULT_NAMESERVERS : parseNameservers(body.nameservers);
