@@ -11,20 +11,65 @@ import SchemaBuilder, {
 } from '@pothos/core';
 
 /**
- * The `restName` option of fields and arguments: the name REST (and so OpenAPI and the MCP
- * tools) gives a field or argument whose GraphQL name differs — the spec's snake_case
- * (`created_at`) beside GraphQL's camelCase (`createdAt`). Declared once on the field; the REST
- * schema (rest-view.ts) renames by it and each operation's REST projection aliases by it
+ * The name REST (and so OpenAPI and the MCP tools) gives a field or argument: GraphQL's
+ * camelCase name, or its snake_case (`createdAt` → `created_at`) where the spec writes the REST
+ * form in snake_case. That casing is declared once where it holds — `restCase: 'snake'` on an
+ * object type (its fields) or on a field (its arguments) — and each name derived from it; a field or argument whose REST name is neither declares it as `restName`. The REST schema
+ * (rest-view.ts) renames by the result and each operation's REST projection aliases by it
  * (rest-projection.ts). Kept in the field's extensions as `restName`.
  */
 class RestNamePlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override onOutputFieldConfig(fieldConfig: PothosOutputFieldConfig<Types>): PothosOutputFieldConfig<Types> {
-    return withRestOptions(fieldConfig, ['restName', 'restDescription', 'restDetail', 'untrusted']);
+    const config = withRestOptions(fieldConfig, ['restName', 'restDescription', 'restDetail', 'untrusted']);
+    const typeCase = this.restCaseOf(this.buildCache.getTypeConfig(fieldConfig.parentType).pothosOptions);
+    const argCase = this.restCaseOf(fieldConfig.pothosOptions);
+    return {
+      ...withDerivedName(config, typeCase),
+      // Arguments are configured after their field (Pothos's build cache): they take its casing here.
+      args: argCase
+        ? Object.fromEntries(Object.entries(config.args).map(([name, arg]) => [name, withCase(arg, argCase)]))
+        : config.args,
+    };
   }
 
   override onInputFieldConfig(fieldConfig: PothosInputFieldConfig<Types>): PothosInputFieldConfig<Types> {
-    return withRestOptions(fieldConfig, ['restName', 'restDescription']);
+    const config = withRestOptions(fieldConfig, ['restName', 'restDescription']);
+    return withDerivedName(config, (config.extensions as RestExtensions | undefined)?.restCase);
   }
+
+  private restCaseOf(options: unknown): RestCase | undefined {
+    return (options as { restCase?: RestCase } | undefined)?.restCase;
+  }
+}
+
+/** The casings a REST name can be derived in. */
+type RestCase = 'snake';
+
+interface RestExtensions {
+  restName?: string;
+  restCase?: RestCase;
+}
+
+/** `createdAt` → `created_at`; digits stay with the word before them (`blockedRequests24h` → `blocked_requests24h`). */
+export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** An argument marked with its field's casing, for onInputFieldConfig to derive its name by. */
+function withCase<C extends { extensions?: unknown }>(arg: C, restCase: RestCase): C {
+  return { ...arg, extensions: { ...(arg.extensions as object), restCase } };
+}
+
+/** The config with its REST name derived by `restCase`, unless it declares one. */
+function withDerivedName<C extends { name: string; extensions?: unknown }>(
+  config: C,
+  restCase: RestCase | undefined,
+): C {
+  const { restCase: _marker, ...extensions } = (config.extensions ?? {}) as RestExtensions & Record<string, unknown>;
+  const derived = !extensions.restName && restCase === 'snake' ? snakeCase(config.name) : undefined;
+  if (!derived && _marker === undefined) return config;
+  return {
+    ...config,
+    extensions: derived && derived !== config.name ? { ...extensions, restName: derived } : extensions,
+  };
 }
 
 /** The REST options a field or argument declares, copied into its extensions. */
@@ -93,8 +138,10 @@ declare global {
       ResolveShape = unknown,
       ResolveReturnShape = unknown,
     > {
-      /** The field's name in REST bodies, OpenAPI and MCP, where it differs from the GraphQL name. */
+      /** The field's name in REST bodies, OpenAPI and MCP, where its type's casing does not give it. */
       restName?: string;
+      /** The casing of the field's arguments in REST and MCP: `snake` derives each one's name. */
+      restCase?: RestCase;
       /** The description REST (OpenAPI, MCP) gives the field or operation, where it differs from GraphQL's. */
       restDescription?: string;
       /**
@@ -109,12 +156,16 @@ declare global {
        */
       untrusted?: boolean;
     }
+    export interface ObjectTypeOptions<Types extends SchemaTypes = SchemaTypes, Shape = unknown> {
+      /** The casing of the type's fields in REST bodies, OpenAPI and MCP: `snake` derives each one's name. */
+      restCase?: RestCase;
+    }
     export interface ArgFieldOptions<
       Types extends SchemaTypes = SchemaTypes,
       Type extends InputType<Types> | [InputType<Types>] = InputType<Types> | [InputType<Types>],
       Req extends FieldRequiredness<Type> = FieldRequiredness<Type>,
     > {
-      /** The argument's name in REST (path, query or body) and MCP, where it differs from the GraphQL name. */
+      /** The argument's name in REST (path, query or body) and MCP, where its field's casing does not give it. */
       restName?: string;
       /** The argument's description in REST, where it differs from GraphQL's. */
       restDescription?: string;

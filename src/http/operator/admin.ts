@@ -12,7 +12,8 @@ import {
   operatorInvoice,
   operatorPayInvoice,
 } from '../../modules/billing/service.ts';
-import { orderDomain } from '../../modules/domains/service.ts';
+import { type DomainView, orderDomain } from '../../modules/domains/service.ts';
+import { snakeCase } from '../../schema/rest-name.ts';
 import { orderServer } from '../../modules/servers/service.ts';
 import { suspendServer } from '../../modules/servers/suspension.ts';
 import { staffReply } from '../../modules/tickets/service.ts';
@@ -20,6 +21,9 @@ import { orderHosting, setSimulatedDns } from '../../modules/hosting/service.ts'
 import { Router } from '../request/router.ts';
 
 type Body = Record<string, unknown>;
+
+/** A domain as the customer API shows it: in snake_case, the REST casing of its type (domains/schema.ts). */
+const restDomain = (d: DomainView) => Object.fromEntries(Object.entries(d).map(([k, v]) => [snakeCase(k), v]));
 export interface AdminRoute {
   method: string;
   path: string;
@@ -145,7 +149,8 @@ const ROUTES: AdminRoute[] = [
     path: '/admin/accounts/:accountId/domains',
     async handle(app, p, body) {
       await requireAccount(app, p.accountId);
-      return [201, await orderDomain(app.prisma, p.accountId, body, app.clock.now())];
+      const order = await orderDomain(app.prisma, p.accountId, body, app.clock.now());
+      return [201, { ...order, domain: restDomain(order.domain) }];
     },
   },
   {

@@ -24,24 +24,22 @@ const ANY_SCOPE = Object.fromEntries(ALL_SCOPES.map((s) => [s, true])) as Record
 
 builder.prismaObject('Account', {
   description: 'The account the credential belongs to.',
+  restCase: 'snake',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The account id (a UUID).' }),
     email: t.exposeString('email', { ...PROFILE, description: "The account holder's e-mail address." }),
     name: t.exposeString('name', { ...PROFILE, description: "The account holder's name.", ...example('Ada Lovelace') }),
     country: t.exposeString('country', { ...PROFILE, description: 'Country, ISO 3166-1 alpha-2.' }),
     invoiceEmail: t.exposeString('invoiceEmail', {
-      restName: 'invoice_email',
       ...PROFILE,
       nullable: true,
       description: 'Where invoice notices go; null for the account e-mail.',
     }),
     emailVerified: t.exposeBoolean('emailVerified', {
-      restName: 'email_verified',
       ...PROFILE,
       description: 'True once the e-mail address is confirmed.',
     }),
     createdAt: t.expose('createdAt', {
-      restName: 'created_at',
       type: 'DateTime',
       ...PROFILE,
       description: 'When the account was opened.',

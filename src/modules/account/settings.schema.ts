@@ -39,6 +39,7 @@ builder.mutationField('accountUpdate', (t) =>
       description: `Change the holder's name, country, sign-in e-mail or invoice e-mail; only the fields given change. A new sign-in e-mail is unverified, must be no other account's (409), and can only be set from the console signed in with the password within the last ${SUDO_MINUTES} minutes (403 otherwise): keys and tokens can change the rest.`,
     }),
     type: 'Account',
+    restCase: 'snake',
     args: {
       name: t.arg.string({ required: false, description: "The holder's name.", ...inputSchema(ACCOUNT_RULES.name) }),
       country: t.arg.string({
@@ -52,7 +53,6 @@ builder.mutationField('accountUpdate', (t) =>
         ...inputSchema(ACCOUNT_RULES.email),
       }),
       invoiceEmail: t.arg.string({
-        restName: 'invoice_email',
         required: false,
         description: 'Where invoice notices go; "" or null for the sign-in e-mail.',
       }),
@@ -63,10 +63,10 @@ builder.mutationField('accountUpdate', (t) =>
 
 const PasswordChanged = builder.objectRef<{ changed: true; sessionsEnded: number }>('PasswordChanged').implement({
   description: 'A password changed: the other sessions of the account have ended.',
+  restCase: 'snake',
   fields: (t) => ({
     changed: t.exposeBoolean('changed', { description: 'Always true.' }),
     sessionsEnded: t.exposeInt('sessionsEnded', {
-      restName: 'sessions_ended',
       description: 'How many other signed-in sessions ended.',
     }),
   }),
@@ -85,15 +85,14 @@ builder.mutationField('accountPasswordChange', (t) =>
       description: `Set a new sign-in password, given the current one (400 naming \`current_password\` when wrong). ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters, not the current one. Every other signed-in session of the account ends at once; this one stays. API keys and connected apps keep working. Only from the console signed in with the password: keys, tokens and sign-in-link sessions get 403.`,
     }),
     type: PasswordChanged,
+    restCase: 'snake',
     args: {
       currentPassword: t.arg.string({
-        restName: 'current_password',
         required: true,
         description: 'The password in use now.',
         ...inputSchema(z.string().min(1).max(PASSWORD_LENGTH.max)),
       }),
       newPassword: t.arg.string({
-        restName: 'new_password',
         required: true,
         description: 'The new password.',
         ...inputSchema(ACCOUNT_RULES.password),
@@ -105,11 +104,11 @@ builder.mutationField('accountPasswordChange', (t) =>
 
 const AccountSession = builder.objectRef<SessionView>('AccountSession').implement({
   description: 'A signed-in console session of the account (its secret is never shown).',
+  restCase: 'snake',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The session id (ses_…).' }),
     current: t.exposeBoolean('current', { description: 'True for the session making this request.' }),
     signedInWith: t.exposeString('signedInWith', {
-      restName: 'signed_in_with',
       ...values(['password', 'link'], 'password'),
       description: "password, or link for a session opened from a server's sign-in link.",
     }),
@@ -119,18 +118,15 @@ const AccountSession = builder.objectRef<SessionView>('AccountSession').implemen
       ...example('Firefox 133 on Windows'),
     }),
     clientAddress: t.exposeString('clientAddress', {
-      restName: 'client_address',
       nullable: true,
       description: 'The address it signed in from.',
     }),
-    createdAt: t.expose('createdAt', { restName: 'created_at', type: 'DateTime', description: 'When it signed in.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it signed in.' }),
     lastSeenAt: t.expose('lastSeenAt', {
-      restName: 'last_seen_at',
       type: 'DateTime',
       description: 'Its last request, to the minute.',
     }),
     expiresAt: t.expose('expiresAt', {
-      restName: 'expires_at',
       type: 'DateTime',
       description: 'When it ends by itself.',
     }),
@@ -198,11 +194,9 @@ builder.mutationField('accountSessionsEndOthers', (t) =>
     }),
     type: builder.objectRef<{ sessionsEnded: number }>('SessionsEnded').implement({
       description: 'How many sessions ended.',
+      restCase: 'snake',
       fields: (f) => ({
-        sessionsEnded: f.exposeInt('sessionsEnded', {
-          restName: 'sessions_ended',
-          description: 'How many other sessions ended.',
-        }),
+        sessionsEnded: f.exposeInt('sessionsEnded', { description: 'How many other sessions ended.' }),
       }),
     }),
     resolve: async (_root, _args, ctx) => {

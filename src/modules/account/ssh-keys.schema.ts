@@ -27,6 +27,7 @@ const op = operationsOf(accountArea);
 const SshKey = builder.objectRef<SshKeyRow>('SshKey').implement({
   interfaces: [Node],
   description: 'An SSH public key kept on the account, to install on servers at order or reinstall.',
+  restCase: 'snake',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The key id (ssh_…).' }),
     name: t.exposeString('name', { description: 'Your name for the key.', ...example('ada@laptop') }),
@@ -40,10 +41,9 @@ const SshKey = builder.objectRef<SshKeyRow>('SshKey').implement({
       ...example('SHA256:O9jW8WpQR8EOR0rvjPB4atpF78tQVT2YxXgIbtcE5KU'),
     }),
     publicKey: t.exposeString('publicKey', {
-      restName: 'public_key',
       description: 'The public key, `<type> <base64>` (its comment dropped).',
     }),
-    createdAt: t.expose('createdAt', { restName: 'created_at', type: 'DateTime', description: 'When it was added.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was added.' }),
   }),
 });
 
@@ -78,6 +78,7 @@ builder.mutationField('sshKeyAdd', (t) =>
       fires: ['account.ssh_key.added'],
     }),
     type: SshKey,
+    restCase: 'snake',
     args: {
       name: t.arg.string({
         required: true,
@@ -85,7 +86,6 @@ builder.mutationField('sshKeyAdd', (t) =>
         ...inputSchema(SSH_KEY_RULES.name),
       }),
       publicKey: t.arg.string({
-        restName: 'public_key',
         required: true,
         description: 'The public key line: "ssh-ed25519 AAAA… comment".',
         ...inputSchema(SSH_KEY_RULES.publicKey),

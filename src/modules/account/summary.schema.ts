@@ -19,13 +19,12 @@ const op = operationsOf(accountArea);
 
 const SummaryWallet = builder.objectRef<NonNullable<AccountSummary['wallet']>>('AccountSummaryWallet').implement({
   description: 'The prepaid wallet, in brief (GET /billing/wallet has the rest).',
+  restCase: 'snake',
   fields: (t) => ({
     balanceUsdCents: t.exposeInt('balanceUsdCents', {
-      restName: 'balance_usd_cents',
       description: 'The balance in US cents; never negative.',
     }),
     autoRechargeEnabled: t.exposeBoolean('autoRechargeEnabled', {
-      restName: 'auto_recharge_enabled',
       description: 'True when auto-recharge tops the wallet up below its threshold.',
     }),
   }),
@@ -33,22 +32,19 @@ const SummaryWallet = builder.objectRef<NonNullable<AccountSummary['wallet']>>('
 
 const SummaryInvoices = builder.objectRef<NonNullable<AccountSummary['invoices']>>('AccountSummaryInvoices').implement({
   description: 'The open invoices: how many and how much, and how much of it is past due.',
+  restCase: 'snake',
   fields: (t) => ({
-    openCount: t.exposeInt('openCount', { restName: 'open_count', description: 'Invoices open (not paid, not void).' }),
+    openCount: t.exposeInt('openCount', { description: 'Invoices open (not paid, not void).' }),
     openTotalUsdCents: t.exposeInt('openTotalUsdCents', {
-      restName: 'open_total_usd_cents',
       description: 'What the open invoices total, in US cents.',
     }),
     overdueCount: t.exposeInt('overdueCount', {
-      restName: 'overdue_count',
       description: 'Open invoices whose due date has passed.',
     }),
     overdueTotalUsdCents: t.exposeInt('overdueTotalUsdCents', {
-      restName: 'overdue_total_usd_cents',
       description: 'What the overdue invoices total, in US cents.',
     }),
     oldestDueAt: t.expose('oldestDueAt', {
-      restName: 'oldest_due_at',
       type: 'DateTime',
       nullable: true,
       description: 'The earliest due date of an open invoice; null when none is open.',
@@ -58,6 +54,7 @@ const SummaryInvoices = builder.objectRef<NonNullable<AccountSummary['invoices']
 
 const SummaryRenewalRef = builder.objectRef<SummaryRenewal>('AccountSummaryRenewal').implement({
   description: 'One thing that renews in the window, and what its renewal will bill.',
+  restCase: 'snake',
   fields: (t) => ({
     type: t.exposeString('type', { ...values(['server', 'pool', 'domain']), description: 'server, pool or domain.' }),
     id: t.exposeID('id', {
@@ -69,13 +66,11 @@ const SummaryRenewalRef = builder.objectRef<SummaryRenewal>('AccountSummaryRenew
       ...example('web-1'),
     }),
     renewsAt: t.expose('renewsAt', {
-      restName: 'renews_at',
       type: 'DateTime',
       description:
         'When it renews: the end of the paid-up period (a domain: its expiry). In the past while that renewal is unpaid.',
     }),
     amountUsdCents: t.exposeInt('amountUsdCents', {
-      restName: 'amount_usd_cents',
       nullable: true,
       description:
         "What the renewal bills at today's prices, in US cents: a server's plan and add-ons, a pool's monthly price, a domain's yearly price; null when unknown.",
@@ -208,9 +203,9 @@ const SummaryHidden = builder.objectRef<AccountSummary['hidden'][number]>('Accou
 const Summary = builder.objectRef<AccountSummary>('AccountSummary').implement({
   description:
     'Where the account stands: wallet, open and overdue invoices, renewals in the next 30 days, what is suspended, quota use.',
+  restCase: 'snake',
   fields: (t) => ({
     asOf: t.expose('asOf', {
-      restName: 'as_of',
       type: 'DateTime',
       description: "The service's clock when it was computed: overdue and the renewal window count from it.",
     }),

@@ -64,7 +64,7 @@ export async function accountSummary(db: TenantDb, scopes: ReadonlySet<string>, 
 
   const wallet = await shown('wallet', async () => {
     const w = await getWallet(db);
-    return { balanceUsdCents: w.balance_usd_cents, autoRechargeEnabled: w.auto_recharge.enabled };
+    return { balanceUsdCents: w.balanceUsdCents, autoRechargeEnabled: w.autoRecharge.enabled };
   });
   const invoices = await shown('invoices', () => openInvoiceStanding(db, now));
   const renewals = {

@@ -39,8 +39,8 @@ import { billingArea } from './manifest.ts';
 
 const op = operationsOf(billingArea);
 
-// Field casing (docs/REFERENCE.md: Billing): invoices are camelCase like their events (invoiceNumber,
-// totalUsdCents); the wallet is snake_case like its request fields (threshold_usd_cents).
+// REST casing (docs/REFERENCE.md: Billing): invoices are camelCase like their events (invoiceNumber,
+// totalUsdCents); the wallet and its ledger are snake_case like its request fields (`restCase: 'snake'`).
 
 const InvoiceItem = builder.objectRef<InvoiceView['items'][number]>('InvoiceItem').implement({
   description: 'A line of an invoice.',
@@ -169,18 +169,17 @@ idOperation({
   }),
 });
 
-const AutoRecharge = builder.objectRef<WalletView['auto_recharge']>('WalletAutoRecharge').implement({
+const AutoRecharge = builder.objectRef<WalletView['autoRecharge']>('WalletAutoRecharge').implement({
   description:
     'Automatic top-up through the card gateway when a debit takes the balance below the threshold (once per drop).',
+  restCase: 'snake',
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled', { description: 'True when auto-recharge is on.' }),
-    thresholdUsdCents: t.exposeInt('threshold_usd_cents', {
-      restName: 'threshold_usd_cents',
+    thresholdUsdCents: t.exposeInt('thresholdUsdCents', {
       nullable: true,
       description: 'Top up when a debit takes the balance below this, in US cents; null when not set.',
     }),
-    amountUsdCents: t.exposeInt('amount_usd_cents', {
-      restName: 'amount_usd_cents',
+    amountUsdCents: t.exposeInt('amountUsdCents', {
       nullable: true,
       description: 'Charged to the card and credited per top-up, in US cents; null when not set.',
     }),
@@ -193,9 +192,9 @@ const AutoRecharge = builder.objectRef<WalletView['auto_recharge']>('WalletAutoR
 
 export const Wallet = builder.objectRef<WalletView>('Wallet').implement({
   description: 'The prepaid wallet: balance in integer US cents and auto-recharge settings.',
+  restCase: 'snake',
   fields: (t) => ({
-    balanceUsdCents: t.exposeInt('balance_usd_cents', {
-      restName: 'balance_usd_cents',
+    balanceUsdCents: t.exposeInt('balanceUsdCents', {
       description: 'Never negative.',
     }),
     currency: t.exposeString('currency', { description: 'Always USD.' }),
@@ -204,13 +203,11 @@ export const Wallet = builder.objectRef<WalletView>('Wallet').implement({
       description: 'active, or low when auto-recharge is on and the balance is under its threshold.',
     }),
     autoRecharge: t.field({
-      restName: 'auto_recharge',
       type: AutoRecharge,
       description: 'Automatic top-up settings.',
-      resolve: (w) => w.auto_recharge,
+      resolve: (w) => w.autoRecharge,
     }),
-    updatedAt: t.expose('updated_at', {
-      restName: 'updated_at',
+    updatedAt: t.expose('updatedAt', {
       type: 'DateTime',
       description: 'When the balance or settings last changed.',
     }),
@@ -235,14 +232,13 @@ type TxnPage = Awaited<ReturnType<typeof listWalletTransactions>>;
 export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('WalletTransaction').implement({
   interfaces: [Node],
   description: 'One movement of the wallet ledger.',
+  restCase: 'snake',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The transaction id (txn_…).' }),
-    amountUsdCents: t.exposeInt('amount_usd_cents', {
-      restName: 'amount_usd_cents',
+    amountUsdCents: t.exposeInt('amountUsdCents', {
       description: 'Signed: credits positive, debits negative.',
     }),
-    balanceAfterUsdCents: t.exposeInt('balance_after_usd_cents', {
-      restName: 'balance_after_usd_cents',
+    balanceAfterUsdCents: t.exposeInt('balanceAfterUsdCents', {
       description: 'Wallet balance after it, in US cents.',
     }),
     kind: t.exposeString('kind', {
@@ -264,7 +260,7 @@ export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('Wal
       ...example('inv_01jq8k2m4p6rab3c5d7e9f1g2h'),
       description: 'What it was for (inv_..., srv_..., pool_...) or the gateway charge id of a deposit.',
     }),
-    createdAt: t.expose('created_at', { restName: 'created_at', type: 'DateTime', description: 'When it was booked.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was booked.' }),
   }),
 });
 
@@ -300,16 +296,15 @@ builder.mutationField('walletAutoRechargeSet', (t) =>
         'Turn wallet auto-recharge on or off and set its threshold and top-up amount: when a debit takes the balance below the threshold, the card on file is charged the amount and the wallet credited. Answers the wallet.',
     }),
     type: Wallet,
+    restCase: 'snake',
     args: {
       enabled: t.arg.boolean({ required: false, description: 'Auto-recharge on or off.' }),
       thresholdUsdCents: t.arg.int({
-        restName: 'threshold_usd_cents',
         required: false,
         description: `Top up when a debit takes the balance below this: 1 to ${AUTO_RECHARGE_THRESHOLD_MAX}.`,
         ...inputSchema(AUTO_RECHARGE_RULES.threshold_usd_cents),
       }),
       amountUsdCents: t.arg.int({
-        restName: 'amount_usd_cents',
         required: false,
         description: `Charged to the card and credited per top-up: ${AUTO_RECHARGE_AMOUNT_MIN} to ${AUTO_RECHARGE_AMOUNT_MAX}.`,
         ...inputSchema(AUTO_RECHARGE_RULES.amount_usd_cents),
@@ -365,9 +360,9 @@ builder.mutationField('walletDeposit', (t) =>
       fires: ['wallet.deposit.received'],
     }),
     type: WalletTransaction,
+    restCase: 'snake',
     args: {
       amountUsdCents: t.arg.int({
-        restName: 'amount_usd_cents',
         required: true,
         description: `Amount in US cents: ${PAYMENT_RULES.amount_usd_cents.minValue} to ${PAYMENT_RULES.amount_usd_cents.maxValue}.`,
         ...inputSchema(PAYMENT_RULES.amount_usd_cents),

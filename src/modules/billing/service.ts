@@ -55,7 +55,7 @@ type WalletRow = {
 
 function walletView(w: WalletRow) {
   return {
-    balance_usd_cents: w.balanceUsdCents,
+    balanceUsdCents: w.balanceUsdCents,
     currency: 'USD',
     // The wallet is always usable; `low` tells a balance under the auto-recharge threshold.
     state:
@@ -64,13 +64,13 @@ function walletView(w: WalletRow) {
       w.balanceUsdCents < w.autoRechargeThresholdUsdCents
         ? 'low'
         : 'active',
-    auto_recharge: {
+    autoRecharge: {
       enabled: w.autoRechargeEnabled,
-      threshold_usd_cents: w.autoRechargeThresholdUsdCents,
-      amount_usd_cents: w.autoRechargeAmountUsdCents,
+      thresholdUsdCents: w.autoRechargeThresholdUsdCents,
+      amountUsdCents: w.autoRechargeAmountUsdCents,
       gateway: 'card',
     },
-    updated_at: w.updatedAt,
+    updatedAt: w.updatedAt,
   };
 }
 export type WalletView = ReturnType<typeof walletView>;
@@ -90,13 +90,13 @@ type LedgerRow = NonNullable<Awaited<ReturnType<TenantDb['walletTransaction']['f
 export function walletTransactionView(t: LedgerRow) {
   return {
     id: t.id,
-    amount_usd_cents: t.amountUsdCents,
-    balance_after_usd_cents: t.balanceAfterUsdCents,
+    amountUsdCents: t.amountUsdCents,
+    balanceAfterUsdCents: t.balanceAfterUsdCents,
     kind: t.kind,
     description: t.description,
     gateway: t.gateway,
     reference: t.reference,
-    created_at: t.createdAt,
+    createdAt: t.createdAt,
   };
 }
 

@@ -20,10 +20,11 @@ import { domainsArea } from './manifest.ts';
 
 const op = operationsOf(domainsArea);
 
-// snake_case like the spec's request fields (auto_renew, transfer_lock).
+// REST speaks the spec's snake_case here (`restCase: 'snake'` on the type and its update).
 export const Domain = builder.objectRef<DomainView>('Domain').implement({
   interfaces: [Node],
   description: 'A domain registered through the service.',
+  restCase: 'snake',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The domain id (dom_…).' }),
     domain: t.exposeString('domain', { description: 'The domain name.' }),
@@ -31,36 +32,30 @@ export const Domain = builder.objectRef<DomainView>('Domain').implement({
       ...values(DOMAIN_STATES, 'active'),
       description: 'pending_payment (its invoice is open) or active.',
     }),
-    periodYears: t.exposeInt('period_years', { restName: 'period_years', description: 'Years it was registered for.' }),
-    autoRenew: t.exposeBoolean('auto_renew', {
-      restName: 'auto_renew',
+    periodYears: t.exposeInt('periodYears', { description: 'Years it was registered for.' }),
+    autoRenew: t.exposeBoolean('autoRenew', {
       description: 'True renews it automatically before it expires.',
     }),
-    transferLock: t.exposeBoolean('transfer_lock', {
-      restName: 'transfer_lock',
+    transferLock: t.exposeBoolean('transferLock', {
       description: 'Registrar lock: true refuses transfers away.',
     }),
-    whoisPrivacy: t.exposeBoolean('whois_privacy', {
-      restName: 'whois_privacy',
+    whoisPrivacy: t.exposeBoolean('whoisPrivacy', {
       description: 'WHOIS privacy: true publishes a privacy service instead of the holder contact.',
     }),
     nameservers: t.exposeStringList('nameservers', {
       description: `Its nameservers at the registry: ${NAMESERVERS_MIN} to ${NAMESERVERS_MAX} host names.`,
     }),
-    registeredAt: t.expose('registered_at', {
-      restName: 'registered_at',
+    registeredAt: t.expose('registeredAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When it was registered; null until its invoice is paid.',
     }),
-    expiresAt: t.expose('expires_at', {
-      restName: 'expires_at',
+    expiresAt: t.expose('expiresAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When the registration ends; null until registered.',
     }),
-    createdAt: t.expose('created_at', {
-      restName: 'created_at',
+    createdAt: t.expose('createdAt', {
       type: 'DateTime',
       description: 'When it was ordered.',
     }),
@@ -110,15 +105,14 @@ builder.mutationField('domainUpdate', (t) =>
       fires: ['domain.updated'],
     }),
     type: Domain,
+    restCase: 'snake',
     args: {
       id: t.arg.id({ required: true, description: 'The domain id.' }),
       autoRenew: t.arg.boolean({
-        restName: 'auto_renew',
         required: false,
         description: 'Renew the domain automatically before it expires.',
       }),
       transferLock: t.arg.boolean({
-        restName: 'transfer_lock',
         required: false,
         description: 'Refuse transfers of the domain to another registrar.',
       }),
@@ -128,7 +122,6 @@ builder.mutationField('domainUpdate', (t) =>
         ...inputSchema(NAMESERVERS_RULES),
       }),
       whoisPrivacy: t.arg.boolean({
-        restName: 'whois_privacy',
         required: false,
         description: 'WHOIS privacy on or off.',
       }),

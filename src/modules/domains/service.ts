@@ -31,14 +31,14 @@ function domainView(d: DomainRow) {
     id: d.id,
     domain: d.name,
     status: d.status,
-    period_years: d.periodYears,
-    auto_renew: d.autoRenew,
-    transfer_lock: d.transferLock,
-    whois_privacy: d.whoisPrivacy,
+    periodYears: d.periodYears,
+    autoRenew: d.autoRenew,
+    transferLock: d.transferLock,
+    whoisPrivacy: d.whoisPrivacy,
     nameservers: d.nameservers,
-    registered_at: d.registeredAt,
-    expires_at: d.expiresAt,
-    created_at: d.createdAt,
+    registeredAt: d.registeredAt,
+    expiresAt: d.expiresAt,
+    createdAt: d.createdAt,
   };
 }
 export type DomainView = ReturnType<typeof domainView>;

@@ -36,7 +36,7 @@ builder.objectField(MailDomain, 'mailboxes', (t) =>
     load: async (ids: number[], ctx, args) => {
       const first = pageSize(args);
       const rows = await mailboxesOfDomains(ctx.db, ids, connectionAfter(args, 'int'));
-      return connectionsByParent(ids, rows, first, (m) => m.domain_id, args.after);
+      return connectionsByParent(ids, rows, first, (m) => m.domainId, args.after);
     },
   }),
 );
@@ -53,7 +53,7 @@ builder.objectField(MailDomain, 'aliases', (t) =>
     load: async (ids: number[], ctx, args) => {
       const first = pageSize(args);
       const rows = await aliasesOfDomains(ctx.db, ids, connectionAfter(args, 'int'));
-      return connectionsByParent(ids, rows, first, (a) => a.domain_id, args.after);
+      return connectionsByParent(ids, rows, first, (a) => a.domainId, args.after);
     },
   }),
 );
@@ -67,7 +67,7 @@ for (const ref of [Mailbox, MailAlias] as const) {
       loaderOptions: LOADER_OPTIONS,
       // Rows in any order, matched to the ids by id; null where not visible.
       sort: (d) => d.id,
-      resolve: (m) => m.domain_id,
+      resolve: (m) => m.domainId,
       load: (ids, ctx) => mailDomainsByIds(ctx.db, ids),
     }),
   );

@@ -32,18 +32,18 @@ import { mailArea } from './manifest.ts';
 
 const op = operationsOf(mailArea);
 
-// snake_case like the spec's request fields (domain_id, local_part, quota_mb, source_local); integer ids.
+// REST speaks the spec's snake_case here (`restCase: 'snake'` on each type and write); integer ids.
 
 export const MailDomain = builder.objectRef<ReturnType<typeof mailDomainView>>('MailDomain').implement({
   description: 'A domain with email hosting enabled.',
+  restCase: 'snake',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The mail domain id.' }),
     domain: t.exposeString('domain', { description: 'The domain.' }),
     status: t.exposeString('status', { ...values(['active']), description: 'active (a disabled domain is removed).' }),
-    mailboxCount: t.exposeInt('mailbox_count', { restName: 'mailbox_count', description: 'Mailboxes on it.' }),
-    aliasCount: t.exposeInt('alias_count', { restName: 'alias_count', description: 'Aliases on it.' }),
-    createdAt: t.expose('created_at', {
-      restName: 'created_at',
+    mailboxCount: t.exposeInt('mailboxCount', { description: 'Mailboxes on it.' }),
+    aliasCount: t.exposeInt('aliasCount', { description: 'Aliases on it.' }),
+    createdAt: t.expose('createdAt', {
       type: 'DateTime',
       description: 'When email hosting was enabled.',
     }),
@@ -52,20 +52,19 @@ export const MailDomain = builder.objectRef<ReturnType<typeof mailDomainView>>('
 
 export const Mailbox = builder.objectRef<ReturnType<typeof mailboxView>>('Mailbox').implement({
   description: 'A mailbox. Its password is stored only as a hash and never returned.',
+  restCase: 'snake',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The mailbox id.' }),
-    domainId: t.exposeInt('domain_id', { restName: 'domain_id', description: 'Its mail domain.' }),
-    localPart: t.exposeString('local_part', { restName: 'local_part', description: 'The part before @.' }),
+    domainId: t.exposeInt('domainId', { description: 'Its mail domain.' }),
+    localPart: t.exposeString('localPart', { description: 'The part before @.' }),
     address: t.exposeString('address', { description: 'The full e-mail address.', ...example('ada@example.com') }),
-    quotaMb: t.exposeInt('quota_mb', { restName: 'quota_mb', description: 'Storage quota in MB.' }),
-    usedMb: t.exposeInt('used_mb', { restName: 'used_mb', description: 'Storage used in MB.' }),
-    passwordChangedAt: t.expose('password_changed_at', {
-      restName: 'password_changed_at',
+    quotaMb: t.exposeInt('quotaMb', { description: 'Storage quota in MB.' }),
+    usedMb: t.exposeInt('usedMb', { description: 'Storage used in MB.' }),
+    passwordChangedAt: t.expose('passwordChangedAt', {
       type: 'DateTime',
       description: 'When its password was last set.',
     }),
-    createdAt: t.expose('created_at', {
-      restName: 'created_at',
+    createdAt: t.expose('createdAt', {
       type: 'DateTime',
       description: 'When it was created.',
     }),
@@ -74,11 +73,11 @@ export const Mailbox = builder.objectRef<ReturnType<typeof mailboxView>>('Mailbo
 
 export const MailAlias = builder.objectRef<ReturnType<typeof aliasView>>('MailAlias').implement({
   description: 'A forwarding alias: mail to source is forwarded to destination.',
+  restCase: 'snake',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The alias id.' }),
-    domainId: t.exposeInt('domain_id', { restName: 'domain_id', description: 'Its mail domain.' }),
-    sourceLocal: t.exposeString('source_local', {
-      restName: 'source_local',
+    domainId: t.exposeInt('domainId', { description: 'Its mail domain.' }),
+    sourceLocal: t.exposeString('sourceLocal', {
       description: 'The part before @ of the alias address.',
     }),
     source: t.exposeString('source', {
@@ -86,8 +85,7 @@ export const MailAlias = builder.objectRef<ReturnType<typeof aliasView>>('MailAl
       ...example('sales@example.com'),
     }),
     destination: t.exposeString('destination', { description: 'The address its mail is forwarded to.' }),
-    createdAt: t.expose('created_at', {
-      restName: 'created_at',
+    createdAt: t.expose('createdAt', {
       type: 'DateTime',
       description: 'When it was created.',
     }),
@@ -102,15 +100,15 @@ const MailDomainDeleted = builder
   .objectRef<Awaited<ReturnType<typeof disableMailDomain>>>('MailDomainDisabled')
   .implement({
     description: 'A domain whose email hosting was disabled, with what was removed.',
+    restCase: 'snake',
     fields: (t) => ({
       id: t.exposeInt('id', { description: 'The mail domain id.' }),
       domain: t.exposeString('domain', { description: 'The domain.' }),
       deleted: t.exposeBoolean('deleted', { description: 'Always true.' }),
-      mailboxesRemoved: t.exposeInt('mailboxes_removed', {
-        restName: 'mailboxes_removed',
+      mailboxesRemoved: t.exposeInt('mailboxesRemoved', {
         description: 'Mailboxes removed with their mail.',
       }),
-      aliasesRemoved: t.exposeInt('aliases_removed', { restName: 'aliases_removed', description: 'Aliases removed.' }),
+      aliasesRemoved: t.exposeInt('aliasesRemoved', { description: 'Aliases removed.' }),
     }),
   });
 
@@ -247,14 +245,13 @@ builder.mutationField('mailboxCreate', (t) =>
       fires: ['mail.mailbox.created'],
     }),
     type: Mailbox,
+    restCase: 'snake',
     args: {
       domainId: t.arg.int({
-        restName: 'domain_id',
         required: true,
         description: 'The mail domain id, from GET /mail/domains.',
       }),
       localPart: t.arg.string({
-        restName: 'local_part',
         required: true,
         description: 'The part before @: 1 to 64 of letters, digits, . _ - +.',
         ...inputSchema(MAIL_RULES.localPart),
@@ -265,7 +262,6 @@ builder.mutationField('mailboxCreate', (t) =>
         ...inputSchema(MAIL_RULES.password),
       }),
       quotaMb: t.arg.int({
-        restName: 'quota_mb',
         required: false,
         description: `Default ${QUOTA_DEFAULT_MB}.`,
         ...inputSchema(z.number().min(QUOTA_MIN_MB).max(QUOTA_MAX_MB)),
@@ -330,14 +326,13 @@ builder.mutationField('mailAliasCreate', (t) =>
       fires: ['mail.alias.created'],
     }),
     type: MailAlias,
+    restCase: 'snake',
     args: {
       domainId: t.arg.int({
-        restName: 'domain_id',
         required: true,
         description: 'The mail domain id, from GET /mail/domains.',
       }),
       sourceLocal: t.arg.string({
-        restName: 'source_local',
         required: true,
         description: 'The part before @ of the alias address.',
         ...inputSchema(MAIL_RULES.localPart),

@@ -48,7 +48,7 @@ function normalAddress(input: string): string {
   return `${text.slice(0, at).toLowerCase()}@${normalDnsName(text.slice(at + 1))}`;
 }
 
-// ---------------------------------------------------------------- views (snake_case like the spec's request fields)
+// ---------------------------------------------------------------- views
 
 type DomainRow = { id: number; domain: string; createdAt: Date; _count?: { mailboxes: number; aliases: number } };
 export function mailDomainView(d: DomainRow) {
@@ -56,9 +56,9 @@ export function mailDomainView(d: DomainRow) {
     id: d.id,
     domain: d.domain,
     status: 'active',
-    mailbox_count: d._count?.mailboxes ?? 0,
-    alias_count: d._count?.aliases ?? 0,
-    created_at: d.createdAt,
+    mailboxCount: d._count?.mailboxes ?? 0,
+    aliasCount: d._count?.aliases ?? 0,
+    createdAt: d.createdAt,
   };
 }
 type MailboxRow = {
@@ -73,13 +73,13 @@ type MailboxRow = {
 export function mailboxView(m: MailboxRow) {
   return {
     id: m.id,
-    domain_id: m.domainId,
-    local_part: m.localPart,
+    domainId: m.domainId,
+    localPart: m.localPart,
     address: m.address,
-    quota_mb: m.quotaMb,
-    used_mb: 0,
-    password_changed_at: m.passwordChangedAt,
-    created_at: m.createdAt,
+    quotaMb: m.quotaMb,
+    usedMb: 0,
+    passwordChangedAt: m.passwordChangedAt,
+    createdAt: m.createdAt,
   };
 }
 type AliasRow = {
@@ -93,11 +93,11 @@ type AliasRow = {
 export function aliasView(a: AliasRow) {
   return {
     id: a.id,
-    domain_id: a.domainId,
-    source_local: a.sourceLocal,
+    domainId: a.domainId,
+    sourceLocal: a.sourceLocal,
     source: a.source,
     destination: a.destination,
-    created_at: a.createdAt,
+    createdAt: a.createdAt,
   };
 }
 
@@ -188,7 +188,7 @@ export async function disableMailDomain(ctx: MailContext, id: number) {
       { mailDomainId: id, domain: domain.domain, mailboxesRemoved: mailboxes, aliasesRemoved: aliases },
       now,
     );
-    return { id, domain: domain.domain, deleted: true, mailboxes_removed: mailboxes, aliases_removed: aliases };
+    return { id, domain: domain.domain, deleted: true, mailboxesRemoved: mailboxes, aliasesRemoved: aliases };
   });
 }
 

@@ -55,6 +55,7 @@ const Client = builder.objectRef<Setup['client']>('MailClientSettings').implemen
 });
 export const MailSetup = builder.objectRef<Setup>('MailSetup').implement({
   description: 'DNS records and client settings for email hosting.',
+  restCase: 'snake',
   fields: (t) => ({
     domain: t.exposeString('domain', { nullable: true, description: 'The mail domain asked for; null without one.' }),
     records: t.field({
@@ -62,13 +63,12 @@ export const MailSetup = builder.objectRef<Setup>('MailSetup').implement({
       description: 'Records to publish in its zone; empty without a domain.',
       resolve: (s) => s.records,
     }),
-    mxHost: t.exposeString('mx_host', {
-      restName: 'mx_host',
+    mxHost: t.exposeString('mxHost', {
       nullable: true,
       description: 'mail.<domain>; null without a domain.',
     }),
-    webmailUrl: t.exposeString('webmail_url', { restName: 'webmail_url', description: 'Webmail sign-in page.' }),
-    mailIp: t.exposeString('mail_ip', { restName: 'mail_ip', description: 'The address mail.<domain> points to.' }),
+    webmailUrl: t.exposeString('webmailUrl', { description: 'Webmail sign-in page.' }),
+    mailIp: t.exposeString('mailIp', { description: 'The address mail.<domain> points to.' }),
     client: t.field({ type: Client, description: 'Settings for mail programs.', resolve: (s) => s.client }),
   }),
 });

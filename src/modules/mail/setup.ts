@@ -58,15 +58,15 @@ function composeRecords(domain: string, dkim: { selector: string; publicKey: str
  */
 export async function mailSetup(db: TenantDb, domainInput: string | null | undefined) {
   const p = mailBackend.platform;
-  const base = { webmail_url: p.webmailUrl, mail_ip: p.mailIp, client: clientBlock() };
-  if (domainInput === undefined || domainInput === null) return { domain: null, records: [], mx_host: null, ...base };
+  const base = { webmailUrl: p.webmailUrl, mailIp: p.mailIp, client: clientBlock() };
+  if (domainInput === undefined || domainInput === null) return { domain: null, records: [], mxHost: null, ...base };
   const domain = normalDnsName(domainInput);
   const row = await db.mailDomain.findFirst({ where: { domain } });
   if (!row) throw notFound('Mail domain');
   return {
     domain,
     records: composeRecords(domain, { selector: row.dkimSelector, publicKey: row.dkimPublicKey }),
-    mx_host: `mail.${domain}`,
+    mxHost: `mail.${domain}`,
     ...base,
   };
 }

@@ -32,6 +32,7 @@ builder.prismaObject('ServerAddon', {
 
 const ServerAddon = builder.objectRef<Awaited<ReturnType<typeof listServerAddons>>[number]>('ServerAddon').implement({
   description: 'An add-on the server plan offers.',
+  restCase: 'snake',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The addonId.' }),
     name: t.exposeString('name', { ...example('4 extra IPv4 addresses'), description: 'Display name of the add-on.' }),
@@ -39,23 +40,19 @@ const ServerAddon = builder.objectRef<Awaited<ReturnType<typeof listServerAddons
       ...values(ADDON_TYPES, 'extra_ip'),
       description: 'extra_ip, ip_block_24, seo_ip_pack or backups: one active add-on per type.',
     }),
-    ipCount: t.exposeInt('ipCount', { description: 'IPv4 addresses it routes to the server.' }),
+    ipCount: t.exposeInt('ipCount', { restName: 'ipCount', description: 'IPv4 addresses it routes to the server.' }),
     active: t.exposeBoolean('active', { description: 'True when this add-on is attached to the server.' }),
-    monthlyUsdCents: t.exposeInt('monthly_usd_cents', {
-      restName: 'monthly_usd_cents',
+    monthlyUsdCents: t.exposeInt('monthlyUsdCents', {
       description: 'Monthly price in US cents.',
     }),
-    proratedUsdCents: t.exposeInt('prorated_usd_cents', {
-      restName: 'prorated_usd_cents',
+    proratedUsdCents: t.exposeInt('proratedUsdCents', {
       description: 'What attaching it today costs: prorated to the end of the current cycle.',
     }),
-    ownedByType: t.exposeBoolean('owned_by_type', {
-      restName: 'owned_by_type',
+    ownedByType: t.exposeBoolean('ownedByType', {
       description: 'An add-on of this type is already active: detach it first.',
     }),
     available: t.exposeBoolean('available', { description: 'False while it is out of stock (stock_note says why).' }),
-    stockNote: t.exposeString('stock_note', {
-      restName: 'stock_note',
+    stockNote: t.exposeString('stockNote', {
       nullable: true,
       description: 'Why it cannot be attached now; null when in stock.',
     }),

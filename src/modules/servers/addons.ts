@@ -82,11 +82,11 @@ export async function listServerAddons(ctx: ServiceContext, serverId: string) {
       type: p.type,
       ipCount: p.ips,
       active: active.some((a) => a.productId === p.id),
-      monthly_usd_cents: p.monthlyUsdCents,
-      prorated_usd_cents: prorate(p.monthlyUsdCents, cycle),
-      owned_by_type: active.some((a) => a.type === p.type),
+      monthlyUsdCents: p.monthlyUsdCents,
+      proratedUsdCents: prorate(p.monthlyUsdCents, cycle),
+      ownedByType: active.some((a) => a.type === p.type),
       available,
-      stock_note: available ? null : STOCK_NOTE,
+      stockNote: available ? null : STOCK_NOTE,
     });
   }
   return out;
