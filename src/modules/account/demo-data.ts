@@ -97,8 +97,8 @@ export async function fillDemoAccount(app: App, accountId: string, world: DemoWo
     const domain = await enableMailDomain(mailCtx, { domain: DEMO_DOMAIN });
     mailStory.timeline.wait(120);
     await createMailbox(mailCtx, {
-      domain_id: domain.id,
-      local_part: 'hello',
+      domainId: domain.id,
+      localPart: 'hello',
       password: randomBytes(12).toString('base64url'),
     });
   };

@@ -288,8 +288,8 @@ builder.mutationField('walletAutoRechargeSet', (t) =>
       consequence: spends((ctx, a) =>
         quoteAutoRecharge(ctx.db, {
           enabled: a.enabled as boolean | null,
-          threshold_usd_cents: a.thresholdUsdCents as number | null,
-          amount_usd_cents: a.amountUsdCents as number | null,
+          thresholdUsdCents: a.thresholdUsdCents as number | null,
+          amountUsdCents: a.amountUsdCents as number | null,
         }),
       ),
       description:
@@ -310,12 +310,7 @@ builder.mutationField('walletAutoRechargeSet', (t) =>
         ...inputSchema(AUTO_RECHARGE_RULES.amount_usd_cents),
       }),
     },
-    resolve: (_root, args, ctx) =>
-      setAutoRecharge(ctx.db, {
-        enabled: args.enabled,
-        threshold_usd_cents: args.thresholdUsdCents,
-        amount_usd_cents: args.amountUsdCents,
-      }),
+    resolve: (_root, args, ctx) => setAutoRecharge(ctx.db, args),
   }),
 );
 

@@ -123,7 +123,7 @@ export const AUTO_RECHARGE_RULES = {
  */
 export async function setAutoRecharge(
   db: TenantDb,
-  input: { enabled?: boolean | null; threshold_usd_cents?: number | null; amount_usd_cents?: number | null },
+  input: { enabled?: boolean | null; thresholdUsdCents?: number | null; amountUsdCents?: number | null },
 ) {
   await db.wallet.updateMany({ data: await nextAutoRecharge(db, input) });
   return walletView(await findWallet(db));
@@ -133,11 +133,11 @@ type AutoRechargeInput = Parameters<typeof setAutoRecharge>[1];
 
 /** The auto-recharge settings a change leaves (setAutoRecharge's rule): 400 when they are not coherent. */
 async function nextAutoRecharge(db: TenantDb, input: AutoRechargeInput) {
-  if (input.enabled == null && input.threshold_usd_cents == null && input.amount_usd_cents == null) {
+  if (input.enabled == null && input.thresholdUsdCents == null && input.amountUsdCents == null) {
     throw badRequest('Send at least one of enabled, threshold_usd_cents and amount_usd_cents.');
   }
-  const threshold = input.threshold_usd_cents ?? undefined;
-  const amount = input.amount_usd_cents ?? undefined;
+  const threshold = input.thresholdUsdCents ?? undefined;
+  const amount = input.amountUsdCents ?? undefined;
   const current = await findWallet(db);
   const next = {
     autoRechargeEnabled: input.enabled ?? current.autoRechargeEnabled,

@@ -126,12 +126,6 @@ builder.mutationField('domainUpdate', (t) =>
         description: 'WHOIS privacy on or off.',
       }),
     },
-    resolve: (_root, args, ctx) =>
-      updateDomain(ctx, args.id, {
-        auto_renew: args.autoRenew,
-        transfer_lock: args.transferLock,
-        nameservers: args.nameservers,
-        whois_privacy: args.whoisPrivacy,
-      }),
+    resolve: (_root, args, ctx) => updateDomain(ctx, args.id, args),
   }),
 );

@@ -75,10 +75,10 @@ function parseNameservers(input: unknown): string[] {
 }
 
 export interface DomainUpdate {
-  auto_renew?: boolean | null;
-  transfer_lock?: boolean | null;
+  autoRenew?: boolean | null;
+  transferLock?: boolean | null;
   nameservers?: string[] | null;
-  whois_privacy?: boolean | null;
+  whoisPrivacy?: boolean | null;
 }
 
 export const DOMAIN_PENDING_PAYMENT = refusal(
@@ -99,10 +99,10 @@ export async function updateDomain(
   input: DomainUpdate,
 ) {
   if (
-    input.auto_renew == null &&
-    input.transfer_lock == null &&
+    input.autoRenew == null &&
+    input.transferLock == null &&
     input.nameservers == null &&
-    input.whois_privacy == null
+    input.whoisPrivacy == null
   ) {
     throw badRequest('Send at least one of auto_renew, transfer_lock, nameservers and whois_privacy.');
   }
@@ -117,13 +117,13 @@ export async function updateDomain(
       );
     const changes = {
       ...(nameservers ? { nameservers } : {}),
-      ...(input.transfer_lock != null ? { transferLock: input.transfer_lock } : {}),
-      ...(input.whois_privacy != null ? { whoisPrivacy: input.whois_privacy } : {}),
+      ...(input.transferLock != null ? { transferLock: input.transferLock } : {}),
+      ...(input.whoisPrivacy != null ? { whoisPrivacy: input.whoisPrivacy } : {}),
     };
     if (Object.keys(changes).length) await registrar.update(domain.name, changes, now);
     const updated = await tx.domain.update({
       where: { id },
-      data: { ...changes, ...(input.auto_renew != null ? { autoRenew: input.auto_renew } : {}) },
+      data: { ...changes, ...(input.autoRenew != null ? { autoRenew: input.autoRenew } : {}) },
     });
     const changed = SETTINGS.filter((k) => JSON.stringify(domain[k]) !== JSON.stringify(updated[k]));
     // A call that sets what was already set changes nothing, so it records nothing.

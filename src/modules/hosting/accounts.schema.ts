@@ -84,7 +84,7 @@ export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').i
     domain: t.exposeString('domain', { description: 'Primary domain.' }),
     status: t.exposeString('status', { ...values(HOSTING_STATES, 'active'), description: 'provisioning or active.' }),
     productId: t.exposeString('productId', { ...example('hosting-starter'), description: 'Hosting plan.' }),
-    phpVersion: t.exposeString('php_version', {
+    phpVersion: t.exposeString('phpVersion', {
       restName: 'php_version',
       description: 'PHP-FPM version the site runs.',
     }),

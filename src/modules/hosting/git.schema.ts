@@ -37,7 +37,7 @@ const HostingGitStatus = builder.objectRef<Out<typeof gitStatus>>('HostingGitSta
   description: 'Git-deploy status: the repository, the deployed commit and the last error.',
   fields: (t) => ({
     connected: t.exposeBoolean('connected', { description: 'True once a repository has been deployed here.' }),
-    repoUrl: t.exposeString('repo_url', {
+    repoUrl: t.exposeString('repoUrl', {
       restName: 'repo_url',
       nullable: true,
       description: 'SSH address of the repository; null when not connected.',
@@ -194,7 +194,7 @@ builder.mutationField('hostingGitDeploy', (t) =>
       }),
     },
     resolve: (_root, args, ctx) =>
-      gitDeploy(ctx, args.id, { repo_url: args.repoUrl, branch: args.branch, subdir: args.subdir }),
+      gitDeploy(ctx, args.id, { repoUrl: args.repoUrl, branch: args.branch, subdir: args.subdir }),
   }),
 );
 

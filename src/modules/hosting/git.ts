@@ -61,7 +61,7 @@ function webhookUrl(ctx: HostingContext, id: string): string {
 function statusView(row: Row | null) {
   return {
     connected: row !== null,
-    repo_url: row?.repoUrl ?? null,
+    repoUrl: row?.repoUrl ?? null,
     branch: row?.branch ?? null,
     subdir: row?.subdir ?? null,
     status: row?.status ?? 'not_connected',
@@ -90,9 +90,9 @@ export async function gitDeployKey(ctx: HostingContext, id: string) {
 export async function gitDeploy(
   ctx: HostingContext,
   id: string,
-  input: { repo_url: unknown; branch?: string | null; subdir?: unknown },
+  input: { repoUrl: unknown; branch?: string | null; subdir?: unknown },
 ) {
-  const repoUrl = checkRepoUrl(input.repo_url, ctx.app.config.hostingAllowLocalGit);
+  const repoUrl = checkRepoUrl(input.repoUrl, ctx.app.config.hostingAllowLocalGit);
   const branch = input.branch ?? 'main';
   const subdir = checkSubdir(input.subdir);
   const row = await activeHosting(ctx.db, id);

@@ -133,7 +133,7 @@ const HostingPhpVersion = builder.objectRef<Out<typeof setPhpVersion>>('HostingP
   description: 'The PHP-FPM version of the site and the versions its plan offers.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The hosting account.' }),
-    phpVersion: t.exposeString('php_version', {
+    phpVersion: t.exposeString('phpVersion', {
       restName: 'php_version',
       description: 'PHP-FPM version the site runs now.',
     }),

@@ -19,12 +19,12 @@ export async function setPhpVersion(ctx: HostingContext, id: string, version: un
       'php_version',
     );
   }
-  if (row.phpVersion === version) return { id, php_version: version, availableVersions: plan.phpVersions };
+  if (row.phpVersion === version) return { id, phpVersion: version, availableVersions: plan.phpVersions };
   const updated = await ctx.db.$transaction(async (tx) => {
     await panelChanged(tx, row, 'php', 'set', ctx.app.clock.now());
     return tx.hostingAccount.update({ where: { id }, data: { phpVersion: version } });
   });
-  return { id, php_version: updated.phpVersion, availableVersions: plan.phpVersions };
+  return { id, phpVersion: updated.phpVersion, availableVersions: plan.phpVersions };
 }
 
 // ------------------------------------------------------------------ logs
@@ -233,7 +233,7 @@ export const PASSWORD_MAX_BYTES = 72;
 
 const protectedView = (r: { path: string; basicUser: string; createdAt: Date; updatedAt: Date }) => ({
   path: r.path,
-  basic_user: r.basicUser,
+  basicUser: r.basicUser,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });
@@ -248,7 +248,7 @@ export async function listProtectedDirs(ctx: HostingContext, id: string) {
 export async function setProtectedDir(
   ctx: HostingContext,
   id: string,
-  input: { path: string; basic_user: string; password: string },
+  input: { path: string; basicUser: string; password: string },
 ) {
   const password = input.password;
   // Bytes, not characters (bcrypt reads 72 bytes), so this stays here rather than a declared length.
@@ -261,7 +261,7 @@ export async function setProtectedDir(
   const dir = await driver(ctx.app.hosting.requireDirectory(id, input.path));
   const hash = (await bcrypt.hash(password, 10)).replace(/^\$2[abx]\$/, '$2y$');
   const now = ctx.app.clock.now();
-  await ctx.app.hosting.writeHtpasswd(id, dir, { user: input.basic_user, hash });
+  await ctx.app.hosting.writeHtpasswd(id, dir, { user: input.basicUser, hash });
   const saved = await ctx.db.$transaction(async (tx) => {
     await panelChanged(tx, row, 'protectedDirs', 'set', now);
     return tx.hostingProtectedDir.upsert({
@@ -271,11 +271,11 @@ export async function setProtectedDir(
         accountId: row.accountId,
         hostingId: id,
         path: dir,
-        basicUser: input.basic_user,
+        basicUser: input.basicUser,
         createdAt: now,
         updatedAt: now,
       },
-      update: { basicUser: input.basic_user, updatedAt: now },
+      update: { basicUser: input.basicUser, updatedAt: now },
     });
   });
   return protectedView(saved);

@@ -33,7 +33,7 @@ const HostingProtectedDir = builder.objectRef<Out<typeof setProtectedDir>>('Host
       description: 'The directory, absolute inside the account.',
       ...example('/public_html/admin'),
     }),
-    basicUser: t.exposeString('basic_user', { restName: 'basic_user', description: 'The HTTP basic-auth user name.' }),
+    basicUser: t.exposeString('basicUser', { restName: 'basic_user', description: 'The HTTP basic-auth user name.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was protected.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When its user or password last changed.' }),
   }),
@@ -85,7 +85,7 @@ builder.mutationField('hostingProtectedDirSet', (t) =>
       password: t.arg.string({ required: true, description: '8 to 72 bytes; stored only as a bcrypt hash.' }),
     },
     resolve: (_root, args, ctx) =>
-      setProtectedDir(ctx, args.id, { path: args.path, basic_user: args.basicUser, password: args.password }),
+      setProtectedDir(ctx, args.id, { path: args.path, basicUser: args.basicUser, password: args.password }),
   }),
 );
 

@@ -142,7 +142,7 @@ export interface HostingView {
   domain: string;
   status: string;
   productId: string;
-  php_version: string;
+  phpVersion: string;
   ip: string;
   customDomain: {
     domain: string;
@@ -180,7 +180,7 @@ export function hostingView(row: HostingRow, publicBaseUrl: string): HostingView
     domain: row.domain,
     status: row.status,
     productId: row.productId,
-    php_version: row.phpVersion,
+    phpVersion: row.phpVersion,
     ip: row.ip,
     customDomain: row.customDomain
       ? {

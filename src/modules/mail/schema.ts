@@ -267,13 +267,7 @@ builder.mutationField('mailboxCreate', (t) =>
         ...inputSchema(z.number().min(QUOTA_MIN_MB).max(QUOTA_MAX_MB)),
       }),
     },
-    resolve: (_root, args, ctx) =>
-      createMailbox(ctx, {
-        domain_id: args.domainId,
-        local_part: args.localPart,
-        password: args.password,
-        quota_mb: args.quotaMb,
-      }),
+    resolve: (_root, args, ctx) => createMailbox(ctx, args),
   }),
 );
 
@@ -343,8 +337,7 @@ builder.mutationField('mailAliasCreate', (t) =>
         ...inputSchema(MAIL_RULES.address),
       }),
     },
-    resolve: (_root, args, ctx) =>
-      createAlias(ctx, { domain_id: args.domainId, source_local: args.sourceLocal, destination: args.destination }),
+    resolve: (_root, args, ctx) => createAlias(ctx, args),
   }),
 );
 

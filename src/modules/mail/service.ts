@@ -205,14 +205,14 @@ export async function listMailboxes(db: TenantDb, args: PageArgs, domainId?: num
 
 export async function createMailbox(
   ctx: MailContext,
-  input: { domain_id: number; local_part: string; password: string; quota_mb?: number | null },
+  input: { domainId: number; localPart: string; password: string; quotaMb?: number | null },
 ) {
-  const localPart = input.local_part.trim().toLowerCase();
-  const quotaMb = input.quota_mb ?? QUOTA_DEFAULT_MB;
-  const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domain_id } });
+  const localPart = input.localPart.trim().toLowerCase();
+  const quotaMb = input.quotaMb ?? QUOTA_DEFAULT_MB;
+  const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domainId } });
   if (!domain)
     throw badRequest(
-      `domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`,
+      `domain_id ${input.domainId} is not one of your mail domains; see GET /mail/domains.`,
       'domain_id',
     );
   const address = `${localPart}@${domain.domain}`;
@@ -310,14 +310,14 @@ export async function listAliases(db: TenantDb, domainId: number, args: PageArgs
 /** A forwarding alias source_local@domain → destination (any valid address, not itself). */
 export async function createAlias(
   ctx: MailContext,
-  input: { domain_id: number; source_local: string; destination: string },
+  input: { domainId: number; sourceLocal: string; destination: string },
 ) {
-  const sourceLocal = input.source_local.trim().toLowerCase();
+  const sourceLocal = input.sourceLocal.trim().toLowerCase();
   const destination = normalAddress(input.destination);
-  const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domain_id } });
+  const domain = await ctx.db.mailDomain.findFirst({ where: { id: input.domainId } });
   if (!domain)
     throw badRequest(
-      `domain_id ${input.domain_id} is not one of your mail domains; see GET /mail/domains.`,
+      `domain_id ${input.domainId} is not one of your mail domains; see GET /mail/domains.`,
       'domain_id',
     );
   const source = `${sourceLocal}@${domain.domain}`;

@@ -66,7 +66,7 @@ const PoolProduct = builder.objectRef<Awaited<ReturnType<typeof poolCatalogue>>[
     ratesCents: t.field({
       restName: 'rates_cents',
       type: PoolUnitsType,
-      resolve: (p) => p.rates_cents,
+      resolve: (p) => p.ratesCents,
       description: 'Monthly price of one unit, in US cents.',
     }),
     bounds: t.field({

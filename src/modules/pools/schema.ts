@@ -96,7 +96,7 @@ const summaryFields = (t: ObjectFieldBuilder<Types, Summary & DetailParts>) => (
   ratesCents: t.field({
     restName: 'rates_cents',
     type: PoolUnitsType,
-    resolve: (p: Summary) => p.rates_cents,
+    resolve: (p: Summary) => p.ratesCents,
     description: 'Per-unit monthly prices the pool was sold at; resizes are charged at these.',
   }),
   monthlyUsdCents: t.exposeInt('monthlyUsdCents', {
@@ -219,7 +219,7 @@ const ResizeQuote = builder.objectRef<Awaited<ReturnType<typeof quotePoolResize>
     differenceUsdCents: t.exposeInt('differenceUsdCents', {
       description: 'New monthly minus current monthly (negative when shrinking).',
     }),
-    chargeNowUsdCents: t.exposeInt('charge_now_usd_cents', {
+    chargeNowUsdCents: t.exposeInt('chargeNowUsdCents', {
       restName: 'charge_now_usd_cents',
       description: 'Growth only, at the sold rates, prorated for the days left in the cycle.',
     }),

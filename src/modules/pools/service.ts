@@ -98,7 +98,7 @@ export async function poolCatalogue(db: TenantDb) {
   return (await listPoolProducts(db)).map((p) => ({
     productId: p.id,
     name: p.name,
-    rates_cents: p.unitPricesCents,
+    ratesCents: p.unitPricesCents,
     bounds: p.bounds,
     unitSizes: UNIT_LABELS,
   }));
@@ -142,7 +142,7 @@ function summary(pool: PoolRow) {
     status: pool.status,
     ...units,
     quota: resolved(units),
-    rates_cents: pool.ratesCents as PoolUnits,
+    ratesCents: pool.ratesCents as PoolUnits,
     monthlyUsdCents: pool.monthlyUsdCents,
     renewsAt: pool.paidUntil,
     createdAt: pool.createdAt,
@@ -335,7 +335,7 @@ export async function quotePoolResizeCharge(
   input: Partial<Record<PoolUnit, unknown>>,
 ): Promise<Quote> {
   const q = await quotePoolResize(ctx, id, input);
-  const now = q.charge_now_usd_cents;
+  const now = q.chargeNowUsdCents;
   return {
     message: `Resize capacity pool ${id} to ${POOL_UNITS.map((u) => `${q[u]} ${u}`).join(', ')}: ${formatUsd(now)} charged now (growth, prorated for ${q.daysLeft} of ${q.cycleDays} days), then ${perMonth(q.monthlyUsdCents)} (now ${perMonth(q.currentMonthlyUsdCents)}); ${await walletMove(ctx.db, -now)}.`,
     terms: { chargeNowUsdCents: now, monthlyUsdCents: q.monthlyUsdCents },
@@ -353,7 +353,7 @@ export async function quotePoolResize(ctx: ServiceContext, id: string, input: Pa
     currentMonthlyUsdCents: plan.current,
     monthlyUsdCents: plan.next,
     differenceUsdCents: plan.next - plan.current,
-    charge_now_usd_cents: plan.chargeNow,
+    chargeNowUsdCents: plan.chargeNow,
     daysLeft: plan.cycle.daysLeft,
     cycleDays: plan.cycle.cycleDays,
     renewsAt: pool.paidUntil,
