@@ -1,9 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnServer, waitReady } from '../test/helpers/process.ts';
+import { ensureBuilt, spawnServer, waitReady } from '../test/helpers/process.ts';
 import { sleep } from './lib.ts';
 import type { Figure, Sizes } from './scenarios.ts';
 
@@ -39,8 +39,9 @@ function child<T>(script: string, args: string[]): Promise<T> {
 }
 
 export async function overload(sizes: Sizes): Promise<Figure[]> {
-  // What `npm ci` leaves: the server bundle, current with src/.
-  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'ignore' });
+  // The server bundle, current with src/: built only when a source is newer, under the lock the
+  // tests take, so a suite's servers never start from a bundle being rewritten.
+  await ensureBuilt();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-overload-'));
   const { keys } = await child<{ keys: string[] }>('bench/overload-fill.ts', [
     dataDir,
