@@ -14,62 +14,51 @@ import SchemaBuilder, {
  * The name REST (and so OpenAPI and the MCP tools) gives a field or argument: GraphQL's
  * camelCase name, or its snake_case (`createdAt` → `created_at`) where the spec writes the REST
  * form in snake_case. That casing is declared once where it holds — `restCase: 'snake'` on an
- * object type (its fields) or on a field (its arguments) — and each name derived from it; a field or argument whose REST name is neither declares it as `restName`. The REST schema
+ * object type (its fields) or on a field (its arguments) — and each name derived from it; a
+ * field or argument whose REST name is neither declares it as `restName`. The REST schema
  * (rest-view.ts) renames by the result and each operation's REST projection aliases by it
  * (rest-projection.ts). Kept in the field's extensions as `restName`.
  */
 class RestNamePlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override onOutputFieldConfig(fieldConfig: PothosOutputFieldConfig<Types>): PothosOutputFieldConfig<Types> {
     const config = withRestOptions(fieldConfig, ['restName', 'restDescription', 'restDetail', 'untrusted']);
-    const typeCase = this.restCaseOf(this.buildCache.getTypeConfig(fieldConfig.parentType).pothosOptions);
-    const argCase = this.restCaseOf(fieldConfig.pothosOptions);
+    const argCase = restCaseOf(fieldConfig.pothosOptions);
     return {
-      ...withDerivedName(config, typeCase),
-      // Arguments are configured after their field (Pothos's build cache): they take its casing here.
+      ...withDerivedName(config, restCaseOf(this.buildCache.getTypeConfig(fieldConfig.parentType).pothosOptions)),
+      // Pothos configures a field's arguments after the field: they take its casing here.
       args: argCase
-        ? Object.fromEntries(Object.entries(config.args).map(([name, arg]) => [name, withCase(arg, argCase)]))
+        ? Object.fromEntries(
+            Object.entries(config.args).map(([name, arg]) => [
+              name,
+              withDerivedName(withRestOptions(arg, ['restName']), argCase),
+            ]),
+          )
         : config.args,
     };
   }
 
   override onInputFieldConfig(fieldConfig: PothosInputFieldConfig<Types>): PothosInputFieldConfig<Types> {
-    const config = withRestOptions(fieldConfig, ['restName', 'restDescription']);
-    return withDerivedName(config, (config.extensions as RestExtensions | undefined)?.restCase);
-  }
-
-  private restCaseOf(options: unknown): RestCase | undefined {
-    return (options as { restCase?: RestCase } | undefined)?.restCase;
+    return withRestOptions(fieldConfig, ['restName', 'restDescription']);
   }
 }
 
 /** The casings a REST name can be derived in. */
 type RestCase = 'snake';
 
-interface RestExtensions {
-  restName?: string;
-  restCase?: RestCase;
-}
+const restCaseOf = (options: unknown) => (options as { restCase?: RestCase } | undefined)?.restCase;
 
 /** `createdAt` → `created_at`; digits stay with the word before them (`blockedRequests24h` → `blocked_requests24h`). */
 export const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** An argument marked with its field's casing, for onInputFieldConfig to derive its name by. */
-function withCase<C extends { extensions?: unknown }>(arg: C, restCase: RestCase): C {
-  return { ...arg, extensions: { ...(arg.extensions as object), restCase } };
-}
 
 /** The config with its REST name derived by `restCase`, unless it declares one. */
 function withDerivedName<C extends { name: string; extensions?: unknown }>(
   config: C,
   restCase: RestCase | undefined,
 ): C {
-  const { restCase: _marker, ...extensions } = (config.extensions ?? {}) as RestExtensions & Record<string, unknown>;
-  const derived = !extensions.restName && restCase === 'snake' ? snakeCase(config.name) : undefined;
-  if (!derived && _marker === undefined) return config;
-  return {
-    ...config,
-    extensions: derived && derived !== config.name ? { ...extensions, restName: derived } : extensions,
-  };
+  const declared = (config.extensions as { restName?: string } | undefined)?.restName;
+  const derived = restCase === 'snake' ? snakeCase(config.name) : config.name;
+  if (declared || derived === config.name) return config;
+  return { ...config, extensions: { ...(config.extensions as object), restName: derived } };
 }
 
 /** The REST options a field or argument declares, copied into its extensions. */

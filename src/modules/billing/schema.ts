@@ -202,11 +202,7 @@ export const Wallet = builder.objectRef<WalletView>('Wallet').implement({
       ...values(WALLET_STATES),
       description: 'active, or low when auto-recharge is on and the balance is under its threshold.',
     }),
-    autoRecharge: t.field({
-      type: AutoRecharge,
-      description: 'Automatic top-up settings.',
-      resolve: (w) => w.autoRecharge,
-    }),
+    autoRecharge: t.expose('autoRecharge', { type: AutoRecharge, description: 'Automatic top-up settings.' }),
     updatedAt: t.expose('updatedAt', {
       type: 'DateTime',
       description: 'When the balance or settings last changed.',

@@ -63,10 +63,9 @@ const PoolProduct = builder.objectRef<Awaited<ReturnType<typeof poolCatalogue>>[
       description: 'Display name of the product.',
       ...example('Capacity pool, Frankfurt'),
     }),
-    ratesCents: t.field({
+    ratesCents: t.expose('ratesCents', {
       restName: 'rates_cents',
       type: PoolUnitsType,
-      resolve: (p) => p.ratesCents,
       description: 'Monthly price of one unit, in US cents.',
     }),
     bounds: t.field({
