@@ -1,7 +1,8 @@
 import SchemaBuilder from '@pothos/core';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import PrismaPlugin from '@pothos/plugin-prisma';
-import RelayPlugin from '@pothos/plugin-relay';
+import RelayPlugin, { resolveNodes } from '@pothos/plugin-relay';
+import type { GraphQLResolveInfo } from 'graphql';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
 import type PrismaTypes from '../generated/pothos-types.ts';
@@ -19,7 +20,7 @@ import {
   loadNode,
   loadNodes,
   MAX_NODE_IDS,
-  nodeTypename,
+  type ResolveNodes,
 } from './node-kinds.ts';
 
 /** The builder's type parameters, for helpers that build fields outside a field callback. */
@@ -75,17 +76,16 @@ export const builder = new SchemaBuilder<{
       description:
         'A resource with a global id: the id REST uses for it (its prefix names the kind: srv_, pool_, inv_ …).',
       extensions: GRAPH_ONLY,
-      resolveType: nodeTypename,
     },
     nodeQueryOptions: {
       description: 'Any resource by its id; null when no resource of the account has it.',
       extensions: GRAPH_ONLY,
-      resolve: (_root, args, ctx) => loadNode(ctx, args.id),
+      resolve: (_root, args, ctx, info) => loadNode(ctx, args.id, nodesOf(ctx, info)),
     },
     nodesQueryOptions: {
       description: `Resources by their ids (at most ${MAX_NODE_IDS}), in the order asked; null for an id that names nothing of the account.`,
       extensions: GRAPH_ONLY,
-      resolve: (_root, args, ctx) => loadNodes(ctx, args.ids),
+      resolve: (_root, args, ctx, info) => loadNodes(ctx, args.ids, nodesOf(ctx, info)),
     },
     pageInfoTypeOptions: {
       description: 'Where a page of a connection starts and ends, and whether pages come before or after it.',
@@ -124,6 +124,11 @@ export const builder = new SchemaBuilder<{
     onUnusedQuery: null,
   },
 });
+
+/** plugin-relay's node resolution for one `node`/`nodes` call: each type's loader, once per type. */
+function nodesOf(ctx: RequestContext, info: GraphQLResolveInfo): ResolveNodes {
+  return (ids) => resolveNodes(builder, ctx, info, ids);
+}
 
 /** The first scope scope-auth's failure names: its own, or one of the failures it combines. */
 function firstScope(failure: unknown): string | undefined {

@@ -15,10 +15,7 @@ import { checkCursor, groupBy, PAGE_MAX, pageSizeSchema, type Page, type PageArg
  * (rest-view.ts), from which sofa, OpenAPI and MCP build their documents, leaves them out.
  */
 
-export { GRAPH_ONLY, LOADER_OPTIONS, nodeKind, requestLoader } from './node-kinds.ts';
-
-/** The Node interface plugin-relay declares (with `node`/`nodes` on Query). */
-export const Node = builder.nodeInterfaceRef();
+export { GRAPH_ONLY, LOADER_OPTIONS, requestLoader } from './node-kinds.ts';
 
 /** Page size of a nested connection when `first` is not given. */
 export const CONNECTION_DEFAULT = 50;

@@ -24,7 +24,6 @@ import '../modules/billing/graph.ts';
 import '../modules/tickets/graph.ts';
 import '../modules/webhooks/graph.ts';
 import '../modules/account/graph.ts';
-import '../modules/events/graph.ts';
 
 let built: GraphQLSchema | undefined;
 

@@ -4,9 +4,11 @@ import type { Scope } from '../scopes.ts';
 import type { RequestContext } from './context.ts';
 
 /**
- * The resource kinds `node(id:)` fetches, and what plugin-relay (builder.ts `relay`) reads of them:
- * a global id is the resource's own prefixed id (`srv_…`), its prefix names the kind. Kept apart
- * from graph.ts because the builder's options read it, and graph.ts loads the builder.
+ * The node types' global ids, as plugin-relay (builder.ts `relay`) reads them: a global id is the
+ * resource's own prefixed id (`srv_…`), its prefix names the type. Each node type is declared
+ * with plugin-relay's `builder.node` (loadedNode's options) or plugin-prisma's `prismaNode`
+ * (prismaNodeOptions), which load its nodes; `node`/`nodes` check the kind's scope first. Kept
+ * apart from graph.ts because the builder's options read it, and graph.ts loads the builder.
  */
 
 /** Extensions of a graph-only type or field: the REST view (rest-view.ts) leaves it out. */
@@ -32,45 +34,101 @@ export function requestLoader<K, V>(
 }
 
 type NodeRow = { id: string | number };
+type GlobalId = { typename: string; id: string };
 
-export interface NodeKind<Row extends NodeRow = NodeRow> {
+/** What a kind of node is besides its type: its ids' prefix, the scope that reads it, its id field. */
+interface NodeKind<Row> {
   /** The id prefix of the kind (src/db/ids.ts): `srv` of `srv_...`. */
   prefix: string;
-  typename: string;
   /**
-   * The scope its root field needs, checked before anything is read; or, where items of one
-   * kind need different scopes (an event needs its type's read scope), the scope of each item,
+   * The scope `node`/`nodes` need to read it, checked before anything is read; or, where items of
+   * one kind need different scopes (an event needs its type's read scope), the scope of each item,
    * checked once it is read.
    */
   scope: Scope | ((row: Row) => Scope);
-  /** Rows of these ids visible to the caller, in any order (the tenant client filters the account). */
-  load(ctx: RequestContext, ids: readonly string[]): Promise<Row[]>;
+  /** Options of its `id` field (its description above all: each kind says its prefix). */
+  id: { description: string; extensions?: Record<string, unknown> };
 }
 
-const kinds = new Map<string, NodeKind>();
-const byTypename = new Map<string, NodeKind>();
+/** What an id's prefix names: the type, the scope, and whether the caller's account holds one. */
+interface KindEntry {
+  typename: string;
+  scope: Scope | ((row: NodeRow) => Scope);
+  holds(ctx: RequestContext, id: string): Promise<boolean>;
+  /** False for a loaded row the kind's reads do not show (a terminated server). */
+  visible(row: NodeRow): boolean;
+}
 
-// One loader per kind per request: one statement per kind however many ids a query names.
-// Plugin-relay's own loading (`builder.node`'s loadMany) would need every kind declared as a
-// relay node type; the kinds are Prisma objects with their scope rules, loaded here.
-const loaders = new Map<string, ReturnType<typeof requestLoader<string, NodeRow | null>>>();
+// The prefixes of the node types below, filled as each is declared: plugin-relay loads the nodes
+// (its `loadMany`, or plugin-prisma's for a Prisma node); this only says which type an id names.
+const byPrefix = new Map<string, KindEntry>();
+const byTypename = new Map<string, KindEntry>();
 
-/** Registers a resource kind `node(id:)` can fetch. */
-export function nodeKind<Row extends NodeRow>(kind: NodeKind<Row>): void {
-  // A kind's per-item scope is only ever asked of rows its own `load` returned.
-  kinds.set(kind.prefix, kind as unknown as NodeKind);
-  byTypename.set(kind.typename, kind as unknown as NodeKind);
-  loaders.set(
-    kind.prefix,
-    requestLoader<string, NodeRow | null>(async (ids, ctx) => {
-      const rows = await kind.load(ctx, ids);
-      const byId = new Map(rows.map((r) => [String(r.id), r]));
-      return ids.map((i) => byId.get(i) ?? null);
-    }),
+function addKind<Row>(
+  typename: string,
+  kind: NodeKind<Row>,
+  holds: KindEntry['holds'],
+  visible: KindEntry['visible'] = () => true,
+): void {
+  // A kind's per-item scope and visibility are only ever asked of rows of its own type.
+  const entry = { typename, scope: kind.scope as KindEntry['scope'], holds, visible };
+  byPrefix.set(kind.prefix, entry);
+  byTypename.set(typename, entry);
+}
+
+/**
+ * Options for plugin-relay's `builder.node` of a type whose rows a service reads by ids:
+ * `builder.node(builder.objectRef<Row>('Domain'), { ...loadedNode('Domain', {...}), fields })`.
+ * Its `loadMany` goes through one loader per request (requestLoader), which the confirm stage's
+ * holdsNode shares: one statement per kind however many ids a request names.
+ */
+export function loadedNode<Row extends NodeRow>(
+  typename: string,
+  kind: NodeKind<Row> & {
+    /** Rows of these ids visible to the caller, in any order (the tenant client filters the account). */
+    load(ctx: RequestContext, ids: readonly string[]): Promise<Row[]>;
+  },
+) {
+  const loader = requestLoader<string, Row | null>(async (ids, ctx) => {
+    const rows = await kind.load(ctx, ids);
+    const byId = new Map(rows.map((r) => [String(r.id), r]));
+    return ids.map((i) => byId.get(i) ?? null);
+  });
+  addKind(typename, kind, async (ctx, id) => (await loader(ctx).load(id)) !== null);
+  return {
+    id: { ...kind.id, resolve: (row: NodeRow) => row.id },
+    // A promise per id: a failed load fails its own node only.
+    loadMany: (ids: readonly string[], ctx: RequestContext) => ids.map((id) => loader(ctx).load(id)),
+  };
+}
+
+/**
+ * Options for plugin-prisma's `builder.prismaNode` of a model: the plugin loads a node by its id
+ * with the selection the query asks for (Prisma batches loads by id into one statement; the
+ * tenant client adds the account). A row `visible` refuses reads as missing, as the model's own
+ * reads have it; holdsNode reads the row with `find` and asks the same.
+ */
+export function prismaNodeOptions<Row extends NodeRow>(
+  typename: string,
+  kind: NodeKind<Row> & {
+    visible?(row: Row): boolean;
+    find(ctx: RequestContext, id: string): Promise<Row | null>;
+  },
+) {
+  const visible = kind.visible ?? (() => true);
+  addKind(
+    typename,
+    kind,
+    async (ctx, id) => {
+      const row = await kind.find(ctx, id);
+      return row !== null && visible(row);
+    },
+    visible as KindEntry['visible'],
   );
+  return { id: { ...kind.id, field: 'id' as const }, nullable: true as const };
 }
 
-const kindOf = (id: string) => kinds.get(id.slice(0, id.indexOf('_')));
+const kindOf = (id: string) => byPrefix.get(id.slice(0, id.indexOf('_')));
 
 /** plugin-relay's `decodeGlobalID`: the kind from the prefix; an unknown prefix names no type. */
 export const decodeGlobalID = (id: string) => ({ typename: kindOf(id)?.typename ?? '', id });
@@ -78,35 +136,61 @@ export const decodeGlobalID = (id: string) => ({ typename: kindOf(id)?.typename 
 /** plugin-relay's `encodeGlobalID`: the global id is the prefixed id itself. */
 export const encodeGlobalID = (_typename: string, id: string | number | bigint) => String(id);
 
-/** The Node interface's type of a row: the kind its id's prefix names. */
-export const nodeTypename = (row: unknown) => kindOf(String((row as NodeRow).id))?.typename ?? null;
-
-/** The loader of a kind for one request. */
-const loaderOf = (ctx: RequestContext, kind: NodeKind) => loaders.get(kind.prefix)!(ctx);
+/** plugin-relay's own node resolution (its exported `resolveNodes`), bound to one field's call. */
+export type ResolveNodes = (ids: GlobalId[]) => Promise<unknown[]>;
 
 /**
- * One decoded id: null when it names nothing the account owns (another account's resource reads
- * as missing); the root field's FORBIDDEN when the credential lacks the scope to read that kind
- * (or that item, for a kind whose scope is per item).
+ * The kind an id names, once the credential may read it: null for an id that names no kind
+ * (another account's resource reads as missing too); the kind's FORBIDDEN when the credential
+ * lacks the scope to read it, before anything is read.
  */
-export async function loadNode(ctx: RequestContext, id: { typename: string; id: string }): Promise<NodeRow | null> {
+function readableKind(ctx: RequestContext, id: GlobalId): KindEntry | null {
   if (!ctx.principal) throw unauthorized();
   const kind = byTypename.get(id.typename);
-  if (!kind) return null;
-  const { scopes } = ctx.principal;
-  if (typeof kind.scope === 'string' && !scopes.has(kind.scope)) throw lacksScope(kind.scope);
-  const row = await loaderOf(ctx, kind).load(id.id);
-  const itemScope = row && typeof kind.scope === 'function' ? kind.scope(row) : null;
-  if (itemScope && !scopes.has(itemScope)) throw lacksScope(itemScope);
+  if (kind && typeof kind.scope === 'string' && !ctx.principal.scopes.has(kind.scope)) throw lacksScope(kind.scope);
+  return kind ?? null;
+}
+
+/** A loaded node, once the credential may read that item (for a kind whose scope is per item). */
+function readableRow(ctx: RequestContext, kind: KindEntry, row: unknown) {
+  if (!row || !kind.visible(row as NodeRow)) return null;
+  const itemScope = row && typeof kind.scope === 'function' ? kind.scope(row as NodeRow) : null;
+  if (itemScope && !ctx.principal!.scopes.has(itemScope)) throw lacksScope(itemScope);
   return row;
+}
+
+/** `node(id:)`: null when the id names nothing of the account. */
+export async function loadNode(ctx: RequestContext, id: GlobalId, resolve: ResolveNodes) {
+  const kind = readableKind(ctx, id);
+  if (!kind) return null;
+  const [row] = await resolve([id]);
+  return readableRow(ctx, kind, row);
 }
 
 export const MAX_NODE_IDS = 100;
 
-/** `nodes(ids:)`: at most MAX_NODE_IDS; an error of one id stays at its index, the others resolve. */
-export function loadNodes(ctx: RequestContext, ids: readonly { typename: string; id: string }[]) {
+/**
+ * `nodes(ids:)`: at most MAX_NODE_IDS, resolved by the plugin in one call (one load per kind);
+ * an error of one id stays at its index, the others resolve.
+ */
+export function loadNodes(ctx: RequestContext, ids: readonly GlobalId[], resolve: ResolveNodes) {
   if (ids.length > MAX_NODE_IDS) throw badRequest(`ids may name at most ${MAX_NODE_IDS} resources.`, 'ids');
-  return ids.map((id) => loadNode(ctx, id));
+  const kinds = ids.map((id) => {
+    try {
+      return { kind: readableKind(ctx, id) };
+    } catch (error) {
+      return { error };
+    }
+  });
+  const asked = ids.filter((_, i) => kinds[i].kind);
+  const rows = asked.length ? resolve(asked) : Promise.resolve([]);
+  let at = 0;
+  return kinds.map(({ kind, error }) => {
+    if (error) return Promise.reject(error);
+    if (!kind) return null;
+    const slot = at++;
+    return rows.then((r) => readableRow(ctx, kind, r[slot]));
+  });
 }
 
 /**
@@ -116,7 +200,5 @@ export function loadNodes(ctx: RequestContext, ids: readonly { typename: string;
  */
 export async function holdsNode(ctx: RequestContext, id: unknown): Promise<boolean | undefined> {
   if (typeof id !== 'string') return undefined;
-  const kind = kindOf(id);
-  if (!kind) return undefined;
-  return (await loaderOf(ctx, kind).load(id)) !== null;
+  return kindOf(id)?.holds(ctx, id);
 }

@@ -128,3 +128,28 @@ it('runs the same number of SQL statements for 10, 100 and 1,000 servers', async
   expect(counts[1000]).toBe(counts[10]);
   expect(counts[10]).toBeLessThanOrEqual(8);
 }, 120_000);
+
+it('nodes(ids:) loads each kind in one batch however many ids it names (plugin-relay, plugin-prisma)', async () => {
+  // The servers of the test above: 1,000 of them, each with addresses, a snapshot, an add-on and half with a pool.
+  const NODES = `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Server { label ips { ip } } ... on Pool { label } } }`;
+  const counts: Record<number, number> = {};
+  for (const n of [2, 20, 100]) {
+    const servers = Array.from({ length: n / 2 }, (_, i) => `srv_batch${String(i).padStart(21, '0')}`);
+    const ids = [
+      ...servers,
+      ...servers.map((s) => `snap_${s.slice(4)}`),
+      'pool_batchingtest00000000000000',
+      'srv_00000000000000000000000000',
+    ].slice(0, n);
+    sql.length = 0;
+    const res = await gql(app, NODES, { key: c.key, variables: { ids } });
+    expect(res.body.errors).toBeUndefined();
+    const nodes = res.body.data.nodes as ({ __typename: string; id: string; ips?: unknown[] } | null)[];
+    expect(nodes.map((x) => x?.id ?? null)).toEqual(ids.map((id) => (id.startsWith('srv_0') ? null : id)));
+    expect(nodes.filter((x) => x?.__typename === 'Server').every((x) => x!.ips!.length === 2)).toBe(true);
+    counts[n] = sql.filter((s) => /"(Server|ServerIp|Snapshot|ServerAddon|Pool)"/.test(s)).length;
+  }
+  console.log(`statements per nodes(ids:): ${JSON.stringify(counts)}`);
+  expect(counts[20]).toBe(counts[2]);
+  expect(counts[100]).toBe(counts[2]);
+}, 60_000);

@@ -172,4 +172,29 @@ describe('global ids are the prefixed ids (plugin-relay encodes and decodes them
     const unknown = await gql(app, `{ a: node(id: "zzz_123") { id } b: node(id: "noprefix") { id } }`, { key: c.key });
     expect(unknown.body).toEqual({ data: { a: null, b: null } });
   });
+
+  it('a node reads as its own reads show it: a terminated server, its detached add-on and freed address are missing', async () => {
+    const serverId = await runningServer(app, c);
+    const db = app.running.app.prisma;
+    const ip = await db.serverIp.findFirstOrThrow({ where: { serverId } });
+    const addon = await db.serverAddon.create({
+      data: {
+        id: 'sad_nodevisibility0000000000000',
+        accountId: c.accountId,
+        serverId,
+        productId: 'addon-ipv4-1',
+        type: 'extra_ip',
+        activeType: 'extra_ip',
+        monthlyUsdCents: 100,
+        chargedUsdCents: 0,
+      },
+    });
+    const ids = [serverId, ip.id, addon.id];
+    expect((await nodes(ids)).body.data.nodes).toEqual(ids.map((id) => ({ id })));
+    await db.serverAddon.update({ where: { id: addon.id }, data: { endedAt: new Date() } });
+    await db.serverIp.update({ where: { id: ip.id }, data: { serverId: null } });
+    await db.server.update({ where: { id: serverId }, data: { status: 'terminated' } });
+    const after = await nodes(ids);
+    expect(after.body).toEqual({ data: { nodes: [null, null, null] } });
+  });
 });

@@ -171,6 +171,27 @@ describe('a client without elicitation: quote and token', () => {
 });
 
 describe('what comes before the question', () => {
+  it('a server of another account, or one already terminated, gets the 404 of a missing one, not a question', async () => {
+    const owner = await app.customer();
+    const stranger = await app.customer();
+    const serverId = await runningServer(app, owner);
+    const notFound = { statusCode: 404, code: 'NOT_FOUND', message: 'Server not found.' };
+    const theirs = await mcpClient(app.url, stranger.key);
+    const foreign = await callTool(theirs, 'server_terminate', { id: serverId });
+    expect(foreign.isError).toBe(true);
+    expect(foreign.structuredContent).toMatchObject(notFound);
+    const missing = await callTool(theirs, 'server_terminate', { id: 'srv_00000000000000000000000000' });
+    expect(missing.structuredContent).toMatchObject(notFound);
+
+    const mine = await mcpClient(app.url, owner.key);
+    const token = expectQuote(await callTool(mine, 'server_terminate', { id: serverId }), /^Terminate server/);
+    const done = await callTool(mine, 'server_terminate', { id: serverId, confirmation: token });
+    expect(done.isError).toBeFalsy();
+    const again = await callTool(mine, 'server_terminate', { id: serverId });
+    expect(again.structuredContent).toMatchObject(notFound);
+    await Promise.all([theirs.close(), mine.close()]);
+  });
+
   it('a caller without the scope gets the scope refusal, not a quote', async () => {
     const c = await app.customer({ scopes: ['servers:read', 'billing:read'], walletBalanceUsdCents: 5_000 });
     const client = await mcpClient(app.url, c.key, { 'X-MCP-Toolsets': 'purchases,servers' });

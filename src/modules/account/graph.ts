@@ -1,5 +1,6 @@
 import { builder } from '../../schema/builder.ts';
-import { edge, GRAPH_ONLY, Node, nodeKind } from '../../schema/graph.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
+import { edge, GRAPH_ONLY } from '../../schema/graph.ts';
 import { apiKeysByIds, listApiKeys } from '../auth/service.ts';
 import { requirePasswordSession } from '../dashboard/sessions.ts';
 import { listGrants } from '../oauth/service.ts';
@@ -11,12 +12,19 @@ import { listGrants } from '../oauth/service.ts';
 type Key = Awaited<ReturnType<typeof listApiKeys>>[number];
 type Grant = Awaited<ReturnType<typeof listGrants>>[number];
 
-const ApiKey = builder.objectRef<Key>('ApiKey').implement({
-  interfaces: [Node],
+const ApiKey = builder.node(builder.objectRef<Key>('ApiKey'), {
+  ...loadedNode('ApiKey', {
+    prefix: 'key',
+    scope: 'account:read',
+    id: { description: 'The key id (key_…).' },
+    load: (ctx, ids) => {
+      requirePasswordSession(ctx.principal!);
+      return apiKeysByIds(ctx.db, ids);
+    },
+  }),
   description: 'An API key of the account (its secret is never shown again).',
   extensions: GRAPH_ONLY,
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The key id (key_…).' }),
     name: t.exposeString('name', { description: 'Its name, given when it was made.' }),
     prefix: t.exposeString('prefix', { description: 'The first characters of the key, to recognise it.' }),
     scopes: t.exposeStringList('scopes', { description: 'Scopes it grants.' }),
@@ -80,13 +88,3 @@ builder.prismaObjectFields('Account', (t) => ({
     },
   }),
 }));
-
-nodeKind({
-  prefix: 'key',
-  typename: 'ApiKey',
-  scope: 'account:read',
-  load: (ctx, ids) => {
-    requirePasswordSession(ctx.principal!);
-    return apiKeysByIds(ctx.db, ids);
-  },
-});

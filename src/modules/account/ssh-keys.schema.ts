@@ -1,7 +1,8 @@
 import { builder } from '../../schema/builder.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { example, values } from '../../schema/examples.ts';
-import { Node, nodeKind } from '../../schema/graph.ts';
+
 import { inputSchema } from '../../schema/input-schemas.ts';
 import { pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
@@ -24,12 +25,16 @@ const op = operationsOf(accountArea);
 // SSH public keys on the account: listed, added and deleted here; chosen by id when a server is
 // ordered or reinstalled (serverOrder, serverReinstall `sshKeyIds`).
 
-const SshKey = builder.objectRef<SshKeyRow>('SshKey').implement({
-  interfaces: [Node],
+const SshKey = builder.node(builder.objectRef<SshKeyRow>('SshKey'), {
+  ...loadedNode('SshKey', {
+    prefix: 'ssh',
+    scope: 'account:read',
+    id: { description: 'The key id (ssh_…).' },
+    load: (ctx, ids) => ctx.db.sshKey.findMany({ where: { id: { in: [...ids] } } }),
+  }),
   description: 'An SSH public key kept on the account, to install on servers at order or reinstall.',
   restCase: 'snake',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The key id (ssh_…).' }),
     name: t.exposeString('name', { description: 'Your name for the key.', ...example('ada@laptop') }),
     type: t.exposeString('keyType', {
       ...values(SSH_KEY_TYPES, 'ssh-ed25519'),
@@ -45,13 +50,6 @@ const SshKey = builder.objectRef<SshKeyRow>('SshKey').implement({
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was added.' }),
   }),
-});
-
-nodeKind({
-  prefix: 'ssh',
-  typename: 'SshKey',
-  scope: 'account:read',
-  load: (ctx, ids) => ctx.db.sshKey.findMany({ where: { id: { in: [...ids] } } }),
 });
 
 pagedListQuery({

@@ -6,13 +6,12 @@ import {
   connectionOfPage,
   connectionType,
   edge,
-  nodeKind,
   pageForConnection,
   pageSize,
 } from '../../schema/graph.ts';
-import { countInvoices, invoicePage, invoicesByIds } from './graph-reads.ts';
+import { countInvoices, invoicePage } from './graph-reads.ts';
 import { Invoice, Wallet, WalletTransaction } from './schema.ts';
-import { getWallet, listWalletTransactions, walletTransactionsByIds } from './service.ts';
+import { getWallet, listWalletTransactions } from './service.ts';
 
 // Billing in the graph: Account.wallet → transactions, Account.invoices (with their line items).
 
@@ -56,11 +55,3 @@ builder.prismaObjectFields('Account', (t) => ({
     },
   }),
 }));
-
-nodeKind({ prefix: 'inv', typename: 'Invoice', scope: 'billing:read', load: (ctx, ids) => invoicesByIds(ctx.db, ids) });
-nodeKind({
-  prefix: 'txn',
-  typename: 'WalletTransaction',
-  scope: 'billing:read',
-  load: (ctx, ids) => walletTransactionsByIds(ctx.db, ids),
-});

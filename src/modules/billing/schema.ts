@@ -1,13 +1,13 @@
 import { builder } from '../../schema/builder.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
 import { example, values } from '../../schema/examples.ts';
 import { inputSchema } from '../../schema/input-schemas.ts';
-import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, spends } from '../../schema/operation.ts';
 import { offsetConnection, offsetConnectionArgs } from '../../schema/offset-connections.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { restPageExtensions } from '../../schema/rest-name.ts';
-import { countInvoices } from './graph-reads.ts';
+import { invoicesByIds, countInvoices } from './graph-reads.ts';
 import {
   getInvoice,
   INVOICE_PAGE_RULES,
@@ -30,6 +30,7 @@ import {
   quoteAutoRecharge,
   setAutoRecharge,
   type WalletView,
+  walletTransactionsByIds,
 } from './service.ts';
 import { PAYMENT_RULES, payOpenInvoice, quoteInvoicePayment, quoteTopUp, topUpWallet } from './payments.ts';
 import type { GatewayName } from '../../provider/payments.ts';
@@ -63,11 +64,15 @@ const InvoiceItem = builder.objectRef<InvoiceView['items'][number]>('InvoiceItem
   }),
 });
 
-export const Invoice = builder.objectRef<InvoiceView>('Invoice').implement({
-  interfaces: [Node],
+export const Invoice = builder.node(builder.objectRef<InvoiceView>('Invoice'), {
+  ...loadedNode('Invoice', {
+    prefix: 'inv',
+    scope: 'billing:read',
+    id: { description: 'The invoice id (inv_…).' },
+    load: (ctx, ids) => invoicesByIds(ctx.db, ids),
+  }),
   description: 'An invoice with its line items; amounts in integer US cents.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The invoice id (inv_…).' }),
     number: t.exposeString('number', { description: 'INV-<year>-<6 digits>, gap-free per year.' }),
     status: t.exposeString('status', { ...values(INVOICE_STATES, 'paid'), description: 'open, paid or void.' }),
     source: t.exposeString('source', {
@@ -225,12 +230,16 @@ builder.queryField('wallet', (t) =>
 );
 
 type TxnPage = Awaited<ReturnType<typeof listWalletTransactions>>;
-export const WalletTransaction = builder.objectRef<TxnPage['data'][number]>('WalletTransaction').implement({
-  interfaces: [Node],
+export const WalletTransaction = builder.node(builder.objectRef<TxnPage['data'][number]>('WalletTransaction'), {
+  ...loadedNode('WalletTransaction', {
+    prefix: 'txn',
+    scope: 'billing:read',
+    id: { description: 'The transaction id (txn_…).' },
+    load: (ctx, ids) => walletTransactionsByIds(ctx.db, ids),
+  }),
   description: 'One movement of the wallet ledger.',
   restCase: 'snake',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The transaction id (txn_…).' }),
     amountUsdCents: t.exposeInt('amountUsdCents', {
       description: 'Signed: credits positive, debits negative.',
     }),

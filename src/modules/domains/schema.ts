@@ -1,11 +1,12 @@
 import { builder } from '../../schema/builder.ts';
 import { values } from '../../schema/examples.ts';
-import { Node } from '../../schema/graph.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
 import { inputSchema } from '../../schema/input-schemas.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import {
+  domainsByIds,
   getDomain,
   listDomains,
   NAMESERVERS_MAX,
@@ -21,12 +22,16 @@ import { domainsArea } from './manifest.ts';
 const op = operationsOf(domainsArea);
 
 // REST speaks the spec's snake_case here (`restCase: 'snake'` on the type and its update).
-export const Domain = builder.objectRef<DomainView>('Domain').implement({
-  interfaces: [Node],
+export const Domain = builder.node(builder.objectRef<DomainView>('Domain'), {
+  ...loadedNode('Domain', {
+    prefix: 'dom',
+    scope: 'domains:read',
+    id: { description: 'The domain id (dom_…).' },
+    load: (ctx, ids) => domainsByIds(ctx.db, ids),
+  }),
   description: 'A domain registered through the service.',
   restCase: 'snake',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The domain id (dom_…).' }),
     domain: t.exposeString('domain', { description: 'The domain name.' }),
     status: t.exposeString('status', {
       ...values(DOMAIN_STATES, 'active'),

@@ -1,19 +1,26 @@
 import { builder } from '../../schema/builder.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
+import { eventsByIds } from './service.ts';
 import { example, values } from '../../schema/examples.ts';
 import type { Scope } from '../../scopes.ts';
 import { unauthorized } from '../../errors.ts';
 import { EVENT_TYPES, LIVE_CHANGE_TYPES } from '../../events/catalog.ts';
-import { Node } from '../../schema/graph.ts';
 import type { EventEnvelope } from '../../events/envelope.ts';
 import type { LiveChange as Change } from '../../events/live-changes.ts';
 import { subscribeLiveChanges } from './live-changes.ts';
 import { subscribeEvents } from './live.ts';
 
-export const Event = builder.objectRef<EventEnvelope>('Event').implement({
-  interfaces: [Node],
+export const Event = builder.node(builder.objectRef<EventEnvelope>('Event'), {
+  ...loadedNode('Event', {
+    prefix: 'evt',
+    // Events have no scope of their own: as in the events subscription, each is read with its
+    // kind's read scope (catalog.ts), so the scope is checked per event.
+    scope: (e: EventEnvelope) => EVENT_TYPES[e.type].scope,
+    id: { description: 'evt_...; pass it as `after` to resume.' },
+    load: (ctx, ids) => eventsByIds(ctx.db, ids),
+  }),
   description: 'The event envelope, the same as a webhook delivery body.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'evt_...; pass it as `after` to resume.' }),
     type: t.exposeString('type', {
       ...values(Object.keys(EVENT_TYPES), 'server.power.changed'),
       description: 'The event kind.',

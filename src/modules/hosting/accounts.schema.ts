@@ -1,14 +1,14 @@
 import { builder } from '../../schema/builder.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
 import { example, values } from '../../schema/examples.ts';
 import { inputSchema } from '../../schema/input-schemas.ts';
 import { dnsName } from '../../core/input-schemas.ts';
-import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { restTypeName } from '../../schema/rest-name.ts';
 import { detachCustomDomain, setCustomDomain, verifyCustomDomain } from './custom-domains.ts';
-import { hostingDetail, listHosting, type HostingView, HOSTING_PROVISIONING } from './service.ts';
+import { hostingByIds, hostingDetail, listHosting, type HostingView, HOSTING_PROVISIONING } from './service.ts';
 import { CERT_STATES, CUSTOM_DOMAIN_STATES, HOSTING_STATES } from './service.ts';
 import { hostingArea } from './manifest.ts';
 
@@ -76,11 +76,15 @@ const HostingConnectionDetails = builder.objectRef<HostingView['connection']>('H
   }),
 });
 
-export const HostingAccount = builder.objectRef<HostingView>('HostingAccount').implement({
-  interfaces: [Node],
+export const HostingAccount = builder.node(builder.objectRef<HostingView>('HostingAccount'), {
+  ...loadedNode('HostingAccount', {
+    prefix: 'hst',
+    scope: 'hosting:read',
+    id: { description: 'The hosting account id (hst_…).' },
+    load: (ctx, ids) => hostingByIds(ctx, ids),
+  }),
   description: 'A web-hosting account (scrubbed of upstream details).',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The hosting account id (hst_…).' }),
     domain: t.exposeString('domain', { description: 'Primary domain.' }),
     status: t.exposeString('status', { ...values(HOSTING_STATES, 'active'), description: 'provisioning or active.' }),
     productId: t.exposeString('productId', { ...example('hosting-starter'), description: 'Hosting plan.' }),

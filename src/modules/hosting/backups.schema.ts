@@ -1,21 +1,25 @@
 import { builder } from '../../schema/builder.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
 import { values } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
-import { Node } from '../../schema/graph.ts';
 import { idOperation, wholeListQuery } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
-import { BACKUP_STATES, createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
+import { backupsByIds, BACKUP_STATES, createBackup, deleteBackup, listBackups, restoreBackup } from './backups.ts';
 import { destroys } from '../../schema/operation.ts';
 import { panel, type Out } from './panel-operation.schema.ts';
 import { SITE_WRITE_REFUSALS } from './service.ts';
 
 // Backups: list, create, delete, restore (downloads are a binary route, binary.ts).
 
-const HostingBackup = builder.objectRef<Out<typeof createBackup>>('HostingBackup').implement({
-  interfaces: [Node],
+const HostingBackup = builder.node(builder.objectRef<Out<typeof createBackup>>('HostingBackup'), {
+  ...loadedNode('HostingBackup', {
+    prefix: 'hbk',
+    scope: 'hosting:manage',
+    id: { description: 'The backup id (hbk_…).' },
+    load: (ctx, ids) => backupsByIds(ctx, ids),
+  }),
   description: 'A site backup (restore point): the files and the databases dumps, as a gzip tarball.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The backup id (hbk_…).' }),
     hostingId: t.exposeString('hostingId', { description: 'The hosting account backed up.' }),
     status: t.exposeString('status', { ...values(BACKUP_STATES), description: 'available.' }),
     sizeBytes: t.exposeInt('sizeBytes', { description: 'Size of the archive in bytes.' }),

@@ -1,6 +1,6 @@
 import { builder } from '../../schema/builder.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
 import { example } from '../../schema/examples.ts';
-import { Node } from '../../schema/graph.ts';
 import { inputSchema } from '../../schema/input-schemas.ts';
 import { idOperation, wholeListQuery } from '../../schema/operation-fields.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -17,6 +17,7 @@ import {
   wafAccess,
   wafStatus,
   SSH_ACCESS_OFF,
+  liveSshSessionsByIds,
 } from './panel.ts';
 import { HOSTING_PROVISIONING } from './service.ts';
 import { destroys } from '../../schema/operation.ts';
@@ -182,11 +183,15 @@ idOperation({
 
 // ------------------------------------------------------------------ browser SSH
 
-const HostingSshSession = builder.objectRef<{ id: string; expiresAt: Date }>('HostingSshSession').implement({
+const HostingSshSession = builder.node(builder.objectRef<{ id: string; expiresAt: Date }>('HostingSshSession'), {
+  ...loadedNode('HostingSshSession', {
+    prefix: 'hss',
+    scope: 'hosting:manage',
+    id: { description: 'The session id (hss_…).' },
+    load: (ctx, ids) => liveSshSessionsByIds(ctx, ids),
+  }),
   description: 'A live browser-SSH session.',
-  interfaces: [Node],
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The session id (hss_…).' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'When it ends at the latest.' }),
   }),
 });

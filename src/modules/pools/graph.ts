@@ -6,7 +6,6 @@ import {
   connectionOf,
   edge,
   LOADER_OPTIONS,
-  nodeKind,
   pageSize,
 } from '../../schema/graph.ts';
 import { poolIpsOfPools, serversOfPools } from '../servers/graph-reads.ts';
@@ -65,5 +64,3 @@ builder.prismaObjectFields(Server, (t) => ({
     load: (ids, ctx) => poolsByIds(ctx.db, ids),
   }),
 }));
-
-nodeKind({ prefix: 'pool', typename: 'Pool', scope: 'servers:read', load: (ctx, ids) => poolsByIds(ctx.db, ids) });

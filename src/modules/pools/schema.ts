@@ -1,7 +1,8 @@
 import type { ObjectFieldBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
 import { example, values } from '../../schema/examples.ts';
-import { Node, requestLoader } from '../../schema/graph.ts';
+import { requestLoader } from '../../schema/graph.ts';
 import { inputSchema } from '../../schema/input-schemas.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys, spends } from '../../schema/operation.ts';
@@ -21,6 +22,7 @@ import {
   quotePoolResizeCharge,
   resizePool,
   POOL_SHAPE_BELOW_USE,
+  poolsByIds,
 } from './service.ts';
 import { POOL_STATES } from './status.ts';
 // The pools area's other GraphQL fields, one file per part of the product: the catalogue and
@@ -77,7 +79,6 @@ const PoolServer = builder.objectRef<Detail['servers'][number]>('PoolServer').im
 });
 
 const summaryFields = (t: ObjectFieldBuilder<Types, Summary & DetailParts>) => ({
-  id: t.exposeID('id', { description: 'The pool id (pool_…).' }),
   productId: t.exposeString('productId', {
     description: 'The pool product it was bought as.',
     ...example('pool-fra1'),
@@ -117,9 +118,14 @@ const detailOfPool = (ctx: RequestContext, pool: Summary & DetailParts): Promise
   pool.usage ? Promise.resolve(pool) : poolDetails(ctx).load(pool.id);
 
 // One type: REST shows its list items without usage, bounds and servers, and its detail (PoolDetail) with them.
-export const Pool = builder.objectRef<Summary & DetailParts>('Pool').implement({
+export const Pool = builder.node(builder.objectRef<Summary & DetailParts>('Pool'), {
+  ...loadedNode('Pool', {
+    prefix: 'pool',
+    scope: 'servers:read',
+    id: { description: 'The pool id (pool_…).' },
+    load: (ctx, ids) => poolsByIds(ctx.db, ids),
+  }),
   description: 'A capacity pool with its quotas, status, monthly price and renewal date.',
-  interfaces: [Node],
   ...restDetailType('PoolDetail', 'A capacity pool with usage, bounds, sold rates and its servers.'),
   fields: (t) => ({
     ...summaryFields(t),

@@ -1,7 +1,7 @@
 import { builder } from '../../schema/builder.ts';
 import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { example, values } from '../../schema/examples.ts';
-import { Node } from '../../schema/graph.ts';
+import { prismaNodeOptions } from '../../schema/node-kinds.ts';
 import { operationsOf, destroys, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { attachAddon, detachAddon, listServerAddons, quoteAddonAttach } from './addons.ts';
@@ -14,12 +14,19 @@ const op = operationsOf(serversArea);
 // Add-ons: those attached to a server, those its plan offers, attaching and detaching them.
 
 // An add-on attached to a server (the catalogue view of add-ons is ServerAddon below).
-builder.prismaObject('ServerAddon', {
+builder.prismaNode('ServerAddon', {
+  // Attached now (as Server.addons lists them): a detached one reads as missing; terminating a
+  // server detaches its add-ons.
+  ...prismaNodeOptions('AttachedAddon', {
+    prefix: 'sad',
+    scope: 'servers:read',
+    id: { description: 'The attachment id (sad_…).' },
+    find: (ctx, id) => ctx.db.serverAddon.findUnique({ where: { id } }),
+    visible: (row) => row.endedAt === null,
+  }),
   name: 'AttachedAddon',
   description: 'An add-on attached to a server.',
-  interfaces: [Node],
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The attachment id (sad_…).' }),
     addonId: t.exposeString('productId', { description: 'The catalogue add-on (the :addonId of the API).' }),
     type: t.exposeString('type', {
       ...values(ADDON_TYPES, 'extra_ip'),

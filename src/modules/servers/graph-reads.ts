@@ -61,24 +61,6 @@ export async function serversOfPools(
   return groupBy(poolIds, rows, (r) => r.poolId!).map((g) => g.slice(0, page.first + 1));
 }
 
-export function serversByIds(db: TenantDb, ids: readonly string[]) {
-  return db.server.findMany({ where: { id: { in: [...ids] }, ...VISIBLE } });
-}
-
-export function snapshotsByIds(db: TenantDb, ids: readonly string[]) {
-  return db.snapshot.findMany({ where: { id: { in: [...ids] }, server: VISIBLE } });
-}
-
-/** Add-ons attached now (as Server.addons lists them): a detached one reads as missing. */
-export function attachedAddonsByIds(db: TenantDb, ids: readonly string[]) {
-  return db.serverAddon.findMany({ where: { id: { in: [...ids] }, endedAt: null, server: VISIBLE } });
-}
-
-/** Addresses routed to a server (as Server.ips lists them): a pool's free address is no server's. */
-export function serverIpsByIds(db: TenantDb, ids: readonly string[]) {
-  return db.serverIp.findMany({ where: { id: { in: [...ids] }, server: VISIBLE } });
-}
-
 function ipNum(address: string): number {
   return address.split('.').reduce((n, o) => n * 256 + Number(o), 0);
 }

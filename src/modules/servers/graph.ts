@@ -2,24 +2,8 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { ArgBuilder } from '@pothos/core';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from '../../schema/builder.ts';
-import {
-  connectionAfter,
-  connectionArgs,
-  connectionOf,
-  connectionType,
-  edge,
-  nodeKind,
-  pageSize,
-} from '../../schema/graph.ts';
-import {
-  attachedAddonsByIds,
-  countServers,
-  serverIpsByIds,
-  serverPage,
-  serversByIds,
-  snapshotsByIds,
-  type ServerFilter,
-} from './graph-reads.ts';
+import { connectionAfter, connectionArgs, connectionOf, connectionType, edge, pageSize } from '../../schema/graph.ts';
+import { countServers, serverPage, type ServerFilter } from './graph-reads.ts';
 import { Server } from './schema.ts';
 import { powerRule, UNCHANGED_REASON } from './service.ts';
 import { ACTION_MUTATIONS, SERVER_ACTIONS, serverActionRule, snapshotCounts } from './actions.ts';
@@ -78,26 +62,6 @@ builder.prismaObjectFields('Account', (t) => ({
     },
   }),
 }));
-
-nodeKind({ prefix: 'srv', typename: 'Server', scope: 'servers:read', load: (ctx, ids) => serversByIds(ctx.db, ids) });
-nodeKind({
-  prefix: 'snap',
-  typename: 'Snapshot',
-  scope: 'servers:read',
-  load: (ctx, ids) => snapshotsByIds(ctx.db, ids),
-});
-nodeKind({
-  prefix: 'sad',
-  typename: 'AttachedAddon',
-  scope: 'servers:read',
-  load: (ctx, ids) => attachedAddonsByIds(ctx.db, ids),
-});
-nodeKind({
-  prefix: 'ip',
-  typename: 'ServerIp',
-  scope: 'servers:read',
-  load: (ctx, ids) => serverIpsByIds(ctx.db, ids),
-});
 
 // What a console may offer on a server: each power action with whether it runs now, by the same
 // rule powerServer applies (powerRule), so a client never keeps a copy of the rules.

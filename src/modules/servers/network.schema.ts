@@ -4,7 +4,8 @@ import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { inputSchema } from '../../schema/input-schemas.ts';
 import { dnsName } from '../../core/input-schemas.ts';
 import { example } from '../../schema/examples.ts';
-import { GRAPH_ONLY, Node } from '../../schema/graph.ts';
+import { GRAPH_ONLY } from '../../schema/graph.ts';
+import { prismaNodeOptions } from '../../schema/node-kinds.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
 import { listServerIps, setPtr } from './network.ts';
@@ -14,12 +15,18 @@ const op = operationsOf(serversArea);
 
 // A server's addresses and their reverse DNS (PTR) records.
 
-const ServerIp = builder.prismaObject('ServerIp', {
-  description: 'An address routed to a server, with its reverse DNS record.',
-  interfaces: [Node],
-  fields: (t) => ({
+const ServerIp = builder.prismaNode('ServerIp', {
+  ...prismaNodeOptions('ServerIp', {
+    prefix: 'ip',
+    scope: 'servers:read',
     // REST names an address by itself (/servers/:id/ips/:ip): the id is the graph's alone.
-    id: t.exposeID('id', { extensions: GRAPH_ONLY, description: 'Global id of the address record (ip_…).' }),
+    id: { extensions: GRAPH_ONLY, description: 'Global id of the address record (ip_…).' },
+    find: (ctx, id) => ctx.db.serverIp.findUnique({ where: { id } }),
+    // Terminating a server deletes its own addresses and frees its pool's: an address of no server reads as missing.
+    visible: (row) => row.serverId !== null,
+  }),
+  description: 'An address routed to a server, with its reverse DNS record.',
+  fields: (t) => ({
     ip: t.exposeString('address', { description: 'The IPv4 or IPv6 address.' }),
     version: t.exposeInt('version', { description: 'IP version: 4 or 6.', ...example(4) }),
     ptr: t.exposeString('ptr', { nullable: true, description: 'Reverse DNS (PTR) name; null when none is set.' }),

@@ -2,7 +2,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../schema/builder.ts';
 import { example, values } from '../../schema/examples.ts';
 import { inputSchema } from '../../schema/input-schemas.ts';
-import { Node } from '../../schema/graph.ts';
+import { prismaNodeOptions } from '../../schema/node-kinds.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys, spends } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -35,11 +35,17 @@ const op = operationsOf(serversArea);
 // Servers: reading them, power, usage, reinstalling and terminating.
 
 // Upstream details (node, upstream id, provisioning log) live in ProviderServer and are never exposed.
-export const Server = builder.prismaObject('Server', {
+export const Server = builder.prismaNode('Server', {
+  ...prismaNodeOptions('Server', {
+    prefix: 'srv',
+    scope: 'servers:read',
+    id: { description: 'The server id (srv_…).' },
+    find: (ctx, id) => ctx.db.server.findUnique({ where: { id } }),
+    // A terminated server reads as missing, as everywhere in the API.
+    visible: (row) => row.status !== 'terminated',
+  }),
   description: 'A cloud server.',
-  interfaces: [Node],
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The server id (srv_…).' }),
     label: t.exposeString('label', {
       description:
         'Your name for the server, also its host name: 1 to 64 letters, digits, dots, hyphens and underscores.',

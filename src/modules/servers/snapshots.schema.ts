@@ -4,7 +4,7 @@ import { builder } from '../../schema/builder.ts';
 import { wholeListQuery } from '../../schema/operation-fields.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { values } from '../../schema/examples.ts';
-import { Node } from '../../schema/graph.ts';
+import { prismaNodeOptions } from '../../schema/node-kinds.ts';
 import { inputSchema } from '../../schema/input-schemas.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection } from '../../schema/pagination.ts';
@@ -23,11 +23,16 @@ const op = operationsOf(serversArea);
 
 // Snapshots: restore points of a server disk, taken, listed, deleted and reverted to.
 
-const Snapshot = builder.prismaObject('Snapshot', {
+const Snapshot = builder.prismaNode('Snapshot', {
+  ...prismaNodeOptions('Snapshot', {
+    prefix: 'snap',
+    scope: 'servers:read',
+    id: { description: 'The snapshot id (snap_…).' },
+    // Terminating a server deletes its snapshots: a snapshot's server is always visible.
+    find: (ctx, id) => ctx.db.snapshot.findUnique({ where: { id } }),
+  }),
   description: 'A restore point of a server disk.',
-  interfaces: [Node],
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The snapshot id (snap_…).' }),
     serverId: t.exposeString('serverId', { description: 'The server whose disk it holds.' }),
     name: t.exposeString('name', { description: 'Your name for it, 1 to 64 characters.' }),
     description: t.exposeString('description', {

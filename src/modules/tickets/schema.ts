@@ -1,8 +1,9 @@
 import type { ObjectFieldBuilder } from '@pothos/core';
 import { builder, type Types } from '../../schema/builder.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
 import { example, values } from '../../schema/examples.ts';
 import { groupBy } from '../../core/paging.ts';
-import { Node, requestLoader } from '../../schema/graph.ts';
+import { requestLoader } from '../../schema/graph.ts';
 import { inputSchema } from '../../schema/input-schemas.ts';
 import { idOperation, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf } from '../../schema/operation.ts';
@@ -25,13 +26,14 @@ import {
   SUBJECT_RULES,
   type TicketDetail,
   type TicketView,
+  ticketsByIds,
+  messagesByIds,
 } from './service.ts';
 import { ticketsArea } from './manifest.ts';
 
 const op = operationsOf(ticketsArea);
 
 const ticketFields = (t: ObjectFieldBuilder<Types, TicketView>) => ({
-  id: t.exposeID('id', { description: 'The ticket id (tkt_…).' }),
   number: t.exposeString('number', {
     ...example('TKT-100042'),
     description: 'TKT-<number>, as in ticket events (ticketNumber).',
@@ -59,18 +61,27 @@ const ticketFields = (t: ObjectFieldBuilder<Types, TicketView>) => ({
 });
 
 // One type: REST shows its list items without the thread and its detail (TicketDetail) with it.
-export const Ticket = builder.objectRef<TicketView & Partial<Pick<TicketDetail, 'messages'>>>('Ticket').implement({
-  interfaces: [Node],
+export const Ticket = builder.node(builder.objectRef<TicketView & Partial<Pick<TicketDetail, 'messages'>>>('Ticket'), {
+  ...loadedNode('Ticket', {
+    prefix: 'tkt',
+    scope: 'tickets:read',
+    id: { description: 'The ticket id (tkt_…).' },
+    load: (ctx, ids) => ticketsByIds(ctx.db, ids),
+  }),
   description: 'A support ticket.',
   ...restDetailType('TicketDetail', 'A support ticket with its message thread, oldest first.'),
   fields: (t) => ticketFields(t),
 });
 
-const TicketMessage = builder.objectRef<TicketDetail['messages'][number]>('TicketMessage').implement({
-  interfaces: [Node],
+const TicketMessage = builder.node(builder.objectRef<TicketDetail['messages'][number]>('TicketMessage'), {
+  ...loadedNode('TicketMessage', {
+    prefix: 'tmsg',
+    scope: 'tickets:read',
+    id: { description: 'The message id (tmsg_…).' },
+    load: (ctx, ids) => messagesByIds(ctx.db, ids),
+  }),
   description: 'One message of a ticket thread.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The message id (tmsg_…).' }),
     author: t.exposeString('author', { ...values(MESSAGE_AUTHORS), description: 'customer or staff.' }),
     body: t.exposeString('body', {
       untrusted: true,

@@ -7,11 +7,10 @@ import {
   connectionType,
   edge,
   LOADER_OPTIONS,
-  nodeKind,
   pageSize,
 } from '../../schema/graph.ts';
 import { Webhook, WebhookDelivery } from './schema.ts';
-import { deliveriesByIds, deliveriesOfWebhooks, listWebhooks, webhooksByIds } from './service.ts';
+import { deliveriesOfWebhooks, listWebhooks, webhooksByIds } from './service.ts';
 
 // Webhooks in the graph: Account.webhooks → deliveries → back to the subscription.
 
@@ -55,11 +54,3 @@ builder.objectField(WebhookDelivery, 'webhook', (t) =>
     load: (ids, ctx) => webhooksByIds(ctx.db, ids),
   }),
 );
-
-nodeKind({ prefix: 'wh', typename: 'Webhook', scope: 'webhooks:read', load: (ctx, ids) => webhooksByIds(ctx.db, ids) });
-nodeKind({
-  prefix: 'whd',
-  typename: 'WebhookDelivery',
-  scope: 'webhooks:read',
-  load: (ctx, ids) => deliveriesByIds(ctx.db, ids),
-});

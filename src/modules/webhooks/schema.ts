@@ -1,8 +1,8 @@
 import { builder } from '../../schema/builder.ts';
+import { loadedNode } from '../../schema/node-kinds.ts';
 import { values } from '../../schema/examples.ts';
 import { Deleted } from '../../schema/deleted.ts';
 import { inputSchema } from '../../schema/input-schemas.ts';
-import { Node } from '../../schema/graph.ts';
 import { idOperation, pagedList, pagedListQuery } from '../../schema/operation-fields.ts';
 import { operationsOf, destroys } from '../../schema/operation.ts';
 import { listConnection, pageArgs } from '../../schema/pagination.ts';
@@ -22,16 +22,22 @@ import {
   updateWebhook,
   type WebhookView,
   WEBHOOK_RULES,
+  webhooksByIds,
+  deliveriesByIds,
 } from './service.ts';
 import { webhooksArea } from './manifest.ts';
 
 const op = operationsOf(webhooksArea);
 
-export const Webhook = builder.objectRef<WebhookView>('Webhook').implement({
-  interfaces: [Node],
+export const Webhook = builder.node(builder.objectRef<WebhookView>('Webhook'), {
+  ...loadedNode('Webhook', {
+    prefix: 'wh',
+    scope: 'webhooks:read',
+    id: { description: 'The subscription id (wh_…).' },
+    load: (ctx, ids) => webhooksByIds(ctx.db, ids),
+  }),
   description: 'A webhook subscription: events of the chosen kinds are POSTed, signed, to its URL.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'The subscription id (wh_…).' }),
     url: t.exposeString('url', { description: 'HTTPS URL that receives deliveries.' }),
     events: t.exposeStringList('events', { description: 'Event kinds, or the single value "*" for all.' }),
     description: t.exposeString('description', {
@@ -93,11 +99,15 @@ interface DeliveryView {
   attempts: AttemptView[];
 }
 
-export const WebhookDelivery = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
-  interfaces: [Node],
+export const WebhookDelivery = builder.node(builder.objectRef<DeliveryView>('WebhookDelivery'), {
+  ...loadedNode('WebhookDelivery', {
+    prefix: 'whd',
+    scope: 'webhooks:read',
+    id: { description: 'Sent as X-Service-Delivery-Id; the same on every attempt.' },
+    load: (ctx, ids) => deliveriesByIds(ctx.db, ids),
+  }),
   description: 'One event sent to one subscription, with its attempts.',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Sent as X-Service-Delivery-Id; the same on every attempt.' }),
     webhookId: t.exposeString('webhookId', { description: 'The subscription.' }),
     eventId: t.exposeString('eventId', { description: 'The event sent (evt_…).' }),
     eventType: t.exposeString('eventType', {
