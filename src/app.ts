@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import pino, { type DestinationStream, type Logger } from 'pino';
@@ -33,6 +32,7 @@ import { buildToolCatalog } from './mcp/catalog.ts';
 import { createCodeModeRunner } from './mcp/code-mode.ts';
 import { createMcpExecutor } from './mcp/http.ts';
 import { attachGraphQLWs } from './http/graphql/graphql-ws.ts';
+import { listenHttp, type ListeningSockets } from './http/listen.ts';
 import { Metrics } from './http/operator/metrics.ts';
 import { Overload } from './http/admission/overload.ts';
 import { buildOpenApi } from './http/rest/openapi.ts';
@@ -88,11 +88,12 @@ export async function startApp(
   if (!config.databaseUrl && config.seedDemo)
     await ensureDemoAccount(app, { jobHandlers: upstream.provider.jobHandlers });
   const transports = createTransports(app, api);
-  const { port, url } = await listen(app, transports.server);
+  const listening = await listen(app, transports.server);
+  const { port, url } = listening;
   // The work off the request path (relay, deliveries, provider jobs, the ticker) starts last.
   await events.background.start();
   let stopping: Promise<void> | undefined;
-  const stop = () => (stopping ??= stopInstance(app, data, events, changes, transports));
+  const stop = () => (stopping ??= stopInstance(app, data, events, changes, transports, listening));
   return { app, url, port, server: transports.server, background: events.background, stop };
 }
 
@@ -333,22 +334,14 @@ function createTransports(app: App, { schema, openApi, restRoutes, toolCatalog, 
 }
 type Transports = ReturnType<typeof createTransports>;
 
-const LISTEN_BACKLOG = 4096;
-
 /** Listens on config.host and config.port; the app is ready from then on. */
-async function listen(app: App, server: http.Server): Promise<{ port: number; url: string }> {
+async function listen(app: App, server: http.Server): Promise<ListeningSockets & { url: string }> {
   const { config } = app;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // A backlog for a burst of new connections (Node's default, 511, drops the rest's SYNs, and
-    // their clients wait out TCP's retransmission before the overload limiters ever see them).
-    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
-  });
+  const listening = await listenHttp(server, config.host, config.port);
   app.ready = true;
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${listening.port}`;
   app.log.info({ url, database: app.db.kind }, 'listening');
-  return { port, url };
+  return { ...listening, url };
 }
 
 /**
@@ -362,12 +355,13 @@ async function stopInstance(
   { events, background }: Events,
   { credentialChanges, liveChangesListening, liveChanges }: Changes,
   { server, graphqlWs, serverConsole, mcp }: Transports,
+  listening: ListeningSockets,
 ): Promise<void> {
   clock.stop();
   await graphqlWs.close();
   await serverConsole.close();
   mcp.endStreams();
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const closed = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), listening.close()]);
   server.closeIdleConnections();
   const force = setTimeout(() => server.closeAllConnections(), 10_000);
   await closed;
