@@ -133,7 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     overload: {
       maxInFlight: positiveIntFrom(env.OVERLOAD_MAX_IN_FLIGHT, 16, 'OVERLOAD_MAX_IN_FLIGHT'),
       maxQueued: intFrom(env.OVERLOAD_MAX_QUEUED, 2048, 'OVERLOAD_MAX_QUEUED'),
-      maxQueueWaitMs: intFrom(env.OVERLOAD_QUEUE_WAIT_MS, 2000, 'OVERLOAD_QUEUE_WAIT_MS'),
+      maxQueueWaitMs: intFrom(env.OVERLOAD_QUEUE_WAIT_MS, 4000, 'OVERLOAD_QUEUE_WAIT_MS'),
       maxInFlightPerCredential: positiveIntFrom(env.OVERLOAD_CREDENTIAL_IN_FLIGHT, 25, 'OVERLOAD_CREDENTIAL_IN_FLIGHT'),
       maxEventLoopDelayMs: positiveIntFrom(env.OVERLOAD_EVENT_LOOP_DELAY_MS, 200, 'OVERLOAD_EVENT_LOOP_DELAY_MS'),
     },
