@@ -43,7 +43,8 @@ export async function listenHttp(server: http.Server, host: string, port: number
     return { port: (server.address() as net.AddressInfo).port, close: async () => {} };
   }
   // Taken first without SO_REUSEPORT, so a port another process holds (another instance of this
-  // server included) is refused as before rather than shared.
+  // server included) is refused as before rather than shared; then given back and taken at once
+  // by the sockets that share it (a port 0 asks the system for a free one).
   const probe = net.createServer();
   await listenOn(probe, { host, port });
   const chosen = (probe.address() as net.AddressInfo).port;

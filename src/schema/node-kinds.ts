@@ -105,8 +105,8 @@ export function loadedNode<Row extends NodeRow>(
 /**
  * Options for plugin-prisma's `builder.prismaNode` of a model: the plugin loads a node by its id
  * with the selection the query asks for (Prisma batches loads by id into one statement; the
- * tenant client adds the account). A row `visible` refuses reads as missing, as the model's own
- * reads have it; holdsNode reads the row with `find` and asks the same.
+ * tenant client adds the account). A row `visible` turns down reads as missing (a terminated
+ * server), as the model's own reads have it; holdsNode reads the row with `find` and asks the same.
  */
 export function prismaNodeOptions<Row extends NodeRow>(
   typename: string,
