@@ -67,4 +67,43 @@ describe.skipIf(process.platform !== 'linux')('listening sockets', () => {
     expect(server.listening).toBe(false);
     await new Promise((resolve) => holder.close(resolve));
   });
+
+  it('a graceful stop lets the requests in flight on every socket finish', async () => {
+    const stopping = await startTestApp();
+    const c = await stopping.customer();
+    const port = Number(new URL(stopping.url).port);
+    const body = JSON.stringify({ query: '{ __typename }' });
+    // Most of these connections are taken by the sockets that hand theirs over.
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 32 },
+        () =>
+          new Promise<net.Socket>((resolve) => {
+            const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+          }),
+      ),
+    );
+    const answers = sockets.map(
+      (socket) =>
+        new Promise<string>((resolve) => {
+          let text = '';
+          socket.on('data', (d) => (text += d));
+          socket.on('close', () => resolve(text));
+        }),
+    );
+    // Each request waits in its body stage: half of its body sent.
+    for (const socket of sockets)
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${c.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let stopped = false;
+    const stop = stopping.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stopped).toBe(false);
+    for (const socket of sockets) socket.write(body.slice(5));
+    await stop;
+    for (const answer of await Promise.all(answers))
+      expect(answer).toMatch(/^HTTP\/1\.1 200 [\s\S]*"__typename":"Query"/);
+  });
 });
