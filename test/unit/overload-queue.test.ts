@@ -71,4 +71,40 @@ describe('the overload queue hands a freed slot', () => {
     (await read)();
     expect(granted).toEqual(['new write', 'old write', 'read']);
   });
+
+  it('held for a moment while every waiting read is late: a fresh request takes it, else the newest', async () => {
+    const o = start();
+    const held = o.acquire('read') as () => void;
+    const granted: string[] = [];
+    const [first, second, third] = queue(o, ['first', 'second', 'third'], granted);
+    // Even the newest waiting request is late: the clients just served are about to come back.
+    await new Promise((r) => setTimeout(r, 150));
+    held();
+    await new Promise((r) => setImmediate(r));
+    expect(granted).toEqual([]);
+    const fresh = o.acquire('read');
+    expect(typeof fresh).toBe('function');
+    (fresh as () => void)();
+    // No fresh request this time: once the hold is over, the newest waiting one gets the slot.
+    await new Promise((r) => setImmediate(r));
+    expect(granted).toEqual([]);
+    (await third)();
+    (await first)();
+    (await second)();
+    expect(granted).toEqual(['third', 'first', 'second']);
+  });
+
+  it('never held back from a late write', async () => {
+    const o = start();
+    const held = o.acquire('read') as () => void;
+    const granted: string[] = [];
+    const writes = queue(o, ['first', 'second', 'third'], granted, 'write');
+    await new Promise((r) => setTimeout(r, 150));
+    held();
+    await new Promise((r) => setImmediate(r));
+    expect(granted).toEqual(['third']);
+    (await writes[2])();
+    (await writes[0])();
+    (await writes[1])();
+  });
 });

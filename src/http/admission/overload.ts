@@ -31,8 +31,13 @@ interface Waiter {
 export type ShedReason = 'saturated' | 'queue_full' | 'queue_timeout' | 'credential';
 
 const RETRY_AFTER_SECONDS = 1;
-/** How long the oldest request of a long queue may wait before slots go to the newest (next()). */
+/**
+ * How long a request may wait before it counts as late: once the oldest of a long queue has,
+ * slots go to the newest (next()); once even the newest has, a freed slot is held for a fresh one.
+ */
 const STANDING_QUEUE_MS = 100;
+/** How long a freed slot is held for a request still to come while every waiting read is late (next()). */
+const FRESH_HOLD_MS = 20;
 /** Who gets a freed slot first. */
 const PRIORITY: readonly Criticality[] = ['write', 'call', 'read'];
 /** The part of the queue each kind of request may wait in. */
@@ -51,6 +56,8 @@ export class Overload {
   private readonly perCredential = new Map<string, number>();
   private readonly delay: ELDHistogram;
   private readonly sampler: NodeJS.Timeout;
+  /** Set while freed slots are held for fresh requests (next()). */
+  private hold: NodeJS.Timeout | undefined;
   private delayP99Ms = 0;
 
   constructor(
@@ -151,6 +158,7 @@ export class Overload {
 
   close(): void {
     clearInterval(this.sampler);
+    clearTimeout(this.hold);
     this.delay.disable();
     for (const waiter of this.queue.splice(0)) clearTimeout(waiter.timer);
   }
@@ -161,6 +169,11 @@ export class Overload {
 
   private take(): Release {
     this.inFlight++;
+    // Every slot is taken again: there is nothing left to hold (next()).
+    if (this.inFlight >= this.limits.maxInFlight && this.hold) {
+      clearTimeout(this.hold);
+      this.hold = undefined;
+    }
     let done = false;
     return () => {
       if (done) return;
@@ -176,21 +189,44 @@ export class Overload {
    * its oldest request waiting past STANDING_QUEUE_MS (adaptive LIFO: under sustained overload
    * the requests served are the ones that can still be answered quickly, and the ones refused
    * are those already late; a few clients coming back as fast as they are served stay first
-   * come, first served).
+   * come, first served). When even the newest waiting read is late, the slots freed together
+   * are held for FRESH_HOLD_MS: the clients just served come straight back, and a request that
+   * arrives meanwhile takes a free slot at once (acquire); what is still free then goes to the
+   * newest waiting. Without the hold, a burst of freed slots reaches past the fresh requests
+   * to ones that have waited for seconds. Writes and calls are never held back.
    */
   private next(): void {
+    while (this.grantNext(false));
+  }
+
+  /** Grants one slot as next() says; false when none was granted (or the slots are held). */
+  private grantNext(afterHold: boolean): boolean {
     for (const criticality of PRIORITY) {
       if (!this.free(criticality)) continue;
       const oldest = this.queue.findIndex((w) => w.criticality === criticality);
       if (oldest < 0) continue;
+      const now = performance.now();
       const late =
-        this.queue.length > 2 * this.limits.maxInFlight &&
-        performance.now() - this.queue[oldest].queuedAt > STANDING_QUEUE_MS;
+        this.queue.length > 2 * this.limits.maxInFlight && now - this.queue[oldest].queuedAt > STANDING_QUEUE_MS;
       const index = late ? this.queue.findLastIndex((w) => w.criticality === criticality) : oldest;
+      if (late && criticality === 'read' && !afterHold && now - this.queue[index].queuedAt > STANDING_QUEUE_MS) {
+        // Ended after the loop's next read of its sockets (setImmediate), so a request that has
+        // arrived meanwhile takes the slot before the oldest can.
+        this.hold ??= setTimeout(
+          () =>
+            setImmediate(() => {
+              this.hold = undefined;
+              while (this.grantNext(true));
+            }),
+          FRESH_HOLD_MS,
+        );
+        return false;
+      }
       const [waiter] = this.queue.splice(index, 1);
       waiter.grant(this.take());
-      return;
+      return true;
     }
+    return false;
   }
 
   /** A slot is free for this request: one is, and a read does not start on a busy, late loop. */
