@@ -28,6 +28,11 @@ describe('the overload queue hands a freed slot', () => {
       }),
     );
 
+  /** Past STANDING_QUEUE_MS: the requests queued so far count as late. */
+  const pastStanding = () => new Promise((r) => setTimeout(r, 150));
+  /** One turn of the event loop: what a freed slot was going to be granted at once has been. */
+  const nextTurn = () => new Promise((r) => setImmediate(r));
+
   it('to the request that waited longest while the queue drains quickly', async () => {
     const o = start();
     const held = o.acquire('read') as () => void;
@@ -46,7 +51,7 @@ describe('the overload queue hands a freed slot', () => {
     const granted: string[] = [];
     const [first, second] = queue(o, ['first', 'second'], granted);
     // The oldest request waits past the point where a queue drains in time; the queue grows.
-    await new Promise((r) => setTimeout(r, 150));
+    await pastStanding();
     const [third, fourth] = queue(o, ['third', 'fourth'], granted);
     held();
     (await fourth)();
@@ -63,7 +68,7 @@ describe('the overload queue hands a freed slot', () => {
     const granted: string[] = [];
     const [read] = queue(o, ['read'], granted);
     const [oldWrite] = queue(o, ['old write'], granted, 'write');
-    await new Promise((r) => setTimeout(r, 150));
+    await pastStanding();
     const [newWrite] = queue(o, ['new write'], granted, 'write');
     held();
     (await newWrite)();
@@ -78,15 +83,15 @@ describe('the overload queue hands a freed slot', () => {
     const granted: string[] = [];
     const [first, second, third] = queue(o, ['first', 'second', 'third'], granted);
     // Even the newest waiting request is late: the clients just served are about to come back.
-    await new Promise((r) => setTimeout(r, 150));
+    await pastStanding();
     held();
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
     expect(granted).toEqual([]);
     const fresh = o.acquire('read');
     expect(typeof fresh).toBe('function');
     (fresh as () => void)();
     // No fresh request this time: once the hold is over, the newest waiting one gets the slot.
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
     expect(granted).toEqual([]);
     (await third)();
     (await first)();
@@ -99,9 +104,9 @@ describe('the overload queue hands a freed slot', () => {
     const held = o.acquire('read') as () => void;
     const granted: string[] = [];
     const writes = queue(o, ['first', 'second', 'third'], granted, 'write');
-    await new Promise((r) => setTimeout(r, 150));
+    await pastStanding();
     held();
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
     expect(granted).toEqual(['third']);
     (await writes[2])();
     (await writes[0])();
