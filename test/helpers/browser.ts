@@ -136,18 +136,24 @@ const AXE_SOURCE = fs.readFileSync(new URL('../../node_modules/axe-core/axe.min.
 
 /**
  * The serious and critical accessibility violations axe-core finds on the page as it stands,
- * one line each (rule, impact and the first offending elements), for an `toEqual([])`.
+ * one line each (rule, impact and the first offending elements), for an `toEqual([])`. A
+ * contrast failure also names the colours and ratio axe measured, so a failure explains itself.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
+    type Check = { data?: { fgColor?: string; bgColor?: string; contrastRatio?: number } | null };
+    type AxeViolation = { id: string; impact: string | null; nodes: { target: unknown[]; any: Check[] }[] };
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    type AxeViolation = { id: string; impact: string | null; nodes: { target: unknown[] }[] };
     return (await axe.run()).violations.map((v) => ({
       id: v.id,
       impact: v.impact,
-      targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)),
+      targets: v.nodes.slice(0, 3).map((n) => {
+        const measured = n.any.find((c) => c.data?.contrastRatio !== undefined)?.data;
+        const colours = measured ? ` ${measured.fgColor} on ${measured.bgColor} = ${measured.contrastRatio}` : '';
+        return JSON.stringify(n.target) + colours;
+      }),
     }));
   });
   return violations
