@@ -147,7 +147,7 @@ export function anchorDatabase(app: App): { run: Run; close(): Promise<void> } {
   if (app.config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: app.config.databaseUrl,
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      max: app.config.databasePoolSize,
     });
     return {
       // Named, so each connection parses and plans each statement once (as the app does).

@@ -129,6 +129,7 @@ async function openDatabaseBuildingTheApi(
   // No await before `await opening`, so its failure is handled.
   const opening = openDatabase({
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     dataDir: config.dataDir,
     log: (msg) => log.info(msg),
     onQuery,

@@ -19,6 +19,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** DATABASE_POOL_SIZE: PostgreSQL connections per instance (src/db/client.ts). */
+  databasePoolSize: number;
   redisUrl?: string;
   publicBaseUrl: string;
   /**
@@ -97,11 +99,17 @@ export interface OverloadLimits {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = overrides.port ?? intFrom(env.PORT, 8080, 'PORT');
   const host = overrides.host ?? env.HOST ?? '127.0.0.1';
+  const databasePoolSize =
+    overrides.databasePoolSize ?? positiveIntFrom(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE');
+  // On PostgreSQL a request past the pool's size would only wait at the pool, first come first
+  // served, where the admission queue's order and deadlines cannot reach it (REFERENCE: Overload).
+  const onPostgres = Boolean(overrides.databaseUrl ?? env.DATABASE_URL);
   const config: Config = {
     port,
     host,
     dataDir: path.resolve(env.DATA_DIR ?? './.data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolSize,
     redisUrl: env.REDIS_URL || undefined,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ''),
     trustProxy: env.TRUST_PROXY ? TrustedProxies.parse(env.TRUST_PROXY) : undefined,
@@ -131,7 +139,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     relayPollMs: 1000,
     idempotencyLeaseMs: 30_000,
     overload: {
-      maxInFlight: positiveIntFrom(env.OVERLOAD_MAX_IN_FLIGHT, 16, 'OVERLOAD_MAX_IN_FLIGHT'),
+      maxInFlight: positiveIntFrom(
+        env.OVERLOAD_MAX_IN_FLIGHT,
+        onPostgres ? databasePoolSize : 16,
+        'OVERLOAD_MAX_IN_FLIGHT',
+      ),
       maxQueued: intFrom(env.OVERLOAD_MAX_QUEUED, 2048, 'OVERLOAD_MAX_QUEUED'),
       maxQueueWaitMs: intFrom(env.OVERLOAD_QUEUE_WAIT_MS, 4000, 'OVERLOAD_QUEUE_WAIT_MS'),
       maxInFlightPerCredential: positiveIntFrom(env.OVERLOAD_CREDENTIAL_IN_FLIGHT, 25, 'OVERLOAD_CREDENTIAL_IN_FLIGHT'),

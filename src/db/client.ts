@@ -144,6 +144,8 @@ export interface Database {
  */
 export async function openDatabase(opts: {
   databaseUrl?: string;
+  /** PostgreSQL connections in the pool (DATABASE_POOL_SIZE); 10 when not said. */
+  poolSize?: number;
   dataDir: string;
   log?: (msg: string) => void;
   onQuery?: (sql: string) => void;
@@ -159,7 +161,7 @@ export async function openDatabase(opts: {
       ...POOL_BOUNDS,
       Client: DroppingClient,
       connectionString: databaseUrl,
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      max: opts.poolSize ?? 10,
     });
     const adapter = new PrismaPg(pool, { statementNameGenerator: preparedStatementName, disposeExternalPool: true });
     const prisma = withRecoveryPoints(
