@@ -112,6 +112,19 @@ describe.skipIf(!hasChromium)('hosting certificate tab in Chromium', () => {
     await expect(section.getByTestId('usage-disk').textContent()).resolves.toMatch(/ of 10 GB$/);
     const bars = section.getByTestId('visitor-series').locator('rect');
     await expect(bars.count()).resolves.toBe(24);
+    // Each bar is drawn as tall as its figure and inside the chart: no page's stylesheet resizes
+    // it (a box past the chart's edge would also lie under the table below it for axe-core).
+    const outside = await section.getByTestId('visitor-series').evaluate((svg) => {
+      const chart = svg.getBoundingClientRect();
+      const unit = chart.height / 100;
+      return [...svg.querySelectorAll('rect')].flatMap((bar, i) => {
+        const box = bar.getBoundingClientRect();
+        const drawn = Math.abs(box.height - Number(bar.getAttribute('height')) * unit) < 0.5;
+        const inside = box.top >= chart.top - 0.5 && box.bottom <= chart.bottom + 0.5;
+        return drawn && inside ? [] : [`bar ${i}: ${box.top}–${box.bottom} in ${chart.top}–${chart.bottom}`];
+      });
+    });
+    expect(outside).toEqual([]);
     await section.getByRole('cell', { name: '/', exact: true }).waitFor();
     await section.getByLabel('Period').selectOption('7d');
     await section.getByRole('img', { name: /^Page views per day: 7 bars/ }).waitFor({ timeout: 10_000 });

@@ -23,11 +23,11 @@ function UsageBar(props: { label: string; used: number; quota: number; show(n: n
   const share = props.quota > 0 ? Math.min(1, props.used / props.quota) : 0;
   const text = `${props.show(props.used)} of ${props.show(props.quota)}`;
   return (
-    <div class="usage" data-testid={`usage-${props.label.toLowerCase()}`}>
+    <div class="quota" data-testid={`usage-${props.label.toLowerCase()}`}>
       <span>{props.label}</span>
       <svg viewBox="0 0 100 8" preserveAspectRatio="none" role="img" aria-label={`${props.label}: ${text}`}>
-        <rect class="bar-track" width="100" height="8" rx="2" />
-        <rect class="bar-fill" width={Math.max(share * 100, share > 0 ? 1 : 0)} height="8" rx="2" />
+        <rect class="quota-track" width="100" height="8" rx="2" />
+        <rect class="quota-used" width={Math.max(share * 100, share > 0 ? 1 : 0)} height="8" rx="2" />
       </svg>
       <span class="small muted">{text}</span>
     </div>
@@ -51,7 +51,7 @@ function SeriesChart(props: { series: Visitors['series']; hourly: boolean }) {
       {props.series.map((p, i) => {
         const h = (p.pageViews / max) * 100;
         return (
-          <rect key={p.start} class="bar-fill" x={i * slot + 1} y={100 - h} width={slot - 2} height={h}>
+          <rect key={p.start} class="series-bar" x={i * slot + 1} y={100 - h} width={slot - 2} height={h}>
             <title>
               {props.hourly ? formatUtc(p.start) : formatUtc(p.start).slice(0, 10)}: {p.pageViews} page views,{' '}
               {p.visits} visits
