@@ -138,8 +138,6 @@ const AXE_SOURCE = fs.readFileSync(new URL('../../node_modules/axe-core/axe.min.
  * The serious and critical accessibility violations axe-core finds on the page as it stands,
  * one line each (rule, impact and the first offending elements), for an `toEqual([])`. A
  * contrast failure also names the colours and ratio axe measured, so a failure explains itself.
- * axe measures the layout once per run: a run during which the page changed (a live refresh
- * re-rendering a section) describes no page, so it is made again once the page is still.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern.
@@ -148,26 +146,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
     type Check = { data?: { fgColor?: string; bgColor?: string; contrastRatio?: number } | null };
     type AxeViolation = { id: string; impact: string | null; nodes: { target: unknown[]; any: Check[] }[] };
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    let changed = false;
-    const watch = new MutationObserver(() => (changed = true));
-    watch.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    /** Waits until nothing has changed for 100 ms; false when the page never stills (2 s: it ticks). */
-    const still = async () => {
-      for (let waits = 0; waits < 20; waits++) {
-        changed = false;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        if (!changed) return true;
-      }
-      return false;
-    };
-    let result: { violations: AxeViolation[] };
-    for (let runs = 1; ; runs++) {
-      const settled = await still();
-      result = await axe.run();
-      if (!changed || !settled || runs === 3) break;
-    }
-    watch.disconnect();
-    return result.violations.map((v) => ({
+    return (await axe.run()).violations.map((v) => ({
       id: v.id,
       impact: v.impact,
       targets: v.nodes.slice(0, 3).map((n) => {
