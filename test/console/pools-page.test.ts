@@ -322,6 +322,8 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
     ];
     const wide: string[] = [];
     const violations: string[] = [];
+    /** Usage rows narrower than the usage card: laid out by another page's rules for `.usage`. */
+    const narrowRows: string[] = [];
     for (const size of [DESKTOP, PHONE]) {
       await page.setViewportSize(size);
       for (const [path, name, ready] of pages) {
@@ -330,11 +332,21 @@ describe.skipIf(!hasChromium)('dashboard: capacity pools', () => {
         const width = await pageWidth(page);
         if (width.scroll > width.window) wide.push(`${path} at ${size.width}: ${width.scroll} px`);
         violations.push(...(await axeViolations(page)).map((v) => `${path} at ${size.width}: ${v}`));
+        if (name === 'pool') {
+          const rows = await page
+            .getByTestId('pool-usage')
+            .evaluate((usage) =>
+              [...usage.children].map((row) => row.getBoundingClientRect().width / usage.clientWidth),
+            );
+          expect(rows).toHaveLength(4);
+          narrowRows.push(...rows.filter((share) => share < 0.99).map((share) => `${size.width}: ${share.toFixed(2)}`));
+        }
         await screenshot(page, `pools-${name}-${size === PHONE ? 'phone' : 'desktop'}`);
       }
     }
     expect(wide).toEqual([]);
     expect(violations).toEqual([]);
+    expect(narrowRows).toEqual([]);
     await page.setViewportSize(DESKTOP);
   }, 60_000);
 
