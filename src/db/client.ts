@@ -144,7 +144,7 @@ export interface Database {
  */
 export async function openDatabase(opts: {
   databaseUrl?: string;
-  /** PostgreSQL connections in the pool (DATABASE_POOL_SIZE); 10 when not said. */
+  /** PostgreSQL connections in the pool (config: DATABASE_POOL_SIZE); pg's own default when not said. */
   poolSize?: number;
   dataDir: string;
   log?: (msg: string) => void;
@@ -161,7 +161,7 @@ export async function openDatabase(opts: {
       ...POOL_BOUNDS,
       Client: DroppingClient,
       connectionString: databaseUrl,
-      max: opts.poolSize ?? 10,
+      max: opts.poolSize,
     });
     const adapter = new PrismaPg(pool, { statementNameGenerator: preparedStatementName, disposeExternalPool: true });
     const prisma = withRecoveryPoints(
