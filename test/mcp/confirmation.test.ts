@@ -101,7 +101,10 @@ describe('a client without elicitation: quote and token', () => {
       /not one this service issued, or it was altered/,
     );
     expectRefused(
-      await callTool(client, 'server_order', { ...ORDER, confirmation: `${token.slice(0, -2)}AA` }),
+      await callTool(client, 'server_order', {
+        ...ORDER,
+        confirmation: `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`,
+      }),
       'CONFIRMATION_INVALID',
       /altered/,
     );

@@ -196,7 +196,8 @@ describe('2026-07-28: a person confirms a spending call through input_required',
     const c = await app.customer({ walletBalanceUsdCents: 5_000 });
     const tamper = (body: Record<string, unknown>) => {
       const params = body.params as { requestState?: string } | undefined;
-      if (params?.requestState) params.requestState = `${params.requestState.slice(0, -2)}AA`;
+      if (params?.requestState)
+        params.requestState = `${params.requestState.slice(0, -2)}${params.requestState.endsWith('AA') ? 'BB' : 'AA'}`;
     };
     const { client } = await modernClient(c.key, PURCHASES, 'accept', tamper);
     const res = await callTool(client as never, 'server_order', ORDER);
