@@ -139,11 +139,14 @@ export const codeOf = (error: ApiError): string => error.extensions.code as stri
 /** The request value an ApiError names (`badRequest(message, field)`), if any. */
 export const paramOf = (error: ApiError): string | undefined => error.extensions.field as string | undefined;
 
+/** The headers an ApiError's answer carries (Retry-After, WWW-Authenticate). */
+export const headersOf = (error: ApiError): Record<string, string> | undefined =>
+  (error.extensions.http as { headers?: Record<string, string> } | undefined)?.headers;
+
 /** The same refusal with more headers on its answer (a page's rate-limit headers): the respond stage sends them. */
 export function withHeaders(error: ApiError, headers: Record<string, string>): ApiError {
-  const own = (error.extensions.http as { headers?: Record<string, string> } | undefined)?.headers;
   return new ApiError(error.status, error.message, {
-    headers: { ...headers, ...own },
+    headers: { ...headers, ...headersOf(error) },
     field: paramOf(error),
     code: codeOf(error),
   });

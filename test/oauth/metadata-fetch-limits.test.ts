@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
 import { TrustedProxies } from '../../src/trusted-proxies.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { pkce } from '../helpers/oauth-code.ts';
@@ -9,13 +10,15 @@ import { startOAuthApp } from '../helpers/oauth.ts';
 /**
  * `/oauth/authorize?client_id=<URL>` makes the service fetch that URL before anyone signs in
  * (client ID metadata documents). The attack: use it as a fetch reflector. Each fetch that will
- * happen counts per client address (30 per 15 minutes; a cached client costs nothing), and at most
- * 8 are in flight per instance. The app believes X-Forwarded-For from 127.0.0.1 (TRUST_PROXY), so
+ * happen counts per client address (30 per 15 minutes; a cached client costs nothing), at most
+ * 8 are in flight per instance, and none holds a slot of the instance while it waits. The app believes X-Forwarded-For from 127.0.0.1 (TRUST_PROXY), so
  * each case here is its own client address.
  */
 const REDIRECT = 'http://127.0.0.1/callback';
 const LIMIT = 30;
 const AT_ONCE = 8;
+/** The instance's slots (OVERLOAD_MAX_IN_FLIGHT), fewer than the fetches at once. */
+const SLOTS = 4;
 
 /** Every path the "client's" web server was asked for, in order. */
 const fetched: string[] = [];
@@ -42,7 +45,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => docServer.listen(0, '127.0.0.1', resolve));
   docBase = `http://127.0.0.1:${(docServer.address() as AddressInfo).port}`;
-  app = await startOAuthApp({ webhookAllowPrivate: true, trustProxy: TrustedProxies.parse('127.0.0.1') });
+  app = await startOAuthApp({
+    webhookAllowPrivate: true,
+    trustProxy: TrustedProxies.parse('127.0.0.1'),
+    // Fewer slots than fetches at once: a fetch waits without its slot.
+    overload: { ...loadConfig({}).overload, maxInFlight: SLOTS, maxQueueWaitMs: 2000 },
+  });
 });
 afterAll(async () => {
   for (const res of held) res.destroy();
@@ -100,6 +108,11 @@ describe('client metadata document fetches', () => {
     for (let waited = 0; held.length < AT_ONCE && waited < 10_000; waited += 20)
       await new Promise((r) => setTimeout(r, 20));
     expect(held).toHaveLength(AT_ONCE);
+    // The fetches wait on the client's server, not on this instance: they hold none of its
+    // slots, so it goes on serving everyone else.
+    expect((await (await fetch(`${app.url}/readyz`)).json()).load).toMatchObject({ inFlight: 0 });
+    const c = await app.customer();
+    expect((await app.call('GET', '/v1/account', { key: c.key })).status).toBe(200);
 
     const refused = await authorize('/slow/one-more.json', '198.51.100.100');
     expect(refused.status).toBe(503);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../../app-services.ts';
-import { apiErrorOf } from '../../errors.ts';
+import { apiErrorOf, headersOf } from '../../errors.ts';
 import {
   AuthorizationPageError,
   AuthorizationRedirectError,
@@ -120,7 +120,10 @@ export async function handleAuthorize(
     // The limits on fetching the client's metadata document (src/http/oauth/metadata-fetches.ts).
     const busy = apiErrorOf(err);
     if (busy && (busy.status === 429 || busy.status === 503))
-      return sendHtml(res, busy.status, messagePage('Too many requests', busy.message), headers);
+      return sendHtml(res, busy.status, messagePage('Too many requests', busy.message), {
+        ...headers,
+        ...headersOf(busy),
+      });
     throw err;
   }
   const found = await sessionOf(app, req);

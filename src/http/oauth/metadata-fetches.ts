@@ -3,6 +3,7 @@ import type { App } from '../../app-services.ts';
 import { ApiError } from '../../errors.ts';
 import type { DocumentPolicy } from '../../modules/oauth/clients.ts';
 import { clientAddress } from '../request/client-address.ts';
+import { requestScope } from '../request/request-scope.ts';
 import { consumeLimit } from '../dashboard/forms.ts';
 
 /** Client metadata documents one instance fetches at once; one more is refused with 503. */
@@ -14,8 +15,9 @@ const FULL_RETRY_AFTER_SECONDS = 5;
  * The policy for client ID metadata documents of one instance: anyone can make the service fetch
  * a URL before signing in (an OAuth client_id), so each fetch that will really happen — never a
  * cached client — counts per client address (rate-limit class clientMetadataFetch), and at most
- * METADATA_FETCHES_AT_ONCE are in flight. Refusals are ApiErrors: 429 (limit headers set on
- * `res`) and 503 (Retry-After set); a refusal for a full instance gives its point back.
+ * METADATA_FETCHES_AT_ONCE are in flight, each without the request's slot of the instance.
+ * Refusals are ApiErrors: 429 (limit headers set on `res`) and 503 (Retry-After set); a refusal
+ * for a full instance gives its point back.
  */
 export function createMetadataDocumentPolicy(app: App) {
   let inFlight = 0;
@@ -23,7 +25,7 @@ export function createMetadataDocumentPolicy(app: App) {
     return {
       allowPrivate: app.config.webhookAllowPrivate,
       timeoutMs: app.config.webhookTimeoutMs,
-      async beforeFetch() {
+      async aroundFetch(fetch) {
         const address = clientAddress(app.config, req);
         await consumeLimit(app, res, 'clientMetadataFetch', address);
         if (inFlight >= METADATA_FETCHES_AT_ONCE) {
@@ -35,11 +37,10 @@ export function createMetadataDocumentPolicy(app: App) {
           );
         }
         inFlight++;
-        let over = false;
-        return () => {
-          if (!over) inFlight--;
-          over = true;
-        };
+        const fetching = () => fetch().finally(() => inFlight--);
+        // The wait is on the client's server, not this instance: its slot serves others meanwhile.
+        const awayFromSlot = requestScope.getStore()?.awayFromSlot;
+        return awayFromSlot ? awayFromSlot(fetching) : fetching();
       },
     };
   };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../../app-services.ts';
-import { ApiError, apiErrorOf } from '../../errors.ts';
+import { ApiError, apiErrorOf, headersOf } from '../../errors.ts';
 import { ALL_SCOPES } from '../../scopes.ts';
 import { exchangeAuthorizationCode } from '../../modules/oauth/authorize.ts';
 import { validateClientMetadata } from '../../modules/oauth/client-metadata.ts';
@@ -255,7 +255,12 @@ async function answerForm(
     if (err instanceof ApiError && err.status === 429)
       return sendJson(res, 429, { error: 'too_many_requests', error_description: err.message }, NO_STORE);
     if (err instanceof ApiError && err.status === 503)
-      return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: err.message }, NO_STORE);
+      return sendJson(
+        res,
+        503,
+        { error: 'temporarily_unavailable', error_description: err.message },
+        { ...NO_STORE, ...headersOf(err) },
+      );
     throw err;
   }
 }

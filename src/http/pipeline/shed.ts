@@ -9,6 +9,11 @@ import type { Exchange } from './exchange.ts';
 export async function shed(x: Exchange): Promise<void> {
   const criticality = criticalityOf(x);
   if (!criticality) return;
+  await takeInstanceSlot(x, criticality);
+  x.scope.awayFromSlot = (wait) => awayFromSlot(x, criticality, wait);
+}
+
+async function takeInstanceSlot(x: Exchange, criticality: Criticality): Promise<void> {
   try {
     x.instanceSlot = await x.app.overload.acquire(criticality, (cancel) => x.res.once('close', cancel));
     x.releases.push(x.instanceSlot);
@@ -16,6 +21,21 @@ export async function shed(x: Exchange): Promise<void> {
     if (!(err instanceof ClientGone)) throw err;
     x.sent = true; // the connection is closed: nothing to answer
   }
+}
+
+/**
+ * Runs `wait` (an outbound fetch) without the instance's slot, then takes a slot again the way
+ * the request took its first (waiting in the queue, or refused with 503): a stranger who can
+ * make the service fetch a slow URL holds no slot while it waits, so cannot fill the instance.
+ * A client that hangs up meanwhile ends the request (ClientGone, settled as gone).
+ */
+async function awayFromSlot<T>(x: Exchange, criticality: Criticality, wait: () => Promise<T>): Promise<T> {
+  if (!x.instanceSlot) return wait();
+  yieldInstanceSlot(x);
+  const result = await wait();
+  await takeInstanceSlot(x, criticality);
+  if (x.sent) throw new ClientGone();
+  return result;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type ApiError, codeOf, errorBody, paramOf } from '../../errors.ts';
+import { type ApiError, codeOf, errorBody, headersOf, paramOf } from '../../errors.ts';
 
 export type Surface = 'rest' | 'graphql' | 'admin' | 'ops' | 'mcp';
 
@@ -30,8 +30,7 @@ export function sendError(
   error: ApiError,
   headers: Record<string, string> = {},
 ): void {
-  const http = (error.extensions.http ?? {}) as { headers?: Record<string, string> };
-  const all = { ...headers, ...http.headers };
+  const all = { ...headers, ...headersOf(error) };
   if (surface === 'graphql') {
     sendJson(
       res,

@@ -15,10 +15,10 @@ export interface DocumentPolicy {
   allowPrivate: boolean;
   timeoutMs: number;
   /**
-   * Asked just before a document is fetched, never for a cached one: throws to refuse the fetch
-   * (the caller's limits), else returns what to call once the fetch is over.
+   * Runs the fetch of a document, never for a cached one, under the caller's limits: throws to
+   * refuse it, else returns what `fetch` returns.
    */
-  beforeFetch?: () => Promise<() => void>;
+  aroundFetch?: <T>(fetch: () => Promise<T>) => Promise<T>;
 }
 
 /** Largest document accepted. */
@@ -62,16 +62,17 @@ export async function fetchMetadataDocumentClient(
   const cached = await prisma.oAuthClient.findUnique({ where: { id: clientId } });
   if (cached?.kind === 'metadata_document' && cached.metadataExpiresAt && cached.metadataExpiresAt > now) return cached;
 
-  const done = await policy.beforeFetch?.();
-  const answer = await getDocument(
-    clientId,
-    { Accept: 'application/json' },
-    {
-      allowPrivate: policy.allowPrivate,
-      timeoutMs: Math.min(policy.timeoutMs, METADATA_DOCUMENT_TIMEOUT_MS),
-      maxBytes: METADATA_DOCUMENT_MAX_BYTES,
-    },
-  ).finally(done);
+  const fetchDocument = () =>
+    getDocument(
+      clientId,
+      { Accept: 'application/json' },
+      {
+        allowPrivate: policy.allowPrivate,
+        timeoutMs: Math.min(policy.timeoutMs, METADATA_DOCUMENT_TIMEOUT_MS),
+        maxBytes: METADATA_DOCUMENT_MAX_BYTES,
+      },
+    );
+  const answer = await (policy.aroundFetch ? policy.aroundFetch(fetchDocument) : fetchDocument());
   if (answer.error || !answer.body) throw refused(clientId, `could not be fetched: ${answer.error ?? 'no body'}.`);
   if (answer.statusCode !== 200) throw refused(clientId, `answered HTTP ${answer.statusCode}.`);
   let doc: unknown;

@@ -10,7 +10,16 @@ import {
   type GraphQLField,
   type GraphQLInputField,
 } from 'graphql';
-import { ApiError, apiErrorOf, badRequest, codeOf, lacksScope, paramOf, unauthorized } from '../../../errors.ts';
+import {
+  ApiError,
+  apiErrorOf,
+  badRequest,
+  codeOf,
+  headersOf,
+  lacksScope,
+  paramOf,
+  unauthorized,
+} from '../../../errors.ts';
 import type { RequestContext } from '../../../schema/context.ts';
 import { InputRuleRefusal, refusedArguments } from '../../../schema/input-schemas.ts';
 import type { OperationMeta } from '../../../schema/operation.ts';
@@ -83,11 +92,10 @@ function inGraphQLNames(args: ExecutionArgs, error: GraphQLError): GraphQLError 
   const named = field && graphqlPath(field, param);
   if (!named || named === param) return error;
   const said = new RegExp(`(^|[^\\w.])${param.replace(/[.[\]]/g, '\\$&')}(?![\\w])`, 'g');
-  const http = refusal.extensions.http as { headers?: Record<string, string> } | undefined;
   const restated = new ApiError(refusal.status, refusal.message.replace(said, `$1${named}`), {
     field: named,
     code: codeOf(refusal),
-    headers: http?.headers,
+    headers: headersOf(refusal),
   });
   return locatedError(restated, error.nodes, error.path);
 }
