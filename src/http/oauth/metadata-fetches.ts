@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../../app-services.ts';
+import { waitOutside } from '../../core/outside-waits.ts';
 import { ApiError } from '../../errors.ts';
 import type { DocumentPolicy } from '../../modules/oauth/clients.ts';
 import { clientAddress } from '../request/client-address.ts';
-import { requestScope } from '../request/request-scope.ts';
 import { consumeLimit } from '../dashboard/forms.ts';
 
 /** Client metadata documents one instance fetches at once; one more is refused with 503. */
@@ -39,8 +39,7 @@ export function createMetadataDocumentPolicy(app: App) {
         inFlight++;
         const fetching = () => fetch().finally(() => inFlight--);
         // The wait is on the client's server, not this instance: its slot serves others meanwhile.
-        const awayFromSlot = requestScope.getStore()?.awayFromSlot;
-        return awayFromSlot ? awayFromSlot(fetching) : fetching();
+        return waitOutside(fetching);
       },
     };
   };

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../../app-services.ts';
 import { withDatabaseBudget } from '../../core/database-budget.ts';
+import { withOutsideWaits } from '../../core/outside-waits.ts';
 import { ApiError, apiErrorOf, unexpectedError } from '../../errors.ts';
 import type { Principal } from '../../modules/auth/service.ts';
 import type { BinaryRoute } from '../../schema/binary-operation.ts';
@@ -136,27 +137,27 @@ function settled(x: Exchange): boolean {
 }
 
 /**
- * Runs the stages in order over one request, inside the request's scope and database budget
- * (core/database-budget.ts). A thrown ApiError settles the request with that error; anything else is
+ * Runs the stages in order over one request, inside the request's scope, its way to wait
+ * outside (core/outside-waits.ts) and its database budget (core/database-budget.ts). A thrown ApiError settles the request with that error; anything else is
  * an unexpected failure (500, logged; a 503 when the database is away, counted by its outage),
  * or, when the client has gone, an abort.
  */
 export function runStages(stages: readonly NamedStage[], x: Exchange): Promise<void> {
-  return requestScope.run(x.scope, () =>
-    withDatabaseBudget(async () => {
-      for (const stage of stages) {
-        if (settled(x) && !stage.finishing) continue;
-        const started = performance.now();
-        try {
-          await stage.run(x);
-        } catch (err) {
-          failed(x, err, stage);
-        }
-        x.timings.push([stage.name, Math.round((performance.now() - started) * 1000)]);
-      }
-      x.app.metrics.observeStages(x.timings);
-    }),
-  );
+  return requestScope.run(x.scope, () => withOutsideWaits(() => withDatabaseBudget(() => runEach(stages, x))));
+}
+
+async function runEach(stages: readonly NamedStage[], x: Exchange): Promise<void> {
+  for (const stage of stages) {
+    if (settled(x) && !stage.finishing) continue;
+    const started = performance.now();
+    try {
+      await stage.run(x);
+    } catch (err) {
+      failed(x, err, stage);
+    }
+    x.timings.push([stage.name, Math.round((performance.now() - started) * 1000)]);
+  }
+  x.app.metrics.observeStages(x.timings);
 }
 
 function failed(x: Exchange, err: unknown, stage: NamedStage): void {

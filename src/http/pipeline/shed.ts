@@ -1,3 +1,4 @@
+import { waitOutsideBy } from '../../core/outside-waits.ts';
 import { ClientGone, type Criticality } from '../admission/overload.ts';
 import type { Exchange } from './exchange.ts';
 
@@ -10,7 +11,7 @@ export async function shed(x: Exchange): Promise<void> {
   const criticality = criticalityOf(x);
   if (!criticality) return;
   await takeInstanceSlot(x, criticality);
-  x.scope.awayFromSlot = (wait) => awayFromSlot(x, criticality, wait);
+  waitOutsideBy((wait) => awayFromSlot(x, criticality, wait));
 }
 
 async function takeInstanceSlot(x: Exchange, criticality: Criticality): Promise<void> {
@@ -24,7 +25,7 @@ async function takeInstanceSlot(x: Exchange, criticality: Criticality): Promise<
 }
 
 /**
- * Runs `wait` (an outbound fetch) without the instance's slot, then takes a slot again the way
+ * Runs `wait` (src/core/outside-waits.ts) without the instance's slot, then takes a slot again the way
  * the request took its first (waiting in the queue, or refused with 503): a stranger who can
  * make the service fetch a slow URL holds no slot while it waits, so cannot fill the instance.
  * A client that hangs up meanwhile ends the request (ClientGone, settled as gone).

@@ -10,11 +10,6 @@ export interface RequestScope {
   operation: string;
   /** Where a failure that is a dependency's outage is counted instead of logged per request. */
   outages?: Outages;
-  /**
-   * Runs `wait` (work outside the instance: an outbound fetch) without the request's slot of the
-   * instance, and takes one again after it (src/http/pipeline/shed.ts). Set once the request holds a slot.
-   */
-  awayFromSlot?: <T>(wait: () => Promise<T>) => Promise<T>;
 }
 
 export const requestScope = new AsyncLocalStorage<RequestScope>();

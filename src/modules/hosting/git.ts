@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, refusal } from '../../errors.ts';
+import { waitOutside } from '../../core/outside-waits.ts';
 import { pathSegments, type PathRefused } from '../../provider/hosting/sandbox.ts';
 import { z } from 'zod';
 import { decryptSecret, encryptSecret } from '../webhooks/secrets.ts';
@@ -96,9 +97,9 @@ export async function gitDeploy(
   const branch = input.branch ?? 'main';
   const subdir = checkSubdir(input.subdir);
   const row = await activeHosting(ctx.db, id);
-  const commit = await driver(
-    ctx.app.hosting.gitDeploy(id, { repoUrl, branch, subdir, quota: await siteQuota(ctx.db, row) }),
-  );
+  const quota = await siteQuota(ctx.db, row);
+  // The clone waits on the repository's server: the request's slot serves others meanwhile.
+  const commit = await waitOutside(() => driver(ctx.app.hosting.gitDeploy(id, { repoUrl, branch, subdir, quota })));
   const now = ctx.app.clock.now();
   const data = {
     repoUrl,
