@@ -96,13 +96,18 @@ export interface OverloadLimits {
   maxEventLoopDelayMs: number;
 }
 
+/** OVERLOAD_MAX_IN_FLIGHT's default on the embedded database (bench scenario 9, bench/README.md). */
+const EMBEDDED_SLOTS = 4;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = overrides.port ?? intFrom(env.PORT, 8080, 'PORT');
   const host = overrides.host ?? env.HOST ?? '127.0.0.1';
   const databasePoolSize =
     overrides.databasePoolSize ?? positiveIntFrom(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE');
-  // On PostgreSQL a request past the pool's size would only wait at the pool, first come first
-  // served, where the admission queue's order and deadlines cannot reach it (REFERENCE: Overload).
+  // A request admitted past what the database runs at once would only wait there, first come
+  // first served, where the admission queue's order and deadlines cannot reach it: on PostgreSQL
+  // the pool's size; the embedded database runs one statement at a time, and a few more slots
+  // keep its thread busy while others parse and write (REFERENCE: Overload).
   const onPostgres = Boolean(overrides.databaseUrl ?? env.DATABASE_URL);
   const config: Config = {
     port,
@@ -141,7 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     overload: {
       maxInFlight: positiveIntFrom(
         env.OVERLOAD_MAX_IN_FLIGHT,
-        onPostgres ? databasePoolSize : 16,
+        onPostgres ? databasePoolSize : EMBEDDED_SLOTS,
         'OVERLOAD_MAX_IN_FLIGHT',
       ),
       maxQueued: intFrom(env.OVERLOAD_MAX_QUEUED, 2048, 'OVERLOAD_MAX_QUEUED'),

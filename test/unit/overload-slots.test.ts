@@ -12,9 +12,9 @@ describe('the default number of slots', () => {
     expect(loadConfig({ DATABASE_POOL_SIZE: '7' }, { databaseUrl: postgres }).overload.maxInFlight).toBe(7);
   });
 
-  it('on the embedded database is 16, whatever the pool size says', () => {
-    expect(slots({})).toBe(16);
-    expect(slots({ DATABASE_POOL_SIZE: '7' })).toBe(16);
+  it('on the embedded database is 4, whatever the pool size says', () => {
+    expect(slots({})).toBe(4);
+    expect(slots({ DATABASE_POOL_SIZE: '7' })).toBe(4);
   });
 
   it('is what OVERLOAD_MAX_IN_FLIGHT says when it is set', () => {
