@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { rawGraphQLWs } from '../helpers/graphql-ws.ts';
 import { activeHosting, MANAGE } from '../helpers/hosting.ts';
 
 /**
@@ -48,4 +49,27 @@ it('a deploy from a repository server that does not answer holds no slot: the in
   const failed = await deploy;
   expect(failed.status, failed.text).toBe(400);
   expect(failed.body.message).toMatch(/git clone failed/);
+});
+
+it('over graphql-ws too: the mutation waits on the silent server without the slot, then answers', async () => {
+  const c = await app.customer({ scopes: MANAGE });
+  const id = await activeHosting(app, c);
+  const port = (silent.address() as AddressInfo).port;
+  const before = held.length;
+  const socket = await rawGraphQLWs(app.url, c.key);
+  socket.start('deploy', 'mutation ($id: ID!, $url: String!) { hostingGitDeploy(id: $id, repoUrl: $url) { status } }', {
+    id,
+    url: `ssh://git@127.0.0.1:${port}/site.git`,
+  });
+  for (let waited = 0; held.length === before && waited < 10_000; waited += 20)
+    await new Promise((r) => setTimeout(r, 20));
+  expect(held).toHaveLength(before + 1);
+
+  expect((await (await fetch(`${app.url}/readyz`)).json()).load).toMatchObject({ inFlight: 0 });
+  expect((await app.call('GET', `/v1/hosting/${id}`, { key: c.key })).status).toBe(200);
+
+  for (const s of held) s.destroy();
+  const [answer] = await socket.finished('deploy');
+  expect(JSON.stringify(answer.payload)).toMatch(/git clone failed/);
+  await socket.close();
 });

@@ -6,6 +6,7 @@ import { CloseCode } from 'graphql-ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { App } from '../../app-services.ts';
+import { waitOutsideBy, withOutsideWaits } from '../../core/outside-waits.ts';
 import type { Release } from '../admission/overload.ts';
 import { ApiError, apiErrorOf, isClientGraphQLError, unauthorized, unexpectedError } from '../../errors.ts';
 import { authenticate, type Principal } from '../../modules/auth/service.ts';
@@ -115,14 +116,24 @@ export function attachGraphQLWs(
         ctx.extra.requestId = randomUUID();
         return true;
       },
-      execute: async (args: ExecutionArgs) => {
-        const root = args.rootValue as Enveloped;
-        try {
-          return await root.execute(args);
-        } finally {
-          root.release?.();
-        }
-      },
+      execute: (args: ExecutionArgs) =>
+        withOutsideWaits(async () => {
+          const root = args.rootValue as Enveloped;
+          let release = root.release;
+          // A wait on another server (a git clone) holds no slot, as over HTTP (src/core/outside-waits.ts).
+          waitOutsideBy(async (wait) => {
+            release?.();
+            release = undefined;
+            const result = await wait();
+            release = await app.overload.acquire('call');
+            return result;
+          });
+          try {
+            return await root.execute(args);
+          } finally {
+            release?.();
+          }
+        }),
       subscribe: (args: ExecutionArgs) => (args.rootValue as Enveloped).subscribe(args),
       onSubscribe: async (ctx, id, params) => {
         const requestId = ctx.extra.requestId ?? randomUUID();

@@ -138,9 +138,10 @@ function settled(x: Exchange): boolean {
 
 /**
  * Runs the stages in order over one request, inside the request's scope, its way to wait
- * outside (core/outside-waits.ts) and its database budget (core/database-budget.ts). A thrown ApiError settles the request with that error; anything else is
- * an unexpected failure (500, logged; a 503 when the database is away, counted by its outage),
- * or, when the client has gone, an abort.
+ * outside (core/outside-waits.ts) and its database budget (core/database-budget.ts). A thrown
+ * ApiError settles the request with that error; anything else is an unexpected failure (500,
+ * logged; a 503 when the database is away, counted by its outage), or, when the client has
+ * gone, an abort.
  */
 export function runStages(stages: readonly NamedStage[], x: Exchange): Promise<void> {
   return requestScope.run(x.scope, () => withOutsideWaits(() => withDatabaseBudget(() => runEach(stages, x))));
