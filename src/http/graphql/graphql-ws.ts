@@ -124,9 +124,12 @@ export function attachGraphQLWs(
           waitOutsideBy(async (wait) => {
             release?.();
             release = undefined;
-            const result = await wait();
-            release = await app.overload.acquire('call');
-            return result;
+            try {
+              return await wait();
+            } finally {
+              // The operation goes on working whatever the wait's outcome: with a slot again.
+              release = await app.overload.acquire('call');
+            }
           });
           try {
             return await root.execute(args);

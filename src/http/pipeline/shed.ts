@@ -33,10 +33,21 @@ async function takeInstanceSlot(x: Exchange, criticality: Criticality): Promise<
 async function awayFromSlot<T>(x: Exchange, criticality: Criticality, wait: () => Promise<T>): Promise<T> {
   if (!x.instanceSlot) return wait();
   yieldInstanceSlot(x);
-  const result = await wait();
+  // Whatever the wait's outcome, the request goes on working (a failure is recorded): with a slot.
+  const outcome = await settle(wait());
   await takeInstanceSlot(x, criticality);
   if (x.sent) throw new ClientGone();
-  return result;
+  return outcome();
+}
+
+/** A promise's outcome, to be returned or thrown later. */
+function settle<T>(promise: Promise<T>): Promise<() => T> {
+  return promise.then(
+    (value) => () => value,
+    (err: unknown) => () => {
+      throw err;
+    },
+  );
 }
 
 /**

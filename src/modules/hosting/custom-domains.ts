@@ -14,6 +14,7 @@ import {
   type HostingView,
 } from './service.ts';
 import { panelChanged } from './panel-events.ts';
+import { waitOutside } from '../../core/outside-waits.ts';
 
 // A hosting account's custom domain (set, verified against DNS, detached) and the certificate covering its names.
 
@@ -72,7 +73,8 @@ async function dnsPointsHere(
   let name = domain;
   let found: string | null = null;
   for (let hop = 0; hop < 8; hop++) {
-    const target = await ctx.app.hosting.resolveDns(ctx.app.prisma, name);
+    // The lookup waits on name servers the customer's domain chooses.
+    const target = await waitOutside(() => ctx.app.hosting.resolveDns(ctx.app.prisma, name));
     if (target === null) break;
     found = target;
     if (target === row.ip || target === host) return { ok: true, found };

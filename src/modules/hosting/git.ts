@@ -136,7 +136,9 @@ export async function gitPull(ctx: HostingContext, id: string) {
   const now = ctx.app.clock.now();
   const quota = await siteQuota(ctx.db, hosting);
   try {
-    const commit = await ctx.app.hosting.gitPull(id, { branch: row.branch, subdir: row.subdir, quota });
+    const commit = await waitOutside(() =>
+      ctx.app.hosting.gitPull(id, { branch: row.branch, subdir: row.subdir, quota }),
+    );
     const saved = await ctx.db.$transaction(async (tx) => {
       await panelChanged(tx, hosting, 'git', 'pulled', now);
       return tx.hostingGitDeploy.update({
