@@ -112,4 +112,33 @@ describe('the overload queue hands a freed slot', () => {
     (await writes[0])();
     (await writes[1])();
   });
+  it('to a request back from a wait outside before any waiting write, and never refuses it', async () => {
+    const o = start();
+    const held = o.acquire('read') as () => void;
+    const granted: string[] = [];
+    const [write] = queue(o, ['write'], granted, 'write');
+    const back = Promise.resolve(o.reenter()).then((release) => {
+      granted.push('back');
+      return release;
+    });
+    // Past the queue's budget: the write is refused, the returning request still waits.
+    await expect(write).rejects.toMatchObject({ status: 503 });
+    held();
+    (await back)();
+    expect(granted).toEqual(['back']);
+    // Ahead of a write that waited longer.
+    const again = o.acquire('read') as () => void;
+    const order: string[] = [];
+    const [later] = queue(o, ['write'], order, 'write');
+    const first = Promise.resolve(o.reenter()).then((release) => {
+      order.push('back');
+      return release;
+    });
+    again();
+    (await first)();
+    (await later)();
+    expect(order).toEqual(['back', 'write']);
+    // With a slot free it takes one at once.
+    expect(typeof o.reenter()).toBe('function');
+  });
 });

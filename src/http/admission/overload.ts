@@ -53,6 +53,8 @@ export class ClientGone extends Error {
 export class Overload {
   private inFlight = 0;
   private readonly queue: Waiter[] = [];
+  /** Requests back from a wait outside, waiting for a slot again (reenter()): served before the queue. */
+  private readonly returning: ((release: Release) => void)[] = [];
   private readonly perCredential = new Map<string, number>();
   private readonly delay: ELDHistogram;
   private readonly sampler: NodeJS.Timeout;
@@ -134,6 +136,17 @@ export class Overload {
     });
   }
 
+  /**
+   * A slot again for a request back from a wait on another server (src/core/outside-waits.ts),
+   * which gave its slot back meanwhile. It has done part of its work (a clone published) and
+   * must record it, so it is never refused and never dropped for a client that has gone: it
+   * takes the next freed slot, ahead of every waiting request.
+   */
+  reenter(): Release | Promise<Release> {
+    if (this.inFlight < this.limits.maxInFlight) return this.take();
+    return new Promise<Release>((resolve) => this.returning.push(resolve));
+  }
+
   /** One more request of a credential in flight, or a 429 when it already has its share. */
   enterCredential(credentialId: string, criticality: Criticality): Release {
     const now = this.perCredential.get(credentialId) ?? 0;
@@ -201,6 +214,10 @@ export class Overload {
 
   /** Grants one slot as next() says; false when none was granted (or the slots are held). */
   private grantNext(afterHold: boolean): boolean {
+    if (this.returning.length > 0 && this.inFlight < this.limits.maxInFlight) {
+      this.returning.shift()?.(this.take());
+      return true;
+    }
     for (const criticality of PRIORITY) {
       if (!this.free(criticality)) continue;
       const oldest = this.queue.findIndex((w) => w.criticality === criticality);

@@ -127,8 +127,7 @@ export function attachGraphQLWs(
             try {
               return await wait();
             } finally {
-              // The operation goes on working whatever the wait's outcome: with a slot again.
-              release = await app.overload.acquire('call');
+              release = await app.overload.reenter();
             }
           });
           try {

@@ -7,7 +7,7 @@ import type { Principal } from '../../modules/auth/service.ts';
 import type { BinaryRoute } from '../../schema/binary-operation.ts';
 import type { Operation } from '../../schema/operation.ts';
 import type { Admission } from '../admission/admit.ts';
-import { ClientGone, type Release } from '../admission/overload.ts';
+import type { Release } from '../admission/overload.ts';
 import { requestScope, type RequestScope } from '../request/request-scope.ts';
 import { type Answer, sendError, type Surface } from '../request/respond.ts';
 
@@ -162,11 +162,6 @@ async function runEach(stages: readonly NamedStage[], x: Exchange): Promise<void
 }
 
 function failed(x: Exchange, err: unknown, stage: NamedStage): void {
-  // The client went away while its request waited for a slot again (shed.ts): nobody to answer.
-  if (err instanceof ClientGone) {
-    x.sent = true;
-    return;
-  }
   // The client went away (or was cut off by the request timeout) while its body was read:
   // nobody is left to answer, and it says nothing about the database.
   if (!x.req.complete && x.req.destroyed) {

@@ -1,5 +1,5 @@
 import { waitOutsideBy } from '../../core/outside-waits.ts';
-import { ClientGone, type Criticality } from '../admission/overload.ts';
+import { ClientGone, type Criticality, type Release } from '../admission/overload.ts';
 import type { Exchange } from './exchange.ts';
 
 /**
@@ -10,44 +10,34 @@ import type { Exchange } from './exchange.ts';
 export async function shed(x: Exchange): Promise<void> {
   const criticality = criticalityOf(x);
   if (!criticality) return;
-  await takeInstanceSlot(x, criticality);
-  waitOutsideBy((wait) => awayFromSlot(x, criticality, wait));
-}
-
-async function takeInstanceSlot(x: Exchange, criticality: Criticality): Promise<void> {
   try {
-    x.instanceSlot = await x.app.overload.acquire(criticality, (cancel) => x.res.once('close', cancel));
-    x.releases.push(x.instanceSlot);
+    holdSlot(x, await x.app.overload.acquire(criticality, (cancel) => x.res.once('close', cancel)));
   } catch (err) {
     if (!(err instanceof ClientGone)) throw err;
     x.sent = true; // the connection is closed: nothing to answer
+    return;
   }
+  waitOutsideBy((wait) => awayFromSlot(x, wait));
+}
+
+function holdSlot(x: Exchange, slot: Release): void {
+  x.instanceSlot = slot;
+  x.releases.push(slot);
 }
 
 /**
- * Runs `wait` (src/core/outside-waits.ts) without the instance's slot, then takes a slot again the way
- * the request took its first (waiting in the queue, or refused with 503): a stranger who can
- * make the service fetch a slow URL holds no slot while it waits, so cannot fill the instance.
- * A client that hangs up meanwhile ends the request (ClientGone, settled as gone).
+ * Runs `wait` (src/core/outside-waits.ts) without the instance's slot, then takes one again,
+ * whatever the wait's outcome, ahead of the queue (Overload.reenter): a stranger who can make
+ * the service fetch a slow URL holds no slot while it waits, so cannot fill the instance.
  */
-async function awayFromSlot<T>(x: Exchange, criticality: Criticality, wait: () => Promise<T>): Promise<T> {
+async function awayFromSlot<T>(x: Exchange, wait: () => Promise<T>): Promise<T> {
   if (!x.instanceSlot) return wait();
   yieldInstanceSlot(x);
-  // Whatever the wait's outcome, the request goes on working (a failure is recorded): with a slot.
-  const outcome = await settle(wait());
-  await takeInstanceSlot(x, criticality);
-  if (x.sent) throw new ClientGone();
-  return outcome();
-}
-
-/** A promise's outcome, to be returned or thrown later. */
-function settle<T>(promise: Promise<T>): Promise<() => T> {
-  return promise.then(
-    (value) => () => value,
-    (err: unknown) => () => {
-      throw err;
-    },
-  );
+  try {
+    return await wait();
+  } finally {
+    holdSlot(x, await x.app.overload.reenter());
+  }
 }
 
 /**
