@@ -42,7 +42,7 @@ export const FULL: Sizes = {
   rssServers: 10_000,
   overloadConnections: 1000,
   overloadSeconds: 15,
-  overloadKeys: 200,
+  overloadKeys: 1000,
   liveRounds: 20,
 };
 export const TINY: Sizes = {
@@ -58,7 +58,7 @@ export const TINY: Sizes = {
   rssServers: 200,
   overloadConnections: 50,
   overloadSeconds: 1,
-  overloadKeys: 5,
+  overloadKeys: 20,
   liveRounds: 2,
 };
 
