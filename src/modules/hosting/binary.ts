@@ -1,9 +1,10 @@
 import path from 'node:path';
 import busboy from 'busboy';
+import { waitOutside } from '../../core/outside-waits.ts';
 import { ApiError, badRequest } from '../../errors.ts';
 import type { BinaryRequest, BinaryResult, BinaryRouteDeclaration } from '../../schema/binary-operation.ts';
 import { openBackup } from './backups.ts';
-import { downloadFile, prepareUpload, uploadFile } from './files.ts';
+import { downloadFile, prepareUpload, receiveUpload, uploadRecorded } from './files.ts';
 import { HOSTING_FILE_TOO_LARGE, HOSTING_PROVISIONING, SITE_WRITE_REFUSALS, type HostingContext } from './service.ts';
 
 /** The hosting binary streams: file upload (multipart, streamed to disk), file download, backup download. */
@@ -58,7 +59,7 @@ async function upload(r: BinaryRequest): Promise<BinaryResult> {
   const ctx = hostingCtx(r);
   const limit = r.app.config.hostingUploadLimitBytes;
   // The account and the target path are checked before the body is read (again with the file's name once it is known).
-  await prepareUpload(ctx, id, target, null);
+  const prepared = await prepareUpload(ctx, id, target);
 
   let parser: busboy.Busboy;
   try {
@@ -82,7 +83,7 @@ async function upload(r: BinaryRequest): Promise<BinaryResult> {
       return;
     }
     fileStream = file;
-    work = uploadFile(ctx, id, target, info.filename ?? '', file as typeof file & { truncated?: boolean });
+    work = receiveUpload(ctx, prepared, info.filename ?? '', file as typeof file & { truncated?: boolean });
     // Whatever happens to the file, keep reading the body so the parser reaches its end.
     work.catch(() => file.resume());
   });
@@ -108,7 +109,8 @@ async function upload(r: BinaryRequest): Promise<BinaryResult> {
     r.req.pipe(parser);
   });
   try {
-    await body;
+    // The client sends at its own pace: receiving holds no slot of the instance (waitOutside).
+    await (r.req.complete ? body : waitOutside(() => body));
   } catch (err) {
     // Answer only once the upload has given up and removed its temporary file: it may still be
     // opening that file when the body is refused, and the client must not see it afterwards.
@@ -117,7 +119,9 @@ async function upload(r: BinaryRequest): Promise<BinaryResult> {
     throw err;
   }
   if (!work) throw badRequest('The multipart body has no "file" field.', 'file');
-  return { kind: 'json', status: 200, body: await work };
+  const uploaded = await work;
+  await uploadRecorded(ctx, prepared);
+  return { kind: 'json', status: 200, body: uploaded };
 }
 
 async function download(r: BinaryRequest): Promise<BinaryResult> {

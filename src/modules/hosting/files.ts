@@ -58,33 +58,32 @@ export async function renameFile(ctx: HostingContext, id: string, from: unknown,
   return renamed;
 }
 
-/** Checked before the upload body is read: the account, the target path and the file name. */
-export async function prepareUpload(ctx: HostingContext, id: string, path: string | null, fileName: string | null) {
-  await activeHosting(ctx.db, id);
-  return driver(ctx.app.hosting.uploadTarget(id, path ?? DEFAULT_LIST_PATH, fileName));
+/**
+ * An upload in three steps, so that the request holds a slot of the instance only while it works
+ * on the database (binary.ts): checked before its body is read (the account, the target path,
+ * the site's quota), the file received from the client (file work only), then recorded.
+ */
+export async function prepareUpload(ctx: HostingContext, id: string, path: string | null) {
+  const row = await activeHosting(ctx.db, id);
+  const target = path ?? DEFAULT_LIST_PATH;
+  await driver(ctx.app.hosting.uploadTarget(id, target, null));
+  return { id, target, row, quota: await siteQuota(ctx.db, row) };
 }
+type PreparedUpload = Awaited<ReturnType<typeof prepareUpload>>;
 
-export async function uploadFile(
+/** The file streamed from the client into the site (checked again with its name), within the limit and the quota. */
+export function receiveUpload(
   ctx: HostingContext,
-  id: string,
-  path: string | null,
+  upload: PreparedUpload,
   fileName: string,
   source: Readable & { truncated?: boolean },
 ) {
-  const row = await activeHosting(ctx.db, id);
-  const quota = await siteQuota(ctx.db, row);
-  const uploaded = await driver(
-    ctx.app.hosting.upload(
-      id,
-      path ?? DEFAULT_LIST_PATH,
-      fileName,
-      source,
-      ctx.app.config.hostingUploadLimitBytes,
-      quota,
-    ),
-  );
-  await siteChanged(ctx.db, row, 'uploaded', ctx.app.clock.now());
-  return uploaded;
+  const { id, target, quota } = upload;
+  return driver(ctx.app.hosting.upload(id, target, fileName, source, ctx.app.config.hostingUploadLimitBytes, quota));
+}
+
+export async function uploadRecorded(ctx: HostingContext, upload: PreparedUpload): Promise<void> {
+  await siteChanged(ctx.db, upload.row, 'uploaded', ctx.app.clock.now());
 }
 
 export async function downloadFile(ctx: HostingContext, id: string, path: unknown) {
