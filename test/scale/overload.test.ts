@@ -6,8 +6,10 @@ import { ADMIN_TOKEN, type Customer, startTestApp, type TestApp } from '../helpe
 
 /**
  * The overload limiters as a client meets them (src/http/admission/overload.ts; REFERENCE: Overload), on an
- * instance with tiny limits: requests whose bodies are still arriving hold the slots (the slot is
- * taken before the body is read), so the test decides exactly when the instance is full.
+ * instance with tiny limits. The test fills the instance itself: it takes slots as requests in
+ * flight hold them (and a credential's share, as its requests do), so it decides exactly when the
+ * instance is full; every request it then sends is a client's. (A request whose body is still on
+ * its way holds no slot: test/security/slow-senders.test.ts.)
  */
 const LIMITS = {
   maxInFlight: 2,
@@ -20,47 +22,24 @@ let app: TestApp;
 let c: Customer;
 let other: Customer;
 
-/** A POST /v1/tickets whose body is half sent: it holds a slot until `finish` sends the rest. */
-async function slowPost(key: string): Promise<{ finish(): Promise<number> }> {
-  const body = JSON.stringify({ subject: 'Slow', message: 'A body that takes its time' });
-  const url = new URL(`${app.url}/v1/tickets`);
-  const req = http.request({
-    host: url.hostname,
-    port: url.port,
-    path: url.pathname,
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': body.length },
-  });
-  const status = new Promise<number>((resolve, reject) => {
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-  });
-  req.write(body.slice(0, 10));
-  req.flushHeaders();
-  // The app has taken the slot once its pipeline has seen the headers.
-  await waitFor(() => app.running.app.overload.state().inFlight > 0);
-  return {
-    finish() {
-      req.end(body.slice(10));
-      return status;
-    },
-  };
-}
-
 async function waitFor(ok: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(ok()).toBe(true);
 }
 
-async function fill(keys: string[]) {
+/** One slot per customer taken, each counted against that customer's credential, until its `finish()`. */
+async function fill(customers: Customer[]) {
+  const overload = app.running.app.overload;
   const held = [];
-  for (const key of keys) {
-    const before = app.running.app.overload.state().inFlight;
-    held.push(await slowPost(key));
-    await waitFor(() => app.running.app.overload.state().inFlight === before + 1);
+  for (const customer of customers) {
+    const slot = await overload.acquire('write');
+    const share = overload.enterCredential(customer.keyId, 'write');
+    held.push({
+      finish() {
+        share();
+        slot();
+      },
+    });
   }
   return held;
 }
@@ -77,7 +56,7 @@ afterAll(async () => {
 
 describe('the concurrent-requests limiter and load shedder', () => {
   it('a full instance refuses a read that waited out its budget with 503 OVERLOADED and Retry-After; health answers at once', async () => {
-    const held = await fill([c.key, other.key]);
+    const held = await fill([c, other]);
     try {
       const started = performance.now();
       const read = await app.call('GET', '/v1/servers', { key: c.key });
@@ -101,13 +80,13 @@ describe('the concurrent-requests limiter and load shedder', () => {
       expect(performance.now() - beyond).toBeLessThan(LIMITS.maxQueueWaitMs);
       expect((await waiting).status).toBe(503);
     } finally {
-      for (const h of held) expect(await h.finish()).toBe(200);
+      for (const h of held) h.finish();
     }
     expect((await app.call('GET', '/v1/servers', { key: c.key })).status).toBe(200);
   });
 
   it('a freed slot goes to the waiting write before the read that waited longer', async () => {
-    const held = await fill([c.key, other.key]);
+    const held = await fill([c, other]);
     const done: string[] = [];
     const read = app.call('GET', '/v1/servers', { key: c.key }).finally(() => done.push('read'));
     await waitFor(() => app.running.app.overload.state().queued === 1);
@@ -119,17 +98,17 @@ describe('the concurrent-requests limiter and load shedder', () => {
     const ready = await app.call('GET', '/readyz');
     expect(ready.status).toBe(503);
     expect(ready.body).toMatchObject({ status: 'saturated', load: { inFlight: 2, queued: 2, saturated: true } });
-    expect(await held[0].finish()).toBe(200);
+    held[0].finish();
     expect((await waiting).status).toBe(200);
     // The read queued first, but the one freed slot went to the write; the read runs after it.
     expect((await read).status).toBe(200);
     expect(done).toEqual(['write', 'read']);
-    expect(await held[1].finish()).toBe(200);
+    held[1].finish();
     expect((await app.call('GET', '/readyz')).status).toBe(200);
   });
 
   it('a write that cannot start within the queue budget is refused with 503, and the queue has a bound', async () => {
-    const held = await fill([c.key, other.key]);
+    const held = await fill([c, other]);
     try {
       const queued = [1, 2].map((n) =>
         app.call('POST', '/v1/tickets', { key: other.key, body: { subject: `Q${n}`, message: 'Waits' } }),
@@ -143,14 +122,14 @@ describe('the concurrent-requests limiter and load shedder', () => {
         expect(late.headers.get('retry-after')).toBe('1');
       }
     } finally {
-      for (const h of held) await h.finish();
+      for (const h of held) h.finish();
     }
     const tickets = await app.call('GET', '/v1/tickets', { key: other.key });
     expect(tickets.body.data.map((t: { subject: string }) => t.subject)).not.toContain('Q3');
   });
 
   it('MCP calls obey the same limits: 503 OVERLOADED once the queue budget is spent', async () => {
-    const held = await fill([c.key, other.key]);
+    const held = await fill([c, other]);
     try {
       const mcp = await app.call('POST', '/mcp', {
         key: c.key,
@@ -160,7 +139,7 @@ describe('the concurrent-requests limiter and load shedder', () => {
       expect(mcp.status).toBe(503);
       expect(mcp.body.code).toBe('OVERLOADED');
     } finally {
-      for (const h of held) await h.finish();
+      for (const h of held) h.finish();
     }
   });
 
@@ -171,7 +150,7 @@ describe('the concurrent-requests limiter and load shedder', () => {
       connectionParams: { authorization: `Bearer ${c.key}` },
       retryAttempts: 0,
     });
-    const held = await fill([c.key, other.key]);
+    const held = await fill([c, other]);
     try {
       const errors = await new Promise<unknown>((resolve) => {
         client.subscribe(
@@ -181,7 +160,7 @@ describe('the concurrent-requests limiter and load shedder', () => {
       });
       expect(JSON.stringify(errors)).toContain('OVERLOADED');
     } finally {
-      for (const h of held) await h.finish();
+      for (const h of held) h.finish();
       await client.dispose();
     }
   });
@@ -192,7 +171,7 @@ describe('the concurrent-requests limiter and load shedder', () => {
       return Number(/http_shed_total\{reason="queue_timeout",criticality="read"\} (\d+)/.exec(metrics.text)?.[1] ?? 0);
     };
     const before = await shedTimeouts();
-    const held = await fill([c.key, other.key]);
+    const held = await fill([c, other]);
     try {
       const url = new URL(`${app.url}/v1/servers`);
       const gone = http.get({
@@ -208,7 +187,7 @@ describe('the concurrent-requests limiter and load shedder', () => {
       await waitFor(() => app.running.app.overload.state().queued === 0);
       expect(await shedTimeouts()).toBe(before);
     } finally {
-      for (const h of held) expect(await h.finish()).toBe(200);
+      for (const h of held) h.finish();
     }
   });
 
@@ -217,7 +196,7 @@ describe('the concurrent-requests limiter and load shedder', () => {
     app = await startTestApp({ requestsPerMinute: 1e9, overload: { ...LIMITS, maxInFlight: 10 } });
     c = await app.customer();
     other = await app.customer();
-    const held = await fill([c.key, c.key, c.key]);
+    const held = await fill([c, c, c]);
     try {
       const fourth = await app.call('GET', '/v1/servers', { key: c.key });
       expect(fourth.status).toBe(429);
@@ -225,7 +204,7 @@ describe('the concurrent-requests limiter and load shedder', () => {
       expect(fourth.body.code).toBe('TOO_MANY_CONCURRENT_REQUESTS');
       expect((await app.call('GET', '/v1/servers', { key: other.key })).status).toBe(200);
     } finally {
-      for (const h of held) expect(await h.finish()).toBe(200);
+      for (const h of held) h.finish();
     }
     expect((await app.call('GET', '/v1/servers', { key: c.key })).status).toBe(200);
   });
