@@ -52,7 +52,9 @@ export class ClientGone extends Error {
 
 export class Overload {
   private inFlight = 0;
-  private readonly queue: Waiter[] = [];
+  /** The waiting requests, one queue per criticality, each in the order they came. */
+  private readonly queues: Record<Criticality, Waiter[]> = { write: [], call: [], read: [] };
+  private queued = 0;
   /** Requests back from a wait outside, waiting for a slot again (reenter()): served before the queue. */
   private readonly returning: ((release: Release) => void)[] = [];
   private readonly perCredential = new Map<string, number>();
@@ -84,7 +86,7 @@ export class Overload {
   state() {
     return {
       inFlight: this.inFlight,
-      queued: this.queue.length,
+      queued: this.queued,
       eventLoopDelayMs: Math.round(this.delayP99Ms),
       saturated: this.saturated(),
     };
@@ -96,7 +98,7 @@ export class Overload {
    * running a migration, a clock advance; that is not load to shed).
    */
   saturated(): boolean {
-    if (this.inFlight >= this.limits.maxInFlight) return this.queue.length > 0 || this.lateLoop();
+    if (this.inFlight >= this.limits.maxInFlight) return this.queued > 0 || this.lateLoop();
     return this.inFlight >= this.limits.maxInFlight / 2 && this.lateLoop();
   }
 
@@ -107,7 +109,7 @@ export class Overload {
    */
   acquire(criticality: Criticality, onGone?: (cancel: () => void) => void): Release | Promise<Release> {
     if (this.free(criticality)) return this.take();
-    if (this.queue.length >= this.limits.maxQueued * QUEUE_SHARE[criticality])
+    if (this.queued >= this.limits.maxQueued * QUEUE_SHARE[criticality])
       throw this.refuse('queue_full', criticality);
     const queuedAt = performance.now();
     return new Promise<Release>((resolve, reject) => {
@@ -120,16 +122,15 @@ export class Overload {
           resolve(release);
         },
         timer: setTimeout(() => {
-          this.queue.splice(this.queue.indexOf(waiter), 1);
+          this.leave(waiter);
           this.observe.waited((performance.now() - queuedAt) / 1000);
           reject(this.refuse(this.lateLoop() ? 'saturated' : 'queue_timeout', criticality));
         }, this.limits.maxQueueWaitMs),
       };
-      this.queue.push(waiter);
+      this.queues[criticality].push(waiter);
+      this.queued++;
       onGone?.(() => {
-        const index = this.queue.indexOf(waiter);
-        if (index < 0) return; // granted or refused already
-        this.queue.splice(index, 1);
+        if (!this.leave(waiter)) return; // granted or refused already
         clearTimeout(waiter.timer);
         reject(new ClientGone());
       });
@@ -173,7 +174,8 @@ export class Overload {
     clearInterval(this.sampler);
     clearTimeout(this.hold);
     this.delay.disable();
-    for (const waiter of this.queue.splice(0)) clearTimeout(waiter.timer);
+    for (const queue of Object.values(this.queues)) for (const waiter of queue.splice(0)) clearTimeout(waiter.timer);
+    this.queued = 0;
   }
 
   private lateLoop(): boolean {
@@ -220,13 +222,12 @@ export class Overload {
     }
     for (const criticality of PRIORITY) {
       if (!this.free(criticality)) continue;
-      const oldest = this.queue.findIndex((w) => w.criticality === criticality);
-      if (oldest < 0) continue;
+      const queue = this.queues[criticality];
+      if (queue.length === 0) continue;
       const now = performance.now();
-      const late =
-        this.queue.length > 2 * this.limits.maxInFlight && now - this.queue[oldest].queuedAt > STANDING_QUEUE_MS;
-      const index = late ? this.queue.findLastIndex((w) => w.criticality === criticality) : oldest;
-      if (late && criticality === 'read' && !afterHold && now - this.queue[index].queuedAt > STANDING_QUEUE_MS) {
+      const late = this.queued > 2 * this.limits.maxInFlight && now - queue[0].queuedAt > STANDING_QUEUE_MS;
+      const waiter = late ? queue[queue.length - 1] : queue[0];
+      if (late && criticality === 'read' && !afterHold && now - waiter.queuedAt > STANDING_QUEUE_MS) {
         // Ended after the loop's next read of its sockets (setImmediate), so a request that has
         // arrived meanwhile takes the slot before the oldest can.
         this.hold ??= setTimeout(
@@ -239,7 +240,7 @@ export class Overload {
         );
         return false;
       }
-      const [waiter] = this.queue.splice(index, 1);
+      this.leave(waiter);
       waiter.grant(this.take());
       return true;
     }
@@ -250,6 +251,17 @@ export class Overload {
   private free(criticality: Criticality): boolean {
     if (this.inFlight >= this.limits.maxInFlight) return false;
     return criticality !== 'read' || !(this.inFlight >= this.limits.maxInFlight / 2 && this.lateLoop());
+  }
+
+  /** Takes a waiter out of its queue; false when it had left already (granted, refused or gone). */
+  private leave(waiter: Waiter): boolean {
+    const queue = this.queues[waiter.criticality];
+    // The oldest leave first (refused after their budget) or the newest (served under a standing queue).
+    const index = queue[0] === waiter ? 0 : queue.lastIndexOf(waiter);
+    if (index < 0) return false;
+    queue.splice(index, 1);
+    this.queued--;
+    return true;
   }
 
   private refuse(reason: ShedReason, criticality: Criticality): ApiError {
