@@ -65,6 +65,9 @@ export async function overload(sizes: Sizes): Promise<Figure[]> {
       child<Seen>('bench/overload-load.ts', [
         JSON.stringify({ url: server.url, path: PATH, keys, connections, seconds, timeoutSeconds: 10 }),
       ]);
+    // A warm-up, not counted: a cold instance (code not yet optimized, caches empty, each key's
+    // first use written) served its first 10-connection run about a tenth slower than its second.
+    await drive(10, sizes.overloadSeconds);
     // The 10-connection figures before and after the flood (their mean), the flood between.
     const before = await drive(10, sizes.overloadSeconds);
     const health: number[] = [];
