@@ -12,8 +12,9 @@ import { ApiError } from '../../errors.ts';
  * documents, pages, the console's polling) last, and reads have the least room in the queue; so
  * under load reads are the ones that wait out their budget. Waiting is what keeps a client that
  * retries at once from turning refusals into most of the instance's work. Health and readiness
- * never pass here. Each credential also has at most `maxInFlightPerCredential` requests in flight
- * (429, code TOO_MANY_CONCURRENT_REQUESTS), so one client's burst cannot take every slot.
+ * never pass here. Each credential also has at most `maxInFlightPerCredential` requests past the
+ * queue (429, code TOO_MANY_CONCURRENT_REQUESTS), those waiting outside their slot included, so
+ * one client cannot keep an unbounded number open.
  */
 export type Criticality = 'write' | 'call' | 'read';
 
