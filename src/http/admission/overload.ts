@@ -110,8 +110,7 @@ export class Overload {
    */
   acquire(criticality: Criticality, onGone?: (cancel: () => void) => void): Release | Promise<Release> {
     if (this.free(criticality)) return this.take();
-    if (this.queued >= this.limits.maxQueued * QUEUE_SHARE[criticality])
-      throw this.refuse('queue_full', criticality);
+    if (this.queued >= this.limits.maxQueued * QUEUE_SHARE[criticality]) throw this.refuse('queue_full', criticality);
     const queuedAt = performance.now();
     return new Promise<Release>((resolve, reject) => {
       const waiter: Waiter = {
