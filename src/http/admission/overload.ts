@@ -148,6 +148,21 @@ export class Overload {
     return new Promise<Release>((resolve) => this.returning.push(resolve));
   }
 
+  /**
+   * Runs `wait`, a wait outside the instance (src/core/outside-waits.ts), without the caller's
+   * slot: `give` gives it back (false when the caller holds none, already waiting outside), and
+   * whatever the wait's outcome one is taken again (reenter) and handed to `retake`. Every
+   * surface's requests wait outside this one way (the pipeline's shed stage, graphql-ws).
+   */
+  async waitWithoutSlot<T>(give: () => boolean, retake: (slot: Release) => void, wait: () => Promise<T>): Promise<T> {
+    if (!give()) return wait();
+    try {
+      return await wait();
+    } finally {
+      retake(await this.reenter());
+    }
+  }
+
   /** One more request of a credential in flight, or a 429 when it already has its share. */
   enterCredential(credentialId: string, criticality: Criticality): Release {
     const now = this.perCredential.get(credentialId) ?? 0;

@@ -121,15 +121,20 @@ export function attachGraphQLWs(
           const root = args.rootValue as Enveloped;
           let release = root.release;
           // A wait on another server (a git clone) holds no slot, as over HTTP (src/core/outside-waits.ts).
-          waitOutsideBy(async (wait) => {
-            release?.();
-            release = undefined;
-            try {
-              return await wait();
-            } finally {
-              release = await app.overload.reenter();
-            }
-          });
+          waitOutsideBy((wait) =>
+            app.overload.waitWithoutSlot(
+              () => {
+                const held = release;
+                release = undefined;
+                held?.();
+                return held !== undefined;
+              },
+              (slot) => {
+                release = slot;
+              },
+              wait,
+            ),
+          );
           try {
             return await root.execute(args);
           } finally {

@@ -17,7 +17,15 @@ export async function shed(x: Exchange): Promise<void> {
     x.sent = true; // the connection is closed: nothing to answer
     return;
   }
-  waitOutsideBy((wait) => awayFromSlot(x, wait));
+  // A request waiting on another server or on its client holds no slot meanwhile: a stranger who
+  // can make the service fetch a slow URL, or send a body slowly, cannot fill the instance.
+  waitOutsideBy((wait) =>
+    x.app.overload.waitWithoutSlot(
+      () => yieldInstanceSlot(x),
+      (slot) => holdSlot(x, slot),
+      wait,
+    ),
+  );
 }
 
 function holdSlot(x: Exchange, slot: Release): void {
@@ -26,32 +34,18 @@ function holdSlot(x: Exchange, slot: Release): void {
 }
 
 /**
- * Runs `wait` (src/core/outside-waits.ts) without the instance's slot, then takes one again,
- * whatever the wait's outcome, ahead of the queue (Overload.reenter): a stranger who can make
- * the service fetch a slow URL holds no slot while it waits, so cannot fill the instance.
+ * Gives the instance's slot back early (false when it holds none), for a request that now only
+ * waits (outside, or an MCP tasks/result waiting for the work to settle): the instance serves
+ * others meanwhile, while the request still counts against its credential's requests in flight,
+ * which bounds how many such waits one client holds.
  */
-async function awayFromSlot<T>(x: Exchange, wait: () => Promise<T>): Promise<T> {
-  if (!x.instanceSlot) return wait();
-  yieldInstanceSlot(x);
-  try {
-    return await wait();
-  } finally {
-    holdSlot(x, await x.app.overload.reenter());
-  }
-}
-
-/**
- * Gives the instance's slot back early, for a request that now only waits (an MCP tasks/result
- * waiting for the work to settle): the instance serves others meanwhile, while the request still
- * counts against its credential's requests in flight, which bounds how many such waits one
- * client holds.
- */
-export function yieldInstanceSlot(x: Exchange): void {
+export function yieldInstanceSlot(x: Exchange): boolean {
   const slot = x.instanceSlot;
-  if (!slot) return;
+  if (!slot) return false;
   x.instanceSlot = undefined;
   x.releases.splice(x.releases.indexOf(slot), 1);
   slot();
+  return true;
 }
 
 /** How much a request matters when the instance is full: reads are shed first, writes last. */
