@@ -28,6 +28,13 @@ describe('the overload queue hands a freed slot', () => {
       }),
     );
 
+  /** A request back from a wait outside (reenter); it lands in `granted` as 'back' when it gets a slot. */
+  const comeBack = (o: Overload, granted: string[]) =>
+    Promise.resolve(o.reenter()).then((release) => {
+      granted.push('back');
+      return release;
+    });
+
   /** Past STANDING_QUEUE_MS: the requests queued so far count as late. */
   const pastStanding = () => new Promise((r) => setTimeout(r, 150));
   /** One turn of the event loop: what a freed slot was going to be granted at once has been. */
@@ -117,10 +124,7 @@ describe('the overload queue hands a freed slot', () => {
     const held = o.acquire('read') as () => void;
     const granted: string[] = [];
     const [write] = queue(o, ['write'], granted, 'write');
-    const back = Promise.resolve(o.reenter()).then((release) => {
-      granted.push('back');
-      return release;
-    });
+    const back = comeBack(o, granted);
     // Past the queue's budget: the write is refused, the returning request still waits.
     await expect(write).rejects.toMatchObject({ status: 503 });
     held();
@@ -130,10 +134,7 @@ describe('the overload queue hands a freed slot', () => {
     const again = o.acquire('read') as () => void;
     const order: string[] = [];
     const [later] = queue(o, ['write'], order, 'write');
-    const first = Promise.resolve(o.reenter()).then((release) => {
-      order.push('back');
-      return release;
-    });
+    const first = comeBack(o, order);
     again();
     (await first)();
     (await later)();
