@@ -81,7 +81,13 @@ describe.skipIf(repeatsTheEmbeddedRun)('benchmark scenarios at tiny size', () =>
       expect.stringMatching(/^\/v1\/pools\/pool_/),
       '/v1/hosting?limit=50',
     ]);
-    for (const f of figures) expect(f.value, f.metric).toBeGreaterThan(0);
+    for (const f of figures) {
+      // A stage with nothing to do for a read (GraphQL's variables stage) takes under the whole
+      // microsecond stage times are counted in, for all five requests of the tiny size.
+      const oneStage = / stages: /.test(f.metric) && !f.metric.endsWith('all stages');
+      if (oneStage) expect(f.value, f.metric).toBeGreaterThanOrEqual(0);
+      else expect(f.value, f.metric).toBeGreaterThan(0);
+    }
     expect(figures.filter((f) => f.metric.startsWith('REST / anchor')).length).toBe(9);
     expect(figures.filter((f) => f.metric === 'REST / data layer').map((f) => f.scenario)).toEqual([
       '8 read path list',
